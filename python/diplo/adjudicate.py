@@ -1,0 +1,391 @@
+"""One phase in, the ruling and the next position out.
+
+:func:`process_phase` is the library entry point (used by :class:`diplo.game.Game`);
+:func:`adjudicate_document` is the JSON contract of ``diplo adjudicate``
+(``../shared/spec/adjudicate-json.md``): parse, validate, resolve, and build the next position
+with phase skipping and supply-centre changes after the Fall turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .adjustments import resolve_adjustments
+from .backend import Backend, resolve_movement
+from .map import Map, standard_map
+from .orders import Convoy, Disband, Hold, Move, Order, Retreat, format_order
+from .outcome import Outcome, explain_movement
+from .position import Dislodged, Phase, Piece, Position, PositionError
+from .retreats import resolve_retreats
+from .validation import Ruling, Validated, validate
+
+VICTORY_CENTERS = 18
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One line of a phase's ruling (the ``results`` entries of the JSON contract)."""
+
+    power: str | None
+    unit: str | None
+    order: str
+    given: bool
+    legal: bool
+    success: bool
+    code: str
+    reason: str
+    dislodged_by: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "power": self.power,
+            "unit": self.unit,
+            "order": self.order,
+            "given": self.given,
+            "legal": self.legal,
+            "success": self.success,
+            "code": self.code,
+            "reason": self.reason,
+        }
+        if self.dislodged_by is not None:
+            out["dislodged_by"] = self.dislodged_by
+        return out
+
+
+@dataclass(frozen=True)
+class PhaseOutcome:
+    """The ruling of one phase.
+
+    ``dislodged`` (movement phases) holds every dislodged unit with its retreat options, possibly
+    none. ``next`` is the position of the next phase that has something to decide; ``winner`` is
+    set (and ``next`` is the final board) when the game ended.
+    """
+
+    phase: Phase
+    results: list[Result]
+    dislodged: dict[str, Dislodged]
+    next: Position
+    winner: str | None = None
+
+    @property
+    def game_over(self) -> bool:
+        return self.winner is not None
+
+    def to_json(self) -> dict[str, Any]:
+        game_map = self.next.map
+        dislodged: dict[str, dict[str, list[str]]] = {}
+        for d in self.dislodged.values():
+            dislodged.setdefault(d.piece.power, {})[str(d.piece)] = list(d.options)
+        nxt = self.next.to_json()
+        if self.game_over:
+            nxt["phase"] = None
+        return {
+            "phase": str(self.phase),
+            "results": [r.to_json() for r in self.results],
+            "dislodged": {p: dislodged[p] for p in game_map.powers if p in dislodged},
+            "next": nxt,
+        }
+
+
+def process_phase(
+    position: Position,
+    orders: Mapping[str, Sequence[str | Order]],
+    backend: Backend | str | None = None,
+) -> PhaseOutcome:
+    """Rule on one phase: validate every order, resolve, and compute the next position."""
+    validated = validate(position, orders)
+    kind = position.phase.kind
+    if kind == "M":
+        return _movement(position, validated, backend)
+    if kind == "R":
+        return _retreats(position, validated)
+    return _adjustments(position, validated)
+
+
+# --------------------------------------------------------------------------- movement
+
+
+def _movement(
+    position: Position, validated: Validated, backend: Backend | str | None
+) -> PhaseOutcome:
+    game_map = position.map
+    resolution = resolve_movement(backend, game_map, position.units, validated.orders)
+    results = _given_results(validated)
+    for index, ruling in enumerate(validated.rulings):
+        if not ruling.legal or ruling.unit is None:
+            continue
+        prov = ruling.unit.province
+        order = validated.orders[prov]
+        results[index] = _movement_result(ruling, order, resolution, position)
+    for prov, piece in position.units.items():
+        if prov not in validated.orders:
+            hold = Hold(piece.unit)
+            outcome = resolution.outcomes[prov]
+            results.append(
+                Result(
+                    piece.power,
+                    str(piece),
+                    format_order(hold),
+                    False,
+                    True,
+                    outcome.success,
+                    outcome.code,
+                    _implied_hold_reason(validated, prov, piece)
+                    + explain_movement(format_order(hold), "Hold", outcome),
+                    outcome.dislodged_by,
+                )
+            )
+    # Retreat options (DATC 6.H): computed once, against the board after the moves.
+    dislodged: dict[str, Dislodged] = {}
+    for prov, options in resolution.retreats.items():
+        dislodged[prov] = Dislodged(position.units[prov], options)
+    order_of = game_map.location_index
+    dislodged = dict(sorted(dislodged.items(), key=lambda kv: order_of[kv[0]]))
+    pending = {p: d for p, d in dislodged.items() if d.options}
+    phase = position.phase
+    after = position.with_changes(units=resolution.units, dislodged={})
+    if pending:
+        nxt = after.with_changes(phase=Phase(phase.year, phase.season, "R"), dislodged=pending)
+        return PhaseOutcome(phase, results, dislodged, nxt)
+    nxt, winner = _after_turn(after)
+    return PhaseOutcome(phase, results, dislodged, nxt, winner)
+
+
+def _movement_result(ruling: Ruling, order: Order, resolution: Any, position: Position) -> Result:
+    assert ruling.unit is not None
+    prov = ruling.unit.province
+    outcome = resolution.outcomes[prov]
+    szykman = False
+    if isinstance(order, Convoy):
+        szykman = prov in resolution.szykman
+    elif isinstance(order, Move) and outcome.code == "no_convoy":
+        szykman = bool(resolution.szykman) and _stopped_by_szykman(position, prov, resolution)
+    text = format_order(order)
+    return Result(
+        ruling.power,
+        str(ruling.unit),
+        text,
+        True,
+        True,
+        outcome.success,
+        outcome.code,
+        explain_movement(text, type(order).__name__, outcome, szykman),
+        outcome.dislodged_by,
+    )
+
+
+def _stopped_by_szykman(position: Position, prov: str, resolution: Any) -> bool:
+    # The army's convoy was broken by the Szykman rule when one of the fleets the rule stopped
+    # was ordered to convoy this army.
+    del position
+    return any(f in resolution.szykman for f in resolution.convoy_fleets.get(prov, ()))
+
+
+def _implied_hold_reason(validated: Validated, prov: str, piece: Piece) -> str:
+    refused = [
+        r
+        for r in validated.rulings
+        if r.unit is not None and r.unit.province == prov and not r.legal
+    ]
+    if refused:
+        return f"{piece} holds because its order was refused ({refused[-1].code}). "
+    return f"{piece} was not ordered and holds. "
+
+
+def _given_results(validated: Validated) -> list[Result]:
+    """One result per submitted order; illegal ones are final here, legal ones are filled in."""
+    out: list[Result] = []
+    for ruling in validated.rulings:
+        unit = _named_unit(ruling)
+        out.append(
+            Result(
+                ruling.power,
+                unit,
+                ruling.canonical,
+                True,
+                ruling.legal,
+                False,
+                "ok" if ruling.legal else "illegal",
+                ruling.message,
+            )
+        )
+    return out
+
+
+def _named_unit(ruling: Ruling) -> str | None:
+    if ruling.unit is not None:
+        return str(ruling.unit)
+    order = ruling.order
+    if order is None or not hasattr(order, "unit"):
+        return None
+    return str(order.unit)
+
+
+# --------------------------------------------------------------------------- retreats
+
+
+def _retreats(position: Position, validated: Validated) -> PhaseOutcome:
+    orders: dict[str, Retreat | Disband] = {}
+    for prov, order in validated.orders.items():
+        if isinstance(order, Retreat | Disband):
+            orders[prov] = order
+    result = resolve_retreats(position, orders)
+    results = _given_results(validated)
+    for index, ruling in enumerate(validated.rulings):
+        if ruling.legal and ruling.unit is not None:
+            outcome = result.outcomes[ruling.unit.province]
+            results[index] = _with_outcome(results[index], outcome)
+    for prov, dislodged in position.dislodged.items():
+        if prov not in orders:
+            piece = dislodged.piece
+            outcome = result.outcomes[prov]
+            results.append(
+                Result(
+                    piece.power,
+                    str(piece),
+                    format_order(Disband(piece.unit)),
+                    False,
+                    True,
+                    outcome.success,
+                    outcome.code,
+                    f"{piece} had no legal retreat order and is disbanded.",
+                )
+            )
+    after = position.with_changes(units=result.units, dislodged={})
+    if position.phase.season == "S":
+        nxt = after.with_changes(phase=Phase(position.phase.year, "F", "M"))
+        return PhaseOutcome(position.phase, results, {}, nxt)
+    nxt, winner = _after_turn(after)
+    return PhaseOutcome(position.phase, results, {}, nxt, winner)
+
+
+def _with_outcome(result: Result, outcome: Outcome) -> Result:
+    return Result(
+        result.power,
+        result.unit,
+        result.order,
+        result.given,
+        result.legal,
+        outcome.success,
+        outcome.code,
+        outcome.reason,
+        outcome.dislodged_by,
+    )
+
+
+# --------------------------------------------------------------------------- adjustments
+
+
+def _adjustments(position: Position, validated: Validated) -> PhaseOutcome:
+    legal = [(power, order) for _, power, order in validated.adjustments]
+    result = resolve_adjustments(position, legal)
+    results = _given_results(validated)
+    for (index, _, _), outcome in zip(validated.adjustments, result.outcomes, strict=True):
+        results[index] = _with_outcome(results[index], outcome)
+    for power, text, outcome in result.implied:
+        unit = None if text == "WAIVE" else text.rsplit(" ", 1)[0]
+        results.append(
+            Result(power, unit, text, False, True, outcome.success, outcome.code, outcome.reason)
+        )
+    nxt = position.with_changes(
+        phase=Phase(position.phase.year + 1, "S", "M"), units=result.units, dislodged={}
+    )
+    return PhaseOutcome(position.phase, results, {}, nxt)
+
+
+# --------------------------------------------------------------------------- the phase machine
+
+
+def _after_turn(after: Position) -> tuple[Position, str | None]:
+    """The phase after a movement or retreat phase that has no retreats pending.
+
+    After the Fall turn, every supply centre with a unit on it changes hands (a centre left
+    empty keeps its owner), a power with 18 or more centres wins, and the winter is skipped
+    when no power can build or has to disband.
+    """
+    phase = after.phase
+    if phase.season == "S":
+        return after.with_changes(phase=Phase(phase.year, "F", "M")), None
+    centers = dict(after.centers)
+    for prov, piece in after.units.items():
+        if prov in after.map.centers:
+            centers[prov] = piece.power
+    owned = after.with_changes(centers=centers)
+    counts: dict[str, int] = {}
+    for owner in centers.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    leaders = [p for p, n in counts.items() if n >= VICTORY_CENTERS]
+    if leaders:
+        winner = max(leaders, key=lambda p: counts[p])
+        return owned.with_changes(phase=Phase(phase.year, "W", "A")), winner
+    if _winter_needed(owned):
+        return owned.with_changes(phase=Phase(phase.year, "W", "A")), None
+    return owned.with_changes(phase=Phase(phase.year + 1, "S", "M")), None
+
+
+def _winter_needed(position: Position) -> bool:
+    game_map = position.map
+    units: dict[str, int] = {}
+    for piece in position.units.values():
+        units[piece.power] = units.get(piece.power, 0) + 1
+    for power in game_map.powers:
+        centers = position.centers_of(power)
+        have = units.get(power, 0)
+        if have > len(centers):
+            return True
+        if have < len(centers):
+            homes = game_map.homes.get(power, ())
+            if any(h in centers and h not in position.units for h in homes):
+                return True
+    return False
+
+
+# --------------------------------------------------------------------------- the JSON contract
+
+
+class DocumentError(ValueError):
+    """A malformed adjudicate document (not an order problem: orders are ruled on, not rejected)."""
+
+
+def adjudicate_document(
+    doc: Mapping[str, Any],
+    backend: Backend | str | None = None,
+    maps: Mapping[str, Map] | None = None,
+) -> dict[str, Any]:
+    """Rule on one phase given as a JSON document; returns the output document."""
+    if not isinstance(doc, Mapping):
+        raise DocumentError("the document must be a JSON object")
+    name = doc.get("map", "standard")
+    if maps is not None and name in maps:
+        game_map = maps[name]
+    elif name == "standard":
+        game_map = standard_map()
+    else:
+        raise DocumentError(f"unknown map {name!r}")
+    try:
+        position = Position.from_json(doc, game_map)
+    except PositionError as exc:
+        raise DocumentError(str(exc)) from exc
+    if position.phase.kind == "A" and "centers" not in doc:
+        raise DocumentError("'centers' is required for an adjustment phase")
+    orders = _document_orders(doc.get("orders", {}), game_map)
+    return process_phase(position, orders, backend).to_json()
+
+
+def _document_orders(raw: Any, game_map: Map) -> dict[str, list[str | Order]]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise DocumentError("'orders' must be an object keyed by power")
+    out: dict[str, list[str | Order]] = {}
+    for name, texts in raw.items():
+        power = str(name).upper()
+        if power not in game_map.powers:
+            raise DocumentError(f"orders: unknown power {name!r}")
+        if not isinstance(texts, list):
+            raise DocumentError(f"orders.{power} must be a list of order strings")
+        # A non-string entry is still an order to rule on (illegal), not a reason to reject.
+        out.setdefault(power, []).extend(t if isinstance(t, str) else repr(t) for t in texts)
+    return out

@@ -1,0 +1,357 @@
+"""The adjustment phase: builds, disbands, waives and the 2023 civil-disorder rule.
+
+Every order arriving here is legal (validation has checked that a build names an owned, vacant home
+centre of the right terrain with the coast given where one is needed, and that a disband names an
+existing unit of the power). What is left is counting:
+
+* A power with more supply centres than units may build the difference, but only in owned, vacant
+  home centres: the number of builds it may actually use is ``min(surplus, len(build_sites))``
+  (zero when every owned home centre is occupied). The first builds and waives in submission order
+  are carried out, later ones are void (DATC 4.D.4, 6.I.1); of two builds in one province the first
+  is used (DATC 4.D.5, 6.I.7); a waive uses up a build (DATC 4.D.7); builds left unused are waived.
+* A power with more units than centres must disband the difference. The first disbands are used
+  (DATC 4.D.6, 6.J.1), the same unit named twice counts once (DATC 6.J.2: the repeat is reported
+  with the first order's outcome but uses up nothing), and the shortfall is
+  settled by the civil-disorder rule of the 2023 rulebook (DATC 4.D.8, 6.J.3-6.J.11): the units
+  farthest from the nearest supply centre the power *owns* go first, distance counted over every
+  border whatever the unit type; on equal distance fleets before armies, then the alphabetical
+  order of the provinces' English names.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from .map import Map
+from .orders import Build, Disband, Unit, Waive, format_order
+from .outcome import Outcome
+from .position import Piece, Position
+
+__all__ = [
+    "AdjustmentResult",
+    "adjustment_counts",
+    "build_sites",
+    "civil_disorder_disbands",
+    "resolve_adjustments",
+]
+
+AdjustmentOrder: TypeAlias = Build | Disband | Waive
+_KeyFn: TypeAlias = Callable[[Piece], tuple[int, int, str, str]]
+
+_CIVIL_DISORDER_RULE = (
+    "units farthest from an owned centre go first, fleets before armies at equal distance, "
+    "then in alphabetical order (DATC 4.D.8)"
+)
+
+
+# --------------------------------------------------------------------------- counting
+
+
+def build_sites(position: Position, power: str) -> list[str]:
+    """The home centres of ``power`` that it owns and that are vacant, in the map's order."""
+    game_map = position.map
+    index = game_map.location_index
+    sites = [
+        home
+        for home in game_map.homes.get(power, ())
+        if position.centers.get(home) == power and home not in position.units
+    ]
+    return sorted(sites, key=index.__getitem__)
+
+
+def adjustment_counts(position: Position) -> dict[str, int]:
+    """Per power of the map: the builds it may make (positive) or the disbands it owes (negative).
+
+    The raw figure is centres owned minus units. A positive figure is capped at the number of owned,
+    vacant home centres (:func:`build_sites`), since a build needs one: a power with a surplus but
+    every owned home centre occupied (or none owned) gets 0. This capped figure is what
+    :func:`resolve_adjustments` allows and what it waives when builds are left unused.
+    """
+    centres = Counter(position.centers.values())
+    units = Counter(piece.power for piece in position.units.values())
+    counts: dict[str, int] = {}
+    for power in position.map.powers:
+        surplus = centres[power] - units[power]
+        if surplus > 0:
+            surplus = min(surplus, len(build_sites(position, power)))
+        counts[power] = surplus
+    return counts
+
+
+# --------------------------------------------------------------------------- civil disorder
+
+
+def _disorder_key(game_map: Map, dist: dict[str, int], unreachable: int) -> _KeyFn:
+    provinces = game_map.provinces
+
+    def key(piece: Piece) -> tuple[int, int, str, str]:
+        prov = piece.province
+        # DATC 4.D.8 (2023 rules): greatest distance first; DATC 6.J.7: on equal distance fleets
+        # before armies; DATC 6.J.4 / 6.J.6: then alphabetical by the English name (the
+        # abbreviation only breaks a tie between identical names, which a checked map cannot have).
+        return (
+            -dist.get(prov, unreachable),
+            0 if piece.type == "F" else 1,
+            provinces[prov].name.casefold(),
+            prov,
+        )
+
+    return key
+
+
+def civil_disorder_disbands(
+    position: Position, power: str, count: int, exclude: Collection[str] = ()
+) -> list[Piece]:
+    """The ``count`` units of ``power`` the civil-disorder rule removes, in removal order.
+
+    ``exclude`` holds the provinces of units already disbanded by order: the rule only settles the
+    shortfall (DATC 6.J.2). Distance is measured from each unit's province to the nearest supply
+    centre the power owns (not its home centres, DATC 6.J.11), counting every border whatever the
+    unit type: armies may count across seas (DATC 6.J.10), fleets across land (DATC 6.J.6), and a
+    split-coast province is reached by whichever coast is nearer (DATC 6.J.9).
+
+    A power that owns no centre loses all its units (its count is minus its unit count anyway);
+    with no distance to compare they go in the same tie order: fleets first, then alphabetically
+    by the English name of the province. A unit with no route to any owned centre (impossible on
+    the standard map) counts as infinitely far.
+    """
+    if count <= 0:
+        return []
+    game_map = position.map
+    candidates = [p for p in position.units_of(power) if p.province not in exclude]
+    owned = position.centers_of(power)
+    dist = game_map.distances(owned) if owned else {}
+    unreachable = len(game_map.provinces) + 1
+    candidates.sort(key=_disorder_key(game_map, dist, unreachable))
+    return candidates[:count]
+
+
+def _disorder_reason(position: Position, piece: Piece, owned: list[str]) -> str:
+    """The sentence for a civil-disorder disband, naming the distance and the nearest centre."""
+    head = f"{piece} disbanded by the civil-disorder rule"
+    if not owned:
+        return f"{head}: {_title(piece.power)} owns no supply centre, so all its units are removed."
+    game_map = position.map
+    dist = game_map.distances([piece.province])
+    index = game_map.location_index
+    reachable = [c for c in owned if c in dist]
+    if not reachable:
+        return f"{head}: no route leads to any owned centre; {_CIVIL_DISORDER_RULE}."
+    nearest = min(reachable, key=lambda c: (dist[c], index[c]))
+    d = dist[nearest]
+    where = (
+        f"it stands on an owned centre ({nearest})"
+        if d == 0
+        else f"{d} move{'s' if d != 1 else ''} from the nearest owned centre ({nearest})"
+    )
+    return f"{head}: {where}; {_CIVIL_DISORDER_RULE}."
+
+
+# --------------------------------------------------------------------------- the phase
+
+
+@dataclass(frozen=True)
+class AdjustmentResult:
+    """The adjustment phase ruled.
+
+    ``outcomes`` has one entry per input order, in input order. ``implied`` lists, per power in map
+    order, what was applied without being ordered: ``(power, 'WAIVE', outcome)`` for every allowed
+    build left unused and ``(power, 'A PAR D', outcome)`` for every civil-disorder disband.
+    ``units`` is the board afterwards, keyed by province.
+    """
+
+    outcomes: list[Outcome]
+    implied: list[tuple[str, str, Outcome]]
+    units: dict[str, Piece]
+
+
+@dataclass
+class _Ledger:
+    """What one power has done so far in the phase."""
+
+    allowed: int  # > 0 builds allowed, < 0 disbands owed
+    used: int = 0  # builds and waives carried out, or disbands carried out
+    built: dict[str, str] = field(default_factory=dict)  # province -> unit text
+    disbanded: set[str] = field(default_factory=set)  # provinces
+
+
+def resolve_adjustments(
+    position: Position, orders: Sequence[tuple[str, AdjustmentOrder]]
+) -> AdjustmentResult:
+    """Carry out the adjustment phase of ``position``.
+
+    ``orders`` are the legal adjustment orders as ``(power, order)`` pairs in submission order
+    (powers may be interleaved; only the order within a power matters). An order that validation
+    should have refused (a build on a site that is not an owned, vacant home centre of the power,
+    a disband of a unit the power does not have) raises ``ValueError`` rather than corrupt the
+    board.
+    """
+    game_map = position.map
+    counts = adjustment_counts(position)
+    ledgers: dict[str, _Ledger] = {}
+    outcomes: list[Outcome] = []
+    removed: set[str] = set()
+    added: dict[str, Piece] = {}
+
+    for power, order in orders:
+        if power not in counts:
+            raise ValueError(
+                f"adjustment order {format_order(order)!r} for unknown power {power!r}"
+            )
+        ledger = ledgers.setdefault(power, _Ledger(counts[power]))
+        if isinstance(order, Disband):
+            outcomes.append(_disband(position, power, order, ledger, removed))
+        else:
+            outcomes.append(_build_or_waive(position, power, order, ledger, added))
+
+    implied: list[tuple[str, str, Outcome]] = []
+    for power in game_map.powers:
+        allowed = counts[power]
+        ledger = ledgers.get(power) or _Ledger(allowed)
+        if allowed > 0:
+            # DATC 4.D.7: a build may be waived; an allowed build nobody used is waived.
+            for _ in range(allowed - ledger.used):
+                reason = (
+                    f"{_title(power)} did not use one of its {allowed} allowed "
+                    f"build{'s' if allowed != 1 else ''}, so it is waived."
+                )
+                implied.append((power, "WAIVE", Outcome("ok", True, reason)))
+        elif allowed < 0:
+            shortfall = -allowed - ledger.used
+            owned = position.centers_of(power)
+            for piece in civil_disorder_disbands(position, power, shortfall, ledger.disbanded):
+                removed.add(piece.province)
+                reason = _disorder_reason(position, piece, owned)
+                text = format_order(Disband(piece.unit))
+                implied.append((power, text, Outcome("ok", True, reason)))
+
+    units = {prov: piece for prov, piece in position.units.items() if prov not in removed}
+    units.update(added)
+    return AdjustmentResult(outcomes, implied, units)
+
+
+def _build_or_waive(
+    position: Position,
+    power: str,
+    order: Build | Waive,
+    ledger: _Ledger,
+    added: dict[str, Piece],
+) -> Outcome:
+    name = _title(power)
+    what = "this waive" if isinstance(order, Waive) else format_order(order)
+    allowed = ledger.allowed
+    if allowed < 0:
+        owed = -allowed
+        return Outcome(
+            "void",
+            False,
+            f"{name} owes {owed} disband{'s' if owed != 1 else ''} and may not build; "
+            f"{what} is void.",
+        )
+    if allowed == 0:
+        if len(position.centers_of(power)) > len(position.units_of(power)):
+            why = "none of the home centres it owns is vacant"
+        else:
+            why = "it has no more supply centres than units"
+        return Outcome("void", False, f"{name} may build no unit: {why}; {what} is void.")
+    piece = _built_piece(position, power, order.unit) if isinstance(order, Build) else None
+    if piece is not None:
+        first = ledger.built.get(piece.province)
+        if first is not None:
+            # DATC 4.D.5 / 6.I.7: one unit per province; the first build there is used.
+            return Outcome(
+                "void",
+                False,
+                f"{name} already builds {first} in {piece.province}; only the first build in a "
+                f"province is used (DATC 4.D.5), so {what} is void.",
+            )
+    if ledger.used >= allowed:
+        # DATC 4.D.4 / 6.I.1: the first legal builds (and waives, DATC 4.D.7) are used.
+        return Outcome(
+            "void",
+            False,
+            f"{name} may build only {allowed} unit{'s' if allowed != 1 else ''}; {what} comes "
+            f"after {'it' if allowed == 1 else 'them'} and is void (DATC 4.D.4: the first legal "
+            "builds are used).",
+        )
+    ledger.used += 1
+    if piece is None:
+        return Outcome("ok", True, f"{name} waives a build (DATC 4.D.7).")
+    ledger.built[piece.province] = str(piece)
+    added[piece.province] = piece
+    return Outcome("ok", True, f"{name} builds {piece}.")
+
+
+def _built_piece(position: Position, power: str, unit: Unit) -> Piece:
+    game_map = position.map
+    prov = unit.province
+    if prov not in build_sites(position, power):
+        raise ValueError(
+            f"{_title(power)} build {unit} B: {prov} is not an owned, vacant home centre of "
+            f"{_title(power)} (validation should have refused it)"
+        )
+    unit_type = unit.type
+    if unit_type is None:
+        # DATC 4.C.3 (choice c): without a designation an army is built inland and a fleet where a
+        # coast is named; validation refuses the rest and normally fills the type in already.
+        if game_map.coast_of(unit.loc) is not None:
+            unit_type = "F"
+        elif game_map.is_land(prov):
+            unit_type = "A"
+        else:
+            raise ValueError(f"build {unit} B: army or fleet? (validation should have refused it)")
+    return Piece(power, unit_type, unit.loc)
+
+
+def _disband(
+    position: Position, power: str, order: Disband, ledger: _Ledger, removed: set[str]
+) -> Outcome:
+    name = _title(power)
+    prov = order.unit.province
+    piece = position.units.get(prov)
+    if piece is None or piece.power != power:
+        raise ValueError(
+            f"{name} {format_order(order)}: {name} has no unit in {prov} "
+            "(validation should have refused it)"
+        )
+    what = format_order(Disband(piece.unit))
+    allowed = ledger.allowed
+    if allowed >= 0:
+        why = (
+            f"it may build {allowed} unit{'s' if allowed != 1 else ''}"
+            if allowed > 0
+            else "it owes no disband"
+        )
+        return Outcome("void", False, f"{name} may not disband: {why}; {what} is void.")
+    owed = -allowed
+    if prov in ledger.disbanded:
+        # DATC 6.J.2: the same unit removed twice counts once, and the shortfall goes to civil
+        # disorder. The repeat has the outcome of the first order (the unit is gone), as every
+        # order given twice does (the JSON contract), but it uses up no disband.
+        return Outcome(
+            "ok",
+            True,
+            f"{piece} is already disbanded by an earlier order; the same unit counts only once "
+            "(DATC 6.J.2).",
+        )
+    if ledger.used >= owed:
+        # DATC 4.D.6 / 6.J.1: the first legal disbands are used.
+        return Outcome(
+            "void",
+            False,
+            f"{name} must disband only {owed} unit{'s' if owed != 1 else ''}; {what} comes after "
+            f"{'it' if owed == 1 else 'them'} and is void (DATC 4.D.6: the first legal disbands "
+            "are used).",
+        )
+    ledger.used += 1
+    ledger.disbanded.add(prov)
+    removed.add(prov)
+    return Outcome("ok", True, f"{piece} disbanded as ordered.")
+
+
+def _title(power: str) -> str:
+    """A power's name for sentences: ``FRANCE`` -> ``France``."""
+    return power.replace("_", " ").title()

@@ -1,0 +1,97 @@
+"""Result codes and the outcome of one order, shared by every phase and both backends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal, TypeAlias
+
+Code: TypeAlias = Literal["ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal"]
+
+# When several codes apply, the first in this list wins (the JSON contract).
+PRECEDENCE: Final[tuple[Code, ...]] = (
+    "illegal",
+    "void",
+    "dislodged",
+    "no_convoy",
+    "cut",
+    "bounce",
+    "ok",
+)
+
+# The integer codes of the Rust core, in the order the core numbers them.
+CORE_CODES: Final[tuple[Code, ...]] = ("ok", "bounce", "cut", "dislodged", "no_convoy", "void")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How one legal order (or one unordered unit) fared, with a sentence saying why."""
+
+    code: Code
+    success: bool
+    reason: str
+    dislodged_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnitOutcome:
+    """How one unit fared in a movement phase: the facts both resolvers report.
+
+    ``by`` is the province whose unit stopped a move (the strongest opposition), cut a support,
+    or dislodged the unit; ``attack`` and ``opposition`` are the strengths a move compared.
+    """
+
+    code: Code
+    success: bool
+    dislodged_by: str | None = None
+    by: str | None = None
+    attack: int = 0
+    opposition: int = 0
+    convoyed: bool = False
+
+
+def explain_movement(order: str, kind: str, outcome: UnitOutcome, szykman: bool = False) -> str:
+    """The sentence for a movement-phase result. ``kind`` is the order's class name."""
+    code = outcome.code
+    if code == "dislodged":
+        return f"{order}: the unit was dislodged by the unit from {outcome.dislodged_by}."
+    if kind == "Move":
+        if code == "ok":
+            via = " by convoy" if outcome.convoyed else ""
+            return f"{order}: moved{via} (attack strength {outcome.attack})."
+        if code == "no_convoy":
+            if szykman:
+                return (
+                    f"{order}: the convoy is part of a paradox and fails by the Szykman rule "
+                    "(DATC 4.A.2); the army stays."
+                )
+            return f"{order}: no unbroken chain of convoying fleets carried the army; it stays."
+        if outcome.attack == 0 and outcome.by is not None and outcome.opposition >= 1:
+            return (
+                f"{order}: bounced; a unit cannot dislodge a unit of its own power, "
+                f"nor be helped to do so (stopped at {outcome.by})."
+            )
+        return (
+            f"{order}: bounced; attack strength {outcome.attack} did not beat strength "
+            f"{outcome.opposition} of the unit from {outcome.by}."
+            if outcome.by is not None
+            else f"{order}: bounced."
+        )
+    if kind in ("SupportHold", "SupportMove"):
+        if code == "void":
+            what = "move" if kind == "SupportMove" else "hold"
+            return f"{order}: void; the supported unit was not ordered to make that {what}."
+        if code == "cut":
+            return f"{order}: cut by the attack from {outcome.by}."
+        return f"{order}: support given."
+    if kind == "Convoy":
+        if code == "void":
+            return f"{order}: void; that army is not ordered to move there by convoy."
+        if code == "no_convoy":
+            if szykman:
+                return (
+                    f"{order}: the convoy is part of a paradox; by the Szykman rule (DATC 4.A.2) "
+                    "the fleet does not convoy."
+                )
+            return f"{order}: the army had no unbroken chain of convoying fleets."
+        return f"{order}: the army was carried."
+    return f"{order}: held."

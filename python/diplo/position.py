@@ -1,0 +1,274 @@
+"""Phases and positions.
+
+A :class:`Position` is immutable: processing a phase builds a new one and never touches the old,
+so callers may keep any position they were handed (the game history is a list of them).
+Its JSON form is the input document of ``../shared/spec/adjudicate-json.md`` without ``orders``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal, TypeAlias
+
+from .map import Map, MapError
+from .orders import Unit, UnitType
+
+Season: TypeAlias = Literal["S", "F", "W"]
+PhaseKind: TypeAlias = Literal["M", "R", "A"]
+
+
+class PositionError(ValueError):
+    """A malformed position document; the message names what is wrong."""
+
+
+_PHASE = re.compile(r"^([SFW])(\d{1,5})([MRA])$")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Phase:
+    year: int
+    season: Season
+    kind: PhaseKind
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        match = _PHASE.match(text.strip().upper()) if isinstance(text, str) else None
+        if not match:
+            raise PositionError(f"bad phase {text!r} (expected e.g. S1901M, F1901R, W1901A)")
+        season, year, kind = match.group(1), int(match.group(2)), match.group(3)
+        valid = {("S", "M"), ("S", "R"), ("F", "M"), ("F", "R"), ("W", "A")}
+        if (season, kind) not in valid:
+            raise PositionError(f"bad phase {text!r}: no {kind} phase in that season")
+        return cls(year, season, kind)  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        return f"{self.season}{self.year}{self.kind}"
+
+    def sequence(self) -> int:
+        """A number that grows with every phase of the game: for ordering and comparing."""
+        step = {("S", "M"): 0, ("S", "R"): 1, ("F", "M"): 2, ("F", "R"): 3, ("W", "A"): 4}
+        return self.year * 5 + step[(self.season, self.kind)]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A unit on the board: its owner, type and exact location (a coast for split-coast fleets)."""
+
+    power: str
+    type: UnitType
+    loc: str
+
+    @property
+    def province(self) -> str:
+        return self.loc.split("/", 1)[0]
+
+    @property
+    def unit(self) -> Unit:
+        return Unit(self.type, self.loc)
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.loc}"
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodged:
+    """A dislodged unit waiting for the retreat phase, with the locations it may retreat to."""
+
+    piece: Piece
+    options: tuple[str, ...]
+
+
+def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Position:
+    """The board at the start of a phase.
+
+    ``units`` maps a province to the piece standing in it; ``centers`` maps each owned supply
+    centre to its owner; ``dislodged`` (retreat phases only) maps a province to the dislodged
+    piece that was there.
+    """
+
+    map: Map = field(repr=False, compare=False)
+    phase: Phase
+    units: Mapping[str, Piece]
+    centers: Mapping[str, str]
+    dislodged: Mapping[str, Dislodged] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", _frozen(self.units))
+        object.__setattr__(self, "centers", _frozen(self.centers))
+        object.__setattr__(self, "dislodged", _frozen(self.dislodged))
+
+    # ---------------------------------------------------------------- queries
+
+    def unit_at(self, province: str) -> Piece | None:
+        return self.units.get(province)
+
+    def units_of(self, power: str) -> list[Piece]:
+        return [p for p in self.units.values() if p.power == power]
+
+    def centers_of(self, power: str) -> list[str]:
+        return sorted(c for c, owner in self.centers.items() if owner == power)
+
+    def with_changes(
+        self,
+        *,
+        phase: Phase | None = None,
+        units: Mapping[str, Piece] | None = None,
+        centers: Mapping[str, str] | None = None,
+        dislodged: Mapping[str, Dislodged] | None = None,
+    ) -> Position:
+        return Position(
+            self.map,
+            self.phase if phase is None else phase,
+            self.units if units is None else units,
+            self.centers if centers is None else centers,
+            self.dislodged if dislodged is None else dislodged,
+        )
+
+    # ---------------------------------------------------------------- construction
+
+    @classmethod
+    def initial(cls, game_map: Map, year: int = 1901) -> Position:
+        """Spring of the first year: every power on its home centres with its starting units."""
+        units: dict[str, Piece] = {}
+        for power, starting in game_map.starting_units.items():
+            for unit_type, loc in starting:
+                piece = Piece(power, unit_type, loc)
+                units[piece.province] = piece
+        centers = {c: power for power, homes in game_map.homes.items() for c in homes}
+        return cls(game_map, Phase(year, "S", "M"), units, centers)
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any], game_map: Map) -> Position:
+        """Read the position part of an adjudicate input document (see the JSON contract)."""
+        if not isinstance(doc, Mapping):
+            raise PositionError("the document must be a JSON object")
+        if "phase" not in doc:
+            raise PositionError("missing 'phase'")
+        phase = Phase.parse(doc["phase"])
+        units: dict[str, Piece] = {}
+        for power, texts in _power_items(doc.get("units", {}), "units", game_map):
+            for text in _list(texts, f"units.{power}"):
+                piece = parse_piece(power, text, game_map)
+                if piece.province in units:
+                    other = units[piece.province]
+                    if other == piece:
+                        raise PositionError(f"unit {text!r} of {power} is listed twice")
+                    raise PositionError(
+                        f"province {piece.province} has two units: "
+                        f"{other.power} {other} and {power} {piece}"
+                    )
+                units[piece.province] = piece
+        centers: dict[str, str] = {}
+        for power, texts in _power_items(doc.get("centers", {}), "centers", game_map):
+            for text in _list(texts, f"centers.{power}"):
+                prov = _province(text, game_map, f"centers.{power}")
+                if prov not in game_map.centers:
+                    raise PositionError(f"centers.{power}: {prov} is not a supply centre")
+                if prov in centers and centers[prov] != power:
+                    raise PositionError(
+                        f"centre {prov} is owned by both {centers[prov]} and {power}"
+                    )
+                centers[prov] = power
+        dislodged: dict[str, Dislodged] = {}
+        raw = doc.get("dislodged", {}) or {}
+        for power, entries in _power_items(raw, "dislodged", game_map):
+            if not isinstance(entries, Mapping):
+                raise PositionError(f"dislodged.{power} must map units to retreat lists")
+            for text, options in entries.items():
+                piece = parse_piece(power, text, game_map)
+                if piece.province in dislodged:
+                    raise PositionError(f"two dislodged units in {piece.province}")
+                locs = tuple(
+                    _location(o, game_map, f"dislodged.{power}.{text}")
+                    for o in _list(options, f"dislodged.{power}.{text}")
+                )
+                dislodged[piece.province] = Dislodged(piece, locs)
+        return cls(game_map, phase, units, centers, dislodged)
+
+    def to_json(self) -> dict[str, Any]:
+        """The position as a JSON document (short forms, powers in map order, sorted lists)."""
+        out: dict[str, Any] = {
+            "phase": str(self.phase),
+            "units": _group(self.map, ((p.power, str(p)) for p in self.units.values())),
+            "centers": _group(self.map, ((o, c) for c, o in self.centers.items())),
+        }
+        dislodged: dict[str, dict[str, list[str]]] = {}
+        for d in sorted(self.dislodged.values(), key=lambda d: d.piece.loc):
+            dislodged.setdefault(d.piece.power, {})[str(d.piece)] = list(d.options)
+        out["dislodged"] = {p: dislodged[p] for p in self.map.powers if p in dislodged}
+        return out
+
+
+def parse_piece(power: str, text: str, game_map: Map) -> Piece:
+    """Read a unit of a position document (``A PAR``, ``F STP/SC``), strictly."""
+    if not isinstance(text, str):
+        raise PositionError(f"{power}: a unit must be a string like 'A PAR', not {text!r}")
+    parts = text.split(None, 1)
+    if len(parts) != 2 or parts[0].upper() not in ("A", "F"):
+        raise PositionError(f"{power}: bad unit {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")
+    unit_type: UnitType = "A" if parts[0].upper() == "A" else "F"
+    loc = _location(parts[1], game_map, f"{power} unit {text!r}")
+    prov = game_map.province_of(loc)
+    if unit_type == "A":
+        if game_map.is_sea(prov):
+            raise PositionError(f"{power}: bad unit {text!r}: an army cannot stand at sea")
+        if loc != prov:
+            raise PositionError(
+                f"{power}: bad unit {text!r}: an army stands on a province, not a coast"
+            )
+    else:
+        if game_map.is_land(prov):
+            raise PositionError(f"{power}: bad unit {text!r}: a fleet cannot stand inland")
+        if loc == prov and game_map.coasts_of(prov):
+            raise PositionError(
+                f"{power}: bad unit {text!r}: a fleet in {prov} must name its coast"
+            )
+    return Piece(power, unit_type, loc)
+
+
+def _power_items(raw: Any, key: str, game_map: Map) -> Iterable[tuple[str, Any]]:
+    if raw is None:
+        return []
+    if not isinstance(raw, Mapping):
+        raise PositionError(f"'{key}' must be an object keyed by power")
+    items = []
+    for name, value in raw.items():
+        power = str(name).upper()
+        if power not in game_map.powers:
+            raise PositionError(f"{key}: unknown power {name!r}")
+        items.append((power, value))
+    return items
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise PositionError(f"{where} must be a list")
+    return value
+
+
+def _location(text: Any, game_map: Map, where: str) -> str:
+    if not isinstance(text, str):
+        raise PositionError(f"{where}: expected a province, got {text!r}")
+    try:
+        return game_map.lookup(text)
+    except MapError as exc:
+        raise PositionError(f"{where}: unknown province {text!r}") from exc
+
+
+def _province(text: Any, game_map: Map, where: str) -> str:
+    return game_map.province_of(_location(text, game_map, where))
+
+
+def _group(game_map: Map, pairs: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = {}
+    for power, item in pairs:
+        grouped.setdefault(power, []).append(item)
+    return {p: sorted(grouped[p]) for p in game_map.powers if p in grouped}

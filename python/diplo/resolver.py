@@ -1,0 +1,481 @@
+"""The reference movement resolver: Kruijswijk's algorithm (DATC v3.0, chapter 5), in pure Python.
+
+Written to be read. Every rule is a small function named after the DATC term it computes
+(attack, hold, defend and prevent strength; path; support cut) and the decisions are settled by
+the guess algorithm of DATC 5.F, including its ``recursion_hits`` refinement, so that only a true
+cycle reaches the backup rule:
+
+- a cycle of moves only is circular movement: every move in it succeeds (DATC 6.C);
+- a cycle with a convoy in it is a convoy paradox: the Szykman rule makes the convoying fleets of
+  the cycle fail to convoy (DATC 4.A.2, 5.B.9, 6.F.14 onwards).
+
+Higher-order paradoxes (DATC 6.F.16 to 6.F.24) need no special code. After a backup rule fixes a
+cycle, the resolver simply resolves the orders again; any paradox the fix exposes is met as a new
+cycle and broken the same way. This terminates: every application of the backup rule turns at
+least one unresolved decision into a resolved one, resolved decisions never change, and there are
+finitely many decisions (at most three per unit).
+
+The resolver receives the effective orders after validation: every order is legal on its own, and
+every unit without one holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+from .map import Map
+from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from .outcome import Code, UnitOutcome
+from .position import Piece
+from .retreats import retreat_options
+
+Kind: TypeAlias = Literal["move", "support", "convoy"]
+Decision: TypeAlias = tuple[Kind, str]
+
+
+@dataclass(frozen=True)
+class MovementResolution:
+    """The whole ruling of a movement phase."""
+
+    outcomes: dict[str, UnitOutcome]
+    # Provinces whose unit was dislodged, with the attacker's origin and whether it came by convoy.
+    dislodged: dict[str, tuple[str, bool]]
+    # DATC 6.H: provinces left empty by a standoff; no unit may retreat there.
+    contested: frozenset[str]
+    # The board after the moves, without the dislodged units.
+    units: dict[str, Piece]
+    # Where each dislodged unit may retreat (DATC 6.H), by province, possibly nowhere.
+    retreats: dict[str, tuple[str, ...]]
+    # Convoying fleets stopped by the Szykman rule (DATC 4.A.2), and the fleets whose convoy
+    # order matched each convoyed army (by the army's province).
+    szykman: frozenset[str] = frozenset()
+    convoy_fleets: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+class _MovementResolver:
+    def __init__(self, game_map: Map, units: Mapping[str, Piece], orders: Mapping[str, Order]):
+        self.map = game_map
+        self.units = units
+        self.orders: dict[str, Order] = {p: orders.get(p, Hold(u.unit)) for p, u in units.items()}
+        self.moves: dict[str, str] = {}  # origin province -> destination province
+        for prov, order in self.orders.items():
+            if isinstance(order, Move):
+                self.moves[prov] = game_map.province_of(order.dest)
+        self.attackers: dict[str, list[str]] = {}
+        for origin, dest in self.moves.items():
+            self.attackers.setdefault(dest, []).append(origin)
+        self.convoyed = {o: self._is_convoyed(o) for o in self.moves}
+        # Convoys and supports that match an ordered move (or hold); the rest are void.
+        self.convoy_fleets: dict[str, list[str]] = {o: [] for o in self.moves}
+        self.move_supports: dict[str, list[str]] = {o: [] for o in self.moves}
+        self.hold_supports: dict[str, list[str]] = {}
+        self.void: set[str] = set()
+        for prov, order in self.orders.items():
+            if isinstance(order, Convoy):
+                army = order.army.province
+                if self.moves.get(army) == order.dest and self.convoyed[army]:
+                    self.convoy_fleets[army].append(prov)
+                else:
+                    self.void.add(prov)
+            elif isinstance(order, SupportMove):
+                mover = order.supported.province
+                if self._support_matches(mover, order.dest):
+                    self.move_supports[mover].append(prov)
+                else:
+                    self.void.add(prov)
+            elif isinstance(order, SupportHold):
+                target = order.supported.province
+                if target in self.units and target not in self.moves:
+                    self.hold_supports.setdefault(target, []).append(prov)
+                else:
+                    # A unit ordered to move cannot be supported in hold, even when its move
+                    # fails (DATC 6.D.7, 6.D.8, 6.D.25).
+                    self.void.add(prov)
+        # Resolver administration (DATC 5.F).
+        self.resolution: dict[Decision, bool] = {}
+        self.resolved: set[Decision] = set()
+        self.visited: set[Decision] = set()
+        self.cycle: list[Decision] = []
+        self.guess_based = False
+        self.recursion_hits = 0
+
+    def _support_matches(self, mover: str, dest: str) -> bool:
+        """A move support matches the move ordered; a coast it names must be the move's coast
+        (DATC 6.B.9), while one it leaves out matches either coast (4.B.4)."""
+        move = self.orders.get(mover)
+        if not isinstance(move, Move) or self.moves[mover] != self.map.province_of(dest):
+            return False
+        return dest == self.moves[mover] or dest == move.dest
+
+    # ------------------------------------------------------------------ convoy intent and paths
+
+    def _is_convoyed(self, origin: str) -> bool:
+        """Whether the move from ``origin`` goes by convoy (DATC 4.A.3, v3.0 preference).
+
+        An army goes by convoy when it cannot walk there, when it was ordered "via convoy", or
+        when a fleet of its own power is (legally) ordered to convoy it. A foreign fleet's
+        convoy order expresses no intent (6.G.19); there is no fallback to the land route
+        (6.G.8, 6.G.20).
+        """
+        piece = self.units[origin]
+        order = self.orders[origin]
+        assert isinstance(order, Move)
+        if piece.type != "A":
+            return False
+        dest = self.moves[origin]
+        if order.via or dest not in self.map.army_neighbours(origin):
+            return True
+        return any(
+            isinstance(o, Convoy)
+            and o.army.province == origin
+            and o.dest == dest
+            and self.units[p].power == piece.power
+            for p, o in self.orders.items()
+        )
+
+    def path(self, origin: str) -> bool:
+        """DATC 5.B.4: a convoyed army needs a chain of fleets that convoy it and are not
+        dislodged; multi-route convoys fail only when every route is broken (DATC 4.A.1)."""
+        if not self.convoyed[origin]:
+            return True
+        dest = self.moves[origin]
+        fleets = [f for f in self.convoy_fleets[origin] if self.resolve(("convoy", f))]
+        start = self.map.sea_neighbours(origin)
+        frontier = [f for f in fleets if f in start]
+        seen = set(frontier)
+        goal = self.map.sea_neighbours(dest)
+        while frontier:
+            fleet = frontier.pop()
+            if fleet in goal:
+                return True
+            for other in fleets:
+                if other not in seen and other in self.map.fleet_neighbours(fleet):
+                    seen.add(other)
+                    frontier.append(other)
+        return False
+
+    # ------------------------------------------------------------------ strengths (DATC 5.B)
+
+    def head_to_head(self, origin: str) -> str | None:
+        """The unit moving the opposite way, when the two meet on their border.
+
+        A convoyed move never meets its opponent on the border (DATC 6.G), so it is no
+        head-to-head battle.
+        """
+        dest = self.moves[origin]
+        if self.moves.get(dest) == origin and not self.convoyed[origin] and not self.convoyed[dest]:
+            return dest
+        return None
+
+    def support_count(self, supporters: list[str], exclude_power: str | None = None) -> int:
+        count = 0
+        for s in supporters:
+            if exclude_power is not None and self.units[s].power == exclude_power:
+                continue
+            if self.resolve(("support", s)):
+                count += 1
+        return count
+
+    def attack_strength(self, origin: str) -> int:
+        """DATC 5.B.8."""
+        if not self.path(origin):
+            return 0
+        dest = self.moves[origin]
+        defender = self.units.get(dest)
+        supports = self.move_supports[origin]
+        if defender is None or (
+            dest in self.moves
+            and self.head_to_head(origin) is None
+            and self.resolve(("move", dest))
+        ):
+            return 1 + self.support_count(supports)
+        if defender.power == self.units[origin].power:
+            # A unit never dislodges a unit of its own power, so its attack has no strength.
+            return 0
+        # Support from the defender's own power never helps to dislodge it (DATC 6.D.?: a power
+        # cannot be made to dislodge its own unit).
+        return 1 + self.support_count(supports, exclude_power=defender.power)
+
+    def hold_strength(self, province: str) -> int:
+        """DATC 5.B.5."""
+        if province not in self.units:
+            return 0
+        if province in self.moves:
+            return 0 if self.resolve(("move", province)) else 1
+        return 1 + self.support_count(self.hold_supports.get(province, []))
+
+    def defend_strength(self, origin: str) -> int:
+        """DATC 5.B.7."""
+        return 1 + self.support_count(self.move_supports[origin])
+
+    def prevent_strength(self, origin: str) -> int:
+        """DATC 5.B.6."""
+        if not self.path(origin):
+            return 0
+        opponent = self.head_to_head(origin)
+        if opponent is not None and self.resolve(("move", opponent)):
+            return 0
+        return 1 + self.support_count(self.move_supports[origin])
+
+    # ------------------------------------------------------------------ the three decisions
+
+    def adjudicate(self, decision: Decision) -> bool:
+        kind, prov = decision
+        if kind == "move":
+            return self.adjudicate_move(prov)
+        if kind == "support":
+            return self.adjudicate_support(prov)
+        return self.adjudicate_convoy(prov)
+
+    def adjudicate_move(self, origin: str) -> bool:
+        """DATC 5.B.1."""
+        attack = self.attack_strength(origin)
+        if attack == 0:
+            return False
+        dest = self.moves[origin]
+        opponent = self.head_to_head(origin)
+        if opponent is not None:
+            if attack <= self.defend_strength(opponent):
+                return False
+        elif attack <= self.hold_strength(dest):
+            return False
+        return all(
+            attack > self.prevent_strength(other)
+            for other in self.attackers[dest]
+            if other != origin
+        )
+
+    def adjudicate_support(self, supporter: str) -> bool:
+        """DATC 5.B.2: a support is cut by an attack, except by the attack from the province
+        the support is directed against, which must dislodge the supporter to cut it."""
+        order = self.orders[supporter]
+        power = self.units[supporter].power
+        against = order.dest if isinstance(order, SupportMove) else None
+        exempt: list[str] = []
+        for attacker in self.attackers.get(supporter, []):
+            if self.units[attacker].power == power:
+                continue  # DATC 6.D.20: a power cannot cut its own support.
+            if attacker == against:
+                # DATC 4.A.4: the army's starting province counts, even when it is convoyed.
+                exempt.append(attacker)
+                continue
+            if self.path(attacker):
+                return False
+        return not any(self.resolve(("move", a)) for a in exempt)
+
+    def adjudicate_convoy(self, fleet: str) -> bool:
+        """DATC 5.B.3: a convoy works while its fleet is not dislodged.
+
+        The attacking moves are adjudicated directly instead of resolved (the DATC 5.D hack):
+        that keeps the fleet's own decision out of the attackers' cycles, so every cycle is a
+        clean, single cycle (Pandin's paradox, 6.F.16).
+        """
+        return not any(self.adjudicate_move(a) for a in self.attackers.get(fleet, []))
+
+    # ------------------------------------------------------------------ resolve (DATC 5.F)
+
+    def resolve(self, decision: Decision) -> bool:
+        if decision in self.resolved:
+            return self.resolution[decision]
+        if decision in self.cycle:
+            self.guess_based = True
+            return self.resolution[decision]
+        if decision in self.visited:
+            # A cyclic dependency: answer with the current guess.
+            self.cycle.append(decision)
+            self.guess_based = True
+            self.recursion_hits += 1
+            return self.resolution[decision]
+
+        self.visited.add(decision)
+        old_cycle_len = len(self.cycle)
+        old_guess_based = self.guess_based
+        old_recursion_hits = self.recursion_hits
+        self.guess_based = False
+        self.resolution[decision] = False
+        first = self.adjudicate(decision)
+
+        if not self.guess_based:
+            self.guess_based = old_guess_based
+            return self._settle(decision, first)
+
+        if decision in self.cycle:
+            self.recursion_hits -= 1
+        if self.recursion_hits == old_recursion_hits:
+            # This decision is the ancestor of the whole cycle: try the other guess.
+            del self.cycle[old_cycle_len:]
+            self.resolution[decision] = True
+            second = self.adjudicate(decision)
+            if first == second:
+                del self.cycle[old_cycle_len:]
+                self.guess_based = old_guess_based
+                return self._settle(decision, first)
+            # Zero or two consistent answers: a real cycle for the backup rule.
+            members = list(dict.fromkeys([decision, *self.cycle[old_cycle_len:]]))
+            del self.cycle[old_cycle_len:]
+            self.guess_based = old_guess_based
+            self.visited.discard(decision)
+            self.backup_rule(members)
+            return self.resolve(decision)
+
+        # A cycle passes through here but started above: keep the guess and go back up.
+        if decision not in self.cycle:
+            self.cycle.append(decision)
+        self.resolution[decision] = first
+        self.visited.discard(decision)
+        return first
+
+    def _settle(self, decision: Decision, value: bool) -> bool:
+        self.visited.discard(decision)
+        self.resolution[decision] = value
+        self.resolved.add(decision)
+        return value
+
+    def backup_rule(self, members: list[Decision]) -> None:
+        convoys = [d for d in members if d[0] == "convoy"]
+        if convoys:
+            # DATC 4.A.2 (Szykman): the convoying fleets of the paradox do not convoy; the
+            # armies they carried stay put and cut nothing. Everything else is resolved again.
+            for decision in convoys:
+                self._settle(decision, False)
+            self.szykman.update(f for _, f in convoys)
+        elif all(d[0] == "move" for d in members):
+            # DATC 6.C.1-6.C.3: circular movement; every move of the circle succeeds.
+            for decision in members:
+                self._settle(decision, True)
+        else:
+            # Not reachable with the standard rules; DATC 5.B.9 advises all orders fail.
+            for decision in members:
+                self._settle(decision, False)
+        for decision in members:
+            if decision not in self.resolved:
+                self.resolution.pop(decision, None)
+
+    szykman: set[str]
+
+    # ------------------------------------------------------------------ the ruling
+
+    def run(self) -> MovementResolution:
+        self.szykman = set()
+        for origin in self.moves:
+            self.resolve(("move", origin))
+        for prov, order in self.orders.items():
+            if isinstance(order, SupportHold | SupportMove) and prov not in self.void:
+                self.resolve(("support", prov))
+            elif isinstance(order, Convoy) and prov not in self.void:
+                self.resolve(("convoy", prov))
+        return self._ruling()
+
+    def _moved(self, prov: str) -> bool:
+        return prov in self.moves and self.resolution[("move", prov)]
+
+    def _ruling(self) -> MovementResolution:
+        index = self.map.location_index
+        dislodged: dict[str, tuple[str, bool]] = {}
+        for prov in self.units:
+            if self._moved(prov):
+                continue
+            for attacker in self.attackers.get(prov, []):
+                if self._moved(attacker):
+                    dislodged[prov] = (attacker, self.convoyed[attacker])
+        outcomes: dict[str, UnitOutcome] = {}
+        for prov, order in self.orders.items():
+            by_dislodger = dislodged.get(prov)
+            dislodged_by = by_dislodger[0] if by_dislodger else None
+            if isinstance(order, Move):
+                outcomes[prov] = self._move_outcome(prov, dislodged_by)
+            elif prov in self.void:
+                outcomes[prov] = UnitOutcome("void", False, dislodged_by, dislodged_by)
+            elif dislodged_by is not None:
+                outcomes[prov] = UnitOutcome("dislodged", False, dislodged_by, dislodged_by)
+            elif isinstance(order, SupportHold | SupportMove):
+                if self.resolution[("support", prov)]:
+                    outcomes[prov] = UnitOutcome("ok", True)
+                else:
+                    cutters = [
+                        a
+                        for a in self.attackers.get(prov, [])
+                        if self.units[a].power != self.units[prov].power
+                        and a != getattr(order, "dest", None)
+                        and self.path(a)
+                    ]
+                    by = min(cutters, key=index.__getitem__) if cutters else None
+                    outcomes[prov] = UnitOutcome("cut", False, None, by)
+            elif isinstance(order, Convoy):
+                army = order.army.province
+                carried = self.resolution[("convoy", prov)] and self.path(army)
+                outcomes[prov] = UnitOutcome("ok" if carried else "no_convoy", carried)
+            else:
+                outcomes[prov] = UnitOutcome("ok", True)
+        units: dict[str, Piece] = {}
+        for prov, piece in self.units.items():
+            if prov in dislodged:
+                continue
+            if self._moved(prov):
+                order = self.orders[prov]
+                assert isinstance(order, Move)
+                units[self.moves[prov]] = Piece(piece.power, piece.type, order.dest)
+            else:
+                units.setdefault(prov, piece)
+        # DATC 6.H.9: a standoff closes a province to retreats, but a unit that lost a
+        # head-to-head battle (prevent strength 0) stood off nobody.
+        contested = frozenset(
+            dest
+            for dest, origins in self.attackers.items()
+            if dest not in units
+            and any(not self._moved(o) and self.prevent_strength(o) > 0 for o in origins)
+        )
+        occupied = frozenset(units)
+        retreats = {
+            prov: retreat_options(
+                self.map, self.units[prov], occupied, contested, origin, by_convoy
+            )
+            for prov, (origin, by_convoy) in dislodged.items()
+        }
+        convoy_fleets = {a: tuple(f) for a, f in self.convoy_fleets.items() if f}
+        return MovementResolution(
+            outcomes,
+            dislodged,
+            contested,
+            units,
+            retreats,
+            frozenset(self.szykman),
+            convoy_fleets,
+        )
+
+    def _move_outcome(self, origin: str, dislodged_by: str | None) -> UnitOutcome:
+        convoyed = self.convoyed[origin]
+        attack = self.attack_strength(origin)
+        if self._moved(origin):
+            return UnitOutcome("ok", True, None, None, attack, 0, convoyed)
+        dest = self.moves[origin]
+        if not self.path(origin):
+            code: Code = "dislodged" if dislodged_by else "no_convoy"
+            return UnitOutcome(code, False, dislodged_by, dislodged_by, 0, 0, convoyed)
+        # Name the strongest opposition: the destination first, then preventers by index.
+        opponent = self.head_to_head(origin)
+        if opponent is not None:
+            best, by = self.defend_strength(opponent), dest
+        else:
+            best, by = self.hold_strength(dest), dest
+        index = self.map.location_index
+        for other in sorted(self.attackers[dest], key=index.__getitem__):
+            if other != origin:
+                strength = self.prevent_strength(other)
+                if strength > best:
+                    best, by = strength, other
+        if dislodged_by is not None:
+            return UnitOutcome(
+                "dislodged", False, dislodged_by, dislodged_by, attack, best, convoyed
+            )
+        return UnitOutcome("bounce", False, None, by, attack, best, convoyed)
+
+
+def resolve_movement(
+    game_map: Map, units: Mapping[str, Piece], orders: Mapping[str, Order]
+) -> MovementResolution:
+    """Rule on a movement phase: ``units`` by province, ``orders`` the effective legal orders
+    by province (a unit without one holds)."""
+    return _MovementResolver(game_map, units, orders).run()

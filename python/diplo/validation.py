@@ -1,0 +1,441 @@
+"""Order validation: one ruling per submitted order, before any resolution.
+
+Every order gets a :class:`Ruling`: legal, or illegal with a reason code and a sentence. An
+illegal order is ignored as if it had not been written (DATC 4.E.1): an unordered unit holds in a
+movement phase and disbands in a retreat phase. The legal orders, normalised to the units really on
+the board, form the *effective* orders handed to the resolver.
+
+Legality is decided on the board alone, never on the other orders: whether a convoyed move finds
+its fleets or a support finds its move is the resolver's question (DATC 4.E.1's "valid").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from .convoys import route_fleets, sea_route_exists
+from .map import Map
+from .orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    OrderParseError,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+    format_order,
+    order_unit,
+    parse_power_order,
+)
+from .position import Piece, Position
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """The verdict on one submitted order."""
+
+    power: str
+    text: str
+    order: Order | None
+    unit: Piece | None
+    legal: bool
+    code: str
+    message: str
+
+    @property
+    def canonical(self) -> str:
+        """The order in short form (the text as given when it could not be parsed)."""
+        return self.text if self.order is None else format_order(self.order)
+
+
+@dataclass(frozen=True)
+class Validated:
+    """All rulings of a phase, in input order, and the legal orders that will be carried out.
+
+    ``orders`` maps a unit's province (movement: a unit on the board; retreat: a dislodged unit)
+    to its single effective order. ``adjustments`` lists the legal adjustment orders with the
+    index of their ruling, in submission order.
+    """
+
+    rulings: list[Ruling]
+    orders: dict[str, Order] = field(default_factory=dict)
+    ruling_of: dict[str, int] = field(default_factory=dict)
+    adjustments: list[tuple[int, str, Build | Disband | Waive]] = field(default_factory=list)
+
+
+class _Illegal(Exception):
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def validate(position: Position, orders_by_power: Mapping[str, Sequence[str | Order]]) -> Validated:
+    """Rule on every order of every power for the phase of ``position``."""
+    rulings: list[Ruling] = []
+    for power, orders in orders_by_power.items():
+        for item in orders:
+            rulings.append(_rule(position, power, item))
+    if position.phase.kind == "A":
+        return _collect_adjustments(rulings)
+    return _collect_unit_orders(rulings)
+
+
+def validate_order(position: Position, power: str, order: str | Order) -> Ruling:
+    """Rule on one order alone (without the multiple-orders check of :func:`validate`)."""
+    return _rule(position, power, order)
+
+
+def _collect_unit_orders(rulings: list[Ruling]) -> Validated:
+    # DATC 4.D.3 (preferred choice c): two different legal orders for one unit are both
+    # illegal and the unit holds, still able to receive hold support. The same order twice
+    # counts once. Illegal orders take no part (4.E.1: they are ignored altogether).
+    by_unit: dict[str, list[int]] = {}
+    for index, ruling in enumerate(rulings):
+        if ruling.legal and ruling.unit is not None:
+            by_unit.setdefault(ruling.unit.province, []).append(index)
+    effective: dict[str, Order] = {}
+    ruling_of: dict[str, int] = {}
+    for province, indexes in by_unit.items():
+        distinct = {rulings[i].order for i in indexes}
+        if len(distinct) > 1:
+            for i in indexes:
+                r = rulings[i]
+                rulings[i] = replace(
+                    r,
+                    legal=False,
+                    code="multiple_orders",
+                    message=f"{r.canonical}: {r.unit} was given {len(distinct)} different "
+                    "orders; all are void and the unit holds (DATC 4.D.3)",
+                )
+            continue
+        order = rulings[indexes[0]].order
+        assert order is not None
+        effective[province] = order
+        ruling_of[province] = indexes[0]
+    return Validated(rulings, effective, ruling_of)
+
+
+def _collect_adjustments(rulings: list[Ruling]) -> Validated:
+    adjustments: list[tuple[int, str, Build | Disband | Waive]] = []
+    for index, ruling in enumerate(rulings):
+        if ruling.legal and isinstance(ruling.order, Build | Disband | Waive):
+            adjustments.append((index, ruling.power, ruling.order))
+    return Validated(rulings, adjustments=adjustments)
+
+
+def _rule(position: Position, power: str, item: str | Order) -> Ruling:
+    game_map = position.map
+    text = item if isinstance(item, str) else format_order(item)
+    order: Order | None = None
+    piece: Piece | None = None
+    try:
+        if isinstance(item, str):
+            prefix, order = parse_power_order(item, game_map)
+            if prefix is not None and prefix != power:
+                raise _Illegal("wrong_power", f"the order is written for {prefix}, not {power}")
+        else:
+            order = item
+        piece = _named_piece(position, order)
+        kind = position.phase.kind
+        if kind == "M":
+            normalised = _movement(position, power, order)
+        elif kind == "R":
+            normalised = _retreat(position, power, order)
+        else:
+            normalised = _adjustment(position, power, order)
+        return Ruling(
+            power, text, normalised, piece, True, "ok", f"{format_order(normalised)}: legal"
+        )
+    except OrderParseError as exc:
+        return Ruling(power, text, None, None, False, "unparsable", f"{text!r}: {exc.reason}")
+    except _Illegal as exc:
+        shown = format_order(order) if order is not None else text
+        return Ruling(power, text, order, piece, False, exc.code, f"{shown}: {exc.reason}")
+
+
+def _named_piece(position: Position, order: Order) -> Piece | None:
+    unit = order_unit(order)
+    if unit is None:
+        return None
+    prov = position.map.province_of(unit.loc)
+    if position.phase.kind == "R":
+        dislodged = position.dislodged.get(prov)
+        return dislodged.piece if dislodged is not None else position.units.get(prov)
+    return position.units.get(prov)
+
+
+def _own_piece(position: Position, power: str, unit: Unit) -> Piece:
+    prov = position.map.province_of(unit.loc)
+    piece = position.units.get(prov)
+    if piece is None:
+        raise _Illegal("no_unit", f"there is no unit in {prov}")
+    if piece.power != power:
+        # DATC 6.A.6: a power cannot order another power's unit; the owner's order stands.
+        raise _Illegal("foreign_unit", f"the unit in {prov} belongs to {piece.power}, not {power}")
+    # DATC 4.C.2 and 4.B.5: a wrong unit type or a wrong coast of the ordered unit is ignored;
+    # the order is taken for the unit that is really there.
+    return piece
+
+
+# --------------------------------------------------------------------------- movement
+
+
+def _fleets(position: Position) -> frozenset[str]:
+    """The sea provinces holding a fleet: the only places a convoy route can run through."""
+    return frozenset(prov for prov, piece in position.units.items() if position.map.is_sea(prov))
+
+
+def _movement(position: Position, power: str, order: Order) -> Order:
+    if isinstance(order, Retreat | Disband | Build | Waive):
+        raise _Illegal(
+            "wrong_phase",
+            "only hold, move, support and convoy orders are given in a movement phase",
+        )
+    piece = _own_piece(position, power, order.unit)
+    unit = piece.unit
+    if isinstance(order, Hold):
+        return Hold(unit)
+    if isinstance(order, Move):
+        return _check_move(position.map, piece, order.dest, order.via, _fleets(position))
+    if isinstance(order, SupportHold):
+        return _check_support_hold(position, piece, order)
+    if isinstance(order, SupportMove):
+        return _check_support_move(position, piece, order)
+    return _check_convoy(position, piece, order)
+
+
+def _check_move(game_map: Map, piece: Piece, dest: str, via: bool, fleets: frozenset[str]) -> Move:
+    src = piece.province
+    dst = game_map.province_of(dest)
+    if dst == src:
+        # DATC 6.A.4, 6.A.5: a move to the unit's own province is illegal, convoy or not.
+        raise _Illegal("move_to_self", f"{piece} cannot move to its own province")
+    if piece.type == "A":
+        if game_map.is_sea(dst):
+            raise _Illegal("army_to_sea", f"an army cannot move to the sea province {dst}")
+        # DATC 4.B.6: a coast written on an army's destination is irrelevant and ignored.
+        if dst in game_map.army_neighbours(src) or sea_route_exists(game_map, src, dst, fleets):
+            return Move(piece.unit, dst, via)
+        raise _Illegal(
+            "not_adjacent", f"{dst} is not next to {src} and no convoy could carry an army there"
+        )
+    if via:
+        # DATC 6.A.7: only armies can be convoyed.
+        raise _Illegal("convoy_of_fleet", "a fleet cannot be convoyed")
+    return Move(piece.unit, _fleet_destination(game_map, piece, dest), False)
+
+
+def _fleet_destination(game_map: Map, piece: Piece, dest: str) -> str:
+    dst = game_map.province_of(dest)
+    if game_map.is_land(dst):
+        raise _Illegal("fleet_to_land", f"a fleet cannot move to the inland province {dst}")
+    reachable = game_map.reachable_coasts(piece.loc, dst)
+    if not reachable:
+        raise _Illegal("not_adjacent", f"a fleet in {piece.loc} cannot reach {dst}")
+    if dest != dst:
+        if dest not in reachable:
+            # DATC 4.B.3, 6.B.2/6.B.3 family: a named coast the fleet cannot reach is illegal.
+            raise _Illegal("bad_coast", f"a fleet in {piece.loc} cannot reach {dest}")
+        return dest
+    if len(reachable) > 1:
+        # DATC 4.B.1, 6.B.1: with two coasts reachable the coast must be named.
+        raise _Illegal(
+            "coast_needed", f"{dst} has two coasts a fleet in {piece.loc} could reach: name one"
+        )
+    # DATC 4.B.2: with one coast reachable an omitted coast means that coast.
+    return reachable[0]
+
+
+def _supported_piece(position: Position, unit: Unit) -> Piece:
+    prov = position.map.province_of(unit.loc)
+    piece = position.units.get(prov)
+    if piece is None:
+        raise _Illegal("no_supported_unit", f"there is no unit in {prov} to support")
+    return piece
+
+
+def _check_support_hold(position: Position, piece: Piece, order: SupportHold) -> SupportHold:
+    game_map = position.map
+    target = _supported_piece(position, order.supported)
+    if target.province == piece.province:
+        raise _Illegal("support_self", "a unit cannot support itself")
+    if not game_map.can_reach(piece.type, piece.loc, target.province):
+        raise _Illegal(
+            "cannot_support",
+            f"{piece} could not move to {target.province} itself, so it cannot support there",
+        )
+    # DATC 4.C.5/4.C.6 and 4.C.2: nationality and unit type of the supported unit are ignored.
+    return SupportHold(piece.unit, target.unit)
+
+
+def _check_support_move(position: Position, piece: Piece, order: SupportMove) -> SupportMove:
+    game_map = position.map
+    mover = _supported_piece(position, order.supported)
+    dst = game_map.province_of(order.dest)
+    if mover.province == piece.province:
+        raise _Illegal("support_self", "a unit cannot support its own move")
+    if dst == piece.province:
+        # DATC 6.D.34: support into the supporter's own province is illegal.
+        raise _Illegal("cannot_support", f"{piece} cannot support a move into its own province")
+    if not game_map.can_reach(piece.type, piece.loc, dst):
+        # DATC 6.B.5 and the rulebook: a unit may only support to a province it could enter.
+        raise _Illegal(
+            "cannot_support",
+            f"{piece} could not move to {dst} itself, so it cannot support a move there",
+        )
+    if not _move_possible(game_map, mover, order.dest, _fleets(position), piece.province):
+        # DATC 4.E.1, 6.A.5, 6.D.31: the supported move itself must be possible (and a convoyed
+        # move must have a route that does not need the supporting fleet).
+        raise _Illegal(
+            "impossible_move", f"{mover} cannot move to {dst}, so that move cannot be supported"
+        )
+    # DATC 4.B.4, 6.B.4: support is given to a province, so the supporter need not reach the
+    # coast; but a coast written in the support must match the move (6.B.9), so it is kept.
+    dest = order.dest if mover.type == "F" else dst
+    return SupportMove(piece.unit, mover.unit, dest)
+
+
+def _move_possible(
+    game_map: Map, mover: Piece, dest: str, fleets: frozenset[str], avoid: str
+) -> bool:
+    src = mover.province
+    dst = game_map.province_of(dest)
+    if dst == src:
+        return False
+    if mover.type == "A":
+        if game_map.is_sea(dst):
+            return False
+        return dst in game_map.army_neighbours(src) or sea_route_exists(
+            game_map, src, dst, fleets, avoid
+        )
+    reachable = game_map.reachable_coasts(mover.loc, dst)
+    if dest != dst:
+        return dest in reachable
+    return bool(reachable)
+
+
+def _check_convoy(position: Position, piece: Piece, order: Convoy) -> Convoy:
+    game_map = position.map
+    if not game_map.is_sea(piece.province):
+        raise _Illegal("convoy_not_at_sea", f"{piece} is not in a sea province and cannot convoy")
+    army = _supported_piece(position, order.army)
+    if army.type != "A":
+        # DATC 6.A.7: only armies can be convoyed.
+        raise _Illegal("convoy_of_fleet", f"{army} is a fleet; only armies can be convoyed")
+    dst = game_map.province_of(order.dest)
+    if dst == army.province:
+        raise _Illegal("move_to_self", f"{army} cannot be convoyed to its own province")
+    if piece.province not in route_fleets(game_map, army.province, dst, _fleets(position)):
+        # DATC 6.G.19 and 4.E.1: a fleet that no convoy route from the army to the
+        # destination needs cannot legally convoy it.
+        raise _Illegal(
+            "convoy_impossible",
+            f"no convoy route from {army.province} to {dst} needs a fleet in {piece.province}",
+        )
+    return Convoy(piece.unit, army.unit, dst)
+
+
+# --------------------------------------------------------------------------- retreats
+
+
+def _retreat(position: Position, power: str, order: Order) -> Order:
+    game_map = position.map
+    if isinstance(order, Move):
+        # A retreat is often written as a move (the DATC writes "F Trieste - Albania").
+        order = Retreat(order.unit, order.dest)
+    if not isinstance(order, Retreat | Disband):
+        # DATC 6.H.1, 6.H.2: no supports, convoys or holds in a retreat phase.
+        raise _Illegal(
+            "wrong_phase", "only retreat and disband orders are given in a retreat phase"
+        )
+    prov = game_map.province_of(order.unit.loc)
+    dislodged = position.dislodged.get(prov)
+    if dislodged is None:
+        raise _Illegal("not_dislodged", f"there is no dislodged unit in {prov}")
+    piece = dislodged.piece
+    if piece.power != power:
+        raise _Illegal(
+            "foreign_unit", f"the dislodged unit in {prov} belongs to {piece.power}, not {power}"
+        )
+    if isinstance(order, Disband):
+        return Disband(piece.unit)
+    dest = order.dest
+    dst = game_map.province_of(dest)
+    options = dislodged.options
+    if piece.type == "A":
+        dest = dst  # DATC 4.B.6: a coast on an army's retreat is ignored.
+    elif dest == dst and dst not in options:
+        coasts = [o for o in options if game_map.province_of(o) == dst]
+        if len(coasts) > 1:
+            raise _Illegal(
+                "coast_needed", f"{dst} has two coasts {piece} could retreat to: name one"
+            )
+        if coasts:
+            dest = coasts[0]
+    if dest not in options:
+        allowed = ", ".join(options) if options else "nowhere"
+        raise _Illegal(
+            "bad_retreat", f"{piece} cannot retreat to {dest}; it may retreat to {allowed}"
+        )
+    return Retreat(piece.unit, dest)
+
+
+# --------------------------------------------------------------------------- adjustments
+
+
+def _adjustment(position: Position, power: str, order: Order) -> Order:
+    game_map = position.map
+    if isinstance(order, Move | Hold | SupportHold | SupportMove | Convoy | Retreat):
+        raise _Illegal(
+            "wrong_phase", "only build, disband and waive orders are given in an adjustment phase"
+        )
+    owed = len(position.centers_of(power)) - len(position.units_of(power))
+    if isinstance(order, Waive):
+        if owed <= 0:
+            raise _Illegal("no_builds", f"{power} has no build to waive")
+        return order
+    if isinstance(order, Disband):
+        if owed >= 0:
+            raise _Illegal("no_disbands", f"{power} does not have to disband any unit")
+        return Disband(_own_piece(position, power, order.unit).unit)
+    assert isinstance(order, Build)
+    if owed <= 0:
+        raise _Illegal(
+            "no_builds", f"{power} has no build to make: its units are not fewer than its centres"
+        )
+    loc = order.unit.loc
+    prov = game_map.province_of(loc)
+    if prov not in game_map.homes.get(power, ()):
+        raise _Illegal("not_home_center", f"{prov} is not a home supply centre of {power}")
+    if position.centers.get(prov) != power:
+        raise _Illegal("center_not_owned", f"{power} does not own {prov}")
+    if prov in position.units:
+        raise _Illegal("occupied", f"{prov} is occupied by {position.units[prov]}")
+    unit_type = order.unit.type
+    if unit_type is None:
+        # DATC 4.C.3 (choice c): an army inland, a fleet where a coast is named, else no build.
+        if game_map.is_land(prov):
+            unit_type = "A"
+        elif loc != prov:
+            unit_type = "F"
+        else:
+            raise _Illegal("unit_type_needed", f"say whether to build an army or a fleet in {prov}")
+    if unit_type == "A":
+        return Build(Unit("A", prov))  # DATC 4.B.6: a coast on an army build is ignored.
+    if game_map.is_land(prov):
+        # DATC 4.C.4, 6.I.2: a fleet cannot be built inland.
+        raise _Illegal("fleet_to_land", f"a fleet cannot be built in the inland province {prov}")
+    coasts = game_map.coasts_of(prov)
+    if coasts and loc == prov:
+        # DATC 4.B.7: a fleet built in a split-coast province needs its coast.
+        raise _Illegal("coast_needed", f"name the coast of {prov} to build a fleet there")
+    if coasts and loc not in coasts:
+        raise _Illegal("bad_coast", f"{loc} is not a coast of {prov}")
+    return Build(Unit("F", loc))
