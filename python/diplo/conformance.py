@@ -196,9 +196,9 @@ def _compare(
     if spec["kind"] == "M":
         dislodged = {(d.piece.power, str(d.piece)) for d in outcome.dislodged.values()}
         want_dislodged = {(p, u) for p, units in spec.get("dislodged", {}).items() for u in units}
-        if got != want_dislodged:
+        if dislodged != want_dislodged:
             problems.append(
-                f"{where}: dislodged {sorted(got)} but expected {sorted(want_dislodged)}"
+                f"{where}: dislodged {sorted(dislodged)} but expected {sorted(want_dislodged)}"
             )
     got_units = {(p.power, str(p)) for p in outcome.next.units.values()}
     want_units = {(p, u) for p, units in spec.get("units_after", {}).items() for u in units}
