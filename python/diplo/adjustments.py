@@ -330,7 +330,8 @@ def _disband(
     if prov in ledger.disbanded:
         # DATC 6.J.2: the same unit removed twice counts once, and the shortfall goes to civil
         # disorder. The repeat has the outcome of the first order (the unit is gone), as every
-        # order given twice does (the JSON contract), but it uses up no disband.
+        # order given twice does (the JSON contract), but it uses up no disband. A repeated build
+        # differs: there the second would be a second unit, and 6.I.7 makes it fail.
         return Outcome(
             "ok",
             True,
