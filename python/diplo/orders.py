@@ -141,7 +141,7 @@ def format_order(order: Order) -> str:
 _HOLD = {"h", "hold", "holds", "stand", "stands"}
 _MOVE = {"-", "move", "moves", "to", "m"}
 _SUPPORT = {"s", "support", "supports", "sup"}
-_CONVOY = {"c", "convoy", "convoys", "con"}
+_CONVOY = {"c", "convoy", "convoys"}
 _RETREAT = {"r", "retreat", "retreats"}
 _DISBAND = {"d", "disband", "disbands", "remove", "removes"}
 _BUILD = {"b", "build", "builds"}
