@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from diplo.map import standard_map
-from diplo.orders import Hold, Move, SupportHold, SupportMove, Unit
+from diplo.orders import Hold, Move, SupportHold, Unit
 from diplo.position import Dislodged, Phase, Piece, Position
 from diplo.validation import validate, validate_order
 
