@@ -1,0 +1,180 @@
+//! Convoy route search (DATC 5.B.4 PATH).
+//!
+//! A convoyed army's route works when a chain of fleets links its province to its destination,
+//! every fleet of the chain ordered to convoy this very move (the caller passes only those) and
+//! not dislodged (the caller's `alive` callback, which is where the resolver's CONVOY decisions
+//! are consulted). Links are province level ([`CompiledMap::convoy_link`]): the army's province is
+//! linked to a fleet when any of its locations is fleet-adjacent to the fleet; fleets are linked
+//! when adjacent; the last fleet is linked to the destination province likewise.
+//!
+//! Several routes may exist: the move is disrupted only when every route is broken (DATC 4.A.1,
+//! 6.F.9-6.F.12). The search is a breadth-first search that asks `alive` lazily, only for fleets
+//! reachable from the army through fleets already known to be alive, and stops at the first
+//! complete route, so a fleet off every route (6.F.12) is never consulted.
+
+use crate::map::CompiledMap;
+
+const UNKNOWN: u8 = 0;
+const DEAD: u8 = 1;
+const REACHED: u8 = 2;
+
+/// Whether some chain of live fleets links province `from` to province `to`.
+///
+/// `fleet_provs[i]` is the province of candidate fleet `i`; `alive(i)` says whether that fleet
+/// carries the army (is not dislodged). `alive` is called at most once per fleet.
+pub fn route_exists<F: FnMut(usize) -> bool>(
+    map: &CompiledMap,
+    from: u16,
+    to: u16,
+    fleet_provs: &[u16],
+    mut alive: F,
+) -> bool {
+    let n = fleet_provs.len();
+    if n == 0 {
+        return false;
+    }
+    // Small fixed buffers on the stack: the search may be re-entered (through `alive`) for
+    // another army, so it cannot share a buffer with other searches.
+    if n <= 32 {
+        let mut state = [UNKNOWN; 32];
+        let mut queue = [0u16; 32];
+        search(
+            map,
+            from,
+            to,
+            fleet_provs,
+            &mut state[..n],
+            &mut queue[..n],
+            &mut alive,
+        )
+    } else {
+        let mut state = vec![UNKNOWN; n];
+        let mut queue = vec![0u16; n];
+        search(
+            map,
+            from,
+            to,
+            fleet_provs,
+            &mut state,
+            &mut queue,
+            &mut alive,
+        )
+    }
+}
+
+fn search<F: FnMut(usize) -> bool>(
+    map: &CompiledMap,
+    from: u16,
+    to: u16,
+    provs: &[u16],
+    state: &mut [u8],
+    queue: &mut [u16],
+    alive: &mut F,
+) -> bool {
+    let mut len = 0;
+    // Seed: fleets linked to the army's province.
+    for i in 0..provs.len() {
+        if map.convoy_link(from, provs[i]) {
+            if alive(i) {
+                if map.convoy_link(provs[i], to) {
+                    return true;
+                }
+                state[i] = REACHED;
+                queue[len] = i as u16;
+                len += 1;
+            } else {
+                state[i] = DEAD;
+            }
+        }
+    }
+    let mut head = 0;
+    while head < len {
+        let here = provs[queue[head] as usize];
+        head += 1;
+        for j in 0..provs.len() {
+            if state[j] == UNKNOWN && map.convoy_link(here, provs[j]) {
+                if alive(j) {
+                    if map.convoy_link(provs[j], to) {
+                        return true;
+                    }
+                    state[j] = REACHED;
+                    queue[len] = j as u16;
+                    len += 1;
+                } else {
+                    state[j] = DEAD;
+                }
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of provinces: 0 LAND - 1 S1 - 2 S2 - 3 LAND2, plus 4 S3 linked to 0 and 3 only
+    /// (a second route), and 5 S4 linked to 0 only (a dead end, DATC 6.F.12).
+    fn line() -> CompiledMap {
+        CompiledMap::new(
+            vec![0, 1, 2, 3, 4, 5],
+            vec![false, true, true, false, true, true],
+            vec![vec![], vec![], vec![], vec![], vec![], vec![]],
+            vec![
+                vec![1, 4, 5],
+                vec![0, 2],
+                vec![1, 3],
+                vec![2, 4],
+                vec![0, 3],
+                vec![0],
+            ],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn single_chain_needs_every_fleet() {
+        let m = line();
+        assert!(route_exists(&m, 0, 3, &[1, 2], |_| true));
+        assert!(!route_exists(&m, 0, 3, &[1, 2], |i| i != 1));
+        assert!(!route_exists(&m, 0, 3, &[1], |_| true));
+        assert!(!route_exists(&m, 0, 3, &[], |_| true));
+    }
+
+    #[test]
+    fn multi_route_fails_only_when_all_routes_break() {
+        // DATC 4.A.1 / 6.F.9: one route broken, the other works.
+        let m = line();
+        assert!(route_exists(&m, 0, 3, &[1, 2, 4], |i| i != 0));
+        assert!(route_exists(&m, 0, 3, &[1, 2, 4], |i| i != 2));
+        assert!(!route_exists(&m, 0, 3, &[1, 2, 4], |i| i == 1));
+    }
+
+    #[test]
+    fn fleet_off_route_is_never_asked() {
+        // DATC 6.F.12: the dead-end fleet does not matter, and is not consulted once a route is
+        // complete without it.
+        let m = line();
+        let mut asked = Vec::new();
+        assert!(route_exists(&m, 0, 3, &[4, 5], |i| {
+            asked.push(i);
+            i == 0
+        }));
+        assert_eq!(asked, vec![0]);
+        let mut asked = Vec::new();
+        assert!(!route_exists(&m, 0, 2, &[5], |i| {
+            asked.push(i);
+            true
+        }));
+        assert_eq!(asked, vec![0]);
+    }
+
+    #[test]
+    fn many_fleets_use_the_heap_buffers() {
+        // 40 candidates all in province 4 (the check is only about the buffer path).
+        let m = line();
+        let provs = vec![4u16; 40];
+        assert!(route_exists(&m, 0, 3, &provs, |i| i == 39));
+        assert!(!route_exists(&m, 0, 3, &provs, |_| false));
+    }
+}

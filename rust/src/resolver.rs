@@ -1,0 +1,397 @@
+//! Kruijswijk's resolver (DATC chapter 5): the MOVE, SUPPORT and CONVOY decisions, resolved by
+//! the guess algorithm of DATC 5.F with `recursion_hits` and `guess_based`, the 5.D hack for
+//! convoys, and the backup rule of DATC 5.B.9.
+//!
+//! # Decisions
+//!
+//! Every unit ordered to move has a MOVE decision (did it move), every non-void support a SUPPORT
+//! decision (is it neither cut nor dislodged, DATC 5.B.2) and every non-void convoy a CONVOY
+//! decision (is the fleet not dislodged, DATC 5.B.3). A decision is indexed by its unit. PATH
+//! (5.B.4) is not a decision: it is computed from the CONVOY decisions by [`crate::convoy`].
+//!
+//! # The 5.D hack
+//!
+//! The CONVOY decision (fleet not dislodged) calls `adjudicate_move` — not `resolve` — on the
+//! moves attacking the fleet. The convoy decision thus depends on what those moves depend on
+//! (supports, other convoys) but not on the MOVE decisions themselves, so a convoy paradox forms a
+//! clean cycle of CONVOY and SUPPORT decisions (in Pandin's paradox, DATC 6.F.16: the fleet in
+//! the English Channel and the support of London) instead of tangling the attackers' moves into
+//! it.
+//!
+//! # Backup rule (DATC 5.B.9)
+//!
+//! When a cycle has two or zero consistent resolutions:
+//! * if it contains only MOVE decisions it is circular movement: all those moves succeed
+//!   (DATC 6.C.1, 6.C.2, 6.G.1 convoyed swap);
+//! * otherwise (a CONVOY decision is in it) the Szykman rule: every army that one of the cycle's
+//!   fleets was ordered to convoy is permanently *stopped* — resolved as if its convoy had not been
+//!   ordered: no route (its move fails with NO_CONVOY, its attack and prevent strengths are 0, it
+//!   cuts no support) and its convoy orders get NO_CONVOY (DATC 4.A.2, 6.F.14-6.F.24).
+//!
+//! # Termination of the restarts
+//!
+//! After the backup rule the decision that owned the cycle is resolved again from scratch, which
+//! may expose a further paradox (the second-order paradoxes DATC 6.F.22-6.F.24), whose backup
+//! rule is applied in turn. This is finite: every application of the backup rule makes permanent
+//! progress that is never undone — circular movement marks at least one MOVE decision resolved
+//! (the owner of the cycle is always in it: the two guesses differ, and only its own guess
+//! changed between them, so it was read and hit), and the Szykman rule stops at least one army
+//! that was not stopped before (a stopped army's route is never searched, so its fleets' CONVOY
+//! decisions are read by nobody and cannot be part of a later cycle). There are finitely many
+//! MOVE decisions and armies. Should a cycle ever contain only fleets of armies already stopped
+//! (impossible by the argument above, kept as a guard), all its decisions are resolved as failed
+//! — the variant rule of DATC 5.B.9 — which also is permanent progress.
+
+use crate::convoy;
+use crate::map::CompiledMap;
+use crate::orders::{Board, Order, Unit, CONVOY, MOVE, NONE, SUPPORT_MOVE};
+use crate::outcome::{self, MovementOutcome};
+
+const RESOLVED: u8 = 1;
+const VISITED: u8 = 2;
+const IN_CYCLE: u8 = 4;
+const RESOLUTION: u8 = 8;
+
+/// The resolver with its reusable buffers. One per map; reuse it across phases to avoid
+/// allocating on the hot path.
+pub struct Adjudicator<'m> {
+    pub(crate) map: &'m CompiledMap,
+    pub(crate) board: Board,
+    /// Per unit decision: RESOLVED | VISITED | IN_CYCLE | RESOLUTION bits.
+    flags: Vec<u8>,
+    /// Per army: stopped by the Szykman rule.
+    pub(crate) stopped: Vec<bool>,
+    cycle: Vec<u16>,
+    recursion_hits: u32,
+    guess_based: bool,
+    /// Per province scratch used when the outcome is assembled.
+    pub(crate) scratch_prov: Vec<u16>,
+    pub(crate) scratch_closed: Vec<bool>,
+    pub(crate) scratch_moved: Vec<bool>,
+    pub(crate) scratch_standoff: Vec<bool>,
+}
+
+impl<'m> Adjudicator<'m> {
+    pub fn new(map: &'m CompiledMap) -> Self {
+        Adjudicator {
+            map,
+            board: Board::default(),
+            flags: Vec::new(),
+            stopped: Vec::new(),
+            cycle: Vec::new(),
+            recursion_hits: 0,
+            guess_based: false,
+            scratch_prov: Vec::new(),
+            scratch_closed: Vec::new(),
+            scratch_moved: Vec::new(),
+            scratch_standoff: Vec::new(),
+        }
+    }
+
+    /// Resolves one movement phase into `out`, reusing this adjudicator's buffers and `out`'s.
+    /// `orders[i]` is the order of `units[i]`.
+    pub fn resolve_into(
+        &mut self,
+        units: &[Unit],
+        orders: &[Order],
+        out: &mut MovementOutcome,
+    ) -> Result<(), String> {
+        self.board.load(self.map, units, orders)?;
+        self.resolve_all();
+        outcome::fill(self, out);
+        Ok(())
+    }
+
+    /// The map this adjudicator was built for.
+    pub fn map(&self) -> &'m CompiledMap {
+        self.map
+    }
+
+    /// Resolves every decision of the loaded board.
+    pub(crate) fn resolve_all(&mut self) {
+        let n = self.board.n;
+        self.flags.clear();
+        self.flags.resize(n, 0);
+        self.stopped.clear();
+        self.stopped.resize(n, false);
+        self.cycle.clear();
+        self.recursion_hits = 0;
+        self.guess_based = false;
+        for u in 0..n {
+            if self.board.has_decision(u) {
+                self.resolve(u);
+            }
+        }
+        debug_assert!(self.cycle.is_empty() && self.recursion_hits == 0);
+    }
+
+    /// The final resolution of a decision (after [`Self::resolve_all`]).
+    #[inline]
+    pub(crate) fn outcome_of(&self, u: usize) -> bool {
+        self.flags[u] & RESOLUTION != 0
+    }
+
+    #[inline]
+    fn set_resolution(&mut self, d: usize, value: bool) {
+        if value {
+            self.flags[d] |= RESOLUTION;
+        } else {
+            self.flags[d] &= !RESOLUTION;
+        }
+    }
+
+    fn truncate_cycle(&mut self, len: usize) {
+        for i in len..self.cycle.len() {
+            let d = self.cycle[i] as usize;
+            self.flags[d] &= !IN_CYCLE;
+        }
+        self.cycle.truncate(len);
+    }
+
+    fn push_cycle(&mut self, d: usize) {
+        self.flags[d] |= IN_CYCLE;
+        self.cycle.push(d as u16);
+    }
+
+    /// DATC 5.F `resolve` with `recursion_hits` and `guess_based`.
+    pub(crate) fn resolve(&mut self, d: usize) -> bool {
+        let f = self.flags[d];
+        if f & RESOLVED != 0 {
+            return f & RESOLUTION != 0;
+        }
+        if f & IN_CYCLE != 0 {
+            // Part of a cycle not yet settled: the value given earlier, still a guess.
+            self.guess_based = true;
+            return f & RESOLUTION != 0;
+        }
+        if f & VISITED != 0 {
+            // We hit a cyclic dependency: answer with the current guess.
+            self.push_cycle(d);
+            self.guess_based = true;
+            self.recursion_hits += 1;
+            return f & RESOLUTION != 0;
+        }
+
+        self.flags[d] |= VISITED;
+        let old_cycle_len = self.cycle.len();
+        let old_guess_based = self.guess_based;
+        let old_hits = self.recursion_hits;
+        self.guess_based = false;
+        // The value returned when this decision is met again deeper in the recursion.
+        self.set_resolution(d, false);
+        let first = self.adjudicate(d);
+
+        if !self.guess_based {
+            // No cyclic dependency: final.
+            self.guess_based = old_guess_based;
+            self.set_resolution(d, first);
+            self.flags[d] = (self.flags[d] & !VISITED) | RESOLVED;
+            return first;
+        }
+
+        if self.flags[d] & IN_CYCLE != 0 {
+            self.recursion_hits -= 1;
+        }
+        if self.recursion_hits == old_hits {
+            // This decision is the ancestor of the whole cycle: try the other guess.
+            self.truncate_cycle(old_cycle_len);
+            self.set_resolution(d, true);
+            let second = self.adjudicate(d);
+            // Hits on `d` during the second run are not matched by a decrement; everything in
+            // this subtree is settled below, so the count returns to what it was on entry.
+            self.recursion_hits = old_hits;
+            if first == second {
+                // A cycle with exactly one consistent resolution.
+                self.truncate_cycle(old_cycle_len);
+                self.guess_based = old_guess_based;
+                self.set_resolution(d, first);
+                self.flags[d] = (self.flags[d] & !VISITED) | RESOLVED;
+                return first;
+            }
+            // Zero or two resolutions: backup rule on the cycle, then resolve again.
+            self.backup_rule(old_cycle_len, d);
+            self.truncate_cycle(old_cycle_len);
+            self.guess_based = old_guess_based;
+            self.flags[d] &= !VISITED;
+            return self.resolve(d);
+        }
+
+        // A cycle was hit below, but an ancestor owns it: keep the guess-based result for now.
+        if self.flags[d] & IN_CYCLE == 0 {
+            self.push_cycle(d);
+        }
+        self.set_resolution(d, first);
+        self.flags[d] &= !VISITED;
+        first
+    }
+
+    /// DATC 5.B.9 backup rule on `cycle[start..]` of decision `owner` (see the module
+    /// documentation). Always makes permanent progress.
+    fn backup_rule(&mut self, start: usize, owner: usize) {
+        let mut progress = false;
+        let has_convoy = self.cycle[start..]
+            .iter()
+            .any(|&d| self.board.kind[d as usize] == CONVOY);
+        if has_convoy {
+            // Szykman rule (DATC 4.A.2): the armies convoyed by the cycle's fleets are stopped.
+            for i in start..self.cycle.len() {
+                let d = self.cycle[i] as usize;
+                if self.board.kind[d] == CONVOY {
+                    let army = self.board.unit_at[self.board.a[d] as usize] as usize;
+                    if !self.stopped[army] {
+                        self.stopped[army] = true;
+                        progress = true;
+                    }
+                }
+            }
+        } else {
+            // Circular movement (DATC 6.C.1, 6.C.2, 6.G.1): every move of the cycle succeeds.
+            // Any other decision met on the way is simply resolved again afterwards.
+            for i in start..self.cycle.len() {
+                let d = self.cycle[i] as usize;
+                if self.board.kind[d] == MOVE {
+                    self.flags[d] = (self.flags[d] | RESOLVED | RESOLUTION) & !VISITED;
+                    progress = true;
+                }
+            }
+        }
+        if !progress {
+            // Guard only (see "Termination" above): every order of the cycle fails.
+            for i in start..self.cycle.len() {
+                let d = self.cycle[i] as usize;
+                self.flags[d] = (self.flags[d] | RESOLVED) & !(RESOLUTION | VISITED);
+            }
+            self.flags[owner] = (self.flags[owner] | RESOLVED) & !(RESOLUTION | VISITED);
+        }
+    }
+
+    fn adjudicate(&mut self, d: usize) -> bool {
+        match self.board.kind[d] {
+            MOVE => self.adjudicate_move(d),
+            CONVOY => self.adjudicate_convoy(d),
+            _ => self.adjudicate_support(d),
+        }
+    }
+
+    /// DATC 5.B.1 MOVE.
+    pub(crate) fn adjudicate_move(&mut self, u: usize) -> bool {
+        let attack = self.attack_strength(u);
+        if attack == 0 {
+            return false;
+        }
+        let opp = self.board.opp[u];
+        let dest = self.board.a[u];
+        let opposing = if opp != NONE {
+            self.defend_strength(opp as usize)
+        } else {
+            self.hold_strength(dest)
+        };
+        if attack <= opposing {
+            return false;
+        }
+        let mut cur = self.board.into_head[dest as usize];
+        while cur != NONE {
+            let m = cur as usize;
+            cur = self.board.into_next[m];
+            if m != u && attack <= self.prevent_strength(m) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// DATC 5.B.2 SUPPORT: cut by a foreign move with a working route from anywhere but the
+    /// province the support is directed against (DATC 6.D.15; for a convoyed attacker that is its
+    /// starting province, DATC 4.A.4 / 6.G.13; a move of the supporter's own power never cuts,
+    /// DATC 6.D.20), or dislodged (DATC 6.D.17).
+    fn adjudicate_support(&mut self, s: usize) -> bool {
+        let here = self.board.prov[s];
+        let power = self.board.power[s];
+        let exempt = if self.board.kind[s] == SUPPORT_MOVE {
+            self.board.b[s]
+        } else {
+            NONE
+        };
+        let mut cur = self.board.into_head[here as usize];
+        while cur != NONE {
+            let m = cur as usize;
+            cur = self.board.into_next[m];
+            if self.board.power[m] != power && self.board.prov[m] != exempt && self.path(m) {
+                return false;
+            }
+        }
+        // Dislodgement: only a foreign move can dislodge (its attack on an own unit is 0).
+        let mut cur = self.board.into_head[here as usize];
+        while cur != NONE {
+            let m = cur as usize;
+            cur = self.board.into_next[m];
+            if self.board.power[m] != power && self.resolve(m) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// DATC 5.B.3 CONVOY (the fleet is not dislodged), with the 5.D hack: the attackers' moves are
+    /// adjudicated here rather than resolved (see the module documentation).
+    fn adjudicate_convoy(&mut self, c: usize) -> bool {
+        let here = self.board.prov[c];
+        let power = self.board.power[c];
+        let mut cur = self.board.into_head[here as usize];
+        while cur != NONE {
+            let m = cur as usize;
+            cur = self.board.into_next[m];
+            if self.board.power[m] == power {
+                continue;
+            }
+            let succeeds = if self.flags[m] & RESOLVED != 0 {
+                self.flags[m] & RESOLUTION != 0
+            } else {
+                self.adjudicate_move(m)
+            };
+            if succeeds {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// DATC 5.B.4 PATH of unit `u`'s move. A move that is not convoyed always has its path; a
+    /// convoyed one needs a chain of live convoying fleets (no land fallback, DATC 4.A.3 v3.0,
+    /// 6.G.8, 6.G.20); an army stopped by the Szykman rule has none.
+    pub(crate) fn path(&mut self, u: usize) -> bool {
+        if !self.board.convoyed[u] {
+            return true;
+        }
+        if self.stopped[u] {
+            return false;
+        }
+        let from = self.board.prov[u];
+        let to = self.board.a[u];
+        let mut units = [0u16; 32];
+        let mut provs = [0u16; 32];
+        let mut count = 0;
+        for f in self.board.convoys_of(u) {
+            if count == units.len() {
+                return self.path_many(u);
+            }
+            units[count] = f as u16;
+            provs[count] = self.board.prov[f];
+            count += 1;
+        }
+        let map = self.map;
+        convoy::route_exists(map, from, to, &provs[..count], |i| {
+            self.resolve(units[i] as usize)
+        })
+    }
+
+    /// [`Self::path`] for an army with more than 32 convoying fleets (never on a standard board).
+    fn path_many(&mut self, u: usize) -> bool {
+        let from = self.board.prov[u];
+        let to = self.board.a[u];
+        let units: Vec<usize> = self.board.convoys_of(u).collect();
+        let provs: Vec<u16> = units.iter().map(|&f| self.board.prov[f]).collect();
+        let map = self.map;
+        convoy::route_exists(map, from, to, &provs, |i| self.resolve(units[i]))
+    }
+}
