@@ -1,0 +1,86 @@
+"""Typed stub of the Rust core (``diplo._core``, built from ``rust/src/python.rs``).
+
+Provinces and locations are indices into ``Map.locations`` (provinces first, then coasts), so a
+province's index is also its location index. Outcome codes index ``CODES``: 0 ok, 1 bounce,
+2 cut, 3 dislodged, 4 no_convoy, 5 void (docs/design.md, "Outcomes").
+"""
+
+from typing import Final, final
+
+__all__ = ["CODES", "CompiledMap", "MovementOutcome", "__version__", "resolve_movement"]
+
+__version__: Final[str]
+CODES: Final[tuple[str, str, str, str, str, str]]
+
+@final
+class CompiledMap:
+    """A map compiled for the resolver.
+
+    ``loc_province[loc]`` is the province of each location (identity for provinces);
+    ``province_is_sea`` has one entry per province (its length is the number of provinces);
+    ``army_adj[prov]`` lists the provinces an army can move to; ``fleet_adj[loc]`` the locations a
+    fleet can move to. Raises ``ValueError`` on indices out of range, asymmetric edges, army edges
+    touching a sea or fleet edges touching a bare split-coast province.
+    """
+
+    def __new__(
+        cls,
+        loc_province: list[int],
+        province_is_sea: list[bool],
+        army_adj: list[list[int]],
+        fleet_adj: list[list[int]],
+    ) -> CompiledMap: ...
+    @property
+    def num_provinces(self) -> int: ...
+    @property
+    def num_locations(self) -> int: ...
+
+@final
+class MovementOutcome:
+    """Outcome of one movement phase; per-unit lists are indexed like the units given."""
+
+    @property
+    def codes(self) -> list[int]:
+        """Result code per unit (index into ``CODES``)."""
+    @property
+    def success(self) -> list[bool]:
+        """DATC success per unit: moved / not dislodged / support not cut / convoy carried."""
+    @property
+    def dislodged_by(self) -> list[int]:
+        """Origin province of the dislodging unit, or -1."""
+    @property
+    def by(self) -> list[int]:
+        """Province behind the code (bouncer, cutter or dislodger), or -1."""
+    @property
+    def attack(self) -> list[int]:
+        """Moves: final attack strength; 0 for other orders."""
+    @property
+    def opposition(self) -> list[int]:
+        """Moves: greatest opposing strength; 0 for other orders."""
+    @property
+    def convoyed(self) -> list[bool]:
+        """Whether each move was treated as convoyed (DATC 4.A.3)."""
+    @property
+    def contested(self) -> list[int]:
+        """Contested provinces (standoffs), sorted."""
+    @property
+    def retreats(self) -> list[list[int]]:
+        """Retreat options (locations, sorted) per unit; empty unless dislodged."""
+
+def resolve_movement(
+    map: CompiledMap,
+    units: list[tuple[int, int, int]],
+    orders: list[tuple[int, int, int, int]],
+) -> MovementOutcome:
+    """Resolve one movement phase.
+
+    ``units``: ``(power, is_fleet 0/1, loc)``, at most one per province. ``orders``, one per unit
+    in unit order, ``(kind, a, b, c)``: 0 hold; 1 move, ``a`` = destination location (a fleet's
+    exact coast), ``b`` = via convoy 0/1; 2 support hold, ``a`` = supported province; 3 support
+    move, ``a`` = supported unit's province, ``b`` = destination province; 4 convoy, ``a`` = army's
+    province, ``b`` = destination province. ``c`` is unused (send 0).
+
+    Raises ``ValueError`` on malformed input (index out of range, wrong tuple arity, unknown kind,
+    two units in one province, length mismatch, an order no unit could be given) and
+    ``RuntimeError`` on an internal error of the resolver.
+    """
