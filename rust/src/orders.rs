@@ -65,8 +65,11 @@ pub(crate) struct Board {
     pub kind: Vec<u8>,
     /// MOVE: destination province; SUPPORT_HOLD: target; SUPPORT_MOVE / CONVOY: `from`.
     pub a: Vec<u16>,
-    /// SUPPORT_MOVE / CONVOY: `to`.
+    /// SUPPORT_MOVE / CONVOY: `to` (a province).
     pub b: Vec<u16>,
+    /// MOVE: the destination location (the exact coast for a fleet). SUPPORT_MOVE: the coast the
+    /// support names, or NONE when it names the province only.
+    pub loc_arg: Vec<u16>,
     /// MOVE: treated as convoyed (DATC 4.A.3, v3.0 preference: no fallback to the land route).
     pub convoyed: Vec<bool>,
     /// SUPPORT / CONVOY: the order matches what the named unit was ordered (not void).
@@ -168,6 +171,7 @@ impl Board {
         reset(&mut self.kind, n, HOLD);
         reset(&mut self.a, n, NONE);
         reset(&mut self.b, n, NONE);
+        reset(&mut self.loc_arg, n, NONE);
         reset(&mut self.convoyed, n, false);
         reset(&mut self.matched, n, false);
         reset(&mut self.opp, n, NONE);
@@ -260,6 +264,7 @@ impl Board {
                     }
                     self.kind[i] = MOVE;
                     self.a[i] = dp;
+                    self.loc_arg[i] = dest;
                 }
                 Order::SupportHold { target } => {
                     check_prov(i, "supported province", target)?;
@@ -271,20 +276,28 @@ impl Board {
                 }
                 Order::SupportMove { from, to } => {
                     check_prov(i, "supported unit's province", from)?;
-                    check_prov(i, "supported destination", to)?;
-                    if from == to {
+                    if to as usize >= l {
+                        return Err(format!(
+                            "order of unit {i}: supported destination {to} out of range (the map has {l} locations)"
+                        ));
+                    }
+                    let to_prov = map.province_of(to);
+                    if from == to_prov {
                         return Err(format!(
                             "order of unit {i}: supported move from {from} to itself"
                         ));
                     }
-                    if from == here || to == here {
+                    if from == here || to_prov == here {
                         return Err(format!(
                             "order of unit {i}: support of a move from or into its own province"
                         ));
                     }
                     self.kind[i] = SUPPORT_MOVE;
                     self.a[i] = from;
-                    self.b[i] = to;
+                    self.b[i] = to_prov;
+                    if to != to_prov {
+                        self.loc_arg[i] = to;
+                    }
                 }
                 Order::Convoy { from, to } => {
                     check_prov(i, "convoyed army's province", from)?;
@@ -356,9 +369,13 @@ impl Board {
                 }
                 SUPPORT_MOVE => {
                     // Matches only the move actually ordered (DATC 6.D.9: no move support to a
-                    // holding unit).
+                    // holding unit), to the coast the support names if it names one (DATC 6.B.9).
                     let t = self.unit_at[self.a[i] as usize];
-                    if t != NONE && self.kind[t as usize] == MOVE && self.a[t as usize] == self.b[i]
+                    let coast = self.loc_arg[i];
+                    if t != NONE
+                        && self.kind[t as usize] == MOVE
+                        && self.a[t as usize] == self.b[i]
+                        && (coast == NONE || self.loc_arg[t as usize] == coast)
                     {
                         self.matched[i] = true;
                         self.sup_next[i] = self.sup_head[t as usize];

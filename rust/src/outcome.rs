@@ -26,10 +26,11 @@ pub struct MovementOutcome {
     pub success: Vec<bool>,
     /// Origin province of the unit that dislodged this one, or -1.
     pub dislodged_by: Vec<i32>,
-    /// The province behind the code: for a bounce the unit whose strength stopped the move (the
-    /// greatest opposing strength; on a tie the destination's hold/defend before any prevent,
-    /// then the lowest province among preventers); for a cut the lowest province among the
-    /// cutting attackers; for a dislodgement the dislodger's origin; otherwise -1.
+    /// The province behind the result: for a dislodged unit (whatever its code, so also a void
+    /// order of a dislodged unit) the dislodger's origin; for a bounce the unit whose strength
+    /// stopped the move (the greatest opposing strength; on a tie the destination's hold/defend
+    /// before any prevent, then the lowest province among preventers); for a cut the lowest
+    /// province among the cutting attackers; otherwise -1.
     pub by: Vec<i32>,
     /// Moves only: final attack strength (0 for other orders).
     pub attack: Vec<u8>,
@@ -41,6 +42,9 @@ pub struct MovementOutcome {
     pub contested: Vec<u16>,
     /// Per unit: retreat options (locations, sorted); empty unless dislodged.
     pub retreats: Vec<Vec<u16>>,
+    /// Provinces of the convoying fleets whose convoy the Szykman rule failed (they were part of
+    /// a paradox cycle, DATC 4.A.2), sorted.
+    pub szykman: Vec<u16>,
 }
 
 fn reset<T: Copy>(v: &mut Vec<T>, len: usize, value: T) {
@@ -104,6 +108,7 @@ pub(crate) fn fill(adj: &mut Adjudicator<'_>, out: &mut MovementOutcome) {
             -1
         };
         out.dislodged_by[u] = dislodger_prov;
+        out.by[u] = dislodger_prov;
         match adj.board.kind[u] {
             MOVE => move_outcome(adj, u, moved[u], dislodger_prov, &mut standoff, out),
             SUPPORT_HOLD | SUPPORT_MOVE => {
@@ -111,7 +116,6 @@ pub(crate) fn fill(adj: &mut Adjudicator<'_>, out: &mut MovementOutcome) {
                     out.codes[u] = code::VOID;
                 } else if dislodged {
                     out.codes[u] = code::DISLODGED;
-                    out.by[u] = dislodger_prov;
                 } else if !adj.outcome_of(u) {
                     out.codes[u] = code::CUT;
                     out.by[u] = lowest_cutter(adj, u);
@@ -127,7 +131,6 @@ pub(crate) fn fill(adj: &mut Adjudicator<'_>, out: &mut MovementOutcome) {
                     let carried = adj.path(army);
                     if dislodged {
                         out.codes[u] = code::DISLODGED;
-                        out.by[u] = dislodger_prov;
                     } else if !carried {
                         out.codes[u] = code::NO_CONVOY;
                     } else {
@@ -138,13 +141,20 @@ pub(crate) fn fill(adj: &mut Adjudicator<'_>, out: &mut MovementOutcome) {
             _ => {
                 if dislodged {
                     out.codes[u] = code::DISLODGED;
-                    out.by[u] = dislodger_prov;
                 } else {
                     out.success[u] = true;
                 }
             }
         }
     }
+
+    out.szykman.clear();
+    for u in 0..n {
+        if adj.szykman[u] {
+            out.szykman.push(adj.board.prov[u]);
+        }
+    }
+    out.szykman.sort_unstable();
 
     let mut closed = std::mem::take(&mut adj.scratch_closed);
     retreat::mark_closed(
@@ -221,7 +231,6 @@ fn move_outcome(
     standoff[u] = adj.prevent_strength(u) > 0;
     if dislodger_prov >= 0 {
         out.codes[u] = code::DISLODGED;
-        out.by[u] = dislodger_prov;
     } else if adj.board.convoyed[u] && !adj.path(u) {
         out.codes[u] = code::NO_CONVOY;
     } else {

@@ -23,10 +23,13 @@
 //! When a cycle has two or zero consistent resolutions:
 //! * if it contains only MOVE decisions it is circular movement: all those moves succeed
 //!   (DATC 6.C.1, 6.C.2, 6.G.1 convoyed swap);
-//! * otherwise (a CONVOY decision is in it) the Szykman rule: every army that one of the cycle's
-//!   fleets was ordered to convoy is permanently *stopped* — resolved as if its convoy had not been
+//! * if a CONVOY decision is in it, the Szykman rule: every army that one of the cycle's fleets
+//!   was ordered to convoy is permanently *stopped* — resolved as if its convoy had not been
 //!   ordered: no route (its move fails with NO_CONVOY, its attack and prevent strengths are 0, it
-//!   cuts no support) and its convoy orders get NO_CONVOY (DATC 4.A.2, 6.F.14-6.F.24).
+//!   cuts no support) and its convoy orders get NO_CONVOY (DATC 4.A.2, 6.F.14-6.F.24). The
+//!   cycle's fleets are reported (`MovementOutcome::szykman`) for the explanation;
+//! * otherwise (moves and supports without a convoy: not reachable with the standard rules) every
+//!   decision of the cycle fails, as DATC 5.B.9 advises for variant rules.
 //!
 //! # Termination of the restarts
 //!
@@ -38,9 +41,9 @@
 //! changed between them, so it was read and hit), and the Szykman rule stops at least one army
 //! that was not stopped before (a stopped army's route is never searched, so its fleets' CONVOY
 //! decisions are read by nobody and cannot be part of a later cycle). There are finitely many
-//! MOVE decisions and armies. Should a cycle ever contain only fleets of armies already stopped
-//! (impossible by the argument above, kept as a guard), all its decisions are resolved as failed
-//! — the variant rule of DATC 5.B.9 — which also is permanent progress.
+//! MOVE decisions and armies. The third case resolves every decision of the cycle, owner
+//! included; should a convoy cycle ever contain only fleets of armies already stopped
+//! (impossible by the argument above, kept as a guard) it is treated the same way.
 
 use crate::convoy;
 use crate::map::CompiledMap;
@@ -61,6 +64,8 @@ pub struct Adjudicator<'m> {
     flags: Vec<u8>,
     /// Per army: stopped by the Szykman rule.
     pub(crate) stopped: Vec<bool>,
+    /// Per fleet: its CONVOY decision was in a cycle the Szykman rule broke.
+    pub(crate) szykman: Vec<bool>,
     cycle: Vec<u16>,
     recursion_hits: u32,
     guess_based: bool,
@@ -78,6 +83,7 @@ impl<'m> Adjudicator<'m> {
             board: Board::default(),
             flags: Vec::new(),
             stopped: Vec::new(),
+            szykman: Vec::new(),
             cycle: Vec::new(),
             recursion_hits: 0,
             guess_based: false,
@@ -114,6 +120,8 @@ impl<'m> Adjudicator<'m> {
         self.flags.resize(n, 0);
         self.stopped.clear();
         self.stopped.resize(n, false);
+        self.szykman.clear();
+        self.szykman.resize(n, false);
         self.cycle.clear();
         self.recursion_hits = 0;
         self.guess_based = false;
@@ -228,15 +236,17 @@ impl<'m> Adjudicator<'m> {
     /// DATC 5.B.9 backup rule on `cycle[start..]` of decision `owner` (see the module
     /// documentation). Always makes permanent progress.
     fn backup_rule(&mut self, start: usize, owner: usize) {
+        let kind = &self.board.kind;
+        let members = &self.cycle[start..];
+        let has_convoy = members.iter().any(|&d| kind[d as usize] == CONVOY);
+        let only_moves = members.iter().all(|&d| kind[d as usize] == MOVE);
         let mut progress = false;
-        let has_convoy = self.cycle[start..]
-            .iter()
-            .any(|&d| self.board.kind[d as usize] == CONVOY);
         if has_convoy {
             // Szykman rule (DATC 4.A.2): the armies convoyed by the cycle's fleets are stopped.
             for i in start..self.cycle.len() {
                 let d = self.cycle[i] as usize;
                 if self.board.kind[d] == CONVOY {
+                    self.szykman[d] = true;
                     let army = self.board.unit_at[self.board.a[d] as usize] as usize;
                     if !self.stopped[army] {
                         self.stopped[army] = true;
@@ -244,19 +254,18 @@ impl<'m> Adjudicator<'m> {
                     }
                 }
             }
-        } else {
+        } else if only_moves {
             // Circular movement (DATC 6.C.1, 6.C.2, 6.G.1): every move of the cycle succeeds.
-            // Any other decision met on the way is simply resolved again afterwards.
             for i in start..self.cycle.len() {
                 let d = self.cycle[i] as usize;
-                if self.board.kind[d] == MOVE {
-                    self.flags[d] = (self.flags[d] | RESOLVED | RESOLUTION) & !VISITED;
-                    progress = true;
-                }
+                self.flags[d] = (self.flags[d] | RESOLVED | RESOLUTION) & !VISITED;
+                progress = true;
             }
         }
         if !progress {
-            // Guard only (see "Termination" above): every order of the cycle fails.
+            // Neither circular movement nor a convoy paradox (not reachable with the standard
+            // rules), or the guard of "Termination" above: every order of the cycle fails, as
+            // DATC 5.B.9 advises for paradoxes of variant rules.
             for i in start..self.cycle.len() {
                 let d = self.cycle[i] as usize;
                 self.flags[d] = (self.flags[d] | RESOLVED) & !(RESOLUTION | VISITED);

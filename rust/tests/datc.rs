@@ -25,6 +25,47 @@ fn case(orders: &[(&str, &str)], results: &[(&str, bool)], dislodged: &[&str]) -
     r
 }
 
+// ---- 6.B coasts ----
+
+#[test]
+fn datc_6_b_4_support_to_unreachable_coast_allowed() {
+    case(
+        &[
+            ("F", "F GAS - SPA/NC"),
+            ("F", "F MAR S F GAS - SPA/NC"),
+            ("I", "F WES - SPA/SC"),
+        ],
+        &[("GAS", true), ("MAR", true), ("WES", false)],
+        &[],
+    );
+}
+
+#[test]
+fn datc_6_b_9_supporting_with_wrong_coast() {
+    let r = case(
+        &[
+            ("F", "F POR S F MAO - SPA/NC"),
+            ("F", "F MAO - SPA/SC"),
+            ("I", "F LYO S F WES - SPA/SC"),
+            ("I", "F WES - SPA/SC"),
+        ],
+        &[("POR", false), ("MAO", false), ("LYO", true), ("WES", true)],
+        &[],
+    );
+    assert_eq!(r.code("POR"), VOID);
+    // Without a coast, the support matches the move to either coast (DATC 4.B.4).
+    case(
+        &[
+            ("F", "F POR S F MAO - SPA"),
+            ("F", "F MAO - SPA/SC"),
+            ("I", "F LYO S F WES - SPA/SC"),
+            ("I", "F WES - SPA/SC"),
+        ],
+        &[("POR", true), ("MAO", false), ("WES", false)],
+        &[],
+    );
+}
+
 // ---- 6.C circular movement ----
 
 #[test]
@@ -862,6 +903,7 @@ fn datc_6_f_14_simple_convoy_paradox() {
         &["ENG"],
     );
     assert_eq!(r.code("BRE"), NO_CONVOY);
+    assert_eq!(r.szykman(), vec!["ENG"]);
 }
 
 #[test]
@@ -1010,7 +1052,7 @@ fn datc_6_f_21_dads_army_convoy() {
 
 #[test]
 fn datc_6_f_22_second_order_paradox_with_two_resolutions() {
-    case(
+    let r = case(
         &[
             ("E", "F EDI - NTH"),
             ("E", "F LON S F EDI - NTH"),
@@ -1031,6 +1073,7 @@ fn datc_6_f_22_second_order_paradox_with_two_resolutions() {
         ],
         &["ENG", "NTH"],
     );
+    assert_eq!(r.szykman(), vec!["ENG", "NTH"]);
 }
 
 #[test]
@@ -1155,6 +1198,10 @@ fn datc_6_g_3_and_4_unwanted_disrupted_convoy() {
     let r = case(&orders, &[("PIC", true), ("BRE", true)], &["ENG"]);
     assert!(!r.convoyed("PIC"));
     assert_eq!(r.code("ENG"), VOID);
+    // Void, and dislodged all the same: `by` names the dislodger.
+    assert_eq!(r.by("ENG"), Some("BRE"));
+    assert_eq!(r.dislodged_by("ENG"), Some("BRE"));
+    assert!(r.szykman().is_empty());
     let mut orders = orders.to_vec();
     orders.push(("E", "A BEL - PIC"));
     case(&orders, &[("PIC", true), ("BEL", false)], &["ENG", "BEL"]);

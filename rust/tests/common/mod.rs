@@ -253,9 +253,10 @@ impl World {
             Some("S") => {
                 let (i, from) = at(3);
                 if t.get(i + 1) == Some(&"-") {
+                    // A coast written in the support must be matched (DATC 6.B.9).
                     Order::SupportMove {
                         from: self.prov(from),
-                        to: self.prov(t[i + 2]),
+                        to: self.loc(t[i + 2]),
                     }
                 } else {
                     Order::SupportHold {
@@ -362,6 +363,15 @@ impl Phase<'_> {
     pub fn contested(&self) -> Vec<&str> {
         self.out
             .contested
+            .iter()
+            .map(|&p| self.world.name(p))
+            .collect()
+    }
+
+    /// Provinces of the fleets failed by the Szykman rule.
+    pub fn szykman(&self) -> Vec<&str> {
+        self.out
+            .szykman
             .iter()
             .map(|&p| self.world.name(p))
             .collect()
