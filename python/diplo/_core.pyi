@@ -50,7 +50,8 @@ class MovementOutcome:
         """Origin province of the dislodging unit, or -1."""
     @property
     def by(self) -> list[int]:
-        """Province behind the code (bouncer, cutter or dislodger), or -1."""
+        """Province behind the result, or -1: the dislodger's origin for a dislodged unit (whatever
+        its code), else the bouncer for a bounce and the lowest cutter for a cut."""
     @property
     def attack(self) -> list[int]:
         """Moves: final attack strength; 0 for other orders."""
@@ -66,6 +67,9 @@ class MovementOutcome:
     @property
     def retreats(self) -> list[list[int]]:
         """Retreat options (locations, sorted) per unit; empty unless dislodged."""
+    @property
+    def szykman(self) -> list[int]:
+        """Provinces of convoying fleets failed by the Szykman rule (DATC 4.A.2), sorted."""
 
 def resolve_movement(
     map: CompiledMap,
@@ -77,8 +81,10 @@ def resolve_movement(
     ``units``: ``(power, is_fleet 0/1, loc)``, at most one per province. ``orders``, one per unit
     in unit order, ``(kind, a, b, c)``: 0 hold; 1 move, ``a`` = destination location (a fleet's
     exact coast), ``b`` = via convoy 0/1; 2 support hold, ``a`` = supported province; 3 support
-    move, ``a`` = supported unit's province, ``b`` = destination province; 4 convoy, ``a`` = army's
-    province, ``b`` = destination province. ``c`` is unused (send 0).
+    move, ``a`` = supported unit's province, ``b`` = destination province, ``c`` = the destination
+    as the support writes it (a coast location demands that exact coast, DATC 6.B.9; the province
+    or 0 leaves the coast open); 4 convoy, ``a`` = army's province, ``b`` = destination province.
+    ``c`` is otherwise unused (send 0).
 
     Raises ``ValueError`` on malformed input (index out of range, wrong tuple arity, unknown kind,
     two units in one province, length mismatch, an order no unit could be given) and

@@ -93,6 +93,7 @@ pub struct PyMovementOutcome {
     convoyed: Vec<bool>,
     contested: Vec<u32>,
     retreats: Vec<Vec<u32>>,
+    szykman: Vec<u32>,
 }
 
 impl From<MovementOutcome> for PyMovementOutcome {
@@ -112,6 +113,7 @@ impl From<MovementOutcome> for PyMovementOutcome {
                 .into_iter()
                 .map(|r| r.into_iter().map(u32::from).collect())
                 .collect(),
+            szykman: o.szykman.into_iter().map(u32::from).collect(),
         }
     }
 }
@@ -130,7 +132,7 @@ impl PyMovementOutcome {
     fn __repr__(&self) -> String {
         format!(
             "MovementOutcome(codes={:?}, success={}, dislodged_by={:?}, by={:?}, attack={:?}, \
-             opposition={:?}, convoyed={}, contested={:?}, retreats={:?})",
+             opposition={:?}, convoyed={}, contested={:?}, retreats={:?}, szykman={:?})",
             self.codes,
             py_bools(&self.success),
             self.dislodged_by,
@@ -139,7 +141,8 @@ impl PyMovementOutcome {
             self.opposition,
             py_bools(&self.convoyed),
             self.contested,
-            self.retreats
+            self.retreats,
+            self.szykman
         )
     }
 }
@@ -171,8 +174,8 @@ fn decode_unit(i: usize, t: &[i64]) -> PyResult<Unit> {
     })
 }
 
-fn decode_order(i: usize, t: &[i64]) -> PyResult<Order> {
-    let [kind, a, b, _c] = t else {
+fn decode_order(map: &CompiledMap, i: usize, t: &[i64]) -> PyResult<Order> {
+    let [kind, a, b, c] = t else {
         return Err(PyValueError::new_err(format!(
             "orders[{i}]: expected a tuple (kind, a, b, c), got {} values",
             t.len()
@@ -196,10 +199,26 @@ fn decode_order(i: usize, t: &[i64]) -> PyResult<Order> {
         2 => Order::SupportHold {
             target: field("supported province", *a)?,
         },
-        3 => Order::SupportMove {
-            from: field("supported unit's province", *a)?,
-            to: field("supported destination", *b)?,
-        },
+        3 => {
+            let to = field("supported destination", *b)?;
+            // `c` is the destination as the support writes it: a coast location demands that
+            // coast (DATC 6.B.9); a province (or 0, unused) leaves the coast open.
+            let written = field("supported destination as written", *c)?;
+            let to = if (written as usize) < map.num_provinces() {
+                to
+            } else if (written as usize) < map.num_locations() && map.province_of(written) == to {
+                written
+            } else {
+                return Err(PyValueError::new_err(format!(
+                    "orders[{i}]: supported destination as written ({written}) is not a coast \
+                     of province {to}"
+                )));
+            };
+            Order::SupportMove {
+                from: field("supported unit's province", *a)?,
+                to,
+            }
+        }
         4 => Order::Convoy {
             from: field("convoyed army's province", *a)?,
             to: field("convoy destination", *b)?,
@@ -227,8 +246,9 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 ///
 /// `units`: `(power, is_fleet 0/1, loc)`; `orders`, one per unit in unit order:
 /// `(kind, a, b, c)` — 0 hold; 1 move `a`=destination location `b`=via convoy 0/1; 2 support
-/// hold `a`=province; 3 support move `a`=from province `b`=to province; 4 convoy `a`=from
-/// province `b`=to province. `c` is unused.
+/// hold `a`=province; 3 support move `a`=from province `b`=to province `c`=the destination as
+/// written (a coast location demands that coast, DATC 6.B.9; a province or 0 does not);
+/// 4 convoy `a`=from province `b`=to province. `c` is otherwise unused.
 #[pyfunction]
 fn resolve_movement(
     py: Python<'_>,
@@ -243,6 +263,7 @@ fn resolve_movement(
             orders.len()
         )));
     }
+    let map = &map.get().inner;
     let units = units
         .iter()
         .enumerate()
@@ -251,9 +272,8 @@ fn resolve_movement(
     let orders = orders
         .iter()
         .enumerate()
-        .map(|(i, t)| decode_order(i, t))
+        .map(|(i, t)| decode_order(map, i, t))
         .collect::<PyResult<Vec<Order>>>()?;
-    let map = &map.get().inner;
     let result = py.allow_threads(|| {
         catch_unwind(AssertUnwindSafe(|| {
             crate::resolve_movement(map, &units, &orders)
