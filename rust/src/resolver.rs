@@ -1,6 +1,6 @@
 //! Kruijswijk's resolver (DATC chapter 5): the MOVE, SUPPORT and CONVOY decisions, resolved by
-//! the guess algorithm of DATC 5.F with `recursion_hits` and `guess_based`, the 5.D hack for
-//! convoys, and the backup rule of DATC 5.B.9.
+//! the guess algorithm of DATC 5.F (with an exact test of which decision owns a cycle), the 5.D
+//! hack for convoys, and the backup rule of DATC 5.B.9.
 //!
 //! # Decisions
 //!
@@ -17,6 +17,24 @@
 //! clean cycle of CONVOY and SUPPORT decisions (in Pandin's paradox, DATC 6.F.16: the fleet in
 //! the English Channel and the support of London) instead of tangling the attackers' moves into
 //! it.
+//!
+//! # Which decision owns a cycle
+//!
+//! DATC 5.F lets a decision try its second guess when `recursion_hits` is back to its value on
+//! entry, and tracks with `guess_based` whether any guess was read. That test is too weak when a
+//! frame reads a decision that is already in the cycle list of an *enclosing* cycle (not a new
+//! hit): `recursion_hits` does not move, so the frame believes it owns a cycle, both of its own
+//! guesses give the same answer (its own guess was never read), and it is settled on a value
+//! that rests on the enclosing cycle's guess. (A board where this goes wrong: an army convoyed to
+//! an occupied, adjacent landing whose unit supports an attack on the convoying fleet, that fleet
+//! also supported to hold, with resolution starting at the fleet.)
+//!
+//! Here each frame records the lowest recursion depth whose guess it has read (`low`, like the
+//! low link of Tarjan's algorithm): a hit on a decision still being resolved contributes that
+//! frame's depth, reading a decision of the cycle list contributes the depth its own value rested
+//! on. A frame owns a cycle exactly when its `low` is not above its own depth; otherwise it keeps
+//! its guess-based result, joins the cycle list and hands the question up. A decision is settled
+//! only on values that no open guess can change.
 //!
 //! # Backup rule (DATC 5.B.9)
 //!
@@ -54,6 +72,8 @@ const RESOLVED: u8 = 1;
 const VISITED: u8 = 2;
 const IN_CYCLE: u8 = 4;
 const RESOLUTION: u8 = 8;
+/// `low` when no guess has been read.
+const NO_GUESS: u32 = u32::MAX;
 
 /// The resolver with its reusable buffers. One per map; reuse it across phases to avoid
 /// allocating on the hot path.
@@ -67,8 +87,14 @@ pub struct Adjudicator<'m> {
     /// Per fleet: its CONVOY decision was in a cycle the Szykman rule broke.
     pub(crate) szykman: Vec<bool>,
     cycle: Vec<u16>,
-    recursion_hits: u32,
-    guess_based: bool,
+    /// Recursion depth of the `resolve` frame being run.
+    depth: u32,
+    /// Lowest frame depth whose guess the current frame has read so far (NO_GUESS: none).
+    low: u32,
+    /// Per decision: depth of its frame while it is being resolved.
+    depth_of: Vec<u32>,
+    /// Per decision in the cycle list: the lowest frame depth its value rests on.
+    low_of: Vec<u32>,
     /// Per province scratch used when the outcome is assembled.
     pub(crate) scratch_prov: Vec<u16>,
     pub(crate) scratch_closed: Vec<bool>,
@@ -85,8 +111,10 @@ impl<'m> Adjudicator<'m> {
             stopped: Vec::new(),
             szykman: Vec::new(),
             cycle: Vec::new(),
-            recursion_hits: 0,
-            guess_based: false,
+            depth: 0,
+            low: NO_GUESS,
+            depth_of: Vec::new(),
+            low_of: Vec::new(),
             scratch_prov: Vec::new(),
             scratch_closed: Vec::new(),
             scratch_moved: Vec::new(),
@@ -123,14 +151,18 @@ impl<'m> Adjudicator<'m> {
         self.szykman.clear();
         self.szykman.resize(n, false);
         self.cycle.clear();
-        self.recursion_hits = 0;
-        self.guess_based = false;
+        self.depth = 0;
+        self.low = NO_GUESS;
+        self.depth_of.clear();
+        self.depth_of.resize(n, 0);
+        self.low_of.clear();
+        self.low_of.resize(n, 0);
         for u in 0..n {
             if self.board.has_decision(u) {
                 self.resolve(u);
             }
         }
-        debug_assert!(self.cycle.is_empty() && self.recursion_hits == 0);
+        debug_assert!(self.cycle.is_empty() && self.depth == 0 && self.low == NO_GUESS);
     }
 
     /// The final resolution of a decision (after [`Self::resolve_all`]).
@@ -161,7 +193,8 @@ impl<'m> Adjudicator<'m> {
         self.cycle.push(d as u16);
     }
 
-    /// DATC 5.F `resolve` with `recursion_hits` and `guess_based`.
+    /// DATC 5.F `resolve` (the guess algorithm), with the ancestor test made exact by low links
+    /// (see "Which decision owns a cycle" in the module documentation).
     pub(crate) fn resolve(&mut self, d: usize) -> bool {
         let f = self.flags[d];
         if f & RESOLVED != 0 {
@@ -169,68 +202,80 @@ impl<'m> Adjudicator<'m> {
         }
         if f & IN_CYCLE != 0 {
             // Part of a cycle not yet settled: the value given earlier, still a guess.
-            self.guess_based = true;
+            self.low = self.low.min(self.low_of[d]);
             return f & RESOLUTION != 0;
         }
         if f & VISITED != 0 {
             // We hit a cyclic dependency: answer with the current guess.
+            self.low_of[d] = self.depth_of[d];
             self.push_cycle(d);
-            self.guess_based = true;
-            self.recursion_hits += 1;
+            self.low = self.low.min(self.depth_of[d]);
             return f & RESOLUTION != 0;
         }
 
         self.flags[d] |= VISITED;
+        let depth = self.depth;
+        self.depth += 1;
+        self.depth_of[d] = depth;
         let old_cycle_len = self.cycle.len();
-        let old_guess_based = self.guess_based;
-        let old_hits = self.recursion_hits;
-        self.guess_based = false;
+        let old_low = self.low;
+        self.low = NO_GUESS;
         // The value returned when this decision is met again deeper in the recursion.
         self.set_resolution(d, false);
         let first = self.adjudicate(d);
 
-        if !self.guess_based {
-            // No cyclic dependency: final.
-            self.guess_based = old_guess_based;
-            self.set_resolution(d, first);
-            self.flags[d] = (self.flags[d] & !VISITED) | RESOLVED;
+        if self.low == NO_GUESS {
+            // No guess was read: final.
+            self.depth -= 1;
+            self.low = old_low;
+            self.settle(d, first);
             return first;
         }
 
-        if self.flags[d] & IN_CYCLE != 0 {
-            self.recursion_hits -= 1;
-        }
-        if self.recursion_hits == old_hits {
-            // This decision is the ancestor of the whole cycle: try the other guess.
+        let mut result = first;
+        if self.low >= depth {
+            // Every guess read rests on this decision or deeper: it owns the cycle. Try the
+            // other guess.
             self.truncate_cycle(old_cycle_len);
             self.set_resolution(d, true);
+            self.low = NO_GUESS;
             let second = self.adjudicate(d);
-            // Hits on `d` during the second run are not matched by a decrement; everything in
-            // this subtree is settled below, so the count returns to what it was on entry.
-            self.recursion_hits = old_hits;
-            if first == second {
-                // A cycle with exactly one consistent resolution.
+            if self.low == NO_GUESS || self.low >= depth {
+                self.depth -= 1;
+                self.low = old_low;
+                if first == second {
+                    // A cycle with exactly one consistent resolution.
+                    self.truncate_cycle(old_cycle_len);
+                    self.settle(d, first);
+                    return first;
+                }
+                // Zero or two resolutions: backup rule on the cycle, then resolve again.
+                self.backup_rule(old_cycle_len, d);
                 self.truncate_cycle(old_cycle_len);
-                self.guess_based = old_guess_based;
-                self.set_resolution(d, first);
-                self.flags[d] = (self.flags[d] & !VISITED) | RESOLVED;
-                return first;
+                self.flags[d] &= !VISITED;
+                return self.resolve(d);
             }
-            // Zero or two resolutions: backup rule on the cycle, then resolve again.
-            self.backup_rule(old_cycle_len, d);
-            self.truncate_cycle(old_cycle_len);
-            self.guess_based = old_guess_based;
-            self.flags[d] &= !VISITED;
-            return self.resolve(d);
+            // The other guess led into a cycle owned further up: so does this decision.
+            result = second;
         }
 
-        // A cycle was hit below, but an ancestor owns it: keep the guess-based result for now.
+        // A guess of an enclosing cycle was read: keep the guess-based result for now and let
+        // the owner of that cycle decide.
+        let low = self.low;
         if self.flags[d] & IN_CYCLE == 0 {
             self.push_cycle(d);
         }
-        self.set_resolution(d, first);
+        self.low_of[d] = low;
+        self.set_resolution(d, result);
         self.flags[d] &= !VISITED;
-        first
+        self.depth -= 1;
+        self.low = old_low.min(low);
+        result
+    }
+
+    fn settle(&mut self, d: usize, value: bool) {
+        self.set_resolution(d, value);
+        self.flags[d] = (self.flags[d] & !VISITED) | RESOLVED;
     }
 
     /// DATC 5.B.9 backup rule on `cycle[start..]` of decision `owner` (see the module
