@@ -14,39 +14,40 @@ from diplo.position import Phase, Piece, Position
 
 
 def random_orders(position: Position, power: str, rng: random.Random) -> list[str]:
-    """A simple random order set: holds, moves, supports, retreats, builds and disbands.
+    """A simple random order set: moves, supports of them, holds, retreats, builds, disbands.
 
-    Uses ``diplo.player.RandomPlayer`` when it exists (another module of the project)."""
-    try:  # pragma: no cover - depends on a module written concurrently
-        from diplo.player import RandomPlayer  # type: ignore[import-not-found,unused-ignore]
-
-        return list(RandomPlayer(rng.randrange(1 << 30)).orders(position, power))
-    except Exception:
-        pass
+    Deliberately independent of ``diplo.player`` so that these tests do not move when the bots
+    change; ``test_gamefile`` also plays a game with ``diplo.player.RandomPlayer`` when present.
+    """
     game_map = position.map
     kind = position.phase.kind
     orders: list[str] = []
     if kind == "M":
-        mine = position.units_of(power)
-        for piece in mine:
+        # Half the units move at random; the others support one of those moves when they can
+        # reach its destination (so attacks are often supported and units get dislodged).
+        moves: dict[Piece, str] = {}
+        others: list[Piece] = []
+        for piece in position.units_of(power):
             if piece.type == "A":
                 targets = sorted(game_map.army_neighbours(piece.province))
             else:
                 targets = sorted(game_map.fleet_neighbours(piece.loc))
-            roll = rng.random()
-            if roll < 0.55 and targets:
-                orders.append(f"{piece} - {rng.choice(targets)}")
-            elif roll < 0.8:
-                near = [
-                    p
-                    for p in position.units.values()
-                    if p.province != piece.province
-                    and game_map.can_reach(piece.type, piece.loc, p.province)
-                ]
-                if near:
-                    orders.append(f"{piece} S {rng.choice(near)}")
-                else:
-                    orders.append(f"{piece} H")
+            if targets and rng.random() < 0.5:
+                moves[piece] = rng.choice(targets)
+            else:
+                others.append(piece)
+        for piece, dest in moves.items():
+            orders.append(f"{piece} - {dest}")
+        for piece in others:
+            helpable = [
+                (mover, dest)
+                for mover, dest in moves.items()
+                if game_map.can_reach(piece.type, piece.loc, game_map.province_of(dest))
+                and game_map.province_of(dest) != piece.province
+            ]
+            if helpable and rng.random() < 0.8:
+                mover, dest = rng.choice(helpable)
+                orders.append(f"{piece} S {mover} - {dest}")
             else:
                 orders.append(f"{piece} H")
     elif kind == "R":
@@ -149,15 +150,18 @@ def test_set_orders_checks_the_power_not_the_orders(backend: str) -> None:
     assert game.position.unit_at("NTH") is not None
 
 
-def test_a_power_with_nothing_to_order_is_refused(backend: str) -> None:
-    game = Game(backend=backend)
-    game.process()  # S1901M
-    game.process()  # F1901M: nobody moved, so no winter and no retreats
-    assert str(game.phase) == "S1902M"
-    game.set_orders("GERMANY", ["A MUN - BUR", "A BER - MUN"])
-    game.process()
-    game.set_orders("GERMANY", ["A BUR - PAR", "A MUN S A BUR - PAR"])
-    game.process()  # F1902M: A PAR dislodged
+def test_a_power_with_nothing_to_order_is_refused(game_map: Map, backend: str) -> None:
+    units = {
+        "PAR": Piece("FRANCE", "A", "PAR"),
+        "BUR": Piece("GERMANY", "A", "BUR"),
+        "PIC": Piece("GERMANY", "A", "PIC"),
+    }
+    game = Game.from_position(Position(game_map, Phase(1902, "F", "M"), units, {}), backend)
+    assert game.orderable_powers() == ["FRANCE", "GERMANY"]
+    with pytest.raises(ValueError, match="nothing to order"):
+        game.set_orders("ITALY", ["A VEN H"])
+    game.set_orders("GERMANY", ["A BUR - PAR", "A PIC S A BUR - PAR"])
+    game.process()  # A PAR dislodged
     assert str(game.phase) == "F1902R"
     assert game.orderable_powers() == ["FRANCE"]
     with pytest.raises(ValueError, match="nothing to order"):
