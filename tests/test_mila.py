@@ -739,10 +739,11 @@ def test_differential_against_mila(backend: str) -> None:
         rule_counts.update(verdict.rules)
         for diff in verdict.unexplained:
             failures.append(f"seed {record['seed']} {record['phase']}: {diff}")
+    troubled = len({f.split(":")[0] for f in failures})
     summary = (
         f"{GAMES} games, {phases} phases: {exact} agree exactly, "
-        f"{phases - exact} agree through named rules {dict(rule_counts)}, "
-        f"{len({f.split(':')[0] for f in failures})} with unexplained differences"
+        f"{phases - exact - troubled} agree through named rules, {troubled} with unexplained "
+        f"differences; phases per rule: {dict(rule_counts.most_common())}"
     )
     print(summary)
     assert not failures, summary + "\n" + "\n".join(failures[:40])
