@@ -15,13 +15,14 @@ import os
 import random
 
 import pytest
-from generators import convoy_heavy_position, random_orders, random_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from diplo.adjudicate import process_phase
 from diplo.backend import rust_available
 from diplo.map import standard_map
+
+from generators import convoy_heavy_position, random_orders, random_position
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
 

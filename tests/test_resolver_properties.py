@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from diplo.adjudicate import PhaseOutcome, process_phase
 from diplo.map import standard_map
 from diplo.position import Position
+
 from generators import convoy_heavy_position, random_orders, random_position, region_closure
 
 M = standard_map()

@@ -252,7 +252,9 @@ class _MovementResolver:
         the support is directed against, which must dislodge the supporter to cut it."""
         order = self.orders[supporter]
         power = self.units[supporter].power
-        against = order.dest if isinstance(order, SupportMove) else None
+        # Support goes to a province: a coast named in the support does not change where the
+        # exempt attack comes from (DATC 4.B.4).
+        against = self.map.province_of(order.dest) if isinstance(order, SupportMove) else None
         exempt: list[str] = []
         for attacker in self.attackers.get(supporter, []):
             if self.units[attacker].power == power:
@@ -394,11 +396,14 @@ class _MovementResolver:
                 if self.resolution[("support", prov)]:
                     outcomes[prov] = UnitOutcome("ok", True)
                 else:
+                    against = (
+                        self.map.province_of(order.dest) if isinstance(order, SupportMove) else None
+                    )
                     cutters = [
                         a
                         for a in self.attackers.get(prov, [])
                         if self.units[a].power != self.units[prov].power
-                        and a != getattr(order, "dest", None)
+                        and a != against
                         and self.path(a)
                     ]
                     by = min(cutters, key=index.__getitem__) if cutters else None
