@@ -71,7 +71,16 @@ pub(crate) fn fill(adj: &mut Adjudicator<'_>, out: &mut MovementOutcome) {
     reset(&mut out.opposition, n, 0);
     out.convoyed.clear();
     out.convoyed.extend_from_slice(&adj.board.convoyed);
-    out.retreats.resize_with(n, Vec::new);
+    // Retreat lists beyond this board are parked rather than dropped, so that their buffers
+    // serve again when a larger board comes back.
+    while out.retreats.len() > n {
+        let spare = out.retreats.pop().unwrap_or_default();
+        adj.spare_retreats.push(spare);
+    }
+    while out.retreats.len() < n {
+        out.retreats
+            .push(adj.spare_retreats.pop().unwrap_or_default());
+    }
     for r in &mut out.retreats {
         r.clear();
     }

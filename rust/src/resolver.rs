@@ -100,6 +100,7 @@ pub struct Adjudicator<'m> {
     pub(crate) scratch_closed: Vec<bool>,
     pub(crate) scratch_moved: Vec<bool>,
     pub(crate) scratch_standoff: Vec<bool>,
+    pub(crate) spare_retreats: Vec<Vec<u16>>,
 }
 
 impl<'m> Adjudicator<'m> {
@@ -119,6 +120,7 @@ impl<'m> Adjudicator<'m> {
             scratch_closed: Vec::new(),
             scratch_moved: Vec::new(),
             scratch_standoff: Vec::new(),
+            spare_retreats: Vec::new(),
         }
     }
 
