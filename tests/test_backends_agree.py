@@ -19,8 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from diplo.adjudicate import process_phase
-from diplo.backend import rust_available
+from diplo.backend import resolve_movement, rust_available
 from diplo.map import standard_map
+from diplo.validation import validate
 
 from generators import convoy_heavy_position, random_orders, random_position
 
@@ -45,6 +46,11 @@ def _compare(seed: int) -> None:
     assert theirs.results == ours.results, (pos.to_json(), orders)
     assert theirs.dislodged == ours.dislodged, (pos.to_json(), orders)
     assert theirs.next.to_json() == ours.next.to_json(), (pos.to_json(), orders)
+    # Below the results: every fact of the movement ruling, strengths included.
+    effective = validate(pos, orders).orders
+    python = resolve_movement("python", M, pos.units, effective)
+    rust = resolve_movement("rust", M, pos.units, effective)
+    assert rust == python, (pos.to_json(), orders)
 
 
 @settings(

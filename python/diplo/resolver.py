@@ -451,15 +451,13 @@ class _MovementResolver:
         )
 
     def _move_outcome(self, origin: str, dislodged_by: str | None) -> UnitOutcome:
+        """The facts of a move's ruling. ``opposition`` is the greatest strength it had to beat
+        (the destination's hold or defend strength, or a rival's prevent strength), reported for
+        every move; ``by`` names where it came from when the move bounced."""
         convoyed = self.convoyed[origin]
         attack = self.attack_strength(origin)
-        if self._moved(origin):
-            return UnitOutcome("ok", True, None, None, attack, 0, convoyed)
         dest = self.moves[origin]
-        if not self.path(origin):
-            code: Code = "dislodged" if dislodged_by else "no_convoy"
-            return UnitOutcome(code, False, dislodged_by, dislodged_by, 0, 0, convoyed)
-        # Name the strongest opposition: the destination first, then preventers by index.
+        # The strongest opposition: the destination first, then rivals in location order.
         opponent = self.head_to_head(origin)
         if opponent is not None:
             best, by = self.defend_strength(opponent), dest
@@ -471,10 +469,14 @@ class _MovementResolver:
                 strength = self.prevent_strength(other)
                 if strength > best:
                     best, by = strength, other
+        if self._moved(origin):
+            return UnitOutcome("ok", True, None, None, attack, best, convoyed)
         if dislodged_by is not None:
             return UnitOutcome(
                 "dislodged", False, dislodged_by, dislodged_by, attack, best, convoyed
             )
+        if not self.path(origin):
+            return UnitOutcome("no_convoy", False, None, None, 0, best, convoyed)
         return UnitOutcome("bounce", False, None, by, attack, best, convoyed)
 
 
