@@ -27,7 +27,7 @@ from typing import Literal, TypeAlias
 
 from .map import Map
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
-from .outcome import Code, UnitOutcome
+from .outcome import UnitOutcome
 from .position import Piece
 from .retreats import retreat_options
 
