@@ -82,10 +82,9 @@ def test_opening_fleet_london() -> None:
 
 
 def test_opening_army_paris() -> None:
-    # No fleet is at sea, so no convoyed move; validation accepts "VIA" on every adjacent move
-    # (see test_validation_rejects_adjacent_via_without_route), so those are listed too.
+    # No fleet is at sea, so no convoyed move and no "via convoy" (DATC 6.D.32).
     lo = legal_orders(Position.initial(MAP), "FRANCE")
-    moves = [f"A PAR - {d}{v}" for d in ("BRE", "BUR", "GAS", "PIC") for v in ("", " VIA")]
+    moves = [f"A PAR - {d}" for d in ("BRE", "BUR", "GAS", "PIC")]
     assert texts(lo["PAR"]) == [
         *moves,
         "A PAR H",
@@ -117,7 +116,9 @@ def test_opening_keys_and_sorting() -> None:
     for key, orders in lo.items():
         assert texts(orders) == sorted(texts(orders))
         assert Hold(Position.initial(MAP).units[key].unit) in orders
-    assert sum(len(v) for v in lo.values()) == 299
+    assert (
+        sum(len(v) for v in lo.values()) == 238
+    )  # 299 before "via convoy" needed a route: 61 adjacent army moves, tagged VIA
 
 
 def test_unknown_power() -> None:
@@ -536,14 +537,9 @@ def test_convoy_tables_match_convoys_module(fleets: frozenset[str], data: st.Dat
                 assert set(route) <= expected
 
 
-# --------------------------------------------------------------------------- validation bug
+# --------------------------------------------------------------------------- via convoy
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="validation bug: 'A X - Y VIA' to an adjacent Y is legal even when no convoy could "
-    "ever carry the army (DATC 4.E.1, 6.D.32); legal._ADJACENT_VIA_NEEDS_ROUTE mirrors it",
-)
 def test_validation_rejects_adjacent_via_without_route() -> None:
     # Paris is inland: no fleet can ever convoy it, so "via convoy" can never be valid.
     pos = Position.initial(MAP)
@@ -640,12 +636,8 @@ def test_diagnostic_impossible() -> None:
     assert "coastal" in convoy_diagnostic(inland, "FRANCE", "PAR", "BEL").message
 
 
-def test_adjacent_via_switch(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Once validation requires a route for an adjacent "via convoy" move, the switch drops the
-    routeless ones and keeps those a convoy could carry."""
-    import diplo.legal
-
-    monkeypatch.setattr(diplo.legal, "_ADJACENT_VIA_NEEDS_ROUTE", True)
+def test_adjacent_via_needs_a_route() -> None:
+    """An adjacent "via convoy" move is listed only where fleets could carry the army."""
     pos = position({"ENGLAND": ["A LON", "F NTH", "A WAL"], "FRANCE": ["A PAR"]})
     lo = legal_orders(pos)
     assert "A PAR - BUR VIA" not in texts(lo["PAR"]) and "A PAR - BUR" in texts(lo["PAR"])

@@ -53,6 +53,8 @@ def rule(pos: Position, power: str, text: str) -> tuple[bool, str, str]:
         ({"ENGLAND": "A LVP"}, "ENGLAND", "A LVP flies to the moon", "unparsable"),
         # DATC 6.D.32: no fleet in the North Sea, so Yorkshire cannot go to Holland at all.
         ({"GERMANY": "A YOR"}, "GERMANY", "A YOR - HOL", "not_adjacent"),
+        # DATC 4.E.1, 6.D.32: "via convoy" with no fleet that could ever carry the army.
+        ({"ENGLAND": "A LON"}, "ENGLAND", "A LON - WAL VIA", "no_convoy_route"),
         # DATC 6.G.19: the fleet in the Western Mediterranean is needed by no convoy route.
         (
             {"FRANCE": "A MAR, F WES", "ITALY": "F LYO"},
@@ -91,7 +93,7 @@ def test_illegal_orders(units: dict[str, str], power: str, text: str, code: str)
         # A convoyed move over a sea with a fleet in it, and the convoy itself.
         ({"ENGLAND": "A LON, F NTH"}, "ENGLAND", "A LON - NWY", "A LON - NWY"),
         ({"ENGLAND": "A LON, F NTH"}, "ENGLAND", "F NTH C A LON - NWY", "F NTH C A LON - NWY"),
-        ({"ENGLAND": "A LON"}, "ENGLAND", "A LON - WAL VIA", "A LON - WAL VIA"),
+        ({"ENGLAND": "A LON, F ENG"}, "ENGLAND", "A LON - WAL VIA", "A LON - WAL VIA"),
     ],
 )
 def test_legal_orders_are_normalised(

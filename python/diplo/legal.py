@@ -66,14 +66,6 @@ __all__ = [
     "legal_orders",
 ]
 
-# Validation accepts ``A X - Y VIA`` whenever Y is next to X, whether or not any convoy could carry
-# the army (``_check_move`` tests "adjacent or sea route", ignoring ``via``). By DATC 4.E.1 an
-# order that could never be valid is illegal (compare 6.D.32), and a move tagged "via convoy" is
-# only valid with a convoy route, so such an order ought to be illegal when no route exists. This
-# module mirrors validation as it is; set this to True when validation is fixed (the xfail test
-# ``test_validation_rejects_adjacent_via_without_route`` then passes and says so).
-_ADJACENT_VIA_NEEDS_ROUTE = False
-
 _EMPTY: frozenset[str] = frozenset()
 
 
@@ -359,13 +351,11 @@ def _movement_orders(
                     moves.append((f"{name} - {dst}", Move(unit, dst, False)))
                     moves.append((f"{name} - {dst} VIA", Move(unit, dst, True)))
                 got = cache[key] = tuple(moves)
-            if _ADJACENT_VIA_NEEDS_ROUTE:
-                for pair in got:
-                    move = pair[1]
-                    if isinstance(move, Move) and (not move.via or move.dest in by_sea):
-                        pairs.append(pair)
-            else:
-                extend(got)
+            # DATC 4.E.1, 6.D.32: "via convoy" to a neighbour needs fleets that could carry it.
+            for pair in got:
+                move = pair[1]
+                if isinstance(move, Move) and (not move.via or move.dest in by_sea):
+                    pairs.append(pair)
             for dst in by_sea:
                 if dst not in land:
                     # DATC 6.D.32: a move beyond the army's neighbours needs fleets that could

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .convoys import route_fleets, sea_route_exists
-from .map import Map
+from .map import Map, MapError
 from .orders import (
     Build,
     Convoy,
@@ -155,6 +155,10 @@ def _rule(position: Position, power: str, item: str | Order) -> Ruling:
         )
     except OrderParseError as exc:
         return Ruling(power, text, None, None, False, "unparsable", f"{text!r}: {exc.reason}")
+    except MapError as exc:
+        # Only an Order object built by hand can name a place the map does not have.
+        shown = format_order(order) if order is not None else text
+        return Ruling(power, text, order, piece, False, "unknown_location", f"{shown}: {exc}")
     except _Illegal as exc:
         shown = format_order(order) if order is not None else text
         return Ruling(power, text, order, piece, False, exc.code, f"{shown}: {exc.reason}")
@@ -221,11 +225,20 @@ def _check_move(game_map: Map, piece: Piece, dest: str, via: bool, fleets: froze
         if game_map.is_sea(dst):
             raise _Illegal("army_to_sea", f"an army cannot move to the sea province {dst}")
         # DATC 4.B.6: a coast written on an army's destination is irrelevant and ignored.
-        if dst in game_map.army_neighbours(src) or sea_route_exists(game_map, src, dst, fleets):
+        if sea_route_exists(game_map, src, dst, fleets):
             return Move(piece.unit, dst, via)
-        raise _Illegal(
-            "not_adjacent", f"{dst} is not next to {src} and no convoy could carry an army there"
-        )
+        if dst not in game_map.army_neighbours(src):
+            raise _Illegal(
+                "not_adjacent",
+                f"{dst} is not next to {src} and no convoy could carry an army there",
+            )
+        if via:
+            # DATC 4.E.1, 6.D.32: "via convoy" can never be valid when the fleets on the board
+            # could not carry the army, so the order is illegal (the army holds).
+            raise _Illegal(
+                "no_convoy_route", f"no fleets on the board could convoy {piece} to {dst}"
+            )
+        return Move(piece.unit, dst, via)
     if via:
         # DATC 6.A.7: only armies can be convoyed.
         raise _Illegal("convoy_of_fleet", "a fleet cannot be convoyed")
