@@ -1,0 +1,643 @@
+"""``diplo bench``: how fast diplo plays random Diplomacy, against itself and the MILA engine.
+
+Three workloads, each measured on every engine in the same run (the report is specified in
+``../shared/spec/adjudicate-json.md``, "Reports"):
+
+``movement``
+    Full-board movement phases with random legal orders: validation, resolution and the next
+    position. The phases come from random self-play (``diplo play --seed S --max-year 1915``, then
+    seeds S+1, S+2, ... until enough are found): the movement phases with at least 30 units, or the
+    fullest ones when a few games do not have enough. Every unit's order was drawn uniformly from
+    its legal orders by the game's :class:`~diplo.player.RandomPlayer`.
+``selfplay``
+    The whole random self-play loop from S1901 to the end of ``max_year`` (or a solo victory):
+    list the legal orders, choose one per unit, submit, process, every phase type.
+``batch``
+    :func:`diplo.fast.process_batch` over many independent movement phases, on 1 thread and on
+    2 threads (only when ``diplo.fast`` is built).
+
+Engines: ``diplo-python`` (:func:`~diplo.adjudicate.process_phase` with the Python resolver,
+:class:`~diplo.game.Game` for self-play), ``diplo-rust`` (the fast path :mod:`diplo.fast` when it is
+built, else the same object API with the Rust resolver), ``diplo-rust-objects`` (the object API
+with the Rust resolver, reported beside the fast path when there is one) and ``mila`` (PyPI
+``diplomacy`` 1.1.2, the optional extra ``compare``; left out when it is not installed).
+
+What is timed: only the work named above. Inputs are built before the clock starts (positions and
+orders, MILA games set to the position and deep-copied, fast games built and cloned); a MILA
+movement phase is timed from ``set_orders`` (where MILA validates orders) to ``process()``, as
+diplo's is from validation to the next position. Self-play games are created outside the timer.
+
+How it is measured: the engines of a workload take turns, round after round (the first engine
+of the turn rotates), so that a noisy shared machine slows them alike. ``us_per_phase`` is the
+median over the rounds of each round's microseconds per phase; ``phases`` and ``seconds`` are the
+totals over all rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import gc
+import importlib
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from types import ModuleType
+from typing import Any, Protocol
+
+from .adjudicate import process_phase
+from .backend import rust_available
+from .map import Map
+from .mila import position_to_mila
+from .orders import Order, format_order, parse_order
+from .play_cli import play_game
+from .position import Position
+
+__all__ = [
+    "ENGINES",
+    "WORKLOADS",
+    "Engine",
+    "Measurement",
+    "MovementPhase",
+    "Report",
+    "Settings",
+    "batch_engines",
+    "fast_module",
+    "measure",
+    "mila_module",
+    "movement_engines",
+    "prepare_movement_phases",
+    "register",
+    "run",
+    "run_benchmarks",
+    "selfplay_engines",
+]
+
+WORKLOADS = ("movement", "selfplay", "batch")
+ENGINES = ("diplo-rust", "diplo-rust-objects", "diplo-python", "mila")
+#: The engine the others are compared with, per workload (the ``÷`` column and ``ratios``).
+REFERENCE = {
+    "movement": "diplo-rust",
+    "selfplay": "diplo-rust",
+    "batch": "diplo-rust-2threads",
+}
+FULL_BOARD = 30
+DESCRIPTIONS = {
+    "movement": "full-board movement phases: validation, resolution, next position",
+    "selfplay": "random self-play, every phase: legal orders, random choice, submit, process",
+    "batch": "diplo.fast.process_batch over independent movement phases",
+}
+
+
+class BenchError(RuntimeError):
+    """The benchmark cannot run as asked (an engine that does not accept its inputs)."""
+
+
+# --------------------------------------------------------------------------- optional engines
+
+
+class FastGame(Protocol):
+    """The part of :class:`diplo.fast.FastGame` the benchmark uses."""
+
+    @property
+    def is_over(self) -> bool: ...
+    def legal_orders(self) -> list[list[int]]: ...
+    def slots(self) -> list[tuple[str, str]]: ...
+    def set_orders(self, orders: Sequence[int]) -> None: ...
+    def process(self) -> None: ...
+    def clone(self) -> FastGame: ...
+
+
+def fast_module() -> ModuleType | None:
+    """:mod:`diplo.fast` when it is built, else ``None``."""
+    return _optional("diplo.fast")
+
+
+def mila_module() -> ModuleType | None:
+    """The MILA engine (``diplomacy``) when it is installed, else ``None``."""
+    return _optional("diplomacy")
+
+
+def _optional(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True)
+class MovementPhase:
+    """A movement phase of a random game and the orders its players gave (one per unit)."""
+
+    position: Position
+    orders: dict[str, list[Order]]
+
+    @property
+    def units(self) -> int:
+        return len(self.position.units)
+
+    def texts(self) -> dict[str, list[str]]:
+        """The orders in the short form (which is MILA's notation)."""
+        return {p: [format_order(o) for o in os] for p, os in self.orders.items()}
+
+
+def prepare_movement_phases(
+    count: int, seed: int = 0, max_year: int = 1915, min_units: int = FULL_BOARD
+) -> list[MovementPhase]:
+    """``count`` movement phases of random self-play with at least ``min_units`` units.
+
+    Plays the games of seeds ``seed``, ``seed + 1``, ... (the games ``diplo play`` plays) until
+    ``count`` such phases are found or ``count`` games have been played; then the shortfall is
+    made up with the fullest of the other movement phases.
+    """
+    if count < 1:
+        raise ValueError("count must be at least 1")
+    full: list[MovementPhase] = []
+    rest: list[MovementPhase] = []
+    for game_seed in range(seed, seed + count):
+        game = play_game(game_seed, max_year, None)
+        game_map = game.map
+        for record in game.history:
+            if record.phase.kind != "M":
+                continue
+            orders = {
+                power: [parse_order(text, game_map) for text in texts]
+                for power, texts in record.orders.items()
+            }
+            phase = MovementPhase(record.position, orders)
+            (full if phase.units >= min_units else rest).append(phase)
+        if len(full) >= count:
+            return full[:count]
+    rest.sort(key=lambda p: p.units, reverse=True)  # stable: ties keep the order of play
+    return full + rest[: count - len(full)]
+
+
+# --------------------------------------------------------------------------- engines
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One engine on one workload.
+
+    ``setup(round)`` builds, outside the timer, the input of one timed run; ``run(input)`` is the
+    timed work and returns the number of phases it processed.
+    """
+
+    name: str
+    setup: Callable[[int], Any]
+    run: Callable[[Any], int]
+
+
+def movement_engines(
+    phases: Sequence[MovementPhase],
+    engines: Iterable[str] = ENGINES,
+    fast: ModuleType | None = None,
+    mila: ModuleType | None = None,
+) -> list[Engine]:
+    """The engines of the movement workload among ``engines`` that can run here."""
+    inputs = [(p.position, p.orders) for p in phases]
+
+    def objects(backend: str, name: str) -> Engine:
+        def run(items: list[tuple[Position, dict[str, list[Order]]]]) -> int:
+            for position, orders in items:
+                process_phase(position, orders, backend)
+            return len(items)
+
+        return Engine(name, lambda _round: inputs, run)
+
+    return _pick(
+        engines,
+        objects,
+        None if fast is None else lambda: _fast_movement_engine(phases, fast),
+        None if mila is None else lambda: _mila_movement_engine(phases, mila),
+    )
+
+
+def _pick(
+    wanted: Iterable[str],
+    objects: Callable[[str, str], Engine],
+    fast: Callable[[], Engine] | None,
+    mila: Callable[[], Engine] | None,
+) -> list[Engine]:
+    """The engines asked for that can run here, in the order of ``ENGINES``: ``objects(backend,
+    name)`` makes an engine on the object API; ``fast`` and ``mila`` are ``None`` when absent."""
+    wanted = set(wanted)
+    out: list[Engine] = []
+    if rust_available():
+        if fast is not None:
+            if "diplo-rust" in wanted:
+                out.append(fast())
+            if "diplo-rust-objects" in wanted:
+                out.append(objects("rust", "diplo-rust-objects"))
+        elif "diplo-rust" in wanted:
+            out.append(objects("rust", "diplo-rust"))
+    if "diplo-python" in wanted:
+        out.append(objects("python", "diplo-python"))
+    if mila is not None and "mila" in wanted:
+        out.append(mila())
+    return out
+
+
+def _fast_games(
+    phases: Sequence[MovementPhase], fast: ModuleType
+) -> tuple[list[FastGame], list[list[int]]]:
+    """A fast game at each phase's position and the phase's orders as codes, one per slot."""
+    games: list[FastGame] = []
+    codes: list[list[int]] = []
+    for phase in phases:
+        game: FastGame = fast.FastGame(phase.position)
+        games.append(game)
+        codes.append(_slot_codes(game, phase, fast.encode_order))
+    return games, codes
+
+
+def _slot_codes(
+    game: FastGame, phase: MovementPhase, encode: Callable[[Order, Map], int]
+) -> list[int]:
+    """The phase's orders as the fast game takes them: for each slot, the code of the order given
+    to that slot's unit (found among the slot's legal codes, so the slots' naming is not needed)."""
+    game_map = phase.position.map
+    given = {encode(order, game_map) for orders in phase.orders.values() for order in orders}
+    out: list[int] = []
+    for slot, legal in zip(game.slots(), game.legal_orders(), strict=True):
+        hits = given.intersection(legal)
+        if len(hits) != 1:
+            raise BenchError(
+                f"{phase.position.phase}: diplo.fast lists none of the orders given for "
+                f"slot {slot} among its legal orders"
+            )
+        out.append(hits.pop())
+    return out
+
+
+def _fast_movement_engine(phases: Sequence[MovementPhase], fast: ModuleType) -> Engine:
+    base, codes = _fast_games(phases, fast)
+
+    def setup(_round: int) -> list[FastGame]:
+        return [g.clone() for g in base]
+
+    def run(games: list[FastGame]) -> int:
+        for game, orders in zip(games, codes, strict=True):
+            game.set_orders(orders)
+            game.process()
+        return len(games)
+
+    return Engine("diplo-rust", setup, run)
+
+
+def _mila_movement_engine(phases: Sequence[MovementPhase], mila: ModuleType) -> Engine:
+    base: list[Any] = []
+    for phase in phases:
+        game = mila.Game()
+        game.set_state(position_to_mila(phase.position))
+        base.append(game)
+    texts = [sorted(p.texts().items()) for p in phases]
+
+    def setup(_round: int) -> list[Any]:
+        return [copy.deepcopy(g) for g in base]
+
+    def run(games: list[Any]) -> int:
+        for game, orders in zip(games, texts, strict=True):
+            for power, power_orders in orders:
+                game.set_orders(power, power_orders)
+            game.process()
+        return len(games)
+
+    return Engine("mila", setup, run)
+
+
+def selfplay_engines(
+    seed: int,
+    max_year: int,
+    engines: Iterable[str] = ENGINES,
+    fast: ModuleType | None = None,
+    mila: ModuleType | None = None,
+) -> list[Engine]:
+    """The engines of the self-play workload; round ``r`` plays the game of seed ``seed + r``."""
+
+    def objects(backend: str, name: str) -> Engine:
+        # diplo play's game: one RandomPlayer draws for all seven powers from one generator.
+        def run(game_seed: int) -> int:
+            return len(play_game(game_seed, max_year, backend).history)
+
+        return Engine(name, lambda r: seed + r, run)
+
+    return _pick(
+        engines,
+        objects,
+        None if fast is None else lambda: _fast_selfplay_engine(seed, max_year, fast),
+        None if mila is None else lambda: _mila_selfplay_engine(seed, max_year, mila),
+    )
+
+
+def _fast_selfplay_engine(seed: int, max_year: int, fast: ModuleType) -> Engine:
+    def setup(r: int) -> tuple[FastGame, random.Random]:
+        return fast.FastGame(None, max_year), random.Random(seed + r)
+
+    def run(state: tuple[FastGame, random.Random]) -> int:
+        game, rng = state
+        choice = rng.choice
+        phases = 0
+        while not game.is_over:
+            game.set_orders([choice(options) for options in game.legal_orders()])
+            game.process()
+            phases += 1
+        return phases
+
+    return Engine("diplo-rust", setup, run)
+
+
+def _mila_selfplay_engine(seed: int, max_year: int, mila: ModuleType) -> Engine:
+    # As the MILA corpus was played (../shared/corpus/README.md, "How games are played").
+    def setup(r: int) -> tuple[Any, random.Random]:
+        return mila.Game(), random.Random(seed + r)
+
+    def run(state: tuple[Any, random.Random]) -> int:
+        game, rng = state
+        phases = 0
+        while not game.is_game_done and int(game.get_current_phase()[1:5]) <= max_year:
+            possible = game.get_all_possible_orders()
+            for power, locs in sorted(game.get_orderable_locations().items()):
+                orders = [
+                    rng.choice(sorted(possible[loc])) for loc in sorted(locs) if possible[loc]
+                ]
+                game.set_orders(power, orders)
+            game.process()
+            phases += 1
+        return phases
+
+    return Engine("mila", setup, run)
+
+
+def batch_engines(
+    phases: Sequence[MovementPhase], size: int, fast: ModuleType, threads: Sequence[int] = (1, 2)
+) -> list[Engine]:
+    """``process_batch`` over ``size`` movement phases (``phases`` repeated), per thread count."""
+    base, codes = _fast_games(phases, fast)
+    games = [base[i % len(base)] for i in range(size)]
+    orders = [codes[i % len(codes)] for i in range(size)]
+
+    def engine(count: int) -> Engine:
+        def run(batch: list[FastGame]) -> int:
+            fast.process_batch(batch, orders, threads=count)
+            return len(batch)
+
+        name = f"diplo-rust-{count}thread" + ("s" if count > 1 else "")
+        return Engine(name, lambda _round: [g.clone() for g in games], run)
+
+    return [engine(count) for count in threads]
+
+
+# --------------------------------------------------------------------------- measuring
+
+
+@dataclass
+class Measurement:
+    """Totals of one engine on one workload, and its microseconds per phase in each round."""
+
+    phases: int = 0
+    seconds: float = 0.0
+    rounds: list[float] = field(default_factory=list)
+
+    @property
+    def us_per_phase(self) -> float:
+        return statistics.median(self.rounds)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "phases": self.phases,
+            "seconds": round(self.seconds, 6),
+            "us_per_phase": round(self.us_per_phase, 3),
+        }
+
+
+def measure(engines: Sequence[Engine], rounds: int) -> dict[str, Measurement]:
+    """Time every engine ``rounds`` times, taking turns (the first of each turn rotates)."""
+    out = {e.name: Measurement() for e in engines}
+    clock = time.perf_counter
+    for r in range(rounds):
+        shift = r % len(engines) if engines else 0
+        for engine in [*engines[shift:], *engines[:shift]]:
+            work = engine.setup(r)
+            gc.collect()
+            start = clock()
+            phases = engine.run(work)
+            elapsed = clock() - start
+            del work
+            if phases < 1:
+                raise BenchError(f"{engine.name} processed no phase")
+            m = out[engine.name]
+            m.phases += phases
+            m.seconds += elapsed
+            m.rounds.append(elapsed * 1e6 / phases)
+    return out
+
+
+def ratios(workload: str, results: dict[str, Measurement]) -> dict[str, float]:
+    """Each engine's µs per phase divided by the reference engine's (``"mila/diplo-rust"``)."""
+    ref = REFERENCE[workload]
+    if ref not in results:
+        return {}
+    base = results[ref].us_per_phase
+    return {
+        f"{name}/{ref}": round(m.us_per_phase / base, 3)
+        for name, m in results.items()
+        if name != ref and base > 0
+    }
+
+
+# --------------------------------------------------------------------------- the command
+
+
+@dataclass(frozen=True)
+class Settings:
+    workloads: tuple[str, ...] = WORKLOADS
+    engines: tuple[str, ...] = ENGINES
+    seed: int = 0
+    games: int = 30
+    phases: int = 40
+    rounds: int = 30
+    batch_size: int = 1000
+    max_year: int = 1915
+
+
+@dataclass
+class Report:
+    """What a run measured: per workload, per engine."""
+
+    settings: Settings
+    workloads: dict[str, dict[str, Measurement]] = field(default_factory=dict)
+    movement_units: list[int] = field(default_factory=list)
+    fast_path: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``diplo bench --json`` report; ``ratios`` and ``settings`` are extra keys."""
+        return {
+            "workloads": {
+                w: {name: m.to_json() for name, m in results.items()}
+                for w, results in self.workloads.items()
+            },
+            "ratios": {w: ratios(w, results) for w, results in self.workloads.items()},
+            "settings": {
+                **asdict(self.settings),
+                "movement_units": self.movement_units,
+                "fast_path": self.fast_path,
+            },
+        }
+
+    def table(self) -> str:
+        """The text ``diplo bench`` prints: µs per phase per engine and the ratios."""
+        s = self.settings
+        units = self.movement_units
+        details = {
+            "movement": f"{len(units)} phases of {min(units, default=0)}-{max(units, default=0)}"
+            f" units x {s.rounds} rounds",
+            "selfplay": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
+            "batch": f"{s.batch_size} phases per call x {s.rounds} rounds",
+        }
+        lines: list[str] = []
+        for workload, results in self.workloads.items():
+            ref = REFERENCE[workload]
+            base = results[ref].us_per_phase if ref in results else None
+            lines.append(f"{workload}: {DESCRIPTIONS[workload]}")
+            lines.append(f"  {details[workload]}")
+            head = f"÷ {ref}" if base else ""
+            lines.append(f"  {'engine':<22}{'µs/phase':>10}{'phases':>9}{'seconds':>10}  {head}")
+            for name, m in results.items():
+                ratio = f"{m.us_per_phase / base:8.2f}" if base else ""
+                lines.append(
+                    f"  {name:<22}{m.us_per_phase:>10.1f}{m.phases:>9}{m.seconds:>10.3f}  {ratio}"
+                )
+            lines.append("")
+        return "\n".join(lines)
+
+
+Note = Callable[[str], None]
+
+
+def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
+    """Run the workloads of ``settings``; ``note`` is told what is left out and what runs."""
+    say = note or (lambda _text: None)
+    fast = fast_module() if rust_available() else None
+    mila = mila_module() if "mila" in settings.engines else None
+    if "mila" in settings.engines and mila is None:
+        say("mila omitted: the MILA engine is not installed (pip install 'diplo[compare]')")
+    if not rust_available():
+        say("diplo-rust omitted: the Rust core is not built")
+    elif fast is None:
+        say("diplo.fast is not built: diplo-rust is process_phase(..., 'rust'), the object API")
+    report = Report(settings, fast_path=fast is not None)
+    phases: list[MovementPhase] = []
+    if "movement" in settings.workloads or "batch" in settings.workloads:
+        say(f"preparing {settings.phases} movement phases from random self-play")
+        phases = prepare_movement_phases(settings.phases, settings.seed)
+        report.movement_units = [p.units for p in phases]
+    if "movement" in settings.workloads:
+        engines = movement_engines(phases, settings.engines, fast, mila)
+        say(f"movement: {len(engines)} engines x {settings.rounds} rounds")
+        report.workloads["movement"] = measure(engines, settings.rounds)
+    if "selfplay" in settings.workloads:
+        engines = selfplay_engines(settings.seed, settings.max_year, settings.engines, fast, mila)
+        say(f"selfplay: {len(engines)} engines x {settings.games} games to {settings.max_year}")
+        report.workloads["selfplay"] = measure(engines, settings.games)
+    if "batch" in settings.workloads:
+        if fast is None:
+            say("batch omitted: diplo.fast (and its process_batch) is not built")
+        elif "diplo-rust" not in settings.engines:
+            say("batch omitted: diplo-rust is not among the engines asked for")
+        else:
+            engines = batch_engines(phases, settings.batch_size, fast)
+            say(f"batch: {settings.batch_size} phases per call x {settings.rounds} rounds")
+            report.workloads["batch"] = measure(engines, settings.rounds)
+    return report
+
+
+def register(sub: Any) -> None:
+    bench = sub.add_parser(
+        "bench",
+        help="time diplo's engines (and MILA's) on random full-board play",
+        description=(
+            "Time the movement, selfplay and batch workloads on every engine, interleaved in "
+            "rounds; report the median µs per phase. The defaults take about half a minute."
+        ),
+    )
+    defaults = Settings()
+    bench.add_argument("--json", action="store_true", help="print the JSON report")
+    bench.add_argument(
+        "--games",
+        type=_positive,
+        default=defaults.games,
+        help=f"self-play games per engine, one per round (default {defaults.games})",
+    )
+    bench.add_argument(
+        "--phases",
+        type=_positive,
+        default=defaults.phases,
+        help=f"full-board movement phases per round (default {defaults.phases})",
+    )
+    bench.add_argument(
+        "--rounds",
+        type=_positive,
+        default=defaults.rounds,
+        help=f"rounds of the movement and batch workloads (default {defaults.rounds})",
+    )
+    bench.add_argument(
+        "--batch-size",
+        type=_positive,
+        default=defaults.batch_size,
+        help=f"phases per process_batch call (default {defaults.batch_size})",
+    )
+    bench.add_argument(
+        "--max-year",
+        type=int,
+        default=defaults.max_year,
+        help=f"last year of the self-play games (default {defaults.max_year})",
+    )
+    bench.add_argument(
+        "--engines", nargs="+", choices=ENGINES, default=list(ENGINES), metavar="ENGINE"
+    )
+    bench.add_argument(
+        "--workloads", nargs="+", choices=WORKLOADS, default=list(WORKLOADS), metavar="WORKLOAD"
+    )
+    bench.add_argument("--seed", type=int, default=defaults.seed, help="random seed (default 0)")
+    bench.set_defaults(handler=run)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.max_year < 1901:
+        print("diplo: --max-year must be 1901 or later", file=sys.stderr)
+        return 2
+    settings = Settings(
+        workloads=tuple(w for w in WORKLOADS if w in args.workloads),
+        engines=tuple(e for e in ENGINES if e in args.engines),
+        seed=args.seed,
+        games=args.games,
+        phases=args.phases,
+        rounds=args.rounds,
+        batch_size=args.batch_size,
+        max_year=args.max_year,
+    )
+    try:
+        report = run_benchmarks(settings, lambda text: print(f"bench: {text}", file=sys.stderr))
+    except BenchError as exc:
+        print(f"diplo: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report.to_json(), indent=1))
+    else:
+        print(report.table())
+    return 0

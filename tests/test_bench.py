@@ -1,0 +1,253 @@
+"""``diplo bench``: the report's shape (``../shared/spec/adjudicate-json.md``), never its timings.
+
+The fast path (:mod:`diplo.fast`) is exercised twice: through the command line when it is built,
+and always through a stand-in written here on top of the object API, which keeps the benchmark's
+use of the ``FastGame`` interface (slots, codes, clones, ``process_batch``) tested on its own.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import types
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from diplo import bench
+from diplo.adjudicate import process_phase
+from diplo.backend import rust_available
+from diplo.legal import legal_orders
+from diplo.map import Map, standard_map
+from diplo.orders import Build, Order, Waive, format_order, parse_order
+from diplo.position import Position
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ["--games", "1", "--phases", "3", "--rounds", "1", "--batch-size", "4", "--max-year", "1901"]
+
+
+def diplo(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "diplo.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+def check_entry(entry: Any) -> None:
+    assert set(entry) == {"phases", "seconds", "us_per_phase"}
+    assert isinstance(entry["phases"], int)
+    assert entry["phases"] > 0
+    assert entry["seconds"] > 0
+    assert entry["us_per_phase"] > 0
+
+
+def test_json_report_has_every_workload_and_engine() -> None:
+    done = diplo("bench", "--json", *TINY)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    fast = rust_available() and bench.fast_module() is not None
+    expected = {"movement": {"diplo-python"}, "selfplay": {"diplo-python"}}
+    if rust_available():
+        expected["movement"].add("diplo-rust")
+        expected["selfplay"].add("diplo-rust")
+    if fast:
+        expected["movement"].add("diplo-rust-objects")
+        expected["selfplay"].add("diplo-rust-objects")
+        expected["batch"] = {"diplo-rust-1thread", "diplo-rust-2threads"}
+    else:
+        assert "batch omitted" in done.stderr
+    if bench.mila_module() is not None:
+        expected["movement"].add("mila")
+        expected["selfplay"].add("mila")
+    else:
+        assert "mila omitted" in done.stderr
+    workloads = report["workloads"]
+    assert {w: set(engines) for w, engines in workloads.items()} == expected
+    for engines in workloads.values():
+        for entry in engines.values():
+            check_entry(entry)
+    assert workloads["movement"]["diplo-python"]["phases"] == 3  # 3 phases x 1 round
+    for workload, engines in workloads.items():
+        assert set(report["ratios"][workload]) == {
+            f"{name}/{bench.REFERENCE[workload]}"
+            for name in engines
+            if name != bench.REFERENCE[workload]
+        }
+
+
+def test_text_report_prints_a_table_with_ratios() -> None:
+    done = diplo("bench", *TINY, "--workloads", "movement", "--engines", "diplo-python", "mila")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("movement: ")
+    assert "µs/phase" in lines[2]
+    assert any(line.split()[0] == "diplo-python" for line in lines[3:])
+    assert "selfplay" not in done.stdout
+
+
+def test_bad_arguments_are_refused() -> None:
+    assert diplo("bench", "--games", "0").returncode != 0
+    assert diplo("bench", "--engines", "other").returncode != 0
+
+
+def test_movement_phases_are_full_boards_with_one_order_per_unit() -> None:
+    phases = bench.prepare_movement_phases(4, seed=3)
+    assert len(phases) == 4
+    for phase in phases:
+        assert phase.position.phase.kind == "M"
+        assert phase.units >= bench.FULL_BOARD
+        ordered = sorted(o.unit.loc for os in phase.orders.values() for o in os)  # type: ignore[union-attr]
+        assert ordered == sorted(p.loc for p in phase.position.units.values())
+    # More than a few games hold: the fullest phases make up the shortfall.
+    short = bench.prepare_movement_phases(2, seed=3, max_year=1902, min_units=99)
+    assert [p.units for p in short] == sorted((p.units for p in short), reverse=True)
+
+
+# --------------------------------------------------------------------------- the fast path
+
+
+class StandInFastGame:
+    """The ``diplo.fast.FastGame`` interface over the object API (slow, but the same answers)."""
+
+    def __init__(self, position: Position | None = None, max_year: int | None = None) -> None:
+        self._position = Position.initial(standard_map()) if position is None else position
+        self._max_year = max_year
+        self._orders: dict[str, list[Order]] = {}
+        self.is_over = False
+        self.winner: str | None = None
+
+    @property
+    def phase(self) -> str:
+        return str(self._position.phase)
+
+    def _legal(self) -> dict[str, list[Order]]:
+        return legal_orders(self._position)
+
+    def slots(self) -> list[tuple[str, str]]:
+        position = self._position
+        out = []
+        for key, options in self._legal().items():
+            first = options[0]
+            if isinstance(first, Waive):
+                power = key
+            elif isinstance(first, Build):
+                power = position.centers[key]
+            elif position.phase.kind == "R":
+                power = position.dislodged[key].piece.power
+            else:
+                power = position.units[key].power
+            out.append((power, key))
+        return out
+
+    def legal_orders(self) -> list[list[int]]:
+        game_map = self._position.map
+        return [[encode_order(o, game_map) for o in opts] for opts in self._legal().values()]
+
+    def set_orders(self, orders: Sequence[int]) -> None:
+        self._orders = {}
+        game_map = self._position.map
+        for (power, _), code in zip(self.slots(), orders, strict=True):
+            self._orders.setdefault(power, []).append(decode_order(code, game_map))
+
+    def process(self) -> None:
+        outcome = process_phase(self._position, self._orders, "rust")
+        self._position = outcome.next
+        self._orders = {}
+        self.winner = outcome.winner
+        too_late = self._max_year is not None and outcome.next.phase.year > self._max_year
+        self.is_over = outcome.winner is not None or too_late
+
+    def position(self) -> Position:
+        return self._position
+
+    def clone(self) -> StandInFastGame:
+        twin = StandInFastGame(self._position, self._max_year)
+        twin.is_over, twin.winner = self.is_over, self.winner
+        return twin
+
+
+_CODES: dict[str, int] = {}
+
+
+def encode_order(order: Order, game_map: Map) -> int:
+    return _CODES.setdefault(format_order(order), len(_CODES))
+
+
+def decode_order(code: int, game_map: Map) -> Order:
+    text = next(t for t, c in _CODES.items() if c == code)
+    return Waive() if text == "WAIVE" else parse_order(text, game_map)
+
+
+def process_batch(
+    games: Sequence[StandInFastGame], orders: Sequence[Sequence[int]], threads: int | None = None
+) -> None:
+    for game, codes in zip(games, orders, strict=True):
+        game.set_orders(codes)
+        game.process()
+
+
+@pytest.fixture
+def stand_in(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    module = types.ModuleType("diplo.fast")
+    for name in ("encode_order", "decode_order", "process_batch"):
+        setattr(module, name, globals()[name])
+    module.FastGame = StandInFastGame  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "diplo.fast", module)
+    return module
+
+
+@pytest.mark.skipif(not rust_available(), reason="the fast path needs the Rust core")
+def test_fast_path_engines_and_batch(stand_in: types.ModuleType) -> None:
+    settings = bench.Settings(
+        engines=("diplo-rust", "diplo-rust-objects", "diplo-python"),
+        games=1,
+        phases=2,
+        rounds=2,
+        batch_size=3,
+        max_year=1901,
+    )
+    report = bench.run_benchmarks(settings).to_json()
+    workloads = report["workloads"]
+    assert set(workloads["movement"]) == {"diplo-rust", "diplo-rust-objects", "diplo-python"}
+    assert set(workloads["selfplay"]) == {"diplo-rust", "diplo-rust-objects", "diplo-python"}
+    assert set(workloads["batch"]) == {"diplo-rust-1thread", "diplo-rust-2threads"}
+    assert workloads["batch"]["diplo-rust-1thread"]["phases"] == 6  # 3 per call x 2 rounds
+    for engines in workloads.values():
+        for entry in engines.values():
+            check_entry(entry)
+    assert set(report["ratios"]["batch"]) == {"diplo-rust-1thread/diplo-rust-2threads"}
+    assert report["settings"]["fast_path"] is True
+
+
+def test_fast_path_gets_the_orders_the_players_gave(stand_in: types.ModuleType) -> None:
+    phase = bench.prepare_movement_phases(1, seed=5)[0]
+    game = StandInFastGame(phase.position)
+    codes = bench._slot_codes(game, phase, encode_order)
+    given = {format_order(o) for os in phase.orders.values() for o in os}
+    sent = {format_order(decode_order(c, phase.position.map)) for c in codes}
+    assert sent == given
+    # The engine processes exactly those orders: the same next position as the object API.
+    (engine,) = bench.movement_engines([phase], ["diplo-rust"], stand_in)
+    (clone,) = engine.setup(0)
+    assert engine.run([clone]) == 1
+    expected = process_phase(phase.position, phase.orders, "python").next
+    assert clone.position() == expected
+    assert game.position() == phase.position  # the prepared game was cloned, not played
+
+
+def test_engines_take_turns() -> None:
+    calls: list[str] = []
+
+    def engine(name: str) -> bench.Engine:
+        return bench.Engine(name, lambda r: r, lambda r: calls.append(name) or 2)
+
+    results = bench.measure([engine("a"), engine("b"), engine("c")], rounds=3)
+    assert calls == ["a", "b", "c", "b", "c", "a", "c", "a", "b"]
+    assert {name: m.phases for name, m in results.items()} == {"a": 6, "b": 6, "c": 6}
+    assert all(len(m.rounds) == 3 for m in results.values())
