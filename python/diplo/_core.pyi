@@ -90,3 +90,6 @@ def resolve_movement(
     two units in one province, length mismatch, an order no unit could be given) and
     ``RuntimeError`` on an internal error of the resolver.
     """
+
+def _panic_for_test(message: str) -> None:
+    """Panics inside the guard every entry point uses; raises ``RuntimeError`` (tests only)."""

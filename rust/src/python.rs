@@ -274,19 +274,30 @@ fn resolve_movement(
         .enumerate()
         .map(|(i, t)| decode_order(map, i, t))
         .collect::<PyResult<Vec<Order>>>()?;
-    let result = py.allow_threads(|| {
-        catch_unwind(AssertUnwindSafe(|| {
-            crate::resolve_movement(map, &units, &orders)
-        }))
-    });
-    match result {
-        Ok(Ok(out)) => Ok(out.into()),
+    guarded(py, || crate::resolve_movement(map, &units, &orders)).map(Into::into)
+}
+
+/// Runs pure Rust work with the GIL released, turning an error message into `ValueError` and a
+/// panic into `RuntimeError`: no panic ever crosses into Python.
+pub(crate) fn guarded<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> Result<T, String> + Send,
+) -> PyResult<T> {
+    match py.allow_threads(|| catch_unwind(AssertUnwindSafe(work))) {
+        Ok(Ok(out)) => Ok(out),
         Ok(Err(message)) => Err(PyValueError::new_err(message)),
         Err(payload) => Err(PyRuntimeError::new_err(format!(
-            "internal error in the diplo resolver: {}",
+            "internal error in the diplo core: {}",
             panic_message(payload.as_ref())
         ))),
     }
+}
+
+/// Panics inside the same guard as every entry point, so that a test can prove a panic arrives
+/// in Python as `RuntimeError` (it is not part of the API).
+#[pyfunction]
+fn _panic_for_test(py: Python<'_>, message: String) -> PyResult<()> {
+    guarded(py, move || -> Result<(), String> { panic!("{message}") })
 }
 
 /// The Rust core of diplo.
@@ -295,6 +306,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCompiledMap>()?;
     m.add_class::<PyMovementOutcome>()?;
     m.add_function(wrap_pyfunction!(resolve_movement, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     m.add("__version__", crate::version())?;
     // Names of the result codes, indexed by code (docs/design.md "Outcomes").
     m.add(
