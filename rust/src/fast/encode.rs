@@ -1,0 +1,192 @@
+//! Encoded orders: one `u32` per order, the currency of the fast path.
+//!
+//! ```text
+//! bits  0-3   kind: 0 hold, 1 move, 2 support hold, 3 support move, 4 convoy,
+//!                   5 retreat, 6 disband, 7 build, 8 waive
+//! bits  4-10  the ordered unit's LOCATION (index of `Map.locations`; a fleet on a split coast is
+//!             on its coast). Build: the build location (`STP/NC` for a fleet there). Waive: the
+//!             POWER index (position in `Map.powers`).
+//! bits 11-17  a: move / retreat destination location; support hold: the supported unit's
+//!             province; support move: the moving unit's province; convoy: the army's province
+//! bits 18-24  b: support move: the destination AS WRITTEN, a coast or a province (a coast in
+//!             the support of a fleet must match the move, DATC 6.B.9); convoy: the destination
+//!             province
+//! bit  25     move: "via convoy"
+//! bit  26     build: a fleet (else an army)
+//! bits 27-31  zero
+//! ```
+//!
+//! Fields an order kind does not use are zero. A code breaking these rules (unknown kind, a field
+//! out of range for the map, a province field holding a coast, stray bits) is *malformed*: it
+//! names no order at all and is ruled illegal.
+//!
+//! The unit type is not part of a code: validation ignores a wrong one (DATC 4.C.2), so the order
+//! is about whatever unit stands there. The meaning of a code is the normalised order validation
+//! gives it in the position it is played in; the codes the fast path lists as legal are exactly
+//! these normal forms (the ordered unit's real location, a fleet's exact destination coast, an
+//! army's destination as a province, ...), so legality is membership in that list once a
+//! submitted code has been put in normal form (see `legal::canonical`).
+
+/// Order kinds (bits 0-3).
+pub mod kind {
+    pub const HOLD: u32 = 0;
+    pub const MOVE: u32 = 1;
+    pub const SUPPORT_HOLD: u32 = 2;
+    pub const SUPPORT_MOVE: u32 = 3;
+    pub const CONVOY: u32 = 4;
+    pub const RETREAT: u32 = 5;
+    pub const DISBAND: u32 = 6;
+    pub const BUILD: u32 = 7;
+    pub const WAIVE: u32 = 8;
+}
+
+const FIELD: u32 = 0x7F;
+const LOC_SHIFT: u32 = 4;
+const A_SHIFT: u32 = 11;
+const B_SHIFT: u32 = 18;
+/// Bit 25: the move is ordered "via convoy".
+pub const VIA: u32 = 1 << 25;
+/// Bit 26: the build is a fleet.
+pub const FLEET: u32 = 1 << 26;
+const USED: u32 = (1 << 27) - 1;
+
+/// The most locations (and powers) a map may have for its indices to fit the 7-bit fields.
+pub const MAX_INDEX: usize = 128;
+
+/// The kind of a code (bits 0-3).
+#[inline]
+pub fn kind_of(code: u32) -> u32 {
+    code & 0xF
+}
+
+/// The ordered unit's location (build: the build location; waive: the power index).
+#[inline]
+pub fn loc_of(code: u32) -> usize {
+    ((code >> LOC_SHIFT) & FIELD) as usize
+}
+
+/// Field `a` (bits 11-17).
+#[inline]
+pub fn a_of(code: u32) -> usize {
+    ((code >> A_SHIFT) & FIELD) as usize
+}
+
+/// Field `b` (bits 18-24).
+#[inline]
+pub fn b_of(code: u32) -> usize {
+    ((code >> B_SHIFT) & FIELD) as usize
+}
+
+#[inline]
+pub fn via_of(code: u32) -> bool {
+    code & VIA != 0
+}
+
+#[inline]
+pub fn fleet_of(code: u32) -> bool {
+    code & FLEET != 0
+}
+
+#[inline]
+fn pack(kind: u32, loc: usize, a: usize, b: usize) -> u32 {
+    debug_assert!(loc < MAX_INDEX && a < MAX_INDEX && b < MAX_INDEX);
+    kind | (loc as u32) << LOC_SHIFT | (a as u32) << A_SHIFT | (b as u32) << B_SHIFT
+}
+
+#[inline]
+pub fn hold(loc: usize) -> u32 {
+    pack(kind::HOLD, loc, 0, 0)
+}
+
+#[inline]
+pub fn move_to(loc: usize, dest: usize, via: bool) -> u32 {
+    pack(kind::MOVE, loc, dest, 0) | if via { VIA } else { 0 }
+}
+
+#[inline]
+pub fn support_hold(loc: usize, target: usize) -> u32 {
+    pack(kind::SUPPORT_HOLD, loc, target, 0)
+}
+
+#[inline]
+pub fn support_move(loc: usize, mover: usize, dest: usize) -> u32 {
+    pack(kind::SUPPORT_MOVE, loc, mover, dest)
+}
+
+#[inline]
+pub fn convoy(loc: usize, army: usize, dest: usize) -> u32 {
+    pack(kind::CONVOY, loc, army, dest)
+}
+
+#[inline]
+pub fn retreat(loc: usize, dest: usize) -> u32 {
+    pack(kind::RETREAT, loc, dest, 0)
+}
+
+#[inline]
+pub fn disband(loc: usize) -> u32 {
+    pack(kind::DISBAND, loc, 0, 0)
+}
+
+#[inline]
+pub fn build(loc: usize, fleet: bool) -> u32 {
+    pack(kind::BUILD, loc, 0, 0) | if fleet { FLEET } else { 0 }
+}
+
+#[inline]
+pub fn waive(power: usize) -> u32 {
+    pack(kind::WAIVE, power, 0, 0)
+}
+
+/// Whether `code` names an order at all on a map with `locations` locations, `provinces`
+/// provinces and `powers` powers (see the module documentation); a malformed code is illegal.
+pub fn well_formed(code: u32, locations: usize, provinces: usize, powers: usize) -> bool {
+    if code & !USED != 0 {
+        return false;
+    }
+    let (k, loc, a, b) = (kind_of(code), loc_of(code), a_of(code), b_of(code));
+    let via = via_of(code);
+    let fleet = fleet_of(code);
+    if k > kind::WAIVE {
+        return false;
+    }
+    if k == kind::WAIVE {
+        return loc < powers && a == 0 && b == 0 && !via && !fleet;
+    }
+    if loc >= locations || (fleet && k != kind::BUILD) || (via && k != kind::MOVE) {
+        return false;
+    }
+    match k {
+        kind::HOLD | kind::DISBAND | kind::BUILD => a == 0 && b == 0,
+        kind::MOVE | kind::RETREAT => a < locations && b == 0,
+        kind::SUPPORT_HOLD => a < provinces && b == 0,
+        kind::SUPPORT_MOVE => a < provinces && b < locations,
+        _ => a < provinces && b < provinces, // CONVOY
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_round_trip() {
+        let c = support_move(80, 5, 76);
+        assert_eq!(kind_of(c), kind::SUPPORT_MOVE);
+        assert_eq!((loc_of(c), a_of(c), b_of(c)), (80, 5, 76));
+        let m = move_to(3, 127, true);
+        assert!(via_of(m) && !fleet_of(m));
+        assert_eq!((loc_of(m), a_of(m)), (3, 127));
+        let f = build(77, true);
+        assert!(fleet_of(f) && kind_of(f) == kind::BUILD && loc_of(f) == 77);
+        assert_eq!(waive(6), 8 | 6 << 4);
+        assert!(well_formed(m, 128, 75, 7));
+        assert!(!well_formed(m, 127, 75, 7));
+        assert!(!well_formed(support_hold(1, 80), 81, 75, 7));
+        assert!(!well_formed(waive(7), 81, 75, 7));
+        assert!(!well_formed(hold(1) | 1 << 27, 81, 75, 7));
+        assert!(!well_formed(hold(1) | VIA, 81, 75, 7));
+        assert!(!well_formed(move_to(1, 2, false) | FLEET, 81, 75, 7));
+        assert!(!well_formed(9, 81, 75, 7));
+    }
+}

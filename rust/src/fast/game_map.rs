@@ -1,0 +1,340 @@
+//! The per-map table of the fast path: everything the legal-order generator, the phases and the
+//! civil-disorder rule ask about the map alone, as small integers and 128-bit sets.
+//!
+//! The encoding gives every location 7 bits, so a map for the fast path has at most 128
+//! locations; a set of provinces or of locations is then one `u128` ([`Mask`]), and the questions
+//! of the inner loops (who can move where, which seas touch which shores) are a few bit
+//! operations.
+//!
+//! A table is built once per distinct map and *interned* for the life of the process
+//! ([`GameMap::intern`]): a game holds a `&'static GameMap`, so every thread can keep a resolver
+//! (`crate::Adjudicator`, which borrows its map) for it without reference counting. Interning
+//! compares the map data, so asking again for the same map returns the same table and the memory
+//! kept is one table per distinct map ever used.
+
+use std::sync::Mutex;
+
+use super::encode::MAX_INDEX;
+use crate::map::CompiledMap;
+
+/// A set of provinces or of locations (bit `i` is index `i`).
+pub type Mask = u128;
+
+/// "No power" in a per-province table.
+pub const NO_POWER: u8 = u8::MAX;
+
+/// Province kinds, as `diplo.map` names them.
+pub const LAND: u8 = 0;
+pub const COAST: u8 = 1;
+pub const SEA: u8 = 2;
+
+#[inline]
+pub fn bit(i: usize) -> Mask {
+    1u128 << i
+}
+
+#[inline]
+pub fn has(mask: Mask, i: usize) -> bool {
+    (mask >> i) & 1 == 1
+}
+
+/// The indices of a mask, in increasing order.
+#[derive(Clone, Copy)]
+pub struct Bits(pub Mask);
+
+impl Iterator for Bits {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(i)
+    }
+}
+
+/// The map as `diplo.fast` sends it (indices as in `Map.locations` and `Map.powers`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapSpec {
+    /// Names of the locations (provinces first, then coasts), for messages and slots.
+    pub locations: Vec<String>,
+    /// Names of the powers, in map order.
+    pub powers: Vec<String>,
+    /// Per location, its province (identity for provinces).
+    pub loc_province: Vec<u16>,
+    /// Per province: [`LAND`], [`COAST`] or [`SEA`]; its length is the number of provinces.
+    pub province_kind: Vec<u8>,
+    /// Per province, the provinces an army there can move to.
+    pub army_adj: Vec<Vec<u16>>,
+    /// Per location, the locations a fleet there can move to.
+    pub fleet_adj: Vec<Vec<u16>>,
+    /// The supply centres (provinces).
+    pub centers: Vec<u16>,
+    /// Per power, its home centres.
+    pub homes: Vec<Vec<u16>>,
+    /// Per province, its rank in the order of English names (casefolded, then abbreviation):
+    /// the last tie-break of the civil-disorder rule.
+    pub name_rank: Vec<u16>,
+}
+
+/// One map, compiled for the fast path. Immutable; see the module documentation.
+#[derive(Debug)]
+pub struct GameMap {
+    pub spec: MapSpec,
+    /// The resolver's map.
+    pub cmap: CompiledMap,
+    pub provinces: usize,
+    pub locations: usize,
+    pub powers: usize,
+    /// Per location, its province.
+    pub prov_of: Vec<u8>,
+    /// Per province, its kind.
+    pub kind: Vec<u8>,
+    /// Per province, its coast locations (empty unless split).
+    pub coasts: Vec<Mask>,
+    /// Per province, the provinces an army there can move to.
+    pub army_adj: Vec<Mask>,
+    /// Per location, the locations a fleet there can move to.
+    pub fleet_adj: Vec<Mask>,
+    /// Per location, the provinces a fleet there can move to (some location of them): the reach
+    /// of a support (DATC 6.B.5).
+    pub fleet_reach: Vec<Mask>,
+    pub seas: Mask,
+    pub centers: Mask,
+    /// Coastal provinces with a sea neighbour: where a convoy can start or end.
+    pub shores: Mask,
+    /// Per shore province, the seas along any of its coasts (0 for other provinces).
+    pub shore_seas: Vec<Mask>,
+    /// Per sea, the seas next to it.
+    pub sea_adj: Vec<Mask>,
+    /// Per sea, the shore provinces it touches.
+    pub sea_shores: Vec<Mask>,
+    /// Per province, every province across any border, whatever the unit type (distances).
+    pub border: Vec<Mask>,
+    /// Per province, the power whose home centre it is, or [`NO_POWER`].
+    pub home_of: Vec<u8>,
+    /// Per power, its home centres.
+    pub homes: Vec<Mask>,
+    pub name_rank: Vec<u16>,
+}
+
+fn mask_of(items: &[u16]) -> Mask {
+    items.iter().fold(0, |m, &i| m | bit(i as usize))
+}
+
+impl GameMap {
+    /// Checks and compiles a map; the error names what is wrong.
+    pub fn build(spec: MapSpec) -> Result<GameMap, String> {
+        let l = spec.loc_province.len();
+        let p = spec.province_kind.len();
+        let n_powers = spec.powers.len();
+        if l > MAX_INDEX {
+            return Err(format!(
+                "the map has {l} locations; the fast path encodes a location in 7 bits, so at \
+                 most {MAX_INDEX}"
+            ));
+        }
+        if n_powers == 0 || n_powers >= MAX_INDEX {
+            return Err(format!(
+                "the map has {n_powers} powers; the fast path needs 1 to {}",
+                MAX_INDEX - 1
+            ));
+        }
+        if spec.locations.len() != l {
+            return Err(format!(
+                "{} location names for {l} locations",
+                spec.locations.len()
+            ));
+        }
+        if let Some(k) = spec.province_kind.iter().find(|&&k| k > SEA) {
+            return Err(format!(
+                "unknown province kind {k} (0 land, 1 coast, 2 sea)"
+            ));
+        }
+        if spec.name_rank.len() != p {
+            return Err(format!(
+                "name_rank has {} entries for {p} provinces",
+                spec.name_rank.len()
+            ));
+        }
+        let mut ranks = spec.name_rank.clone();
+        ranks.sort_unstable();
+        if ranks.iter().enumerate().any(|(i, &r)| r as usize != i) {
+            return Err("name_rank must number the provinces 0, 1, 2, ... once each".into());
+        }
+        let is_sea: Vec<bool> = spec.province_kind.iter().map(|&k| k == SEA).collect();
+        let cmap = CompiledMap::new(
+            spec.loc_province.clone(),
+            is_sea,
+            spec.army_adj.clone(),
+            spec.fleet_adj.clone(),
+        )?;
+        let prov_of: Vec<u8> = spec.loc_province.iter().map(|&x| x as u8).collect();
+        let kind = spec.province_kind.clone();
+        for (loc, list) in spec.fleet_adj.iter().enumerate() {
+            if !list.is_empty() && kind[prov_of[loc] as usize] == LAND {
+                return Err(format!(
+                    "fleet edge at location {loc}, which is in an inland province"
+                ));
+            }
+        }
+        for (loc, &prov) in prov_of.iter().enumerate().skip(p) {
+            if kind[prov as usize] != COAST {
+                return Err(format!(
+                    "coast location {loc} of a province that is not coastal"
+                ));
+            }
+        }
+
+        let mut coasts = vec![0; p];
+        for (loc, &prov) in prov_of.iter().enumerate().skip(p) {
+            coasts[prov as usize] |= bit(loc);
+        }
+        let army_adj: Vec<Mask> = (0..p)
+            .map(|q| mask_of(cmap.army_neighbours(q as u16)))
+            .collect();
+        let fleet_adj: Vec<Mask> = (0..l)
+            .map(|x| mask_of(cmap.fleet_neighbours(x as u16)))
+            .collect();
+        let fleet_reach: Vec<Mask> = fleet_adj
+            .iter()
+            .map(|&m| Bits(m).fold(0, |acc, x| acc | bit(prov_of[x] as usize)))
+            .collect();
+        let seas: Mask = (0..p)
+            .filter(|&q| kind[q] == SEA)
+            .fold(0, |m, q| m | bit(q));
+        let mut border = army_adj.clone();
+        for (loc, &prov) in prov_of.iter().enumerate() {
+            border[prov as usize] |= fleet_reach[loc];
+        }
+        let mut shore_seas = vec![0; p];
+        let mut shores: Mask = 0;
+        for q in 0..p {
+            let s = border[q] & seas;
+            if kind[q] == COAST && s != 0 {
+                shore_seas[q] = s;
+                shores |= bit(q);
+            }
+        }
+        let mut sea_adj = vec![0; p];
+        let mut sea_shores = vec![0; p];
+        for s in Bits(seas) {
+            sea_adj[s] = fleet_reach[s] & seas;
+            sea_shores[s] = fleet_reach[s] & shores;
+        }
+
+        let mut centers: Mask = 0;
+        for &c in &spec.centers {
+            let c = c as usize;
+            if c >= p {
+                return Err(format!("centre {c} is not a province"));
+            }
+            centers |= bit(c);
+        }
+        if spec.homes.len() != n_powers {
+            return Err(format!(
+                "{} home lists for {n_powers} powers",
+                spec.homes.len()
+            ));
+        }
+        let mut home_of = vec![NO_POWER; p];
+        let mut homes = Vec::with_capacity(n_powers);
+        for (power, list) in spec.homes.iter().enumerate() {
+            let mut m: Mask = 0;
+            for &h in list {
+                let h = h as usize;
+                if h >= p || !has(centers, h) {
+                    return Err(format!("home centre {h} of power {power} is not a centre"));
+                }
+                if home_of[h] != NO_POWER {
+                    return Err(format!("home centre {h} belongs to two powers"));
+                }
+                home_of[h] = power as u8;
+                m |= bit(h);
+            }
+            homes.push(m);
+        }
+        Ok(GameMap {
+            provinces: p,
+            locations: l,
+            powers: n_powers,
+            name_rank: spec.name_rank.clone(),
+            spec,
+            cmap,
+            prov_of,
+            kind,
+            coasts,
+            army_adj,
+            fleet_adj,
+            fleet_reach,
+            seas,
+            centers,
+            shores,
+            shore_seas,
+            sea_adj,
+            sea_shores,
+            border,
+            home_of,
+            homes,
+        })
+    }
+
+    /// The table for `spec`, built on first use and kept for the life of the process (see the
+    /// module documentation).
+    pub fn intern(spec: MapSpec) -> Result<&'static GameMap, String> {
+        static TABLES: Mutex<Vec<&'static GameMap>> = Mutex::new(Vec::new());
+        let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&found) = tables.iter().find(|m| m.spec == spec) {
+            return Ok(found);
+        }
+        let table: &'static GameMap = Box::leak(Box::new(GameMap::build(spec)?));
+        tables.push(table);
+        Ok(table)
+    }
+
+    /// Whether province `q` is a sea.
+    #[inline]
+    pub fn is_sea(&self, q: usize) -> bool {
+        self.kind[q] == SEA
+    }
+
+    /// All locations of province `q` (itself and its coasts).
+    #[inline]
+    pub fn locs_of(&self, q: usize) -> Mask {
+        bit(q) | self.coasts[q]
+    }
+
+    /// Name of a location (or province).
+    pub fn loc_name(&self, loc: usize) -> &str {
+        &self.spec.locations[loc]
+    }
+
+    pub fn power_name(&self, power: usize) -> &str {
+        &self.spec.powers[power]
+    }
+
+    /// Coastal provinces an army in `src` could be carried to over seas holding fleets
+    /// (`fleets`), never through the sea `avoid` (DATC 6.D.32; 6.D.31 for a supporting fleet).
+    /// Empty unless `src` is a shore.
+    pub fn convoy_reach(&self, src: usize, fleets: Mask, avoid: Mask) -> Mask {
+        let usable = fleets & !avoid;
+        let mut seen = self.shore_seas[src] & usable;
+        let mut frontier = seen;
+        while frontier != 0 {
+            let mut next = 0;
+            for s in Bits(frontier) {
+                next |= self.sea_adj[s];
+            }
+            next &= usable & !seen;
+            seen |= next;
+            frontier = next;
+        }
+        let mut dests = 0;
+        for s in Bits(seen) {
+            dests |= self.sea_shores[s];
+        }
+        dests & !bit(src)
+    }
+}

@@ -1,0 +1,628 @@
+//! Legal orders of the fast path: the complete list for every orderable slot, and legality of a
+//! submitted code as membership in that list.
+//!
+//! The lists are exactly `diplo.legal.legal_orders` (which is exactly what `diplo.validation`
+//! accepts), encoded. A submitted code is first put in its normal form by [`Legal::canonical`] —
+//! what validation does to an order before it judges it: the ordered unit's real location (DATC
+//! 4.B.5, 4.C.2), a fleet's only reachable coast filled in (4.B.2), a coast on an army's
+//! destination or build dropped (4.B.6), an army's move support to a province — and then it is
+//! legal exactly when its unit's list contains it ([`Legal::check`]). So there is one source of
+//! truth for legality: the generator.
+//!
+//! Movement (per unit): the hold; moves to every neighbour (a fleet to each reachable coast apart;
+//! an army also "via convoy" where fleets could carry it, DATC 4.E.1, 6.D.32) and to every coast
+//! the fleets at sea could carry an army to (with and without "via"); supports to hold of every
+//! unit in a province the supporter could enter, and supports of every possible move into such a
+//! province (DATC 6.B.5: province level; a fleet's move into a split-coast province supported
+//! with the bare province and with each coast it can reach, DATC 6.B.9; a fleet cannot support a
+//! convoyed move that needs it, DATC 6.D.31); for a fleet at sea, convoys of every army whose
+//! *minimal* routes use that sea (DATC 6.G.19), routes running only through seas holding fleets
+//! (DATC 6.D.32).
+//!
+//! Everything about convoys depends on the set of seas holding a fleet, so it is worked out once
+//! per phase with 128-bit sets, and a unit's list is built on first use and kept until the state
+//! changes (each state carries a `stamp`, see `phases`).
+
+use super::encode::{self, kind, well_formed};
+use super::game_map::{bit, has, Bits, GameMap, Mask, LAND, NO_POWER};
+use super::state::{State, ADJUSTMENTS, MOVEMENT};
+
+/// One orderable slot: the power, and the province of the unit or build site (or, for the waive
+/// of a power with no build site, the power index, `key_is_power`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub power: u8,
+    pub key: u8,
+    pub key_is_power: bool,
+    start: u32,
+    len: u32,
+}
+
+/// A minimal-route answer: the seas lying on some minimal convoy route from `army` to `dst`.
+#[derive(Clone, Copy, Debug)]
+struct Route {
+    army: u8,
+    dst: u8,
+    seas: Mask,
+}
+
+const N: usize = encode::MAX_INDEX;
+/// No list yet for a slot key.
+const NO_SLOT: u32 = u32::MAX;
+
+/// The legal-order tables of one state, with reusable buffers (see the module documentation).
+pub struct Legal {
+    /// The state these tables describe (0: none).
+    stamp: u64,
+    occupied: Mask,
+    fleets: Mask,
+    /// Per province, the provinces whose unit could move into it.
+    into: [Mask; N],
+    /// Per province, the provinces whose army could reach it only by convoy.
+    convoy_only: [Mask; N],
+    /// Per army province, where the fleets at sea could carry it.
+    by_sea: [Mask; N],
+    routes_ready: bool,
+    routes: Vec<Route>,
+    useful: [Mask; N],
+    codes: Vec<u32>,
+    /// Per province (movement, retreat, adjustment site or unit), the index of its slot's list.
+    slot_of: [u32; N],
+    slots: Vec<Slot>,
+    /// Whether `slots` lists every slot of the phase.
+    complete: bool,
+    /// Adjustments: the first slot of each power (where its waive is found), or NO_SLOT.
+    power_slot: [u32; N],
+    /// Scratch of `all_slots`.
+    spare: Vec<Slot>,
+    /// Scratch of `movement_list`: per army, its sea reach avoiding the supporting fleet.
+    avoid_reach: [Mask; N],
+}
+
+impl Default for Legal {
+    fn default() -> Self {
+        Legal {
+            stamp: 0,
+            occupied: 0,
+            fleets: 0,
+            into: [0; N],
+            convoy_only: [0; N],
+            by_sea: [0; N],
+            routes_ready: false,
+            routes: Vec::new(),
+            useful: [0; N],
+            codes: Vec::new(),
+            slot_of: [NO_SLOT; N],
+            slots: Vec::new(),
+            complete: false,
+            power_slot: [NO_SLOT; N],
+            spare: Vec::new(),
+            avoid_reach: [0; N],
+        }
+    }
+}
+
+impl Legal {
+    /// Makes the tables describe `st` (whose stamp is `stamp`); a no-op when they already do.
+    pub fn prepare(&mut self, map: &GameMap, st: &State, stamp: u64) {
+        if self.stamp == stamp && stamp != 0 {
+            return;
+        }
+        self.stamp = stamp;
+        self.codes.clear();
+        self.slots.clear();
+        self.slot_of[..map.provinces].fill(NO_SLOT);
+        self.complete = false;
+        self.routes_ready = false;
+        self.routes.clear();
+        match st.kind {
+            MOVEMENT => self.prepare_movement(map, st),
+            ADJUSTMENTS => self.prepare_adjustments(map, st),
+            _ => {}
+        }
+    }
+
+    /// Forgets the state described (after an interrupted call).
+    pub fn invalidate(&mut self) {
+        self.stamp = 0;
+    }
+
+    fn prepare_movement(&mut self, map: &GameMap, st: &State) {
+        let p = map.provinces;
+        let mut occupied = 0;
+        for q in 0..p {
+            if st.units[q].is_some() {
+                occupied |= bit(q);
+            }
+        }
+        let fleets = occupied & map.seas;
+        self.occupied = occupied;
+        self.fleets = fleets;
+        self.into[..p].fill(0);
+        self.convoy_only[..p].fill(0);
+        for m in Bits(occupied) {
+            let u = st.units[m];
+            if u.fleet {
+                for q in Bits(map.fleet_reach[u.loc as usize]) {
+                    self.into[q] |= bit(m);
+                }
+            } else {
+                let land = map.army_adj[m];
+                let sea = if map.shore_seas[m] & fleets != 0 {
+                    map.convoy_reach(m, fleets, 0)
+                } else {
+                    0
+                };
+                self.by_sea[m] = sea;
+                for q in Bits(land | sea) {
+                    self.into[q] |= bit(m);
+                }
+                for q in Bits(sea & !land) {
+                    self.convoy_only[q] |= bit(m);
+                }
+            }
+        }
+    }
+
+    fn prepare_adjustments(&mut self, map: &GameMap, st: &State) {
+        let mut centers = [0u32; N];
+        let mut units = [0u32; N];
+        st.center_counts(map, &mut centers[..map.powers]);
+        st.unit_counts(map, &mut units[..map.powers]);
+        let mut occupied: Mask = 0;
+        for q in 0..map.provinces {
+            if st.units[q].is_some() {
+                occupied |= bit(q);
+            }
+        }
+        self.power_slot[..map.powers].fill(NO_SLOT);
+        for power in 0..map.powers {
+            let owed = centers[power] as i64 - units[power] as i64;
+            if owed > 0 {
+                let mut sites = map.homes[power] & !occupied;
+                for q in Bits(sites) {
+                    if st.centers[q] != power as u8 {
+                        sites &= !bit(q);
+                    }
+                }
+                if sites == 0 {
+                    // DATC 4.D.7: the waive is legal even with nowhere to build.
+                    self.open_slot(power, power, true);
+                    self.codes.push(encode::waive(power));
+                    self.close_slot();
+                }
+                for q in Bits(sites) {
+                    self.open_slot(power, q, false);
+                    self.codes.push(encode::build(q, false));
+                    if map.kind[q] != LAND {
+                        // DATC 4.C.4: no fleet inland; 4.B.7: a split coast needs the coast.
+                        if map.coasts[q] == 0 {
+                            self.codes.push(encode::build(q, true));
+                        }
+                        for c in Bits(map.coasts[q]) {
+                            self.codes.push(encode::build(c, true));
+                        }
+                    }
+                    self.codes.push(encode::waive(power));
+                    self.close_slot();
+                }
+            } else if owed < 0 {
+                for q in Bits(occupied) {
+                    let u = st.units[q];
+                    if u.power == power as u8 {
+                        self.open_slot(power, q, false);
+                        self.codes.push(encode::disband(u.loc as usize));
+                        self.close_slot();
+                    }
+                }
+            }
+        }
+        self.complete = true;
+    }
+
+    fn open_slot(&mut self, power: usize, key: usize, key_is_power: bool) {
+        let index = self.slots.len() as u32;
+        if key_is_power {
+            if self.power_slot[power] == NO_SLOT {
+                self.power_slot[power] = index;
+            }
+        } else {
+            self.slot_of[key] = index;
+            if self.power_slot[power] == NO_SLOT {
+                self.power_slot[power] = index;
+            }
+        }
+        self.slots.push(Slot {
+            power: power as u8,
+            key: key as u8,
+            key_is_power,
+            start: self.codes.len() as u32,
+            len: 0,
+        });
+    }
+
+    fn close_slot(&mut self) {
+        let end = self.codes.len() as u32;
+        if let Some(s) = self.slots.last_mut() {
+            s.len = end - s.start;
+        }
+    }
+
+    /// The codes of one slot.
+    pub fn codes_of(&self, slot: &Slot) -> &[u32] {
+        &self.codes[slot.start as usize..(slot.start + slot.len) as usize]
+    }
+
+    /// Every slot of the phase, in order: movement, every unit by province; retreats, every
+    /// dislodged unit by province; adjustments, per power in map order its build sites by
+    /// province (each list: the builds there and the power's waive), or its waive alone when it
+    /// may build but has no site, or its units by province (each list: the disband).
+    pub fn all_slots(&mut self, map: &GameMap, st: &State) {
+        if !self.complete {
+            let mut order = [0u32; N];
+            let mut count = 0;
+            for q in 0..map.provinces {
+                let present = if st.kind == MOVEMENT {
+                    st.units[q].is_some()
+                } else {
+                    st.dislodged[q].is_some()
+                };
+                if present {
+                    order[count] = self.unit_slot(map, st, q);
+                    count += 1;
+                }
+            }
+            // Lazily built lists come in the order they were asked for; put them in province
+            // order.
+            let mut sorted = std::mem::take(&mut self.spare);
+            sorted.clear();
+            sorted.extend(order[..count].iter().map(|&i| self.slots[i as usize]));
+            std::mem::swap(&mut self.slots, &mut sorted);
+            self.spare = sorted;
+            for (i, s) in self.slots.iter().enumerate() {
+                self.slot_of[s.key as usize] = i as u32;
+            }
+            self.complete = true;
+        }
+    }
+
+    /// The slots listed so far (all of them after [`Legal::all_slots`]).
+    pub fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    /// The slot of the unit (movement) or dislodged unit (retreats) in province `q`, its list
+    /// built on first use. The province must hold such a unit.
+    fn unit_slot(&mut self, map: &GameMap, st: &State, q: usize) -> u32 {
+        let index = self.slot_of[q];
+        if index != NO_SLOT {
+            return index;
+        }
+        if st.kind == MOVEMENT {
+            let power = st.units[q].power as usize;
+            self.open_slot(power, q, false);
+            self.movement_list(map, st, q);
+        } else {
+            let power = st.dislodged[q].power as usize;
+            self.open_slot(power, q, false);
+            self.retreat_list(map, st, q);
+        }
+        self.close_slot();
+        self.slot_of[q]
+    }
+
+    fn movement_list(&mut self, map: &GameMap, st: &State, p: usize) {
+        let u = st.units[p];
+        let loc = u.loc as usize;
+        let codes = &mut self.codes;
+        codes.push(encode::hold(loc));
+        let reach = if u.fleet {
+            for m in Bits(map.fleet_adj[loc]) {
+                codes.push(encode::move_to(loc, m, false));
+            }
+            map.fleet_reach[loc]
+        } else {
+            let land = map.army_adj[p];
+            let sea = self.by_sea[p];
+            for q in Bits(land) {
+                codes.push(encode::move_to(loc, q, false));
+                // DATC 4.E.1, 6.D.32: "via convoy" to a neighbour needs fleets that could carry
+                // the army.
+                if has(sea, q) {
+                    codes.push(encode::move_to(loc, q, true));
+                }
+            }
+            for q in Bits(sea & !land) {
+                codes.push(encode::move_to(loc, q, false));
+                codes.push(encode::move_to(loc, q, true));
+            }
+            land
+        };
+        let at_sea = map.is_sea(p);
+        // Supports: into a province the supporter could enter itself (never its own, DATC
+        // 6.D.34: the reach never holds it).
+        let mut avoid_known: Mask = 0;
+        let avoid_reach = &mut self.avoid_reach;
+        for q in Bits(reach) {
+            if has(self.occupied, q) {
+                codes.push(encode::support_hold(loc, q));
+            }
+            for m in Bits(self.into[q] & !bit(p)) {
+                let mover = st.units[m];
+                if mover.fleet {
+                    codes.push(encode::support_move(loc, m, q));
+                    for c in Bits(map.fleet_adj[mover.loc as usize] & map.coasts[q]) {
+                        codes.push(encode::support_move(loc, m, c));
+                    }
+                } else {
+                    if at_sea && has(self.convoy_only[q], m) {
+                        // DATC 6.D.31: the convoyed move must have a route without this fleet.
+                        if !has(avoid_known, m) {
+                            avoid_known |= bit(m);
+                            avoid_reach[m] = map.convoy_reach(m, self.fleets, bit(p));
+                        }
+                        if !has(avoid_reach[m], q) {
+                            continue;
+                        }
+                    }
+                    codes.push(encode::support_move(loc, m, q));
+                }
+            }
+        }
+        if at_sea {
+            // DATC 6.G.19, 4.E.1: only a fleet on some minimal route may convoy the army.
+            self.ensure_routes(map, st);
+            for r in &self.routes {
+                if has(r.seas, p) {
+                    self.codes
+                        .push(encode::convoy(loc, r.army as usize, r.dst as usize));
+                }
+            }
+        }
+    }
+
+    fn retreat_list(&mut self, map: &GameMap, st: &State, p: usize) {
+        let d = st.dislodged[p];
+        let loc = d.loc as usize;
+        let mut options = st.retreats[p];
+        if !d.fleet {
+            // DATC 4.B.6: an army retreats to a province.
+            options &= province_mask(map.provinces);
+        }
+        for o in Bits(options) {
+            self.codes.push(encode::retreat(loc, o));
+        }
+        self.codes.push(encode::disband(loc));
+    }
+
+    /// For every army a convoy could carry: per destination, the seas on some minimal route
+    /// (the definition of `diplo.convoys.route_fleets`: an induced chain of fleet seas, only its
+    /// first touching the army's province and only its last the destination).
+    fn ensure_routes(&mut self, map: &GameMap, st: &State) {
+        if self.routes_ready {
+            return;
+        }
+        self.routes_ready = true;
+        self.routes.clear();
+        let fleets = self.fleets;
+        for a in Bits(self.occupied & map.shores) {
+            if st.units[a].fleet || self.by_sea[a] == 0 {
+                continue;
+            }
+            let src_seas = map.shore_seas[a] & fleets;
+            let mut found: Mask = 0;
+            for first in Bits(src_seas) {
+                walk(
+                    map,
+                    fleets,
+                    src_seas,
+                    Step {
+                        path: bit(first),
+                        last: first,
+                        blocked: bit(first),
+                        touched: bit(a),
+                    },
+                    &mut self.useful,
+                    &mut found,
+                );
+            }
+            for d in Bits(found) {
+                self.routes.push(Route {
+                    army: a as u8,
+                    dst: d as u8,
+                    seas: self.useful[d],
+                });
+                self.useful[d] = 0;
+            }
+        }
+    }
+
+    /// The normal form of a submitted code in `st` and the key of the slot it belongs to (the
+    /// province of the unit, dislodged unit or build site; the power for a waive), or `None` when
+    /// the code is malformed or names no unit that could take it. Not yet a verdict: see
+    /// [`Legal::check`].
+    pub fn canonical(map: &GameMap, st: &State, code: u32) -> Option<(usize, u32)> {
+        if !well_formed(code, map.locations, map.provinces, map.powers) {
+            return None;
+        }
+        let k = encode::kind_of(code);
+        let loc = encode::loc_of(code);
+        let a = encode::a_of(code);
+        let b = encode::b_of(code);
+        let prov = map.prov_of[loc] as usize;
+        match st.kind {
+            MOVEMENT => {
+                let u = st.units[prov];
+                if !u.is_some() {
+                    return None;
+                }
+                let here = u.loc as usize;
+                let c = match k {
+                    kind::HOLD => encode::hold(here),
+                    kind::MOVE if !u.fleet => {
+                        // DATC 4.B.6: a coast on an army's destination is ignored.
+                        encode::move_to(here, map.prov_of[a] as usize, encode::via_of(code))
+                    }
+                    kind::MOVE => {
+                        let dp = map.prov_of[a] as usize;
+                        let mut dest = a;
+                        if a == dp && map.coasts[dp] != 0 {
+                            // DATC 4.B.2: with one coast reachable it is meant; with two the
+                            // order is illegal (4.B.1).
+                            let reachable = map.fleet_adj[here] & map.coasts[dp];
+                            if reachable.count_ones() != 1 {
+                                return None;
+                            }
+                            dest = reachable.trailing_zeros() as usize;
+                        }
+                        encode::move_to(here, dest, encode::via_of(code))
+                    }
+                    kind::SUPPORT_HOLD => encode::support_hold(here, a),
+                    kind::SUPPORT_MOVE => {
+                        let mover = st.units[a];
+                        if !mover.is_some() {
+                            return None;
+                        }
+                        // DATC 6.B.9 keeps a coast written for a fleet's move; an army moves to
+                        // a province.
+                        let dest = if mover.fleet {
+                            b
+                        } else {
+                            map.prov_of[b] as usize
+                        };
+                        encode::support_move(here, a, dest)
+                    }
+                    kind::CONVOY => encode::convoy(here, a, b),
+                    _ => return None,
+                };
+                Some((prov, c))
+            }
+            ADJUSTMENTS => match k {
+                kind::BUILD => {
+                    if map.home_of[prov] == NO_POWER {
+                        return None;
+                    }
+                    // DATC 4.B.6: a coast on an army build is ignored.
+                    let c = if encode::fleet_of(code) {
+                        code
+                    } else {
+                        encode::build(prov, false)
+                    };
+                    Some((prov, c))
+                }
+                kind::DISBAND => {
+                    let u = st.units[prov];
+                    u.is_some().then(|| (prov, encode::disband(u.loc as usize)))
+                }
+                kind::WAIVE => Some((loc, code)),
+                _ => None,
+            },
+            _ => {
+                let d = st.dislodged[prov];
+                if !d.is_some() {
+                    return None;
+                }
+                let here = d.loc as usize;
+                match k {
+                    kind::DISBAND => Some((prov, encode::disband(here))),
+                    // A retreat may be written as a move.
+                    kind::MOVE | kind::RETREAT => {
+                        let dp = map.prov_of[a] as usize;
+                        let options = st.retreats[prov];
+                        let dest = if !d.fleet {
+                            dp
+                        } else if a == dp && !has(options, a) {
+                            let coasts = options & map.coasts[dp];
+                            if coasts.count_ones() == 1 {
+                                coasts.trailing_zeros() as usize
+                            } else {
+                                a
+                            }
+                        } else {
+                            a
+                        };
+                        Some((prov, encode::retreat(here, dest)))
+                    }
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    /// The verdict on a submitted code: `Some((key, normal form))` when it is legal (its normal
+    /// form is in its slot's list), else `None`. [`Legal::prepare`] must have been called for
+    /// `st`.
+    pub fn check(&mut self, map: &GameMap, st: &State, code: u32) -> Option<(usize, u32)> {
+        let (key, c) = Self::canonical(map, st, code)?;
+        let slot = match st.kind {
+            ADJUSTMENTS => {
+                let index = if encode::kind_of(c) == kind::WAIVE {
+                    self.power_slot[key]
+                } else {
+                    self.slot_of[key]
+                };
+                if index == NO_SLOT {
+                    return None;
+                }
+                index
+            }
+            _ => self.unit_slot(map, st, key),
+        };
+        let s = self.slots[slot as usize];
+        self.codes_of(&s).contains(&c).then_some((key, c))
+    }
+}
+
+/// The provinces `0..count` as a set.
+fn province_mask(count: usize) -> Mask {
+    if count >= N {
+        Mask::MAX
+    } else {
+        bit(count) - 1
+    }
+}
+
+/// One step of the minimal-route walk: the seas so far, the last, the seas no later step may
+/// use (neighbours of earlier seas: a chord would make a shorter route) and the shores touched
+/// before `last` (with the army's own province).
+#[derive(Clone, Copy)]
+struct Step {
+    path: Mask,
+    last: usize,
+    blocked: Mask,
+    touched: Mask,
+}
+
+fn walk(
+    map: &GameMap,
+    fleets: Mask,
+    src_seas: Mask,
+    s: Step,
+    useful: &mut [Mask; N],
+    found: &mut Mask,
+) {
+    let shores = map.sea_shores[s.last];
+    let ends = shores & !s.touched;
+    for d in Bits(ends) {
+        useful[d] |= s.path;
+    }
+    *found |= ends;
+    let touched = s.touched | shores;
+    let adj = map.sea_adj[s.last] & fleets;
+    let blocked = s.blocked | adj;
+    for next in Bits(adj & !s.blocked & !src_seas & !s.path) {
+        walk(
+            map,
+            fleets,
+            src_seas,
+            Step {
+                path: s.path | bit(next),
+                last: next,
+                blocked,
+                touched,
+            },
+            useful,
+            found,
+        );
+    }
+}

@@ -1,0 +1,22 @@
+//! The fast path: whole games on encoded orders, for bots that adjudicate millions of phases.
+//!
+//! The string/object API (`diplo.adjudicate`, `diplo.game`) stays the reference; this is a second
+//! implementation of the same meaning on integers, held to it by `tests/test_fast.py`.
+//!
+//! * [`encode`] — the `u32` order layout.
+//! * [`game_map`] — [`GameMap`], the per-map table (interned, shared by every game and thread).
+//! * [`state`] — [`State`], the board of one phase, a fixed-size value.
+//! * [`legal`] — complete legal-order lists per slot; legality as membership.
+//! * [`phases`] — [`Game`]: validation, the three phase kinds, the next position.
+//! * [`batch`] — many games in parallel with scoped threads.
+
+pub mod batch;
+pub mod encode;
+pub mod game_map;
+pub mod legal;
+pub mod phases;
+pub mod state;
+
+pub use game_map::{GameMap, MapSpec};
+pub use phases::Game;
+pub use state::State;

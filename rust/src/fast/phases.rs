@@ -1,0 +1,641 @@
+//! A fast game and its phases: validation of the submitted codes, the movement resolver, the
+//! retreat and adjustment phases, and the next position with phase skipping, centre changes after
+//! the Fall turn and the 18-centre victory — what `diplo.adjudicate.process_phase` and
+//! `diplo.game.Game` do, on encoded orders.
+//!
+//! # Results
+//!
+//! Every submitted code gets a result code and a success flag ([`result`]): an illegal code
+//! (malformed, not in its unit's legal list, or one of two different orders to one unit, DATC
+//! 4.D.3) gets `ILLEGAL`; a legal one the outcome of its unit (movement: the resolver's code;
+//! retreats: ok, or bounce when two units retreat to one province; adjustments: ok, or void for
+//! builds, waives and disbands beyond the count, DATC 4.D.4-4.D.6). The same code given twice is
+//! one order and both copies get its result. What happens without an order is reported as
+//! *implied* results, `(code, result, success)`: holds of unordered units (province order),
+//! disbands of dislodged units without a legal order (province order), and per power in map
+//! order the waives of unused builds and the disbands of the civil-disorder rule (removal order).
+//!
+//! # Buffers
+//!
+//! Everything a phase needs besides the game itself (the legal-order tables, the resolver and its
+//! outcome, scratch arrays) lives in one [`Scratch`] per thread and map, so neither processing
+//! nor cloning a game allocates once the buffers have grown. The legal-order tables describe one
+//! state, named by its `stamp`: a fresh number for every state a game enters (a clone keeps its
+//! original's stamp: it is the same state), so asking for the legal orders and then processing
+//! the same state works the tables out once.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::encode::{self, kind};
+use super::game_map::{bit, has, Bits, GameMap, Mask};
+use super::legal::{Legal, Slot};
+use super::state::{Piece, State, ADJUSTMENTS, FALL, MOVEMENT, RETREATS, SPRING, WINTER};
+use crate::orders::{Order, Unit};
+use crate::outcome::MovementOutcome;
+use crate::resolver::Adjudicator;
+
+/// Result codes of submitted orders: the core's codes and ILLEGAL.
+pub mod result {
+    pub const OK: u8 = 0;
+    pub const BOUNCE: u8 = 1;
+    pub const CUT: u8 = 2;
+    pub const DISLODGED: u8 = 3;
+    pub const NO_CONVOY: u8 = 4;
+    pub const VOID: u8 = 5;
+    pub const ILLEGAL: u8 = 6;
+}
+
+/// A power owning this many supply centres after a Fall turn wins.
+pub const VICTORY_CENTERS: u32 = 18;
+
+const N: usize = encode::MAX_INDEX;
+/// The ruling of a code that is illegal.
+const REFUSED: u8 = u8::MAX;
+
+static STAMPS: AtomicU64 = AtomicU64::new(1);
+
+fn fresh_stamp() -> u64 {
+    STAMPS.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A game on the fast path (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub map: &'static GameMap,
+    pub state: State,
+    /// The game ends once a phase of a later year would come next.
+    pub max_year: Option<u32>,
+    pub over: bool,
+    pub winner: Option<u8>,
+    /// Names the state for the legal-order tables (see the module documentation).
+    pub stamp: u64,
+    /// The codes submitted for the current phase.
+    pub orders: Vec<u32>,
+    /// Per code submitted for the last processed phase: result code and success.
+    pub results: Vec<u8>,
+    pub success: Vec<bool>,
+    /// What the last processed phase did without an order: (code, result, success).
+    pub implied: Vec<(u32, u8, bool)>,
+    /// Test hook: the next processing panics (to show that no panic reaches Python).
+    pub poisoned: bool,
+}
+
+impl Game {
+    pub fn new(map: &'static GameMap, state: State, max_year: Option<u32>) -> Game {
+        Game {
+            map,
+            state,
+            max_year,
+            over: false,
+            winner: None,
+            stamp: fresh_stamp(),
+            orders: Vec::new(),
+            results: Vec::new(),
+            success: Vec::new(),
+            implied: Vec::new(),
+            poisoned: false,
+        }
+    }
+
+    /// Calls `f` with the slots and lists of the current phase (none once the game is over).
+    pub fn with_legal<R>(&self, f: impl FnOnce(&Legal, &[Slot]) -> R) -> R {
+        let (map, st, stamp) = (self.map, &self.state, self.stamp);
+        with_scratch(map, |s| {
+            s.legal.prepare(map, st, stamp);
+            if self.over {
+                return f(&s.legal, &[]);
+            }
+            s.legal.all_slots(map, st);
+            f(&s.legal, s.legal.slots())
+        })
+    }
+
+    /// Rules on the submitted codes and moves on to the next phase. Errors only on an internal
+    /// inconsistency (a bug), never on the codes.
+    pub fn process(&mut self) -> Result<(), String> {
+        if self.poisoned {
+            self.poisoned = false;
+            panic!("deliberate panic (test hook)");
+        }
+        if self.over {
+            return Err("the game is over".into());
+        }
+        let map = self.map;
+        let outcome = with_scratch(map, |s| match self.state.kind {
+            MOVEMENT => s.movement(self),
+            RETREATS => {
+                s.retreats(self);
+                Ok(())
+            }
+            _ => {
+                s.adjustments(self);
+                Ok(())
+            }
+        });
+        self.orders.clear();
+        self.stamp = fresh_stamp();
+        outcome?;
+        if self.winner.is_some() {
+            self.over = true;
+        } else if let Some(last) = self.max_year {
+            if self.state.year > last {
+                self.over = true;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The per-thread buffers of one map (see "Buffers" in the module documentation).
+pub struct Scratch {
+    map: &'static GameMap,
+    pub legal: Legal,
+    adj: Adjudicator<'static>,
+    out: MovementOutcome,
+    units: Vec<Unit>,
+    orders: Vec<Order>,
+    /// Per submitted code: the key of its slot (province, or power for a waive) or REFUSED.
+    keys: Vec<u8>,
+    /// Per submitted code: its normal form.
+    normal: Vec<u32>,
+    /// Per province: the effective order.
+    effective: [u32; N],
+    /// Per province: the resolver's index of its unit.
+    index: [u16; N],
+    candidates: Vec<(u32, u8)>,
+}
+
+impl Scratch {
+    fn new(map: &'static GameMap) -> Scratch {
+        Scratch {
+            map,
+            legal: Legal::default(),
+            adj: Adjudicator::new(&map.cmap),
+            out: MovementOutcome::default(),
+            units: Vec::new(),
+            orders: Vec::new(),
+            keys: Vec::new(),
+            normal: Vec::new(),
+            effective: [0; N],
+            index: [0; N],
+            candidates: Vec::new(),
+        }
+    }
+
+    /// Rules on every submitted code of a movement or retreat phase: fills `keys` and `normal`,
+    /// `effective` per province, and returns the provinces with exactly one (legal) order.
+    fn rule_unit_orders(&mut self, game: &Game) -> Mask {
+        let map = self.map;
+        let st = &game.state;
+        self.legal.prepare(map, st, game.stamp);
+        self.keys.clear();
+        self.normal.clear();
+        let mut ordered: Mask = 0;
+        let mut conflict: Mask = 0;
+        for &code in &game.orders {
+            match self.legal.check(map, st, code) {
+                Some((p, c)) => {
+                    self.keys.push(p as u8);
+                    self.normal.push(c);
+                    if has(ordered, p) {
+                        if self.effective[p] != c {
+                            // DATC 4.D.3: two different orders to one unit: both void, it holds.
+                            conflict |= bit(p);
+                        }
+                    } else {
+                        ordered |= bit(p);
+                        self.effective[p] = c;
+                    }
+                }
+                None => {
+                    self.keys.push(REFUSED);
+                    self.normal.push(0);
+                }
+            }
+        }
+        ordered & !conflict
+    }
+
+    fn movement(&mut self, game: &mut Game) -> Result<(), String> {
+        let map = self.map;
+        let effective = self.rule_unit_orders(game);
+        let st = &mut game.state;
+        self.units.clear();
+        self.orders.clear();
+        let mut occupied: Mask = 0;
+        for q in 0..map.provinces {
+            let u = st.units[q];
+            if !u.is_some() {
+                continue;
+            }
+            occupied |= bit(q);
+            self.index[q] = self.units.len() as u16;
+            self.units.push(Unit {
+                power: u.power,
+                is_fleet: u.fleet,
+                loc: u.loc as u16,
+            });
+            self.orders.push(if has(effective, q) {
+                to_order(self.effective[q])
+            } else {
+                Order::Hold
+            });
+        }
+        self.adj
+            .resolve_into(&self.units, &self.orders, &mut self.out)
+            .map_err(|e| format!("the resolver refused a legal order set: {e}"))?;
+        let out = &self.out;
+
+        game.results.clear();
+        game.success.clear();
+        for &key in &self.keys {
+            if key == REFUSED || !has(effective, key as usize) {
+                game.results.push(result::ILLEGAL);
+                game.success.push(false);
+            } else {
+                let i = self.index[key as usize] as usize;
+                game.results.push(out.codes[i]);
+                game.success.push(out.success[i]);
+            }
+        }
+        game.implied.clear();
+        for q in Bits(occupied & !effective) {
+            let i = self.index[q] as usize;
+            game.implied.push((
+                encode::hold(st.units[q].loc as usize),
+                out.codes[i],
+                out.success[i],
+            ));
+        }
+
+        // The next board: moved units at their destination, dislodged ones aside with their
+        // retreat options (units with none are gone), the rest where they were.
+        let before = st.units;
+        st.units = [Piece::NONE; N];
+        st.dislodged = [Piece::NONE; N];
+        let mut pending = false;
+        for q in Bits(occupied) {
+            let i = self.index[q] as usize;
+            let u = before[q];
+            let order = self.effective[q];
+            if has(effective, q) && encode::kind_of(order) == kind::MOVE && out.success[i] {
+                let dest = encode::a_of(order);
+                st.units[map.prov_of[dest] as usize] = Piece {
+                    loc: dest as u8,
+                    ..u
+                };
+            } else if out.dislodged_by[i] >= 0 {
+                let options = out.retreats[i]
+                    .iter()
+                    .fold(0, |m: Mask, &l| m | bit(l as usize));
+                if options != 0 {
+                    st.dislodged[q] = u;
+                    st.retreats[q] = options;
+                    pending = true;
+                }
+            } else {
+                st.units[q] = u;
+            }
+        }
+        if pending {
+            st.kind = RETREATS;
+        } else {
+            after_turn(map, game);
+        }
+        Ok(())
+    }
+
+    fn retreats(&mut self, game: &mut Game) {
+        let map = self.map;
+        let effective = self.rule_unit_orders(game);
+        let st = &mut game.state;
+        let mut once: Mask = 0;
+        let mut twice: Mask = 0;
+        for q in Bits(effective) {
+            let order = self.effective[q];
+            if encode::kind_of(order) == kind::RETREAT {
+                let dp = bit(map.prov_of[encode::a_of(order)] as usize);
+                twice |= once & dp;
+                once |= dp;
+            }
+        }
+        // Per dislodged province: the outcome of its effective order.
+        let mut bounced: Mask = 0;
+        let mut dislodged: Mask = 0;
+        for q in 0..map.provinces {
+            if st.dislodged[q].is_some() {
+                dislodged |= bit(q);
+            }
+        }
+        for q in Bits(effective) {
+            let order = self.effective[q];
+            if encode::kind_of(order) == kind::RETREAT {
+                let dest = encode::a_of(order);
+                let dp = map.prov_of[dest] as usize;
+                if has(twice, dp) {
+                    // DATC 6.H.7, 6.H.8: units retreating to one province are all disbanded.
+                    bounced |= bit(q);
+                } else {
+                    st.units[dp] = Piece {
+                        loc: dest as u8,
+                        ..st.dislodged[q]
+                    };
+                }
+            }
+        }
+        game.results.clear();
+        game.success.clear();
+        for &key in &self.keys {
+            if key == REFUSED || !has(effective, key as usize) {
+                game.results.push(result::ILLEGAL);
+                game.success.push(false);
+            } else if has(bounced, key as usize) {
+                game.results.push(result::BOUNCE);
+                game.success.push(false);
+            } else {
+                game.results.push(result::OK);
+                game.success.push(true);
+            }
+        }
+        game.implied.clear();
+        for q in Bits(dislodged & !effective) {
+            game.implied.push((
+                encode::disband(st.dislodged[q].loc as usize),
+                result::OK,
+                true,
+            ));
+        }
+        st.dislodged = [Piece::NONE; N];
+        if st.season == SPRING {
+            st.season = FALL;
+            st.kind = MOVEMENT;
+        } else {
+            after_turn(map, game);
+        }
+    }
+
+    fn adjustments(&mut self, game: &mut Game) {
+        let map = self.map;
+        let st = &game.state;
+        self.legal.prepare(map, st, game.stamp);
+        let mut centers = [0u32; N];
+        let mut units = [0u32; N];
+        st.center_counts(map, &mut centers[..map.powers]);
+        st.unit_counts(map, &mut units[..map.powers]);
+        let mut occupied: Mask = 0;
+        for q in 0..map.provinces {
+            if st.units[q].is_some() {
+                occupied |= bit(q);
+            }
+        }
+        // Builds allowed (> 0, at most the owned vacant home centres) or disbands owed (< 0).
+        let mut allowed = [0i64; N];
+        for power in 0..map.powers {
+            let mut surplus = centers[power] as i64 - units[power] as i64;
+            if surplus > 0 {
+                let sites = Bits(map.homes[power] & !occupied)
+                    .filter(|&q| st.centers[q] == power as u8)
+                    .count() as i64;
+                surplus = surplus.min(sites);
+            }
+            allowed[power] = surplus;
+        }
+        let mut used = [0i64; N];
+        let mut built: Mask = 0;
+        let mut removed: Mask = 0;
+        let mut added = [Piece::NONE; N];
+        game.results.clear();
+        game.success.clear();
+        for i in 0..game.orders.len() {
+            let code = game.orders[i];
+            let Some((key, c)) = self.legal.check(map, st, code) else {
+                game.results.push(result::ILLEGAL);
+                game.success.push(false);
+                continue;
+            };
+            let ok = match encode::kind_of(c) {
+                kind::DISBAND => {
+                    let power = st.units[key].power as usize;
+                    let owed = -allowed[power];
+                    if owed <= 0 {
+                        false
+                    } else if has(removed, key) {
+                        // DATC 6.J.2: the same unit twice counts once.
+                        true
+                    } else if used[power] >= owed {
+                        false // DATC 4.D.6: the first disbands are used.
+                    } else {
+                        used[power] += 1;
+                        removed |= bit(key);
+                        true
+                    }
+                }
+                k => {
+                    let power = if k == kind::WAIVE {
+                        key
+                    } else {
+                        map.home_of[key] as usize
+                    };
+                    let n = allowed[power];
+                    if n <= 0 || (k == kind::BUILD && has(built, key)) || used[power] >= n {
+                        // DATC 4.D.5: one build per province; 4.D.4: the first builds and
+                        // waives (4.D.7) are used.
+                        false
+                    } else {
+                        used[power] += 1;
+                        if k == kind::BUILD {
+                            built |= bit(key);
+                            added[key] = Piece {
+                                power: power as u8,
+                                fleet: encode::fleet_of(c),
+                                loc: encode::loc_of(c) as u8,
+                            };
+                        }
+                        true
+                    }
+                }
+            };
+            game.results
+                .push(if ok { result::OK } else { result::VOID });
+            game.success.push(ok);
+        }
+
+        game.implied.clear();
+        for power in 0..map.powers {
+            let n = allowed[power];
+            if n > 0 {
+                for _ in used[power]..n {
+                    game.implied.push((encode::waive(power), result::OK, true));
+                }
+            } else if n < 0 {
+                let shortfall = -n - used[power];
+                if shortfall > 0 {
+                    self.civil_disorder(st, power, shortfall as usize, removed);
+                    for &(_, q) in &self.candidates[..shortfall as usize] {
+                        let q = q as usize;
+                        removed |= bit(q);
+                        game.implied.push((
+                            encode::disband(st.units[q].loc as usize),
+                            result::OK,
+                            true,
+                        ));
+                    }
+                }
+            }
+        }
+        let st = &mut game.state;
+        for q in Bits(removed) {
+            st.units[q] = Piece::NONE;
+        }
+        for q in Bits(built) {
+            st.units[q] = added[q];
+        }
+        st.dislodged = [Piece::NONE; N];
+        st.year += 1;
+        st.season = SPRING;
+        st.kind = MOVEMENT;
+    }
+
+    /// DATC 4.D.8 (2023 rules): sorts the units of `power` not yet removed into `candidates`,
+    /// first to go first: farthest from the nearest centre the power owns (every border counts,
+    /// DATC 6.J.6, 6.J.10, 6.J.11), fleets before armies (6.J.7), then by English name (6.J.4).
+    /// At least `count` units are there.
+    #[allow(clippy::needless_range_loop)] // per-province tables indexed together
+    fn civil_disorder(&mut self, st: &State, power: usize, count: usize, removed: Mask) {
+        let map = self.map;
+        let mut owned: Mask = 0;
+        for q in Bits(map.centers) {
+            if st.centers[q] == power as u8 {
+                owned |= bit(q);
+            }
+        }
+        // Breadth-first distances over every border; unreachable: provinces + 1.
+        let far = map.provinces as u32 + 1;
+        let mut dist = [far; N];
+        let mut seen = owned;
+        let mut frontier = owned;
+        let mut d = 0;
+        while frontier != 0 {
+            let mut next: Mask = 0;
+            for q in Bits(frontier) {
+                dist[q] = d;
+                next |= map.border[q];
+            }
+            next &= !seen;
+            seen |= next;
+            frontier = next;
+            d += 1;
+        }
+        self.candidates.clear();
+        for q in 0..map.provinces {
+            let u = st.units[q];
+            if u.power == power as u8 && !has(removed, q) {
+                let key = ((far - dist[q]) << 20) | (u32::from(!u.fleet) << 16);
+                // Larger distance first: sort by (far - dist) ascending, then army bit, then name.
+                self.candidates
+                    .push((key | u32::from(map.name_rank[q]), q as u8));
+            }
+        }
+        self.candidates.sort_unstable();
+        debug_assert!(self.candidates.len() >= count);
+    }
+}
+
+fn to_order(code: u32) -> Order {
+    let a = encode::a_of(code) as u16;
+    let b = encode::b_of(code) as u16;
+    match encode::kind_of(code) {
+        kind::MOVE => Order::Move {
+            dest: a,
+            via: encode::via_of(code),
+        },
+        kind::SUPPORT_HOLD => Order::SupportHold { target: a },
+        kind::SUPPORT_MOVE => Order::SupportMove { from: a, to: b },
+        kind::CONVOY => Order::Convoy { from: a, to: b },
+        _ => Order::Hold,
+    }
+}
+
+/// The phase after a movement or retreat phase with no retreat pending: Fall after Spring;
+/// after the Fall, centres change hands (an empty centre keeps its owner), a power with 18 wins,
+/// and the winter is played only when some power can build or must disband.
+fn after_turn(map: &GameMap, game: &mut Game) {
+    let st = &mut game.state;
+    if st.season == SPRING {
+        st.season = FALL;
+        st.kind = MOVEMENT;
+        return;
+    }
+    for q in Bits(map.centers) {
+        let u = st.units[q];
+        if u.is_some() {
+            st.centers[q] = u.power;
+        }
+    }
+    let mut centers = [0u32; N];
+    let mut units = [0u32; N];
+    st.center_counts(map, &mut centers[..map.powers]);
+    st.unit_counts(map, &mut units[..map.powers]);
+    let mut best: Option<usize> = None;
+    for power in 0..map.powers {
+        if centers[power] >= VICTORY_CENTERS && best.is_none_or(|b| centers[power] > centers[b]) {
+            best = Some(power);
+        }
+    }
+    st.season = WINTER;
+    st.kind = ADJUSTMENTS;
+    if let Some(w) = best {
+        game.winner = Some(w as u8);
+        return;
+    }
+    if !winter_needed(map, st, &centers, &units) {
+        st.year += 1;
+        st.season = SPRING;
+        st.kind = MOVEMENT;
+    }
+}
+
+fn winter_needed(map: &GameMap, st: &State, centers: &[u32], units: &[u32]) -> bool {
+    for power in 0..map.powers {
+        if units[power] > centers[power] {
+            return true;
+        }
+        if units[power] < centers[power] {
+            let vacant_home = Bits(map.homes[power])
+                .any(|h| st.centers[h] == power as u8 && !st.units[h].is_some());
+            if vacant_home {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Vec<Box<Scratch>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with this thread's buffers for `map` (created on first use).
+pub fn with_scratch<R>(map: &'static GameMap, f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|cell| {
+        let mut all = cell.borrow_mut();
+        let i = match all.iter().position(|s| std::ptr::eq(s.map, map)) {
+            Some(i) => i,
+            None => {
+                all.push(Box::new(Scratch::new(map)));
+                all.len() - 1
+            }
+        };
+        f(&mut all[i])
+    })
+}
+
+/// Drops this thread's buffers (after a panic may have left them half-updated).
+pub fn forget_scratch() {
+    let _ = SCRATCH.try_with(|cell| {
+        if let Ok(mut all) = cell.try_borrow_mut() {
+            all.clear();
+        }
+    });
+}

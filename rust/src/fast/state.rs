@@ -1,0 +1,214 @@
+//! The state of a fast game: the phase, the units per province, the owner of each centre and the
+//! dislodged units with their retreat options. A plain fixed-size value (about 3 KB): cloning a
+//! game copies it without touching the heap.
+
+use super::encode::MAX_INDEX;
+use super::game_map::{bit, has, GameMap, Mask, COAST, LAND, NO_POWER, SEA};
+
+/// Seasons and phase kinds.
+pub const SPRING: u8 = 0;
+pub const FALL: u8 = 1;
+pub const WINTER: u8 = 2;
+pub const MOVEMENT: u8 = 0;
+pub const RETREATS: u8 = 1;
+pub const ADJUSTMENTS: u8 = 2;
+
+/// The largest year a game may reach (Phase accepts five digits).
+pub const MAX_YEAR: u32 = 99_999;
+
+/// A unit: owner, type and exact location. `power == NO_POWER` is "no unit".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub power: u8,
+    pub fleet: bool,
+    pub loc: u8,
+}
+
+impl Piece {
+    pub const NONE: Piece = Piece {
+        power: NO_POWER,
+        fleet: false,
+        loc: 0,
+    };
+
+    #[inline]
+    pub fn is_some(&self) -> bool {
+        self.power != NO_POWER
+    }
+}
+
+/// The board at the start of a phase (see the module documentation). Tables are indexed by
+/// province.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub year: u32,
+    pub season: u8,
+    pub kind: u8,
+    pub units: [Piece; MAX_INDEX],
+    /// Owner of each supply centre, or `NO_POWER`.
+    pub centers: [u8; MAX_INDEX],
+    /// Retreat phase: the dislodged unit of each province (the attacker may stand there too).
+    pub dislodged: [Piece; MAX_INDEX],
+    /// Its retreat options (locations).
+    pub retreats: [Mask; MAX_INDEX],
+}
+
+/// A unit as the constructor receives it: `(power, is_fleet, location)`.
+pub type RawUnit = (i64, i64, i64);
+
+fn index(what: &str, v: i64, limit: usize) -> Result<usize, String> {
+    usize::try_from(v)
+        .ok()
+        .filter(|&x| x < limit)
+        .ok_or_else(|| format!("{what}: {v} is not an index below {limit}"))
+}
+
+/// Checks one unit against the map: an army on a land or coastal province (never a coast
+/// location), a fleet at sea or on a coast (on a coast location where the province is split).
+fn piece(map: &GameMap, what: &str, raw: RawUnit) -> Result<Piece, String> {
+    let (power, fleet, loc) = raw;
+    let power = index(&format!("{what} power"), power, map.powers)?;
+    let fleet = match fleet {
+        0 => false,
+        1 => true,
+        other => return Err(format!("{what}: is_fleet must be 0 or 1, got {other}")),
+    };
+    let loc = index(&format!("{what} location"), loc, map.locations)?;
+    let prov = map.prov_of[loc] as usize;
+    let kind = map.kind[prov];
+    let name = map.loc_name(loc);
+    if fleet {
+        if kind == LAND {
+            return Err(format!("{what}: a fleet cannot stand inland ({name})"));
+        }
+        if loc == prov && map.coasts[prov] != 0 {
+            return Err(format!(
+                "{what}: a fleet in {name} must stand on one of its coasts"
+            ));
+        }
+    } else {
+        if kind == SEA {
+            return Err(format!("{what}: an army cannot stand at sea ({name})"));
+        }
+        if loc != prov {
+            return Err(format!(
+                "{what}: an army stands on a province, not on {name}"
+            ));
+        }
+    }
+    debug_assert!(kind == COAST || kind == LAND || fleet);
+    Ok(Piece {
+        power: power as u8,
+        fleet,
+        loc: loc as u8,
+    })
+}
+
+impl State {
+    /// Builds and checks a state; the error names what is wrong.
+    pub fn new(
+        map: &GameMap,
+        year: i64,
+        season: &str,
+        kind: &str,
+        units: &[RawUnit],
+        centers: &[(i64, i64)],
+        dislodged: &[(RawUnit, Vec<i64>)],
+    ) -> Result<State, String> {
+        let year = u32::try_from(year)
+            .ok()
+            .filter(|&y| y <= MAX_YEAR)
+            .ok_or_else(|| format!("year {year} is not in 0..={MAX_YEAR}"))?;
+        let (season, kind) = match (season, kind) {
+            ("S", "M") => (SPRING, MOVEMENT),
+            ("S", "R") => (SPRING, RETREATS),
+            ("F", "M") => (FALL, MOVEMENT),
+            ("F", "R") => (FALL, RETREATS),
+            ("W", "A") => (WINTER, ADJUSTMENTS),
+            _ => return Err(format!("no phase {season}{year}{kind}")),
+        };
+        let mut st = State {
+            year,
+            season,
+            kind,
+            units: [Piece::NONE; MAX_INDEX],
+            centers: [NO_POWER; MAX_INDEX],
+            dislodged: [Piece::NONE; MAX_INDEX],
+            retreats: [0; MAX_INDEX],
+        };
+        for (i, &raw) in units.iter().enumerate() {
+            let p = piece(map, &format!("units[{i}]"), raw)?;
+            let prov = map.prov_of[p.loc as usize] as usize;
+            if st.units[prov].is_some() {
+                return Err(format!(
+                    "units[{i}]: {} already holds a unit",
+                    map.loc_name(prov)
+                ));
+            }
+            st.units[prov] = p;
+        }
+        for (i, &(prov, power)) in centers.iter().enumerate() {
+            let prov = index(&format!("centers[{i}] province"), prov, map.provinces)?;
+            let power = index(&format!("centers[{i}] power"), power, map.powers)?;
+            if !has(map.centers, prov) {
+                return Err(format!(
+                    "centers[{i}]: {} is not a supply centre",
+                    map.loc_name(prov)
+                ));
+            }
+            if st.centers[prov] != NO_POWER && st.centers[prov] != power as u8 {
+                return Err(format!(
+                    "centers[{i}]: {} is owned twice",
+                    map.loc_name(prov)
+                ));
+            }
+            st.centers[prov] = power as u8;
+        }
+        for (i, (raw, options)) in dislodged.iter().enumerate() {
+            let p = piece(map, &format!("dislodged[{i}]"), *raw)?;
+            let prov = map.prov_of[p.loc as usize] as usize;
+            if st.dislodged[prov].is_some() {
+                return Err(format!(
+                    "dislodged[{i}]: two dislodged units in {}",
+                    map.loc_name(prov)
+                ));
+            }
+            let mut mask: Mask = 0;
+            for &o in options {
+                mask |= bit(index(&format!("dislodged[{i}] option"), o, map.locations)?);
+            }
+            st.dislodged[prov] = p;
+            st.retreats[prov] = mask;
+        }
+        Ok(st)
+    }
+
+    /// `S1901M`.
+    pub fn phase_name(&self) -> String {
+        let season = ["S", "F", "W"][self.season as usize];
+        let kind = ["M", "R", "A"][self.kind as usize];
+        format!("{season}{}{kind}", self.year)
+    }
+
+    /// Supply centres owned, per power.
+    pub fn center_counts(&self, map: &GameMap, out: &mut [u32]) {
+        out.fill(0);
+        for q in 0..map.provinces {
+            let o = self.centers[q];
+            if o != NO_POWER {
+                out[o as usize] += 1;
+            }
+        }
+    }
+
+    /// Units on the board, per power.
+    pub fn unit_counts(&self, map: &GameMap, out: &mut [u32]) {
+        out.fill(0);
+        for q in 0..map.provinces {
+            let u = self.units[q];
+            if u.is_some() {
+                out[u.power as usize] += 1;
+            }
+        }
+    }
+}

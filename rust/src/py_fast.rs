@@ -1,0 +1,420 @@
+//! PyO3 bindings of the fast path (`diplo._core.FastMap`, `FastGame`, `process_batch`), wrapped
+//! by `python/diplo/fast.py`; typed in `python/diplo/_core.pyi`.
+//!
+//! Bad arguments raise `ValueError` naming the problem; a finished game raises
+//! `diplo.game.GameOverError`; every call runs inside `catch_unwind`, so a bug surfaces as
+//! `RuntimeError` and no panic crosses into Python. Single-game calls keep the GIL (they take
+//! microseconds); `process_batch` releases it and spreads the games over threads.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyList, PyString, PyTuple};
+
+use crate::fast::batch::{panic_message, process_all};
+use crate::fast::game_map::{Bits, GameMap, MapSpec};
+use crate::fast::phases::{forget_scratch, Game};
+use crate::fast::state::State;
+
+pyo3::import_exception!(diplo.game, GameOverError);
+
+/// A code that is not a `u32` (negative, too large): malformed, so ruled illegal.
+const GARBAGE: u32 = u32::MAX;
+
+/// Runs `f`, turning a panic into `RuntimeError`.
+fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            forget_scratch();
+            Err(PyRuntimeError::new_err(format!(
+                "internal error in the diplo fast path: {}",
+                panic_message(payload.as_ref())
+            )))
+        }
+    }
+}
+
+fn indices(what: &str, v: &[i64]) -> PyResult<Vec<u16>> {
+    v.iter()
+        .map(|&x| {
+            u16::try_from(x)
+                .map_err(|_| PyValueError::new_err(format!("{what}: {x} is not an index")))
+        })
+        .collect()
+}
+
+/// A map compiled for the fast path (built once per map by `diplo.fast`).
+#[pyclass(frozen, name = "FastMap", module = "diplo._core")]
+pub struct PyFastMap {
+    map: &'static GameMap,
+}
+
+#[pymethods]
+impl PyFastMap {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        locations: Vec<String>,
+        powers: Vec<String>,
+        loc_province: Vec<i64>,
+        province_kind: Vec<i64>,
+        army_adj: Vec<Vec<i64>>,
+        fleet_adj: Vec<Vec<i64>>,
+        centers: Vec<i64>,
+        homes: Vec<Vec<i64>>,
+        name_rank: Vec<i64>,
+    ) -> PyResult<Self> {
+        guarded(|| {
+            let lists = |what: &str, v: &[Vec<i64>]| -> PyResult<Vec<Vec<u16>>> {
+                v.iter().map(|l| indices(what, l)).collect()
+            };
+            let kinds = province_kind
+                .iter()
+                .map(|&k| {
+                    u8::try_from(k).map_err(|_| {
+                        PyValueError::new_err(format!("province kind {k} is not 0, 1 or 2"))
+                    })
+                })
+                .collect::<PyResult<Vec<u8>>>()?;
+            let spec = MapSpec {
+                locations,
+                powers,
+                loc_province: indices("loc_province", &loc_province)?,
+                province_kind: kinds,
+                army_adj: lists("army_adj", &army_adj)?,
+                fleet_adj: lists("fleet_adj", &fleet_adj)?,
+                centers: indices("centers", &centers)?,
+                homes: lists("homes", &homes)?,
+                name_rank: indices("name_rank", &name_rank)?,
+            };
+            let map = GameMap::intern(spec).map_err(PyValueError::new_err)?;
+            Ok(PyFastMap { map })
+        })
+    }
+
+    #[getter]
+    fn num_locations(&self) -> usize {
+        self.map.locations
+    }
+
+    #[getter]
+    fn num_provinces(&self) -> usize {
+        self.map.provinces
+    }
+
+    #[getter]
+    fn num_powers(&self) -> usize {
+        self.map.powers
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "FastMap(num_provinces={}, num_locations={}, num_powers={})",
+            self.map.provinces, self.map.locations, self.map.powers
+        )
+    }
+}
+
+/// Reads one code: an `int`; one outside `0..2**32` is kept as a malformed code.
+fn code_of(i: usize, item: &Bound<'_, PyAny>) -> PyResult<u32> {
+    if item.is_instance_of::<PyBool>() {
+        return Err(PyValueError::new_err(format!(
+            "orders[{i}]: expected an int code, got a bool"
+        )));
+    }
+    match item.extract::<i64>() {
+        Ok(v) => Ok(u32::try_from(v).unwrap_or(GARBAGE)),
+        Err(_) if item.is_instance_of::<pyo3::types::PyInt>() => Ok(GARBAGE),
+        Err(_) => Err(PyValueError::new_err(format!(
+            "orders[{i}]: expected an int code, got {}",
+            item.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "?".into())
+        ))),
+    }
+}
+
+/// Reads a sequence of codes into `out`.
+fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<u32>) -> PyResult<()> {
+    out.clear();
+    if let Ok(list) = orders.downcast::<PyList>() {
+        for (i, item) in list.iter().enumerate() {
+            out.push(code_of(i, &item)?);
+        }
+        return Ok(());
+    }
+    if let Ok(tuple) = orders.downcast::<PyTuple>() {
+        for (i, item) in tuple.iter().enumerate() {
+            out.push(code_of(i, &item)?);
+        }
+        return Ok(());
+    }
+    if orders.is_instance_of::<PyString>() || orders.is_instance_of::<PyBytes>() {
+        return Err(PyValueError::new_err(
+            "orders must be a sequence of int codes, not a string",
+        ));
+    }
+    let iter = orders
+        .try_iter()
+        .map_err(|_| PyValueError::new_err("orders must be a sequence of int codes"))?;
+    for (i, item) in iter.enumerate() {
+        out.push(code_of(i, &item?)?);
+    }
+    Ok(())
+}
+
+type RawPiece = (i64, i64, i64);
+
+/// One game on the fast path (wrapped by `diplo.fast.FastGame`).
+#[pyclass(name = "FastGame", module = "diplo._core")]
+pub struct PyFastGame {
+    game: Game,
+}
+
+fn game_over() -> PyErr {
+    GameOverError::new_err("the game is over")
+}
+
+#[pymethods]
+impl PyFastGame {
+    #[new]
+    #[pyo3(signature = (map, year, season, kind, units, centers, dislodged, max_year=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        map: &Bound<'_, PyFastMap>,
+        year: i64,
+        season: &str,
+        kind: &str,
+        units: Vec<RawPiece>,
+        centers: Vec<(i64, i64)>,
+        dislodged: Vec<(RawPiece, Vec<i64>)>,
+        max_year: Option<i64>,
+    ) -> PyResult<Self> {
+        let map = map.get().map;
+        guarded(|| {
+            let state = State::new(map, year, season, kind, &units, &centers, &dislodged)
+                .map_err(|e| PyValueError::new_err(format!("bad position: {e}")))?;
+            let max_year =
+                match max_year {
+                    None => None,
+                    Some(y) => Some(u32::try_from(y).map_err(|_| {
+                        PyValueError::new_err(format!("max_year {y} is not a year"))
+                    })?),
+                };
+            Ok(PyFastGame {
+                game: Game::new(map, state, max_year),
+            })
+        })
+    }
+
+    #[getter]
+    fn phase(&self) -> String {
+        self.game.state.phase_name()
+    }
+
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.game.over
+    }
+
+    #[getter]
+    fn winner(&self) -> Option<&str> {
+        self.game
+            .winner
+            .map(|w| self.game.map.power_name(w as usize))
+    }
+
+    #[getter]
+    fn max_year(&self) -> Option<u32> {
+        self.game.max_year
+    }
+
+    fn legal_orders<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        guarded(|| {
+            self.game.with_legal(|legal, slots| {
+                let mut lists = Vec::with_capacity(slots.len());
+                for s in slots {
+                    lists.push(PyList::new(py, legal.codes_of(s).iter().copied())?);
+                }
+                PyList::new(py, lists)
+            })
+        })
+    }
+
+    fn slots<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let map = self.game.map;
+        guarded(|| {
+            let pairs: Vec<(&str, &str)> = self.game.with_legal(|_, slots| {
+                slots
+                    .iter()
+                    .map(|s| {
+                        let key = if s.key_is_power {
+                            map.power_name(s.key as usize)
+                        } else {
+                            map.loc_name(s.key as usize)
+                        };
+                        (map.power_name(s.power as usize), key)
+                    })
+                    .collect()
+            });
+            PyList::new(py, pairs)
+        })
+    }
+
+    fn set_orders(&mut self, orders: &Bound<'_, PyAny>) -> PyResult<()> {
+        if self.game.over {
+            return Err(game_over());
+        }
+        guarded(|| read_codes(orders, &mut self.game.orders))
+    }
+
+    fn process(&mut self) -> PyResult<()> {
+        if self.game.over {
+            return Err(game_over());
+        }
+        guarded(|| {
+            self.game
+                .process()
+                .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))
+        })
+    }
+
+    fn result_codes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        // Not `Vec<u8>`: PyO3 would make that `bytes`.
+        PyList::new(py, self.game.results.iter().map(|&c| u32::from(c)))
+    }
+
+    fn result_success(&self) -> Vec<bool> {
+        self.game.success.clone()
+    }
+
+    fn implied_results(&self) -> Vec<(u32, u8, bool)> {
+        self.game.implied.clone()
+    }
+
+    /// `(year, season, kind, units, centers, dislodged)` with units `(power, is_fleet, loc)`,
+    /// centres `(province, power)` and dislodged `(power, is_fleet, loc, options)`.
+    #[allow(clippy::type_complexity)]
+    fn state(
+        &self,
+    ) -> (
+        u32,
+        &'static str,
+        &'static str,
+        Vec<(u8, bool, u8)>,
+        Vec<(usize, u8)>,
+        Vec<(u8, bool, u8, Vec<usize>)>,
+    ) {
+        let st = &self.game.state;
+        let map = self.game.map;
+        let season = ["S", "F", "W"][st.season as usize];
+        let kind = ["M", "R", "A"][st.kind as usize];
+        let mut units = Vec::new();
+        let mut centers = Vec::new();
+        let mut dislodged = Vec::new();
+        for q in 0..map.provinces {
+            let u = st.units[q];
+            if u.is_some() {
+                units.push((u.power, u.fleet, u.loc));
+            }
+            if st.centers[q] != crate::fast::game_map::NO_POWER {
+                centers.push((q, st.centers[q]));
+            }
+            let d = st.dislodged[q];
+            if d.is_some() {
+                dislodged.push((d.power, d.fleet, d.loc, Bits(st.retreats[q]).collect()));
+            }
+        }
+        (st.year, season, kind, units, centers, dislodged)
+    }
+
+    fn clone(&self) -> PyFastGame {
+        let mut game = self.game.clone();
+        game.poisoned = false;
+        PyFastGame { game }
+    }
+
+    /// Test hook: the next processing of this game panics inside the core.
+    fn _poison(&mut self) {
+        self.game.poisoned = true;
+    }
+
+    fn __repr__(&self) -> String {
+        let state = if self.game.over {
+            "over".to_string()
+        } else {
+            self.game.state.phase_name()
+        };
+        format!("<FastGame {state}>")
+    }
+}
+
+fn items<'py>(what: &str, obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if obj.is_instance_of::<PyString>() {
+        return Err(PyValueError::new_err(format!("{what} must be a sequence")));
+    }
+    obj.try_iter()
+        .map_err(|_| PyValueError::new_err(format!("{what} must be a sequence")))?
+        .collect()
+}
+
+/// `set_orders` and `process` on every game, the GIL released, on `threads` threads.
+#[pyfunction]
+#[pyo3(signature = (games, orders, threads=None))]
+fn process_batch(
+    py: Python<'_>,
+    games: &Bound<'_, PyAny>,
+    orders: &Bound<'_, PyAny>,
+    threads: Option<i64>,
+) -> PyResult<()> {
+    let games = items("games", games)?;
+    let orders = items("orders", orders)?;
+    if games.len() != orders.len() {
+        return Err(PyValueError::new_err(format!(
+            "{} games but {} order lists",
+            games.len(),
+            orders.len()
+        )));
+    }
+    let threads = match threads {
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(t) if t >= 1 => usize::try_from(t).unwrap_or(usize::MAX),
+        Some(t) => {
+            return Err(PyValueError::new_err(format!(
+                "threads must be at least 1, got {t}"
+            )))
+        }
+    };
+    let mut refs = Vec::with_capacity(games.len());
+    for (i, g) in games.iter().enumerate() {
+        let g = g
+            .downcast::<PyFastGame>()
+            .map_err(|_| PyValueError::new_err(format!("games[{i}] is not a FastGame")))?;
+        let r = g.try_borrow_mut().map_err(|_| {
+            PyValueError::new_err(format!(
+                "games[{i}] appears twice in the batch (or is in use elsewhere)"
+            ))
+        })?;
+        if r.game.over {
+            return Err(game_over());
+        }
+        refs.push(r);
+    }
+    for (r, o) in refs.iter_mut().zip(&orders) {
+        guarded(|| read_codes(o, &mut r.game.orders))?;
+    }
+    let mut all: Vec<&mut Game> = refs.iter_mut().map(|r| &mut r.game).collect();
+    py.allow_threads(|| process_all(&mut all, threads))
+        .map_err(PyRuntimeError::new_err)
+}
+
+/// Adds the fast path to `diplo._core`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyFastMap>()?;
+    m.add_class::<PyFastGame>()?;
+    m.add_function(wrap_pyfunction!(process_batch, m)?)?;
+    Ok(())
+}
