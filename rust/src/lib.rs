@@ -14,6 +14,7 @@
 //! * `python` — the PyO3 bindings (`diplo._core`), only with feature `python`.
 
 pub mod convoy;
+pub mod fast;
 pub mod map;
 pub mod orders;
 pub mod outcome;
@@ -21,6 +22,8 @@ pub mod resolver;
 mod retreat;
 mod strength;
 
+#[cfg(feature = "python")]
+mod py_fast;
 #[cfg(feature = "python")]
 mod python;
 
