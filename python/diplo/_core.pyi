@@ -5,9 +5,19 @@ province's index is also its location index. Outcome codes index ``CODES``: 0 ok
 2 cut, 3 dislodged, 4 no_convoy, 5 void (docs/design.md, "Outcomes").
 """
 
+from collections.abc import Sequence
 from typing import Final, final
 
-__all__ = ["CODES", "CompiledMap", "MovementOutcome", "__version__", "resolve_movement"]
+__all__ = [
+    "CODES",
+    "CompiledMap",
+    "FastGame",
+    "FastMap",
+    "MovementOutcome",
+    "__version__",
+    "process_batch",
+    "resolve_movement",
+]
 
 __version__: Final[str]
 CODES: Final[tuple[str, str, str, str, str, str]]
@@ -93,3 +103,85 @@ def resolve_movement(
 
 def _panic_for_test(message: str) -> None:
     """Panics inside the guard every entry point uses; raises ``RuntimeError`` (tests only)."""
+
+# --------------------------------------------------------------------------- the fast path
+# Wrapped by ``diplo.fast`` (documented there): call that module, not these directly.
+
+@final
+class FastMap:
+    """A map compiled for the fast path, interned by its data (at most 128 locations).
+
+    ``province_kind``: 0 land, 1 coast, 2 sea; ``homes``: per power its home centres;
+    ``name_rank``: per province its rank by English name (the civil-disorder tie-break). Raises
+    ``ValueError`` on a map that does not fit the encoding or does not check.
+    """
+
+    def __new__(
+        cls,
+        locations: list[str],
+        powers: list[str],
+        loc_province: list[int],
+        province_kind: list[int],
+        army_adj: list[list[int]],
+        fleet_adj: list[list[int]],
+        centers: list[int],
+        homes: list[list[int]],
+        name_rank: list[int],
+    ) -> FastMap: ...
+    @property
+    def num_locations(self) -> int: ...
+    @property
+    def num_provinces(self) -> int: ...
+    @property
+    def num_powers(self) -> int: ...
+
+@final
+class FastGame:
+    """A game on the fast path. Units ``(power, is_fleet, loc)``, centres ``(province, power)``,
+    dislodged ``((power, is_fleet, loc), options)``; raises ``ValueError`` on a bad position."""
+
+    def __new__(
+        cls,
+        map: FastMap,
+        year: int,
+        season: str,
+        kind: str,
+        units: list[tuple[int, int, int]],
+        centers: list[tuple[int, int]],
+        dislodged: list[tuple[tuple[int, int, int], list[int]]],
+        max_year: int | None = None,
+    ) -> FastGame: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def winner(self) -> str | None: ...
+    @property
+    def max_year(self) -> int | None: ...
+    def legal_orders(self) -> list[list[int]]: ...
+    def slots(self) -> list[tuple[str, str]]: ...
+    def set_orders(self, orders: Sequence[int]) -> None: ...
+    def process(self) -> None: ...
+    def result_codes(self) -> list[int]: ...
+    def result_success(self) -> list[bool]: ...
+    def implied_results(self) -> list[tuple[int, int, bool]]: ...
+    def state(
+        self,
+    ) -> tuple[
+        int,
+        str,
+        str,
+        list[tuple[int, bool, int]],
+        list[tuple[int, int]],
+        list[tuple[int, bool, int, list[int]]],
+    ]:
+        """``(year, season, kind, units, centers, dislodged)``; dislodged entries are
+        ``(power, is_fleet, loc, options)``."""
+    def clone(self) -> FastGame: ...
+    def _poison(self) -> None:
+        """Tests only: the next processing of this game panics inside the core."""
+
+def process_batch(
+    games: Sequence[FastGame], orders: Sequence[Sequence[int]], threads: int | None = None
+) -> None: ...

@@ -1,0 +1,472 @@
+"""The fast path: whole games on encoded orders, for bots that adjudicate millions of phases.
+
+The string/object API (:func:`diplo.adjudicate.process_phase`, :class:`diplo.game.Game`) stays the
+reference. This module is a second implementation of the same meaning, in the Rust core, on
+integer orders; ``tests/test_fast.py`` holds the two to identical rulings, positions and game
+ends.
+
+Encoded orders
+    One ``int`` (a ``u32``) per order::
+
+        bits  0-3   kind: 0 hold, 1 move, 2 support hold, 3 support move, 4 convoy,
+                          5 retreat, 6 disband, 7 build, 8 waive
+        bits  4-10  the ordered unit's LOCATION (index of ``Map.locations``; a fleet on a split
+                    coast is on its coast). Build: the build location (``STP/NC`` for a fleet
+                    there). Waive: the POWER index (position in ``Map.powers``)
+        bits 11-17  a: move / retreat destination location; support hold: the supported unit's
+                    province; support move: the moving unit's province; convoy: the army's
+                    province
+        bits 18-24  b: support move: the destination as written, a coast or a province (a coast
+                    in the support of a fleet's move must match it, DATC 6.B.9); convoy: the
+                    destination province
+        bit  25     move: "via convoy"
+        bit  26     build: a fleet (else an army)
+
+    Unused fields and bits 27-31 are zero; a code breaking that, or naming an index the map does
+    not have, is *malformed*: :func:`decode_order` refuses it and a game rules it illegal. A code
+    carries no unit type (validation ignores a wrong one, DATC 4.C.2), so it means an order for
+    whatever unit stands at that location; its meaning is exactly the normalised
+    :class:`~diplo.orders.Order` :mod:`diplo.validation` gives it in the position where it is
+    played. The codes :meth:`FastGame.legal_orders` lists are those normal forms, and a submitted
+    code is legal exactly when its normal form is listed. :func:`encode_order` and
+    :func:`decode_order` translate between codes and orders.
+
+Slots
+    :meth:`FastGame.legal_orders` returns one list per orderable slot and :meth:`FastGame.slots`
+    names them ``(power, key)``, in the same order:
+
+    * movement: every unit, by province (in ``Map.locations`` order); key = its province;
+    * retreat: every dislodged unit, by province: its retreats and its disband;
+    * adjustment, per power in map order: a power that may build gets one slot per build site
+      (owned, vacant home centre), by province, listing the builds there *and the power's waive*,
+      so that choosing one order per slot never orders more than one thing per site; over-ordering
+      is harmless (the first builds and waives are used, later ones are void, DATC 4.D.4, 4.D.7).
+      A power that may build but has no vacant site gets one slot keyed by its own name with its
+      waive alone (as :func:`diplo.legal.legal_orders` keys it). A power that must disband gets
+      one slot per unit, by province, listing the disband.
+
+    So for a build site ``S`` of power ``P`` the slot's list is ``legal_orders[S]`` plus
+    ``legal_orders[P]`` of :func:`diplo.legal.legal_orders`; every other slot's list is exactly
+    the :func:`diplo.legal.legal_orders` entry of its key.
+
+Results
+    :meth:`FastGame.result_codes` gives one code per submitted order of the last processed phase:
+    0 ok, 1 bounce, 2 cut, 3 dislodged, 4 no_convoy, 5 void, 6 illegal (:data:`RESULT_CODES`),
+    and :meth:`FastGame.result_success` the DATC success flag, as
+    :func:`~diplo.adjudicate.process_phase` reports them for the same orders. Orders are given by
+    their unit's owner (a build by the power whose home centre it is; a waive names its power),
+    so no order is ever "foreign". :meth:`FastGame.implied_results` lists what happened without
+    an order: holds of unordered units, disbands of dislodged units without a legal order, waives
+    of unused builds and the disbands of the civil-disorder rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+from weakref import WeakKeyDictionary
+
+from . import _core
+from .map import Map, MapError, standard_map
+from .orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    Waive,
+)
+from .position import Dislodged, Phase, Piece, Position
+
+__all__ = [
+    "BUILD",
+    "CONVOY",
+    "DISBAND",
+    "FLEET",
+    "HOLD",
+    "MOVE",
+    "RESULT_CODES",
+    "RETREAT",
+    "SUPPORT_HOLD",
+    "SUPPORT_MOVE",
+    "VIA",
+    "WAIVE",
+    "FastGame",
+    "decode_order",
+    "encode_order",
+    "fast_map",
+    "process_batch",
+]
+
+HOLD: Final = 0
+MOVE: Final = 1
+SUPPORT_HOLD: Final = 2
+SUPPORT_MOVE: Final = 3
+CONVOY: Final = 4
+RETREAT: Final = 5
+DISBAND: Final = 6
+BUILD: Final = 7
+WAIVE: Final = 8
+#: Bit 25: the move is ordered "via convoy".
+VIA: Final = 1 << 25
+#: Bit 26: the build is a fleet.
+FLEET: Final = 1 << 26
+
+_LOC = 4
+_A = 11
+_B = 18
+_FIELD = 0x7F
+_USED = (1 << 27) - 1
+
+#: Result codes, indexed by the integers of :meth:`FastGame.result_codes`.
+RESULT_CODES: Final = ("ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal")
+
+_FAST_MAPS: WeakKeyDictionary[Map, _core.FastMap] = WeakKeyDictionary()
+_KINDS = {"land": 0, "coast": 1, "sea": 2}
+
+
+def fast_map(game_map: Map) -> _core.FastMap:
+    """``game_map`` compiled for the fast path, once per map (later calls return the same table).
+
+    Raises ``ValueError`` when the map does not fit the encoding (more than 128 locations or 127
+    powers).
+    """
+    table = _FAST_MAPS.get(game_map)
+    if table is None:
+        if not isinstance(game_map, Map):
+            raise ValueError(f"expected a diplo.map.Map, got {type(game_map).__name__}")
+        index = game_map.location_index
+        provinces = list(game_map.provinces)
+        by_name = sorted(provinces, key=lambda p: (game_map.provinces[p].name.casefold(), p))
+        rank = {p: i for i, p in enumerate(by_name)}
+        table = _core.FastMap(
+            list(game_map.locations),
+            list(game_map.powers),
+            [index[game_map.province_of(loc)] for loc in game_map.locations],
+            [_KINDS[game_map.provinces[p].kind] for p in provinces],
+            [sorted(index[n] for n in game_map.army_neighbours(p)) for p in provinces],
+            [
+                sorted(index[n] for n in game_map.fleet_neighbours(loc))
+                for loc in game_map.locations
+            ],
+            sorted(index[c] for c in game_map.centers),
+            [[index[h] for h in game_map.homes.get(p, ())] for p in game_map.powers],
+            [rank[p] for p in provinces],
+        )
+        _FAST_MAPS[game_map] = table
+    return table
+
+
+# --------------------------------------------------------------------------- codes and orders
+
+
+def encode_order(order: Order, game_map: Map, power: str | None = None) -> int:
+    """The code of ``order`` (see the module documentation).
+
+    ``power`` is needed only for a :class:`~diplo.orders.Waive` (the code names the power). An
+    untyped build follows DATC 4.C.3: an army inland, a fleet where a coast is named. Raises
+    ``ValueError`` for a place the map does not know, an index that does not fit the encoding,
+    a waive without its power, an untyped build that could be either, or a non-order.
+    """
+    index = game_map.location_index
+
+    def at(loc: str) -> int:
+        i = index.get(loc)
+        if i is None or i > _FIELD:
+            raise ValueError(f"cannot encode {order!r}: unknown or too large location {loc!r}")
+        return i
+
+    def province(loc: str) -> int:
+        try:
+            return at(game_map.province_of(loc))
+        except MapError as exc:
+            raise ValueError(f"cannot encode {order!r}: {exc}") from None
+
+    if isinstance(order, Waive):
+        if power is None or power not in game_map.powers:
+            raise ValueError(f"a waive is encoded with its power; got power {power!r}")
+        return WAIVE | game_map.powers.index(power) << _LOC
+    if not isinstance(
+        order, Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build
+    ):
+        raise ValueError(f"not an order: {order!r}")
+    here = at(order.unit.loc) << _LOC
+    if isinstance(order, Hold):
+        return HOLD | here
+    if isinstance(order, Move):
+        return MOVE | here | at(order.dest) << _A | (VIA if order.via else 0)
+    if isinstance(order, SupportHold):
+        return SUPPORT_HOLD | here | province(order.supported.loc) << _A
+    if isinstance(order, SupportMove):
+        return SUPPORT_MOVE | here | province(order.supported.loc) << _A | at(order.dest) << _B
+    if isinstance(order, Convoy):
+        return CONVOY | here | province(order.army.loc) << _A | province(order.dest) << _B
+    if isinstance(order, Retreat):
+        return RETREAT | here | at(order.dest) << _A
+    if isinstance(order, Disband):
+        return DISBAND | here
+    unit_type = order.unit.type
+    if unit_type is None:
+        loc = order.unit.loc
+        if game_map.is_land(game_map.province_of(loc)):
+            unit_type = "A"
+        elif game_map.coast_of(loc) is not None:
+            unit_type = "F"
+        else:
+            raise ValueError(f"cannot encode {order!r}: say whether to build an army or a fleet")
+    return BUILD | here | (FLEET if unit_type == "F" else 0)
+
+
+def _well_formed(code: int, game_map: Map) -> bool:
+    if not isinstance(code, int) or isinstance(code, bool) or code < 0 or code & ~_USED:
+        return False
+    kind, loc = code & 0xF, code >> _LOC & _FIELD
+    a, b = code >> _A & _FIELD, code >> _B & _FIELD
+    via, fleet = bool(code & VIA), bool(code & FLEET)
+    locations, provinces = len(game_map.locations), len(game_map.provinces)
+    if kind > WAIVE:
+        return False
+    if kind == WAIVE:
+        return loc < len(game_map.powers) and a == b == 0 and not via and not fleet
+    if loc >= locations or (fleet and kind != BUILD) or (via and kind != MOVE):
+        return False
+    if kind in (HOLD, DISBAND, BUILD):
+        return a == b == 0
+    if kind in (MOVE, RETREAT):
+        return a < locations and b == 0
+    if kind == SUPPORT_HOLD:
+        return a < provinces and b == 0
+    if kind == SUPPORT_MOVE:
+        return a < provinces and b < locations
+    return a < provinces and b < provinces
+
+
+def decode_order(code: int, game_map: Map, position: Position | None = None) -> Order:
+    """The order a code names (see the module documentation).
+
+    Without ``position`` unit types are left out (``Unit(None, loc)``), which validation accepts
+    for whatever unit stands there (DATC 4.C.1). With it, types come from the units in the
+    position and a supported or convoyed unit is named as it stands (``F SPA/NC``), so a legal
+    code decodes to exactly the normalised order validation gives it. Builds are always typed.
+    ``encode_order(decode_order(c, ...), ...) == c`` for every well-formed code (waives given
+    their power). Raises ``ValueError`` for a malformed code.
+    """
+    if not _well_formed(code, game_map):
+        raise ValueError(f"malformed order code {code!r}")
+    locations = game_map.locations
+    kind = code & 0xF
+    loc = code >> _LOC & _FIELD
+    a = locations[code >> _A & _FIELD]
+    b = locations[code >> _B & _FIELD]
+    if kind == WAIVE:
+        return Waive()
+    where = locations[loc]
+    if kind == BUILD:
+        return Build(Unit("F" if code & FLEET else "A", where))
+
+    def ordered() -> Unit:
+        if position is None:
+            return Unit(None, where)
+        prov = game_map.province_of(where)
+        piece = position.units.get(prov)
+        if position.phase.kind == "R":
+            dislodged = position.dislodged.get(prov)
+            if dislodged is not None:
+                piece = dislodged.piece
+        unit_type: UnitType | None = piece.type if piece is not None else None
+        return Unit(unit_type, where)
+
+    def named(prov: str) -> Unit:
+        piece = position.units.get(prov) if position is not None else None
+        return piece.unit if piece is not None else Unit(None, prov)
+
+    unit = ordered()
+    if kind == HOLD:
+        return Hold(unit)
+    if kind == MOVE:
+        return Move(unit, a, bool(code & VIA))
+    if kind == SUPPORT_HOLD:
+        return SupportHold(unit, named(a))
+    if kind == SUPPORT_MOVE:
+        return SupportMove(unit, named(a), b)
+    if kind == CONVOY:
+        return Convoy(unit, named(a), b)
+    if kind == RETREAT:
+        return Retreat(unit, a)
+    return Disband(unit)
+
+
+# --------------------------------------------------------------------------- games
+
+
+def _encode_position(
+    position: Position,
+) -> tuple[
+    int,
+    str,
+    str,
+    list[tuple[int, int, int]],
+    list[tuple[int, int]],
+    list[tuple[tuple[int, int, int], list[int]]],
+]:
+    game_map = position.map
+    index = game_map.location_index
+    powers = {p: i for i, p in enumerate(game_map.powers)}
+    try:
+        units = [
+            (powers[p.power], 1 if p.type == "F" else 0, index[p.loc])
+            for p in position.units.values()
+        ]
+        centers = [(index[c], powers[o]) for c, o in position.centers.items()]
+        dislodged = [
+            (
+                (powers[d.piece.power], 1 if d.piece.type == "F" else 0, index[d.piece.loc]),
+                [index[o] for o in d.options],
+            )
+            for d in position.dislodged.values()
+        ]
+        phase = position.phase
+        return phase.year, phase.season, phase.kind, units, centers, dislodged
+    except (KeyError, AttributeError, TypeError) as exc:
+        raise ValueError(f"bad position: {exc!r}") from None
+
+
+class FastGame:
+    """A game on the fast path: the state lives in the Rust core, orders are codes.
+
+    ``position`` is where the game starts (default: the opening position of the standard map);
+    with ``max_year`` the game ends once a phase of a later year would come next, as
+    :class:`diplo.game.Game` does. Processing a finished game raises
+    :class:`diplo.game.GameOverError`; a bad argument raises ``ValueError``.
+    """
+
+    __slots__ = ("_core", "_map")
+
+    def __init__(self, position: Position | None = None, max_year: int | None = None) -> None:
+        if position is None:
+            position = Position.initial(standard_map())
+        elif not isinstance(position, Position):
+            raise ValueError(f"expected a Position, got {type(position).__name__}")
+        if max_year is not None and (not isinstance(max_year, int) or isinstance(max_year, bool)):
+            raise ValueError(f"max_year must be an int or None, got {max_year!r}")
+        self._map: Map = position.map
+        self._core: _core.FastGame = _core.FastGame(
+            fast_map(position.map), *_encode_position(position), max_year
+        )
+
+    @classmethod
+    def _wrap(cls, core: _core.FastGame, game_map: Map) -> FastGame:
+        game = cls.__new__(cls)
+        game._core = core
+        game._map = game_map
+        return game
+
+    @property
+    def map(self) -> Map:
+        return self._map
+
+    @property
+    def phase(self) -> str:
+        """The current phase, e.g. ``"S1901M"`` (the final one once the game is over)."""
+        return self._core.phase
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (solo victory or ``max_year``)."""
+        return self._core.is_over
+
+    @property
+    def winner(self) -> str | None:
+        """The power that won with 18 supply centres, or ``None``."""
+        return self._core.winner
+
+    @property
+    def max_year(self) -> int | None:
+        return self._core.max_year
+
+    def legal_orders(self) -> list[list[int]]:
+        """Every legal order of every orderable slot, as codes: one list per slot (see the module
+        documentation), in the order of :meth:`slots`. Empty once the game is over."""
+        return self._core.legal_orders()
+
+    def slots(self) -> list[tuple[str, str]]:
+        """``(power, key)`` per slot, in the order of :meth:`legal_orders`: the key is the
+        province of the unit, dislodged unit or build site, or the power's own name for the waive
+        of a power with no build site."""
+        return self._core.slots()
+
+    def set_orders(self, orders: Sequence[int]) -> None:
+        """The orders of every power for this phase, as codes, in any order and any number
+        (replacing any set before). Codes are ruled on when the phase is processed: an illegal
+        one is refused (its unit holds / is disbanded), two different orders to one unit are both
+        refused (DATC 4.D.3), builds beyond the allowed count are void (DATC 4.D.4). Raises
+        ``ValueError`` when ``orders`` is not a sequence of ints."""
+        self._core.set_orders(orders)
+
+    def process(self) -> None:
+        """Rule on the phase and move on to the next one with something to decide."""
+        self._core.process()
+
+    def result_codes(self) -> list[int]:
+        """Per code submitted for the last processed phase, its result (:data:`RESULT_CODES`)."""
+        return self._core.result_codes()
+
+    def result_success(self) -> list[bool]:
+        """Per code submitted for the last processed phase, whether it succeeded (DATC sense)."""
+        return self._core.result_success()
+
+    def implied_results(self) -> list[tuple[int, int, bool]]:
+        """What the last processed phase did without an order, as ``(code, result, success)``:
+        holds of unordered units and disbands of dislodged units without a legal order (by
+        province), then per power in map order the waives of unused builds and the
+        civil-disorder disbands (in removal order)."""
+        return self._core.implied_results()
+
+    def position(self) -> Position:
+        """The current state as an immutable :class:`~diplo.position.Position` (retreat options
+        in location order)."""
+        game_map = self._map
+        year, season, kind, units, centers, dislodged = self._core.state()
+        locations = game_map.locations
+        powers = game_map.powers
+        pieces: dict[str, Piece] = {}
+        for power, fleet, loc in units:
+            piece = Piece(powers[power], "F" if fleet else "A", locations[loc])
+            pieces[piece.province] = piece
+        owners = {locations[prov]: powers[power] for prov, power in centers}
+        gone: dict[str, Dislodged] = {}
+        for power, fleet, loc, options in dislodged:
+            piece = Piece(powers[power], "F" if fleet else "A", locations[loc])
+            gone[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
+        phase = Phase.parse(f"{season}{year}{kind}")
+        return Position(game_map, phase, pieces, owners, gone)
+
+    def clone(self) -> FastGame:
+        """An independent copy (state, year limit, end, and the last phase's results)."""
+        return FastGame._wrap(self._core.clone(), self._map)
+
+    def __repr__(self) -> str:
+        return repr(self._core)
+
+
+def process_batch(
+    games: Sequence[FastGame], orders: Sequence[Sequence[int]], threads: int | None = None
+) -> None:
+    """``games[i].set_orders(orders[i])`` then ``games[i].process()`` for every ``i``, with the
+    GIL released and the games spread over ``threads`` threads (default: the number of cores).
+    The rulings are the same as processing the games one by one; a game may appear only once.
+    Raises ``ValueError`` for bad arguments (checked before any game is touched) and
+    :class:`diplo.game.GameOverError` when a game is over."""
+    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
+        raise ValueError(f"threads must be an int or None, got {threads!r}")
+    try:
+        cores = [g._core for g in games]
+    except (AttributeError, TypeError):
+        raise ValueError("games must be a sequence of diplo.fast.FastGame") from None
+    _core.process_batch(cores, orders, threads)
