@@ -1,0 +1,611 @@
+"""The fast path (``diplo.fast``) against the reference: the reason two implementations exist.
+
+(a) Legal orders: on generated positions of every phase kind and on positions reached in random
+    self-play, every slot of :meth:`FastGame.legal_orders`, decoded, is exactly the corresponding
+    entry of :func:`diplo.legal.legal_orders` (for a build site, that entry plus the power's waive).
+(b) Rulings: random self-play games, with the RandomPlayer's orders encoded and random, malformed,
+    illegal, duplicated and contradictory codes mixed in, played through :class:`FastGame` and
+    through ``process_phase(position, orders, "rust")`` give the same result and success for every
+    submitted order, the same implied holds / disbands / waives, the same position after every
+    phase (``Position.to_json()``), the same phases, winner and end. Single phases on generated
+    positions (convoy-heavy boards, retreats, adjustments) are compared the same way.
+(c) ``process_batch`` rules exactly as one-by-one processing, on any number of threads.
+
+``DIPLO_FAST_GAMES`` sets the number of self-play games (default 30; the release run is
+``DIPLO_FAST_GAMES=200 pytest tests/test_fast.py``), each played to ``DIPLO_FAST_YEARS`` years
+(default 10). ``DIPLO_FAST_POSITIONS`` sets the number of generated positions (default 300).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from diplo.adjudicate import process_phase
+from diplo.backend import rust_available
+from diplo.game import GameOverError
+from diplo.legal import legal_orders
+from diplo.map import Map, standard_map
+from diplo.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+    format_order,
+)
+from diplo.player import RandomPlayer
+from diplo.position import Dislodged, Phase, Piece, Position
+
+from generators import convoy_heavy_position, random_orders, random_position
+
+pytestmark = pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
+
+if rust_available():
+    from diplo import fast
+    from diplo.fast import FastGame, decode_order, encode_order, process_batch
+
+M = standard_map()
+GAMES = int(os.environ.get("DIPLO_FAST_GAMES", "30"))
+YEARS = int(os.environ.get("DIPLO_FAST_YEARS", "10"))
+POSITIONS = int(os.environ.get("DIPLO_FAST_POSITIONS", "300"))
+FIRST_POWER = M.powers[0]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def power_of(code: int, position: Position) -> str:
+    """The power the fast path takes a code to be from (its unit's owner, the home power of a
+    build, the power a waive names); any power for a code that names nobody's unit (it is illegal
+    whoever sends it)."""
+    game_map = position.map
+    try:
+        order = decode_order(code, game_map)
+    except ValueError:
+        return FIRST_POWER
+    if isinstance(order, Waive):
+        return game_map.powers[code >> 4 & 0x7F]
+    prov = game_map.province_of(order.unit.loc)
+    if isinstance(order, Build):
+        return game_map.provinces[prov].home or FIRST_POWER
+    if position.phase.kind == "R" and prov in position.dislodged:
+        return position.dislodged[prov].piece.power
+    piece = position.units.get(prov)
+    return piece.power if piece is not None else FIRST_POWER
+
+
+def slow_orders(
+    codes: list[int], position: Position
+) -> tuple[dict[str, list[str | Order]], list[int]]:
+    """The codes as ``process_phase`` takes them, grouped by power (in order of first
+    appearance, order kept within a power), and for each code the index of its ruling."""
+    groups: dict[str, list[tuple[int, str | Order]]] = {}
+    for i, code in enumerate(codes):
+        try:
+            item: str | Order = decode_order(code, position.map)
+        except ValueError:
+            item = "garbage order"
+        groups.setdefault(power_of(code, position), []).append((i, item))
+    ruling_of = [0] * len(codes)
+    orders: dict[str, list[str | Order]] = {}
+    n = 0
+    for power, items in groups.items():
+        orders[power] = [item for _, item in items]
+        for i, _ in items:
+            ruling_of[i] = n
+            n += 1
+    return orders, ruling_of
+
+
+def implied_fast(game: FastGame, before: Position) -> list[tuple[str | None, str, str, bool]]:
+    out = []
+    for code, result, success in game.implied_results():
+        order = decode_order(code, M, before)
+        power = power_of(code, before)
+        out.append((power, format_order(order), fast.RESULT_CODES[result], success))
+    return sorted(out, key=repr)
+
+
+def check_legal(game: FastGame, position: Position) -> None:
+    """(a): every slot equals the reference listing; the codes are in normal form."""
+    reference = legal_orders(position)
+    slots = game.slots()
+    lists = game.legal_orders()
+    assert len(slots) == len(lists)
+    seen: set[str] = set()
+    for (power, key), codes in zip(slots, lists, strict=True):
+        decoded = [decode_order(c, M, position) for c in codes]
+        assert len(set(codes)) == len(codes), (position.to_json(), key)
+        expected = list(reference[key])
+        seen.add(key)
+        if position.phase.kind == "A" and key != power and not isinstance(expected[0], Disband):
+            expected += reference[power]
+            seen.add(power)
+        assert sorted(map(format_order, decoded)) == sorted(map(format_order, expected)), (
+            position.to_json(),
+            key,
+        )
+        assert set(decoded) == set(expected)
+        for code, order in zip(codes, decoded, strict=True):
+            # Round trip: a listed code is the code of the order it decodes to.
+            assert encode_order(order, M, power) == code
+    assert seen == set(reference), (position.to_json(), sorted(set(reference) - seen))
+
+
+def compare_phase(
+    game: FastGame, position: Position, codes: list[int]
+) -> tuple[Position, str | None]:
+    """(b) for one phase: process ``codes`` both ways and compare everything."""
+    orders, ruling_of = slow_orders(codes, position)
+    outcome = process_phase(position, orders, "rust")
+    game.set_orders(codes)
+    game.process()
+    results = game.result_codes()
+    success = game.result_success()
+    assert len(results) == len(codes)
+    for i, code in enumerate(codes):
+        slow = outcome.results[ruling_of[i]]
+        got = (fast.RESULT_CODES[results[i]], success[i])
+        assert got == (slow.code, slow.success), (position.to_json(), code, slow)
+    rulings = sum(len(v) for v in orders.values())
+    slow_implied = sorted(
+        ((r.power, r.order, r.code, r.success) for r in outcome.results[rulings:]), key=repr
+    )
+    assert implied_fast(game, position) == slow_implied, position.to_json()
+    assert game.position().to_json() == outcome.next.to_json(), position.to_json()
+    assert game.position() == outcome.next
+    return outcome.next, outcome.winner
+
+
+def noise(rng: random.Random, game: FastGame, chosen: list[int]) -> list[int]:
+    """Random extra codes: legal ones of other slots, repeats, contradictions, well-formed
+    illegal codes, malformed ones and out-of-range integers, shuffled in."""
+    codes = list(chosen)
+    lists = game.legal_orders()
+    for _ in range(rng.randint(0, 4)):
+        roll = rng.random()
+        if roll < 0.25 and codes:
+            codes.append(rng.choice(codes))  # the same order twice counts once
+        elif roll < 0.45 and lists:
+            codes.append(rng.choice(rng.choice(lists)))  # may contradict (DATC 4.D.3)
+        elif roll < 0.8:
+            kind = rng.randint(0, 8)
+            loc = rng.randrange(len(M.powers) if kind == 8 else len(M.locations))
+            a = rng.randrange(len(M.provinces) if kind in (2, 3, 4) else len(M.locations))
+            b = rng.randrange(len(M.provinces) if kind == 4 else len(M.locations))
+            code = kind | loc << 4
+            if kind in (1, 2, 3, 4, 5):
+                code |= a << 11
+            if kind in (3, 4):
+                code |= b << 18
+            if kind == 1 and rng.random() < 0.3:
+                code |= fast.VIA
+            if kind == 7 and rng.random() < 0.5:
+                code |= fast.FLEET
+            codes.append(code)
+        elif roll < 0.95:
+            codes.append(rng.getrandbits(32))
+        else:
+            codes.append(rng.choice([-1, 2**40, 15]))
+    rng.shuffle(codes)
+    return codes
+
+
+def player_codes(player: RandomPlayer, position: Position) -> list[int]:
+    codes = []
+    for power in position.map.powers:
+        for order in player.orders(position, power):
+            codes.append(encode_order(order, position.map, power))
+    return codes
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+def test_encoding_layout_and_round_trip() -> None:
+    index = M.location_index
+    order = SupportMove(Unit("F", "MAO"), Unit("F", "GAS"), "SPA/NC")
+    code = encode_order(order, M)
+    assert code & 0xF == fast.SUPPORT_MOVE
+    assert code >> 4 & 0x7F == index["MAO"]
+    assert code >> 11 & 0x7F == index["GAS"]
+    assert code >> 18 & 0x7F == index["SPA/NC"]
+    assert decode_order(code, M) == SupportMove(Unit(None, "MAO"), Unit(None, "GAS"), "SPA/NC")
+    move = encode_order(Move(Unit("A", "LON"), "BEL", True), M)
+    assert move == fast.MOVE | index["LON"] << 4 | index["BEL"] << 11 | fast.VIA
+    build = encode_order(Build(Unit("F", "STP/NC")), M)
+    assert build == fast.BUILD | index["STP/NC"] << 4 | fast.FLEET
+    assert decode_order(build, M) == Build(Unit("F", "STP/NC"))
+    assert encode_order(Build(Unit(None, "STP/SC")), M) == fast.BUILD | index["STP/SC"] << 4 | (
+        fast.FLEET
+    )
+    assert encode_order(Waive(), M, "FRANCE") == fast.WAIVE | M.powers.index("FRANCE") << 4
+    assert decode_order(fast.WAIVE | 2 << 4, M) == Waive()
+    for order in (
+        Hold(Unit("F", "STP/SC")),
+        Convoy(Unit("F", "NTH"), Unit("A", "LON"), "NWY"),
+        SupportHold(Unit("A", "PAR"), Unit("F", "BRE")),
+        Retreat(Unit("F", "SPA/SC"), "MAR"),
+        Disband(Unit("A", "MUN")),
+    ):
+        code = encode_order(order, M)
+        assert encode_order(decode_order(code, M), M) == code
+    with pytest.raises(ValueError):
+        encode_order(Waive(), M)
+    with pytest.raises(ValueError):
+        encode_order(Build(Unit(None, "LON")), M)  # army or fleet? (DATC 4.C.3)
+    with pytest.raises(ValueError):
+        encode_order(Hold(Unit("A", "XXX")), M)
+    for bad in (-1, 2**32, 1 << 27, 9, 15, fast.HOLD | 81 << 4, fast.SUPPORT_HOLD | 80 << 11):
+        with pytest.raises(ValueError):
+            decode_order(bad, M)
+
+
+def test_decoding_with_the_position_types_the_units() -> None:
+    pos = Position.initial(M)
+    index = M.location_index
+    code = fast.SUPPORT_MOVE | index["BRE"] << 4 | index["PAR"] << 11 | index["PIC"] << 18
+    assert decode_order(code, M, pos) == SupportMove(Unit("F", "BRE"), Unit("A", "PAR"), "PIC")
+    stp = fast.HOLD | index["STP/SC"] << 4
+    assert decode_order(stp, M, pos) == Hold(Unit("F", "STP/SC"))
+
+
+# --------------------------------------------------------------------------- (a) legal orders
+
+
+def test_opening_position_lists_match_the_reference() -> None:
+    game = FastGame()
+    assert game.phase == "S1901M"
+    assert [key for _, key in game.slots()] == sorted(
+        (p.province for p in Position.initial(M).units.values()), key=M.location_index.__getitem__
+    )
+    check_legal(game, Position.initial(M))
+
+
+def retreat_position(rng: random.Random) -> Position:
+    """Units anywhere, and dislodged units (some sharing a province with a unit) with random
+    options among their neighbours."""
+    base = random_position(M, rng, count=rng.randint(5, 30))
+    dislodged: dict[str, Dislodged] = {}
+    for prov in rng.sample(list(M.provinces), rng.randint(1, 6)):
+        power = rng.choice(M.powers)
+        if M.is_sea(prov):
+            piece = Piece(power, "F", prov)
+        elif M.is_land(prov) or rng.random() < 0.5:
+            piece = Piece(power, "A", prov)
+        else:
+            piece = Piece(power, "F", rng.choice(M.coasts_of(prov) or (prov,)))
+        near = sorted(
+            M.army_neighbours(prov) if piece.type == "A" else M.fleet_neighbours(piece.loc),
+            key=M.location_index.__getitem__,
+        )
+        # Options lead only to empty provinces, as the resolver leaves them.
+        options = tuple(
+            o for o in near if M.province_of(o) not in base.units and rng.random() < 0.6
+        )
+        dislodged[prov] = Dislodged(piece, options)
+    season = rng.choice("SF")
+    return base.with_changes(phase=Phase.parse(f"{season}1903R"), dislodged=dislodged)
+
+
+def adjustment_position(rng: random.Random) -> Position:
+    """Units anywhere and centres owned at random: some powers build, some disband."""
+    base = random_position(M, rng, count=rng.randint(3, 30))
+    centers = {c: rng.choice(M.powers) for c in M.centers if rng.random() < 0.7}
+    return base.with_changes(phase=Phase.parse("W1904A"), centers=centers)
+
+
+def generated_position(rng: random.Random) -> Position:
+    roll = rng.random()
+    if roll < 0.3:
+        return convoy_heavy_position(M, rng)
+    if roll < 0.55:
+        return random_position(M, rng, count=rng.randint(20, 34))
+    if roll < 0.75:
+        return retreat_position(rng)
+    return adjustment_position(rng)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_generated_positions_list_what_the_reference_lists(chunk: int) -> None:
+    for seed in range(chunk, POSITIONS, 4):
+        rng = random.Random(seed)
+        position = generated_position(rng)
+        check_legal(FastGame(position), position)
+
+
+# --------------------------------------------------------------------------- (b) rulings
+
+
+def text_codes(rng: random.Random, position: Position) -> list[int]:
+    """The generators' movement orders (convoy chains, supports, illegal moves) as codes."""
+    from diplo.orders import OrderParseError, parse_order
+
+    codes = []
+    for texts in random_orders(M, position, rng).values():
+        for text in texts:
+            try:
+                codes.append(encode_order(parse_order(text, M), M))
+            except (OrderParseError, ValueError):
+                codes.append(rng.getrandbits(32))
+    return codes
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_generated_phases_rule_like_the_reference(chunk: int) -> None:
+    for seed in range(chunk, POSITIONS, 4):
+        rng = random.Random(10_000 + seed)
+        position = generated_position(rng)
+        game = FastGame(position)
+        if position.phase.kind == "M" and rng.random() < 0.7:
+            codes = text_codes(rng, position)
+        else:
+            lists = game.legal_orders()
+            codes = [rng.choice(options) for options in lists if rng.random() < 0.9]
+        compare_phase(game, position, noise(rng, game, codes))
+
+
+def play_both(seed: int, years: int = YEARS) -> int:
+    """(a) and (b) along one random self-play game; returns the number of phases played."""
+    rng = random.Random(seed)
+    player = RandomPlayer(random.Random(seed))
+    max_year = 1900 + years
+    position = Position.initial(M)
+    game = FastGame(None, max_year)
+    phases = 0
+    while True:
+        assert game.phase == str(position.phase)
+        if rng.random() < 0.3:
+            check_legal(game, position)
+        codes = player_codes(player, position)
+        if rng.random() < 0.5:
+            codes = noise(rng, game, codes)
+        position, winner = compare_phase(game, position, codes)
+        phases += 1
+        over = winner is not None or position.phase.year > max_year
+        assert game.is_over == over
+        assert game.winner == winner
+        if over:
+            assert game.phase == str(position.phase)
+            assert game.legal_orders() == [] and game.slots() == []
+            with pytest.raises(GameOverError):
+                game.process()
+            return phases
+
+
+@pytest.mark.parametrize("chunk", range(6))
+def test_self_play_games_rule_like_the_reference(chunk: int) -> None:
+    for seed in range(chunk, GAMES, 6):
+        assert play_both(seed) > 0
+
+
+@pytest.mark.slow
+def test_long_self_play_game_to_a_solo_or_the_limit() -> None:
+    assert play_both(12345, years=60) > 0
+
+
+def test_civil_disorder_and_over_ordering_rule_like_the_reference() -> None:
+    # France owes two disbands and names one unit twice (DATC 6.J.2); Austria may build two and
+    # orders three builds and a waive (DATC 4.D.4, 4.D.7); Russia disbands by civil disorder
+    # (fleets first, then by name, DATC 4.D.8).
+    doc = {
+        "phase": "W1905A",
+        "units": {
+            "FRANCE": ["A PAR", "A MAR", "F BRE", "F NAO"],
+            "AUSTRIA": ["A VIE"],
+            "RUSSIA": ["F STP/NC", "A MOS", "F SEV", "A WAR", "A UKR"],
+        },
+        "centers": {"FRANCE": ["PAR", "MAR"], "AUSTRIA": ["VIE", "BUD", "TRI"], "RUSSIA": ["MOS"]},
+    }
+    position = Position.from_json(doc, M)
+    game = FastGame(position)
+    check_legal(game, position)
+    codes = [
+        encode_order(Disband(Unit("F", "NAO")), M),
+        encode_order(Disband(Unit("F", "NAO")), M),
+        encode_order(Build(Unit("A", "BUD")), M),
+        encode_order(Build(Unit("F", "TRI")), M),
+        encode_order(Build(Unit("A", "TRI")), M),
+        encode_order(Waive(), M, "AUSTRIA"),
+        encode_order(Build(Unit("F", "STP/SC")), M),
+    ]
+    compare_phase(game, position, codes)
+    assert game.result_codes() == [0, 0, 0, 0, 5, 5, 6]
+
+
+# --------------------------------------------------------------------------- (c) batches
+
+
+def positions_along_games(count: int) -> list[Position]:
+    out: list[Position] = []
+    rng = random.Random(99)
+    game = FastGame(None, 1906)
+    while len(out) < count:
+        if game.is_over:
+            game = FastGame(None, 1906)
+        out.append(game.position())
+        game.set_orders([rng.choice(options) for options in game.legal_orders()])
+        game.process()
+    return out
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, None])
+def test_batch_rules_like_one_by_one(threads: int | None) -> None:
+    rng = random.Random(threads or 0)
+    positions = positions_along_games(120)
+    games = [FastGame(p) for p in positions]
+    orders = [noise(rng, g, [rng.choice(o) for o in g.legal_orders()]) for g in games]
+    singles = [g.clone() for g in games]
+    for g, o in zip(singles, orders, strict=True):
+        g.set_orders(o)
+        g.process()
+    process_batch(games, orders, threads=threads)
+    for a, b in zip(games, singles, strict=True):
+        assert a.position() == b.position()
+        assert a.phase == b.phase and a.is_over == b.is_over
+        assert a.result_codes() == b.result_codes()
+        assert a.result_success() == b.result_success()
+        assert a.implied_results() == b.implied_results()
+
+
+def test_batch_of_nothing_and_tuples() -> None:
+    process_batch([], [])
+    game = FastGame()
+    process_batch((game,), ((),), threads=1)
+    assert game.phase == "F1901M"
+
+
+# --------------------------------------------------------------------------- games and errors
+
+
+def test_clone_is_independent() -> None:
+    game = FastGame()
+    copy = game.clone()
+    game.process()
+    assert game.phase == "F1901M" and copy.phase == "S1901M"
+    assert copy.position() == Position.initial(M)
+
+
+def test_position_round_trip_and_initial_state() -> None:
+    game = FastGame(Position.initial(M), max_year=1901)
+    assert game.position() == Position.initial(M)
+    assert game.max_year == 1901 and game.winner is None and not game.is_over
+
+
+def test_bad_arguments_raise_value_error() -> None:
+    game = FastGame()
+    for bad in ("A PAR H", None, 3, [1.5], [None], [True], b"ab"):
+        with pytest.raises(ValueError):
+            game.set_orders(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        FastGame("S1901M")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        FastGame(None, "1910")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        FastGame(None, -5)
+    with pytest.raises(ValueError):
+        process_batch([game], [])
+    with pytest.raises(ValueError):
+        process_batch([game, game], [[], []])
+    with pytest.raises(ValueError):
+        process_batch(["game"], [[]])  # type: ignore[list-item]
+    with pytest.raises(ValueError):
+        process_batch([game], [[]], threads=0)
+    with pytest.raises(ValueError):
+        process_batch([game], ["A PAR H"])  # type: ignore[list-item]
+    # A position that is not a board of this map.
+    garbage = Position(M, Phase.parse("S1901M"), {"XXX": Piece("FRANCE", "A", "XXX")}, {})
+    with pytest.raises(ValueError):
+        FastGame(garbage)
+    army_at_sea = Position(M, Phase.parse("S1901M"), {"NTH": Piece("FRANCE", "A", "NTH")}, {})
+    with pytest.raises(ValueError, match="sea"):
+        FastGame(army_at_sea)
+    # The phase is untouched by the refused calls.
+    assert game.phase == "S1901M"
+
+
+def test_out_of_range_codes_are_illegal_not_errors() -> None:
+    game = FastGame()
+    game.set_orders([-1, 2**40, 2**32 - 1, 12345678])
+    game.process()
+    assert game.result_codes() == [6, 6, 6, 6]
+
+
+def test_map_too_large_for_the_encoding() -> None:
+    provinces = [{"abbr": f"P{i}", "name": f"Province {i}", "type": "land"} for i in range(130)]
+    data = {
+        "name": "big",
+        "powers": {"ONE": {"adjective": "One", "homes": [], "units": ["A P0"]}},
+        "provinces": provinces,
+        "army_edges": [[f"P{i}", f"P{i + 1}"] for i in range(129)],
+        "fleet_edges": [],
+    }
+    big = Map.from_dict(data)
+    with pytest.raises(ValueError, match="128"):
+        FastGame(Position.initial(big))
+
+
+def test_small_custom_map_plays() -> None:
+    data = {
+        "name": "tiny",
+        "powers": {
+            "RED": {"adjective": "Red", "homes": ["A"], "units": ["A A"]},
+            "BLUE": {"adjective": "Blue", "homes": ["C"], "units": ["F C"]},
+        },
+        "provinces": [
+            {"abbr": "A", "name": "Aland", "type": "land", "center": True},
+            {"abbr": "B", "name": "Bland", "type": "coast", "center": True},
+            {"abbr": "C", "name": "Cland", "type": "coast", "center": True},
+            {"abbr": "S", "name": "Sea", "type": "sea"},
+        ],
+        "army_edges": [["A", "B"], ["B", "C"]],
+        "fleet_edges": [["B", "S"], ["C", "S"], ["B", "C"]],
+    }
+    tiny = Map.from_dict(data)
+    rng = random.Random(3)
+    game = FastGame(Position.initial(tiny), max_year=1905)
+    position = Position.initial(tiny)
+    while not game.is_over:
+        lists = game.legal_orders()
+        reference = legal_orders(position)
+        assert len(lists) == len(game.slots())
+        assert {o for v in reference.values() for o in v} == {
+            decode_order(c, tiny, position) for codes in lists for c in codes
+        }
+        codes = [rng.choice(options) for options in lists]
+        game.set_orders(codes)
+        game.process()
+        orders: dict[str, list[str | Order]] = {}
+        for code in codes:
+            orders.setdefault(power_of_map(code, position, tiny), []).append(
+                decode_order(code, tiny)
+            )
+        position = process_phase(position, orders, "rust").next
+        assert game.position() == position
+
+
+def power_of_map(code: int, position: Position, game_map: Map) -> str:
+    order = decode_order(code, game_map)
+    if isinstance(order, Waive):
+        return game_map.powers[code >> 4 & 0x7F]
+    prov = game_map.province_of(order.unit.loc)
+    if isinstance(order, Build):
+        return game_map.provinces[prov].home or game_map.powers[0]
+    if position.phase.kind == "R" and prov in position.dislodged:
+        return position.dislodged[prov].piece.power
+    piece = position.units.get(prov)
+    return piece.power if piece is not None else game_map.powers[0]
+
+
+def test_a_panic_in_the_core_becomes_runtime_error() -> None:
+    game = FastGame()
+    game._core._poison()
+    with pytest.raises(RuntimeError, match="deliberate panic"):
+        game.process()
+    # The game and the thread's buffers are still usable afterwards.
+    game.process()
+    assert game.phase == "F1901M"
+    other = FastGame()
+    other._core._poison()
+    with pytest.raises(RuntimeError, match="deliberate panic"):
+        process_batch([FastGame(), other, FastGame()], [[], [], []], threads=2)
+
+
+def test_finished_game_refuses_orders() -> None:
+    game = FastGame(None, max_year=1901)
+    while not game.is_over:
+        game.process()
+    assert game.phase == "S1902M" and game.winner is None
+    with pytest.raises(GameOverError):
+        game.set_orders([])
+    with pytest.raises(GameOverError):
+        process_batch([game], [[]])
