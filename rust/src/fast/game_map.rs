@@ -316,9 +316,9 @@ impl GameMap {
     }
 
     /// Coastal provinces an army in `src` could be carried to over seas holding fleets
-    /// (`fleets`), never through the sea `avoid` (DATC 6.D.32; 6.D.31 for a supporting fleet).
-    /// Empty unless `src` is a shore.
-    pub fn convoy_reach(&self, src: usize, fleets: Mask, avoid: Mask) -> Mask {
+    /// (`fleets`), never through the seas `avoid` (DATC 6.D.32; 6.D.31 for a supporting fleet),
+    /// and the seas such a convoy could use. Empty unless `src` is a shore.
+    pub fn convoy_reach(&self, src: usize, fleets: Mask, avoid: Mask) -> (Mask, Mask) {
         let usable = fleets & !avoid;
         let mut seen = self.shore_seas[src] & usable;
         let mut frontier = seen;
@@ -335,6 +335,6 @@ impl GameMap {
         for s in Bits(seen) {
             dests |= self.sea_shores[s];
         }
-        dests & !bit(src)
+        (dests & !bit(src), seen)
     }
 }

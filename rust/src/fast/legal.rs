@@ -54,14 +54,7 @@ const NO_SLOT: u32 = u32::MAX;
 pub struct Legal {
     /// The state these tables describe (0: none).
     stamp: u64,
-    occupied: Mask,
-    fleets: Mask,
-    /// Per province, the provinces whose unit could move into it.
-    into: [Mask; N],
-    /// Per province, the provinces whose army could reach it only by convoy.
-    convoy_only: [Mask; N],
-    /// Per army province, where the fleets at sea could carry it.
-    by_sea: [Mask; N],
+    tables: Tables,
     routes_ready: bool,
     routes: Vec<Route>,
     useful: [Mask; N],
@@ -75,19 +68,146 @@ pub struct Legal {
     power_slot: [u32; N],
     /// Scratch of `all_slots`.
     spare: Vec<Slot>,
-    /// Scratch of `movement_list`: per army, its sea reach avoiding the supporting fleet.
-    avoid_reach: [Mask; N],
+    /// Scratch of `check`: one section of a list.
+    section: Vec<u32>,
+}
+
+/// What the movement lists are made of, worked out once per state: who could move where.
+///
+/// A unit's list is the concatenation of its *sections*: the hold ([`push_hold`]), the moves
+/// ([`Tables::push_moves`]), per province it could enter the supports into that province
+/// ([`Tables::push_supports`]) and, for a fleet at sea, the convoys ([`push_convoys`]).
+/// Checking a code only needs the section it would be listed in, which is what
+/// [`Legal::check`] builds when the unit's whole list has not been asked for.
+struct Tables {
+    occupied: Mask,
+    fleets: Mask,
+    /// Per province, the provinces whose unit could move into it.
+    into: [Mask; N],
+    /// Per province, the provinces whose army could reach it only by convoy.
+    convoy_only: [Mask; N],
+    /// Per army province, where the fleets at sea could carry it.
+    by_sea: [Mask; N],
+    /// Per army province, the seas of fleets its convoys could use.
+    closure: [Mask; N],
+}
+
+/// Where the unit in `p` may support: the provinces it could enter itself (DATC 6.B.5: province
+/// level; never its own, DATC 6.D.34).
+fn support_reach(map: &GameMap, st: &State, p: usize) -> Mask {
+    let u = st.units[p];
+    if u.fleet {
+        map.fleet_reach[u.loc as usize]
+    } else {
+        map.army_adj[p]
+    }
+}
+
+/// Section: the hold.
+fn push_hold(st: &State, p: usize, out: &mut Vec<u32>) {
+    out.push(encode::hold(st.units[p].loc as usize));
+}
+
+/// Section: the convoys of the fleet at sea in `p` (DATC 6.G.19, 4.E.1: only a fleet on some
+/// minimal route may convoy the army).
+fn push_convoys(routes: &[Route], st: &State, p: usize, out: &mut Vec<u32>) {
+    let loc = st.units[p].loc as usize;
+    for r in routes {
+        if has(r.seas, p) {
+            out.push(encode::convoy(loc, r.army as usize, r.dst as usize));
+        }
+    }
+}
+
+impl Tables {
+    /// Section: the moves of the unit in `p`.
+    fn push_moves(&self, map: &GameMap, st: &State, p: usize, out: &mut Vec<u32>) {
+        let u = st.units[p];
+        let loc = u.loc as usize;
+        if u.fleet {
+            for m in Bits(map.fleet_adj[loc]) {
+                out.push(encode::move_to(loc, m, false));
+            }
+            return;
+        }
+        let land = map.army_adj[p];
+        let sea = self.by_sea[p];
+        for q in Bits(land) {
+            out.push(encode::move_to(loc, q, false));
+            // DATC 4.E.1, 6.D.32: "via convoy" to a neighbour needs fleets that could carry it.
+            if has(sea, q) {
+                out.push(encode::move_to(loc, q, true));
+            }
+        }
+        for q in Bits(sea & !land) {
+            out.push(encode::move_to(loc, q, false));
+            out.push(encode::move_to(loc, q, true));
+        }
+    }
+
+    /// Sections: the supports by the unit in `p` into each province of `into` (provinces it
+    /// could enter): to hold the unit there, and of every possible move into it (DATC 4.E.1) —
+    /// a fleet's move into a split-coast province with the bare province and with each coast it
+    /// can reach (DATC 6.B.9); a convoyed move only with a route that does not need this fleet
+    /// (DATC 6.D.31).
+    fn push_supports(&self, map: &GameMap, st: &State, p: usize, into: Mask, out: &mut Vec<u32>) {
+        let loc = st.units[p].loc as usize;
+        let at_sea = map.is_sea(p);
+        // 6.D.31: per army, its reach by sea without this fleet (worked out on first need and
+        // kept for a few armies).
+        let mut avoiding = [0 as Mask; 8];
+        let mut armies = [0u8; 8];
+        let mut cached = 0;
+        for q in Bits(into) {
+            if has(self.occupied, q) {
+                out.push(encode::support_hold(loc, q));
+            }
+            for m in Bits(self.into[q] & !bit(p)) {
+                let mover = st.units[m];
+                if mover.fleet {
+                    out.push(encode::support_move(loc, m, q));
+                    for c in Bits(map.fleet_adj[mover.loc as usize] & map.coasts[q]) {
+                        out.push(encode::support_move(loc, m, c));
+                    }
+                    continue;
+                }
+                if at_sea && has(self.convoy_only[q], m) && has(self.closure[m], p) {
+                    // The army's sea route may need this fleet: find its reach without it.
+                    let found = armies[..cached].iter().position(|&x| x as usize == m);
+                    let reach = match found {
+                        Some(i) => avoiding[i],
+                        None => {
+                            let r = map.convoy_reach(m, self.fleets, bit(p)).0;
+                            if cached < armies.len() {
+                                armies[cached] = m as u8;
+                                avoiding[cached] = r;
+                                cached += 1;
+                            }
+                            r
+                        }
+                    };
+                    if !has(reach, q) {
+                        continue;
+                    }
+                }
+                out.push(encode::support_move(loc, m, q));
+            }
+        }
+    }
 }
 
 impl Default for Legal {
     fn default() -> Self {
         Legal {
             stamp: 0,
-            occupied: 0,
-            fleets: 0,
-            into: [0; N],
-            convoy_only: [0; N],
-            by_sea: [0; N],
+            tables: Tables {
+                occupied: 0,
+                fleets: 0,
+                into: [0; N],
+                convoy_only: [0; N],
+                by_sea: [0; N],
+                closure: [0; N],
+            },
             routes_ready: false,
             routes: Vec::new(),
             useful: [0; N],
@@ -97,7 +217,7 @@ impl Default for Legal {
             complete: false,
             power_slot: [NO_SLOT; N],
             spare: Vec::new(),
-            avoid_reach: [0; N],
+            section: Vec::new(),
         }
     }
 }
@@ -129,6 +249,7 @@ impl Legal {
 
     fn prepare_movement(&mut self, map: &GameMap, st: &State) {
         let p = map.provinces;
+        let t = &mut self.tables;
         let mut occupied = 0;
         for q in 0..p {
             if st.units[q].is_some() {
@@ -136,29 +257,30 @@ impl Legal {
             }
         }
         let fleets = occupied & map.seas;
-        self.occupied = occupied;
-        self.fleets = fleets;
-        self.into[..p].fill(0);
-        self.convoy_only[..p].fill(0);
+        t.occupied = occupied;
+        t.fleets = fleets;
+        t.into[..p].fill(0);
+        t.convoy_only[..p].fill(0);
         for m in Bits(occupied) {
             let u = st.units[m];
             if u.fleet {
                 for q in Bits(map.fleet_reach[u.loc as usize]) {
-                    self.into[q] |= bit(m);
+                    t.into[q] |= bit(m);
                 }
             } else {
                 let land = map.army_adj[m];
-                let sea = if map.shore_seas[m] & fleets != 0 {
+                let (sea, closure) = if map.shore_seas[m] & fleets != 0 {
                     map.convoy_reach(m, fleets, 0)
                 } else {
-                    0
+                    (0, 0)
                 };
-                self.by_sea[m] = sea;
+                t.by_sea[m] = sea;
+                t.closure[m] = closure;
                 for q in Bits(land | sea) {
-                    self.into[q] |= bit(m);
+                    t.into[q] |= bit(m);
                 }
                 for q in Bits(sea & !land) {
-                    self.convoy_only[q] |= bit(m);
+                    t.convoy_only[q] |= bit(m);
                 }
             }
         }
@@ -311,73 +433,16 @@ impl Legal {
         self.slot_of[q]
     }
 
+    /// A unit's whole list: the concatenation of its sections (see [`Tables`]).
     fn movement_list(&mut self, map: &GameMap, st: &State, p: usize) {
-        let u = st.units[p];
-        let loc = u.loc as usize;
+        let t = &self.tables;
         let codes = &mut self.codes;
-        codes.push(encode::hold(loc));
-        let reach = if u.fleet {
-            for m in Bits(map.fleet_adj[loc]) {
-                codes.push(encode::move_to(loc, m, false));
-            }
-            map.fleet_reach[loc]
-        } else {
-            let land = map.army_adj[p];
-            let sea = self.by_sea[p];
-            for q in Bits(land) {
-                codes.push(encode::move_to(loc, q, false));
-                // DATC 4.E.1, 6.D.32: "via convoy" to a neighbour needs fleets that could carry
-                // the army.
-                if has(sea, q) {
-                    codes.push(encode::move_to(loc, q, true));
-                }
-            }
-            for q in Bits(sea & !land) {
-                codes.push(encode::move_to(loc, q, false));
-                codes.push(encode::move_to(loc, q, true));
-            }
-            land
-        };
-        let at_sea = map.is_sea(p);
-        // Supports: into a province the supporter could enter itself (never its own, DATC
-        // 6.D.34: the reach never holds it).
-        let mut avoid_known: Mask = 0;
-        let avoid_reach = &mut self.avoid_reach;
-        for q in Bits(reach) {
-            if has(self.occupied, q) {
-                codes.push(encode::support_hold(loc, q));
-            }
-            for m in Bits(self.into[q] & !bit(p)) {
-                let mover = st.units[m];
-                if mover.fleet {
-                    codes.push(encode::support_move(loc, m, q));
-                    for c in Bits(map.fleet_adj[mover.loc as usize] & map.coasts[q]) {
-                        codes.push(encode::support_move(loc, m, c));
-                    }
-                } else {
-                    if at_sea && has(self.convoy_only[q], m) {
-                        // DATC 6.D.31: the convoyed move must have a route without this fleet.
-                        if !has(avoid_known, m) {
-                            avoid_known |= bit(m);
-                            avoid_reach[m] = map.convoy_reach(m, self.fleets, bit(p));
-                        }
-                        if !has(avoid_reach[m], q) {
-                            continue;
-                        }
-                    }
-                    codes.push(encode::support_move(loc, m, q));
-                }
-            }
-        }
-        if at_sea {
-            // DATC 6.G.19, 4.E.1: only a fleet on some minimal route may convoy the army.
+        push_hold(st, p, codes);
+        t.push_moves(map, st, p, codes);
+        t.push_supports(map, st, p, support_reach(map, st, p), codes);
+        if map.is_sea(p) {
             self.ensure_routes(map, st);
-            for r in &self.routes {
-                if has(r.seas, p) {
-                    self.codes
-                        .push(encode::convoy(loc, r.army as usize, r.dst as usize));
-                }
-            }
+            push_convoys(&self.routes, st, p, &mut self.codes);
         }
     }
 
@@ -404,9 +469,9 @@ impl Legal {
         }
         self.routes_ready = true;
         self.routes.clear();
-        let fleets = self.fleets;
-        for a in Bits(self.occupied & map.shores) {
-            if st.units[a].fleet || self.by_sea[a] == 0 {
+        let fleets = self.tables.fleets;
+        for a in Bits(self.tables.occupied & map.shores) {
+            if st.units[a].fleet || self.tables.by_sea[a] == 0 {
                 continue;
             }
             let src_seas = map.shore_seas[a] & fleets;
@@ -566,10 +631,55 @@ impl Legal {
                 }
                 index
             }
+            MOVEMENT if self.slot_of[key] == NO_SLOT => {
+                // The unit's list has not been asked for: build only the section the code
+                // would be listed in.
+                let mut section = std::mem::take(&mut self.section);
+                section.clear();
+                let listed = self.section_of(map, st, key, c, &mut section) && section.contains(&c);
+                self.section = section;
+                return listed.then_some((key, c));
+            }
             _ => self.unit_slot(map, st, key),
         };
         let s = self.slots[slot as usize];
         self.codes_of(&s).contains(&c).then_some((key, c))
+    }
+
+    /// Fills `out` with the section of the list of the unit in `p` where the movement code `c`
+    /// would be listed; false when no section of that unit could list it.
+    fn section_of(
+        &mut self,
+        map: &GameMap,
+        st: &State,
+        p: usize,
+        c: u32,
+        out: &mut Vec<u32>,
+    ) -> bool {
+        match encode::kind_of(c) {
+            kind::HOLD => push_hold(st, p, out),
+            kind::MOVE => self.tables.push_moves(map, st, p, out),
+            k @ (kind::SUPPORT_HOLD | kind::SUPPORT_MOVE) => {
+                let q = if k == kind::SUPPORT_HOLD {
+                    encode::a_of(c)
+                } else {
+                    map.prov_of[encode::b_of(c)] as usize
+                };
+                if !has(support_reach(map, st, p), q) {
+                    return false;
+                }
+                self.tables.push_supports(map, st, p, bit(q), out);
+            }
+            kind::CONVOY => {
+                if !map.is_sea(p) {
+                    return false;
+                }
+                self.ensure_routes(map, st);
+                push_convoys(&self.routes, st, p, out);
+            }
+            _ => return false,
+        }
+        true
     }
 }
 
