@@ -1,0 +1,115 @@
+//! The fast path's hot path allocates nothing: once a thread's buffers have grown, processing
+//! games (cloned or not) and listing their legal orders does not touch the heap.
+
+mod fast_kit;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use diplo_core::fast::Game;
+use fast_kit::Kit;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Plays one phase of every game with the first legal order of each slot; returns the number of
+/// slots seen.
+fn step(games: &mut [Game], pick: usize) -> usize {
+    let mut seen = 0;
+    for g in games.iter_mut() {
+        if g.over {
+            continue;
+        }
+        let mut orders = std::mem::take(&mut g.orders);
+        orders.clear();
+        g.with_legal(|legal, slots| {
+            seen += slots.len();
+            for s in slots {
+                let codes = legal.codes_of(s);
+                orders.push(codes[pick % codes.len()]);
+            }
+        });
+        g.orders = orders;
+        g.process().unwrap();
+    }
+    seen
+}
+
+#[test]
+fn processing_again_does_not_allocate() {
+    let k = Kit::standard();
+    let mut units = Vec::new();
+    for (p, u) in [
+        ("AUSTRIA", "A VIE"),
+        ("AUSTRIA", "A BUD"),
+        ("AUSTRIA", "F TRI"),
+        ("ENGLAND", "F LON"),
+        ("ENGLAND", "F EDI"),
+        ("ENGLAND", "A LVP"),
+        ("FRANCE", "F BRE"),
+        ("FRANCE", "A PAR"),
+        ("FRANCE", "A MAR"),
+        ("GERMANY", "F KIE"),
+        ("GERMANY", "A BER"),
+        ("GERMANY", "A MUN"),
+        ("ITALY", "F NAP"),
+        ("ITALY", "A ROM"),
+        ("ITALY", "A VEN"),
+        ("RUSSIA", "F STP/SC"),
+        ("RUSSIA", "A MOS"),
+        ("RUSSIA", "A WAR"),
+        ("RUSSIA", "F SEV"),
+        ("TURKEY", "F ANK"),
+        ("TURKEY", "A CON"),
+        ("TURKEY", "A SMY"),
+    ] {
+        units.push((p, u));
+    }
+    let start = k.state("S1901M", &units, &[], &[]);
+    let mut base: Vec<Game> = (0..8).map(|_| k.game(start.clone())).collect();
+    for g in &mut base {
+        g.max_year = Some(1903);
+        g.orders.reserve(64);
+        g.results.reserve(64);
+        g.success.reserve(64);
+        g.implied.reserve(64);
+    }
+    // Warm up: every phase kind, every list, every buffer at its size.
+    let mut warm: Vec<Game> = base.clone();
+    for pick in 0..12 {
+        step(&mut warm, pick);
+    }
+    let mut games: Vec<Game> = base.clone();
+    for g in &mut games {
+        g.orders.reserve(64);
+        g.results.reserve(64);
+        g.success.reserve(64);
+        g.implied.reserve(64);
+    }
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let mut seen = 0;
+    for pick in 0..12 {
+        seen += step(&mut games, pick);
+    }
+    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    assert!(seen > 100);
+    assert_eq!(after - before, 0, "the hot path allocated");
+}
