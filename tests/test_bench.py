@@ -72,7 +72,8 @@ def test_json_report_has_every_workload_and_engine() -> None:
     for engines in workloads.values():
         for entry in engines.values():
             check_entry(entry)
-    assert workloads["movement"]["diplo-python"]["phases"] == 3  # 3 phases x 1 round
+    for entry in workloads["movement"].values():
+        assert entry["phases"] % 3 == 0  # the 3 phases, as many times as a round needs
     for workload, engines in workloads.items():
         assert set(report["ratios"][workload]) == {
             f"{name}/{bench.REFERENCE[workload]}"
@@ -217,7 +218,7 @@ def test_fast_path_engines_and_batch(stand_in: types.ModuleType) -> None:
     assert set(workloads["movement"]) == {"diplo-rust", "diplo-rust-objects", "diplo-python"}
     assert set(workloads["selfplay"]) == {"diplo-rust", "diplo-rust-objects", "diplo-python"}
     assert set(workloads["batch"]) == {"diplo-rust-1thread", "diplo-rust-2threads"}
-    assert workloads["batch"]["diplo-rust-1thread"]["phases"] == 6  # 3 per call x 2 rounds
+    assert workloads["batch"]["diplo-rust-1thread"]["phases"] % 3 == 0  # 3 per call
     for engines in workloads.values():
         for entry in engines.values():
             check_entry(entry)
@@ -247,7 +248,8 @@ def test_engines_take_turns() -> None:
     def engine(name: str) -> bench.Engine:
         return bench.Engine(name, lambda r: r, lambda r: calls.append(name) or 2)
 
-    results = bench.measure([engine("a"), engine("b"), engine("c")], rounds=3)
-    assert calls == ["a", "b", "c", "b", "c", "a", "c", "a", "b"]
+    results = bench.measure([engine("a"), engine("b"), engine("c")], rounds=3, min_run=0)
+    # a warm-up run each, then the rounds
+    assert calls == ["a", "b", "c", "a", "b", "c", "b", "c", "a", "c", "a", "b"]
     assert {name: m.phases for name, m in results.items()} == {"a": 6, "b": 6, "c": 6}
     assert all(len(m.rounds) == 3 for m in results.values())
