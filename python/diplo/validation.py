@@ -78,10 +78,11 @@ class _Illegal(Exception):
 
 def validate(position: Position, orders_by_power: Mapping[str, Sequence[str | Order]]) -> Validated:
     """Rule on every order of every power for the phase of ``position``."""
+    fleets = _fleets(position)  # once per phase: every convoy question asks it
     rulings: list[Ruling] = []
     for power, orders in orders_by_power.items():
         for item in orders:
-            rulings.append(_rule(position, power, item))
+            rulings.append(_rule(position, power, item, fleets))
     if position.phase.kind == "A":
         return _collect_adjustments(rulings)
     return _collect_unit_orders(rulings)
@@ -89,7 +90,7 @@ def validate(position: Position, orders_by_power: Mapping[str, Sequence[str | Or
 
 def validate_order(position: Position, power: str, order: str | Order) -> Ruling:
     """Rule on one order alone (without the multiple-orders check of :func:`validate`)."""
-    return _rule(position, power, order)
+    return _rule(position, power, order, _fleets(position))
 
 
 def _collect_unit_orders(rulings: list[Ruling]) -> Validated:
@@ -130,7 +131,7 @@ def _collect_adjustments(rulings: list[Ruling]) -> Validated:
     return Validated(rulings, adjustments=adjustments)
 
 
-def _rule(position: Position, power: str, item: str | Order) -> Ruling:
+def _rule(position: Position, power: str, item: str | Order, fleets: frozenset[str]) -> Ruling:
     game_map = position.map
     text = item if isinstance(item, str) else format_order(item)
     order: Order | None = None
@@ -145,7 +146,7 @@ def _rule(position: Position, power: str, item: str | Order) -> Ruling:
         piece = _named_piece(position, order)
         kind = position.phase.kind
         if kind == "M":
-            normalised = _movement(position, power, order)
+            normalised = _movement(position, power, order, fleets)
         elif kind == "R":
             normalised = _retreat(position, power, order)
         else:
@@ -196,7 +197,7 @@ def _fleets(position: Position) -> frozenset[str]:
     return frozenset(prov for prov, piece in position.units.items() if position.map.is_sea(prov))
 
 
-def _movement(position: Position, power: str, order: Order) -> Order:
+def _movement(position: Position, power: str, order: Order, fleets: frozenset[str]) -> Order:
     if isinstance(order, Retreat | Disband | Build | Waive):
         raise _Illegal(
             "wrong_phase",
@@ -207,12 +208,12 @@ def _movement(position: Position, power: str, order: Order) -> Order:
     if isinstance(order, Hold):
         return Hold(unit)
     if isinstance(order, Move):
-        return _check_move(position.map, piece, order.dest, order.via, _fleets(position))
+        return _check_move(position.map, piece, order.dest, order.via, fleets)
     if isinstance(order, SupportHold):
         return _check_support_hold(position, piece, order)
     if isinstance(order, SupportMove):
-        return _check_support_move(position, piece, order)
-    return _check_convoy(position, piece, order)
+        return _check_support_move(position, piece, order, fleets)
+    return _check_convoy(position, piece, order, fleets)
 
 
 def _check_move(game_map: Map, piece: Piece, dest: str, via: bool, fleets: frozenset[str]) -> Move:
@@ -288,7 +289,9 @@ def _check_support_hold(position: Position, piece: Piece, order: SupportHold) ->
     return SupportHold(piece.unit, target.unit)
 
 
-def _check_support_move(position: Position, piece: Piece, order: SupportMove) -> SupportMove:
+def _check_support_move(
+    position: Position, piece: Piece, order: SupportMove, fleets: frozenset[str]
+) -> SupportMove:
     game_map = position.map
     mover = _supported_piece(position, order.supported)
     dst = game_map.province_of(order.dest)
@@ -303,7 +306,7 @@ def _check_support_move(position: Position, piece: Piece, order: SupportMove) ->
             "cannot_support",
             f"{piece} could not move to {dst} itself, so it cannot support a move there",
         )
-    if not _move_possible(game_map, mover, order.dest, _fleets(position), piece.province):
+    if not _move_possible(game_map, mover, order.dest, fleets, piece.province):
         # DATC 4.E.1, 6.A.5, 6.D.31: the supported move itself must be possible (and a convoyed
         # move must have a route that does not need the supporting fleet).
         raise _Illegal(
@@ -334,7 +337,9 @@ def _move_possible(
     return bool(reachable)
 
 
-def _check_convoy(position: Position, piece: Piece, order: Convoy) -> Convoy:
+def _check_convoy(
+    position: Position, piece: Piece, order: Convoy, fleets: frozenset[str]
+) -> Convoy:
     game_map = position.map
     if not game_map.is_sea(piece.province):
         raise _Illegal("convoy_not_at_sea", f"{piece} is not in a sea province and cannot convoy")
@@ -345,7 +350,7 @@ def _check_convoy(position: Position, piece: Piece, order: Convoy) -> Convoy:
     dst = game_map.province_of(order.dest)
     if dst == army.province:
         raise _Illegal("move_to_self", f"{army} cannot be convoyed to its own province")
-    if piece.province not in route_fleets(game_map, army.province, dst, _fleets(position)):
+    if piece.province not in route_fleets(game_map, army.province, dst, fleets):
         # DATC 6.G.19 and 4.E.1: a fleet that no convoy route from the army to the
         # destination needs cannot legally convoy it.
         raise _Illegal(
