@@ -354,13 +354,16 @@ def test_generated_phases_rule_like_the_reference(chunk: int) -> None:
         compare_phase(game, position, noise(rng, game, codes))
 
 
-def play_both(seed: int, years: int = YEARS) -> int:
-    """(a) and (b) along one random self-play game; returns the number of phases played."""
+def play_both(
+    seed: int, years: int = YEARS, start: Position | None = None
+) -> tuple[int, str | None]:
+    """(a) and (b) along one random self-play game; returns the number of phases played and
+    the winner."""
     rng = random.Random(seed)
     player = RandomPlayer(random.Random(seed))
-    max_year = 1900 + years
-    position = Position.initial(M)
-    game = FastGame(None, max_year)
+    position = start or Position.initial(M)
+    max_year = position.phase.year - 1 + years
+    game = FastGame(position, max_year)
     phases = 0
     while True:
         assert game.phase == str(position.phase)
@@ -379,18 +382,69 @@ def play_both(seed: int, years: int = YEARS) -> int:
             assert game.legal_orders() == [] and game.slots() == []
             with pytest.raises(GameOverError):
                 game.process()
-            return phases
+            return phases, winner
 
 
 @pytest.mark.parametrize("chunk", range(6))
 def test_self_play_games_rule_like_the_reference(chunk: int) -> None:
     for seed in range(chunk, GAMES, 6):
-        assert play_both(seed) > 0
+        assert play_both(seed)[0] > 0
 
 
 @pytest.mark.slow
 def test_long_self_play_game_to_a_solo_or_the_limit() -> None:
-    assert play_both(12345, years=60) > 0
+    assert play_both(12345, years=60)[0] > 0
+
+
+def test_games_near_a_solo_end_alike() -> None:
+    # France owns 17 centres and has armies next to the others: random play soon crosses 18.
+    doc = {
+        "phase": "S1905M",
+        "units": {
+            "FRANCE": [
+                "A BUR",
+                "A RUH",
+                "A PIE",
+                "A TYR",
+                "A BOH",
+                "A GAL",
+                "F NTH",
+                "F ION",
+                "F WES",
+                "A SIL",
+                "F BAL",
+                "A PRU",
+            ],
+            "RUSSIA": ["A MOS", "F SEV"],
+            "TURKEY": ["A CON", "F ANK"],
+        },
+        "centers": {
+            "FRANCE": [
+                "PAR",
+                "MAR",
+                "BRE",
+                "SPA",
+                "POR",
+                "BEL",
+                "HOL",
+                "MUN",
+                "KIE",
+                "BER",
+                "DEN",
+                "LON",
+                "LVP",
+                "EDI",
+                "TUN",
+                "NAP",
+                "ROM",
+            ],
+            "RUSSIA": ["MOS", "SEV", "STP", "WAR"],
+            "TURKEY": ["CON", "ANK", "SMY"],
+        },
+    }
+    start = Position.from_json(doc, M)
+    winners = [play_both(seed, years=6, start=start)[1] for seed in range(12)]
+    assert "FRANCE" in winners
 
 
 def test_civil_disorder_and_over_ordering_rule_like_the_reference() -> None:
