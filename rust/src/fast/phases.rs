@@ -577,6 +577,8 @@ fn after_turn(map: &GameMap, game: &mut Game) {
     let mut units = [0u32; N];
     st.center_counts(map, &mut centers[..map.powers]);
     st.unit_counts(map, &mut units[..map.powers]);
+    // Two powers at 18 or more cannot happen on the standard map (34 centres); elsewhere the
+    // larger wins, the first in map order on a tie.
     let mut best: Option<usize> = None;
     for power in 0..map.powers {
         if centers[power] >= VICTORY_CENTERS && best.is_none_or(|b| centers[power] > centers[b]) {
