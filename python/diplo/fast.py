@@ -444,7 +444,7 @@ class FastGame:
         for power, fleet, loc, options in dislodged:
             piece = Piece(powers[power], "F" if fleet else "A", locations[loc])
             gone[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
-        phase = Phase.parse(f"{season}{year}{kind}")
+        phase = Phase(year, season, kind)  # type: ignore[arg-type]
         return Position(game_map, phase, pieces, owners, gone)
 
     def clone(self) -> FastGame:
