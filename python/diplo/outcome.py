@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal, TypeAlias
+from typing import Final, Literal, NamedTuple, TypeAlias
 
 Code: TypeAlias = Literal["ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal"]
 
@@ -32,12 +32,12 @@ class Outcome:
     dislodged_by: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class UnitOutcome:
+class UnitOutcome(NamedTuple):
     """How one unit fared in a movement phase: the facts both resolvers report.
 
     ``by`` is the province whose unit stopped a move (the strongest opposition), cut a support,
     or dislodged the unit; ``attack`` and ``opposition`` are the strengths a move compared.
+    A named tuple rather than a frozen dataclass: one is made per unit and phase, on the hot path.
     """
 
     code: Code

@@ -91,44 +91,45 @@ def resolve_movement_rust(
     ]
     encoded_orders = [encode_order(tables, game_map, o) for o in effective]
     out = _core.resolve_movement(tables.core, encoded_units, encoded_orders)
-
-    def name(i: int) -> str | None:
-        return None if i < 0 else locations[i]
+    # Each attribute of the core's outcome is a fresh list: read every one once.
+    codes, success, dislodged_by = out.codes, out.success, out.dislodged_by
+    by, attack, opposition, convoyed = out.by, out.attack, out.opposition, out.convoyed
+    core_retreats = out.retreats
 
     outcomes: dict[str, UnitOutcome] = {}
     dislodged: dict[str, tuple[str, bool]] = {}
     retreats: dict[str, tuple[str, ...]] = {}
     after: dict[str, Piece] = {}
-    convoyed_by_origin = {}
+    convoy_fleets: dict[str, list[str]] = {}
+    convoyed_by_origin = {
+        prov: convoyed[i] for i, prov in enumerate(provinces) if isinstance(effective[i], Move)
+    }
     for i, prov in enumerate(provinces):
-        if isinstance(effective[i], Move):
-            convoyed_by_origin[prov] = out.convoyed[i]
-    for i, prov in enumerate(provinces):
-        code = CORE_CODES[out.codes[i]]
         order = effective[i]
+        is_move = isinstance(order, Move)
+        origin = dislodged_by[i]
+        culprit = by[i]
         outcomes[prov] = UnitOutcome(
-            code,
-            out.success[i],
-            name(out.dislodged_by[i]),
-            name(out.by[i]),
-            out.attack[i],
-            out.opposition[i],
-            out.convoyed[i] if isinstance(order, Move) else False,
+            CORE_CODES[codes[i]],
+            success[i],
+            None if origin < 0 else locations[origin],
+            None if culprit < 0 else locations[culprit],
+            attack[i],
+            opposition[i],
+            convoyed[i] if is_move else False,
         )
-        origin = out.dislodged_by[i]
         if origin >= 0:
             attacker = locations[origin]
             dislodged[prov] = (attacker, convoyed_by_origin.get(attacker, False))
-            retreats[prov] = tuple(locations[loc] for loc in out.retreats[i])
-        elif not (isinstance(order, Move) and out.success[i]):
+            retreats[prov] = tuple(locations[loc] for loc in core_retreats[i])
+        elif not (is_move and success[i]):
             after[prov] = pieces[i]
-    convoy_fleets: dict[str, list[str]] = {}
+        if isinstance(order, Convoy) and codes[i] != 5:
+            convoy_fleets.setdefault(order.army.province, []).append(prov)
     for i, order in enumerate(effective):
-        if isinstance(order, Move) and out.success[i]:
+        if isinstance(order, Move) and success[i]:
             piece = pieces[i]
             after[game_map.province_of(order.dest)] = Piece(piece.power, piece.type, order.dest)
-        elif isinstance(order, Convoy) and out.codes[i] != 5:
-            convoy_fleets.setdefault(order.army.province, []).append(provinces[i])
     szykman = frozenset(locations[p] for p in out.szykman)
     return MovementResolution(
         outcomes,
