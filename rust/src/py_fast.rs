@@ -9,8 +9,9 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple};
 
 use crate::fast::batch::{panic_message, process_all};
 use crate::fast::game_map::{Bits, GameMap, MapSpec};
@@ -126,7 +127,7 @@ fn code_of(i: usize, item: &Bound<'_, PyAny>) -> PyResult<u32> {
     }
     match item.extract::<i64>() {
         Ok(v) => Ok(u32::try_from(v).unwrap_or(GARBAGE)),
-        Err(_) if item.is_instance_of::<pyo3::types::PyInt>() => Ok(GARBAGE),
+        Err(_) if item.is_instance_of::<PyInt>() => Ok(GARBAGE),
         Err(_) => Err(PyValueError::new_err(format!(
             "orders[{i}]: expected an int code, got {}",
             item.get_type()
@@ -141,8 +142,32 @@ fn code_of(i: usize, item: &Bound<'_, PyAny>) -> PyResult<u32> {
 fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<u32>) -> PyResult<()> {
     out.clear();
     if let Ok(list) = orders.downcast::<PyList>() {
-        for (i, item) in list.iter().enumerate() {
-            out.push(code_of(i, &item)?);
+        // The common case, read without PyO3's general conversion (this loop runs under the
+        // GIL before a batch goes parallel): a list of exact ints.
+        let py = orders.py();
+        let n = list.len();
+        out.reserve(n);
+        for i in 0..n {
+            // SAFETY: `i` is below the length and no Python code runs while the borrowed item
+            // is used, so the list cannot change under us.
+            let item = unsafe { ffi::PyList_GetItem(list.as_ptr(), i as ffi::Py_ssize_t) };
+            if item.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            // SAFETY: `item` is a live object.
+            if unsafe { ffi::PyLong_CheckExact(item) } != 0 {
+                // SAFETY: `item` is an int.
+                let v = unsafe { ffi::PyLong_AsLongLong(item) };
+                if v == -1 && PyErr::take(py).is_some() {
+                    out.push(GARBAGE); // beyond 64 bits
+                } else {
+                    out.push(u32::try_from(v).unwrap_or(GARBAGE));
+                }
+            } else {
+                // SAFETY: a borrowed reference to a live object, used at once.
+                let item = unsafe { Bound::from_borrowed_ptr(py, item) };
+                out.push(code_of(i, &item)?);
+            }
         }
         return Ok(());
     }

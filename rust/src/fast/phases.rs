@@ -24,8 +24,9 @@
 //! original's stamp: it is the same state), so asking for the legal orders and then processing
 //! the same state works the tables out once.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use super::encode::{self, kind};
 use super::game_map::{bit, has, Bits, GameMap, Mask};
@@ -54,9 +55,26 @@ const N: usize = encode::MAX_INDEX;
 const REFUSED: u8 = u8::MAX;
 
 static STAMPS: AtomicU64 = AtomicU64::new(1);
+/// Stamps a thread hands out before it takes a new block from `STAMPS`.
+const STAMP_BLOCK: u64 = 1 << 20;
 
+thread_local! {
+    /// This thread's next stamp and the end of its block: threads processing games in parallel
+    /// do not contend for one counter.
+    static NEXT_STAMP: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+}
+
+/// A number never handed out before (never 0).
 fn fresh_stamp() -> u64 {
-    STAMPS.fetch_add(1, Ordering::Relaxed)
+    NEXT_STAMP.with(|cell| {
+        let (mut next, mut end) = cell.get();
+        if next == end {
+            next = STAMPS.fetch_add(STAMP_BLOCK, Ordering::Relaxed);
+            end = next + STAMP_BLOCK;
+        }
+        cell.set((next + 1, end));
+        next
+    })
 }
 
 /// A game on the fast path (see the module documentation).
@@ -249,6 +267,8 @@ impl Scratch {
 
         game.results.clear();
         game.success.clear();
+        game.results.reserve(self.keys.len());
+        game.success.reserve(self.keys.len());
         for &key in &self.keys {
             if key == REFUSED || !has(effective, key as usize) {
                 game.results.push(result::ILLEGAL);
@@ -260,6 +280,8 @@ impl Scratch {
             }
         }
         game.implied.clear();
+        game.implied
+            .reserve((occupied & !effective).count_ones() as usize);
         for q in Bits(occupied & !effective) {
             let i = self.index[q] as usize;
             game.implied.push((
@@ -631,6 +653,31 @@ pub fn with_scratch<R>(map: &'static GameMap, f: impl FnOnce(&mut Scratch) -> R)
         };
         f(&mut all[i])
     })
+}
+
+/// Buffers of threads that have finished a batch, for the next batch's threads.
+static SPARE: Mutex<Vec<Box<Scratch>>> = Mutex::new(Vec::new());
+
+/// Gives this thread spare buffers for `map` left by an earlier batch's thread, if any (a new
+/// thread would otherwise grow its buffers from nothing).
+pub fn borrow_spare_scratch(map: &'static GameMap) {
+    let found = {
+        let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+        let i = spare.iter().position(|s| std::ptr::eq(s.map, map));
+        i.map(|i| spare.swap_remove(i))
+    };
+    if let Some(s) = found {
+        SCRATCH.with(|cell| cell.borrow_mut().push(s));
+    }
+}
+
+/// Hands this thread's buffers over to the next batch's threads (a thread about to end).
+pub fn return_scratch() {
+    let mine: Vec<Box<Scratch>> = SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
+    if !mine.is_empty() {
+        let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+        spare.extend(mine);
+    }
 }
 
 /// Drops this thread's buffers (after a panic may have left them half-updated).
