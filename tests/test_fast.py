@@ -569,9 +569,18 @@ def test_bad_arguments_raise_value_error() -> None:
 
 def test_out_of_range_codes_are_illegal_not_errors() -> None:
     game = FastGame()
-    game.set_orders([-1, 2**40, 2**32 - 1, 12345678])
+    game.set_orders([-1, 2**40, 2**70, 2**32 - 1, 12345678])
     game.process()
-    assert game.result_codes() == [6, 6, 6, 6]
+    assert game.result_codes() == [6, 6, 6, 6, 6]
+    # Int subclasses and tuples are read like ints and lists.
+    import enum
+
+    class Code(enum.IntEnum):
+        HOLD_PAR = fast.HOLD | M.location_index["PAR"] << 4
+
+    game.set_orders((Code.HOLD_PAR, 2**70))
+    game.process()
+    assert game.result_codes() == [0, 6]
 
 
 def test_map_too_large_for_the_encoding() -> None:
