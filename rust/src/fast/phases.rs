@@ -293,9 +293,12 @@ impl Scratch {
 
         // The next board: moved units at their destination, dislodged ones aside with their
         // retreat options (units with none are gone), the rest where they were.
-        let before = st.units;
-        st.units = [Piece::NONE; N];
-        st.dislodged = [Piece::NONE; N];
+        // Only the provinces' part of the tables is copied and rewritten (see `after_turn`).
+        let np = map.provinces;
+        let mut before = [Piece::NONE; N];
+        before[..np].copy_from_slice(&st.units[..np]);
+        st.units[..np].fill(Piece::NONE);
+        st.clear_dislodged();
         let mut pending = false;
         for q in Bits(occupied) {
             let i = self.index[q] as usize;
@@ -312,8 +315,7 @@ impl Scratch {
                     .iter()
                     .fold(0, |m: Mask, &l| m | bit(l as usize));
                 if options != 0 {
-                    st.dislodged[q] = u;
-                    st.retreats[q] = options;
+                    st.set_dislodged(q, u, options);
                     pending = true;
                 }
             } else {
@@ -344,12 +346,7 @@ impl Scratch {
         }
         // Per dislodged province: the outcome of its effective order.
         let mut bounced: Mask = 0;
-        let mut dislodged: Mask = 0;
-        for q in 0..map.provinces {
-            if st.dislodged[q].is_some() {
-                dislodged |= bit(q);
-            }
-        }
+        let dislodged = st.dislodged_at;
         for q in Bits(effective) {
             let order = self.effective[q];
             if encode::kind_of(order) == kind::RETREAT {
@@ -388,7 +385,7 @@ impl Scratch {
                 true,
             ));
         }
-        st.dislodged = [Piece::NONE; N];
+        st.clear_dislodged();
         if st.season == SPRING {
             st.season = FALL;
             st.kind = MOVEMENT;
@@ -513,7 +510,7 @@ impl Scratch {
         for q in Bits(built) {
             st.units[q] = added[q];
         }
-        st.dislodged = [Piece::NONE; N];
+        st.clear_dislodged();
         st.year += 1;
         st.season = SPRING;
         st.kind = MOVEMENT;
@@ -591,7 +588,9 @@ fn after_turn(map: &GameMap, game: &mut Game) {
     }
     for q in Bits(map.centers) {
         let u = st.units[q];
-        if u.is_some() {
+        // Written only when it changes: a game may be processed on another core than the one
+        // that made it, and every line written is a line that core must fetch.
+        if u.is_some() && st.centers[q] != u.power {
             st.centers[q] = u.power;
         }
     }

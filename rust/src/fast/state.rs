@@ -3,7 +3,7 @@
 //! game copies it without touching the heap.
 
 use super::encode::MAX_INDEX;
-use super::game_map::{bit, has, GameMap, Mask, COAST, LAND, NO_POWER, SEA};
+use super::game_map::{bit, has, Bits, GameMap, Mask, COAST, LAND, NO_POWER, SEA};
 
 /// Seasons and phase kinds.
 pub const SPRING: u8 = 0;
@@ -48,7 +48,10 @@ pub struct State {
     /// Owner of each supply centre, or `NO_POWER`.
     pub centers: [u8; MAX_INDEX],
     /// Retreat phase: the dislodged unit of each province (the attacker may stand there too).
+    /// Change it with [`State::set_dislodged`] and [`State::clear_dislodged`].
     pub dislodged: [Piece; MAX_INDEX],
+    /// The provinces with a dislodged unit (so that clearing touches only those).
+    pub dislodged_at: Mask,
     /// Its retreat options (locations).
     pub retreats: [Mask; MAX_INDEX],
 }
@@ -134,6 +137,7 @@ impl State {
             units: [Piece::NONE; MAX_INDEX],
             centers: [NO_POWER; MAX_INDEX],
             dislodged: [Piece::NONE; MAX_INDEX],
+            dislodged_at: 0,
             retreats: [0; MAX_INDEX],
         };
         for (i, &raw) in units.iter().enumerate() {
@@ -177,10 +181,25 @@ impl State {
             for &o in options {
                 mask |= bit(index(&format!("dislodged[{i}] option"), o, map.locations)?);
             }
-            st.dislodged[prov] = p;
-            st.retreats[prov] = mask;
+            st.set_dislodged(prov, p, mask);
         }
         Ok(st)
+    }
+
+    /// Puts a dislodged unit with its retreat options in province `prov`.
+    pub fn set_dislodged(&mut self, prov: usize, piece: Piece, options: Mask) {
+        self.dislodged[prov] = piece;
+        self.retreats[prov] = options;
+        self.dislodged_at |= bit(prov);
+    }
+
+    /// Removes every dislodged unit.
+    pub fn clear_dislodged(&mut self) {
+        for q in Bits(self.dislodged_at) {
+            self.dislodged[q] = Piece::NONE;
+            self.retreats[q] = 0;
+        }
+        self.dislodged_at = 0;
     }
 
     /// `S1901M`.
