@@ -132,8 +132,7 @@ def _movement(
                     True,
                     outcome.success,
                     outcome.code,
-                    _implied_hold_reason(validated, prov, piece)
-                    + explain_movement(format_order(hold), "Hold", outcome),
+                    _implied_hold_reason(validated, prov, piece, outcome.dislodged_by),
                     outcome.dislodged_by,
                 )
             )
@@ -183,15 +182,18 @@ def _stopped_by_szykman(position: Position, prov: str, resolution: Any) -> bool:
     return any(f in resolution.szykman for f in resolution.convoy_fleets.get(prov, ()))
 
 
-def _implied_hold_reason(validated: Validated, prov: str, piece: Piece) -> str:
+def _implied_hold_reason(
+    validated: Validated, prov: str, piece: Piece, dislodged_by: str | None
+) -> str:
     refused = [
         r
         for r in validated.rulings
         if r.unit is not None and r.unit.province == prov and not r.legal
     ]
-    if refused:
-        return f"{piece} holds because its order was refused ({refused[-1].code}). "
-    return f"{piece} was not ordered and holds. "
+    why = f"its order was refused ({refused[-1].code})" if refused else "it was not ordered"
+    if dislodged_by is not None:
+        return f"{piece} held because {why}, and was dislodged by the unit from {dislodged_by}."
+    return f"{piece} held because {why}."
 
 
 def _given_results(validated: Validated) -> list[Result]:
