@@ -14,7 +14,7 @@ from typing import Any
 
 from .adjustments import resolve_adjustments
 from .backend import Backend, resolve_movement
-from .map import Map, standard_map
+from .map import Map, MapError, map_named
 from .orders import Convoy, Disband, Hold, Move, Order, Retreat, format_order
 from .outcome import Outcome, explain_movement
 from .position import Dislodged, Phase, Piece, Position, PositionError
@@ -359,13 +359,10 @@ def adjudicate_document(
     """Rule on one phase given as a JSON document; returns the output document."""
     if not isinstance(doc, Mapping):
         raise DocumentError("the document must be a JSON object")
-    name = doc.get("map", "standard")
-    if maps is not None and name in maps:
-        game_map = maps[name]
-    elif name == "standard":
-        game_map = standard_map()
-    else:
-        raise DocumentError(f"unknown map {name!r}")
+    try:
+        game_map = map_named(doc.get("map", "standard"), maps)
+    except MapError as exc:
+        raise DocumentError(str(exc)) from exc
     try:
         position = Position.from_json(doc, game_map)
     except PositionError as exc:

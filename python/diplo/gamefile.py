@@ -18,7 +18,7 @@ from . import __version__
 from .adjudicate import PhaseOutcome, Result
 from .backend import Backend
 from .game import Game, PhaseRecord
-from .map import Map, standard_map
+from .map import Map, MapError, map_named
 from .orders import format_order
 from .position import Dislodged, Phase, Position, PositionError, parse_piece
 
@@ -194,11 +194,10 @@ def from_json(
 
 
 def _map(name: Any, maps: Mapping[str, Map] | None) -> Map:
-    if maps is not None and name in maps:
-        return maps[name]
-    if name == "standard":
-        return standard_map()
-    raise GameFileError(f"unknown map {name!r} (pass it in 'maps')")
+    try:
+        return map_named(name, maps)
+    except MapError as exc:
+        raise GameFileError(str(exc)) from exc
 
 
 def _object(value: Any, where: str) -> Mapping[str, Any]:

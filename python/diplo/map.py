@@ -572,3 +572,13 @@ def standard_map() -> Map:
     """The standard board, loaded once from the package data."""
     text = resources.files("diplo").joinpath("data/standard.json").read_text(encoding="utf-8")
     return Map.from_dict(json.loads(text))
+
+
+def map_named(name: object, maps: Mapping[str, Map] | None = None) -> Map:
+    """The map a document names: one of ``maps`` (variants the caller loaded), or the built-in
+    ``"standard"``. Raises :class:`MapError` for any other name."""
+    if maps is not None and isinstance(name, str) and name in maps:
+        return maps[name]
+    if name == "standard":
+        return standard_map()
+    raise MapError(f"unknown map {name!r} (only 'standard' is built in; pass others in 'maps')")

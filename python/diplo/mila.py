@@ -30,7 +30,7 @@ from .adjudicate import PhaseOutcome, Result
 from .adjustments import adjustment_counts, build_sites
 from .backend import Backend
 from .game import Game, PhaseRecord
-from .map import Map, standard_map
+from .map import Map, MapError, map_named, standard_map
 from .orders import format_order
 from .position import Dislodged, Phase, Piece, Position, PositionError, parse_piece
 
@@ -291,13 +291,10 @@ def game_from_mila(
     """
     if not isinstance(data, Mapping):
         raise MilaError("a MILA saved game must be a JSON object")
-    name = data.get("map", "standard")
-    if maps is not None and name in maps:
-        game_map = maps[name]
-    elif name == "standard":
-        game_map = standard_map()
-    else:
-        raise MilaError(f"unsupported MILA map {name!r}")
+    try:
+        game_map = map_named(data.get("map", "standard"), maps)
+    except MapError as exc:
+        raise MilaError(f"unsupported MILA map: {exc}") from exc
     phases = data.get("phases")
     if not isinstance(phases, list) or not phases:
         raise MilaError("a MILA saved game needs a non-empty 'phases' list")
