@@ -119,7 +119,11 @@ def _movement(
         prov = ruling.unit.province
         order = validated.orders[prov]
         results[index] = _movement_result(ruling, order, resolution, position)
-    for prov, piece in position.units.items():
+    # Implied results in map order, so a position read from JSON and one built in memory
+    # report them alike.
+    order_of = game_map.location_index
+    for prov in sorted(position.units, key=order_of.__getitem__):
+        piece = position.units[prov]
         if prov not in validated.orders:
             hold = Hold(piece.unit)
             outcome = resolution.outcomes[prov]
@@ -140,7 +144,6 @@ def _movement(
     dislodged: dict[str, Dislodged] = {}
     for prov, options in resolution.retreats.items():
         dislodged[prov] = Dislodged(position.units[prov], options)
-    order_of = game_map.location_index
     dislodged = dict(sorted(dislodged.items(), key=lambda kv: order_of[kv[0]]))
     pending = {p: d for p, d in dislodged.items() if d.options}
     phase = position.phase
@@ -239,7 +242,9 @@ def _retreats(position: Position, validated: Validated) -> PhaseOutcome:
         if ruling.legal and ruling.unit is not None:
             outcome = result.outcomes[ruling.unit.province]
             results[index] = _with_outcome(results[index], outcome)
-    for prov, dislodged in position.dislodged.items():
+    order_of = position.map.location_index
+    for prov in sorted(position.dislodged, key=order_of.__getitem__):
+        dislodged = position.dislodged[prov]
         if prov not in orders:
             piece = dislodged.piece
             outcome = result.outcomes[prov]
