@@ -1,5 +1,5 @@
 """batch: diplo.fast.process_batch over BATCH_SIZE independent movement phases, on 1 thread and
-on 2 threads (skipped when diplo.fast is not built)."""
+on 2 threads, the orders packed flat beforehand (skipped when diplo.fast is not built)."""
 
 from __future__ import annotations
 

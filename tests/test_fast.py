@@ -18,8 +18,10 @@
 
 from __future__ import annotations
 
+import array
 import os
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -492,17 +494,7 @@ def positions_along_games(count: int) -> list[Position]:
     return out
 
 
-@pytest.mark.parametrize("threads", [1, 2, 3, None])
-def test_batch_rules_like_one_by_one(threads: int | None) -> None:
-    rng = random.Random(threads or 0)
-    positions = positions_along_games(120)
-    games = [FastGame(p) for p in positions]
-    orders = [noise(rng, g, [rng.choice(o) for o in g.legal_orders()]) for g in games]
-    singles = [g.clone() for g in games]
-    for g, o in zip(singles, orders, strict=True):
-        g.set_orders(o)
-        g.process()
-    process_batch(games, orders, threads=threads)
+def assert_same_games(games: list[FastGame], singles: list[FastGame]) -> None:
     for a, b in zip(games, singles, strict=True):
         assert a.position() == b.position()
         assert a.phase == b.phase and a.is_over == b.is_over
@@ -511,8 +503,77 @@ def test_batch_rules_like_one_by_one(threads: int | None) -> None:
         assert a.implied_results() == b.implied_results()
 
 
+def batch_and_singles(seed: int) -> tuple[list[FastGame], list[list[int]], list[FastGame]]:
+    """Games along random games, noisy orders for them, and copies processed one by one."""
+    rng = random.Random(seed)
+    positions = positions_along_games(120)
+    games = [FastGame(p) for p in positions]
+    orders = [noise(rng, g, [rng.choice(o) for o in g.legal_orders()]) for g in games]
+    singles = [g.clone() for g in games]
+    for g, o in zip(singles, orders, strict=True):
+        g.set_orders(o)
+        g.process()
+    return games, orders, singles
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, None])
+def test_batch_rules_like_one_by_one(threads: int | None) -> None:
+    games, orders, singles = batch_and_singles(threads or 0)
+    process_batch(games, orders, threads=threads)
+    assert_same_games(games, singles)
+
+
+def flat_forms(orders: list[list[int]]) -> dict[str, tuple[object, object]]:
+    codes, offsets = fast.pack_orders(orders)
+    return {
+        "bytes": (codes, offsets),
+        "array": (array.array("I", codes), array.array("I", offsets)),
+        "memoryview": (memoryview(array.array("I", codes)), memoryview(offsets)),
+        "bytearray": (bytearray(codes), bytearray(offsets)),
+    }
+
+
+@pytest.mark.parametrize("form", ["bytes", "array", "memoryview", "bytearray"])
+@pytest.mark.parametrize("threads", [1, 2, 5])
+def test_flat_batch_rules_like_one_by_one(form: str, threads: int) -> None:
+    games, orders, singles = batch_and_singles(threads + len(form))
+    codes, offsets = flat_forms(orders)[form]
+    process_batch(games, codes, threads=threads, offsets=offsets)
+    assert_same_games(games, singles)
+
+
+def test_pack_orders_layout() -> None:
+    codes, offsets = fast.pack_orders([[1, 2, 3], [], (4,), [-1, 2**40, 2**70]])
+    assert list(array.array("I", codes)) == [1, 2, 3, 4, 2**32 - 1, 2**32 - 1, 2**32 - 1]
+    assert list(array.array("I", offsets)) == [0, 3, 3, 4, 7]
+    assert fast.pack_orders([]) == (b"", array.array("I", [0]).tobytes())
+    with pytest.raises(ValueError, match=r"orders\[1\]"):
+        fast.pack_orders([[1], ["A PAR H"]])  # type: ignore[list-item]
+
+
+def test_batches_from_several_python_threads_at_once() -> None:
+    """Batches running at once (only one can have the thread pool; the others start their own
+    threads) rule as one by one."""
+    work = [batch_and_singles(seed) for seed in range(4)]
+
+    def play(k: int) -> None:
+        games, orders, _ = work[k]
+        if k % 2:
+            process_batch(games, orders, threads=2)
+        else:
+            codes, offsets = fast.pack_orders(orders)
+            process_batch(games, codes, threads=2, offsets=offsets)
+
+    with ThreadPoolExecutor(4) as pool:
+        for outcome in [pool.submit(play, k) for k in range(4)]:
+            outcome.result()
+    for games, _, singles in work:
+        assert_same_games(games, singles)
+
+
 def test_batch_of_nothing_and_tuples() -> None:
     process_batch([], [])
+    process_batch([], b"", offsets=array.array("I", [0]))
     game = FastGame()
     process_batch((game,), ((),), threads=1)
     assert game.phase == "F1901M"
@@ -565,6 +626,36 @@ def test_bad_arguments_raise_value_error() -> None:
         FastGame(army_at_sea)
     # The phase is untouched by the refused calls.
     assert game.phase == "S1901M"
+
+
+def test_bad_flat_batches_raise_value_error_naming_the_problem() -> None:
+    game, other = FastGame(), FastGame()
+    codes = array.array("I", [0, 0, 0])
+    offsets = array.array("I", [0, 1, 3])
+    cases: list[tuple[object, object, str]] = [
+        (b"\x00" * 6, offsets, "6 bytes is not a whole number"),
+        (codes, b"\x00" * 5, "offsets: 5 bytes"),
+        (codes, array.array("I", [0, 3]), r"len\(games\) \+ 1 = 3 values, got 2"),
+        (codes, array.array("I", [1, 2, 3]), "first must be 0, got 1"),
+        (codes, array.array("I", [0, 2, 1]), r"offsets\[2\] = 1 is below offsets\[1\] = 2"),
+        (codes, array.array("I", [0, 1, 2]), "last must be the number of codes, 3, got 2"),
+        (codes, array.array("I", [0, 1, 4]), "last must be the number of codes, 3, got 4"),
+        (array.array("i", [0, 0, 0]), offsets, "format 'i'"),
+        (array.array("Q", [0, 0, 0]), offsets, "8-byte items"),
+        (memoryview(bytes(12)).cast("I", (3, 1)), offsets, "one-dimensional"),
+        ([0, 0, 0], offsets, "must be a buffer of u32 values.*got list"),
+        (codes, "0 1 3", "offsets must be a buffer of u32 values.*got str"),
+    ]
+    for bad_codes, bad_offsets, message in cases:
+        with pytest.raises(ValueError, match=message):
+            process_batch([game, other], bad_codes, offsets=bad_offsets)
+    # The core itself takes bytes only.
+    with pytest.raises(ValueError, match="must be bytes"):
+        fast._core.process_batch([game._core], codes, None, b"\x00" * 8)  # type: ignore[arg-type]
+    # Nothing was touched.
+    assert game.phase == other.phase == "S1901M"
+    process_batch([game, other], codes, offsets=offsets)
+    assert game.result_codes() == [6] and other.result_codes() == [6, 6]
 
 
 def test_out_of_range_codes_are_illegal_not_errors() -> None:
@@ -672,3 +763,5 @@ def test_finished_game_refuses_orders() -> None:
         game.set_orders([])
     with pytest.raises(GameOverError):
         process_batch([game], [[]])
+    with pytest.raises(GameOverError):
+        process_batch([game], b"", offsets=b"\x00" * 8)

@@ -15,6 +15,7 @@ __all__ = [
     "FastMap",
     "MovementOutcome",
     "__version__",
+    "pack_orders",
     "process_batch",
     "resolve_movement",
 ]
@@ -183,5 +184,13 @@ class FastGame:
         """Tests only: the next processing of this game panics inside the core."""
 
 def process_batch(
-    games: Sequence[FastGame], orders: Sequence[Sequence[int]], threads: int | None = None
-) -> None: ...
+    games: Sequence[FastGame],
+    orders: Sequence[Sequence[int]] | bytes,
+    threads: int | None = None,
+    offsets: bytes | None = None,
+) -> None:
+    """With ``offsets``, ``orders`` and ``offsets`` are ``bytes`` of native-endian ``u32``
+    values: game ``i`` gets codes ``offsets[i]`` to ``offsets[i + 1]``."""
+
+def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
+    """``(codes, offsets)``, the flat form of ``orders`` for ``process_batch``."""

@@ -14,7 +14,10 @@ Three workloads, each measured on every engine in the same run (the report is sp
     list the legal orders, choose one per unit, submit, process, every phase type.
 ``batch``
     :func:`diplo.fast.process_batch` over many independent movement phases, on 1 thread and on
-    2 threads (only when ``diplo.fast`` is built).
+    2 threads (only when ``diplo.fast`` is built). The orders go in the fastest public form: flat
+    ``bytes`` of ``u32`` codes plus offsets, packed once by :func:`diplo.fast.pack_orders` before
+    any timing (as a bot would keep its codes in a buffer), so no per-code conversion happens
+    while the GIL is held.
 
 Engines: ``diplo-python`` (:func:`~diplo.adjudicate.process_phase` with the Python resolver,
 :class:`~diplo.game.Game` for self-play), ``diplo-rust`` (the fast path :mod:`diplo.fast` when it is
@@ -381,14 +384,20 @@ def _mila_selfplay_engine(seed: int, max_year: int, mila: ModuleType) -> Engine:
 def batch_engines(
     phases: Sequence[MovementPhase], size: int, fast: ModuleType, threads: Sequence[int] = (1, 2)
 ) -> list[Engine]:
-    """``process_batch`` over ``size`` movement phases (``phases`` repeated), per thread count."""
+    """``process_batch`` over ``size`` movement phases (``phases`` repeated), per thread count,
+    the orders packed flat (:func:`diplo.fast.pack_orders`) before the clock starts."""
     base, codes = _fast_games(phases, fast)
     games = [base[i % len(base)] for i in range(size)]
     orders = [codes[i % len(codes)] for i in range(size)]
+    pack = getattr(fast, "pack_orders", None)  # a stand-in module may take lists only
+    flat, offsets = pack(orders) if pack is not None else (orders, None)
 
     def engine(count: int) -> Engine:
         def run(batch: list[FastGame]) -> int:
-            fast.process_batch(batch, orders, threads=count)
+            if offsets is None:
+                fast.process_batch(batch, orders, threads=count)
+            else:
+                fast.process_batch(batch, flat, threads=count, offsets=offsets)
             return len(batch)
 
         name = f"diplo-rust-{count}thread" + ("s" if count > 1 else "")

@@ -31,6 +31,13 @@ Encoded orders
     code is legal exactly when its normal form is listed. :func:`encode_order` and
     :func:`decode_order` translate between codes and orders.
 
+Batches
+    :func:`process_batch` processes many independent games at once, the GIL released, on several
+    threads. Their orders come as a list of code lists, or (faster: nothing is converted per
+    code while the GIL is held) flat: one buffer of ``u32`` codes and one of offsets, game ``i``
+    getting ``codes[offsets[i]:offsets[i + 1]]``. :func:`pack_orders` turns code lists into
+    that form once, for orders that are reused or built elsewhere.
+
 Slots
     :meth:`FastGame.legal_orders` returns one list per orderable slot and :meth:`FastGame.slots`
     names them ``(power, key)``, in the same order:
@@ -62,8 +69,9 @@ Results
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, cast
 from weakref import WeakKeyDictionary
 
 from . import _core
@@ -101,6 +109,7 @@ __all__ = [
     "decode_order",
     "encode_order",
     "fast_map",
+    "pack_orders",
     "process_batch",
 ]
 
@@ -455,12 +464,67 @@ class FastGame:
         return repr(self._core)
 
 
+#: Buffer formats read as native ``u32`` values (besides byte buffers of whole ``u32`` values).
+_U32_FORMATS = frozenset({"I", "@I", "=I", "<I" if sys.byteorder == "little" else ">I"})
+_BYTE_FORMATS = frozenset({"B", "b", "c", "@B", "=B", "@b", "=b"})
+
+
+def _u32_bytes(what: str, buffer: object) -> bytes:
+    """A flat buffer of ``u32`` values as ``bytes`` (unchanged when it already is), or
+    ``ValueError`` naming the problem."""
+    if type(buffer) is bytes:
+        return buffer
+    try:
+        view = memoryview(buffer)  # type: ignore[arg-type]
+    except TypeError:
+        raise ValueError(
+            f"{what} must be a buffer of u32 values (bytes, array('I'), memoryview), "
+            f"got {type(buffer).__name__}"
+        ) from None
+    with view:
+        if view.ndim != 1:
+            raise ValueError(f"{what} must be one-dimensional, got {view.ndim} dimensions")
+        if view.itemsize == 4 and view.format.replace("L", "I") in _U32_FORMATS:
+            return view.tobytes()
+        if view.format in _BYTE_FORMATS:
+            if view.nbytes % 4:
+                raise ValueError(
+                    f"{what}: {view.nbytes} bytes is not a whole number of u32 values "
+                    "(4 bytes each)"
+                )
+            return view.tobytes()
+        raise ValueError(
+            f"{what} must hold native-endian u32 values (format 'I'), got format "
+            f"{view.format!r} with {view.itemsize}-byte items"
+        )
+
+
+def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
+    """The flat form of a batch's orders for :func:`process_batch`: ``(codes, offsets)``, both
+    ``bytes`` of native-endian ``u32`` values, game ``i`` getting codes ``offsets[i]`` to
+    ``offsets[i + 1]``. A code outside ``0..2**32`` becomes ``0xFFFFFFFF`` (malformed, so ruled
+    illegal, as it is in a list). Raises ``ValueError`` as :meth:`FastGame.set_orders` does."""
+    return _core.pack_orders(orders)
+
+
 def process_batch(
-    games: Sequence[FastGame], orders: Sequence[Sequence[int]], threads: int | None = None
+    games: Sequence[FastGame],
+    orders: Sequence[Sequence[int]] | object,
+    threads: int | None = None,
+    *,
+    offsets: object | None = None,
 ) -> None:
     """``games[i].set_orders(orders[i])`` then ``games[i].process()`` for every ``i``, with the
     GIL released and the games spread over ``threads`` threads (default: the number of cores).
     The rulings are the same as processing the games one by one; a game may appear only once.
+
+    With ``offsets``, the orders are flat: ``orders`` a buffer of ``u32`` codes and ``offsets``
+    one of ``len(games) + 1`` ``u32`` offsets into it (the first 0, none below the one before,
+    the last the number of codes), game ``i`` getting ``orders[offsets[i]:offsets[i + 1]]``. A
+    buffer is ``bytes`` (used as it is: the fastest form, what :func:`pack_orders` returns) or
+    anything else with the buffer protocol holding native-endian ``u32`` values, such as
+    ``array.array('I')``, a ``memoryview`` or a byte buffer of whole values (copied once).
+
     Raises ``ValueError`` for bad arguments (checked before any game is touched) and
     :class:`diplo.game.GameOverError` when a game is over."""
     if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
@@ -469,4 +533,8 @@ def process_batch(
         cores = [g._core for g in games]
     except (AttributeError, TypeError):
         raise ValueError("games must be a sequence of diplo.fast.FastGame") from None
-    _core.process_batch(cores, orders, threads)
+    if offsets is None:
+        _core.process_batch(cores, cast("Sequence[Sequence[int]]", orders), threads)
+    else:
+        flat = _u32_bytes("orders", orders)
+        _core.process_batch(cores, flat, threads, _u32_bytes("offsets", offsets))

@@ -13,7 +13,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple};
 
-use crate::fast::batch::{panic_message, process_all};
+use crate::fast::batch::{panic_message, process_all, process_all_with};
 use crate::fast::game_map::{Bits, GameMap, MapSpec};
 use crate::fast::phases::{forget_scratch, Game};
 use crate::fast::state::State;
@@ -386,24 +386,99 @@ fn items<'py>(what: &str, obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, Py
         .collect()
 }
 
-/// `set_orders` and `process` on every game, the GIL released, on `threads` threads.
+/// A flat buffer of native-endian `u32` values, as `bytes` (immutable, so it can be read with the
+/// GIL released).
+fn u32_bytes<'a>(what: &str, obj: &'a Bound<'_, PyAny>) -> PyResult<&'a [u8]> {
+    let bytes = obj.downcast::<PyBytes>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{what} must be bytes of native-endian u32 values when offsets are given \
+             (diplo.fast.process_batch also takes any u32 buffer)"
+        ))
+    })?;
+    let raw = bytes.as_bytes();
+    if raw.len() % 4 != 0 {
+        return Err(PyValueError::new_err(format!(
+            "{what}: {} bytes is not a whole number of u32 values (4 bytes each)",
+            raw.len()
+        )));
+    }
+    Ok(raw)
+}
+
+fn u32_at(raw: &[u8], i: usize) -> u32 {
+    u32::from_ne_bytes([raw[4 * i], raw[4 * i + 1], raw[4 * i + 2], raw[4 * i + 3]])
+}
+
+/// Checks the offsets of a flat batch of `games` games over `codes` codes.
+fn flat_offsets(raw: &[u8], games: usize, codes: usize) -> PyResult<Vec<usize>> {
+    let n = raw.len() / 4;
+    if n != games + 1 {
+        return Err(PyValueError::new_err(format!(
+            "offsets: expected len(games) + 1 = {} values, got {n}",
+            games + 1
+        )));
+    }
+    let offsets: Vec<usize> = (0..n).map(|i| u32_at(raw, i) as usize).collect();
+    if offsets[0] != 0 {
+        return Err(PyValueError::new_err(format!(
+            "offsets: the first must be 0, got {}",
+            offsets[0]
+        )));
+    }
+    if let Some(i) = (1..n).find(|&i| offsets[i] < offsets[i - 1]) {
+        return Err(PyValueError::new_err(format!(
+            "offsets: offsets[{i}] = {} is below offsets[{}] = {}",
+            offsets[i],
+            i - 1,
+            offsets[i - 1]
+        )));
+    }
+    if offsets[n - 1] != codes {
+        return Err(PyValueError::new_err(format!(
+            "offsets: the last must be the number of codes, {codes}, got {}",
+            offsets[n - 1]
+        )));
+    }
+    Ok(offsets)
+}
+
+/// `set_orders` and `process` on every game, the GIL released, on `threads` threads. The orders
+/// are a list of code lists, or with `offsets` flat `bytes` of `u32` codes (game `i` gets codes
+/// `offsets[i]..offsets[i + 1]`), read by the threads that process the games.
 #[pyfunction]
-#[pyo3(signature = (games, orders, threads=None))]
+#[pyo3(signature = (games, orders, threads=None, offsets=None))]
 fn process_batch(
     py: Python<'_>,
     games: &Bound<'_, PyAny>,
     orders: &Bound<'_, PyAny>,
     threads: Option<i64>,
+    offsets: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
     let games = items("games", games)?;
-    let orders = items("orders", orders)?;
-    if games.len() != orders.len() {
-        return Err(PyValueError::new_err(format!(
-            "{} games but {} order lists",
-            games.len(),
-            orders.len()
-        )));
-    }
+    // The flat form: checked here, copied into the games by the threads.
+    let flat = match offsets {
+        None => None,
+        Some(offsets) => {
+            let codes = u32_bytes("orders", orders)?;
+            let offsets =
+                flat_offsets(u32_bytes("offsets", offsets)?, games.len(), codes.len() / 4)?;
+            Some((codes, offsets))
+        }
+    };
+    let lists = match flat {
+        Some(_) => Vec::new(),
+        None => {
+            let lists = items("orders", orders)?;
+            if games.len() != lists.len() {
+                return Err(PyValueError::new_err(format!(
+                    "{} games but {} order lists",
+                    games.len(),
+                    lists.len()
+                )));
+            }
+            lists
+        }
+    };
     let threads = match threads {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         Some(t) if t >= 1 => usize::try_from(t).unwrap_or(usize::MAX),
@@ -428,12 +503,44 @@ fn process_batch(
         }
         refs.push(r);
     }
-    for (r, o) in refs.iter_mut().zip(&orders) {
+    for (r, o) in refs.iter_mut().zip(&lists) {
         guarded(|| read_codes(o, &mut r.game.orders))?;
     }
     let mut all: Vec<&mut Game> = refs.iter_mut().map(|r| &mut r.game).collect();
-    py.allow_threads(|| process_all(&mut all, threads))
-        .map_err(PyRuntimeError::new_err)
+    py.allow_threads(|| match &flat {
+        None => process_all(&mut all, threads),
+        Some((codes, offsets)) => process_all_with(&mut all, threads, |i, game| {
+            game.orders.clear();
+            game.orders
+                .extend((offsets[i]..offsets[i + 1]).map(|k| u32_at(codes, k)));
+        }),
+    })
+    .map_err(PyRuntimeError::new_err)
+}
+
+/// The flat form of a batch's orders: `(codes, offsets)`, both `bytes` of native-endian `u32`
+/// values; a code outside `0..2**32` becomes `0xFFFFFFFF` (malformed, so illegal, as in a list).
+#[pyfunction]
+fn pack_orders<'py>(
+    py: Python<'py>,
+    orders: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let lists = items("orders", orders)?;
+    let mut codes: Vec<u8> = Vec::new();
+    let mut offsets: Vec<u8> = Vec::with_capacity(4 * (lists.len() + 1));
+    offsets.extend_from_slice(&0u32.to_ne_bytes());
+    let mut one = Vec::new();
+    let mut total: usize = 0;
+    for (i, list) in lists.iter().enumerate() {
+        read_codes(list, &mut one)
+            .map_err(|e| PyValueError::new_err(format!("orders[{i}]: {}", e.value(py))))?;
+        total += one.len();
+        let end = u32::try_from(total)
+            .map_err(|_| PyValueError::new_err("orders: more than 2**32 - 1 codes in all"))?;
+        codes.extend(one.iter().flat_map(|c| c.to_ne_bytes()));
+        offsets.extend_from_slice(&end.to_ne_bytes());
+    }
+    Ok((PyBytes::new(py, &codes), PyBytes::new(py, &offsets)))
 }
 
 /// Adds the fast path to `diplo._core`.
@@ -441,5 +548,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyFastMap>()?;
     m.add_class::<PyFastGame>()?;
     m.add_function(wrap_pyfunction!(process_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(pack_orders, m)?)?;
     Ok(())
 }
