@@ -515,7 +515,8 @@ def process_batch(
     offsets: object | None = None,
 ) -> None:
     """``games[i].set_orders(orders[i])`` then ``games[i].process()`` for every ``i``, with the
-    GIL released and the games spread over ``threads`` threads (default: the number of cores).
+    GIL released and the games spread over ``threads`` threads (default: the number of cores
+    available to the process, as found on the first call).
     The rulings are the same as processing the games one by one; a game may appear only once.
 
     With ``offsets``, the orders are flat: ``orders`` a buffer of ``u32`` codes and ``offsets``

@@ -480,7 +480,11 @@ fn process_batch(
         }
     };
     let threads = match threads {
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        // Asked once: the answer costs tens of microseconds (Linux reads the cgroup limits).
+        None => {
+            static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        }
         Some(t) if t >= 1 => usize::try_from(t).unwrap_or(usize::MAX),
         Some(t) => {
             return Err(PyValueError::new_err(format!(
