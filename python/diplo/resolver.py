@@ -2,8 +2,8 @@
 
 Written to be read. Every rule is a small function named after the DATC term it computes
 (attack, hold, defend and prevent strength; path; support cut) and the decisions are settled by
-the guess algorithm of DATC 5.F, including its ``recursion_hits`` refinement, so that only a true
-cycle reaches the backup rule:
+the guess algorithm of DATC 5.F, with the owner of a cycle found by low links (see
+:meth:`_MovementResolver.resolve`), so that only a true cycle reaches the backup rule:
 
 - a cycle of moves only is circular movement: every move in it succeeds (DATC 6.C);
 - a cycle with a convoy in it is a convoy paradox: the Szykman rule makes the convoying fleets of
@@ -32,6 +32,7 @@ from .position import Piece
 from .retreats import retreat_options
 
 Kind: TypeAlias = Literal["move", "support", "convoy"]
+_NO_GUESS = 1 << 62  # ``low`` when no guess has been read
 Decision: TypeAlias = tuple[Kind, str]
 
 
@@ -96,10 +97,11 @@ class _MovementResolver:
         # Resolver administration (DATC 5.F).
         self.resolution: dict[Decision, bool] = {}
         self.resolved: set[Decision] = set()
-        self.visited: set[Decision] = set()
-        self.cycle: list[Decision] = []
-        self.guess_based = False
-        self.recursion_hits = 0
+        self.depth_of: dict[Decision, int] = {}  # decisions being resolved, by stack depth
+        self.cycle: list[Decision] = []  # decisions resting on a guess not yet settled
+        self.low_of: dict[Decision, int] = {}  # for those: the lowest depth they rest on
+        self.low = _NO_GUESS  # the lowest depth whose guess the current frame has read
+        self.szykman: set[str] = set()  # fleets the Szykman rule stopped
 
     def _support_matches(self, mover: str, dest: str) -> bool:
         """A move support matches the move ordered; a coast it names must be the move's coast
@@ -279,58 +281,84 @@ class _MovementResolver:
     # ------------------------------------------------------------------ resolve (DATC 5.F)
 
     def resolve(self, decision: Decision) -> bool:
+        """DATC 5.F ``resolve`` (the guess algorithm), with an exact test of cycle ownership.
+
+        5.F lets a decision try its second guess when ``recursion_hits`` is back to its value on
+        entry. That test is too weak when a decision reads one that already sits in the cycle
+        list of an *enclosing* cycle: the count does not move, the decision believes it owns a
+        cycle and may settle on a value resting on the enclosing cycle's guess. So, as the low
+        link of Tarjan's algorithm, every frame records the lowest stack depth whose guess it
+        has read (``self.low``); a decision owns a cycle exactly when that is not above its own
+        depth. The Rust core decides ownership the same way.
+        """
         if decision in self.resolved:
             return self.resolution[decision]
-        if decision in self.cycle:
-            self.guess_based = True
+        if decision in self.low_of:
+            # In a cycle not yet settled: the value given earlier, still resting on a guess.
+            self.low = min(self.low, self.low_of[decision])
             return self.resolution[decision]
-        if decision in self.visited:
-            # A cyclic dependency: answer with the current guess.
+        if decision in self.depth_of:
+            # A cyclic dependency: answer with the current guess of that frame.
+            depth = self.depth_of[decision]
             self.cycle.append(decision)
-            self.guess_based = True
-            self.recursion_hits += 1
+            self.low_of[decision] = depth
+            self.low = min(self.low, depth)
             return self.resolution[decision]
 
-        self.visited.add(decision)
+        depth = len(self.depth_of)
+        self.depth_of[decision] = depth
         old_cycle_len = len(self.cycle)
-        old_guess_based = self.guess_based
-        old_recursion_hits = self.recursion_hits
-        self.guess_based = False
+        old_low = self.low
+        self.low = _NO_GUESS
         self.resolution[decision] = False
         first = self.adjudicate(decision)
 
-        if not self.guess_based:
-            self.guess_based = old_guess_based
+        if self.low == _NO_GUESS:
+            # No guess was read: the answer is final.
+            del self.depth_of[decision]
+            self.low = old_low
             return self._settle(decision, first)
 
-        if decision in self.cycle:
-            self.recursion_hits -= 1
-        if self.recursion_hits == old_recursion_hits:
-            # This decision is the ancestor of the whole cycle: try the other guess.
-            del self.cycle[old_cycle_len:]
+        result = first
+        if self.low >= depth:
+            # Every guess read rests on this decision or deeper: it owns the cycle, so try the
+            # other guess.
+            self._truncate_cycle(old_cycle_len)
             self.resolution[decision] = True
+            self.low = _NO_GUESS
             second = self.adjudicate(decision)
-            if first == second:
-                del self.cycle[old_cycle_len:]
-                self.guess_based = old_guess_based
-                return self._settle(decision, first)
-            # Zero or two consistent answers: a real cycle for the backup rule.
-            members = list(dict.fromkeys([decision, *self.cycle[old_cycle_len:]]))
-            del self.cycle[old_cycle_len:]
-            self.guess_based = old_guess_based
-            self.visited.discard(decision)
-            self.backup_rule(members)
-            return self.resolve(decision)
+            if self.low >= depth:
+                del self.depth_of[decision]
+                self.low = old_low
+                if first == second:
+                    # A cycle with exactly one consistent resolution.
+                    self._truncate_cycle(old_cycle_len)
+                    return self._settle(decision, first)
+                # Zero or two consistent answers: a real cycle for the backup rule.
+                members = list(dict.fromkeys([decision, *self.cycle[old_cycle_len:]]))
+                self._truncate_cycle(old_cycle_len)
+                self.backup_rule(members)
+                return self.resolve(decision)
+            # The other guess led into a cycle owned further up: so does this decision.
+            result = second
 
-        # A cycle passes through here but started above: keep the guess and go back up.
-        if decision not in self.cycle:
+        # A guess of an enclosing cycle was read: keep the guess-based answer and let the owner
+        # of that cycle decide.
+        low = self.low
+        if decision not in self.low_of:
             self.cycle.append(decision)
-        self.resolution[decision] = first
-        self.visited.discard(decision)
-        return first
+        self.low_of[decision] = low
+        self.resolution[decision] = result
+        del self.depth_of[decision]
+        self.low = min(old_low, low)
+        return result
+
+    def _truncate_cycle(self, length: int) -> None:
+        for member in self.cycle[length:]:
+            self.low_of.pop(member, None)
+        del self.cycle[length:]
 
     def _settle(self, decision: Decision, value: bool) -> bool:
-        self.visited.discard(decision)
         self.resolution[decision] = value
         self.resolved.add(decision)
         return value
@@ -355,12 +383,9 @@ class _MovementResolver:
             if decision not in self.resolved:
                 self.resolution.pop(decision, None)
 
-    szykman: set[str]
-
     # ------------------------------------------------------------------ the ruling
 
     def run(self) -> MovementResolution:
-        self.szykman = set()
         for origin in self.moves:
             self.resolve(("move", origin))
         for prov, order in self.orders.items():
