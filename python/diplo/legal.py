@@ -30,17 +30,17 @@ fleet (DATC 6.B.9) and the two normalise differently.
 
 Speed: everything about the map alone is computed once per map (:class:`_Tables`), and everything
 about convoys (which provinces an army can reach by sea, which fleets lie on minimal routes)
-depends only on the set of seas holding a fleet, so it is computed lazily and cached per such set
-(:class:`_ConvoyTable`, a small LRU per map).
+depends only on the set of seas holding a fleet: :func:`diplo.convoys.convoy_table`, the same
+table validation asks, computed lazily and cached per such set.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
+from .convoys import convoy_table, shores
 from .map import Map
 from .orders import (
     Build,
@@ -105,41 +105,9 @@ class _Tables:
                     by_prov[prov] = (prov,) if coasts == (prov,) else (prov, *coasts)
             self.fleet_support_dests[loc] = by_prov
             self.fleet_reach[loc] = frozenset(by_prov)
-        # Convoy geometry (the same definitions as diplo.convoys): a convoy runs between coastal
-        # provinces with a sea neighbour, through seas.
-        self.shore_seas: dict[str, frozenset[str]] = {
-            p: game_map.sea_neighbours(p)
-            for p in provinces
-            if game_map.is_coastal(p) and game_map.sea_neighbours(p)
-        }
-        self.sea_adj: dict[str, frozenset[str]] = {
-            s: frozenset(n for n in game_map.fleet_neighbours(s) if n in self.seas)
-            for s in self.seas
-        }
-        self.sea_shores: dict[str, frozenset[str]] = {
-            s: frozenset(
-                game_map.province_of(n)
-                for n in game_map.fleet_neighbours(s)
-                if game_map.province_of(n) in self.shore_seas
-            )
-            for s in self.seas
-        }
-        self.convoys: OrderedDict[frozenset[str], _ConvoyTable] = OrderedDict()
         self.pairs: dict[tuple[str, ...], tuple[tuple[str, Order], ...]] = {}
 
-    def convoy_table(self, fleets: frozenset[str]) -> _ConvoyTable:
-        table = self.convoys.get(fleets)
-        if table is None:
-            table = _ConvoyTable(self, fleets)
-            self.convoys[fleets] = table
-            if len(self.convoys) > _CONVOY_CACHE_SIZE:
-                self.convoys.popitem(last=False)
-        else:
-            self.convoys.move_to_end(fleets)
-        return table
 
-
-_CONVOY_CACHE_SIZE = 256
 _PAIR_CACHE_SIZE = 200_000
 _TABLES: WeakKeyDictionary[Map, _Tables] = WeakKeyDictionary()
 
@@ -150,109 +118,6 @@ def _tables(game_map: Map) -> _Tables:
         tables = _Tables(game_map)
         _TABLES[game_map] = tables
     return tables
-
-
-class _ConvoyTable:
-    """Convoy answers for one set of seas holding fleets, computed on demand and kept.
-
-    ``reach(src, avoid)`` is :func:`diplo.convoys.sea_route_exists` for every destination at
-    once; ``route_seas(src)`` is :func:`diplo.convoys.route_fleets` for every destination at once.
-    """
-
-    def __init__(self, tables: _Tables, fleets: frozenset[str]) -> None:
-        self.tables = tables
-        self.fleets = fleets
-        self.adj: dict[str, frozenset[str]] = {s: tables.sea_adj[s] & fleets for s in fleets}
-        self._reach: dict[tuple[str, str | None], frozenset[str]] = {}
-        self._routes: dict[str, dict[str, frozenset[str]]] = {}
-
-    def reach(self, src: str, avoid: str | None = None) -> frozenset[str]:
-        """Coastal provinces an army in ``src`` could be convoyed to over seas holding fleets,
-        never through ``avoid`` (DATC 6.D.32; 6.D.31 for the avoided supporter)."""
-        key = (src, avoid)
-        found = self._reach.get(key)
-        if found is None:
-            found = self._compute_reach(src, avoid)
-            self._reach[key] = found
-        return found
-
-    def _compute_reach(self, src: str, avoid: str | None) -> frozenset[str]:
-        shore = self.tables.shore_seas.get(src)
-        if not shore:
-            return _EMPTY
-        seen = {s for s in shore & self.fleets if s != avoid}
-        frontier = list(seen)
-        while frontier:
-            nxt: list[str] = []
-            for sea in frontier:
-                for other in self.adj[sea]:
-                    if other not in seen and other != avoid:
-                        seen.add(other)
-                        nxt.append(other)
-            frontier = nxt
-        dests: set[str] = set()
-        sea_shores = self.tables.sea_shores
-        for sea in seen:
-            dests |= sea_shores[sea]
-        dests.discard(src)
-        return frozenset(dests)
-
-    def route_seas(self, src: str) -> dict[str, frozenset[str]]:
-        """Per destination, the seas lying on some minimal convoy route from ``src`` (DATC 4.E.1,
-        6.G.19: only such a fleet may legally convoy). Destinations without a route are absent."""
-        found = self._routes.get(src)
-        if found is None:
-            useful: dict[str, set[str]] = {}
-            for path in self._induced_paths(src):
-                for dst in path.ends:
-                    useful.setdefault(dst, set()).update(path.seas)
-            found = {dst: frozenset(seas) for dst, seas in useful.items()}
-            self._routes[src] = found
-        return found
-
-    def minimal_routes(self, src: str, dst: str) -> list[tuple[str, ...]]:
-        """Every minimal convoy route from ``src`` to ``dst``, shortest first."""
-        routes = [p.seas for p in self._induced_paths(src) if dst in p.ends]
-        routes.sort(key=lambda r: (len(r), r))
-        return routes
-
-    def _induced_paths(self, src: str) -> list[_Path]:
-        """Every chain of fleet seas that is a minimal route to at least one destination.
-
-        A route is minimal when no proper subset of its seas is a route (the definition in
-        :func:`diplo.convoys.route_fleets`): only its first sea touches ``src``, no two of its seas
-        touch unless consecutive, and only its last sea touches the destination. So one
-        depth-first walk over such chains answers for every destination: a chain is a minimal
-        route to each shore its last sea touches and no earlier sea (nor ``src``) does.
-        """
-        shore = self.tables.shore_seas.get(src)
-        if not shore:
-            return []
-        src_seas = shore & self.fleets
-        adj = self.adj
-        sea_shores = self.tables.sea_shores
-        out: list[_Path] = []
-
-        def walk(path: tuple[str, ...], blocked: frozenset[str], touched: frozenset[str]) -> None:
-            last = path[-1]
-            shores = sea_shores[last]
-            ends = shores - touched
-            if ends:
-                out.append(_Path(path, ends))
-            touched = touched | shores
-            for nxt in adj[last]:
-                if nxt not in blocked and nxt not in src_seas and nxt not in path:
-                    walk((*path, nxt), blocked | adj[last], touched)
-
-        for first in sorted(src_seas):
-            walk((first,), frozenset((first,)), frozenset((src,)))
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class _Path:
-    seas: tuple[str, ...]
-    ends: frozenset[str]
 
 
 # --------------------------------------------------------------------------- legal orders
@@ -289,7 +154,7 @@ def _movement_orders(
     seas = tables.seas
     # Convoy routes run only through seas holding a fleet (DATC 6.D.32); only fleets stand at sea.
     fleets = frozenset(prov for prov in units if prov in seas)
-    convoy = tables.convoy_table(fleets)
+    convoy = convoy_table(tables.map, fleets)
     unit_of = {prov: piece.unit for prov, piece in units.items()}
 
     # Every possible move of every unit on the board, by destination province: what a support
@@ -552,7 +417,8 @@ def convoy_diagnostic(
     if dst == src:
         return result(False, (), False, f"{what}: an army cannot be convoyed to its own province.")
     tables = _tables(game_map)
-    if src not in tables.shore_seas or dst not in tables.shore_seas:
+    coasts = shores(tables.map)
+    if src not in coasts or dst not in coasts:
         return result(
             False,
             (),
@@ -561,7 +427,7 @@ def convoy_diagnostic(
         )
 
     fleets = frozenset(prov for prov in position.units if prov in tables.seas)
-    convoy = tables.convoy_table(fleets)
+    convoy = convoy_table(tables.map, fleets)
     found = convoy.minimal_routes(src, dst)
     if not found:
         return result(
