@@ -18,6 +18,7 @@ from .map import Map, MapError, map_named
 from .orders import Convoy, Disband, Hold, Move, Order, Retreat, format_order
 from .outcome import Outcome, explain_movement
 from .position import Dislodged, Phase, Piece, Position, PositionError
+from .resolver import MovementResolution
 from .retreats import resolve_retreats
 from .validation import Ruling, Validated, validate
 
@@ -118,7 +119,7 @@ def _movement(
             continue
         prov = ruling.unit.province
         order = validated.orders[prov]
-        results[index] = _movement_result(ruling, order, resolution, position)
+        results[index] = _movement_result(ruling, order, resolution)
     # Implied results in map order, so a position read from JSON and one built in memory
     # report them alike.
     order_of = game_map.location_index
@@ -155,7 +156,7 @@ def _movement(
     return PhaseOutcome(phase, results, dislodged, nxt, winner)
 
 
-def _movement_result(ruling: Ruling, order: Order, resolution: Any, position: Position) -> Result:
+def _movement_result(ruling: Ruling, order: Order, resolution: MovementResolution) -> Result:
     assert ruling.unit is not None
     prov = ruling.unit.province
     outcome = resolution.outcomes[prov]
@@ -163,7 +164,8 @@ def _movement_result(ruling: Ruling, order: Order, resolution: Any, position: Po
     if isinstance(order, Convoy):
         szykman = prov in resolution.szykman
     elif isinstance(order, Move) and outcome.code == "no_convoy":
-        szykman = bool(resolution.szykman) and _stopped_by_szykman(position, prov, resolution)
+        # The Szykman rule broke this army's convoy when it stopped a fleet ordered to carry it.
+        szykman = any(f in resolution.szykman for f in resolution.convoy_fleets.get(prov, ()))
     text = format_order(order)
     return Result(
         ruling.power,
@@ -176,13 +178,6 @@ def _movement_result(ruling: Ruling, order: Order, resolution: Any, position: Po
         explain_movement(text, type(order).__name__, outcome, szykman),
         outcome.dislodged_by,
     )
-
-
-def _stopped_by_szykman(position: Position, prov: str, resolution: Any) -> bool:
-    # The army's convoy was broken by the Szykman rule when one of the fleets the rule stopped
-    # was ordered to convoy this army.
-    del position
-    return any(f in resolution.szykman for f in resolution.convoy_fleets.get(prov, ()))
 
 
 def _implied_hold_reason(
