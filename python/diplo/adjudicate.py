@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .adjustments import resolve_adjustments
+from .adjustments import adjustment_counts, resolve_adjustments
 from .backend import Backend, resolve_movement
 from .map import Map, MapError, map_named
 from .orders import Convoy, Disband, Hold, Move, Order, Retreat, format_order
@@ -22,7 +22,6 @@ from .resolver import MovementResolution
 from .retreats import resolve_retreats
 from .validation import Ruling, Validated, validate
 
-VICTORY_CENTERS = 18
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,8 +303,9 @@ def _after_turn(after: Position) -> tuple[Position, str | None]:
     """The phase after a movement or retreat phase that has no retreats pending.
 
     After the Fall turn, every supply centre with a unit on it changes hands (a centre left
-    empty keeps its owner), a power with 18 or more centres wins, and the winter is skipped
-    when no power can build or has to disband.
+    empty keeps its owner), a power with the victory count of centres or more wins (the rules'
+    count, by default the map's: 18 on the standard map), and the winter is skipped when no power
+    can build or has to disband.
     """
     phase = after.phase
     if phase.season == "S":
@@ -318,30 +318,15 @@ def _after_turn(after: Position) -> tuple[Position, str | None]:
     counts: dict[str, int] = {}
     for owner in centers.values():
         counts[owner] = counts.get(owner, 0) + 1
-    leaders = [p for p, n in counts.items() if n >= VICTORY_CENTERS]
+    victory = after.rules.victory(after.map.victory)
+    leaders = [p for p, n in counts.items() if n >= victory]
     if leaders:
         winner = max(leaders, key=lambda p: counts[p])
         return owned.with_changes(phase=Phase(phase.year, "W", "A")), winner
-    if _winter_needed(owned):
+    # The winter is played when some power can build (somewhere) or has to disband.
+    if any(adjustment_counts(owned).values()):
         return owned.with_changes(phase=Phase(phase.year, "W", "A")), None
     return owned.with_changes(phase=Phase(phase.year + 1, "S", "M")), None
-
-
-def _winter_needed(position: Position) -> bool:
-    game_map = position.map
-    units: dict[str, int] = {}
-    for piece in position.units.values():
-        units[piece.power] = units.get(piece.power, 0) + 1
-    for power in game_map.powers:
-        centers = position.centers_of(power)
-        have = units.get(power, 0)
-        if have > len(centers):
-            return True
-        if have < len(centers):
-            homes = game_map.homes.get(power, ())
-            if any(h in centers and h not in position.units for h in homes):
-                return True
-    return False
 
 
 # --------------------------------------------------------------------------- the JSON contract

@@ -5,7 +5,8 @@ centre of the right terrain with the coast given where one is needed, and that a
 existing unit of the power). What is left is counting:
 
 * A power with more supply centres than units may build the difference, but only in owned, vacant
-  home centres: the number of builds it may actually use is ``min(surplus, len(build_sites))``
+  home centres (or, under the ``build_sites="any"`` rule, in any owned, vacant centre): the
+  number of builds it may actually use is ``min(surplus, len(build_sites))``
   (zero when every owned home centre is occupied). The first builds and waives in submission order
   are carried out, later ones are void (DATC 4.D.4, 6.I.1); of two builds in one province the first
   is used (DATC 4.D.5, 6.I.7); a waive uses up a build (DATC 4.D.7); builds left unused are waived.
@@ -15,12 +16,16 @@ existing unit of the power). What is left is counting:
   settled by the civil-disorder rule of the 2023 rulebook (DATC 4.D.8, 6.J.3-6.J.11): the units
   farthest from the nearest supply centre the power *owns* go first, distance counted over every
   border whatever the unit type; on equal distance fleets before armies, then the alphabetical
-  order of the provinces' English names.
+  order of the provinces' English names. Under the older rulebooks (``civil_disorder="home"``)
+  the distance is to the nearest *home* centre instead (DATC 6.J.11).
+
+This module is the one home of the build allowance in Python: :func:`centre_surplus`,
+:func:`build_sites` and :func:`adjustment_counts` are what validation, legal orders, the phase
+sequence and the MILA export ask.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
@@ -34,6 +39,7 @@ __all__ = [
     "AdjustmentResult",
     "adjustment_counts",
     "build_sites",
+    "centre_surplus",
     "civil_disorder_disbands",
     "resolve_adjustments",
 ]
@@ -41,25 +47,41 @@ __all__ = [
 AdjustmentOrder: TypeAlias = Build | Disband | Waive
 _KeyFn: TypeAlias = Callable[[Piece], tuple[int, int, str, str]]
 
-_CIVIL_DISORDER_RULE = (
-    "units farthest from an owned centre go first, fleets before armies at equal distance, "
-    "then in alphabetical order (DATC 4.D.8)"
-)
+_CIVIL_DISORDER_RULE = {
+    "owned": (
+        "units farthest from an owned centre go first, fleets before armies at equal distance, "
+        "then in alphabetical order (DATC 4.D.8)"
+    ),
+    "home": (
+        "units farthest from a home centre go first (the older rulebooks, DATC 6.J.11), fleets "
+        "before armies at equal distance, then in alphabetical order"
+    ),
+}
 
 
 # --------------------------------------------------------------------------- counting
 
 
 def build_sites(position: Position, power: str) -> list[str]:
-    """The home centres of ``power`` that it owns and that are vacant, in the map's order."""
+    """Where ``power`` may build, in the map's order: its owned, vacant home centres, or under
+    the ``build_sites="any"`` rule every owned, vacant centre."""
     game_map = position.map
     index = game_map.location_index
-    sites = [
-        home
-        for home in game_map.homes.get(power, ())
-        if position.centers.get(home) == power and home not in position.units
-    ]
+    candidates = (
+        game_map.homes.get(power, ())
+        if position.rules.build_sites == "home"
+        else position.centers_of(power)
+    )
+    sites = [c for c in candidates if position.centers.get(c) == power and c not in position.units]
     return sorted(sites, key=index.__getitem__)
+
+
+def centre_surplus(position: Position, power: str) -> int:
+    """Centres owned minus units: builds wanted (> 0) or disbands owed (< 0), before the cap of
+    :func:`build_sites` (a power with a surplus may waive even with nowhere to build)."""
+    owned = sum(1 for owner in position.centers.values() if owner == power)
+    units = sum(1 for piece in position.units.values() if piece.power == power)
+    return owned - units
 
 
 def adjustment_counts(position: Position) -> dict[str, int]:
@@ -70,11 +92,9 @@ def adjustment_counts(position: Position) -> dict[str, int]:
     every owned home centre occupied (or none owned) gets 0. This capped figure is what
     :func:`resolve_adjustments` allows and what it waives when builds are left unused.
     """
-    centres = Counter(position.centers.values())
-    units = Counter(piece.power for piece in position.units.values())
     counts: dict[str, int] = {}
     for power in position.map.powers:
-        surplus = centres[power] - units[power]
+        surplus = centre_surplus(position, power)
         if surplus > 0:
             surplus = min(surplus, len(build_sites(position, power)))
         counts[power] = surplus
@@ -109,7 +129,8 @@ def civil_disorder_disbands(
 
     ``exclude`` holds the provinces of units already disbanded by order: the rule only settles the
     shortfall (DATC 6.J.2). Distance is measured from each unit's province to the nearest supply
-    centre the power owns (not its home centres, DATC 6.J.11), counting every border whatever the
+    centre the power owns (not its home centres, DATC 6.J.11; under the older rulebooks'
+    ``civil_disorder="home"`` rule to the nearest home centre), counting every border whatever the
     unit type: armies may count across seas (DATC 6.J.10), fleets across land (DATC 6.J.6), and a
     split-coast province is reached by whichever coast is nearer (DATC 6.J.9).
 
@@ -122,32 +143,43 @@ def civil_disorder_disbands(
         return []
     game_map = position.map
     candidates = [p for p in position.units_of(power) if p.province not in exclude]
-    owned = position.centers_of(power)
-    dist = game_map.distances(owned) if owned else {}
+    sources = _disorder_sources(position, power)
+    dist = game_map.distances(sources) if sources else {}
     unreachable = len(game_map.provinces) + 1
     candidates.sort(key=_disorder_key(game_map, dist, unreachable))
     return candidates[:count]
 
 
-def _disorder_reason(position: Position, piece: Piece, owned: list[str]) -> str:
+def _disorder_sources(position: Position, power: str) -> list[str]:
+    """The centres the civil-disorder distance is measured to, as the rules say."""
+    if position.rules.civil_disorder == "home":
+        return list(position.map.homes.get(power, ()))  # the older rulebooks, DATC 6.J.11
+    return position.centers_of(power)  # DATC 4.D.8, 6.J.11 (2023 rules)
+
+
+def _disorder_reason(position: Position, piece: Piece, sources: list[str]) -> str:
     """The sentence for a civil-disorder disband, naming the distance and the nearest centre."""
     head = f"{piece} disbanded by the civil-disorder rule"
-    if not owned:
-        return f"{head}: {_title(piece.power)} owns no supply centre, so all its units are removed."
+    rule = position.rules.civil_disorder
+    which = "owned" if rule == "owned" else "home"
+    if not sources:
+        if rule == "owned":
+            return f"{head}: {_title(piece.power)} owns no supply centre, so all its units are removed."
+        return f"{head}: {_title(piece.power)} has no home centre; its units go in tie order."
     game_map = position.map
     dist = game_map.distances([piece.province])
     index = game_map.location_index
-    reachable = [c for c in owned if c in dist]
+    reachable = [c for c in sources if c in dist]
     if not reachable:
-        return f"{head}: no route leads to any owned centre; {_CIVIL_DISORDER_RULE}."
+        return f"{head}: no route leads to any {which} centre; {_CIVIL_DISORDER_RULE[rule]}."
     nearest = min(reachable, key=lambda c: (dist[c], index[c]))
     d = dist[nearest]
     where = (
-        f"it stands on an owned centre ({nearest})"
+        f"it stands on {'an' if which == 'owned' else 'a'} {which} centre ({nearest})"
         if d == 0
-        else f"{d} move{'s' if d != 1 else ''} from the nearest owned centre ({nearest})"
+        else f"{d} move{'s' if d != 1 else ''} from the nearest {which} centre ({nearest})"
     )
-    return f"{head}: {where}; {_CIVIL_DISORDER_RULE}."
+    return f"{head}: {where}; {_CIVIL_DISORDER_RULE[rule]}."
 
 
 # --------------------------------------------------------------------------- the phase
@@ -221,10 +253,10 @@ def resolve_adjustments(
                 implied.append((power, "WAIVE", Outcome("ok", True, reason)))
         elif allowed < 0:
             shortfall = -allowed - ledger.used
-            owned = position.centers_of(power)
+            sources = _disorder_sources(position, power)
             for piece in civil_disorder_disbands(position, power, shortfall, ledger.disbanded):
                 removed.add(piece.province)
-                reason = _disorder_reason(position, piece, owned)
+                reason = _disorder_reason(position, piece, sources)
                 text = format_order(Disband(piece.unit))
                 implied.append((power, text, Outcome("ok", True, reason)))
 
@@ -252,8 +284,12 @@ def _build_or_waive(
             f"{what} is void.",
         )
     if allowed == 0:
-        if len(position.centers_of(power)) > len(position.units_of(power)):
-            why = "none of the home centres it owns is vacant"
+        if centre_surplus(position, power) > 0:
+            why = (
+                "none of the home centres it owns is vacant"
+                if position.rules.build_sites == "home"
+                else "none of the centres it owns is vacant"
+            )
         else:
             why = "it has no more supply centres than units"
         return Outcome("void", False, f"{name} may build no unit: {why}; {what} is void.")
@@ -290,8 +326,8 @@ def _built_piece(position: Position, power: str, unit: Unit) -> Piece:
     prov = unit.province
     if prov not in build_sites(position, power):
         raise ValueError(
-            f"{_title(power)} build {unit} B: {prov} is not an owned, vacant home centre of "
-            f"{_title(power)} (validation should have refused it)"
+            f"{_title(power)} build {unit} B: {prov} is not a build site of {_title(power)} "
+            "(validation should have refused it)"
         )
     unit_type = unit.type
     if unit_type is None:

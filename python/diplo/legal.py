@@ -40,6 +40,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
+from .adjustments import build_sites, centre_surplus
 from .convoys import convoy_table, shores
 from .map import Map
 from .orders import (
@@ -313,13 +314,9 @@ def _adjustment_orders(position: Position, power: str | None) -> dict[str, list[
     powers: Iterable[str] = game_map.powers if power is None else (power,)
     out: dict[str, list[Order]] = {}
     for p in powers:
-        owned = position.centers_of(p)
-        units = position.units_of(p)
-        owed = len(owned) - len(units)
+        owed = centre_surplus(position, p)
         if owed > 0:
-            for home in game_map.homes.get(p, ()):
-                if position.centers.get(home) != p or home in position.units:
-                    continue
+            for home in build_sites(position, p):
                 builds: list[Order] = [Build(Unit("A", home))]
                 if not game_map.is_land(home):
                     # DATC 4.C.4: no fleet inland; 4.B.7: a split-coast province needs the coast.
@@ -329,7 +326,7 @@ def _adjustment_orders(position: Position, power: str | None) -> dict[str, list[
             # DATC 4.D.7: a power that may build may waive instead.
             out[p] = [Waive()]
         elif owed < 0:
-            for piece in units:
+            for piece in position.units_of(p):
                 out[piece.province] = [Disband(piece.unit)]
     return out
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -22,13 +23,31 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["Map", "MapError", "Province", "ProvinceKind", "UnitType", "standard_map"]
+from .rules import DEFAULT_RULES, Rules, RulesError
+from .vocabulary import KEYWORDS
+
+__all__ = [
+    "SHIPPED_MAPS",
+    "Map",
+    "MapError",
+    "Province",
+    "ProvinceKind",
+    "UnitType",
+    "map_named",
+    "standard_map",
+]
 
 ProvinceKind = Literal["land", "coast", "sea"]
 UnitType = Literal["A", "F"]
 
 _KINDS: frozenset[str] = frozenset({"land", "coast", "sea"})
 _ABBR_RE = re.compile(r"[A-Z][A-Z0-9]*")
+_POWER_RE = re.compile(r"[A-Z][A-Z0-9_-]*")
+_FIRST_PHASE_RE = re.compile(r"[SF][0-9]{1,5}M|W[0-9]{1,5}A")
+#: A map file larger than this is refused before it is read (the largest variant is ~100 kB).
+MAX_MAP_BYTES = 16 * 1024 * 1024
+#: The maps shipped in the package (``diplo/data/NAME.json``), for ``map_named`` and ``--map``.
+SHIPPED_MAPS = ("standard", "pure", "fleet_rome", "france_austria", "germany_italy", "ancmed")
 _COAST_RE = re.compile(r"[A-Z]{2}")
 _UNIT_RE = re.compile(r"([AF]) (\S+)")
 
@@ -44,7 +63,8 @@ _COAST_PREFIX_RE = re.compile(
     r"^(?:the\s+)?(?P<dir>north|south|east|west)[\s-]*coast\s+of\s+(?P<prov>.+)$"
 )
 
-_TOP_KEYS = frozenset({"name", "powers", "provinces", "army_edges", "fleet_edges"})
+_REQUIRED_KEYS = frozenset({"name", "powers", "provinces", "army_edges", "fleet_edges"})
+_TOP_KEYS = _REQUIRED_KEYS | {"victory", "first_phase", "source", "rules"}
 _PROVINCE_KEYS = frozenset({"abbr", "name", "type", "center", "coasts", "aliases"})
 _POWER_KEYS = frozenset({"adjective", "homes", "units"})
 
@@ -75,6 +95,23 @@ def _compact(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
+_REPR = reprlib.Repr()
+_REPR.maxstring = 40
+_REPR.maxother = 40
+_REPR.maxlist = _REPR.maxdict = 4
+_REPR.maxlevel = 2
+
+
+def _show(value: object) -> str:
+    """A short, bounded rendering of a bad value for an error message (never the whole input,
+    and safe on deeply nested data)."""
+    return _REPR.repr(value)
+
+
+def _is_str(value: object) -> bool:
+    return isinstance(value, str)
+
+
 def _require(cond: bool, message: str) -> None:
     if not cond:
         raise MapError(message)
@@ -83,7 +120,7 @@ def _require(cond: bool, message: str) -> None:
 def _str_list(value: object, what: str) -> list[str]:
     _require(
         isinstance(value, list) and all(isinstance(v, str) for v in value),
-        f"{what} must be a list of strings, got {value!r}",
+        f"{what} must be a list of strings, got {_show(value)}",
     )
     assert isinstance(value, list)
     return [str(v) for v in value]
@@ -92,7 +129,7 @@ def _str_list(value: object, what: str) -> list[str]:
 def _check_keys(entry: Mapping[str, Any], allowed: frozenset[str], what: str) -> None:
     # An unknown key is almost always a typo ("centre", "coast"); silently ignoring it would drop
     # the data it was meant to carry.
-    unknown = sorted(set(entry) - allowed)
+    unknown = sorted(str(k) for k in entry if k not in allowed)
     _require(not unknown, f"{what}: unknown key(s) {', '.join(map(repr, unknown))}")
 
 
@@ -112,16 +149,19 @@ class Map:
             isinstance(data, Mapping), f"map data must be an object, got {type(data).__name__}"
         )
         _check_keys(data, _TOP_KEYS, "map")
-        for key in sorted(_TOP_KEYS):
+        for key in sorted(_REQUIRED_KEYS):
             _require(key in data, f"map: missing key {key!r}")
         name = data["name"]
-        _require(isinstance(name, str) and bool(name), f"map name must be a string, got {name!r}")
+        _require(
+            isinstance(name, str) and bool(name.strip()), f"map: 'name' must be a string, got {_show(name)}"
+        )
         self.name: str = name
 
         raw_provinces = self._read_provinces(data["provinces"])
         self._read_powers(data["powers"], raw_provinces)
         self._read_edges(data["army_edges"], data["fleet_edges"])
         self._build_tables()
+        self._read_variant(data)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Map:
@@ -130,13 +170,106 @@ class Map:
 
     @classmethod
     def load(cls, path: str | Path) -> Map:
-        """Read and check a map file."""
+        """Read and check a map file; every failure (unreadable, not UTF-8, not JSON, too deep,
+        a bad entry) is a :class:`MapError` naming the file and what is wrong."""
         p = Path(path)
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
+            with p.open("rb") as handle:
+                raw = handle.read(MAX_MAP_BYTES + 1)
+        except OSError as exc:
+            raise MapError(f"{p}: cannot read the map file ({exc.strerror or exc})") from None
+        if len(raw) > MAX_MAP_BYTES:
+            raise MapError(f"{p}: larger than {MAX_MAP_BYTES} bytes, not a map file")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise MapError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+        try:
+            data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise MapError(f"{p}: not valid JSON ({exc})") from exc
-        return cls(data)
+            raise MapError(f"{p}: not valid JSON ({exc})") from None
+        except RecursionError:
+            raise MapError(f"{p}: JSON nested too deeply") from None
+        except ValueError as exc:  # e.g. an integer of too many digits
+            raise MapError(f"{p}: not valid JSON ({exc})") from None
+        try:
+            return cls(data)
+        except MapError as exc:
+            raise MapError(f"{p}: {exc}") from None
+
+    def _read_variant(self, data: Mapping[str, Any]) -> None:
+        """What makes a variant besides the board: the victory count, the first phase, the
+        variant's own rules and a note of where the map comes from."""
+        n_centers = len(self.centers)
+        # More than half the centres unless the map says otherwise (18 of 34 on the standard map).
+        victory = data.get("victory", n_centers // 2 + 1)
+        _require(
+            isinstance(victory, int)
+            and not isinstance(victory, bool)
+            and 1 <= victory <= max(n_centers, 1),
+            f"map: 'victory' must be a number of centres from 1 to {n_centers}, got {_show(victory)}",
+        )
+        first = data.get("first_phase", "S1901M")
+        _require(
+            isinstance(first, str) and _FIRST_PHASE_RE.fullmatch(first) is not None,
+            f"map: 'first_phase' must be a phase like 'S1901M', got {_show(first)}",
+        )
+        source = data.get("source")
+        _require(source is None or isinstance(source, str), "map: 'source' must be a string")
+        try:
+            rules = Rules.from_json(data.get("rules"))
+        except RulesError as exc:
+            raise MapError(f"map: {exc}") from None
+        #: Centres a power needs after a Fall turn to win alone (unless the rules say otherwise).
+        self.victory: int = victory
+        #: The phase a game on this map starts in.
+        self.first_phase: str = first
+        #: Where the map comes from (free text), or ``None``.
+        self.source: str | None = source
+        #: The rules the variant is played under unless a game says otherwise.
+        self.rules: Rules = rules
+
+    def to_dict(self) -> dict[str, Any]:
+        """The map as file data (what :meth:`from_dict` reads back to an equal map)."""
+        index = self.location_index
+        data: dict[str, Any] = {"name": self.name}
+        if self.source is not None:
+            data["source"] = self.source
+        data["first_phase"] = self.first_phase
+        data["victory"] = self.victory
+        if not self.rules.is_default:
+            data["rules"] = {
+                k: v for k, v in self.rules.to_json().items() if v != getattr(DEFAULT_RULES, k)
+            }
+        data["powers"] = {
+            p: {
+                "adjective": self.adjectives[p],
+                "homes": list(self.homes[p]),
+                "units": [f"{t} {loc}" for t, loc in self.starting_units[p]],
+            }
+            for p in self.powers
+        }
+        data["provinces"] = [
+            {
+                "abbr": p.abbr,
+                "name": p.name,
+                "type": p.kind,
+                "center": p.is_center,
+                "coasts": list(p.coasts),
+                "aliases": list(p.aliases),
+            }
+            for p in self.provinces.values()
+        ]
+
+        def edges(adj: Mapping[str, frozenset[str]]) -> list[list[str]]:
+            out = {
+                tuple(sorted((a, b), key=index.__getitem__)) for a, ns in adj.items() for b in ns
+            }
+            return [list(e) for e in sorted(out, key=lambda e: (index[e[0]], index[e[1]]))]
+
+        data["army_edges"] = edges(self._army)
+        data["fleet_edges"] = edges(self._fleet)
+        return data
 
     def _read_provinces(self, raw: object) -> list[dict[str, Any]]:
         _require(isinstance(raw, list) and bool(raw), "map: 'provinces' must be a non-empty list")
@@ -144,20 +277,27 @@ class Map:
         seen: set[str] = set()
         entries: list[dict[str, Any]] = []
         for i, entry in enumerate(raw):
-            _require(isinstance(entry, dict), f"province #{i}: must be an object, got {entry!r}")
+            _require(isinstance(entry, dict), f"province #{i}: must be an object, got {_show(entry)}")
             abbr = entry.get("abbr")
             _require(
                 isinstance(abbr, str) and _ABBR_RE.fullmatch(abbr) is not None,
-                f"province #{i}: 'abbr' must be upper-case letters/digits, got {abbr!r}",
+                f"province #{i}: 'abbr' must be upper-case letters/digits, got {_show(abbr)}",
             )
+            assert isinstance(abbr, str)
             what = f"province {abbr}"
+            # An order reads "A H S A PAR" word by word: a province named like an order keyword
+            # (H, S, C, VIA, ...) could never be ordered unambiguously.
+            _require(
+                abbr.lower() not in KEYWORDS,
+                f"{what}: the abbreviation is an order keyword ({abbr} would be read as one)",
+            )
             _check_keys(entry, _PROVINCE_KEYS, what)
             _require(abbr not in seen, f"{what}: duplicate abbreviation")
             seen.add(abbr)
             pname = entry.get("name")
-            _require(isinstance(pname, str) and bool(pname.strip()), f"{what}: bad name {pname!r}")
+            _require(isinstance(pname, str) and bool(pname.strip()), f"{what}: bad name {_show(pname)}")
             kind = entry.get("type")
-            _require(kind in _KINDS, f"{what}: 'type' must be land, coast or sea, got {kind!r}")
+            _require(_is_str(kind) and kind in _KINDS, f"{what}: 'type' must be land, coast or sea, got {_show(kind)}")
             center = entry.get("center", False)
             _require(isinstance(center, bool), f"{what}: 'center' must be true or false")
             coasts = _str_list(entry.get("coasts", []), f"{what}: 'coasts'")
@@ -196,8 +336,8 @@ class Map:
         units: dict[str, tuple[tuple[UnitType, str], ...]] = {}
         for power, entry in raw.items():
             _require(
-                isinstance(power, str) and _ABBR_RE.fullmatch(power) is not None,
-                f"power {power!r}: name must be upper case",
+                isinstance(power, str) and _POWER_RE.fullmatch(power) is not None,
+                f"power {_show(power)}: name must be upper-case letters, digits, '-' or '_'",
             )
             what = f"power {power}"
             _require(isinstance(entry, dict), f"{what}: must be an object")
@@ -282,7 +422,7 @@ class Map:
                     isinstance(edge, list)
                     and len(edge) == 2
                     and all(isinstance(x, str) for x in edge),
-                    f"{key}: edge {edge!r} must be a pair of names",
+                    f"{key}: edge {_show(edge)} must be a pair of names",
                 )
                 a, b = str(edge[0]), str(edge[1])
                 _require(a != b, f"{key}: self-loop edge {a}-{b}")
@@ -394,6 +534,10 @@ class Map:
             for text in (a, p.name, *p.aliases):
                 key = _compact(text)
                 _require(bool(key), f"province {a}: name or alias {text!r} has no letters")
+                _require(
+                    key not in KEYWORDS,
+                    f"province {a}: name or alias {text!r} is an order keyword",
+                )
                 other = names.get(key)
                 _require(
                     other is None or other == a,
@@ -568,17 +712,28 @@ class Map:
 
 
 @cache
-def standard_map() -> Map:
-    """The standard board, loaded once from the package data."""
-    text = resources.files("diplo").joinpath("data/standard.json").read_text(encoding="utf-8")
+def shipped_map(name: str) -> Map:
+    """A map shipped with the package (one of :data:`SHIPPED_MAPS`), loaded and checked once."""
+    if name not in SHIPPED_MAPS:
+        raise MapError(f"unknown map {name!r} (shipped maps: {', '.join(SHIPPED_MAPS)})")
+    text = resources.files("diplo").joinpath(f"data/{name}.json").read_text(encoding="utf-8")
     return Map.from_dict(json.loads(text))
 
 
+def standard_map() -> Map:
+    """The standard board, loaded once from the package data."""
+    return shipped_map("standard")
+
+
 def map_named(name: object, maps: Mapping[str, Map] | None = None) -> Map:
-    """The map a document names: one of ``maps`` (variants the caller loaded), or the built-in
-    ``"standard"``. Raises :class:`MapError` for any other name."""
+    """The map a document names: one of ``maps`` (variants the caller loaded), or one of the
+    maps shipped with the package (:data:`SHIPPED_MAPS`). Raises :class:`MapError` for any
+    other name."""
     if maps is not None and isinstance(name, str) and name in maps:
         return maps[name]
-    if name == "standard":
-        return standard_map()
-    raise MapError(f"unknown map {name!r} (only 'standard' is built in; pass others in 'maps')")
+    if isinstance(name, str) and name in SHIPPED_MAPS:
+        return shipped_map(name)
+    raise MapError(
+        f"unknown map {_show(name)} (shipped maps: {', '.join(SHIPPED_MAPS)}; "
+        "pass others in 'maps')"
+    )

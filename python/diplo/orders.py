@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 from weakref import WeakKeyDictionary
 
+from . import vocabulary
 from .map import Map, MapError
 
 UnitType: TypeAlias = Literal["A", "F"]
@@ -138,18 +139,16 @@ def format_order(order: Order) -> str:
 
 # --------------------------------------------------------------------------- parsing
 
-_HOLD = {"h", "hold", "holds", "stand", "stands"}
-_MOVE = {"-", "move", "moves", "to", "m"}
-_SUPPORT = {"s", "support", "supports", "sup"}
-_CONVOY = {"c", "convoy", "convoys"}
-_RETREAT = {"r", "retreat", "retreats"}
-_DISBAND = {"d", "disband", "disbands", "remove", "removes"}
-_BUILD = {"b", "build", "builds"}
-_ARMY = {"a", "army"}
-_FLEET = {"f", "fleet"}
-_KEYWORDS = (
-    _HOLD | _MOVE | _SUPPORT | _CONVOY | _RETREAT | _DISBAND | _BUILD | _ARMY | _FLEET | {"via"}
-)
+_HOLD = vocabulary.HOLD
+_MOVE = vocabulary.MOVE
+_SUPPORT = vocabulary.SUPPORT
+_CONVOY = vocabulary.CONVOY
+_RETREAT = vocabulary.RETREAT
+_DISBAND = vocabulary.DISBAND
+_BUILD = vocabulary.BUILD
+_ARMY = vocabulary.ARMY
+_FLEET = vocabulary.FLEET
+_KEYWORDS = vocabulary.KEYWORDS
 _DASHES = re.compile(r"\s*(?:->|=>|[-\u2010-\u2015\u2212>])\s*")
 _NAME_KEYS: WeakKeyDictionary[Map, frozenset[str]] = WeakKeyDictionary()
 _COAST_PAREN = re.compile(r"\s*\(\s*([^)]*?)\s*\)")

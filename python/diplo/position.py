@@ -15,6 +15,7 @@ from typing import Any, Literal, TypeAlias
 
 from .map import Map, MapError
 from .orders import Unit, UnitType
+from .rules import Rules, RulesError
 
 Season: TypeAlias = Literal["S", "F", "W"]
 PhaseKind: TypeAlias = Literal["M", "R", "A"]
@@ -91,7 +92,9 @@ class Position:
 
     ``units`` maps a province to the piece standing in it; ``centers`` maps each owned supply
     centre to its owner; ``dislodged`` (retreat phases only) maps a province to the dislodged
-    piece that was there.
+    piece that was there. ``rules`` are the rules the game is played under (default: the map's,
+    which are the DATC defaults unless the variant says otherwise); like the map, they are the
+    board's context and play no part in comparing positions.
     """
 
     map: Map = field(repr=False, compare=False)
@@ -99,11 +102,16 @@ class Position:
     units: Mapping[str, Piece]
     centers: Mapping[str, str]
     dislodged: Mapping[str, Dislodged] = field(default_factory=dict)
+    rules: Rules = field(default=None, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", _frozen(self.units))
         object.__setattr__(self, "centers", _frozen(self.centers))
         object.__setattr__(self, "dislodged", _frozen(self.dislodged))
+        if self.rules is None:
+            object.__setattr__(self, "rules", self.map.rules)
+        elif not isinstance(self.rules, Rules):
+            raise TypeError(f"rules must be a diplo.rules.Rules, got {type(self.rules).__name__}")
 
     # ---------------------------------------------------------------- queries
 
@@ -123,6 +131,7 @@ class Position:
         units: Mapping[str, Piece] | None = None,
         centers: Mapping[str, str] | None = None,
         dislodged: Mapping[str, Dislodged] | None = None,
+        rules: Rules | None = None,
     ) -> Position:
         return Position(
             self.map,
@@ -130,20 +139,28 @@ class Position:
             self.units if units is None else units,
             self.centers if centers is None else centers,
             self.dislodged if dislodged is None else dislodged,
+            self.rules if rules is None else rules,
         )
 
     # ---------------------------------------------------------------- construction
 
     @classmethod
-    def initial(cls, game_map: Map, year: int = 1901) -> Position:
-        """Spring of the first year: every power on its home centres with its starting units."""
+    def initial(
+        cls, game_map: Map, year: int | None = None, rules: Rules | None = None
+    ) -> Position:
+        """The map's first phase (spring 1901 on the standard map; ``year`` overrides the year):
+        every power on its home centres with its starting units, under ``rules`` (default: the
+        map's)."""
         units: dict[str, Piece] = {}
         for power, starting in game_map.starting_units.items():
             for unit_type, loc in starting:
                 piece = Piece(power, unit_type, loc)
                 units[piece.province] = piece
         centers = {c: power for power, homes in game_map.homes.items() for c in homes}
-        return cls(game_map, Phase(year, "S", "M"), units, centers)
+        first = Phase.parse(game_map.first_phase)
+        if year is not None:
+            first = Phase(year, first.season, first.kind)
+        return cls(game_map, first, units, centers, {}, rules)
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any], game_map: Map) -> Position:
@@ -191,7 +208,11 @@ class Position:
                     for o in _list(options, f"dislodged.{power}.{text}")
                 )
                 dislodged[piece.province] = Dislodged(piece, locs)
-        return cls(game_map, phase, units, centers, dislodged)
+        try:
+            rules = Rules.from_json(doc["rules"]) if "rules" in doc else None
+        except RulesError as exc:
+            raise PositionError(str(exc)) from None
+        return cls(game_map, phase, units, centers, dislodged, rules)
 
     def to_json(self) -> dict[str, Any]:
         """The position as a JSON document (short forms, powers in map order, sorted lists)."""
@@ -204,6 +225,8 @@ class Position:
         for d in sorted(self.dislodged.values(), key=lambda d: d.piece.loc):
             dislodged.setdefault(d.piece.power, {})[str(d.piece)] = list(d.options)
         out["dislodged"] = {p: dislodged[p] for p in self.map.powers if p in dislodged}
+        if self.rules != self.map.rules:
+            out["rules"] = self.rules.to_json()
         return out
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from .adjustments import centre_surplus
 from .convoys import route_fleets, sea_route_exists
 from .map import Map, MapError
 from .orders import (
@@ -414,7 +415,7 @@ def _adjustment(position: Position, power: str, order: Order) -> Order:
         raise _Illegal(
             "wrong_phase", "only build, disband and waive orders are given in an adjustment phase"
         )
-    owed = len(position.centers_of(power)) - len(position.units_of(power))
+    owed = centre_surplus(position, power)
     if isinstance(order, Waive):
         if owed <= 0:
             raise _Illegal("no_builds", f"{power} has no build to waive")
@@ -430,8 +431,11 @@ def _adjustment(position: Position, power: str, order: Order) -> Order:
         )
     loc = order.unit.loc
     prov = game_map.province_of(loc)
-    if prov not in game_map.homes.get(power, ()):
+    if position.rules.build_sites == "home" and prov not in game_map.homes.get(power, ()):
         raise _Illegal("not_home_center", f"{prov} is not a home supply centre of {power}")
+    if prov not in game_map.centers:
+        # build_sites="any": any owned centre will do, but it must be a centre.
+        raise _Illegal("not_home_center", f"{prov} is not a supply centre")
     if position.centers.get(prov) != power:
         raise _Illegal("center_not_owned", f"{power} does not own {prov}")
     if prov in position.units:
