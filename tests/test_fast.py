@@ -692,17 +692,17 @@ def test_small_custom_map_plays() -> None:
     data = {
         "name": "tiny",
         "powers": {
-            "RED": {"adjective": "Red", "homes": ["A"], "units": ["A A"]},
-            "BLUE": {"adjective": "Blue", "homes": ["C"], "units": ["F C"]},
+            "RED": {"adjective": "Red", "homes": ["AL"], "units": ["A AL"]},
+            "BLUE": {"adjective": "Blue", "homes": ["CL"], "units": ["F CL"]},
         },
         "provinces": [
-            {"abbr": "A", "name": "Aland", "type": "land", "center": True},
-            {"abbr": "B", "name": "Bland", "type": "coast", "center": True},
-            {"abbr": "C", "name": "Cland", "type": "coast", "center": True},
-            {"abbr": "S", "name": "Sea", "type": "sea"},
+            {"abbr": "AL", "name": "Aland", "type": "land", "center": True},
+            {"abbr": "BL", "name": "Bland", "type": "coast", "center": True},
+            {"abbr": "CL", "name": "Cland", "type": "coast", "center": True},
+            {"abbr": "SE", "name": "Sea", "type": "sea"},
         ],
-        "army_edges": [["A", "B"], ["B", "C"]],
-        "fleet_edges": [["B", "S"], ["C", "S"], ["B", "C"]],
+        "army_edges": [["AL", "BL"], ["BL", "CL"]],
+        "fleet_edges": [["BL", "SE"], ["CL", "SE"], ["BL", "CL"]],
     }
     tiny = Map.from_dict(data)
     rng = random.Random(3)

@@ -128,6 +128,7 @@ class FastMap:
         centers: list[int],
         homes: list[list[int]],
         name_rank: list[int],
+        victory: int = 0,
     ) -> FastMap: ...
     @property
     def num_locations(self) -> int: ...
@@ -151,6 +152,7 @@ class FastGame:
         centers: list[tuple[int, int]],
         dislodged: list[tuple[tuple[int, int, int], list[int]]],
         max_year: int | None = None,
+        rules: tuple[str, str, int | None, int | None] | None = None,
     ) -> FastGame: ...
     @property
     def phase(self) -> str: ...

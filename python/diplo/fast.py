@@ -76,6 +76,7 @@ from weakref import WeakKeyDictionary
 
 from . import _core
 from .map import Map, MapError, standard_map
+from .rules import Rules
 from .orders import (
     Build,
     Convoy,
@@ -167,6 +168,7 @@ def fast_map(game_map: Map) -> _core.FastMap:
             sorted(index[c] for c in game_map.centers),
             [[index[h] for h in game_map.homes.get(p, ())] for p in game_map.powers],
             [rank[p] for p in provinces],
+            game_map.victory,
         )
         _FAST_MAPS[game_map] = table
     return table
@@ -349,13 +351,14 @@ def _encode_position(
 class FastGame:
     """A game on the fast path: the state lives in the Rust core, orders are codes.
 
-    ``position`` is where the game starts (default: the opening position of the standard map);
-    with ``max_year`` the game ends once a phase of a later year would come next, as
+    ``position`` is where the game starts (default: the opening position of the standard map),
+    under the position's rules (``position.rules``); with ``max_year`` (or the rules' year limit,
+    whichever is earlier) the game ends once a phase of a later year would come next, as
     :class:`diplo.game.Game` does. Processing a finished game raises
     :class:`diplo.game.GameOverError`; a bad argument raises ``ValueError``.
     """
 
-    __slots__ = ("_core", "_map")
+    __slots__ = ("_core", "_map", "_rules")
 
     def __init__(self, position: Position | None = None, max_year: int | None = None) -> None:
         if position is None:
@@ -365,20 +368,30 @@ class FastGame:
         if max_year is not None and (not isinstance(max_year, int) or isinstance(max_year, bool)):
             raise ValueError(f"max_year must be an int or None, got {max_year!r}")
         self._map: Map = position.map
+        self._rules: Rules = position.rules
+        rules = position.rules
         self._core: _core.FastGame = _core.FastGame(
-            fast_map(position.map), *_encode_position(position), max_year
+            fast_map(position.map),
+            *_encode_position(position),
+            max_year,
+            (rules.civil_disorder, rules.build_sites, rules.victory_centers, rules.year_limit),
         )
 
     @classmethod
-    def _wrap(cls, core: _core.FastGame, game_map: Map) -> FastGame:
+    def _wrap(cls, core: _core.FastGame, game_map: Map, rules: Rules) -> FastGame:
         game = cls.__new__(cls)
         game._core = core
         game._map = game_map
+        game._rules = rules
         return game
 
     @property
     def map(self) -> Map:
         return self._map
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
 
     @property
     def phase(self) -> str:
@@ -392,7 +405,7 @@ class FastGame:
 
     @property
     def winner(self) -> str | None:
-        """The power that won with 18 supply centres, or ``None``."""
+        """The power that won alone (the victory count of the rules or the map), or ``None``."""
         return self._core.winner
 
     @property
@@ -454,11 +467,11 @@ class FastGame:
             piece = Piece(powers[power], "F" if fleet else "A", locations[loc])
             gone[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
         phase = Phase(year, season, kind)  # type: ignore[arg-type]
-        return Position(game_map, phase, pieces, owners, gone)
+        return Position(game_map, phase, pieces, owners, gone, self._rules)
 
     def clone(self) -> FastGame:
         """An independent copy (state, year limit, end, and the last phase's results)."""
-        return FastGame._wrap(self._core.clone(), self._map)
+        return FastGame._wrap(self._core.clone(), self._map, self._rules)
 
     def __repr__(self) -> str:
         return repr(self._core)

@@ -9,10 +9,12 @@ caller may keep any position it was handed (``game.position``, ``record.position
 ``outcome.next``) and it stays exactly as it was, whatever the game does afterwards.
 
 How a game ends
-    * **Solo victory**: after a Fall turn is complete, a power owning 18 or more supply centres
-      wins (``winner``; :attr:`PhaseOutcome.winner`).
-    * **Year limit**: with ``max_year`` set, the game ends after the last phase of that year is
-      processed (the next phase would fall in a later year); the surviving powers draw.
+    * **Solo victory**: after a Fall turn is complete, a power owning the victory count of supply
+      centres or more wins (``winner``; :attr:`PhaseOutcome.winner`): the rules' count, by default
+      the map's (18 on the standard map).
+    * **Year limit**: with ``max_year`` set (or the rules' ``year_limit``, whichever is earlier),
+      the game ends after the last phase of that year is processed (the next phase would fall in
+      a later year); the surviving powers draw.
     * **Draw by agreement**: a proposed draw passes when every *voter* accepts it (see below).
 
 Civil disorder and resignation
@@ -50,6 +52,7 @@ from .adjudicate import PhaseOutcome, process_phase
 from .adjustments import adjustment_counts
 from .backend import Backend, check_backend
 from .map import Map, standard_map
+from .rules import Rules
 from .orders import (
     Build,
     Convoy,
@@ -105,9 +108,12 @@ class Game:
         map: Map | None = None,
         backend: Backend | str | None = None,
         max_year: int | None = None,
+        rules: Rules | None = None,
     ) -> None:
         game_map = standard_map() if map is None else map
-        self._init(Position.initial(game_map), backend, max_year)
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a diplo.rules.Rules, got {type(rules).__name__}")
+        self._init(Position.initial(game_map, rules=rules), backend, max_year)
 
     @classmethod
     def from_position(
@@ -130,6 +136,9 @@ class Game:
             check_backend(backend)
         if max_year is not None and max_year < position.phase.year:
             raise ValueError(f"max_year {max_year} is before the first phase ({position.phase})")
+        limit = position.rules.year_limit
+        if limit is not None and limit < position.phase.year:
+            raise ValueError(f"rules: year_limit {limit} is before the first phase ({position.phase})")
         self._backend: Backend | str | None = backend
         self._max_year = max_year
         self._initial = position
@@ -153,6 +162,16 @@ class Game:
     @property
     def backend(self) -> Backend | str | None:
         return self._backend
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is played under (carried by its positions)."""
+        return self._position.rules
+
+    def _last_year(self) -> int | None:
+        """The last year played: ``max_year`` or the rules' year limit, whichever is earlier."""
+        limits = [y for y in (self._max_year, self.rules.year_limit) if y is not None]
+        return min(limits) if limits else None
 
     @property
     def max_year(self) -> int | None:
@@ -313,7 +332,7 @@ class Game:
         if outcome.winner is not None:
             self._winner = outcome.winner
             self._end_reason = "solo"
-        elif self._max_year is not None and outcome.next.phase.year > self._max_year:
+        elif (last := self._last_year()) is not None and outcome.next.phase.year > last:
             self._draw = True
             self._end_reason = "max_year"
 

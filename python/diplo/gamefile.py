@@ -21,6 +21,7 @@ from .game import Game, PhaseRecord
 from .map import Map, MapError, map_named
 from .orders import format_order
 from .position import Dislodged, Phase, Position, PositionError, parse_piece
+from .rules import Rules, RulesError
 
 __all__ = [
     "FORMAT",
@@ -84,6 +85,7 @@ def to_json(game: Game) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "map": game.map.name,
+        "rules": game.rules.to_json(),
         "initial": game.initial_position.to_json(),
         "phases": phases,
         "status": status,
@@ -157,6 +159,11 @@ def from_json(
         initial = Position.from_json(_object(data.get("initial"), "initial"), game_map)
     except PositionError as exc:
         raise GameFileError(f"initial position: {exc}") from exc
+    if "rules" in data:
+        try:
+            initial = initial.with_changes(rules=Rules.from_json(data["rules"]))
+        except RulesError as exc:
+            raise GameFileError(str(exc)) from exc
     max_year = status.get("max_year")
     if max_year is not None and not isinstance(max_year, int):
         raise GameFileError(f"status.max_year must be a year, not {max_year!r}")
@@ -342,6 +349,8 @@ def _stored_record(
             # A solo ends the game after the Fall turn; the board is that of the winter.
             raw_next["phase"] = str(Phase(phase.year, "W", "A"))
         nxt = Position.from_json(raw_next, game_map)
+        if "rules" not in raw_next:
+            nxt = nxt.with_changes(rules=position.rules)
     except (PositionError, ValueError, KeyError, TypeError) as exc:
         if isinstance(exc, GameFileError):
             raise

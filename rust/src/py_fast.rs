@@ -16,6 +16,7 @@ use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple};
 use crate::fast::batch::{panic_message, process_all, process_all_with};
 use crate::fast::game_map::{Bits, GameMap, MapSpec};
 use crate::fast::phases::{forget_scratch, Game};
+use crate::fast::rules::Rules;
 use crate::fast::state::State;
 
 pyo3::import_exception!(diplo.game, GameOverError);
@@ -55,6 +56,10 @@ pub struct PyFastMap {
 #[pymethods]
 impl PyFastMap {
     #[new]
+    #[pyo3(signature = (
+        locations, powers, loc_province, province_kind, army_adj, fleet_adj, centers, homes,
+        name_rank, victory=0
+    ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         locations: Vec<String>,
@@ -66,6 +71,7 @@ impl PyFastMap {
         centers: Vec<i64>,
         homes: Vec<Vec<i64>>,
         name_rank: Vec<i64>,
+        victory: i64,
     ) -> PyResult<Self> {
         guarded(|| {
             let lists = |what: &str, v: &[Vec<i64>]| -> PyResult<Vec<Vec<u16>>> {
@@ -89,6 +95,9 @@ impl PyFastMap {
                 centers: indices("centers", &centers)?,
                 homes: lists("homes", &homes)?,
                 name_rank: indices("name_rank", &name_rank)?,
+                victory: u32::try_from(victory).map_err(|_| {
+                    PyValueError::new_err(format!("victory {victory} is not a count"))
+                })?,
             };
             let map = GameMap::intern(spec).map_err(PyValueError::new_err)?;
             Ok(PyFastMap { map })
@@ -193,6 +202,29 @@ fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<u32>) -> PyResult<()> {
 
 type RawPiece = (i64, i64, i64);
 
+/// `(civil_disorder, build_sites, victory_centers, year_limit)` as `diplo.rules.Rules` names them.
+type RawRules = (String, String, Option<i64>, Option<i64>);
+
+fn rules_of(raw: Option<RawRules>) -> PyResult<Rules> {
+    let Some((civil_disorder, build_sites, victory, limit)) = raw else {
+        return Ok(Rules::default());
+    };
+    let count = |what: &str, v: Option<i64>| -> PyResult<Option<u32>> {
+        v.map(|x| {
+            u32::try_from(x)
+                .map_err(|_| PyValueError::new_err(format!("rules: {what} {x} is out of range")))
+        })
+        .transpose()
+    };
+    Rules::from_names(
+        &civil_disorder,
+        &build_sites,
+        count("victory_centers", victory)?,
+        count("year_limit", limit)?,
+    )
+    .map_err(PyValueError::new_err)
+}
+
 /// One game on the fast path (wrapped by `diplo.fast.FastGame`).
 #[pyclass(name = "FastGame", module = "diplo._core")]
 pub struct PyFastGame {
@@ -206,7 +238,7 @@ fn game_over() -> PyErr {
 #[pymethods]
 impl PyFastGame {
     #[new]
-    #[pyo3(signature = (map, year, season, kind, units, centers, dislodged, max_year=None))]
+    #[pyo3(signature = (map, year, season, kind, units, centers, dislodged, max_year=None, rules=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         map: &Bound<'_, PyFastMap>,
@@ -217,11 +249,13 @@ impl PyFastGame {
         centers: Vec<(i64, i64)>,
         dislodged: Vec<(RawPiece, Vec<i64>)>,
         max_year: Option<i64>,
+        rules: Option<RawRules>,
     ) -> PyResult<Self> {
         let map = map.get().map;
         guarded(|| {
-            let state = State::new(map, year, season, kind, &units, &centers, &dislodged)
+            let mut state = State::new(map, year, season, kind, &units, &centers, &dislodged)
                 .map_err(|e| PyValueError::new_err(format!("bad position: {e}")))?;
+            state.rules = rules_of(rules)?;
             let max_year =
                 match max_year {
                     None => None,

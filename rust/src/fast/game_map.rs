@@ -77,6 +77,9 @@ pub struct MapSpec {
     /// Per province, its rank in the order of English names (casefolded, then abbreviation):
     /// the last tie-break of the civil-disorder rule.
     pub name_rank: Vec<u16>,
+    /// Centres a power needs to win alone; 0: more than half of them (18 of 34 on the standard
+    /// map).
+    pub victory: u32,
 }
 
 /// One map, compiled for the fast path. Immutable; see the module documentation.
@@ -118,6 +121,8 @@ pub struct GameMap {
     /// Per power, its home centres.
     pub homes: Vec<Mask>,
     pub name_rank: Vec<u16>,
+    /// Centres a power needs to win alone (see `MapSpec::victory`).
+    pub victory: u32,
 }
 
 fn mask_of(items: &[u16]) -> Mask {
@@ -256,7 +261,19 @@ impl GameMap {
             }
             homes.push(m);
         }
+        let n_centers = centers.count_ones();
+        let victory = if spec.victory == 0 {
+            n_centers / 2 + 1
+        } else {
+            spec.victory
+        };
+        if victory > n_centers.max(1) {
+            return Err(format!(
+                "victory needs {victory} centres but the map has {n_centers}"
+            ));
+        }
         Ok(GameMap {
+            victory,
             provinces: p,
             locations: l,
             powers: n_powers,

@@ -24,7 +24,7 @@
 //! changes (each state carries a `stamp`, see `phases`).
 
 use super::encode::{self, kind, well_formed};
-use super::game_map::{bit, has, Bits, GameMap, Mask, LAND, NO_POWER};
+use super::game_map::{bit, has, Bits, GameMap, Mask, LAND};
 use super::state::{State, ADJUSTMENTS, MOVEMENT};
 
 /// One orderable slot: the power, and the province of the unit or build site (or, for the waive
@@ -301,12 +301,7 @@ impl Legal {
         for power in 0..map.powers {
             let owed = centers[power] as i64 - units[power] as i64;
             if owed > 0 {
-                let mut sites = map.homes[power] & !occupied;
-                for q in Bits(sites) {
-                    if st.centers[q] != power as u8 {
-                        sites &= !bit(q);
-                    }
-                }
+                let sites = st.rules.build_sites(map, st, power);
                 if sites == 0 {
                     // DATC 4.D.7: the waive is legal even with nowhere to build.
                     self.open_slot(power, power, true);
@@ -564,7 +559,8 @@ impl Legal {
             }
             ADJUSTMENTS => match k {
                 kind::BUILD => {
-                    if map.home_of[prov] == NO_POWER {
+                    // Only a centre can be a build site; the slot lists decide the rest.
+                    if !has(map.centers, prov) {
                         return None;
                     }
                     // DATC 4.B.6: a coast on an army build is ignored.

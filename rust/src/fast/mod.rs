@@ -8,6 +8,7 @@
 //! * [`state`] — [`State`], the board of one phase, a fixed-size value.
 //! * [`legal`] — complete legal-order lists per slot; legality as membership.
 //! * [`phases`] — [`Game`]: validation, the three phase kinds, the next position.
+//! * [`rules`] — [`Rules`]: the rulebook options, and every decision they change.
 //! * [`batch`] — many games in parallel with scoped threads.
 
 pub mod batch;
@@ -15,8 +16,10 @@ pub mod encode;
 pub mod game_map;
 pub mod legal;
 pub mod phases;
+pub mod rules;
 pub mod state;
 
 pub use game_map::{GameMap, MapSpec};
 pub use phases::Game;
+pub use rules::Rules;
 pub use state::State;

@@ -1,6 +1,6 @@
 //! A fast game and its phases: validation of the submitted codes, the movement resolver, the
 //! retreat and adjustment phases, and the next position with phase skipping, centre changes after
-//! the Fall turn and the 18-centre victory — what `diplo.adjudicate.process_phase` and
+//! the Fall turn and the victory (the rules' count, 18 centres on the standard map) — what `diplo.adjudicate.process_phase` and
 //! `diplo.game.Game` do, on encoded orders.
 //!
 //! # Results
@@ -46,9 +46,6 @@ pub mod result {
     pub const VOID: u8 = 5;
     pub const ILLEGAL: u8 = 6;
 }
-
-/// A power owning this many supply centres after a Fall turn wins.
-pub const VICTORY_CENTERS: u32 = 18;
 
 const N: usize = encode::MAX_INDEX;
 /// The ruling of a code that is illegal.
@@ -100,7 +97,13 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game from `state` under the state's rules; it ends after `max_year` or the rules'
+    /// year limit, whichever comes first.
     pub fn new(map: &'static GameMap, state: State, max_year: Option<u32>) -> Game {
+        let max_year = match (max_year, state.rules.year_limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         Game {
             map,
             state,
@@ -402,23 +405,10 @@ impl Scratch {
         let mut units = [0u32; N];
         st.center_counts(map, &mut centers[..map.powers]);
         st.unit_counts(map, &mut units[..map.powers]);
-        let mut occupied: Mask = 0;
-        for q in 0..map.provinces {
-            if st.units[q].is_some() {
-                occupied |= bit(q);
-            }
-        }
-        // Builds allowed (> 0, at most the owned vacant home centres) or disbands owed (< 0).
+        // Builds allowed (> 0, at most the build sites) or disbands owed (< 0).
         let mut allowed = [0i64; N];
         for power in 0..map.powers {
-            let mut surplus = centers[power] as i64 - units[power] as i64;
-            if surplus > 0 {
-                let sites = Bits(map.homes[power] & !occupied)
-                    .filter(|&q| st.centers[q] == power as u8)
-                    .count() as i64;
-                surplus = surplus.min(sites);
-            }
-            allowed[power] = surplus;
+            allowed[power] = st.rules.allowance(map, st, power, centers[power], units[power]);
         }
         let mut used = [0i64; N];
         let mut built: Mask = 0;
@@ -451,10 +441,11 @@ impl Scratch {
                     }
                 }
                 k => {
+                    // A build is legal only on a centre its power owns (a build site).
                     let power = if k == kind::WAIVE {
                         key
                     } else {
-                        map.home_of[key] as usize
+                        st.centers[key] as usize
                     };
                     let n = allowed[power];
                     if n <= 0 || (k == kind::BUILD && has(built, key)) || used[power] >= n {
@@ -517,18 +508,14 @@ impl Scratch {
     }
 
     /// DATC 4.D.8 (2023 rules): sorts the units of `power` not yet removed into `candidates`,
-    /// first to go first: farthest from the nearest centre the power owns (every border counts,
-    /// DATC 6.J.6, 6.J.10, 6.J.11), fleets before armies (6.J.7), then by English name (6.J.4).
-    /// At least `count` units are there.
+    /// first to go first: farthest from the nearest centre the power owns (or, under the older
+    /// rulebooks' rule, its nearest home centre: [`super::rules::Rules::disorder_sources`]; every border
+    /// counts, DATC 6.J.6, 6.J.10, 6.J.11), fleets before armies (6.J.7), then by English name
+    /// (6.J.4). At least `count` units are there.
     #[allow(clippy::needless_range_loop)] // per-province tables indexed together
     fn civil_disorder(&mut self, st: &State, power: usize, count: usize, removed: Mask) {
         let map = self.map;
-        let mut owned: Mask = 0;
-        for q in Bits(map.centers) {
-            if st.centers[q] == power as u8 {
-                owned |= bit(q);
-            }
-        }
+        let owned = st.rules.disorder_sources(map, st, power);
         // Breadth-first distances over every border; unreachable: provinces + 1.
         let far = map.provinces as u32 + 1;
         let mut dist = [far; N];
@@ -577,7 +564,8 @@ fn to_order(code: u32) -> Order {
 }
 
 /// The phase after a movement or retreat phase with no retreat pending: Fall after Spring;
-/// after the Fall, centres change hands (an empty centre keeps its owner), a power with 18 wins,
+/// after the Fall, centres change hands (an empty centre keeps its owner), a power with the
+/// victory count ([`super::rules::Rules::victory`]) wins,
 /// and the winter is played only when some power can build or must disband.
 fn after_turn(map: &GameMap, game: &mut Game) {
     let st = &mut game.state;
@@ -600,9 +588,10 @@ fn after_turn(map: &GameMap, game: &mut Game) {
     st.unit_counts(map, &mut units[..map.powers]);
     // Two powers at 18 or more cannot happen on the standard map (34 centres); elsewhere the
     // larger wins, the first in map order on a tie.
+    let victory = st.rules.victory(map);
     let mut best: Option<usize> = None;
     for power in 0..map.powers {
-        if centers[power] >= VICTORY_CENTERS && best.is_none_or(|b| centers[power] > centers[b]) {
+        if centers[power] >= victory && best.is_none_or(|b| centers[power] > centers[b]) {
             best = Some(power);
         }
     }
@@ -619,20 +608,9 @@ fn after_turn(map: &GameMap, game: &mut Game) {
     }
 }
 
+/// Whether some power can build (somewhere) or has to disband.
 fn winter_needed(map: &GameMap, st: &State, centers: &[u32], units: &[u32]) -> bool {
-    for power in 0..map.powers {
-        if units[power] > centers[power] {
-            return true;
-        }
-        if units[power] < centers[power] {
-            let vacant_home = Bits(map.homes[power])
-                .any(|h| st.centers[h] == power as u8 && !st.units[h].is_some());
-            if vacant_home {
-                return true;
-            }
-        }
-    }
-    false
+    (0..map.powers).any(|power| st.rules.allowance(map, st, power, centers[power], units[power]) != 0)
 }
 
 thread_local! {

@@ -4,6 +4,7 @@
 
 use super::encode::MAX_INDEX;
 use super::game_map::{bit, has, Bits, GameMap, Mask, COAST, LAND, NO_POWER, SEA};
+use super::rules::Rules;
 
 /// Seasons and phase kinds.
 pub const SPRING: u8 = 0;
@@ -54,6 +55,8 @@ pub struct State {
     pub dislodged_at: Mask,
     /// Its retreat options (locations).
     pub retreats: [Mask; MAX_INDEX],
+    /// The rules the game is played under (default: the DATC's); they travel with the board.
+    pub rules: Rules,
 }
 
 /// A unit as the constructor receives it: `(power, is_fleet, location)`.
@@ -139,6 +142,7 @@ impl State {
             dislodged: [Piece::NONE; MAX_INDEX],
             dislodged_at: 0,
             retreats: [0; MAX_INDEX],
+            rules: Rules::default(),
         };
         for (i, &raw) in units.iter().enumerate() {
             let p = piece(map, &format!("units[{i}]"), raw)?;

@@ -120,6 +120,7 @@ impl Kit {
             centers,
             homes,
             name_rank,
+            victory: 0,
         };
         Kit {
             map: GameMap::intern(spec).expect("the standard map compiles"),
