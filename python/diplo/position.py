@@ -46,7 +46,8 @@ class Phase:
         return cls(year, season, kind)  # type: ignore[arg-type]
 
     def __str__(self) -> str:
-        return f"{self.season}{self.year}{self.kind}"
+        # Years below 1000 are written with four digits ("S0001M"), as MILA names them.
+        return f"{self.season}{self.year:04d}{self.kind}"
 
     def sequence(self) -> int:
         """A number that grows with every phase of the game: for ordering and comparing."""

@@ -210,7 +210,8 @@ impl State {
     pub fn phase_name(&self) -> String {
         let season = ["S", "F", "W"][self.season as usize];
         let kind = ["M", "R", "A"][self.kind as usize];
-        format!("{season}{}{kind}", self.year)
+        // Years below 1000 are written with four digits ("S0001M"), as MILA names them.
+        format!("{season}{:04}{kind}", self.year)
     }
 
     /// Supply centres owned, per power.
