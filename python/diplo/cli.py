@@ -15,6 +15,9 @@ from typing import Any, TextIO
 
 from .adjudicate import DocumentError, adjudicate_document
 from .backend import available_backends, check_backend
+from .map import Map, MapError
+from .rules import Rules, RulesError
+from .variants import add_variant_arguments, variant_arguments
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     adj.add_argument("--jsonl", action="store_true", help="one document per line in and out")
     adj.add_argument("--backend", choices=("rust", "python"), default=None)
     adj.add_argument("--indent", type=int, default=None, help="pretty-print the output")
+    add_variant_arguments(adj)
     adj.set_defaults(handler=_adjudicate)
 
     datc = sub.add_parser("datc", help="run the DATC v3.0 conformance suite")
@@ -71,8 +75,10 @@ def _add_optional_commands(sub: Any) -> None:
 def _adjudicate(args: argparse.Namespace) -> int:
     try:
         backend = check_backend(args.backend)
-    except ValueError as exc:
+        game_map, rules = variant_arguments(args)
+    except (ValueError, MapError, RulesError) as exc:
         return _fail(str(exc))
+    rule = _Variant(game_map, rules)
     source: TextIO
     if args.file == "-":
         source = sys.stdin
@@ -83,11 +89,11 @@ def _adjudicate(args: argparse.Namespace) -> int:
             return _fail(f"cannot read {args.file}: {exc.strerror}")
     with source:
         if args.jsonl:
-            return _adjudicate_lines(source, backend, args.indent)
+            return _adjudicate_lines(source, backend, args.indent, rule)
         text = source.read()
     try:
         doc = json.loads(text)
-        out = adjudicate_document(doc, backend)
+        out = rule.adjudicate(doc, backend)
     except json.JSONDecodeError as exc:
         return _fail(f"bad JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
     except DocumentError as exc:
@@ -96,13 +102,31 @@ def _adjudicate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _adjudicate_lines(source: TextIO, backend: str, indent: int | None) -> int:
+class _Variant:
+    """``--map`` and ``--rules`` of ``diplo adjudicate``: the map and rules of documents that
+    name none (a document's own ``"map"`` and ``"rules"`` win)."""
+
+    def __init__(self, game_map: Map | None, rules: Rules | None) -> None:
+        self.maps = None if game_map is None else {game_map.name: game_map}
+        self.map_name = None if game_map is None else game_map.name
+        self.rules = None if rules is None else rules.to_json()
+
+    def adjudicate(self, doc: Any, backend: str) -> dict[str, Any]:
+        if isinstance(doc, dict):
+            if self.map_name is not None and "map" not in doc:
+                doc = {**doc, "map": self.map_name}
+            if self.rules is not None and "rules" not in doc:
+                doc = {**doc, "rules": self.rules}
+        return adjudicate_document(doc, backend, self.maps)
+
+
+def _adjudicate_lines(source: TextIO, backend: str, indent: int | None, rule: _Variant) -> int:
     status = 0
     for number, line in enumerate(source, start=1):
         if not line.strip():
             continue
         try:
-            out: dict[str, Any] = adjudicate_document(json.loads(line), backend)
+            out: dict[str, Any] = rule.adjudicate(json.loads(line), backend)
         except json.JSONDecodeError as exc:
             out = {"error": f"line {number}: bad JSON: {exc.msg} at column {exc.colno}"}
             status = 1

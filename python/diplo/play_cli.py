@@ -15,7 +15,10 @@ from typing import Any
 from .backend import check_backend
 from .game import Game
 from .gamefile import save
+from .map import Map, MapError
 from .player import RandomPlayer
+from .rules import Rules, RulesError
+from .variants import add_variant_arguments, variant_arguments
 
 
 def register(sub: Any) -> None:
@@ -25,6 +28,7 @@ def register(sub: Any) -> None:
     play.add_argument("--backend", choices=("rust", "python"), default=None)
     play.add_argument("--quiet", action="store_true", help="print only the final centre count")
     play.add_argument("--save", metavar="FILE", default=None, help="write the game file here")
+    add_variant_arguments(play)
     play.set_defaults(handler=run)
 
 
@@ -34,16 +38,40 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"diplo: {exc}", file=sys.stderr)
         return 2
-    game = play_game(args.seed, args.max_year, backend, None if args.quiet else sys.stdout)
+    try:
+        game_map, rules = variant_arguments(args)
+    except (MapError, RulesError) as exc:
+        print(f"diplo: {exc}", file=sys.stderr)
+        return 2
+    try:
+        game = play_game(
+            args.seed,
+            args.max_year,
+            backend,
+            None if args.quiet else sys.stdout,
+            game_map=game_map,
+            rules=rules,
+        )
+    except ValueError as exc:  # e.g. a max_year before the map's first year
+        print(f"diplo: {exc}", file=sys.stderr)
+        return 2
     _print_final(game)
     if args.save:
         save(game, args.save)
     return 0
 
 
-def play_game(seed: int, max_year: int | None, backend: str | None, out: Any | None = None) -> Game:
+def play_game(
+    seed: int,
+    max_year: int | None,
+    backend: str | None,
+    out: Any | None = None,
+    *,
+    game_map: Map | None = None,
+    rules: Rules | None = None,
+) -> Game:
     """Play one random game to its end; print each phase to ``out`` when given."""
-    game = Game(backend=backend, max_year=max_year)
+    game = Game(map=game_map, backend=backend, max_year=max_year, rules=rules)
     player = RandomPlayer(random.Random(seed))
     while not game.is_over:
         position = game.position

@@ -104,10 +104,11 @@ class Rules:
         return cls(**{str(k): v for k, v in doc.items()})
 
     @classmethod
-    def parse(cls, text: str) -> Rules:
+    def parse(cls, text: str, base: Rules | None = None) -> Rules:
         """Read the CLI form: ``key=value`` pairs separated by commas, e.g.
-        ``civil_disorder=home,build_sites=any,victory_centers=10`` (``none`` for no value)."""
-        doc: dict[str, Any] = {}
+        ``civil_disorder=home,build_sites=any,victory_centers=10`` (``none`` for no value);
+        options not named keep their value in ``base`` (default: the defaults)."""
+        doc: dict[str, Any] = (base or DEFAULT_RULES).to_json()
         for part in filter(None, (p.strip() for p in text.split(","))):
             key, sep, value = part.partition("=")
             if not sep:

@@ -1,0 +1,309 @@
+"""The rules value (``diplo.rules.Rules``): every option changes the outcome where the rules say it
+should, on the Python reference, the object API on the Rust core and the fast path alike."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+
+from diplo import gamefile
+from diplo.adjudicate import DocumentError, adjudicate_document, process_phase
+from diplo.adjustments import adjustment_counts, build_sites
+from diplo.conformance import load_cases, run_case
+from diplo.fast import FastGame, decode_order
+from diplo.game import Game
+from diplo.legal import legal_orders
+from diplo.map import Map, standard_map
+from diplo.orders import Build, format_order
+from diplo.position import Position
+from diplo.rules import DEFAULT_RULES, Rules, RulesError
+
+OLDER = Rules(civil_disorder="home")
+ANYWHERE = Rules(build_sites="any")
+
+
+def _position(doc: dict[str, Any], rules: Rules = DEFAULT_RULES) -> Position:
+    return Position.from_json(doc, standard_map()).with_changes(rules=rules)
+
+
+def _fast_next(position: Position, orders: list[int] | None = None) -> Position:
+    game = FastGame(position)
+    game.set_orders(orders or [])
+    game.process()
+    return game.position()
+
+
+def _units(position: Position) -> set[str]:
+    return {f"{p.power} {p}" for p in position.units.values()}
+
+
+# --------------------------------------------------------------------------- the value
+
+
+def test_defaults_are_the_datc_preferences() -> None:
+    rules = Rules()
+    assert rules == DEFAULT_RULES and rules.is_default
+    assert (rules.civil_disorder, rules.build_sites) == ("owned", "home")
+    assert rules.victory(18) == 18 and Rules(victory_centers=10).victory(18) == 10
+    assert standard_map().rules == DEFAULT_RULES
+
+
+def test_rules_read_and_written_as_json() -> None:
+    rules = Rules(civil_disorder="home", build_sites="any", victory_centers=12, year_limit=1910)
+    assert Rules.from_json(json.loads(json.dumps(rules.to_json()))) == rules
+    assert Rules.from_json({}) == DEFAULT_RULES
+    assert Rules.parse("civil_disorder=home, victory_centers=12") == Rules(
+        civil_disorder="home", victory_centers=12
+    )
+    assert Rules.parse("year_limit=none", base=Rules(year_limit=1905)).year_limit is None
+    assert Rules.parse("build_sites=any", base=OLDER) == Rules("home", "any")
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ({"civil": "home"}, "unknown option"),
+        ({"civil_disorder": "owned_centres"}, "civil_disorder must be"),
+        ({"build_sites": 1}, "build_sites must be"),
+        ({"victory_centers": 0}, "victory_centers must be"),
+        ({"victory_centers": True}, "victory_centers must be"),
+        ({"year_limit": "1910"}, "year_limit must be"),
+        (["civil_disorder"], "must be an object"),
+    ],
+)
+def test_bad_rules_are_refused_by_name(doc: object, message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        Rules.from_json(doc)
+
+
+def test_bad_rules_text_is_refused() -> None:
+    with pytest.raises(RulesError, match="key=value"):
+        Rules.parse("home")
+    with pytest.raises(RulesError, match="must be an integer"):
+        Rules.parse("victory_centers=ten")
+
+
+# --------------------------------------------------------------------------- civil disorder
+
+# DATC 6.J.11: Italy owns only Warsaw, has armies in Warsaw and Tuscany and must remove one.
+J11 = {
+    "phase": "W1901A",
+    "units": {"ITALY": ["A WAR", "A TUS"]},
+    "centers": {"ITALY": ["WAR"]},
+}
+
+
+def test_6j11_distance_to_owned_centres_by_default(backend: str) -> None:
+    # DATC 6.J.11 (2023 rules): the army in Tuscany is removed.
+    outcome = process_phase(_position(J11), {}, backend)
+    assert _units(outcome.next) == {"ITALY A WAR"}
+    assert _units(_fast_next(_position(J11))) == {"ITALY A WAR"}
+
+
+def test_6j11_distance_to_home_centres_under_the_older_rules(backend: str) -> None:
+    # DATC 6.J.11: "Under older rulebooks the army in Tuscany was kept."
+    outcome = process_phase(_position(J11, OLDER), {}, backend)
+    assert _units(outcome.next) == {"ITALY A TUS"}
+    implied = [r for r in outcome.results if not r.given]
+    assert [r.order for r in implied] == ["A WAR D"]
+    assert "home centre" in implied[0].reason
+    assert _units(_fast_next(_position(J11, OLDER))) == {"ITALY A TUS"}
+
+
+def _older_map() -> Map:
+    data = standard_map().to_dict()
+    data["rules"] = {"civil_disorder": "home"}
+    return Map.from_dict(data)
+
+
+# Under the older rule the distance is to the home centres: 6.J.6 (Russia: the Gulf of Bothnia
+# borders St Petersburg, so the North Sea goes), 6.J.10 (Italy: Piedmont borders Venice, so
+# Greece goes) and 6.J.11 (Tuscany is next to Rome, so Warsaw goes) come out the other way; every
+# other 6.J case is the same under both rules.
+OLDER_RULE_BOARDS = {
+    "6.J.6": {"RUSSIA F BOT"},
+    "6.J.10": {"ITALY A PIE"},
+    "6.J.11": {"ITALY A TUS"},
+}
+
+
+@pytest.mark.parametrize("case", [c for c in load_cases() if c["id"].startswith("6.J.")])
+def test_6j_cases_under_both_civil_disorder_rules(case: dict[str, Any], backend: str) -> None:
+    assert run_case(case, backend).passed  # the DATC's (2023) ruling
+    older = run_case(case, backend, _older_map())
+    if case["id"] not in OLDER_RULE_BOARDS:
+        assert older.passed, older.problems
+        return
+    assert not older.passed
+    setup = case["expected"]["setup"]
+    position = Position.from_json(setup, standard_map()).with_changes(rules=OLDER)
+    outcome = process_phase(position, {}, backend)
+    assert _units(outcome.next) == OLDER_RULE_BOARDS[case["id"]]
+    assert _units(_fast_next(position)) == OLDER_RULE_BOARDS[case["id"]]
+
+
+# --------------------------------------------------------------------------- build sites
+
+# France owns Belgium and its home centres, all occupied: one build owed, no home centre free.
+CROWDED = {
+    "phase": "W1901A",
+    "units": {"FRANCE": ["F BRE", "A MAR", "A PAR"]},
+    "centers": {"FRANCE": ["BRE", "MAR", "PAR", "BEL"]},
+}
+
+
+def test_build_sites_home_centres_by_default(backend: str) -> None:
+    position = _position(CROWDED)
+    assert build_sites(position, "FRANCE") == []
+    assert adjustment_counts(position)["FRANCE"] == 0
+    outcome = process_phase(position, {"FRANCE": ["A BEL B"]}, backend)
+    assert not outcome.results[0].legal
+    assert _units(outcome.next) == _units(position)
+
+
+def test_build_anywhere_builds_in_an_owned_centre(backend: str) -> None:
+    position = _position(CROWDED, ANYWHERE)
+    assert build_sites(position, "FRANCE") == ["BEL"]
+    assert adjustment_counts(position)["FRANCE"] == 1
+    assert Build.__name__ in {type(o).__name__ for o in legal_orders(position)["BEL"]}
+    outcome = process_phase(position, {"FRANCE": ["F BEL B"]}, backend)
+    assert outcome.results[0].legal and outcome.results[0].success
+    assert "FRANCE F BEL" in _units(outcome.next)
+    # A centre it does not own, and a province that is no centre, are still refused.
+    for order in ("A HOL B", "A BUR B"):
+        assert not process_phase(position, {"FRANCE": [order]}, backend).results[0].legal
+    # The fast path offers the same site and carries the build out.
+    game = FastGame(position)
+    assert game.slots() == [("FRANCE", "BEL")]
+    texts = {_text(c, position): c for c in game.legal_orders()[0]}
+    assert set(texts) == {"A BEL B", "F BEL B", "WAIVE"}
+    game.set_orders([texts["F BEL B"]])
+    game.process()
+    assert "FRANCE F BEL" in _units(game.position())
+
+
+def _text(code: int, position: Position) -> str:
+    return format_order(decode_order(code, position.map, position))
+
+
+def _codes(game: FastGame, position: Position, *texts: str) -> list[int]:
+    by_text = {_text(c, position): c for codes in game.legal_orders() for c in codes}
+    return [by_text[t] for t in texts]
+
+
+def test_build_anywhere_makes_the_winter_happen(backend: str) -> None:
+    # After the Fall France has five centres for four units, every home centre occupied but
+    # Holland vacant: no winter by the rulebook, a winter with one build under build anywhere.
+    doc = {
+        "phase": "F1901M",
+        "units": {"FRANCE": ["F BRE", "A MAR", "A PAR", "A RUH"]},
+        "centers": {"FRANCE": ["BRE", "MAR", "PAR", "BEL", "HOL"]},
+    }
+    for rules, phase in ((DEFAULT_RULES, "S1902M"), (ANYWHERE, "W1901A")):
+        position = _position(doc, rules)
+        outcome = process_phase(position, {"FRANCE": ["A RUH - BEL"]}, backend)
+        assert str(outcome.next.phase) == phase, rules
+        game = FastGame(position)
+        game.set_orders(_codes(game, position, "A RUH - BEL"))
+        game.process()
+        assert game.phase == phase
+
+
+# --------------------------------------------------------------------------- victory
+
+
+def _nearly_won() -> dict[str, Any]:
+    # Russia has ten centres and takes the eleventh (Rumania) in the Fall.
+    return {
+        "phase": "F1905M",
+        "units": {"RUSSIA": ["A UKR"], "TURKEY": ["A CON"]},
+        "centers": {
+            "RUSSIA": ["MOS", "SEV", "STP", "WAR", "SWE", "NWY", "DEN", "BER", "KIE", "MUN"],
+            "TURKEY": ["ANK", "CON", "SMY"],
+        },
+    }
+
+
+@pytest.mark.parametrize("victory", [None, 11, 12])
+def test_victory_count_from_the_rules(victory: int | None, backend: str) -> None:
+    rules = Rules(victory_centers=victory)
+    position = _position(_nearly_won(), rules)
+    outcome = process_phase(position, {"RUSSIA": ["A UKR - RUM"]}, backend)
+    won = victory is not None and victory <= 11
+    assert outcome.winner == ("RUSSIA" if won else None)
+    game = FastGame(position)
+    game.set_orders(_codes(game, position, "A UKR - RUM"))
+    game.process()
+    assert game.winner == ("RUSSIA" if won else None)
+    assert game.is_over == won
+
+
+def test_victory_count_from_the_map() -> None:
+    data = standard_map().to_dict()
+    data["victory"] = 11
+    small = Map.from_dict(data)
+    doc = _nearly_won()
+    position = Position.from_json(doc, small)
+    outcome = process_phase(position, {"RUSSIA": ["A UKR - RUM"]}, "python")
+    assert outcome.winner == "RUSSIA"
+    # the rules' count wins over the map's
+    outcome = process_phase(
+        position.with_changes(rules=Rules(victory_centers=12)), {"RUSSIA": ["A UKR - RUM"]}
+    )
+    assert outcome.winner is None
+
+
+def test_year_limit_ends_the_game() -> None:
+    game = Game(backend="python", rules=Rules(year_limit=1902))
+    assert game.rules.year_limit == 1902
+    while not game.is_over:
+        game.process()
+    assert game.end_reason == "max_year" and game.draw
+    assert game.history[-1].phase.year == 1902
+    fast = FastGame(Position.initial(standard_map(), rules=Rules(year_limit=1902)))
+    assert fast.max_year == 1902
+    while not fast.is_over:
+        fast.process()
+    assert fast.phase.endswith("1903M")
+    # the earlier of max_year and the limit
+    assert FastGame(fast.position(), max_year=1901).max_year == 1901
+
+
+# --------------------------------------------------------------------------- carried everywhere
+
+
+def test_the_json_contract_takes_rules() -> None:
+    plain = adjudicate_document(dict(J11))
+    older = adjudicate_document({**J11, "rules": {"civil_disorder": "home"}})
+    assert plain["next"]["units"] == {"ITALY": ["A WAR"]}
+    assert older["next"]["units"] == {"ITALY": ["A TUS"]}
+    assert older["next"]["rules"]["civil_disorder"] == "home"
+    # the next position is an input the engine accepts, rules and all
+    again = adjudicate_document({**older["next"], "orders": {}})
+    assert again["next"]["rules"] == older["next"]["rules"]
+    with pytest.raises(DocumentError, match="unknown option"):
+        adjudicate_document({**J11, "rules": {"civil_disorder": "home", "typo": 1}})
+
+
+def test_game_files_keep_the_rules() -> None:
+    game = Game(backend="python", max_year=1902, rules=Rules(build_sites="any"))
+    while not game.is_over:
+        game.process()
+    buffer = io.StringIO()
+    gamefile.save(game, buffer)
+    data = json.loads(buffer.getvalue())
+    assert data["rules"]["build_sites"] == "any"
+    back = gamefile.from_json(data, backend="python")
+    assert back.rules == game.rules
+    assert back.position.rules == game.rules
+
+
+def test_positions_carry_rules_through_phases() -> None:
+    game = Game(backend="python", rules=OLDER)
+    game.process()
+    assert game.position.rules == OLDER
+    assert FastGame(game.position).position().rules == OLDER
+    assert FastGame(game.position).clone().rules == OLDER
