@@ -260,7 +260,7 @@ class _Reader:
         self.first_phase = f"{season}{int(words[2]):04d}{kind}"
 
     def _unplayed(self, words: list[str], where: str) -> None:
-        names = [w.strip(",").upper() for w in words[1:] if w.strip(",")]
+        names = [_power_name(w) for w in words[1:] if w.strip(",")]
         if not names:
             raise MapError(f"{where}: UNPLAYED names the powers to take out")
         if names[0] == "ALL":
@@ -271,7 +271,7 @@ class _Reader:
         self.current = None
 
     def _power(self, words: list[str], where: str) -> None:
-        name = words[0].upper()
+        name = _power_name(words[0])
         rest = words[1:]
         adjective = name.title()
         if rest and rest[0].startswith("("):
@@ -416,6 +416,12 @@ class _Reader:
         for p in provinces:
             out.setdefault(p, (p, []))
         return out
+
+
+def _power_name(word: str) -> str:
+    """A power's name as MILA normalises it: upper case, without '-', '+', ',', '.', ':' or
+    spaces (``NEW-YORK`` is ``NEWYORK``)."""
+    return re.sub(r"[-+,.: ]", "", word.upper())
 
 
 def _compact(text: str) -> str:

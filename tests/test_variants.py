@@ -1,0 +1,352 @@
+"""Variants: the shipped maps, the MILA ``.map`` reader, and (with the ``compare`` extra) the
+check of every shipped map against its published MILA file and the differential against MILA on
+every playable MILA map.
+
+``DIPLO_MILA_VARIANT_GAMES`` sets how many random MILA games per map the differential plays
+(default 1, each to three years past the map's first; the closing note of issue 10 gives the
+figures of a longer run).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+import pytest
+
+from diplo.adjudicate import process_phase
+from diplo.fast import FastGame, decode_order, fast_map, process_batch
+from diplo.game import Game
+from diplo.map import SHIPPED_MAPS, Map, MapError, map_named, standard_map
+from diplo.orders import Build, Order, Waive
+from diplo.position import Position
+from diplo.variants import load_map, load_mila_map, mila_map_data
+
+ROOT = Path(__file__).resolve().parents[1]
+HAVE_MILA = importlib.util.find_spec("diplomacy") is not None
+needs_mila = pytest.mark.skipif(not HAVE_MILA, reason="the compare extra (MILA) is not installed")
+VARIANT_GAMES = int(os.environ.get("DIPLO_MILA_VARIANT_GAMES", "1"))
+
+
+def mila_dir() -> Path:
+    import diplomacy
+
+    return Path(diplomacy.__file__).parent / "maps"
+
+
+def mila_files() -> list[str]:
+    if not HAVE_MILA:
+        return []
+    return sorted(p.name for p in mila_dir().glob("*.map"))
+
+
+def mila_has_convoy_cache(filename: str) -> bool:
+    """Whether MILA ships its convoy-path table for a map. For the others (colonial, empire,
+    known_world_901, world) MILA works the table out on first use, with a process pool, for many
+    minutes: the differential runs on them only with ``DIPLO_MILA_UNCACHED=1``."""
+    return filename[:-4] in _mila_convoy_cache()
+
+
+@functools.cache
+def _mila_convoy_cache() -> frozenset[str]:
+    from diplomacy.utils import convoy_paths
+
+    return frozenset(convoy_paths.get_convoy_paths_cache())
+
+
+# --------------------------------------------------------------------------- shipped maps
+
+
+@pytest.mark.parametrize("name", SHIPPED_MAPS)
+def test_shipped_map_loads_with_what_makes_the_variant(name: str) -> None:
+    game_map = map_named(name)
+    assert game_map.name == name and load_map(name) is game_map
+    assert game_map.powers and all(game_map.homes[p] for p in game_map.powers)
+    assert game_map.victory <= len(game_map.centers)
+    assert name == "standard" or game_map.source
+    assert Map.from_dict(game_map.to_dict()).to_dict() == game_map.to_dict()
+
+
+def test_the_variants_differ_where_they_should() -> None:
+    standard = standard_map()
+    assert map_named("fleet_rome").starting_units["ITALY"] == (
+        ("F", "NAP"),
+        ("F", "ROM"),
+        ("A", "VEN"),
+    )
+    assert map_named("france_austria").powers == ("AUSTRIA", "FRANCE")
+    assert map_named("germany_italy").powers == ("GERMANY", "ITALY")
+    for name in ("fleet_rome", "france_austria", "germany_italy"):
+        variant = map_named(name)
+        assert variant.centers == standard.centers and variant.victory == 18
+        for loc in standard.locations:
+            assert variant.fleet_neighbours(loc) == standard.fleet_neighbours(loc)
+    pure = map_named("pure")
+    assert len(pure.provinces) == 7 and pure.victory == 4
+    for prov in pure.provinces:
+        assert pure.army_neighbours(prov) == set(pure.provinces) - {prov}
+    ancmed = map_named("ancmed")
+    assert len(ancmed.powers) == 5 and ancmed.first_phase == "S0001M"
+    assert str(Position.initial(ancmed).phase) == "S0001M"
+
+
+def _power_of(code: int, position: Position) -> str:
+    game_map = position.map
+    order = decode_order(code, game_map)
+    if isinstance(order, Waive):
+        return game_map.powers[code >> 4 & 0x7F]
+    prov = game_map.province_of(order.unit.loc)
+    if isinstance(order, Build):
+        return position.centers[prov]
+    if position.phase.kind == "R":
+        return position.dislodged[prov].piece.power
+    return position.units[prov].power
+
+
+@pytest.mark.parametrize("name", SHIPPED_MAPS)
+def test_fast_path_and_reference_play_every_shipped_map_alike(name: str) -> None:
+    game_map = map_named(name)
+    rng = random.Random(7)
+    position = Position.initial(game_map)
+    last = position.phase.year + 4
+    game = FastGame(position, max_year=last)
+    while not game.is_over:
+        codes = [rng.choice(options) for options in game.legal_orders()]
+        orders: dict[str, list[str | Order]] = {}
+        for code in codes:
+            orders.setdefault(_power_of(code, position), []).append(decode_order(code, game_map))
+        game.set_orders(codes)
+        game.process()
+        outcome = process_phase(position, orders, "python")
+        position = outcome.next
+        assert game.position() == position, f"{name} {outcome.phase}"
+        assert game.winner == outcome.winner
+
+
+@pytest.mark.parametrize("name", SHIPPED_MAPS)
+def test_process_batch_runs_on_every_shipped_map(name: str) -> None:
+    game_map = map_named(name)
+    games = [FastGame(Position.initial(game_map)) for _ in range(4)]
+    single = [FastGame(Position.initial(game_map)) for _ in range(4)]
+    rng = random.Random(3)
+    for _ in range(6):
+        orders = [[rng.choice(o) for o in g.legal_orders()] for g in games]
+        process_batch(games, orders, threads=2)
+        for g, codes in zip(single, orders, strict=True):
+            g.set_orders(codes)
+            g.process()
+    assert [g.position() for g in games] == [g.position() for g in single]
+
+
+@pytest.mark.parametrize(
+    ("name", "year"), [("pure", None), ("ancmed", 1910), ("france_austria", 1904)]
+)
+def test_diplo_play_on_a_variant_is_the_same_on_both_backends(name: str, year: int | None) -> None:
+    outputs = []
+    for backend in ("rust", "python"):
+        args = [sys.executable, "-m", "diplo.cli", "play", "--map", name, "--seed", "1", "--quiet"]
+        args += ["--backend", backend] + ([] if year is None else ["--max-year", str(year)])
+        done = subprocess.run(args, capture_output=True, text=True, check=False, timeout=600)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1]
+    assert "wins" in outputs[0] or "draw" in outputs[0]
+
+
+def test_diplo_play_refuses_a_bad_map_or_rules_in_one_line() -> None:
+    for extra in (["--map", "nosuch"], ["--rules", "civil=home"], ["--map", "pure", "--max-year", "5"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "diplo.cli", "play", "--quiet", *extra],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+        assert done.returncode == 2 and done.stderr.startswith("diplo: "), done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_a_game_on_a_variant_saves_and_loads() -> None:
+    from diplo import gamefile
+
+    game = Game(map=map_named("pure"), backend="python", max_year=1903)
+    while not game.is_over:
+        game.process()
+    data = gamefile.to_json(game)
+    assert data["map"] == "pure"
+    back = gamefile.from_json(data)
+    assert back.map is game.map and back.position == game.position
+
+
+# --------------------------------------------------------------------------- the MILA reader
+
+
+def _write(tmp_path: Path, text: str, name: str = "test.map") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+TINY = """\
+# a small board
+BEGIN SPRING 1901 MOVEMENT
+VICTORY 2
+RED (REDDISH) RA
+A RA
+BLUE (BLUISH:B) BL
+F BL
+UNOWNED CE
+Red Land = ra red
+Blue Land = bl
+Centre = ce
+The Deep = dp deep
+LAND RA ABUTS BL CE
+COAST BL ABUTS RA CE DP
+COAST CE ABUTS RA BL DP
+WATER DP ABUTS BL CE
+"""
+
+
+def test_mila_reader_reads_a_small_map(tmp_path: Path) -> None:
+    game_map = load_mila_map(_write(tmp_path, TINY))
+    assert game_map.powers == ("RED", "BLUE") and game_map.adjectives["BLUE"] == "Bluish"
+    assert game_map.victory == 2 and game_map.first_phase == "S1901M"
+    assert game_map.centers == {"RA", "BL", "CE"}
+    assert game_map.army_neighbours("RA") == {"BL", "CE"}
+    assert game_map.fleet_neighbours("BL") == {"CE", "DP"}
+    assert game_map.lookup("the deep") == "DP" and game_map.lookup("red") == "RA"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (TINY + "LAND XX ABUTS\nLAND XX ABUTS\n", r"test.map:18: XX is already declared at test.map:17"),
+        (TINY.replace("LAND RA ABUTS BL CE", "LAND RA ABUTS BL CE ZZ"), r"test.map:13: .*ZZ"),
+        (TINY.replace("LAND RA ABUTS BL CE", "LAND RA BORDERS BL"), r"test.map:13: expected ABUTS"),
+        (TINY.replace("A RA\n", "A RA\nA\n"), r"test.map:6: a unit line"),
+        (TINY.replace("BEGIN SPRING 1901 MOVEMENT", "BEGIN SPRONG 1901"), r"test.map:2: BEGIN"),
+        (TINY.replace("VICTORY 2", "VICTORY two"), r"test.map:3: VICTORY"),
+        ("A PAR\n" + TINY, r"test.map:1: a starting unit must follow"),
+        (TINY + "RULE BUILD_NOWHERE\n", r"test.map:17: rule BUILD_NOWHERE is not supported"),
+        (TINY + "DROP CE\n", r"test.map:17: DROP lines are not supported"),
+        (TINY + "UNPLAYED GREEN\n", r"test.map:17: UNPLAYED names GREEN"),
+        (TINY + "MAP other\n", r"cannot read the map file"),
+        (TINY + "MAP ../escape\n", r"test.map:17: MAP names a file outside"),
+        (TINY.replace("COAST CE ABUTS RA BL DP", "COAST CE ABUTS RA DP"), r"one-way"),
+        (TINY + "LAND H ABUTS\n", r"province H: the abbreviation is an order keyword"),
+        (TINY.replace("RED (REDDISH) RA", "RED (REDDISH RA"), r"test.map:4: the adjective"),
+    ],
+)
+def test_mila_reader_errors_name_the_line(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(MapError, match=message):
+        load_mila_map(_write(tmp_path, text))
+
+
+def test_mila_reader_refuses_bad_bytes_and_include_loops(tmp_path: Path) -> None:
+    path = tmp_path / "bad.map"
+    path.write_bytes(TINY.encode() + b"Caf\xe9 = ce\n")
+    with pytest.raises(MapError, match=r"bad.map:17: not UTF-8"):
+        load_mila_map(path)
+    _write(tmp_path, "MAP loop\n", "loop.map")
+    with pytest.raises(MapError, match="includes itself"):
+        load_mila_map(tmp_path / "loop.map")
+    with pytest.raises(MapError, match="cannot read"):
+        load_mila_map(tmp_path / "missing.map")
+
+
+def test_mila_reader_includes_a_base_map(tmp_path: Path) -> None:
+    _write(tmp_path, TINY, "base.map")
+    variant = "MAP base\nUNPLAYED BLUE\nUNOWNED BL\nRED (REDDISH) RA\nF CE\n"
+    game_map = load_mila_map(_write(tmp_path, variant, "variant.map"))
+    assert game_map.powers == ("RED",)
+    assert game_map.starting_units["RED"] == (("F", "CE"),)
+    # Blue's home stays a centre because the variant lists it as unowned, as MILA reads it.
+    assert game_map.centers == {"RA", "BL", "CE"} and game_map.provinces["BL"].home is None
+
+
+# --------------------------------------------------------------------------- against MILA
+
+
+@needs_mila
+def test_mila_standard_map_is_diplo_standard_map() -> None:
+    ours, theirs = standard_map(), load_mila_map(mila_dir() / "standard.map")
+    assert theirs.locations == ours.locations or set(theirs.locations) == set(ours.locations)
+    for prov in ours.provinces:
+        assert theirs.army_neighbours(prov) == ours.army_neighbours(prov)
+    for loc in ours.locations:
+        assert theirs.fleet_neighbours(loc) == ours.fleet_neighbours(loc)
+    assert theirs.homes == ours.homes and theirs.centers == ours.centers
+    assert theirs.victory == ours.victory
+
+
+@needs_mila
+def test_shipped_variants_match_their_published_mila_files() -> None:
+    spec = importlib.util.spec_from_file_location("variants_tool", ROOT / "tools" / "variants.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    for name in tool.VARIANTS:
+        shipped = map_named(name)
+        mila = load_mila_map(mila_dir() / tool.VARIANTS[name][0])
+        assert tool.dumps(tool.variant_data(name)) == (
+            ROOT / "python" / "diplo" / "data" / f"{name}.json"
+        ).read_text(encoding="utf-8"), f"{name}: run tools/variants.py"
+        for prov in mila.provinces:
+            assert shipped.army_neighbours(prov) == mila.army_neighbours(prov), (name, prov)
+        for loc in mila.locations:
+            assert shipped.fleet_neighbours(loc) == mila.fleet_neighbours(loc), (name, loc)
+        assert shipped.homes == mila.homes and shipped.centers == mila.centers
+        assert shipped.starting_units == mila.starting_units or {
+            p: set(u) for p, u in shipped.starting_units.items()
+        } == {p: set(u) for p, u in mila.starting_units.items()}
+        assert shipped.victory == mila.victory and shipped.first_phase == mila.first_phase
+
+
+@needs_mila
+@pytest.mark.parametrize("filename", mila_files())
+def test_every_mila_map_loads_and_the_fast_path_takes_it_or_names_the_limit(
+    filename: str,
+) -> None:
+    game_map = load_mila_map(mila_dir() / filename)
+    assert mila_map_data(mila_dir() / filename)["name"] == filename[:-4]
+    if len(game_map.locations) <= 128:
+        game = FastGame(Position.initial(game_map))
+        game.process()
+        assert game.phase.startswith("F")
+    else:
+        with pytest.raises(ValueError, match=r"locations; the fast path .* at most 128"):
+            fast_map(game_map)
+
+
+@needs_mila
+@pytest.mark.parametrize("filename", mila_files())
+def test_differential_against_mila_on_every_map(filename: str) -> None:
+    from mila_games import mila_records
+    from test_mila import judge
+
+    if not mila_has_convoy_cache(filename) and not os.environ.get("DIPLO_MILA_UNCACHED"):
+        pytest.skip(f"MILA has no convoy-path table for {filename} (DIPLO_MILA_UNCACHED=1 runs it)")
+    game_map = load_mila_map(mila_dir() / filename)
+    first = Position.initial(game_map).phase.year
+    phases = exact = 0
+    rules: Counter[str] = Counter()
+    failures: list[str] = []
+    for seed in range(VARIANT_GAMES):
+        for record in mila_records(filename[:-4], seed, first + 2):
+            phases += 1
+            verdict = judge(record, game_map, None)
+            exact += verdict.exact
+            rules.update(verdict.rules)
+            failures += [f"seed {seed} {record['phase']}: {d}" for d in verdict.unexplained]
+    summary = (
+        f"{filename}: {VARIANT_GAMES} games, {phases} phases, {exact} agree exactly; "
+        f"phases per named rule: {dict(rules.most_common())}"
+    )
+    print(summary)
+    assert phases > 0
+    assert not failures, summary + "\n" + "\n".join(failures[:20])
