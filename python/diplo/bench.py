@@ -56,11 +56,22 @@ from typing import Any, Protocol
 
 from .adjudicate import process_phase
 from .backend import rust_available
-from .map import Map
+from .map import Map, MapError
 from .mila import position_to_mila
 from .orders import Order, format_order, parse_order
 from .play_cli import play_game
 from .position import Position
+from .variants import load_map
+
+#: The names MILA knows the shipped maps by.
+MILA_MAP_NAMES = {
+    "standard": "standard",
+    "pure": "pure",
+    "ancmed": "ancmed",
+    "fleet_rome": "standard_fleet_rome",
+    "france_austria": "standard_france_austria",
+    "germany_italy": "standard_germany_italy",
+}
 
 __all__ = [
     "ENGINES",
@@ -154,7 +165,11 @@ class MovementPhase:
 
 
 def prepare_movement_phases(
-    count: int, seed: int = 0, max_year: int = 1915, min_units: int = FULL_BOARD
+    count: int,
+    seed: int = 0,
+    max_year: int = 1915,
+    min_units: int = FULL_BOARD,
+    game_map: Map | None = None,
 ) -> list[MovementPhase]:
     """``count`` movement phases of random self-play with at least ``min_units`` units.
 
@@ -167,7 +182,7 @@ def prepare_movement_phases(
     full: list[MovementPhase] = []
     rest: list[MovementPhase] = []
     for game_seed in range(seed, seed + count):
-        game = play_game(game_seed, max_year, None)
+        game = play_game(game_seed, max_year, None, game_map=game_map)
         game_map = game.map
         for record in game.history:
             if record.phase.kind != "M":
@@ -205,8 +220,10 @@ def movement_engines(
     engines: Iterable[str] = ENGINES,
     fast: ModuleType | None = None,
     mila: ModuleType | None = None,
+    mila_map: str = "standard",
 ) -> list[Engine]:
-    """The engines of the movement workload among ``engines`` that can run here."""
+    """The engines of the movement workload among ``engines`` that can run here (``mila_map``:
+    the name MILA knows the phases' map by)."""
     inputs = [(p.position, p.orders) for p in phases]
 
     def objects(backend: str, name: str) -> Engine:
@@ -221,7 +238,7 @@ def movement_engines(
         engines,
         objects,
         None if fast is None else lambda: _fast_movement_engine(phases, fast),
-        None if mila is None else lambda: _mila_movement_engine(phases, mila),
+        None if mila is None else lambda: _mila_movement_engine(phases, mila, mila_map),
     )
 
 
@@ -297,10 +314,12 @@ def _fast_movement_engine(phases: Sequence[MovementPhase], fast: ModuleType) -> 
     return Engine("diplo-rust", setup, run)
 
 
-def _mila_movement_engine(phases: Sequence[MovementPhase], mila: ModuleType) -> Engine:
+def _mila_movement_engine(
+    phases: Sequence[MovementPhase], mila: ModuleType, mila_map: str = "standard"
+) -> Engine:
     base: list[Any] = []
     for phase in phases:
-        game = mila.Game()
+        game = mila.Game(map_name=mila_map)
         game.set_state(position_to_mila(phase.position))
         base.append(game)
     texts = [sorted(p.texts().items()) for p in phases]
@@ -324,27 +343,34 @@ def selfplay_engines(
     engines: Iterable[str] = ENGINES,
     fast: ModuleType | None = None,
     mila: ModuleType | None = None,
+    game_map: Map | None = None,
+    mila_map: str = "standard",
 ) -> list[Engine]:
-    """The engines of the self-play workload; round ``r`` plays the game of seed ``seed + r``."""
+    """The engines of the self-play workload; round ``r`` plays the game of seed ``seed + r``
+    (on ``game_map``, default the standard map, which MILA knows as ``mila_map``)."""
 
     def objects(backend: str, name: str) -> Engine:
         # diplo play's game: one RandomPlayer draws for all seven powers from one generator.
         def run(game_seed: int) -> int:
-            return len(play_game(game_seed, max_year, backend).history)
+            return len(play_game(game_seed, max_year, backend, game_map=game_map).history)
 
         return Engine(name, lambda r: seed + r, run)
 
     return _pick(
         engines,
         objects,
-        None if fast is None else lambda: _fast_selfplay_engine(seed, max_year, fast),
-        None if mila is None else lambda: _mila_selfplay_engine(seed, max_year, mila),
+        None if fast is None else lambda: _fast_selfplay_engine(seed, max_year, fast, game_map),
+        None if mila is None else lambda: _mila_selfplay_engine(seed, max_year, mila, mila_map),
     )
 
 
-def _fast_selfplay_engine(seed: int, max_year: int, fast: ModuleType) -> Engine:
+def _fast_selfplay_engine(
+    seed: int, max_year: int, fast: ModuleType, game_map: Map | None = None
+) -> Engine:
+    start = None if game_map is None else Position.initial(game_map)
+
     def setup(r: int) -> tuple[FastGame, random.Random]:
-        return fast.FastGame(None, max_year), random.Random(seed + r)
+        return fast.FastGame(start, max_year), random.Random(seed + r)
 
     def run(state: tuple[FastGame, random.Random]) -> int:
         game, rng = state
@@ -359,10 +385,12 @@ def _fast_selfplay_engine(seed: int, max_year: int, fast: ModuleType) -> Engine:
     return Engine("diplo-rust", setup, run)
 
 
-def _mila_selfplay_engine(seed: int, max_year: int, mila: ModuleType) -> Engine:
+def _mila_selfplay_engine(
+    seed: int, max_year: int, mila: ModuleType, mila_map: str = "standard"
+) -> Engine:
     # As the MILA corpus was played (../shared/corpus/README.md, "How games are played").
     def setup(r: int) -> tuple[Any, random.Random]:
-        return mila.Game(), random.Random(seed + r)
+        return mila.Game(map_name=mila_map), random.Random(seed + r)
 
     def run(state: tuple[Any, random.Random]) -> int:
         game, rng = state
@@ -505,6 +533,8 @@ class Settings:
     rounds: int = 30
     batch_size: int = 1000
     max_year: int = 1915
+    #: A shipped map's name or a map file (``--map``); ``None``: the standard map.
+    map: str | None = None
 
 
 @dataclass
@@ -573,17 +603,34 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
     elif fast is None:
         say("diplo.fast is not built: diplo-rust is process_phase(..., 'rust'), the object API")
     report = Report(settings, fast_path=fast is not None)
+    game_map = None if settings.map is None else load_map(settings.map)
+    mila_map = "standard" if settings.map is None else MILA_MAP_NAMES.get(settings.map)
+    if mila_map is None and settings.map is not None and settings.map.endswith(".map"):
+        mila_map = settings.map  # MILA reads its own format from a path
+    if mila is not None and mila_map is None:
+        say(f"mila omitted: MILA does not know the map {settings.map}")
+        mila = None
     phases: list[MovementPhase] = []
     if "movement" in settings.workloads or "batch" in settings.workloads:
         say(f"preparing {settings.phases} movement phases from random self-play")
-        phases = prepare_movement_phases(settings.phases, settings.seed)
+        phases = prepare_movement_phases(
+            settings.phases, settings.seed, settings.max_year, game_map=game_map
+        )
         report.movement_units = [p.units for p in phases]
     if "movement" in settings.workloads:
-        engines = movement_engines(phases, settings.engines, fast, mila)
+        engines = movement_engines(phases, settings.engines, fast, mila, mila_map or "standard")
         say(f"movement: {len(engines)} engines x {settings.rounds} rounds")
         report.workloads["movement"] = measure(engines, settings.rounds)
     if "selfplay" in settings.workloads:
-        engines = selfplay_engines(settings.seed, settings.max_year, settings.engines, fast, mila)
+        engines = selfplay_engines(
+            settings.seed,
+            settings.max_year,
+            settings.engines,
+            fast,
+            mila,
+            game_map=game_map,
+            mila_map=mila_map or "standard",
+        )
         say(f"selfplay: {len(engines)} engines x {settings.games} games to {settings.max_year}")
         report.workloads["selfplay"] = measure(engines, settings.games)
     if "batch" in settings.workloads:
@@ -646,6 +693,12 @@ def register(sub: Any) -> None:
         "--workloads", nargs="+", choices=WORKLOADS, default=list(WORKLOADS), metavar="WORKLOAD"
     )
     bench.add_argument("--seed", type=int, default=defaults.seed, help="random seed (default 0)")
+    bench.add_argument(
+        "--map",
+        default=None,
+        metavar="NAME|FILE",
+        help="play the workloads on a shipped map or a map file (default: standard)",
+    )
     bench.set_defaults(handler=run)
 
 
@@ -657,8 +710,13 @@ def _positive(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.max_year < 1901:
-        print("diplo: --max-year must be 1901 or later", file=sys.stderr)
+    try:
+        first = Position.initial(load_map(args.map)).phase.year if args.map else 1901
+    except MapError as exc:
+        print(f"diplo: {exc}", file=sys.stderr)
+        return 2
+    if args.max_year < first:
+        print(f"diplo: --max-year must be {first} or later", file=sys.stderr)
         return 2
     settings = Settings(
         workloads=tuple(w for w in WORKLOADS if w in args.workloads),
@@ -669,6 +727,7 @@ def run(args: argparse.Namespace) -> int:
         rounds=args.rounds,
         batch_size=args.batch_size,
         max_year=args.max_year,
+        map=args.map,
     )
     try:
         report = run_benchmarks(settings, lambda text: print(f"bench: {text}", file=sys.stderr))
