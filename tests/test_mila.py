@@ -904,7 +904,7 @@ def test_malformed_mila_data() -> None:
     with pytest.raises(MilaError):
         game_from_mila({"map": "standard", "phases": []})
     with pytest.raises(MilaError, match="unsupported MILA map"):
-        game_from_mila({"map": "ancmed", "phases": [{}]})
+        game_from_mila({"map": "world", "phases": [{}]})
 
 
 # --------------------------------------------------------------------------- with MILA itself

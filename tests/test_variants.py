@@ -17,6 +17,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+
 import pytest
 
 from diplo.adjudicate import process_phase
@@ -159,7 +160,11 @@ def test_diplo_play_on_a_variant_is_the_same_on_both_backends(name: str, year: i
 
 
 def test_diplo_play_refuses_a_bad_map_or_rules_in_one_line() -> None:
-    for extra in (["--map", "nosuch"], ["--rules", "civil=home"], ["--map", "pure", "--max-year", "5"]):
+    for extra in (
+        ["--map", "nosuch"],
+        ["--rules", "civil=home"],
+        ["--map", "pure", "--max-year", "5"],
+    ):
         done = subprocess.run(
             [sys.executable, "-m", "diplo.cli", "play", "--quiet", *extra],
             capture_output=True,
@@ -225,7 +230,10 @@ def test_mila_reader_reads_a_small_map(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (TINY + "LAND XX ABUTS\nLAND XX ABUTS\n", r"test.map:18: XX is already declared at test.map:17"),
+        (
+            TINY + "LAND XX ABUTS\nLAND XX ABUTS\n",
+            r"test.map:18: XX is already declared at test.map:17",
+        ),
         (TINY.replace("LAND RA ABUTS BL CE", "LAND RA ABUTS BL CE ZZ"), r"test.map:13: .*ZZ"),
         (TINY.replace("LAND RA ABUTS BL CE", "LAND RA BORDERS BL"), r"test.map:13: expected ABUTS"),
         (TINY.replace("A RA\n", "A RA\nA\n"), r"test.map:6: a unit line"),
@@ -350,3 +358,15 @@ def test_differential_against_mila_on_every_map(filename: str) -> None:
     print(summary)
     assert phases > 0
     assert not failures, summary + "\n" + "\n".join(failures[:20])
+
+
+def test_mila_saved_games_name_variant_maps_as_mila_does() -> None:
+    from diplo.mila import game_from_mila, game_to_mila
+
+    game = Game(map=map_named("fleet_rome"), backend="python", max_year=1901)
+    while not game.is_over:
+        game.process()
+    data = game_to_mila(game)
+    assert data["map"] == "standard_fleet_rome"
+    back = game_from_mila(data, backend="python")
+    assert back.map is game.map and back.position == game.position

@@ -23,7 +23,6 @@ from .retreats import resolve_retreats
 from .validation import Ruling, Validated, validate
 
 
-
 @dataclass(frozen=True, slots=True)
 class Result:
     """One line of a phase's ruling (the ``results`` entries of the JSON contract)."""

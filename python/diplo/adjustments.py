@@ -164,7 +164,8 @@ def _disorder_reason(position: Position, piece: Piece, sources: list[str]) -> st
     which = "owned" if rule == "owned" else "home"
     if not sources:
         if rule == "owned":
-            return f"{head}: {_title(piece.power)} owns no supply centre, so all its units are removed."
+            who = _title(piece.power)
+            return f"{head}: {who} owns no supply centre, so all its units are removed."
         return f"{head}: {_title(piece.power)} has no home centre; its units go in tie order."
     game_map = position.map
     dist = game_map.distances([piece.province])

@@ -57,21 +57,11 @@ from typing import Any, Protocol
 from .adjudicate import process_phase
 from .backend import rust_available
 from .map import Map, MapError
-from .mila import position_to_mila
+from .mila import MILA_MAP_NAMES, position_to_mila
 from .orders import Order, format_order, parse_order
 from .play_cli import play_game
 from .position import Position
 from .variants import load_map
-
-#: The names MILA knows the shipped maps by.
-MILA_MAP_NAMES = {
-    "standard": "standard",
-    "pure": "pure",
-    "ancmed": "ancmed",
-    "fleet_rome": "standard_fleet_rome",
-    "france_austria": "standard_france_austria",
-    "germany_italy": "standard_germany_italy",
-}
 
 __all__ = [
     "ENGINES",

@@ -76,7 +76,6 @@ from weakref import WeakKeyDictionary
 
 from . import _core
 from .map import Map, MapError, standard_map
-from .rules import Rules
 from .orders import (
     Build,
     Convoy,
@@ -92,6 +91,7 @@ from .orders import (
     Waive,
 )
 from .position import Dislodged, Phase, Piece, Position
+from .rules import Rules
 
 __all__ = [
     "BUILD",

@@ -52,7 +52,6 @@ from .adjudicate import PhaseOutcome, process_phase
 from .adjustments import adjustment_counts
 from .backend import Backend, check_backend
 from .map import Map, standard_map
-from .rules import Rules
 from .orders import (
     Build,
     Convoy,
@@ -67,6 +66,7 @@ from .orders import (
     format_order,
 )
 from .position import Phase, Position
+from .rules import Rules
 
 __all__ = ["Game", "GameOverError", "PhaseRecord"]
 
@@ -138,7 +138,9 @@ class Game:
             raise ValueError(f"max_year {max_year} is before the first phase ({position.phase})")
         limit = position.rules.year_limit
         if limit is not None and limit < position.phase.year:
-            raise ValueError(f"rules: year_limit {limit} is before the first phase ({position.phase})")
+            raise ValueError(
+                f"rules: year_limit {limit} is before the first phase ({position.phase})"
+            )
         self._backend: Backend | str | None = backend
         self._max_year = max_year
         self._initial = position

@@ -153,7 +153,8 @@ class Map:
             _require(key in data, f"map: missing key {key!r}")
         name = data["name"]
         _require(
-            isinstance(name, str) and bool(name.strip()), f"map: 'name' must be a string, got {_show(name)}"
+            isinstance(name, str) and bool(name.strip()),
+            f"map: 'name' must be a string, got {_show(name)}",
         )
         self.name: str = name
 
@@ -207,7 +208,8 @@ class Map:
             isinstance(victory, int)
             and not isinstance(victory, bool)
             and 1 <= victory <= max(n_centers, 1),
-            f"map: 'victory' must be a number of centres from 1 to {n_centers}, got {_show(victory)}",
+            f"map: 'victory' must be a number of centres from 1 to {n_centers}, "
+            f"got {_show(victory)}",
         )
         first = data.get("first_phase", "S1901M")
         _require(
@@ -277,7 +279,9 @@ class Map:
         seen: set[str] = set()
         entries: list[dict[str, Any]] = []
         for i, entry in enumerate(raw):
-            _require(isinstance(entry, dict), f"province #{i}: must be an object, got {_show(entry)}")
+            _require(
+                isinstance(entry, dict), f"province #{i}: must be an object, got {_show(entry)}"
+            )
             abbr = entry.get("abbr")
             _require(
                 isinstance(abbr, str) and _ABBR_RE.fullmatch(abbr) is not None,
@@ -295,9 +299,14 @@ class Map:
             _require(abbr not in seen, f"{what}: duplicate abbreviation")
             seen.add(abbr)
             pname = entry.get("name")
-            _require(isinstance(pname, str) and bool(pname.strip()), f"{what}: bad name {_show(pname)}")
+            _require(
+                isinstance(pname, str) and bool(pname.strip()), f"{what}: bad name {_show(pname)}"
+            )
             kind = entry.get("type")
-            _require(_is_str(kind) and kind in _KINDS, f"{what}: 'type' must be land, coast or sea, got {_show(kind)}")
+            _require(
+                _is_str(kind) and kind in _KINDS,
+                f"{what}: 'type' must be land, coast or sea, got {_show(kind)}",
+            )
             center = entry.get("center", False)
             _require(isinstance(center, bool), f"{what}: 'center' must be true or false")
             coasts = _str_list(entry.get("coasts", []), f"{what}: 'coasts'")

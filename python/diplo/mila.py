@@ -35,6 +35,7 @@ from .orders import format_order
 from .position import Dislodged, Phase, Piece, Position, PositionError, parse_piece
 
 __all__ = [
+    "MILA_MAP_NAMES",
     "MilaError",
     "game_from_mila",
     "game_to_mila",
@@ -44,6 +45,17 @@ __all__ = [
 ]
 
 COMPLETED = "COMPLETED"
+
+#: The names MILA knows the shipped maps by (diplo's name -> MILA's).
+MILA_MAP_NAMES = {
+    "standard": "standard",
+    "pure": "pure",
+    "ancmed": "ancmed",
+    "fleet_rome": "standard_fleet_rome",
+    "france_austria": "standard_france_austria",
+    "germany_italy": "standard_germany_italy",
+}
+_FROM_MILA = {mila: ours for ours, mila in MILA_MAP_NAMES.items()}
 
 
 class MilaError(ValueError):
@@ -267,7 +279,7 @@ def game_to_mila(game: Game, game_id: str | None = None) -> dict[str, Any]:
     assert isinstance(mila_meta, Mapping)
     return {
         "id": game_id or str(mila_meta.get("id") or game.meta.get("id") or "diplo-game"),
-        "map": game.map.name,
+        "map": MILA_MAP_NAMES.get(game.map.name, game.map.name),
         "rules": list(mila_meta.get("rules", ["NO_PRESS"])),
         "phases": phases,
     }
@@ -292,7 +304,8 @@ def game_from_mila(
     if not isinstance(data, Mapping):
         raise MilaError("a MILA saved game must be a JSON object")
     try:
-        game_map = map_named(data.get("map", "standard"), maps)
+        name = data.get("map", "standard")
+        game_map = map_named(_FROM_MILA.get(name, name) if isinstance(name, str) else name, maps)
     except MapError as exc:
         raise MilaError(f"unsupported MILA map: {exc}") from exc
     phases = data.get("phases")

@@ -10,6 +10,7 @@ One model serves movement, retreat and adjustment phases. The parser accepts the
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 from weakref import WeakKeyDictionary
@@ -236,7 +237,7 @@ class _Reader:
             self.pos += 1
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
 
-    def take(self, words: set[str]) -> str | None:
+    def take(self, words: AbstractSet[str]) -> str | None:
         token = self.peek()
         if token is not None and token in words:
             self.pos += 1

@@ -161,7 +161,7 @@ class Position:
         first = Phase.parse(game_map.first_phase)
         if year is not None:
             first = Phase(year, first.season, first.kind)
-        return cls(game_map, first, units, centers, {}, rules)
+        return cls(game_map, first, units, centers, {}, rules or game_map.rules)
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any], game_map: Map) -> Position:
@@ -213,7 +213,7 @@ class Position:
             rules = Rules.from_json(doc["rules"]) if "rules" in doc else None
         except RulesError as exc:
             raise PositionError(str(exc)) from None
-        return cls(game_map, phase, units, centers, dislodged, rules)
+        return cls(game_map, phase, units, centers, dislodged, rules or game_map.rules)
 
     def to_json(self) -> dict[str, Any]:
         """The position as a JSON document (short forms, powers in map order, sorted lists)."""

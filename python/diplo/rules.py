@@ -121,7 +121,9 @@ class Rules:
                     try:
                         doc[key] = int(value)
                     except ValueError:
-                        raise RulesError(f"rules: {key} must be an integer, got {value!r}") from None
+                        raise RulesError(
+                            f"rules: {key} must be an integer, got {value!r}"
+                        ) from None
             else:
                 doc[key] = value
         return cls.from_json(doc)

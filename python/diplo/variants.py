@@ -319,9 +319,10 @@ class _Reader:
                 if prov not in locs:
                     continue  # SHUT
                 # Army: from a province, to a province that is not a sea; "Xyz" is fleets only.
-                if "/" not in key and loc.terrain != "sea":
-                    if locs[prov].terrain != "sea" and not (entry == entry.title() != target):
-                        army[(key, prov)] = loc.where
+                fleet_only = entry == entry.title() != target
+                land_route = "sea" not in (loc.terrain, locs[prov].terrain)
+                if "/" not in key and land_route and not fleet_only:
+                    army[(key, prov)] = loc.where
                 # Fleet: from and to places a fleet can stand; lower case is armies only.
                 if entry[0].isupper() and fleet_stands(key) and fleet_stands(target):
                     fleet[(key, target)] = loc.where
@@ -390,7 +391,7 @@ class _Reader:
         taken: set[str] = set()
         for p in provinces:
             taken.add(_compact(p))
-        for name, aliases, _ in self.names:
+        for name, _aliases, _ in self.names:
             prov = by_alias.get(name)
             if prov is None or prov not in provinces or prov in out:
                 continue
@@ -404,12 +405,7 @@ class _Reader:
                 continue
             for alias in aliases:
                 key = _compact(alias)
-                if (
-                    _ALIAS_RE.fullmatch(alias) is None
-                    or not key
-                    or key in taken
-                    or key in KEYWORDS
-                ):
+                if _ALIAS_RE.fullmatch(alias) is None or not key or key in taken or key in KEYWORDS:
                     continue
                 taken.add(key)
                 out[prov][1].append(alias)

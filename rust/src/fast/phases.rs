@@ -408,7 +408,9 @@ impl Scratch {
         // Builds allowed (> 0, at most the build sites) or disbands owed (< 0).
         let mut allowed = [0i64; N];
         for power in 0..map.powers {
-            allowed[power] = st.rules.allowance(map, st, power, centers[power], units[power]);
+            allowed[power] = st
+                .rules
+                .allowance(map, st, power, centers[power], units[power]);
         }
         let mut used = [0i64; N];
         let mut built: Mask = 0;
@@ -610,7 +612,11 @@ fn after_turn(map: &GameMap, game: &mut Game) {
 
 /// Whether some power can build (somewhere) or has to disband.
 fn winter_needed(map: &GameMap, st: &State, centers: &[u32], units: &[u32]) -> bool {
-    (0..map.powers).any(|power| st.rules.allowance(map, st, power, centers[power], units[power]) != 0)
+    (0..map.powers).any(|power| {
+        st.rules
+            .allowance(map, st, power, centers[power], units[power])
+            != 0
+    })
 }
 
 thread_local! {

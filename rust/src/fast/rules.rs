@@ -110,9 +110,7 @@ impl Rules {
     ) -> i64 {
         let surplus = i64::from(centers) - i64::from(units);
         if surplus > 0 {
-            surplus.min(i64::from(
-                self.build_sites(map, st, power).count_ones(),
-            ))
+            surplus.min(i64::from(self.build_sites(map, st, power).count_ones()))
         } else {
             surplus
         }
@@ -128,5 +126,25 @@ impl Rules {
             // The older rulebooks (DATC 6.J.11): the nearest home centre.
             CivilDisorder::HomeCentres => map.homes[power],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_as_python_writes_them() {
+        assert_eq!(
+            Rules::from_names("owned", "home", None, None),
+            Ok(Rules::default())
+        );
+        let r = Rules::from_names("home", "any", Some(10), Some(1910)).unwrap();
+        assert_eq!(r.civil_disorder, CivilDisorder::HomeCentres);
+        assert_eq!(r.build_sites, BuildSites::AnyOwnedCentre);
+        assert_eq!((r.victory_centers, r.year_limit), (Some(10), Some(1910)));
+        assert!(Rules::from_names("own", "home", None, None).is_err());
+        assert!(Rules::from_names("owned", "anywhere", None, None).is_err());
+        assert!(Rules::from_names("owned", "home", Some(0), None).is_err());
     }
 }
