@@ -15,7 +15,15 @@ from typing import Any
 
 import pytest
 
-from diplo.conformance import XFAIL, available_paths, load_cases, run_case, summary
+from diplo.adjudicate import process_phase
+from diplo.conformance import (
+    XFAIL,
+    available_paths,
+    load_cases,
+    reference_phases,
+    run_case,
+    summary,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = load_cases(ROOT / "tests" / "datc" / "cases.json")
@@ -121,3 +129,29 @@ def test_fast_path_reports_what_it_cannot_express() -> None:
 def test_unknown_path_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown path"):
         run_case(CASES[0], "mila")
+
+
+def test_explicit_fixture_is_up_to_date() -> None:
+    # rust/tests/datc.rs reads tests/datc/explicit.json, generated from cases.json.
+    if "fast" not in available_paths():
+        pytest.skip("the codes need the compiled core")
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "datc_explicit.py"), "--check"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.skipif("rust" not in available_paths(), reason="the Rust core is not built")
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_backends_say_the_same_on_the_datc_positions(case: dict[str, Any]) -> None:
+    # Beyond what the DATC asks: every result code, reason, dislodger and retreat option of the
+    # Rust backend is the reference's, on every position of the fixture.
+    for position, orders, _ in reference_phases(case):
+        python = process_phase(position, orders, "python")
+        rust = process_phase(position, orders, "rust")
+        assert rust.results == python.results
+        assert rust.dislodged == python.dislodged
+        assert rust.next == python.next

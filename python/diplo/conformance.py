@@ -27,7 +27,15 @@ from typing import Any, Literal, TypeAlias
 from .adjudicate import PhaseOutcome, process_phase
 from .backend import available_backends
 from .map import Map, standard_map
-from .orders import Build, Order, OrderParseError, Waive, order_unit, parse_power_order
+from .orders import (
+    Build,
+    Order,
+    OrderParseError,
+    Waive,
+    format_order,
+    order_unit,
+    parse_power_order,
+)
 from .position import Dislodged, Phase, Piece, Position, parse_piece
 
 DATC_VERSION = "3.0"
@@ -37,6 +45,7 @@ XFAIL: dict[str, str] = {}
 
 DEFAULT_PHASE = {"M": "S1901M", "R": "F1901R", "A": "W1901A"}
 
+Json: TypeAlias = dict[str, Any]
 ConformancePath: TypeAlias = Literal["python", "rust", "fast"]
 #: Every path into the adjudicator, in report order.
 PATHS: tuple[ConformancePath, ...] = ("python", "rust", "fast")
@@ -374,6 +383,94 @@ def summary(results: Sequence[CaseResult]) -> dict[str, Any]:
     }
 
 
+def reference_phases(
+    case: Mapping[str, Any], game_map: Map | None = None
+) -> list[tuple[Position, dict[str, list[str]], Mapping[str, Any]]]:
+    """Every phase of a case as :func:`run_case` plays it on the reference: the starting
+    position, the orders by power, and the phase's expectation."""
+    game_map = game_map or standard_map()
+    expected = case["expected"]
+    blocks: list[list[list[str]]] = case["blocks"]
+    out: list[tuple[Position, dict[str, list[str]], Mapping[str, Any]]] = []
+    previous: tuple[Phase, Position, dict[str, Dislodged]] | None = None
+    for number, spec in enumerate(expected["phases"]):
+        block = blocks[number] if number < len(blocks) else []
+        kind = spec["kind"]
+        setup = spec.get("setup") or (expected.get("setup") if number == 0 else None)
+        if previous is None or spec.get("setup"):
+            position = _initial_position(setup or {}, kind, block, game_map)
+        else:
+            position = _following_position(*previous, kind)
+        orders = _orders(spec["orders"])
+        out.append((position, orders, spec))
+        outcome = process_phase(position, orders, "python")
+        previous = (position.phase, outcome.next, outcome.dislodged)
+    return out
+
+
+def explicit_cases(cases: Iterable[Mapping[str, Any]], game_map: Map | None = None) -> list[Json]:
+    """The fixture with everything the harness works out made explicit, for the Rust tests
+    (``tests/datc/explicit.json``, written by ``tools/datc_explicit.py``): per phase the whole
+    starting position (the units the DATC orders imply plus the setup; for a phase after the
+    first, the position the reference reached, as :func:`run_case` continues a case), every order
+    in the canonical short form with its code on the fast path (``null``, with the reason, when a
+    code cannot express it), and the expected results. Nothing is decided here that the fixture
+    does not say, except those later starting positions, which the reference computes and
+    ``diplo datc`` checks against the DATC on every path."""
+    game_map = game_map or standard_map()
+    out: list[Json] = []
+    for case in cases:
+        phases: list[Json] = []
+        for position, _, spec in reference_phases(case, game_map):
+            orders: list[Json] = []
+            for power, text, want in spec["orders"]:
+                code, why = _fast_code(position, power, text)
+                orders.append(
+                    {
+                        "power": power,
+                        "text": _short(text, power, game_map),
+                        "want": want,
+                        "code": code,
+                        "not_expressible": why or None,
+                    }
+                )
+            phases.append(
+                {
+                    "start": _position_json(position),
+                    "orders": orders,
+                    "dislodged": sorted(
+                        [p, u] for p, units in spec.get("dislodged", {}).items() for u in units
+                    ),
+                    "units_after": sorted(
+                        [p, u] for p, units in spec.get("units_after", {}).items() for u in units
+                    ),
+                }
+            )
+        out.append({"id": case["id"], "title": case["title"], "phases": phases})
+    return out
+
+
+def _short(text: str, power: str, game_map: Map) -> str:
+    """The canonical short form of a DATC order (a waive names its power), or the text itself
+    when it is no order at all."""
+    try:
+        _, order = parse_power_order(text, game_map)
+    except OrderParseError:
+        return text
+    return f"WAIVE {power}" if isinstance(order, Waive) else format_order(order)
+
+
+def _position_json(position: Position) -> Json:
+    return {
+        "phase": str(position.phase),
+        "units": sorted([p.power, str(p)] for p in position.units.values()),
+        "centers": sorted([c, p] for c, p in position.centers.items()),
+        "dislodged": sorted(
+            [d.piece.power, str(d.piece), list(d.options)] for d in position.dislodged.values()
+        ),
+    }
+
+
 __all__ = [
     "DATC_VERSION",
     "PATHS",
@@ -381,8 +478,10 @@ __all__ = [
     "CaseResult",
     "ConformancePath",
     "available_paths",
+    "explicit_cases",
     "find_fixture",
     "load_cases",
+    "reference_phases",
     "run_all",
     "run_case",
     "summary",

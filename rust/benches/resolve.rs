@@ -4,14 +4,14 @@
 //! phases resolved with one reused `Adjudicator` (the hot path) and with the allocating
 //! `resolve_movement`.
 
-#[path = "../tests/common/mod.rs"]
-mod common;
+#[path = "../tests/kit/mod.rs"]
+mod kit;
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use common::World;
 use diplo_core::{resolve_movement, Adjudicator, MovementOutcome, Order, Unit};
+use kit::World;
 
 /// A 34-unit spring board: holds, bounces, supports (some cut), a head-to-head, convoys (one to
 /// an adjacent province by intent), a dislodgement and a three-unit circular movement.
