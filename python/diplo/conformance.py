@@ -138,19 +138,10 @@ def _play(
     problems: list[str],
     left_out: list[str],
 ) -> None:
-    blocks: list[list[list[str]]] = case["blocks"]
-    phases: list[dict[str, Any]] = expected["phases"]
-    # The phase ruled last, the position after it and its dislodged units.
-    previous: tuple[Phase, Position, dict[str, Dislodged]] | None = None
-    for number, spec in enumerate(phases):
-        block = blocks[number] if number < len(blocks) else []
-        kind = spec["kind"]
-        setup = spec.get("setup") or (expected.get("setup") if number == 0 else None)
-        if previous is None or spec.get("setup"):
-            position = _initial_position(setup or {}, kind, block, game_map)
-        else:
-            position = _following_position(*previous, kind)
-        where = f"phase {number + 1} ({kind})"
+    previous: _Previous | None = None
+    for number, spec in enumerate(expected["phases"]):
+        position = _start(case, number, previous, game_map)
+        where = f"phase {number + 1} ({spec['kind']})"
         if path == "fast":
             ruling, nxt, dislodged = _rule_fast(position, spec["orders"], where, left_out)
         else:
@@ -159,6 +150,26 @@ def _play(
             nxt, dislodged = outcome.next, outcome.dislodged
         _compare(where, spec, ruling, problems)
         previous = (position.phase, nxt, dislodged)
+
+
+# The phase ruled last, the position after it and its dislodged units.
+_Previous: TypeAlias = tuple[Phase, Position, dict[str, Dislodged]]
+
+
+def _start(
+    case: Mapping[str, Any], number: int, previous: _Previous | None, game_map: Map
+) -> Position:
+    """Where phase ``number`` of a case starts: the position the case sets up (the units its
+    orders imply plus the setup), or where the previous phase left off."""
+    expected = case["expected"]
+    spec = expected["phases"][number]
+    blocks: list[list[list[str]]] = case["blocks"]
+    block = blocks[number] if number < len(blocks) else []
+    kind = spec["kind"]
+    setup = spec.get("setup") or (expected.get("setup") if number == 0 else None)
+    if previous is None or spec.get("setup"):
+        return _initial_position(setup or {}, kind, block, game_map)
+    return _following_position(*previous, kind)
 
 
 def _initial_position(
@@ -389,18 +400,10 @@ def reference_phases(
     """Every phase of a case as :func:`run_case` plays it on the reference: the starting
     position, the orders by power, and the phase's expectation."""
     game_map = game_map or standard_map()
-    expected = case["expected"]
-    blocks: list[list[list[str]]] = case["blocks"]
     out: list[tuple[Position, dict[str, list[str]], Mapping[str, Any]]] = []
-    previous: tuple[Phase, Position, dict[str, Dislodged]] | None = None
-    for number, spec in enumerate(expected["phases"]):
-        block = blocks[number] if number < len(blocks) else []
-        kind = spec["kind"]
-        setup = spec.get("setup") or (expected.get("setup") if number == 0 else None)
-        if previous is None or spec.get("setup"):
-            position = _initial_position(setup or {}, kind, block, game_map)
-        else:
-            position = _following_position(*previous, kind)
+    previous: _Previous | None = None
+    for number, spec in enumerate(case["expected"]["phases"]):
+        position = _start(case, number, previous, game_map)
         orders = _orders(spec["orders"])
         out.append((position, orders, spec))
         outcome = process_phase(position, orders, "python")
