@@ -338,32 +338,38 @@ impl Board {
             }
         }
 
-        // Lists are built by pushing at the head while walking backwards. The moves into a
-        // province come out in increasing province order of their origins, whatever the order of
-        // the units: the unit a reason names (who cut a support, who stopped a move) is the first
-        // in that order, the same on every path into the core. The other lists come out in
-        // increasing unit order.
-        for q in (0..self.unit_at.len()).rev() {
-            let i = self.unit_at[q];
-            if i == NONE || self.kind[i as usize] != MOVE {
-                continue;
-            }
-            let i = i as usize;
-            let dp = self.a[i] as usize;
-            self.into_next[i] = self.into_head[dp];
-            self.into_head[dp] = i as u16;
-            // Head-to-head: two units moving into each other's province, neither move convoyed
-            // (DATC 6.G: a convoyed swap is not a head-to-head battle).
-            let other = self.unit_at[dp];
-            if other != NONE && !self.convoyed[i] {
-                let o = other as usize;
-                if self.kind[o] == MOVE && self.a[o] == self.prov[i] && !self.convoyed[o] {
-                    self.opp[i] = other;
-                }
-            }
-        }
+        // Lists are built by pushing at the head while walking units backwards, so that each
+        // list comes out in increasing unit order; except the moves into a province, kept in
+        // increasing province order of their origins whatever the order of the units: the unit a
+        // reason names (who cut a support, who stopped a move) is the first in that order, the
+        // same on every path into the core.
         for i in (0..n).rev() {
             match self.kind[i] {
+                MOVE => {
+                    let dp = self.a[i] as usize;
+                    let origin = self.prov[i];
+                    let mut prev = NONE;
+                    let mut cur = self.into_head[dp];
+                    while cur != NONE && self.prov[cur as usize] < origin {
+                        prev = cur;
+                        cur = self.into_next[cur as usize];
+                    }
+                    self.into_next[i] = cur;
+                    if prev == NONE {
+                        self.into_head[dp] = i as u16;
+                    } else {
+                        self.into_next[prev as usize] = i as u16;
+                    }
+                    // Head-to-head: two units moving into each other's province, neither move
+                    // convoyed (DATC 6.G: a convoyed swap is not a head-to-head battle).
+                    let other = self.unit_at[dp];
+                    if other != NONE && !self.convoyed[i] {
+                        let o = other as usize;
+                        if self.kind[o] == MOVE && self.a[o] == self.prov[i] && !self.convoyed[o] {
+                            self.opp[i] = other;
+                        }
+                    }
+                }
                 SUPPORT_HOLD => {
                     // Units ordered to hold, support or convoy can be supported in hold (DATC
                     // 6.D.4-6.D.6); a unit ordered to move cannot, even when its move fails

@@ -347,6 +347,7 @@ impl<'m> Adjudicator<'m> {
     /// It stops at the first opposition of at least `stop_at`: the decision passes its attack and
     /// so reads no more than it needs; the outcome passes `u32::MAX` for the whole answer once
     /// every decision is final. One rule for the verdict and its explanation.
+    #[inline(always)]
     pub(crate) fn opposition(&mut self, u: usize, stop_at: u32) -> (u32, u16) {
         let opp = self.board.opp[u];
         let dest = self.board.a[u];
@@ -404,6 +405,7 @@ impl<'m> Adjudicator<'m> {
     /// the one from the province the support is directed against (DATC 6.D.15; for a convoyed
     /// attacker its starting province, DATC 4.A.4, 6.G.13), which must dislodge the supporter.
     /// One rule for the verdict and its explanation.
+    #[inline(always)]
     pub(crate) fn cut_by(&mut self, s: usize) -> u16 {
         let here = self.board.prov[s];
         let power = self.board.power[s];
