@@ -210,6 +210,7 @@ class _MovementResolver:
         if province not in self.units:
             return 0
         if province in self.moves:
+            # DATC 6.D.7: a unit ordered to move has no hold support, even when its move fails.
             return 0 if self.resolve(("move", province)) else 1
         return 1 + self.support_count(self.hold_supports.get(province, []))
 
@@ -241,6 +242,8 @@ class _MovementResolver:
         """
         dest = self.moves[origin]
         opponent = self.head_to_head(origin)
+        # DATC 6.E.4: head to head, the opponent defends with its defend strength whether or not
+        # it is dislodged; else the destination holds with its hold strength.
         best = self.defend_strength(opponent) if opponent is not None else self.hold_strength(dest)
         by = dest
         if attack is not None and best >= attack:
@@ -267,7 +270,7 @@ class _MovementResolver:
                 # DATC 4.A.4, 6.G.13: the army's starting province counts, even when convoyed.
                 continue
             if self.path(attacker):
-                # DATC 6.F.1, 6.G.5: a convoyed attack cuts only when its convoy arrives.
+                # DATC 6.F.6: a convoyed attack cuts only when its convoy arrives.
                 return attacker
         return None
 

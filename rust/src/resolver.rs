@@ -351,6 +351,7 @@ impl<'m> Adjudicator<'m> {
     pub(crate) fn opposition(&mut self, u: usize, stop_at: u32) -> (u32, u16) {
         let opp = self.board.opp[u];
         let dest = self.board.a[u];
+        // DATC 6.E.4: head to head, the opponent's defend strength; else the destination's hold.
         let mut best = if opp != NONE {
             self.defend_strength(opp as usize)
         } else {
@@ -401,7 +402,7 @@ impl<'m> Adjudicator<'m> {
 
     /// DATC 5.B.2: the province of the first attack (in province order) that cuts support `s`,
     /// or `NONE`. Any foreign move with a working route cuts (a convoyed one only when its convoy
-    /// arrives, DATC 6.F.1, 6.G.5), except a move of the supporter's own power (DATC 6.D.20) and
+    /// arrives, DATC 6.F.6), except a move of the supporter's own power (DATC 6.D.20) and
     /// the one from the province the support is directed against (DATC 6.D.15; for a convoyed
     /// attacker its starting province, DATC 4.A.4, 6.G.13), which must dislodge the supporter.
     /// One rule for the verdict and its explanation.
@@ -418,6 +419,7 @@ impl<'m> Adjudicator<'m> {
         while cur != NONE {
             let m = cur as usize;
             cur = self.board.into_next[m];
+            // DATC 6.D.20 (own power), 6.D.15 (the attacked province), 6.F.6 (no route).
             if self.board.power[m] != power && self.board.prov[m] != exempt && self.path(m) {
                 return self.board.prov[m];
             }
