@@ -165,7 +165,14 @@ def schematic(game_map: Map) -> Geometry:
         coasts = game_map.coasts_of(prov)
         for k, loc in enumerate(coasts):
             sites[loc] = [_coast_spot(game_map, loc, placed, k, len(coasts))]
-    return _build(game_map, sites, {}, width, height, schematic=True)
+    # A ring of empty sites along the frame, so the outer provinces end short of the page edge.
+    ring: list[Point] = []
+    step = 40.0
+    for k in range(int(width // step) + 1):
+        ring += [(k * step, 4.0), (k * step, height - 4.0)]
+    for k in range(1, int(height // step) + 1):
+        ring += [(4.0, k * step), (width - 4.0, k * step)]
+    return _build(game_map, sites, {"#edge": ring}, width, height, schematic=True)
 
 
 def _coast_spot(game_map: Map, loc: str, placed: Mapping[str, Point], k: int, n: int) -> Point:
@@ -222,7 +229,9 @@ def _build(
         if len(polygon) < 3 or area(polygon) < 1e-6:
             continue
         owner = owners[index]
-        if owner.startswith("#"):
+        if owner == "#edge":
+            pass  # off the board: the page shows through
+        elif owner.startswith("#"):
             impassable.append(polygon)
         else:
             shapes[owner].append(polygon)
@@ -234,13 +243,16 @@ def _build(
             if other == owner or across < index:
                 continue  # inside one province, or drawn from the other side already
             kinds = {kind(owner), kind(other)}
-            if kinds == {"sea"}:
+            if "void" in kinds:
+                label = "coast" if kinds != {"void"} else "none"
+            elif kinds == {"sea"}:
                 label = "sea"
             elif "sea" in kinds:
                 label = "coast"
             else:
                 label = "land"
-            borders.append(Border(v, w, label))
+            if label != "none":
+                borders.append(Border(v, w, label))
     return Geometry(width, height, anchors, shapes, borders, impassable, schematic)
 
 

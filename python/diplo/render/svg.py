@@ -171,7 +171,8 @@ def _defs(colour: Mapping[str, str]) -> str:
 def _provinces(position: Position, geo: Geometry, colour: Mapping[str, str]) -> str:
     game_map = position.map
     parts = ['<g class="provinces" stroke-linejoin="round">']
-    parts.append(f'<rect width="{_f(geo.width)}" height="{_f(geo.height)}" fill="{SEA}"/>')
+    if not geo.schematic:
+        parts.append(f'<rect width="{_f(geo.width)}" height="{_f(geo.height)}" fill="{SEA}"/>')
     for poly in geo.impassable:
         parts.append(f'<polygon points="{_pts(poly)}" fill="url(#hatch)" stroke="url(#hatch)"/>')
     for prov, polys in geo.shapes.items():
