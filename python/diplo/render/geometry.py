@@ -38,7 +38,8 @@ class Border:
 
     a: Point
     b: Point
-    kind: str  # "land" (both land), "coast" (land and sea), "sea" (both sea), "edge"
+    kind: str  # "land" (both land), "coast" (land and sea or off the board), "sea" (both sea)
+    between: tuple[str, str]  # the two provinces ("#name" for impassable land)
 
 
 @dataclass
@@ -252,7 +253,7 @@ def _build(
             else:
                 label = "land"
             if label != "none":
-                borders.append(Border(v, w, label))
+                borders.append(Border(v, w, label, (owner, other)))
     return Geometry(width, height, anchors, shapes, borders, impassable, schematic)
 
 

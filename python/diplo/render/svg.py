@@ -599,7 +599,7 @@ def _legend(y: float) -> str:
         if shape:
             parts.append(shape.format(y=_f(yy), y0=_f(yy - 4), y1=_f(yy + 4)))
         elif k == 4:
-            parts.append(_cross(20, yy, 5))
+            parts.append(_cross(20, yy, 5, cls="key"))
         else:
             parts.append(
                 f'<circle cx="14" cy="{_f(yy)}" r="7" fill="none" stroke="{FAIL}" '
