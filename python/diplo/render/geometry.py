@@ -24,7 +24,7 @@ from .voronoi import FRAME, Point, area, cells
 
 __all__ = ["Border", "Geometry", "GeometryError", "geometry_for", "graph_layout", "load_geometry"]
 
-WIDTH = 1000.0
+WIDTH = 1150.0
 FORMAT = "diplo-geometry"
 
 
@@ -225,17 +225,18 @@ def _build(
             return "void"
         return game_map.provinces[owner].kind
 
+    outer: dict[str, list[tuple[Point, Point]]] = {}
+    cells_of: dict[str, list[list[Point]]] = {}
     for index, cell in enumerate(all_cells):
         polygon = [v for v, _ in cell]
         if len(polygon) < 3 or area(polygon) < 1e-6:
             continue
         owner = owners[index]
-        if owner == "#edge":
-            pass  # off the board: the page shows through
-        elif owner.startswith("#"):
-            impassable.append(polygon)
-        else:
-            shapes[owner].append(polygon)
+        cells_of.setdefault(owner, []).append(polygon)
+        for k, (v, across) in enumerate(cell):
+            w = cell[(k + 1) % len(cell)][0]
+            if across == FRAME or owners[across] != owner:
+                outer.setdefault(owner, []).append((v, w))
         for k, (v, across) in enumerate(cell):
             w = cell[(k + 1) % len(cell)][0]
             if across == FRAME:
@@ -254,7 +255,47 @@ def _build(
                 label = "land"
             if label != "none":
                 borders.append(Border(v, w, label, (owner, other)))
+    for owner, polygons in cells_of.items():
+        outline = _outline(outer.get(owner, [])) or polygons
+        if owner == "#edge":
+            continue  # off the board: the page shows through
+        if owner.startswith("#"):
+            impassable.extend(outline)
+        else:
+            shapes[owner] = outline
     return Geometry(width, height, anchors, shapes, borders, impassable, schematic)
+
+
+def _outline(edges: Sequence[tuple[Point, Point]]) -> list[list[Point]] | None:
+    """Chain the outer edges of a province's cells into closed outlines (``None`` if they do not
+    close, when the caller keeps the cells)."""
+
+    def key(p: Point) -> tuple[int, int]:
+        return (round(p[0] * 100), round(p[1] * 100))
+
+    starting: dict[tuple[int, int], list[tuple[Point, Point]]] = {}
+    for edge in edges:
+        if key(edge[0]) != key(edge[1]):
+            starting.setdefault(key(edge[0]), []).append(edge)
+    loops: list[list[Point]] = []
+    while starting:
+        first = next(iter(starting))
+        loop: list[Point] = []
+        at = first
+        while True:
+            choices = starting.get(at)
+            if not choices:
+                return None
+            a, b = choices.pop()
+            if not choices:
+                del starting[at]
+            loop.append(a)
+            at = key(b)
+            if at == first:
+                break
+        if len(loop) >= 3:
+            loops.append(loop)
+    return loops
 
 
 # --------------------------------------------------------------------------- graph layout

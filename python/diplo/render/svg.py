@@ -173,8 +173,9 @@ def _provinces(position: Position, geo: Geometry, colour: Mapping[str, str]) -> 
     parts = ['<g class="provinces" stroke-linejoin="round">']
     if not geo.schematic:
         parts.append(f'<rect width="{_f(geo.width)}" height="{_f(geo.height)}" fill="{SEA}"/>')
-    for poly in geo.impassable:
-        parts.append(f'<polygon points="{_pts(poly)}" fill="url(#hatch)" stroke="url(#hatch)"/>')
+    blocked = " ".join(f"M{_pts(poly)}Z" for poly in geo.impassable)
+    if blocked:
+        parts.append(f'<path class="impassable" d="{blocked}" fill="url(#hatch)"/>')
     for prov, polys in geo.shapes.items():
         kind = game_map.provinces[prov].kind
         owner = position.centers.get(prov)
@@ -185,10 +186,11 @@ def _provinces(position: Position, geo: Geometry, colour: Mapping[str, str]) -> 
         else:
             fill = LAND
         attrs = f'data-province="{prov}"' + (f' data-owner="{owner}"' if owner else "")
-        parts.append(f'<g class="province" {attrs} fill="{fill}" stroke="{fill}">')
-        for poly in polys:
-            parts.append(f'<polygon points="{_pts(poly)}" stroke-width="0.8"/>')
-        parts.append("</g>")
+        outline = " ".join(f"M{_pts(poly)}Z" for poly in polys)
+        parts.append(
+            f'<g class="province" {attrs} fill="{fill}" stroke="{fill}">'
+            f'<path d="{outline}" stroke-width="0.8"/></g>'
+        )
     style = {
         "sea": 'stroke="#8fb6d3" stroke-width="0.8"',
         "land": 'stroke="#8a7f68" stroke-width="1"',
