@@ -20,7 +20,12 @@ from diplo.gamefile import save
 from diplo.map import Map, standard_map
 from diplo.play_cli import play_game
 from diplo.position import Position
-from diplo.render.frames import RenderError, frames_from_document, frames_of_game
+from diplo.render.frames import (
+    RenderError,
+    frame_of_outcome,
+    frames_from_document,
+    frames_of_game,
+)
 from diplo.render.geometry import geometry_for, graph_layout, schematic
 from diplo.render.html import game_page
 from diplo.render.svg import board_svg
@@ -326,3 +331,15 @@ def test_frames_reject_non_documents() -> None:
         frames_from_document([1, 2])
     with pytest.raises(RenderError):
         frames_from_document({"phase": "S1901M", "results": "x", "next": {}})
+
+
+def test_a_phase_outcome_is_drawn_on_the_board_it_ruled_on() -> None:
+    game = play_game(3, 1903, None)
+    kinds = set()
+    for record in game.history:
+        frame = frame_of_outcome(record.outcome)
+        kinds.add(record.phase.kind)
+        assert frame.phase == record.phase
+        assert dict(frame.position.units) == dict(record.position.units), record.phase
+        assert set(frame.position.dislodged) == set(record.position.dislodged), record.phase
+    assert kinds == {"M", "R", "A"}
