@@ -128,6 +128,8 @@ def _dislodged(raw: Any, game_map: Map) -> dict[str, Dislodged]:
         if not isinstance(units, Mapping):
             raise RenderError(f"dislodged.{power} must map units to retreat lists")
         for text, options in units.items():
+            if not isinstance(options, list):
+                raise RenderError(f"dislodged.{power}.{text} must be a list of provinces")
             try:
                 piece = parse_piece(str(power), text, game_map)
                 locs = tuple(game_map.lookup(o) for o in options)

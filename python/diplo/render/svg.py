@@ -140,7 +140,8 @@ def board_svg(
     out.append(_unit_layer(position, geo, colour, drawn, dislodged_now))
     out.append(_failure_layer(position, geo, drawn, dislodged_now))
     out.append("</g>")
-    out.append(_panel(position, geo, colour, drawn, dislodged_now))
+    refused = [str(r.get("order")) for r in results if r.get("legal") is False]
+    out.append(_panel(position, geo, colour, drawn, dislodged_now, refused))
     out.append("</svg>")
     text = "\n".join(s for s in out if s)
     if id_prefix:
@@ -495,6 +496,7 @@ def _panel(
     colour: Mapping[str, str],
     drawn: Sequence[_Drawn],
     dislodged: Mapping[str, Dislodged],
+    refused: Sequence[str],
 ) -> str:
     game_map = position.map
     x0 = geo.width + 14
@@ -531,18 +533,18 @@ def _panel(
     parts.append(_legend(y))
     y += 150
     failed = [d for d in drawn if d.code and not d.success and d.code != "ok"]
-    if failed or dislodged:
+    if failed or dislodged or refused:
         parts.append(
             f'<text x="0" y="{_f(y)}" font-size="13" font-weight="bold" fill="{INK}">'
             "What failed</text>"
         )
         y += 17
-        lines = [f"{d.text}: {d.code.replace('_', ' ')}" for d in failed]
+        said = [f"{d.text}: {d.code.replace('_', ' ')}" for d in failed]
+        said += [f"{text}: illegal" for text in refused]
         for d in dislodged.values():
-            if d.options:
-                lines.extend(_wrap(f"{d.piece} dislodged, may retreat to {', '.join(d.options)}"))
-            else:
-                lines.append(f"{d.piece} dislodged, disbanded")
+            where = ", ".join(d.options) if d.options else "nowhere, disbanded"
+            said.append(f"{d.piece} dislodged, may retreat to {where}")
+        lines = [line for text in said for line in _wrap(text)]
         for line in lines[:18]:
             parts.append(
                 f'<text x="0" y="{_f(y)}" font-size="10.5" fill="{INK}">{escape(line)}</text>'
