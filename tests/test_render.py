@@ -343,3 +343,31 @@ def test_a_phase_outcome_is_drawn_on_the_board_it_ruled_on() -> None:
         assert dict(frame.position.units) == dict(record.position.units), record.phase
         assert set(frame.position.dislodged) == set(record.position.dislodged), record.phase
     assert kinds == {"M", "R", "A"}
+
+
+def test_a_variant_on_the_standard_board_uses_the_standard_geometry() -> None:
+    from importlib import resources
+
+    data = json.loads(resources.files("diplo.data").joinpath("standard.json").read_text())
+    data["name"] = "standard-with-a-fleet-in-rome"
+    data["powers"]["ITALY"]["units"] = ["F NAP", "F ROM", "A VEN"]
+    variant = Map.from_dict(data)
+    geo = geometry_for(variant)
+    assert not geo.schematic
+    assert geo.anchors == geometry_for(standard_map()).anchors
+    root = parse(board_svg(Position.initial(variant)))
+    assert ("ITALY", "F ROM") in {
+        (g.get("data-power"), g.get("data-unit")) for g in groups(root, "unit")
+    }
+
+
+def test_pictures_on_one_page_do_not_share_ids() -> None:
+    import re
+
+    game = Game(max_year=1901)
+    game.process()
+    page = game_page(frames_of_game(game), "ids")
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+    refs = set(re.findall(r"url\(#([^)]+)\)", page))
+    assert refs <= set(ids)

@@ -11,6 +11,7 @@ from typing import Any
 from ..map import Map, MapError
 from ..position import Phase, PositionError
 from .frames import Frame, RenderError, frames_from_document
+from .geometry import GeometryError
 from .html import game_page
 
 
@@ -122,7 +123,7 @@ def _render(args: argparse.Namespace) -> int:
             (target / name).write_text(frame.svg() + "\n", encoding="utf-8")
         print(f"wrote {len(frames)} pictures to {target}")
         return 0
-    except RenderError as exc:
+    except (RenderError, GeometryError) as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"cannot write {args.output}: {exc.strerror}")
@@ -142,7 +143,7 @@ def _view(args: argparse.Namespace) -> int:
         output.write_text(page, encoding="utf-8")
         print(f"wrote {output} ({len(frames)} phases)")
         return 0
-    except RenderError as exc:
+    except (RenderError, GeometryError) as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"cannot write: {exc.strerror}")

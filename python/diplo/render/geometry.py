@@ -67,9 +67,26 @@ def geometry_for(game_map: Map) -> Geometry:
     if cached is not None:
         return cached
     data = _shipped(game_map.name)
-    geometry = load_geometry(data, game_map) if data is not None else schematic(game_map)
+    if data is not None:
+        geometry = load_geometry(data, game_map)
+    else:
+        geometry = _standard_board(game_map) or schematic(game_map)
     _CACHE[key] = geometry
     return geometry
+
+
+def _standard_board(game_map: Map) -> Geometry | None:
+    """A variant played on the standard board (same provinces and coasts, other powers or
+    units) is drawn with the standard geometry."""
+    if game_map.name == "standard":
+        return None
+    data = _shipped("standard")
+    if data is None or set(data["provinces"]) != set(game_map.locations):
+        return None
+    try:
+        return load_geometry(data, game_map)
+    except GeometryError:
+        return None
 
 
 def _shipped(name: str) -> dict[str, Any] | None:
