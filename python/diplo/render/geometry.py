@@ -280,6 +280,17 @@ def _build(
             impassable.extend(outline)
         else:
             shapes[owner] = outline
+    if schematic:
+        # Units and labels in the middle of their cells, coasts kept where they were relative to it.
+        for prov in game_map.provinces:
+            if not shapes[prov]:
+                continue
+            old = anchors[prov]
+            new = centroid(shapes[prov])
+            anchors[prov] = new
+            for loc in game_map.coasts_of(prov):
+                cx, cy = anchors[loc]
+                anchors[loc] = (new[0] + cx - old[0], new[1] + cy - old[1])
     return Geometry(width, height, anchors, shapes, borders, impassable, schematic)
 
 
