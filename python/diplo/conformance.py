@@ -417,17 +417,23 @@ def explicit_cases(cases: Iterable[Mapping[str, Any]], game_map: Map | None = No
     starting position (the units the DATC orders imply plus the setup; for a phase after the
     first, the position the reference reached, as :func:`run_case` continues a case), every order
     in the canonical short form with its code on the fast path (``null``, with the reason, when a
-    code cannot express it), and the expected results. Nothing is decided here that the fixture
-    does not say, except those later starting positions, which the reference computes and
-    ``diplo datc`` checks against the DATC on every path."""
+    code cannot express it), and the expected results.
+
+    Two things come from the Python reference rather than the DATC: those later starting
+    positions (``diplo datc`` checks the reference reaches them correctly), and per order the
+    reference's result code (``reference``), against which the Rust test holds the engine code
+    by code: a cross-check beyond what the DATC asks, as ``tests/test_datc.py`` does for the
+    object API on the Rust backend."""
     game_map = game_map or standard_map()
     out: list[Json] = []
     for case in cases:
         phases: list[Json] = []
-        for position, _, spec in reference_phases(case, game_map):
+        for position, by_power, spec in reference_phases(case, game_map):
+            reference = _object_ruling(spec["orders"], process_phase(position, by_power, "python"))
             orders: list[Json] = []
-            for power, text, want in spec["orders"]:
+            for (power, text, want), ruled in zip(spec["orders"], reference.results, strict=True):
                 code, why = _fast_code(position, power, text)
+                assert ruled is not None
                 orders.append(
                     {
                         "power": power,
@@ -435,6 +441,7 @@ def explicit_cases(cases: Iterable[Mapping[str, Any]], game_map: Map | None = No
                         "want": want,
                         "code": code,
                         "not_expressible": why or None,
+                        "reference": ruled.code,
                     }
                 )
             phases.append(

@@ -3,8 +3,9 @@
 //! the same fixture `diplo datc` plays) is played through the fast-path `Game`: validation, the
 //! three phase kinds and the next position, with the orders as codes written in the kit's
 //! notation. Each phase is checked as the Python harness checks it: every order's legality and
-//! success, the dislodged units and the board after the phase. An order a code cannot express
-//! (another power's unit) is left out and counted, never skipped silently.
+//! success, the dislodged units and the board after the phase; and, beyond the DATC, every result
+//! code against the Python reference's. An order a code cannot express (another power's unit) is
+//! left out and counted, never skipped silently.
 
 mod kit;
 
@@ -14,6 +15,17 @@ use diplo_core::fast::phases::result::ILLEGAL;
 use diplo_core::fast::{encode, Game};
 use kit::Kit;
 use serde_json::Value;
+
+/// The result codes of `diplo_core::fast::phases::result`, by number (`diplo.outcome` names).
+const RESULT_NAMES: [&str; 7] = [
+    "ok",
+    "bounce",
+    "cut",
+    "dislodged",
+    "no_convoy",
+    "void",
+    "illegal",
+];
 
 const EXPLICIT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/datc/explicit.json");
 
@@ -129,8 +141,18 @@ fn play(k: &Kit, case: &Value) -> (Vec<String>, usize) {
         for (order, slot) in orders.iter().zip(&slot) {
             let Some(i) = *slot else { continue };
             let (result, success) = (game.results[i], game.success[i]);
-            let said = format!("result {result}, success {success}");
+            let said = format!(
+                "result {}, success {success}",
+                RESULT_NAMES[result as usize]
+            );
             let what = format!("{} {:?}", str_of(&order["power"]), str_of(&order["text"]));
+            // Beyond the DATC: the same result code as the Python reference.
+            let reference = str_of(&order["reference"]);
+            if RESULT_NAMES[result as usize] != reference {
+                problems.push(format!(
+                    "{where_}: {what}: {said}, but the reference says {reference}"
+                ));
+            }
             match str_of(&order["want"]) {
                 "illegal" if result != ILLEGAL => {
                     problems.push(format!("{where_}: {what} should be illegal; got {said}"))
@@ -248,6 +270,14 @@ fn the_runner_catches_a_wrong_expectation() {
         .clone();
     case["phases"][0]["orders"][0]["want"] = Value::from("ok");
     assert!(!play(&k, &case).0.is_empty());
+    case["phases"][0]["orders"][0]["want"] = Value::from("fail");
+    assert!(play(&k, &case).0.is_empty());
+    case["phases"][0]["orders"][0]["reference"] = Value::from("cut");
+    let problems = play(&k, &case).0;
+    assert!(
+        problems.iter().any(|p| p.contains("reference says cut")),
+        "{problems:?}"
+    );
 
     let mut case = cases
         .iter()
