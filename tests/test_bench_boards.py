@@ -4,10 +4,10 @@
 validation, so an illegal order there would be timed as part of a real phase (the first version
 of its midgame board had a support from the Norwegian Sea to St Petersburg). Here every order
 passes :mod:`diplo.validation`, and every board's ruling on each backend is the one it claims:
-the listed result codes (every other order succeeds) and the dislodged units with their retreat
-options; a board with a retreat phase has legal, successful retreats. The Python benches'
-boards are made of legal orders by construction (random choices from ``legal_orders``), which
-``test_python_bench_boards_are_legal`` checks.
+the listed result codes (every other order succeeds), the moves that go by convoy, and the
+dislodged units with their retreat options; a board with a retreat phase has legal, successful
+retreats. The Python benches' boards are made of legal orders by construction (random choices
+from ``legal_orders``), which ``test_python_bench_boards_are_legal`` checks.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 
 from diplo import bench
 from diplo.adjudicate import process_phase
-from diplo.backend import available_backends
+from diplo.backend import available_backends, resolve_movement
 from diplo.map import standard_map
 from diplo.position import Phase, Piece, Position, parse_piece
 from diplo.validation import validate
@@ -68,6 +68,9 @@ def test_each_board_contains_what_it_claims(board: dict[str, Any], backend: str)
         if result.code != "ok":
             got.setdefault(result.code, []).append(M.province_of(result.unit.split()[1]))
     assert {code: sorted(ps) for code, ps in got.items()} == board["claims"]
+    validated = validate(position, orders).orders
+    ruling = resolve_movement(backend, M, position.units, validated).outcomes
+    assert sorted(p for p, o in ruling.items() if o.convoyed) == board["convoyed"]
     retreats = {p: list(d.options) for p, d in outcome.dislodged.items()}
     assert retreats == board["retreats"]
     if "retreat_orders" in board:

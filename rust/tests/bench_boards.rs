@@ -44,6 +44,13 @@ fn every_board_contains_what_it_claims() {
                 .find(|(_, provinces)| provinces.iter().any(|p| p == province))
                 .map_or("ok", |(code, _)| code.as_str());
             assert_eq!(got, want, "{}: {power} {order:?}", board.name);
+            let convoyed = board.convoyed.iter().any(|p| p == province);
+            assert_eq!(
+                r.convoyed(here),
+                convoyed,
+                "{}: {order:?} by convoy",
+                board.name
+            );
         }
         let mut dislodged: Vec<&str> = r.dislodged();
         dislodged.sort_unstable();

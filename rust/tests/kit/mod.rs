@@ -816,6 +816,8 @@ pub struct Board {
     pub phase: String,
     /// `(power, order)` in the notation; the unit of each order is on the board.
     pub orders: Vec<(String, String)>,
+    /// The provinces whose move goes by convoy (DATC 4.A.3).
+    pub convoyed: Vec<String>,
     /// Result code name (`bounce`, `cut`, ...) -> the provinces whose order gets it; every other
     /// order succeeds (`ok`).
     pub claims: Vec<(String, Vec<String>)>,
@@ -859,6 +861,7 @@ impl Board {
                 name: b["name"].as_str().unwrap().to_string(),
                 phase: b["phase"].as_str().unwrap().to_string(),
                 orders: pairs(&b["orders"]),
+                convoyed: strings(&b["convoyed"]),
                 claims: lists(&b["claims"]),
                 retreats: lists(&b["retreats"]),
                 retreat_orders: pairs(&b["retreat_orders"]),
