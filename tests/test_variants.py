@@ -370,3 +370,44 @@ def test_mila_saved_games_name_variant_maps_as_mila_does() -> None:
     assert data["map"] == "standard_fleet_rome"
     back = game_from_mila(data, backend="python")
     assert back.map is game.map and back.position == game.position
+
+
+def _adjudicate_cli(
+    args: list[str], document: dict[str, object]
+) -> subprocess.CompletedProcess[str]:
+    import json
+
+    return subprocess.run(
+        [sys.executable, "-m", "diplo.cli", "adjudicate", *args],
+        input=json.dumps(document),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
+def test_diplo_adjudicate_takes_map_and_rules(tmp_path: Path) -> None:
+    import json
+
+    # A pure-map document: named in the document, or given by --map (name or MILA file).
+    doc = {"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "ENGLAND": ["A LON"]}}
+    doc["orders"] = {"FRANCE": ["A PAR - LON"], "ENGLAND": ["A LON - PAR"]}
+    named = _adjudicate_cli([], {**doc, "map": "pure"})
+    assert named.returncode == 0, named.stderr
+    by_flag = _adjudicate_cli(["--map", "pure"], doc)
+    assert by_flag.stdout == named.stdout
+    _write(tmp_path, TINY, "tiny.map")
+    tiny = {"phase": "S1901M", "units": {"RED": ["A RA"]}, "orders": {"RED": ["A RA - CE"]}}
+    done = _adjudicate_cli(["--map", str(tmp_path / "tiny.map")], tiny)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["next"]["units"] == {"RED": ["A CE"]}
+    # --rules for documents without their own, DATC 6.J.11 under the older rule.
+    j11 = {"phase": "W1901A", "units": {"ITALY": ["A WAR", "A TUS"]}}
+    j11["centers"] = {"ITALY": ["WAR"]}
+    older = _adjudicate_cli(["--rules", "civil_disorder=home"], j11)
+    assert json.loads(older.stdout)["next"]["units"] == {"ITALY": ["A TUS"]}
+    assert json.loads(_adjudicate_cli([], j11).stdout)["next"]["units"] == {"ITALY": ["A WAR"]}
+    for bad in (["--map", "nosuch"], ["--rules", "build_sites=everywhere"]):
+        refused = _adjudicate_cli(bad, j11)
+        assert refused.returncode == 2 and refused.stderr.startswith("diplo: ")

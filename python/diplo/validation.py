@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from .adjustments import centre_surplus
+from .adjustments import build_sites, centre_surplus
 from .convoys import route_fleets, sea_route_exists
 from .map import Map, MapError
 from .orders import (
@@ -431,14 +431,14 @@ def _adjustment(position: Position, power: str, order: Order) -> Order:
         )
     loc = order.unit.loc
     prov = game_map.province_of(loc)
-    if position.rules.build_sites == "home" and prov not in game_map.homes.get(power, ()):
-        raise _Illegal("not_home_center", f"{prov} is not a home supply centre of {power}")
-    if prov not in game_map.centers:
-        # build_sites="any": any owned centre will do, but it must be a centre.
-        raise _Illegal("not_home_center", f"{prov} is not a supply centre")
-    if position.centers.get(prov) != power:
-        raise _Illegal("center_not_owned", f"{power} does not own {prov}")
-    if prov in position.units:
+    if prov not in build_sites(position, power):
+        # adjustments.build_sites decides (the rules' build sites); here only the reason.
+        if position.rules.build_sites == "home" and prov not in game_map.homes.get(power, ()):
+            raise _Illegal("not_home_center", f"{prov} is not a home supply centre of {power}")
+        if prov not in game_map.centers:
+            raise _Illegal("not_home_center", f"{prov} is not a supply centre")
+        if position.centers.get(prov) != power:
+            raise _Illegal("center_not_owned", f"{power} does not own {prov}")
         raise _Illegal("occupied", f"{prov} is occupied by {position.units[prov]}")
     unit_type = order.unit.type
     if unit_type is None:
