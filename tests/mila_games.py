@@ -53,7 +53,7 @@ def mila_records(map_name: str, seed: int, max_year: int) -> Iterator[dict[str, 
                 game.set_orders(power, chosen)
         game.process()
         results = game.result_history[phase]
-        yield {
+        record: dict[str, Any] = {
             "seed": seed,
             "phase": phase,
             "phase_type": kind,
@@ -63,3 +63,7 @@ def mila_records(map_name: str, seed: int, max_year: int) -> Iterator[dict[str, 
             "next_phase": game.get_current_phase(),
             "next_state": _subset(game.get_state(), game.get_current_phase()[-1:]),
         }
+        if game.is_game_done:
+            record["game_done"] = True
+            record["outcome"] = list(game.outcome)
+        yield record

@@ -39,7 +39,12 @@ VARIANTS = {
         "standard_germany_italy.map",
         "Classic Germany-Italy (webDiplomacy): Germany and Italy alone on the standard board",
     ),
-    "ancmed": ("ancmed.map", "Ancient Mediterranean: five powers around the Mediterranean"),
+    "ancmed": (
+        "ancmed.map",
+        "Ancient Mediterranean: five powers around the Mediterranean. MILA's file makes Baleares "
+        "a PORT, a coastal province whose fleets may convoy; diplo has no such kind yet and reads "
+        "it as a coastal province, whose fleets cannot",
+    ),
 }
 ON_STANDARD = ("fleet_rome", "france_austria", "germany_italy")
 

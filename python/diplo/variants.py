@@ -14,7 +14,9 @@ format it inherits) into a checked :class:`~diplo.map.Map`. What it reads:
   An upper-case neighbour is reachable by both unit types (as the terrain allows), a lower-case
   one by armies only, a capitalised one (``Xyz``) by fleets only; a province with coasts is
   declared in lower case (``bul``) and its coasts as ``BUL/EC``. ``SHUT`` (impassable) locations
-  are left out of the board;
+  are left out of the board. A ``PORT`` (a coastal province whose fleets may also convoy, such as
+  ancmed's Baleares) is read as a plain coastal province: diplo has no port kind yet, so a fleet
+  there cannot convoy (a known limitation, counted by the differential test);
 * ``POWER (ADJECTIVE[:letter]) HOME ...`` followed by its starting units ``A LOC`` / ``F LOC``;
   ``UNOWNED|NEUTRAL|CENTERS CENTRE ...``: centres nobody owns at the start;
 * ``UNPLAYED POWER, ...``: powers taken out of an included map (their home centres stay centres
