@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from .adjustments import adjustment_counts, centre_surplus
 from .legal import legal_orders
 from .orders import Build, Disband, Order, Waive
 from .position import Position
@@ -44,7 +45,7 @@ class RandomPlayer:
         self, position: Position, power: str, legal: dict[str, list[Order]]
     ) -> list[Order]:
         rng = self.rng
-        owed = len(position.centers_of(power)) - len(position.units_of(power))
+        owed = centre_surplus(position, power)
         if owed < 0:
             # Exactly the number owed, among the units listed with their disband.
             units = sorted(k for k, v in legal.items() if isinstance(v[0], Disband))
@@ -52,7 +53,7 @@ class RandomPlayer:
         if owed == 0:
             return []
         sites = sorted(k for k, v in legal.items() if isinstance(v[0], Build))
-        allowed = min(owed, len(sites))  # a build needs an owned, vacant home centre
+        allowed = adjustment_counts(position)[power]  # capped by the build sites
         count = rng.randint(0, allowed)
         chosen: list[Order] = [rng.choice(legal[site]) for site in sorted(rng.sample(sites, count))]
         chosen.extend(Waive() for _ in range(allowed - count))
