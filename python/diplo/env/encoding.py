@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from ..map import Map
 
-__all__ = ["BoardEncoder", "PHASE_SIZE", "FIRST_YEAR"]
+__all__ = ["FIRST_YEAR", "PHASE_SIZE", "BoardEncoder"]
 
 PHASE_SIZE = 7
 FIRST_YEAR = 1901

@@ -18,9 +18,8 @@ was 81): a slot with more choices raises :class:`EnvError` rather than hide some
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -47,7 +46,11 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
     :class:`~diplo.env.reward.CentreReward`); ``position`` starts elsewhere than the map's
     opening position."""
 
-    metadata = {"name": "diplo_v0", "render_modes": [], "is_parallelizable": True}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "diplo_v0",
+        "render_modes": [],
+        "is_parallelizable": True,
+    }
 
     def __init__(
         self,
@@ -94,11 +97,9 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
             }
         )
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019 (the env lives as long as its spaces)
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_spaces[agent]
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._act_spaces[agent]
 
@@ -124,9 +125,7 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
 
     def step(
         self, actions: Mapping[str, Any]
-    ) -> tuple[
-        dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]
-    ]:
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
         game = self.game
         if not self.agents or game.is_over:
             raise EnvError("the game is over: call reset()")
@@ -195,7 +194,7 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
             legal[power].append(options)
             keys[power].append(key)
         if lists and max(map(len, lists)) > self.max_orders:
-            (power, key), options = max(zip(slots, lists), key=lambda s: len(s[1]))
+            (power, key), options = max(zip(slots, lists, strict=True), key=lambda s: len(s[1]))
             raise EnvError(
                 f"{game.phase}: {power} {key} has {len(options)} legal orders, more than "
                 f"max_orders={self.max_orders}; make the env with a larger max_orders"
