@@ -84,7 +84,7 @@ def run_ray(
         pending: list[Any] = []
         try:
             while queue or pending:
-                while queue and len(pending) < 2 * workers:
+                while queue and len(pending) < workers:
                     pending.append(remote.remote(queue.pop()))
                 ready, pending = ray.wait(pending, num_returns=1)
                 on_done(ray.get(ready[0]))
