@@ -79,11 +79,12 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, RolloutError, OSError) as exc:
         print(f"diplo: {exc}", file=sys.stderr)
         return 2
+    plural = "" if report.workers == 1 else "s"
     draws = sum(1 for r in report.rows if r["draw"])
     wins = sum(1 for r in report.rows if r["winner"])
     print(
         f"{report.played} games played, {report.skipped} already there "
-        f"({report.backend}, {report.workers} workers, {report.seconds:.1f} s, "
+        f"({report.backend}, {report.workers} worker{plural}, {report.seconds:.1f} s, "
         f"{report.games_per_second:.1f} games/s)"
     )
     tables = ", ".join(str(p) for p in (report.parquet, report.csv) if p is not None)
