@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -27,15 +28,28 @@ from diplo.rollouts import GameTask, play_batch, run_rollouts
 from diplo.rollouts.backends import ray_available
 
 
-def _games_per_second(backend: str, workers: int, games: int, max_year: int) -> float:
+def _cpu() -> float:
+    """CPU seconds of this process and of its reaped children (the local pool's workers)."""
+    me, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _run(backend: str, workers: int, games: int, max_year: int) -> tuple[float, float]:
+    """Games per second (wall clock) and CPU seconds per game (local pool only: Ray's workers
+    are not this process's children)."""
     with tempfile.TemporaryDirectory() as tmp:
+        cpu = _cpu()
         start = time.perf_counter()
         report = run_rollouts(
             games, tmp, workers=workers, backend=backend, max_year=max_year, progress=False
         )
         seconds = time.perf_counter() - start
+        cpu = _cpu() - cpu
         assert report.played == games
-    return games / seconds
+    return games / seconds, cpu / games
 
 
 def _split(games: int, max_year: int) -> dict[str, float]:
@@ -97,15 +111,23 @@ def main(argv: list[str] | None = None) -> int:
         configs += [("ray", 1), ("ray", 2)]
     best: dict[str, float] = {}
     rounds: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
     for _ in range(args.rounds):
         for backend, workers in configs:
-            rate = _games_per_second(backend, workers, args.games, args.max_year)
+            rate, cpu_per_game = _run(backend, workers, args.games, args.max_year)
             key = f"{backend}-{workers}"
             rounds.setdefault(key, []).append(rate)
             best[key] = max(best.get(key, 0.0), rate)
+            if backend == "local":
+                cpu.setdefault(key, []).append(cpu_per_game)
             print(f"  {key}: {rate:.1f} games/s", file=sys.stderr)
     result["rounds_games_per_s"] = rounds
     result["best_games_per_s"] = best
+    # With free cores, 2 workers give 2 x the games per second exactly when a game costs the
+    # same CPU with 2 workers as with 1: this ratio is the scaling a busy machine cannot show.
+    result["local_cpu_s_per_game"] = cpu
+    if cpu:
+        result["local_cpu_ratio_2_vs_1"] = min(cpu["local-2"]) / min(cpu["local-1"])
     for backend in ("local", "ray"):
         if f"{backend}-1" in best:
             result[f"{backend}_speedup_2_workers"] = best[f"{backend}-2"] / best[f"{backend}-1"]

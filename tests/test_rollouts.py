@@ -246,3 +246,21 @@ def test_ray_backend_gives_the_local_games(local_run: Path, tmp_path: Path) -> N
     assert {n: files[n] for n in local} == local
     with (out / "summary.csv").open(encoding="utf-8") as f:
         assert len(list(csv.DictReader(f))) == 50
+
+
+def test_workers_that_cannot_start_are_an_error_not_a_hang(tmp_path: Path) -> None:
+    # A script read from stdin cannot be imported again by spawned workers: they die at start.
+    script = (
+        "from diplo.rollouts import RolloutError, run_rollouts\n"
+        "try:\n"
+        f"    run_rollouts(2, {str(tmp_path)!r}, workers=2, backend='local', max_year=1901,\n"
+        "                 progress=False, batch_size=1)\n"
+        "except RolloutError as exc:\n"
+        "    print('refused:', exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-"], input=script, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("refused: a worker process died")
+    assert 'if __name__ == "__main__"' in done.stdout

@@ -11,9 +11,11 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from .play import GameTask, PlayedGame, play_batch
+from .play import GameTask, PlayedGame, RolloutError, play_batch
 
 __all__ = ["BACKENDS", "default_backend", "ray_available", "run_local", "run_ray"]
 
@@ -41,21 +43,34 @@ def _ignore_interrupts() -> None:
 
 
 def run_local(tasks: Sequence[GameTask], workers: int, on_done: OnDone) -> None:
-    """A pool of ``workers`` processes (started fresh: no fork of a process whose fast path may
-    already hold worker threads)."""
+    """A pool of ``workers`` processes, started fresh (spawned: no fork of a process whose fast
+    path may already hold batch threads). On Ctrl-C the batches not started are dropped and
+    those being played are finished and handed over (a second Ctrl-C stops at once).
+
+    A worker that dies (killed, or a ``__main__`` that cannot be imported again: a script must
+    guard its top level with ``if __name__ == "__main__":``) raises :class:`RolloutError`."""
     if not tasks:
         return
     context = multiprocessing.get_context("spawn")
-    pool = context.Pool(workers, initializer=_ignore_interrupts)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupts)
+    futures = [pool.submit(play_batch, task) for task in tasks]
     try:
-        for batch in pool.imap_unordered(play_batch, tasks):
-            on_done(batch)
-    except BaseException:
-        pool.terminate()
-        pool.join()
-        raise
-    pool.close()
-    pool.join()
+        try:
+            for future in as_completed(futures):
+                on_done(future.result())
+        except KeyboardInterrupt:
+            running = [f for f in futures if not f.cancel() and not f.done()]
+            for future in as_completed(running):
+                if future.exception() is None:
+                    on_done(future.result())
+            raise
+    except BrokenProcessPool as exc:
+        raise RolloutError(
+            f"a worker process died ({exc}); a script using the local backend must be "
+            'importable again by its workers: guard its top level with if __name__ == "__main__":'
+        ) from None
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def run_ray(
