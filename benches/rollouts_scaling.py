@@ -69,11 +69,11 @@ def _split(games: int, max_year: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         for p in played:
-            path = Path(tmp) / f"{p.seed}.json"
-            path.with_suffix(".tmp").write_text(p.text, encoding="utf-8")
+            path = Path(tmp) / p.name
+            path.with_suffix(".tmp").write_bytes(p.data)
             path.with_suffix(".tmp").replace(path)
         write = (time.perf_counter() - start) / games
-    size = sum(len(p.text) for p in played) / games
+    size = sum(len(p.data) for p in played) / games
     return {"play_s": play, "whole_s": whole, "write_s": write, "file_bytes": size}
 
 

@@ -7,6 +7,7 @@ the final position the fast path reached; a run resumes, and Ctrl-C keeps finish
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import os
@@ -120,6 +121,24 @@ def test_resume_skips_games_on_disk(local_run: Path, tmp_path: Path) -> None:
     assert (report.played, report.skipped) == (4, 6)
     assert _files(tmp_path) == before
     assert [r["seed"] for r in report.rows] == list(range(10))
+
+
+def test_compressed_files_hold_the_same_games(local_run: Path, tmp_path: Path) -> None:
+    report = run_rollouts(
+        10, tmp_path, workers=2, backend="local", max_year=MAX_YEAR, compress=True, progress=False
+    )
+    plain = _files(local_run)
+    packed = {p.name: p.read_bytes() for p in (tmp_path / "games").glob("*.json.gz")}
+    assert sorted(packed) == [f"{name}.gz" for name in sorted(plain)]
+    assert all(gzip.decompress(packed[f"{n}.gz"]) == data for n, data in plain.items())
+    assert [r["file"] for r in report.rows] == [f"games/{n}" for n in sorted(packed)]
+    with gzip.open(tmp_path / "games" / f"{game_id(4)}.json.gz", "rt", encoding="utf-8") as f:
+        game = gamefile.load(f)
+    assert game.position.to_json() == _fast_final(4, MAX_YEAR).to_json()
+    again = run_rollouts(
+        12, tmp_path, workers=1, backend="local", max_year=MAX_YEAR, progress=False
+    )
+    assert (again.played, again.skipped) == (2, 10)  # compressed or not, a game on disk counts
 
 
 def test_resume_refuses_a_folder_of_other_settings(local_run: Path, tmp_path: Path) -> None:

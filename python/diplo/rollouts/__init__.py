@@ -8,7 +8,7 @@ the command line (:mod:`diplo.rollouts.cli`).
 
 from __future__ import annotations
 
-from .play import GameTask, PlayedGame, RolloutError, game_id, play_batch, replay
+from .play import GameTask, PlayedGame, RolloutError, file_name, game_id, play_batch, replay
 from .policy import CodePolicy, OrderPolicy, PolicyError, RandomPolicy
 from .run import DEFAULT_BATCH, DEFAULT_MAX_YEAR, RolloutReport, run_rollouts
 
@@ -23,6 +23,7 @@ __all__ = [
     "RandomPolicy",
     "RolloutError",
     "RolloutReport",
+    "file_name",
     "game_id",
     "play_batch",
     "replay",

@@ -38,6 +38,7 @@ def register(sub: Any) -> None:
     )
     cmd.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     cmd.add_argument("--batch", type=_positive, default=DEFAULT_BATCH, help="games per worker task")
+    cmd.add_argument("--compress", action="store_true", help="write gzipped game files (.json.gz)")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
     cmd.set_defaults(handler=run)
 
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
             batch_size=args.batch,
             address=args.address,
             progress=not args.no_progress,
+            compress=args.compress,
         )
     except KeyboardInterrupt:
         print(

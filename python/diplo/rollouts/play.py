@@ -10,6 +10,7 @@ path's, so a file is never written for a game the two implementations disagree o
 
 from __future__ import annotations
 
+import gzip
 import json
 import operator
 import random
@@ -26,7 +27,7 @@ from ..position import Position
 from .policy import CodePolicy, OrderPolicy, PolicyError, RandomPolicy, choose
 from .summary import summary_row
 
-__all__ = ["GameTask", "PlayedGame", "RolloutError", "game_id", "play_batch"]
+__all__ = ["GameTask", "PlayedGame", "RolloutError", "file_name", "game_id", "play_batch"]
 
 
 class RolloutError(RuntimeError):
@@ -41,15 +42,30 @@ class GameTask:
     map_name: str = "standard"
     max_year: int | None = 1915
     policy: CodePolicy | OrderPolicy | None = None
+    #: Write ``.json.gz`` (gzip, about a tenth of the size) rather than ``.json``.
+    compress: bool = False
 
 
 @dataclass(frozen=True)
 class PlayedGame:
-    """A finished game: its seed, its game file (JSON text) and its row of the summary."""
+    """A finished game: its seed, its game file (JSON, gzipped when the task says so), the file's
+    name and its row of the summary."""
 
     seed: int
-    text: str
+    data: bytes
+    name: str
     row: dict[str, Any]
+
+    @property
+    def text(self) -> str:
+        """The game file's JSON text."""
+        raw = gzip.decompress(self.data) if self.name.endswith(".gz") else self.data
+        return raw.decode("utf-8")
+
+
+def file_name(seed: int, compress: bool = False) -> str:
+    """The game file's name in the output folder's ``games/``."""
+    return f"{game_id(seed)}.json" + (".gz" if compress else "")
 
 
 def game_id(seed: int) -> str:
@@ -102,7 +118,11 @@ def _finish(
         "policy": "random" if task.policy is None else type(task.policy).__name__,
     }
     doc = to_json(game)
-    return PlayedGame(seed, json.dumps(doc, ensure_ascii=False) + "\n", summary_row(doc))
+    data = (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8")
+    name = file_name(seed, task.compress)
+    if task.compress:
+        data = gzip.compress(data, mtime=0)  # no time stamp: same game, same bytes
+    return PlayedGame(seed, data, name, summary_row(doc, name))
 
 
 def replay(

@@ -2,11 +2,12 @@
 
 Layout of the output folder::
 
-    DIR/games/game-00000042.json    one game file per game (docs/game-files.md)
+    DIR/games/game-00000042.json    one game file per game (docs/game-files.md); with
+                                    compress=True game-00000042.json.gz (gzip)
     DIR/summary.parquet             one row per game file in DIR/games (needs pyarrow)
     DIR/summary.csv                 the same rows
 
-Files are written by the calling process only (workers return the text), each under a temporary
+Files are written by the calling process only (workers return the bytes), each under a temporary
 name then renamed, so an interrupted run never leaves half a file, and a cluster's workers need
 no shared disk. A run skips the seeds whose file is already there (resume), after checking that
 those files were played with the same map and year limit.
@@ -14,6 +15,7 @@ those files were played with the same map and year limit.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 from collections.abc import Iterable, Sequence
@@ -23,7 +25,7 @@ from typing import Any, TextIO
 
 from ..map import MapError, map_named
 from .backends import BACKENDS, default_backend, ray_available, run_local, run_ray
-from .play import GameTask, PlayedGame, RolloutError, game_id
+from .play import GameTask, PlayedGame, RolloutError, file_name
 from .policy import CodePolicy, OrderPolicy
 from .progress import Progress
 from .summary import summary_row, write_csv, write_parquet
@@ -70,13 +72,16 @@ def run_rollouts(
     batch_size: int = DEFAULT_BATCH,
     address: str | None = None,
     progress: bool | TextIO = True,
+    compress: bool = False,
 ) -> RolloutReport:
     """Play the games of seeds ``first_seed .. first_seed + games - 1`` (or of ``seeds``) and
     write them under ``out`` (see the module documentation).
 
     ``workers`` defaults to the number of cores; ``backend`` is ``"local"`` or ``"ray"``
     (default: Ray when installed); ``address`` joins a running Ray cluster. ``policy`` defaults
-    to :class:`~diplo.rollouts.policy.RandomPolicy` and must be picklable. On Ctrl-C the games
+    to :class:`~diplo.rollouts.policy.RandomPolicy` and must be picklable. ``compress`` writes
+    gzipped files (``game-00000042.json.gz``; read one with
+    ``diplo.gamefile.load(gzip.open(path, "rt"))``). On Ctrl-C the games
     finished so far are kept, the summary is written, and ``KeyboardInterrupt`` is raised again
     once that is done. Raises ``ValueError`` for bad settings and :class:`RolloutError` for a
     folder holding games of other settings or a game that cannot be played."""
@@ -104,7 +109,7 @@ def run_rollouts(
     todo = [s for s in wanted if s not in rows]
     report.skipped = len(wanted) - len(todo)
     tasks = [
-        GameTask(tuple(todo[i : i + batch_size]), map_name, max_year, policy)
+        GameTask(tuple(todo[i : i + batch_size]), map_name, max_year, policy, bool(compress))
         for i in range(0, len(todo), batch_size)
     ]
     stream = None if isinstance(progress, bool) else _stream(progress)
@@ -114,7 +119,7 @@ def run_rollouts(
 
     def on_done(batch: list[PlayedGame]) -> None:
         for played in batch:
-            _write_atomic(folder / f"{game_id(played.seed)}.json", played.text)
+            _write_atomic(folder / played.name, played.data)
             rows[played.seed] = played.row
         report.played += len(batch)
         bar.advance(len(batch))
@@ -181,10 +186,12 @@ def _stream(progress: Any) -> TextIO:
 
 def _rows_on_disk(folder: Path, map_name: str, max_year: int | None) -> list[dict[str, Any]]:
     rows = []
-    for path in sorted(folder.glob("game-*.json")):
+    paths = sorted([*folder.glob("game-*.json"), *folder.glob("game-*.json.gz")])
+    for path in paths:
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-            row = summary_row(doc)
+            raw = path.read_bytes()
+            doc = json.loads(gzip.decompress(raw) if path.name.endswith(".gz") else raw)
+            row = summary_row(doc, path.name)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise RolloutError(f"{path}: not a rollout game file ({exc})") from None
         if doc.get("map") != map_name or doc["status"].get("max_year") != max_year:
@@ -192,15 +199,16 @@ def _rows_on_disk(folder: Path, map_name: str, max_year: int | None) -> list[dic
                 f"{path} was played on map {doc.get('map')!r} to {doc['status'].get('max_year')}"
                 f", not {map_name!r} to {max_year}: use another folder"
             )
-        if row["file"] != f"games/{path.name}" or not isinstance(row["seed"], int):
+        seed = row["seed"]
+        if not isinstance(seed, int) or path.name not in (file_name(seed), file_name(seed, True)):
             raise RolloutError(f"{path}: its meta.rollout does not match its name")
         rows.append(row)
     return rows
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
+    tmp.write_bytes(data)
     tmp.replace(path)
 
 

@@ -22,8 +22,8 @@ __all__ = ["columns", "summary_row", "write_csv", "write_parquet"]
 _FIXED = ("game_id", "seed", "winner", "draw", "end", "phases", "years", "final_year", "file")
 
 
-def summary_row(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """The summary row of a rollout's game file document."""
+def summary_row(doc: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """The summary row of a rollout's game file document, stored as ``games/<name>``."""
     meta = doc.get("meta") or {}
     rollout = meta.get("rollout") or {}
     status = doc["status"]
@@ -38,7 +38,7 @@ def summary_row(doc: Mapping[str, Any]) -> dict[str, Any]:
         "phases": len(phases),
         "years": len(years),
         "final_year": max(years) if years else None,
-        "file": f"games/{rollout.get('id')}.json",
+        "file": f"games/{name}",
     }
     for power, count in status["centers"].items():
         row[f"centers_{power}"] = int(count)
