@@ -11,7 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -54,23 +54,30 @@ def run_local(tasks: Sequence[GameTask], workers: int, on_done: OnDone) -> None:
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupts)
     futures = [pool.submit(play_batch, task) for task in tasks]
+    handed: set[Future[list[PlayedGame]]] = set()
     try:
         try:
             for future in as_completed(futures):
                 on_done(future.result())
+                handed.add(future)
         except KeyboardInterrupt:
-            running = [f for f in futures if not f.cancel() and not f.done()]
-            for future in as_completed(running):
+            for future in futures:
+                future.cancel()
+            rest = [f for f in futures if f not in handed and not f.cancelled()]
+            for future in as_completed(rest):
                 if future.exception() is None:
                     on_done(future.result())
             raise
     except BrokenProcessPool as exc:
+        pool.shutdown(wait=False, cancel_futures=True)
         raise RolloutError(
             f"a worker process died ({exc}); a script using the local backend must be "
             'importable again by its workers: guard its top level with if __name__ == "__main__":'
         ) from None
-    finally:
+    except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)  # every batch is in: this only joins the idle workers
 
 
 def run_ray(
