@@ -307,3 +307,14 @@ def test_positions_carry_rules_through_phases() -> None:
     assert game.position.rules == OLDER
     assert FastGame(game.position).position().rules == OLDER
     assert FastGame(game.position).clone().rules == OLDER
+
+
+def test_options_left_out_keep_the_maps_values() -> None:
+    data = standard_map().to_dict()
+    data["rules"] = {"build_sites": "any"}
+    anywhere = Map.from_dict(data)
+    doc = {**J11, "rules": {"civil_disorder": "home"}}
+    position = Position.from_json(doc, anywhere)
+    assert position.rules == Rules(civil_disorder="home", build_sites="any")
+    assert Position.from_json({**J11, "rules": None}, anywhere).rules == anywhere.rules
+    assert Position.from_json(J11, anywhere).rules == anywhere.rules

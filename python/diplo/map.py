@@ -219,7 +219,7 @@ class Map:
         source = data.get("source")
         _require(source is None or isinstance(source, str), "map: 'source' must be a string")
         try:
-            rules = Rules.from_json(data.get("rules"))
+            rules = Rules.from_json(data.get("rules"), DEFAULT_RULES)
         except RulesError as exc:
             raise MapError(f"map: {exc}") from None
         #: Centres a power needs after a Fall turn to win alone (unless the rules say otherwise).

@@ -210,7 +210,8 @@ class Position:
                 )
                 dislodged[piece.province] = Dislodged(piece, locs)
         try:
-            rules = Rules.from_json(doc["rules"]) if "rules" in doc else None
+            # Options the document leaves out keep the map's values.
+            rules = Rules.from_json(doc.get("rules"), game_map.rules)
         except RulesError as exc:
             raise PositionError(str(exc)) from None
         return cls(game_map, phase, units, centers, dislodged, rules or game_map.rules)

@@ -88,11 +88,13 @@ class Rules:
         return {key: getattr(self, key) for key in _KEYS}
 
     @classmethod
-    def from_json(cls, doc: object) -> Rules:
-        """Read a ``"rules"`` object; absent keys keep their defaults, unknown keys are refused
-        (an unknown key is almost always a misspelt option that would otherwise be ignored)."""
+    def from_json(cls, doc: object, base: Rules | None = None) -> Rules:
+        """Read a ``"rules"`` object; absent keys keep their value in ``base`` (default: the
+        defaults), unknown keys are refused (an unknown key is almost always a misspelt option
+        that would otherwise be ignored). ``None`` is ``base``."""
+        base = DEFAULT_RULES if base is None else base
         if doc is None:
-            return DEFAULT_RULES
+            return base
         if not isinstance(doc, Mapping):
             raise RulesError("'rules' must be an object")
         unknown = sorted(str(k) for k in doc if k not in _KEYS)
@@ -101,14 +103,14 @@ class Rules:
                 f"rules: unknown option(s) {', '.join(map(repr, unknown))} "
                 f"(known: {', '.join(_KEYS)})"
             )
-        return cls(**{str(k): v for k, v in doc.items()})
+        return cls(**{**base.to_json(), **{str(k): v for k, v in doc.items()}})
 
     @classmethod
     def parse(cls, text: str, base: Rules | None = None) -> Rules:
         """Read the CLI form: ``key=value`` pairs separated by commas, e.g.
         ``civil_disorder=home,build_sites=any,victory_centers=10`` (``none`` for no value);
         options not named keep their value in ``base`` (default: the defaults)."""
-        doc: dict[str, Any] = (base or DEFAULT_RULES).to_json()
+        doc: dict[str, Any] = {}
         for part in filter(None, (p.strip() for p in text.split(","))):
             key, sep, value = part.partition("=")
             if not sep:
@@ -126,7 +128,7 @@ class Rules:
                         ) from None
             else:
                 doc[key] = value
-        return cls.from_json(doc)
+        return cls.from_json(doc, base)
 
 
 DEFAULT_RULES = Rules()
