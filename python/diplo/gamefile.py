@@ -154,9 +154,11 @@ def from_json(
     if not isinstance(status, Mapping):
         raise GameFileError("'status' must be an object")
     try:
-        initial = Position.from_json(_object(data.get("initial"), "initial"), game_map)
+        initial = Position.from_json(
+            _object(data.get("initial"), "initial"), game_map, "initial position"
+        )
     except PositionError as exc:
-        raise GameFileError(f"initial position: {exc}") from exc
+        raise GameFileError(f"game file: {exc}") from exc
     max_year = status.get("max_year")
     if max_year is not None and not isinstance(max_year, int):
         raise GameFileError(f"status.max_year must be a year, not {max_year!r}")
@@ -341,7 +343,7 @@ def _stored_record(
                 raise GameFileError(f"{phase}: next.phase is null but no winner is named")
             # A solo ends the game after the Fall turn; the board is that of the winter.
             raw_next["phase"] = str(Phase(phase.year, "W", "A"))
-        nxt = Position.from_json(raw_next, game_map)
+        nxt = Position.from_json(raw_next, game_map, "next position")
     except (PositionError, ValueError, KeyError, TypeError) as exc:
         if isinstance(exc, GameFileError):
             raise

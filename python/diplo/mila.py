@@ -89,11 +89,11 @@ def position_from_mila(
             _check_power(power, game_map)
             for prov in provinces:
                 centers[game_map.province_of(game_map.lookup(prov))] = power
+        if parsed.kind != "R":
+            dislodged = {}
+        return Position(game_map, parsed, units, centers, dislodged, "MILA import")
     except (PositionError, ValueError) as exc:
         raise MilaError(f"{name}: bad MILA state: {exc}") from exc
-    if parsed.kind != "R":
-        dislodged = {}
-    return Position(game_map, parsed, units, centers, dislodged)
 
 
 def _check_power(power: str, game_map: Map) -> None:
