@@ -75,6 +75,7 @@ from typing import Final, cast
 from weakref import WeakKeyDictionary
 
 from . import _core
+from .checks import MAX_YEAR, check_max_year, check_position, show
 from .map import Map, MapError, standard_map
 from .orders import (
     Build,
@@ -98,6 +99,7 @@ __all__ = [
     "DISBAND",
     "FLEET",
     "HOLD",
+    "MAX_THREADS",
     "MOVE",
     "RESULT_CODES",
     "RETREAT",
@@ -362,8 +364,8 @@ class FastGame:
             position = Position.initial(standard_map())
         elif not isinstance(position, Position):
             raise ValueError(f"expected a Position, got {type(position).__name__}")
-        if max_year is not None and (not isinstance(max_year, int) or isinstance(max_year, bool)):
-            raise ValueError(f"max_year must be an int or None, got {max_year!r}")
+        check_position(position, "FastGame(position)")
+        max_year = check_max_year(max_year, position.phase.year, "FastGame")
         self._map: Map = position.map
         self._core: _core.FastGame = _core.FastGame(
             fast_map(position.map), *_encode_position(position), max_year
@@ -419,7 +421,17 @@ class FastGame:
         self._core.set_orders(orders)
 
     def process(self) -> None:
-        """Rule on the phase and move on to the next one with something to decide."""
+        """Rule on the phase and move on to the next one with something to decide. Raises
+        ``ValueError`` (the game unchanged) when that phase would fall after the last year,
+        :data:`diplo.checks.MAX_YEAR`, as :func:`diplo.adjudicate.process_phase` does."""
+        if _in_last_year(self._core):
+            # Rare: play a copy and keep it only if it stays within the years a position has.
+            trial = self._core.clone()
+            trial.process()
+            if int(trial.phase[1:-1]) > MAX_YEAR:
+                raise ValueError(f"{self.phase}: the game cannot go past the year {MAX_YEAR}")
+            self._core = trial
+            return
         self._core.process()
 
     def result_codes(self) -> list[int]:
@@ -507,6 +519,16 @@ def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
     return _core.pack_orders(orders)
 
 
+#: The most threads :func:`process_batch` accepts.
+MAX_THREADS: Final = 4096
+
+
+def _in_last_year(core: _core.FastGame) -> bool:
+    """Whether processing ``core`` might move it past :data:`~diplo.checks.MAX_YEAR`."""
+    phase = core.phase
+    return not core.is_over and phase[0] != "S" and int(phase[1:-1]) >= MAX_YEAR
+
+
 def process_batch(
     games: Sequence[FastGame],
     orders: Sequence[Sequence[int]] | object,
@@ -529,11 +551,19 @@ def process_batch(
     Raises ``ValueError`` for bad arguments (checked before any game is touched) and
     :class:`diplo.game.GameOverError` when a game is over."""
     if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
-        raise ValueError(f"threads must be an int or None, got {threads!r}")
+        raise ValueError(f"threads must be an int or None, got {show(threads)}")
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {show(threads)}")
     try:
         cores = [g._core for g in games]
     except (AttributeError, TypeError):
         raise ValueError("games must be a sequence of diplo.fast.FastGame") from None
+    for i, core in enumerate(cores):
+        if _in_last_year(core):
+            raise ValueError(
+                f"games[{i}] is in {core.phase}, the last year: process it with "
+                "FastGame.process, which refuses to go past it"
+            )
     if offsets is None:
         _core.process_batch(cores, cast("Sequence[Sequence[int]]", orders), threads)
     else:

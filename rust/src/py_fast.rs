@@ -293,7 +293,11 @@ impl PyFastGame {
         if self.game.over {
             return Err(game_over());
         }
-        guarded(|| read_codes(orders, &mut self.game.orders))
+        // Read everything first: a rejected argument leaves the pending orders as they were.
+        let mut codes = Vec::new();
+        guarded(|| read_codes(orders, &mut codes))?;
+        self.game.orders = codes;
+        Ok(())
     }
 
     fn process(&mut self) -> PyResult<()> {
@@ -503,12 +507,25 @@ fn process_batch(
             ))
         })?;
         if r.game.over {
-            return Err(game_over());
+            return Err(GameOverError::new_err(format!("games[{i}]: the game is over")));
         }
         refs.push(r);
     }
-    for (r, o) in refs.iter_mut().zip(&lists) {
-        guarded(|| read_codes(o, &mut r.game.orders))?;
+    // Every list is read before any game is touched, so a bad one leaves every game as it was.
+    let mut read = Vec::with_capacity(lists.len());
+    for (i, o) in lists.iter().enumerate() {
+        let mut codes = Vec::new();
+        guarded(|| read_codes(o, &mut codes)).map_err(|e| {
+            if e.is_instance_of::<PyValueError>(py) {
+                PyValueError::new_err(format!("games[{i}]: {}", e.value(py)))
+            } else {
+                e
+            }
+        })?;
+        read.push(codes);
+    }
+    for (r, codes) in refs.iter_mut().zip(read) {
+        r.game.orders = codes;
     }
     let mut all: Vec<&mut Game> = refs.iter_mut().map(|r| &mut r.game).collect();
     py.allow_threads(|| match &flat {
