@@ -393,7 +393,10 @@ def adjudicate_document(
     if position.phase.kind == "A" and "centers" not in doc:
         raise DocumentError("'centers' is required for an adjustment phase")
     orders = _document_orders(doc.get("orders", {}), game_map)
-    return process_phase(position, orders, backend).to_json()
+    try:
+        return process_phase(position, orders, backend).to_json()
+    except PositionError as exc:  # the year limit: the next phase would be no valid input
+        raise DocumentError(str(exc)) from exc
 
 
 def _document_orders(raw: Any, game_map: Map) -> dict[str, list[str | Order]]:

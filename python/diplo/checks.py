@@ -96,7 +96,9 @@ def check_max_year(max_year: object, first_year: int, where: str) -> int | None:
             "can be limited to"
         )
     if max_year < first_year:
-        raise ValueError(f"{where}: max_year {max_year} is before the first phase's year")
+        raise ValueError(
+            f"{where}: max_year {max_year} is before {first_year}, the first year of the game"
+        )
     return max_year
 
 

@@ -92,6 +92,8 @@ def _adjudicate(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if args.jsonl and args.indent is not None:
         return _fail("--indent cannot be used with --jsonl (one output line per input line)")
+    if args.indent is not None and not 0 <= args.indent <= 16:
+        return _fail(f"--indent must be from 0 to 16, got {args.indent}")
     source: BinaryIO
     if args.file == "-":
         source = sys.stdin.buffer
@@ -136,7 +138,9 @@ def _decode(data: bytes) -> Any:
         raise _InputError(f"bad JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise _InputError("bad JSON: nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+    except ValueError as exc:
+        if "digits" in str(exc):  # Python reads integers of at most 4,300 digits
+            raise _InputError("bad JSON: a number of more than 4300 digits") from None
         raise _InputError(f"bad JSON: {_describe(exc)}") from None
 
 
