@@ -507,7 +507,9 @@ fn process_batch(
             ))
         })?;
         if r.game.over {
-            return Err(GameOverError::new_err(format!("games[{i}]: the game is over")));
+            return Err(GameOverError::new_err(format!(
+                "games[{i}]: the game is over"
+            )));
         }
         refs.push(r);
     }

@@ -198,9 +198,7 @@ impl State {
                     ));
                 }
                 if st.units[map.prov_of[o] as usize].is_some() {
-                    return Err(format!(
-                        "dislodged[{i}]: its option {name} holds a unit"
-                    ));
+                    return Err(format!("dislodged[{i}]: its option {name} holds a unit"));
                 }
                 mask |= bit(o);
             }
