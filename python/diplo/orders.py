@@ -232,7 +232,8 @@ def _compact(text: str) -> str:
 
 
 def _starts_a_name(word: str, game_map: Map) -> bool:
-    key = _compact(word.split("(", 1)[0][:_LONGEST_LOCATION])
+    # The whole word, coast included: "spain(nc)-mid-atlantic" starts no name, so it is split.
+    key = _compact(word[:_LONGEST_LOCATION])
     return any(name.startswith(key) for name in _name_keys(game_map))
 
 
