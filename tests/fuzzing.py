@@ -54,9 +54,44 @@ _WORDS = [
 _JUNK = ["", " ", "  ", "\t", "\n", "\r", "\x00", "\x1b", "\u200b", "\ufeff", "１", "é", "ß", "🙂"]
 
 
+def _real_order(rng: random.Random) -> str:
+    """A well-formed order in one of the notations people send."""
+    loc = rng.choice(M.locations)
+    other = rng.choice(M.locations)
+    third = rng.choice(M.locations)
+    unit = f"{rng.choice(['A', 'F', 'Army', 'Fleet', ''])} {loc}".strip()
+    shape = rng.choice(
+        [
+            f"{unit} H",
+            f"{unit} - {other}",
+            f"{unit}-{other}",
+            f"{unit} -> {other} via",
+            f"{unit} S {other}",
+            f"{unit} S A {other} - {third}",
+            f"{unit} C A {other} - {third}",
+            f"{unit} R {other}",
+            f"{unit} D",
+            f"Build {unit}",
+            f"{unit} B",
+            "WAIVE",
+            f"{rng.choice(M.powers).title()}: {unit} holds",
+        ]
+    )
+    if rng.random() < 0.3:
+        name = M.provinces[M.province_of(loc)].name
+        shape = shape.replace(loc, name, 1)
+    return shape
+
+
 def order_text(rng: random.Random) -> str:
-    """An order-like string: real words and separators, junk, and now and then a long run."""
+    """An order-like string: real orders (some slightly damaged), words and separators, junk, and
+    now and then a long run."""
     roll = rng.random()
+    if roll < 0.45:
+        text = _real_order(rng)
+        if rng.random() < 0.4:
+            text = _edit_string(text, rng)
+        return text
     if roll < 0.05:
         unit = rng.choice(["-", "a-", " ", "(", "-(", "a", "–"])
         return unit * rng.randint(1, 700)
@@ -184,8 +219,11 @@ def _get(doc: Any, path: tuple[Any, ...]) -> Any:
 def mutate(doc: dict[str, Any], rng: random.Random) -> Any:
     """One to four structural mutations of ``doc`` (a copy is changed)."""
     doc = copy.deepcopy(doc)
-    for _ in range(rng.randint(1, 4)):
+    for _ in range(rng.choice([1, 1, 1, 2, 3, 4])):
         paths = _paths(doc)
+        if rng.random() < 0.5:
+            # Orders are never a reason to refuse a document: aim there often.
+            paths = [p for p in paths if p[:1] == ("orders",)] or paths
         path = rng.choice(paths)
         roll = rng.random()
         if not path:
