@@ -31,6 +31,13 @@ Encoded orders
     code is legal exactly when its normal form is listed. :func:`encode_order` and
     :func:`decode_order` translate between codes and orders.
 
+    What any ``int`` in :meth:`FastGame.set_orders` means, on both paths alike (held together by
+    ``tests/test_fuzz.py``): a malformed code (including one outside ``0..2**32``) is ruled
+    ``illegal``; a well-formed code not in its unit's legal list (no unit there, an order of
+    another phase kind, an impossible move) is ruled ``illegal``, as the reference rules its
+    decoded order; either way its unit is unordered (it holds, or is disbanded in a retreat
+    phase). Only an argument that is not a sequence of ``int`` raises, and then nothing changes.
+
 Batches
     :func:`process_batch` processes many independent games at once, the GIL released, on several
     threads. Their orders come as a list of code lists, or (faster: nothing is converted per
