@@ -377,3 +377,27 @@ def test_unknown_powers_are_refused_everywhere() -> None:
         Game().set_orders("NARNIA", ["A PAR H"])
     with pytest.raises(DocumentError, match="unknown power 'NARNIA'"):
         adjudicate_document({"phase": "S1901M", "orders": {"NARNIA": ["A PAR H"]}})
+
+
+@pytest.mark.parametrize(
+    ("units", "centers", "message"),
+    [
+        ({"PAR": Piece("FRANCE", "A", ["PAR"])}, {}, "unknown location"),  # type: ignore[arg-type]
+        ({"PAR": Piece(["FRANCE"], "A", "PAR")}, {}, "unknown power"),  # type: ignore[arg-type]
+        ({"PAR": Piece("FRANCE", "X", "PAR")}, {}, "not A or F"),  # type: ignore[arg-type]
+        ({"BUR": Piece("FRANCE", "A", "PAR")}, {}, "filed under 'BUR'"),
+        ({"STP": Piece("RUSSIA", "F", "STP")}, {}, "one of its coasts"),
+        ({"MUN": Piece("GERMANY", "F", "MUN")}, {}, "cannot stand inland"),
+        ({"SPA/NC": Piece("FRANCE", "A", "SPA/NC")}, {}, "not a coast"),
+        ({}, {"BUR": "FRANCE"}, "not a supply centre"),
+        ({}, {"PAR": "NARNIA"}, "unknown power 'NARNIA'"),
+        ({}, {"PAR": ["FRANCE"]}, "unknown power"),
+    ],
+)
+def test_positions_built_in_memory_are_checked(
+    units: dict[str, Piece], centers: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(PositionError, match=message):
+        Position(M, Phase(1901, "S", "M"), units, centers)
+    with pytest.raises(PositionError, match=f"^FastGame: .*{message}"):
+        Position(M, Phase(1901, "S", "M"), units, centers, {}, "FastGame")

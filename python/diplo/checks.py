@@ -23,6 +23,9 @@ from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
+
+from .map import Map
 
 if TYPE_CHECKING:
     from .position import Position
@@ -105,6 +108,67 @@ def check_max_year(max_year: object, first_year: int, where: str) -> int | None:
 def check_position(position: Position, where: str = "Position") -> None:
     """Raise :class:`~diplo.position.PositionError` naming ``where`` unless ``position`` is a
     consistent board (see the module documentation)."""
+    if not _plainly_valid(position):
+        _explain(position, where)
+
+
+_Tables = tuple[frozenset[str], frozenset[tuple[str, str]], dict[str, str], frozenset[str]]
+_TABLES: WeakKeyDictionary[Map, _Tables] = WeakKeyDictionary()
+
+
+def _tables(game_map: Map) -> _Tables:
+    """Per map: its powers, the (type, location) pairs a unit may stand on, the province of each
+    location, and its supply centres."""
+    tables = _TABLES.get(game_map)
+    if tables is None:
+        fits = set()
+        for loc in game_map.locations:
+            prov = game_map.province_of(loc)
+            if loc == prov and not game_map.is_sea(prov):
+                fits.add(("A", loc))
+            if not game_map.is_land(prov) and (loc != prov or not game_map.coasts_of(prov)):
+                fits.add(("F", loc))
+        tables = (
+            frozenset(game_map.powers),
+            frozenset(fits),
+            {loc: game_map.province_of(loc) for loc in game_map.locations},
+            frozenset(game_map.centers),
+        )
+        _TABLES[game_map] = tables
+    return tables
+
+
+def _plainly_valid(position: Position) -> bool:
+    """The common case, quickly: a board without dislodged units that passes every check.
+    ``False`` sends the position through :func:`_explain`, which finds and names the problem."""
+    from .position import Phase, Piece
+
+    if position.dislodged:
+        return False
+    phase = position.phase
+    if (
+        type(phase) is not Phase
+        or (phase.season, phase.kind) not in _PHASES
+        or type(phase.year) is not int
+        or not MIN_YEAR <= phase.year <= MAX_YEAR
+    ):
+        return False
+    powers, fits, province_of, centers = _tables(position.map)
+    try:
+        for prov, piece in position.units.items():
+            if (
+                type(piece) is not Piece
+                or piece.power not in powers
+                or (piece.type, piece.loc) not in fits
+                or province_of[piece.loc] != prov
+            ):
+                return False
+        return all(c in centers and o in powers for c, o in position.centers.items())
+    except TypeError:  # an unhashable value where a name belongs
+        return False
+
+
+def _explain(position: Position, where: str) -> None:
     from .position import Dislodged, Phase, Piece, PositionError
 
     def fail(message: str) -> PositionError:
