@@ -13,6 +13,8 @@ Surfaces:
   mutated structurally (values replaced by hostile ones, keys dropped or renamed, units moved,
   lists duplicated, deep nesting, huge numbers) -> a ruling on which both backends agree and whose
   ``next`` is accepted input, or ``DocumentError``;
+* ``check_game_file``: a saved game (and its MILA export) mutated the same way -> a ``Game``
+  (replayed and verified) or ``GameFileError`` / ``MilaError``, nothing else;
 * ``check_fast_codes``: a generated position and arbitrary codes -> the fast path and the
   reference rule alike (results, implied orders, next position);
 * ``check_fast_calls``: a random sequence of valid and invalid calls on games -> every rejected
@@ -28,7 +30,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from diplo import conformance
+from diplo import conformance, gamefile, mila
 from diplo.adjudicate import DocumentError, adjudicate_document, process_phase
 from diplo.backend import available_backends
 from diplo.fast import FastGame, process_batch
@@ -292,6 +294,40 @@ def check_contract(rng: random.Random) -> str:
         if position.phase.year < 9999:
             adjudicate_document({**nxt, "orders": {}})
     return "ruled"
+
+
+# --------------------------------------------------------------------------- game files
+
+
+@cache
+def seed_games() -> tuple[str, str]:
+    """A short self-play game as a game file and as a MILA saved game (JSON text)."""
+    game = Game(max_year=1902)
+    player = RandomPlayer(random.Random(5))
+    while not game.is_over:
+        for power in game.orderable_powers():
+            game.set_orders(power, player.orders(game.position, power))
+        game.process()
+    return json.dumps(gamefile.to_json(game)), json.dumps(mila.game_to_mila(game))
+
+
+def check_game_file(rng: random.Random) -> str:
+    ours, theirs = seed_games()
+    if rng.random() < 0.5:
+        doc = mutate(json.loads(ours), rng)
+        try:
+            gamefile.from_json(doc, verify=rng.random() < 0.5)
+        except gamefile.GameFileError as exc:
+            assert len(str(exc)) < 2000, str(exc)[:200]
+            return "refused"
+        return "loaded"
+    doc = mutate(json.loads(theirs), rng)
+    try:
+        mila.game_from_mila(doc)
+    except mila.MilaError as exc:
+        assert len(str(exc)) < 2000, str(exc)[:200]
+        return "refused"
+    return "imported"
 
 
 # --------------------------------------------------------------------------- the fast path

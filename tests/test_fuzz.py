@@ -41,6 +41,12 @@ def test_contract(rng: random.Random) -> None:
     fuzzing.check_contract(rng)
 
 
+@ci(25)
+@given(RNG)
+def test_game_files(rng: random.Random) -> None:
+    fuzzing.check_game_file(rng)
+
+
 @ci(60)
 @given(RNG)
 def test_fast_codes(rng: random.Random) -> None:

@@ -31,6 +31,7 @@ from test_fast import compare_phase, generated_position, slow_orders
 SURFACES: dict[str, tuple[int, Callable[[random.Random], str]]] = {
     "parser": (60, fuzzing.check_parser),
     "contract": (25, fuzzing.check_contract),
+    "game_file": (5, fuzzing.check_game_file),
     "fast_codes": (10, lambda r: fuzzing.check_fast_codes(r, generated_position, compare_phase)),
     "fast_calls": (5, lambda r: fuzzing.check_fast_calls(r, generated_position, slow_orders)),
 }

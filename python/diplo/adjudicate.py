@@ -14,7 +14,7 @@ from typing import Any
 
 from .adjustments import resolve_adjustments
 from .backend import Backend, resolve_movement
-from .checks import MAX_YEAR, show
+from .checks import MAX_YEAR, clip, show
 from .map import Map, MapError, map_named
 from .orders import Convoy, Disband, Hold, Move, Order, Retreat, format_order
 from .outcome import Outcome, explain_movement
@@ -369,6 +369,9 @@ def _winter_needed(position: Position) -> bool:
 
 class DocumentError(ValueError):
     """A malformed adjudicate document (not an order problem: orders are ruled on, not rejected)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(clip(message))
 
 
 def adjudicate_document(

@@ -38,6 +38,7 @@ __all__ = [
     "ORDER_LIMIT",
     "check_max_year",
     "check_position",
+    "clip",
     "show",
 ]
 
@@ -68,6 +69,13 @@ def show(value: object, limit: int = ECHO_LIMIT) -> str:
     if len(text) > limit:
         text = f"{text[: limit - 3]}... ({_size(value)})"
     return text
+
+
+def clip(message: str, limit: int = 500) -> str:
+    """An error message cut to ``limit`` characters, saying how long it was."""
+    if len(message) <= limit:
+        return message
+    return f"{message[: limit - 40]}... (message of {len(message)} characters cut)"
 
 
 def _safe_repr(value: object) -> str:
