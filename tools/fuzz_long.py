@@ -49,7 +49,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--inputs", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--surfaces", default=",".join(SURFACES))
+    parser.add_argument(
+        "--surfaces",
+        default=",".join(SURFACES),
+        help="comma-separated names, each optionally =WEIGHT (default weights: "
+        + ", ".join(f"{k}={w}" for k, (w, _) in SURFACES.items())
+        + ")",
+    )
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--replay", default=None, help="SURFACE:SEED, one input, with traceback")
     parser.add_argument("--progress", type=int, default=50_000, help="report every N inputs")
@@ -58,8 +64,12 @@ def main() -> int:
         name, seed = args.replay.split(":")
         print(SURFACES[name][1](random.Random(int(seed))))
         return 0
-    chosen = [s for s in args.surfaces.split(",") if s]
-    weights = [SURFACES[s][0] for s in chosen]
+    chosen: list[str] = []
+    weights: list[float] = []
+    for item in filter(None, args.surfaces.split(",")):
+        name, _, weight = item.partition("=")
+        chosen.append(name)
+        weights.append(float(weight) if weight else SURFACES[name][0])
     plan = random.Random(args.seed)
     signal.signal(signal.SIGALRM, _alarm)
     outcomes: Counter[str] = Counter()
