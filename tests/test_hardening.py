@@ -314,7 +314,9 @@ def test_position_documents_are_read_strictly(unit: str, message: str) -> None:
         Position.from_json({"phase": "S1901M", "units": {"FRANCE": [unit]}}, M)
 
 
-@pytest.mark.parametrize("phase", ["S１９０１M", "S٠١٩٠١M", "F99999M", "S0M", "S10000M"])
+@pytest.mark.parametrize(
+    "phase", ["S１９０１M", "S٠١٩٠١M", "F99999M", "S0M", "S10000M", "S01901M", "S1901M\x00"]
+)
 def test_phases_outside_the_ascii_year_range_are_refused(phase: str) -> None:
     with pytest.raises(PositionError, match="bad phase"):
         Phase.parse(phase)

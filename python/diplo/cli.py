@@ -203,8 +203,8 @@ def _datc(args: argparse.Namespace) -> int:
 
     try:
         cases = load_cases(args.fixture)
-    except (OSError, ValueError) as exc:
-        return _fail(str(exc))
+    except (OSError, ValueError, RecursionError) as exc:
+        return _fail(f"cannot read the DATC fixture: {_describe(exc)}")
     if args.backend is not None:
         try:
             backends = [check_backend(args.backend)]

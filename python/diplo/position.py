@@ -26,7 +26,7 @@ class PositionError(ValueError):
 
 
 # ASCII digits only: a phase written with other digits (full-width, Arabic-Indic) is refused.
-_PHASE = re.compile(r"^([SFW])([0-9]{1,6})([MRA])$", re.ASCII)
+_PHASE = re.compile(r"^([SFW])([1-9][0-9]{0,5})([MRA])$", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True, order=True)
