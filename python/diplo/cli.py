@@ -215,7 +215,10 @@ def _datc(args: argparse.Namespace) -> int:
     report: dict[str, Any] = {"datc_version": DATC_VERSION, "backends": {}}
     failed_any = False
     for backend in backends:
-        results = run_all(cases, backend)
+        try:
+            results = run_all(cases, backend)
+        except (KeyError, TypeError, AttributeError, IndexError) as exc:
+            return _fail(f"malformed DATC fixture: {_describe(exc)}")
         entry = summary(results)
         report["backends"][backend] = entry
         failed_any = failed_any or bool(entry["failed"])
