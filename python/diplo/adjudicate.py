@@ -398,7 +398,10 @@ def adjudicate_document(
     orders = _document_orders(doc.get("orders", {}), game_map)
     try:
         return process_phase(position, orders, backend).to_json()
-    except PositionError as exc:  # the year limit: the next phase would be no valid input
+    except PositionError as exc:
+        if position.phase.year < MAX_YEAR:
+            raise  # not the input's fault: a bug, reported as one
+        # The year limit: the next phase would be no valid input.
         raise DocumentError(str(exc)) from exc
 
 
