@@ -82,7 +82,7 @@ from typing import Final, cast
 from weakref import WeakKeyDictionary
 
 from . import _core
-from .checks import MAX_YEAR, check_max_year, check_position, show
+from .checks import check_max_year, check_position, show
 from .map import Map, MapError, standard_map
 from .orders import (
     Build,
@@ -431,14 +431,6 @@ class FastGame:
         """Rule on the phase and move on to the next one with something to decide. Raises
         ``ValueError`` (the game unchanged) when that phase would fall after the last year,
         :data:`diplo.checks.MAX_YEAR`, as :func:`diplo.adjudicate.process_phase` does."""
-        if _in_last_year(self._core):
-            # Rare: play a copy and keep it only if it stays within the years a position has.
-            trial = self._core.clone()
-            trial.process()
-            if int(trial.phase[1:-1]) > MAX_YEAR:
-                raise ValueError(f"{self.phase}: the game cannot go past the year {MAX_YEAR}")
-            self._core = trial
-            return
         self._core.process()
 
     def result_codes(self) -> list[int]:
@@ -530,12 +522,6 @@ def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
 MAX_THREADS: Final = 4096
 
 
-def _in_last_year(core: _core.FastGame) -> bool:
-    """Whether processing ``core`` might move it past :data:`~diplo.checks.MAX_YEAR`."""
-    phase = core.phase
-    return not core.is_over and phase[0] != "S" and int(phase[1:-1]) >= MAX_YEAR
-
-
 def process_batch(
     games: Sequence[FastGame],
     orders: Sequence[Sequence[int]] | object,
@@ -565,12 +551,6 @@ def process_batch(
         cores = [g._core for g in games]
     except (AttributeError, TypeError):
         raise ValueError("games must be a sequence of diplo.fast.FastGame") from None
-    for i, core in enumerate(cores):
-        if _in_last_year(core):
-            raise ValueError(
-                f"games[{i}] is in {core.phase}, the last year: process it with "
-                "FastGame.process, which refuses to go past it"
-            )
     if offsets is None:
         _core.process_batch(cores, cast("Sequence[Sequence[int]]", orders), threads)
     else:
