@@ -14,7 +14,7 @@ import pytest
 
 from diplo import cli, fast, orders
 from diplo.adjudicate import DocumentError, adjudicate_document, process_phase
-from diplo.checks import MAX_YEAR, ORDER_LIMIT
+from diplo.checks import DOCUMENT_LIMIT, MAX_YEAR, ORDER_LIMIT
 from diplo.fast import FastGame, encode_order, process_batch
 from diplo.game import Game
 from diplo.map import standard_map
@@ -403,3 +403,16 @@ def test_positions_built_in_memory_are_checked(
         Position(M, Phase(1901, "S", "M"), units, centers)
     with pytest.raises(PositionError, match=f"^FastGame: .*{message}"):
         Position(M, Phase(1901, "S", "M"), units, centers, {}, "FastGame")
+
+
+def test_documents_beyond_the_size_limit_are_refused_and_the_stream_goes_on(
+    tmp_path: Path,
+) -> None:
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (DOCUMENT_LIMIT + 1))
+    proc = diplo("adjudicate", str(big))
+    assert proc.returncode == 2 and b"larger than the limit" in proc.stderr
+    good = json.dumps({"phase": "S1901M"}).encode()
+    outputs, status = jsonl([b"[" + b" " * DOCUMENT_LIMIT + b"]", good])
+    assert "line 1: the line is longer than the limit" in outputs[0]["error"]
+    assert outputs[1]["phase"] == "S1901M" and status == 1
