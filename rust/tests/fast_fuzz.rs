@@ -9,11 +9,11 @@
 
 #![allow(clippy::needless_range_loop)] // tables indexed by province, several at once
 
-mod fast_kit;
+mod kit;
 
 use diplo_core::fast::game_map::{has, Bits, NO_POWER, SEA};
 use diplo_core::fast::{Game, State};
-use fast_kit::Kit;
+use kit::Kit;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 
