@@ -129,23 +129,12 @@ def check_parser(rng: random.Random) -> str:
 
 @cache
 def seed_documents() -> tuple[str, ...]:
-    """Real documents as JSON text: every phase of the DATC v3.0 cases that can be built from
-    the fixture alone, and the phases of three short self-play games (movement, retreat and
-    adjustment phases, with the orders the players gave)."""
+    """Real documents as JSON text: every phase of the DATC v3.0 cases, and the phases of three
+    short self-play games (movement, retreat and adjustment phases, with the orders the players
+    gave)."""
     docs: list[dict[str, Any]] = []
     for case in conformance.load_cases():
-        expected = case["expected"]
-        for number, spec in enumerate(expected.get("phases", [])):
-            setup = spec.get("setup") or (expected.get("setup") if number == 0 else None)
-            if number > 0 and not spec.get("setup"):
-                break
-            blocks = case["blocks"]
-            block = blocks[number] if number < len(blocks) else []
-            try:
-                position = conformance._initial_position(setup or {}, spec["kind"], block, M)
-            except ValueError:
-                continue
-            orders = conformance._orders(block, spec["orders"])
+        for position, orders, _ in conformance.reference_phases(case, M):
             docs.append({**position.to_json(), "orders": orders})
     for seed in range(3):
         game = Game(max_year=1903)
