@@ -9,6 +9,8 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from diplo.mila import mila_phase
+
 
 def _subset(state: dict[str, Any], kind: str) -> dict[str, Any]:
     out: dict[str, Any] = {
@@ -66,4 +68,7 @@ def mila_records(map_name: str, seed: int, max_year: int) -> Iterator[dict[str, 
         if game.is_game_done:
             record["game_done"] = True
             record["outcome"] = list(game.outcome)
+        for key in ("phase", "next_phase"):
+            if record[key] != "COMPLETED":
+                record[key] = str(mila_phase(record[key]))  # diplo's notation: S1M, not S0001M
         yield record

@@ -269,7 +269,8 @@ def test_year_limit_ends_the_game() -> None:
         fast.process()
     assert fast.phase.endswith("1903M")
     # the earlier of max_year and the limit
-    assert FastGame(fast.position(), max_year=1901).max_year == 1901
+    start = Position.initial(standard_map(), rules=Rules(year_limit=1902))
+    assert FastGame(start, max_year=1901).max_year == 1901
 
 
 # --------------------------------------------------------------------------- carried everywhere

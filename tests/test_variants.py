@@ -95,8 +95,8 @@ def test_the_variants_differ_where_they_should() -> None:
     for prov in pure.provinces:
         assert pure.army_neighbours(prov) == set(pure.provinces) - {prov}
     ancmed = map_named("ancmed")
-    assert len(ancmed.powers) == 5 and ancmed.first_phase == "S0001M"
-    assert str(Position.initial(ancmed).phase) == "S0001M"
+    assert len(ancmed.powers) == 5 and ancmed.first_phase == "S1M"
+    assert str(Position.initial(ancmed).phase) == "S1M"
 
 
 def _power_of(code: int, position: Position) -> str:

@@ -51,6 +51,7 @@ from typing import Any
 from .adjudicate import PhaseOutcome, process_phase
 from .adjustments import adjustment_counts
 from .backend import Backend, check_backend
+from .checks import check_max_year
 from .map import Map, standard_map
 from .orders import (
     Build,
@@ -134,13 +135,8 @@ class Game:
             raise TypeError(f"expected a Position, got {type(position).__name__}")
         if backend is not None:
             check_backend(backend)
-        if max_year is not None and max_year < position.phase.year:
-            raise ValueError(f"max_year {max_year} is before the first phase ({position.phase})")
-        limit = position.rules.year_limit
-        if limit is not None and limit < position.phase.year:
-            raise ValueError(
-                f"rules: year_limit {limit} is before the first phase ({position.phase})"
-            )
+        max_year = check_max_year(max_year, position.phase.year, "Game")
+        check_max_year(position.rules.year_limit, position.phase.year, "rules year_limit")
         self._backend: Backend | str | None = backend
         self._max_year = max_year
         self._initial = position

@@ -43,7 +43,7 @@ UnitType = Literal["A", "F"]
 _KINDS: frozenset[str] = frozenset({"land", "coast", "sea"})
 _ABBR_RE = re.compile(r"[A-Z][A-Z0-9]*")
 _POWER_RE = re.compile(r"[A-Z][A-Z0-9_-]*")
-_FIRST_PHASE_RE = re.compile(r"[SF][0-9]{1,5}M|W[0-9]{1,5}A")
+_FIRST_PHASE_RE = re.compile(r"[SF][1-9][0-9]{0,3}M|W[1-9][0-9]{0,3}A")
 #: A map file larger than this is refused before it is read (the largest variant is ~100 kB).
 MAX_MAP_BYTES = 16 * 1024 * 1024
 #: The maps shipped in the package (``diplo/data/NAME.json``), for ``map_named`` and ``--map``.

@@ -29,6 +29,7 @@ from typing import Any
 from .adjudicate import PhaseOutcome, Result
 from .adjustments import adjustment_counts, build_sites
 from .backend import Backend
+from .checks import clip, show
 from .game import Game, PhaseRecord
 from .map import Map, MapError, map_named, standard_map
 from .orders import format_order
@@ -39,6 +40,8 @@ __all__ = [
     "MilaError",
     "game_from_mila",
     "game_to_mila",
+    "mila_phase",
+    "mila_phase_name",
     "mila_results",
     "position_from_mila",
     "position_to_mila",
@@ -58,8 +61,25 @@ MILA_MAP_NAMES = {
 _FROM_MILA = {mila: ours for ours, mila in MILA_MAP_NAMES.items()}
 
 
+def mila_phase(name: object) -> Phase:
+    """A MILA phase name read: MILA writes years below 1000 with four digits (``S0001M``),
+    diplo without leading zeros (``S1M``)."""
+    text = str(name)
+    if len(text) > 2 and text[1] == "0":
+        text = text[0] + (text[1:-1].lstrip("0") or "0") + text[-1]
+    return Phase.parse(text)
+
+
+def mila_phase_name(phase: Phase) -> str:
+    """A phase named as MILA names it (four-digit years)."""
+    return f"{phase.season}{phase.year:04d}{phase.kind}"
+
+
 class MilaError(ValueError):
     """A MILA saved game that cannot be read, or that diplo's engine does not replay alike."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(clip(message))
 
 
 # --------------------------------------------------------------------------- positions
@@ -78,7 +98,7 @@ def position_from_mila(
     game_map = standard_map() if game_map is None else game_map
     name = state.get("name") if phase is None else phase
     try:
-        parsed = name if isinstance(name, Phase) else Phase.parse(str(name))
+        parsed = name if isinstance(name, Phase) else mila_phase(name)
         units: dict[str, Piece] = {}
         dislodged: dict[str, Dislodged] = {}
         retreats = state.get("retreats") or {}
@@ -101,11 +121,12 @@ def position_from_mila(
             _check_power(power, game_map)
             for prov in provinces:
                 centers[game_map.province_of(game_map.lookup(prov))] = power
-    except (PositionError, ValueError) as exc:
-        raise MilaError(f"{name}: bad MILA state: {exc}") from exc
-    if parsed.kind != "R":
-        dislodged = {}
-    return Position(game_map, parsed, units, centers, dislodged)
+        if parsed.kind != "R":
+            dislodged = {}
+        return Position(game_map, parsed, units, centers, dislodged, "MILA import")
+    except (PositionError, ValueError, TypeError, AttributeError, KeyError) as exc:
+        # A MILA file is input: any value of the wrong shape is a malformed file.
+        raise MilaError(f"{show(name)}: bad MILA state: {exc}") from exc
 
 
 def _check_power(power: str, game_map: Map) -> None:
@@ -146,7 +167,7 @@ def position_to_mila(
             builds[p] = {"count": count, "homes": build_sites(position, p) if count > 0 else []}
     disorder = set(civil_disorder)
     return {
-        "name": name or str(position.phase),
+        "name": name or mila_phase_name(position.phase),
         "units": {p: sorted(u) for p, u in units.items()},
         "retreats": retreats,
         "centers": centers,
@@ -237,7 +258,7 @@ def game_to_mila(game: Game, game_id: str | None = None) -> dict[str, Any]:
                 orders[result.power].append(result.order)
         phases.append(
             {
-                "name": str(phase),
+                "name": mila_phase_name(phase),
                 "state": position_to_mila(record.position, civil_disorder=disorder),
                 "orders": orders,
                 "results": mila_results(record),
@@ -268,7 +289,7 @@ def game_to_mila(game: Game, game_id: str | None = None) -> dict[str, Any]:
             current[power] = [i if isinstance(i, str) else format_order(i) for i in items]
         phases.append(
             {
-                "name": str(game.phase),
+                "name": mila_phase_name(game.phase),
                 "state": position_to_mila(game.position, civil_disorder=list(resigned)),
                 "orders": current,
                 "results": {},
@@ -301,6 +322,19 @@ def game_from_mila(
     no order from then on, resigns at that phase. A ``COMPLETED`` game that MILA ended with
     several powers in its ``Victory by`` note ends here as an agreed draw.
     """
+    try:
+        return _replay_mila(data, backend, strict, maps)
+    except (TypeError, AttributeError, KeyError, IndexError, RecursionError) as exc:
+        # A MILA file is input: a value of the wrong shape anywhere is a malformed file.
+        raise MilaError(f"malformed MILA saved game: {type(exc).__name__}: {exc}") from exc
+
+
+def _replay_mila(
+    data: Mapping[str, Any],
+    backend: Backend | str | None,
+    strict: bool,
+    maps: Mapping[str, Map] | None,
+) -> Game:
     if not isinstance(data, Mapping):
         raise MilaError("a MILA saved game must be a JSON object")
     try:
@@ -325,7 +359,7 @@ def game_from_mila(
             _complete(game, entry, strict)
             break
         try:
-            phase = Phase.parse(str(name))
+            phase = mila_phase(name)
         except PositionError as exc:
             raise MilaError(f"phases[{index}]: {exc}") from exc
         if game.is_over or phase != game.phase:
@@ -400,7 +434,7 @@ def _divergence(outcome: PhaseOutcome, following: Mapping[str, Any], game_map: M
     """How diplo's next position differs from the state MILA recorded next, or ``None``."""
     name = following.get("name")
     nxt = outcome.next
-    if name != COMPLETED and name != str(nxt.phase):
+    if name != COMPLETED and name != mila_phase_name(nxt.phase):
         return f"next phase {nxt.phase}, MILA {name}"
     if name == COMPLETED and outcome.winner is None:
         return None  # MILA ended the game by agreement after this phase: compared by _complete

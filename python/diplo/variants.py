@@ -257,9 +257,9 @@ class _Reader:
             raise MapError(f"{where}: BEGIN is like 'BEGIN SPRING 1901 MOVEMENT'")
         season = _SEASONS.get(words[1].upper())
         kind = _KINDS.get(words[3].upper())
-        if season is None or kind is None or not words[2].isdigit() or len(words[2]) > 5:
+        if season is None or kind is None or not words[2].isdigit() or len(words[2]) > 4:
             raise MapError(f"{where}: BEGIN is like 'BEGIN SPRING 1901 MOVEMENT'")
-        self.first_phase = f"{season}{int(words[2]):04d}{kind}"
+        self.first_phase = f"{season}{int(words[2])}{kind}"
 
     def _unplayed(self, words: list[str], where: str) -> None:
         names = [_power_name(w) for w in words[1:] if w.strip(",")]
