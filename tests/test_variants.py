@@ -468,3 +468,15 @@ def test_diplo_adjudicate_takes_map_and_rules(tmp_path: Path) -> None:
     for bad in (["--map", "nosuch"], ["--rules", "build_sites=everywhere"]):
         refused = _adjudicate_cli(bad, j11)
         assert refused.returncode == 2 and refused.stderr.startswith("diplo: ")
+
+
+def test_mila_saved_games_write_years_below_1000_with_four_digits() -> None:
+    from diplo.mila import game_from_mila, game_to_mila
+
+    game = Game(map=map_named("ancmed"), backend="python", max_year=2)
+    while not game.is_over:
+        game.process()
+    data = game_to_mila(game)
+    assert data["phases"][0]["name"] == "S0001M"
+    back = game_from_mila(data, backend="python")
+    assert str(back.history[0].phase) == "S1M" and back.position == game.position
