@@ -1,6 +1,6 @@
 """``diplo bench``: how fast diplo plays random Diplomacy, against itself and the MILA engine.
 
-Three workloads, each measured on every engine in the same run (the report is specified in
+Four workloads, each measured on every engine in the same run (the report is specified in
 ``../shared/spec/adjudicate-json.md``, "Reports"):
 
 ``movement``
@@ -12,6 +12,11 @@ Three workloads, each measured on every engine in the same run (the report is sp
 ``selfplay``
     The whole random self-play loop from S1901 to the end of ``max_year`` (or a solo victory):
     list the legal orders, choose one per unit, submit, process, every phase type.
+``mila-api``
+    The self-play loop of ``selfplay`` written against MILA's ``Game`` API (as the MILA corpus was
+    played: ``get_all_possible_orders``, ``get_orderable_locations``, a sorted random choice per
+    location, ``set_orders``, ``process``), run on :class:`diplo.compat.mila.Game` (engine
+    ``diplo-compat``) and on MILA itself: what a bot written for MILA gains by switching imports.
 ``batch``
     :func:`diplo.fast.process_batch` over many independent movement phases, on 1 thread and on
     2 threads (only when ``diplo.fast`` is built). The orders go in the fastest public form: flat
@@ -73,6 +78,7 @@ __all__ = [
     "batch_engines",
     "fast_module",
     "measure",
+    "mila_api_engines",
     "mila_module",
     "movement_engines",
     "prepare_movement_phases",
@@ -82,19 +88,21 @@ __all__ = [
     "selfplay_engines",
 ]
 
-WORKLOADS = ("movement", "selfplay", "batch")
+WORKLOADS = ("movement", "selfplay", "mila-api", "batch")
 ENGINES = ("diplo-rust", "diplo-rust-objects", "diplo-python", "mila")
 #: The engine the others are compared with, per workload (the ``÷`` column and ``ratios``).
 REFERENCE = {
     "movement": "diplo-rust",
     "selfplay": "diplo-rust",
     "batch": "diplo-rust-2threads",
+    "mila-api": "diplo-compat",
 }
 FULL_BOARD = 30
 DESCRIPTIONS = {
     "movement": "full-board movement phases: validation, resolution, next position",
     "selfplay": "random self-play, every phase: legal orders, random choice, submit, process",
     "batch": "diplo.fast.process_batch over independent movement phases",
+    "mila-api": "random self-play through MILA's Game API: diplo.compat.mila.Game and MILA",
 }
 
 
@@ -359,7 +367,9 @@ def _fast_selfplay_engine(seed: int, max_year: int, fast: ModuleType) -> Engine:
     return Engine("diplo-rust", setup, run)
 
 
-def _mila_selfplay_engine(seed: int, max_year: int, mila: ModuleType) -> Engine:
+def _mila_selfplay_engine(seed: int, max_year: int, mila: ModuleType, name: str = "mila") -> Engine:
+    """Self-play through MILA's ``Game`` API, on ``mila.Game`` (MILA, or diplo.compat.mila)."""
+
     # As the MILA corpus was played (../shared/corpus/README.md, "How games are played").
     def setup(r: int) -> tuple[Any, random.Random]:
         return mila.Game(), random.Random(seed + r)
@@ -378,7 +388,22 @@ def _mila_selfplay_engine(seed: int, max_year: int, mila: ModuleType) -> Engine:
             phases += 1
         return phases
 
-    return Engine("mila", setup, run)
+    return Engine(name, setup, run)
+
+
+def mila_api_engines(
+    seed: int, max_year: int, engines: Iterable[str] = ENGINES, mila: ModuleType | None = None
+) -> list[Engine]:
+    """The engines of the mila-api workload: the drop-in (when the fast path is built and
+    ``diplo-rust`` is asked for) and MILA (when installed and asked for)."""
+    wanted = set(engines)
+    out: list[Engine] = []
+    if "diplo-rust" in wanted and rust_available() and fast_module() is not None:
+        compat = importlib.import_module("diplo.compat.mila")
+        out.append(_mila_selfplay_engine(seed, max_year, compat, "diplo-compat"))
+    if mila is not None and "mila" in wanted:
+        out.append(_mila_selfplay_engine(seed, max_year, mila))
+    return out
 
 
 def batch_engines(
@@ -540,6 +565,7 @@ class Report:
             f" units x {s.rounds} rounds",
             "selfplay": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
             "batch": f"{s.batch_size} phases per call x {s.rounds} rounds",
+            "mila-api": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
         }
         lines: list[str] = []
         for workload, results in self.workloads.items():
@@ -586,6 +612,10 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
         engines = selfplay_engines(settings.seed, settings.max_year, settings.engines, fast, mila)
         say(f"selfplay: {len(engines)} engines x {settings.games} games to {settings.max_year}")
         report.workloads["selfplay"] = measure(engines, settings.games)
+    if "mila-api" in settings.workloads:
+        engines = mila_api_engines(settings.seed, settings.max_year, settings.engines, mila)
+        say(f"mila-api: {len(engines)} engines x {settings.games} games to {settings.max_year}")
+        report.workloads["mila-api"] = measure(engines, settings.games)
     if "batch" in settings.workloads:
         if fast is None:
             say("batch omitted: diplo.fast (and its process_batch) is not built")
@@ -603,8 +633,9 @@ def register(sub: Any) -> None:
         "bench",
         help="time diplo's engines (and MILA's) on random full-board play",
         description=(
-            "Time the movement, selfplay and batch workloads on every engine, interleaved in "
-            "rounds; report the median µs per phase. The defaults take about half a minute."
+            "Time the movement, selfplay, mila-api and batch workloads on every engine, "
+            "interleaved in rounds; report the median µs per phase. The defaults take about a "
+            "minute."
         ),
     )
     defaults = Settings()

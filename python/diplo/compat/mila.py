@@ -95,9 +95,18 @@ _KINDS: Final = {"M": "MOVEMENT", "R": "RETREATS", "A": "ADJUSTMENTS"}
 
 # --------------------------------------------------------------------------- per-map tables
 
+#: Text caches are emptied past this many entries (they hold every order text seen on the map).
+_CACHE_SIZE: Final = 200_000
+
 
 class _Tables:
-    """What turns codes into MILA's text on one map, computed once per map."""
+    """What turns codes into MILA's text on one map, and the texts already made, per map.
+
+    An order's text depends on its code and on the units it names: the ordered unit's type and
+    the type and location (coast) of the unit in the province of field ``a``. Each unit is given a
+    tag (``1 + 2 * location + is_fleet``) and ``code | own tag << 27 | other tag << 36`` keys the
+    text, so that a phase costs one dictionary look-up per listed order once the texts are known.
+    """
 
     def __init__(self, game_map: Map) -> None:
         index = game_map.location_index
@@ -113,6 +122,53 @@ class _Tables:
         self.coasts: frozenset[int] = frozenset(
             i for i, loc in enumerate(self.locations) if game_map.coast_of(loc) is not None
         )
+        #: Text key -> the listed text ("" for a form MILA does not list).
+        self.texts: dict[int, str] = {}
+        #: Order text (as listed, or the unlisted plain form) -> code; the same in every position.
+        self.codes: dict[str, int] = {}
+
+    def name(self, tag: int) -> str:
+        return ("F " if (tag - 1) & 1 else "A ") + self.locations[(tag - 1) >> 1]
+
+    def text(self, code: int, key: int) -> str:
+        """Make (and remember) the text of ``code`` keyed ``key``: "" when MILA does not list it."""
+        if len(self.texts) > _CACHE_SIZE:
+            self.texts.clear()
+            self.codes.clear()
+        locations = self.locations
+        kind = code & 0xF
+        loc = code >> 4 & 0x7F
+        a = code >> 11 & 0x7F
+        b = code >> 18 & 0x7F
+        listed = True
+        if kind == WAIVE:
+            text = "WAIVE"
+        elif kind == BUILD:
+            text = ("F " if code & FLEET else "A ") + locations[loc] + " B"
+        else:
+            me = self.name(key >> 27 & 0x1FF)
+            other = key >> 36
+            if kind == HOLD:
+                text = me + " H"
+            elif kind == MOVE:
+                text = me + " - " + locations[a]
+                if code & VIA:
+                    text += " VIA"
+                elif me[0] == "A" and (loc << 7 | a) not in self.army_steps:
+                    listed = False  # MILA lists a convoyed move beyond the neighbours with VIA
+            elif kind == SUPPORT_HOLD:
+                text = me + " S " + self.name(other)
+            elif kind == SUPPORT_MOVE:
+                text = me + " S " + self.name(other) + " - " + locations[b]
+            elif kind == CONVOY:
+                text = me + " C " + self.name(other) + " - " + locations[b]
+            elif kind == RETREAT:
+                text = me + " R " + locations[a]
+            else:
+                text = me + " D"
+        self.codes.setdefault(text, code)
+        self.texts[key] = text if listed else ""
+        return text
 
 
 _TABLES: WeakKeyDictionary[Map, _Tables] = WeakKeyDictionary()
@@ -136,79 +192,55 @@ class _Turn:
         year, season, kind, units, _centers, dislodged = self.state
         self.kind: str = kind
         self.name = f"{season}{year}{kind}"
+        self.tables = tables
         locations = tables.locations
         province = tables.province
         powers = game_map.powers
-        # Unit names by province index: those on the board, and those being ordered (the
+        # Unit tags by province index: the units on the board, and those being ordered (the
         # dislodged ones in a retreat phase).
-        names: list[str] = [""] * len(locations)
+        board = [0] * len(locations)
         for _power, fleet, loc in units:
-            names[province[loc]] = ("F " if fleet else "A ") + locations[loc]
-        own = names
+            board[province[loc]] = 1 + 2 * loc + fleet
+        own = board
         if kind == "R":
-            own = [""] * len(locations)
+            own = [0] * len(locations)
             for _power, fleet, loc, _options in dislodged:
-                own[province[loc]] = ("F " if fleet else "A ") + locations[loc]
+                own[province[loc]] = 1 + 2 * loc + fleet
+        self.board = board
+        self.own = own
         self.possible: dict[str, list[str]] = {loc: [] for loc in locations}
         self.orderable: dict[str, list[str]] = {p: [] for p in powers}
-        #: Per power: accepted text -> code, and the province (or waive) each code orders.
-        self.accept: dict[str, dict[str, int]] = {p: {} for p in powers}
+        #: Per power: its legal codes.
         self.legal: dict[str, set[int]] = {p: set() for p in powers}
-        self.text: dict[int, str] = {}
-        steps = tables.army_steps
-        coasts = tables.coasts
+        texts = tables.texts
+        make = tables.text
+        coasts = tables.coasts if kind != "A" else frozenset()
         possible = self.possible
         for (power, key), codes in zip(core.slots(), core.legal_orders(), strict=True):
-            if key == power:
-                # A power that may build but has no free home centre: MILA offers it nothing.
-                self.legal[power].update(codes)
-                self.accept[power]["WAIVE"] = codes[0]
-                continue
-            self.orderable[power].append(key)
-            accept = self.accept[power]
             self.legal[power].update(codes)
-            listed: list[str] = []
-            coast = ""
-            for code in codes:
-                k = code & 0xF
-                loc = code >> 4 & 0x7F
-                a = code >> 11 & 0x7F
-                if k == WAIVE:
-                    text = "WAIVE"
-                elif k == BUILD:
-                    text = ("F " if code & FLEET else "A ") + locations[loc] + " B"
-                else:
-                    me = own[province[loc]]
-                    if loc in coasts and k != BUILD:
-                        coast = locations[loc]
-                    if k == HOLD:
-                        text = me + " H"
-                    elif k == MOVE:
-                        text = me + " - " + locations[a]
-                        if code & VIA:
-                            text += " VIA"
-                        elif me[0] == "A" and (loc << 7 | a) not in steps:
-                            # MILA lists a convoyed move beyond the neighbours with VIA only.
-                            accept[text] = code
-                            self.text[code] = text
-                            continue
-                    elif k == SUPPORT_HOLD:
-                        text = me + " S " + names[a]
-                    elif k == SUPPORT_MOVE:
-                        text = me + " S " + names[a] + " - " + locations[code >> 18 & 0x7F]
-                    elif k == CONVOY:
-                        text = me + " C " + names[a] + " - " + locations[code >> 18 & 0x7F]
-                    elif k == RETREAT:
-                        text = me + " R " + locations[a]
-                    else:  # DISBAND
-                        text = me + " D"
-                accept[text] = code
-                self.text[code] = text
-                listed.append(text)
-            listed.sort()
+            if key == power:
+                continue  # a power that may build but has no free home centre: MILA lists none
+            self.orderable[power].append(key)
+            # One slot orders one unit (or build site): the same own tag for all its codes.
+            loc = codes[0] >> 4 & 0x7F
+            mine = own[province[loc]] << 27
+            keys = [code | mine | board[code >> 11 & 0x7F] << 36 for code in codes]
+            found = list(map(texts.get, keys))
+            if None in found:
+                for i, text in enumerate(found):
+                    if text is None:
+                        make(codes[i], keys[i])
+                        found[i] = texts[keys[i]]
+            listed = sorted(filter(None, found))  # "" marks a form MILA does not list
             possible[key] = listed
-            if coast:
-                possible[coast] = listed
+            if loc in coasts:
+                possible[locations[loc]] = listed
+
+    def text(self, code: int) -> str:
+        """The text of a legal code of this phase."""
+        province = self.tables.province
+        k = code | self.own[province[code >> 4 & 0x7F]] << 27 | self.board[code >> 11 & 0x7F] << 36
+        return self.tables.texts.get(k) or self.tables.text(code, k)
 
 
 # --------------------------------------------------------------------------- the game
@@ -420,25 +452,26 @@ class Game:
             self.error.append(f"{power}: the game is done, orders are not taken")
             return
         turn = self._turn
-        accept = turn.accept[power]
+        legal = turn.legal[power]
+        codes = self._tables.codes
+        province = self._tables.province
         kept = {} if replace else dict(self._orders.get(power, {}))
         for order in [orders] if isinstance(orders, str) else orders:
             text = str(order)
-            code = accept.get(text)
-            if code is None:
+            code = codes.get(text)
+            if code is None or code not in legal:
                 code = self._read(power, text, turn)
                 if code is None:
                     continue
-                text = turn.text[code]
-            kept[self._slot(code, len(kept))] = (text, code)
+                text = turn.text(code)
+            # What the order is for: its unit's (or build site's) province; each waive its own.
+            slot = -1 - len(kept) if code & 0xF == WAIVE else province[code >> 4 & 0x7F]
+            kept[slot] = (text, code)
         self._orders[power] = kept
 
     def _read(self, power: str, text: str, turn: _Turn) -> int | None:
         """The code of an order written otherwise than listed, or ``None`` (noted in ``error``)."""
         cleaned = " ".join(text.upper().split())
-        code = turn.accept[power].get(cleaned)
-        if code is not None:
-            return code
         try:
             code = encode_order(parse_order(cleaned, self._map), self._map, power)
         except (OrderParseError, ValueError) as exc:
@@ -448,12 +481,6 @@ class Game:
             self.error.append(f"{power}: {text!r} dropped: not a legal order of {power} here")
             return None
         return code
-
-    def _slot(self, code: int, count: int) -> int:
-        """What an order is for: its unit's (or build site's) province; each waive its own."""
-        if code & 0xF == WAIVE:
-            return -1 - count
-        return self._tables.province[code >> 4 & 0x7F]
 
     def get_orders(self, power_name: str | None = None) -> Any:
         """The orders kept so far for this phase, of a power (all powers: a dict)."""
