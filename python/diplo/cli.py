@@ -46,7 +46,12 @@ def _parser() -> argparse.ArgumentParser:
 
     datc = sub.add_parser("datc", help="run the DATC v3.0 conformance suite")
     datc.add_argument("--backend", choices=("rust", "python"), default=None)
-    datc.add_argument("--fixture", type=Path, default=None, help="path to tests/datc/cases.json")
+    datc.add_argument(
+        "--fixture",
+        type=Path,
+        default=None,
+        help="a DATC fixture (default: the one shipped in the package)",
+    )
     datc.add_argument("--json", action="store_true", help="print the JSON report")
     datc.add_argument("-v", "--verbose", action="store_true", help="list every case")
     datc.set_defaults(handler=_datc)

@@ -1,6 +1,6 @@
 """The DATC v3.0 conformance runner behind ``diplo datc`` and ``tests/test_datc.py``.
 
-It reads the fixture ``tests/datc/cases.json`` (made by ``tools/datc.py`` from the DATC text and
+It reads the fixture ``diplo/data/datc_cases.json``, shipped in the package (made by ``tools/datc.py`` from the DATC text and
 the hand-written expectations), plays every case through :func:`diplo.adjudicate.process_phase`
 with the chosen backend, and compares every order's legality and success, the dislodged units and
 the board after each phase with what the DATC says.
@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -35,17 +36,13 @@ class CaseResult:
     problems: tuple[str, ...]
 
 
-def find_fixture(start: Path | None = None) -> Path:
-    """Locate ``tests/datc/cases.json`` from the working directory upwards."""
-    here = (start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        candidate = folder / "tests" / "datc" / "cases.json"
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(
-        "cannot find tests/datc/cases.json from the current directory; "
-        "run from a checkout of diplo or pass --fixture PATH"
-    )
+def find_fixture() -> Path:
+    """The DATC fixture shipped in the package (``diplo/data/datc_cases.json``), so that
+    ``diplo datc`` runs from an installed wheel anywhere; the DATC text itself is not needed."""
+    fixture = Path(str(resources.files("diplo") / "data" / "datc_cases.json"))
+    if not fixture.is_file():
+        raise FileNotFoundError(f"the DATC fixture is missing from the package: {fixture}")
+    return fixture
 
 
 def load_cases(path: Path | None = None) -> list[dict[str, Any]]:
