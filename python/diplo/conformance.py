@@ -1,8 +1,8 @@
 """The DATC v3.0 conformance runner behind ``diplo datc`` and ``tests/test_datc.py``.
 
-It reads the fixture ``diplo/data/datc_cases.json``, shipped in the package (made by ``tools/datc.py`` from the DATC text and
-the hand-written expectations), plays every case through :func:`diplo.adjudicate.process_phase`
-with the chosen backend, and compares every order's legality and success, the dislodged units and
+It reads the fixture ``diplo/data/datc_cases.json``, shipped in the package (made by
+``tools/datc.py`` from the DATC text and the hand-written expectations), plays every case through
+:func:`diplo.adjudicate.process_phase` with the chosen backend, and compares every order's legality and success, the dislodged units and
 the board after each phase with what the DATC says.
 """
 
