@@ -2,8 +2,8 @@
 
 It reads the fixture ``diplo/data/datc_cases.json``, shipped in the package (made by
 ``tools/datc.py`` from the DATC text and the hand-written expectations), plays every case through
-:func:`diplo.adjudicate.process_phase` with the chosen backend, and compares every order's legality and success, the dislodged units and
-the board after each phase with what the DATC says.
+:func:`diplo.adjudicate.process_phase` with the chosen backend, and compares every order's legality
+and success, the dislodged units and the board after each phase with what the DATC says.
 """
 
 from __future__ import annotations
