@@ -13,8 +13,10 @@ __all__ = [
     "CompiledMap",
     "FastGame",
     "FastMap",
+    "GameOverError",
     "MovementOutcome",
     "__version__",
+    "_panic_for_test",
     "pack_orders",
     "process_batch",
     "resolve_movement",
@@ -22,6 +24,9 @@ __all__ = [
 
 __version__: Final[str]
 CODES: Final[tuple[str, str, str, str, str, str]]
+
+class GameOverError(RuntimeError):
+    """An action that needs a running game was asked of a game that has ended."""
 
 @final
 class CompiledMap:

@@ -23,6 +23,8 @@ mod retreat;
 mod strength;
 
 #[cfg(feature = "python")]
+mod py_errors;
+#[cfg(feature = "python")]
 mod py_fast;
 #[cfg(feature = "python")]
 mod python;

@@ -306,6 +306,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCompiledMap>()?;
     m.add_class::<PyMovementOutcome>()?;
     m.add_function(wrap_pyfunction!(resolve_movement, m)?)?;
+    crate::py_errors::register(m)?;
     crate::py_fast::register(m)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     m.add("__version__", crate::version())?;
