@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -31,12 +32,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="diplo", description="A Diplomacy adjudicator following the DATC v3.0."
+        prog="diplo",
+        description="A Diplomacy adjudicator following the DATC v3.0.",
+        epilog=f"The JSON contract (diplo adjudicate's documents): {contract_path()}",
     )
+    parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True)
 
     adj = sub.add_parser(
-        "adjudicate", help="rule on one phase given as JSON (see the JSON contract)"
+        "adjudicate",
+        help="rule on one phase given as JSON (see the JSON contract)",
+        description="Rule on one phase given as a JSON document; print the ruling and the next "
+        "position as JSON.",
+        epilog=f"The documents are described in the JSON contract, shipped with the package: "
+        f"{contract_path()}",
     )
     adj.add_argument("file", nargs="?", default="-", help="input document, '-' for stdin")
     adj.add_argument("--jsonl", action="store_true", help="one document per line in and out")
@@ -58,6 +67,18 @@ def _parser() -> argparse.ArgumentParser:
 
     _add_optional_commands(sub)
     return parser
+
+
+def contract_path() -> Path:
+    """Where the JSON contract (``docs/json-contract.md``) is in the installed package."""
+    return Path(str(resources.files("diplo") / "docs" / "json-contract.md"))
+
+
+def _version() -> str:
+    from . import __version__
+    from .conformance import DATC_VERSION
+
+    return f"diplo {__version__} (DATC v{DATC_VERSION}, Python {sys.version.split()[0]})"
 
 
 def _add_optional_commands(sub: Any) -> None:

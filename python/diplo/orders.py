@@ -15,6 +15,7 @@ from typing import Literal, TypeAlias
 from weakref import WeakKeyDictionary
 
 from .map import Map, MapError
+from .wording import suggestions
 
 UnitType: TypeAlias = Literal["A", "F"]
 
@@ -264,7 +265,9 @@ class _Reader:
         try:
             return self.map.lookup(phrase)
         except MapError as exc:
-            raise self.error(f"unknown {what} {phrase!r}") from exc
+            names = [*self.map.locations, *(p.name for p in self.map.provinces.values())]
+            hint = suggestions(phrase, names)
+            raise self.error(f"unknown {what} {phrase!r}{hint}") from exc
 
     def unit(self, what: str) -> Unit:
         unit_type: UnitType | None = None
