@@ -398,9 +398,10 @@ def mila_api_engines(
     ``diplo-rust`` is asked for) and MILA (when installed and asked for)."""
     wanted = set(engines)
     out: list[Engine] = []
-    if "diplo-rust" in wanted and rust_available() and fast_module() is not None:
-        compat = importlib.import_module("diplo.compat.mila")
-        out.append(_mila_selfplay_engine(seed, max_year, compat, "diplo-compat"))
+    if "diplo-rust" in wanted and rust_available():
+        compat = _optional("diplo.compat.mila")  # None when diplo.fast is not the real one
+        if compat is not None:
+            out.append(_mila_selfplay_engine(seed, max_year, compat, "diplo-compat"))
     if mila is not None and "mila" in wanted:
         out.append(_mila_selfplay_engine(seed, max_year, mila))
     return out
@@ -614,8 +615,11 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
         report.workloads["selfplay"] = measure(engines, settings.games)
     if "mila-api" in settings.workloads:
         engines = mila_api_engines(settings.seed, settings.max_year, settings.engines, mila)
-        say(f"mila-api: {len(engines)} engines x {settings.games} games to {settings.max_year}")
-        report.workloads["mila-api"] = measure(engines, settings.games)
+        if engines:
+            say(f"mila-api: {len(engines)} engines x {settings.games} games to {settings.max_year}")
+            report.workloads["mila-api"] = measure(engines, settings.games)
+        else:
+            say("mila-api omitted: neither diplo.compat.mila nor MILA can run here")
     if "batch" in settings.workloads:
         if fast is None:
             say("batch omitted: diplo.fast (and its process_batch) is not built")
