@@ -63,6 +63,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     datc.add_argument("--json", action="store_true", help="print the JSON report")
     datc.add_argument("-v", "--verbose", action="store_true", help="list every case")
+    datc.add_argument(
+        "--engine",
+        metavar="CMD",
+        action="append",
+        default=[],
+        help="also run the suite through this command, which must speak the JSON contract in "
+        "--jsonl mode (e.g. 'diplo adjudicate --jsonl'); repeatable. Its failures are listed per "
+        "section with the reason, and it is timed beside diplo's own command",
+    )
     datc.set_defaults(handler=_datc)
 
     _add_optional_commands(sub)
@@ -184,6 +193,11 @@ def _datc(args: argparse.Namespace) -> int:
                 print(f"  {mark} {r.case_id} {r.title}")
                 for problem in r.problems:
                     print(f"        {problem}")
+    if args.engine:
+        from .external import datc_engines
+
+        report["engines"], engine_failed = datc_engines(cases, args.engine, args.json, args.verbose)
+        failed_any = failed_any or engine_failed
     if args.json:
         print(json.dumps(report, indent=1))
     return 1 if failed_any else 0
