@@ -94,3 +94,16 @@ def test_datc_command_line_reports_the_engine_per_section() -> None:
     assert set(optimist["problems"]) == set(optimist["failed"])
     ours = engines[diplo_command()]
     assert ours["failed"] == [] and ours["passed"] == 164 and ours["seconds"] > 0
+
+
+def test_bench_times_an_external_engine_beside_diplo() -> None:
+    from diplo import bench
+
+    phases = bench.prepare_movement_phases(2, seed=3)
+    engines = bench.external_engines(phases, [diplo_command()])
+    assert [e.name for e in engines] == ["external-1", "diplo-jsonl"]
+    results = bench.measure(engines, rounds=1, min_run=0)
+    assert all(m.phases == 2 and m.seconds > 0 for m in results.values())
+    broken = bench.external_engines(phases, [python_engine("import sys; sys.stdin.read()")])[0]
+    with pytest.raises(bench.BenchError, match="answered 0 lines for 2 documents"):
+        broken.run(broken.setup(0))

@@ -531,6 +531,36 @@ class Settings:
     rounds: int = 30
     batch_size: int = 1000
     max_year: int = 1915
+    #: Commands speaking the JSON contract in --jsonl mode, timed on the movement workload.
+    external: tuple[str, ...] = ()
+
+
+def external_engines(phases: Sequence[MovementPhase], commands: Sequence[str]) -> list[Engine]:
+    """The movement phases through each external command (``diplo bench --engine CMD``) and,
+    for comparison, through diplo's own ``diplo adjudicate --jsonl`` (engine ``diplo-jsonl``):
+    one process per run, all the phases on its standard input. Every output must be a ruling."""
+    from .external import EngineError, ExternalEngine, diplo_command
+
+    docs = [{**p.position.to_json(), "orders": p.texts()} for p in phases]
+
+    def engine(name: str, command: str) -> Engine:
+        external = ExternalEngine(command)
+
+        def run(batch: list[dict[str, Any]]) -> int:
+            try:
+                outputs = external.adjudicate(batch)
+            except EngineError as exc:
+                raise BenchError(str(exc)) from None
+            bad = [o for o in outputs if "results" not in o]
+            if bad:
+                raise BenchError(f"{command!r} did not rule on every phase: {bad[0]}")
+            return len(outputs)
+
+        return Engine(name, lambda _round: docs, run)
+
+    out = [engine(f"external-{i}", command) for i, command in enumerate(commands, start=1)]
+    out.append(engine("diplo-jsonl", diplo_command()))
+    return out
 
 
 @dataclass
@@ -607,6 +637,10 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
         report.movement_units = [p.units for p in phases]
     if "movement" in settings.workloads:
         engines = movement_engines(phases, settings.engines, fast, mila)
+        if settings.external:
+            engines += external_engines(phases, settings.external)
+            for i, command in enumerate(settings.external, start=1):
+                say(f"external-{i} is {command!r}; diplo-jsonl is diplo adjudicate --jsonl")
         say(f"movement: {len(engines)} engines x {settings.rounds} rounds")
         report.workloads["movement"] = measure(engines, settings.rounds)
     if "selfplay" in settings.workloads:
@@ -681,6 +715,15 @@ def register(sub: Any) -> None:
         "--workloads", nargs="+", choices=WORKLOADS, default=list(WORKLOADS), metavar="WORKLOAD"
     )
     bench.add_argument("--seed", type=int, default=defaults.seed, help="random seed (default 0)")
+    bench.add_argument(
+        "--engine",
+        metavar="CMD",
+        action="append",
+        default=[],
+        help="also time the movement workload through this command, which must speak the JSON "
+        "contract in --jsonl mode (one process per round, all phases on its standard input), "
+        "beside diplo's own command (diplo-jsonl); repeatable",
+    )
     bench.set_defaults(handler=run)
 
 
@@ -704,6 +747,7 @@ def run(args: argparse.Namespace) -> int:
         rounds=args.rounds,
         batch_size=args.batch_size,
         max_year=args.max_year,
+        external=tuple(args.engine),
     )
     try:
         report = run_benchmarks(settings, lambda text: print(f"bench: {text}", file=sys.stderr))
