@@ -27,7 +27,7 @@ from diplo.fast import decode_order
 from diplo.legal import legal_orders
 from diplo.map import standard_map
 from diplo.mila import position_from_mila
-from diplo.orders import Move, format_order, parse_order
+from diplo.orders import Move, Waive, format_order, parse_order
 from test_mila import judge
 
 GAMES = int(os.environ.get("DIPLO_COMPAT_GAMES", "3"))
@@ -173,16 +173,46 @@ def test_possible_orders_are_diplos_legal_orders_in_mila_text() -> None:
     assert kinds == {"M", "R", "A"}
 
 
-def test_codes_and_texts_agree_with_decode_order() -> None:
-    game = random_game(2, 12)
-    turn = game._turn
-    position = game._position()
+def test_the_cores_texts_are_format_order_of_the_decoded_codes() -> None:
+    """``_core.mila_turn`` (the hot path) writes each listed code as the reference does, lists
+    every legal code of the power but the plain form of army moves beyond the neighbours, and
+    keys each list where its unit (or build site) is."""
+    from diplo import _core
+
+    kinds: set[str] = set()
     checked = 0
-    for codes in turn.legal.values():
-        for code in codes:
-            assert turn.text(code) == format_order(decode_order(code, position.map, position))
-            checked += 1
-    assert checked > 100
+    for seed in (1, 4):
+        game = Game()
+        rng = random.Random(seed)
+        for _ in range(30):
+            position = game._position()
+            game_map = position.map
+            kinds.add(position.phase.kind)
+            core = game._core
+            possible, orderable, codes = _core.mila_turn(core)
+            legal: dict[str, set[int]] = {}
+            for (power, key), slot in zip(core.slots(), core.legal_orders(), strict=True):
+                legal.setdefault(power, set()).update(slot)
+                if key != power:
+                    assert key in orderable[power]
+                    texts = possible[key]
+                    assert texts == sorted(texts) and set(texts) <= set(codes[power])
+            for power, listed in codes.items():
+                for text, code in listed.items():
+                    assert text == format_order(decode_order(code, game_map, position))
+                    assert code in legal[power]
+                    checked += 1
+                for code in legal.get(power, set()) - set(listed.values()):
+                    order = decode_order(code, game_map, position)
+                    if isinstance(order, Waive):
+                        continue  # the waive of a power without a free home centre
+                    assert isinstance(order, Move) and not order.via
+                    assert order.dest not in game_map.army_neighbours(order.unit.province)
+            for power, texts in bot_orders(game, rng).items():
+                game.set_orders(power, texts)
+            game.process()
+    assert kinds == {"M", "R", "A"}
+    assert checked > 5000
 
 
 def test_set_orders_keeps_legal_orders_of_the_power_only() -> None:

@@ -27,6 +27,8 @@ mod py_errors;
 #[cfg(feature = "python")]
 mod py_fast;
 #[cfg(feature = "python")]
+mod py_texts;
+#[cfg(feature = "python")]
 mod python;
 
 pub use map::CompiledMap;

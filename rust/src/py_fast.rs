@@ -196,7 +196,7 @@ type RawPiece = (i64, i64, i64);
 /// One game on the fast path (wrapped by `diplo.fast.FastGame`).
 #[pyclass(name = "FastGame", module = "diplo._core")]
 pub struct PyFastGame {
-    game: Game,
+    pub(crate) game: Game,
 }
 
 fn game_over() -> PyErr {

@@ -53,17 +53,9 @@ from weakref import WeakKeyDictionary
 from .. import _core
 from ..adjudicate import process_phase
 from ..fast import (
-    BUILD,
-    CONVOY,
-    FLEET,
-    HOLD,
-    MOVE,
-    RETREAT,
-    SUPPORT_HOLD,
-    SUPPORT_MOVE,
-    VIA,
     WAIVE,
     FastState,
+    decode_order,
     encode_order,
     position_from_state,
 )
@@ -78,7 +70,7 @@ from ..mila import (
     position_from_mila,
     position_to_mila,
 )
-from ..orders import OrderParseError, parse_order
+from ..orders import OrderParseError, format_order, parse_order
 from ..position import Position
 
 __all__ = [
@@ -95,80 +87,15 @@ _KINDS: Final = {"M": "MOVEMENT", "R": "RETREATS", "A": "ADJUSTMENTS"}
 
 # --------------------------------------------------------------------------- per-map tables
 
-#: Text caches are emptied past this many entries (they hold every order text seen on the map).
-_CACHE_SIZE: Final = 200_000
-
 
 class _Tables:
-    """What turns codes into MILA's text on one map, and the texts already made, per map.
-
-    An order's text depends on its code and on the units it names: the ordered unit's type and
-    the type and location (coast) of the unit in the province of field ``a``. Each unit is given a
-    tag (``1 + 2 * location + is_fleet``) and ``code | own tag << 27 | other tag << 36`` keys the
-    text, so that a phase costs one dictionary look-up per listed order once the texts are known.
-    """
+    """Location names and their provinces on one map, by location index."""
 
     def __init__(self, game_map: Map) -> None:
         index = game_map.location_index
+        self.map = game_map
         self.locations: tuple[str, ...] = tuple(game_map.locations)
         self.province: list[int] = [index[game_map.province_of(loc)] for loc in self.locations]
-        # (army location, destination location) pairs an army can move between over land.
-        self.army_steps: frozenset[int] = frozenset(
-            a << 7 | index[n]
-            for a, loc in enumerate(self.locations)
-            if loc in game_map.provinces
-            for n in game_map.army_neighbours(loc)
-        )
-        self.coasts: frozenset[int] = frozenset(
-            i for i, loc in enumerate(self.locations) if game_map.coast_of(loc) is not None
-        )
-        #: Text key -> the listed text ("" for a form MILA does not list).
-        self.texts: dict[int, str] = {}
-        #: Order text (as listed, or the unlisted plain form) -> code; the same in every position.
-        self.codes: dict[str, int] = {}
-
-    def name(self, tag: int) -> str:
-        return ("F " if (tag - 1) & 1 else "A ") + self.locations[(tag - 1) >> 1]
-
-    def text(self, code: int, key: int) -> str:
-        """Make (and remember) the text of ``code`` keyed ``key``: "" when MILA does not list it."""
-        if len(self.texts) > _CACHE_SIZE:
-            self.texts.clear()
-            self.codes.clear()
-        locations = self.locations
-        kind = code & 0xF
-        loc = code >> 4 & 0x7F
-        a = code >> 11 & 0x7F
-        b = code >> 18 & 0x7F
-        listed = True
-        if kind == WAIVE:
-            text = "WAIVE"
-        elif kind == BUILD:
-            text = ("F " if code & FLEET else "A ") + locations[loc] + " B"
-        else:
-            me = self.name(key >> 27 & 0x1FF)
-            other = key >> 36
-            if kind == HOLD:
-                text = me + " H"
-            elif kind == MOVE:
-                text = me + " - " + locations[a]
-                if code & VIA:
-                    text += " VIA"
-                elif me[0] == "A" and (loc << 7 | a) not in self.army_steps:
-                    listed = False  # MILA lists a convoyed move beyond the neighbours with VIA
-            elif kind == SUPPORT_HOLD:
-                text = me + " S " + self.name(other)
-            elif kind == SUPPORT_MOVE:
-                text = me + " S " + self.name(other) + " - " + locations[b]
-            elif kind == CONVOY:
-                text = me + " C " + self.name(other) + " - " + locations[b]
-            elif kind == RETREAT:
-                text = me + " R " + locations[a]
-            else:
-                text = me + " D"
-        self.codes.setdefault(text, code)
-        self.texts[key] = text if listed else ""
-        return text
 
 
 _TABLES: WeakKeyDictionary[Map, _Tables] = WeakKeyDictionary()
@@ -185,62 +112,40 @@ def _tables(game_map: Map) -> _Tables:
 
 
 class _Turn:
-    """The current phase as a bot sees it: possible orders in MILA's text, and back to codes."""
+    """The current phase as a bot sees it: possible orders in MILA's text, and back to codes.
+
+    The texts come from the core (``_core.mila_turn``: sorted, MILA's forms only), which makes
+    them as :func:`diplo.orders.format_order` writes the decoded orders (held together by
+    ``tests/test_compat_mila.py``)."""
 
     def __init__(self, core: _core.FastGame, game_map: Map, tables: _Tables) -> None:
         self.state: FastState = core.state()
-        year, season, kind, units, _centers, dislodged = self.state
+        year, season, kind, _units, _centers, _dislodged = self.state
         self.kind: str = kind
         self.name = f"{season}{year}{kind}"
         self.tables = tables
-        locations = tables.locations
-        province = tables.province
-        powers = game_map.powers
-        # Unit tags by province index: the units on the board, and those being ordered (the
-        # dislodged ones in a retreat phase).
-        board = [0] * len(locations)
-        for _power, fleet, loc in units:
-            board[province[loc]] = 1 + 2 * loc + fleet
-        own = board
-        if kind == "R":
-            own = [0] * len(locations)
-            for _power, fleet, loc, _options in dislodged:
-                own[province[loc]] = 1 + 2 * loc + fleet
-        self.board = board
-        self.own = own
-        self.possible: dict[str, list[str]] = {loc: [] for loc in locations}
-        self.orderable: dict[str, list[str]] = {p: [] for p in powers}
-        #: Per power: its legal codes.
-        self.legal: dict[str, set[int]] = {p: set() for p in powers}
-        texts = tables.texts
-        make = tables.text
-        coasts = tables.coasts if kind != "A" else frozenset()
-        possible = self.possible
-        for (power, key), codes in zip(core.slots(), core.legal_orders(), strict=True):
-            self.legal[power].update(codes)
-            if key == power:
-                continue  # a power that may build but has no free home centre: MILA lists none
-            self.orderable[power].append(key)
-            # One slot orders one unit (or build site): the same own tag for all its codes.
-            loc = codes[0] >> 4 & 0x7F
-            mine = own[province[loc]] << 27
-            keys = [code | mine | board[code >> 11 & 0x7F] << 36 for code in codes]
-            found = list(map(texts.get, keys))
-            if None in found:
-                for i, text in enumerate(found):
-                    if text is None:
-                        make(codes[i], keys[i])
-                        found[i] = texts[keys[i]]
-            listed = sorted(filter(None, found))  # "" marks a form MILA does not list
-            possible[key] = listed
-            if loc in coasts:
-                possible[locations[loc]] = listed
+        #: Every location -> its listed texts; power -> its keys; power -> {listed text: code}.
+        self.possible, self.orderable, self.codes = _core.mila_turn(core)
+        self._core = core
+        self._legal: dict[str, set[int]] | None = None
+
+    @property
+    def legal(self) -> dict[str, set[int]]:
+        """Per power, every legal code (asked only for orders written otherwise than listed)."""
+        if self._legal is None:
+            legal: dict[str, set[int]] = {p: set() for p in self.orderable}
+            slots = zip(self._core.slots(), self._core.legal_orders(), strict=True)
+            for (power, _key), codes in slots:
+                legal[power].update(codes)
+            self._legal = legal
+        return self._legal
 
     def text(self, code: int) -> str:
-        """The text of a legal code of this phase."""
-        province = self.tables.province
-        k = code | self.own[province[code >> 4 & 0x7F]] << 27 | self.board[code >> 11 & 0x7F] << 36
-        return self.tables.texts.get(k) or self.tables.text(code, k)
+        """The text of a legal code of this phase (as listed, or the plain form of a convoyed
+        move beyond the army's neighbours)."""
+        game_map = self.tables.map
+        position = position_from_state(game_map, self.state)
+        return format_order(decode_order(code, game_map, position))
 
 
 # --------------------------------------------------------------------------- the game
@@ -419,10 +324,11 @@ class Game:
 
     def get_all_possible_orders(self) -> dict[str, list[str]]:
         """Every map location -> the possible orders of the unit (or build site) there, sorted,
-        in MILA's notation; ``[]`` where nothing can be ordered."""
+        in MILA's notation; ``[]`` where nothing can be ordered. A new dict each call; its lists
+        are made afresh each phase and shared by the calls of one phase (do not change them)."""
         if self.is_game_done:
             return {loc: [] for loc in self._tables.locations}
-        return {loc: list(orders) for loc, orders in self._turn.possible.items()}
+        return dict(self._turn.possible)
 
     def get_orderable_locations(self, power_name: str | None = None) -> Any:
         """The provinces a power can order in this phase (all powers: a dict): its units, its
@@ -452,14 +358,13 @@ class Game:
             self.error.append(f"{power}: the game is done, orders are not taken")
             return
         turn = self._turn
-        legal = turn.legal[power]
-        codes = self._tables.codes
+        codes = turn.codes[power]
         province = self._tables.province
         kept = {} if replace else dict(self._orders.get(power, {}))
         for order in [orders] if isinstance(orders, str) else orders:
             text = str(order)
             code = codes.get(text)
-            if code is None or code not in legal:
+            if code is None:
                 code = self._read(power, text, turn)
                 if code is None:
                     continue
