@@ -295,3 +295,16 @@ def test_saved_games_load_in_mila_and_back() -> None:
     game = random_game(3, 3)
     loaded = export.from_saved_game_format(to_saved_game_format(game))
     assert board(loaded.get_state()) == board(game.get_state())
+
+
+def test_powers_show_the_current_phase() -> None:
+    game = random_game(4, 13)  # S1905R: a retreat phase
+    state = game.get_state()
+    for name, power in game.powers.items():
+        assert power.name == name
+        assert power.units == [u for u in state["units"][name] if not u.startswith("*")]
+        assert power.centers == state["centers"][name] == game.get_centers(name)
+        assert power.retreats == state["retreats"][name]
+        assert power.is_eliminated() == (not (power.units or power.centers or power.retreats))
+    assert any(p.retreats for p in game.powers.values())
+    assert any(u.startswith("*") for us in game.get_units().values() for u in us)

@@ -163,9 +163,9 @@ class _Record:
 class Power:
     """A power as MILA's ``Game.powers`` shows it (a snapshot of the current phase)."""
 
-    def __init__(self, game: Game, name: str) -> None:
+    def __init__(self, game: Game, name: str, state: Mapping[str, Any] | None = None) -> None:
         self.name = name
-        state = game.get_state()
+        state = game.get_state() if state is None else state
         self.units: list[str] = [u for u in state["units"][name] if not u.startswith("*")]
         self.centers: list[str] = list(state["centers"][name])
         self.homes: list[str] = list(state["homes"][name])
@@ -307,7 +307,8 @@ class Game:
     @property
     def powers(self) -> dict[str, Power]:
         """Every power by name (snapshots of the current phase)."""
-        return {name: Power(self, name) for name in self._map.powers}
+        state = self.get_state()
+        return {name: Power(self, name, state) for name in self._map.powers}
 
     def get_power(self, power_name: str) -> Power:
         return Power(self, self._power(power_name))
