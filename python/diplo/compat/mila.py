@@ -54,6 +54,7 @@ from .. import _core
 from ..adjudicate import process_phase
 from ..fast import (
     WAIVE,
+    FastGame,
     FastState,
     decode_order,
     encode_order,
@@ -213,8 +214,6 @@ class Game:
         self._start(Position.initial(game_map))
 
     def _start(self, position: Position) -> None:
-        from ..fast import FastGame
-
         self._core: _core.FastGame = FastGame(position)._core
         self._orders: dict[str, dict[int, tuple[str, int]]] = {}
         self._turn_cache: _Turn | None = None
