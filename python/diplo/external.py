@@ -29,7 +29,7 @@ from . import conformance
 from .adjudicate import PhaseOutcome
 from .gamefile import GameFileError, _stored_record
 from .map import Map, standard_map
-from .position import Phase, Position
+from .position import Dislodged, Phase, Position
 
 __all__ = [
     "EngineError",
@@ -142,7 +142,7 @@ class _Case:
     case: Mapping[str, Any]
     phases: list[dict[str, Any]]
     problems: list[str] = field(default_factory=list)
-    previous: PhaseOutcome | None = None
+    previous: tuple[Phase, Position, dict[str, Dislodged]] | None = None
     stopped: bool = False
 
 
@@ -169,30 +169,29 @@ def run_datc(
                 continue
             spec = state.phases[number]
             try:
-                position = _position(state, number, spec, game_map)
+                position = conformance._start(state.case, number, state.previous, game_map)
             except Exception as exc:  # the previous output was a ruling but not a usable board
                 state.problems.append(f"phase {number + 1}: cannot go on: {exc}")
                 state.stopped = True
                 continue
-            orders = conformance._orders([], spec["orders"])
+            orders = conformance._orders(spec["orders"])
             batch.append((state, position, orders, spec))
         if not batch:
             break
         docs = [{**position.to_json(), "orders": orders} for _, position, orders, _ in batch]
         outputs = engine.adjudicate(docs)
         for (state, position, orders, spec), output in zip(batch, outputs, strict=True):
+            where = f"phase {number + 1} ({spec['kind']})"
             try:
                 outcome = outcome_from_json(output, position, orders)
-            except ValueError as exc:
-                state.problems.append(f"phase {number + 1} ({spec['kind']}): {exc}")
+                ruling = conformance._object_ruling(spec["orders"], outcome)
+            except (ValueError, IndexError) as exc:
+                reason = exc if isinstance(exc, ValueError) else "the results do not match"
+                state.problems.append(f"{where}: {reason}")
                 state.stopped = True
                 continue
-            try:
-                conformance._compare(number, spec, orders, outcome, state.problems)
-            except (IndexError, KeyError) as exc:
-                state.problems.append(f"phase {number + 1}: the results do not match the orders")
-                del exc
-            state.previous = outcome
+            conformance._compare(where, spec, ruling, state.problems)
+            state.previous = (position.phase, outcome.next, outcome.dislodged)
         number += 1
     run = ExternalRun(command, phases=engine.documents, seconds=engine.seconds)
     for state in states:
@@ -203,20 +202,6 @@ def run_datc(
             )
         )
     return run
-
-
-def _position(state: _Case, number: int, spec: Mapping[str, Any], game_map: Map) -> Position:
-    """The position of a case's phase: from the fixture, or from the engine's previous ruling."""
-    blocks: list[list[list[str]]] = state.case["blocks"]
-    block = blocks[number] if number < len(blocks) else []
-    expected = state.case["expected"]
-    kind = spec["kind"]
-    setup = spec.get("setup") or (expected.get("setup") if number == 0 else None)
-    if state.previous is None or spec.get("setup"):
-        return conformance._initial_position(setup or {}, kind, block, game_map)
-    position = conformance._following_position(state.previous, kind)
-    Phase.parse(str(position.phase))  # a board the contract can carry
-    return position
 
 
 # --------------------------------------------------------------------------- diplo datc --engine
