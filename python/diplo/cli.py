@@ -105,7 +105,7 @@ def _version() -> str:
 
 def _add_optional_commands(sub: Any) -> None:
     """Commands that live in their own modules register themselves here."""
-    for module_name in ("diplo.play_cli", "diplo.bench", "diplo.render.cli"):
+    for module_name in ("diplo.play_cli", "diplo.bench", "diplo.render.cli", "diplo.rollouts.cli"):
         try:
             module = __import__(module_name, fromlist=["register"])
         except ImportError:

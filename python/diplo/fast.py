@@ -455,6 +455,23 @@ class FastGame:
         in location order)."""
         return position_from_state(self._map, self._core.state())
 
+    def state_indices(
+        self,
+    ) -> tuple[
+        int,
+        str,
+        str,
+        list[tuple[int, bool, int]],
+        list[tuple[int, int]],
+        list[tuple[int, bool, int, list[int]]],
+    ]:
+        """The current state as map indices, without building a :class:`Position` (for encoders
+        that read the board every phase): ``(year, season, kind, units, centers, dislodged)``,
+        units ``(power, is_fleet, location)``, centres ``(province, power)``, dislodged units
+        ``(power, is_fleet, location, retreat options)``; locations and provinces index
+        ``Map.locations``, powers ``Map.powers``."""
+        return self._core.state()
+
     def clone(self) -> FastGame:
         """An independent copy (state, year limit, end, and the last phase's results)."""
         return FastGame._wrap(self._core.clone(), self._map)
