@@ -130,7 +130,8 @@ impl Hasher for KeyHasher {
 struct MapTexts {
     /// Text key -> index in `texts`, or `NOT_LISTED`.
     index: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
-    texts: Vec<(Box<str>, Py<PyString>)>,
+    /// The text, as a Python string, and its code as a Python int (a text is one code's).
+    texts: Vec<(Box<str>, Py<PyString>, Py<PyAny>)>,
     locations: Vec<Py<PyString>>,
     powers: Vec<Py<PyString>>,
 }
@@ -202,7 +203,8 @@ fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bou
                         let i = match text(map, st, code) {
                             Some(t) => {
                                 let py_text = PyString::new(py, &t).unbind();
-                                cache.texts.push((t.into_boxed_str(), py_text));
+                                let py_code = code.into_pyobject(py)?.into_any().unbind();
+                                cache.texts.push((t.into_boxed_str(), py_text, py_code));
                                 (cache.texts.len() - 1) as u32
                             }
                             None => NOT_LISTED,
@@ -248,8 +250,9 @@ fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bou
             py,
             listed.iter().map(|x| cache.texts[x.0 as usize].1.bind(py)),
         )?;
-        for &(i, code) in listed {
-            by_text[power].set_item(cache.texts[i as usize].1.bind(py), code)?;
+        for &(i, _) in listed {
+            let entry = &cache.texts[i as usize];
+            by_text[power].set_item(entry.1.bind(py), entry.2.bind(py))?;
         }
         possible.set_item(key_name, &texts)?;
         let loc = loc_of(listed[0].1);

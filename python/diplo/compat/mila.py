@@ -210,10 +210,10 @@ class Game:
         self._tables = _tables(game_map)
         self._records: list[_Record] = []
         self._results: dict[str, dict[str, list[str]]] = {}
-        self._ended_by_draw = False
         self._start(Position.initial(game_map))
 
     def _start(self, position: Position) -> None:
+        self._done = False  # kept with the core's: asked for on every call
         self._core: _core.FastGame = FastGame(position)._core
         self._orders: dict[str, dict[int, tuple[str, int]]] = {}
         self._turn_cache: _Turn | None = None
@@ -230,7 +230,7 @@ class Game:
     @property
     def is_game_done(self) -> bool:
         """Whether the game has ended (a power with 18 centres, or a draw loaded from a save)."""
-        return self._ended_by_draw or self._core.is_over
+        return self._done
 
     def get_current_phase(self) -> str:
         """The current phase, ``"S1901M"``, or ``"COMPLETED"`` once the game is done."""
@@ -286,7 +286,6 @@ class Game:
         Raises :class:`MilaError` for a state that cannot be read."""
         position = position_from_mila(state, game_map=self._map)
         self._start(position)
-        self._ended_by_draw = False
         self.note = str(state.get("note") or "")
         if clear_history:
             self._records.clear()
@@ -414,9 +413,10 @@ class Game:
         for power in powers:
             given = self._orders.get(power, {})
             kept[power] = [text for text, _ in given.values()]
-            codes.extend(code for _, code in given.values())
+            codes.extend([code for _, code in given.values()])
         self._core.set_orders(codes)
         self._core.process()
+        self._done = self._core.is_over
         self._records.append(_Record(turn.name, turn.state, kept))
         self.order_history[turn.name] = kept
         self._orders = {}
@@ -482,7 +482,7 @@ def from_saved_game_format(data: Mapping[str, Any], strict: bool = True) -> Game
             game.set_orders(power, list(texts))
         game.process()
     if replayed.is_over and not game.is_game_done:
-        game._ended_by_draw = True
+        game._done = True  # a draw agreed in the saved game
     for power, items in replayed.orders.items():
         game.set_orders(power, [str(i) for i in items])
     return game
