@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from .checks import show
 from .convoys import route_fleets, sea_route_exists
 from .map import Map, MapError
 from .orders import (
@@ -160,7 +161,7 @@ def _rule(position: Position, power: str, item: str | Order, fleets: frozenset[s
         )
     except OrderParseError as exc:
         return Ruling(
-            power, text, None, None, False, "unparsable", sentence(f"{text!r}: {exc.reason}")
+            power, text, None, None, False, "unparsable", sentence(f"{show(text)}: {exc.reason}")
         )
     except MapError as exc:
         # Only an Order object built by hand can name a place the map does not have.
