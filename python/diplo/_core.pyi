@@ -13,8 +13,11 @@ __all__ = [
     "CompiledMap",
     "FastGame",
     "FastMap",
+    "GameOverError",
     "MovementOutcome",
     "__version__",
+    "_panic_for_test",
+    "mila_turn",
     "pack_orders",
     "process_batch",
     "resolve_movement",
@@ -22,6 +25,9 @@ __all__ = [
 
 __version__: Final[str]
 CODES: Final[tuple[str, str, str, str, str, str]]
+
+class GameOverError(RuntimeError):
+    """An action that needs a running game was asked of a game that has ended."""
 
 @final
 class CompiledMap:
@@ -184,6 +190,14 @@ class FastGame:
     def clone(self) -> FastGame: ...
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
+
+def mila_turn(
+    game: FastGame,
+) -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, dict[str, int]]]:
+    """The phase as MILA's ``Game`` shows it: ``(possible, orderable, codes)``: every location
+    -> the sorted texts of the orders listed there (a fleet on a split coast under its province
+    and its coast); power -> the keys it orders; power -> ``{text: code}`` of its listed orders.
+    A plain army move beyond the neighbours is not listed (MILA lists it with ``VIA``)."""
 
 def process_batch(
     games: Sequence[FastGame],

@@ -306,7 +306,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCompiledMap>()?;
     m.add_class::<PyMovementOutcome>()?;
     m.add_function(wrap_pyfunction!(resolve_movement, m)?)?;
+    crate::py_errors::register(m)?;
     crate::py_fast::register(m)?;
+    crate::py_texts::register(m)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     m.add("__version__", crate::version())?;
     // Names of the result codes, indexed by code (docs/design.md "Outcomes").
