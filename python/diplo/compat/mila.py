@@ -184,8 +184,9 @@ class Power:
 class Game:
     """A game on MILA's API, ruled by diplo (see the module documentation).
 
-    ``map_name`` names the map (``"standard"``; others raise :class:`MilaError`), ``game_id``
-    and ``rules`` are kept for the saved game.
+    ``map_name`` names a shipped map (``"standard"``, or a variant such as ``"pure"`` or
+    ``"ancmed"``, as :func:`diplo.map.map_named` reads it; an unknown name raises
+    :class:`MilaError`); ``game_id`` and ``rules`` are kept for the saved game.
     """
 
     def __init__(
