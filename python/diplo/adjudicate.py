@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .adjustments import resolve_adjustments
-from .backend import Backend, resolve_movement
+from .backend import Backend, check_backend, resolve_movement
 from .map import Map, MapError, map_named
 from .orders import Convoy, Disband, Hold, Move, Order, Retreat, format_order
 from .outcome import Outcome, explain_movement
@@ -95,7 +95,19 @@ def process_phase(
     orders: Mapping[str, Sequence[str | Order]],
     backend: Backend | str | None = None,
 ) -> PhaseOutcome:
-    """Rule on one phase: validate every order, resolve, and compute the next position."""
+    """Rule on one phase: validate every order, resolve, and compute the next position.
+
+    With the Rust backend (the default when built) the whole phase runs in the game engine
+    (:mod:`diplo.engine`); with ``backend="python"`` in the readable reference below. Both give
+    the same outcome (``tests/test_engine.py``).
+    """
+    if backend is None or backend == "rust":
+        if check_backend(backend) == "rust":
+            from .engine import process_phase_engine
+
+            ruled = process_phase_engine(position, orders)
+            if ruled is not position:
+                return ruled  # type: ignore[return-value]
     validated = validate(position, orders)
     kind = position.phase.kind
     if kind == "M":

@@ -7,6 +7,7 @@ cross-check tests hold them to it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Literal, TypeAlias
 
 from .map import Map
@@ -19,6 +20,7 @@ Backend: TypeAlias = Literal["rust", "python"]
 BACKENDS: tuple[Backend, ...] = ("rust", "python")
 
 
+@cache
 def rust_available() -> bool:
     """Whether the compiled core can be imported."""
     try:

@@ -110,6 +110,18 @@ impl PyFastMap {
         self.map.powers
     }
 
+    /// The codes of order objects (`diplo.orders` classes) read by their fields, without
+    /// parsing: -1 for an item that is not one of them, names a place the map does not have, or
+    /// needs more than its fields (a waive, an untyped build); the caller rules on those.
+    fn encode_objects(&self, items: &Bound<'_, PyList>) -> PyResult<Vec<i64>> {
+        let map = self.map;
+        let mut out = Vec::with_capacity(items.len());
+        for item in items.iter() {
+            out.push(encode_object(map, &item).map_or(-1, i64::from));
+        }
+        Ok(out)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "FastMap(num_provinces={}, num_locations={}, num_powers={})",
@@ -192,6 +204,59 @@ fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<u32>) -> PyResult<()> {
 }
 
 type RawPiece = (i64, i64, i64);
+
+/// A location named by a string attribute of `obj`.
+fn loc_attr(map: &GameMap, obj: &Bound<'_, PyAny>, name: &str) -> Option<usize> {
+    let value = obj.getattr(name).ok()?;
+    let text = value.downcast::<PyString>().ok()?;
+    map.loc_index.get(text.to_str().ok()?).map(|&i| i as usize)
+}
+
+/// The location of the unit in attribute `name` of `obj` (a `diplo.orders.Unit`).
+fn unit_loc(map: &GameMap, obj: &Bound<'_, PyAny>, name: &str) -> Option<usize> {
+    loc_attr(map, &obj.getattr(name).ok()?, "loc")
+}
+
+/// One order object as a code (see `PyFastMap::encode_objects`).
+fn encode_object(map: &GameMap, item: &Bound<'_, PyAny>) -> Option<u32> {
+    use crate::fast::encode;
+    let ty = item.get_type();
+    let name = ty.name().ok()?;
+    let name = name.to_str().ok()?;
+    let prov = |l: usize| map.prov_of[l] as usize;
+    let here = || unit_loc(map, item, "unit");
+    Some(match name {
+        "Hold" => encode::hold(here()?),
+        "Move" => {
+            let via = item.getattr("via").ok()?.is_truthy().ok()?;
+            encode::move_to(here()?, loc_attr(map, item, "dest")?, via)
+        }
+        "SupportHold" => encode::support_hold(here()?, prov(unit_loc(map, item, "supported")?)),
+        "SupportMove" => encode::support_move(
+            here()?,
+            prov(unit_loc(map, item, "supported")?),
+            loc_attr(map, item, "dest")?,
+        ),
+        "Convoy" => encode::convoy(
+            here()?,
+            prov(unit_loc(map, item, "army")?),
+            prov(loc_attr(map, item, "dest")?),
+        ),
+        "Retreat" => encode::retreat(here()?, loc_attr(map, item, "dest")?),
+        "Disband" => encode::disband(here()?),
+        "Build" => {
+            let unit = item.getattr("unit").ok()?;
+            let t = unit.getattr("type").ok()?;
+            let fleet = match t.downcast::<PyString>().ok()?.to_str().ok()? {
+                "A" => false,
+                "F" => true,
+                _ => return None,
+            };
+            encode::build(loc_attr(map, &unit, "loc")?, fleet)
+        }
+        _ => return None,
+    })
+}
 
 /// One game on the fast path (wrapped by `diplo.fast.FastGame`).
 #[pyclass(name = "FastGame", module = "diplo._core")]
@@ -360,6 +425,107 @@ impl PyFastGame {
         let mut game = self.game.clone();
         game.poisoned = false;
         PyFastGame { game }
+    }
+
+    /// Submits `codes` given by `powers` (bytes, one power index per code; 255: the owner) and
+    /// processes the phase, recording the explanations (`reasons`, `normal_forms`, `facts`,
+    /// `gone`).
+    fn run(&mut self, codes: &Bound<'_, PyAny>, powers: &Bound<'_, PyBytes>) -> PyResult<()> {
+        if self.game.over {
+            return Err(game_over());
+        }
+        guarded(|| {
+            read_codes(codes, &mut self.game.orders)?;
+            let p = powers.as_bytes();
+            if p.len() != self.game.orders.len() {
+                return Err(PyValueError::new_err(format!(
+                    "{} codes but {} powers",
+                    self.game.orders.len(),
+                    p.len()
+                )));
+            }
+            self.game.powers.clear();
+            self.game.powers.extend_from_slice(p);
+            self.game.explain = true;
+            let done = self.game.process();
+            self.game.explain = false;
+            self.game.powers.clear();
+            done.map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))
+        })
+    }
+
+    /// Per code of the last `run`: its reason code (index of `REASON_NAMES`; 0 when legal).
+    fn reasons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.game.reasons.iter().map(|&c| u32::from(c)))
+    }
+
+    /// Per code of the last `run`: its normal form (0 when refused).
+    fn normal_forms(&self) -> Vec<u32> {
+        self.game.normal.clone()
+    }
+
+    /// Movement, last `run`: per code then per implied hold, `(dislodged_by, by, attack,
+    /// opposition, convoyed, szykman)` (locations, -1 for none).
+    fn facts(&self) -> Vec<(i32, i32, u8, u8, bool, bool)> {
+        self.game
+            .facts
+            .iter()
+            .map(|f| (f.dislodged_by, f.by, f.attack, f.opposition, f.convoyed, f.szykman))
+            .collect()
+    }
+
+    /// Movement, last `run`: every dislodged unit `(power, is_fleet, loc, options)`.
+    fn gone(&self) -> Vec<(u8, bool, u8, Vec<usize>)> {
+        self.game
+            .gone
+            .iter()
+            .map(|(p, m)| (p.power, p.fleet, p.loc, Bits(*m).collect()))
+            .collect()
+    }
+
+    /// The canonical texts of normal-form codes in the current state.
+    fn texts<'py>(&self, py: Python<'py>, codes: Vec<u32>) -> PyResult<Bound<'py, PyList>> {
+        let mut buf = String::new();
+        let map = self.game.map;
+        let st = &self.game.state;
+        let items: Vec<Bound<'py, PyString>> = codes
+            .iter()
+            .map(|&c| {
+                crate::fast::text::order_text(map, st, c, &mut buf);
+                PyString::new(py, &buf)
+            })
+            .collect();
+        PyList::new(py, items)
+    }
+
+    /// The legal orders per slot as `(codes, texts)` lists, in the order of `slots`.
+    #[allow(clippy::type_complexity)]
+    fn legal_texts<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>)> {
+        let map = self.game.map;
+        let st = &self.game.state;
+        guarded(|| {
+            self.game.with_legal(|legal, slots| {
+                let mut buf = String::new();
+                let mut codes = Vec::with_capacity(slots.len());
+                let mut texts = Vec::with_capacity(slots.len());
+                for s in slots {
+                    let list = legal.codes_of(s);
+                    codes.push(PyList::new(py, list.iter().copied())?);
+                    let t: Vec<Bound<'py, PyString>> = list
+                        .iter()
+                        .map(|&c| {
+                            crate::fast::text::order_text(map, st, c, &mut buf);
+                            PyString::new(py, &buf)
+                        })
+                        .collect();
+                    texts.push(PyList::new(py, t)?);
+                }
+                Ok((PyList::new(py, codes)?, PyList::new(py, texts)?))
+            })
+        })
     }
 
     /// Test hook: the next processing of this game panics inside the core.
@@ -553,5 +719,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyFastGame>()?;
     m.add_function(wrap_pyfunction!(process_batch, m)?)?;
     m.add_function(wrap_pyfunction!(pack_orders, m)?)?;
+    m.add("REASON_NAMES", crate::fast::reasons::NAMES.to_vec())?;
     Ok(())
 }

@@ -118,6 +118,8 @@ pub struct GameMap {
     /// Per power, its home centres.
     pub homes: Vec<Mask>,
     pub name_rank: Vec<u16>,
+    /// Location index by name (`STP/NC`), for reading orders given as objects.
+    pub loc_index: std::collections::HashMap<String, u16>,
 }
 
 fn mask_of(items: &[u16]) -> Mask {
@@ -256,7 +258,14 @@ impl GameMap {
             }
             homes.push(m);
         }
+        let loc_index = spec
+            .locations
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i as u16))
+            .collect();
         Ok(GameMap {
+            loc_index,
             provinces: p,
             locations: l,
             powers: n_powers,

@@ -502,6 +502,21 @@ impl Legal {
         }
     }
 
+    /// The seas holding a fleet (movement tables; [`Legal::prepare`] first).
+    pub fn fleets(&self) -> Mask {
+        self.tables.fleets
+    }
+
+    /// The seas on some minimal convoy route of the army in province `army` to province `dst`
+    /// (`diplo.convoys.route_fleets`); empty when no convoy could carry it there.
+    pub fn route_seas(&mut self, map: &GameMap, st: &State, army: usize, dst: usize) -> Mask {
+        self.ensure_routes(map, st);
+        self.routes
+            .iter()
+            .find(|r| r.army as usize == army && r.dst as usize == dst)
+            .map_or(0, |r| r.seas)
+    }
+
     /// The normal form of a submitted code in `st` and the key of the slot it belongs to (the
     /// province of the unit, dislodged unit or build site; the power for a waive), or `None` when
     /// the code is malformed or names no unit that could take it. Not yet a verdict: see

@@ -8,6 +8,7 @@
 //! * [`state`] — [`State`], the board of one phase, a fixed-size value.
 //! * [`legal`] — complete legal-order lists per slot; legality as membership.
 //! * [`phases`] — [`Game`]: validation, the three phase kinds, the next position.
+//! * [`reasons`] — why a code is refused: `diplo.validation`'s reason codes.
 //! * [`batch`] — many games in parallel with scoped threads.
 
 pub mod batch;
@@ -15,7 +16,9 @@ pub mod encode;
 pub mod game_map;
 pub mod legal;
 pub mod phases;
+pub mod reasons;
 pub mod state;
+pub mod text;
 
 pub use game_map::{GameMap, MapSpec};
 pub use phases::Game;

@@ -1,0 +1,525 @@
+"""The object API on the Rust game engine: :func:`diplo.adjudicate.process_phase` with
+``backend="rust"``.
+
+One engine rules every phase kind: the fast path's game (``rust/src/fast/``) validates the
+orders, resolves movement, retreats and adjustments (civil disorder included), sequences the
+phases, changes centre ownership and ends the game. This module is only the translation between
+the object world and the engine:
+
+* orders in: an order string in the canonical short form (what :func:`~diplo.orders.format_order`
+  prints and :func:`diplo.legal.legal_orders` hands out) is found in a per-map table of canonical
+  texts; an :class:`~diplo.orders.Order` object is read field by field in the core; any other
+  notation goes through :func:`~diplo.orders.parse_order` (the same result, and the text is
+  remembered when it was canonical). What cannot become a code at all (unparsable text, an order
+  written for another power, a place the map does not have, an untyped build that could be
+  either) is ruled by :mod:`diplo.validation` (it is illegal, and illegal orders take no part);
+* positions in: the engine's state is kept on every position it made (and on a position the
+  first time it is played), so a game never re-encodes its board;
+* results out: :class:`EnginePhaseOutcome` and :class:`EnginePosition` are built lazily from the
+  engine's arrays: nothing is turned into Python objects until it is read. The sentences come
+  from the same functions as the reference's (:mod:`diplo.outcome`, :mod:`diplo.validation`), so
+  both backends say the same words (``tests/test_engine.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from . import _core
+from .adjudicate import PhaseOutcome, Result
+from .map import Map
+from .orders import (
+    Build,
+    Order,
+    OrderParseError,
+    Waive,
+    format_order,
+    parse_power_order,
+)
+from .outcome import CORE_CODES, UnitOutcome, explain_movement
+from .position import Dislodged, Phase, Piece, Position
+
+__all__ = ["EnginePhaseOutcome", "EnginePosition", "engine_game", "process_phase_engine"]
+
+RESULT_NAMES = (*CORE_CODES, "illegal")
+REASON_NAMES: tuple[str, ...] = tuple(_core.REASON_NAMES)
+_KIND_NAMES = (
+    "Hold",
+    "Move",
+    "SupportHold",
+    "SupportMove",
+    "Convoy",
+    "Retreat",
+    "Disband",
+    "Build",
+    "Waive",
+)
+_NO_POWER = 255
+
+
+class _Tables:
+    """Per map: the engine's map, the canonical texts already seen, shared pieces and phases."""
+
+    def __init__(self, game_map: Map) -> None:
+        from .fast import fast_map
+
+        self.map = game_map
+        self.fast = fast_map(game_map)
+        self.locations = game_map.locations
+        self.provinces = [game_map.province_of(loc) for loc in game_map.locations]
+        self.powers = game_map.powers
+        self.power_index = {p: i for i, p in enumerate(game_map.powers)}
+        #: canonical text -> code (every order but the waive, whose code names its power)
+        self.texts: dict[str, int] = {}
+        self.pieces: dict[tuple[int, bool, int], Piece] = {}
+        self.phases: dict[str, Phase] = {}
+
+    def piece(self, power: int, fleet: bool, loc: int) -> Piece:
+        key = (power, fleet, loc)
+        piece = self.pieces.get(key)
+        if piece is None:
+            piece = Piece(self.powers[power], "F" if fleet else "A", self.locations[loc])
+            self.pieces[key] = piece
+        return piece
+
+    def phase(self, text: str) -> Phase:
+        phase = self.phases.get(text)
+        if phase is None:
+            phase = self.phases[text] = Phase.parse(text)
+        return phase
+
+
+_TABLES: WeakKeyDictionary[Map, _Tables] = WeakKeyDictionary()
+#: A bound on the canonical texts remembered per map (a table of every text ever seen).
+_MAX_TEXTS = 1 << 20
+
+
+def tables(game_map: Map) -> _Tables:
+    t = _TABLES.get(game_map)
+    if t is None:
+        t = _TABLES[game_map] = _Tables(game_map)
+    return t
+
+
+def engine_game(position: Position) -> _core.FastGame:
+    """The engine's game at ``position`` (kept on the position: positions are immutable)."""
+    core: _core.FastGame | None = position.__dict__.get("_engine")
+    if core is None or core.is_over:
+        from .fast import _encode_position
+
+        core = _core.FastGame(tables(position.map).fast, *_encode_position(position), None)
+        object.__setattr__(position, "_engine", core)
+    return core
+
+
+# --------------------------------------------------------------------------- positions
+
+
+class EnginePosition(Position):
+    """A :class:`~diplo.position.Position` whose board lives in the engine: ``units``,
+    ``centers`` and ``dislodged`` are read out on first use. Equal to (and pickled as) the plain
+    position with the same contents."""
+
+    def __init__(self, game_map: Map, phase: Phase, core: _core.FastGame) -> None:
+        object.__setattr__(self, "map", game_map)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "_engine", core)
+
+    def _read(self) -> None:
+        t = tables(self.map)
+        _year, _season, _kind, units, centers, dislodged = self.__dict__["_engine"].state()
+        piece = t.piece
+        provinces = t.provinces
+        board = {provinces[loc]: piece(power, fleet, loc) for power, fleet, loc in units}
+        powers = t.powers
+        owners = {provinces[prov]: powers[power] for prov, power in centers}
+        gone = {}
+        locations = t.locations
+        for power, fleet, loc, options in dislodged:
+            gone[provinces[loc]] = Dislodged(
+                piece(power, fleet, loc), tuple(locations[o] for o in options)
+            )
+        from types import MappingProxyType
+
+        d = self.__dict__
+        d["_units"] = MappingProxyType(board)
+        d["_centers"] = MappingProxyType(owners)
+        d["_dislodged"] = MappingProxyType(gone)
+
+    @property  # type: ignore[override]
+    def units(self) -> Mapping[str, Piece]:
+        d = self.__dict__
+        if "_units" not in d:
+            self._read()
+        return d["_units"]  # type: ignore[no-any-return]
+
+    @property  # type: ignore[override]
+    def centers(self) -> Mapping[str, str]:
+        d = self.__dict__
+        if "_units" not in d:
+            self._read()
+        return d["_centers"]  # type: ignore[no-any-return]
+
+    @property  # type: ignore[override]
+    def dislodged(self) -> Mapping[str, Dislodged]:
+        d = self.__dict__
+        if "_units" not in d:
+            self._read()
+        return d["_dislodged"]  # type: ignore[no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (self.phase, self.units, self.centers, self.dislodged) == (
+            other.phase,
+            other.units,
+            other.centers,
+            other.dislodged,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"Position(phase={self.phase!r}, units={self.units!r}, centers={self.centers!r}, "
+            f"dislodged={self.dislodged!r})"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            Position,
+            (self.map, self.phase, dict(self.units), dict(self.centers), dict(self.dislodged)),
+        )
+
+
+# --------------------------------------------------------------------------- orders in
+
+
+class _Submission:
+    """The orders of one phase as the engine takes them, and those ruled before it."""
+
+    __slots__ = ("codes", "items", "powers", "slots")
+
+    def __init__(self) -> None:
+        self.codes: list[int] = []
+        self.powers = bytearray()
+        #: per input order, in input order: (power, item, engine index or -1)
+        self.items: list[tuple[str, str | Order, int]] = []
+        self.slots: list[int] = []
+
+
+def _learn(t: _Tables, power: str, text: str) -> int | None:
+    """The code of an order text in another notation than the table's, or ``None`` when it
+    cannot be one (the reference rules on it)."""
+    try:
+        prefix, order = parse_power_order(text, t.map)
+    except (OrderParseError, ValueError):
+        return None
+    if prefix is not None and prefix != power:
+        return None
+    code = _object_code(t, power, order)
+    if code is not None and prefix is None and len(t.texts) < _MAX_TEXTS:
+        if not isinstance(order, Waive) and format_order(order) == text:
+            t.texts[text] = code
+    return code
+
+
+def _object_code(t: _Tables, power: str, order: object) -> int | None:
+    if isinstance(order, Waive):
+        return 8 | t.power_index[power] << 4
+    code = t.fast.encode_objects([order])[0]
+    if code >= 0:
+        return code
+    if isinstance(order, Build) and order.unit.type is None:
+        from .fast import encode_order
+
+        try:
+            return encode_order(order, t.map)
+        except ValueError:
+            return None
+    return None
+
+
+def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Submission | None:
+    sub = _Submission()
+    codes = sub.codes
+    powers = sub.powers
+    items = sub.items
+    texts = t.texts
+    flat: list[tuple[str, int, str | Order]] = []
+    objects: list[object] = []
+    for power, given in orders.items():
+        pi = t.power_index.get(power)
+        if pi is None:
+            return None
+        for item in given:
+            flat.append((power, pi, item))
+            if not isinstance(item, str | Waive):
+                objects.append(item)
+    found = iter(t.fast.encode_objects(objects)) if objects else iter(())
+    for power, pi, item in flat:
+        code: int | None
+        if isinstance(item, str):
+            code = texts.get(item)
+            if code is None:
+                code = 8 | pi << 4 if item == "WAIVE" else _learn(t, power, item)
+        elif isinstance(item, Waive):
+            code = 8 | pi << 4
+        else:
+            code = next(found)
+            if code < 0:
+                code = _object_code(t, power, item)
+        if code is None:
+            items.append((power, item, -1))
+        else:
+            items.append((power, item, len(codes)))
+            codes.append(code)
+            powers.append(pi)
+    return sub
+
+
+# --------------------------------------------------------------------------- the phase
+
+
+def process_phase_engine(
+    position: Position, orders: Mapping[str, Sequence[str | Order]]
+) -> Position | EnginePhaseOutcome:
+    """Rule on one phase in the engine. Returns the outcome, or ``position`` itself when the
+    orders name a power the map does not have (the caller then uses the reference, which rules
+    on such orders one by one)."""
+    game_map = position.map
+    t = tables(game_map)
+    sub = _submission(t, orders)
+    if sub is None:
+        return position
+    before = engine_game(position)
+    after = before.clone()
+    after.run(sub.codes, bytes(sub.powers))
+    winner = after.winner
+    nxt = EnginePosition(game_map, t.phase(after.phase), after)
+    return EnginePhaseOutcome(position, nxt, winner, before, after, sub, orders)
+
+
+class EnginePhaseOutcome(PhaseOutcome):
+    """A :class:`~diplo.adjudicate.PhaseOutcome` ruled by the engine: ``results`` and
+    ``dislodged`` are read out of the engine on first use. Equal to the plain outcome with the
+    same contents."""
+
+    def __init__(
+        self,
+        position: Position,
+        nxt: Position,
+        winner: str | None,
+        before: _core.FastGame,
+        after: _core.FastGame,
+        submission: _Submission,
+        orders: Mapping[str, Sequence[str | Order]],
+    ) -> None:
+        d = self.__dict__
+        d["phase"] = position.phase
+        d["next"] = nxt
+        d["winner"] = winner
+        d["_position"] = position
+        d["_before"] = before
+        d["_after"] = after
+        d["_submission"] = submission
+        d["_orders"] = orders
+
+    def _read(self) -> None:
+        results, dislodged = build_results(self)
+        d = self.__dict__
+        d["_results"] = results
+        d["_dislodged"] = dislodged
+
+    @property  # type: ignore[override]
+    def results(self) -> list[Result]:
+        d = self.__dict__
+        if "_results" not in d:
+            self._read()
+        return d["_results"]  # type: ignore[no-any-return]
+
+    @property  # type: ignore[override]
+    def dislodged(self) -> dict[str, Dislodged]:
+        d = self.__dict__
+        if "_results" not in d:
+            self._read()
+        return d["_dislodged"]  # type: ignore[no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PhaseOutcome):
+            return NotImplemented
+        return (self.phase, self.results, self.dislodged, self.next, self.winner) == (
+            other.phase,
+            other.results,
+            other.dislodged,
+            other.next,
+            other.winner,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"PhaseOutcome(phase={self.phase!r}, results={self.results!r}, "
+            f"dislodged={self.dislodged!r}, next={self.next!r}, winner={self.winner!r})"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            PhaseOutcome,
+            (self.phase, self.results, self.dislodged, self.next, self.winner),
+        )
+
+
+def _implied_hold_reason(
+    refused: list[tuple[str | None, str]], prov: str, piece: Piece, dislodged_by: str | None
+) -> str:
+    codes = [code for p, code in refused if p == prov]
+    why = f"its order was refused ({codes[-1]})" if codes else "it was not ordered"
+    if dislodged_by is not None:
+        return f"{piece} held because {why}, and was dislodged by the unit from {dislodged_by}."
+    return f"{piece} held because {why}."
+
+
+def build_results(outcome: EnginePhaseOutcome) -> tuple[list[Result], dict[str, Dislodged]]:
+    """The results and dislodged units of an engine outcome (read out on first use)."""
+    from .adjudicate import _adjustments, _retreats
+    from .validation import Ruling, _fleets, _rule, multiple_orders_message, validate
+
+    position: Position = outcome._position
+    before = outcome._before
+    after = outcome._after
+    sub: _Submission = outcome._submission
+    t = tables(position.map)
+    locations = t.locations
+    kind = position.phase.kind
+    reasons = after.reasons()
+    normals = after.normal_forms()
+    results_codes = after.result_codes()
+    success = after.result_success()
+    fleets: frozenset[str] | None = None
+
+    def ruling(power: str, item: str | Order) -> Ruling:
+        nonlocal fleets
+        if fleets is None:
+            fleets = _fleets(position)
+        return _rule(position, power, item, fleets)
+
+    legal_rows = [j for j, r in enumerate(reasons) if r == 0 or r == 26]
+    texts = before.texts([normals[j] for j in legal_rows])
+    text_of = dict(zip(legal_rows, texts, strict=True))
+    # DATC 4.D.3: the distinct orders a unit was given, for the sentence.
+    distinct: dict[str, set[str]] = {}
+    for j, r in enumerate(reasons):
+        if r == 26:
+            distinct.setdefault(t.provinces[normals[j] >> 4 & 0x7F], set()).add(text_of[j])
+
+    results: list[Any] = []
+    refused: list[tuple[str | None, str]] = []
+    for power, item, j in sub.items:
+        if j < 0 or reasons[j] != 0:
+            if j >= 0 and reasons[j] == 26:
+                text = text_of[j]
+                prov = t.provinces[normals[j] >> 4 & 0x7F]
+                unit = text[: text.find(" ", 2)]
+                message = multiple_orders_message(text, unit, len(distinct[prov]))
+                results.append(Result(power, unit, text, True, False, False, "illegal", message))
+                refused.append((prov, "multiple_orders"))
+                continue
+            r = ruling(power, item)
+            code = r.code if j < 0 else REASON_NAMES[reasons[j]]
+            unit_text = _named_unit(r)
+            results.append(
+                Result(power, unit_text, r.canonical, True, False, False, "illegal", r.message)
+            )
+            refused.append((None if r.unit is None else r.unit.province, code))
+            continue
+        results.append(None)
+    if kind != "M":
+        # Retreats and adjustments: the reference's sentences for the engine's verdicts.
+        validated = validate(position, outcome._orders)
+        ref = (_retreats if kind == "R" else _adjustments)(position, validated).results
+        merged: list[Any] = []
+        given = len(sub.items)
+        for i, (power, _item, j) in enumerate(sub.items):
+            if results[i] is not None:
+                merged.append(results[i])
+                continue
+            r = ref[i]
+            code = RESULT_NAMES[results_codes[j]]
+            merged.append(
+                Result(
+                    r.power, r.unit, r.order, True, True, success[j], code, r.reason,
+                    r.dislodged_by,
+                )
+            )
+        implied = after.implied_results()
+        for k, (_code, res, ok) in enumerate(implied):
+            r = ref[given + k]
+            merged.append(
+                Result(r.power, r.unit, r.order, False, True, ok, RESULT_NAMES[res], r.reason)
+            )
+        return merged, {}
+
+    facts = after.facts()
+
+    def loc(i: int) -> str | None:
+        return None if i < 0 else locations[i]
+
+    for i, (_power, _item, j) in enumerate(sub.items):
+        if results[i] is not None:
+            continue
+        power = sub.items[i][0]
+        text = text_of[j]
+        dislodged_by, by, attack, opposition, convoyed, szykman = facts[j]
+        code = RESULT_NAMES[results_codes[j]]
+        origin = loc(dislodged_by)
+        outcome_facts = UnitOutcome(
+            code, success[j], origin, loc(by), attack, opposition, convoyed  # type: ignore[arg-type]
+        )
+        results[i] = Result(
+            power,
+            text[: text.find(" ", 2)],
+            text,
+            True,
+            True,
+            success[j],
+            code,
+            explain_movement(text, _KIND_NAMES[normals[j] & 0xF], outcome_facts, szykman),
+            origin,
+        )
+    n = len(sub.codes)
+    units = position.units
+    for k, (code_i, res, ok) in enumerate(after.implied_results()):
+        prov = t.provinces[code_i >> 4 & 0x7F]
+        piece = units[prov]
+        origin = loc(facts[n + k][0])
+        results.append(
+            Result(
+                piece.power,
+                str(piece),
+                f"{piece} H",
+                False,
+                True,
+                ok,
+                RESULT_NAMES[res],
+                _implied_hold_reason(refused, prov, piece, origin),
+                origin,
+            )
+        )
+    dislodged = {}
+    for power_i, fleet, loc_i, options in after.gone():
+        piece = t.piece(power_i, fleet, loc_i)
+        dislodged[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
+    return results, dislodged
+
+
+def _named_unit(ruling: Any) -> str | None:
+    if ruling.unit is not None:
+        return str(ruling.unit)
+    order = ruling.order
+    if order is None or not hasattr(order, "unit"):
+        return None
+    return str(order.unit)
