@@ -200,14 +200,22 @@ class EnginePosition(Position):
 class _Submission:
     """The orders of one phase as the engine takes them, and those ruled before it."""
 
-    __slots__ = ("codes", "items", "powers", "slots")
+    __slots__ = ("_items", "codes", "orders", "powers")
 
-    def __init__(self) -> None:
+    def __init__(self, orders: Mapping[str, Sequence[str | Order]]) -> None:
+        self.orders = orders
         self.codes: list[int] = []
-        self.powers = bytearray()
-        #: per input order, in input order: (power, item, engine index or -1)
-        self.items: list[tuple[str, str | Order, int]] = []
-        self.slots: list[int] = []
+        self.powers: bytes | bytearray = bytearray()
+        self._items: list[tuple[str, str | Order, int]] | None = None
+
+    @property
+    def items(self) -> list[tuple[str, str | Order, int]]:
+        """Per input order, in input order: ``(power, item, engine index or -1)``."""
+        if self._items is None:
+            # Every order went to the engine, in input order.
+            flat = [(p, item) for p, given in self.orders.items() for item in given]
+            self._items = [(p, item, k) for k, (p, item) in enumerate(flat)]
+        return self._items
 
 
 def _learn(t: _Tables, power: str, text: str) -> int | None:
@@ -243,10 +251,11 @@ def _object_code(t: _Tables, power: str, order: object) -> int | None:
 
 
 def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Submission | None:
-    sub = _Submission()
+    sub = _Submission(orders)
     codes = sub.codes
     powers = sub.powers
-    items = sub.items
+    items: list[tuple[str, str | Order, int]] = []
+    sub._items = items
     texts = t.texts
     flat: list[tuple[str, int, str | Order]] = []
     objects: list[object] = []
@@ -291,9 +300,15 @@ def process_phase_engine(
     on such orders one by one)."""
     game_map = position.map
     t = tables(game_map)
-    sub = _submission(t, orders)
-    if sub is None:
-        return position
+    quick = t.fast.submit_orders(orders, t.power_index, t.texts)
+    if quick is not None:
+        sub = _Submission(orders)
+        sub.codes, sub.powers = quick
+    else:
+        found = _submission(t, orders)
+        if found is None:
+            return position
+        sub = found
     before = engine_game(position)
     after = before.clone()
     after.run(sub.codes, bytes(sub.powers))

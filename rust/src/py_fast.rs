@@ -11,7 +11,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use crate::fast::batch::{panic_message, process_all, process_all_with};
 use crate::fast::game_map::{Bits, GameMap, MapSpec};
@@ -122,6 +122,67 @@ impl PyFastMap {
         Ok(out)
     }
 
+    /// A phase's orders (`{power: [order, ...]}`, strings or order objects) as `(codes,
+    /// powers)`, in the mapping's order: a string is looked up in `texts` (canonical text ->
+    /// code), an object read by its fields. `None` when some order needs the parser or the
+    /// reference (a text not in `texts`, an unknown power, an object that is not an order).
+    fn submit_orders<'py>(
+        &self,
+        py: Python<'py>,
+        orders: &Bound<'py, PyAny>,
+        power_index: &Bound<'py, PyDict>,
+        texts: &Bound<'py, PyDict>,
+    ) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyBytes>)>> {
+        let map = self.map;
+        let Ok(orders) = orders.downcast::<PyDict>() else {
+            return Ok(None);
+        };
+        let mut codes: Vec<u32> = Vec::with_capacity(40);
+        let mut powers: Vec<u8> = Vec::with_capacity(40);
+        for (power, given) in orders.iter() {
+            let Some(pi) = power_index.get_item(&power)? else {
+                return Ok(None);
+            };
+            let pi: u8 = pi.extract()?;
+            let one = |item: Bound<'py, PyAny>| -> PyResult<Option<u32>> {
+                if item.is_exact_instance_of::<PyString>() {
+                    if let Some(code) = texts.get_item(&item)? {
+                        return Ok(Some(code.extract()?));
+                    }
+                    if item.downcast::<PyString>()?.to_str()? == "WAIVE" {
+                        return Ok(Some(crate::fast::encode::waive(pi as usize)));
+                    }
+                    return Ok(None);
+                }
+                if item.get_type().name()?.to_str()? == "Waive" {
+                    return Ok(Some(crate::fast::encode::waive(pi as usize)));
+                }
+                Ok(encode_object(map, &item))
+            };
+            if let Ok(list) = given.downcast::<PyList>() {
+                for item in list.iter() {
+                    let Some(code) = one(item)? else {
+                        return Ok(None);
+                    };
+                    codes.push(code);
+                    powers.push(pi);
+                }
+            } else if let Ok(tuple) = given.downcast::<PyTuple>() {
+                for item in tuple.iter() {
+                    let Some(code) = one(item)? else {
+                        return Ok(None);
+                    };
+                    codes.push(code);
+                    powers.push(pi);
+                }
+            } else {
+                return Ok(None);
+            }
+        }
+        let _ = py;
+        Ok(Some((PyList::new(py, codes)?, PyBytes::new(py, &powers))))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "FastMap(num_provinces={}, num_locations={}, num_powers={})",
@@ -206,15 +267,16 @@ fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<u32>) -> PyResult<()> {
 type RawPiece = (i64, i64, i64);
 
 /// A location named by a string attribute of `obj`.
-fn loc_attr(map: &GameMap, obj: &Bound<'_, PyAny>, name: &str) -> Option<usize> {
+fn loc_attr(map: &GameMap, obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> Option<usize> {
     let value = obj.getattr(name).ok()?;
     let text = value.downcast::<PyString>().ok()?;
     map.loc_index.get(text.to_str().ok()?).map(|&i| i as usize)
 }
 
 /// The location of the unit in attribute `name` of `obj` (a `diplo.orders.Unit`).
-fn unit_loc(map: &GameMap, obj: &Bound<'_, PyAny>, name: &str) -> Option<usize> {
-    loc_attr(map, &obj.getattr(name).ok()?, "loc")
+fn unit_loc(map: &GameMap, obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> Option<usize> {
+    let py = obj.py();
+    loc_attr(map, &obj.getattr(name).ok()?, pyo3::intern!(py, "loc"))
 }
 
 /// One order object as a code (see `PyFastMap::encode_objects`).
@@ -223,36 +285,41 @@ fn encode_object(map: &GameMap, item: &Bound<'_, PyAny>) -> Option<u32> {
     let ty = item.get_type();
     let name = ty.name().ok()?;
     let name = name.to_str().ok()?;
+    let py = item.py();
     let prov = |l: usize| map.prov_of[l] as usize;
-    let here = || unit_loc(map, item, "unit");
+    let here = || unit_loc(map, item, pyo3::intern!(py, "unit"));
+    let dest = || loc_attr(map, item, pyo3::intern!(py, "dest"));
     Some(match name {
         "Hold" => encode::hold(here()?),
         "Move" => {
-            let via = item.getattr("via").ok()?.is_truthy().ok()?;
-            encode::move_to(here()?, loc_attr(map, item, "dest")?, via)
+            let via = item.getattr(pyo3::intern!(py, "via")).ok()?.is_truthy().ok()?;
+            encode::move_to(here()?, dest()?, via)
         }
-        "SupportHold" => encode::support_hold(here()?, prov(unit_loc(map, item, "supported")?)),
+        "SupportHold" => encode::support_hold(
+            here()?,
+            prov(unit_loc(map, item, pyo3::intern!(py, "supported"))?),
+        ),
         "SupportMove" => encode::support_move(
             here()?,
-            prov(unit_loc(map, item, "supported")?),
-            loc_attr(map, item, "dest")?,
+            prov(unit_loc(map, item, pyo3::intern!(py, "supported"))?),
+            dest()?,
         ),
         "Convoy" => encode::convoy(
             here()?,
-            prov(unit_loc(map, item, "army")?),
-            prov(loc_attr(map, item, "dest")?),
+            prov(unit_loc(map, item, pyo3::intern!(py, "army"))?),
+            prov(dest()?),
         ),
-        "Retreat" => encode::retreat(here()?, loc_attr(map, item, "dest")?),
+        "Retreat" => encode::retreat(here()?, dest()?),
         "Disband" => encode::disband(here()?),
         "Build" => {
-            let unit = item.getattr("unit").ok()?;
-            let t = unit.getattr("type").ok()?;
+            let unit = item.getattr(pyo3::intern!(py, "unit")).ok()?;
+            let t = unit.getattr(pyo3::intern!(py, "type")).ok()?;
             let fleet = match t.downcast::<PyString>().ok()?.to_str().ok()? {
                 "A" => false,
                 "F" => true,
                 _ => return None,
             };
-            encode::build(loc_attr(map, &unit, "loc")?, fleet)
+            encode::build(loc_attr(map, &unit, pyo3::intern!(py, "loc"))?, fleet)
         }
         _ => return None,
     })
