@@ -5,7 +5,7 @@
     entry of :func:`diplo.legal.legal_orders` (for a build site, that entry plus the power's waive).
 (b) Rulings: random self-play games, with the RandomPlayer's orders encoded and random, malformed,
     illegal, duplicated and contradictory codes mixed in, played through :class:`FastGame` and
-    through ``process_phase(position, orders, "rust")`` give the same result and success for every
+    through ``process_phase(position, orders, "python")`` give the same result and success for every
     submitted order, the same implied holds / disbands / waives, the same position after every
     phase (``Position.to_json()``), the same phases, winner and end. Single phases on generated
     positions (convoy-heavy boards, retreats, adjustments) are compared the same way.
@@ -148,7 +148,7 @@ def compare_phase(
 ) -> tuple[Position, str | None]:
     """(b) for one phase: process ``codes`` both ways and compare everything."""
     orders, ruling_of = slow_orders(codes, position)
-    outcome = process_phase(position, orders, "rust")
+    outcome = process_phase(position, orders, "python")
     game.set_orders(codes)
     game.process()
     results = game.result_codes()

@@ -538,3 +538,20 @@ def _named_unit(ruling: Any) -> str | None:
     if order is None or not hasattr(order, "unit"):
         return None
     return str(order.unit)
+
+
+def engine_reasons(
+    position: Position, orders: Mapping[str, Sequence[str | Order]]
+) -> list[str | None]:
+    """Per input order (in input order), the reason code the engine's validation gives it
+    (``"ok"`` when legal), or ``None`` for an order that never reached the engine (text that
+    does not parse, an order written for another power, ...: the reference rules on those).
+    For the cross-check of the engine's reasons against :mod:`diplo.validation`."""
+    t = tables(position.map)
+    sub = _submission(t, orders)
+    if sub is None:
+        raise ValueError("the orders name a power the map does not have")
+    game = engine_game(position).clone()
+    game.run(sub.codes, bytes(sub.powers))
+    reasons = game.reasons()
+    return [None if j < 0 else REASON_NAMES[reasons[j]] for _p, _i, j in sub.items]
