@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .adjustments import resolve_adjustments
 from .backend import Backend, check_backend, resolve_movement
@@ -25,9 +25,12 @@ from .validation import Ruling, Validated, validate
 VICTORY_CENTERS = 18
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
-    """One line of a phase's ruling (the ``results`` entries of the JSON contract)."""
+class Result(NamedTuple):
+    """One line of a phase's ruling (the ``results`` entries of the JSON contract).
+
+    A named tuple (immutable, compared by value): the engine makes one per order and phase,
+    so it must be cheap to build.
+    """
 
     power: str | None
     unit: str | None

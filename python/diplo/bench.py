@@ -9,9 +9,19 @@ Three workloads, each measured on every engine in the same run (the report is sp
     seeds S+1, S+2, ... until enough are found): the movement phases with at least 30 units, or the
     fullest ones when a few games do not have enough. Every unit's order was drawn uniformly from
     its legal orders by the game's :class:`~diplo.player.RandomPlayer`.
+``strings``
+    The movement phases of ``movement`` given as order strings in the canonical short form (what
+    bots and servers send), every result read out with its reason sentence (the object API; MILA
+    takes the same strings and rules in ``process()``).
 ``selfplay``
     The whole random self-play loop from S1901 to the end of ``max_year`` (or a solo victory):
-    list the legal orders, choose one per unit, submit, process, every phase type.
+    list the legal orders, choose one per unit, submit, process, every phase type. On the object
+    API (:class:`~diplo.game.Game`) with order strings: :func:`diplo.legal.legal_order_texts`
+    per orderable power, one random text per key, ``set_orders``, ``process``.
+``jsonl``
+    ``diplo adjudicate --jsonl`` on the movement phases as documents (position and order
+    strings, one JSON line each): the whole command from text in to text out, on each backend
+    (documents per second are ``1e6 / us_per_phase``).
 ``batch``
     :func:`diplo.fast.process_batch` over many independent movement phases, on 1 thread and on
     2 threads (only when ``diplo.fast`` is built). The orders go in the fastest public form: flat
@@ -59,6 +69,8 @@ from .backend import rust_available
 from .map import Map
 from .mila import position_to_mila
 from .orders import Order, format_order, parse_order
+from .game import Game
+from .legal import legal_order_texts
 from .play_cli import play_game
 from .position import Position
 
@@ -82,18 +94,22 @@ __all__ = [
     "selfplay_engines",
 ]
 
-WORKLOADS = ("movement", "selfplay", "batch")
+WORKLOADS = ("movement", "strings", "selfplay", "jsonl", "batch")
 ENGINES = ("diplo-rust", "diplo-rust-objects", "diplo-python", "mila")
 #: The engine the others are compared with, per workload (the ``÷`` column and ``ratios``).
 REFERENCE = {
     "movement": "diplo-rust",
+    "strings": "diplo-rust-objects",
+    "jsonl": "diplo-rust-objects",
     "selfplay": "diplo-rust",
     "batch": "diplo-rust-2threads",
 }
 FULL_BOARD = 30
 DESCRIPTIONS = {
     "movement": "full-board movement phases: validation, resolution, next position",
+    "strings": "the movement phases as canonical order strings, results with reasons read out",
     "selfplay": "random self-play, every phase: legal orders, random choice, submit, process",
+    "jsonl": "diplo adjudicate --jsonl: movement documents in, ruling documents out",
     "batch": "diplo.fast.process_batch over independent movement phases",
 }
 
@@ -225,6 +241,83 @@ def movement_engines(
     )
 
 
+def strings_engines(
+    phases: Sequence[MovementPhase],
+    engines: Iterable[str] = ENGINES,
+    mila: ModuleType | None = None,
+) -> list[Engine]:
+    """The engines of the strings workload: the object API on each backend, and MILA."""
+    inputs = [(p.position, p.texts()) for p in phases]
+
+    def objects(backend: str, name: str) -> Engine:
+        def run(items: list[tuple[Position, dict[str, list[str]]]]) -> int:
+            for position, orders in items:
+                for result in process_phase(position, orders, backend).results:
+                    result.reason  # noqa: B018 - read out, as a caller would
+            return len(items)
+
+        return Engine(name, lambda _round: inputs, run)
+
+    return _object_engines(engines, objects, mila and (lambda: _mila_movement_engine(phases, mila)))
+
+
+def jsonl_engines(phases: Sequence[MovementPhase], engines: Iterable[str] = ENGINES) -> list[Engine]:
+    """The engines of the jsonl workload: ``diplo adjudicate --jsonl`` on each backend."""
+    import contextlib
+    import io
+
+    from .cli import main
+
+    lines = "".join(
+        json.dumps({**p.position.to_json(), "orders": p.texts()}) + "\n" for p in phases
+    )
+
+    def objects(backend: str, name: str) -> Engine:
+        def run(source: io.StringIO) -> int:
+            sink = io.StringIO()
+            with contextlib.redirect_stdout(sink), _stdin(source):
+                main(["adjudicate", "--jsonl", "--backend", backend])
+            if sink.getvalue().count("\n") != len(phases):
+                raise BenchError(f"{name}: diplo adjudicate --jsonl did not answer every line")
+            return len(phases)
+
+        return Engine(name, lambda _round: io.StringIO(lines), run)
+
+    return _object_engines(engines, objects, None)
+
+
+class _stdin:  # noqa: N801 - a context manager, named as redirect_stdout is
+    """Reads ``sys.stdin`` from ``source`` while active."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+
+    def __enter__(self) -> None:
+        self.saved = sys.stdin
+        sys.stdin = self.source
+
+    def __exit__(self, *exc: object) -> None:
+        sys.stdin = self.saved
+
+
+def _object_engines(
+    wanted: Iterable[str],
+    objects: Callable[[str, str], Engine],
+    mila: Callable[[], Engine] | None,
+) -> list[Engine]:
+    """The object API on each built backend (``diplo-rust-objects``, ``diplo-python``) and MILA,
+    as asked for (``diplo-rust`` asks for the Rust backend too: there is no code path here)."""
+    wanted = set(wanted)
+    out: list[Engine] = []
+    if rust_available() and wanted & {"diplo-rust", "diplo-rust-objects"}:
+        out.append(objects("rust", "diplo-rust-objects"))
+    if "diplo-python" in wanted:
+        out.append(objects("python", "diplo-python"))
+    if mila is not None and "mila" in wanted:
+        out.append(mila())
+    return out
+
+
 def _pick(
     wanted: Iterable[str],
     objects: Callable[[str, str], Engine],
@@ -328,9 +421,18 @@ def selfplay_engines(
     """The engines of the self-play workload; round ``r`` plays the game of seed ``seed + r``."""
 
     def objects(backend: str, name: str) -> Engine:
-        # diplo play's game: one RandomPlayer draws for all seven powers from one generator.
+        # A bot on the object API with order strings: the legal texts of each orderable power,
+        # one random text per key, submitted and processed.
         def run(game_seed: int) -> int:
-            return len(play_game(game_seed, max_year, backend).history)
+            game = Game(backend=backend, max_year=max_year)
+            choice = random.Random(game_seed).choice
+            while not game.is_over:
+                position = game.position
+                for power in game.orderable_powers():
+                    legal = legal_order_texts(position, power, backend)
+                    game.set_orders(power, [choice(options) for options in legal.values()])
+                game.process()
+            return len(game.history)
 
         return Engine(name, lambda r: seed + r, run)
 
@@ -538,6 +640,8 @@ class Report:
         details = {
             "movement": f"{len(units)} phases of {min(units, default=0)}-{max(units, default=0)}"
             f" units x {s.rounds} rounds",
+            "strings": f"{len(units)} phases x {s.rounds} rounds",
+            "jsonl": f"{len(units)} documents per run x {s.rounds} rounds (µs per document)",
             "selfplay": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
             "batch": f"{s.batch_size} phases per call x {s.rounds} rounds",
         }
@@ -574,7 +678,7 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
         say("diplo.fast is not built: diplo-rust is process_phase(..., 'rust'), the object API")
     report = Report(settings, fast_path=fast is not None)
     phases: list[MovementPhase] = []
-    if "movement" in settings.workloads or "batch" in settings.workloads:
+    if {"movement", "strings", "jsonl", "batch"} & set(settings.workloads):
         say(f"preparing {settings.phases} movement phases from random self-play")
         phases = prepare_movement_phases(settings.phases, settings.seed)
         report.movement_units = [p.units for p in phases]
@@ -582,6 +686,14 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
         engines = movement_engines(phases, settings.engines, fast, mila)
         say(f"movement: {len(engines)} engines x {settings.rounds} rounds")
         report.workloads["movement"] = measure(engines, settings.rounds)
+    if "strings" in settings.workloads:
+        engines = strings_engines(phases, settings.engines, mila)
+        say(f"strings: {len(engines)} engines x {settings.rounds} rounds")
+        report.workloads["strings"] = measure(engines, settings.rounds)
+    if "jsonl" in settings.workloads:
+        engines = jsonl_engines(phases, settings.engines)
+        say(f"jsonl: {len(engines)} engines x {settings.rounds} rounds")
+        report.workloads["jsonl"] = measure(engines, settings.rounds)
     if "selfplay" in settings.workloads:
         engines = selfplay_engines(settings.seed, settings.max_year, settings.engines, fast, mila)
         say(f"selfplay: {len(engines)} engines x {settings.games} games to {settings.max_year}")

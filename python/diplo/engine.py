@@ -389,7 +389,7 @@ class EnginePhaseOutcome(PhaseOutcome):
 
 
 def _implied_hold_reason(
-    refused: list[tuple[str | None, str]], prov: str, piece: Piece, dislodged_by: str | None
+    refused: list[tuple[str | None, str]], prov: str, piece: str, dislodged_by: str | None
 ) -> str:
     codes = [code for p, code in refused if p == prov]
     why = f"its order was refused ({codes[-1]})" if codes else "it was not ordered"
@@ -401,19 +401,14 @@ def _implied_hold_reason(
 def build_results(outcome: EnginePhaseOutcome) -> tuple[list[Result], dict[str, Dislodged]]:
     """The results and dislodged units of an engine outcome (read out on first use)."""
     from .adjudicate import _adjustments, _retreats
-    from .validation import Ruling, _fleets, _rule, multiple_orders_message, validate
+    from .validation import Ruling, _fleets, _rule, validate
 
     position: Position = outcome._position
     before = outcome._before
     after = outcome._after
     sub: _Submission = outcome._submission
     t = tables(position.map)
-    locations = t.locations
     kind = position.phase.kind
-    reasons = after.reasons()
-    normals = after.normal_forms()
-    results_codes = after.result_codes()
-    success = after.result_success()
     fleets: frozenset[str] | None = None
 
     def ruling(power: str, item: str | Order) -> Ruling:
@@ -422,113 +417,94 @@ def build_results(outcome: EnginePhaseOutcome) -> tuple[list[Result], dict[str, 
             fleets = _fleets(position)
         return _rule(position, power, item, fleets)
 
-    legal_rows = [j for j, r in enumerate(reasons) if r == 0 or r == 26]
-    texts = before.texts([normals[j] for j in legal_rows])
-    text_of = dict(zip(legal_rows, texts, strict=True))
-    # DATC 4.D.3: the distinct orders a unit was given, for the sentence.
-    distinct: dict[str, set[str]] = {}
-    for j, r in enumerate(reasons):
-        if r == 26:
-            distinct.setdefault(t.provinces[normals[j] >> 4 & 0x7F], set()).add(text_of[j])
-
+    items = sub.items
+    rows = after.movement_rows(before) if kind == "M" else None
+    reasons: list[int] | None = None
     results: list[Any] = []
     refused: list[tuple[str | None, str]] = []
-    for power, item, j in sub.items:
-        if j < 0 or reasons[j] != 0:
-            if j >= 0 and reasons[j] == 26:
-                text = text_of[j]
-                prov = t.provinces[normals[j] >> 4 & 0x7F]
-                unit = text[: text.find(" ", 2)]
-                message = multiple_orders_message(text, unit, len(distinct[prov]))
-                results.append(Result(power, unit, text, True, False, False, "illegal", message))
-                refused.append((prov, "multiple_orders"))
+    new = tuple.__new__
+    for power, item, j in items:
+        if rows is not None and j >= 0:
+            row = rows[j]
+            if row is not None:
+                text, unit, kind_name, szykman, fields = row
+                facts = new(UnitOutcome, fields)
+                results.append(
+                    new(
+                        Result,
+                        (
+                            power,
+                            unit,
+                            text,
+                            True,
+                            True,
+                            facts.success,
+                            facts.code,
+                            explain_movement(text, kind_name, facts, szykman),
+                            facts.dislodged_by,
+                        ),
+                    )
+                )
                 continue
-            r = ruling(power, item)
-            code = r.code if j < 0 else REASON_NAMES[reasons[j]]
-            unit_text = _named_unit(r)
-            results.append(
-                Result(power, unit_text, r.canonical, True, False, False, "illegal", r.message)
-            )
-            refused.append((None if r.unit is None else r.unit.province, code))
+        if reasons is None:
+            reasons = after.reasons()
+        if j >= 0 and reasons[j] == 0:
+            results.append(None)  # legal: filled in below (retreats, adjustments)
             continue
-        results.append(None)
-    if kind != "M":
-        # Retreats and adjustments: the reference's sentences for the engine's verdicts.
-        validated = validate(position, outcome._orders)
-        ref = (_retreats if kind == "R" else _adjustments)(position, validated).results
-        merged: list[Any] = []
-        given = len(sub.items)
-        for i, (power, _item, j) in enumerate(sub.items):
-            if results[i] is not None:
-                merged.append(results[i])
-                continue
+        if j >= 0 and reasons[j] == 26:
+            results.append(_multiple(t, before, after, j, power))
+            refused.append((t.provinces[after.normal_forms()[j] >> 4 & 0x7F], "multiple_orders"))
+            continue
+        r = ruling(power, item)
+        code = r.code if j < 0 else REASON_NAMES[reasons[j]]
+        results.append(
+            Result(power, _named_unit(r), r.canonical, True, False, False, "illegal", r.message)
+        )
+        refused.append((None if r.unit is None else r.unit.province, code))
+    if rows is not None:
+        for power, unit, prov, code, ok, origin in rows[len(sub.codes) :]:
+            reason = _implied_hold_reason(refused, prov, unit, origin)
+            results.append(new(Result, (power, unit, f"{unit} H", False, True, ok, code, reason, origin)))
+        locations = t.locations
+        dislodged = {}
+        for power_i, fleet, loc_i, options in after.gone():
+            piece = t.piece(power_i, fleet, loc_i)
+            dislodged[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
+        return results, dislodged
+    # Retreats and adjustments: the reference's sentences for the engine's verdicts.
+    results_codes = after.result_codes()
+    success = after.result_success()
+    validated = validate(position, outcome._orders)
+    ref = (_retreats if kind == "R" else _adjustments)(position, validated).results
+    given = len(items)
+    for i, (_power, _item, j) in enumerate(items):
+        if results[i] is None:
             r = ref[i]
             code = RESULT_NAMES[results_codes[j]]
-            merged.append(
-                Result(
-                    r.power, r.unit, r.order, True, True, success[j], code, r.reason,
-                    r.dislodged_by,
-                )
+            results[i] = Result(
+                r.power, r.unit, r.order, True, True, success[j], code, r.reason, r.dislodged_by
             )
-        implied = after.implied_results()
-        for k, (_code, res, ok) in enumerate(implied):
-            r = ref[given + k]
-            merged.append(
-                Result(r.power, r.unit, r.order, False, True, ok, RESULT_NAMES[res], r.reason)
-            )
-        return merged, {}
-
-    facts = after.facts()
-
-    def loc(i: int) -> str | None:
-        return None if i < 0 else locations[i]
-
-    for i, (_power, _item, j) in enumerate(sub.items):
-        if results[i] is not None:
-            continue
-        power = sub.items[i][0]
-        text = text_of[j]
-        dislodged_by, by, attack, opposition, convoyed, szykman = facts[j]
-        code = RESULT_NAMES[results_codes[j]]
-        origin = loc(dislodged_by)
-        outcome_facts = UnitOutcome(
-            code, success[j], origin, loc(by), attack, opposition, convoyed  # type: ignore[arg-type]
-        )
-        results[i] = Result(
-            power,
-            text[: text.find(" ", 2)],
-            text,
-            True,
-            True,
-            success[j],
-            code,
-            explain_movement(text, _KIND_NAMES[normals[j] & 0xF], outcome_facts, szykman),
-            origin,
-        )
-    n = len(sub.codes)
-    units = position.units
-    for k, (code_i, res, ok) in enumerate(after.implied_results()):
-        prov = t.provinces[code_i >> 4 & 0x7F]
-        piece = units[prov]
-        origin = loc(facts[n + k][0])
+    for k, (_code, res, ok) in enumerate(after.implied_results()):
+        r = ref[given + k]
         results.append(
-            Result(
-                piece.power,
-                str(piece),
-                f"{piece} H",
-                False,
-                True,
-                ok,
-                RESULT_NAMES[res],
-                _implied_hold_reason(refused, prov, piece, origin),
-                origin,
-            )
+            Result(r.power, r.unit, r.order, False, True, ok, RESULT_NAMES[res], r.reason)
         )
-    dislodged = {}
-    for power_i, fleet, loc_i, options in after.gone():
-        piece = t.piece(power_i, fleet, loc_i)
-        dislodged[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
-    return results, dislodged
+    return results, {}
+
+
+def _multiple(t: _Tables, before: Any, after: Any, j: int, power: str) -> Result:
+    """The result of an order refused because its unit was given different orders (4.D.3)."""
+    from .validation import multiple_orders_message
+
+    reasons = after.reasons()
+    normals = after.normal_forms()
+    prov = t.provinces[normals[j] >> 4 & 0x7F]
+    same = [k for k, r in enumerate(reasons) if r == 26 and t.provinces[normals[k] >> 4 & 0x7F] == prov]
+    texts = before.texts([normals[k] for k in same])
+    text = texts[same.index(j)]
+    unit = text[: text.find(" ", 2)]
+    message = multiple_orders_message(text, unit, len(set(texts)))
+    return Result(power, unit, text, True, False, False, "illegal", message)
 
 
 def _named_unit(ruling: Any) -> str | None:
@@ -555,3 +531,25 @@ def engine_reasons(
     game.run(sub.codes, bytes(sub.powers))
     reasons = game.reasons()
     return [None if j < 0 else REASON_NAMES[reasons[j]] for _p, _i, j in sub.items]
+
+
+def legal_order_texts_engine(position: Position, power: str | None = None) -> dict[str, list[str]]:
+    """:func:`diplo.legal.legal_order_texts` from the engine (same keys, lists and order)."""
+    t = tables(position.map)
+    core = engine_game(position)
+    _codes, texts = core.legal_texts()
+    slots = core.slots()
+    out: dict[str, list[str]] = {}
+    waives: list[str] = []
+    for (owner, key), listed in zip(slots, texts, strict=True):
+        if power is not None and owner != power:
+            continue
+        if position.phase.kind == "A" and key != owner and listed[-1] == "WAIVE":
+            # The engine lists a power's waive in each of its build sites' slots.
+            listed = listed[:-1]
+            if owner not in out:
+                waives.append(owner)
+                out[owner] = ["WAIVE"]
+        out[key] = listed
+    del waives
+    return {key: out[key] for key in sorted(out)}

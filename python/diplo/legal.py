@@ -63,6 +63,7 @@ __all__ = [
     "ConvoyDiagnostic",
     "RouteStatus",
     "convoy_diagnostic",
+    "legal_order_texts",
     "legal_orders",
 ]
 
@@ -142,6 +143,25 @@ def legal_orders(position: Position, power: str | None = None) -> dict[str, list
         )
         out = {key: sorted(orders, key=format_order) for key, orders in raw.items()}
     return {key: out[key] for key in sorted(out)}
+
+
+def legal_order_texts(
+    position: Position, power: str | None = None, backend: str | None = None
+) -> dict[str, list[str]]:
+    """:func:`legal_orders` as canonical texts (:func:`~diplo.orders.format_order`): the same
+    keys and the same lists in the same order. With the Rust backend (the default when built)
+    the engine lists them without building an order object; those texts are what
+    :func:`~diplo.adjudicate.process_phase` reads fastest.
+    """
+    from .backend import check_backend
+
+    if power is not None and power not in position.map.powers:
+        raise ValueError(f"unknown power {power!r}")
+    if check_backend(backend) == "rust":
+        from .engine import legal_order_texts_engine
+
+        return legal_order_texts_engine(position, power)
+    return {k: [format_order(o) for o in v] for k, v in legal_orders(position, power).items()}
 
 
 def _movement_orders(

@@ -565,7 +565,8 @@ impl PyFastGame {
         PyList::new(py, items)
     }
 
-    /// The legal orders per slot as `(codes, texts)` lists, in the order of `slots`.
+    /// The legal orders per slot as `(codes, texts)` lists, in the order of `slots`, each
+    /// slot's list sorted by text.
     #[allow(clippy::type_complexity)]
     fn legal_texts<'py>(
         &self,
@@ -578,21 +579,100 @@ impl PyFastGame {
                 let mut buf = String::new();
                 let mut codes = Vec::with_capacity(slots.len());
                 let mut texts = Vec::with_capacity(slots.len());
+                let mut pairs: Vec<(String, u32)> = Vec::new();
                 for s in slots {
-                    let list = legal.codes_of(s);
-                    codes.push(PyList::new(py, list.iter().copied())?);
-                    let t: Vec<Bound<'py, PyString>> = list
-                        .iter()
-                        .map(|&c| {
-                            crate::fast::text::order_text(map, st, c, &mut buf);
-                            PyString::new(py, &buf)
-                        })
-                        .collect();
-                    texts.push(PyList::new(py, t)?);
+                    // Each list sorted by its text, as `diplo.legal.legal_orders` sorts.
+                    pairs.clear();
+                    for &c in legal.codes_of(s) {
+                        crate::fast::text::order_text(map, st, c, &mut buf);
+                        pairs.push((buf.clone(), c));
+                    }
+                    pairs.sort_unstable();
+                    codes.push(PyList::new(py, pairs.iter().map(|p| p.1))?);
+                    texts.push(PyList::new(py, pairs.iter().map(|p| p.0.as_str()))?);
                 }
                 Ok((PyList::new(py, codes)?, PyList::new(py, texts)?))
             })
         })
+    }
+
+    /// Movement, last `run` (this game) from `before` (the game as it was): per submitted code,
+    /// `None` when refused, else `(text, unit, kind, szykman, facts)` with the normal form's
+    /// canonical text, the unit's text (`A PAR`), the order's class name and `facts` the
+    /// fields of `diplo.outcome.UnitOutcome` (code, success, dislodged_by, by, attack,
+    /// opposition, convoyed). Then per implied hold `(power, unit, province, code, success,
+    /// dislodged_by)`.
+    fn movement_rows<'py>(
+        &self,
+        py: Python<'py>,
+        before: &Bound<'py, PyFastGame>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        const KINDS: [&str; 9] = [
+            "Hold",
+            "Move",
+            "SupportHold",
+            "SupportMove",
+            "Convoy",
+            "Retreat",
+            "Disband",
+            "Build",
+            "Waive",
+        ];
+        const CODES: [&str; 7] = ["ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal"];
+        let before = before.borrow();
+        let map = self.game.map;
+        let st = &before.game.state;
+        let g = &self.game;
+        let loc = |i: i32| -> Option<&str> { (i >= 0).then(|| map.loc_name(i as usize)) };
+        let mut buf = String::new();
+        let mut rows: Vec<Bound<'py, PyAny>> = Vec::with_capacity(g.results.len());
+        for j in 0..g.results.len() {
+            if g.reasons.get(j).copied().unwrap_or(1) != 0 || j >= g.facts.len() {
+                rows.push(py.None().into_bound(py));
+                continue;
+            }
+            let c = g.normal[j];
+            crate::fast::text::order_text(map, st, c, &mut buf);
+            let unit = &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)];
+            let f = g.facts[j];
+            let facts = (
+                CODES[g.results[j] as usize],
+                g.success[j],
+                loc(f.dislodged_by),
+                loc(f.by),
+                f.attack,
+                f.opposition,
+                f.convoyed,
+            );
+            let row = (
+                buf.as_str(),
+                unit,
+                KINDS[crate::fast::encode::kind_of(c) as usize],
+                f.szykman,
+                facts,
+            );
+            rows.push(row.into_pyobject(py)?.into_any());
+        }
+        // Then the implied holds: (power, unit, province, code, success, dislodged_by).
+        let n = g.results.len();
+        for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
+            let prov = map.prov_of[crate::fast::encode::loc_of(code)] as usize;
+            let u = st.units[prov];
+            buf.clear();
+            buf.push_str(if u.fleet { "F " } else { "A " });
+            buf.push_str(map.loc_name(u.loc as usize));
+            let origin = g.facts.get(n + k).map_or(-1, |f| f.dislodged_by);
+            let row = (
+                map.power_name(u.power as usize),
+                buf.as_str(),
+                map.loc_name(prov),
+                CODES[res as usize],
+                ok,
+                loc(origin),
+            );
+            rows.push(row.into_pyobject(py)?.into_any());
+        }
+        PyList::new(py, rows)
     }
 
     /// Test hook: the next processing of this game panics inside the core.
