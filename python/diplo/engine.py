@@ -38,7 +38,7 @@ from .orders import (
     format_order,
     parse_power_order,
 )
-from .outcome import CORE_CODES, UnitOutcome, explain_movement
+from .outcome import CORE_CODES, explain_facts
 from .position import Dislodged, Phase, Piece, Position
 
 __all__ = ["EnginePhaseOutcome", "EnginePosition", "engine_game", "process_phase_engine"]
@@ -427,24 +427,11 @@ def build_results(outcome: EnginePhaseOutcome) -> tuple[list[Result], dict[str, 
         if rows is not None and j >= 0:
             row = rows[j]
             if row is not None:
-                text, unit, kind_name, szykman, fields = row
-                facts = new(UnitOutcome, fields)
-                results.append(
-                    new(
-                        Result,
-                        (
-                            power,
-                            unit,
-                            text,
-                            True,
-                            True,
-                            facts.success,
-                            facts.code,
-                            explain_movement(text, kind_name, facts, szykman),
-                            facts.dislodged_by,
-                        ),
-                    )
+                text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
+                reason = explain_facts(
+                    text, kind_name, code, origin, by, attack, opposition, via, szy
                 )
+                results.append(new(Result, (power, unit, text, True, True, ok, code, reason, origin)))
                 continue
         if reasons is None:
             reasons = after.reasons()

@@ -266,6 +266,50 @@ fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<u32>) -> PyResult<()> {
 
 type RawPiece = (i64, i64, i64);
 
+/// The names a map's results are made of, as Python strings made once per map.
+struct MapNames {
+    map: usize,
+    locations: Vec<Py<PyString>>,
+    powers: Vec<Py<PyString>>,
+    kinds: Vec<Py<PyString>>,
+    codes: Vec<Py<PyString>>,
+}
+
+/// The Python names of `map` (made on first use, kept for the life of the process, as the map
+/// itself is).
+fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNames {
+    static ALL: std::sync::Mutex<Vec<&'static MapNames>> = std::sync::Mutex::new(Vec::new());
+    let key = map as *const GameMap as usize;
+    let mut all = ALL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = all.iter().find(|n| n.map == key) {
+        return found;
+    }
+    let strings = |v: &[&str]| -> Vec<Py<PyString>> {
+        v.iter().map(|s| PyString::intern(py, s).unbind()).collect()
+    };
+    let locations: Vec<&str> = map.spec.locations.iter().map(String::as_str).collect();
+    let powers: Vec<&str> = map.spec.powers.iter().map(String::as_str).collect();
+    let names: &'static MapNames = Box::leak(Box::new(MapNames {
+        map: key,
+        locations: strings(&locations),
+        powers: strings(&powers),
+        kinds: strings(&[
+            "Hold",
+            "Move",
+            "SupportHold",
+            "SupportMove",
+            "Convoy",
+            "Retreat",
+            "Disband",
+            "Build",
+            "Waive",
+        ]),
+        codes: strings(&["ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal"]),
+    }));
+    all.push(names);
+    names
+}
+
 /// A location named by a string attribute of `obj`.
 fn loc_attr(map: &GameMap, obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> Option<usize> {
     let value = obj.getattr(name).ok()?;
@@ -597,33 +641,23 @@ impl PyFastGame {
     }
 
     /// Movement, last `run` (this game) from `before` (the game as it was): per submitted code,
-    /// `None` when refused, else `(text, unit, kind, szykman, facts)` with the normal form's
-    /// canonical text, the unit's text (`A PAR`), the order's class name and `facts` the
-    /// fields of `diplo.outcome.UnitOutcome` (code, success, dislodged_by, by, attack,
-    /// opposition, convoyed). Then per implied hold `(power, unit, province, code, success,
-    /// dislodged_by)`.
+    /// `None` when refused, else `(text, unit, kind, code, success, dislodged_by, by, attack,
+    /// opposition, convoyed, szykman)`: the normal form's canonical text, the unit's text
+    /// (`A PAR`), the order's class name and the arguments of `diplo.outcome.explain_facts`.
+    /// Then per implied hold `(power, unit, province, code, success, dislodged_by)`.
     fn movement_rows<'py>(
         &self,
         py: Python<'py>,
         before: &Bound<'py, PyFastGame>,
     ) -> PyResult<Bound<'py, PyList>> {
-        const KINDS: [&str; 9] = [
-            "Hold",
-            "Move",
-            "SupportHold",
-            "SupportMove",
-            "Convoy",
-            "Retreat",
-            "Disband",
-            "Build",
-            "Waive",
-        ];
-        const CODES: [&str; 7] = ["ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal"];
         let before = before.borrow();
         let map = self.game.map;
         let st = &before.game.state;
         let g = &self.game;
-        let loc = |i: i32| -> Option<&str> { (i >= 0).then(|| map.loc_name(i as usize)) };
+        let names = map_names(py, map);
+        let loc = |i: i32| -> Option<Bound<'py, PyString>> {
+            (i >= 0).then(|| names.locations[i as usize].bind(py).clone())
+        };
         let mut buf = String::new();
         let mut rows: Vec<Bound<'py, PyAny>> = Vec::with_capacity(g.results.len());
         for j in 0..g.results.len() {
@@ -635,21 +669,18 @@ impl PyFastGame {
             crate::fast::text::order_text(map, st, c, &mut buf);
             let unit = &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)];
             let f = g.facts[j];
-            let facts = (
-                CODES[g.results[j] as usize],
+            let row = (
+                buf.as_str(),
+                unit,
+                names.kinds[crate::fast::encode::kind_of(c) as usize].bind(py),
+                names.codes[g.results[j] as usize].bind(py),
                 g.success[j],
                 loc(f.dislodged_by),
                 loc(f.by),
                 f.attack,
                 f.opposition,
                 f.convoyed,
-            );
-            let row = (
-                buf.as_str(),
-                unit,
-                KINDS[crate::fast::encode::kind_of(c) as usize],
                 f.szykman,
-                facts,
             );
             rows.push(row.into_pyobject(py)?.into_any());
         }
@@ -663,10 +694,10 @@ impl PyFastGame {
             buf.push_str(map.loc_name(u.loc as usize));
             let origin = g.facts.get(n + k).map_or(-1, |f| f.dislodged_by);
             let row = (
-                map.power_name(u.power as usize),
+                names.powers[u.power as usize].bind(py),
                 buf.as_str(),
-                map.loc_name(prov),
-                CODES[res as usize],
+                names.locations[prov].bind(py),
+                names.codes[res as usize].bind(py),
                 ok,
                 loc(origin),
             );
