@@ -7,10 +7,11 @@ phases, changes centre ownership and ends the game. This module is only the tran
 the object world and the engine:
 
 * orders in: an order string in the canonical short form (what :func:`~diplo.orders.format_order`
-  prints and :func:`diplo.legal.legal_orders` hands out) is found in a per-map table of canonical
-  texts; an :class:`~diplo.orders.Order` object is read field by field in the core; any other
-  notation goes through :func:`~diplo.orders.parse_order` (the same result, and the text is
-  remembered when it was canonical). What cannot become a code at all (unparsable text, an order
+  prints and :func:`diplo.legal.legal_order_texts` hands out) is read by the core's strict reader
+  of that one form (``parse_canonical``: a split on spaces and a table lookup per location); an
+  :class:`~diplo.orders.Order` object is read field by field in the core; any other notation
+  (prose, full names, lower case, power prefixes) goes through
+  :func:`~diplo.orders.parse_order`, with the same result. What cannot become a code at all (unparsable text, an order
   written for another power, a place the map does not have, an untyped build that could be
   either) is ruled by :mod:`diplo.validation` (it is illegal, and illegal orders take no part);
 * positions in: the engine's state is kept on every position it made (and on a position the
@@ -60,7 +61,7 @@ _NO_POWER = 255
 
 
 class _Tables:
-    """Per map: the engine's map, the canonical texts already seen, shared pieces and phases."""
+    """Per map: the engine's map, shared pieces and phases."""
 
     def __init__(self, game_map: Map) -> None:
         from .fast import fast_map
@@ -71,8 +72,6 @@ class _Tables:
         self.provinces = [game_map.province_of(loc) for loc in game_map.locations]
         self.powers = game_map.powers
         self.power_index = {p: i for i, p in enumerate(game_map.powers)}
-        #: canonical text -> code (every order but the waive, whose code names its power)
-        self.texts: dict[str, int] = {}
         self.pieces: dict[tuple[int, bool, int], Piece] = {}
         self.phases: dict[str, Phase] = {}
 
@@ -92,8 +91,6 @@ class _Tables:
 
 
 _TABLES: WeakKeyDictionary[Map, _Tables] = WeakKeyDictionary()
-#: A bound on the canonical texts remembered per map (a table of every text ever seen).
-_MAX_TEXTS = 1 << 20
 
 
 def tables(game_map: Map) -> _Tables:
@@ -227,11 +224,7 @@ def _learn(t: _Tables, power: str, text: str) -> int | None:
         return None
     if prefix is not None and prefix != power:
         return None
-    code = _object_code(t, power, order)
-    if code is not None and prefix is None and len(t.texts) < _MAX_TEXTS:
-        if not isinstance(order, Waive) and format_order(order) == text:
-            t.texts[text] = code
-    return code
+    return _object_code(t, power, order)
 
 
 def _object_code(t: _Tables, power: str, order: object) -> int | None:
@@ -256,7 +249,6 @@ def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Sub
     powers = sub.powers
     items: list[tuple[str, str | Order, int]] = []
     sub._items = items
-    texts = t.texts
     flat: list[tuple[str, int, str | Order]] = []
     objects: list[object] = []
     for power, given in orders.items():
@@ -271,7 +263,7 @@ def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Sub
     for power, pi, item in flat:
         code: int | None
         if isinstance(item, str):
-            code = texts.get(item)
+            code = t.fast.parse_canonical(item)
             if code is None:
                 code = 8 | pi << 4 if item == "WAIVE" else _learn(t, power, item)
         elif isinstance(item, Waive):
@@ -300,7 +292,7 @@ def process_phase_engine(
     on such orders one by one)."""
     game_map = position.map
     t = tables(game_map)
-    quick = t.fast.submit_orders(orders, t.power_index, t.texts)
+    quick = t.fast.submit_orders(orders, t.power_index)
     if quick is not None:
         sub = _Submission(orders)
         sub.codes, sub.powers = quick
@@ -503,6 +495,33 @@ def _named_unit(ruling: Any) -> str | None:
     return str(order.unit)
 
 
+def legal_order_texts_engine(position: Position, power: str | None = None) -> dict[str, list[str]]:
+    """:func:`diplo.legal.legal_order_texts` from the engine (same keys, lists and order),
+    worked out once per position for every power."""
+    per_power: dict[str, dict[str, list[str]]] | None = position.__dict__.get("_legal")
+    if per_power is None:
+        per_power = {}
+        core = engine_game(position)
+        _codes, texts = core.legal_texts()
+        adjustments = position.phase.kind == "A"
+        for (owner, key), listed in zip(core.slots(), texts, strict=True):
+            mine = per_power.get(owner)
+            if mine is None:
+                mine = per_power[owner] = {}
+            if adjustments and key != owner and listed[-1] == "WAIVE":
+                # The engine lists a power's waive in each of its build sites' slots.
+                listed = listed[:-1]
+                mine[owner] = ["WAIVE"]
+            mine[key] = listed
+        for owner, mine in per_power.items():
+            per_power[owner] = {key: mine[key] for key in sorted(mine)}
+        position.__dict__["_legal"] = per_power
+    if power is not None:
+        return {key: list(v) for key, v in per_power.get(power, {}).items()}
+    merged = {key: list(v) for mine in per_power.values() for key, v in mine.items()}
+    return {key: merged[key] for key in sorted(merged)}
+
+
 def engine_reasons(
     position: Position, orders: Mapping[str, Sequence[str | Order]]
 ) -> list[str | None]:
@@ -518,25 +537,3 @@ def engine_reasons(
     game.run(sub.codes, bytes(sub.powers))
     reasons = game.reasons()
     return [None if j < 0 else REASON_NAMES[reasons[j]] for _p, _i, j in sub.items]
-
-
-def legal_order_texts_engine(position: Position, power: str | None = None) -> dict[str, list[str]]:
-    """:func:`diplo.legal.legal_order_texts` from the engine (same keys, lists and order)."""
-    t = tables(position.map)
-    core = engine_game(position)
-    _codes, texts = core.legal_texts()
-    slots = core.slots()
-    out: dict[str, list[str]] = {}
-    waives: list[str] = []
-    for (owner, key), listed in zip(slots, texts, strict=True):
-        if power is not None and owner != power:
-            continue
-        if position.phase.kind == "A" and key != owner and listed[-1] == "WAIVE":
-            # The engine lists a power's waive in each of its build sites' slots.
-            listed = listed[:-1]
-            if owner not in out:
-                waives.append(owner)
-                out[owner] = ["WAIVE"]
-        out[key] = listed
-    del waives
-    return {key: out[key] for key in sorted(out)}

@@ -105,6 +105,11 @@ class Position:
         object.__setattr__(self, "centers", _frozen(self.centers))
         object.__setattr__(self, "dislodged", _frozen(self.dislodged))
 
+    def __getstate__(self) -> dict[str, Any]:
+        # What the engine keeps on a position (``_engine``: its state; ``_legal``: legal
+        # orders) is rebuilt on demand, never pickled or copied.
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
     # ---------------------------------------------------------------- queries
 
     def unit_at(self, province: str) -> Piece | None:

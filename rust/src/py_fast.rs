@@ -123,15 +123,15 @@ impl PyFastMap {
     }
 
     /// A phase's orders (`{power: [order, ...]}`, strings or order objects) as `(codes,
-    /// powers)`, in the mapping's order: a string is looked up in `texts` (canonical text ->
-    /// code), an object read by its fields. `None` when some order needs the parser or the
-    /// reference (a text not in `texts`, an unknown power, an object that is not an order).
+    /// powers)`, in the mapping's order: a string in the canonical short form is read by
+    /// `fast::text::parse_canonical`, an object by its fields. `None` when some order needs the
+    /// general parser or the reference (another notation, an unknown power, an object that is
+    /// not an order).
     fn submit_orders<'py>(
         &self,
         py: Python<'py>,
         orders: &Bound<'py, PyAny>,
         power_index: &Bound<'py, PyDict>,
-        texts: &Bound<'py, PyDict>,
     ) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyBytes>)>> {
         let map = self.map;
         let Ok(orders) = orders.downcast::<PyDict>() else {
@@ -146,13 +146,11 @@ impl PyFastMap {
             let pi: u8 = pi.extract()?;
             let one = |item: Bound<'py, PyAny>| -> PyResult<Option<u32>> {
                 if item.is_exact_instance_of::<PyString>() {
-                    if let Some(code) = texts.get_item(&item)? {
-                        return Ok(Some(code.extract()?));
-                    }
-                    if item.downcast::<PyString>()?.to_str()? == "WAIVE" {
+                    let text = item.downcast::<PyString>()?.to_str()?;
+                    if text == "WAIVE" {
                         return Ok(Some(crate::fast::encode::waive(pi as usize)));
                     }
-                    return Ok(None);
+                    return Ok(crate::fast::text::parse_canonical(map, text));
                 }
                 if item.get_type().name()?.to_str()? == "Waive" {
                     return Ok(Some(crate::fast::encode::waive(pi as usize)));
@@ -181,6 +179,12 @@ impl PyFastMap {
         }
         let _ = py;
         Ok(Some((PyList::new(py, codes)?, PyBytes::new(py, &powers))))
+    }
+
+    /// The code of an order text in the canonical short form, or `None` (see
+    /// `fast::text::parse_canonical`).
+    fn parse_canonical(&self, text: &str) -> Option<u32> {
+        crate::fast::text::parse_canonical(self.map, text)
     }
 
     fn __repr__(&self) -> String {

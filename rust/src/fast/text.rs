@@ -87,3 +87,51 @@ pub fn order_text(map: &GameMap, st: &State, code: u32, out: &mut String) {
         _ => out.push_str(" D"),
     }
 }
+
+/// The code of an order written exactly in the canonical short form (`A PAR - BUR`,
+/// `F NTH C A LON - BEL`, `A PAR - BUR VIA`, `F STP/NC B`, ...; not `WAIVE`, whose code names
+/// its power), or `None` for any other text (which the general parser, `diplo.orders`, reads).
+/// The code is the one `diplo.fast.encode_order` gives the parsed order.
+pub fn parse_canonical(map: &GameMap, text: &str) -> Option<u32> {
+    let mut words = text.split(' ');
+    let unit_type = words.next()?;
+    if unit_type != "A" && unit_type != "F" {
+        return None;
+    }
+    let at = |w: Option<&str>| -> Option<usize> { map.loc_index.get(w?).map(|&i| i as usize) };
+    let prov = |l: usize| map.prov_of[l] as usize;
+    let here = at(words.next())?;
+    let verb = words.next()?;
+    let code = match verb {
+        "H" => encode::hold(here),
+        "D" => encode::disband(here),
+        "B" => encode::build(here, unit_type == "F"),
+        "R" => encode::retreat(here, at(words.next())?),
+        "-" => {
+            let dest = at(words.next())?;
+            match words.next() {
+                None => encode::move_to(here, dest, false),
+                Some("VIA") => encode::move_to(here, dest, true),
+                Some(_) => return None,
+            }
+        }
+        "S" | "C" => {
+            let other = words.next()?;
+            if other != "A" && other != "F" {
+                return None;
+            }
+            let target = prov(at(words.next())?);
+            match (verb, words.next()) {
+                ("S", None) => encode::support_hold(here, target),
+                ("S", Some("-")) => encode::support_move(here, target, at(words.next())?),
+                ("C", Some("-")) => encode::convoy(here, target, prov(at(words.next())?)),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    if words.next().is_some() {
+        return None;
+    }
+    Some(code)
+}
