@@ -220,7 +220,7 @@ def test_the_generated_phases_cover_every_kind_and_result() -> None:
     assert kinds == {"M", "R", "A"}
     assert {"M:bounce", "M:dislodged", "M:cut", "R:bounce", "A:void", "A:ok"} <= codes
     assert {"wrong_phase", "foreign_unit", "unparsable", "not_adjacent", "bad_retreat"} <= reasons
-    assert {"no_builds", "not_home_center", "occupied", "multiple_orders"} <= reasons
+    assert {"no_builds", "not_home_center", "multiple_orders"} <= reasons
     assert {"H", "D", "WAIVE"} <= implied
 
 
@@ -305,3 +305,39 @@ def test_other_notations_rule_as_the_canonical_form() -> None:
     assert [r.code for r in prose.results] == [r.code for r in canonical.results]
     assert [r.order for r in prose.results] == [r.order for r in canonical.results]
     assert prose.next == canonical.next
+
+
+def test_replacing_fields_of_engine_objects_gives_plain_objects() -> None:
+    from dataclasses import replace
+
+    position = Position.initial(M)
+    outcome = process_phase(position, {"FRANCE": ["A PAR - BUR"]})
+    changed = replace(outcome, winner="FRANCE")
+    assert type(changed) is PhaseOutcome
+    assert changed.results == outcome.results and changed.winner == "FRANCE"
+    moved = replace(outcome.next, centers={})
+    assert type(moved) is Position
+    assert moved.units == outcome.next.units and moved.centers == {}
+
+
+def test_every_adjustment_reason_alike() -> None:
+    """A winter where France may build two, Italy owes a disband and England neither: builds,
+    disbands and waives refused for every reason validation knows, given by every power."""
+    units = {
+        "PAR": Piece("FRANCE", "A", "PAR"),
+        "ROM": Piece("ITALY", "A", "ROM"),
+        "NAP": Piece("ITALY", "F", "NAP"),
+        "LON": Piece("ENGLAND", "F", "LON"),
+    }
+    centers = {"PAR": "FRANCE", "MAR": "FRANCE", "BRE": "FRANCE", "ROM": "ITALY"}
+    centers["LON"] = "ENGLAND"
+    position = Position(M, Phase.parse("W1901A"), units, centers)
+    orders: dict[str, list[str | Order]] = {
+        "FRANCE": ["A PAR B", "F MAR B", "A BUR B", "A ROM B", "F BRE B", "A MAR D", "WAIVE"],
+        "ITALY": ["A VEN B", "WAIVE", "A PAR D", "F NAP D", "F ROM D"],
+        "ENGLAND": ["WAIVE", "F LON D", "F EDI B", "A MUN B"],
+        "RUSSIA": ["F STP B", "A STP/NC B"],
+    }
+    assert_same(position, orders)
+    codes = {r.code for r in validate(position, orders).rulings}
+    assert {"occupied", "not_home_center", "no_builds", "no_disbands", "foreign_unit"} <= codes

@@ -6,7 +6,7 @@ province's index is also its location index. Outcome codes index ``CODES``: 0 ok
 """
 
 from collections.abc import Sequence
-from typing import Final, final
+from typing import Any, Final, final
 
 __all__ = [
     "CODES",
@@ -135,6 +135,15 @@ class FastMap:
     def num_provinces(self) -> int: ...
     @property
     def num_powers(self) -> int: ...
+    # The engine behind the object API (diplo.engine):
+    def encode_objects(self, items: list[object]) -> list[int]:
+        """Codes of order objects read by their fields; -1 where the caller must rule."""
+    def submit_orders(
+        self, orders: object, power_index: dict[str, int]
+    ) -> tuple[list[int], bytes] | None:
+        """A phase's orders as (codes, power bytes), or None when one needs the parser."""
+    def parse_canonical(self, text: str) -> int | None:
+        """The code of a text in the canonical short form, or None."""
 
 @final
 class FastGame:
@@ -180,6 +189,17 @@ class FastGame:
         """``(year, season, kind, units, centers, dislodged)``; dislodged entries are
         ``(power, is_fleet, loc, options)``."""
     def clone(self) -> FastGame: ...
+    # The engine behind the object API (diplo.engine): a phase with the submitting powers,
+    # and why each result is what it is.
+    def run(self, codes: list[int], powers: bytes) -> None: ...
+    def reasons(self) -> list[int]: ...
+    def normal_forms(self) -> list[int]: ...
+    def facts(self) -> list[tuple[int, int, int, int, bool, bool]]: ...
+    def gone(self) -> list[tuple[int, bool, int, list[int]]]: ...
+    def texts(self, codes: list[int]) -> list[str]: ...
+    def legal_texts(self) -> tuple[list[list[int]], list[list[str]]]: ...
+    def movement_rows(self, before: FastGame) -> list[Any]:
+        """Per code a row of facts or None, then per implied hold a row (see py_fast.rs)."""
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
 
@@ -194,3 +214,6 @@ def process_batch(
 
 def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
     """``(codes, offsets)``, the flat form of ``orders`` for ``process_batch``."""
+
+#: The engine's reason codes for refused orders, by index (0 "ok"), as diplo.validation names them.
+REASON_NAMES: Final[list[str]]

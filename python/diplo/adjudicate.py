@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, NamedTuple
 
 from .adjustments import resolve_adjustments
@@ -104,13 +105,10 @@ def process_phase(
     (:mod:`diplo.engine`); with ``backend="python"`` in the readable reference below. Both give
     the same outcome (``tests/test_engine.py``).
     """
-    if backend is None or backend == "rust":
-        if check_backend(backend) == "rust":
-            from .engine import process_phase_engine
-
-            ruled = process_phase_engine(position, orders)
-            if ruled is not position:
-                return ruled  # type: ignore[return-value]
+    if (backend is None or backend == "rust") and check_backend(backend) == "rust":
+        ruled = _engine().process_phase_engine(position, orders)
+        if ruled is not position:
+            return ruled  # type: ignore[no-any-return]
     validated = validate(position, orders)
     kind = position.phase.kind
     if kind == "M":
@@ -403,3 +401,16 @@ def _document_orders(raw: Any, game_map: Map) -> dict[str, list[str | Order]]:
         # A non-string entry is still an order to rule on (illegal), not a reason to reject.
         out.setdefault(power, []).extend(t if isinstance(t, str) else repr(t) for t in texts)
     return out
+
+
+_ENGINE: ModuleType | None = None
+
+
+def _engine() -> ModuleType:
+    """:mod:`diplo.engine`, imported on first use (it needs the compiled core)."""
+    global _ENGINE
+    if _ENGINE is None:
+        from . import engine
+
+        _ENGINE = engine
+    return _ENGINE

@@ -66,11 +66,11 @@ from typing import Any, Protocol
 
 from .adjudicate import process_phase
 from .backend import rust_available
+from .game import Game
+from .legal import legal_order_texts
 from .map import Map
 from .mila import position_to_mila
 from .orders import Order, format_order, parse_order
-from .game import Game
-from .legal import legal_order_texts
 from .play_cli import play_game
 from .position import Position
 
@@ -258,10 +258,15 @@ def strings_engines(
 
         return Engine(name, lambda _round: inputs, run)
 
-    return _object_engines(engines, objects, mila and (lambda: _mila_movement_engine(phases, mila)))
+    if mila is None:
+        return _object_engines(engines, objects, None)
+    module = mila
+    return _object_engines(engines, objects, lambda: _mila_movement_engine(phases, module))
 
 
-def jsonl_engines(phases: Sequence[MovementPhase], engines: Iterable[str] = ENGINES) -> list[Engine]:
+def jsonl_engines(
+    phases: Sequence[MovementPhase], engines: Iterable[str] = ENGINES
+) -> list[Engine]:
     """The engines of the jsonl workload: ``diplo adjudicate --jsonl`` on each backend."""
     import contextlib
     import io
@@ -286,7 +291,7 @@ def jsonl_engines(phases: Sequence[MovementPhase], engines: Iterable[str] = ENGI
     return _object_engines(engines, objects, None)
 
 
-class _stdin:  # noqa: N801 - a context manager, named as redirect_stdout is
+class _stdin:
     """Reads ``sys.stdin`` from ``source`` while active."""
 
     def __init__(self, source: Any) -> None:

@@ -11,9 +11,10 @@ the object world and the engine:
   of that one form (``parse_canonical``: a split on spaces and a table lookup per location); an
   :class:`~diplo.orders.Order` object is read field by field in the core; any other notation
   (prose, full names, lower case, power prefixes) goes through
-  :func:`~diplo.orders.parse_order`, with the same result. What cannot become a code at all (unparsable text, an order
-  written for another power, a place the map does not have, an untyped build that could be
-  either) is ruled by :mod:`diplo.validation` (it is illegal, and illegal orders take no part);
+  :func:`~diplo.orders.parse_order`, with the same result. What cannot become a code at all
+  (unparsable text, an order written for another power, a place the map does not have, an
+  untyped build that could be either) is ruled by :mod:`diplo.validation` (it is illegal, and
+  illegal orders take no part);
 * positions in: the engine's state is kept on every position it made (and on a position the
   first time it is played), so a game never re-encodes its board;
 * results out: :class:`EnginePhaseOutcome` and :class:`EnginePosition` are built lazily from the
@@ -36,13 +37,19 @@ from .orders import (
     Order,
     OrderParseError,
     Waive,
-    format_order,
     parse_power_order,
 )
 from .outcome import CORE_CODES, explain_facts
 from .position import Dislodged, Phase, Piece, Position
 
-__all__ = ["EnginePhaseOutcome", "EnginePosition", "engine_game", "process_phase_engine"]
+__all__ = [
+    "EnginePhaseOutcome",
+    "EnginePosition",
+    "encode_position",
+    "engine_game",
+    "fast_map",
+    "process_phase_engine",
+]
 
 RESULT_NAMES = (*CORE_CODES, "illegal")
 REASON_NAMES: tuple[str, ...] = tuple(_core.REASON_NAMES)
@@ -60,12 +67,80 @@ _KIND_NAMES = (
 _NO_POWER = 255
 
 
+_FAST_MAPS: WeakKeyDictionary[Map, _core.FastMap] = WeakKeyDictionary()
+_KINDS = {"land": 0, "coast": 1, "sea": 2}
+
+
+def fast_map(game_map: Map) -> _core.FastMap:
+    """``game_map`` compiled for the fast path, once per map (later calls return the same table).
+
+    Raises ``ValueError`` when the map does not fit the encoding (more than 128 locations or 127
+    powers).
+    """
+    table = _FAST_MAPS.get(game_map)
+    if table is None:
+        if not isinstance(game_map, Map):
+            raise ValueError(f"expected a diplo.map.Map, got {type(game_map).__name__}")
+        index = game_map.location_index
+        provinces = list(game_map.provinces)
+        by_name = sorted(provinces, key=lambda p: (game_map.provinces[p].name.casefold(), p))
+        rank = {p: i for i, p in enumerate(by_name)}
+        table = _core.FastMap(
+            list(game_map.locations),
+            list(game_map.powers),
+            [index[game_map.province_of(loc)] for loc in game_map.locations],
+            [_KINDS[game_map.provinces[p].kind] for p in provinces],
+            [sorted(index[n] for n in game_map.army_neighbours(p)) for p in provinces],
+            [
+                sorted(index[n] for n in game_map.fleet_neighbours(loc))
+                for loc in game_map.locations
+            ],
+            sorted(index[c] for c in game_map.centers),
+            [[index[h] for h in game_map.homes.get(p, ())] for p in game_map.powers],
+            [rank[p] for p in provinces],
+        )
+        _FAST_MAPS[game_map] = table
+    return table
+
+
+def encode_position(
+    position: Position,
+) -> tuple[
+    int,
+    str,
+    str,
+    list[tuple[int, int, int]],
+    list[tuple[int, int]],
+    list[tuple[tuple[int, int, int], list[int]]],
+]:
+    """``position`` as the engine's constructor takes it (raises ``ValueError`` when it does not
+    fit the map)."""
+    game_map = position.map
+    index = game_map.location_index
+    powers = {p: i for i, p in enumerate(game_map.powers)}
+    try:
+        units = [
+            (powers[p.power], 1 if p.type == "F" else 0, index[p.loc])
+            for p in position.units.values()
+        ]
+        centers = [(index[c], powers[o]) for c, o in position.centers.items()]
+        dislodged = [
+            (
+                (powers[d.piece.power], 1 if d.piece.type == "F" else 0, index[d.piece.loc]),
+                [index[o] for o in d.options],
+            )
+            for d in position.dislodged.values()
+        ]
+        phase = position.phase
+        return phase.year, phase.season, phase.kind, units, centers, dislodged
+    except (KeyError, AttributeError, TypeError) as exc:
+        raise ValueError(f"bad position: {exc!r}") from None
+
+
 class _Tables:
     """Per map: the engine's map, shared pieces and phases."""
 
     def __init__(self, game_map: Map) -> None:
-        from .fast import fast_map
-
         self.map = game_map
         self.fast = fast_map(game_map)
         self.locations = game_map.locations
@@ -104,9 +179,7 @@ def engine_game(position: Position) -> _core.FastGame:
     """The engine's game at ``position`` (kept on the position: positions are immutable)."""
     core: _core.FastGame | None = position.__dict__.get("_engine")
     if core is None or core.is_over:
-        from .fast import _encode_position
-
-        core = _core.FastGame(tables(position.map).fast, *_encode_position(position), None)
+        core = _core.FastGame(tables(position.map).fast, *encode_position(position), None)
         object.__setattr__(position, "_engine", core)
     return core
 
@@ -118,6 +191,11 @@ class EnginePosition(Position):
     """A :class:`~diplo.position.Position` whose board lives in the engine: ``units``,
     ``centers`` and ``dislodged`` are read out on first use. Equal to (and pickled as) the plain
     position with the same contents."""
+
+    def __new__(cls, *args: Any, **fields: Any) -> Any:
+        if fields:  # dataclasses.replace: a plain position with the new contents
+            return Position(**fields)
+        return object.__new__(cls)
 
     def __init__(self, game_map: Map, phase: Phase, core: _core.FastGame) -> None:
         object.__setattr__(self, "map", game_map)
@@ -145,21 +223,21 @@ class EnginePosition(Position):
         d["_centers"] = MappingProxyType(owners)
         d["_dislodged"] = MappingProxyType(gone)
 
-    @property  # type: ignore[override]
+    @property
     def units(self) -> Mapping[str, Piece]:
         d = self.__dict__
         if "_units" not in d:
             self._read()
         return d["_units"]  # type: ignore[no-any-return]
 
-    @property  # type: ignore[override]
+    @property
     def centers(self) -> Mapping[str, str]:
         d = self.__dict__
         if "_units" not in d:
             self._read()
         return d["_centers"]  # type: ignore[no-any-return]
 
-    @property  # type: ignore[override]
+    @property
     def dislodged(self) -> Mapping[str, Dislodged]:
         d = self.__dict__
         if "_units" not in d:
@@ -202,7 +280,7 @@ class _Submission:
     def __init__(self, orders: Mapping[str, Sequence[str | Order]]) -> None:
         self.orders = orders
         self.codes: list[int] = []
-        self.powers: bytes | bytearray = bytearray()
+        self.powers: bytes = b""
         self._items: list[tuple[str, str | Order, int]] | None = None
 
     @property
@@ -246,7 +324,7 @@ def _object_code(t: _Tables, power: str, order: object) -> int | None:
 def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Submission | None:
     sub = _Submission(orders)
     codes = sub.codes
-    powers = sub.powers
+    powers = bytearray()
     items: list[tuple[str, str | Order, int]] = []
     sub._items = items
     flat: list[tuple[str, int, str | Order]] = []
@@ -278,6 +356,7 @@ def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Sub
             items.append((power, item, len(codes)))
             codes.append(code)
             powers.append(pi)
+    sub.powers = bytes(powers)
     return sub
 
 
@@ -303,7 +382,7 @@ def process_phase_engine(
         sub = found
     before = engine_game(position)
     after = before.clone()
-    after.run(sub.codes, bytes(sub.powers))
+    after.run(sub.codes, sub.powers)
     winner = after.winner
     nxt = EnginePosition(game_map, t.phase(after.phase), after)
     return EnginePhaseOutcome(position, nxt, winner, before, after, sub, orders)
@@ -313,6 +392,17 @@ class EnginePhaseOutcome(PhaseOutcome):
     """A :class:`~diplo.adjudicate.PhaseOutcome` ruled by the engine: ``results`` and
     ``dislodged`` are read out of the engine on first use. Equal to the plain outcome with the
     same contents."""
+
+    def __new__(cls, *args: Any, **fields: Any) -> Any:
+        if fields:  # dataclasses.replace: a plain outcome with the new contents
+            return PhaseOutcome(**fields)
+        return object.__new__(cls)
+
+    _position: Position
+    _before: _core.FastGame
+    _after: _core.FastGame
+    _submission: _Submission
+    _orders: Mapping[str, Sequence[str | Order]]
 
     def __init__(
         self,
@@ -340,14 +430,14 @@ class EnginePhaseOutcome(PhaseOutcome):
         d["_results"] = results
         d["_dislodged"] = dislodged
 
-    @property  # type: ignore[override]
+    @property
     def results(self) -> list[Result]:
         d = self.__dict__
         if "_results" not in d:
             self._read()
         return d["_results"]  # type: ignore[no-any-return]
 
-    @property  # type: ignore[override]
+    @property
     def dislodged(self) -> dict[str, Dislodged]:
         d = self.__dict__
         if "_results" not in d:
@@ -423,7 +513,9 @@ def build_results(outcome: EnginePhaseOutcome) -> tuple[list[Result], dict[str, 
                 reason = explain_facts(
                     text, kind_name, code, origin, by, attack, opposition, via, szy
                 )
-                results.append(new(Result, (power, unit, text, True, True, ok, code, reason, origin)))
+                results.append(
+                    new(Result, (power, unit, text, True, True, ok, code, reason, origin))
+                )
                 continue
         if reasons is None:
             reasons = after.reasons()
@@ -443,7 +535,9 @@ def build_results(outcome: EnginePhaseOutcome) -> tuple[list[Result], dict[str, 
     if rows is not None:
         for power, unit, prov, code, ok, origin in rows[len(sub.codes) :]:
             reason = _implied_hold_reason(refused, prov, unit, origin)
-            results.append(new(Result, (power, unit, f"{unit} H", False, True, ok, code, reason, origin)))
+            results.append(
+                new(Result, (power, unit, f"{unit} H", False, True, ok, code, reason, origin))
+            )
         locations = t.locations
         dislodged = {}
         for power_i, fleet, loc_i, options in after.gone():
@@ -458,16 +552,12 @@ def build_results(outcome: EnginePhaseOutcome) -> tuple[list[Result], dict[str, 
     given = len(items)
     for i, (_power, _item, j) in enumerate(items):
         if results[i] is None:
-            r = ref[i]
+            line = ref[i]
             code = RESULT_NAMES[results_codes[j]]
-            results[i] = Result(
-                r.power, r.unit, r.order, True, True, success[j], code, r.reason, r.dislodged_by
-            )
+            results[i] = line._replace(success=success[j], code=code)
     for k, (_code, res, ok) in enumerate(after.implied_results()):
-        r = ref[given + k]
-        results.append(
-            Result(r.power, r.unit, r.order, False, True, ok, RESULT_NAMES[res], r.reason)
-        )
+        line = ref[given + k]
+        results.append(line._replace(success=ok, code=RESULT_NAMES[res]))
     return results, {}
 
 
@@ -478,7 +568,9 @@ def _multiple(t: _Tables, before: Any, after: Any, j: int, power: str) -> Result
     reasons = after.reasons()
     normals = after.normal_forms()
     prov = t.provinces[normals[j] >> 4 & 0x7F]
-    same = [k for k, r in enumerate(reasons) if r == 26 and t.provinces[normals[k] >> 4 & 0x7F] == prov]
+    same = [
+        k for k, r in enumerate(reasons) if r == 26 and t.provinces[normals[k] >> 4 & 0x7F] == prov
+    ]
     texts = before.texts([normals[k] for k in same])
     text = texts[same.index(j)]
     unit = text[: text.find(" ", 2)]
@@ -534,6 +626,21 @@ def engine_reasons(
     if sub is None:
         raise ValueError("the orders name a power the map does not have")
     game = engine_game(position).clone()
-    game.run(sub.codes, bytes(sub.powers))
+    game.run(sub.codes, sub.powers)
     reasons = game.reasons()
     return [None if j < 0 else REASON_NAMES[reasons[j]] for _p, _i, j in sub.items]
+
+
+def orderable_powers_engine(position: Position) -> list[str]:
+    """The powers with something to order in ``position``'s phase, in map order (as
+    :meth:`diplo.game.Game.orderable_powers` defines them), from the engine's slots: a power
+    whose only slot is the waive of a power with no build site has nothing to order."""
+    found: list[str] | None = position.__dict__.get("_orderable")
+    if found is None:
+        owners: set[str] = set()
+        for owner, key in engine_game(position).slots():
+            if key != owner:
+                owners.add(owner)
+        found = [p for p in position.map.powers if p in owners]
+        position.__dict__["_orderable"] = found
+    return found

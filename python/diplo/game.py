@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from .adjudicate import PhaseOutcome, process_phase
@@ -131,6 +131,9 @@ class Game:
         if max_year is not None and max_year < position.phase.year:
             raise ValueError(f"max_year {max_year} is before the first phase ({position.phase})")
         self._backend: Backend | str | None = backend
+        #: Whether the phases run in the Rust engine (which then also answers the questions
+        #: the game asks about a position).
+        self._engine = check_backend(backend) == "rust"
         self._max_year = max_year
         self._initial = position
         self._position = position
@@ -234,6 +237,9 @@ class Game:
         if self.is_over:
             return []
         position = self._position
+        if self._engine:
+            resigned = self._resigned
+            return [p for p in _engine().orderable_powers_engine(position) if p not in resigned]
         kind = position.phase.kind
         if kind == "M":
             active = {p.power for p in position.units.values()}
@@ -419,6 +425,8 @@ class Game:
 def _as_order(item: object) -> str | Order:
     """An order as submitted: text and order objects are kept; anything else becomes its
     ``repr`` text, so that it is ruled on at processing (unparsable) rather than rejected."""
+    if type(item) is str:
+        return item
     if isinstance(item, str | Hold | Move | SupportHold | SupportMove | Convoy):
         return item
     if isinstance(item, Retreat | Disband | Build | Waive):
@@ -428,3 +436,16 @@ def _as_order(item: object) -> str | Order:
 
 def _order_text(order: str | Order) -> str:
     return order if isinstance(order, str) else format_order(order)
+
+
+_ENGINE: ModuleType | None = None
+
+
+def _engine() -> ModuleType:
+    """:mod:`diplo.engine`, imported on first use (it needs the compiled core)."""
+    global _ENGINE
+    if _ENGINE is None:
+        from . import engine
+
+        _ENGINE = engine
+    return _ENGINE

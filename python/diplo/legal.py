@@ -38,8 +38,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from weakref import WeakKeyDictionary
 
+from .backend import check_backend
 from .convoys import convoy_table, shores
 from .map import Map
 from .orders import (
@@ -153,14 +155,11 @@ def legal_order_texts(
     the engine lists them without building an order object; those texts are what
     :func:`~diplo.adjudicate.process_phase` reads fastest.
     """
-    from .backend import check_backend
-
     if power is not None and power not in position.map.powers:
         raise ValueError(f"unknown power {power!r}")
     if check_backend(backend) == "rust":
-        from .engine import legal_order_texts_engine
-
-        return legal_order_texts_engine(position, power)
+        texts: dict[str, list[str]] = _engine().legal_order_texts_engine(position, power)
+        return texts
     return {k: [format_order(o) for o in v] for k, v in legal_orders(position, power).items()}
 
 
@@ -521,3 +520,16 @@ def _fleets(position: Position, seas: Sequence[str]) -> str:
 
 def _count(n: int) -> str:
     return "1 fleet" if n == 1 else f"{n} fleets"
+
+
+_ENGINE: ModuleType | None = None
+
+
+def _engine() -> ModuleType:
+    """:mod:`diplo.engine`, imported on first use (it needs the compiled core)."""
+    global _ENGINE
+    if _ENGINE is None:
+        from . import engine
+
+        _ENGINE = engine
+    return _ENGINE
