@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from diplo.adjudicate import PhaseOutcome, process_phase
 from diplo.backend import rust_available
 from diplo.game import Game
-from diplo.legal import legal_orders
+from diplo.legal import legal_order_texts, legal_orders
 from diplo.map import standard_map
 from diplo.orders import Order, format_order
 from diplo.player import RandomPlayer
@@ -341,3 +341,81 @@ def test_every_adjustment_reason_alike() -> None:
     assert_same(position, orders)
     codes = {r.code for r in validate(position, orders).rulings}
     assert {"occupied", "not_home_center", "no_builds", "no_disbands", "foreign_unit"} <= codes
+
+
+def test_the_core_reads_canonical_texts_as_the_parser_does() -> None:
+    """Every text the engine lists (and every canonical noise text) is read by the core's
+    strict reader into the code of the order the general parser reads; other notations are
+    left to the parser."""
+    from diplo.engine import fast_map
+    from diplo.fast import encode_order
+    from diplo.legal import legal_order_texts
+    from diplo.orders import OrderParseError, parse_order
+
+    table = fast_map(M)
+    seen = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        position, _ = generated_phase(seed)
+        texts = [t for ts in legal_order_texts(position).values() for t in ts]
+        texts += noise_texts(rng, position)
+        for text in texts:
+            try:
+                order = parse_order(text, M)
+            except OrderParseError:
+                assert table.parse_canonical(text) is None, text
+                continue
+            if text == "WAIVE" or format_order(order) != text:
+                assert table.parse_canonical(text) is None, text
+                continue
+            try:
+                expected = encode_order(order, M)
+            except ValueError:
+                expected = None
+            assert table.parse_canonical(text) == expected, text
+            seen += 1
+    assert seen > 1000
+    for other in (
+        "a par - bur",
+        "A PAR -> BUR",
+        "A Paris - BUR",
+        "A PAR - BUR ",
+        "FRANCE: A PAR H",
+    ):
+        assert table.parse_canonical(other) is None
+
+
+def test_one_order_from_every_slot_never_voids_a_build_by_a_waive() -> None:
+    """Both APIs, one shape (the WAIVE problem): winters where powers may build more or fewer
+    units than they have sites; one random order per slot, in slot order. Removing the chosen
+    waives changes no chosen build's result, so no waive voided a build."""
+    from diplo.fast import RESULT_CODES, FastGame
+
+    checked = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        position = adjustment_position(rng)
+        chosen = {
+            p: [rng.choice(v) for v in legal_order_texts(position, p).values()] for p in M.powers
+        }
+        chosen = {p: v for p, v in chosen.items() if v}
+        without = {p: [t for t in v if t != "WAIVE"] for p, v in chosen.items()}
+        full = process_phase(position, chosen)
+        bare = process_phase(position, without)
+        builds = [r for r in full.results if r.given and r.order.endswith(" B")]
+        assert builds == [r for r in bare.results if r.given and r.order.endswith(" B")]
+        checked += sum(1 for v in chosen.values() if "WAIVE" in v)
+        # The fast path's slots, one code from each in slot order: the same builds.
+        game = FastGame(position)
+        codes = [rng.choice(v) for v in game.legal_orders()]
+        game.set_orders(codes)
+        game.process()
+        slow_codes = [c for c in codes if c & 0xF != 8]  # the waives left out
+        bare_game = FastGame(position)
+        bare_game.set_orders(slow_codes)
+        bare_game.process()
+        with_waive = [r for c, r in zip(codes, game.result_codes(), strict=True) if c & 0xF == 7]
+        assert with_waive == [
+            r for c, r in zip(slow_codes, bare_game.result_codes(), strict=True) if c & 0xF == 7
+        ], RESULT_CODES
+    assert checked > 50

@@ -595,23 +595,25 @@ def legal_order_texts_engine(position: Position, power: str | None = None) -> di
         per_power = {}
         core = engine_game(position)
         _codes, texts = core.legal_texts()
-        adjustments = position.phase.kind == "A"
         for (owner, key), listed in zip(core.slots(), texts, strict=True):
             mine = per_power.get(owner)
             if mine is None:
                 mine = per_power[owner] = {}
-            if adjustments and key != owner and listed[-1] == "WAIVE":
-                # The engine lists a power's waive in each of its build sites' slots.
-                listed = listed[:-1]
-                mine[owner] = ["WAIVE"]
             mine[key] = listed
+        # Keys in diplo.legal's order: provinces sorted, then the power's waive.
         for owner, mine in per_power.items():
-            per_power[owner] = {key: mine[key] for key in sorted(mine)}
+            keys = sorted(k for k in mine if k != owner)
+            if owner in mine:
+                keys.append(owner)
+            per_power[owner] = {k: mine[k] for k in keys}
         position.__dict__["_legal"] = per_power
     if power is not None:
         return {key: list(v) for key, v in per_power.get(power, {}).items()}
     merged = {key: list(v) for mine in per_power.values() for key, v in mine.items()}
-    return {key: merged[key] for key in sorted(merged)}
+    powers = position.map.powers
+    keys = sorted(k for k in merged if k not in powers)
+    keys += [p for p in powers if p in merged]
+    return {key: merged[key] for key in keys}
 
 
 def engine_reasons(

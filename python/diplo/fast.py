@@ -45,16 +45,15 @@ Slots
     * movement: every unit, by province (in ``Map.locations`` order); key = its province;
     * retreat: every dislodged unit, by province: its retreats and its disband;
     * adjustment, per power in map order: a power that may build gets one slot per build site
-      (owned, vacant home centre), by province, listing the builds there *and the power's waive*,
-      so that choosing one order per slot never orders more than one thing per site; over-ordering
-      is harmless (the first builds and waives are used, later ones are void, DATC 4.D.4, 4.D.7).
-      A power that may build but has no vacant site gets one slot keyed by its own name with its
-      waive alone (as :func:`diplo.legal.legal_orders` keys it). A power that must disband gets
-      one slot per unit, by province, listing the disband.
+      (owned, vacant home centre), by province, listing the builds there, and then one slot keyed
+      by its own name with its waive alone (also when it has no vacant site); a power that must
+      disband gets one slot per unit, by province, listing the disband.
 
-    So for a build site ``S`` of power ``P`` the slot's list is ``legal_orders[S]`` plus
-    ``legal_orders[P]`` of :func:`diplo.legal.legal_orders`; every other slot's list is exactly
-    the :func:`diplo.legal.legal_orders` entry of its key.
+    Every slot's list is exactly the :func:`diplo.legal.legal_orders` entry of its key: one shape
+    for both APIs. Choosing one order from every slot and submitting them in slot order never
+    voids a chosen build by a chosen waive: a power's waive comes after all its builds, where it
+    can only use up a build left over (DATC 4.D.7; the first builds and waives are used, later
+    ones are void, DATC 4.D.4).
 
 Results
     :meth:`FastGame.result_codes` gives one code per submitted order of the last processed phase:

@@ -19,8 +19,15 @@ Keys and values of the answer:
   power that must disband gets one key per unit, its province, listing the disband. Province
   abbreviations and power names never clash, so one dict serves several powers.
 
-Keys are sorted, and every list is sorted by the canonical text of its orders
-(:func:`~diplo.orders.format_order`), so the answer is deterministic.
+Keys come in order: provinces sorted, then the waive keys (power names, in map order); every
+list is sorted by the canonical text of its orders (:func:`~diplo.orders.format_order`), so the
+answer is deterministic. :class:`diplo.fast.FastGame` has the same slots in the same order.
+
+One order per key: a bot may pick one order from every list and submit them **in the dict's
+order**. Then a power's waive comes after all its builds, so it can only use up a build left
+over (and is itself void when the builds used them all, DATC 4.D.4), never void a build chosen
+before it (DATC 4.D.7 counts a waive as a build, first come first used). Iterating the keys
+*sorted* would put ``"FRANCE"`` before ``"PAR"``: the waive first, voiding a build.
 
 Forms that validation keeps apart are listed apart: ``A LON - BEL`` and ``A LON - BEL VIA`` are
 two orders; a supported fleet move into a split-coast province is listed with the bare province
@@ -36,7 +43,7 @@ table validation asks, computed lazily and cached per such set.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from weakref import WeakKeyDictionary
@@ -144,7 +151,18 @@ def legal_orders(position: Position, power: str | None = None) -> dict[str, list
             _retreat_orders(position, power) if kind == "R" else _adjustment_orders(position, power)
         )
         out = {key: sorted(orders, key=format_order) for key, orders in raw.items()}
-    return {key: out[key] for key in sorted(out)}
+    return {key: out[key] for key in sorted(out, key=_key_order(game_map))}
+
+
+def _key_order(game_map: Map) -> Callable[[str], tuple[int, str]]:
+    """Provinces sorted, then the waive keys (power names) in map order."""
+    powers = {p: f"{i:03d}" for i, p in enumerate(game_map.powers)}
+
+    def order(key: str) -> tuple[int, str]:
+        rank = powers.get(key)
+        return (0, key) if rank is None else (1, rank)
+
+    return order
 
 
 def legal_order_texts(

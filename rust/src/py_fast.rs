@@ -308,7 +308,15 @@ fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNames {
             "Build",
             "Waive",
         ]),
-        codes: strings(&["ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal"]),
+        codes: strings(&[
+            "ok",
+            "bounce",
+            "cut",
+            "dislodged",
+            "no_convoy",
+            "void",
+            "illegal",
+        ]),
     }));
     all.push(names);
     names
@@ -340,7 +348,11 @@ fn encode_object(map: &GameMap, item: &Bound<'_, PyAny>) -> Option<u32> {
     Some(match name {
         "Hold" => encode::hold(here()?),
         "Move" => {
-            let via = item.getattr(pyo3::intern!(py, "via")).ok()?.is_truthy().ok()?;
+            let via = item
+                .getattr(pyo3::intern!(py, "via"))
+                .ok()?
+                .is_truthy()
+                .ok()?;
             encode::move_to(here()?, dest()?, via)
         }
         "SupportHold" => encode::support_hold(
@@ -585,7 +597,16 @@ impl PyFastGame {
         self.game
             .facts
             .iter()
-            .map(|f| (f.dislodged_by, f.by, f.attack, f.opposition, f.convoyed, f.szykman))
+            .map(|f| {
+                (
+                    f.dislodged_by,
+                    f.by,
+                    f.attack,
+                    f.opposition,
+                    f.convoyed,
+                    f.szykman,
+                )
+            })
             .collect()
     }
 

@@ -64,7 +64,7 @@ pub struct Legal {
     slots: Vec<Slot>,
     /// Whether `slots` lists every slot of the phase.
     complete: bool,
-    /// Adjustments: the first slot of each power (where its waive is found), or NO_SLOT.
+    /// Adjustments: the waive slot of each power that may build, or NO_SLOT.
     power_slot: [u32; N],
     /// Scratch of `all_slots`.
     spare: Vec<Slot>,
@@ -307,12 +307,6 @@ impl Legal {
                         sites &= !bit(q);
                     }
                 }
-                if sites == 0 {
-                    // DATC 4.D.7: the waive is legal even with nowhere to build.
-                    self.open_slot(power, power, true);
-                    self.codes.push(encode::waive(power));
-                    self.close_slot();
-                }
                 for q in Bits(sites) {
                     self.open_slot(power, q, false);
                     self.codes.push(encode::build(q, false));
@@ -325,9 +319,14 @@ impl Legal {
                             self.codes.push(encode::build(c, true));
                         }
                     }
-                    self.codes.push(encode::waive(power));
                     self.close_slot();
                 }
+                // DATC 4.D.7: the waive, legal even with nowhere to build, in a slot of its own
+                // after the power's build sites: orders given slot by slot put it after every
+                // build, where it can only use a build left over, never void a chosen one.
+                self.open_slot(power, power, true);
+                self.codes.push(encode::waive(power));
+                self.close_slot();
             } else if owed < 0 {
                 for q in Bits(occupied) {
                     let u = st.units[q];
@@ -345,14 +344,9 @@ impl Legal {
     fn open_slot(&mut self, power: usize, key: usize, key_is_power: bool) {
         let index = self.slots.len() as u32;
         if key_is_power {
-            if self.power_slot[power] == NO_SLOT {
-                self.power_slot[power] = index;
-            }
+            self.power_slot[power] = index;
         } else {
             self.slot_of[key] = index;
-            if self.power_slot[power] == NO_SLOT {
-                self.power_slot[power] = index;
-            }
         }
         self.slots.push(Slot {
             power: power as u8,
@@ -377,8 +371,8 @@ impl Legal {
 
     /// Every slot of the phase, in order: movement, every unit by province; retreats, every
     /// dislodged unit by province; adjustments, per power in map order its build sites by
-    /// province (each list: the builds there and the power's waive), or its waive alone when it
-    /// may build but has no site, or its units by province (each list: the disband).
+    /// province (each list: the builds there) and then its waive, or its units by province
+    /// (each list: the disband).
     pub fn all_slots(&mut self, map: &GameMap, st: &State) {
         if !self.complete {
             let mut order = [0u32; N];

@@ -29,8 +29,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use super::encode::{self, kind};
-use super::game_map::{bit, has, Bits, GameMap, Mask};
 use super::game_map::NO_POWER;
+use super::game_map::{bit, has, Bits, GameMap, Mask};
 use super::legal::{Legal, Slot};
 use super::reasons::{reason, why};
 use super::state::{Piece, State, ADJUSTMENTS, FALL, MOVEMENT, RETREATS, SPRING, WINTER};
@@ -356,7 +356,16 @@ impl Scratch {
             ));
         }
         if game.explain {
-            explain_movement(map, out, &self.keys, &self.effective, &self.index, effective, occupied, game);
+            explain_movement(
+                map,
+                out,
+                &self.keys,
+                &self.effective,
+                &self.index,
+                effective,
+                occupied,
+                game,
+            );
         }
         let st = &mut game.state;
 

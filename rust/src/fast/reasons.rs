@@ -217,7 +217,14 @@ fn fleet_destination(map: &GameMap, here: usize, dest: usize) -> u8 {
 
 /// Whether the unit in province `m` could move to `dest` (DATC 6.D.31: a convoy route must not
 /// need the supporter in `avoid`).
-fn move_possible(map: &GameMap, st: &State, m: usize, dest: usize, fleets: u128, avoid: usize) -> bool {
+fn move_possible(
+    map: &GameMap,
+    st: &State,
+    m: usize,
+    dest: usize,
+    fleets: u128,
+    avoid: usize,
+) -> bool {
     let mover = st.units[m];
     let dp = map.prov_of[dest] as usize;
     if dp == m {
