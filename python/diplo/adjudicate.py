@@ -78,6 +78,12 @@ class PhaseOutcome:
     def game_over(self) -> bool:
         return self.winner is not None
 
+    def _repr_svg_(self) -> str:
+        """The phase as a picture (its board, orders and what failed) for notebooks."""
+        from .render.frames import frame_of_outcome
+
+        return frame_of_outcome(self).svg()
+
     def to_json(self) -> dict[str, Any]:
         game_map = self.next.map
         dislodged: dict[str, dict[str, list[str]]] = {}

@@ -57,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _add_optional_commands(sub: Any) -> None:
     """Commands that live in their own modules register themselves here."""
-    for module_name in ("diplo.play_cli", "diplo.bench"):
+    for module_name in ("diplo.play_cli", "diplo.bench", "diplo.render.cli"):
         try:
             module = __import__(module_name, fromlist=["register"])
         except ImportError:

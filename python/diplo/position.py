@@ -198,6 +198,12 @@ class Position:
                 dislodged[piece.province] = Dislodged(piece, locs)
         return cls(game_map, phase, units, centers, dislodged)
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, so a notebook shows the position as a picture (``diplo.render``)."""
+        from .render.svg import board_svg
+
+        return board_svg(self)
+
     def to_json(self) -> dict[str, Any]:
         """The position as a JSON document (short forms, powers in map order, sorted lists)."""
         out: dict[str, Any] = {

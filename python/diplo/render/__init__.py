@@ -1,0 +1,1 @@
+"""Board pictures: SVG of a position or a phase, and an HTML page stepping through a game."""

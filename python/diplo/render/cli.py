@@ -1,0 +1,149 @@
+"""``diplo render`` (JSON -> SVG pictures) and ``diplo view`` (game file -> one HTML page)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..map import Map, MapError
+from ..position import Phase, PositionError
+from .frames import Frame, RenderError, frames_from_document
+from .geometry import GeometryError
+from .html import game_page
+
+
+def register(sub: Any) -> None:
+    render = sub.add_parser(
+        "render",
+        help="draw a position, a contract output or a game file as SVG",
+        description=(
+            "Draw the board as SVG: a position or input document (with 'orders' the phase is "
+            "adjudicated and the ruling drawn), an output document of 'diplo adjudicate', or a "
+            "game file (one picture per phase and one of the final board)."
+        ),
+    )
+    render.add_argument("file", help="JSON document, '-' for stdin")
+    render.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        help="SVG file to write (default stdout); for several pictures, a directory that gets "
+        "one file per phase (NNN-S1901M.svg)",
+    )
+    render.add_argument(
+        "--phase",
+        default=None,
+        help="draw only this phase of a game file (e.g. F1903M, or 'last' for the final board)",
+    )
+    render.add_argument("--map", dest="map_file", default=None, help="a map file for variants")
+    render.set_defaults(handler=_render)
+
+    view = sub.add_parser(
+        "view",
+        help="write one self-contained HTML page stepping through a game file",
+        description=(
+            "Write one HTML page with every phase of the game drawn, previous/next buttons (and "
+            "the arrow keys), and the orders with their results beside the board."
+        ),
+    )
+    view.add_argument("file", help="a game file (or any document 'diplo render' reads)")
+    view.add_argument(
+        "-o", "--output", default=None, help="HTML file to write (default: FILE with .html)"
+    )
+    view.add_argument("--title", default=None, help="page title (default: the file name)")
+    view.add_argument("--map", dest="map_file", default=None, help="a map file for variants")
+    view.set_defaults(handler=_view)
+
+
+def _fail(message: str) -> int:
+    print(f"diplo: {message}", file=sys.stderr)
+    return 2
+
+
+def _frames(path: str, map_file: str | None) -> list[Frame]:
+    maps: dict[str, Map] | None = None
+    if map_file is not None:
+        try:
+            extra = Map.load(map_file)
+        except (OSError, MapError) as exc:
+            raise RenderError(f"cannot load map {map_file}: {exc}") from exc
+        maps = {extra.name: extra}
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RenderError(f"cannot read {path}: {exc.strerror}") from exc
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RenderError(f"{path}: bad JSON: {exc.msg} at line {exc.lineno}") from exc
+    return frames_from_document(doc, maps)
+
+
+def _select(frames: list[Frame], phase: str) -> Frame:
+    if phase.lower() == "last":
+        return frames[-1]
+    try:
+        wanted = Phase.parse(phase)
+    except PositionError as exc:
+        raise RenderError(str(exc)) from exc
+    for frame in frames:
+        if frame.phase == wanted and frame.results:
+            return frame
+    for frame in frames:
+        if frame.phase == wanted:
+            return frame
+    have = ", ".join(str(f.phase) for f in frames[:8]) + (" ..." if len(frames) > 8 else "")
+    raise RenderError(f"no phase {wanted} in this document (it has {have})")
+
+
+def _render(args: argparse.Namespace) -> int:
+    try:
+        frames = _frames(args.file, args.map_file)
+        if args.phase is not None:
+            frames = [_select(frames, args.phase)]
+        if len(frames) == 1:
+            svg = frames[0].svg()
+            if args.output is None or args.output == "-":
+                sys.stdout.write(svg + "\n")
+            else:
+                Path(args.output).write_text(svg + "\n", encoding="utf-8")
+            return 0
+        if args.output is None or args.output == "-":
+            raise RenderError(
+                f"this document has {len(frames)} pictures: name a directory with -o, "
+                "or one phase with --phase"
+            )
+        target = Path(args.output)
+        target.mkdir(parents=True, exist_ok=True)
+        for index, frame in enumerate(frames):
+            name = f"{index:03d}-{frame.phase}{'-end' if not frame.results else ''}.svg"
+            (target / name).write_text(frame.svg() + "\n", encoding="utf-8")
+        print(f"wrote {len(frames)} pictures to {target}")
+        return 0
+    except (RenderError, GeometryError) as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"cannot write {args.output}: {exc.strerror}")
+
+
+def _view(args: argparse.Namespace) -> int:
+    try:
+        frames = _frames(args.file, args.map_file)
+        title = args.title or ("diplo game" if args.file == "-" else Path(args.file).name)
+        page = game_page(frames, title)
+        if args.output is not None:
+            output = Path(args.output)
+        elif args.file == "-":
+            raise RenderError("reading stdin: name the page to write with -o")
+        else:
+            output = Path(args.file).with_suffix(".html")
+        output.write_text(page, encoding="utf-8")
+        print(f"wrote {output} ({len(frames)} phases)")
+        return 0
+    except (RenderError, GeometryError) as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"cannot write: {exc.strerror}")

@@ -1,0 +1,225 @@
+"""What one picture shows: the board at the start of a phase, and the ruling of that phase.
+
+A frame is built from whatever the caller has: a :class:`~diplo.position.Position`, a processed
+phase (:class:`~diplo.adjudicate.PhaseOutcome`), a game, or one of the JSON documents (a position
+or input document, a contract output, a game file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..adjudicate import DocumentError, PhaseOutcome, adjudicate_document
+from ..game import Game
+from ..map import Map, MapError, map_named
+from ..orders import Build, Disband, OrderParseError, Retreat, parse_order
+from ..position import Dislodged, Phase, Piece, Position, PositionError, parse_piece
+from .svg import board_svg, phase_name
+
+__all__ = ["Frame", "RenderError", "frame_of_outcome", "frames_from_document", "frames_of_game"]
+
+
+class RenderError(ValueError):
+    """Input that cannot be drawn; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The board at the start of a phase, with the results of its orders (JSON contract entries)
+    and the units the phase dislodged. A frame without results shows the position alone."""
+
+    position: Position
+    results: tuple[Mapping[str, Any], ...] = ()
+    dislodged: Mapping[str, Dislodged] = field(default_factory=dict)
+    note: str | None = None  # e.g. "Game over: FRANCE wins"
+
+    @property
+    def phase(self) -> Phase:
+        return self.position.phase
+
+    @property
+    def title(self) -> str:
+        name = phase_name(self.phase)
+        return f"{name} ({self.note})" if self.note else name
+
+    def svg(self, id_prefix: str = "") -> str:
+        return board_svg(
+            self.position, self.results, self.dislodged, title=self.title, id_prefix=id_prefix
+        )
+
+
+# --------------------------------------------------------------------------- from objects
+
+
+def frames_of_game(game: Game) -> list[Frame]:
+    """One frame per processed phase, then the board the game stands at now."""
+    frames = [
+        Frame(r.position, tuple(x.to_json() for x in r.outcome.results), r.outcome.dislodged)
+        for r in game.history
+    ]
+    note = None
+    if game.is_over:
+        note = f"game over: {game.winner} wins" if game.winner else "game over"
+    last = game.history[-1].outcome.next if game.history else game.position
+    frames.append(Frame(last if game.is_over else game.position, note=note))
+    return frames
+
+
+def frame_of_outcome(outcome: PhaseOutcome) -> Frame:
+    """The frame of a processed phase, its starting board rebuilt from the ruling."""
+    doc = outcome.to_json()
+    return _frame_of_output(doc, outcome.next.map)
+
+
+# --------------------------------------------------------------------------- from documents
+
+
+def frames_from_document(doc: Any, maps: Mapping[str, Map] | None = None) -> list[Frame]:
+    """Frames for a JSON document of any kind diplo reads.
+
+    - a game file (``"format": "diplo-game"``): one frame per phase and the final board;
+    - a contract output (has ``results``): the phase it ruled on, its board rebuilt from the
+      results and the next position;
+    - a position or input document: the position; with ``orders`` the phase is adjudicated and
+      the picture shows the ruling.
+    """
+    if not isinstance(doc, Mapping):
+        raise RenderError("the document must be a JSON object")
+    if doc.get("format") == "diplo-game":
+        from ..gamefile import GameFileError, from_json
+
+        try:
+            game = from_json(doc, verify=False, maps=maps)
+        except GameFileError as exc:
+            raise RenderError(f"bad game file: {exc}") from exc
+        return frames_of_game(game)
+    game_map = _map(doc, maps)
+    if "results" in doc:
+        return [_frame_of_output(doc, game_map)]
+    try:
+        position = Position.from_json(doc, game_map)
+    except PositionError as exc:
+        raise RenderError(f"bad position: {exc}") from exc
+    if not doc.get("orders"):
+        return [Frame(position)]
+    try:
+        out = adjudicate_document(doc, maps=maps)
+    except DocumentError as exc:
+        raise RenderError(f"bad document: {exc}") from exc
+    return [Frame(position, tuple(out["results"]), _dislodged(out.get("dislodged"), game_map))]
+
+
+def _map(doc: Mapping[str, Any], maps: Mapping[str, Map] | None) -> Map:
+    try:
+        return map_named(doc.get("map", "standard"), maps)
+    except MapError as exc:
+        raise RenderError(str(exc)) from exc
+
+
+def _dislodged(raw: Any, game_map: Map) -> dict[str, Dislodged]:
+    out: dict[str, Dislodged] = {}
+    if not raw:
+        return out
+    if not isinstance(raw, Mapping):
+        raise RenderError("'dislodged' must be an object keyed by power")
+    for power, units in raw.items():
+        if not isinstance(units, Mapping):
+            raise RenderError(f"dislodged.{power} must map units to retreat lists")
+        for text, options in units.items():
+            if not isinstance(options, list):
+                raise RenderError(f"dislodged.{power}.{text} must be a list of provinces")
+            try:
+                piece = parse_piece(str(power), text, game_map)
+                locs = tuple(game_map.lookup(o) for o in options)
+            except (PositionError, MapError, TypeError) as exc:
+                raise RenderError(f"dislodged.{power}: {exc}") from exc
+            out[piece.province] = Dislodged(piece, locs)
+    return out
+
+
+def _frame_of_output(doc: Mapping[str, Any], game_map: Map) -> Frame:
+    """Rebuild the board a contract output ruled on: its results name every unit that had an
+    order (every unit in a movement phase), the next position the rest."""
+    try:
+        phase = Phase.parse(str(doc.get("phase")))
+    except PositionError as exc:
+        raise RenderError(f"bad output document: {exc}") from exc
+    results = doc.get("results")
+    if not isinstance(results, list) or not all(isinstance(r, Mapping) for r in results):
+        raise RenderError("bad output document: 'results' must be a list of objects")
+    raw_next = doc.get("next")
+    if not isinstance(raw_next, Mapping):
+        raise RenderError("bad output document: 'next' is missing")
+    nxt = dict(raw_next)
+    if nxt.get("phase") is None:
+        nxt["phase"] = str(phase)
+    try:
+        after = Position.from_json(nxt, game_map)
+    except PositionError as exc:
+        raise RenderError(f"bad output document: next: {exc}") from exc
+    ordered: dict[str, Piece] = {}
+    for r in results:
+        unit, power = r.get("unit"), r.get("power")
+        if isinstance(unit, str) and isinstance(power, str):
+            try:
+                piece = parse_piece(power, unit, game_map)
+            except PositionError:
+                continue
+            ordered.setdefault(piece.province, piece)
+    units: dict[str, Piece] = {}
+    dislodged_now: dict[str, Dislodged] = {}
+    if phase.kind == "M":
+        units = ordered
+    elif phase.kind == "R":
+        arrived = {_dest(r, game_map) for r in results if r.get("success")}
+        units = {p: u for p, u in after.units.items() if p not in arrived}
+        dislodged_now = {
+            p: Dislodged(u, _options(results, u, game_map)) for p, u in ordered.items()
+        }
+    else:
+        built = {_dest(r, game_map) for r in results if r.get("success")}
+        units = {p: u for p, u in after.units.items() if p not in built}
+        for r in results:
+            text = r.get("order")
+            if r.get("success") and isinstance(text, str) and text.endswith(" D"):
+                gone = ordered.get(_province(text, game_map) or "")
+                if gone is not None:
+                    units[gone.province] = gone
+    centers = dict(after.centers)
+    before = Position(game_map, phase, units, centers, dislodged_now)
+    moved = _dislodged(doc.get("dislodged"), game_map) if phase.kind == "M" else {}
+    return Frame(before, tuple(results), moved)
+
+
+def _parsed(text: Any, game_map: Map) -> Any:
+    if not isinstance(text, str):
+        return None
+    try:
+        return parse_order(text, game_map)
+    except (OrderParseError, ValueError):
+        return None
+
+
+def _dest(result: Mapping[str, Any], game_map: Map) -> str | None:
+    order = _parsed(result.get("order"), game_map)
+    if isinstance(order, Retreat):
+        return game_map.province_of(order.dest)
+    if isinstance(order, Build):
+        return order.unit.province
+    return None
+
+
+def _province(text: str, game_map: Map) -> str | None:
+    order = _parsed(text, game_map)
+    return order.unit.province if isinstance(order, Disband) else None
+
+
+def _options(results: Sequence[Mapping[str, Any]], piece: Piece, game_map: Map) -> tuple[str, ...]:
+    """The retreat options a retreat phase offered are not in its output; show where it went."""
+    for r in results:
+        order = _parsed(r.get("order"), game_map)
+        if isinstance(order, Retreat) and order.unit.province == piece.province:
+            return (order.dest,)
+    return ()

@@ -1,0 +1,413 @@
+"""Where every province of a map is drawn.
+
+A map may ship a geometry file beside it (``diplo/data/<map>.geometry.json``, format
+``diplo-geometry``): sites given as [longitude, latitude] of the real places, one or more per
+province, projected onto the page; each province is drawn as the Voronoi cells of its sites. A map
+without one gets a schematic computed from its adjacency graph (:func:`graph_layout`: stress
+majorisation of the graph distances from a fixed start, so the same map always gives the same
+picture). The map loader never reads these files.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..map import Map
+from .voronoi import FRAME, Point, area, cells
+
+__all__ = ["Border", "Geometry", "GeometryError", "geometry_for", "graph_layout", "load_geometry"]
+
+WIDTH = 1150.0
+FORMAT = "diplo-geometry"
+
+
+class GeometryError(ValueError):
+    """A geometry file that does not fit its map; the message names the entry."""
+
+
+@dataclass(frozen=True)
+class Border:
+    """One straight piece of border between two provinces (or a province and the frame)."""
+
+    a: Point
+    b: Point
+    kind: str  # "land" (both land), "coast" (land and sea or off the board), "sea" (both sea)
+    between: tuple[str, str]  # the two provinces ("#name" for impassable land)
+
+
+@dataclass
+class Geometry:
+    """Page coordinates for one map: unit anchors, province shapes and their borders."""
+
+    width: float
+    height: float
+    anchors: dict[str, Point]  # location (province or coast) -> where its unit stands
+    shapes: dict[str, list[list[Point]]]  # province -> polygons
+    borders: list[Border]
+    impassable: list[list[Point]] = field(default_factory=list)
+    schematic: bool = False  # True when computed from the graph, not read from a file
+
+
+# --------------------------------------------------------------------------- loading
+
+_CACHE: dict[tuple[str, int], Geometry] = {}
+
+
+def geometry_for(game_map: Map) -> Geometry:
+    """The geometry of ``game_map``: its data file when one ships, else the graph layout."""
+    key = (game_map.name, id(game_map))
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    data = _shipped(game_map.name)
+    if data is not None:
+        geometry = load_geometry(data, game_map)
+    else:
+        geometry = _standard_board(game_map) or schematic(game_map)
+    _CACHE[key] = geometry
+    return geometry
+
+
+def _standard_board(game_map: Map) -> Geometry | None:
+    """A variant played on the standard board (same provinces and coasts, other powers or
+    units) is drawn with the standard geometry."""
+    if game_map.name == "standard":
+        return None
+    data = _shipped("standard")
+    if data is None or set(data["provinces"]) != set(game_map.locations):
+        return None
+    try:
+        return load_geometry(data, game_map)
+    except GeometryError:
+        return None
+
+
+def _shipped(name: str) -> dict[str, Any] | None:
+    resource = resources.files("diplo.data").joinpath(f"{name}.geometry.json")
+    if not resource.is_file():
+        return None
+    loaded: dict[str, Any] = json.loads(resource.read_text(encoding="utf-8"))
+    return loaded
+
+
+def load_geometry(source: Mapping[str, Any] | str | Path, game_map: Map) -> Geometry:
+    """Read a geometry document (a parsed one or a path) and check it against ``game_map``."""
+    if isinstance(source, str | Path):
+        try:
+            data = json.loads(Path(source).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise GeometryError(f"{source}: {exc}") from exc
+    else:
+        data = source
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        raise GeometryError(f"not a {FORMAT} document")
+    frame = data.get("frame")
+    raw = data.get("provinces")
+    if not isinstance(frame, Mapping) or not isinstance(raw, Mapping):
+        raise GeometryError("a geometry needs 'frame' and 'provinces'")
+    try:
+        west, east = float(frame["west"]), float(frame["east"])
+        south, north = float(frame["south"]), float(frame["north"])
+        squeeze = math.cos(math.radians(float(frame["mid_latitude"])))
+        focus_lon, focus_lat = (float(v) for v in frame.get("focus", [0.0, 0.0]))
+        power = float(frame.get("warp", 1.0))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise GeometryError(f"bad frame: {exc}") from exc
+
+    def warp(lon: float, lat: float) -> Point:
+        # Equirectangular, then a radial stretch around the focus (exponent below 1 gives the
+        # crowded middle of the board more room, as printed boards do).
+        dx, dy = (lon - focus_lon) * squeeze, focus_lat - lat
+        r = math.hypot(dx, dy)
+        if r == 0 or power == 1.0:
+            return (dx, dy)
+        k = 20.0 * (r / 20.0) ** power / r
+        return (dx * k, dy * k)
+
+    left, right = warp(west, focus_lat)[0], warp(east, focus_lat)[0]
+    top, bottom = warp(focus_lon, north)[1], warp(focus_lon, south)[1]
+    scale = WIDTH / (right - left)
+
+    def project(pair: Any, where: str) -> Point:
+        if not (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(v, int | float) for v in pair)
+        ):
+            raise GeometryError(f"{where}: a site is [longitude, latitude], not {pair!r}")
+        x, y = warp(float(pair[0]), float(pair[1]))
+        return ((x - left) * scale, (y - top) * scale)
+
+    sites: dict[str, list[Point]] = {}
+    for loc, points in raw.items():
+        if not isinstance(points, list) or not points:
+            raise GeometryError(f"{loc}: expected a list of sites")
+        sites[loc] = [project(p, str(loc)) for p in points]
+    missing = [loc for loc in game_map.locations if loc not in sites]
+    unknown = [loc for loc in sites if loc not in game_map.locations]
+    if missing or unknown:
+        raise GeometryError(
+            f"geometry does not fit map {game_map.name!r}: "
+            f"missing {missing or 'nothing'}, unknown {unknown or 'nothing'}"
+        )
+    blocked: dict[str, list[Point]] = {}
+    for name, points in (data.get("impassable") or {}).items():
+        blocked[f"#{name}"] = [project(p, str(name)) for p in points]
+    height = (bottom - top) * scale
+    return _build(game_map, sites, blocked, WIDTH, height, schematic=False)
+
+
+def schematic(game_map: Map) -> Geometry:
+    """A geometry computed from the adjacency graph alone, for maps that ship none."""
+    spots = graph_layout(game_map)
+    width = WIDTH
+    height = WIDTH * 0.75
+    margin = 60.0
+    xs = [p[0] for p in spots.values()]
+    ys = [p[1] for p in spots.values()]
+    span_x = (max(xs) - min(xs)) or 1.0
+    span_y = (max(ys) - min(ys)) or 1.0
+    scale = min((width - 2 * margin) / span_x, (height - 2 * margin) / span_y)
+    off_x = (width - scale * span_x) / 2 - scale * min(xs)
+    off_y = (height - scale * span_y) / 2 - scale * min(ys)
+    placed = {p: (off_x + scale * x, off_y + scale * y) for p, (x, y) in spots.items()}
+    sites: dict[str, list[Point]] = {p: [xy] for p, xy in placed.items()}
+    for prov in game_map.provinces:
+        coasts = game_map.coasts_of(prov)
+        for k, loc in enumerate(coasts):
+            sites[loc] = [_coast_spot(game_map, loc, placed, k, len(coasts))]
+    # A ring of empty sites along the frame, so the outer provinces end short of the page edge.
+    ring: list[Point] = []
+    step = 40.0
+    for k in range(int(width // step) + 1):
+        ring += [(k * step, 4.0), (k * step, height - 4.0)]
+    for k in range(1, int(height // step) + 1):
+        ring += [(4.0, k * step), (width - 4.0, k * step)]
+    return _build(game_map, sites, {"#edge": ring}, width, height, schematic=True)
+
+
+def _coast_spot(game_map: Map, loc: str, placed: Mapping[str, Point], k: int, n: int) -> Point:
+    """A coast drawn a little way from its province towards the seas it touches."""
+    home = placed[game_map.province_of(loc)]
+    toward = [placed[game_map.province_of(n)] for n in sorted(game_map.fleet_neighbours(loc))]
+    if toward:
+        tx = sum(p[0] for p in toward) / len(toward) - home[0]
+        ty = sum(p[1] for p in toward) / len(toward) - home[1]
+    else:
+        angle = 2 * math.pi * k / max(n, 1)
+        tx, ty = math.cos(angle), math.sin(angle)
+    length = math.hypot(tx, ty) or 1.0
+    return (home[0] + 22 * tx / length, home[1] + 22 * ty / length)
+
+
+def _build(
+    game_map: Map,
+    sites: Mapping[str, list[Point]],
+    blocked: Mapping[str, list[Point]],
+    width: float,
+    height: float,
+    *,
+    schematic: bool,
+) -> Geometry:
+    anchors = {loc: points[0] for loc, points in sites.items()}
+    owners: list[str] = []
+    points: list[Point] = []
+    for prov in game_map.provinces:
+        for p in sites[prov]:
+            owners.append(prov)
+            points.append(p)
+    for name, extra in blocked.items():
+        for p in extra:
+            owners.append(name)
+            points.append(p)
+    seen: dict[Point, int] = {}
+    for index, p in enumerate(points):
+        if p in seen:
+            raise GeometryError(f"{owners[index]} and {owners[seen[p]]} share a site at {p}")
+        seen[p] = index
+    all_cells = cells(points, (0.0, 0.0, width, height))
+    shapes: dict[str, list[list[Point]]] = {p: [] for p in game_map.provinces}
+    impassable: list[list[Point]] = []
+    borders: list[Border] = []
+
+    def kind(owner: str) -> str:
+        if owner.startswith("#"):
+            return "void"
+        return game_map.provinces[owner].kind
+
+    outer: dict[str, list[tuple[Point, Point]]] = {}
+    cells_of: dict[str, list[list[Point]]] = {}
+    for index, cell in enumerate(all_cells):
+        polygon = [v for v, _ in cell]
+        if len(polygon) < 3 or area(polygon) < 1e-6:
+            continue
+        owner = owners[index]
+        cells_of.setdefault(owner, []).append(polygon)
+        for k, (v, across) in enumerate(cell):
+            w = cell[(k + 1) % len(cell)][0]
+            if across == FRAME or owners[across] != owner:
+                outer.setdefault(owner, []).append((v, w))
+        for k, (v, across) in enumerate(cell):
+            w = cell[(k + 1) % len(cell)][0]
+            if across == FRAME:
+                continue
+            other = owners[across]
+            if other == owner or across < index:
+                continue  # inside one province, or drawn from the other side already
+            kinds = {kind(owner), kind(other)}
+            if "void" in kinds:
+                label = "coast" if kinds != {"void"} else "none"
+            elif kinds == {"sea"}:
+                label = "sea"
+            elif "sea" in kinds:
+                label = "coast"
+            else:
+                label = "land"
+            if label != "none":
+                borders.append(Border(v, w, label, (owner, other)))
+    for owner, polygons in cells_of.items():
+        outline = _outline(outer.get(owner, [])) or polygons
+        if owner == "#edge":
+            continue  # off the board: the page shows through
+        if owner.startswith("#"):
+            impassable.extend(outline)
+        else:
+            shapes[owner] = outline
+    if schematic:
+        # Units and labels in the middle of their cells, coasts kept where they were relative to it.
+        for prov in game_map.provinces:
+            if not shapes[prov]:
+                continue
+            old = anchors[prov]
+            new = centroid(shapes[prov])
+            anchors[prov] = new
+            for loc in game_map.coasts_of(prov):
+                cx, cy = anchors[loc]
+                anchors[loc] = (new[0] + cx - old[0], new[1] + cy - old[1])
+    return Geometry(width, height, anchors, shapes, borders, impassable, schematic)
+
+
+def _outline(edges: Sequence[tuple[Point, Point]]) -> list[list[Point]] | None:
+    """Chain the outer edges of a province's cells into closed outlines (``None`` if they do not
+    close, when the caller keeps the cells)."""
+
+    def key(p: Point) -> tuple[int, int]:
+        return (round(p[0] * 100), round(p[1] * 100))
+
+    starting: dict[tuple[int, int], list[tuple[Point, Point]]] = {}
+    for edge in edges:
+        if key(edge[0]) != key(edge[1]):
+            starting.setdefault(key(edge[0]), []).append(edge)
+    loops: list[list[Point]] = []
+    while starting:
+        first = next(iter(starting))
+        loop: list[Point] = []
+        at = first
+        while True:
+            choices = starting.get(at)
+            if not choices:
+                return None
+            a, b = choices.pop()
+            if not choices:
+                del starting[at]
+            loop.append(a)
+            at = key(b)
+            if at == first:
+                break
+        if len(loop) >= 3:
+            loops.append(loop)
+    return loops
+
+
+# --------------------------------------------------------------------------- graph layout
+
+
+def _neighbours(game_map: Map) -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {p: set() for p in game_map.provinces}
+    for prov in game_map.provinces:
+        graph[prov] |= set(game_map.army_neighbours(prov))
+        for loc in (prov, *game_map.coasts_of(prov)):
+            graph[prov] |= {game_map.province_of(n) for n in game_map.fleet_neighbours(loc)}
+    for prov, near in graph.items():
+        near.discard(prov)
+        for other in near:
+            graph[other].add(prov)
+    return graph
+
+
+def _bfs(graph: Mapping[str, set[str]], start: str) -> dict[str, int]:
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for n in sorted(graph[here]):
+            if n not in dist:
+                dist[n] = dist[here] + 1
+                queue.append(n)
+    return dist
+
+
+def graph_layout(game_map: Map, iterations: int = 80) -> dict[str, Point]:
+    """Deterministic positions for the provinces of any map from its adjacency alone.
+
+    Graph distances are laid out by stress majorisation, started from two pivot axes (the BFS
+    distances from far-apart provinces), so neighbours end up near each other and the picture is
+    the same on every run.
+    """
+    names = list(game_map.provinces)
+    n = len(names)
+    if n == 1:
+        return {names[0]: (0.0, 0.0)}
+    graph = _neighbours(game_map)
+    dist_from = {p: _bfs(graph, p) for p in names}
+    far = 1 + max(d for row in dist_from.values() for d in row.values())
+    d = [[float(dist_from[a].get(b, far)) for b in names] for a in names]
+    # Pivots: the province farthest from the first, the one farthest from that, then the one
+    # farthest from both.
+    p1 = max(range(n), key=lambda j: (d[0][j], -j))
+    p2 = max(range(n), key=lambda j: (d[p1][j], -j))
+    p3 = max(range(n), key=lambda j: (min(d[p1][j], d[p2][j]), -j))
+    xs = [d[p1][i] - d[p2][i] for i in range(n)]
+    ys = [d[p3][i] - (d[p1][i] + d[p2][i]) / 2 for i in range(n)]
+    # Break ties between provinces the pivots cannot tell apart (small fixed spiral).
+    for i in range(n):
+        xs[i] += 0.05 * math.cos(2.4 * i)
+        ys[i] += 0.05 * math.sin(2.4 * i)
+    for _ in range(iterations):
+        for i in range(n):
+            num_x = num_y = den = 0.0
+            xi, yi = xs[i], ys[i]
+            row = d[i]
+            for j in range(n):
+                if j == i:
+                    continue
+                dij = row[j]
+                w = 1.0 / (dij * dij)
+                dx, dy = xi - xs[j], yi - ys[j]
+                length = math.hypot(dx, dy) or 1e-9
+                num_x += w * (xs[j] + dij * dx / length)
+                num_y += w * (ys[j] + dij * dy / length)
+                den += w
+            xs[i], ys[i] = num_x / den, num_y / den
+    # Landscape: put the longer spread across the page.
+    if max(ys) - min(ys) > max(xs) - min(xs):
+        xs, ys = ys, xs
+    return {names[i]: (xs[i], ys[i]) for i in range(n)}
+
+
+def centroid(polygons: Sequence[Sequence[Point]]) -> Point:
+    """The area-weighted centre of a province's shapes."""
+    total = cx = cy = 0.0
+    for poly in polygons:
+        a = area(poly)
+        total += a
+        cx += a * sum(p[0] for p in poly) / len(poly)
+        cy += a * sum(p[1] for p in poly) / len(poly)
+    return (cx / total, cy / total) if total else (0.0, 0.0)

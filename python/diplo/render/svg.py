@@ -1,0 +1,615 @@
+"""One board picture as SVG text: provinces, centres, units, orders, failures, phase and counts.
+
+Written as plain text (no drawing library). Every unit and order is a ``<g>`` carrying ``data-``
+attributes (power, unit, order, code) so a program can read a picture back.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from ..orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    OrderParseError,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    parse_order,
+)
+from ..position import Dislodged, Position
+from .geometry import Geometry, geometry_for
+from .voronoi import Point
+
+__all__ = ["POWER_COLOURS", "board_svg", "phase_name", "power_colour"]
+
+POWER_COLOURS: dict[str, str] = {
+    "AUSTRIA": "#d8433a",
+    "ENGLAND": "#3b4fb8",
+    "FRANCE": "#43b3e6",
+    "GERMANY": "#505050",
+    "ITALY": "#3a9a48",
+    "RUSSIA": "#9a5bc4",
+    "TURKEY": "#f0c020",
+}
+_SPARE = ("#e07b28", "#2aa198", "#c2185b", "#8d6e63", "#7cb342", "#5c6bc0", "#ffb300", "#00897b")
+
+SEA = "#b9d9ee"
+LAND = "#efe6cf"
+VOID = "#cfc8b8"
+INK = "#24303a"
+FAIL = "#d0021b"
+PANEL = 230.0
+HEADER = 44.0
+
+_SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
+_KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
+
+
+def power_colour(power: str, powers: Sequence[str]) -> str:
+    """The colour of a power: the usual one on the standard board, a fixed spare one otherwise."""
+    if power in POWER_COLOURS:
+        return POWER_COLOURS[power]
+    others = [p for p in powers if p not in POWER_COLOURS]
+    index = others.index(power) if power in others else len(others)
+    return _SPARE[index % len(_SPARE)]
+
+
+def phase_name(phase: Any) -> str:
+    """``S1901M`` -> ``Spring 1901, movement``."""
+    return f"{_SEASONS[phase.season]} {phase.year}, {_KINDS[phase.kind]}"
+
+
+def _tint(colour: str, amount: float) -> str:
+    """``colour`` mixed with white (amount 0 = colour, 1 = white)."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    mix = [round(c + (255 - c) * amount) for c in (r, g, b)]
+    return "#" + "".join(f"{c:02x}" for c in mix)
+
+
+def _ink_on(colour: str) -> str:
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def _f(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def _pts(points: Sequence[Point]) -> str:
+    return " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """An order read back from a result, ready to draw."""
+
+    power: str
+    order: Order
+    text: str
+    code: str
+    success: bool
+
+
+def board_svg(
+    position: Position,
+    results: Sequence[Mapping[str, Any]] = (),
+    dislodged: Mapping[str, Dislodged] | None = None,
+    *,
+    title: str | None = None,
+    geometry: Geometry | None = None,
+    id_prefix: str = "",
+) -> str:
+    """The board of ``position`` with the ``results`` of its phase (JSON contract entries).
+
+    ``dislodged`` are the units dislodged by this (movement) phase, drawn with their retreat
+    options; in a retreat phase the position's own dislodged units are drawn. Results that carry
+    no code (orders not yet adjudicated) are drawn as plain orders. ``id_prefix`` keeps the
+    ids of markers and patterns apart when several pictures share one HTML page.
+    """
+    game_map = position.map
+    geo = geometry or geometry_for(game_map)
+    powers = game_map.powers
+    colour = {p: power_colour(p, powers) for p in powers}
+    width = geo.width + PANEL
+    height = geo.height + HEADER
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
+        f'width="{_f(width)}" height="{_f(height)}" font-family="DejaVu Sans, Verdana, sans-serif"'
+        f' class="diplo-board" data-phase="{position.phase}" data-map="{escape(game_map.name)}">',
+        _defs(colour),
+        f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf6"/>',
+        f'<text x="14" y="29" font-size="21" font-weight="bold" fill="{INK}" class="title">'
+        f"{escape(title or phase_name(position.phase))}</text>",
+        f'<g transform="translate(0,{_f(HEADER)})" class="map">',
+    ]
+    out.append(_provinces(position, geo, colour))
+    drawn = _orders(position, results)
+    dislodged_now = dict(position.dislodged)
+    if dislodged:
+        dislodged_now.update(dislodged)
+    out.append(_order_layer(position, geo, drawn, colour))
+    out.append(_unit_layer(position, geo, colour, drawn, dislodged_now))
+    out.append(_failure_layer(position, geo, drawn, dislodged_now))
+    out.append("</g>")
+    refused = [str(r.get("order")) for r in results if r.get("legal") is False]
+    out.append(_panel(position, geo, colour, drawn, dislodged_now, refused))
+    out.append("</svg>")
+    text = "\n".join(s for s in out if s)
+    if id_prefix:
+        text = text.replace('id="', f'id="{id_prefix}').replace("url(#", f"url(#{id_prefix}")
+    return text
+
+
+# --------------------------------------------------------------------------- layers
+
+
+def _defs(colour: Mapping[str, str]) -> str:
+    parts = ["<defs>"]
+    for power, c in colour.items():
+        parts.append(
+            f'<marker id="arrow-{power}" viewBox="0 0 10 10" refX="7" refY="5" '
+            f'markerWidth="4.2" markerHeight="4.2" orient="auto-start-reverse">'
+            f'<path d="M0,0 L10,5 L0,10 z" fill="{c}" stroke="{INK}" stroke-width="1"/></marker>'
+        )
+    parts.append(
+        '<pattern id="hatch" width="7" height="7" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><rect width="7" height="7" fill="#d6cfbf"/>'
+        '<line x1="0" y1="0" x2="0" y2="7" stroke="#bdb39f" stroke-width="2"/></pattern>'
+    )
+    parts.append("</defs>")
+    return "".join(parts)
+
+
+def _provinces(position: Position, geo: Geometry, colour: Mapping[str, str]) -> str:
+    game_map = position.map
+    parts = ['<g class="provinces" stroke-linejoin="round">']
+    if not geo.schematic:
+        parts.append(f'<rect width="{_f(geo.width)}" height="{_f(geo.height)}" fill="{SEA}"/>')
+    blocked = " ".join(f"M{_pts(poly)}Z" for poly in geo.impassable)
+    if blocked:
+        parts.append(f'<path class="impassable" d="{blocked}" fill="url(#hatch)"/>')
+    for prov, polys in geo.shapes.items():
+        kind = game_map.provinces[prov].kind
+        owner = position.centers.get(prov)
+        if kind == "sea":
+            fill = SEA
+        elif owner is not None:
+            fill = _tint(colour[owner], 0.45)
+        else:
+            fill = LAND
+        attrs = f'data-province="{prov}"' + (f' data-owner="{owner}"' if owner else "")
+        outline = " ".join(f"M{_pts(poly)}Z" for poly in polys)
+        parts.append(
+            f'<g class="province" {attrs} fill="{fill}" stroke="{fill}">'
+            f'<path d="{outline}" stroke-width="0.8"/></g>'
+        )
+    style = {
+        "sea": 'stroke="#8fb6d3" stroke-width="0.8"',
+        "land": 'stroke="#8a7f68" stroke-width="1"',
+        "coast": f'stroke="{INK}" stroke-width="1.6"',
+    }
+    for kind in ("sea", "land", "coast"):
+        segments = [b for b in geo.borders if b.kind == kind]
+        path = " ".join(f"M{_f(b.a[0])},{_f(b.a[1])}L{_f(b.b[0])},{_f(b.b[1])}" for b in segments)
+        parts.append(
+            f'<path class="borders-{kind}" d="{path}" fill="none" {style[kind]} '
+            'stroke-linecap="round"/>'
+        )
+    parts.append("</g>")
+    # Supply centres and names.
+    parts.append('<g class="labels">')
+    for prov in game_map.provinces:
+        x, y = geo.anchors[prov]
+        sea = game_map.provinces[prov].kind == "sea"
+        fill = "#4a7393" if sea else INK
+        style_extra = ' font-style="italic"' if sea else ""
+        parts.append(
+            f'<text x="{_f(x)}" y="{_f(y + 22)}" font-size="10" text-anchor="middle" '
+            f'fill="{fill}"{style_extra}>{prov}</text>'
+        )
+        if prov in game_map.centers:
+            owner = position.centers.get(prov)
+            dot = colour[owner] if owner else "#ffffff"
+            parts.append(
+                f'<circle class="center" data-province="{prov}" cx="{_f(x + 15)}" '
+                f'cy="{_f(y - 12)}" r="4.2" fill="{dot}" stroke="{INK}" stroke-width="1.3"/>'
+            )
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _orders(position: Position, results: Sequence[Mapping[str, Any]]) -> list[_Drawn]:
+    drawn: list[_Drawn] = []
+    for r in results:
+        if not r.get("given", True) or r.get("legal") is False:
+            continue
+        text = r.get("order")
+        power = r.get("power")
+        if not isinstance(text, str) or not isinstance(power, str):
+            continue
+        try:
+            order = parse_order(text, position.map)
+        except (OrderParseError, ValueError):
+            continue
+        code = r.get("code")
+        code = code if isinstance(code, str) else ""
+        drawn.append(_Drawn(power, order, text, code, bool(r.get("success"))))
+    return drawn
+
+
+def _anchor(geo: Geometry, loc: str) -> Point:
+    return geo.anchors[loc]
+
+
+def _toward(a: Point, b: Point, cut_start: float, cut_end: float) -> tuple[Point, Point]:
+    """The segment a->b shortened by ``cut_start`` and ``cut_end`` pixels."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    cut_end = min(cut_end, length / 2)
+    cut_start = min(cut_start, length / 2)
+    start = (a[0] + ux * cut_start, a[1] + uy * cut_start)
+    return start, (b[0] - ux * cut_end, b[1] - uy * cut_end)
+
+
+def _where(position: Position, geo: Geometry, loc: str) -> Point:
+    """Where the unit at ``loc`` is drawn (dislodged units sit off to one side)."""
+    prov = position.map.province_of(loc)
+    x, y = _anchor(geo, loc)
+    if prov in position.dislodged:
+        return (x + 13, y + 11)
+    return (x, y)
+
+
+def _move_line(
+    position: Position, geo: Geometry, src: str, dst: str, cut_end: float = 11
+) -> tuple[Point, Point]:
+    return _toward(_where(position, geo, src), _anchor(geo, dst), 10, cut_end)
+
+
+def _order_layer(
+    position: Position, geo: Geometry, drawn: Sequence[_Drawn], colour: Mapping[str, str]
+) -> str:
+    parts = ['<g class="orders" fill="none" stroke-linecap="round">']
+    moves: dict[str, tuple[Point, Point]] = {}
+    for d in drawn:
+        if isinstance(d.order, Move):
+            moves[d.order.unit.province] = _move_line(position, geo, d.order.unit.loc, d.order.dest)
+    supports: list[str] = []
+    arrows: list[str] = []
+    for d in drawn:
+        o = d.order
+        c = colour.get(d.power, INK)
+        data = (
+            f'data-power="{d.power}" data-order="{escape(d.text)}" data-code="{d.code}" '
+            f'data-success="{str(d.success).lower()}"'
+        )
+        if isinstance(o, Move | Retreat):
+            a, b = _move_line(position, geo, o.unit.loc, o.dest)
+            kind = "move" if isinstance(o, Move) else "retreat"
+            dash = ' stroke-dasharray="9 4"' if kind == "retreat" else ""
+            arrows.append(
+                f'<g class="order {kind}" {data}>'
+                f'<path d="{_line(a, b)}" stroke="{INK}" stroke-width="6"{dash}/>'
+                f'<path d="{_line(a, b)}" stroke="{c}" stroke-width="3.6"{dash} '
+                f'marker-end="url(#arrow-{d.power})"/></g>'
+            )
+        elif isinstance(o, SupportMove | SupportHold | Convoy):
+            start = _where(position, geo, o.unit.loc)
+            if isinstance(o, SupportHold):
+                target = _where(position, geo, _loc_of(position, o.supported.province))
+                a, b = _toward(start, target, 10, 13)
+                end = f'<circle cx="{_f(target[0])}" cy="{_f(target[1])}" r="13" stroke="{c}"/>'
+                kind, dash = "support", "7 4"
+            else:
+                mover = o.supported if isinstance(o, SupportMove) else o.army
+                if mover.province in moves:
+                    ma, mb = moves[mover.province]
+                    target = ((ma[0] + 2 * mb[0]) / 3, (ma[1] + 2 * mb[1]) / 3)
+                    if isinstance(o, Convoy):
+                        target = ((ma[0] + mb[0]) / 2, (ma[1] + mb[1]) / 2)
+                else:
+                    target = _anchor(geo, o.dest)
+                a, b = _toward(start, target, 10, 2)
+                end = f'<circle cx="{_f(b[0])}" cy="{_f(b[1])}" r="3.2" fill="{c}"/>'
+                kind, dash = ("convoy", "1.5 5") if isinstance(o, Convoy) else ("support", "7 4")
+            control = _bend(a, b)
+            curve = (
+                f"M{_f(a[0])},{_f(a[1])}Q{_f(control[0])},{_f(control[1])} {_f(b[0])},{_f(b[1])}"
+            )
+            width = "3.6" if kind == "convoy" else "2.6"
+            supports.append(
+                f'<g class="order {kind}" {data}>'
+                f'<path d="{curve}" stroke="{INK}" stroke-width="{float(width) + 1.8:.1f}" '
+                f'stroke-dasharray="{dash}" opacity="0.55"/>'
+                f'<path d="{curve}" stroke="{c}" stroke-width="{width}" '
+                f'stroke-dasharray="{dash}"/>{end}</g>'
+            )
+        elif isinstance(o, Hold):
+            x, y = _where(position, geo, o.unit.loc)
+            supports.append(
+                f'<g class="order hold" {data}><circle cx="{_f(x)}" cy="{_f(y)}" r="13" '
+                f'stroke="{c}" stroke-width="2.4"/></g>'
+            )
+        elif isinstance(o, Build | Disband):
+            pass  # drawn with the units
+    parts.extend(supports)
+    parts.extend(arrows)
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _loc_of(position: Position, prov: str) -> str:
+    piece = position.units.get(prov)
+    return piece.loc if piece is not None else prov
+
+
+def _line(a: Point, b: Point) -> str:
+    return f"M{_f(a[0])},{_f(a[1])}L{_f(b[0])},{_f(b[1])}"
+
+
+def _bend(a: Point, b: Point) -> Point:
+    """A control point a little to the side of a->b, so support lines do not hide moves."""
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    return (mx - dy * 0.18, my + dx * 0.18)
+
+
+def _unit_shape(kind: str, x: float, y: float, fill: str, extra: str = "") -> str:
+    ink = _ink_on(fill)
+    if kind == "A":
+        body = (
+            f'<circle cx="{_f(x)}" cy="{_f(y)}" r="9.5" fill="{fill}" stroke="{INK}" '
+            f'stroke-width="1.6"/>'
+        )
+    else:
+        hull = [
+            (x - 12, y - 6),
+            (x + 12, y - 6),
+            (x + 8, y + 7),
+            (x - 8, y + 7),
+        ]
+        body = (
+            f'<polygon points="{_pts(hull)}" fill="{fill}" stroke="{INK}" stroke-width="1.6" '
+            'stroke-linejoin="round"/>'
+        )
+    letter = (
+        f'<text x="{_f(x)}" y="{_f(y + 4)}" font-size="11" font-weight="bold" '
+        f'text-anchor="middle" fill="{ink}">{kind}</text>'
+    )
+    return body + letter + extra
+
+
+def _unit_layer(
+    position: Position,
+    geo: Geometry,
+    colour: Mapping[str, str],
+    drawn: Sequence[_Drawn],
+    dislodged: Mapping[str, Dislodged],
+) -> str:
+    parts = ['<g class="units">']
+    for prov, piece in position.units.items():
+        x, y = _anchor(geo, piece.loc)
+        parts.append(
+            f'<g class="unit" data-power="{piece.power}" data-unit="{piece}" '
+            f'data-province="{prov}">{_unit_shape(piece.type, x, y, colour[piece.power])}</g>'
+        )
+    for d in drawn:
+        if isinstance(d.order, Build):
+            x, y = _anchor(geo, d.order.unit.loc)
+            ring = (
+                f'<circle cx="{_f(x)}" cy="{_f(y)}" r="15" fill="none" stroke="{INK}" '
+                'stroke-width="1.6" stroke-dasharray="3 3"/>'
+            )
+            parts.append(
+                f'<g class="unit build" data-power="{d.power}" data-unit="{d.order.unit}" '
+                f'data-order="{escape(d.text)}" data-code="{d.code}" '
+                f'data-success="{str(d.success).lower()}">'
+                f"{_unit_shape(d.order.unit.type or 'A', x, y, colour[d.power], ring)}</g>"
+            )
+    for prov, gone in dislodged.items():
+        piece = gone.piece
+        x, y = _anchor(geo, piece.loc)
+        x, y = x + 13, y + 11
+        ring = (
+            f'<circle cx="{_f(x)}" cy="{_f(y)}" r="13" fill="none" stroke="{FAIL}" '
+            'stroke-width="2.2"/>'
+        )
+        options = " ".join(gone.options)
+        parts.append(
+            f'<g class="unit dislodged" data-power="{piece.power}" data-unit="{piece}" '
+            f'data-province="{prov}" data-options="{options}">'
+            f"{_unit_shape(piece.type, x, y, colour[piece.power], ring)}</g>"
+        )
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _cross(x: float, y: float, size: float = 6.5, cls: str = "fail") -> str:
+    s = size
+    return (
+        f'<g class="{cls}"><path d="M{_f(x - s)},{_f(y - s)}L{_f(x + s)},{_f(y + s)}'
+        f'M{_f(x - s)},{_f(y + s)}L{_f(x + s)},{_f(y - s)}" stroke="#ffffff" stroke-width="6" '
+        f'stroke-linecap="round"/><path d="M{_f(x - s)},{_f(y - s)}L{_f(x + s)},{_f(y + s)}'
+        f'M{_f(x - s)},{_f(y + s)}L{_f(x + s)},{_f(y - s)}" stroke="{FAIL}" stroke-width="3" '
+        'stroke-linecap="round"/></g>'
+    )
+
+
+def _failure_layer(
+    position: Position,
+    geo: Geometry,
+    drawn: Sequence[_Drawn],
+    dislodged: Mapping[str, Dislodged],
+) -> str:
+    parts = ['<g class="failures">']
+    for d in drawn:
+        o = d.order
+        if not d.code or d.success:
+            continue
+        if isinstance(o, Move | Retreat):
+            a, b = _move_line(position, geo, o.unit.loc, o.dest)
+            # The cross sits just short of the arrow head.
+            x, y = _toward(a, b, 0, 9)[1]
+            parts.append(_cross(x, y, cls=f"fail {d.code}"))
+        elif isinstance(o, SupportMove | SupportHold | Convoy):
+            x, y = _where(position, geo, o.unit.loc)
+            parts.append(_cross(x + 11, y - 10, 5, cls=f"fail {d.code}"))
+        elif isinstance(o, Disband | Build):
+            continue
+    for d in drawn:
+        if isinstance(d.order, Disband) and d.success:
+            x, y = _where(position, geo, d.order.unit.loc)
+            parts.append(_cross(x, y, 11, cls="disband"))
+    # Retreat options of units dislodged this phase (in the movement picture).
+    for prov, gone in dislodged.items():
+        if prov in position.dislodged:
+            continue  # retreat phase: the retreat orders say it
+        x, y = _anchor(geo, gone.piece.loc)
+        start = (x + 13, y + 11)
+        for option in gone.options:
+            a, b = _toward(start, _anchor(geo, option), 13, 6)
+            parts.append(
+                f'<path class="retreat-option" data-from="{prov}" data-to="{option}" '
+                f'd="{_line(a, b)}" stroke="{FAIL}" stroke-width="1.6" stroke-dasharray="2 3" '
+                'fill="none"/>'
+                f'<circle cx="{_f(b[0])}" cy="{_f(b[1])}" r="2.5" fill="{FAIL}"/>'
+            )
+        if not gone.options:
+            parts.append(_cross(start[0], start[1], 9, cls="no-retreat"))
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _panel(
+    position: Position,
+    geo: Geometry,
+    colour: Mapping[str, str],
+    drawn: Sequence[_Drawn],
+    dislodged: Mapping[str, Dislodged],
+    refused: Sequence[str],
+) -> str:
+    game_map = position.map
+    x0 = geo.width + 14
+    y = HEADER + 10
+    parts = [f'<g class="panel" transform="translate({_f(x0)},0)">']
+    parts.append(
+        f'<text x="0" y="{_f(y + 8)}" font-size="13" font-weight="bold" fill="{INK}">'
+        "Supply centres</text>"
+    )
+    y += 22
+    counts = {p: len(position.centers_of(p)) for p in game_map.powers}
+    units = {p: len(position.units_of(p)) for p in game_map.powers}
+    order = sorted(game_map.powers, key=lambda p: (-counts[p], game_map.powers.index(p)))
+    for p in order:
+        name = p.title()
+        parts.append(
+            f'<g class="count" data-power="{p}" data-centers="{counts[p]}" data-units="{units[p]}">'
+            f'<rect x="0" y="{_f(y)}" width="14" height="14" rx="3" fill="{colour[p]}" '
+            f'stroke="{INK}"/><text x="22" y="{_f(y + 11.5)}" font-size="12.5" fill="{INK}">'
+            f"{escape(name)}</text>"
+            f'<text x="150" y="{_f(y + 11.5)}" font-size="12.5" font-weight="bold" '
+            f'text-anchor="end" fill="{INK}">{counts[p]}</text>'
+            f'<text x="200" y="{_f(y + 11.5)}" font-size="11" text-anchor="end" fill="#6b7780">'
+            f"{units[p]} u</text></g>"
+        )
+        y += 21
+    neutral = len(game_map.centers) - sum(counts.values())
+    parts.append(
+        f'<text x="22" y="{_f(y + 11.5)}" font-size="12" fill="#6b7780">unowned</text>'
+        f'<text x="150" y="{_f(y + 11.5)}" font-size="12" text-anchor="end" fill="#6b7780">'
+        f"{neutral}</text>"
+    )
+    y += 34
+    parts.append(_legend(y))
+    y += 150
+    failed = [d for d in drawn if d.code and not d.success and d.code != "ok"]
+    if failed or dislodged or refused:
+        parts.append(
+            f'<text x="0" y="{_f(y)}" font-size="13" font-weight="bold" fill="{INK}">'
+            "What failed</text>"
+        )
+        y += 17
+        said = [f"{d.text}: {d.code.replace('_', ' ')}" for d in failed]
+        said += [f"{text}: illegal" for text in refused]
+        for d in dislodged.values():
+            where = ", ".join(d.options) if d.options else "nowhere, disbanded"
+            said.append(f"{d.piece} dislodged, may retreat to {where}")
+        lines = [line for text in said for line in _wrap(text)]
+        for line in lines[:18]:
+            parts.append(
+                f'<text x="0" y="{_f(y)}" font-size="10.5" fill="{INK}">{escape(line)}</text>'
+            )
+            y += 14
+        if len(lines) > 18:
+            parts.append(
+                f'<text x="0" y="{_f(y)}" font-size="10.5" fill="#6b7780">'
+                f"and {len(lines) - 18} more</text>"
+            )
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _wrap(text: str, width: int = 36) -> list[str]:
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = "   " + word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line]
+
+
+def _legend(y: float) -> str:
+    items = [
+        (
+            "move",
+            f'<path d="M2,{{y}}L34,{{y}}" stroke="{INK}" stroke-width="3"/>'
+            f'<path d="M30,{{y0}}L38,{{y}}L30,{{y1}}z" fill="{INK}"/>',
+        ),
+        (
+            "support",
+            f'<path d="M2,{{y}}L38,{{y}}" stroke="{INK}" stroke-width="2.6" '
+            'stroke-dasharray="7 4"/>',
+        ),
+        (
+            "convoy",
+            f'<path d="M2,{{y}}L38,{{y}}" stroke="{INK}" stroke-width="3.6" '
+            'stroke-dasharray="1.5 5" stroke-linecap="round"/>',
+        ),
+        (
+            "retreat",
+            f'<path d="M2,{{y}}L34,{{y}}" stroke="{INK}" stroke-width="3" '
+            'stroke-dasharray="9 4"/>'
+            f'<path d="M30,{{y0}}L38,{{y}}L30,{{y1}}z" fill="{INK}"/>',
+        ),
+        ("failed (bounced, cut, void)", ""),
+        ("dislodged, retreat options", ""),
+    ]
+    parts = [f'<g class="legend" font-size="11" fill="{INK}">']
+    for k, (label, shape) in enumerate(items):
+        yy = y + k * 20
+        if shape:
+            parts.append(shape.format(y=_f(yy), y0=_f(yy - 4), y1=_f(yy + 4)))
+        elif k == 4:
+            parts.append(_cross(20, yy, 5, cls="key"))
+        else:
+            parts.append(
+                f'<circle cx="14" cy="{_f(yy)}" r="7" fill="none" stroke="{FAIL}" '
+                f'stroke-width="2"/><path d="M22,{_f(yy)}L38,{_f(yy)}" stroke="{FAIL}" '
+                'stroke-width="1.6" stroke-dasharray="2 3"/>'
+            )
+        parts.append(f'<text x="48" y="{_f(yy + 4)}" stroke="none">{escape(label)}</text>')
+    parts.append("</g>")
+    return "".join(parts)
