@@ -14,12 +14,12 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from .adjustments import resolve_adjustments
-from .backend import Backend, check_backend, resolve_movement
+from .backend import Backend, check_backend
 from .map import Map, MapError, map_named
 from .orders import Convoy, Disband, Hold, Move, Order, Retreat, format_order
 from .outcome import Outcome, explain_movement
 from .position import Dislodged, Phase, Piece, Position, PositionError
-from .resolver import MovementResolution
+from .resolver import MovementResolution, resolve_movement
 from .retreats import resolve_retreats
 from .validation import Ruling, Validated, validate
 
@@ -111,14 +111,13 @@ def process_phase(
     (:mod:`diplo.engine`); with ``backend="python"`` in the readable reference below. Both give
     the same outcome (``tests/test_engine.py``).
     """
-    if (backend is None or backend == "rust") and check_backend(backend) == "rust":
-        ruled = _engine().process_phase_engine(position, orders)
-        if ruled is not position:
-            return ruled  # type: ignore[no-any-return]
+    if check_backend(backend) == "rust":
+        outcome: PhaseOutcome = _engine().process_phase_engine(position, orders)
+        return outcome
     validated = validate(position, orders)
     kind = position.phase.kind
     if kind == "M":
-        return _movement(position, validated, backend)
+        return _movement(position, validated)
     if kind == "R":
         return _retreats(position, validated)
     return _adjustments(position, validated)
@@ -127,11 +126,9 @@ def process_phase(
 # --------------------------------------------------------------------------- movement
 
 
-def _movement(
-    position: Position, validated: Validated, backend: Backend | str | None
-) -> PhaseOutcome:
+def _movement(position: Position, validated: Validated) -> PhaseOutcome:
     game_map = position.map
-    resolution = resolve_movement(backend, game_map, position.units, validated.orders)
+    resolution = resolve_movement(game_map, position.units, validated.orders)
     results = _given_results(validated)
     for index, ruling in enumerate(validated.rulings):
         if not ruling.legal or ruling.unit is None:

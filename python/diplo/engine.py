@@ -321,7 +321,7 @@ def _object_code(t: _Tables, power: str, order: object) -> int | None:
     return None
 
 
-def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Submission | None:
+def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Submission:
     sub = _Submission(orders)
     codes = sub.codes
     powers = bytearray()
@@ -330,9 +330,8 @@ def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Sub
     flat: list[tuple[str, int, str | Order]] = []
     objects: list[object] = []
     for power, given in orders.items():
-        pi = t.power_index.get(power)
-        if pi is None:
-            return None
+        # A power the map does not have orders nothing: the reference rules its orders.
+        pi = t.power_index.get(power, -1)
         for item in given:
             flat.append((power, pi, item))
             if not isinstance(item, str | Waive):
@@ -340,7 +339,11 @@ def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Sub
     found = iter(t.fast.encode_objects(objects)) if objects else iter(())
     for power, pi, item in flat:
         code: int | None
-        if isinstance(item, str):
+        if pi < 0:
+            code = None
+            if not isinstance(item, str | Waive):
+                next(found)
+        elif isinstance(item, str):
             code = t.fast.parse_canonical(item)
             if code is None:
                 code = 8 | pi << 4 if item == "WAIVE" else _learn(t, power, item)
@@ -365,10 +368,8 @@ def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Sub
 
 def process_phase_engine(
     position: Position, orders: Mapping[str, Sequence[str | Order]]
-) -> Position | EnginePhaseOutcome:
-    """Rule on one phase in the engine. Returns the outcome, or ``position`` itself when the
-    orders name a power the map does not have (the caller then uses the reference, which rules
-    on such orders one by one)."""
+) -> EnginePhaseOutcome:
+    """Rule on one phase in the engine (see the module documentation)."""
     game_map = position.map
     t = tables(game_map)
     quick = t.fast.submit_orders(orders, t.power_index)
@@ -376,10 +377,7 @@ def process_phase_engine(
         sub = _Submission(orders)
         sub.codes, sub.powers = quick
     else:
-        found = _submission(t, orders)
-        if found is None:
-            return position
-        sub = found
+        sub = _submission(t, orders)
     before = engine_game(position)
     after = before.clone()
     after.run(sub.codes, sub.powers)
@@ -625,8 +623,6 @@ def engine_reasons(
     For the cross-check of the engine's reasons against :mod:`diplo.validation`."""
     t = tables(position.map)
     sub = _submission(t, orders)
-    if sub is None:
-        raise ValueError("the orders name a power the map does not have")
     game = engine_game(position).clone()
     game.run(sub.codes, sub.powers)
     reasons = game.reasons()
