@@ -419,3 +419,10 @@ def test_one_order_from_every_slot_never_voids_a_build_by_a_waive() -> None:
             r for c, r in zip(slow_codes, bare_game.result_codes(), strict=True) if c & 0xF == 7
         ], RESULT_CODES
     assert checked > 50
+
+
+def test_orders_of_a_power_the_map_does_not_have_are_ruled_alike() -> None:
+    position = Position.initial(M)
+    assert_same(position, {"MARS": ["A PAR - BUR"], "FRANCE": ["A PAR - PIC", "F BRE - MAO"]})
+    winter = adjustment_position(random.Random(3))
+    assert_same(winter, {"MARS": ["WAIVE", "A PAR B"], "FRANCE": ["WAIVE"]})
