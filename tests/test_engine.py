@@ -426,3 +426,23 @@ def test_orders_of_a_power_the_map_does_not_have_are_ruled_alike() -> None:
     assert_same(position, {"MARS": ["A PAR - BUR"], "FRANCE": ["A PAR - PIC", "F BRE - MAO"]})
     winter = adjustment_position(random.Random(3))
     assert_same(winter, {"MARS": ["WAIVE", "A PAR B"], "FRANCE": ["WAIVE"]})
+
+
+def test_the_engine_reads_documents_as_position_from_json() -> None:
+    """A document in the canonical form is read by the engine, equal to ``Position.from_json``;
+    any other (lower case, full names, errors) is left to it."""
+    from diplo.engine import read_position
+
+    for seed in range(200):
+        position, _ = generated_phase(seed)
+        doc = position.to_json()
+        mine = read_position(doc, M)
+        assert mine is not None, doc
+        assert mine == Position.from_json(doc, M), doc
+        assert mine.to_json() == doc
+    doc = Position.initial(M).to_json()
+    assert read_position({**doc, "phase": "s1901m"}, M) is None
+    assert read_position({**doc, "units": {"FRANCE": ["A Paris"]}}, M) is None
+    assert read_position({**doc, "units": {"FRANCE": ["A PAR", "A PAR"]}}, M) is None
+    assert read_position({**doc, "units": {"FRANCE": ["F MOS"]}}, M) is None
+    assert read_position({**doc, "centers": {"FRANCE": ["BUR"]}}, M) is None

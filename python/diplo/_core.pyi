@@ -63,6 +63,8 @@ class FastMap:
         self, orders: object, power_index: dict[str, int]
     ) -> tuple[list[int], bytes] | None:
         """A phase's orders as (codes, power bytes), or None when one needs the parser."""
+    def read_position(self, doc: object) -> FastGame | None:
+        """A game at a canonical adjudicate document's position, or None."""
     def parse_canonical(self, text: str) -> int | None:
         """The code of a text in the canonical short form, or None."""
 
@@ -119,6 +121,8 @@ class FastGame:
     def gone(self) -> list[tuple[int, bool, int, list[int]]]: ...
     def texts(self, codes: list[int]) -> list[str]: ...
     def legal_texts(self) -> tuple[list[list[int]], list[list[str]]]: ...
+    def position_json(self) -> dict[str, Any]:
+        """The position as Position.to_json writes it."""
     def movement_rows(self, before: FastGame) -> list[Any]:
         """Per code a row of facts or None, then per implied hold a row (see py_fast.rs)."""
     def _poison(self) -> None:

@@ -379,10 +379,15 @@ def adjudicate_document(
         game_map = map_named(doc.get("map", "standard"), maps)
     except MapError as exc:
         raise DocumentError(str(exc)) from exc
-    try:
-        position = Position.from_json(doc, game_map)
-    except PositionError as exc:
-        raise DocumentError(str(exc)) from exc
+    engine = check_backend(backend) == "rust"
+    # The engine reads a document written in the canonical form itself; any other is read (or
+    # refused, with the reason) by Position.from_json.
+    position: Position | None = _engine().read_position(doc, game_map) if engine else None
+    if position is None:
+        try:
+            position = Position.from_json(doc, game_map)
+        except PositionError as exc:
+            raise DocumentError(str(exc)) from exc
     if position.phase.kind == "A" and "centers" not in doc:
         raise DocumentError("'centers' is required for an adjustment phase")
     orders = _document_orders(doc.get("orders", {}), game_map)

@@ -244,6 +244,13 @@ class EnginePosition(Position):
             self._read()
         return d["_dislodged"]  # type: ignore[no-any-return]
 
+    def to_json(self) -> dict[str, Any]:
+        if "_units" in self.__dict__:
+            return super().to_json()
+        out: dict[str, Any] = self.__dict__["_engine"].position_json()
+        out["phase"] = str(self.phase)
+        return out
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
             return NotImplemented
@@ -267,6 +274,17 @@ class EnginePosition(Position):
             Position,
             (self.map, self.phase, dict(self.units), dict(self.centers), dict(self.dislodged)),
         )
+
+
+def read_position(doc: Mapping[str, Any], game_map: Map) -> EnginePosition | None:
+    """The position of an adjudicate document written exactly in the canonical form, read by
+    the engine (``None`` otherwise: :meth:`Position.from_json` reads it, or says what is
+    wrong). Equal to what :meth:`Position.from_json` reads."""
+    t = tables(game_map)
+    core = t.fast.read_position(doc)
+    if core is None:
+        return None
+    return EnginePosition(game_map, t.phase(doc["phase"]), core)
 
 
 # --------------------------------------------------------------------------- orders in

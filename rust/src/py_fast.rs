@@ -181,6 +181,144 @@ impl PyFastMap {
         Ok(Some((PyList::new(py, codes)?, PyBytes::new(py, &powers))))
     }
 
+    /// A game at the position of an adjudicate document (`diplo.position.Position.from_json`'s
+    /// input) written exactly in the canonical form: the phase as `S1901M`, powers by their
+    /// names, units as `A PAR` / `F STP/SC`, centres and retreat options by their abbreviations.
+    /// `None` for anything else, or a position that is not valid (the caller then reads the
+    /// document with `Position.from_json`, which says what is wrong).
+    fn read_position(&self, doc: &Bound<'_, PyAny>) -> PyResult<Option<PyFastGame>> {
+        let map = self.map;
+        let Ok(doc) = doc.downcast::<PyDict>() else {
+            return Ok(None);
+        };
+        let exact = |v: &Bound<'_, PyAny>| -> Option<String> {
+            v.is_exact_instance_of::<PyString>()
+                .then(|| {
+                    v.downcast::<PyString>()
+                        .ok()?
+                        .to_str()
+                        .ok()
+                        .map(str::to_string)
+                })
+                .flatten()
+        };
+        let Some(phase) = doc.get_item("phase")?.and_then(|v| exact(&v)) else {
+            return Ok(None);
+        };
+        let b = phase.as_bytes();
+        if b.len() < 3 || b.len() > 7 || !b[1..b.len() - 1].iter().all(u8::is_ascii_digit) {
+            return Ok(None);
+        }
+        let Ok(year) = phase[1..phase.len() - 1].parse::<i64>() else {
+            return Ok(None);
+        };
+        let power_of = |v: &Bound<'_, PyAny>| -> Option<i64> {
+            let name = exact(v)?;
+            map.spec
+                .powers
+                .iter()
+                .position(|p| *p == name)
+                .map(|i| i as i64)
+        };
+        let loc_of = |v: &Bound<'_, PyAny>| -> Option<i64> {
+            map.loc_index.get(exact(v)?.as_str()).map(|&i| i64::from(i))
+        };
+        let unit_of = |power: i64, v: &Bound<'_, PyAny>| -> Option<RawPiece> {
+            let text = exact(v)?;
+            let (kind, loc) = text.split_once(' ')?;
+            let fleet = match kind {
+                "A" => 0,
+                "F" => 1,
+                _ => return None,
+            };
+            Some((power, fleet, i64::from(*map.loc_index.get(loc)?)))
+        };
+        // `{power: value}` (absent or null: nothing), each power by its exact name.
+        let by_power = |key: &str| -> PyResult<Option<Vec<(i64, Bound<'_, PyAny>)>>> {
+            let Some(raw) = doc.get_item(key)? else {
+                return Ok(Some(Vec::new()));
+            };
+            if raw.is_none() {
+                return Ok(Some(Vec::new()));
+            }
+            let Ok(raw) = raw.downcast::<PyDict>() else {
+                return Ok(None);
+            };
+            let mut out = Vec::with_capacity(raw.len());
+            for (k, v) in raw.iter() {
+                let Some(p) = power_of(&k) else {
+                    return Ok(None);
+                };
+                out.push((p, v));
+            }
+            Ok(Some(out))
+        };
+        let mut units = Vec::new();
+        let mut centers = Vec::new();
+        let mut dislodged = Vec::new();
+        let Some(groups) = by_power("units")? else {
+            return Ok(None);
+        };
+        for (p, list) in groups {
+            let Ok(list) = list.downcast::<PyList>() else {
+                return Ok(None);
+            };
+            for item in list.iter() {
+                let Some(u) = unit_of(p, &item) else {
+                    return Ok(None);
+                };
+                units.push(u);
+            }
+        }
+        let Some(groups) = by_power("centers")? else {
+            return Ok(None);
+        };
+        for (p, list) in groups {
+            let Ok(list) = list.downcast::<PyList>() else {
+                return Ok(None);
+            };
+            for item in list.iter() {
+                match loc_of(&item) {
+                    Some(c) if (c as usize) < map.provinces => centers.push((c, p)),
+                    _ => return Ok(None),
+                }
+            }
+        }
+        let Some(groups) = by_power("dislodged")? else {
+            return Ok(None);
+        };
+        for (p, entries) in groups {
+            let Ok(entries) = entries.downcast::<PyDict>() else {
+                return Ok(None);
+            };
+            for (unit, options) in entries.iter() {
+                let Some(u) = unit_of(p, &unit) else {
+                    return Ok(None);
+                };
+                let Ok(options) = options.downcast::<PyList>() else {
+                    return Ok(None);
+                };
+                let mut locs = Vec::with_capacity(options.len());
+                for o in options.iter() {
+                    let Some(l) = loc_of(&o) else {
+                        return Ok(None);
+                    };
+                    locs.push(l);
+                }
+                dislodged.push((u, locs));
+            }
+        }
+        let season = &phase[..1];
+        let kind = &phase[phase.len() - 1..];
+        Ok(
+            State::new(map, year, season, kind, &units, &centers, &dislodged)
+                .ok()
+                .map(|state| PyFastGame {
+                    game: Game::new(map, state, None),
+                }),
+        )
+    }
+
     /// The code of an order text in the canonical short form, or `None` (see
     /// `fast::text::parse_canonical`).
     fn parse_canonical(&self, text: &str) -> Option<u32> {
@@ -729,6 +867,71 @@ impl PyFastGame {
             rows.push(row.into_pyobject(py)?.into_any());
         }
         PyList::new(py, rows)
+    }
+
+    /// The position as `diplo.position.Position.to_json` writes it: the phase, units and centres
+    /// per power in map order (lists sorted), dislodged units per power with their options.
+    fn position_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let map = self.game.map;
+        let st = &self.game.state;
+        let unit_text = |p: crate::fast::state::Piece| {
+            format!(
+                "{} {}",
+                if p.fleet { "F" } else { "A" },
+                map.loc_name(p.loc as usize)
+            )
+        };
+        let mut units: Vec<Vec<String>> = vec![Vec::new(); map.powers];
+        let mut centers: Vec<Vec<&str>> = vec![Vec::new(); map.powers];
+        let mut gone: Vec<(&str, usize)> = Vec::new();
+        for q in 0..map.provinces {
+            let u = st.units[q];
+            if u.is_some() {
+                units[u.power as usize].push(unit_text(u));
+            }
+            let o = st.centers[q];
+            if o != crate::fast::game_map::NO_POWER {
+                centers[o as usize].push(map.loc_name(q));
+            }
+            if st.dislodged[q].is_some() {
+                gone.push((map.loc_name(st.dislodged[q].loc as usize), q));
+            }
+        }
+        let out = PyDict::new(py);
+        out.set_item("phase", st.phase_name())?;
+        let by_power = PyDict::new(py);
+        for (power, list) in units.iter_mut().enumerate() {
+            if !list.is_empty() {
+                list.sort_unstable();
+                by_power.set_item(map.power_name(power), PyList::new(py, list.iter())?)?;
+            }
+        }
+        out.set_item("units", by_power)?;
+        let by_power = PyDict::new(py);
+        for (power, list) in centers.iter_mut().enumerate() {
+            if !list.is_empty() {
+                list.sort_unstable();
+                by_power.set_item(map.power_name(power), PyList::new(py, list.iter())?)?;
+            }
+        }
+        out.set_item("centers", by_power)?;
+        // Dislodged units in the order of their locations' names, grouped per power.
+        gone.sort_unstable();
+        let mut groups: Vec<Option<Bound<'py, PyDict>>> = vec![None; map.powers];
+        for &(_, q) in &gone {
+            let d = st.dislodged[q];
+            let group = groups[d.power as usize].get_or_insert_with(|| PyDict::new(py));
+            let options: Vec<&str> = Bits(st.retreats[q]).map(|l| map.loc_name(l)).collect();
+            group.set_item(unit_text(d), PyList::new(py, options)?)?;
+        }
+        let by_power = PyDict::new(py);
+        for (power, group) in groups.into_iter().enumerate() {
+            if let Some(g) = group {
+                by_power.set_item(map.power_name(power), g)?;
+            }
+        }
+        out.set_item("dislodged", by_power)?;
+        Ok(out)
     }
 
     /// Test hook: the next processing of this game panics inside the core.
