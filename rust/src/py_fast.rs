@@ -234,7 +234,7 @@ impl PyFastMap {
             Some((power, fleet, i64::from(*map.loc_index.get(loc)?)))
         };
         // `{power: value}` (absent or null: nothing), each power by its exact name.
-        let by_power = |key: &str| -> PyResult<Option<Vec<(i64, Bound<'_, PyAny>)>>> {
+        let by_power = |key: &str| -> PyResult<Option<PowerItems<'_>>> {
             let Some(raw) = doc.get_item(key)? else {
                 return Ok(Some(Vec::new()));
             };
@@ -407,6 +407,9 @@ fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<u32>) -> PyResult<()> {
 }
 
 type RawPiece = (i64, i64, i64);
+
+/// A document's `{power: value}` entries, the power as its index.
+type PowerItems<'py> = Vec<(i64, Bound<'py, PyAny>)>;
 
 /// The names a map's results are made of, as Python strings made once per map.
 struct MapNames {
