@@ -446,3 +446,20 @@ def test_the_engine_reads_documents_as_position_from_json() -> None:
     assert read_position({**doc, "units": {"FRANCE": ["A PAR", "A PAR"]}}, M) is None
     assert read_position({**doc, "units": {"FRANCE": ["F MOS"]}}, M) is None
     assert read_position({**doc, "centers": {"FRANCE": ["BUR"]}}, M) is None
+
+
+def test_legal_order_texts_from_the_engine_are_the_reference_s() -> None:
+    """Same keys in the same order, same texts in the same order, for every power and all."""
+    from diplo.game import Game
+
+    positions = [generated_phase(seed)[0] for seed in range(150)]
+    game = play_compared(11, 1903, as_text=True)
+    positions += [record.position for record in game.history]
+    for position in positions:
+        for power in (None, *M.powers):
+            ours = legal_order_texts(position, power, "python")
+            theirs = legal_order_texts(position, power, "rust")
+            assert list(theirs.items()) == list(ours.items()), (position.to_json(), power)
+        rust_game = Game.from_position(position, backend="rust")
+        python_game = Game.from_position(position, backend="python")
+        assert rust_game.orderable_powers() == python_game.orderable_powers()

@@ -603,15 +603,14 @@ def _named_unit(ruling: Any) -> str | None:
     return str(order.unit)
 
 
-def legal_order_texts_engine(position: Position, power: str | None = None) -> dict[str, list[str]]:
-    """:func:`diplo.legal.legal_order_texts` from the engine (same keys, lists and order),
-    worked out once per position for every power."""
+def _legal_by_power(position: Position) -> dict[str, dict[str, list[str]]]:
+    """Every power's legal order texts in ``position``, keyed as :mod:`diplo.legal` keys them,
+    worked out once per position (positions are immutable)."""
     per_power: dict[str, dict[str, list[str]]] | None = position.__dict__.get("_legal")
     if per_power is None:
         per_power = {}
-        core = engine_game(position)
-        _codes, texts = core.legal_texts()
-        for (owner, key), listed in zip(core.slots(), texts, strict=True):
+        _codes, texts, slots = engine_game(position).legal_texts()
+        for (owner, key), listed in zip(slots, texts, strict=True):
             mine = per_power.get(owner)
             if mine is None:
                 mine = per_power[owner] = {}
@@ -623,9 +622,15 @@ def legal_order_texts_engine(position: Position, power: str | None = None) -> di
                 keys.append(owner)
             per_power[owner] = {k: mine[k] for k in keys}
         position.__dict__["_legal"] = per_power
+    return per_power
+
+
+def legal_order_texts_engine(position: Position, power: str | None = None) -> dict[str, list[str]]:
+    """:func:`diplo.legal.legal_order_texts` from the engine (same keys, lists and order)."""
+    per_power = _legal_by_power(position)
     if power is not None:
-        return {key: list(v) for key, v in per_power.get(power, {}).items()}
-    merged = {key: list(v) for mine in per_power.values() for key, v in mine.items()}
+        return {key: v.copy() for key, v in per_power.get(power, {}).items()}
+    merged = {key: v.copy() for mine in per_power.values() for key, v in mine.items()}
     powers = position.map.powers
     keys = sorted(k for k in merged if k not in powers)
     keys += [p for p in powers if p in merged]
@@ -649,14 +654,12 @@ def engine_reasons(
 
 def orderable_powers_engine(position: Position) -> list[str]:
     """The powers with something to order in ``position``'s phase, in map order (as
-    :meth:`diplo.game.Game.orderable_powers` defines them), from the engine's slots: a power
-    whose only slot is the waive of a power with no build site has nothing to order."""
+    :meth:`diplo.game.Game.orderable_powers` defines them): those with a unit, dislodged unit or
+    build site to order; a power whose only key is the waive of a power with no build site has
+    nothing to order."""
     found: list[str] | None = position.__dict__.get("_orderable")
     if found is None:
-        owners: set[str] = set()
-        for owner, key in engine_game(position).slots():
-            if key != owner:
-                owners.add(owner)
-        found = [p for p in position.map.powers if p in owners]
+        per_power = _legal_by_power(position)
+        found = [p for p in position.map.powers if any(k != p for k in per_power.get(p, ()))]
         position.__dict__["_orderable"] = found
     return found

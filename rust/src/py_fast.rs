@@ -414,10 +414,71 @@ type PowerItems<'py> = Vec<(i64, Bound<'py, PyAny>)>;
 /// The names a map's results are made of, as Python strings made once per map.
 struct MapNames {
     map: usize,
+    /// Canonical order texts already made (see [`text_key`]).
+    texts: std::sync::Mutex<TextCache>,
     locations: Vec<Py<PyString>>,
     powers: Vec<Py<PyString>>,
     kinds: Vec<Py<PyString>>,
     codes: Vec<Py<PyString>>,
+}
+
+/// Order texts as Rust and Python strings, by [`text_key`]: a map has a bounded number of them
+/// (every order of every unit type at every place), so they are made once.
+#[derive(Default)]
+struct TextCache {
+    index: std::collections::HashMap<u32, u32>,
+    arena: Vec<(Box<str>, Py<PyString>)>,
+}
+
+/// What the text of `code` in `st` depends on: the code, the ordered unit's type, and for a
+/// support or convoy the named unit's type and exact location (`F SPA/NC`) in place of its
+/// province. Bits 27-30 are free in a well-formed code.
+fn text_key(map: &GameMap, st: &State, code: u32) -> u32 {
+    use crate::fast::encode::{self, kind};
+    let k = encode::kind_of(code);
+    if k == kind::BUILD || k == kind::WAIVE {
+        return code;
+    }
+    let prov = map.prov_of[encode::loc_of(code)] as usize;
+    let mut me = st.units[prov];
+    if st.kind == crate::fast::state::RETREATS && st.dislodged[prov].is_some() {
+        me = st.dislodged[prov];
+    }
+    let mut key = code;
+    if !me.is_some() {
+        key |= 1 << 30;
+    } else if me.fleet {
+        key |= 1 << 27;
+    }
+    if k == kind::SUPPORT_HOLD || k == kind::SUPPORT_MOVE || k == kind::CONVOY {
+        let named = st.units[encode::a_of(code)];
+        if named.is_some() {
+            key = (key & !(0x7F << 11)) | (u32::from(named.loc) << 11);
+            if named.fleet {
+                key |= 1 << 28;
+            }
+        } else {
+            key |= 1 << 29;
+        }
+    }
+    key
+}
+
+impl TextCache {
+    /// The arena index of the text of `code` in `st`, made on first use.
+    fn get(&mut self, py: Python<'_>, map: &GameMap, st: &State, code: u32) -> u32 {
+        let key = text_key(map, st, code);
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        let mut buf = String::new();
+        crate::fast::text::order_text(map, st, code, &mut buf);
+        let i = self.arena.len() as u32;
+        let py_text = PyString::new(py, &buf).unbind();
+        self.arena.push((buf.into_boxed_str(), py_text));
+        self.index.insert(key, i);
+        i
+    }
 }
 
 /// The Python names of `map` (made on first use, kept for the life of the process, as the map
@@ -436,6 +497,7 @@ fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNames {
     let powers: Vec<&str> = map.spec.powers.iter().map(String::as_str).collect();
     let names: &'static MapNames = Box::leak(Box::new(MapNames {
         map: key,
+        texts: std::sync::Mutex::new(TextCache::default()),
         locations: strings(&locations),
         powers: strings(&powers),
         kinds: strings(&[
@@ -775,33 +837,49 @@ impl PyFastGame {
         PyList::new(py, items)
     }
 
-    /// The legal orders per slot as `(codes, texts)` lists, in the order of `slots`, each
-    /// slot's list sorted by text.
+    /// The legal orders per slot as `(codes, texts, slots)`: one list of codes and one of
+    /// texts per slot, each sorted by text (as `diplo.legal.legal_orders` sorts), and the slots'
+    /// `(power, key)` as `slots` names them.
     #[allow(clippy::type_complexity)]
     fn legal_texts<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>)> {
+    ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>)> {
         let map = self.game.map;
         let st = &self.game.state;
+        let names = map_names(py, map);
         guarded(|| {
+            let mut cache = names.texts.lock().unwrap_or_else(|e| e.into_inner());
             self.game.with_legal(|legal, slots| {
-                let mut buf = String::new();
                 let mut codes = Vec::with_capacity(slots.len());
                 let mut texts = Vec::with_capacity(slots.len());
-                let mut pairs: Vec<(String, u32)> = Vec::new();
+                let mut keys = Vec::with_capacity(slots.len());
+                let mut pairs: Vec<(u32, u32)> = Vec::new();
                 for s in slots {
-                    // Each list sorted by its text, as `diplo.legal.legal_orders` sorts.
                     pairs.clear();
                     for &c in legal.codes_of(s) {
-                        crate::fast::text::order_text(map, st, c, &mut buf);
-                        pairs.push((buf.clone(), c));
+                        pairs.push((cache.get(py, map, st, c), c));
                     }
-                    pairs.sort_unstable();
+                    let arena = &cache.arena;
+                    pairs
+                        .sort_unstable_by(|x, y| arena[x.0 as usize].0.cmp(&arena[y.0 as usize].0));
                     codes.push(PyList::new(py, pairs.iter().map(|p| p.1))?);
-                    texts.push(PyList::new(py, pairs.iter().map(|p| p.0.as_str()))?);
+                    texts.push(PyList::new(
+                        py,
+                        pairs.iter().map(|p| arena[p.0 as usize].1.bind(py)),
+                    )?);
+                    let key = if s.key_is_power {
+                        &names.powers[s.key as usize]
+                    } else {
+                        &names.locations[s.key as usize]
+                    };
+                    keys.push((names.powers[s.power as usize].bind(py), key.bind(py)));
                 }
-                Ok((PyList::new(py, codes)?, PyList::new(py, texts)?))
+                Ok((
+                    PyList::new(py, codes)?,
+                    PyList::new(py, texts)?,
+                    PyList::new(py, keys)?,
+                ))
             })
         })
     }
