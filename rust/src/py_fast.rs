@@ -428,9 +428,6 @@ struct MapNames {
 struct TextCache {
     index: std::collections::HashMap<u32, u32, std::hash::BuildHasherDefault<KeyHasher>>,
     arena: Vec<(Box<str>, Py<PyString>)>,
-    /// Per arena entry, its place in the order of the texts (so that lists sort by integers);
-    /// redone when texts were added since.
-    rank: Vec<u32>,
 }
 
 /// A hasher for the `u32` text keys (one multiply: the keys are already well spread).
@@ -486,19 +483,6 @@ fn text_key(map: &GameMap, st: &State, code: u32) -> u32 {
 }
 
 impl TextCache {
-    /// Makes `rank` the rank of every arena entry in text order (again after new texts).
-    fn ensure_ranks(&mut self) {
-        if self.rank.len() != self.arena.len() {
-            let mut order: Vec<u32> = (0..self.arena.len() as u32).collect();
-            let arena = &self.arena;
-            order.sort_unstable_by(|&x, &y| arena[x as usize].0.cmp(&arena[y as usize].0));
-            self.rank = vec![0; order.len()];
-            for (r, &i) in order.iter().enumerate() {
-                self.rank[i as usize] = r as u32;
-            }
-        }
-    }
-
     /// The arena index of the text of `code` in `st`, made on first use.
     fn get(&mut self, py: Python<'_>, map: &GameMap, st: &State, code: u32) -> u32 {
         let key = text_key(map, st, code);
@@ -508,7 +492,6 @@ impl TextCache {
         let mut buf = String::new();
         crate::fast::text::order_text(map, st, code, &mut buf);
         let i = self.arena.len() as u32;
-        self.rank.clear(); // stale: redone by `ranks`
         let py_text = PyString::new(py, &buf).unbind();
         self.arena.push((buf.into_boxed_str(), py_text));
         self.index.insert(key, i);
@@ -889,30 +872,19 @@ impl PyFastGame {
                 let mut codes = Vec::with_capacity(slots.len());
                 let mut texts = Vec::with_capacity(slots.len());
                 let mut keys = Vec::with_capacity(slots.len());
-                // Every text first (new ones are made), then each list sorted by text rank.
-                let mut found: Vec<u32> = Vec::new();
-                for s in slots {
-                    for &c in legal.codes_of(s) {
-                        found.push(cache.get(py, map, st, c));
-                    }
-                }
-                cache.ensure_ranks();
-                let ranks = &cache.rank;
-                let arena = &cache.arena;
-                let mut pairs: Vec<(u32, u32, u32)> = Vec::new();
-                let mut at = 0;
+                let mut pairs: Vec<(u32, u32)> = Vec::new();
                 for s in slots {
                     pairs.clear();
                     for &c in legal.codes_of(s) {
-                        let i = found[at];
-                        at += 1;
-                        pairs.push((ranks[i as usize], i, c));
+                        pairs.push((cache.get(py, map, st, c), c));
                     }
-                    pairs.sort_unstable();
-                    codes.push(PyList::new(py, pairs.iter().map(|p| p.2))?);
+                    let arena = &cache.arena;
+                    pairs
+                        .sort_unstable_by(|x, y| arena[x.0 as usize].0.cmp(&arena[y.0 as usize].0));
+                    codes.push(PyList::new(py, pairs.iter().map(|p| p.1))?);
                     texts.push(PyList::new(
                         py,
-                        pairs.iter().map(|p| arena[p.1 as usize].1.bind(py)),
+                        pairs.iter().map(|p| arena[p.0 as usize].1.bind(py)),
                     )?);
                     let key = if s.key_is_power {
                         &names.powers[s.key as usize]
