@@ -298,7 +298,10 @@ class Game:
         position = self._position
         orders = {p: list(self._orders[p]) for p in self.map.powers if self._orders.get(p)}
         outcome = process_phase(position, orders, self._backend)
-        recorded = {p: tuple(_order_text(o) for o in os) for p, os in orders.items()}
+        recorded = {
+            p: tuple([o if type(o) is str else _order_text(o) for o in os])
+            for p, os in orders.items()
+        }
         self._append_record(PhaseRecord(position, MappingProxyType(recorded), outcome))
         return outcome
 
