@@ -388,6 +388,23 @@ class FastGame:
         phase = Phase(year, season, kind)  # type: ignore[arg-type]
         return Position(game_map, phase, pieces, owners, gone)
 
+    def state_indices(
+        self,
+    ) -> tuple[
+        int,
+        str,
+        str,
+        list[tuple[int, bool, int]],
+        list[tuple[int, int]],
+        list[tuple[int, bool, int, list[int]]],
+    ]:
+        """The current state as map indices, without building a :class:`Position` (for encoders
+        that read the board every phase): ``(year, season, kind, units, centers, dislodged)``,
+        units ``(power, is_fleet, location)``, centres ``(province, power)``, dislodged units
+        ``(power, is_fleet, location, retreat options)``; locations and provinces index
+        ``Map.locations``, powers ``Map.powers``."""
+        return self._core.state()
+
     def clone(self) -> FastGame:
         """An independent copy (state, year limit, end, and the last phase's results)."""
         return FastGame._wrap(self._core.clone(), self._map)

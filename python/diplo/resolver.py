@@ -64,9 +64,13 @@ class _MovementResolver:
         for prov, order in self.orders.items():
             if isinstance(order, Move):
                 self.moves[prov] = game_map.province_of(order.dest)
+        # The moves into each province, by origin in location order: every rule that looks for
+        # "the unit that" (cut a support, stopped a move) reads them in that order, so the unit
+        # named is the same whatever order the units came in, on both backends.
+        index = game_map.location_index
         self.attackers: dict[str, list[str]] = {}
-        for origin, dest in self.moves.items():
-            self.attackers.setdefault(dest, []).append(origin)
+        for origin in sorted(self.moves, key=index.__getitem__):
+            self.attackers.setdefault(self.moves[origin], []).append(origin)
         self.convoyed = {o: self._is_convoyed(o) for o in self.moves}
         # Convoys and supports that match an ordered move (or hold); the rest are void.
         self.convoy_fleets: dict[str, list[str]] = {o: [] for o in self.moves}
@@ -194,10 +198,11 @@ class _MovementResolver:
         ):
             return 1 + self.support_count(supports)
         if defender.power == self.units[origin].power:
-            # A unit never dislodges a unit of its own power, so its attack has no strength.
+            # DATC 6.D.10, 6.D.11, 6.E.2: a unit never dislodges a unit of its own power, so its
+            # attack has no strength.
             return 0
-        # Support from the defender's own power never helps to dislodge it (DATC 6.D.?: a power
-        # cannot be made to dislodge its own unit).
+        # DATC 6.D.12, 6.D.13, 6.E.3: support from the defender's own power never helps to
+        # dislodge it.
         return 1 + self.support_count(supports, exclude_power=defender.power)
 
     def hold_strength(self, province: str) -> int:
@@ -205,6 +210,7 @@ class _MovementResolver:
         if province not in self.units:
             return 0
         if province in self.moves:
+            # DATC 6.D.7: a unit ordered to move has no hold support, even when its move fails.
             return 0 if self.resolve(("move", province)) else 1
         return 1 + self.support_count(self.hold_supports.get(province, []))
 
@@ -218,8 +224,61 @@ class _MovementResolver:
             return 0
         opponent = self.head_to_head(origin)
         if opponent is not None and self.resolve(("move", opponent)):
+            # DATC 6.E.1: a unit that lost its head-to-head battle prevents nothing.
             return 0
         return 1 + self.support_count(self.move_supports[origin])
+
+    # ------------------------------------------------------------------ the reasons (DATC 5.B)
+
+    def opposition(self, origin: str, attack: int | None = None) -> tuple[int, str]:
+        """DATC 5.B.1: the strongest opposition to the move from ``origin`` and where it comes
+        from: the destination's hold strength (head to head, the opponent's defend strength,
+        DATC 6.E.1), then every rival's prevent strength, rivals in location order; on a tie the
+        first wins. The move succeeds exactly when its attack beats it.
+
+        With ``attack`` it stops at the first opposition the attack does not beat: enough for the
+        decision, which so reads no more than it needs. The explanation asks for the whole answer
+        once every decision is final.
+        """
+        dest = self.moves[origin]
+        opponent = self.head_to_head(origin)
+        # DATC 6.E.4: head to head, the opponent defends with its defend strength whether or not
+        # it is dislodged; else the destination holds with its hold strength.
+        best = self.defend_strength(opponent) if opponent is not None else self.hold_strength(dest)
+        by = dest
+        if attack is not None and best >= attack:
+            return best, by
+        for other in self.attackers[dest]:
+            if other == origin:
+                continue
+            strength = self.prevent_strength(other)
+            if strength > best:
+                best, by = strength, other
+                if attack is not None and best >= attack:
+                    break
+        return best, by
+
+    def cut_by(self, supporter: str) -> str | None:
+        """DATC 5.B.2: the first attack (in location order) that cuts the support given from
+        ``supporter``, or ``None``. Any attack with a route cuts, except one of the supporter's
+        own power (DATC 6.D.20) and the one from the province the support is directed against
+        (DATC 6.D.15), which must dislodge the supporter instead (DATC 6.D.17)."""
+        for attacker in self.attackers.get(supporter, []):
+            if self.units[attacker].power == self.units[supporter].power:
+                continue  # DATC 6.D.20: a power cannot cut its own support.
+            if attacker == self._supported_against(supporter):
+                # DATC 4.A.4, 6.G.13: the army's starting province counts, even when convoyed.
+                continue
+            if self.path(attacker):
+                # DATC 6.F.6: a convoyed attack cuts only when its convoy arrives.
+                return attacker
+        return None
+
+    def _supported_against(self, supporter: str) -> str | None:
+        """The province a support is directed against (a move support's destination province;
+        a coast named in the support does not change it, DATC 4.B.4)."""
+        order = self.orders[supporter]
+        return self.map.province_of(order.dest) if isinstance(order, SupportMove) else None
 
     # ------------------------------------------------------------------ the three decisions
 
@@ -232,42 +291,25 @@ class _MovementResolver:
         return self.adjudicate_convoy(prov)
 
     def adjudicate_move(self, origin: str) -> bool:
-        """DATC 5.B.1."""
+        """DATC 5.B.1: the move succeeds when its attack beats the strongest opposition."""
         attack = self.attack_strength(origin)
         if attack == 0:
             return False
-        dest = self.moves[origin]
-        opponent = self.head_to_head(origin)
-        if opponent is not None:
-            if attack <= self.defend_strength(opponent):
-                return False
-        elif attack <= self.hold_strength(dest):
-            return False
-        return all(
-            attack > self.prevent_strength(other)
-            for other in self.attackers[dest]
-            if other != origin
-        )
+        best, _ = self.opposition(origin, attack)
+        return attack > best
 
     def adjudicate_support(self, supporter: str) -> bool:
-        """DATC 5.B.2: a support is cut by an attack, except by the attack from the province
-        the support is directed against, which must dislodge the supporter to cut it."""
-        order = self.orders[supporter]
+        """DATC 5.B.2: a support succeeds unless it is cut (:meth:`cut_by`) or its unit is
+        dislodged; the attack from the province the support is directed against can only do the
+        latter (DATC 6.D.15, 6.D.17)."""
+        if self.cut_by(supporter) is not None:
+            return False
         power = self.units[supporter].power
-        # Support goes to a province: a coast named in the support does not change where the
-        # exempt attack comes from (DATC 4.B.4).
-        against = self.map.province_of(order.dest) if isinstance(order, SupportMove) else None
-        exempt: list[str] = []
-        for attacker in self.attackers.get(supporter, []):
-            if self.units[attacker].power == power:
-                continue  # DATC 6.D.20: a power cannot cut its own support.
-            if attacker == against:
-                # DATC 4.A.4: the army's starting province counts, even when it is convoyed.
-                exempt.append(attacker)
-                continue
-            if self.path(attacker):
-                return False
-        return not any(self.resolve(("move", a)) for a in exempt)
+        return not any(
+            self.resolve(("move", a))
+            for a in self.attackers.get(supporter, [])
+            if self.units[a].power != power
+        )
 
     def adjudicate_convoy(self, fleet: str) -> bool:
         """DATC 5.B.3: a convoy works while its fleet is not dislodged.
@@ -399,7 +441,6 @@ class _MovementResolver:
         return prov in self.moves and self.resolution[("move", prov)]
 
     def _ruling(self) -> MovementResolution:
-        index = self.map.location_index
         dislodged: dict[str, tuple[str, bool]] = {}
         for prov in self.units:
             if self._moved(prov):
@@ -421,18 +462,7 @@ class _MovementResolver:
                 if self.resolution[("support", prov)]:
                     outcomes[prov] = UnitOutcome("ok", True)
                 else:
-                    against = (
-                        self.map.province_of(order.dest) if isinstance(order, SupportMove) else None
-                    )
-                    cutters = [
-                        a
-                        for a in self.attackers.get(prov, [])
-                        if self.units[a].power != self.units[prov].power
-                        and a != against
-                        and self.path(a)
-                    ]
-                    by = min(cutters, key=index.__getitem__) if cutters else None
-                    outcomes[prov] = UnitOutcome("cut", False, None, by)
+                    outcomes[prov] = UnitOutcome("cut", False, None, self.cut_by(prov))
             elif isinstance(order, Convoy):
                 army = order.army.province
                 carried = self.resolution[("convoy", prov)] and self.path(army)
@@ -481,19 +511,7 @@ class _MovementResolver:
         every move; ``by`` names where it came from when the move bounced."""
         convoyed = self.convoyed[origin]
         attack = self.attack_strength(origin)
-        dest = self.moves[origin]
-        # The strongest opposition: the destination first, then rivals in location order.
-        opponent = self.head_to_head(origin)
-        if opponent is not None:
-            best, by = self.defend_strength(opponent), dest
-        else:
-            best, by = self.hold_strength(dest), dest
-        index = self.map.location_index
-        for other in sorted(self.attackers[dest], key=index.__getitem__):
-            if other != origin:
-                strength = self.prevent_strength(other)
-                if strength > best:
-                    best, by = strength, other
+        best, by = self.opposition(origin)
         if self._moved(origin):
             return UnitOutcome("ok", True, None, None, attack, best, convoyed)
         if dislodged_by is not None:

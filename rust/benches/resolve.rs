@@ -2,91 +2,20 @@
 //!
 //! `cargo bench --bench resolve` prints the median microseconds per phase, over batches of
 //! phases resolved with one reused `Adjudicator` (the hot path) and with the allocating
-//! `resolve_movement`.
+//! `resolve_movement`, for every board of `boards.json`; and, for a board with a retreat phase,
+//! the movement and retreat phases played through the fast-path `Game` (validation, resolution,
+//! next position). The boards are legal and contain what they claim (`rust/tests/bench_boards.rs`
+//! and `tests/test_bench_boards.py` check them): the resolver is fed them unvalidated.
 
-#[path = "../tests/common/mod.rs"]
-mod common;
+#[path = "../tests/kit/mod.rs"]
+mod kit;
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use common::World;
+use diplo_core::fast::Game;
 use diplo_core::{resolve_movement, Adjudicator, MovementOutcome, Order, Unit};
-
-/// A 34-unit spring board: holds, bounces, supports (some cut), a head-to-head, convoys (one to
-/// an adjacent province by intent), a dislodgement and a three-unit circular movement.
-const MIDGAME: &[(&str, &str)] = &[
-    ("ENG", "F BAR - STP/NC"),
-    ("ENG", "F NWG S F BAR - STP/NC"),
-    ("ENG", "F NTH C A YOR - NWY"),
-    ("ENG", "A YOR - NWY"),
-    ("ENG", "F ENG - MAO"),
-    ("ENG", "F IRI S F ENG - MAO"),
-    ("FRA", "F MAO H"),
-    ("FRA", "F POR S F MAO"),
-    ("FRA", "A SPA - GAS"),
-    ("FRA", "A PAR - BUR"),
-    ("FRA", "A MAR S A PAR - BUR"),
-    ("FRA", "F BRE - ENG"),
-    ("FRA", "A PIC - BEL"),
-    ("GER", "A BUR H"),
-    ("GER", "A MUN S A BUR"),
-    ("GER", "A BEL H"),
-    ("GER", "F HOL S A BEL"),
-    ("GER", "F DEN - SWE"),
-    ("GER", "A BER - SIL"),
-    ("GER", "F HEL - NTH"),
-    ("RUS", "F STP/SC - BOT"),
-    ("RUS", "A MOS - STP"),
-    ("RUS", "A WAR - GAL"),
-    ("RUS", "F SEV - BLA"),
-    ("RUS", "A UKR S A WAR - GAL"),
-    ("RUS", "F SWE H"),
-    ("AUS", "A VIE - GAL"),
-    ("AUS", "A BUD S A VIE - GAL"),
-    ("AUS", "F TRI - ADR"),
-    ("ITA", "F ION C A TUN - GRE"),
-    ("ITA", "A TUN - GRE"),
-    ("TUR", "F ANK - CON"),
-    ("TUR", "A CON - SMY"),
-    ("TUR", "A SMY - ANK"),
-];
-
-/// A 32-unit board with a convoy paradox (DATC 6.F.16 shape) and contested provinces.
-const PARADOX: &[(&str, &str)] = &[
-    ("ENG", "F LON S F WAL - ENG"),
-    ("ENG", "F WAL - ENG"),
-    ("ENG", "A LVP - YOR"),
-    ("ENG", "F EDI - NWG"),
-    ("FRA", "A BRE - LON"),
-    ("FRA", "F ENG C A BRE - LON"),
-    ("FRA", "A PAR - PIC"),
-    ("FRA", "A MAR - PIE"),
-    ("FRA", "F MAO - SPA/NC"),
-    ("GER", "F NTH S F BEL - ENG"),
-    ("GER", "F BEL - ENG"),
-    ("GER", "A MUN - TYR"),
-    ("GER", "A KIE - DEN"),
-    ("GER", "A BER S A KIE - DEN"),
-    ("RUS", "A WAR - SIL"),
-    ("RUS", "A MOS - UKR"),
-    ("RUS", "F SEV - RUM"),
-    ("RUS", "F STP/SC - FIN"),
-    ("AUS", "A VIE - TYR"),
-    ("AUS", "A BUD - RUM"),
-    ("AUS", "F TRI - ALB"),
-    ("AUS", "A SER S A BUD - RUM"),
-    ("ITA", "A VEN - PIE"),
-    ("ITA", "A ROM - APU"),
-    ("ITA", "F NAP - ION"),
-    ("ITA", "F TYS C A TUN - NAP"),
-    ("ITA", "A TUN - NAP"),
-    ("TUR", "F ANK - BLA"),
-    ("TUR", "A CON - BUL"),
-    ("TUR", "A SMY - ARM"),
-    ("TUR", "F AEG - GRE"),
-    ("TUR", "F EAS S F AEG - GRE"),
-];
+use kit::{Board, Kit, World};
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -137,22 +66,57 @@ fn time_fresh(
     median(samples)
 }
 
+/// Median µs for the movement phase and the retreat phase after it, on the fast path.
+fn time_with_retreats(k: &Kit, board: &Board, batches: usize, per_batch: usize) -> f64 {
+    let start_game = board.game(k);
+    let moves: Vec<u32> = board.orders.iter().map(|(_, o)| k.code(o)).collect();
+    let retreats: Vec<u32> = board
+        .retreat_orders
+        .iter()
+        .map(|(_, o)| k.code(o))
+        .collect();
+    let mut samples = Vec::with_capacity(batches);
+    let mut game: Game = start_game.clone();
+    for _ in 0..batches {
+        let start = Instant::now();
+        for _ in 0..per_batch {
+            game.clone_from(&start_game);
+            game.orders.extend_from_slice(black_box(&moves));
+            game.process().unwrap();
+            game.orders.extend_from_slice(black_box(&retreats));
+            game.process().unwrap();
+            black_box(&game.state);
+        }
+        samples.push(start.elapsed().as_secs_f64() * 1e6 / per_batch as f64);
+    }
+    median(samples)
+}
+
 fn main() {
     let w = World::standard();
-    let boards: [(&str, &[(&str, &str)]); 2] = [("midgame", MIDGAME), ("paradox", PARADOX)];
+    let k = Kit::standard();
+    let boards = Board::all();
     let (batches, per_batch) = (101, 2000);
     let mut all = Vec::new();
-    for (name, orders) in boards {
-        let phase = w.encode(orders);
+    for board in &boards {
+        let phase = w.encode(&board.order_refs());
         let units = phase.0.len();
         all.push(phase.clone());
         let reused = time_reused(&w, std::slice::from_ref(&phase), batches, per_batch);
         let fresh = time_fresh(&w, &[phase], batches, per_batch);
         println!(
-            "{name:8} {units} units: median {reused:.3} us/phase (reused Adjudicator), \
-             {fresh:.3} us/phase (resolve_movement)"
+            "{:8} {units} units: median {reused:.3} us/phase (reused Adjudicator), \
+             {fresh:.3} us/phase (resolve_movement)",
+            board.name
         );
+        if !board.retreat_orders.is_empty() {
+            let both = time_with_retreats(&k, board, batches, per_batch / 4);
+            println!(
+                "{:8} movement and retreat phases on the fast path (Game): median {both:.3} us",
+                board.name
+            );
+        }
     }
     let reused = time_reused(&w, &all, batches, per_batch);
-    println!("both boards alternating: median {reused:.3} us/phase (reused Adjudicator)");
+    println!("all boards alternating: median {reused:.3} us/phase (reused Adjudicator)");
 }

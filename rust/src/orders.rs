@@ -114,7 +114,7 @@ fn reset<T: Copy>(v: &mut Vec<T>, len: usize, value: T) {
 }
 
 impl Board {
-    /// Units ordered to move into province `prov`, in unit order.
+    /// Units ordered to move into province `prov`, in province order of their origins.
     #[inline]
     pub fn movers_into(&self, prov: u16) -> ListIter<'_> {
         ListIter {
@@ -339,13 +339,27 @@ impl Board {
         }
 
         // Lists are built by pushing at the head while walking units backwards, so that each
-        // list comes out in increasing unit order.
+        // list comes out in increasing unit order; except the moves into a province, kept in
+        // increasing province order of their origins whatever the order of the units: the unit a
+        // reason names (who cut a support, who stopped a move) is the first in that order, the
+        // same on every path into the core.
         for i in (0..n).rev() {
             match self.kind[i] {
                 MOVE => {
                     let dp = self.a[i] as usize;
-                    self.into_next[i] = self.into_head[dp];
-                    self.into_head[dp] = i as u16;
+                    let origin = self.prov[i];
+                    let mut prev = NONE;
+                    let mut cur = self.into_head[dp];
+                    while cur != NONE && self.prov[cur as usize] < origin {
+                        prev = cur;
+                        cur = self.into_next[cur as usize];
+                    }
+                    self.into_next[i] = cur;
+                    if prev == NONE {
+                        self.into_head[dp] = i as u16;
+                    } else {
+                        self.into_next[prev as usize] = i as u16;
+                    }
                     // Head-to-head: two units moving into each other's province, neither move
                     // convoyed (DATC 6.G: a convoyed swap is not a head-to-head battle).
                     let other = self.unit_at[dp];

@@ -127,7 +127,8 @@ pub(crate) fn fill(adj: &mut Adjudicator<'_>, out: &mut MovementOutcome) {
                     out.codes[u] = code::DISLODGED;
                 } else if !adj.outcome_of(u) {
                     out.codes[u] = code::CUT;
-                    out.by[u] = lowest_cutter(adj, u);
+                    let cutter = adj.cut_by(u);
+                    out.by[u] = if cutter == NONE { -1 } else { cutter as i32 };
                 } else {
                     out.success[u] = true;
                 }
@@ -205,32 +206,7 @@ fn move_outcome(
     out: &mut MovementOutcome,
 ) {
     let attack = adj.attack_strength(u);
-    let dest = adj.board.a[u];
-    let opp = adj.board.opp[u];
-    // The destination's hold (or, head to head, the opponent's defend) comes first and wins
-    // ties; then preventers, the lowest province on a tie.
-    let mut best = if opp != NONE {
-        adj.defend_strength(opp as usize)
-    } else {
-        adj.hold_strength(dest)
-    };
-    let mut best_prov = dest;
-    let mut best_is_dest = true;
-    let mut cur = adj.board.into_head[dest as usize];
-    while cur != NONE {
-        let m = cur as usize;
-        cur = adj.board.into_next[m];
-        if m == u {
-            continue;
-        }
-        let prevent = adj.prevent_strength(m);
-        let origin = adj.board.prov[m];
-        if prevent > best || (prevent == best && !best_is_dest && origin < best_prov) {
-            best = prevent;
-            best_prov = origin;
-            best_is_dest = false;
-        }
-    }
+    let (best, best_prov) = adj.opposition(u, u32::MAX);
     out.attack[u] = sat(attack);
     out.opposition[u] = sat(best);
     if moved {
@@ -246,31 +222,4 @@ fn move_outcome(
         out.codes[u] = code::BOUNCE;
         out.by[u] = best_prov as i32;
     }
-}
-
-/// Lowest origin province among the units cutting support `s` (foreign, with a route, not from
-/// the province the support is directed against), or -1.
-fn lowest_cutter(adj: &mut Adjudicator<'_>, s: usize) -> i32 {
-    let here = adj.board.prov[s];
-    let power = adj.board.power[s];
-    let exempt = if adj.board.kind[s] == SUPPORT_MOVE {
-        adj.board.b[s]
-    } else {
-        NONE
-    };
-    let mut best = -1;
-    let mut cur = adj.board.into_head[here as usize];
-    while cur != NONE {
-        let m = cur as usize;
-        cur = adj.board.into_next[m];
-        let origin = adj.board.prov[m];
-        if adj.board.power[m] != power
-            && origin != exempt
-            && adj.path(m)
-            && (best < 0 || (origin as i32) < best)
-        {
-            best = origin as i32;
-        }
-    }
-    best
 }

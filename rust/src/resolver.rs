@@ -329,38 +329,85 @@ impl<'m> Adjudicator<'m> {
         }
     }
 
-    /// DATC 5.B.1 MOVE.
+    /// DATC 5.B.1 MOVE: the move succeeds when its attack beats the strongest opposition.
     pub(crate) fn adjudicate_move(&mut self, u: usize) -> bool {
         let attack = self.attack_strength(u);
         if attack == 0 {
             return false;
         }
+        let (best, _) = self.opposition(u, attack);
+        attack > best
+    }
+
+    /// DATC 5.B.1: the strongest opposition to unit `u`'s move and the province it comes from:
+    /// the destination's hold strength (head to head, the opponent's defend strength, DATC
+    /// 6.E.1), then every rival's prevent strength, rivals in province order (the order of the
+    /// `into` lists); on a tie the first wins. The move succeeds exactly when its attack beats it.
+    ///
+    /// It stops at the first opposition of at least `stop_at`: the decision passes its attack and
+    /// so reads no more than it needs; the outcome passes `u32::MAX` for the whole answer once
+    /// every decision is final. One rule for the verdict and its explanation.
+    #[inline(always)]
+    pub(crate) fn opposition(&mut self, u: usize, stop_at: u32) -> (u32, u16) {
         let opp = self.board.opp[u];
         let dest = self.board.a[u];
-        let opposing = if opp != NONE {
+        // DATC 6.E.4: head to head, the opponent's defend strength; else the destination's hold.
+        let mut best = if opp != NONE {
             self.defend_strength(opp as usize)
         } else {
             self.hold_strength(dest)
         };
-        if attack <= opposing {
-            return false;
+        let mut by = dest;
+        if best >= stop_at {
+            return (best, by);
         }
         let mut cur = self.board.into_head[dest as usize];
         while cur != NONE {
             let m = cur as usize;
             cur = self.board.into_next[m];
-            if m != u && attack <= self.prevent_strength(m) {
+            if m == u {
+                continue;
+            }
+            let prevent = self.prevent_strength(m);
+            if prevent > best {
+                best = prevent;
+                by = self.board.prov[m];
+                if best >= stop_at {
+                    break;
+                }
+            }
+        }
+        (best, by)
+    }
+
+    /// DATC 5.B.2 SUPPORT: the support succeeds unless it is cut ([`Self::cut_by`]) or its unit
+    /// is dislodged (DATC 6.D.17).
+    fn adjudicate_support(&mut self, s: usize) -> bool {
+        if self.cut_by(s) != NONE {
+            return false;
+        }
+        let here = self.board.prov[s];
+        let power = self.board.power[s];
+        // Dislodgement: only a foreign move can dislodge (its attack on an own unit is 0).
+        let mut cur = self.board.into_head[here as usize];
+        while cur != NONE {
+            let m = cur as usize;
+            cur = self.board.into_next[m];
+            if self.board.power[m] != power && self.resolve(m) {
                 return false;
             }
         }
         true
     }
 
-    /// DATC 5.B.2 SUPPORT: cut by a foreign move with a working route from anywhere but the
-    /// province the support is directed against (DATC 6.D.15; for a convoyed attacker that is its
-    /// starting province, DATC 4.A.4 / 6.G.13; a move of the supporter's own power never cuts,
-    /// DATC 6.D.20), or dislodged (DATC 6.D.17).
-    fn adjudicate_support(&mut self, s: usize) -> bool {
+    /// DATC 5.B.2: the province of the first attack (in province order) that cuts support `s`,
+    /// or `NONE`. Any foreign move with a working route cuts (a convoyed one only when its convoy
+    /// arrives, DATC 6.F.6), except a move of the supporter's own power (DATC 6.D.20) and
+    /// the one from the province the support is directed against (DATC 6.D.15; for a convoyed
+    /// attacker its starting province, DATC 4.A.4, 6.G.13), which must dislodge the supporter.
+    /// One rule for the verdict and its explanation.
+    #[inline(always)]
+    pub(crate) fn cut_by(&mut self, s: usize) -> u16 {
         let here = self.board.prov[s];
         let power = self.board.power[s];
         let exempt = if self.board.kind[s] == SUPPORT_MOVE {
@@ -372,20 +419,12 @@ impl<'m> Adjudicator<'m> {
         while cur != NONE {
             let m = cur as usize;
             cur = self.board.into_next[m];
+            // DATC 6.D.20 (own power), 6.D.15 (the attacked province), 6.F.6 (no route).
             if self.board.power[m] != power && self.board.prov[m] != exempt && self.path(m) {
-                return false;
+                return self.board.prov[m];
             }
         }
-        // Dislodgement: only a foreign move can dislodge (its attack on an own unit is 0).
-        let mut cur = self.board.into_head[here as usize];
-        while cur != NONE {
-            let m = cur as usize;
-            cur = self.board.into_next[m];
-            if self.board.power[m] != power && self.resolve(m) {
-                return false;
-            }
-        }
-        true
+        NONE
     }
 
     /// DATC 5.B.3 CONVOY (the fleet is not dislodged), with the 5.D hack: the attackers' moves are

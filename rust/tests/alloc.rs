@@ -1,11 +1,11 @@
 //! The hot path allocates nothing: once an `Adjudicator` and a `MovementOutcome` have grown to
 //! the size of the board, resolving further phases does not touch the heap.
 
-mod common;
 mod counting;
+mod kit;
 
-use common::World;
 use diplo_core::{Adjudicator, MovementOutcome};
+use kit::World;
 
 #[global_allocator]
 static GLOBAL: counting::Counting = counting::Counting;

@@ -2,10 +2,10 @@
 //! games (cloned or not) and listing their legal orders does not touch the heap.
 
 mod counting;
-mod fast_kit;
+mod kit;
 
 use diplo_core::fast::Game;
-use fast_kit::Kit;
+use kit::Kit;
 
 #[global_allocator]
 static GLOBAL: counting::Counting = counting::Counting;

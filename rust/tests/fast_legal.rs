@@ -3,10 +3,10 @@
 //! forms submitted codes are judged in. The property tests in `tests/test_fast.py` compare every
 //! list with `diplo.legal` on generated boards; these pin down the reasons.
 
-mod fast_kit;
+mod kit;
 
 use diplo_core::fast::encode;
-use fast_kit::Kit;
+use kit::Kit;
 
 fn sorted(items: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = items.iter().map(|s| s.to_string()).collect();

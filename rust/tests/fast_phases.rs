@@ -3,12 +3,12 @@
 //! 6.J), over-ordering (DATC 4.D.3-4.D.6) and batches. `tests/test_fast.py` holds the whole
 //! machine to `process_phase` on random games; these pin down the rules by name.
 
-mod fast_kit;
+mod kit;
 
 use diplo_core::fast::batch::process_all;
 use diplo_core::fast::phases::result::{BOUNCE, DISLODGED, ILLEGAL, OK, VOID};
 use diplo_core::fast::Game;
-use fast_kit::Kit;
+use kit::Kit;
 
 fn play(k: &Kit, game: &mut Game, orders: &[&str]) {
     game.orders = orders.iter().map(|o| k.code(o)).collect();

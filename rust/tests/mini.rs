@@ -2,10 +2,10 @@
 //! battles, beleaguered garrisons, support cuts, self-dislodgement, circular movement, convoys
 //! and paradoxes, retreats, and input errors.
 
-mod common;
+mod kit;
 
-use common::*;
 use diplo_core::{resolve_movement, Adjudicator, MovementOutcome, Order, Unit};
+use kit::*;
 
 #[test]
 fn simple_bounce_reports_strengths_and_standoff() {

@@ -2,10 +2,10 @@
 //! accepted, at most one unit ends in each province, dislodgements are consistent, retreat
 //! options are open, and the ruling does not depend on the order in which units are listed.
 
-mod common;
+mod kit;
 
-use common::World;
 use diplo_core::{resolve_movement, CompiledMap, MovementOutcome, Order, Unit};
+use kit::World;
 
 /// xorshift64*: small, deterministic, no dependency.
 struct Rng(u64);

@@ -1,0 +1,99 @@
+"""``diplo rollouts``: play N random games on a process pool or Ray and write them to a folder."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .play import RolloutError
+from .run import DEFAULT_BATCH, DEFAULT_MAX_YEAR, run_rollouts
+
+__all__ = ["register", "run"]
+
+
+def register(sub: Any) -> None:
+    cmd = sub.add_parser(
+        "rollouts",
+        help="play many random games (process pool or Ray) and write game files and a summary",
+        description=(
+            "Play the games of seeds SEED..SEED+N-1 on the fast path and write DIR/games/*.json "
+            "(game files) and DIR/summary.parquet + DIR/summary.csv. Seeds already in DIR are "
+            "skipped (resume); Ctrl-C keeps the games written so far."
+        ),
+    )
+    cmd.add_argument("--games", type=_count, required=True, metavar="N", help="number of games")
+    cmd.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    cmd.add_argument("--workers", type=_positive, default=None, help="default: the cores")
+    cmd.add_argument(
+        "--backend", choices=("local", "ray"), default=None, help="default: ray when installed"
+    )
+    cmd.add_argument("--address", default=None, help="join this Ray cluster (e.g. 'auto')")
+    cmd.add_argument("--map", default="standard", help="map name (default standard)")
+    cmd.add_argument(
+        "--max-year",
+        type=int,
+        default=DEFAULT_MAX_YEAR,
+        help=f"last year played (default {DEFAULT_MAX_YEAR})",
+    )
+    cmd.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    cmd.add_argument("--batch", type=_positive, default=DEFAULT_BATCH, help="games per worker task")
+    cmd.add_argument("--compress", action="store_true", help="write gzipped game files (.json.gz)")
+    cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
+    cmd.set_defaults(handler=run)
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of games, got {text}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        report = run_rollouts(
+            args.games,
+            args.out,
+            workers=args.workers,
+            backend=args.backend,
+            first_seed=args.seed,
+            map_name=args.map,
+            max_year=args.max_year,
+            batch_size=args.batch,
+            address=args.address,
+            progress=not args.no_progress,
+            compress=args.compress,
+        )
+    except KeyboardInterrupt:
+        print(
+            "diplo: interrupted; the games finished so far and the summary are written",
+            file=sys.stderr,
+        )
+        return 130
+    except (ValueError, RolloutError, OSError) as exc:
+        print(f"diplo: {exc}", file=sys.stderr)
+        return 2
+    plural = "" if report.workers == 1 else "s"
+    draws = sum(1 for r in report.rows if r["draw"])
+    wins = sum(1 for r in report.rows if r["winner"])
+    print(
+        f"{report.played} games played, {report.skipped} already there "
+        f"({report.backend}, {report.workers} worker{plural}, {report.seconds:.1f} s, "
+        f"{report.games_per_second:.1f} games/s)"
+    )
+    tables = ", ".join(str(p) for p in (report.parquet, report.csv) if p is not None)
+    print(
+        f"{len(report.rows)} games in {report.out / 'games'}: {wins} won, {draws} drawn; "
+        f"summary: {tables}"
+    )
+    if report.parquet is None:
+        print('(no Parquet: pip install "diplo[rollouts]" for pyarrow)', file=sys.stderr)
+    return 0

@@ -1,0 +1,285 @@
+"""diplo.rollouts: games from seeds on the fast path, written as game files with a summary.
+
+The promises tested: the same seeds give byte-identical game files whatever the backend, the
+number of workers and the batching; every file reloads (replayed and checked by the engine) to
+the final position the fast path reached; a run resumes, and Ctrl-C keeps finished games."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from diplo import gamefile
+from diplo.backend import rust_available
+from diplo.cli import main
+from diplo.fast import FastGame
+from diplo.orders import Hold, Order
+from diplo.position import Position
+from diplo.rollouts import (
+    GameTask,
+    OrderPolicy,
+    RolloutError,
+    game_id,
+    play_batch,
+    run_rollouts,
+)
+from diplo.rollouts.progress import Progress
+
+pytestmark = pytest.mark.skipif(not rust_available(), reason="the fast path needs the Rust core")
+
+MAX_YEAR = 1903  # short games: every phase kind, a few seconds for the whole module
+
+
+def _files(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((out / "games").glob("*.json"))}
+
+
+def _fast_final(seed: int, max_year: int) -> Position:
+    """The game of ``seed`` played directly on the fast path, as the default policy plays it."""
+    game = FastGame(max_year=max_year)
+    rng = random.Random(seed)
+    while not game.is_over:
+        game.set_orders([rng.choice(options) for options in game.legal_orders()])
+        game.process()
+    return game.position()
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("local2")
+    report = run_rollouts(
+        10, out, workers=2, backend="local", max_year=MAX_YEAR, batch_size=3, progress=False
+    )
+    assert (report.played, report.skipped, report.interrupted) == (10, 0, False)
+    return out
+
+
+def test_batching_does_not_change_games() -> None:
+    together = play_batch(GameTask((3, 4, 5), max_year=MAX_YEAR))
+    alone = [play_batch(GameTask((s,), max_year=MAX_YEAR))[0] for s in (5, 3, 4)]
+    assert [g.seed for g in together] == [3, 4, 5]
+    assert {g.seed: g.text for g in together} == {g.seed: g.text for g in alone}
+    assert len({g.text for g in together}) == 3  # different seeds, different games
+
+
+def test_same_seeds_same_files_whatever_the_workers(local_run: Path, tmp_path: Path) -> None:
+    run_rollouts(10, tmp_path, workers=1, backend="local", max_year=MAX_YEAR, progress=False)
+    one = _files(tmp_path)
+    assert one == _files(local_run)
+    assert sorted(one) == [f"{game_id(s)}.json" for s in range(10)]
+
+
+def test_every_file_reloads_to_the_fast_path_final_position(local_run: Path) -> None:
+    for seed in range(10):
+        path = local_run / "games" / f"{game_id(seed)}.json"
+        game = gamefile.load(path)  # replays every phase with the engine and checks each ruling
+        assert game.is_over and game.end_reason == "max_year"
+        assert game.position.to_json() == _fast_final(seed, MAX_YEAR).to_json()
+        assert game.meta["rollout"] == {"id": game_id(seed), "seed": seed, "policy": "random"}
+
+
+def test_summary_tables_describe_the_files(local_run: Path) -> None:
+    with (local_run / "summary.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["seed"]) for r in rows] == list(range(10))
+    for row in rows:
+        doc = json.loads((local_run / row["file"]).read_text(encoding="utf-8"))
+        assert row["game_id"] == doc["meta"]["rollout"]["id"]
+        assert int(row["phases"]) == len(doc["phases"])
+        assert int(row["years"]) == MAX_YEAR - 1900 and int(row["final_year"]) == MAX_YEAR
+        assert row["draw"] == "True" and row["winner"] == "" and row["end"] == "max_year"
+        centers = {k[len("centers_") :]: int(v) for k, v in row.items() if k.startswith("centers_")}
+        assert centers == doc["status"]["centers"]
+    pq = pytest.importorskip("pyarrow.parquet", reason="Parquet needs pip install diplo[rollouts]")
+    table = pq.read_table(local_run / "summary.parquet").to_pylist()
+    assert [r["game_id"] for r in table] == [r["game_id"] for r in rows]
+    assert [r["centers_FRANCE"] for r in table] == [int(r["centers_FRANCE"]) for r in rows]
+    assert all(r["winner"] is None and r["draw"] is True for r in table)
+
+
+def test_resume_skips_games_on_disk(local_run: Path, tmp_path: Path) -> None:
+    before = _files(local_run)
+    games = tmp_path / "games"
+    games.mkdir()
+    for name in list(before)[:6]:
+        (games / name).write_bytes(before[name])
+    report = run_rollouts(
+        10, tmp_path, workers=1, backend="local", max_year=MAX_YEAR, progress=False
+    )
+    assert (report.played, report.skipped) == (4, 6)
+    assert _files(tmp_path) == before
+    assert [r["seed"] for r in report.rows] == list(range(10))
+
+
+def test_compressed_files_hold_the_same_games(local_run: Path, tmp_path: Path) -> None:
+    report = run_rollouts(
+        10, tmp_path, workers=2, backend="local", max_year=MAX_YEAR, compress=True, progress=False
+    )
+    plain = _files(local_run)
+    packed = {p.name: p.read_bytes() for p in (tmp_path / "games").glob("*.json.gz")}
+    assert sorted(packed) == [f"{name}.gz" for name in sorted(plain)]
+    assert all(gzip.decompress(packed[f"{n}.gz"]) == data for n, data in plain.items())
+    assert [r["file"] for r in report.rows] == [f"games/{n}" for n in sorted(packed)]
+    with gzip.open(tmp_path / "games" / f"{game_id(4)}.json.gz", "rt", encoding="utf-8") as f:
+        game = gamefile.load(f)
+    assert game.position.to_json() == _fast_final(4, MAX_YEAR).to_json()
+    again = run_rollouts(
+        12, tmp_path, workers=1, backend="local", max_year=MAX_YEAR, progress=False
+    )
+    assert (again.played, again.skipped) == (2, 10)  # compressed or not, a game on disk counts
+
+
+def test_resume_refuses_a_folder_of_other_settings(local_run: Path, tmp_path: Path) -> None:
+    (tmp_path / "games").mkdir()
+    name = f"{game_id(0)}.json"
+    (tmp_path / "games" / name).write_bytes((local_run / "games" / name).read_bytes())
+    with pytest.raises(RolloutError, match="to 1903, not 'standard' to 1905"):
+        run_rollouts(2, tmp_path, workers=1, backend="local", max_year=1905, progress=False)
+
+
+def _first_hold(position: Position, legal: dict[str, dict[str, list[Order]]], rng: Any) -> Any:
+    """An order policy: every unit holds when it can, otherwise the first listed order."""
+    out: dict[str, list[Order]] = {}
+    for power, slots in legal.items():
+        for options in slots.values():
+            holds = [o for o in options if isinstance(o, Hold)]
+            out.setdefault(power, []).append(holds[0] if holds else options[0])
+    return out
+
+
+def test_an_order_policy_is_played_and_recorded() -> None:
+    (played,) = play_batch(GameTask((0,), max_year=1902, policy=OrderPolicy(_first_hold)))
+    doc = json.loads(played.text)
+    spring = doc["phases"][0]
+    assert spring["phase"] == "S1901M"
+    assert all(o.endswith(" H") for os in spring["orders"].values() for o in os)
+    assert doc["status"]["centers"]["FRANCE"] == 3  # nobody moved, nobody built
+    assert doc["meta"]["rollout"]["policy"] == "OrderPolicy"
+
+
+class _ShortPolicy:
+    def __call__(self, game: FastGame, legal: list[list[int]], rng: random.Random) -> list[int]:
+        return [options[0] for options in legal][:-1]
+
+
+class _NotCodes:
+    def __call__(self, game: FastGame, legal: list[list[int]], rng: random.Random) -> list[Any]:
+        return ["A PAR H" for _ in legal]
+
+
+def test_a_policy_answering_nonsense_is_named() -> None:
+    with pytest.raises(RolloutError, match=r"seed 7: S1901M: the policy gave 21 codes for 22"):
+        play_batch(GameTask((7,), policy=_ShortPolicy()))
+    with pytest.raises(RolloutError, match="'A PAR H', not an order code"):
+        play_batch(GameTask((7,), policy=_NotCodes()))
+    with pytest.raises(ValueError, match="callable"):
+        OrderPolicy(42)  # type: ignore[arg-type]
+
+
+def test_bad_settings_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown backend 'dask'"):
+        run_rollouts(1, tmp_path, backend="dask")
+    with pytest.raises(ValueError, match="workers must be a positive int"):
+        run_rollouts(1, tmp_path, workers=0, backend="local")
+    with pytest.raises(ValueError, match="unknown map 'mars'"):
+        run_rollouts(1, tmp_path, backend="local", map_name="mars")
+    with pytest.raises(ValueError, match="an address is for the ray backend"):
+        run_rollouts(1, tmp_path, backend="local", address="auto")
+    with pytest.raises(ValueError, match="seeds must be distinct"):
+        run_rollouts(0, tmp_path, backend="local", seeds=[1, 1])
+
+
+def test_cli_reports_errors_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["rollouts", "--games", "2", "--out", str(tmp_path), "--map", "mars",
+                 "--backend", "local"])  # fmt: skip
+    assert code == 2
+    assert capsys.readouterr().err.startswith("diplo: unknown map 'mars'")
+
+
+def test_progress_line() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Tty()
+    bar = Progress(10, skipped=2, stream=stream, width=10)
+    bar.start -= 2.0  # two seconds ago
+    bar.advance(4)
+    line = stream.getvalue().rsplit("\r", 1)[-1]
+    assert line.startswith("[######....] 6/10 games  2.0 games/s  0:00:02 left")
+    assert Progress(10, stream=io.StringIO()).enabled is False  # not a terminal: silent
+
+
+def test_ctrl_c_keeps_finished_games_and_the_run_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    cmd = [sys.executable, "-m", "diplo.cli", "rollouts", "--games", "400", "--workers", "2",
+           "--backend", "local", "--max-year", "1903", "--batch", "2",
+           "--out", str(out)]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(list((out / "games").glob("*.json"))) < 4:
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    kept = _files(out)
+    assert 4 <= len(kept) < 400
+    with (out / "summary.csv").open(encoding="utf-8") as f:
+        assert sorted(r["file"] for r in csv.DictReader(f)) == [f"games/{n}" for n in kept]
+    for name in kept:
+        gamefile.load(out / "games" / name)  # whole files only
+    assert not [n for n in os.listdir(out / "games") if not n.endswith(".json")]
+    report = run_rollouts(
+        len(kept) + 3, out, workers=1, backend="local", max_year=1903, progress=False
+    )
+    assert (report.played, report.skipped) == (3, len(kept))
+
+
+def test_ray_backend_gives_the_local_games(local_run: Path, tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason='the ray backend needs pip install "diplo[ray]"')
+    out = tmp_path / "ray"
+    code = main(["rollouts", "--games", "50", "--workers", "2", "--backend", "ray",
+                 "--max-year", str(MAX_YEAR), "--out", str(out), "--no-progress"])  # fmt: skip
+    assert code == 0
+    files = _files(out)
+    assert len(files) == 50
+    local = _files(local_run)
+    assert {n: files[n] for n in local} == local
+    with (out / "summary.csv").open(encoding="utf-8") as f:
+        assert len(list(csv.DictReader(f))) == 50
+
+
+def test_workers_that_cannot_start_are_an_error_not_a_hang(tmp_path: Path) -> None:
+    # A script read from stdin cannot be imported again by spawned workers: they die at start.
+    script = (
+        "from diplo.rollouts import RolloutError, run_rollouts\n"
+        "try:\n"
+        f"    run_rollouts(2, {str(tmp_path)!r}, workers=2, backend='local', max_year=1901,\n"
+        "                 progress=False, batch_size=1)\n"
+        "except RolloutError as exc:\n"
+        "    print('refused:', exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-"], input=script, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("refused: a worker process died")
+    assert 'if __name__ == "__main__"' in done.stdout
