@@ -123,6 +123,8 @@ class FastGame:
     def legal_texts(
         self,
     ) -> tuple[list[list[int]], list[list[str]], list[tuple[str, str]]]: ...
+    def legal_by_power(self) -> dict[str, dict[str, list[str]]]:
+        """Every power's legal order texts, keyed as diplo.legal keys them."""
     def position_json(self) -> dict[str, Any]:
         """The position as Position.to_json writes it."""
     def movement_rows(self, before: FastGame) -> list[Any]:

@@ -608,19 +608,8 @@ def _legal_by_power(position: Position) -> dict[str, dict[str, list[str]]]:
     worked out once per position (positions are immutable)."""
     per_power: dict[str, dict[str, list[str]]] | None = position.__dict__.get("_legal")
     if per_power is None:
-        per_power = {}
-        _codes, texts, slots = engine_game(position).legal_texts()
-        for (owner, key), listed in zip(slots, texts, strict=True):
-            mine = per_power.get(owner)
-            if mine is None:
-                mine = per_power[owner] = {}
-            mine[key] = listed
         # Keys in diplo.legal's order: provinces sorted, then the power's waive.
-        for owner, mine in per_power.items():
-            keys = sorted(k for k in mine if k != owner)
-            if owner in mine:
-                keys.append(owner)
-            per_power[owner] = {k: mine[k] for k in keys}
+        per_power = engine_game(position).legal_by_power()
         position.__dict__["_legal"] = per_power
     return per_power
 
