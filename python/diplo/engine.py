@@ -169,10 +169,21 @@ _TABLES: WeakKeyDictionary[Map, _Tables] = WeakKeyDictionary()
 
 
 def tables(game_map: Map) -> _Tables:
+    """The engine's tables of ``game_map`` (made once per map; the last map's are at hand)."""
+    global _LAST
+    last = _LAST
+    if last is not None and last.map is game_map:
+        return last
     t = _TABLES.get(game_map)
     if t is None:
         t = _TABLES[game_map] = _Tables(game_map)
+    _LAST = t
     return t
+
+
+#: The tables asked for last (almost every call asks for the same map). Keeping them keeps that
+#: map alive, as one map at most.
+_LAST: _Tables | None = None
 
 
 def engine_game(position: Position) -> _core.FastGame:
