@@ -621,13 +621,11 @@ def test_bad_arguments_raise_value_error() -> None:
         process_batch([game], [[]], threads=0)
     with pytest.raises(ValueError):
         process_batch([game], ["A PAR H"])  # type: ignore[list-item]
-    # A position that is not a board of this map.
-    garbage = Position(M, Phase.parse("S1901M"), {"XXX": Piece("FRANCE", "A", "XXX")}, {})
-    with pytest.raises(ValueError):
-        FastGame(garbage)
-    army_at_sea = Position(M, Phase.parse("S1901M"), {"NTH": Piece("FRANCE", "A", "NTH")}, {})
+    # A position that is not a board of this map cannot even be built (diplo.checks).
+    with pytest.raises(ValueError, match="unknown location 'XXX'"):
+        FastGame(Position(M, Phase.parse("S1901M"), {"XXX": Piece("FRANCE", "A", "XXX")}, {}))
     with pytest.raises(ValueError, match="sea"):
-        FastGame(army_at_sea)
+        FastGame(Position(M, Phase.parse("S1901M"), {"NTH": Piece("FRANCE", "A", "NTH")}, {}))
     # The phase is untouched by the refused calls.
     assert game.phase == "S1901M"
 

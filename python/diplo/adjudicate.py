@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from .adjustments import resolve_adjustments
 from .backend import Backend, check_backend
+from .checks import MAX_YEAR, clip, show
 from .map import Map, MapError, map_named
 from .orders import Convoy, Disband, Hold, Move, Order, Retreat, format_order
 from .outcome import Outcome, explain_movement
@@ -110,17 +111,35 @@ def process_phase(
     With the Rust backend (the default when built) the whole phase runs in the game engine
     (:mod:`diplo.engine`); with ``backend="python"`` in the readable reference below. Both give
     the same outcome (``tests/test_engine.py``).
+
+    ``orders`` is keyed by power names as the map spells them; an unknown power raises
+    ``ValueError`` (as ``Game.set_orders`` and the JSON contract refuse it), while the orders
+    themselves are only ever ruled on. A phase whose next phase would fall after
+    :data:`diplo.checks.MAX_YEAR` raises :class:`~diplo.position.PositionError`.
     """
-    if check_backend(backend) == "rust":
-        outcome: PhaseOutcome = _engine().process_phase_engine(position, orders)
-        return outcome
-    validated = validate(position, orders)
-    kind = position.phase.kind
-    if kind == "M":
-        return _movement(position, validated)
-    if kind == "R":
-        return _retreats(position, validated)
-    return _adjustments(position, validated)
+    powers = position.map.powers
+    for power in orders:
+        if power not in powers:
+            raise ValueError(
+                f"process_phase: unknown power {show(power)} (the powers are {', '.join(powers)})"
+            )
+    try:
+        if check_backend(backend) == "rust":
+            outcome: PhaseOutcome = _engine().process_phase_engine(position, orders)
+            return outcome
+        validated = validate(position, orders)
+        kind = position.phase.kind
+        if kind == "M":
+            return _movement(position, validated)
+        if kind == "R":
+            return _retreats(position, validated)
+        return _adjustments(position, validated)
+    except PositionError:
+        if position.phase.year >= MAX_YEAR:
+            raise PositionError(
+                f"{position.phase}: the game cannot go past the year {MAX_YEAR}"
+            ) from None
+        raise
 
 
 # --------------------------------------------------------------------------- movement
@@ -366,6 +385,9 @@ def _winter_needed(position: Position) -> bool:
 class DocumentError(ValueError):
     """A malformed adjudicate document (not an order problem: orders are ruled on, not rejected)."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(clip(message))
+
 
 def adjudicate_document(
     doc: Mapping[str, Any],
@@ -374,9 +396,12 @@ def adjudicate_document(
 ) -> dict[str, Any]:
     """Rule on one phase given as a JSON document; returns the output document."""
     if not isinstance(doc, Mapping):
-        raise DocumentError("the document must be a JSON object")
+        raise DocumentError(f"the document must be a JSON object, not {show(doc)}")
+    name = doc.get("map", "standard")
+    if not isinstance(name, str) or len(name) > 100:
+        raise DocumentError(f"unknown map {show(name)}")
     try:
-        game_map = map_named(doc.get("map", "standard"), maps)
+        game_map = map_named(name, maps)
     except MapError as exc:
         raise DocumentError(str(exc)) from exc
     engine = check_backend(backend) == "rust"
@@ -385,13 +410,19 @@ def adjudicate_document(
     position: Position | None = _engine().read_position(doc, game_map) if engine else None
     if position is None:
         try:
-            position = Position.from_json(doc, game_map)
+            position = Position.from_json(doc, game_map, "position")
         except PositionError as exc:
             raise DocumentError(str(exc)) from exc
     if position.phase.kind == "A" and "centers" not in doc:
         raise DocumentError("'centers' is required for an adjustment phase")
     orders = _document_orders(doc.get("orders", {}), game_map)
-    return process_phase(position, orders, backend).to_json()
+    try:
+        return process_phase(position, orders, backend).to_json()
+    except PositionError as exc:
+        if position.phase.year < MAX_YEAR:
+            raise  # not the input's fault: a bug, reported as one
+        # The year limit: the next phase would be no valid input.
+        raise DocumentError(str(exc)) from exc
 
 
 def _document_orders(raw: Any, game_map: Map) -> dict[str, list[str | Order]]:
@@ -403,11 +434,11 @@ def _document_orders(raw: Any, game_map: Map) -> dict[str, list[str | Order]]:
     for name, texts in raw.items():
         power = str(name).upper()
         if power not in game_map.powers:
-            raise DocumentError(f"orders: unknown power {name!r}")
+            raise DocumentError(f"orders: unknown power {show(name)}")
         if not isinstance(texts, list):
             raise DocumentError(f"orders.{power} must be a list of order strings")
         # A non-string entry is still an order to rule on (illegal), not a reason to reject.
-        out.setdefault(power, []).extend(t if isinstance(t, str) else repr(t) for t in texts)
+        out.setdefault(power, []).extend(t if isinstance(t, str) else show(t) for t in texts)
     return out
 
 

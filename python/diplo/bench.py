@@ -277,8 +277,10 @@ def jsonl_engines(
         json.dumps({**p.position.to_json(), "orders": p.texts()}) + "\n" for p in phases
     )
 
+    data = lines.encode()
+
     def objects(backend: str, name: str) -> Engine:
-        def run(source: io.StringIO) -> int:
+        def run(source: io.TextIOWrapper) -> int:
             sink = io.StringIO()
             with contextlib.redirect_stdout(sink), _stdin(source):
                 main(["adjudicate", "--jsonl", "--backend", backend])
@@ -286,7 +288,10 @@ def jsonl_engines(
                 raise BenchError(f"{name}: diplo adjudicate --jsonl did not answer every line")
             return len(phases)
 
-        return Engine(name, lambda _round: io.StringIO(lines), run)
+        # Standard input as the command reads it: text over a byte buffer.
+        return Engine(
+            name, lambda _round: io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), run
+        )
 
     return _object_engines(engines, objects, None)
 

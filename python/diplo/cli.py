@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
 from .adjudicate import DocumentError, adjudicate_document
 from .backend import check_backend
+from .checks import DOCUMENT_LIMIT
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,6 +28,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # no traceback ever reaches a user: a bug is one line, exit 3
+        print(f"diplo: internal error: {_describe(exc)}", file=sys.stderr)
+        return INTERNAL_ERROR
+
+
+#: The exit status of an unexpected exception (a bug in diplo: there should be none).
+INTERNAL_ERROR = 3
+
+
+def _describe(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,7 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     adj.add_argument("file", nargs="?", default="-", help="input document, '-' for stdin")
     adj.add_argument("--jsonl", action="store_true", help="one document per line in and out")
     adj.add_argument("--backend", choices=("rust", "python"), default=None)
-    adj.add_argument("--indent", type=int, default=None, help="pretty-print the output")
+    adj.add_argument(
+        "--indent", type=int, default=None, help="pretty-print the output (not with --jsonl)"
+    )
     adj.set_defaults(handler=_adjudicate)
 
     datc = sub.add_parser("datc", help="run the DATC v3.0 conformance suite")
@@ -86,44 +103,104 @@ def _adjudicate(args: argparse.Namespace) -> int:
         backend = check_backend(args.backend)
     except ValueError as exc:
         return _fail(str(exc))
-    source: TextIO
+    if args.jsonl and args.indent is not None:
+        return _fail("--indent cannot be used with --jsonl (one output line per input line)")
+    if args.indent is not None and not 0 <= args.indent <= 16:
+        return _fail(f"--indent must be from 0 to 16, got {args.indent}")
+    source: BinaryIO
     if args.file == "-":
-        source = sys.stdin
+        source = sys.stdin.buffer
     else:
         try:
-            source = open(args.file, encoding="utf-8")  # noqa: SIM115
+            source = open(args.file, "rb")  # noqa: SIM115
         except OSError as exc:
             return _fail(f"cannot read {args.file}: {exc.strerror}")
     with source:
         if args.jsonl:
-            return _adjudicate_lines(source, backend, args.indent)
-        text = source.read()
+            return _adjudicate_lines(source, backend)
+        data = source.read(DOCUMENT_LIMIT + 1)
+    if len(data) > DOCUMENT_LIMIT:
+        return _fail(f"the document is larger than the limit of {DOCUMENT_LIMIT} bytes")
     try:
-        doc = json.loads(text)
-        out = adjudicate_document(doc, backend)
-    except json.JSONDecodeError as exc:
-        return _fail(f"bad JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+        out = adjudicate_document(_decode(data), backend)
+    except _InputError as exc:
+        return _fail(str(exc))
     except DocumentError as exc:
         return _fail(f"bad document: {exc}")
     print(json.dumps(out, indent=args.indent))
     return 0
 
 
-def _adjudicate_lines(source: TextIO, backend: str, indent: int | None) -> int:
+class _InputError(ValueError):
+    """Input that is not a JSON document (encoding, syntax, depth, numbers)."""
+
+
+def _decode(data: bytes) -> Any:
+    """One JSON document from raw bytes, or :class:`_InputError` saying why not."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _InputError(
+            f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}"
+        ) from None
+    if not text.strip():
+        raise _InputError("empty input (expected one JSON document)")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _InputError(f"bad JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise _InputError("bad JSON: nested too deeply") from None
+    except ValueError as exc:
+        if "digits" in str(exc):  # Python reads integers of at most 4,300 digits
+            raise _InputError("bad JSON: a number of more than 4300 digits") from None
+        raise _InputError(f"bad JSON: {_describe(exc)}") from None
+
+
+def _adjudicate_lines(source: BinaryIO, backend: str) -> int:
+    """One output line per input line, whatever the line holds; errors name the line."""
     status = 0
-    for number, line in enumerate(source, start=1):
-        if not line.strip():
-            continue
+    for number, line in _lines(source, DOCUMENT_LIMIT):
+        out: dict[str, Any]
         try:
-            out: dict[str, Any] = adjudicate_document(json.loads(line), backend)
-        except json.JSONDecodeError as exc:
-            out = {"error": f"line {number}: bad JSON: {exc.msg} at column {exc.colno}"}
-            status = 1
+            if line is None:
+                raise _InputError(f"the line is longer than the limit of {DOCUMENT_LIMIT} bytes")
+            out = adjudicate_document(_decode(line), backend)
+        except _InputError as exc:
+            out = {"error": f"line {number}: {exc}"}
+            status = max(status, 1)
         except DocumentError as exc:
             out = {"error": f"line {number}: bad document: {exc}"}
-            status = 1
-        sys.stdout.write(json.dumps(out, indent=indent) + "\n")
+            status = max(status, 1)
+        except Exception as exc:  # a bug: reported on its line, the stream goes on
+            out = {"error": f"line {number}: internal error: {_describe(exc)}"}
+            status = INTERNAL_ERROR
+        sys.stdout.write(json.dumps(out) + "\n")
     return status
+
+
+def _lines(source: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | None]]:
+    """``(number, line)`` per line split at LF only (a CR inside a line stays in it; a CRLF end
+    is dropped), or ``(number, None)`` for a line longer than ``limit`` bytes, skipped in
+    bounded chunks."""
+    number = 0
+    while True:
+        line = source.readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        if line.endswith(b"\n"):
+            line = line[:-1]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+        elif len(line) > limit:
+            while True:
+                rest = source.readline(1 << 16)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield number, None
+            continue
+        yield number, line
 
 
 def _fail(message: str) -> int:
@@ -146,8 +223,8 @@ def _datc(args: argparse.Namespace) -> int:
 
     try:
         cases = load_cases(args.fixture)
-    except (OSError, ValueError) as exc:
-        return _fail(str(exc))
+    except (OSError, ValueError, RecursionError) as exc:
+        return _fail(f"cannot read the DATC fixture: {_describe(exc)}")
     built = available_paths()
     paths: list[str] = list(built)
     if args.backend is not None or args.path:
@@ -162,7 +239,10 @@ def _datc(args: argparse.Namespace) -> int:
     report: dict[str, Any] = {"datc_version": DATC_VERSION, "backends": {}, "paths": {}}
     failed_any = False
     for path in paths:
-        results = run_all(cases, path)
+        try:
+            results = run_all(cases, path)
+        except (KeyError, TypeError, AttributeError, IndexError) as exc:
+            return _fail(f"malformed DATC fixture: {_describe(exc)}")
         entry = summary(results)
         report["paths"][path] = entry
         if path in ("python", "rust"):

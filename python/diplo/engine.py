@@ -31,6 +31,7 @@ from weakref import WeakKeyDictionary
 
 from . import _core
 from .adjudicate import PhaseOutcome, Result
+from .checks import MAX_YEAR, MIN_YEAR
 from .map import Map
 from .orders import (
     Build,
@@ -40,7 +41,7 @@ from .orders import (
     parse_power_order,
 )
 from .outcome import CORE_CODES, explain_facts
-from .position import Dislodged, Phase, Piece, Position
+from .position import Dislodged, Phase, Piece, Position, PositionError
 
 __all__ = [
     "EnginePhaseOutcome",
@@ -291,11 +292,16 @@ def read_position(doc: Mapping[str, Any], game_map: Map) -> EnginePosition | Non
     """The position of an adjudicate document written exactly in the canonical form, read by
     the engine (``None`` otherwise: :meth:`Position.from_json` reads it, or says what is
     wrong). Equal to what :meth:`Position.from_json` reads."""
+    if doc.get("dislodged"):
+        return None  # retreat options are checked against the board by Position.from_json
     t = tables(game_map)
     core = t.fast.read_position(doc)
     if core is None:
         return None
-    return EnginePosition(game_map, t.phase(doc["phase"]), core)
+    phase = t.phase(doc["phase"])
+    if not MIN_YEAR <= phase.year <= MAX_YEAR:
+        return None
+    return EnginePosition(game_map, phase, core)
 
 
 # --------------------------------------------------------------------------- orders in
@@ -411,7 +417,11 @@ def process_phase_engine(
     after = before.clone()
     after.run(sub.codes, sub.powers)
     winner = after.winner
-    nxt = EnginePosition(game_map, t.phase(after.phase), after)
+    phase = t.phase(after.phase)
+    if phase.year > MAX_YEAR:
+        # The reference refuses such a phase too (diplo.checks); process_phase says why.
+        raise PositionError(f"{position.phase}: the game cannot go past the year {MAX_YEAR}")
+    nxt = EnginePosition(game_map, phase, after)
     return EnginePhaseOutcome(position, nxt, winner, before, after, sub, orders)
 
 

@@ -31,6 +31,13 @@ Encoded orders
     code is legal exactly when its normal form is listed. :func:`encode_order` and
     :func:`decode_order` translate between codes and orders.
 
+    What any ``int`` in :meth:`FastGame.set_orders` means, on both paths alike (held together by
+    ``tests/test_fuzz.py``): a malformed code (including one outside ``0..2**32``) is ruled
+    ``illegal``; a well-formed code not in its unit's legal list (no unit there, an order of
+    another phase kind, an impossible move) is ruled ``illegal``, as the reference rules its
+    decoded order; either way its unit is unordered (it holds, or is disbanded in a retreat
+    phase). Only an argument that is not a sequence of ``int`` raises, and then nothing changes.
+
 Batches
     :func:`process_batch` processes many independent games at once, the GIL released, on several
     threads. Their orders come as a list of code lists, or (faster: nothing is converted per
@@ -73,6 +80,7 @@ from collections.abc import Sequence
 from typing import Final, cast
 
 from . import _core
+from .checks import check_max_year, check_position, show
 from .engine import encode_position as _encode_position
 from .engine import fast_map
 from .map import Map, MapError, standard_map
@@ -98,6 +106,7 @@ __all__ = [
     "DISBAND",
     "FLEET",
     "HOLD",
+    "MAX_THREADS",
     "MOVE",
     "RESULT_CODES",
     "RETREAT",
@@ -294,8 +303,8 @@ class FastGame:
             position = Position.initial(standard_map())
         elif not isinstance(position, Position):
             raise ValueError(f"expected a Position, got {type(position).__name__}")
-        if max_year is not None and (not isinstance(max_year, int) or isinstance(max_year, bool)):
-            raise ValueError(f"max_year must be an int or None, got {max_year!r}")
+        check_position(position, "FastGame(position)")
+        max_year = check_max_year(max_year, position.phase.year, "FastGame")
         self._map: Map = position.map
         self._core: _core.FastGame = _core.FastGame(
             fast_map(position.map), *_encode_position(position), max_year
@@ -351,7 +360,9 @@ class FastGame:
         self._core.set_orders(orders)
 
     def process(self) -> None:
-        """Rule on the phase and move on to the next one with something to decide."""
+        """Rule on the phase and move on to the next one with something to decide. Raises
+        ``ValueError`` (the game unchanged) when that phase would fall after the last year,
+        :data:`diplo.checks.MAX_YEAR`, as :func:`diplo.adjudicate.process_phase` does."""
         self._core.process()
 
     def result_codes(self) -> list[int]:
@@ -456,6 +467,10 @@ def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
     return _core.pack_orders(orders)
 
 
+#: The most threads :func:`process_batch` accepts.
+MAX_THREADS: Final = 4096
+
+
 def process_batch(
     games: Sequence[FastGame],
     orders: Sequence[Sequence[int]] | object,
@@ -478,7 +493,9 @@ def process_batch(
     Raises ``ValueError`` for bad arguments (checked before any game is touched) and
     :class:`diplo.game.GameOverError` when a game is over."""
     if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
-        raise ValueError(f"threads must be an int or None, got {threads!r}")
+        raise ValueError(f"threads must be an int or None, got {show(threads)}")
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {show(threads)}")
     try:
         cores = [g._core for g in games]
     except (AttributeError, TypeError):

@@ -49,6 +49,7 @@ from typing import Any
 from .adjudicate import PhaseOutcome, process_phase
 from .adjustments import adjustment_counts
 from .backend import Backend, check_backend
+from .checks import check_max_year
 from .map import Map, standard_map
 from .orders import (
     Build,
@@ -128,8 +129,7 @@ class Game:
             raise TypeError(f"expected a Position, got {type(position).__name__}")
         if backend is not None:
             check_backend(backend)
-        if max_year is not None and max_year < position.phase.year:
-            raise ValueError(f"max_year {max_year} is before the first phase ({position.phase})")
+        max_year = check_max_year(max_year, position.phase.year, "Game")
         self._backend: Backend | str | None = backend
         #: Whether the phases run in the Rust engine (which then also answers the questions
         #: the game asks about a position).

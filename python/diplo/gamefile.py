@@ -17,6 +17,7 @@ from typing import IO, Any
 from . import __version__
 from .adjudicate import PhaseOutcome, Result
 from .backend import Backend
+from .checks import clip, show
 from .game import Game, PhaseRecord
 from .map import Map, MapError, map_named
 from .orders import format_order
@@ -45,6 +46,9 @@ class GameFileError(ValueError):
 
     The message names the phase (``S1903M: ...``) when the problem is in one phase.
     """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(clip(message))
 
 
 # --------------------------------------------------------------------------- writing
@@ -115,16 +119,22 @@ def load(
     maps: Mapping[str, Map] | None = None,
 ) -> Game:
     """Read a game file from a path or an open text file (see :func:`from_json`)."""
-    if isinstance(source, str | Path):
-        text = Path(source).read_text(encoding="utf-8")
-        where = str(source)
-    else:
-        text = source.read()
-        where = getattr(source, "name", "<stream>")
+    where = str(source) if isinstance(source, str | Path) else getattr(source, "name", "<stream>")
+    try:
+        if isinstance(source, str | Path):
+            text = Path(source).read_text(encoding="utf-8")
+        else:
+            text = source.read()
+    except UnicodeDecodeError as exc:
+        raise GameFileError(f"{where}: not UTF-8 (byte {exc.start})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise GameFileError(f"{where}: not valid JSON ({exc})") from exc
+    except RecursionError:
+        raise GameFileError(f"{where}: not valid JSON (nested too deeply)") from None
+    except ValueError as exc:  # a number of more than 4300 digits
+        raise GameFileError(f"{where}: not valid JSON ({str(exc)[:80]})") from None
     return from_json(data, verify=verify, backend=backend, maps=maps)
 
 
@@ -137,26 +147,42 @@ def from_json(
 ) -> Game:
     """Rebuild a game from its document.
 
+    A game file is input: a value of the wrong shape anywhere raises :class:`GameFileError`.
+
     With ``verify`` (the default) every phase is replayed with the engine, and a stored ruling
     (results without their ``reason`` prose, dislodged units, next position, winner) that differs
     from the engine's raises :class:`GameFileError` naming the phase. With ``verify=False`` the
     stored rulings are taken as they are, without running the engine (fast; the file is trusted).
     ``maps`` supplies maps other than ``standard`` by name.
     """
+    try:
+        return _read_game(data, verify, backend, maps)
+    except (TypeError, AttributeError, KeyError, IndexError, RecursionError) as exc:
+        raise GameFileError(f"malformed game file: {type(exc).__name__}: {exc}") from exc
+
+
+def _read_game(
+    data: Mapping[str, Any],
+    verify: bool,
+    backend: Backend | str | None,
+    maps: Mapping[str, Map] | None,
+) -> Game:
     if not isinstance(data, Mapping):
         raise GameFileError("a game file must be a JSON object")
     if data.get("format") != FORMAT:
-        raise GameFileError(f"not a diplo game file (format {data.get('format')!r})")
+        raise GameFileError(f"not a diplo game file (format {show(data.get('format'))})")
     if data.get("version") != VERSION:
-        raise GameFileError(f"unsupported game file version {data.get('version')!r}")
+        raise GameFileError(f"unsupported game file version {show(data.get('version'))}")
     game_map = _map(data.get("map", "standard"), maps)
     status = data.get("status") or {}
     if not isinstance(status, Mapping):
         raise GameFileError("'status' must be an object")
     try:
-        initial = Position.from_json(_object(data.get("initial"), "initial"), game_map)
+        initial = Position.from_json(
+            _object(data.get("initial"), "initial"), game_map, "initial position"
+        )
     except PositionError as exc:
-        raise GameFileError(f"initial position: {exc}") from exc
+        raise GameFileError(f"game file: {exc}") from exc
     max_year = status.get("max_year")
     if max_year is not None and not isinstance(max_year, int):
         raise GameFileError(f"status.max_year must be a year, not {max_year!r}")
@@ -314,7 +340,8 @@ def _norm(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {k: _norm(v) for k, v in value.items() if v not in ({}, [])}
     if isinstance(value, list):
-        return sorted(_norm(v) for v in value)
+        # By their JSON text: a damaged file may mix types that do not compare.
+        return sorted((_norm(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
     return value
 
 
@@ -341,7 +368,7 @@ def _stored_record(
                 raise GameFileError(f"{phase}: next.phase is null but no winner is named")
             # A solo ends the game after the Fall turn; the board is that of the winter.
             raw_next["phase"] = str(Phase(phase.year, "W", "A"))
-        nxt = Position.from_json(raw_next, game_map)
+        nxt = Position.from_json(raw_next, game_map, "next position")
     except (PositionError, ValueError, KeyError, TypeError) as exc:
         if isinstance(exc, GameFileError):
             raise

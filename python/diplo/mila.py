@@ -29,6 +29,7 @@ from typing import Any
 from .adjudicate import PhaseOutcome, Result
 from .adjustments import adjustment_counts, build_sites
 from .backend import Backend
+from .checks import clip, show
 from .game import Game, PhaseRecord
 from .map import Map, MapError, map_named, standard_map
 from .orders import format_order
@@ -48,6 +49,9 @@ COMPLETED = "COMPLETED"
 
 class MilaError(ValueError):
     """A MILA saved game that cannot be read, or that diplo's engine does not replay alike."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(clip(message))
 
 
 # --------------------------------------------------------------------------- positions
@@ -89,11 +93,12 @@ def position_from_mila(
             _check_power(power, game_map)
             for prov in provinces:
                 centers[game_map.province_of(game_map.lookup(prov))] = power
-    except (PositionError, ValueError) as exc:
-        raise MilaError(f"{name}: bad MILA state: {exc}") from exc
-    if parsed.kind != "R":
-        dislodged = {}
-    return Position(game_map, parsed, units, centers, dislodged)
+        if parsed.kind != "R":
+            dislodged = {}
+        return Position(game_map, parsed, units, centers, dislodged, "MILA import")
+    except (PositionError, ValueError, TypeError, AttributeError, KeyError) as exc:
+        # A MILA file is input: any value of the wrong shape is a malformed file.
+        raise MilaError(f"{show(name)}: bad MILA state: {exc}") from exc
 
 
 def _check_power(power: str, game_map: Map) -> None:
@@ -289,6 +294,19 @@ def game_from_mila(
     no order from then on, resigns at that phase. A ``COMPLETED`` game that MILA ended with
     several powers in its ``Victory by`` note ends here as an agreed draw.
     """
+    try:
+        return _replay_mila(data, backend, strict, maps)
+    except (TypeError, AttributeError, KeyError, IndexError, RecursionError) as exc:
+        # A MILA file is input: a value of the wrong shape anywhere is a malformed file.
+        raise MilaError(f"malformed MILA saved game: {type(exc).__name__}: {exc}") from exc
+
+
+def _replay_mila(
+    data: Mapping[str, Any],
+    backend: Backend | str | None,
+    strict: bool,
+    maps: Mapping[str, Map] | None,
+) -> Game:
     if not isinstance(data, Mapping):
         raise MilaError("a MILA saved game must be a JSON object")
     try:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 from weakref import WeakKeyDictionary
 
+from .checks import ORDER_LIMIT, show
 from .map import Map, MapError
 
 UnitType: TypeAlias = Literal["A", "F"]
@@ -23,7 +24,7 @@ class OrderParseError(ValueError):
     """Text that is not an order. The message names the text and what was wrong."""
 
     def __init__(self, text: str, reason: str) -> None:
-        super().__init__(f"cannot parse order {text!r}: {reason}")
+        super().__init__(f"cannot parse order {show(text)}: {reason}")
         self.text = text
         self.reason = reason
 
@@ -172,19 +173,46 @@ def _split_dashes(word: str, game_map: Map) -> list[str]:
     """Split one word at the dashes that mean "moves to", keeping those inside a name.
 
     "PAR-BUR" is a move; "Mid-Atlantic" is a name; "Spain(nc)-Mid-Atlantic" is both: a dash
-    splits the word when what stands before it is a location.
+    splits the word when what stands before it is a location (tried only for prefixes as long as
+    a location can be written, so that a word of many dashes costs time linear in its length).
     """
     word = _DASHES.sub("-", word)
-    if "-" in word.strip("-") and _starts_a_name(word.strip("-"), game_map):
-        # "Mid-Atlantic" (possibly followed by "Ocean"): the dash belongs to the name.
-        return [*_split_dashes(word[:-1], game_map), "-"] if word.endswith("-") else [word]
-    if word.startswith("-"):
-        return ["-", *_split_dashes(word[1:], game_map)] if len(word) > 1 else ["-"]
-    for i, char in enumerate(word):
-        if char == "-" and _is_location(word[:i], game_map):
-            rest = word[i + 1 :]
-            return [word[:i], "-", *(_split_dashes(rest, game_map) if rest else [])]
-    return [word] if word else []
+    out: list[str] = []
+    trailing = 0
+    while word:
+        core = word.strip("-")
+        if "-" in core and _starts_a_name(core, game_map):
+            # "Mid-Atlantic" (possibly followed by "Ocean"): the dash belongs to the name; dashes
+            # after it are tokens of their own.
+            if word.endswith("-"):
+                word = word[:-1]
+                trailing += 1
+                continue
+            out.append(word)
+            break
+        if word.startswith("-"):
+            out.append("-")
+            word = word[1:]
+            continue
+        cut = next(
+            (
+                i
+                for i, char in enumerate(word[:_LONGEST_LOCATION])
+                if char == "-" and _is_location(word[:i], game_map)
+            ),
+            None,
+        )
+        if cut is None:
+            out.append(word)
+            break
+        out.extend((word[:cut], "-"))
+        word = word[cut + 1 :]
+    out.extend("-" * trailing)
+    return out
+
+
+#: No location is written in more characters than this within one word (``st.petersburg(nc)``).
+_LONGEST_LOCATION = 64
 
 
 def _name_keys(game_map: Map) -> frozenset[str]:
@@ -204,7 +232,8 @@ def _compact(text: str) -> str:
 
 
 def _starts_a_name(word: str, game_map: Map) -> bool:
-    key = _compact(word.split("(", 1)[0])
+    # The whole word, coast included: "spain(nc)-mid-atlantic" starts no name, so it is split.
+    key = _compact(word[:_LONGEST_LOCATION])
     return any(name.startswith(key) for name in _name_keys(game_map))
 
 
@@ -264,7 +293,7 @@ class _Reader:
         try:
             return self.map.lookup(phrase)
         except MapError as exc:
-            raise self.error(f"unknown {what} {phrase!r}") from exc
+            raise self.error(_unknown(self.map, what, phrase)) from exc
 
     def unit(self, what: str) -> Unit:
         unit_type: UnitType | None = None
@@ -273,6 +302,27 @@ class _Reader:
         elif self.take(_FLEET):
             unit_type = "F"
         return Unit(unit_type, self.location(what))
+
+
+def _unknown(game_map: Map, what: str, phrase: str) -> str:
+    """Why ``phrase`` is no location: an unknown coast of a known province, or no place at all."""
+    match = re.match(r"^(.*?)\s*(?:/\s*|\(\s*)([^/()]*?)\s*\)?$", phrase)
+    if match and ("/" in phrase or "(" in phrase):
+        try:
+            prov = game_map.province_of(game_map.lookup(match.group(1)))
+        except MapError:
+            prov = None
+        if prov is not None:
+            coasts = ", ".join(game_map.coasts_of(prov)) or "none"
+            return (
+                f"unknown coast {show(match.group(2))} of {prov} in the {what} "
+                f"(its coasts: {coasts})"
+            )
+    return f"unknown {what} {show(phrase)}"
+
+
+#: Control characters (NUL, escapes, C1 controls) make an order unreadable, not just wrong.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def _split_power(text: str, game_map: Map) -> tuple[str | None, str]:
@@ -288,7 +338,15 @@ def _split_power(text: str, game_map: Map) -> tuple[str | None, str]:
 def parse_power_order(text: str, game_map: Map) -> tuple[str | None, Order]:
     """Parse one order, returning the power named by a ``POWER:`` prefix (or ``None``)."""
     if not isinstance(text, str):
-        raise OrderParseError(repr(text), "an order must be a string")
+        raise OrderParseError(show(text), "an order must be a string")
+    if len(text) > ORDER_LIMIT:
+        # Refused unread: parsing time stays linear in the input.
+        raise OrderParseError(text, f"longer than {ORDER_LIMIT} characters")
+    control = _CONTROL.search(text)
+    if control:
+        raise OrderParseError(
+            text, f"control character U+{ord(control.group()):04X} at {control.start()}"
+        )
     power, body = _split_power(text, game_map)
     tokens = _tokens(body, game_map)
     if not tokens:

@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
 from .backend import check_backend
+from .checks import check_max_year
 from .game import Game
 from .gamefile import save
+from .map import standard_map
 from .player import RandomPlayer
+from .position import Position
 
 
 def register(sub: Any) -> None:
@@ -34,11 +39,35 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"diplo: {exc}", file=sys.stderr)
         return 2
+    # Everything that can be refused is refused before the game is played.
+    try:
+        check_max_year(args.max_year, Position.initial(standard_map()).phase.year, "--max-year")
+        if args.save:
+            _check_writable(args.save)
+    except ValueError as exc:
+        print(f"diplo: {exc}", file=sys.stderr)
+        return 2
     game = play_game(args.seed, args.max_year, backend, None if args.quiet else sys.stdout)
     _print_final(game)
     if args.save:
-        save(game, args.save)
+        try:
+            save(game, args.save)
+        except OSError as exc:
+            print(f"diplo: cannot write {args.save}: {exc.strerror}", file=sys.stderr)
+            return 2
     return 0
+
+
+def _check_writable(path: str) -> None:
+    """Raise ``ValueError`` unless a file can be written at ``path`` (checked before playing)."""
+    target = Path(path)
+    folder = target.parent
+    if not folder.is_dir():
+        raise ValueError(f"--save {path}: the folder {folder} does not exist")
+    if target.is_dir():
+        raise ValueError(f"--save {path}: that is a folder")
+    if not os.access(target if target.exists() else folder, os.W_OK):
+        raise ValueError(f"--save {path}: not writable")
 
 
 def play_game(seed: int, max_year: int | None, backend: str | None, out: Any | None = None) -> Game:

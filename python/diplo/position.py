@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, TypeAlias
 
+from .checks import MAX_YEAR, MIN_YEAR, check_position, show
 from .map import Map, MapError
 from .orders import Unit, UnitType
 
@@ -24,7 +25,8 @@ class PositionError(ValueError):
     """A malformed position document; the message names what is wrong."""
 
 
-_PHASE = re.compile(r"^([SFW])(\d{1,5})([MRA])$")
+# ASCII digits only: a phase written with other digits (full-width, Arabic-Indic) is refused.
+_PHASE = re.compile(r"^([SFW])([1-9][0-9]{0,5})([MRA])$", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -37,11 +39,13 @@ class Phase:
     def parse(cls, text: str) -> Phase:
         match = _PHASE.match(text.strip().upper()) if isinstance(text, str) else None
         if not match:
-            raise PositionError(f"bad phase {text!r} (expected e.g. S1901M, F1901R, W1901A)")
+            raise PositionError(f"bad phase {show(text)} (expected e.g. S1901M, F1901R, W1901A)")
         season, year, kind = match.group(1), int(match.group(2)), match.group(3)
+        if not MIN_YEAR <= year <= MAX_YEAR:
+            raise PositionError(f"bad phase {show(text)}: the year must be {MIN_YEAR}..{MAX_YEAR}")
         valid = {("S", "M"), ("S", "R"), ("F", "M"), ("F", "R"), ("W", "A")}
         if (season, kind) not in valid:
-            raise PositionError(f"bad phase {text!r}: no {kind} phase in that season")
+            raise PositionError(f"bad phase {show(text)}: no {kind} phase in that season")
         return cls(year, season, kind)  # type: ignore[arg-type]
 
     def __str__(self) -> str:
@@ -99,11 +103,14 @@ class Position:
     units: Mapping[str, Piece]
     centers: Mapping[str, str]
     dislodged: Mapping[str, Dislodged] = field(default_factory=dict)
+    #: The entry point named in an error (``diplo.checks.check_position``).
+    where: InitVar[str] = "Position"
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, where: str) -> None:
         object.__setattr__(self, "units", _frozen(self.units))
         object.__setattr__(self, "centers", _frozen(self.centers))
         object.__setattr__(self, "dislodged", _frozen(self.dislodged))
+        check_position(self, where)
 
     def __getstate__(self) -> dict[str, Any]:
         # What the engine keeps on a position (``_engine``: its state; ``_legal``: legal
@@ -128,6 +135,7 @@ class Position:
         units: Mapping[str, Piece] | None = None,
         centers: Mapping[str, str] | None = None,
         dislodged: Mapping[str, Dislodged] | None = None,
+        where: str = "Position.with_changes",
     ) -> Position:
         return Position(
             self.map,
@@ -135,6 +143,7 @@ class Position:
             self.units if units is None else units,
             self.centers if centers is None else centers,
             self.dislodged if dislodged is None else dislodged,
+            where,
         )
 
     # ---------------------------------------------------------------- construction
@@ -151,52 +160,17 @@ class Position:
         return cls(game_map, Phase(year, "S", "M"), units, centers)
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any], game_map: Map) -> Position:
-        """Read the position part of an adjudicate input document (see the JSON contract)."""
-        if not isinstance(doc, Mapping):
-            raise PositionError("the document must be a JSON object")
-        if "phase" not in doc:
-            raise PositionError("missing 'phase'")
-        phase = Phase.parse(doc["phase"])
-        units: dict[str, Piece] = {}
-        for power, texts in _power_items(doc.get("units", {}), "units", game_map):
-            for text in _list(texts, f"units.{power}"):
-                piece = parse_piece(power, text, game_map)
-                if piece.province in units:
-                    other = units[piece.province]
-                    if other == piece:
-                        raise PositionError(f"unit {text!r} of {power} is listed twice")
-                    raise PositionError(
-                        f"province {piece.province} has two units: "
-                        f"{other.power} {other} and {power} {piece}"
-                    )
-                units[piece.province] = piece
-        centers: dict[str, str] = {}
-        for power, texts in _power_items(doc.get("centers", {}), "centers", game_map):
-            for text in _list(texts, f"centers.{power}"):
-                prov = _province(text, game_map, f"centers.{power}")
-                if prov not in game_map.centers:
-                    raise PositionError(f"centers.{power}: {prov} is not a supply centre")
-                if prov in centers and centers[prov] != power:
-                    raise PositionError(
-                        f"centre {prov} is owned by both {centers[prov]} and {power}"
-                    )
-                centers[prov] = power
-        dislodged: dict[str, Dislodged] = {}
-        raw = doc.get("dislodged", {}) or {}
-        for power, entries in _power_items(raw, "dislodged", game_map):
-            if not isinstance(entries, Mapping):
-                raise PositionError(f"dislodged.{power} must map units to retreat lists")
-            for text, options in entries.items():
-                piece = parse_piece(power, text, game_map)
-                if piece.province in dislodged:
-                    raise PositionError(f"two dislodged units in {piece.province}")
-                locs = tuple(
-                    _location(o, game_map, f"dislodged.{power}.{text}")
-                    for o in _list(options, f"dislodged.{power}.{text}")
-                )
-                dislodged[piece.province] = Dislodged(piece, locs)
-        return cls(game_map, phase, units, centers, dislodged)
+    def from_json(
+        cls, doc: Mapping[str, Any], game_map: Map, where: str = "position document"
+    ) -> Position:
+        """Read the position part of an adjudicate input document (see the JSON contract); the
+        board is then checked as every position is (:func:`diplo.checks.check_position`), errors
+        naming ``where``."""
+        try:
+            phase, units, centers, dislodged = _read_position(doc, game_map)
+        except PositionError as exc:
+            raise PositionError(f"{where}: {exc}") from None
+        return cls(game_map, phase, units, centers, dislodged, where)
 
     def _repr_svg_(self) -> str:
         """The board as SVG, so a notebook shows the position as a picture (``diplo.render``)."""
@@ -218,29 +192,76 @@ class Position:
         return out
 
 
+def _read_position(
+    doc: Mapping[str, Any], game_map: Map
+) -> tuple[Phase, dict[str, Piece], dict[str, str], dict[str, Dislodged]]:
+    if not isinstance(doc, Mapping):
+        raise PositionError(f"the document must be a JSON object, not {show(doc)}")
+    if "phase" not in doc:
+        raise PositionError("missing 'phase'")
+    phase = Phase.parse(doc["phase"])
+    units: dict[str, Piece] = {}
+    for power, texts in _power_items(doc.get("units", {}), "units", game_map):
+        for text in _list(texts, f"units.{power}"):
+            piece = parse_piece(power, text, game_map)
+            if piece.province in units:
+                other = units[piece.province]
+                if other == piece:
+                    raise PositionError(f"unit {show(text)} of {power} is listed twice")
+                raise PositionError(
+                    f"province {piece.province} has two units: "
+                    f"{other.power} {other} and {power} {piece}"
+                )
+            units[piece.province] = piece
+    centers: dict[str, str] = {}
+    for power, texts in _power_items(doc.get("centers", {}), "centers", game_map):
+        for text in _list(texts, f"centers.{power}"):
+            prov = _province(text, game_map, f"centers.{power}")
+            if prov not in game_map.centers:
+                raise PositionError(f"centers.{power}: {prov} is not a supply centre")
+            if prov in centers and centers[prov] != power:
+                raise PositionError(f"centre {prov} is owned by both {centers[prov]} and {power}")
+            centers[prov] = power
+    dislodged: dict[str, Dislodged] = {}
+    raw = doc.get("dislodged", {}) or {}
+    for power, entries in _power_items(raw, "dislodged", game_map):
+        if not isinstance(entries, Mapping):
+            raise PositionError(f"dislodged.{power} must map units to retreat lists")
+        for text, options in entries.items():
+            piece = parse_piece(power, text, game_map)
+            if piece.province in dislodged:
+                raise PositionError(f"two dislodged units in {piece.province}")
+            locs = tuple(
+                _location(o, game_map, f"dislodged.{power}.{text}")
+                for o in _list(options, f"dislodged.{power}.{text}")
+            )
+            dislodged[piece.province] = Dislodged(piece, locs)
+    return phase, units, centers, dislodged
+
+
 def parse_piece(power: str, text: str, game_map: Map) -> Piece:
     """Read a unit of a position document (``A PAR``, ``F STP/SC``), strictly."""
     if not isinstance(text, str):
-        raise PositionError(f"{power}: a unit must be a string like 'A PAR', not {text!r}")
-    parts = text.split(None, 1)
+        raise PositionError(f"{power}: a unit must be a string like 'A PAR', not {show(text)}")
+    parts = text.split(" ")
     if len(parts) != 2 or parts[0].upper() not in ("A", "F"):
-        raise PositionError(f"{power}: bad unit {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")
+        raise PositionError(f"{power}: bad unit {show(text)} (expected e.g. 'A PAR' or 'F STP/SC')")
     unit_type: UnitType = "A" if parts[0].upper() == "A" else "F"
-    loc = _location(parts[1], game_map, f"{power} unit {text!r}")
+    loc = _location(parts[1], game_map, f"{power} unit {show(text)}")
     prov = game_map.province_of(loc)
     if unit_type == "A":
         if game_map.is_sea(prov):
-            raise PositionError(f"{power}: bad unit {text!r}: an army cannot stand at sea")
+            raise PositionError(f"{power}: bad unit {show(text)}: an army cannot stand at sea")
         if loc != prov:
             raise PositionError(
-                f"{power}: bad unit {text!r}: an army stands on a province, not a coast"
+                f"{power}: bad unit {show(text)}: an army stands on a province, not a coast"
             )
     else:
         if game_map.is_land(prov):
-            raise PositionError(f"{power}: bad unit {text!r}: a fleet cannot stand inland")
+            raise PositionError(f"{power}: bad unit {show(text)}: a fleet cannot stand inland")
         if loc == prov and game_map.coasts_of(prov):
             raise PositionError(
-                f"{power}: bad unit {text!r}: a fleet in {prov} must name its coast"
+                f"{power}: bad unit {show(text)}: a fleet in {prov} must name its coast"
             )
     return Piece(power, unit_type, loc)
 
@@ -254,7 +275,7 @@ def _power_items(raw: Any, key: str, game_map: Map) -> Iterable[tuple[str, Any]]
     for name, value in raw.items():
         power = str(name).upper()
         if power not in game_map.powers:
-            raise PositionError(f"{key}: unknown power {name!r}")
+            raise PositionError(f"{key}: unknown power {show(name)}")
         items.append((power, value))
     return items
 
@@ -266,12 +287,28 @@ def _list(value: Any, where: str) -> list[Any]:
 
 
 def _location(text: Any, game_map: Map, where: str) -> str:
+    """A location of a position document, written as the map writes it (``PAR``, ``STP/NC``, any
+    case): names, punctuation and stray characters are refused, not guessed at."""
     if not isinstance(text, str):
-        raise PositionError(f"{where}: expected a province, got {text!r}")
+        raise PositionError(
+            f"{where}: expected a location like 'PAR' or 'STP/NC', got {show(text)}"
+        )
+    loc = text.upper()
+    if loc in game_map.location_index:
+        return loc
+    prov, slash, coast = loc.partition("/")
+    if slash and prov in game_map.provinces:
+        coasts = ", ".join(game_map.coasts_of(prov)) or "none"
+        raise PositionError(
+            f"{where}: unknown coast {show(coast)} of {prov} (its coasts: {coasts})"
+        )
     try:
-        return game_map.lookup(text)
-    except MapError as exc:
-        raise PositionError(f"{where}: unknown province {text!r}") from exc
+        known = game_map.lookup(text) if len(text) <= 40 else None
+    except MapError:
+        known = None
+    if known is not None and text.isprintable():
+        raise PositionError(f"{where}: write {show(text)} as the map's abbreviation, {known}")
+    raise PositionError(f"{where}: unknown province {show(text)}")
 
 
 def _province(text: Any, game_map: Map, where: str) -> str:

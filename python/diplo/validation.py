@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from .checks import show
 from .convoys import route_fleets, sea_route_exists
 from .map import Map, MapError
 from .orders import (
@@ -162,7 +163,7 @@ def _rule(position: Position, power: str, item: str | Order, fleets: frozenset[s
             power, text, normalised, piece, True, "ok", f"{format_order(normalised)}: legal"
         )
     except OrderParseError as exc:
-        return Ruling(power, text, None, None, False, "unparsable", f"{text!r}: {exc.reason}")
+        return Ruling(power, text, None, None, False, "unparsable", f"{show(text)}: {exc.reason}")
     except MapError as exc:
         # Only an Order object built by hand can name a place the map does not have.
         shown = format_order(order) if order is not None else text

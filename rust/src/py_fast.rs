@@ -16,7 +16,7 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 use crate::fast::batch::{panic_message, process_all, process_all_with};
 use crate::fast::game_map::{Bits, GameMap, MapSpec};
 use crate::fast::phases::{forget_scratch, Game};
-use crate::fast::state::State;
+use crate::fast::state::{State, MAX_YEAR, SPRING};
 
 pyo3::import_exception!(diplo.game, GameOverError);
 
@@ -606,6 +606,11 @@ fn encode_object(map: &GameMap, item: &Bound<'_, PyAny>) -> Option<u32> {
     })
 }
 
+/// Whether processing `game` might take it past [`MAX_YEAR`] (a Fall or Winter of that year).
+fn in_last_year(game: &Game) -> bool {
+    !game.over && game.state.year >= MAX_YEAR && game.state.season != SPRING
+}
+
 /// One game on the fast path (wrapped by `diplo.fast.FastGame`).
 #[pyclass(name = "FastGame", module = "diplo._core")]
 pub struct PyFastGame {
@@ -706,7 +711,11 @@ impl PyFastGame {
         if self.game.over {
             return Err(game_over());
         }
-        guarded(|| read_codes(orders, &mut self.game.orders))
+        // Read everything first: a rejected argument leaves the pending orders as they were.
+        let mut codes = Vec::new();
+        guarded(|| read_codes(orders, &mut codes))?;
+        self.game.orders = codes;
+        Ok(())
     }
 
     fn process(&mut self) -> PyResult<()> {
@@ -714,6 +723,21 @@ impl PyFastGame {
             return Err(game_over());
         }
         guarded(|| {
+            if in_last_year(&self.game) {
+                // Rare: play a copy, kept only if it stays within the years a state may have.
+                let mut trial = self.game.clone();
+                trial
+                    .process()
+                    .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+                if trial.state.year > MAX_YEAR {
+                    return Err(PyValueError::new_err(format!(
+                        "{}: the game cannot go past the year {MAX_YEAR}",
+                        self.game.state.phase_name()
+                    )));
+                }
+                self.game = trial;
+                return Ok(());
+            }
             self.game
                 .process()
                 .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))
@@ -1231,12 +1255,34 @@ fn process_batch(
             ))
         })?;
         if r.game.over {
-            return Err(game_over());
+            return Err(GameOverError::new_err(format!(
+                "games[{i}]: the game is over"
+            )));
+        }
+        if in_last_year(&r.game) {
+            return Err(PyValueError::new_err(format!(
+                "games[{i}] is in {}, the last year: process it with FastGame.process, which \
+                 refuses to go past it",
+                r.game.state.phase_name()
+            )));
         }
         refs.push(r);
     }
-    for (r, o) in refs.iter_mut().zip(&lists) {
-        guarded(|| read_codes(o, &mut r.game.orders))?;
+    // Every list is read before any game is touched, so a bad one leaves every game as it was.
+    let mut read = Vec::with_capacity(lists.len());
+    for (i, o) in lists.iter().enumerate() {
+        let mut codes = Vec::new();
+        guarded(|| read_codes(o, &mut codes)).map_err(|e| {
+            if e.is_instance_of::<PyValueError>(py) {
+                PyValueError::new_err(format!("games[{i}]: {}", e.value(py)))
+            } else {
+                e
+            }
+        })?;
+        read.push(codes);
+    }
+    for (r, codes) in refs.iter_mut().zip(read) {
+        r.game.orders = codes;
     }
     let mut all: Vec<&mut Game> = refs.iter_mut().map(|r| &mut r.game).collect();
     py.allow_threads(|| match &flat {

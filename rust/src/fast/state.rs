@@ -13,8 +13,9 @@ pub const MOVEMENT: u8 = 0;
 pub const RETREATS: u8 = 1;
 pub const ADJUSTMENTS: u8 = 2;
 
-/// The largest year a game may reach (Phase accepts five digits).
-pub const MAX_YEAR: u32 = 99_999;
+/// The years a state may be built in (`diplo.checks.MIN_YEAR..=MAX_YEAR`).
+pub const MIN_YEAR: u32 = 1;
+pub const MAX_YEAR: u32 = 9_999;
 
 /// A unit: owner, type and exact location. `power == NO_POWER` is "no unit".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,8 +121,8 @@ impl State {
     ) -> Result<State, String> {
         let year = u32::try_from(year)
             .ok()
-            .filter(|&y| y <= MAX_YEAR)
-            .ok_or_else(|| format!("year {year} is not in 0..={MAX_YEAR}"))?;
+            .filter(|&y| (MIN_YEAR..=MAX_YEAR).contains(&y))
+            .ok_or_else(|| format!("year {year} is not in {MIN_YEAR}..={MAX_YEAR}"))?;
         let (season, kind) = match (season, kind) {
             ("S", "M") => (SPRING, MOVEMENT),
             ("S", "R") => (SPRING, RETREATS),
@@ -168,6 +169,9 @@ impl State {
             }
             st.centers[prov] = power as u8;
         }
+        if !dislodged.is_empty() && kind != RETREATS {
+            return Err("dislodged units are only held in retreat phases".into());
+        }
         for (i, (raw, options)) in dislodged.iter().enumerate() {
             let p = piece(map, &format!("dislodged[{i}]"), *raw)?;
             let prov = map.prov_of[p.loc as usize] as usize;
@@ -177,9 +181,26 @@ impl State {
                     map.loc_name(prov)
                 ));
             }
+            // An option must be a place the unit could move to and that is empty: anything else
+            // would put an army at sea or two units in one province.
+            let reach = if p.fleet {
+                map.fleet_adj[p.loc as usize]
+            } else {
+                map.army_adj[prov]
+            };
             let mut mask: Mask = 0;
             for &o in options {
-                mask |= bit(index(&format!("dislodged[{i}] option"), o, map.locations)?);
+                let o = index(&format!("dislodged[{i}] option"), o, map.locations)?;
+                let name = map.loc_name(o);
+                if !has(reach, o) {
+                    return Err(format!(
+                        "dislodged[{i}]: the unit cannot move to its option {name}"
+                    ));
+                }
+                if st.units[map.prov_of[o] as usize].is_some() {
+                    return Err(format!("dislodged[{i}]: its option {name} holds a unit"));
+                }
+                mask |= bit(o);
             }
             st.set_dislodged(prov, p, mask);
         }

@@ -1,0 +1,92 @@
+"""Fuzz tests in CI: the surfaces of ``tests/fuzzing.py`` under hypothesis, with fixed seeds
+(``derandomize``) and a small budget so that CI stays short. ``tools/fuzz_long.py`` runs the same
+checks on a million inputs and more (``docs/fuzzing.md``)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import threading
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fuzzing
+from diplo.fast import FastGame, process_batch
+from test_fast import compare_phase, generated_position, slow_orders
+
+
+def ci(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+RNG = st.randoms(use_true_random=False)
+
+
+@ci(400)
+@given(RNG)
+def test_parser(rng: random.Random) -> None:
+    fuzzing.check_parser(rng)
+
+
+@ci(150)
+@given(RNG)
+def test_contract(rng: random.Random) -> None:
+    fuzzing.check_contract(rng)
+
+
+@ci(25)
+@given(RNG)
+def test_game_files(rng: random.Random) -> None:
+    fuzzing.check_game_file(rng)
+
+
+@ci(60)
+@given(RNG)
+def test_fast_codes(rng: random.Random) -> None:
+    fuzzing.check_fast_codes(rng, generated_position, compare_phase)
+
+
+@ci(40)
+@given(RNG)
+def test_fast_call_sequences(rng: random.Random) -> None:
+    fuzzing.check_fast_calls(rng, generated_position, slow_orders)
+
+
+def test_fast_calls_from_several_threads_rule_as_one_thread() -> None:
+    """Four Python threads drive their own games with valid and invalid calls and batches, at
+    once; every game ends where the same calls made on one thread leave it."""
+
+    def drive(seed: int, games: list[FastGame]) -> None:
+        rng = random.Random(seed)
+        for _ in range(12):
+            lists = [[rng.choice(o) for o in g.legal_orders()] for g in games]
+            if rng.random() < 0.3:
+                with contextlib.suppress(ValueError):
+                    process_batch(games, [*lists[:-1], [None]], threads=2)  # type: ignore[list-item]
+            elif rng.random() < 0.5:
+                process_batch(games, lists, threads=rng.randint(1, 3))
+            else:
+                for g, codes in zip(games, lists, strict=True):
+                    g.set_orders(codes)
+                    g.process()
+
+    def fresh() -> list[FastGame]:
+        return [FastGame(generated_position(random.Random(s))) for s in range(3)]
+
+    threaded = [fresh() for _ in range(4)]
+    workers = [threading.Thread(target=drive, args=(s, threaded[s])) for s in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    for seed in range(4):
+        alone = fresh()
+        drive(seed, alone)
+        assert [g.position() for g in alone] == [g.position() for g in threaded[seed]]
