@@ -276,7 +276,7 @@ class Game:
             raise ValueError(f"{name} has nothing to order in {self.phase}")
         if isinstance(orders, str):
             raise ValueError("orders must be a sequence of orders, not a single string")
-        self._orders[name] = [_as_order(item) for item in orders]
+        self._orders[name] = [item if type(item) is str else _as_order(item) for item in orders]
 
     def clear_orders(self, power: str | None = None) -> None:
         """Forget the orders of ``power`` (or of every power) for the current phase."""

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from weakref import WeakKeyDictionary
 
-from .backend import check_backend
+from .backend import check_backend, rust_available
 from .convoys import convoy_table, shores
 from .map import Map
 from .orders import (
@@ -175,7 +175,7 @@ def legal_order_texts(
     """
     if power is not None and power not in position.map.powers:
         raise ValueError(f"unknown power {power!r}")
-    if check_backend(backend) == "rust":
+    if (backend is None and rust_available()) or check_backend(backend) == "rust":
         texts: dict[str, list[str]] = _engine().legal_order_texts_engine(position, power)
         return texts
     return {k: [format_order(o) for o in v] for k, v in legal_orders(position, power).items()}
