@@ -52,6 +52,11 @@ def selfplay_engines(fast: ModuleType | None, mila: ModuleType | None) -> list[b
 
 
 @pytest.fixture(scope="session")
+def mila_api_engines(mila: ModuleType | None) -> list[bench.Engine]:
+    return bench.mila_api_engines(SEED, MAX_YEAR, bench.ENGINES, mila)
+
+
+@pytest.fixture(scope="session")
 def batch_engines(
     movement_phases: list[bench.MovementPhase], fast: ModuleType | None
 ) -> list[bench.Engine]:

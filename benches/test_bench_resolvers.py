@@ -44,7 +44,7 @@ def effective(movement_phases: list[bench.MovementPhase]) -> Prepared:
 def datc_positions() -> list[tuple[Position, dict[str, list[str]]]]:
     game_map = standard_map()
     out = []
-    for case in load_cases(ROOT / "tests" / "datc" / "cases.json"):
+    for case in load_cases():
         expected = case["expected"]
         if expected["phases"][0]["kind"] != "M":
             continue

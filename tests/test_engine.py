@@ -236,7 +236,11 @@ def play_compared(seed: int, max_year: int, as_text: bool) -> Game:
         position = game.position
         for power in game.orderable_powers():
             chosen = player.orders(position, power)
-            items: list[str | Order] = [format_order(o) for o in chosen] if as_text else chosen
+            items: list[str | Order] = []
+            if as_text:
+                items.extend(format_order(o) for o in chosen)
+            else:
+                items.extend(chosen)
             if rng.random() < 0.1:
                 items.extend(noise_texts(rng, position)[:1])
             game.set_orders(power, items)

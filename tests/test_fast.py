@@ -219,7 +219,7 @@ def player_codes(player: RandomPlayer, position: Position) -> list[int]:
 
 def test_encoding_layout_and_round_trip() -> None:
     index = M.location_index
-    order = SupportMove(Unit("F", "MAO"), Unit("F", "GAS"), "SPA/NC")
+    order: Order = SupportMove(Unit("F", "MAO"), Unit("F", "GAS"), "SPA/NC")
     code = encode_order(order, M)
     assert code & 0xF == fast.SUPPORT_MOVE
     assert code >> 4 & 0x7F == index["MAO"]
@@ -620,7 +620,7 @@ def test_bad_arguments_raise_value_error() -> None:
     with pytest.raises(ValueError):
         process_batch([game], [[]], threads=0)
     with pytest.raises(ValueError):
-        process_batch([game], ["A PAR H"])  # type: ignore[list-item]
+        process_batch([game], ["A PAR H"])
     # A position that is not a board of this map cannot even be built (diplo.checks).
     with pytest.raises(ValueError, match="unknown location 'XXX'"):
         FastGame(Position(M, Phase.parse("S1901M"), {"XXX": Piece("FRANCE", "A", "XXX")}, {}))
@@ -653,7 +653,7 @@ def test_bad_flat_batches_raise_value_error_naming_the_problem() -> None:
             process_batch([game, other], bad_codes, offsets=bad_offsets)
     # The core itself takes bytes only.
     with pytest.raises(ValueError, match="must be bytes"):
-        fast._core.process_batch([game._core], codes, None, b"\x00" * 8)  # type: ignore[arg-type]
+        fast._core.process_batch([game._core], codes, None, b"\x00" * 8)  # type: ignore[attr-defined]
     # Nothing was touched.
     assert game.phase == other.phase == "S1901M"
     process_batch([game, other], codes, offsets=offsets)

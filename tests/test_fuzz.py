@@ -69,7 +69,7 @@ def test_fast_calls_from_several_threads_rule_as_one_thread() -> None:
             lists = [[rng.choice(o) for o in g.legal_orders()] for g in games]
             if rng.random() < 0.3:
                 with contextlib.suppress(ValueError):
-                    process_batch(games, [*lists[:-1], [None]], threads=2)  # type: ignore[list-item]
+                    process_batch(games, [*lists[:-1], [None]], threads=2)
             elif rng.random() < 0.5:
                 process_batch(games, lists, threads=rng.randint(1, 3))
             else:

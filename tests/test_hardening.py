@@ -68,7 +68,7 @@ def test_an_occupied_retreat_option_is_refused_at_every_entry() -> None:
     # The core refuses it too, whoever calls it.
     index = M.location_index
     with pytest.raises(ValueError, match="option BRE holds a unit"):
-        fast._core.FastGame(
+        fast._core.FastGame(  # type: ignore[attr-defined]
             fast.fast_map(M),
             1901,
             "F",
@@ -128,7 +128,7 @@ def test_a_rejected_batch_names_the_game_and_touches_none() -> None:
     g0.set_orders([code("A PAR - BUR")])
     g1.set_orders([code("A PAR - PIC")])
     with pytest.raises(ValueError, match=r"^games\[1\]: orders\[0\]"):
-        process_batch([g0, g1], [[code("A MAR - BUR")], [None]])  # type: ignore[list-item]
+        process_batch([g0, g1], [[code("A MAR - BUR")], [None]])
     assert g0.phase == g1.phase == "S1901M"
     g0.process()
     g1.process()

@@ -26,8 +26,14 @@ from diplo.orders import (
 )
 
 M = standard_map()
-A = lambda loc: Unit("A", loc)  # noqa: E731
-F = lambda loc: Unit("F", loc)  # noqa: E731
+
+
+def A(loc: str) -> Unit:
+    return Unit("A", loc)
+
+
+def F(loc: str) -> Unit:
+    return Unit("F", loc)
 
 
 @pytest.mark.parametrize(

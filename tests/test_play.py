@@ -52,9 +52,74 @@ def test_game_runs_to_the_end_and_reports_centres(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == "S1901M"
-    assert any(line.startswith("F1903M") for line in lines)
-    assert lines[-1].startswith("supply centres: {")
+    assert lines[0] == "Spring 1901, movement"
+    assert "Fall 1903, movement" in lines
+    # The final count is a table: one row per power, then the total, which matches the game.
+    header = lines.index("power      centres  units")
+    rows = [line.split() for line in lines[header + 1 :]]
+    assert [r[0] for r in rows[:-1]] and rows[-1][0] == "total"
+    assert len(rows) == 8
+    assert sum(int(r[1]) for r in rows[:-1]) == int(rows[-1][1])
     # The saved file replays to the same game.
     game = load(out)
     assert game.is_over and str(game.history[0].phase) == "S1901M"
+
+
+def _play(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "diplo.cli", "play", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+def test_negative_seeds_are_refused() -> None:
+    proc = _play("--seed", "-1", "--max-year", "1901")
+    assert proc.returncode == 2
+    assert "the seed must be 0 or more, got -1" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_help_explains_the_options_and_the_default_end() -> None:
+    proc = _play("--help")
+    text = " ".join(proc.stdout.split())
+    assert "runs until one power wins with 18 supply centres" in text
+    for option in ("--seed", "--max-year", "--backend", "--verbose", "--quiet", "--save"):
+        assert option in text
+    assert "say why each order succeeded or failed" in text
+
+
+def test_every_dislodgement_is_shown_and_reasons_with_verbose() -> None:
+    """A void support whose unit is dislodged says both (the code alone would say only void)."""
+    import io
+
+    from diplo.adjudicate import process_phase
+    from diplo.map import standard_map
+    from diplo.play_cli import write_phase
+    from diplo.position import Position
+
+    game_map = standard_map()
+    position = Position.from_json(
+        {
+            "phase": "S1901M",
+            "units": {"AUSTRIA": ["A GAL"], "GERMANY": ["A MUN"], "RUSSIA": ["A UKR", "A WAR"]},
+        },
+        game_map,
+    )
+    orders = {
+        "AUSTRIA": ["A GAL S A MUN - SIL"],
+        "RUSSIA": ["A UKR - GAL", "A WAR S A UKR - GAL"],
+    }
+    outcome = process_phase(position, orders)
+    out = io.StringIO()
+    write_phase(out, outcome, verbose=True)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Spring 1901, movement"
+    support = next(line for line in lines if "A GAL S A MUN - SIL" in line)
+    assert "void; dislodged; may retreat to" in support
+    assert "Austria" in support
+    # -v: each result is followed by its reason, a sentence.
+    index = lines.index(support)
+    assert lines[index + 1].strip().endswith(".")

@@ -235,7 +235,8 @@ def test_maps_without_geometry_get_a_deterministic_schematic() -> None:
     # average than the others.
     standard = standard_map()
     spots = schematic(standard).anchors
-    near, far = [], []
+    near: list[float] = []
+    far: list[float] = []
     for a in standard.provinces:
         for b in standard.provinces:
             if a < b:

@@ -167,19 +167,19 @@ def decode_png(data: bytes) -> list[list[tuple[int, int, int]]]:
     prev = bytearray(stride)
     at = 0
     for _ in range(height):
-        kind, line = raw[at], bytearray(raw[at + 1 : at + 1 + stride])
+        mode, line = raw[at], bytearray(raw[at + 1 : at + 1 + stride])
         at += 1 + stride
         for i in range(stride):
             left = line[i - channels] if i >= channels else 0
             up = prev[i]
             corner = prev[i - channels] if i >= channels else 0
-            if kind == 1:
+            if mode == 1:
                 line[i] = (line[i] + left) & 0xFF
-            elif kind == 2:
+            elif mode == 2:
                 line[i] = (line[i] + up) & 0xFF
-            elif kind == 3:
+            elif mode == 3:
                 line[i] = (line[i] + (left + up) // 2) & 0xFF
-            elif kind == 4:
+            elif mode == 4:
                 p = left + up - corner
                 pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
                 pred = left if pa <= pb and pa <= pc else (up if pb <= pc else corner)

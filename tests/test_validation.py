@@ -74,7 +74,7 @@ def rule(pos: Position, power: str, text: str) -> tuple[bool, str, str]:
     ],
 )
 def test_illegal_orders(units: dict[str, str], power: str, text: str, code: str) -> None:
-    legal, got, _ = rule(position(**units), power, text)
+    legal, got, _ = rule(position("S1901M", None, **units), power, text)
     assert (legal, got) == (False, code)
 
 
@@ -99,7 +99,7 @@ def test_illegal_orders(units: dict[str, str], power: str, text: str, code: str)
 def test_legal_orders_are_normalised(
     units: dict[str, str], power: str, text: str, canonical: str
 ) -> None:
-    assert rule(position(**units), power, text) == (True, "ok", canonical)
+    assert rule(position("S1901M", None, **units), power, text) == (True, "ok", canonical)
 
 
 def test_two_different_orders_void_both_and_the_unit_holds() -> None:

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Extract the chapter 6 test cases of the DATC v3.0 into ``tests/datc/cases.json``.
+"""Extract the chapter 6 test cases of the DATC v3.0 into ``python/diplo/data/datc_cases.json``.
 
 Reads the DATC HTML (default ``../shared/datc/DATC_v3_0.html`` relative to the repository root),
 takes every ``<h4><a name="6.X.N">`` case with its prose and its ``<pre>`` order blocks, merges
 the hand-written expectations of ``tests/datc/expected/6.X.json`` and writes the fixture. See
 ``tests/datc/README.md`` for the format.
 
-    python tools/datc.py                 # regenerate tests/datc/cases.json
+    python tools/datc.py                 # regenerate python/diplo/data/datc_cases.json
     python tools/datc.py --check         # exit 1 when the checked-in file is stale
     python tools/datc.py --strict        # a missing expectation is an error
 
@@ -28,7 +28,7 @@ from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_HTML = REPO_ROOT.parent / "shared" / "datc" / "DATC_v3_0.html"
-DEFAULT_OUT = REPO_ROOT / "tests" / "datc" / "cases.json"
+DEFAULT_OUT = REPO_ROOT / "python" / "diplo" / "data" / "datc_cases.json"
 EXPECTED_DIR = REPO_ROOT / "tests" / "datc" / "expected"
 
 # Number of cases per section of chapter 6, as counted in DATC v3.0.

@@ -5,7 +5,7 @@ The Rust tests (``rust/tests/datc.rs``) read it: they have no order parser for t
 and no harness to work out the units a case implies, so this file gives them, per phase, the
 whole starting position, every order in the canonical short form with its fast-path code, and
 the expected results (see :func:`diplo.conformance.explicit_cases`). Regenerate it after
-``tools/datc.py`` changed ``tests/datc/cases.json``::
+``tools/datc.py`` changed ``python/diplo/data/datc_cases.json``::
 
     python tools/datc_explicit.py            # regenerate
     python tools/datc_explicit.py --check    # exit 1 when it is stale
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CASES = REPO_ROOT / "tests" / "datc" / "cases.json"
+DEFAULT_CASES = REPO_ROOT / "python" / "diplo" / "data" / "datc_cases.json"
 DEFAULT_OUT = REPO_ROOT / "tests" / "datc" / "explicit.json"
 
 

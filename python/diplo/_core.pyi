@@ -15,13 +15,19 @@ __all__ = [
     "REASON_NAMES",
     "FastGame",
     "FastMap",
+    "GameOverError",
     "__version__",
+    "_panic_for_test",
+    "mila_turn",
     "pack_orders",
     "process_batch",
 ]
 
 __version__: Final[str]
 CODES: Final[tuple[str, str, str, str, str, str]]
+
+class GameOverError(RuntimeError):
+    """An action that needs a running game was asked of a game that has ended."""
 
 def _panic_for_test(message: str) -> None:
     """Panics inside the guard every entry point uses; raises ``RuntimeError`` (tests only)."""
@@ -131,6 +137,14 @@ class FastGame:
         """Per code a row of facts or None, then per implied hold a row (see py_fast.rs)."""
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
+
+def mila_turn(
+    game: FastGame,
+) -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, dict[str, int]]]:
+    """The phase as MILA's ``Game`` shows it: ``(possible, orderable, codes)``: every location
+    -> the sorted texts of the orders listed there (a fleet on a split coast under its province
+    and its coast); power -> the keys it orders; power -> ``{text: code}`` of its listed orders.
+    A plain army move beyond the neighbours is not listed (MILA lists it with ``VIA``)."""
 
 def process_batch(
     games: Sequence[FastGame],

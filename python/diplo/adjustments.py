@@ -29,6 +29,7 @@ from .map import Map
 from .orders import Build, Disband, Unit, Waive, format_order
 from .outcome import Outcome
 from .position import Piece, Position
+from .wording import power_name
 
 __all__ = [
     "AdjustmentResult",
@@ -215,8 +216,13 @@ def resolve_adjustments(
             # DATC 4.D.7: a build may be waived; an allowed build nobody used is waived.
             for _ in range(allowed - ledger.used):
                 reason = (
-                    f"{_title(power)} did not use one of its {allowed} allowed "
-                    f"build{'s' if allowed != 1 else ''}, so it is waived."
+                    f"{_title(power)} did not use "
+                    + (
+                        "its one allowed build"
+                        if allowed == 1
+                        else f"one of its {allowed} allowed builds"
+                    )
+                    + ", so it is waived."
                 )
                 implied.append((power, "WAIVE", Outcome("ok", True, reason)))
         elif allowed < 0:
@@ -353,6 +359,4 @@ def _disband(
     return Outcome("ok", True, f"{piece} disbanded as ordered.")
 
 
-def _title(power: str) -> str:
-    """A power's name for sentences: ``FRANCE`` -> ``France``."""
-    return power.replace("_", " ").title()
+_title = power_name

@@ -1,6 +1,6 @@
 """``diplo bench``: how fast diplo plays random Diplomacy, against itself and the MILA engine.
 
-Three workloads, each measured on every engine in the same run (the report is specified in
+Four workloads, each measured on every engine in the same run (the report is specified in
 ``../shared/spec/adjudicate-json.md``, "Reports"):
 
 ``movement``
@@ -22,6 +22,11 @@ Three workloads, each measured on every engine in the same run (the report is sp
     ``diplo adjudicate --jsonl`` on the movement phases as documents (position and order
     strings, one JSON line each): the whole command from text in to text out, on each backend
     (documents per second are ``1e6 / us_per_phase``).
+``mila-api``
+    The self-play loop of ``selfplay`` written against MILA's ``Game`` API (as the MILA corpus was
+    played: ``get_all_possible_orders``, ``get_orderable_locations``, a sorted random choice per
+    location, ``set_orders``, ``process``), run on :class:`diplo.compat.mila.Game` (engine
+    ``diplo-compat``) and on MILA itself: what a bot written for MILA gains by switching imports.
 ``batch``
     :func:`diplo.fast.process_batch` over many independent movement phases, on 1 thread and on
     2 threads (only when ``diplo.fast`` is built). The orders go in the fastest public form: flat
@@ -85,6 +90,7 @@ __all__ = [
     "batch_engines",
     "fast_module",
     "measure",
+    "mila_api_engines",
     "mila_module",
     "movement_engines",
     "prepare_movement_phases",
@@ -94,7 +100,7 @@ __all__ = [
     "selfplay_engines",
 ]
 
-WORKLOADS = ("movement", "strings", "selfplay", "jsonl", "batch")
+WORKLOADS = ("movement", "strings", "selfplay", "mila-api", "jsonl", "batch")
 ENGINES = ("diplo-rust", "diplo-rust-objects", "diplo-python", "mila")
 #: The engine the others are compared with, per workload (the ``÷`` column and ``ratios``).
 REFERENCE = {
@@ -103,6 +109,7 @@ REFERENCE = {
     "jsonl": "diplo-rust-objects",
     "selfplay": "diplo-rust",
     "batch": "diplo-rust-2threads",
+    "mila-api": "diplo-compat",
 }
 FULL_BOARD = 30
 DESCRIPTIONS = {
@@ -111,6 +118,7 @@ DESCRIPTIONS = {
     "selfplay": "random self-play, every phase: legal orders, random choice, submit, process",
     "jsonl": "diplo adjudicate --jsonl: movement documents in, ruling documents out",
     "batch": "diplo.fast.process_batch over independent movement phases",
+    "mila-api": "random self-play through MILA's Game API: diplo.compat.mila.Game and MILA",
 }
 
 
@@ -471,7 +479,9 @@ def _fast_selfplay_engine(seed: int, max_year: int, fast: ModuleType) -> Engine:
     return Engine("diplo-rust", setup, run)
 
 
-def _mila_selfplay_engine(seed: int, max_year: int, mila: ModuleType) -> Engine:
+def _mila_selfplay_engine(seed: int, max_year: int, mila: ModuleType, name: str = "mila") -> Engine:
+    """Self-play through MILA's ``Game`` API, on ``mila.Game`` (MILA, or diplo.compat.mila)."""
+
     # As the MILA corpus was played (../shared/corpus/README.md, "How games are played").
     def setup(r: int) -> tuple[Any, random.Random]:
         return mila.Game(), random.Random(seed + r)
@@ -490,7 +500,23 @@ def _mila_selfplay_engine(seed: int, max_year: int, mila: ModuleType) -> Engine:
             phases += 1
         return phases
 
-    return Engine("mila", setup, run)
+    return Engine(name, setup, run)
+
+
+def mila_api_engines(
+    seed: int, max_year: int, engines: Iterable[str] = ENGINES, mila: ModuleType | None = None
+) -> list[Engine]:
+    """The engines of the mila-api workload: the drop-in (when the fast path is built and
+    ``diplo-rust`` is asked for) and MILA (when installed and asked for)."""
+    wanted = set(engines)
+    out: list[Engine] = []
+    if "diplo-rust" in wanted and rust_available():
+        compat = _optional("diplo.compat.mila")  # None when diplo.fast is not the real one
+        if compat is not None:
+            out.append(_mila_selfplay_engine(seed, max_year, compat, "diplo-compat"))
+    if mila is not None and "mila" in wanted:
+        out.append(_mila_selfplay_engine(seed, max_year, mila))
+    return out
 
 
 def batch_engines(
@@ -617,6 +643,36 @@ class Settings:
     rounds: int = 30
     batch_size: int = 1000
     max_year: int = 1915
+    #: Commands speaking the JSON contract in --jsonl mode, timed on the movement workload.
+    external: tuple[str, ...] = ()
+
+
+def external_engines(phases: Sequence[MovementPhase], commands: Sequence[str]) -> list[Engine]:
+    """The movement phases through each external command (``diplo bench --engine CMD``) and,
+    for comparison, through diplo's own ``diplo adjudicate --jsonl`` (engine ``diplo-jsonl``):
+    one process per run, all the phases on its standard input. Every output must be a ruling."""
+    from .external import EngineError, ExternalEngine, diplo_command
+
+    docs = [{**p.position.to_json(), "orders": p.texts()} for p in phases]
+
+    def engine(name: str, command: str) -> Engine:
+        external = ExternalEngine(command)
+
+        def run(batch: list[dict[str, Any]]) -> int:
+            try:
+                outputs = external.adjudicate(batch)
+            except EngineError as exc:
+                raise BenchError(str(exc)) from None
+            bad = [o for o in outputs if "results" not in o]
+            if bad:
+                raise BenchError(f"{command!r} did not rule on every phase: {bad[0]}")
+            return len(outputs)
+
+        return Engine(name, lambda _round: docs, run)
+
+    out = [engine(f"external-{i}", command) for i, command in enumerate(commands, start=1)]
+    out.append(engine("diplo-jsonl", diplo_command()))
+    return out
 
 
 @dataclass
@@ -654,6 +710,7 @@ class Report:
             "jsonl": f"{len(units)} documents per run x {s.rounds} rounds (µs per document)",
             "selfplay": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
             "batch": f"{s.batch_size} phases per call x {s.rounds} rounds",
+            "mila-api": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
         }
         lines: list[str] = []
         for workload, results in self.workloads.items():
@@ -694,6 +751,10 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
         report.movement_units = [p.units for p in phases]
     if "movement" in settings.workloads:
         engines = movement_engines(phases, settings.engines, fast, mila)
+        if settings.external:
+            engines += external_engines(phases, settings.external)
+            for i, command in enumerate(settings.external, start=1):
+                say(f"external-{i} is {command!r}; diplo-jsonl is diplo adjudicate --jsonl")
         say(f"movement: {len(engines)} engines x {settings.rounds} rounds")
         report.workloads["movement"] = measure(engines, settings.rounds)
     if "strings" in settings.workloads:
@@ -708,6 +769,13 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
         engines = selfplay_engines(settings.seed, settings.max_year, settings.engines, fast, mila)
         say(f"selfplay: {len(engines)} engines x {settings.games} games to {settings.max_year}")
         report.workloads["selfplay"] = measure(engines, settings.games)
+    if "mila-api" in settings.workloads:
+        engines = mila_api_engines(settings.seed, settings.max_year, settings.engines, mila)
+        if engines:
+            say(f"mila-api: {len(engines)} engines x {settings.games} games to {settings.max_year}")
+            report.workloads["mila-api"] = measure(engines, settings.games)
+        else:
+            say("mila-api omitted: neither diplo.compat.mila nor MILA can run here")
     if "batch" in settings.workloads:
         if fast is None:
             say("batch omitted: diplo.fast (and its process_batch) is not built")
@@ -725,8 +793,9 @@ def register(sub: Any) -> None:
         "bench",
         help="time diplo's engines (and MILA's) on random full-board play",
         description=(
-            "Time the movement, selfplay and batch workloads on every engine, interleaved in "
-            "rounds; report the median µs per phase. The defaults take about half a minute."
+            "Time the movement, selfplay, mila-api and batch workloads on every engine, "
+            "interleaved in rounds; report the median µs per phase. The defaults take about a "
+            "minute."
         ),
     )
     defaults = Settings()
@@ -768,6 +837,15 @@ def register(sub: Any) -> None:
         "--workloads", nargs="+", choices=WORKLOADS, default=list(WORKLOADS), metavar="WORKLOAD"
     )
     bench.add_argument("--seed", type=int, default=defaults.seed, help="random seed (default 0)")
+    bench.add_argument(
+        "--engine",
+        metavar="CMD",
+        action="append",
+        default=[],
+        help="also time the movement workload through this command, which must speak the JSON "
+        "contract in --jsonl mode (one process per round, all phases on its standard input), "
+        "beside diplo's own command (diplo-jsonl); repeatable",
+    )
     bench.set_defaults(handler=run)
 
 
@@ -791,6 +869,7 @@ def run(args: argparse.Namespace) -> int:
         rounds=args.rounds,
         batch_size=args.batch_size,
         max_year=args.max_year,
+        external=tuple(args.engine),
     )
     try:
         report = run_benchmarks(settings, lambda text: print(f"bench: {text}", file=sys.stderr))

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -46,12 +47,20 @@ def _describe(exc: BaseException) -> str:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="diplo", description="A Diplomacy adjudicator following the DATC v3.0."
+        prog="diplo",
+        description="A Diplomacy adjudicator following the DATC v3.0.",
+        epilog=f"The JSON contract (diplo adjudicate's documents): {contract_path()}",
     )
+    parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True)
 
     adj = sub.add_parser(
-        "adjudicate", help="rule on one phase given as JSON (see the JSON contract)"
+        "adjudicate",
+        help="rule on one phase given as JSON (see the JSON contract)",
+        description="Rule on one phase given as a JSON document; print the ruling and the next "
+        "position as JSON.",
+        epilog=f"The documents are described in the JSON contract, shipped with the package: "
+        f"{contract_path()}",
     )
     adj.add_argument("file", nargs="?", default="-", help="input document, '-' for stdin")
     adj.add_argument("--jsonl", action="store_true", help="one document per line in and out")
@@ -76,13 +85,39 @@ def _parser() -> argparse.ArgumentParser:
         help="only this path (repeatable): the object API on the python or rust backend, "
         "or FastGame; default every path that is built",
     )
-    datc.add_argument("--fixture", type=Path, default=None, help="path to tests/datc/cases.json")
+    datc.add_argument(
+        "--fixture",
+        type=Path,
+        default=None,
+        help="a DATC fixture (default: the one shipped in the package)",
+    )
     datc.add_argument("--json", action="store_true", help="print the JSON report")
     datc.add_argument("-v", "--verbose", action="store_true", help="list every case")
+    datc.add_argument(
+        "--engine",
+        metavar="CMD",
+        action="append",
+        default=[],
+        help="also run the suite through this command, which must speak the JSON contract in "
+        "--jsonl mode (e.g. 'diplo adjudicate --jsonl'); repeatable. Its failures are listed per "
+        "section with the reason, and it is timed beside diplo's own command",
+    )
     datc.set_defaults(handler=_datc)
 
     _add_optional_commands(sub)
     return parser
+
+
+def contract_path() -> Path:
+    """Where the JSON contract (``docs/json-contract.md``) is in the installed package."""
+    return Path(str(resources.files("diplo") / "docs" / "json-contract.md"))
+
+
+def _version() -> str:
+    from . import __version__
+    from .conformance import DATC_VERSION
+
+    return f"diplo {__version__} (DATC v{DATC_VERSION}, Python {sys.version.split()[0]})"
 
 
 def _add_optional_commands(sub: Any) -> None:
@@ -271,6 +306,11 @@ def _datc(args: argparse.Namespace) -> int:
                     print(f"        {problem}")
                 for order in r.not_expressible:
                     print(f"        not expressible: {order}")
+    if args.engine:
+        from .external import datc_engines
+
+        report["engines"], engine_failed = datc_engines(cases, args.engine, args.json, args.verbose)
+        failed_any = failed_any or engine_failed
     if args.json:
         print(json.dumps(report, indent=1))
     return 1 if failed_any else 0

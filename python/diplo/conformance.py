@@ -1,7 +1,8 @@
 """The DATC v3.0 conformance runner behind ``diplo datc`` and ``tests/test_datc.py``.
 
-It reads the fixture ``tests/datc/cases.json`` (made by ``tools/datc.py`` from the DATC text and
-the hand-written expectations) and plays every case on each *path* into the adjudicator:
+It reads the fixture ``diplo/data/datc_cases.json``, shipped in the package (made by
+``tools/datc.py`` from the DATC text and the hand-written expectations) and plays every case on
+each *path* into the adjudicator:
 
 - ``python``: the object API (:func:`diplo.adjudicate.process_phase`) on the pure-Python
   reference backend;
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
@@ -87,17 +89,13 @@ class _PhaseRuling:
     units: set[tuple[str, str]]
 
 
-def find_fixture(start: Path | None = None) -> Path:
-    """Locate ``tests/datc/cases.json`` from the working directory upwards."""
-    here = (start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        candidate = folder / "tests" / "datc" / "cases.json"
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(
-        "cannot find tests/datc/cases.json from the current directory; "
-        "run from a checkout of diplo or pass --fixture PATH"
-    )
+def find_fixture() -> Path:
+    """The DATC fixture shipped in the package (``diplo/data/datc_cases.json``), so that
+    ``diplo datc`` runs from an installed wheel anywhere; the DATC text itself is not needed."""
+    fixture = Path(str(resources.files("diplo") / "data" / "datc_cases.json"))
+    if not fixture.is_file():
+        raise FileNotFoundError(f"the DATC fixture is missing from the package: {fixture}")
+    return fixture
 
 
 def load_cases(path: Path | None = None) -> list[dict[str, Any]]:

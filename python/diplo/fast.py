@@ -119,6 +119,7 @@ __all__ = [
     "encode_order",
     "fast_map",
     "pack_orders",
+    "position_from_state",
     "process_batch",
 ]
 
@@ -144,6 +145,18 @@ _USED = (1 << 27) - 1
 
 #: Result codes, indexed by the integers of :meth:`FastGame.result_codes`.
 RESULT_CODES: Final = ("ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal")
+
+#: A fast game's raw state, as ``_core.FastGame.state()`` returns it: ``(year, season, kind,
+#: units, centers, dislodged)``, units ``(power, is_fleet, loc)``, centres ``(province, power)``,
+#: dislodged units ``(power, is_fleet, loc, options)``, all as map indexes.
+FastState = tuple[
+    int,
+    str,
+    str,
+    list[tuple[int, bool, int]],
+    list[tuple[int, int]],
+    list[tuple[int, bool, int, list[int]]],
+]
 
 # --------------------------------------------------------------------------- codes and orders
 
@@ -383,21 +396,7 @@ class FastGame:
     def position(self) -> Position:
         """The current state as an immutable :class:`~diplo.position.Position` (retreat options
         in location order)."""
-        game_map = self._map
-        year, season, kind, units, centers, dislodged = self._core.state()
-        locations = game_map.locations
-        powers = game_map.powers
-        pieces: dict[str, Piece] = {}
-        for power, fleet, loc in units:
-            piece = Piece(powers[power], "F" if fleet else "A", locations[loc])
-            pieces[piece.province] = piece
-        owners = {locations[prov]: powers[power] for prov, power in centers}
-        gone: dict[str, Dislodged] = {}
-        for power, fleet, loc, options in dislodged:
-            piece = Piece(powers[power], "F" if fleet else "A", locations[loc])
-            gone[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
-        phase = Phase(year, season, kind)  # type: ignore[arg-type]
-        return Position(game_map, phase, pieces, owners, gone)
+        return position_from_state(self._map, self._core.state())
 
     def state_indices(
         self,
@@ -422,6 +421,25 @@ class FastGame:
 
     def __repr__(self) -> str:
         return repr(self._core)
+
+
+def position_from_state(game_map: Map, state: FastState) -> Position:
+    """The :class:`~diplo.position.Position` of a fast game's raw state (``_core.FastGame.state``,
+    kept by callers that need the position of a past phase only now and then)."""
+    year, season, kind, units, centers, dislodged = state
+    locations = game_map.locations
+    powers = game_map.powers
+    pieces: dict[str, Piece] = {}
+    for power, fleet, loc in units:
+        piece = Piece(powers[power], "F" if fleet else "A", locations[loc])
+        pieces[piece.province] = piece
+    owners = {locations[prov]: powers[power] for prov, power in centers}
+    gone: dict[str, Dislodged] = {}
+    for power, fleet, loc, options in dislodged:
+        piece = Piece(powers[power], "F" if fleet else "A", locations[loc])
+        gone[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
+    phase = Phase(year, season, kind)  # type: ignore[arg-type]
+    return Position(game_map, phase, pieces, owners, gone)
 
 
 #: Buffer formats read as native ``u32`` values (besides byte buffers of whole ``u32`` values).

@@ -69,8 +69,13 @@ from .position import Phase, Position
 __all__ = ["Game", "GameOverError", "PhaseRecord"]
 
 
-class GameOverError(RuntimeError):
-    """An action that needs a running game was asked of a game that has ended."""
+try:
+    # Defined once, in the Rust core (which raises it too), and re-exported here.
+    from ._core import GameOverError
+except ImportError:  # pragma: no cover - the pure-Python reference without the compiled core
+
+    class GameOverError(RuntimeError):  # type: ignore[no-redef]
+        """An action that needs a running game was asked of a game that has ended."""
 
 
 @dataclass(frozen=True)

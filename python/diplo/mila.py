@@ -40,6 +40,7 @@ __all__ = [
     "game_from_mila",
     "game_to_mila",
     "mila_results",
+    "phase_to_mila",
     "position_from_mila",
     "position_to_mila",
 ]
@@ -210,6 +211,22 @@ def _retreat_labels(result: Result) -> list[str]:
 # --------------------------------------------------------------------------- export
 
 
+def phase_to_mila(record: PhaseRecord, civil_disorder: Iterable[str] = ()) -> dict[str, Any]:
+    """One processed phase of a MILA saved game: the state it started from, the orders MILA
+    would have accepted (the legal ones, in short form), MILA-style labels, no messages."""
+    orders: dict[str, list[str]] = {p: [] for p in record.position.map.powers}
+    for result in record.outcome.results:
+        if result.given and result.legal and result.power is not None:
+            orders[result.power].append(result.order)
+    return {
+        "name": str(record.phase),
+        "state": position_to_mila(record.position, civil_disorder=civil_disorder),
+        "orders": orders,
+        "results": mila_results(record),
+        "messages": [],
+    }
+
+
 def game_to_mila(game: Game, game_id: str | None = None) -> dict[str, Any]:
     """The game as a MILA saved game (a JSON-ready dict).
 
@@ -224,19 +241,7 @@ def game_to_mila(game: Game, game_id: str | None = None) -> dict[str, Any]:
     for record in game.history:
         phase = record.position.phase
         disorder = [p for p, when in resigned.items() if when.sequence() <= phase.sequence()]
-        orders: dict[str, list[str]] = {p: [] for p in powers}
-        for result in record.outcome.results:
-            if result.given and result.legal and result.power is not None:
-                orders[result.power].append(result.order)
-        phases.append(
-            {
-                "name": str(phase),
-                "state": position_to_mila(record.position, civil_disorder=disorder),
-                "orders": orders,
-                "results": mila_results(record),
-                "messages": [],
-            }
-        )
+        phases.append(phase_to_mila(record, civil_disorder=disorder))
     if game.is_over:
         if game.winner is not None:
             note = f"Victory by: {game.winner[:3]}"

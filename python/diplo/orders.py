@@ -16,6 +16,7 @@ from weakref import WeakKeyDictionary
 
 from .checks import ORDER_LIMIT, show
 from .map import Map, MapError
+from .wording import suggestions
 
 UnitType: TypeAlias = Literal["A", "F"]
 
@@ -318,7 +319,8 @@ def _unknown(game_map: Map, what: str, phrase: str) -> str:
                 f"unknown coast {show(match.group(2))} of {prov} in the {what} "
                 f"(its coasts: {coasts})"
             )
-    return f"unknown {what} {show(phrase)}"
+    names = [*game_map.locations, *(p.name for p in game_map.provinces.values())]
+    return f"unknown {what} {show(phrase)}{suggestions(phrase, names)}"
 
 
 #: Control characters (NUL, escapes, C1 controls) make an order unreadable, not just wrong.

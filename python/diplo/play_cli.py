@@ -7,30 +7,78 @@ fixed order (powers in map order, units sorted), and both backends rule identica
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
+from .adjudicate import PhaseOutcome
 from .backend import check_backend
 from .checks import check_max_year
 from .game import Game
 from .gamefile import save
 from .map import standard_map
 from .player import RandomPlayer
-from .position import Position
+from .position import Phase, Position
+from .wording import power_name
+
+_SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
+_KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
+
+
+def phase_words(phase: Phase) -> str:
+    """A phase as players name it: ``Spring 1901, movement``."""
+    return f"{_SEASONS[phase.season]} {phase.year}, {_KINDS[phase.kind]}"
 
 
 def register(sub: Any) -> None:
-    play = sub.add_parser("play", help="play a whole game with seven random players")
-    play.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    play.add_argument("--max-year", type=int, default=None, help="last year to play (then a draw)")
-    play.add_argument("--backend", choices=("rust", "python"), default=None)
+    play = sub.add_parser(
+        "play",
+        help="play a whole game with seven random players",
+        description="Seven random players (every unit ordered at random among its legal orders) "
+        "play a game on the standard map; every phase is ruled and printed, then the final "
+        "supply-centre count. Without --max-year the game runs until one power wins with 18 "
+        "supply centres (which can take a few hundred years of random play); with it, the game "
+        "ends as a draw after that year. The same seed gives the same game on every backend.",
+    )
+    play.add_argument(
+        "--seed",
+        type=_seed,
+        default=0,
+        help="random seed, a whole number 0 or more: the same seed plays the same game (default 0)",
+    )
+    play.add_argument(
+        "--max-year",
+        type=int,
+        default=None,
+        metavar="YEAR",
+        help="last year to play, then the game ends in a draw (default: play to a solo win)",
+    )
+    play.add_argument(
+        "--backend",
+        choices=("rust", "python"),
+        default=None,
+        help="the movement resolver (default: the fastest one built)",
+    )
+    play.add_argument(
+        "-v", "--verbose", action="store_true", help="say why each order succeeded or failed"
+    )
     play.add_argument("--quiet", action="store_true", help="print only the final centre count")
-    play.add_argument("--save", metavar="FILE", default=None, help="write the game file here")
+    play.add_argument(
+        "--save", metavar="FILE", default=None, help="write the game file here (docs/game-files.md)"
+    )
     play.set_defaults(handler=run)
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"the seed must be 0 or more, got {value}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,7 +95,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"diplo: {exc}", file=sys.stderr)
         return 2
-    game = play_game(args.seed, args.max_year, backend, None if args.quiet else sys.stdout)
+    verbose = bool(getattr(args, "verbose", False))
+    out = None if args.quiet else sys.stdout
+    game = play_game(args.seed, args.max_year, backend, out, verbose=verbose)
     _print_final(game)
     if args.save:
         try:
@@ -70,8 +120,16 @@ def _check_writable(path: str) -> None:
         raise ValueError(f"--save {path}: not writable")
 
 
-def play_game(seed: int, max_year: int | None, backend: str | None, out: Any | None = None) -> Game:
-    """Play one random game to its end; print each phase to ``out`` when given."""
+def play_game(
+    seed: int,
+    max_year: int | None,
+    backend: str | None,
+    out: Any | None = None,
+    *,
+    verbose: bool = False,
+) -> Game:
+    """Play one random game to its end; print each phase to ``out`` when given (with each
+    result's reason when ``verbose``)."""
     game = Game(backend=backend, max_year=max_year)
     player = RandomPlayer(random.Random(seed))
     while not game.is_over:
@@ -80,21 +138,45 @@ def play_game(seed: int, max_year: int | None, backend: str | None, out: Any | N
             game.set_orders(power, player.orders(position, power))
         outcome = game.process()
         if out is not None:
-            out.write(f"{outcome.phase}\n")
-            for result in outcome.results:
-                mark = result.code if result.given else f"{result.code}, not ordered"
-                out.write(f"  {result.power:<8} {result.order:<24} {mark}\n")
+            write_phase(out, outcome, verbose)
     return game
+
+
+def write_phase(out: Any, outcome: PhaseOutcome, verbose: bool = False) -> None:
+    """One ruled phase for people: the phase in words, then one line per result. Every
+    dislodged unit says so (with where it may retreat), whatever code its order got."""
+    out.write(f"{phase_words(outcome.phase)}\n")
+    dislodged = {str(d.piece): d for d in outcome.dislodged.values()}
+    for result in outcome.results:
+        marks = [result.code if result.given else f"{result.code}, not ordered"]
+        gone = dislodged.get(result.unit or "")
+        if gone is not None and (result.given or result.unit is not None) and result.legal:
+            if result.code != "dislodged":
+                marks.append("dislodged")
+            options = ", ".join(gone.options)
+            marks.append(f"may retreat to {options}" if options else "no retreat: disbanded")
+        power = power_name(result.power) if result.power else ""
+        out.write(f"  {power:<8} {result.order:<24} {'; '.join(marks)}\n")
+        if verbose and result.reason:
+            out.write(f"  {'':<8} {'':<24} {result.reason}\n")
 
 
 def _print_final(game: Game) -> None:
     counts = game.centers
     ranking = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    year = game.position.phase.year
     if game.winner:
-        print(f"{game.winner} wins in {game.position.phase.year}")
+        print(f"{power_name(game.winner)} wins in {year}.")
     elif game.draw:
-        print(f"draw among {', '.join(game.survivors)} ({game.end_reason})")
-    print("supply centres: " + json.dumps(dict(ranking)))
+        names = ", ".join(power_name(p) for p in game.survivors)
+        why = "the last year was played" if game.end_reason == "max_year" else game.end_reason
+        print(f"Draw among {names} ({why}).")
+    units = {p: len(game.position.units_of(p)) for p in counts}
+    print("")
+    print(f"{'power':<10}{'centres':>8}{'units':>7}")
+    for power, count in ranking:
+        print(f"{power_name(power):<10}{count:>8}{units[power]:>7}")
+    print(f"{'total':<10}{sum(counts.values()):>8}{sum(units.values()):>7}")
 
 
-__all__ = ["play_game", "register", "run"]
+__all__ = ["phase_words", "play_game", "register", "run", "write_phase"]

@@ -35,6 +35,7 @@ from .orders import (
     parse_power_order,
 )
 from .position import Piece, Position
+from .wording import power_name, sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +128,7 @@ def multiple_orders_message(order: str, unit: str, count: int) -> str:
     """The sentence of an order refused because its unit was given ``count`` different orders."""
     return (
         f"{order}: {unit} was given {count} different orders; all are void and the unit holds "
-        "(DATC 4.D.3)"
+        "(DATC 4.D.3)."
     )
 
 
@@ -148,7 +149,10 @@ def _rule(position: Position, power: str, item: str | Order, fleets: frozenset[s
         if isinstance(item, str):
             prefix, order = parse_power_order(item, game_map)
             if prefix is not None and prefix != power:
-                raise _Illegal("wrong_power", f"the order is written for {prefix}, not {power}")
+                raise _Illegal(
+                    "wrong_power",
+                    f"the order is written for {power_name(prefix)}, not {power_name(power)}",
+                )
         else:
             order = item
         piece = _named_piece(position, order)
@@ -160,17 +164,23 @@ def _rule(position: Position, power: str, item: str | Order, fleets: frozenset[s
         else:
             normalised = _adjustment(position, power, order)
         return Ruling(
-            power, text, normalised, piece, True, "ok", f"{format_order(normalised)}: legal"
+            power, text, normalised, piece, True, "ok", f"{format_order(normalised)}: legal."
         )
     except OrderParseError as exc:
-        return Ruling(power, text, None, None, False, "unparsable", f"{show(text)}: {exc.reason}")
+        return Ruling(
+            power, text, None, None, False, "unparsable", sentence(f"{show(text)}: {exc.reason}")
+        )
     except MapError as exc:
         # Only an Order object built by hand can name a place the map does not have.
         shown = format_order(order) if order is not None else text
-        return Ruling(power, text, order, piece, False, "unknown_location", f"{shown}: {exc}")
+        return Ruling(
+            power, text, order, piece, False, "unknown_location", sentence(f"{shown}: {exc}")
+        )
     except _Illegal as exc:
         shown = format_order(order) if order is not None else text
-        return Ruling(power, text, order, piece, False, exc.code, f"{shown}: {exc.reason}")
+        return Ruling(
+            power, text, order, piece, False, exc.code, sentence(f"{shown}: {exc.reason}")
+        )
 
 
 def _named_piece(position: Position, order: Order) -> Piece | None:
@@ -191,7 +201,10 @@ def _own_piece(position: Position, power: str, unit: Unit) -> Piece:
         raise _Illegal("no_unit", f"there is no unit in {prov}")
     if piece.power != power:
         # DATC 6.A.6: a power cannot order another power's unit; the owner's order stands.
-        raise _Illegal("foreign_unit", f"the unit in {prov} belongs to {piece.power}, not {power}")
+        raise _Illegal(
+            "foreign_unit",
+            f"the unit in {prov} belongs to {power_name(piece.power)}, not {power_name(power)}",
+        )
     # DATC 4.C.2 and 4.B.5: a wrong unit type or a wrong coast of the ordered unit is ignored;
     # the order is taken for the unit that is really there.
     return piece
@@ -388,7 +401,9 @@ def _retreat(position: Position, power: str, order: Order) -> Order:
     piece = dislodged.piece
     if piece.power != power:
         raise _Illegal(
-            "foreign_unit", f"the dislodged unit in {prov} belongs to {piece.power}, not {power}"
+            "foreign_unit",
+            f"the dislodged unit in {prov} belongs to {power_name(piece.power)}, not "
+            f"{power_name(power)}",
         )
     if isinstance(order, Disband):
         return Disband(piece.unit)
@@ -425,23 +440,26 @@ def _adjustment(position: Position, power: str, order: Order) -> Order:
     owed = len(position.centers_of(power)) - len(position.units_of(power))
     if isinstance(order, Waive):
         if owed <= 0:
-            raise _Illegal("no_builds", f"{power} has no build to waive")
+            raise _Illegal("no_builds", f"{power_name(power)} has no build to waive")
         return order
     if isinstance(order, Disband):
         if owed >= 0:
-            raise _Illegal("no_disbands", f"{power} does not have to disband any unit")
+            raise _Illegal("no_disbands", f"{power_name(power)} does not have to disband any unit")
         return Disband(_own_piece(position, power, order.unit).unit)
     assert isinstance(order, Build)
     if owed <= 0:
         raise _Illegal(
-            "no_builds", f"{power} has no build to make: its units are not fewer than its centres"
+            "no_builds",
+            f"{power_name(power)} has no build to make: its units are not fewer than its centres",
         )
     loc = order.unit.loc
     prov = game_map.province_of(loc)
     if prov not in game_map.homes.get(power, ()):
-        raise _Illegal("not_home_center", f"{prov} is not a home supply centre of {power}")
+        raise _Illegal(
+            "not_home_center", f"{prov} is not a home supply centre of {power_name(power)}"
+        )
     if position.centers.get(prov) != power:
-        raise _Illegal("center_not_owned", f"{power} does not own {prov}")
+        raise _Illegal("center_not_owned", f"{power_name(power)} does not own {prov}")
     if prov in position.units:
         raise _Illegal("occupied", f"{prov} is occupied by {position.units[prov]}")
     unit_type = order.unit.type

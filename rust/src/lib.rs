@@ -23,7 +23,11 @@ mod retreat;
 mod strength;
 
 #[cfg(feature = "python")]
+mod py_errors;
+#[cfg(feature = "python")]
 mod py_fast;
+#[cfg(feature = "python")]
+mod py_texts;
 #[cfg(feature = "python")]
 mod python;
 

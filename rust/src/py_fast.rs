@@ -2,7 +2,7 @@
 //! by `python/diplo/fast.py`; typed in `python/diplo/_core.pyi`.
 //!
 //! Bad arguments raise `ValueError` naming the problem; a finished game raises
-//! `diplo.game.GameOverError`; every call runs inside `catch_unwind`, so a bug surfaces as
+//! `GameOverError` (defined in `py_errors.rs`); every call runs inside `catch_unwind`, so a bug surfaces as
 //! `RuntimeError` and no panic crosses into Python. Single-game calls keep the GIL (they take
 //! microseconds); `process_batch` releases it and spreads the games over threads.
 
@@ -18,7 +18,7 @@ use crate::fast::game_map::{Bits, GameMap, MapSpec};
 use crate::fast::phases::{forget_scratch, Game};
 use crate::fast::state::{State, MAX_YEAR, SPRING};
 
-pyo3::import_exception!(diplo.game, GameOverError);
+use crate::py_errors::GameOverError;
 
 /// A code that is not a `u32` (negative, too large): malformed, so ruled illegal.
 const GARBAGE: u32 = u32::MAX;
@@ -614,7 +614,7 @@ fn in_last_year(game: &Game) -> bool {
 /// One game on the fast path (wrapped by `diplo.fast.FastGame`).
 #[pyclass(name = "FastGame", module = "diplo._core")]
 pub struct PyFastGame {
-    game: Game,
+    pub(crate) game: Game,
 }
 
 fn game_over() -> PyErr {

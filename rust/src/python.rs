@@ -47,7 +47,9 @@ fn _panic_for_test(py: Python<'_>, message: String) -> PyResult<()> {
 /// The Rust core of diplo.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    crate::py_errors::register(m)?;
     crate::py_fast::register(m)?;
+    crate::py_texts::register(m)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     m.add("__version__", crate::version())?;
     // Names of the result codes, indexed by code (docs/design.md "Outcomes").

@@ -1,0 +1,287 @@
+//! The legal orders of a fast game as text in MILA's notation (`diplo._core.mila_turn`), for
+//! `diplo.compat.mila`, whose bots read every possible order as a string each phase: making the
+//! strings here, once per order, costs a fraction of doing it in Python.
+//!
+//! The texts are those `diplo.orders.format_order` writes for the decoded orders (the tests of
+//! `diplo.compat.mila` hold the two together), less the plain form of an army's move beyond its
+//! neighbours (MILA lists a convoyed move with `VIA` only).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+use crate::fast::encode::{a_of, b_of, fleet_of, kind, kind_of, loc_of, via_of};
+use crate::fast::game_map::{has, GameMap};
+use crate::fast::state::{Piece, State, ADJUSTMENTS, RETREATS};
+use crate::py_fast::PyFastGame;
+
+fn push_unit(out: &mut String, map: &GameMap, piece: Piece) {
+    out.push_str(if piece.fleet { "F " } else { "A " });
+    out.push_str(map.loc_name(piece.loc as usize));
+}
+
+/// The text of a legal code, or `None` for a form MILA does not list.
+fn text(map: &GameMap, st: &State, code: u32) -> Option<String> {
+    let k = kind_of(code);
+    let loc = loc_of(code);
+    let mut out = String::with_capacity(24);
+    match k {
+        kind::WAIVE => return Some("WAIVE".to_owned()),
+        kind::BUILD => {
+            out.push_str(if fleet_of(code) { "F " } else { "A " });
+            out.push_str(map.loc_name(loc));
+            out.push_str(" B");
+            return Some(out);
+        }
+        _ => {}
+    }
+    let prov = map.prov_of[loc] as usize;
+    let me = if st.kind == RETREATS {
+        st.dislodged[prov]
+    } else {
+        st.units[prov]
+    };
+    push_unit(&mut out, map, me);
+    let a = a_of(code);
+    match k {
+        kind::HOLD => out.push_str(" H"),
+        kind::MOVE => {
+            if !via_of(code) && !me.fleet && !has(map.army_adj[prov], a) {
+                return None;
+            }
+            out.push_str(" - ");
+            out.push_str(map.loc_name(a));
+            if via_of(code) {
+                out.push_str(" VIA");
+            }
+        }
+        kind::SUPPORT_HOLD | kind::SUPPORT_MOVE | kind::CONVOY => {
+            out.push_str(if k == kind::CONVOY { " C " } else { " S " });
+            push_unit(&mut out, map, st.units[a]);
+            if k != kind::SUPPORT_HOLD {
+                out.push_str(" - ");
+                out.push_str(map.loc_name(b_of(code)));
+            }
+        }
+        kind::RETREAT => {
+            out.push_str(" R ");
+            out.push_str(map.loc_name(a));
+        }
+        _ => out.push_str(" D"),
+    }
+    Some(out)
+}
+
+/// A unit's part of a text key: 0 for none, else `1 + 2 * location + is_fleet` (9 bits).
+fn tag(piece: Piece) -> u64 {
+    if piece.is_some() {
+        1 + 2 * piece.loc as u64 + piece.fleet as u64
+    } else {
+        0
+    }
+}
+
+/// What a code's text depends on: the code, the ordered unit and the unit in province `a`.
+fn text_key(map: &GameMap, st: &State, code: u32) -> u64 {
+    let k = kind_of(code);
+    if k == kind::WAIVE || k == kind::BUILD {
+        return code as u64;
+    }
+    let prov = map.prov_of[loc_of(code)] as usize;
+    let me = if st.kind == RETREATS {
+        st.dislodged[prov]
+    } else {
+        st.units[prov]
+    };
+    let other = st.units.get(a_of(code)).copied().unwrap_or(Piece::NONE);
+    code as u64 | tag(me) << 27 | tag(other) << 36
+}
+
+/// A cheap hasher for the text keys (they are already well spread integers).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+/// The texts made so far on one map (most orders recur from phase to phase, so a phase mostly
+/// reuses Python strings, their hashes included), and the map's names as Python strings.
+struct MapTexts {
+    /// Text key -> index in `texts`, or `NOT_LISTED`.
+    index: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// The text, as a Python string, and its code as a Python int (a text is one code's).
+    texts: Vec<(Box<str>, Py<PyString>, Py<PyAny>)>,
+    locations: Vec<Py<PyString>>,
+    powers: Vec<Py<PyString>>,
+}
+
+const NOT_LISTED: u32 = u32::MAX;
+/// A map's texts are forgotten past this many.
+const TEXTS_MAX: usize = 1 << 19;
+
+static TEXTS: Mutex<Vec<(usize, MapTexts)>> = Mutex::new(Vec::new());
+
+/// A slot's power, key, whether the key is a power, and its codes.
+type SlotCodes = (u8, u8, bool, Vec<u32>);
+
+/// The phase as MILA's `Game` shows it to a bot, in one call: `(possible, orderable, codes)`.
+/// `possible` maps every location name to the sorted texts of the orders listed there (a unit's
+/// province, and also its coast for a fleet on a split coast; a build site's province);
+/// `orderable` maps each power to the keys it orders; `codes` maps each power to `{text: code}`
+/// of its listed orders. A power that may build but has no free home centre lists nothing.
+#[pyfunction]
+fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyTuple>> {
+    let g = &game.game;
+    let map = g.map;
+    let st = &g.state;
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        g.with_legal(|legal, slots| {
+            slots
+                .iter()
+                .map(|s| (s.power, s.key, s.key_is_power, legal.codes_of(s).to_vec()))
+                .collect::<Vec<SlotCodes>>()
+        })
+    }));
+    let mut slots = result.map_err(|_| PyRuntimeError::new_err("internal error in mila_turn"))?;
+    // The engine lists a power's waive in a slot of its own after its build sites (one shape
+    // with `diplo.legal`); MILA lists it at every build site.
+    let waives: Vec<(u8, u32)> = slots
+        .iter()
+        .filter(|s| s.2)
+        .flat_map(|s| s.3.iter().map(move |&c| (s.0, c)))
+        .collect();
+    for s in slots.iter_mut().filter(|s| !s.2) {
+        s.3.extend(waives.iter().filter(|w| w.0 == s.0).map(|w| w.1));
+    }
+    let map_id = map as *const GameMap as usize;
+    let mut guard = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
+    let at = match guard.iter().position(|(id, _)| *id == map_id) {
+        Some(i) => i,
+        None => {
+            guard.push((
+                map_id,
+                MapTexts {
+                    index: HashMap::default(),
+                    texts: Vec::new(),
+                    locations: (0..map.locations)
+                        .map(|l| PyString::intern(py, map.loc_name(l)).unbind())
+                        .collect(),
+                    powers: (0..map.powers)
+                        .map(|p| PyString::intern(py, map.power_name(p)).unbind())
+                        .collect(),
+                },
+            ));
+            guard.len() - 1
+        }
+    };
+    let cache = &mut guard[at].1;
+    if cache.texts.len() > TEXTS_MAX {
+        cache.index.clear();
+        cache.texts.clear();
+    }
+    // Per slot, the indexes of its listed texts (made where missing).
+    let mut listed_of: Vec<Vec<(u32, u32)>> = Vec::with_capacity(slots.len());
+    for (_, _, key_is_power, codes) in &slots {
+        let mut listed = Vec::with_capacity(if *key_is_power { 0 } else { codes.len() });
+        if !*key_is_power {
+            for &code in codes {
+                let key = text_key(map, st, code);
+                let i = match cache.index.get(&key) {
+                    Some(&i) => i,
+                    None => {
+                        let i = match text(map, st, code) {
+                            Some(t) => {
+                                let py_text = PyString::new(py, &t).unbind();
+                                let py_code = code.into_pyobject(py)?.into_any().unbind();
+                                cache.texts.push((t.into_boxed_str(), py_text, py_code));
+                                (cache.texts.len() - 1) as u32
+                            }
+                            None => NOT_LISTED,
+                        };
+                        cache.index.insert(key, i);
+                        i
+                    }
+                };
+                if i != NOT_LISTED {
+                    listed.push((i, code));
+                }
+            }
+            let texts = &cache.texts;
+            listed.sort_unstable_by(|x, y| texts[x.0 as usize].0.cmp(&texts[y.0 as usize].0));
+        }
+        listed_of.push(listed);
+    }
+    let cache = &guard[at].1;
+    let possible = PyDict::new(py);
+    for name in &cache.locations {
+        possible.set_item(name.bind(py), PyList::empty(py))?;
+    }
+    let orderable = PyDict::new(py);
+    let codes_by_power = PyDict::new(py);
+    let mut keys = Vec::with_capacity(map.powers);
+    let mut by_text = Vec::with_capacity(map.powers);
+    for name in &cache.powers {
+        let (list, dict) = (PyList::empty(py), PyDict::new(py));
+        orderable.set_item(name.bind(py), &list)?;
+        codes_by_power.set_item(name.bind(py), &dict)?;
+        keys.push(list);
+        by_text.push(dict);
+    }
+    let split = st.kind != ADJUSTMENTS;
+    for ((power, key, _, _), listed) in slots.iter().zip(&listed_of) {
+        if listed.is_empty() {
+            continue;
+        }
+        let (power, key) = (*power as usize, *key as usize);
+        let key_name = cache.locations[key].bind(py);
+        keys[power].append(key_name)?;
+        let texts = PyList::new(
+            py,
+            listed.iter().map(|x| cache.texts[x.0 as usize].1.bind(py)),
+        )?;
+        for &(i, _) in listed {
+            let entry = &cache.texts[i as usize];
+            by_text[power].set_item(entry.1.bind(py), entry.2.bind(py))?;
+        }
+        possible.set_item(key_name, &texts)?;
+        let loc = loc_of(listed[0].1);
+        if split && loc != key {
+            possible.set_item(cache.locations[loc].bind(py), &texts)?;
+        }
+    }
+    drop(guard);
+    PyTuple::new(
+        py,
+        [
+            possible.into_any(),
+            orderable.into_any(),
+            codes_by_power.into_any(),
+        ],
+    )
+}
+
+/// Adds `mila_turn` to `diplo._core`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(mila_turn, m)?)
+}
