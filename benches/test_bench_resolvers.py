@@ -1,9 +1,9 @@
-"""The two resolvers compared on their own, and the object API on the DATC positions.
+"""The reference resolver on its own, and the object API on the DATC positions.
 
-- ``resolver``: the movement resolver alone (no validation, no next position) on the prepared
-  full-board phases: the reference (:func:`diplo.resolver.resolve_movement`) against the core
-  through its Python binding (:func:`diplo.rust_backend.resolve_movement_rust`, encoding
-  included). Compare their ``us_per_phase``: the core should be well over 30 times faster.
+- ``resolver``: the reference's movement resolver alone (no validation, no next position) on the
+  prepared full-board phases (:func:`diplo.resolver.resolve_movement`). The engine's resolver has
+  no Python entry of its own: it is timed alone by ``cargo bench`` (``rust/benches/resolve.rs``)
+  and with everything else by the ``movement`` workloads.
 - ``datc``: every DATC movement position through :func:`diplo.adjudicate.process_phase` on each
   backend (validation, resolution, results and next position in the object API).
 """
@@ -19,11 +19,12 @@ from pytest_benchmark.fixture import BenchmarkFixture
 
 from diplo import bench
 from diplo.adjudicate import process_phase
-from diplo.backend import available_backends, resolve_movement
+from diplo.backend import available_backends
 from diplo.conformance import DEFAULT_PHASE, load_cases
 from diplo.map import standard_map
 from diplo.orders import Order
 from diplo.position import Phase, Piece, Position, parse_piece
+from diplo.resolver import resolve_movement
 from diplo.validation import validate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,13 +79,12 @@ def _pedantic(benchmark: BenchmarkFixture, run: Callable[[], int], rounds: int) 
 
 
 @pytest.mark.benchmark(group="resolver")
-@pytest.mark.parametrize("backend", available_backends())
-def test_resolver_alone(benchmark: BenchmarkFixture, effective: Prepared, backend: str) -> None:
+def test_resolver_alone(benchmark: BenchmarkFixture, effective: Prepared) -> None:
     game_map = standard_map()
 
     def run() -> int:
         for position, orders in effective:
-            resolve_movement(backend, game_map, position.units, orders)
+            resolve_movement(game_map, position.units, orders)
         return len(effective)
 
     _pedantic(benchmark, run, 20)

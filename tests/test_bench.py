@@ -52,10 +52,18 @@ def test_json_report_has_every_workload_and_engine() -> None:
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     fast = rust_available() and bench.fast_module() is not None
-    expected = {"movement": {"diplo-python"}, "selfplay": {"diplo-python"}}
+    expected = {
+        "movement": {"diplo-python"},
+        "strings": {"diplo-python"},
+        "selfplay": {"diplo-python"},
+        "jsonl": {"diplo-python"},
+    }
     if rust_available():
         expected["movement"].add("diplo-rust")
         expected["selfplay"].add("diplo-rust")
+        # No code path takes strings or documents: the object API on the engine.
+        expected["strings"].add("diplo-rust-objects")
+        expected["jsonl"].add("diplo-rust-objects")
     if fast:
         expected["movement"].add("diplo-rust-objects")
         expected["selfplay"].add("diplo-rust-objects")
@@ -66,6 +74,7 @@ def test_json_report_has_every_workload_and_engine() -> None:
         expected["mila-api"] = {"diplo-compat"}
     if bench.mila_module() is not None:
         expected["movement"].add("mila")
+        expected["strings"].add("mila")
         expected["selfplay"].add("mila")
         expected.setdefault("mila-api", set()).add("mila")
     else:

@@ -63,8 +63,20 @@ def test_an_occupied_retreat_option_is_refused_at_every_entry() -> None:
             {},
             {"PIC": Dislodged(Piece("FRANCE", "A", "PIC"), ("BRE", "BEL"))},
         )
-    with pytest.raises(DocumentError, match="cannot retreat to BRE"):
-        adjudicate_document(OCCUPIED_RETREAT)
+    # The JSON contract takes retreat options as given (adjudicate-json.md): the occupied one is
+    # left out, so the retreat into BRE is ruled illegal, the unit disbands and F BRE stays.
+    for backend in ("rust", "python"):
+        out = adjudicate_document(OCCUPIED_RETREAT, backend)
+        (result,) = [r for r in out["results"] if r["order"] == "A PIC R BRE"]
+        assert not result["legal"] and result["code"] == "illegal"
+        assert "cannot retreat to BRE" in result["reason"]
+        assert "ENGLAND" in out["next"]["units"] and "F BRE" in out["next"]["units"]["ENGLAND"]
+        assert "FRANCE" not in out["next"]["units"]
+    # An option the unit could never reach is refused by the contract too.
+    with pytest.raises(DocumentError, match="cannot move there"):
+        adjudicate_document(
+            {**OCCUPIED_RETREAT, "dislodged": {"FRANCE": {"A PIC": ["BRE", "NTH"]}}}
+        )
     # The core refuses it too, whoever calls it.
     index = M.location_index
     with pytest.raises(ValueError, match="option BRE holds a unit"):
@@ -84,14 +96,18 @@ def test_an_occupied_retreat_document_is_one_clear_line_and_the_stream_goes_on(
     backend: str,
 ) -> None:
     good = {"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}}
+    bad = {**OCCUPIED_RETREAT, "dislodged": {"FRANCE": {"A PIC": ["NTH"]}}}
     proc = diplo("adjudicate", "--backend", backend, stdin=json.dumps(OCCUPIED_RETREAT).encode())
+    assert proc.returncode == 0, proc.stderr
+    assert "F BRE" in json.loads(proc.stdout)["next"]["units"]["ENGLAND"]
+    proc = diplo("adjudicate", "--backend", backend, stdin=json.dumps(bad).encode())
     assert proc.returncode == 2 and proc.stdout == b""
-    assert proc.stderr.decode().count("\n") == 1 and b"stands there" in proc.stderr
-    lines = f"{json.dumps(OCCUPIED_RETREAT)}\n{json.dumps(good)}\n".encode()
+    assert proc.stderr.decode().count("\n") == 1 and b"cannot move there" in proc.stderr
+    lines = f"{json.dumps(bad)}\n{json.dumps(OCCUPIED_RETREAT)}\n{json.dumps(good)}\n".encode()
     proc = diplo("adjudicate", "--jsonl", "--backend", backend, stdin=lines)
     outputs = [json.loads(line) for line in proc.stdout.splitlines()]
     assert "line 1: bad document" in outputs[0]["error"]
-    assert outputs[1]["phase"] == "S1901M"
+    assert outputs[1]["phase"] == "F1901R" and outputs[2]["phase"] == "S1901M"
     assert proc.returncode == 1 and b"Traceback" not in proc.stderr
 
 

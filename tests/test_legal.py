@@ -223,7 +223,8 @@ def test_adjustment_builds_and_waive() -> None:
         centers={"RUSSIA": ["MOS", "STP", "WAR", "SEV", "RUM"], "TURKEY": ["ANK", "CON", "SMY"]},
     )
     lo = legal_orders(pos)
-    assert list(lo) == ["ANK", "BUL", "CON", "RUSSIA", "SEV", "SMY", "STP", "WAR"]
+    # Provinces sorted, then the waive: one order per key in this order puts it after the builds.
+    assert list(lo) == ["ANK", "BUL", "CON", "SEV", "SMY", "STP", "WAR", "RUSSIA"]
     assert texts(lo["STP"]) == ["A STP B", "F STP/NC B", "F STP/SC B"]
     assert texts(lo["SEV"]) == ["A SEV B", "F SEV B"]
     assert texts(lo["WAR"]) == ["A WAR B"]  # DATC 4.C.4: no fleet inland

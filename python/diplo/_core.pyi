@@ -1,4 +1,6 @@
-"""Typed stub of the Rust core (``diplo._core``, built from ``rust/src/python.rs``).
+"""Typed stub of the Rust core (``diplo._core``, built from ``rust/src/python.rs`` and
+``rust/src/py_fast.rs``): the game engine behind every front end (docs/design.md, "One engine,
+two readable front ends").
 
 Provinces and locations are indices into ``Map.locations`` (provinces first, then coasts), so a
 province's index is also its location index. Outcome codes index ``CODES``: 0 ok, 1 bounce,
@@ -6,21 +8,19 @@ province's index is also its location index. Outcome codes index ``CODES``: 0 ok
 """
 
 from collections.abc import Sequence
-from typing import Final, final
+from typing import Any, Final, final
 
 __all__ = [
     "CODES",
-    "CompiledMap",
+    "REASON_NAMES",
     "FastGame",
     "FastMap",
     "GameOverError",
-    "MovementOutcome",
     "__version__",
     "_panic_for_test",
     "mila_turn",
     "pack_orders",
     "process_batch",
-    "resolve_movement",
 ]
 
 __version__: Final[str]
@@ -28,85 +28,6 @@ CODES: Final[tuple[str, str, str, str, str, str]]
 
 class GameOverError(RuntimeError):
     """An action that needs a running game was asked of a game that has ended."""
-
-@final
-class CompiledMap:
-    """A map compiled for the resolver.
-
-    ``loc_province[loc]`` is the province of each location (identity for provinces);
-    ``province_is_sea`` has one entry per province (its length is the number of provinces);
-    ``army_adj[prov]`` lists the provinces an army can move to; ``fleet_adj[loc]`` the locations a
-    fleet can move to. Raises ``ValueError`` on indices out of range, asymmetric edges, army edges
-    touching a sea or fleet edges touching a bare split-coast province.
-    """
-
-    def __new__(
-        cls,
-        loc_province: list[int],
-        province_is_sea: list[bool],
-        army_adj: list[list[int]],
-        fleet_adj: list[list[int]],
-    ) -> CompiledMap: ...
-    @property
-    def num_provinces(self) -> int: ...
-    @property
-    def num_locations(self) -> int: ...
-
-@final
-class MovementOutcome:
-    """Outcome of one movement phase; per-unit lists are indexed like the units given."""
-
-    @property
-    def codes(self) -> list[int]:
-        """Result code per unit (index into ``CODES``)."""
-    @property
-    def success(self) -> list[bool]:
-        """DATC success per unit: moved / not dislodged / support not cut / convoy carried."""
-    @property
-    def dislodged_by(self) -> list[int]:
-        """Origin province of the dislodging unit, or -1."""
-    @property
-    def by(self) -> list[int]:
-        """Province behind the result, or -1: the dislodger's origin for a dislodged unit (whatever
-        its code), else the bouncer for a bounce and the lowest cutter for a cut."""
-    @property
-    def attack(self) -> list[int]:
-        """Moves: final attack strength; 0 for other orders."""
-    @property
-    def opposition(self) -> list[int]:
-        """Moves: greatest opposing strength; 0 for other orders."""
-    @property
-    def convoyed(self) -> list[bool]:
-        """Whether each move was treated as convoyed (DATC 4.A.3)."""
-    @property
-    def contested(self) -> list[int]:
-        """Contested provinces (standoffs), sorted."""
-    @property
-    def retreats(self) -> list[list[int]]:
-        """Retreat options (locations, sorted) per unit; empty unless dislodged."""
-    @property
-    def szykman(self) -> list[int]:
-        """Provinces of convoying fleets failed by the Szykman rule (DATC 4.A.2), sorted."""
-
-def resolve_movement(
-    map: CompiledMap,
-    units: list[tuple[int, int, int]],
-    orders: list[tuple[int, int, int, int]],
-) -> MovementOutcome:
-    """Resolve one movement phase.
-
-    ``units``: ``(power, is_fleet 0/1, loc)``, at most one per province. ``orders``, one per unit
-    in unit order, ``(kind, a, b, c)``: 0 hold; 1 move, ``a`` = destination location (a fleet's
-    exact coast), ``b`` = via convoy 0/1; 2 support hold, ``a`` = supported province; 3 support
-    move, ``a`` = supported unit's province, ``b`` = destination province, ``c`` = the destination
-    as the support writes it (a coast location demands that exact coast, DATC 6.B.9; the province
-    or 0 leaves the coast open); 4 convoy, ``a`` = army's province, ``b`` = destination province.
-    ``c`` is otherwise unused (send 0).
-
-    Raises ``ValueError`` on malformed input (index out of range, wrong tuple arity, unknown kind,
-    two units in one province, length mismatch, an order no unit could be given) and
-    ``RuntimeError`` on an internal error of the resolver.
-    """
 
 def _panic_for_test(message: str) -> None:
     """Panics inside the guard every entry point uses; raises ``RuntimeError`` (tests only)."""
@@ -142,6 +63,17 @@ class FastMap:
     def num_provinces(self) -> int: ...
     @property
     def num_powers(self) -> int: ...
+    # The engine behind the object API (diplo.engine):
+    def encode_objects(self, items: list[object]) -> list[int]:
+        """Codes of order objects read by their fields; -1 where the caller must rule."""
+    def submit_orders(
+        self, orders: object, power_index: dict[str, int]
+    ) -> tuple[list[int], bytes] | None:
+        """A phase's orders as (codes, power bytes), or None when one needs the parser."""
+    def read_position(self, doc: object) -> FastGame | None:
+        """A game at a canonical adjudicate document's position, or None."""
+    def parse_canonical(self, text: str) -> int | None:
+        """The code of a text in the canonical short form, or None."""
 
 @final
 class FastGame:
@@ -188,6 +120,23 @@ class FastGame:
         """``(year, season, kind, units, centers, dislodged)``; dislodged entries are
         ``(power, is_fleet, loc, options)``."""
     def clone(self) -> FastGame: ...
+    # The engine behind the object API (diplo.engine): a phase with the submitting powers,
+    # and why each result is what it is.
+    def run(self, codes: list[int], powers: bytes) -> None: ...
+    def reasons(self) -> list[int]: ...
+    def normal_forms(self) -> list[int]: ...
+    def facts(self) -> list[tuple[int, int, int, int, bool, bool]]: ...
+    def gone(self) -> list[tuple[int, bool, int, list[int]]]: ...
+    def texts(self, codes: list[int]) -> list[str]: ...
+    def legal_texts(
+        self,
+    ) -> tuple[list[list[int]], list[list[str]], list[tuple[str, str]]]: ...
+    def legal_by_power(self) -> dict[str, dict[str, list[str]]]:
+        """Every power's legal order texts, keyed as diplo.legal keys them."""
+    def position_json(self) -> dict[str, Any]:
+        """The position as Position.to_json writes it."""
+    def movement_rows(self, before: FastGame) -> list[Any]:
+        """Per code a row of facts or None, then per implied hold a row (see py_fast.rs)."""
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
 
@@ -210,3 +159,6 @@ def process_batch(
 
 def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
     """``(codes, offsets)``, the flat form of ``orders`` for ``process_batch``."""
+
+#: The engine's reason codes for refused orders, by index (0 "ok"), as diplo.validation names them.
+REASON_NAMES: Final[list[str]]

@@ -10,23 +10,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import Any, NamedTuple
 
 from .adjustments import adjustment_counts, resolve_adjustments
-from .backend import Backend, resolve_movement
+from .backend import Backend, backend_for
 from .checks import MAX_YEAR, clip, show
 from .map import Map, MapError, map_named
 from .orders import Convoy, Disband, Hold, Move, Order, Retreat, format_order
 from .outcome import Outcome, explain_movement
 from .position import Dislodged, Phase, Piece, Position, PositionError
-from .resolver import MovementResolution
+from .resolver import MovementResolution, resolve_movement
 from .retreats import resolve_retreats
 from .validation import Ruling, Validated, validate
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
-    """One line of a phase's ruling (the ``results`` entries of the JSON contract)."""
+class Result(NamedTuple):
+    """One line of a phase's ruling (the ``results`` entries of the JSON contract).
+
+    A named tuple (immutable, compared by value): the engine makes one per order and phase,
+    so it must be cheap to build.
+    """
 
     power: str | None
     unit: str | None
@@ -102,6 +106,10 @@ def process_phase(
 ) -> PhaseOutcome:
     """Rule on one phase: validate every order, resolve, and compute the next position.
 
+    With the Rust backend (the default when built) the whole phase runs in the game engine
+    (:mod:`diplo.engine`); with ``backend="python"`` in the readable reference below. Both give
+    the same outcome (``tests/test_engine.py``).
+
     ``orders`` is keyed by power names as the map spells them; an unknown power raises
     ``ValueError`` (as ``Game.set_orders`` and the JSON contract refuse it), while the orders
     themselves are only ever ruled on. A phase whose next phase would fall after
@@ -113,11 +121,14 @@ def process_phase(
             raise ValueError(
                 f"process_phase: unknown power {show(power)} (the powers are {', '.join(powers)})"
             )
-    validated = validate(position, orders)
-    kind = position.phase.kind
     try:
+        if backend_for(backend, position.map) == "rust":
+            outcome: PhaseOutcome = _engine().process_phase_engine(position, orders)
+            return outcome
+        validated = validate(position, orders)
+        kind = position.phase.kind
         if kind == "M":
-            return _movement(position, validated, backend)
+            return _movement(position, validated)
         if kind == "R":
             return _retreats(position, validated)
         return _adjustments(position, validated)
@@ -132,11 +143,9 @@ def process_phase(
 # --------------------------------------------------------------------------- movement
 
 
-def _movement(
-    position: Position, validated: Validated, backend: Backend | str | None
-) -> PhaseOutcome:
+def _movement(position: Position, validated: Validated) -> PhaseOutcome:
     game_map = position.map
-    resolution = resolve_movement(backend, game_map, position.units, validated.orders)
+    resolution = resolve_movement(game_map, position.units, validated.orders)
     results = _given_results(validated)
     for index, ruling in enumerate(validated.rulings):
         if not ruling.legal or ruling.unit is None:
@@ -379,10 +388,17 @@ def adjudicate_document(
         game_map = map_named(name, maps)
     except MapError as exc:
         raise DocumentError(str(exc)) from exc
-    try:
-        position = Position.from_json(doc, game_map, "position")
-    except PositionError as exc:
-        raise DocumentError(str(exc)) from exc
+    engine = backend_for(backend, game_map) == "rust"
+    # The engine reads a document written in the canonical form itself; any other is read (or
+    # refused, with the reason) by Position.from_json.
+    position: Position | None = _engine().read_position(doc, game_map) if engine else None
+    if position is None:
+        try:
+            # The contract takes retreat options as given; one into an occupied province
+            # is left out, so a retreat there is ruled illegal (adjudicate-json.md).
+            position = Position.from_json(doc, game_map, "position", occupied_options=True)
+        except PositionError as exc:
+            raise DocumentError(str(exc)) from exc
     if position.phase.kind == "A" and "centers" not in doc:
         raise DocumentError("'centers' is required for an adjustment phase")
     orders = _document_orders(doc.get("orders", {}), game_map)
@@ -410,3 +426,16 @@ def _document_orders(raw: Any, game_map: Map) -> dict[str, list[str | Order]]:
         # A non-string entry is still an order to rule on (illegal), not a reason to reject.
         out.setdefault(power, []).extend(t if isinstance(t, str) else show(t) for t in texts)
     return out
+
+
+_ENGINE: ModuleType | None = None
+
+
+def _engine() -> ModuleType:
+    """:mod:`diplo.engine`, imported on first use (it needs the compiled core)."""
+    global _ENGINE
+    if _ENGINE is None:
+        from . import engine
+
+        _ENGINE = engine
+    return _ENGINE

@@ -1,24 +1,24 @@
-"""The two resolvers behind one call: the Rust core (default when built) and the Python reference.
+"""The two backends: the Rust game engine (default when built) and the Python reference.
 
-Both return a :class:`~diplo.resolver.MovementResolution` with the same meaning; the
-cross-check tests hold them to it.
+``backend="rust"`` runs every phase in the engine (:mod:`diplo.engine`), ``backend="python"`` in
+the readable reference (:mod:`diplo.validation`, :mod:`diplo.resolver`, :mod:`diplo.retreats`,
+:mod:`diplo.adjustments`); the cross-check tests hold them to one meaning.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Literal, TypeAlias
+from functools import cache
+from typing import TYPE_CHECKING, Literal, TypeAlias
+from weakref import WeakKeyDictionary
 
-from .map import Map
-from .orders import Order
-from .position import Piece
-from .resolver import MovementResolution
-from .resolver import resolve_movement as _resolve_python
+if TYPE_CHECKING:
+    from .map import Map
 
 Backend: TypeAlias = Literal["rust", "python"]
 BACKENDS: tuple[Backend, ...] = ("rust", "python")
 
 
+@cache
 def rust_available() -> bool:
     """Whether the compiled core can be imported."""
     try:
@@ -49,16 +49,26 @@ def check_backend(backend: Backend | str | None) -> Backend:
     raise ValueError(f"unknown backend {backend!r} (expected 'rust' or 'python')")
 
 
-def resolve_movement(
-    backend: Backend | str | None,
-    game_map: Map,
-    units: Mapping[str, Piece],
-    orders: Mapping[str, Order],
-) -> MovementResolution:
-    """Resolve a movement phase with the chosen backend."""
+#: Maps the engine cannot hold, with the reason (its encoding has room for 128 locations).
+_TOO_BIG: WeakKeyDictionary[Map, str] = WeakKeyDictionary()
+
+
+def backend_for(backend: Backend | str | None, game_map: Map) -> Backend:
+    """The backend that rules on ``game_map``: :func:`check_backend`'s choice, except on a map
+    the engine cannot hold (more locations or powers than its encoding has room for): there the
+    default is the reference, and asking for ``"rust"`` raises ``ValueError`` naming the limit."""
     chosen = check_backend(backend)
     if chosen == "rust":
-        from .rust_backend import resolve_movement_rust
+        problem = _TOO_BIG.get(game_map)
+        if problem is None:
+            from .engine import tables
 
-        return resolve_movement_rust(game_map, units, orders)
-    return _resolve_python(game_map, units, orders)
+            try:
+                tables(game_map)
+                return "rust"
+            except ValueError as exc:
+                problem = _TOO_BIG[game_map] = str(exc)
+        if backend is None:
+            return "python"
+        raise ValueError(f"the Rust backend cannot play the map {game_map.name!r}: {problem}")
+    return chosen

@@ -9,9 +9,19 @@ Four workloads, each measured on every engine in the same run (the report is spe
     seeds S+1, S+2, ... until enough are found): the movement phases with at least 30 units, or the
     fullest ones when a few games do not have enough. Every unit's order was drawn uniformly from
     its legal orders by the game's :class:`~diplo.player.RandomPlayer`.
+``strings``
+    The movement phases of ``movement`` given as order strings in the canonical short form (what
+    bots and servers send), every result read out with its reason sentence (the object API; MILA
+    takes the same strings and rules in ``process()``).
 ``selfplay``
     The whole random self-play loop from S1901 to the end of ``max_year`` (or a solo victory):
-    list the legal orders, choose one per unit, submit, process, every phase type.
+    list the legal orders, choose one per unit, submit, process, every phase type. On the object
+    API (:class:`~diplo.game.Game`) with order strings: :func:`diplo.legal.legal_order_texts`
+    per orderable power, one random text per key, ``set_orders``, ``process``.
+``jsonl``
+    ``diplo adjudicate --jsonl`` on the movement phases as documents (position and order
+    strings, one JSON line each): the whole command from text in to text out, on each backend
+    (documents per second are ``1e6 / us_per_phase``).
 ``mila-api``
     The self-play loop of ``selfplay`` written against MILA's ``Game`` API (as the MILA corpus was
     played: ``get_all_possible_orders``, ``get_orderable_locations``, a sorted random choice per
@@ -61,6 +71,8 @@ from typing import Any, Protocol
 
 from .adjudicate import process_phase
 from .backend import rust_available
+from .game import Game
+from .legal import legal_order_texts
 from .map import Map, MapError
 from .mila import MILA_MAP_NAMES, position_to_mila
 from .orders import Order, format_order, parse_order
@@ -89,11 +101,13 @@ __all__ = [
     "selfplay_engines",
 ]
 
-WORKLOADS = ("movement", "selfplay", "mila-api", "batch")
+WORKLOADS = ("movement", "strings", "selfplay", "mila-api", "jsonl", "batch")
 ENGINES = ("diplo-rust", "diplo-rust-objects", "diplo-python", "mila")
 #: The engine the others are compared with, per workload (the ``÷`` column and ``ratios``).
 REFERENCE = {
     "movement": "diplo-rust",
+    "strings": "diplo-rust-objects",
+    "jsonl": "diplo-rust-objects",
     "selfplay": "diplo-rust",
     "batch": "diplo-rust-2threads",
     "mila-api": "diplo-compat",
@@ -101,7 +115,9 @@ REFERENCE = {
 FULL_BOARD = 30
 DESCRIPTIONS = {
     "movement": "full-board movement phases: validation, resolution, next position",
+    "strings": "the movement phases as canonical order strings, results with reasons read out",
     "selfplay": "random self-play, every phase: legal orders, random choice, submit, process",
+    "jsonl": "diplo adjudicate --jsonl: movement documents in, ruling documents out",
     "batch": "diplo.fast.process_batch over independent movement phases",
     "mila-api": "random self-play through MILA's Game API: diplo.compat.mila.Game and MILA",
 }
@@ -240,6 +256,93 @@ def movement_engines(
     )
 
 
+def strings_engines(
+    phases: Sequence[MovementPhase],
+    engines: Iterable[str] = ENGINES,
+    mila: ModuleType | None = None,
+) -> list[Engine]:
+    """The engines of the strings workload: the object API on each backend, and MILA."""
+    inputs = [(p.position, p.texts()) for p in phases]
+
+    def objects(backend: str, name: str) -> Engine:
+        def run(items: list[tuple[Position, dict[str, list[str]]]]) -> int:
+            for position, orders in items:
+                for result in process_phase(position, orders, backend).results:
+                    result.reason  # noqa: B018 - read out, as a caller would
+            return len(items)
+
+        return Engine(name, lambda _round: inputs, run)
+
+    if mila is None:
+        return _object_engines(engines, objects, None)
+    module = mila
+    return _object_engines(engines, objects, lambda: _mila_movement_engine(phases, module))
+
+
+def jsonl_engines(
+    phases: Sequence[MovementPhase], engines: Iterable[str] = ENGINES
+) -> list[Engine]:
+    """The engines of the jsonl workload: ``diplo adjudicate --jsonl`` on each backend."""
+    import contextlib
+    import io
+
+    from .cli import main
+
+    lines = "".join(
+        json.dumps({**p.position.to_json(), "orders": p.texts()}) + "\n" for p in phases
+    )
+
+    data = lines.encode()
+
+    def objects(backend: str, name: str) -> Engine:
+        def run(source: io.TextIOWrapper) -> int:
+            sink = io.StringIO()
+            with contextlib.redirect_stdout(sink), _stdin(source):
+                main(["adjudicate", "--jsonl", "--backend", backend])
+            if sink.getvalue().count("\n") != len(phases):
+                raise BenchError(f"{name}: diplo adjudicate --jsonl did not answer every line")
+            return len(phases)
+
+        # Standard input as the command reads it: text over a byte buffer.
+        return Engine(
+            name, lambda _round: io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), run
+        )
+
+    return _object_engines(engines, objects, None)
+
+
+class _stdin:
+    """Reads ``sys.stdin`` from ``source`` while active."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+
+    def __enter__(self) -> None:
+        self.saved = sys.stdin
+        sys.stdin = self.source
+
+    def __exit__(self, *exc: object) -> None:
+        sys.stdin = self.saved
+
+
+def _object_engines(
+    wanted: Iterable[str],
+    objects: Callable[[str, str], Engine],
+    mila: Callable[[], Engine] | None,
+) -> list[Engine]:
+    """The object API on each built backend (``diplo-rust-objects``, ``diplo-python``) and MILA,
+    as asked for (``diplo-rust`` asks for the Rust backend too: there is no code path here)."""
+    wanted = set(wanted)
+    out: list[Engine] = []
+    if rust_available() and wanted & {"diplo-rust", "diplo-rust-objects"}:
+        out.append(objects("rust", "diplo-rust-objects"))
+    if "diplo-python" in wanted:
+        out.append(objects("python", "diplo-python"))
+    if mila is not None and "mila" in wanted:
+        out.append(mila())
+    return out
+
+
 def _pick(
     wanted: Iterable[str],
     objects: Callable[[str, str], Engine],
@@ -348,9 +451,18 @@ def selfplay_engines(
     (on ``game_map``, default the standard map, which MILA knows as ``mila_map``)."""
 
     def objects(backend: str, name: str) -> Engine:
-        # diplo play's game: one RandomPlayer draws for all seven powers from one generator.
+        # A bot on the object API with order strings: the legal texts of each orderable power,
+        # one random text per key, submitted and processed.
         def run(game_seed: int) -> int:
-            return len(play_game(game_seed, max_year, backend, game_map=game_map).history)
+            game = Game(game_map, backend=backend, max_year=max_year)
+            choice = random.Random(game_seed).choice
+            while not game.is_over:
+                position = game.position
+                for power in game.orderable_powers():
+                    legal = legal_order_texts(position, power, backend)
+                    game.set_orders(power, [choice(options) for options in legal.values()])
+                game.process()
+            return len(game.history)
 
         return Engine(name, lambda r: seed + r, run)
 
@@ -620,6 +732,8 @@ class Report:
         details = {
             "movement": f"{len(units)} phases of {min(units, default=0)}-{max(units, default=0)}"
             f" units x {s.rounds} rounds",
+            "strings": f"{len(units)} phases x {s.rounds} rounds",
+            "jsonl": f"{len(units)} documents per run x {s.rounds} rounds (µs per document)",
             "selfplay": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
             "batch": f"{s.batch_size} phases per call x {s.rounds} rounds",
             "mila-api": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
@@ -664,7 +778,7 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
         say(f"mila omitted: MILA does not know the map {settings.map}")
         mila = None
     phases: list[MovementPhase] = []
-    if "movement" in settings.workloads or "batch" in settings.workloads:
+    if {"movement", "strings", "jsonl", "batch"} & set(settings.workloads):
         say(f"preparing {settings.phases} movement phases from random self-play")
         phases = prepare_movement_phases(
             settings.phases, settings.seed, settings.max_year, game_map=game_map
@@ -678,6 +792,14 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
                 say(f"external-{i} is {command!r}; diplo-jsonl is diplo adjudicate --jsonl")
         say(f"movement: {len(engines)} engines x {settings.rounds} rounds")
         report.workloads["movement"] = measure(engines, settings.rounds)
+    if "strings" in settings.workloads:
+        engines = strings_engines(phases, settings.engines, mila)
+        say(f"strings: {len(engines)} engines x {settings.rounds} rounds")
+        report.workloads["strings"] = measure(engines, settings.rounds)
+    if "jsonl" in settings.workloads:
+        engines = jsonl_engines(phases, settings.engines)
+        say(f"jsonl: {len(engines)} engines x {settings.rounds} rounds")
+        report.workloads["jsonl"] = measure(engines, settings.rounds)
     if "selfplay" in settings.workloads:
         engines = selfplay_engines(
             settings.seed,

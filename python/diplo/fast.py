@@ -52,16 +52,15 @@ Slots
     * movement: every unit, by province (in ``Map.locations`` order); key = its province;
     * retreat: every dislodged unit, by province: its retreats and its disband;
     * adjustment, per power in map order: a power that may build gets one slot per build site
-      (owned, vacant home centre), by province, listing the builds there *and the power's waive*,
-      so that choosing one order per slot never orders more than one thing per site; over-ordering
-      is harmless (the first builds and waives are used, later ones are void, DATC 4.D.4, 4.D.7).
-      A power that may build but has no vacant site gets one slot keyed by its own name with its
-      waive alone (as :func:`diplo.legal.legal_orders` keys it). A power that must disband gets
-      one slot per unit, by province, listing the disband.
+      (owned, vacant home centre), by province, listing the builds there, and then one slot keyed
+      by its own name with its waive alone (also when it has no vacant site); a power that must
+      disband gets one slot per unit, by province, listing the disband.
 
-    So for a build site ``S`` of power ``P`` the slot's list is ``legal_orders[S]`` plus
-    ``legal_orders[P]`` of :func:`diplo.legal.legal_orders`; every other slot's list is exactly
-    the :func:`diplo.legal.legal_orders` entry of its key.
+    Every slot's list is exactly the :func:`diplo.legal.legal_orders` entry of its key: one shape
+    for both APIs. Choosing one order from every slot and submitting them in slot order never
+    voids a chosen build by a chosen waive: a power's waive comes after all its builds, where it
+    can only use up a build left over (DATC 4.D.7; the first builds and waives are used, later
+    ones are void, DATC 4.D.4).
 
 Results
     :meth:`FastGame.result_codes` gives one code per submitted order of the last processed phase:
@@ -79,10 +78,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from typing import Final, cast
-from weakref import WeakKeyDictionary
 
 from . import _core
 from .checks import check_max_year, check_position, show
+from .engine import encode_position as _encode_position
+from .engine import fast_map
 from .map import Map, MapError, standard_map
 from .orders import (
     Build,
@@ -158,43 +158,6 @@ FastState = tuple[
     list[tuple[int, int]],
     list[tuple[int, bool, int, list[int]]],
 ]
-
-_FAST_MAPS: WeakKeyDictionary[Map, _core.FastMap] = WeakKeyDictionary()
-_KINDS = {"land": 0, "coast": 1, "sea": 2}
-
-
-def fast_map(game_map: Map) -> _core.FastMap:
-    """``game_map`` compiled for the fast path, once per map (later calls return the same table).
-
-    Raises ``ValueError`` when the map does not fit the encoding (more than 128 locations or 127
-    powers).
-    """
-    table = _FAST_MAPS.get(game_map)
-    if table is None:
-        if not isinstance(game_map, Map):
-            raise ValueError(f"expected a diplo.map.Map, got {type(game_map).__name__}")
-        index = game_map.location_index
-        provinces = list(game_map.provinces)
-        by_name = sorted(provinces, key=lambda p: (game_map.provinces[p].name.casefold(), p))
-        rank = {p: i for i, p in enumerate(by_name)}
-        table = _core.FastMap(
-            list(game_map.locations),
-            list(game_map.powers),
-            [index[game_map.province_of(loc)] for loc in game_map.locations],
-            [_KINDS[game_map.provinces[p].kind] for p in provinces],
-            [sorted(index[n] for n in game_map.army_neighbours(p)) for p in provinces],
-            [
-                sorted(index[n] for n in game_map.fleet_neighbours(loc))
-                for loc in game_map.locations
-            ],
-            sorted(index[c] for c in game_map.centers),
-            [[index[h] for h in game_map.homes.get(p, ())] for p in game_map.powers],
-            [rank[p] for p in provinces],
-            game_map.victory,
-        )
-        _FAST_MAPS[game_map] = table
-    return table
-
 
 # --------------------------------------------------------------------------- codes and orders
 
@@ -336,38 +299,6 @@ def decode_order(code: int, game_map: Map, position: Position | None = None) -> 
 
 
 # --------------------------------------------------------------------------- games
-
-
-def _encode_position(
-    position: Position,
-) -> tuple[
-    int,
-    str,
-    str,
-    list[tuple[int, int, int]],
-    list[tuple[int, int]],
-    list[tuple[tuple[int, int, int], list[int]]],
-]:
-    game_map = position.map
-    index = game_map.location_index
-    powers = {p: i for i, p in enumerate(game_map.powers)}
-    try:
-        units = [
-            (powers[p.power], 1 if p.type == "F" else 0, index[p.loc])
-            for p in position.units.values()
-        ]
-        centers = [(index[c], powers[o]) for c, o in position.centers.items()]
-        dislodged = [
-            (
-                (powers[d.piece.power], 1 if d.piece.type == "F" else 0, index[d.piece.loc]),
-                [index[o] for o in d.options],
-            )
-            for d in position.dislodged.values()
-        ]
-        phase = position.phase
-        return phase.year, phase.season, phase.kind, units, centers, dislodged
-    except (KeyError, AttributeError, TypeError) as exc:
-        raise ValueError(f"bad position: {exc!r}") from None
 
 
 class FastGame:

@@ -45,12 +45,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from .adjudicate import PhaseOutcome, process_phase
 from .adjustments import adjustment_counts
-from .backend import Backend, check_backend
+from .backend import Backend, backend_for, check_backend
 from .checks import check_max_year
 from .map import Map, standard_map
 from .orders import (
@@ -143,6 +143,9 @@ class Game:
         max_year = check_max_year(max_year, position.phase.year, "Game")
         check_max_year(position.rules.year_limit, position.phase.year, "rules year_limit")
         self._backend: Backend | str | None = backend
+        #: Whether the phases run in the Rust engine (which then also answers the questions
+        #: the game asks about a position).
+        self._engine = backend_for(backend, position.map) == "rust"
         self._max_year = max_year
         self._initial = position
         self._position = position
@@ -256,6 +259,9 @@ class Game:
         if self.is_over:
             return []
         position = self._position
+        if self._engine:
+            resigned = self._resigned
+            return [p for p in _engine().orderable_powers_engine(position) if p not in resigned]
         kind = position.phase.kind
         if kind == "M":
             active = {p.power for p in position.units.values()}
@@ -292,7 +298,7 @@ class Game:
             raise ValueError(f"{name} has nothing to order in {self.phase}")
         if isinstance(orders, str):
             raise ValueError("orders must be a sequence of orders, not a single string")
-        self._orders[name] = [_as_order(item) for item in orders]
+        self._orders[name] = [item if type(item) is str else _as_order(item) for item in orders]
 
     def clear_orders(self, power: str | None = None) -> None:
         """Forget the orders of ``power`` (or of every power) for the current phase."""
@@ -314,7 +320,10 @@ class Game:
         position = self._position
         orders = {p: list(self._orders[p]) for p in self.map.powers if self._orders.get(p)}
         outcome = process_phase(position, orders, self._backend)
-        recorded = {p: tuple(_order_text(o) for o in os) for p, os in orders.items()}
+        recorded = {
+            p: tuple([o if type(o) is str else _order_text(o) for o in os])
+            for p, os in orders.items()
+        }
         self._append_record(PhaseRecord(position, MappingProxyType(recorded), outcome))
         return outcome
 
@@ -441,6 +450,8 @@ class Game:
 def _as_order(item: object) -> str | Order:
     """An order as submitted: text and order objects are kept; anything else becomes its
     ``repr`` text, so that it is ruled on at processing (unparsable) rather than rejected."""
+    if type(item) is str:
+        return item
     if isinstance(item, str | Hold | Move | SupportHold | SupportMove | Convoy):
         return item
     if isinstance(item, Retreat | Disband | Build | Waive):
@@ -450,3 +461,16 @@ def _as_order(item: object) -> str | Order:
 
 def _order_text(order: str | Order) -> str:
     return order if isinstance(order, str) else format_order(order)
+
+
+_ENGINE: ModuleType | None = None
+
+
+def _engine() -> ModuleType:
+    """:mod:`diplo.engine`, imported on first use (it needs the compiled core)."""
+    global _ENGINE
+    if _ENGINE is None:
+        from . import engine
+
+        _ENGINE = engine
+    return _ENGINE

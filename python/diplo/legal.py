@@ -19,8 +19,15 @@ Keys and values of the answer:
   power that must disband gets one key per unit, its province, listing the disband. Province
   abbreviations and power names never clash, so one dict serves several powers.
 
-Keys are sorted, and every list is sorted by the canonical text of its orders
-(:func:`~diplo.orders.format_order`), so the answer is deterministic.
+Keys come in order: provinces sorted, then the waive keys (power names, in map order); every
+list is sorted by the canonical text of its orders (:func:`~diplo.orders.format_order`), so the
+answer is deterministic. :class:`diplo.fast.FastGame` has the same slots in the same order.
+
+One order per key: a bot may pick one order from every list and submit them **in the dict's
+order**. Then a power's waive comes after all its builds, so it can only use up a build left
+over (and is itself void when the builds used them all, DATC 4.D.4), never void a build chosen
+before it (DATC 4.D.7 counts a waive as a build, first come first used). Iterating the keys
+*sorted* would put ``"FRANCE"`` before ``"PAR"``: the waive first, voiding a build.
 
 Forms that validation keeps apart are listed apart: ``A LON - BEL`` and ``A LON - BEL VIA`` are
 two orders; a supported fleet move into a split-coast province is listed with the bare province
@@ -36,11 +43,13 @@ table validation asks, computed lazily and cached per such set.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from weakref import WeakKeyDictionary
 
 from .adjustments import build_sites, centre_surplus
+from .backend import backend_for
 from .convoys import convoy_table, shores
 from .map import Map
 from .orders import (
@@ -64,6 +73,7 @@ __all__ = [
     "ConvoyDiagnostic",
     "RouteStatus",
     "convoy_diagnostic",
+    "legal_order_texts",
     "legal_orders",
 ]
 
@@ -142,7 +152,34 @@ def legal_orders(position: Position, power: str | None = None) -> dict[str, list
             _retreat_orders(position, power) if kind == "R" else _adjustment_orders(position, power)
         )
         out = {key: sorted(orders, key=format_order) for key, orders in raw.items()}
-    return {key: out[key] for key in sorted(out)}
+    return {key: out[key] for key in sorted(out, key=_key_order(game_map))}
+
+
+def _key_order(game_map: Map) -> Callable[[str], tuple[int, str]]:
+    """Provinces sorted, then the waive keys (power names) in map order."""
+    powers = {p: f"{i:03d}" for i, p in enumerate(game_map.powers)}
+
+    def order(key: str) -> tuple[int, str]:
+        rank = powers.get(key)
+        return (0, key) if rank is None else (1, rank)
+
+    return order
+
+
+def legal_order_texts(
+    position: Position, power: str | None = None, backend: str | None = None
+) -> dict[str, list[str]]:
+    """:func:`legal_orders` as canonical texts (:func:`~diplo.orders.format_order`): the same
+    keys and the same lists in the same order. With the Rust backend (the default when built)
+    the engine lists them without building an order object; those texts are what
+    :func:`~diplo.adjudicate.process_phase` reads fastest.
+    """
+    if power is not None and power not in position.map.powers:
+        raise ValueError(f"unknown power {power!r}")
+    if backend_for(backend, position.map) == "rust":
+        texts: dict[str, list[str]] = _engine().legal_order_texts_engine(position, power)
+        return texts
+    return {k: [format_order(o) for o in v] for k, v in legal_orders(position, power).items()}
 
 
 def _movement_orders(
@@ -498,3 +535,16 @@ def _fleets(position: Position, seas: Sequence[str]) -> str:
 
 def _count(n: int) -> str:
     return "1 fleet" if n == 1 else f"{n} fleets"
+
+
+_ENGINE: ModuleType | None = None
+
+
+def _engine() -> ModuleType:
+    """:mod:`diplo.engine`, imported on first use (it needs the compiled core)."""
+    global _ENGINE
+    if _ENGINE is None:
+        from . import engine
+
+        _ENGINE = engine
+    return _ENGINE

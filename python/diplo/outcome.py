@@ -51,13 +51,37 @@ class UnitOutcome(NamedTuple):
 
 def explain_movement(order: str, kind: str, outcome: UnitOutcome, szykman: bool = False) -> str:
     """The sentence for a movement-phase result. ``kind`` is the order's class name."""
-    code = outcome.code
+    return explain_facts(
+        order,
+        kind,
+        outcome.code,
+        outcome.dislodged_by,
+        outcome.by,
+        outcome.attack,
+        outcome.opposition,
+        outcome.convoyed,
+        szykman,
+    )
+
+
+def explain_facts(
+    order: str,
+    kind: str,
+    code: str,
+    dislodged_by: str | None,
+    by: str | None,
+    attack: int,
+    opposition: int,
+    convoyed: bool,
+    szykman: bool,
+) -> str:
+    """:func:`explain_movement` on the facts one by one (what the engine hands over)."""
     if code == "dislodged":
-        return f"{order}: the unit was dislodged by the unit from {outcome.dislodged_by}."
+        return f"{order}: the unit was dislodged by the unit from {dislodged_by}."
     if kind == "Move":
         if code == "ok":
-            via = " by convoy" if outcome.convoyed else ""
-            return f"{order}: moved{via} (attack strength {outcome.attack})."
+            via = " by convoy" if convoyed else ""
+            return f"{order}: moved{via} (attack strength {attack})."
         if code == "no_convoy":
             if szykman:
                 return (
@@ -65,15 +89,15 @@ def explain_movement(order: str, kind: str, outcome: UnitOutcome, szykman: bool 
                     "(DATC 4.A.2); the army stays."
                 )
             return f"{order}: no unbroken chain of convoying fleets carried the army; it stays."
-        if outcome.attack == 0 and outcome.by is not None and outcome.opposition >= 1:
+        if attack == 0 and by is not None and opposition >= 1:
             return (
                 f"{order}: bounced; a unit cannot dislodge a unit of its own power, "
-                f"nor be helped to do so (stopped at {outcome.by})."
+                f"nor be helped to do so (stopped at {by})."
             )
         return (
-            f"{order}: bounced; attack strength {outcome.attack} did not beat strength "
-            f"{outcome.opposition} of the unit from {outcome.by}."
-            if outcome.by is not None
+            f"{order}: bounced; attack strength {attack} did not beat strength "
+            f"{opposition} of the unit from {by}."
+            if by is not None
             else f"{order}: bounced."
         )
     if kind in ("SupportHold", "SupportMove"):
@@ -81,7 +105,7 @@ def explain_movement(order: str, kind: str, outcome: UnitOutcome, szykman: bool 
             what = "move" if kind == "SupportMove" else "hold"
             return f"{order}: void; the supported unit was not ordered to make that {what}."
         if code == "cut":
-            return f"{order}: cut by the attack from {outcome.by}."
+            return f"{order}: cut by the attack from {by}."
         return f"{order}: support given."
     if kind == "Convoy":
         if code == "void":

@@ -120,6 +120,11 @@ class Position:
             raise TypeError(f"rules must be a diplo.rules.Rules, got {type(self.rules).__name__}")
         check_position(self, where)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # What the engine keeps on a position (``_engine``: its state; ``_legal``: legal
+        # orders) is rebuilt on demand, never pickled or copied.
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
     # ---------------------------------------------------------------- queries
 
     def unit_at(self, province: str) -> Piece | None:
@@ -173,13 +178,32 @@ class Position:
 
     @classmethod
     def from_json(
-        cls, doc: Mapping[str, Any], game_map: Map, where: str = "position document"
+        cls,
+        doc: Mapping[str, Any],
+        game_map: Map,
+        where: str = "position document",
+        *,
+        occupied_options: bool = False,
     ) -> Position:
         """Read the position part of an adjudicate input document (see the JSON contract); the
         board is then checked as every position is (:func:`diplo.checks.check_position`), errors
-        naming ``where``."""
+        naming ``where``.
+
+        A retreat option that names a province a unit stands in is refused, unless
+        ``occupied_options`` is true: then the option is left out (the JSON contract takes such a
+        document, and a retreat there is ruled illegal as not among the unit's options). An
+        option the unit could never move to is refused either way.
+        """
         try:
             phase, units, centers, dislodged = _read_position(doc, game_map)
+            if occupied_options:
+                dislodged = {
+                    prov: Dislodged(
+                        d.piece,
+                        tuple(o for o in d.options if game_map.province_of(o) not in units),
+                    )
+                    for prov, d in dislodged.items()
+                }
             # Options the document leaves out keep the map's values.
             rules = Rules.from_json(doc.get("rules"), game_map.rules)
         except (PositionError, RulesError) as exc:

@@ -115,8 +115,7 @@ def _collect_unit_orders(rulings: list[Ruling]) -> Validated:
                     r,
                     legal=False,
                     code="multiple_orders",
-                    message=f"{r.canonical}: {r.unit} was given {len(distinct)} different "
-                    "orders; all are void and the unit holds (DATC 4.D.3).",
+                    message=multiple_orders_message(r.canonical, str(r.unit), len(distinct)),
                 )
             continue
         order = rulings[indexes[0]].order
@@ -124,6 +123,14 @@ def _collect_unit_orders(rulings: list[Ruling]) -> Validated:
         effective[province] = order
         ruling_of[province] = indexes[0]
     return Validated(rulings, effective, ruling_of)
+
+
+def multiple_orders_message(order: str, unit: str, count: int) -> str:
+    """The sentence of an order refused because its unit was given ``count`` different orders."""
+    return (
+        f"{order}: {unit} was given {count} different orders; all are void and the unit holds "
+        "(DATC 4.D.3)."
+    )
 
 
 def _collect_adjustments(rulings: list[Ruling]) -> Validated:

@@ -11,7 +11,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use crate::fast::batch::{panic_message, process_all, process_all_with};
 use crate::fast::game_map::{Bits, GameMap, MapSpec};
@@ -119,6 +119,221 @@ impl PyFastMap {
         self.map.powers
     }
 
+    /// The codes of order objects (`diplo.orders` classes) read by their fields, without
+    /// parsing: -1 for an item that is not one of them, names a place the map does not have, or
+    /// needs more than its fields (a waive, an untyped build); the caller rules on those.
+    fn encode_objects(&self, items: &Bound<'_, PyList>) -> PyResult<Vec<i64>> {
+        let map = self.map;
+        let mut out = Vec::with_capacity(items.len());
+        for item in items.iter() {
+            out.push(encode_object(map, &item).map_or(-1, i64::from));
+        }
+        Ok(out)
+    }
+
+    /// A phase's orders (`{power: [order, ...]}`, strings or order objects) as `(codes,
+    /// powers)`, in the mapping's order: a string in the canonical short form is read by
+    /// `fast::text::parse_canonical`, an object by its fields. `None` when some order needs the
+    /// general parser or the reference (another notation, an unknown power, an object that is
+    /// not an order).
+    fn submit_orders<'py>(
+        &self,
+        py: Python<'py>,
+        orders: &Bound<'py, PyAny>,
+        power_index: &Bound<'py, PyDict>,
+    ) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyBytes>)>> {
+        let map = self.map;
+        let Ok(orders) = orders.downcast::<PyDict>() else {
+            return Ok(None);
+        };
+        let mut codes: Vec<u32> = Vec::with_capacity(40);
+        let mut powers: Vec<u8> = Vec::with_capacity(40);
+        for (power, given) in orders.iter() {
+            let Some(pi) = power_index.get_item(&power)? else {
+                return Ok(None);
+            };
+            let pi: u8 = pi.extract()?;
+            let one = |item: Bound<'py, PyAny>| -> PyResult<Option<u32>> {
+                if item.is_exact_instance_of::<PyString>() {
+                    let text = item.downcast::<PyString>()?.to_str()?;
+                    if text == "WAIVE" {
+                        return Ok(Some(crate::fast::encode::waive(pi as usize)));
+                    }
+                    return Ok(crate::fast::text::parse_canonical(map, text));
+                }
+                if item.get_type().name()?.to_str()? == "Waive" {
+                    return Ok(Some(crate::fast::encode::waive(pi as usize)));
+                }
+                Ok(encode_object(map, &item))
+            };
+            if let Ok(list) = given.downcast::<PyList>() {
+                for item in list.iter() {
+                    let Some(code) = one(item)? else {
+                        return Ok(None);
+                    };
+                    codes.push(code);
+                    powers.push(pi);
+                }
+            } else if let Ok(tuple) = given.downcast::<PyTuple>() {
+                for item in tuple.iter() {
+                    let Some(code) = one(item)? else {
+                        return Ok(None);
+                    };
+                    codes.push(code);
+                    powers.push(pi);
+                }
+            } else {
+                return Ok(None);
+            }
+        }
+        let _ = py;
+        Ok(Some((PyList::new(py, codes)?, PyBytes::new(py, &powers))))
+    }
+
+    /// A game at the position of an adjudicate document (`diplo.position.Position.from_json`'s
+    /// input) written exactly in the canonical form: the phase as `S1901M`, powers by their
+    /// names, units as `A PAR` / `F STP/SC`, centres and retreat options by their abbreviations.
+    /// `None` for anything else, or a position that is not valid (the caller then reads the
+    /// document with `Position.from_json`, which says what is wrong).
+    fn read_position(&self, doc: &Bound<'_, PyAny>) -> PyResult<Option<PyFastGame>> {
+        let map = self.map;
+        let Ok(doc) = doc.downcast::<PyDict>() else {
+            return Ok(None);
+        };
+        let exact = |v: &Bound<'_, PyAny>| -> Option<String> {
+            v.is_exact_instance_of::<PyString>()
+                .then(|| {
+                    v.downcast::<PyString>()
+                        .ok()?
+                        .to_str()
+                        .ok()
+                        .map(str::to_string)
+                })
+                .flatten()
+        };
+        let Some(phase) = doc.get_item("phase")?.and_then(|v| exact(&v)) else {
+            return Ok(None);
+        };
+        let b = phase.as_bytes();
+        if b.len() < 3 || b.len() > 7 || !b[1..b.len() - 1].iter().all(u8::is_ascii_digit) {
+            return Ok(None);
+        }
+        let Ok(year) = phase[1..phase.len() - 1].parse::<i64>() else {
+            return Ok(None);
+        };
+        let power_of = |v: &Bound<'_, PyAny>| -> Option<i64> {
+            let name = exact(v)?;
+            map.spec
+                .powers
+                .iter()
+                .position(|p| *p == name)
+                .map(|i| i as i64)
+        };
+        let loc_of = |v: &Bound<'_, PyAny>| -> Option<i64> {
+            map.loc_index.get(exact(v)?.as_str()).map(|&i| i64::from(i))
+        };
+        let unit_of = |power: i64, v: &Bound<'_, PyAny>| -> Option<RawPiece> {
+            let text = exact(v)?;
+            let (kind, loc) = text.split_once(' ')?;
+            let fleet = match kind {
+                "A" => 0,
+                "F" => 1,
+                _ => return None,
+            };
+            Some((power, fleet, i64::from(*map.loc_index.get(loc)?)))
+        };
+        // `{power: value}` (absent or null: nothing), each power by its exact name.
+        let by_power = |key: &str| -> PyResult<Option<PowerItems<'_>>> {
+            let Some(raw) = doc.get_item(key)? else {
+                return Ok(Some(Vec::new()));
+            };
+            if raw.is_none() {
+                return Ok(Some(Vec::new()));
+            }
+            let Ok(raw) = raw.downcast::<PyDict>() else {
+                return Ok(None);
+            };
+            let mut out = Vec::with_capacity(raw.len());
+            for (k, v) in raw.iter() {
+                let Some(p) = power_of(&k) else {
+                    return Ok(None);
+                };
+                out.push((p, v));
+            }
+            Ok(Some(out))
+        };
+        let mut units = Vec::new();
+        let mut centers = Vec::new();
+        let mut dislodged = Vec::new();
+        let Some(groups) = by_power("units")? else {
+            return Ok(None);
+        };
+        for (p, list) in groups {
+            let Ok(list) = list.downcast::<PyList>() else {
+                return Ok(None);
+            };
+            for item in list.iter() {
+                let Some(u) = unit_of(p, &item) else {
+                    return Ok(None);
+                };
+                units.push(u);
+            }
+        }
+        let Some(groups) = by_power("centers")? else {
+            return Ok(None);
+        };
+        for (p, list) in groups {
+            let Ok(list) = list.downcast::<PyList>() else {
+                return Ok(None);
+            };
+            for item in list.iter() {
+                match loc_of(&item) {
+                    Some(c) if (c as usize) < map.provinces => centers.push((c, p)),
+                    _ => return Ok(None),
+                }
+            }
+        }
+        let Some(groups) = by_power("dislodged")? else {
+            return Ok(None);
+        };
+        for (p, entries) in groups {
+            let Ok(entries) = entries.downcast::<PyDict>() else {
+                return Ok(None);
+            };
+            for (unit, options) in entries.iter() {
+                let Some(u) = unit_of(p, &unit) else {
+                    return Ok(None);
+                };
+                let Ok(options) = options.downcast::<PyList>() else {
+                    return Ok(None);
+                };
+                let mut locs = Vec::with_capacity(options.len());
+                for o in options.iter() {
+                    let Some(l) = loc_of(&o) else {
+                        return Ok(None);
+                    };
+                    locs.push(l);
+                }
+                dislodged.push((u, locs));
+            }
+        }
+        let season = &phase[..1];
+        let kind = &phase[phase.len() - 1..];
+        Ok(
+            State::new(map, year, season, kind, &units, &centers, &dislodged)
+                .ok()
+                .map(|state| PyFastGame {
+                    game: Game::new(map, state, None),
+                }),
+        )
+    }
+
+    /// The code of an order text in the canonical short form, or `None` (see
+    /// `fast::text::parse_canonical`).
+    fn parse_canonical(&self, text: &str) -> Option<u32> {
+        crate::fast::text::parse_canonical(self.map, text)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "FastMap(num_provinces={}, num_locations={}, num_powers={})",
@@ -223,6 +438,204 @@ fn rules_of(raw: Option<RawRules>) -> PyResult<Rules> {
         count("year_limit", limit)?,
     )
     .map_err(PyValueError::new_err)
+}
+
+/// A document's `{power: value}` entries, the power as its index.
+type PowerItems<'py> = Vec<(i64, Bound<'py, PyAny>)>;
+
+/// The names a map's results are made of, as Python strings made once per map.
+struct MapNames {
+    map: usize,
+    /// Canonical order texts already made (see [`text_key`]).
+    texts: std::sync::Mutex<TextCache>,
+    locations: Vec<Py<PyString>>,
+    powers: Vec<Py<PyString>>,
+    kinds: Vec<Py<PyString>>,
+    codes: Vec<Py<PyString>>,
+}
+
+/// Order texts as Rust and Python strings, by [`text_key`]: a map has a bounded number of them
+/// (every order of every unit type at every place), so they are made once.
+#[derive(Default)]
+struct TextCache {
+    index: std::collections::HashMap<u32, u32, std::hash::BuildHasherDefault<KeyHasher>>,
+    arena: Vec<(Box<str>, Py<PyString>)>,
+}
+
+/// A hasher for the `u32` text keys (one multiply: the keys are already well spread).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.0 = u64::from(v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// What the text of `code` in `st` depends on: the code, the ordered unit's type, and for a
+/// support or convoy the named unit's type and exact location (`F SPA/NC`) in place of its
+/// province. Bits 27-30 are free in a well-formed code.
+fn text_key(map: &GameMap, st: &State, code: u32) -> u32 {
+    use crate::fast::encode::{self, kind};
+    let k = encode::kind_of(code);
+    if k == kind::BUILD || k == kind::WAIVE {
+        return code;
+    }
+    let prov = map.prov_of[encode::loc_of(code)] as usize;
+    let mut me = st.units[prov];
+    if st.kind == crate::fast::state::RETREATS && st.dislodged[prov].is_some() {
+        me = st.dislodged[prov];
+    }
+    let mut key = code;
+    if !me.is_some() {
+        key |= 1 << 30;
+    } else if me.fleet {
+        key |= 1 << 27;
+    }
+    if k == kind::SUPPORT_HOLD || k == kind::SUPPORT_MOVE || k == kind::CONVOY {
+        let named = st.units[encode::a_of(code)];
+        if named.is_some() {
+            key = (key & !(0x7F << 11)) | (u32::from(named.loc) << 11);
+            if named.fleet {
+                key |= 1 << 28;
+            }
+        } else {
+            key |= 1 << 29;
+        }
+    }
+    key
+}
+
+impl TextCache {
+    /// The arena index of the text of `code` in `st`, made on first use.
+    fn get(&mut self, py: Python<'_>, map: &GameMap, st: &State, code: u32) -> u32 {
+        let key = text_key(map, st, code);
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        let mut buf = String::new();
+        crate::fast::text::order_text(map, st, code, &mut buf);
+        let i = self.arena.len() as u32;
+        let py_text = PyString::new(py, &buf).unbind();
+        self.arena.push((buf.into_boxed_str(), py_text));
+        self.index.insert(key, i);
+        i
+    }
+}
+
+/// The Python names of `map` (made on first use, kept for the life of the process, as the map
+/// itself is).
+fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNames {
+    static ALL: std::sync::Mutex<Vec<&'static MapNames>> = std::sync::Mutex::new(Vec::new());
+    let key = map as *const GameMap as usize;
+    let mut all = ALL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = all.iter().find(|n| n.map == key) {
+        return found;
+    }
+    let strings = |v: &[&str]| -> Vec<Py<PyString>> {
+        v.iter().map(|s| PyString::intern(py, s).unbind()).collect()
+    };
+    let locations: Vec<&str> = map.spec.locations.iter().map(String::as_str).collect();
+    let powers: Vec<&str> = map.spec.powers.iter().map(String::as_str).collect();
+    let names: &'static MapNames = Box::leak(Box::new(MapNames {
+        map: key,
+        texts: std::sync::Mutex::new(TextCache::default()),
+        locations: strings(&locations),
+        powers: strings(&powers),
+        kinds: strings(&[
+            "Hold",
+            "Move",
+            "SupportHold",
+            "SupportMove",
+            "Convoy",
+            "Retreat",
+            "Disband",
+            "Build",
+            "Waive",
+        ]),
+        codes: strings(&[
+            "ok",
+            "bounce",
+            "cut",
+            "dislodged",
+            "no_convoy",
+            "void",
+            "illegal",
+        ]),
+    }));
+    all.push(names);
+    names
+}
+
+/// A location named by a string attribute of `obj`.
+fn loc_attr(map: &GameMap, obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> Option<usize> {
+    let value = obj.getattr(name).ok()?;
+    let text = value.downcast::<PyString>().ok()?;
+    map.loc_index.get(text.to_str().ok()?).map(|&i| i as usize)
+}
+
+/// The location of the unit in attribute `name` of `obj` (a `diplo.orders.Unit`).
+fn unit_loc(map: &GameMap, obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> Option<usize> {
+    let py = obj.py();
+    loc_attr(map, &obj.getattr(name).ok()?, pyo3::intern!(py, "loc"))
+}
+
+/// One order object as a code (see `PyFastMap::encode_objects`).
+fn encode_object(map: &GameMap, item: &Bound<'_, PyAny>) -> Option<u32> {
+    use crate::fast::encode;
+    let ty = item.get_type();
+    let name = ty.name().ok()?;
+    let name = name.to_str().ok()?;
+    let py = item.py();
+    let prov = |l: usize| map.prov_of[l] as usize;
+    let here = || unit_loc(map, item, pyo3::intern!(py, "unit"));
+    let dest = || loc_attr(map, item, pyo3::intern!(py, "dest"));
+    Some(match name {
+        "Hold" => encode::hold(here()?),
+        "Move" => {
+            let via = item
+                .getattr(pyo3::intern!(py, "via"))
+                .ok()?
+                .is_truthy()
+                .ok()?;
+            encode::move_to(here()?, dest()?, via)
+        }
+        "SupportHold" => encode::support_hold(
+            here()?,
+            prov(unit_loc(map, item, pyo3::intern!(py, "supported"))?),
+        ),
+        "SupportMove" => encode::support_move(
+            here()?,
+            prov(unit_loc(map, item, pyo3::intern!(py, "supported"))?),
+            dest()?,
+        ),
+        "Convoy" => encode::convoy(
+            here()?,
+            prov(unit_loc(map, item, pyo3::intern!(py, "army"))?),
+            prov(dest()?),
+        ),
+        "Retreat" => encode::retreat(here()?, dest()?),
+        "Disband" => encode::disband(here()?),
+        "Build" => {
+            let unit = item.getattr(pyo3::intern!(py, "unit")).ok()?;
+            let t = unit.getattr(pyo3::intern!(py, "type")).ok()?;
+            let fleet = match t.downcast::<PyString>().ok()?.to_str().ok()? {
+                "A" => false,
+                "F" => true,
+                _ => return None,
+            };
+            encode::build(loc_attr(map, &unit, pyo3::intern!(py, "loc"))?, fleet)
+        }
+        _ => return None,
+    })
 }
 
 /// Whether processing `game` might take it past [`MAX_YEAR`] (a Fall or Winter of that year).
@@ -418,6 +831,321 @@ impl PyFastGame {
         let mut game = self.game.clone();
         game.poisoned = false;
         PyFastGame { game }
+    }
+
+    /// Submits `codes` given by `powers` (bytes, one power index per code; 255: the owner) and
+    /// processes the phase, recording the explanations (`reasons`, `normal_forms`, `facts`,
+    /// `gone`).
+    fn run(&mut self, codes: &Bound<'_, PyAny>, powers: &Bound<'_, PyBytes>) -> PyResult<()> {
+        if self.game.over {
+            return Err(game_over());
+        }
+        guarded(|| {
+            read_codes(codes, &mut self.game.orders)?;
+            let p = powers.as_bytes();
+            if p.len() != self.game.orders.len() {
+                return Err(PyValueError::new_err(format!(
+                    "{} codes but {} powers",
+                    self.game.orders.len(),
+                    p.len()
+                )));
+            }
+            self.game.powers.clear();
+            self.game.powers.extend_from_slice(p);
+            self.game.explain = true;
+            let done = self.game.process();
+            self.game.explain = false;
+            self.game.powers.clear();
+            done.map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))
+        })
+    }
+
+    /// Per code of the last `run`: its reason code (index of `REASON_NAMES`; 0 when legal).
+    fn reasons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.game.reasons.iter().map(|&c| u32::from(c)))
+    }
+
+    /// Per code of the last `run`: its normal form (0 when refused).
+    fn normal_forms(&self) -> Vec<u32> {
+        self.game.normal.clone()
+    }
+
+    /// Movement, last `run`: per code then per implied hold, `(dislodged_by, by, attack,
+    /// opposition, convoyed, szykman)` (locations, -1 for none).
+    fn facts(&self) -> Vec<(i32, i32, u8, u8, bool, bool)> {
+        self.game
+            .facts
+            .iter()
+            .map(|f| {
+                (
+                    f.dislodged_by,
+                    f.by,
+                    f.attack,
+                    f.opposition,
+                    f.convoyed,
+                    f.szykman,
+                )
+            })
+            .collect()
+    }
+
+    /// Movement, last `run`: every dislodged unit `(power, is_fleet, loc, options)`.
+    fn gone(&self) -> Vec<(u8, bool, u8, Vec<usize>)> {
+        self.game
+            .gone
+            .iter()
+            .map(|(p, m)| (p.power, p.fleet, p.loc, Bits(*m).collect()))
+            .collect()
+    }
+
+    /// The canonical texts of normal-form codes in the current state.
+    fn texts<'py>(&self, py: Python<'py>, codes: Vec<u32>) -> PyResult<Bound<'py, PyList>> {
+        let mut buf = String::new();
+        let map = self.game.map;
+        let st = &self.game.state;
+        let items: Vec<Bound<'py, PyString>> = codes
+            .iter()
+            .map(|&c| {
+                crate::fast::text::order_text(map, st, c, &mut buf);
+                PyString::new(py, &buf)
+            })
+            .collect();
+        PyList::new(py, items)
+    }
+
+    /// The legal orders per slot as `(codes, texts, slots)`: one list of codes and one of
+    /// texts per slot, each sorted by text (as `diplo.legal.legal_orders` sorts), and the slots'
+    /// `(power, key)` as `slots` names them.
+    #[allow(clippy::type_complexity)]
+    fn legal_texts<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>)> {
+        let map = self.game.map;
+        let st = &self.game.state;
+        let names = map_names(py, map);
+        guarded(|| {
+            let mut cache = names.texts.lock().unwrap_or_else(|e| e.into_inner());
+            self.game.with_legal(|legal, slots| {
+                let mut codes = Vec::with_capacity(slots.len());
+                let mut texts = Vec::with_capacity(slots.len());
+                let mut keys = Vec::with_capacity(slots.len());
+                let mut pairs: Vec<(u32, u32)> = Vec::new();
+                for s in slots {
+                    pairs.clear();
+                    for &c in legal.codes_of(s) {
+                        pairs.push((cache.get(py, map, st, c), c));
+                    }
+                    let arena = &cache.arena;
+                    pairs
+                        .sort_unstable_by(|x, y| arena[x.0 as usize].0.cmp(&arena[y.0 as usize].0));
+                    codes.push(PyList::new(py, pairs.iter().map(|p| p.1))?);
+                    texts.push(PyList::new(
+                        py,
+                        pairs.iter().map(|p| arena[p.0 as usize].1.bind(py)),
+                    )?);
+                    let key = if s.key_is_power {
+                        &names.powers[s.key as usize]
+                    } else {
+                        &names.locations[s.key as usize]
+                    };
+                    keys.push((names.powers[s.power as usize].bind(py), key.bind(py)));
+                }
+                Ok((
+                    PyList::new(py, codes)?,
+                    PyList::new(py, texts)?,
+                    PyList::new(py, keys)?,
+                ))
+            })
+        })
+    }
+
+    /// Every power's legal order texts as `diplo.legal.legal_order_texts` gives them, per power
+    /// that has a slot: `{power: {key: [text, ...]}}`, keys in that function's order (provinces
+    /// sorted, then the power's waive), each list sorted by text.
+    fn legal_by_power<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let map = self.game.map;
+        let st = &self.game.state;
+        let names = map_names(py, map);
+        guarded(|| {
+            let mut cache = names.texts.lock().unwrap_or_else(|e| e.into_inner());
+            self.game.with_legal(|legal, slots| {
+                // Slots per power, keyed by name: provinces sorted, then the waive.
+                let mut order: Vec<(u8, bool, &str, usize)> = slots
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        let key = if s.key_is_power {
+                            map.power_name(s.key as usize)
+                        } else {
+                            map.loc_name(s.key as usize)
+                        };
+                        (s.power, s.key_is_power, key, i)
+                    })
+                    .collect();
+                order.sort_unstable();
+                let out = PyDict::new(py);
+                let mut pairs: Vec<(u32, u32)> = Vec::new();
+                let mut current: Option<(u8, Bound<'py, PyDict>)> = None;
+                for &(power, key_is_power, _, i) in &order {
+                    let s = &slots[i];
+                    pairs.clear();
+                    for &c in legal.codes_of(s) {
+                        pairs.push((cache.get(py, map, st, c), c));
+                    }
+                    let arena = &cache.arena;
+                    pairs
+                        .sort_unstable_by(|x, y| arena[x.0 as usize].0.cmp(&arena[y.0 as usize].0));
+                    let texts =
+                        PyList::new(py, pairs.iter().map(|p| arena[p.0 as usize].1.bind(py)))?;
+                    if current.as_ref().is_none_or(|(p, _)| *p != power) {
+                        let d = PyDict::new(py);
+                        out.set_item(names.powers[power as usize].bind(py), &d)?;
+                        current = Some((power, d));
+                    }
+                    let key = if key_is_power {
+                        &names.powers[s.key as usize]
+                    } else {
+                        &names.locations[s.key as usize]
+                    };
+                    if let Some((_, d)) = &current {
+                        d.set_item(key.bind(py), texts)?;
+                    }
+                }
+                Ok(out)
+            })
+        })
+    }
+
+    /// Movement, last `run` (this game) from `before` (the game as it was): per submitted code,
+    /// `None` when refused, else `(text, unit, kind, code, success, dislodged_by, by, attack,
+    /// opposition, convoyed, szykman)`: the normal form's canonical text, the unit's text
+    /// (`A PAR`), the order's class name and the arguments of `diplo.outcome.explain_facts`.
+    /// Then per implied hold `(power, unit, province, code, success, dislodged_by)`.
+    fn movement_rows<'py>(
+        &self,
+        py: Python<'py>,
+        before: &Bound<'py, PyFastGame>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let before = before.borrow();
+        let map = self.game.map;
+        let st = &before.game.state;
+        let g = &self.game;
+        let names = map_names(py, map);
+        let loc = |i: i32| -> Option<Bound<'py, PyString>> {
+            (i >= 0).then(|| names.locations[i as usize].bind(py).clone())
+        };
+        let mut buf = String::new();
+        let mut rows: Vec<Bound<'py, PyAny>> = Vec::with_capacity(g.results.len());
+        for j in 0..g.results.len() {
+            if g.reasons.get(j).copied().unwrap_or(1) != 0 || j >= g.facts.len() {
+                rows.push(py.None().into_bound(py));
+                continue;
+            }
+            let c = g.normal[j];
+            crate::fast::text::order_text(map, st, c, &mut buf);
+            let unit = &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)];
+            let f = g.facts[j];
+            let row = (
+                buf.as_str(),
+                unit,
+                names.kinds[crate::fast::encode::kind_of(c) as usize].bind(py),
+                names.codes[g.results[j] as usize].bind(py),
+                g.success[j],
+                loc(f.dislodged_by),
+                loc(f.by),
+                f.attack,
+                f.opposition,
+                f.convoyed,
+                f.szykman,
+            );
+            rows.push(row.into_pyobject(py)?.into_any());
+        }
+        // Then the implied holds: (power, unit, province, code, success, dislodged_by).
+        let n = g.results.len();
+        for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
+            let prov = map.prov_of[crate::fast::encode::loc_of(code)] as usize;
+            let u = st.units[prov];
+            buf.clear();
+            buf.push_str(if u.fleet { "F " } else { "A " });
+            buf.push_str(map.loc_name(u.loc as usize));
+            let origin = g.facts.get(n + k).map_or(-1, |f| f.dislodged_by);
+            let row = (
+                names.powers[u.power as usize].bind(py),
+                buf.as_str(),
+                names.locations[prov].bind(py),
+                names.codes[res as usize].bind(py),
+                ok,
+                loc(origin),
+            );
+            rows.push(row.into_pyobject(py)?.into_any());
+        }
+        PyList::new(py, rows)
+    }
+
+    /// The position as `diplo.position.Position.to_json` writes it: the phase, units and centres
+    /// per power in map order (lists sorted), dislodged units per power with their options.
+    fn position_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let map = self.game.map;
+        let st = &self.game.state;
+        let unit_text = |p: crate::fast::state::Piece| {
+            format!(
+                "{} {}",
+                if p.fleet { "F" } else { "A" },
+                map.loc_name(p.loc as usize)
+            )
+        };
+        let mut units: Vec<Vec<String>> = vec![Vec::new(); map.powers];
+        let mut centers: Vec<Vec<&str>> = vec![Vec::new(); map.powers];
+        let mut gone: Vec<(&str, usize)> = Vec::new();
+        for q in 0..map.provinces {
+            let u = st.units[q];
+            if u.is_some() {
+                units[u.power as usize].push(unit_text(u));
+            }
+            let o = st.centers[q];
+            if o != crate::fast::game_map::NO_POWER {
+                centers[o as usize].push(map.loc_name(q));
+            }
+            if st.dislodged[q].is_some() {
+                gone.push((map.loc_name(st.dislodged[q].loc as usize), q));
+            }
+        }
+        let out = PyDict::new(py);
+        out.set_item("phase", st.phase_name())?;
+        let by_power = PyDict::new(py);
+        for (power, list) in units.iter_mut().enumerate() {
+            if !list.is_empty() {
+                list.sort_unstable();
+                by_power.set_item(map.power_name(power), PyList::new(py, list.iter())?)?;
+            }
+        }
+        out.set_item("units", by_power)?;
+        let by_power = PyDict::new(py);
+        for (power, list) in centers.iter_mut().enumerate() {
+            if !list.is_empty() {
+                list.sort_unstable();
+                by_power.set_item(map.power_name(power), PyList::new(py, list.iter())?)?;
+            }
+        }
+        out.set_item("centers", by_power)?;
+        // Dislodged units in the order of their locations' names, grouped per power.
+        gone.sort_unstable();
+        let mut groups: Vec<Option<Bound<'py, PyDict>>> = vec![None; map.powers];
+        for &(_, q) in &gone {
+            let d = st.dislodged[q];
+            let group = groups[d.power as usize].get_or_insert_with(|| PyDict::new(py));
+            let options: Vec<&str> = Bits(st.retreats[q]).map(|l| map.loc_name(l)).collect();
+            group.set_item(unit_text(d), PyList::new(py, options)?)?;
+        }
+        let by_power = PyDict::new(py);
+        for (power, group) in groups.into_iter().enumerate() {
+            if let Some(g) = group {
+                by_power.set_item(map.power_name(power), g)?;
+            }
+        }
+        out.set_item("dislodged", by_power)?;
+        Ok(out)
     }
 
     /// Test hook: the next processing of this game panics inside the core.
@@ -633,5 +1361,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyFastGame>()?;
     m.add_function(wrap_pyfunction!(process_batch, m)?)?;
     m.add_function(wrap_pyfunction!(pack_orders, m)?)?;
+    m.add("REASON_NAMES", crate::fast::reasons::NAMES.to_vec())?;
     Ok(())
 }

@@ -163,7 +163,17 @@ fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bou
                 .collect::<Vec<SlotCodes>>()
         })
     }));
-    let slots = result.map_err(|_| PyRuntimeError::new_err("internal error in mila_turn"))?;
+    let mut slots = result.map_err(|_| PyRuntimeError::new_err("internal error in mila_turn"))?;
+    // The engine lists a power's waive in a slot of its own after its build sites (one shape
+    // with `diplo.legal`); MILA lists it at every build site.
+    let waives: Vec<(u8, u32)> = slots
+        .iter()
+        .filter(|s| s.2)
+        .flat_map(|s| s.3.iter().map(move |&c| (s.0, c)))
+        .collect();
+    for s in slots.iter_mut().filter(|s| !s.2) {
+        s.3.extend(waives.iter().filter(|w| w.0 == s.0).map(|w| w.1));
+    }
     let map_id = map as *const GameMap as usize;
     let mut guard = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
     let at = match guard.iter().position(|(id, _)| *id == map_id) {

@@ -123,6 +123,8 @@ pub struct GameMap {
     pub name_rank: Vec<u16>,
     /// Centres a power needs to win alone (see `MapSpec::victory`).
     pub victory: u32,
+    /// Location index by name (`STP/NC`), for reading orders given as objects.
+    pub loc_index: std::collections::HashMap<String, u16>,
 }
 
 fn mask_of(items: &[u16]) -> Mask {
@@ -272,8 +274,15 @@ impl GameMap {
                 "victory needs {victory} centres but the map has {n_centers}"
             ));
         }
+        let loc_index = spec
+            .locations
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i as u16))
+            .collect();
         Ok(GameMap {
             victory,
+            loc_index,
             provinces: p,
             locations: l,
             powers: n_powers,

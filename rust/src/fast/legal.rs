@@ -64,7 +64,7 @@ pub struct Legal {
     slots: Vec<Slot>,
     /// Whether `slots` lists every slot of the phase.
     complete: bool,
-    /// Adjustments: the first slot of each power (where its waive is found), or NO_SLOT.
+    /// Adjustments: the waive slot of each power that may build, or NO_SLOT.
     power_slot: [u32; N],
     /// Scratch of `all_slots`.
     spare: Vec<Slot>,
@@ -302,12 +302,6 @@ impl Legal {
             let owed = centers[power] as i64 - units[power] as i64;
             if owed > 0 {
                 let sites = st.rules.build_sites(map, st, power);
-                if sites == 0 {
-                    // DATC 4.D.7: the waive is legal even with nowhere to build.
-                    self.open_slot(power, power, true);
-                    self.codes.push(encode::waive(power));
-                    self.close_slot();
-                }
                 for q in Bits(sites) {
                     self.open_slot(power, q, false);
                     self.codes.push(encode::build(q, false));
@@ -320,9 +314,14 @@ impl Legal {
                             self.codes.push(encode::build(c, true));
                         }
                     }
-                    self.codes.push(encode::waive(power));
                     self.close_slot();
                 }
+                // DATC 4.D.7: the waive, legal even with nowhere to build, in a slot of its own
+                // after the power's build sites: orders given slot by slot put it after every
+                // build, where it can only use a build left over, never void a chosen one.
+                self.open_slot(power, power, true);
+                self.codes.push(encode::waive(power));
+                self.close_slot();
             } else if owed < 0 {
                 for q in Bits(occupied) {
                     let u = st.units[q];
@@ -340,14 +339,9 @@ impl Legal {
     fn open_slot(&mut self, power: usize, key: usize, key_is_power: bool) {
         let index = self.slots.len() as u32;
         if key_is_power {
-            if self.power_slot[power] == NO_SLOT {
-                self.power_slot[power] = index;
-            }
+            self.power_slot[power] = index;
         } else {
             self.slot_of[key] = index;
-            if self.power_slot[power] == NO_SLOT {
-                self.power_slot[power] = index;
-            }
         }
         self.slots.push(Slot {
             power: power as u8,
@@ -372,8 +366,8 @@ impl Legal {
 
     /// Every slot of the phase, in order: movement, every unit by province; retreats, every
     /// dislodged unit by province; adjustments, per power in map order its build sites by
-    /// province (each list: the builds there and the power's waive), or its waive alone when it
-    /// may build but has no site, or its units by province (each list: the disband).
+    /// province (each list: the builds there) and then its waive, or its units by province
+    /// (each list: the disband).
     pub fn all_slots(&mut self, map: &GameMap, st: &State) {
         if !self.complete {
             let mut order = [0u32; N];
@@ -495,6 +489,21 @@ impl Legal {
                 self.useful[d] = 0;
             }
         }
+    }
+
+    /// The seas holding a fleet (movement tables; [`Legal::prepare`] first).
+    pub fn fleets(&self) -> Mask {
+        self.tables.fleets
+    }
+
+    /// The seas on some minimal convoy route of the army in province `army` to province `dst`
+    /// (`diplo.convoys.route_fleets`); empty when no convoy could carry it there.
+    pub fn route_seas(&mut self, map: &GameMap, st: &State, army: usize, dst: usize) -> Mask {
+        self.ensure_routes(map, st);
+        self.routes
+            .iter()
+            .find(|r| r.army as usize == army && r.dst as usize == dst)
+            .map_or(0, |r| r.seas)
     }
 
     /// The normal form of a submitted code in `st` and the key of the slot it belongs to (the

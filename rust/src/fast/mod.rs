@@ -9,6 +9,7 @@
 //! * [`legal`] — complete legal-order lists per slot; legality as membership.
 //! * [`phases`] — [`Game`]: validation, the three phase kinds, the next position.
 //! * [`rules`] — [`Rules`]: the rulebook options, and every decision they change.
+//! * [`reasons`] — why a code is refused: `diplo.validation`'s reason codes.
 //! * [`batch`] — many games in parallel with scoped threads.
 
 pub mod batch;
@@ -16,8 +17,10 @@ pub mod encode;
 pub mod game_map;
 pub mod legal;
 pub mod phases;
+pub mod reasons;
 pub mod rules;
 pub mod state;
+pub mod text;
 
 pub use game_map::{GameMap, MapSpec};
 pub use phases::Game;

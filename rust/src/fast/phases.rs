@@ -29,8 +29,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use super::encode::{self, kind};
+use super::game_map::NO_POWER;
 use super::game_map::{bit, has, Bits, GameMap, Mask};
 use super::legal::{Legal, Slot};
+use super::reasons::{reason, why};
 use super::state::{Piece, State, ADJUSTMENTS, FALL, MOVEMENT, RETREATS, SPRING, WINTER};
 use crate::orders::{Order, Unit};
 use crate::outcome::MovementOutcome;
@@ -94,6 +96,34 @@ pub struct Game {
     pub implied: Vec<(u32, u8, bool)>,
     /// Test hook: the next processing panics (to show that no panic reaches Python).
     pub poisoned: bool,
+    /// Per submitted code, the power that gave it (`NO_POWER` or none at all: the owner of
+    /// whatever it orders, as on the fast path). An order for another power's unit is refused.
+    pub powers: Vec<u8>,
+    /// Whether processing also records why (`reasons`, `normal`, `facts`, `gone`): the object
+    /// API's explanations. Off on the fast path.
+    pub explain: bool,
+    /// With `explain`: per submitted code, its reason code (`reasons::reason`, OK when legal).
+    pub reasons: Vec<u8>,
+    /// With `explain`: per submitted code, its normal form (0 when refused).
+    pub normal: Vec<u32>,
+    /// With `explain`, movement: the facts behind each result, per submitted code then per
+    /// implied result.
+    pub facts: Vec<Fact>,
+    /// With `explain`, movement: every dislodged unit (province order) and its retreat options.
+    pub gone: Vec<(Piece, Mask)>,
+}
+
+/// What a movement result rests on (see `crate::outcome::MovementOutcome`): the dislodger's
+/// origin and the unit behind the result (locations, -1 for none), the strengths compared,
+/// whether the move went by convoy, and whether the Szykman rule broke the convoy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fact {
+    pub dislodged_by: i32,
+    pub by: i32,
+    pub attack: u8,
+    pub opposition: u8,
+    pub convoyed: bool,
+    pub szykman: bool,
 }
 
 impl Game {
@@ -116,6 +146,12 @@ impl Game {
             success: Vec::new(),
             implied: Vec::new(),
             poisoned: false,
+            powers: Vec::new(),
+            explain: false,
+            reasons: Vec::new(),
+            normal: Vec::new(),
+            facts: Vec::new(),
+            gone: Vec::new(),
         }
     }
 
@@ -206,7 +242,7 @@ impl Scratch {
 
     /// Rules on every submitted code of a movement or retreat phase: fills `keys` and `normal`,
     /// `effective` per province, and returns the provinces with exactly one (legal) order.
-    fn rule_unit_orders(&mut self, game: &Game) -> Mask {
+    fn rule_unit_orders(&mut self, game: &mut Game) -> Mask {
         let map = self.map;
         let st = &game.state;
         self.legal.prepare(map, st, game.stamp);
@@ -214,8 +250,18 @@ impl Scratch {
         self.normal.clear();
         let mut ordered: Mask = 0;
         let mut conflict: Mask = 0;
-        for &code in &game.orders {
-            match self.legal.check(map, st, code) {
+        for (i, &code) in game.orders.iter().enumerate() {
+            let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
+            let verdict = self.legal.check(map, st, code).filter(|&(p, _)| {
+                // DATC 6.A.6: an order for another power's unit is refused.
+                let owner = if st.kind == MOVEMENT {
+                    st.units[p].power
+                } else {
+                    st.dislodged[p].power
+                };
+                by == NO_POWER || by == owner
+            });
+            match verdict {
                 Some((p, c)) => {
                     self.keys.push(p as u8);
                     self.normal.push(c);
@@ -235,13 +281,32 @@ impl Scratch {
                 }
             }
         }
-        ordered & !conflict
+        let effective = ordered & !conflict;
+        if game.explain {
+            game.reasons.clear();
+            game.normal.clear();
+            for (i, &code) in game.orders.iter().enumerate() {
+                let key = self.keys[i];
+                let r = if key == REFUSED {
+                    let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
+                    why(&mut self.legal, map, st, by, code)
+                } else if !has(effective, key as usize) {
+                    reason::MULTIPLE_ORDERS
+                } else {
+                    reason::OK
+                };
+                game.reasons.push(r);
+                game.normal
+                    .push(if key == REFUSED { 0 } else { self.normal[i] });
+            }
+        }
+        effective
     }
 
     fn movement(&mut self, game: &mut Game) -> Result<(), String> {
         let map = self.map;
         let effective = self.rule_unit_orders(game);
-        let st = &mut game.state;
+        let st = &game.state;
         self.units.clear();
         self.orders.clear();
         let mut occupied: Mask = 0;
@@ -293,10 +358,24 @@ impl Scratch {
                 out.success[i],
             ));
         }
+        if game.explain {
+            explain_movement(
+                map,
+                out,
+                &self.keys,
+                &self.effective,
+                &self.index,
+                effective,
+                occupied,
+                game,
+            );
+        }
+        let st = &mut game.state;
 
         // The next board: moved units at their destination, dislodged ones aside with their
         // retreat options (units with none are gone), the rest where they were.
         // Only the provinces' part of the tables is copied and rewritten (see `after_turn`).
+        game.gone.clear();
         let np = map.provinces;
         let mut before = [Piece::NONE; N];
         before[..np].copy_from_slice(&st.units[..np]);
@@ -317,6 +396,9 @@ impl Scratch {
                 let options = out.retreats[i]
                     .iter()
                     .fold(0, |m: Mask, &l| m | bit(l as usize));
+                if game.explain {
+                    game.gone.push((u, options));
+                }
                 if options != 0 {
                     st.set_dislodged(q, u, options);
                     pending = true;
@@ -336,6 +418,8 @@ impl Scratch {
     fn retreats(&mut self, game: &mut Game) {
         let map = self.map;
         let effective = self.rule_unit_orders(game);
+        game.facts.clear();
+        game.gone.clear();
         let st = &mut game.state;
         let mut once: Mask = 0;
         let mut twice: Mask = 0;
@@ -418,13 +502,38 @@ impl Scratch {
         let mut added = [Piece::NONE; N];
         game.results.clear();
         game.success.clear();
+        game.reasons.clear();
+        game.normal.clear();
+        game.facts.clear();
+        game.gone.clear();
         for i in 0..game.orders.len() {
             let code = game.orders[i];
-            let Some((key, c)) = self.legal.check(map, st, code) else {
+            let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
+            let verdict = self.legal.check(map, st, code).filter(|&(key, c)| {
+                // An order for another power's unit, home centre or waive is refused.
+                by == NO_POWER
+                    || by as usize
+                        == match encode::kind_of(c) {
+                            kind::DISBAND => st.units[key].power as usize,
+                            kind::WAIVE => key,
+                            // A build site is a centre its power owns (home or not, as the
+                            // rules say), so the build is the owner's order.
+                            _ => st.centers[key] as usize,
+                        }
+            });
+            let Some((key, c)) = verdict else {
                 game.results.push(result::ILLEGAL);
                 game.success.push(false);
+                if game.explain {
+                    game.reasons.push(why(&mut self.legal, map, st, by, code));
+                    game.normal.push(0);
+                }
                 continue;
             };
+            if game.explain {
+                game.reasons.push(reason::OK);
+                game.normal.push(c);
+            }
             let ok = match encode::kind_of(c) {
                 kind::DISBAND => {
                     let power = st.units[key].power as usize;
@@ -548,6 +657,66 @@ impl Scratch {
         self.candidates.sort_unstable();
         debug_assert!(self.candidates.len() >= count);
     }
+}
+
+/// Records the facts behind a movement phase's results (`Game::facts`), per submitted code then
+/// per implied hold.
+#[allow(clippy::too_many_arguments)]
+fn explain_movement(
+    map: &GameMap,
+    out: &MovementOutcome,
+    keys: &[u8],
+    orders: &[u32; N],
+    index: &[u16; N],
+    effective: Mask,
+    occupied: Mask,
+    game: &mut Game,
+) {
+    let mut szykman: Mask = 0;
+    for &q in &out.szykman {
+        szykman |= bit(q as usize);
+    }
+    // Armies whose convoy (an order not void) a fleet broken by the Szykman rule was to carry.
+    let mut broken: Mask = 0;
+    for q in Bits(effective & szykman) {
+        let c = orders[q];
+        if encode::kind_of(c) == kind::CONVOY && out.codes[index[q] as usize] != result::VOID {
+            broken |= bit(encode::a_of(c));
+        }
+    }
+    let fact = |q: usize| {
+        let i = index[q] as usize;
+        let k = if has(effective, q) {
+            encode::kind_of(orders[q])
+        } else {
+            kind::HOLD
+        };
+        let is_move = k == kind::MOVE;
+        Fact {
+            dislodged_by: out.dislodged_by[i],
+            by: out.by[i],
+            attack: out.attack[i],
+            opposition: out.opposition[i],
+            convoyed: is_move && out.convoyed[i],
+            szykman: match k {
+                kind::CONVOY => has(szykman, q),
+                kind::MOVE => out.codes[i] == result::NO_CONVOY && has(broken, q),
+                _ => false,
+            },
+        }
+    };
+    game.facts.clear();
+    for &key in keys {
+        if key == REFUSED || !has(effective, key as usize) {
+            game.facts.push(Fact::default());
+        } else {
+            game.facts.push(fact(key as usize));
+        }
+    }
+    for q in Bits(occupied & !effective) {
+        game.facts.push(fact(q));
+    }
+    let _ = map;
 }
 
 fn to_order(code: u32) -> Order {

@@ -1,0 +1,707 @@
+"""The object API on the Rust game engine: :func:`diplo.adjudicate.process_phase` with
+``backend="rust"``.
+
+One engine rules every phase kind: the fast path's game (``rust/src/fast/``) validates the
+orders, resolves movement, retreats and adjustments (civil disorder included), sequences the
+phases, changes centre ownership and ends the game. This module is only the translation between
+the object world and the engine:
+
+* orders in: an order string in the canonical short form (what :func:`~diplo.orders.format_order`
+  prints and :func:`diplo.legal.legal_order_texts` hands out) is read by the core's strict reader
+  of that one form (``parse_canonical``: a split on spaces and a table lookup per location); an
+  :class:`~diplo.orders.Order` object is read field by field in the core; any other notation
+  (prose, full names, lower case, power prefixes) goes through
+  :func:`~diplo.orders.parse_order`, with the same result. What cannot become a code at all
+  (unparsable text, an order written for another power, a place the map does not have, an
+  untyped build that could be either) is ruled by :mod:`diplo.validation` (it is illegal, and
+  illegal orders take no part);
+* positions in: the engine's state is kept on every position it made (and on a position the
+  first time it is played), so a game never re-encodes its board;
+* results out: :class:`EnginePhaseOutcome` and :class:`EnginePosition` are built lazily from the
+  engine's arrays: nothing is turned into Python objects until it is read. The sentences come
+  from the same functions as the reference's (:mod:`diplo.outcome`, :mod:`diplo.validation`), so
+  both backends say the same words (``tests/test_engine.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from . import _core
+from .adjudicate import PhaseOutcome, Result
+from .checks import MAX_YEAR, MIN_YEAR
+from .map import Map
+from .orders import (
+    Build,
+    Order,
+    OrderParseError,
+    Waive,
+    parse_power_order,
+)
+from .outcome import CORE_CODES, explain_facts
+from .position import Dislodged, Phase, Piece, Position, PositionError
+from .rules import Rules
+
+__all__ = [
+    "EnginePhaseOutcome",
+    "EnginePosition",
+    "encode_position",
+    "engine_game",
+    "fast_map",
+    "process_phase_engine",
+]
+
+RESULT_NAMES = (*CORE_CODES, "illegal")
+REASON_NAMES: tuple[str, ...] = tuple(_core.REASON_NAMES)
+_KIND_NAMES = (
+    "Hold",
+    "Move",
+    "SupportHold",
+    "SupportMove",
+    "Convoy",
+    "Retreat",
+    "Disband",
+    "Build",
+    "Waive",
+)
+_NO_POWER = 255
+
+
+_FAST_MAPS: WeakKeyDictionary[Map, _core.FastMap] = WeakKeyDictionary()
+_KINDS = {"land": 0, "coast": 1, "sea": 2}
+
+
+def fast_map(game_map: Map) -> _core.FastMap:
+    """``game_map`` compiled for the fast path, once per map (later calls return the same table).
+
+    Raises ``ValueError`` when the map does not fit the encoding (more than 128 locations or 127
+    powers).
+    """
+    table = _FAST_MAPS.get(game_map)
+    if table is None:
+        if not isinstance(game_map, Map):
+            raise ValueError(f"expected a diplo.map.Map, got {type(game_map).__name__}")
+        index = game_map.location_index
+        provinces = list(game_map.provinces)
+        by_name = sorted(provinces, key=lambda p: (game_map.provinces[p].name.casefold(), p))
+        rank = {p: i for i, p in enumerate(by_name)}
+        table = _core.FastMap(
+            list(game_map.locations),
+            list(game_map.powers),
+            [index[game_map.province_of(loc)] for loc in game_map.locations],
+            [_KINDS[game_map.provinces[p].kind] for p in provinces],
+            [sorted(index[n] for n in game_map.army_neighbours(p)) for p in provinces],
+            [
+                sorted(index[n] for n in game_map.fleet_neighbours(loc))
+                for loc in game_map.locations
+            ],
+            sorted(index[c] for c in game_map.centers),
+            [[index[h] for h in game_map.homes.get(p, ())] for p in game_map.powers],
+            [rank[p] for p in provinces],
+            game_map.victory,
+        )
+        _FAST_MAPS[game_map] = table
+    return table
+
+
+def encode_position(
+    position: Position,
+) -> tuple[
+    int,
+    str,
+    str,
+    list[tuple[int, int, int]],
+    list[tuple[int, int]],
+    list[tuple[tuple[int, int, int], list[int]]],
+]:
+    """``position`` as the engine's constructor takes it (raises ``ValueError`` when it does not
+    fit the map)."""
+    game_map = position.map
+    index = game_map.location_index
+    powers = {p: i for i, p in enumerate(game_map.powers)}
+    try:
+        units = [
+            (powers[p.power], 1 if p.type == "F" else 0, index[p.loc])
+            for p in position.units.values()
+        ]
+        centers = [(index[c], powers[o]) for c, o in position.centers.items()]
+        dislodged = [
+            (
+                (powers[d.piece.power], 1 if d.piece.type == "F" else 0, index[d.piece.loc]),
+                [index[o] for o in d.options],
+            )
+            for d in position.dislodged.values()
+        ]
+        phase = position.phase
+        return phase.year, phase.season, phase.kind, units, centers, dislodged
+    except (KeyError, AttributeError, TypeError) as exc:
+        raise ValueError(f"bad position: {exc!r}") from None
+
+
+class _Tables:
+    """Per map: the engine's map, shared pieces and phases."""
+
+    def __init__(self, game_map: Map) -> None:
+        self.map = game_map
+        self.fast = fast_map(game_map)
+        self.locations = game_map.locations
+        self.provinces = [game_map.province_of(loc) for loc in game_map.locations]
+        self.powers = game_map.powers
+        self.power_index = {p: i for i, p in enumerate(game_map.powers)}
+        self.pieces: dict[tuple[int, bool, int], Piece] = {}
+        self.phases: dict[str, Phase] = {}
+
+    def piece(self, power: int, fleet: bool, loc: int) -> Piece:
+        key = (power, fleet, loc)
+        piece = self.pieces.get(key)
+        if piece is None:
+            piece = Piece(self.powers[power], "F" if fleet else "A", self.locations[loc])
+            self.pieces[key] = piece
+        return piece
+
+    def phase(self, text: str) -> Phase:
+        phase = self.phases.get(text)
+        if phase is None:
+            phase = self.phases[text] = Phase.parse(text)
+        return phase
+
+
+_TABLES: WeakKeyDictionary[Map, _Tables] = WeakKeyDictionary()
+
+
+def tables(game_map: Map) -> _Tables:
+    """The engine's tables of ``game_map`` (made once per map; the last map's are at hand)."""
+    global _LAST
+    last = _LAST
+    if last is not None and last.map is game_map:
+        return last
+    t = _TABLES.get(game_map)
+    if t is None:
+        t = _TABLES[game_map] = _Tables(game_map)
+    _LAST = t
+    return t
+
+
+#: The tables asked for last (almost every call asks for the same map). Keeping them keeps that
+#: map alive, as one map at most.
+_LAST: _Tables | None = None
+
+
+def engine_game(position: Position) -> _core.FastGame:
+    """The engine's game at ``position`` (kept on the position: positions are immutable)."""
+    core: _core.FastGame | None = position.__dict__.get("_engine")
+    if core is None or core.is_over:
+        rules = position.rules
+        core = _core.FastGame(
+            tables(position.map).fast,
+            *encode_position(position),
+            None,
+            (rules.civil_disorder, rules.build_sites, rules.victory_centers, rules.year_limit),
+        )
+        object.__setattr__(position, "_engine", core)
+    return core
+
+
+# --------------------------------------------------------------------------- positions
+
+
+class EnginePosition(Position):
+    """A :class:`~diplo.position.Position` whose board lives in the engine: ``units``,
+    ``centers`` and ``dislodged`` are read out on first use. Equal to (and pickled as) the plain
+    position with the same contents."""
+
+    def __new__(cls, *args: Any, **fields: Any) -> Any:
+        if fields:  # dataclasses.replace: a plain position with the new contents
+            return Position(**fields)
+        return object.__new__(cls)
+
+    def __init__(self, game_map: Map, phase: Phase, core: _core.FastGame, rules: Rules) -> None:
+        object.__setattr__(self, "map", game_map)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "_engine", core)
+
+    def _read(self) -> None:
+        t = tables(self.map)
+        _year, _season, _kind, units, centers, dislodged = self.__dict__["_engine"].state()
+        piece = t.piece
+        provinces = t.provinces
+        board = {provinces[loc]: piece(power, fleet, loc) for power, fleet, loc in units}
+        powers = t.powers
+        owners = {provinces[prov]: powers[power] for prov, power in centers}
+        gone = {}
+        locations = t.locations
+        for power, fleet, loc, options in dislodged:
+            gone[provinces[loc]] = Dislodged(
+                piece(power, fleet, loc), tuple(locations[o] for o in options)
+            )
+        from types import MappingProxyType
+
+        d = self.__dict__
+        d["_units"] = MappingProxyType(board)
+        d["_centers"] = MappingProxyType(owners)
+        d["_dislodged"] = MappingProxyType(gone)
+
+    @property
+    def units(self) -> Mapping[str, Piece]:
+        d = self.__dict__
+        if "_units" not in d:
+            self._read()
+        return d["_units"]  # type: ignore[no-any-return]
+
+    @property
+    def centers(self) -> Mapping[str, str]:
+        d = self.__dict__
+        if "_units" not in d:
+            self._read()
+        return d["_centers"]  # type: ignore[no-any-return]
+
+    @property
+    def dislodged(self) -> Mapping[str, Dislodged]:
+        d = self.__dict__
+        if "_units" not in d:
+            self._read()
+        return d["_dislodged"]  # type: ignore[no-any-return]
+
+    def to_json(self) -> dict[str, Any]:
+        if "_units" in self.__dict__:
+            return super().to_json()
+        out: dict[str, Any] = self.__dict__["_engine"].position_json()
+        out["phase"] = str(self.phase)
+        if self.rules != self.map.rules:
+            out["rules"] = self.rules.to_json()
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (self.phase, self.units, self.centers, self.dislodged) == (
+            other.phase,
+            other.units,
+            other.centers,
+            other.dislodged,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"Position(phase={self.phase!r}, units={self.units!r}, centers={self.centers!r}, "
+            f"dislodged={self.dislodged!r}, rules={self.rules!r})"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            _plain_position,
+            (
+                self.map,
+                self.phase,
+                dict(self.units),
+                dict(self.centers),
+                dict(self.dislodged),
+                self.rules,
+            ),
+        )
+
+
+def _plain_position(
+    game_map: Map,
+    phase: Phase,
+    units: Mapping[str, Piece],
+    centers: Mapping[str, str],
+    dislodged: Mapping[str, Dislodged],
+    rules: Rules,
+) -> Position:
+    """An engine position unpickled: the plain position with the same contents and rules."""
+    return Position(game_map, phase, units, centers, dislodged, rules=rules)
+
+
+def read_position(doc: Mapping[str, Any], game_map: Map) -> EnginePosition | None:
+    """The position of an adjudicate document written exactly in the canonical form, read by
+    the engine (``None`` otherwise: :meth:`Position.from_json` reads it, or says what is
+    wrong). Equal to what :meth:`Position.from_json` reads."""
+    if doc.get("dislodged"):
+        return None  # retreat options are checked against the board by Position.from_json
+    if doc.get("rules") is not None or not game_map.rules.is_default:
+        return None  # Position.from_json reads (and checks) the rules
+    t = tables(game_map)
+    core = t.fast.read_position(doc)
+    if core is None:
+        return None
+    phase = t.phase(doc["phase"])
+    if not MIN_YEAR <= phase.year <= MAX_YEAR:
+        return None
+    return EnginePosition(game_map, phase, core, game_map.rules)
+
+
+# --------------------------------------------------------------------------- orders in
+
+
+class _Submission:
+    """The orders of one phase as the engine takes them, and those ruled before it."""
+
+    __slots__ = ("_items", "codes", "orders", "powers")
+
+    def __init__(self, orders: Mapping[str, Sequence[str | Order]]) -> None:
+        self.orders = orders
+        self.codes: list[int] = []
+        self.powers: bytes = b""
+        self._items: list[tuple[str, str | Order, int]] | None = None
+
+    @property
+    def items(self) -> list[tuple[str, str | Order, int]]:
+        """Per input order, in input order: ``(power, item, engine index or -1)``."""
+        if self._items is None:
+            # Every order went to the engine, in input order.
+            flat = [(p, item) for p, given in self.orders.items() for item in given]
+            self._items = [(p, item, k) for k, (p, item) in enumerate(flat)]
+        return self._items
+
+
+def _learn(t: _Tables, power: str, text: str) -> int | None:
+    """The code of an order text in another notation than the table's, or ``None`` when it
+    cannot be one (the reference rules on it)."""
+    try:
+        prefix, order = parse_power_order(text, t.map)
+    except (OrderParseError, ValueError):
+        return None
+    if prefix is not None and prefix != power:
+        return None
+    return _object_code(t, power, order)
+
+
+def _object_code(t: _Tables, power: str, order: object) -> int | None:
+    if isinstance(order, Waive):
+        return 8 | t.power_index[power] << 4
+    code = t.fast.encode_objects([order])[0]
+    if code >= 0:
+        return code
+    if isinstance(order, Build) and order.unit.type is None:
+        from .fast import encode_order
+
+        try:
+            return encode_order(order, t.map)
+        except ValueError:
+            return None
+    return None
+
+
+def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Submission:
+    sub = _Submission(orders)
+    codes = sub.codes
+    powers = bytearray()
+    items: list[tuple[str, str | Order, int]] = []
+    sub._items = items
+    flat: list[tuple[str, int, str | Order]] = []
+    objects: list[object] = []
+    for power, given in orders.items():
+        # A power the map does not have orders nothing: the reference rules its orders.
+        pi = t.power_index.get(power, -1)
+        for item in given:
+            flat.append((power, pi, item))
+            if not isinstance(item, str | Waive):
+                objects.append(item)
+    found = iter(t.fast.encode_objects(objects)) if objects else iter(())
+    for power, pi, item in flat:
+        code: int | None
+        if pi < 0:
+            code = None
+            if not isinstance(item, str | Waive):
+                next(found)
+        elif isinstance(item, str):
+            code = t.fast.parse_canonical(item)
+            if code is None:
+                code = 8 | pi << 4 if item == "WAIVE" else _learn(t, power, item)
+        elif isinstance(item, Waive):
+            code = 8 | pi << 4
+        else:
+            code = next(found)
+            if code < 0:
+                code = _object_code(t, power, item)
+        if code is None:
+            items.append((power, item, -1))
+        else:
+            items.append((power, item, len(codes)))
+            codes.append(code)
+            powers.append(pi)
+    sub.powers = bytes(powers)
+    return sub
+
+
+# --------------------------------------------------------------------------- the phase
+
+
+def process_phase_engine(
+    position: Position, orders: Mapping[str, Sequence[str | Order]]
+) -> EnginePhaseOutcome:
+    """Rule on one phase in the engine (see the module documentation)."""
+    game_map = position.map
+    t = tables(game_map)
+    quick = t.fast.submit_orders(orders, t.power_index)
+    if quick is not None:
+        sub = _Submission(orders)
+        sub.codes, sub.powers = quick
+    else:
+        sub = _submission(t, orders)
+    before = engine_game(position)
+    after = before.clone()
+    after.run(sub.codes, sub.powers)
+    winner = after.winner
+    phase = t.phase(after.phase)
+    if phase.year > MAX_YEAR:
+        # The reference refuses such a phase too (diplo.checks); process_phase says why.
+        raise PositionError(f"{position.phase}: the game cannot go past the year {MAX_YEAR}")
+    nxt = EnginePosition(game_map, phase, after, position.rules)
+    return EnginePhaseOutcome(position, nxt, winner, before, after, sub, orders)
+
+
+class EnginePhaseOutcome(PhaseOutcome):
+    """A :class:`~diplo.adjudicate.PhaseOutcome` ruled by the engine: ``results`` and
+    ``dislodged`` are read out of the engine on first use. Equal to the plain outcome with the
+    same contents."""
+
+    def __new__(cls, *args: Any, **fields: Any) -> Any:
+        if fields:  # dataclasses.replace: a plain outcome with the new contents
+            return PhaseOutcome(**fields)
+        return object.__new__(cls)
+
+    _position: Position
+    _before: _core.FastGame
+    _after: _core.FastGame
+    _submission: _Submission
+    _orders: Mapping[str, Sequence[str | Order]]
+
+    def __init__(
+        self,
+        position: Position,
+        nxt: Position,
+        winner: str | None,
+        before: _core.FastGame,
+        after: _core.FastGame,
+        submission: _Submission,
+        orders: Mapping[str, Sequence[str | Order]],
+    ) -> None:
+        d = self.__dict__
+        d["phase"] = position.phase
+        d["next"] = nxt
+        d["winner"] = winner
+        d["_position"] = position
+        d["_before"] = before
+        d["_after"] = after
+        d["_submission"] = submission
+        d["_orders"] = orders
+
+    def _read(self) -> None:
+        results, dislodged = build_results(self)
+        d = self.__dict__
+        d["_results"] = results
+        d["_dislodged"] = dislodged
+
+    @property
+    def results(self) -> list[Result]:
+        d = self.__dict__
+        if "_results" not in d:
+            self._read()
+        return d["_results"]  # type: ignore[no-any-return]
+
+    @property
+    def dislodged(self) -> dict[str, Dislodged]:
+        d = self.__dict__
+        if "_results" not in d:
+            self._read()
+        return d["_dislodged"]  # type: ignore[no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PhaseOutcome):
+            return NotImplemented
+        return (self.phase, self.results, self.dislodged, self.next, self.winner) == (
+            other.phase,
+            other.results,
+            other.dislodged,
+            other.next,
+            other.winner,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"PhaseOutcome(phase={self.phase!r}, results={self.results!r}, "
+            f"dislodged={self.dislodged!r}, next={self.next!r}, winner={self.winner!r})"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            PhaseOutcome,
+            (self.phase, self.results, self.dislodged, self.next, self.winner),
+        )
+
+
+def _implied_hold_reason(
+    refused: list[tuple[str | None, str]], prov: str, piece: str, dislodged_by: str | None
+) -> str:
+    codes = [code for p, code in refused if p == prov]
+    why = f"its order was refused ({codes[-1]})" if codes else "it was not ordered"
+    if dislodged_by is not None:
+        return f"{piece} held because {why}, and was dislodged by the unit from {dislodged_by}."
+    return f"{piece} held because {why}."
+
+
+def build_results(outcome: EnginePhaseOutcome) -> tuple[list[Result], dict[str, Dislodged]]:
+    """The results and dislodged units of an engine outcome (read out on first use)."""
+    from .adjudicate import _adjustments, _retreats
+    from .validation import Ruling, _fleets, _rule, validate
+
+    position: Position = outcome._position
+    before = outcome._before
+    after = outcome._after
+    sub: _Submission = outcome._submission
+    t = tables(position.map)
+    kind = position.phase.kind
+    fleets: frozenset[str] | None = None
+
+    def ruling(power: str, item: str | Order) -> Ruling:
+        nonlocal fleets
+        if fleets is None:
+            fleets = _fleets(position)
+        return _rule(position, power, item, fleets)
+
+    items = sub.items
+    rows = after.movement_rows(before) if kind == "M" else None
+    reasons: list[int] | None = None
+    results: list[Any] = []
+    refused: list[tuple[str | None, str]] = []
+    new = tuple.__new__
+    for power, item, j in items:
+        if rows is not None and j >= 0:
+            row = rows[j]
+            if row is not None:
+                text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
+                reason = explain_facts(
+                    text, kind_name, code, origin, by, attack, opposition, via, szy
+                )
+                results.append(
+                    new(Result, (power, unit, text, True, True, ok, code, reason, origin))
+                )
+                continue
+        if reasons is None:
+            reasons = after.reasons()
+        if j >= 0 and reasons[j] == 0:
+            results.append(None)  # legal: filled in below (retreats, adjustments)
+            continue
+        if j >= 0 and reasons[j] == 26:
+            results.append(_multiple(t, before, after, j, power))
+            refused.append((t.provinces[after.normal_forms()[j] >> 4 & 0x7F], "multiple_orders"))
+            continue
+        r = ruling(power, item)
+        code = r.code if j < 0 else REASON_NAMES[reasons[j]]
+        results.append(
+            Result(power, _named_unit(r), r.canonical, True, False, False, "illegal", r.message)
+        )
+        refused.append((None if r.unit is None else r.unit.province, code))
+    if rows is not None:
+        for power, unit, prov, code, ok, origin in rows[len(sub.codes) :]:
+            reason = _implied_hold_reason(refused, prov, unit, origin)
+            results.append(
+                new(Result, (power, unit, f"{unit} H", False, True, ok, code, reason, origin))
+            )
+        locations = t.locations
+        dislodged = {}
+        for power_i, fleet, loc_i, options in after.gone():
+            piece = t.piece(power_i, fleet, loc_i)
+            dislodged[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
+        return results, dislodged
+    # Retreats and adjustments: the reference's sentences for the engine's verdicts.
+    results_codes = after.result_codes()
+    success = after.result_success()
+    validated = validate(position, outcome._orders)
+    ref = (_retreats if kind == "R" else _adjustments)(position, validated).results
+    given = len(items)
+    for i, (_power, _item, j) in enumerate(items):
+        if results[i] is None:
+            line = ref[i]
+            code = RESULT_NAMES[results_codes[j]]
+            results[i] = line._replace(success=success[j], code=code)
+    for k, (_code, res, ok) in enumerate(after.implied_results()):
+        line = ref[given + k]
+        results.append(line._replace(success=ok, code=RESULT_NAMES[res]))
+    return results, {}
+
+
+def _multiple(t: _Tables, before: Any, after: Any, j: int, power: str) -> Result:
+    """The result of an order refused because its unit was given different orders (4.D.3)."""
+    from .validation import multiple_orders_message
+
+    reasons = after.reasons()
+    normals = after.normal_forms()
+    prov = t.provinces[normals[j] >> 4 & 0x7F]
+    same = [
+        k for k, r in enumerate(reasons) if r == 26 and t.provinces[normals[k] >> 4 & 0x7F] == prov
+    ]
+    texts = before.texts([normals[k] for k in same])
+    text = texts[same.index(j)]
+    unit = text[: text.find(" ", 2)]
+    message = multiple_orders_message(text, unit, len(set(texts)))
+    return Result(power, unit, text, True, False, False, "illegal", message)
+
+
+def _named_unit(ruling: Any) -> str | None:
+    if ruling.unit is not None:
+        return str(ruling.unit)
+    order = ruling.order
+    if order is None or not hasattr(order, "unit"):
+        return None
+    return str(order.unit)
+
+
+def _legal_by_power(position: Position) -> dict[str, dict[str, list[str]]]:
+    """Every power's legal order texts in ``position``, keyed as :mod:`diplo.legal` keys them,
+    worked out once per position (positions are immutable)."""
+    per_power: dict[str, dict[str, list[str]]] | None = position.__dict__.get("_legal")
+    if per_power is None:
+        # Keys in diplo.legal's order: provinces sorted, then the power's waive.
+        per_power = engine_game(position).legal_by_power()
+        position.__dict__["_legal"] = per_power
+    return per_power
+
+
+def legal_order_texts_engine(position: Position, power: str | None = None) -> dict[str, list[str]]:
+    """:func:`diplo.legal.legal_order_texts` from the engine (same keys, lists and order)."""
+    per_power = _legal_by_power(position)
+    if power is not None:
+        return {key: v.copy() for key, v in per_power.get(power, {}).items()}
+    merged = {key: v.copy() for mine in per_power.values() for key, v in mine.items()}
+    powers = position.map.powers
+    keys = sorted(k for k in merged if k not in powers)
+    keys += [p for p in powers if p in merged]
+    return {key: merged[key] for key in keys}
+
+
+def engine_reasons(
+    position: Position, orders: Mapping[str, Sequence[str | Order]]
+) -> list[str | None]:
+    """Per input order (in input order), the reason code the engine's validation gives it
+    (``"ok"`` when legal), or ``None`` for an order that never reached the engine (text that
+    does not parse, an order written for another power, ...: the reference rules on those).
+    For the cross-check of the engine's reasons against :mod:`diplo.validation`."""
+    t = tables(position.map)
+    sub = _submission(t, orders)
+    game = engine_game(position).clone()
+    game.run(sub.codes, sub.powers)
+    reasons = game.reasons()
+    return [None if j < 0 else REASON_NAMES[reasons[j]] for _p, _i, j in sub.items]
+
+
+def orderable_powers_engine(position: Position) -> list[str]:
+    """The powers with something to order in ``position``'s phase, in map order (as
+    :meth:`diplo.game.Game.orderable_powers` defines them): those with a unit, dislodged unit or
+    build site to order; a power whose only key is the waive of a power with no build site has
+    nothing to order."""
+    found: list[str] | None = position.__dict__.get("_orderable")
+    if found is None:
+        per_power = _legal_by_power(position)
+        found = [p for p in position.map.powers if any(k != p for k in per_power.get(p, ()))]
+        position.__dict__["_orderable"] = found
+    return found
