@@ -228,6 +228,7 @@ def test_an_unexpected_exception_is_one_line_and_exit_3(
         raise KeyError("a bug")
 
     monkeypatch.setattr(cli, "adjudicate_document", boom)
+    monkeypatch.setattr(cli, "adjudicate_document_text", boom)  # what --jsonl calls
 
     class Stdin:
         buffer = io.BytesIO(b'{"phase": "S1901M"}')

@@ -8,6 +8,7 @@ with phase skipping and supply-centre changes after the Fall turn.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -84,19 +85,29 @@ class PhaseOutcome:
         return frame_of_outcome(self).svg()
 
     def to_json(self) -> dict[str, Any]:
-        game_map = self.next.map
-        dislodged: dict[str, dict[str, list[str]]] = {}
-        for d in self.dislodged.values():
-            dislodged.setdefault(d.piece.power, {})[str(d.piece)] = list(d.options)
-        nxt = self.next.to_json()
-        if self.game_over:
-            nxt["phase"] = None
         return {
             "phase": str(self.phase),
             "results": [r.to_json() for r in self.results],
-            "dislodged": {p: dislodged[p] for p in game_map.powers if p in dislodged},
-            "next": nxt,
+            "dislodged": self._dislodged_json(),
+            "next": self._next_json(),
         }
+
+    def _dislodged_json(self) -> dict[str, dict[str, list[str]]]:
+        dislodged: dict[str, dict[str, list[str]]] = {}
+        for d in self.dislodged.values():
+            dislodged.setdefault(d.piece.power, {})[str(d.piece)] = list(d.options)
+        return {p: dislodged[p] for p in self.next.map.powers if p in dislodged}
+
+    def _next_json(self) -> dict[str, Any]:
+        nxt = self.next.to_json()
+        if self.game_over:
+            nxt["phase"] = None
+        return nxt
+
+    def to_json_text(self) -> str:
+        """``json.dumps(self.to_json())``, byte for byte (the output line of ``diplo adjudicate
+        --jsonl``)."""
+        return json.dumps(self.to_json())
 
 
 def process_phase(
@@ -379,6 +390,24 @@ def adjudicate_document(
     maps: Mapping[str, Map] | None = None,
 ) -> dict[str, Any]:
     """Rule on one phase given as a JSON document; returns the output document."""
+    return _document_outcome(doc, backend, maps).to_json()
+
+
+def adjudicate_document_text(
+    doc: Mapping[str, Any],
+    backend: Backend | str | None = None,
+    maps: Mapping[str, Map] | None = None,
+) -> str:
+    """:func:`adjudicate_document`'s output as JSON text: ``json.dumps`` of it, byte for byte
+    (the engine writes a movement phase's text without building the dictionaries)."""
+    return _document_outcome(doc, backend, maps).to_json_text()
+
+
+def _document_outcome(
+    doc: Mapping[str, Any],
+    backend: Backend | str | None,
+    maps: Mapping[str, Map] | None,
+) -> PhaseOutcome:
     if not isinstance(doc, Mapping):
         raise DocumentError(f"the document must be a JSON object, not {show(doc)}")
     name = doc.get("map", "standard")
@@ -403,7 +432,7 @@ def adjudicate_document(
         raise DocumentError("'centers' is required for an adjustment phase")
     orders = _document_orders(doc.get("orders", {}), game_map)
     try:
-        return process_phase(position, orders, backend).to_json()
+        return process_phase(position, orders, "rust" if engine else "python")
     except PositionError as exc:
         if position.phase.year < MAX_YEAR:
             raise  # not the input's fault: a bug, reported as one
@@ -417,7 +446,17 @@ def _document_orders(raw: Any, game_map: Map) -> dict[str, list[str | Order]]:
     if not isinstance(raw, Mapping):
         raise DocumentError("'orders' must be an object keyed by power")
     out: dict[str, list[str | Order]] = {}
+    powers = game_map.powers
     for name, texts in raw.items():
+        if (
+            type(name) is str
+            and name in powers
+            and name not in out
+            and type(texts) is list
+            and all(type(t) is str for t in texts)
+        ):
+            out[name] = list(texts)  # the common case: the map's name and a list of strings
+            continue
         power = str(name).upper()
         if power not in game_map.powers:
             raise DocumentError(f"orders: unknown power {show(name)}")

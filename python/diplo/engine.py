@@ -25,6 +25,8 @@ the object world and the engine:
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -494,10 +496,28 @@ class EnginePhaseOutcome(PhaseOutcome):
         d["_orders"] = orders
 
     def _read(self) -> None:
-        results, dislodged = build_results(self)
+        results, dislodged = _build_results(self, False)
         d = self.__dict__
         d["_results"] = results
         d["_dislodged"] = dislodged
+
+    def to_json_text(self) -> str:
+        """``json.dumps(self.to_json())``, byte for byte, with the results the engine ruled on
+        written straight from its rows (no :class:`~diplo.adjudicate.Result` made): every string
+        in them is made of the map's names, fixed ASCII words and numbers, so on a map whose
+        names need no JSON escape (:func:`_plain_names`) neither do they. Any other result goes
+        through ``json.dumps``."""
+        d = self.__dict__
+        if "_results" in d or not _plain_names(self.next.map):
+            return super().to_json_text()
+        made, dislodged = _build_results(self, True)
+        d["_dislodged"] = dislodged
+        dumps = json.dumps
+        lines = [r if type(r) is str else dumps(r.to_json()) for r in made]
+        return (
+            f'{{"phase": "{self.phase}", "results": [{", ".join(lines)}], '
+            f'"dislodged": {dumps(self._dislodged_json())}, "next": {dumps(self._next_json())}}}'
+        )
 
     @property
     def results(self) -> list[Result]:
@@ -509,7 +529,7 @@ class EnginePhaseOutcome(PhaseOutcome):
     @property
     def dislodged(self) -> dict[str, Dislodged]:
         d = self.__dict__
-        if "_results" not in d:
+        if "_dislodged" not in d:
             self._read()
         return d["_dislodged"]  # type: ignore[no-any-return]
 
@@ -549,8 +569,38 @@ def _implied_hold_reason(
     return f"{piece} held because {why}."
 
 
+# A legal result as json.dumps writes it (Result.to_json's keys), without its closing brace.
+_PLAIN_RESULT = (
+    '{"power": "%s", "unit": "%s", "order": "%s", "given": %s, "legal": true, '
+    '"success": %s, "code": "%s", "reason": "%s"'
+)
+_JSON_BOOL = {True: "true", False: "false"}
+
+_SAFE_NAME = re.compile(r"[ !#-\[\]-~]*")
+_PLAIN_MAPS: WeakKeyDictionary[Map, bool] = WeakKeyDictionary()
+
+
+def _plain_names(game_map: Map) -> bool:
+    """Whether every location and power name of ``game_map`` is printable ASCII without a
+    quote or backslash: what ``json.dumps`` writes as it is (checked once per map)."""
+    plain = _PLAIN_MAPS.get(game_map)
+    if plain is None:
+        names = [*game_map.locations, *game_map.powers]
+        plain = _PLAIN_MAPS[game_map] = all(_SAFE_NAME.fullmatch(n) for n in names)
+    return plain
+
+
 def build_results(outcome: EnginePhaseOutcome) -> tuple[list[Result], dict[str, Dislodged]]:
     """The results and dislodged units of an engine outcome (read out on first use)."""
+    return _build_results(outcome, False)
+
+
+def _build_results(
+    outcome: EnginePhaseOutcome, as_text: bool
+) -> tuple[list[Any], dict[str, Dislodged]]:
+    """:func:`build_results`; with ``as_text`` a result made from the engine's row alone is
+    its JSON text instead (only map names, fixed words and numbers in it: see
+    ``EnginePhaseOutcome.to_json_text``), the others stay results."""
     from .adjudicate import _adjustments, _retreats
     from .validation import Ruling, _fleets, _rule, validate
 
@@ -582,9 +632,15 @@ def build_results(outcome: EnginePhaseOutcome) -> tuple[list[Result], dict[str, 
                 reason = explain_facts(
                     text, kind_name, code, origin, by, attack, opposition, via, szy
                 )
-                results.append(
-                    new(Result, (power, unit, text, True, True, ok, code, reason, origin))
-                )
+                if as_text:
+                    line = _PLAIN_RESULT % (power, unit, text, "true", _JSON_BOOL[ok], code, reason)
+                    results.append(
+                        line + "}" if origin is None else f'{line}, "dislodged_by": "{origin}"}}'
+                    )
+                else:
+                    results.append(
+                        new(Result, (power, unit, text, True, True, ok, code, reason, origin))
+                    )
                 continue
         if reasons is None:
             reasons = after.reasons()
@@ -604,9 +660,23 @@ def build_results(outcome: EnginePhaseOutcome) -> tuple[list[Result], dict[str, 
     if rows is not None:
         for power, unit, prov, code, ok, origin in rows[len(sub.codes) :]:
             reason = _implied_hold_reason(refused, prov, unit, origin)
-            results.append(
-                new(Result, (power, unit, f"{unit} H", False, True, ok, code, reason, origin))
-            )
+            result = new(Result, (power, unit, f"{unit} H", False, True, ok, code, reason, origin))
+            # A refused order's reason code is in the sentence: json.dumps writes that one.
+            if as_text and not any(p == prov for p, _ in refused):
+                line = _PLAIN_RESULT % (
+                    power,
+                    unit,
+                    result[2],
+                    "false",
+                    _JSON_BOOL[ok],
+                    code,
+                    reason,
+                )
+                results.append(
+                    line + "}" if origin is None else f'{line}, "dislodged_by": "{origin}"}}'
+                )
+            else:
+                results.append(result)
         locations = t.locations
         dislodged = {}
         for power_i, fleet, loc_i, options in after.gone():

@@ -75,7 +75,38 @@ def explain_facts(
     convoyed: bool,
     szykman: bool,
 ) -> str:
-    """:func:`explain_movement` on the facts one by one (what the engine hands over)."""
+    """:func:`explain_movement` on the facts one by one (what the engine hands over).
+
+    The sentence is the order's text and what follows it, which depends on the facts alone:
+    that part is remembered per facts (they repeat from phase to phase).
+    """
+    key = (kind, code, dislodged_by, by, attack, opposition, convoyed, szykman)
+    tail = _TAILS.get(key)
+    if tail is None:
+        tail = _explain_tail(*key)
+        if len(_TAILS) >= _TAILS_LIMIT:
+            _TAILS.clear()
+        _TAILS[key] = tail
+    return order + tail
+
+
+#: The sentences' parts after the order text, per facts (bounded: cleared when full).
+_TAILS: dict[tuple[str, str, str | None, str | None, int, int, bool, bool], str] = {}
+_TAILS_LIMIT = 1 << 14
+
+
+def _explain_tail(
+    kind: str,
+    code: str,
+    dislodged_by: str | None,
+    by: str | None,
+    attack: int,
+    opposition: int,
+    convoyed: bool,
+    szykman: bool,
+) -> str:
+    """What follows the order's text in :func:`explain_facts`'s sentence."""
+    order = ""
     if code == "dislodged":
         return f"{order}: the unit was dislodged by the unit from {dislodged_by}."
     if kind == "Move":
