@@ -17,6 +17,7 @@ The number of generated phases is ``DIPLO_CROSSCHECK_EXAMPLES`` (default 2,000, 
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections.abc import Mapping, Sequence
@@ -56,6 +57,9 @@ def assert_same(position: Position, orders: Orders) -> tuple[PhaseOutcome, Phase
     assert eng.next.to_json() == ref.next.to_json(), where
     assert eng.winner == ref.winner, where
     assert eng.to_json() == ref.to_json(), where
+    # The text diplo adjudicate --jsonl writes (the engine's straight from its rows).
+    text = process_phase(position, orders, "rust").to_json_text()
+    assert text == json.dumps(ref.to_json()), where
     assert_same_reasons(position, orders)
     return ref, eng
 
