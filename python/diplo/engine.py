@@ -42,7 +42,7 @@ from .orders import (
     Waive,
     parse_power_order,
 )
-from .outcome import CORE_CODES, explain_facts
+from .outcome import CORE_CODES, explain_facts, explain_tail
 from .position import Dislodged, Phase, Piece, Position, PositionError
 from .rules import Rules
 
@@ -516,7 +516,8 @@ class EnginePhaseOutcome(PhaseOutcome):
         lines = [r if type(r) is str else dumps(r.to_json()) for r in made]
         return (
             f'{{"phase": "{self.phase}", "results": [{", ".join(lines)}], '
-            f'"dislodged": {dumps(self._dislodged_json())}, "next": {dumps(self._next_json())}}}'
+            f'"dislodged": {dumps(self._dislodged_json())}, '
+            f'"next": {_position_text(self._next_json())}}}'
         )
 
     @property
@@ -569,15 +570,41 @@ def _implied_hold_reason(
     return f"{piece} held because {why}."
 
 
-# A legal result as json.dumps writes it (Result.to_json's keys), without its closing brace.
-_PLAIN_RESULT = (
-    '{"power": "%s", "unit": "%s", "order": "%s", "given": %s, "legal": true, '
-    '"success": %s, "code": "%s", "reason": "%s"'
-)
+# The JSON words of a result's flags.
 _JSON_BOOL = {True: "true", False: "false"}
 
 _SAFE_NAME = re.compile(r"[ !#-\[\]-~]*")
 _PLAIN_MAPS: WeakKeyDictionary[Map, bool] = WeakKeyDictionary()
+
+
+def _position_text(doc: dict[str, Any]) -> str:
+    """``json.dumps`` of a position document of a map whose names need no escape
+    (:func:`_plain_names`): its boards (pieces, centres, retreat options per power) are written
+    as they are, anything else (the phase, rules) by ``json.dumps``."""
+    dumps = json.dumps
+    parts = []
+    for key, value in doc.items():
+        if key in _BOARDS:
+            parts.append(f'"{key}": {_board_text(value)}')
+        else:
+            parts.append(f"{dumps(key)}: {dumps(value)}")
+    return "{" + ", ".join(parts) + "}"
+
+
+_BOARDS = frozenset({"units", "centers", "dislodged"})
+
+
+def _board_text(value: dict[str, Any]) -> str:
+    """``{power: [name, ...]}`` or ``{power: {unit: [name, ...]}}`` of map names as JSON."""
+    parts = []
+    for key, names in value.items():
+        if type(names) is dict:
+            parts.append(f'"{key}": {_board_text(names)}')
+        elif names:
+            parts.append(f'"{key}": ["' + '", "'.join(names) + '"]')
+        else:
+            parts.append(f'"{key}": []')
+    return "{" + ", ".join(parts) + "}"
 
 
 def _plain_names(game_map: Map) -> bool:
@@ -629,15 +656,18 @@ def _build_results(
             row = rows[j]
             if row is not None:
                 text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
-                reason = explain_facts(
-                    text, kind_name, code, origin, by, attack, opposition, via, szy
-                )
                 if as_text:
-                    line = _PLAIN_RESULT % (power, unit, text, "true", _JSON_BOOL[ok], code, reason)
+                    tail = explain_tail(kind_name, code, origin, by, attack, opposition, via, szy)
+                    end = "}" if origin is None else f', "dislodged_by": "{origin}"}}'
                     results.append(
-                        line + "}" if origin is None else f'{line}, "dislodged_by": "{origin}"}}'
+                        f'{{"power": "{power}", "unit": "{unit}", "order": "{text}", '
+                        f'"given": true, "legal": true, "success": {_JSON_BOOL[ok]}, '
+                        f'"code": "{code}", "reason": "{text}{tail}"{end}'
                     )
                 else:
+                    reason = explain_facts(
+                        text, kind_name, code, origin, by, attack, opposition, via, szy
+                    )
                     results.append(
                         new(Result, (power, unit, text, True, True, ok, code, reason, origin))
                     )
@@ -663,17 +693,11 @@ def _build_results(
             result = new(Result, (power, unit, f"{unit} H", False, True, ok, code, reason, origin))
             # A refused order's reason code is in the sentence: json.dumps writes that one.
             if as_text and not any(p == prov for p, _ in refused):
-                line = _PLAIN_RESULT % (
-                    power,
-                    unit,
-                    result[2],
-                    "false",
-                    _JSON_BOOL[ok],
-                    code,
-                    reason,
-                )
+                end = "}" if origin is None else f', "dislodged_by": "{origin}"}}'
                 results.append(
-                    line + "}" if origin is None else f'{line}, "dislodged_by": "{origin}"}}'
+                    f'{{"power": "{power}", "unit": "{unit}", "order": "{unit} H", '
+                    f'"given": false, "legal": true, "success": {_JSON_BOOL[ok]}, '
+                    f'"code": "{code}", "reason": "{reason}"{end}'
                 )
             else:
                 results.append(result)

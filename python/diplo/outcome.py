@@ -80,6 +80,20 @@ def explain_facts(
     The sentence is the order's text and what follows it, which depends on the facts alone:
     that part is remembered per facts (they repeat from phase to phase).
     """
+    return order + explain_tail(kind, code, dislodged_by, by, attack, opposition, convoyed, szykman)
+
+
+def explain_tail(
+    kind: str,
+    code: str,
+    dislodged_by: str | None,
+    by: str | None,
+    attack: int,
+    opposition: int,
+    convoyed: bool,
+    szykman: bool,
+) -> str:
+    """What follows the order's text in :func:`explain_facts`'s sentence."""
     key = (kind, code, dislodged_by, by, attack, opposition, convoyed, szykman)
     tail = _TAILS.get(key)
     if tail is None:
@@ -87,7 +101,7 @@ def explain_facts(
         if len(_TAILS) >= _TAILS_LIMIT:
             _TAILS.clear()
         _TAILS[key] = tail
-    return order + tail
+    return tail
 
 
 #: The sentences' parts after the order text, per facts (bounded: cleared when full).
@@ -105,7 +119,7 @@ def _explain_tail(
     convoyed: bool,
     szykman: bool,
 ) -> str:
-    """What follows the order's text in :func:`explain_facts`'s sentence."""
+    """:func:`explain_tail`, worked out."""
     order = ""
     if code == "dislodged":
         return f"{order}: the unit was dislodged by the unit from {dislodged_by}."
