@@ -440,6 +440,9 @@ def _document_outcome(
         raise DocumentError(str(exc)) from exc
 
 
+_STRINGS = frozenset({str})
+
+
 def _document_orders(raw: Any, game_map: Map) -> dict[str, list[str | Order]]:
     if raw is None:
         return {}
@@ -453,7 +456,7 @@ def _document_orders(raw: Any, game_map: Map) -> dict[str, list[str | Order]]:
             and name in powers
             and name not in out
             and type(texts) is list
-            and all(type(t) is str for t in texts)
+            and {*map(type, texts)} <= _STRINGS
         ):
             out[name] = list(texts)  # the common case: the map's name and a list of strings
             continue

@@ -344,13 +344,15 @@ def read_position(doc: Mapping[str, Any], game_map: Map) -> EnginePosition | Non
 class _Submission:
     """The orders of one phase as the engine takes them, and those ruled before it."""
 
-    __slots__ = ("_items", "codes", "orders", "powers")
+    __slots__ = ("_items", "codes", "orders", "powers", "quick")
 
     def __init__(self, orders: Mapping[str, Sequence[str | Order]]) -> None:
         self.orders = orders
         self.codes: list[int] = []
         self.powers: bytes = b""
         self._items: list[tuple[str, str | Order, int]] | None = None
+        #: Whether every order went to the engine, in input order (``items`` not needed).
+        self.quick = False
 
     @property
     def items(self) -> list[tuple[str, str | Order, int]]:
@@ -445,6 +447,7 @@ def process_phase_engine(
     if quick is not None:
         sub = _Submission(orders)
         sub.codes, sub.powers = quick
+        sub.quick = True
     else:
         sub = _submission(t, orders)
     before = engine_game(position)
@@ -645,13 +648,18 @@ def _build_results(
             fleets = _fleets(position)
         return _rule(position, power, item, fleets)
 
-    items = sub.items
     rows = after.movement_rows(before) if kind == "M" else None
     reasons: list[int] | None = None
     results: list[Any] = []
     refused: list[tuple[str | None, str]] = []
     new = tuple.__new__
-    for power, item, j in items:
+    if rows is not None and sub.quick:
+        # Every order reached the engine, in input order: the k-th is the k-th code.
+        names = t.powers
+        order_items: Any = ((names[pi], None, k) for k, pi in enumerate(sub.powers))
+    else:
+        order_items = sub.items
+    for power, item, j in order_items:
         if rows is not None and j >= 0:
             row = rows[j]
             if row is not None:
@@ -681,6 +689,8 @@ def _build_results(
             results.append(_multiple(t, before, after, j, power))
             refused.append((t.provinces[after.normal_forms()[j] >> 4 & 0x7F], "multiple_orders"))
             continue
+        if item is None:
+            item = sub.items[j][1]
         r = ruling(power, item)
         code = r.code if j < 0 else REASON_NAMES[reasons[j]]
         results.append(
@@ -712,6 +722,7 @@ def _build_results(
     success = after.result_success()
     validated = validate(position, outcome._orders)
     ref = (_retreats if kind == "R" else _adjustments)(position, validated).results
+    items = sub.items
     given = len(items)
     for i, (_power, _item, j) in enumerate(items):
         if results[i] is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final, Literal, NamedTuple, TypeAlias
 
 Code: TypeAlias = Literal["ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal"]
@@ -83,32 +84,6 @@ def explain_facts(
     return order + explain_tail(kind, code, dislodged_by, by, attack, opposition, convoyed, szykman)
 
 
-def explain_tail(
-    kind: str,
-    code: str,
-    dislodged_by: str | None,
-    by: str | None,
-    attack: int,
-    opposition: int,
-    convoyed: bool,
-    szykman: bool,
-) -> str:
-    """What follows the order's text in :func:`explain_facts`'s sentence."""
-    key = (kind, code, dislodged_by, by, attack, opposition, convoyed, szykman)
-    tail = _TAILS.get(key)
-    if tail is None:
-        tail = _explain_tail(*key)
-        if len(_TAILS) >= _TAILS_LIMIT:
-            _TAILS.clear()
-        _TAILS[key] = tail
-    return tail
-
-
-#: The sentences' parts after the order text, per facts (bounded: cleared when full).
-_TAILS: dict[tuple[str, str, str | None, str | None, int, int, bool, bool], str] = {}
-_TAILS_LIMIT = 1 << 14
-
-
 def _explain_tail(
     kind: str,
     code: str,
@@ -119,7 +94,7 @@ def _explain_tail(
     convoyed: bool,
     szykman: bool,
 ) -> str:
-    """:func:`explain_tail`, worked out."""
+    """What follows the order's text in :func:`explain_facts`'s sentence."""
     order = ""
     if code == "dislodged":
         return f"{order}: the unit was dislodged by the unit from {dislodged_by}."
@@ -164,3 +139,7 @@ def _explain_tail(
             return f"{order}: the army had no unbroken chain of convoying fleets."
         return f"{order}: the army was carried."
     return f"{order}: held."
+
+
+#: :func:`_explain_tail` remembered per facts (they repeat from phase to phase; bounded).
+explain_tail = lru_cache(maxsize=1 << 14)(_explain_tail)
