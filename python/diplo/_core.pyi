@@ -135,6 +135,8 @@ class FastGame:
         """Every power's legal order texts, keyed as diplo.legal keys them."""
     def position_json(self) -> dict[str, Any]:
         """The position as Position.to_json writes it."""
+    def position_json_text(self, phase: str | None) -> str:
+        """json.dumps of position_json with this phase (None: null), on a plain-named map."""
     def movement_rows(self, before: FastGame) -> list[Any]:
         """Per code a row of facts or None, then per implied hold a row (see py_fast.rs)."""
     def _poison(self) -> None:

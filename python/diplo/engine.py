@@ -520,8 +520,21 @@ class EnginePhaseOutcome(PhaseOutcome):
         return (
             f'{{"phase": "{self.phase}", "results": [{", ".join(lines)}], '
             f'"dislodged": {dumps(self._dislodged_json())}, '
-            f'"next": {_position_text(self._next_json())}}}'
+            f'"next": {self._next_text()}}}'
         )
+
+    def _next_text(self) -> str:
+        """``json.dumps(self._next_json())`` on a plain-named map: written by the engine when
+        the next position is its own board under the map's rules."""
+        nxt = self.next
+        if (
+            isinstance(nxt, EnginePosition)
+            and "_units" not in nxt.__dict__
+            and nxt.rules == nxt.map.rules
+        ):
+            core: _core.FastGame = nxt.__dict__["_engine"]
+            return core.position_json_text(None if self.game_over else str(nxt.phase))
+        return _position_text(self._next_json())
 
     @property
     def results(self) -> list[Result]:

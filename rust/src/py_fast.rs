@@ -1148,6 +1148,14 @@ impl PyFastGame {
         Ok(out)
     }
 
+    /// `json.dumps` of `position_json` (with `phase` as the phase, `None`: null), byte for
+    /// byte, on a map whose names need no JSON escape (the caller checks: printable ASCII
+    /// without quote or backslash), for `diplo adjudicate --jsonl`.
+    #[pyo3(signature = (phase))]
+    fn position_json_text(&self, phase: Option<&str>) -> PyResult<String> {
+        guarded(|| Ok(position_text(self.game.map, &self.game.state, phase)))
+    }
+
     /// Test hook: the next processing of this game panics inside the core.
     fn _poison(&mut self) {
         self.game.poisoned = true;
@@ -1161,6 +1169,105 @@ impl PyFastGame {
         };
         format!("<FastGame {state}>")
     }
+}
+
+/// See `PyFastGame::position_json_text`: the same lists in the same order as `position_json`.
+fn position_text(map: &GameMap, st: &State, phase: Option<&str>) -> String {
+    use std::fmt::Write as _;
+    let unit_text = |p: crate::fast::state::Piece| {
+        format!(
+            "{} {}",
+            if p.fleet { "F" } else { "A" },
+            map.loc_name(p.loc as usize)
+        )
+    };
+    let mut units: Vec<Vec<String>> = vec![Vec::new(); map.powers];
+    let mut centers: Vec<Vec<&str>> = vec![Vec::new(); map.powers];
+    let mut gone: Vec<(&str, usize)> = Vec::new();
+    for q in 0..map.provinces {
+        let u = st.units[q];
+        if u.is_some() {
+            units[u.power as usize].push(unit_text(u));
+        }
+        let o = st.centers[q];
+        if o != crate::fast::game_map::NO_POWER {
+            centers[o as usize].push(map.loc_name(q));
+        }
+        if st.dislodged[q].is_some() {
+            gone.push((map.loc_name(st.dislodged[q].loc as usize), q));
+        }
+    }
+    let mut out = String::with_capacity(1024);
+    match phase {
+        Some(p) => {
+            let _ = write!(out, "{{\"phase\": \"{p}\", \"units\": {{");
+        }
+        None => out.push_str("{\"phase\": null, \"units\": {"),
+    }
+    fn group<S: AsRef<str> + Ord>(out: &mut String, map: &GameMap, lists: &mut [Vec<S>]) {
+        let mut first = true;
+        for (power, list) in lists.iter_mut().enumerate() {
+            if list.is_empty() {
+                continue;
+            }
+            list.sort_unstable();
+            if !first {
+                out.push_str(", ");
+            }
+            first = false;
+            out.push('"');
+            out.push_str(map.power_name(power));
+            out.push_str("\": [");
+            for (i, name) in list.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push('"');
+                out.push_str(name.as_ref());
+                out.push('"');
+            }
+            out.push(']');
+        }
+    }
+    group(&mut out, map, &mut units);
+    out.push_str("}, \"centers\": {");
+    group(&mut out, map, &mut centers);
+    out.push_str("}, \"dislodged\": {");
+    // Dislodged units in the order of their locations' names, grouped per power.
+    gone.sort_unstable();
+    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); map.powers];
+    for &(_, q) in &gone {
+        groups[st.dislodged[q].power as usize].push(q);
+    }
+    let mut first = true;
+    for (power, qs) in groups.iter().enumerate() {
+        if qs.is_empty() {
+            continue;
+        }
+        if !first {
+            out.push_str(", ");
+        }
+        first = false;
+        let _ = write!(out, "\"{}\": {{", map.power_name(power));
+        for (i, &q) in qs.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "\"{}\": [", unit_text(st.dislodged[q]));
+            for (k, l) in Bits(st.retreats[q]).enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                out.push('"');
+                out.push_str(map.loc_name(l));
+                out.push('"');
+            }
+            out.push(']');
+        }
+        out.push('}');
+    }
+    out.push_str("}}");
+    out
 }
 
 fn items<'py>(what: &str, obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
