@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from itertools import count, repeat
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -530,7 +531,7 @@ class EnginePhaseOutcome(PhaseOutcome):
         if (
             isinstance(nxt, EnginePosition)
             and "_units" not in nxt.__dict__
-            and nxt.rules == nxt.map.rules
+            and (nxt.rules is nxt.map.rules or nxt.rules == nxt.map.rules)
         ):
             core: _core.FastGame = nxt.__dict__["_engine"]
             return core.position_json_text(None if self.game_over else str(nxt.phase))
@@ -669,7 +670,7 @@ def _build_results(
     if rows is not None and sub.quick:
         # Every order reached the engine, in input order: the k-th is the k-th code.
         names = t.powers
-        order_items: Any = ((names[pi], None, k) for k, pi in enumerate(sub.powers))
+        order_items: Any = zip(map(names.__getitem__, sub.powers), repeat(None), count())
     else:
         order_items = sub.items
     for power, item, j in order_items:

@@ -63,7 +63,17 @@ pub struct State {
 /// A unit as the constructor receives it: `(power, is_fleet, location)`.
 pub type RawUnit = (i64, i64, i64);
 
-fn index(what: &str, v: i64, limit: usize) -> Result<usize, String> {
+/// `name[i] suffix` of an error message (`units[3] power`), written only when there is an
+/// error: a state is read for every adjudicated document, so its happy path allocates nothing.
+struct Label<'a>(&'a str, usize, &'a str);
+
+impl std::fmt::Display for Label<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}[{}]{}", self.0, self.1, self.2)
+    }
+}
+
+fn index(what: &Label<'_>, v: i64, limit: usize) -> Result<usize, String> {
     usize::try_from(v)
         .ok()
         .filter(|&x| x < limit)
@@ -72,15 +82,16 @@ fn index(what: &str, v: i64, limit: usize) -> Result<usize, String> {
 
 /// Checks one unit against the map: an army on a land or coastal province (never a coast
 /// location), a fleet at sea or on a coast (on a coast location where the province is split).
-fn piece(map: &GameMap, what: &str, raw: RawUnit) -> Result<Piece, String> {
+fn piece(map: &GameMap, (list, i): (&str, usize), raw: RawUnit) -> Result<Piece, String> {
+    let what = Label(list, i, "");
     let (power, fleet, loc) = raw;
-    let power = index(&format!("{what} power"), power, map.powers)?;
+    let power = index(&Label(list, i, " power"), power, map.powers)?;
     let fleet = match fleet {
         0 => false,
         1 => true,
         other => return Err(format!("{what}: is_fleet must be 0 or 1, got {other}")),
     };
-    let loc = index(&format!("{what} location"), loc, map.locations)?;
+    let loc = index(&Label(list, i, " location"), loc, map.locations)?;
     let prov = map.prov_of[loc] as usize;
     let kind = map.kind[prov];
     let name = map.loc_name(loc);
@@ -146,7 +157,7 @@ impl State {
             rules: Rules::default(),
         };
         for (i, &raw) in units.iter().enumerate() {
-            let p = piece(map, &format!("units[{i}]"), raw)?;
+            let p = piece(map, ("units", i), raw)?;
             let prov = map.prov_of[p.loc as usize] as usize;
             if st.units[prov].is_some() {
                 return Err(format!(
@@ -157,8 +168,8 @@ impl State {
             st.units[prov] = p;
         }
         for (i, &(prov, power)) in centers.iter().enumerate() {
-            let prov = index(&format!("centers[{i}] province"), prov, map.provinces)?;
-            let power = index(&format!("centers[{i}] power"), power, map.powers)?;
+            let prov = index(&Label("centers", i, " province"), prov, map.provinces)?;
+            let power = index(&Label("centers", i, " power"), power, map.powers)?;
             if !has(map.centers, prov) {
                 return Err(format!(
                     "centers[{i}]: {} is not a supply centre",
@@ -177,7 +188,7 @@ impl State {
             return Err("dislodged units are only held in retreat phases".into());
         }
         for (i, (raw, options)) in dislodged.iter().enumerate() {
-            let p = piece(map, &format!("dislodged[{i}]"), *raw)?;
+            let p = piece(map, ("dislodged", i), *raw)?;
             let prov = map.prov_of[p.loc as usize] as usize;
             if st.dislodged[prov].is_some() {
                 return Err(format!(
@@ -194,7 +205,7 @@ impl State {
             };
             let mut mask: Mask = 0;
             for &o in options {
-                let o = index(&format!("dislodged[{i}] option"), o, map.locations)?;
+                let o = index(&Label("dislodged", i, " option"), o, map.locations)?;
                 let name = map.loc_name(o);
                 if !has(reach, o) {
                     return Err(format!(
