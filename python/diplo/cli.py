@@ -215,7 +215,7 @@ def _decode(data: bytes) -> Any:
         raise _InputError(
             f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}"
         ) from None
-    if not text.strip():
+    if not text or text.isspace():  # (no copy of the line, as strip() made)
         raise _InputError("empty input (expected one JSON document)")
     try:
         return json.loads(text)

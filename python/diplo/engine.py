@@ -667,6 +667,7 @@ def _build_results(
     results: list[Any] = []
     refused: list[tuple[str | None, str]] = []
     new = tuple.__new__
+    tail_of, json_bool = explain_tail, _JSON_BOOL  # (locals: read once per row)
     if rows is not None and sub.quick:
         # Every order reached the engine, in input order: the k-th is the k-th code.
         names = t.powers
@@ -679,11 +680,11 @@ def _build_results(
             if row is not None:
                 text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
                 if as_text:
-                    tail = explain_tail(kind_name, code, origin, by, attack, opposition, via, szy)
+                    tail = tail_of(kind_name, code, origin, by, attack, opposition, via, szy)
                     end = "}" if origin is None else f', "dislodged_by": "{origin}"}}'
                     results.append(
                         f'{{"power": "{power}", "unit": "{unit}", "order": "{text}", '
-                        f'"given": true, "legal": true, "success": {_JSON_BOOL[ok]}, '
+                        f'"given": true, "legal": true, "success": {json_bool[ok]}, '
                         f'"code": "{code}", "reason": "{text}{tail}"{end}'
                     )
                 else:
@@ -720,7 +721,7 @@ def _build_results(
                 end = "}" if origin is None else f', "dislodged_by": "{origin}"}}'
                 results.append(
                     f'{{"power": "{power}", "unit": "{unit}", "order": "{unit} H", '
-                    f'"given": false, "legal": true, "success": {_JSON_BOOL[ok]}, '
+                    f'"given": false, "legal": true, "success": {json_bool[ok]}, '
                     f'"code": "{code}", "reason": "{reason}"{end}'
                 )
             else:
