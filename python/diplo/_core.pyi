@@ -18,6 +18,7 @@ __all__ = [
     "GameOverError",
     "__version__",
     "_panic_for_test",
+    "_panic_in_next_call",
     "mila_turn",
     "pack_orders",
     "process_batch",
@@ -156,6 +157,10 @@ def process_batch(
 ) -> None:
     """With ``offsets``, ``orders`` and ``offsets`` are ``bytes`` of native-endian ``u32``
     values: game ``i`` gets codes ``offsets[i]`` to ``offsets[i + 1]``."""
+
+def _panic_in_next_call() -> None:
+    """The next guarded call of the fast path panics on entry and raises ``RuntimeError``
+    (tests only)."""
 
 def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
     """``(codes, offsets)``, the flat form of ``orders`` for ``process_batch``."""

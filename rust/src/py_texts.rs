@@ -8,17 +8,15 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use crate::fast::encode::{a_of, b_of, fleet_of, kind, kind_of, loc_of, via_of};
 use crate::fast::game_map::{has, GameMap};
 use crate::fast::state::{Piece, State, ADJUSTMENTS, RETREATS};
-use crate::py_fast::PyFastGame;
+use crate::py_fast::{guarded, PyFastGame};
 
 fn push_unit(out: &mut String, map: &GameMap, piece: Piece) {
     out.push_str(if piece.fleet { "F " } else { "A " });
@@ -150,20 +148,22 @@ type SlotCodes = (u8, u8, bool, Vec<u32>);
 /// province, and also its coast for a fleet on a split coast; a build site's province);
 /// `orderable` maps each power to the keys it orders; `codes` maps each power to `{text: code}`
 /// of its listed orders. A power that may build but has no free home centre lists nothing.
+/// Runs inside the fast path's panic guard (`py_fast::guarded`): a bug is a `RuntimeError`.
 #[pyfunction]
 fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyTuple>> {
+    guarded(|| turn(py, &game))
+}
+
+fn turn<'py>(py: Python<'py>, game: &PyFastGame) -> PyResult<Bound<'py, PyTuple>> {
     let g = &game.game;
     let map = g.map;
     let st = &g.state;
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        g.with_legal(|legal, slots| {
-            slots
-                .iter()
-                .map(|s| (s.power, s.key, s.key_is_power, legal.codes_of(s).to_vec()))
-                .collect::<Vec<SlotCodes>>()
-        })
-    }));
-    let mut slots = result.map_err(|_| PyRuntimeError::new_err("internal error in mila_turn"))?;
+    let mut slots = g.with_legal(|legal, slots| {
+        slots
+            .iter()
+            .map(|s| (s.power, s.key, s.key_is_power, legal.codes_of(s).to_vec()))
+            .collect::<Vec<SlotCodes>>()
+    });
     // The engine lists a power's waive in a slot of its own after its build sites (one shape
     // with `diplo.legal`); MILA lists it at every build site.
     let waives: Vec<(u8, u32)> = slots
