@@ -134,6 +134,10 @@ class FastGame:
     ) -> tuple[list[list[int]], list[list[str]], list[tuple[str, str]]]: ...
     def legal_by_power(self) -> dict[str, dict[str, list[str]]]:
         """Every power's legal order texts, keyed as diplo.legal keys them."""
+    def legal_of(self, power: int) -> dict[str, list[str]]:
+        """One power's entry of legal_by_power (by index), made afresh."""
+    def orderable(self) -> list[str]:
+        """The powers with a slot other than a waive, in map order."""
     def position_json(self) -> dict[str, Any]:
         """The position as Position.to_json writes it."""
     def movement_rows(self, before: FastGame) -> list[Any]:

@@ -995,59 +995,45 @@ impl PyFastGame {
     /// that has a slot: `{power: {key: [text, ...]}}`, keys in that function's order (provinces
     /// sorted, then the power's waive), each list sorted by text.
     fn legal_by_power<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let map = self.game.map;
-        let st = &self.game.state;
-        let names = map_names(py, map);
-        guarded(|| {
-            let mut cache = names.texts.lock().unwrap_or_else(|e| e.into_inner());
-            self.game.with_legal(|legal, slots| {
-                // Slots per power, keyed by name: provinces sorted, then the waive.
-                let mut order: Vec<(u8, bool, &str, usize)> = slots
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| {
-                        let key = if s.key_is_power {
-                            map.power_name(s.key as usize)
-                        } else {
-                            map.loc_name(s.key as usize)
-                        };
-                        (s.power, s.key_is_power, key, i)
-                    })
-                    .collect();
-                order.sort_unstable();
-                let out = PyDict::new(py);
-                let mut pairs: Vec<(u32, u32)> = Vec::new();
-                let mut current: Option<(u8, Bound<'py, PyDict>)> = None;
-                for &(power, key_is_power, _, i) in &order {
-                    let s = &slots[i];
-                    pairs.clear();
-                    for &c in legal.codes_of(s) {
-                        pairs.push((cache.get(py, map, st, c), c));
-                    }
-                    let arena = &cache.arena;
-                    pairs
-                        .sort_unstable_by(|x, y| arena[x.0 as usize].0.cmp(&arena[y.0 as usize].0));
-                    let texts =
-                        PyList::new(py, pairs.iter().map(|p| arena[p.0 as usize].1.bind(py)))?;
-                    if current.as_ref().is_none_or(|(p, _)| *p != power) {
-                        let d = PyDict::new(py);
-                        out.set_item(names.powers[power as usize].bind(py), &d)?;
-                        current = Some((power, d));
-                    }
-                    let key = if key_is_power {
-                        &names.powers[s.key as usize]
-                    } else {
-                        &names.locations[s.key as usize]
-                    };
-                    if let Some((_, d)) = &current {
-                        d.set_item(key.bind(py), texts)?;
-                    }
-                }
-                Ok(out)
-            })
-        })
+        self.texts_by_power(py, None)
     }
 
+    /// One power's entry of `legal_by_power` (`{key: [text, ...]}`, empty when the power has no
+    /// slot), made afresh on each call (the lists are the caller's), without making the other
+    /// powers' texts.
+    fn legal_of<'py>(&self, py: Python<'py>, power: usize) -> PyResult<Bound<'py, PyDict>> {
+        if power >= self.game.map.powers {
+            return Err(PyValueError::new_err(format!(
+                "{power} is not a power index"
+            )));
+        }
+        let all = self.texts_by_power(py, Some(power as u8))?;
+        let name = map_names(py, self.game.map).powers[power].bind(py);
+        match all.get_item(name)? {
+            Some(d) => Ok(d.downcast_into::<PyDict>()?),
+            None => Ok(PyDict::new(py)),
+        }
+    }
+
+    /// The powers with something to order, in map order: those with a slot other than a waive
+    /// (the keys of `legal_by_power` other than the power itself), without making any text.
+    fn orderable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let map = self.game.map;
+        let names = map_names(py, map);
+        guarded(|| {
+            let mut has = vec![false; map.powers];
+            self.game.with_legal(|_, slots| {
+                for s in slots.iter().filter(|s| !s.key_is_power) {
+                    has[s.power as usize] = true;
+                }
+            });
+            let found: Vec<&Bound<'py, PyString>> = (0..map.powers)
+                .filter(|&p| has[p])
+                .map(|p| names.powers[p].bind(py))
+                .collect();
+            PyList::new(py, found)
+        })
+    }
     /// Movement, last `run` (this game) from `before` (the game as it was): per submitted code,
     /// `None` when refused, else `(text, unit, kind, code, success, dislodged_by, by, attack,
     /// opposition, convoyed, szykman)`: the normal form's canonical text, the unit's text
@@ -1196,6 +1182,68 @@ impl PyFastGame {
                 self.game.state.phase_name()
             };
             Ok(format!("<FastGame {state}>"))
+        })
+    }
+}
+
+impl PyFastGame {
+    /// `legal_by_power`, for every power or only `only`.
+    fn texts_by_power<'py>(
+        &self,
+        py: Python<'py>,
+        only: Option<u8>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let map = self.game.map;
+        let st = &self.game.state;
+        let names = map_names(py, map);
+        guarded(|| {
+            let mut cache = names.texts.lock().unwrap_or_else(|e| e.into_inner());
+            self.game.with_legal(|legal, slots| {
+                // Slots per power, keyed by name: provinces sorted, then the waive.
+                let mut order: Vec<(u8, bool, &str, usize)> = slots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| only.is_none_or(|p| p == s.power))
+                    .map(|(i, s)| {
+                        let key = if s.key_is_power {
+                            map.power_name(s.key as usize)
+                        } else {
+                            map.loc_name(s.key as usize)
+                        };
+                        (s.power, s.key_is_power, key, i)
+                    })
+                    .collect();
+                order.sort_unstable();
+                let out = PyDict::new(py);
+                let mut pairs: Vec<(u32, u32)> = Vec::new();
+                let mut current: Option<(u8, Bound<'py, PyDict>)> = None;
+                for &(power, key_is_power, _, i) in &order {
+                    let s = &slots[i];
+                    pairs.clear();
+                    for &c in legal.codes_of(s) {
+                        pairs.push((cache.get(py, map, st, c), c));
+                    }
+                    let arena = &cache.arena;
+                    pairs
+                        .sort_unstable_by(|x, y| arena[x.0 as usize].0.cmp(&arena[y.0 as usize].0));
+                    let texts =
+                        PyList::new(py, pairs.iter().map(|p| arena[p.0 as usize].1.bind(py)))?;
+                    if current.as_ref().is_none_or(|(p, _)| *p != power) {
+                        let d = PyDict::new(py);
+                        out.set_item(names.powers[power as usize].bind(py), &d)?;
+                        current = Some((power, d));
+                    }
+                    let key = if key_is_power {
+                        &names.powers[s.key as usize]
+                    } else {
+                        &names.locations[s.key as usize]
+                    };
+                    if let Some((_, d)) = &current {
+                        d.set_item(key.bind(py), texts)?;
+                    }
+                }
+                Ok(out)
+            })
         })
     }
 }
