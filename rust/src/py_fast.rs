@@ -461,28 +461,48 @@ fn rules_of(raw: Option<RawRules>) -> PyResult<Rules> {
 /// A document's `{power: value}` entries, the power as its index.
 type PowerItems<'py> = Vec<(i64, Bound<'py, PyAny>)>;
 
-/// The names a map's results are made of, as Python strings made once per map.
-struct MapNames {
+/// The names a map's results are made of, as Python strings made once per map, and the map's
+/// order texts made so far: the one home of the Python strings of a map (`py_texts` keeps its
+/// MILA texts here too).
+pub(crate) struct MapNames {
     map: usize,
     /// Canonical order texts already made (see [`text_key`]).
     texts: std::sync::Mutex<TextCache>,
-    locations: Vec<Py<PyString>>,
-    powers: Vec<Py<PyString>>,
+    /// MILA's texts already made, with their codes as Python ints (see `py_texts`).
+    pub(crate) mila: std::sync::Mutex<MilaTexts>,
+    pub(crate) locations: Vec<Py<PyString>>,
+    pub(crate) powers: Vec<Py<PyString>>,
     kinds: Vec<Py<PyString>>,
     codes: Vec<Py<PyString>>,
 }
 
-/// Order texts as Rust and Python strings, by [`text_key`]: a map has a bounded number of them
-/// (every order of every unit type at every place), so they are made once.
-#[derive(Default)]
-struct TextCache {
-    index: std::collections::HashMap<u32, u32, std::hash::BuildHasherDefault<KeyHasher>>,
-    arena: Vec<(Box<str>, Py<PyString>)>,
+/// Texts made once and kept by key: `index` maps a key to its entry in `arena`.
+pub(crate) struct TextArena<K, E> {
+    pub(crate) index: std::collections::HashMap<K, u32, std::hash::BuildHasherDefault<KeyHasher>>,
+    pub(crate) arena: Vec<E>,
 }
 
-/// A hasher for the `u32` text keys (one multiply: the keys are already well spread).
+impl<K, E> Default for TextArena<K, E> {
+    fn default() -> Self {
+        TextArena {
+            index: std::collections::HashMap::default(),
+            arena: Vec::new(),
+        }
+    }
+}
+
+/// MILA's order texts by `py_texts`'s key: the text, as a Python string, and its code as a
+/// Python int (a text is one code's). Most orders recur from phase to phase, so a phase mostly
+/// reuses Python strings, their hashes included.
+pub(crate) type MilaTexts = TextArena<u64, (Box<str>, Py<PyString>, Py<PyAny>)>;
+
+/// Order texts as Rust and Python strings, by [`text_key`]: a map has a bounded number of them
+/// (every order of every unit type at every place), so they are made once.
+type TextCache = TextArena<u32, (Box<str>, Py<PyString>)>;
+
+/// A hasher for integer text keys (a multiply: the keys are already well spread).
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl std::hash::Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -495,6 +515,11 @@ impl std::hash::Hasher for KeyHasher {
     }
     fn write_u32(&mut self, v: u32) {
         self.0 = u64::from(v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
     }
 }
 
@@ -532,7 +557,7 @@ fn text_key(map: &GameMap, st: &State, code: u32) -> u32 {
     key
 }
 
-impl TextCache {
+impl TextArena<u32, (Box<str>, Py<PyString>)> {
     /// The arena index of the text of `code` in `st`, made on first use.
     fn get(&mut self, py: Python<'_>, map: &GameMap, st: &State, code: u32) -> u32 {
         let key = text_key(map, st, code);
@@ -551,7 +576,7 @@ impl TextCache {
 
 /// The Python names of `map` (made on first use, kept for the life of the process, as the map
 /// itself is).
-fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNames {
+pub(crate) fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNames {
     static ALL: std::sync::Mutex<Vec<&'static MapNames>> = std::sync::Mutex::new(Vec::new());
     let key = map as *const GameMap as usize;
     let mut all = ALL.lock().unwrap_or_else(|e| e.into_inner());
@@ -566,6 +591,7 @@ fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNames {
     let names: &'static MapNames = Box::leak(Box::new(MapNames {
         map: key,
         texts: std::sync::Mutex::new(TextCache::default()),
+        mila: std::sync::Mutex::new(TextArena::default()),
         locations: strings(&locations),
         powers: strings(&powers),
         kinds: strings(&[
