@@ -26,6 +26,53 @@ def test_a_panic_arrives_as_runtime_error(core: Any) -> None:
     assert core.CODES[0] == "ok"
 
 
+def _entry_points() -> dict[str, Any]:
+    """One call of each guarded entry point of the fast path and of ``py_texts``."""
+    from diplo import _core
+    from diplo.engine import fast_map
+    from diplo.map import standard_map
+
+    fmap = fast_map(standard_map())
+    doc = {"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {}}
+    read = fmap.read_position(doc)
+    assert read is not None
+    game = read
+    after = game.clone()
+    after.run([], b"")
+    return {
+        "FastMap.encode_objects": lambda: fmap.encode_objects([]),
+        "FastMap.submit_orders": lambda: fmap.submit_orders({}, {}),
+        "FastMap.read_position": lambda: repr(fmap.read_position(doc)),
+        "FastMap.parse_canonical": lambda: fmap.parse_canonical("A PAR H"),
+        "FastGame.phase": lambda: game.phase,
+        "FastGame.winner": lambda: game.winner,
+        "FastGame.state": game.state,
+        "FastGame.legal_texts": game.legal_texts,
+        "FastGame.legal_by_power": game.legal_by_power,
+        "FastGame.texts": lambda: game.texts([0]),
+        "FastGame.result_codes": after.result_codes,
+        "FastGame.reasons": after.reasons,
+        "FastGame.gone": after.gone,
+        "FastGame.movement_rows": lambda: after.movement_rows(game),
+        "FastGame.position_json": game.position_json,
+        "FastGame.__repr__": lambda: repr(game),
+        "process_batch": lambda: _core.process_batch([], []),
+        "pack_orders": lambda: _core.pack_orders([[1]]),
+        "mila_turn": lambda: _core.mila_turn(game),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_entry_points()))
+def test_a_panic_in_any_fast_entry_point_arrives_as_runtime_error(core: Any, name: str) -> None:
+    call = _entry_points()[name]
+    expected = call()
+    core._panic_in_next_call()
+    with pytest.raises(RuntimeError, match="internal error in the diplo fast path: deliberate"):
+        call()
+    # Nothing was left half done: the same call answers as before.
+    assert call() == expected
+
+
 def tiny_map(army: list[list[int]], fleet: list[list[int]], provinces: list[int]) -> list[Any]:
     """Arguments of ``FastMap``: two coastal provinces and a sea (0 - 1 by land, both on 2)."""
     return [["A", "B", "S"], ["P"], provinces, [1, 1, 2], army, fleet, [0], [[0]], [0, 1, 2]]

@@ -487,3 +487,15 @@ def test_legal_order_texts_from_the_engine_are_the_reference_s() -> None:
         rust_game = Game.from_position(position, backend="rust")
         python_game = Game.from_position(position, backend="python")
         assert rust_game.orderable_powers() == python_game.orderable_powers()
+
+
+def test_legal_order_texts_from_the_engine_are_the_callers_to_change() -> None:
+    """The engine's lists are made per call: changing one changes no later answer."""
+    position = generated_phase(3)[0]
+    for power in (None, *M.powers):
+        first = legal_order_texts(position, power, "rust")
+        expected = {k: list(v) for k, v in first.items()}
+        for texts in first.values():
+            texts.clear()
+        first.clear()
+        assert legal_order_texts(position, power, "rust") == expected

@@ -321,3 +321,13 @@ def test_options_left_out_keep_the_maps_values() -> None:
     assert position.rules == Rules(civil_disorder="home", build_sites="any")
     assert Position.from_json({**J11, "rules": None}, anywhere).rules == anywhere.rules
     assert Position.from_json(J11, anywhere).rules == anywhere.rules
+
+
+def test_the_year_limit_ends_where_max_year_does() -> None:
+    from diplo.checks import MAX_YEAR
+    from diplo.rules import LAST_YEAR_LIMIT
+
+    assert LAST_YEAR_LIMIT == MAX_YEAR - 1
+    assert Rules(year_limit=LAST_YEAR_LIMIT).year_limit == LAST_YEAR_LIMIT
+    with pytest.raises(RulesError, match="year_limit"):
+        Rules(year_limit=LAST_YEAR_LIMIT + 1)

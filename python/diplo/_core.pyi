@@ -18,6 +18,7 @@ __all__ = [
     "GameOverError",
     "__version__",
     "_panic_for_test",
+    "_panic_in_next_call",
     "mila_turn",
     "pack_orders",
     "process_batch",
@@ -133,6 +134,10 @@ class FastGame:
     ) -> tuple[list[list[int]], list[list[str]], list[tuple[str, str]]]: ...
     def legal_by_power(self) -> dict[str, dict[str, list[str]]]:
         """Every power's legal order texts, keyed as diplo.legal keys them."""
+    def legal_of(self, power: int) -> dict[str, list[str]]:
+        """One power's entry of legal_by_power (by index), made afresh."""
+    def orderable(self) -> list[str]:
+        """The powers with a slot other than a waive, in map order."""
     def position_json(self) -> dict[str, Any]:
         """The position as Position.to_json writes it."""
     def position_json_text(self, phase: str | None) -> str:
@@ -158,6 +163,10 @@ def process_batch(
 ) -> None:
     """With ``offsets``, ``orders`` and ``offsets`` are ``bytes`` of native-endian ``u32``
     values: game ``i`` gets codes ``offsets[i]`` to ``offsets[i + 1]``."""
+
+def _panic_in_next_call() -> None:
+    """The next guarded call of the fast path panics on entry and raises ``RuntimeError``
+    (tests only)."""
 
 def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
     """``(codes, offsets)``, the flat form of ``orders`` for ``process_batch``."""

@@ -53,26 +53,27 @@ def check_backend(backend: Backend | str | None) -> Backend:
 _TOO_BIG: WeakKeyDictionary[Map, str] = WeakKeyDictionary()
 
 
-#: The last map the engine was found able to hold (the engine's tables keep it alive too).
-_LAST_ENGINE_MAP: Map | None = None
+#: The map last found to fit the engine (almost every call asks about the same map): answered
+#: without a lookup. Keeping it keeps that map alive, as one map at most.
+_FITS: Map | None = None
 
 
 def backend_for(backend: Backend | str | None, game_map: Map) -> Backend:
     """The backend that rules on ``game_map``: :func:`check_backend`'s choice, except on a map
     the engine cannot hold (more locations or powers than its encoding has room for): there the
     default is the reference, and asking for ``"rust"`` raises ``ValueError`` naming the limit."""
-    global _LAST_ENGINE_MAP
-    if game_map is _LAST_ENGINE_MAP and (backend == "rust" or backend is None):
-        return "rust"  # the map the engine played last (asked for phase after phase)
+    global _FITS
     chosen = check_backend(backend)
     if chosen == "rust":
+        if game_map is _FITS:
+            return "rust"
         problem = _TOO_BIG.get(game_map)
         if problem is None:
             from .engine import tables
 
             try:
                 tables(game_map)
-                _LAST_ENGINE_MAP = game_map
+                _FITS = game_map
                 return "rust"
             except ValueError as exc:
                 problem = _TOO_BIG[game_map] = str(exc)

@@ -789,9 +789,11 @@ def _legal_by_power(position: Position) -> dict[str, dict[str, list[str]]]:
 
 def legal_order_texts_engine(position: Position, power: str | None = None) -> dict[str, list[str]]:
     """:func:`diplo.legal.legal_order_texts` from the engine (same keys, lists and order)."""
-    per_power = _legal_by_power(position)
     if power is not None:
-        return {key: v.copy() for key, v in per_power.get(power, {}).items()}
+        # One power's lists, made for this call (nothing to copy, no other power's texts made).
+        index = tables(position.map).power_index.get(power)
+        return {} if index is None else engine_game(position).legal_of(index)
+    per_power = _legal_by_power(position)
     merged = {key: v.copy() for mine in per_power.values() for key, v in mine.items()}
     powers = position.map.powers
     keys = sorted(k for k in merged if k not in powers)
@@ -821,7 +823,6 @@ def orderable_powers_engine(position: Position) -> list[str]:
     nothing to order."""
     found: list[str] | None = position.__dict__.get("_orderable")
     if found is None:
-        per_power = _legal_by_power(position)
-        found = [p for p in position.map.powers if any(k != p for k in per_power.get(p, ()))]
+        found = engine_game(position).orderable()
         position.__dict__["_orderable"] = found
     return found

@@ -37,8 +37,10 @@ BuildSites: TypeAlias = Literal["home", "any"]
 _CIVIL_DISORDER = ("owned", "home")
 _BUILD_SITES = ("home", "any")
 _KEYS = ("civil_disorder", "build_sites", "victory_centers", "year_limit")
-#: Years are written with at most five digits in a phase name (``S1901M``).
-MAX_YEAR = 99_999
+#: The last year limit: ``diplo.checks.MAX_YEAR - 1``, as for ``max_year`` (a game ended by its
+#: limit shows its final board in the year after). Not imported from ``diplo.checks``, which
+#: reads maps, which carry rules; ``tests/test_rules.py`` holds the two together.
+LAST_YEAR_LIMIT = 9_998
 
 
 class RulesError(ValueError):
@@ -73,7 +75,7 @@ class Rules:
                 f"rules: build_sites must be 'home' or 'any', got {self.build_sites!r}"
             )
         _count(self.victory_centers, "victory_centers", 1, 1000)
-        _count(self.year_limit, "year_limit", 1, MAX_YEAR)
+        _count(self.year_limit, "year_limit", 1, LAST_YEAR_LIMIT)
 
     def victory(self, map_victory: int) -> int:
         """The centres a power needs to win alone, given the map's own count."""

@@ -7,6 +7,7 @@
 //! microseconds); `process_batch` releases it and spreads the games over threads.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::ffi;
@@ -24,9 +25,20 @@ use crate::py_errors::GameOverError;
 /// A code that is not a `u32` (negative, too large): malformed, so ruled illegal.
 const GARBAGE: u32 = u32::MAX;
 
-/// Runs `f`, turning a panic into `RuntimeError`.
-fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+/// Set by `_panic_in_next_call` (a test hook): the next guarded call panics on entry.
+static PANIC_NEXT: AtomicBool = AtomicBool::new(false);
+
+/// Runs `f`, turning a panic into `RuntimeError`. Every entry point of the fast path and of
+/// `py_texts` that does more than read a field runs inside it (one relaxed load when nothing
+/// panics).
+pub(crate) fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    let run = || {
+        if PANIC_NEXT.load(Ordering::Relaxed) && PANIC_NEXT.swap(false, Ordering::Relaxed) {
+            panic!("deliberate panic (test hook)");
+        }
+        f()
+    };
+    match catch_unwind(AssertUnwindSafe(run)) {
         Ok(r) => r,
         Err(payload) => {
             forget_scratch();
@@ -123,12 +135,14 @@ impl PyFastMap {
     /// parsing: -1 for an item that is not one of them, names a place the map does not have, or
     /// needs more than its fields (a waive, an untyped build); the caller rules on those.
     fn encode_objects(&self, items: &Bound<'_, PyList>) -> PyResult<Vec<i64>> {
-        let map = self.map;
-        let mut out = Vec::with_capacity(items.len());
-        for item in items.iter() {
-            out.push(encode_object(map, &item).map_or(-1, i64::from));
-        }
-        Ok(out)
+        guarded(|| {
+            let map = self.map;
+            let mut out = Vec::with_capacity(items.len());
+            for item in items.iter() {
+                out.push(encode_object(map, &item).map_or(-1, i64::from));
+            }
+            Ok(out)
+        })
     }
 
     /// A phase's orders (`{power: [order, ...]}`, strings or order objects) as `(codes,
@@ -142,52 +156,54 @@ impl PyFastMap {
         orders: &Bound<'py, PyAny>,
         power_index: &Bound<'py, PyDict>,
     ) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyBytes>)>> {
-        let map = self.map;
-        let Ok(orders) = orders.downcast::<PyDict>() else {
-            return Ok(None);
-        };
-        let mut codes: Vec<u32> = Vec::with_capacity(40);
-        let mut powers: Vec<u8> = Vec::with_capacity(40);
-        for (power, given) in orders.iter() {
-            let Some(pi) = power_index.get_item(&power)? else {
+        guarded(|| {
+            let map = self.map;
+            let Ok(orders) = orders.downcast::<PyDict>() else {
                 return Ok(None);
             };
-            let pi: u8 = pi.extract()?;
-            let one = |item: Bound<'py, PyAny>| -> PyResult<Option<u32>> {
-                if item.is_exact_instance_of::<PyString>() {
-                    let text = item.downcast::<PyString>()?.to_str()?;
-                    if text == "WAIVE" {
+            let mut codes: Vec<u32> = Vec::with_capacity(40);
+            let mut powers: Vec<u8> = Vec::with_capacity(40);
+            for (power, given) in orders.iter() {
+                let Some(pi) = power_index.get_item(&power)? else {
+                    return Ok(None);
+                };
+                let pi: u8 = pi.extract()?;
+                let one = |item: Bound<'py, PyAny>| -> PyResult<Option<u32>> {
+                    if item.is_exact_instance_of::<PyString>() {
+                        let text = item.downcast::<PyString>()?.to_str()?;
+                        if text == "WAIVE" {
+                            return Ok(Some(crate::fast::encode::waive(pi as usize)));
+                        }
+                        return Ok(crate::fast::text::parse_canonical(map, text));
+                    }
+                    if item.get_type().name()?.to_str()? == "Waive" {
                         return Ok(Some(crate::fast::encode::waive(pi as usize)));
                     }
-                    return Ok(crate::fast::text::parse_canonical(map, text));
+                    Ok(encode_object(map, &item))
+                };
+                if let Ok(list) = given.downcast::<PyList>() {
+                    for item in list.iter() {
+                        let Some(code) = one(item)? else {
+                            return Ok(None);
+                        };
+                        codes.push(code);
+                        powers.push(pi);
+                    }
+                } else if let Ok(tuple) = given.downcast::<PyTuple>() {
+                    for item in tuple.iter() {
+                        let Some(code) = one(item)? else {
+                            return Ok(None);
+                        };
+                        codes.push(code);
+                        powers.push(pi);
+                    }
+                } else {
+                    return Ok(None);
                 }
-                if item.get_type().name()?.to_str()? == "Waive" {
-                    return Ok(Some(crate::fast::encode::waive(pi as usize)));
-                }
-                Ok(encode_object(map, &item))
-            };
-            if let Ok(list) = given.downcast::<PyList>() {
-                for item in list.iter() {
-                    let Some(code) = one(item)? else {
-                        return Ok(None);
-                    };
-                    codes.push(code);
-                    powers.push(pi);
-                }
-            } else if let Ok(tuple) = given.downcast::<PyTuple>() {
-                for item in tuple.iter() {
-                    let Some(code) = one(item)? else {
-                        return Ok(None);
-                    };
-                    codes.push(code);
-                    powers.push(pi);
-                }
-            } else {
-                return Ok(None);
             }
-        }
-        let _ = py;
-        Ok(Some((PyList::new(py, codes)?, PyBytes::new(py, &powers))))
+            let _ = py;
+            Ok(Some((PyList::new(py, codes)?, PyBytes::new(py, &powers))))
+        })
     }
 
     /// A game at the position of an adjudicate document (`diplo.position.Position.from_json`'s
@@ -196,142 +212,144 @@ impl PyFastMap {
     /// `None` for anything else, or a position that is not valid (the caller then reads the
     /// document with `Position.from_json`, which says what is wrong).
     fn read_position(&self, doc: &Bound<'_, PyAny>) -> PyResult<Option<PyFastGame>> {
-        let map = self.map;
-        let Ok(doc) = doc.downcast::<PyDict>() else {
-            return Ok(None);
-        };
-        let exact = |v: &Bound<'_, PyAny>| -> Option<String> {
-            v.is_exact_instance_of::<PyString>()
-                .then(|| {
-                    v.downcast::<PyString>()
-                        .ok()?
-                        .to_str()
-                        .ok()
-                        .map(str::to_string)
-                })
-                .flatten()
-        };
-        let Some(phase) = doc.get_item("phase")?.and_then(|v| exact(&v)) else {
-            return Ok(None);
-        };
-        let b = phase.as_bytes();
-        if b.len() < 3 || b.len() > 7 || !b[1..b.len() - 1].iter().all(u8::is_ascii_digit) {
-            return Ok(None);
-        }
-        let Ok(year) = phase[1..phase.len() - 1].parse::<i64>() else {
-            return Ok(None);
-        };
-        let power_of = |v: &Bound<'_, PyAny>| -> Option<i64> {
-            let name = exact(v)?;
-            map.spec
-                .powers
-                .iter()
-                .position(|p| *p == name)
-                .map(|i| i as i64)
-        };
-        let loc_of = |v: &Bound<'_, PyAny>| -> Option<i64> {
-            map.loc_index.get(exact(v)?.as_str()).map(|&i| i64::from(i))
-        };
-        let unit_of = |power: i64, v: &Bound<'_, PyAny>| -> Option<RawPiece> {
-            let text = exact(v)?;
-            let (kind, loc) = text.split_once(' ')?;
-            let fleet = match kind {
-                "A" => 0,
-                "F" => 1,
-                _ => return None,
-            };
-            Some((power, fleet, i64::from(*map.loc_index.get(loc)?)))
-        };
-        // `{power: value}` (absent or null: nothing), each power by its exact name.
-        let by_power = |key: &str| -> PyResult<Option<PowerItems<'_>>> {
-            let Some(raw) = doc.get_item(key)? else {
-                return Ok(Some(Vec::new()));
-            };
-            if raw.is_none() {
-                return Ok(Some(Vec::new()));
-            }
-            let Ok(raw) = raw.downcast::<PyDict>() else {
+        guarded(|| {
+            let map = self.map;
+            let Ok(doc) = doc.downcast::<PyDict>() else {
                 return Ok(None);
             };
-            let mut out = Vec::with_capacity(raw.len());
-            for (k, v) in raw.iter() {
-                let Some(p) = power_of(&k) else {
-                    return Ok(None);
+            let exact = |v: &Bound<'_, PyAny>| -> Option<String> {
+                v.is_exact_instance_of::<PyString>()
+                    .then(|| {
+                        v.downcast::<PyString>()
+                            .ok()?
+                            .to_str()
+                            .ok()
+                            .map(str::to_string)
+                    })
+                    .flatten()
+            };
+            let Some(phase) = doc.get_item("phase")?.and_then(|v| exact(&v)) else {
+                return Ok(None);
+            };
+            let b = phase.as_bytes();
+            if b.len() < 3 || b.len() > 7 || !b[1..b.len() - 1].iter().all(u8::is_ascii_digit) {
+                return Ok(None);
+            }
+            let Ok(year) = phase[1..phase.len() - 1].parse::<i64>() else {
+                return Ok(None);
+            };
+            let power_of = |v: &Bound<'_, PyAny>| -> Option<i64> {
+                let name = exact(v)?;
+                map.spec
+                    .powers
+                    .iter()
+                    .position(|p| *p == name)
+                    .map(|i| i as i64)
+            };
+            let loc_of = |v: &Bound<'_, PyAny>| -> Option<i64> {
+                map.loc_index.get(exact(v)?.as_str()).map(|&i| i64::from(i))
+            };
+            let unit_of = |power: i64, v: &Bound<'_, PyAny>| -> Option<RawPiece> {
+                let text = exact(v)?;
+                let (kind, loc) = text.split_once(' ')?;
+                let fleet = match kind {
+                    "A" => 0,
+                    "F" => 1,
+                    _ => return None,
                 };
-                out.push((p, v));
-            }
-            Ok(Some(out))
-        };
-        let mut units = Vec::new();
-        let mut centers = Vec::new();
-        let mut dislodged = Vec::new();
-        let Some(groups) = by_power("units")? else {
-            return Ok(None);
-        };
-        for (p, list) in groups {
-            let Ok(list) = list.downcast::<PyList>() else {
-                return Ok(None);
+                Some((power, fleet, i64::from(*map.loc_index.get(loc)?)))
             };
-            for item in list.iter() {
-                let Some(u) = unit_of(p, &item) else {
-                    return Ok(None);
+            // `{power: value}` (absent or null: nothing), each power by its exact name.
+            let by_power = |key: &str| -> PyResult<Option<PowerItems<'_>>> {
+                let Some(raw) = doc.get_item(key)? else {
+                    return Ok(Some(Vec::new()));
                 };
-                units.push(u);
-            }
-        }
-        let Some(groups) = by_power("centers")? else {
-            return Ok(None);
-        };
-        for (p, list) in groups {
-            let Ok(list) = list.downcast::<PyList>() else {
-                return Ok(None);
-            };
-            for item in list.iter() {
-                match loc_of(&item) {
-                    Some(c) if (c as usize) < map.provinces => centers.push((c, p)),
-                    _ => return Ok(None),
+                if raw.is_none() {
+                    return Ok(Some(Vec::new()));
                 }
-            }
-        }
-        let Some(groups) = by_power("dislodged")? else {
-            return Ok(None);
-        };
-        for (p, entries) in groups {
-            let Ok(entries) = entries.downcast::<PyDict>() else {
-                return Ok(None);
-            };
-            for (unit, options) in entries.iter() {
-                let Some(u) = unit_of(p, &unit) else {
+                let Ok(raw) = raw.downcast::<PyDict>() else {
                     return Ok(None);
                 };
-                let Ok(options) = options.downcast::<PyList>() else {
-                    return Ok(None);
-                };
-                let mut locs = Vec::with_capacity(options.len());
-                for o in options.iter() {
-                    let Some(l) = loc_of(&o) else {
+                let mut out = Vec::with_capacity(raw.len());
+                for (k, v) in raw.iter() {
+                    let Some(p) = power_of(&k) else {
                         return Ok(None);
                     };
-                    locs.push(l);
+                    out.push((p, v));
                 }
-                dislodged.push((u, locs));
+                Ok(Some(out))
+            };
+            let mut units = Vec::new();
+            let mut centers = Vec::new();
+            let mut dislodged = Vec::new();
+            let Some(groups) = by_power("units")? else {
+                return Ok(None);
+            };
+            for (p, list) in groups {
+                let Ok(list) = list.downcast::<PyList>() else {
+                    return Ok(None);
+                };
+                for item in list.iter() {
+                    let Some(u) = unit_of(p, &item) else {
+                        return Ok(None);
+                    };
+                    units.push(u);
+                }
             }
-        }
-        let season = &phase[..1];
-        let kind = &phase[phase.len() - 1..];
-        Ok(
-            State::new(map, year, season, kind, &units, &centers, &dislodged)
-                .ok()
-                .map(|state| PyFastGame {
-                    game: Game::new(map, state, None),
-                }),
-        )
+            let Some(groups) = by_power("centers")? else {
+                return Ok(None);
+            };
+            for (p, list) in groups {
+                let Ok(list) = list.downcast::<PyList>() else {
+                    return Ok(None);
+                };
+                for item in list.iter() {
+                    match loc_of(&item) {
+                        Some(c) if (c as usize) < map.provinces => centers.push((c, p)),
+                        _ => return Ok(None),
+                    }
+                }
+            }
+            let Some(groups) = by_power("dislodged")? else {
+                return Ok(None);
+            };
+            for (p, entries) in groups {
+                let Ok(entries) = entries.downcast::<PyDict>() else {
+                    return Ok(None);
+                };
+                for (unit, options) in entries.iter() {
+                    let Some(u) = unit_of(p, &unit) else {
+                        return Ok(None);
+                    };
+                    let Ok(options) = options.downcast::<PyList>() else {
+                        return Ok(None);
+                    };
+                    let mut locs = Vec::with_capacity(options.len());
+                    for o in options.iter() {
+                        let Some(l) = loc_of(&o) else {
+                            return Ok(None);
+                        };
+                        locs.push(l);
+                    }
+                    dislodged.push((u, locs));
+                }
+            }
+            let season = &phase[..1];
+            let kind = &phase[phase.len() - 1..];
+            Ok(
+                State::new(map, year, season, kind, &units, &centers, &dislodged)
+                    .ok()
+                    .map(|state| PyFastGame {
+                        game: Game::new(map, state, None),
+                    }),
+            )
+        })
     }
 
     /// The code of an order text in the canonical short form, or `None` (see
     /// `fast::text::parse_canonical`).
-    fn parse_canonical(&self, text: &str) -> Option<u32> {
-        crate::fast::text::parse_canonical(self.map, text)
+    fn parse_canonical(&self, text: &str) -> PyResult<Option<u32>> {
+        guarded(|| Ok(crate::fast::text::parse_canonical(self.map, text)))
     }
 
     fn __repr__(&self) -> String {
@@ -443,28 +461,48 @@ fn rules_of(raw: Option<RawRules>) -> PyResult<Rules> {
 /// A document's `{power: value}` entries, the power as its index.
 type PowerItems<'py> = Vec<(i64, Bound<'py, PyAny>)>;
 
-/// The names a map's results are made of, as Python strings made once per map.
-struct MapNames {
+/// The names a map's results are made of, as Python strings made once per map, and the map's
+/// order texts made so far: the one home of the Python strings of a map (`py_texts` keeps its
+/// MILA texts here too).
+pub(crate) struct MapNames {
     map: usize,
     /// Canonical order texts already made (see [`text_key`]).
     texts: std::sync::Mutex<TextCache>,
-    locations: Vec<Py<PyString>>,
-    powers: Vec<Py<PyString>>,
+    /// MILA's texts already made, with their codes as Python ints (see `py_texts`).
+    pub(crate) mila: std::sync::Mutex<MilaTexts>,
+    pub(crate) locations: Vec<Py<PyString>>,
+    pub(crate) powers: Vec<Py<PyString>>,
     kinds: Vec<Py<PyString>>,
     codes: Vec<Py<PyString>>,
 }
 
-/// Order texts as Rust and Python strings, by [`text_key`]: a map has a bounded number of them
-/// (every order of every unit type at every place), so they are made once.
-#[derive(Default)]
-struct TextCache {
-    index: std::collections::HashMap<u32, u32, std::hash::BuildHasherDefault<KeyHasher>>,
-    arena: Vec<(Box<str>, Py<PyString>)>,
+/// Texts made once and kept by key: `index` maps a key to its entry in `arena`.
+pub(crate) struct TextArena<K, E> {
+    pub(crate) index: std::collections::HashMap<K, u32, std::hash::BuildHasherDefault<KeyHasher>>,
+    pub(crate) arena: Vec<E>,
 }
 
-/// A hasher for the `u32` text keys (one multiply: the keys are already well spread).
+impl<K, E> Default for TextArena<K, E> {
+    fn default() -> Self {
+        TextArena {
+            index: std::collections::HashMap::default(),
+            arena: Vec::new(),
+        }
+    }
+}
+
+/// MILA's order texts by `py_texts`'s key: the text, as a Python string, and its code as a
+/// Python int (a text is one code's). Most orders recur from phase to phase, so a phase mostly
+/// reuses Python strings, their hashes included.
+pub(crate) type MilaTexts = TextArena<u64, (Box<str>, Py<PyString>, Py<PyAny>)>;
+
+/// Order texts as Rust and Python strings, by [`text_key`]: a map has a bounded number of them
+/// (every order of every unit type at every place), so they are made once.
+type TextCache = TextArena<u32, (Box<str>, Py<PyString>)>;
+
+/// A hasher for integer text keys (a multiply: the keys are already well spread).
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl std::hash::Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -477,6 +515,11 @@ impl std::hash::Hasher for KeyHasher {
     }
     fn write_u32(&mut self, v: u32) {
         self.0 = u64::from(v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
     }
 }
 
@@ -514,7 +557,7 @@ fn text_key(map: &GameMap, st: &State, code: u32) -> u32 {
     key
 }
 
-impl TextCache {
+impl TextArena<u32, (Box<str>, Py<PyString>)> {
     /// The arena index of the text of `code` in `st`, made on first use.
     fn get(&mut self, py: Python<'_>, map: &GameMap, st: &State, code: u32) -> u32 {
         let key = text_key(map, st, code);
@@ -533,7 +576,7 @@ impl TextCache {
 
 /// The Python names of `map` (made on first use, kept for the life of the process, as the map
 /// itself is).
-fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNames {
+pub(crate) fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNames {
     static ALL: std::sync::Mutex<Vec<&'static MapNames>> = std::sync::Mutex::new(Vec::new());
     let key = map as *const GameMap as usize;
     let mut all = ALL.lock().unwrap_or_else(|e| e.into_inner());
@@ -548,6 +591,7 @@ fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNames {
     let names: &'static MapNames = Box::leak(Box::new(MapNames {
         map: key,
         texts: std::sync::Mutex::new(TextCache::default()),
+        mila: std::sync::Mutex::new(TextArena::default()),
         locations: strings(&locations),
         powers: strings(&powers),
         kinds: strings(&[
@@ -688,8 +732,8 @@ impl PyFastGame {
     }
 
     #[getter]
-    fn phase(&self) -> String {
-        self.game.state.phase_name()
+    fn phase(&self) -> PyResult<String> {
+        guarded(|| Ok(self.game.state.phase_name()))
     }
 
     #[getter]
@@ -698,10 +742,13 @@ impl PyFastGame {
     }
 
     #[getter]
-    fn winner(&self) -> Option<&str> {
-        self.game
-            .winner
-            .map(|w| self.game.map.power_name(w as usize))
+    fn winner(&self) -> PyResult<Option<&str>> {
+        guarded(|| {
+            Ok(self
+                .game
+                .winner
+                .map(|w| self.game.map.power_name(w as usize)))
+        })
     }
 
     #[getter]
@@ -779,8 +826,10 @@ impl PyFastGame {
     }
 
     fn result_codes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        // Not `Vec<u8>`: PyO3 would make that `bytes`.
-        PyList::new(py, self.game.results.iter().map(|&c| u32::from(c)))
+        guarded(|| {
+            // Not `Vec<u8>`: PyO3 would make that `bytes`.
+            PyList::new(py, self.game.results.iter().map(|&c| u32::from(c)))
+        })
     }
 
     fn result_success(&self) -> Vec<bool> {
@@ -796,35 +845,37 @@ impl PyFastGame {
     #[allow(clippy::type_complexity)]
     fn state(
         &self,
-    ) -> (
+    ) -> PyResult<(
         u32,
         &'static str,
         &'static str,
         Vec<(u8, bool, u8)>,
         Vec<(usize, u8)>,
         Vec<(u8, bool, u8, Vec<usize>)>,
-    ) {
-        let st = &self.game.state;
-        let map = self.game.map;
-        let season = ["S", "F", "W"][st.season as usize];
-        let kind = ["M", "R", "A"][st.kind as usize];
-        let mut units = Vec::new();
-        let mut centers = Vec::new();
-        let mut dislodged = Vec::new();
-        for q in 0..map.provinces {
-            let u = st.units[q];
-            if u.is_some() {
-                units.push((u.power, u.fleet, u.loc));
+    )> {
+        guarded(|| {
+            let st = &self.game.state;
+            let map = self.game.map;
+            let season = ["S", "F", "W"][st.season as usize];
+            let kind = ["M", "R", "A"][st.kind as usize];
+            let mut units = Vec::new();
+            let mut centers = Vec::new();
+            let mut dislodged = Vec::new();
+            for q in 0..map.provinces {
+                let u = st.units[q];
+                if u.is_some() {
+                    units.push((u.power, u.fleet, u.loc));
+                }
+                if st.centers[q] != crate::fast::game_map::NO_POWER {
+                    centers.push((q, st.centers[q]));
+                }
+                let d = st.dislodged[q];
+                if d.is_some() {
+                    dislodged.push((d.power, d.fleet, d.loc, Bits(st.retreats[q]).collect()));
+                }
             }
-            if st.centers[q] != crate::fast::game_map::NO_POWER {
-                centers.push((q, st.centers[q]));
-            }
-            let d = st.dislodged[q];
-            if d.is_some() {
-                dislodged.push((d.power, d.fleet, d.loc, Bits(st.retreats[q]).collect()));
-            }
-        }
-        (st.year, season, kind, units, centers, dislodged)
+            Ok((st.year, season, kind, units, centers, dislodged))
+        })
     }
 
     fn clone(&self) -> PyFastGame {
@@ -862,7 +913,7 @@ impl PyFastGame {
 
     /// Per code of the last `run`: its reason code (index of `REASON_NAMES`; 0 when legal).
     fn reasons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.game.reasons.iter().map(|&c| u32::from(c)))
+        guarded(|| PyList::new(py, self.game.reasons.iter().map(|&c| u32::from(c))))
     }
 
     /// Per code of the last `run`: its normal form (0 when refused).
@@ -890,27 +941,33 @@ impl PyFastGame {
     }
 
     /// Movement, last `run`: every dislodged unit `(power, is_fleet, loc, options)`.
-    fn gone(&self) -> Vec<(u8, bool, u8, Vec<usize>)> {
-        self.game
-            .gone
-            .iter()
-            .map(|(p, m)| (p.power, p.fleet, p.loc, Bits(*m).collect()))
-            .collect()
+    #[allow(clippy::type_complexity)]
+    fn gone(&self) -> PyResult<Vec<(u8, bool, u8, Vec<usize>)>> {
+        guarded(|| {
+            Ok(self
+                .game
+                .gone
+                .iter()
+                .map(|(p, m)| (p.power, p.fleet, p.loc, Bits(*m).collect()))
+                .collect())
+        })
     }
 
     /// The canonical texts of normal-form codes in the current state.
     fn texts<'py>(&self, py: Python<'py>, codes: Vec<u32>) -> PyResult<Bound<'py, PyList>> {
-        let mut buf = String::new();
-        let map = self.game.map;
-        let st = &self.game.state;
-        let items: Vec<Bound<'py, PyString>> = codes
-            .iter()
-            .map(|&c| {
-                crate::fast::text::order_text(map, st, c, &mut buf);
-                PyString::new(py, &buf)
-            })
-            .collect();
-        PyList::new(py, items)
+        guarded(|| {
+            let mut buf = String::new();
+            let map = self.game.map;
+            let st = &self.game.state;
+            let items: Vec<Bound<'py, PyString>> = codes
+                .iter()
+                .map(|&c| {
+                    crate::fast::text::order_text(map, st, c, &mut buf);
+                    PyString::new(py, &buf)
+                })
+                .collect();
+            PyList::new(py, items)
+        })
     }
 
     /// The legal orders per slot as `(codes, texts, slots)`: one list of codes and one of
@@ -964,6 +1021,212 @@ impl PyFastGame {
     /// that has a slot: `{power: {key: [text, ...]}}`, keys in that function's order (provinces
     /// sorted, then the power's waive), each list sorted by text.
     fn legal_by_power<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.texts_by_power(py, None)
+    }
+
+    /// One power's entry of `legal_by_power` (`{key: [text, ...]}`, empty when the power has no
+    /// slot), made afresh on each call (the lists are the caller's), without making the other
+    /// powers' texts.
+    fn legal_of<'py>(&self, py: Python<'py>, power: usize) -> PyResult<Bound<'py, PyDict>> {
+        if power >= self.game.map.powers {
+            return Err(PyValueError::new_err(format!(
+                "{power} is not a power index"
+            )));
+        }
+        let all = self.texts_by_power(py, Some(power as u8))?;
+        let name = map_names(py, self.game.map).powers[power].bind(py);
+        match all.get_item(name)? {
+            Some(d) => Ok(d.downcast_into::<PyDict>()?),
+            None => Ok(PyDict::new(py)),
+        }
+    }
+
+    /// The powers with something to order, in map order: those with a slot other than a waive
+    /// (the keys of `legal_by_power` other than the power itself), without making any text.
+    fn orderable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let map = self.game.map;
+        let names = map_names(py, map);
+        guarded(|| {
+            let mut has = vec![false; map.powers];
+            self.game.with_legal(|_, slots| {
+                for s in slots.iter().filter(|s| !s.key_is_power) {
+                    has[s.power as usize] = true;
+                }
+            });
+            let found: Vec<&Bound<'py, PyString>> = (0..map.powers)
+                .filter(|&p| has[p])
+                .map(|p| names.powers[p].bind(py))
+                .collect();
+            PyList::new(py, found)
+        })
+    }
+    /// Movement, last `run` (this game) from `before` (the game as it was): per submitted code,
+    /// `None` when refused, else `(text, unit, kind, code, success, dislodged_by, by, attack,
+    /// opposition, convoyed, szykman)`: the normal form's canonical text, the unit's text
+    /// (`A PAR`), the order's class name and the arguments of `diplo.outcome.explain_facts`.
+    /// Then per implied hold `(power, unit, province, code, success, dislodged_by)`.
+    fn movement_rows<'py>(
+        &self,
+        py: Python<'py>,
+        before: &Bound<'py, PyFastGame>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        guarded(|| {
+            let before = before.borrow();
+            let map = self.game.map;
+            let st = &before.game.state;
+            let g = &self.game;
+            let names = map_names(py, map);
+            let loc = |i: i32| -> Option<Bound<'py, PyString>> {
+                (i >= 0).then(|| names.locations[i as usize].bind(py).clone())
+            };
+            let mut buf = String::new();
+            let mut rows: Vec<Bound<'py, PyAny>> = Vec::with_capacity(g.results.len());
+            for j in 0..g.results.len() {
+                if g.reasons.get(j).copied().unwrap_or(1) != 0 || j >= g.facts.len() {
+                    rows.push(py.None().into_bound(py));
+                    continue;
+                }
+                let c = g.normal[j];
+                crate::fast::text::order_text(map, st, c, &mut buf);
+                let unit = &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)];
+                let f = g.facts[j];
+                let row = (
+                    buf.as_str(),
+                    unit,
+                    names.kinds[crate::fast::encode::kind_of(c) as usize].bind(py),
+                    names.codes[g.results[j] as usize].bind(py),
+                    g.success[j],
+                    loc(f.dislodged_by),
+                    loc(f.by),
+                    f.attack,
+                    f.opposition,
+                    f.convoyed,
+                    f.szykman,
+                );
+                rows.push(row.into_pyobject(py)?.into_any());
+            }
+            // Then the implied holds: (power, unit, province, code, success, dislodged_by).
+            let n = g.results.len();
+            for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
+                let prov = map.prov_of[crate::fast::encode::loc_of(code)] as usize;
+                let u = st.units[prov];
+                buf.clear();
+                buf.push_str(if u.fleet { "F " } else { "A " });
+                buf.push_str(map.loc_name(u.loc as usize));
+                let origin = g.facts.get(n + k).map_or(-1, |f| f.dislodged_by);
+                let row = (
+                    names.powers[u.power as usize].bind(py),
+                    buf.as_str(),
+                    names.locations[prov].bind(py),
+                    names.codes[res as usize].bind(py),
+                    ok,
+                    loc(origin),
+                );
+                rows.push(row.into_pyobject(py)?.into_any());
+            }
+            PyList::new(py, rows)
+        })
+    }
+
+    /// The position as `diplo.position.Position.to_json` writes it: the phase, units and centres
+    /// per power in map order (lists sorted), dislodged units per power with their options.
+    fn position_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        guarded(|| {
+            let map = self.game.map;
+            let st = &self.game.state;
+            let unit_text = |p: crate::fast::state::Piece| {
+                format!(
+                    "{} {}",
+                    if p.fleet { "F" } else { "A" },
+                    map.loc_name(p.loc as usize)
+                )
+            };
+            let mut units: Vec<Vec<String>> = vec![Vec::new(); map.powers];
+            let mut centers: Vec<Vec<&str>> = vec![Vec::new(); map.powers];
+            let mut gone: Vec<(&str, usize)> = Vec::new();
+            for q in 0..map.provinces {
+                let u = st.units[q];
+                if u.is_some() {
+                    units[u.power as usize].push(unit_text(u));
+                }
+                let o = st.centers[q];
+                if o != crate::fast::game_map::NO_POWER {
+                    centers[o as usize].push(map.loc_name(q));
+                }
+                if st.dislodged[q].is_some() {
+                    gone.push((map.loc_name(st.dislodged[q].loc as usize), q));
+                }
+            }
+            let out = PyDict::new(py);
+            out.set_item("phase", st.phase_name())?;
+            let by_power = PyDict::new(py);
+            for (power, list) in units.iter_mut().enumerate() {
+                if !list.is_empty() {
+                    list.sort_unstable();
+                    by_power.set_item(map.power_name(power), PyList::new(py, list.iter())?)?;
+                }
+            }
+            out.set_item("units", by_power)?;
+            let by_power = PyDict::new(py);
+            for (power, list) in centers.iter_mut().enumerate() {
+                if !list.is_empty() {
+                    list.sort_unstable();
+                    by_power.set_item(map.power_name(power), PyList::new(py, list.iter())?)?;
+                }
+            }
+            out.set_item("centers", by_power)?;
+            // Dislodged units in the order of their locations' names, grouped per power.
+            gone.sort_unstable();
+            let mut groups: Vec<Option<Bound<'py, PyDict>>> = vec![None; map.powers];
+            for &(_, q) in &gone {
+                let d = st.dislodged[q];
+                let group = groups[d.power as usize].get_or_insert_with(|| PyDict::new(py));
+                let options: Vec<&str> = Bits(st.retreats[q]).map(|l| map.loc_name(l)).collect();
+                group.set_item(unit_text(d), PyList::new(py, options)?)?;
+            }
+            let by_power = PyDict::new(py);
+            for (power, group) in groups.into_iter().enumerate() {
+                if let Some(g) = group {
+                    by_power.set_item(map.power_name(power), g)?;
+                }
+            }
+            out.set_item("dislodged", by_power)?;
+            Ok(out)
+        })
+    }
+
+    /// `json.dumps` of `position_json` (with `phase` as the phase, `None`: null), byte for
+    /// byte, on a map whose names need no JSON escape (the caller checks: printable ASCII
+    /// without quote or backslash), for `diplo adjudicate --jsonl`.
+    #[pyo3(signature = (phase))]
+    fn position_json_text(&self, phase: Option<&str>) -> PyResult<String> {
+        guarded(|| Ok(position_text(self.game.map, &self.game.state, phase)))
+    }
+
+    /// Test hook: the next processing of this game panics inside the core.
+    fn _poison(&mut self) {
+        self.game.poisoned = true;
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        guarded(|| {
+            let state = if self.game.over {
+                "over".to_string()
+            } else {
+                self.game.state.phase_name()
+            };
+            Ok(format!("<FastGame {state}>"))
+        })
+    }
+}
+
+impl PyFastGame {
+    /// `legal_by_power`, for every power or only `only`.
+    fn texts_by_power<'py>(
+        &self,
+        py: Python<'py>,
+        only: Option<u8>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let map = self.game.map;
         let st = &self.game.state;
         let names = map_names(py, map);
@@ -974,6 +1237,7 @@ impl PyFastGame {
                 let mut order: Vec<(u8, bool, &str, usize)> = slots
                     .iter()
                     .enumerate()
+                    .filter(|(_, s)| only.is_none_or(|p| p == s.power))
                     .map(|(i, s)| {
                         let key = if s.key_is_power {
                             map.power_name(s.key as usize)
@@ -1015,159 +1279,6 @@ impl PyFastGame {
                 Ok(out)
             })
         })
-    }
-
-    /// Movement, last `run` (this game) from `before` (the game as it was): per submitted code,
-    /// `None` when refused, else `(text, unit, kind, code, success, dislodged_by, by, attack,
-    /// opposition, convoyed, szykman)`: the normal form's canonical text, the unit's text
-    /// (`A PAR`), the order's class name and the arguments of `diplo.outcome.explain_facts`.
-    /// Then per implied hold `(power, unit, province, code, success, dislodged_by)`.
-    fn movement_rows<'py>(
-        &self,
-        py: Python<'py>,
-        before: &Bound<'py, PyFastGame>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let before = before.borrow();
-        let map = self.game.map;
-        let st = &before.game.state;
-        let g = &self.game;
-        let names = map_names(py, map);
-        let loc = |i: i32| -> Option<Bound<'py, PyString>> {
-            (i >= 0).then(|| names.locations[i as usize].bind(py).clone())
-        };
-        let mut buf = String::new();
-        let mut rows: Vec<Bound<'py, PyAny>> = Vec::with_capacity(g.results.len());
-        for j in 0..g.results.len() {
-            if g.reasons.get(j).copied().unwrap_or(1) != 0 || j >= g.facts.len() {
-                rows.push(py.None().into_bound(py));
-                continue;
-            }
-            let c = g.normal[j];
-            crate::fast::text::order_text(map, st, c, &mut buf);
-            let unit = &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)];
-            let f = g.facts[j];
-            let row = (
-                buf.as_str(),
-                unit,
-                names.kinds[crate::fast::encode::kind_of(c) as usize].bind(py),
-                names.codes[g.results[j] as usize].bind(py),
-                g.success[j],
-                loc(f.dislodged_by),
-                loc(f.by),
-                f.attack,
-                f.opposition,
-                f.convoyed,
-                f.szykman,
-            );
-            rows.push(row.into_pyobject(py)?.into_any());
-        }
-        // Then the implied holds: (power, unit, province, code, success, dislodged_by).
-        let n = g.results.len();
-        for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
-            let prov = map.prov_of[crate::fast::encode::loc_of(code)] as usize;
-            let u = st.units[prov];
-            buf.clear();
-            buf.push_str(if u.fleet { "F " } else { "A " });
-            buf.push_str(map.loc_name(u.loc as usize));
-            let origin = g.facts.get(n + k).map_or(-1, |f| f.dislodged_by);
-            let row = (
-                names.powers[u.power as usize].bind(py),
-                buf.as_str(),
-                names.locations[prov].bind(py),
-                names.codes[res as usize].bind(py),
-                ok,
-                loc(origin),
-            );
-            rows.push(row.into_pyobject(py)?.into_any());
-        }
-        PyList::new(py, rows)
-    }
-
-    /// The position as `diplo.position.Position.to_json` writes it: the phase, units and centres
-    /// per power in map order (lists sorted), dislodged units per power with their options.
-    fn position_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let map = self.game.map;
-        let st = &self.game.state;
-        let unit_text = |p: crate::fast::state::Piece| {
-            format!(
-                "{} {}",
-                if p.fleet { "F" } else { "A" },
-                map.loc_name(p.loc as usize)
-            )
-        };
-        let mut units: Vec<Vec<String>> = vec![Vec::new(); map.powers];
-        let mut centers: Vec<Vec<&str>> = vec![Vec::new(); map.powers];
-        let mut gone: Vec<(&str, usize)> = Vec::new();
-        for q in 0..map.provinces {
-            let u = st.units[q];
-            if u.is_some() {
-                units[u.power as usize].push(unit_text(u));
-            }
-            let o = st.centers[q];
-            if o != crate::fast::game_map::NO_POWER {
-                centers[o as usize].push(map.loc_name(q));
-            }
-            if st.dislodged[q].is_some() {
-                gone.push((map.loc_name(st.dislodged[q].loc as usize), q));
-            }
-        }
-        let out = PyDict::new(py);
-        out.set_item("phase", st.phase_name())?;
-        let by_power = PyDict::new(py);
-        for (power, list) in units.iter_mut().enumerate() {
-            if !list.is_empty() {
-                list.sort_unstable();
-                by_power.set_item(map.power_name(power), PyList::new(py, list.iter())?)?;
-            }
-        }
-        out.set_item("units", by_power)?;
-        let by_power = PyDict::new(py);
-        for (power, list) in centers.iter_mut().enumerate() {
-            if !list.is_empty() {
-                list.sort_unstable();
-                by_power.set_item(map.power_name(power), PyList::new(py, list.iter())?)?;
-            }
-        }
-        out.set_item("centers", by_power)?;
-        // Dislodged units in the order of their locations' names, grouped per power.
-        gone.sort_unstable();
-        let mut groups: Vec<Option<Bound<'py, PyDict>>> = vec![None; map.powers];
-        for &(_, q) in &gone {
-            let d = st.dislodged[q];
-            let group = groups[d.power as usize].get_or_insert_with(|| PyDict::new(py));
-            let options: Vec<&str> = Bits(st.retreats[q]).map(|l| map.loc_name(l)).collect();
-            group.set_item(unit_text(d), PyList::new(py, options)?)?;
-        }
-        let by_power = PyDict::new(py);
-        for (power, group) in groups.into_iter().enumerate() {
-            if let Some(g) = group {
-                by_power.set_item(map.power_name(power), g)?;
-            }
-        }
-        out.set_item("dislodged", by_power)?;
-        Ok(out)
-    }
-
-    /// `json.dumps` of `position_json` (with `phase` as the phase, `None`: null), byte for
-    /// byte, on a map whose names need no JSON escape (the caller checks: printable ASCII
-    /// without quote or backslash), for `diplo adjudicate --jsonl`.
-    #[pyo3(signature = (phase))]
-    fn position_json_text(&self, phase: Option<&str>) -> PyResult<String> {
-        guarded(|| Ok(position_text(self.game.map, &self.game.state, phase)))
-    }
-
-    /// Test hook: the next processing of this game panics inside the core.
-    fn _poison(&mut self) {
-        self.game.poisoned = true;
-    }
-
-    fn __repr__(&self) -> String {
-        let state = if self.game.over {
-            "over".to_string()
-        } else {
-            self.game.state.phase_name()
-        };
-        format!("<FastGame {state}>")
     }
 }
 
@@ -1347,94 +1458,96 @@ fn process_batch(
     threads: Option<i64>,
     offsets: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
-    let games = items("games", games)?;
-    // The flat form: checked here, copied into the games by the threads.
-    let flat = match offsets {
-        None => None,
-        Some(offsets) => {
-            let codes = u32_bytes("orders", orders)?;
-            let offsets =
-                flat_offsets(u32_bytes("offsets", offsets)?, games.len(), codes.len() / 4)?;
-            Some((codes, offsets))
-        }
-    };
-    let lists = match flat {
-        Some(_) => Vec::new(),
-        None => {
-            let lists = items("orders", orders)?;
-            if games.len() != lists.len() {
+    guarded(|| {
+        let games = items("games", games)?;
+        // The flat form: checked here, copied into the games by the threads.
+        let flat = match offsets {
+            None => None,
+            Some(offsets) => {
+                let codes = u32_bytes("orders", orders)?;
+                let offsets =
+                    flat_offsets(u32_bytes("offsets", offsets)?, games.len(), codes.len() / 4)?;
+                Some((codes, offsets))
+            }
+        };
+        let lists = match flat {
+            Some(_) => Vec::new(),
+            None => {
+                let lists = items("orders", orders)?;
+                if games.len() != lists.len() {
+                    return Err(PyValueError::new_err(format!(
+                        "{} games but {} order lists",
+                        games.len(),
+                        lists.len()
+                    )));
+                }
+                lists
+            }
+        };
+        let threads = match threads {
+            // Asked once: the answer costs tens of microseconds (Linux reads the cgroup limits).
+            None => {
+                static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+                *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            }
+            Some(t) if t >= 1 => usize::try_from(t).unwrap_or(usize::MAX),
+            Some(t) => {
                 return Err(PyValueError::new_err(format!(
-                    "{} games but {} order lists",
-                    games.len(),
-                    lists.len()
+                    "threads must be at least 1, got {t}"
+                )))
+            }
+        };
+        let mut refs = Vec::with_capacity(games.len());
+        for (i, g) in games.iter().enumerate() {
+            let g = g
+                .downcast::<PyFastGame>()
+                .map_err(|_| PyValueError::new_err(format!("games[{i}] is not a FastGame")))?;
+            let r = g.try_borrow_mut().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "games[{i}] appears twice in the batch (or is in use elsewhere)"
+                ))
+            })?;
+            if r.game.over {
+                return Err(GameOverError::new_err(format!(
+                    "games[{i}]: the game is over"
                 )));
             }
-            lists
-        }
-    };
-    let threads = match threads {
-        // Asked once: the answer costs tens of microseconds (Linux reads the cgroup limits).
-        None => {
-            static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        }
-        Some(t) if t >= 1 => usize::try_from(t).unwrap_or(usize::MAX),
-        Some(t) => {
-            return Err(PyValueError::new_err(format!(
-                "threads must be at least 1, got {t}"
-            )))
-        }
-    };
-    let mut refs = Vec::with_capacity(games.len());
-    for (i, g) in games.iter().enumerate() {
-        let g = g
-            .downcast::<PyFastGame>()
-            .map_err(|_| PyValueError::new_err(format!("games[{i}] is not a FastGame")))?;
-        let r = g.try_borrow_mut().map_err(|_| {
-            PyValueError::new_err(format!(
-                "games[{i}] appears twice in the batch (or is in use elsewhere)"
-            ))
-        })?;
-        if r.game.over {
-            return Err(GameOverError::new_err(format!(
-                "games[{i}]: the game is over"
-            )));
-        }
-        if in_last_year(&r.game) {
-            return Err(PyValueError::new_err(format!(
-                "games[{i}] is in {}, the last year: process it with FastGame.process, which \
+            if in_last_year(&r.game) {
+                return Err(PyValueError::new_err(format!(
+                    "games[{i}] is in {}, the last year: process it with FastGame.process, which \
                  refuses to go past it",
-                r.game.state.phase_name()
-            )));
-        }
-        refs.push(r);
-    }
-    // Every list is read before any game is touched, so a bad one leaves every game as it was.
-    let mut read = Vec::with_capacity(lists.len());
-    for (i, o) in lists.iter().enumerate() {
-        let mut codes = Vec::new();
-        guarded(|| read_codes(o, &mut codes)).map_err(|e| {
-            if e.is_instance_of::<PyValueError>(py) {
-                PyValueError::new_err(format!("games[{i}]: {}", e.value(py)))
-            } else {
-                e
+                    r.game.state.phase_name()
+                )));
             }
-        })?;
-        read.push(codes);
-    }
-    for (r, codes) in refs.iter_mut().zip(read) {
-        r.game.orders = codes;
-    }
-    let mut all: Vec<&mut Game> = refs.iter_mut().map(|r| &mut r.game).collect();
-    py.allow_threads(|| match &flat {
-        None => process_all(&mut all, threads),
-        Some((codes, offsets)) => process_all_with(&mut all, threads, |i, game| {
-            game.orders.clear();
-            game.orders
-                .extend((offsets[i]..offsets[i + 1]).map(|k| u32_at(codes, k)));
-        }),
+            refs.push(r);
+        }
+        // Every list is read before any game is touched, so a bad one leaves every game as it was.
+        let mut read = Vec::with_capacity(lists.len());
+        for (i, o) in lists.iter().enumerate() {
+            let mut codes = Vec::new();
+            guarded(|| read_codes(o, &mut codes)).map_err(|e| {
+                if e.is_instance_of::<PyValueError>(py) {
+                    PyValueError::new_err(format!("games[{i}]: {}", e.value(py)))
+                } else {
+                    e
+                }
+            })?;
+            read.push(codes);
+        }
+        for (r, codes) in refs.iter_mut().zip(read) {
+            r.game.orders = codes;
+        }
+        let mut all: Vec<&mut Game> = refs.iter_mut().map(|r| &mut r.game).collect();
+        py.allow_threads(|| match &flat {
+            None => process_all(&mut all, threads),
+            Some((codes, offsets)) => process_all_with(&mut all, threads, |i, game| {
+                game.orders.clear();
+                game.orders
+                    .extend((offsets[i]..offsets[i + 1]).map(|k| u32_at(codes, k)));
+            }),
+        })
+        .map_err(PyRuntimeError::new_err)
     })
-    .map_err(PyRuntimeError::new_err)
 }
 
 /// The flat form of a batch's orders: `(codes, offsets)`, both `bytes` of native-endian `u32`
@@ -1444,22 +1557,31 @@ fn pack_orders<'py>(
     py: Python<'py>,
     orders: &Bound<'py, PyAny>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-    let lists = items("orders", orders)?;
-    let mut codes: Vec<u8> = Vec::new();
-    let mut offsets: Vec<u8> = Vec::with_capacity(4 * (lists.len() + 1));
-    offsets.extend_from_slice(&0u32.to_ne_bytes());
-    let mut one = Vec::new();
-    let mut total: usize = 0;
-    for (i, list) in lists.iter().enumerate() {
-        read_codes(list, &mut one)
-            .map_err(|e| PyValueError::new_err(format!("orders[{i}]: {}", e.value(py))))?;
-        total += one.len();
-        let end = u32::try_from(total)
-            .map_err(|_| PyValueError::new_err("orders: more than 2**32 - 1 codes in all"))?;
-        codes.extend(one.iter().flat_map(|c| c.to_ne_bytes()));
-        offsets.extend_from_slice(&end.to_ne_bytes());
-    }
-    Ok((PyBytes::new(py, &codes), PyBytes::new(py, &offsets)))
+    guarded(|| {
+        let lists = items("orders", orders)?;
+        let mut codes: Vec<u8> = Vec::new();
+        let mut offsets: Vec<u8> = Vec::with_capacity(4 * (lists.len() + 1));
+        offsets.extend_from_slice(&0u32.to_ne_bytes());
+        let mut one = Vec::new();
+        let mut total: usize = 0;
+        for (i, list) in lists.iter().enumerate() {
+            read_codes(list, &mut one)
+                .map_err(|e| PyValueError::new_err(format!("orders[{i}]: {}", e.value(py))))?;
+            total += one.len();
+            let end = u32::try_from(total)
+                .map_err(|_| PyValueError::new_err("orders: more than 2**32 - 1 codes in all"))?;
+            codes.extend(one.iter().flat_map(|c| c.to_ne_bytes()));
+            offsets.extend_from_slice(&end.to_ne_bytes());
+        }
+        Ok((PyBytes::new(py, &codes), PyBytes::new(py, &offsets)))
+    })
+}
+
+/// Test hook: the next guarded call of the fast path (any thread) panics on entry, so tests can
+/// prove each entry point turns a panic into `RuntimeError`.
+#[pyfunction]
+fn _panic_in_next_call() {
+    PANIC_NEXT.store(true, Ordering::Relaxed);
 }
 
 /// Adds the fast path to `diplo._core`.
@@ -1468,6 +1590,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyFastGame>()?;
     m.add_function(wrap_pyfunction!(process_batch, m)?)?;
     m.add_function(wrap_pyfunction!(pack_orders, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_in_next_call, m)?)?;
     m.add("REASON_NAMES", crate::fast::reasons::NAMES.to_vec())?;
     Ok(())
 }

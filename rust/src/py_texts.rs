@@ -6,19 +6,13 @@
 //! `diplo.compat.mila` hold the two together), less the plain form of an army's move beyond its
 //! neighbours (MILA lists a convoyed move with `VIA` only).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Mutex;
-
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use crate::fast::encode::{a_of, b_of, fleet_of, kind, kind_of, loc_of, via_of};
 use crate::fast::game_map::{has, GameMap};
 use crate::fast::state::{Piece, State, ADJUSTMENTS, RETREATS};
-use crate::py_fast::PyFastGame;
+use crate::py_fast::{guarded, map_names, PyFastGame};
 
 fn push_unit(out: &mut String, map: &GameMap, piece: Piece) {
     out.push_str(if piece.fleet { "F " } else { "A " });
@@ -102,45 +96,9 @@ fn text_key(map: &GameMap, st: &State, code: u32) -> u64 {
     code as u64 | tag(me) << 27 | tag(other) << 36
 }
 
-/// A cheap hasher for the text keys (they are already well spread integers).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0 ^ n)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(29);
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-}
-
-/// The texts made so far on one map (most orders recur from phase to phase, so a phase mostly
-/// reuses Python strings, their hashes included), and the map's names as Python strings.
-struct MapTexts {
-    /// Text key -> index in `texts`, or `NOT_LISTED`.
-    index: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
-    /// The text, as a Python string, and its code as a Python int (a text is one code's).
-    texts: Vec<(Box<str>, Py<PyString>, Py<PyAny>)>,
-    locations: Vec<Py<PyString>>,
-    powers: Vec<Py<PyString>>,
-}
-
 const NOT_LISTED: u32 = u32::MAX;
 /// A map's texts are forgotten past this many.
 const TEXTS_MAX: usize = 1 << 19;
-
-static TEXTS: Mutex<Vec<(usize, MapTexts)>> = Mutex::new(Vec::new());
 
 /// A slot's power, key, whether the key is a power, and its codes.
 type SlotCodes = (u8, u8, bool, Vec<u32>);
@@ -150,20 +108,22 @@ type SlotCodes = (u8, u8, bool, Vec<u32>);
 /// province, and also its coast for a fleet on a split coast; a build site's province);
 /// `orderable` maps each power to the keys it orders; `codes` maps each power to `{text: code}`
 /// of its listed orders. A power that may build but has no free home centre lists nothing.
+/// Runs inside the fast path's panic guard (`py_fast::guarded`): a bug is a `RuntimeError`.
 #[pyfunction]
 fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyTuple>> {
+    guarded(|| turn(py, &game))
+}
+
+fn turn<'py>(py: Python<'py>, game: &PyFastGame) -> PyResult<Bound<'py, PyTuple>> {
     let g = &game.game;
     let map = g.map;
     let st = &g.state;
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        g.with_legal(|legal, slots| {
-            slots
-                .iter()
-                .map(|s| (s.power, s.key, s.key_is_power, legal.codes_of(s).to_vec()))
-                .collect::<Vec<SlotCodes>>()
-        })
-    }));
-    let mut slots = result.map_err(|_| PyRuntimeError::new_err("internal error in mila_turn"))?;
+    let mut slots = g.with_legal(|legal, slots| {
+        slots
+            .iter()
+            .map(|s| (s.power, s.key, s.key_is_power, legal.codes_of(s).to_vec()))
+            .collect::<Vec<SlotCodes>>()
+    });
     // The engine lists a power's waive in a slot of its own after its build sites (one shape
     // with `diplo.legal`); MILA lists it at every build site.
     let waives: Vec<(u8, u32)> = slots
@@ -174,31 +134,12 @@ fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bou
     for s in slots.iter_mut().filter(|s| !s.2) {
         s.3.extend(waives.iter().filter(|w| w.0 == s.0).map(|w| w.1));
     }
-    let map_id = map as *const GameMap as usize;
-    let mut guard = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
-    let at = match guard.iter().position(|(id, _)| *id == map_id) {
-        Some(i) => i,
-        None => {
-            guard.push((
-                map_id,
-                MapTexts {
-                    index: HashMap::default(),
-                    texts: Vec::new(),
-                    locations: (0..map.locations)
-                        .map(|l| PyString::intern(py, map.loc_name(l)).unbind())
-                        .collect(),
-                    powers: (0..map.powers)
-                        .map(|p| PyString::intern(py, map.power_name(p)).unbind())
-                        .collect(),
-                },
-            ));
-            guard.len() - 1
-        }
-    };
-    let cache = &mut guard[at].1;
-    if cache.texts.len() > TEXTS_MAX {
+    let names = map_names(py, map);
+    let mut guard = names.mila.lock().unwrap_or_else(|e| e.into_inner());
+    let cache = &mut *guard;
+    if cache.arena.len() > TEXTS_MAX {
         cache.index.clear();
-        cache.texts.clear();
+        cache.arena.clear();
     }
     // Per slot, the indexes of its listed texts (made where missing).
     let mut listed_of: Vec<Vec<(u32, u32)>> = Vec::with_capacity(slots.len());
@@ -214,8 +155,8 @@ fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bou
                             Some(t) => {
                                 let py_text = PyString::new(py, &t).unbind();
                                 let py_code = code.into_pyobject(py)?.into_any().unbind();
-                                cache.texts.push((t.into_boxed_str(), py_text, py_code));
-                                (cache.texts.len() - 1) as u32
+                                cache.arena.push((t.into_boxed_str(), py_text, py_code));
+                                (cache.arena.len() - 1) as u32
                             }
                             None => NOT_LISTED,
                         };
@@ -227,21 +168,21 @@ fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bou
                     listed.push((i, code));
                 }
             }
-            let texts = &cache.texts;
+            let texts = &cache.arena;
             listed.sort_unstable_by(|x, y| texts[x.0 as usize].0.cmp(&texts[y.0 as usize].0));
         }
         listed_of.push(listed);
     }
-    let cache = &guard[at].1;
+    let cache = &*guard;
     let possible = PyDict::new(py);
-    for name in &cache.locations {
+    for name in &names.locations {
         possible.set_item(name.bind(py), PyList::empty(py))?;
     }
     let orderable = PyDict::new(py);
     let codes_by_power = PyDict::new(py);
     let mut keys = Vec::with_capacity(map.powers);
     let mut by_text = Vec::with_capacity(map.powers);
-    for name in &cache.powers {
+    for name in &names.powers {
         let (list, dict) = (PyList::empty(py), PyDict::new(py));
         orderable.set_item(name.bind(py), &list)?;
         codes_by_power.set_item(name.bind(py), &dict)?;
@@ -254,20 +195,20 @@ fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bou
             continue;
         }
         let (power, key) = (*power as usize, *key as usize);
-        let key_name = cache.locations[key].bind(py);
+        let key_name = names.locations[key].bind(py);
         keys[power].append(key_name)?;
         let texts = PyList::new(
             py,
-            listed.iter().map(|x| cache.texts[x.0 as usize].1.bind(py)),
+            listed.iter().map(|x| cache.arena[x.0 as usize].1.bind(py)),
         )?;
         for &(i, _) in listed {
-            let entry = &cache.texts[i as usize];
+            let entry = &cache.arena[i as usize];
             by_text[power].set_item(entry.1.bind(py), entry.2.bind(py))?;
         }
         possible.set_item(key_name, &texts)?;
         let loc = loc_of(listed[0].1);
         if split && loc != key {
-            possible.set_item(cache.locations[loc].bind(py), &texts)?;
+            possible.set_item(names.locations[loc].bind(py), &texts)?;
         }
     }
     drop(guard);
