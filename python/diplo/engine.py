@@ -667,7 +667,12 @@ def _build_results(
     results: list[Any] = []
     refused: list[tuple[str | None, str]] = []
     new = tuple.__new__
-    tail_of, json_bool = explain_tail, _JSON_BOOL  # (locals: read once per row)
+    if as_text and rows is not None and sub.quick and None not in rows[: len(sub.codes)]:
+        # Every order reached the engine and is legal: one line per row, in input order.
+        names = t.powers
+        # (map stops at the shorter input: the orders' powers, so the implied holds' rows stay)
+        results = list(map(_row_json, map(names.__getitem__, sub.powers), rows))
+        return _with_implied(t, after, rows, len(sub.codes), results, [], True)
     if rows is not None and sub.quick:
         # Every order reached the engine, in input order: the k-th is the k-th code.
         names = t.powers
@@ -680,20 +685,15 @@ def _build_results(
             if row is not None:
                 text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
                 if as_text:
-                    tail = tail_of(kind_name, code, origin, by, attack, opposition, via, szy)
-                    end = "}" if origin is None else f', "dislodged_by": "{origin}"}}'
-                    results.append(
-                        f'{{"power": "{power}", "unit": "{unit}", "order": "{text}", '
-                        f'"given": true, "legal": true, "success": {json_bool[ok]}, '
-                        f'"code": "{code}", "reason": "{text}{tail}"{end}'
-                    )
-                else:
-                    reason = explain_facts(
-                        text, kind_name, code, origin, by, attack, opposition, via, szy
-                    )
-                    results.append(
-                        new(Result, (power, unit, text, True, True, ok, code, reason, origin))
-                    )
+                    results.append(_row_json(power, row))
+                    continue
+                text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
+                reason = explain_facts(
+                    text, kind_name, code, origin, by, attack, opposition, via, szy
+                )
+                results.append(
+                    new(Result, (power, unit, text, True, True, ok, code, reason, origin))
+                )
                 continue
         if reasons is None:
             reasons = after.reasons()
@@ -713,25 +713,7 @@ def _build_results(
         )
         refused.append((None if r.unit is None else r.unit.province, code))
     if rows is not None:
-        for power, unit, prov, code, ok, origin in rows[len(sub.codes) :]:
-            reason = _implied_hold_reason(refused, prov, unit, origin)
-            result = new(Result, (power, unit, f"{unit} H", False, True, ok, code, reason, origin))
-            # A refused order's reason code is in the sentence: json.dumps writes that one.
-            if as_text and not any(p == prov for p, _ in refused):
-                end = "}" if origin is None else f', "dislodged_by": "{origin}"}}'
-                results.append(
-                    f'{{"power": "{power}", "unit": "{unit}", "order": "{unit} H", '
-                    f'"given": false, "legal": true, "success": {json_bool[ok]}, '
-                    f'"code": "{code}", "reason": "{reason}"{end}'
-                )
-            else:
-                results.append(result)
-        locations = t.locations
-        dislodged = {}
-        for power_i, fleet, loc_i, options in after.gone():
-            piece = t.piece(power_i, fleet, loc_i)
-            dislodged[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
-        return results, dislodged
+        return _with_implied(t, after, rows, len(sub.codes), results, refused, as_text)
     # Retreats and adjustments: the reference's sentences for the engine's verdicts.
     results_codes = after.result_codes()
     success = after.result_success()
@@ -748,6 +730,53 @@ def _build_results(
         line = ref[given + k]
         results.append(line._replace(success=ok, code=RESULT_NAMES[res]))
     return results, {}
+
+
+def _row_json(power: str, row: tuple[Any, ...]) -> str:
+    """The JSON text of a legal movement order's result from its engine row (see
+    :meth:`FastGame.movement_rows`), as ``json.dumps(result.to_json())`` writes it on a map
+    whose names need no escape."""
+    text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
+    tail = explain_tail(kind_name, code, origin, by, attack, opposition, via, szy)
+    end = "}" if origin is None else f', "dislodged_by": "{origin}"}}'
+    return (
+        f'{{"power": "{power}", "unit": "{unit}", "order": "{text}", '
+        f'"given": true, "legal": true, "success": {_JSON_BOOL[ok]}, '
+        f'"code": "{code}", "reason": "{text}{tail}"{end}'
+    )
+
+
+def _with_implied(
+    t: _Tables,
+    after: Any,
+    rows: list[Any],
+    given: int,
+    results: list[Any],
+    refused: list[tuple[str | None, str]],
+    as_text: bool,
+) -> tuple[list[Any], dict[str, Dislodged]]:
+    """A movement phase's results with its implied holds appended (rows after the ``given``
+    orders' rows), and its dislodged units."""
+    new = tuple.__new__
+    for power, unit, prov, code, ok, origin in rows[given:]:
+        reason = _implied_hold_reason(refused, prov, unit, origin)
+        result = new(Result, (power, unit, f"{unit} H", False, True, ok, code, reason, origin))
+        # A refused order's reason code is in the sentence: json.dumps writes that one.
+        if as_text and not any(p == prov for p, _ in refused):
+            end = "}" if origin is None else f', "dislodged_by": "{origin}"}}'
+            results.append(
+                f'{{"power": "{power}", "unit": "{unit}", "order": "{unit} H", '
+                f'"given": false, "legal": true, "success": {_JSON_BOOL[ok]}, '
+                f'"code": "{code}", "reason": "{reason}"{end}'
+            )
+        else:
+            results.append(result)
+    locations = t.locations
+    dislodged = {}
+    for power_i, fleet, loc_i, options in after.gone():
+        piece = t.piece(power_i, fleet, loc_i)
+        dislodged[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
+    return results, dislodged
 
 
 def _multiple(t: _Tables, before: Any, after: Any, j: int, power: str) -> Result:
