@@ -520,7 +520,7 @@ class EnginePhaseOutcome(PhaseOutcome):
         lines = [r if type(r) is str else dumps(r.to_json()) for r in made]
         return (
             f'{{"phase": "{self.phase}", "results": [{", ".join(lines)}], '
-            f'"dislodged": {dumps(self._dislodged_json())}, '
+            f'"dislodged": {dumps(self._dislodged_json()) if dislodged else "{}"}, '
             f'"next": {self._next_text()}}}'
         )
 
