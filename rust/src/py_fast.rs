@@ -1134,61 +1134,37 @@ impl PyFastGame {
         guarded(|| {
             let map = self.game.map;
             let st = &self.game.state;
-            let unit_text = |p: crate::fast::state::Piece| {
-                format!(
-                    "{} {}",
-                    if p.fleet { "F" } else { "A" },
-                    map.loc_name(p.loc as usize)
-                )
-            };
-            let mut units: Vec<Vec<String>> = vec![Vec::new(); map.powers];
-            let mut centers: Vec<Vec<&str>> = vec![Vec::new(); map.powers];
-            let mut gone: Vec<(&str, usize)> = Vec::new();
-            for q in 0..map.provinces {
-                let u = st.units[q];
-                if u.is_some() {
-                    units[u.power as usize].push(unit_text(u));
-                }
-                let o = st.centers[q];
-                if o != crate::fast::game_map::NO_POWER {
-                    centers[o as usize].push(map.loc_name(q));
-                }
-                if st.dislodged[q].is_some() {
-                    gone.push((map.loc_name(st.dislodged[q].loc as usize), q));
-                }
-            }
+            let board = BoardLists::of(map, st);
             let out = PyDict::new(py);
             out.set_item("phase", st.phase_name())?;
-            let by_power = PyDict::new(py);
-            for (power, list) in units.iter_mut().enumerate() {
-                if !list.is_empty() {
-                    list.sort_unstable();
-                    by_power.set_item(map.power_name(power), PyList::new(py, list.iter())?)?;
+            fn grouped<'py, S: AsRef<str>>(
+                py: Python<'py>,
+                map: &GameMap,
+                lists: &[Vec<S>],
+            ) -> PyResult<Bound<'py, PyDict>> {
+                let by_power = PyDict::new(py);
+                for (power, list) in lists.iter().enumerate() {
+                    if !list.is_empty() {
+                        let names = list.iter().map(AsRef::as_ref);
+                        by_power.set_item(map.power_name(power), PyList::new(py, names)?)?;
+                    }
                 }
+                Ok(by_power)
             }
-            out.set_item("units", by_power)?;
+            out.set_item("units", grouped(py, map, &board.units)?)?;
+            out.set_item("centers", grouped(py, map, &board.centers)?)?;
             let by_power = PyDict::new(py);
-            for (power, list) in centers.iter_mut().enumerate() {
-                if !list.is_empty() {
-                    list.sort_unstable();
-                    by_power.set_item(map.power_name(power), PyList::new(py, list.iter())?)?;
+            for (power, qs) in board.dislodged.iter().enumerate() {
+                if qs.is_empty() {
+                    continue;
                 }
-            }
-            out.set_item("centers", by_power)?;
-            // Dislodged units in the order of their locations' names, grouped per power.
-            gone.sort_unstable();
-            let mut groups: Vec<Option<Bound<'py, PyDict>>> = vec![None; map.powers];
-            for &(_, q) in &gone {
-                let d = st.dislodged[q];
-                let group = groups[d.power as usize].get_or_insert_with(|| PyDict::new(py));
-                let options: Vec<&str> = Bits(st.retreats[q]).map(|l| map.loc_name(l)).collect();
-                group.set_item(unit_text(d), PyList::new(py, options)?)?;
-            }
-            let by_power = PyDict::new(py);
-            for (power, group) in groups.into_iter().enumerate() {
-                if let Some(g) = group {
-                    by_power.set_item(map.power_name(power), g)?;
+                let group = PyDict::new(py);
+                for &q in qs {
+                    let options: Vec<&str> =
+                        Bits(st.retreats[q]).map(|l| map.loc_name(l)).collect();
+                    group.set_item(piece_text(map, st.dislodged[q]), PyList::new(py, options)?)?;
                 }
+                by_power.set_item(map.power_name(power), group)?;
             }
             out.set_item("dislodged", by_power)?;
             Ok(out)
@@ -1285,29 +1261,7 @@ impl PyFastGame {
 /// See `PyFastGame::position_json_text`: the same lists in the same order as `position_json`.
 fn position_text(map: &GameMap, st: &State, phase: Option<&str>) -> String {
     use std::fmt::Write as _;
-    let unit_text = |p: crate::fast::state::Piece| {
-        format!(
-            "{} {}",
-            if p.fleet { "F" } else { "A" },
-            map.loc_name(p.loc as usize)
-        )
-    };
-    let mut units: Vec<Vec<String>> = vec![Vec::new(); map.powers];
-    let mut centers: Vec<Vec<&str>> = vec![Vec::new(); map.powers];
-    let mut gone: Vec<(&str, usize)> = Vec::new();
-    for q in 0..map.provinces {
-        let u = st.units[q];
-        if u.is_some() {
-            units[u.power as usize].push(unit_text(u));
-        }
-        let o = st.centers[q];
-        if o != crate::fast::game_map::NO_POWER {
-            centers[o as usize].push(map.loc_name(q));
-        }
-        if st.dislodged[q].is_some() {
-            gone.push((map.loc_name(st.dislodged[q].loc as usize), q));
-        }
-    }
+    let board = BoardLists::of(map, st);
     let mut out = String::with_capacity(1024);
     match phase {
         Some(p) => {
@@ -1315,13 +1269,12 @@ fn position_text(map: &GameMap, st: &State, phase: Option<&str>) -> String {
         }
         None => out.push_str("{\"phase\": null, \"units\": {"),
     }
-    fn group<S: AsRef<str> + Ord>(out: &mut String, map: &GameMap, lists: &mut [Vec<S>]) {
+    fn group<S: AsRef<str>>(out: &mut String, map: &GameMap, lists: &[Vec<S>]) {
         let mut first = true;
-        for (power, list) in lists.iter_mut().enumerate() {
+        for (power, list) in lists.iter().enumerate() {
             if list.is_empty() {
                 continue;
             }
-            list.sort_unstable();
             if !first {
                 out.push_str(", ");
             }
@@ -1340,18 +1293,12 @@ fn position_text(map: &GameMap, st: &State, phase: Option<&str>) -> String {
             out.push(']');
         }
     }
-    group(&mut out, map, &mut units);
+    group(&mut out, map, &board.units);
     out.push_str("}, \"centers\": {");
-    group(&mut out, map, &mut centers);
+    group(&mut out, map, &board.centers);
     out.push_str("}, \"dislodged\": {");
-    // Dislodged units in the order of their locations' names, grouped per power.
-    gone.sort_unstable();
-    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); map.powers];
-    for &(_, q) in &gone {
-        groups[st.dislodged[q].power as usize].push(q);
-    }
     let mut first = true;
-    for (power, qs) in groups.iter().enumerate() {
+    for (power, qs) in board.dislodged.iter().enumerate() {
         if qs.is_empty() {
             continue;
         }
@@ -1364,7 +1311,7 @@ fn position_text(map: &GameMap, st: &State, phase: Option<&str>) -> String {
             if i > 0 {
                 out.push_str(", ");
             }
-            let _ = write!(out, "\"{}\": [", unit_text(st.dislodged[q]));
+            let _ = write!(out, "\"{}\": [", piece_text(map, st.dislodged[q]));
             for (k, l) in Bits(st.retreats[q]).enumerate() {
                 if k > 0 {
                     out.push_str(", ");
@@ -1379,6 +1326,57 @@ fn position_text(map: &GameMap, st: &State, phase: Option<&str>) -> String {
     }
     out.push_str("}}");
     out
+}
+
+/// A unit as a position document writes it (`A PAR`, `F STP/SC`).
+fn piece_text(map: &GameMap, p: crate::fast::state::Piece) -> String {
+    format!(
+        "{} {}",
+        if p.fleet { "F" } else { "A" },
+        map.loc_name(p.loc as usize)
+    )
+}
+
+/// The lists of a position document (`diplo.position.Position.to_json`), per power in map
+/// order: units and centres sorted by text, dislodged units (their provinces) in the order of
+/// their locations' names. One home for both writers, `position_json` and `position_text`.
+struct BoardLists<'m> {
+    units: Vec<Vec<String>>,
+    centers: Vec<Vec<&'m str>>,
+    dislodged: Vec<Vec<usize>>,
+}
+
+impl<'m> BoardLists<'m> {
+    fn of(map: &'m GameMap, st: &State) -> Self {
+        let mut units: Vec<Vec<String>> = vec![Vec::new(); map.powers];
+        let mut centers: Vec<Vec<&'m str>> = vec![Vec::new(); map.powers];
+        let mut gone: Vec<(&'m str, usize)> = Vec::new();
+        for q in 0..map.provinces {
+            let u = st.units[q];
+            if u.is_some() {
+                units[u.power as usize].push(piece_text(map, u));
+            }
+            let o = st.centers[q];
+            if o != crate::fast::game_map::NO_POWER {
+                centers[o as usize].push(map.loc_name(q));
+            }
+            if st.dislodged[q].is_some() {
+                gone.push((map.loc_name(st.dislodged[q].loc as usize), q));
+            }
+        }
+        units.iter_mut().for_each(|l| l.sort_unstable());
+        centers.iter_mut().for_each(|l| l.sort_unstable());
+        gone.sort_unstable();
+        let mut dislodged: Vec<Vec<usize>> = vec![Vec::new(); map.powers];
+        for &(_, q) in &gone {
+            dislodged[st.dislodged[q].power as usize].push(q);
+        }
+        BoardLists {
+            units,
+            centers,
+            dislodged,
+        }
+    }
 }
 
 fn items<'py>(what: &str, obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
