@@ -242,7 +242,7 @@ def _given_results(validated: Validated) -> list[Result]:
     """One result per submitted order; illegal ones are final here, legal ones are filled in."""
     out: list[Result] = []
     for ruling in validated.rulings:
-        unit = _named_unit(ruling)
+        unit = named_unit(ruling)
         out.append(
             Result(
                 ruling.power,
@@ -258,7 +258,8 @@ def _given_results(validated: Validated) -> list[Result]:
     return out
 
 
-def _named_unit(ruling: Ruling) -> str | None:
+def named_unit(ruling: Ruling) -> str | None:
+    """The unit a ruling's result names: the unit on the board, or the one the order names."""
     if ruling.unit is not None:
         return str(ruling.unit)
     order = ruling.order

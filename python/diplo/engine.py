@@ -33,7 +33,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from . import _core
-from .adjudicate import PhaseOutcome, Result
+from .adjudicate import PhaseOutcome, Result, named_unit
 from .checks import MAX_YEAR, MIN_YEAR
 from .map import Map
 from .orders import (
@@ -709,7 +709,7 @@ def _build_results(
         r = ruling(power, item)
         code = r.code if j < 0 else REASON_NAMES[reasons[j]]
         results.append(
-            Result(power, _named_unit(r), r.canonical, True, False, False, "illegal", r.message)
+            Result(power, named_unit(r), r.canonical, True, False, False, "illegal", r.message)
         )
         refused.append((None if r.unit is None else r.unit.province, code))
     if rows is not None:
@@ -794,15 +794,6 @@ def _multiple(t: _Tables, before: Any, after: Any, j: int, power: str) -> Result
     unit = text[: text.find(" ", 2)]
     message = multiple_orders_message(text, unit, len(set(texts)))
     return Result(power, unit, text, True, False, False, "illegal", message)
-
-
-def _named_unit(ruling: Any) -> str | None:
-    if ruling.unit is not None:
-        return str(ruling.unit)
-    order = ruling.order
-    if order is None or not hasattr(order, "unit"):
-        return None
-    return str(order.unit)
 
 
 def _legal_by_power(position: Position) -> dict[str, dict[str, list[str]]]:
