@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 
 from diplo.convoys import route_fleets
 from diplo.map import Map
-from diplo.position import Phase, Piece, Position
+from diplo.position import Dislodged, Phase, Piece, Position
+from diplo.rules import Rules
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -212,3 +213,50 @@ def region_closure(game_map: Map, provinces: Iterable[str]) -> set[str]:
         for loc in (prov, *game_map.coasts_of(prov)):
             out |= {game_map.province_of(n) for n in game_map.fleet_neighbours(loc)}
     return out
+
+
+def random_retreat_position(
+    game_map: Map, rng: random.Random, option_chance: float = 0.7
+) -> Position:
+    """Units anywhere and dislodged units with random options among their empty neighbours
+    (each kept with ``option_chance``), as the resolver leaves them."""
+    base = random_position(game_map, rng, count=rng.randint(5, 30))
+    dislodged: dict[str, Dislodged] = {}
+    for prov in rng.sample(list(game_map.provinces), rng.randint(1, 6)):
+        power = rng.choice(game_map.powers)
+        if game_map.is_sea(prov):
+            piece = Piece(power, "F", prov)
+        elif game_map.is_land(prov) or rng.random() < 0.5:
+            piece = Piece(power, "A", prov)
+        else:
+            piece = Piece(power, "F", rng.choice(game_map.coasts_of(prov) or (prov,)))
+        near = sorted(
+            game_map.army_neighbours(prov)
+            if piece.type == "A"
+            else game_map.fleet_neighbours(piece.loc),
+            key=game_map.location_index.__getitem__,
+        )
+        options = tuple(
+            o
+            for o in near
+            if game_map.province_of(o) not in base.units and rng.random() < option_chance
+        )
+        dislodged[prov] = Dislodged(piece, options)
+    season = rng.choice("SF")
+    return base.with_changes(phase=Phase.parse(f"{season}1903R"), dislodged=dislodged)
+
+
+def random_adjustment_position(
+    game_map: Map, rng: random.Random, any_rules: bool = False
+) -> Position:
+    """Units anywhere and centres owned at random: some powers build, some disband; with
+    ``any_rules``, under a random combination of the rules that change a winter."""
+    base = random_position(game_map, rng, count=rng.randint(3, 30))
+    centers = {c: rng.choice(game_map.powers) for c in game_map.centers if rng.random() < 0.7}
+    rules = game_map.rules
+    if any_rules:
+        rules = Rules(
+            civil_disorder=rng.choice(("owned", "home")),
+            build_sites=rng.choice(("home", "any")),
+        )
+    return base.with_changes(phase=Phase.parse("W1904A"), centers=centers, rules=rules)

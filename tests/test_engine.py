@@ -33,11 +33,16 @@ from diplo.legal import legal_order_texts, legal_orders
 from diplo.map import standard_map
 from diplo.orders import Order, format_order
 from diplo.player import RandomPlayer
-from diplo.position import Dislodged, Phase, Piece, Position
-from diplo.rules import Rules
+from diplo.position import Phase, Piece, Position
 from diplo.validation import validate
 
-from generators import convoy_heavy_position, random_orders, random_position
+from generators import (
+    convoy_heavy_position,
+    random_adjustment_position,
+    random_orders,
+    random_position,
+    random_retreat_position,
+)
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
 
@@ -82,38 +87,11 @@ def assert_same_reasons(position: Position, orders: Orders) -> None:
 
 
 def retreat_position(rng: random.Random) -> Position:
-    """Units anywhere and dislodged units with random options among their empty neighbours."""
-    base = random_position(M, rng, count=rng.randint(5, 30))
-    dislodged: dict[str, Dislodged] = {}
-    for prov in rng.sample(list(M.provinces), rng.randint(1, 6)):
-        power = rng.choice(M.powers)
-        if M.is_sea(prov):
-            piece = Piece(power, "F", prov)
-        elif M.is_land(prov) or rng.random() < 0.5:
-            piece = Piece(power, "A", prov)
-        else:
-            piece = Piece(power, "F", rng.choice(M.coasts_of(prov) or (prov,)))
-        near = sorted(
-            M.army_neighbours(prov) if piece.type == "A" else M.fleet_neighbours(piece.loc),
-            key=M.location_index.__getitem__,
-        )
-        options = tuple(
-            o for o in near if M.province_of(o) not in base.units and rng.random() < 0.7
-        )
-        dislodged[prov] = Dislodged(piece, options)
-    season = rng.choice("SF")
-    return base.with_changes(phase=Phase.parse(f"{season}1903R"), dislodged=dislodged)
+    return random_retreat_position(M, rng)
 
 
 def adjustment_position(rng: random.Random) -> Position:
-    """Units anywhere and centres owned at random: some powers build, some disband."""
-    base = random_position(M, rng, count=rng.randint(3, 30))
-    centers = {c: rng.choice(M.powers) for c in M.centers if rng.random() < 0.7}
-    # Under every combination of the rules that change a winter (diplo.rules).
-    rules = Rules(
-        civil_disorder=rng.choice(("owned", "home")), build_sites=rng.choice(("home", "any"))
-    )
-    return base.with_changes(phase=Phase.parse("W1904A"), centers=centers, rules=rules)
+    return random_adjustment_position(M, rng, any_rules=True)
 
 
 def noise_texts(rng: random.Random, position: Position) -> list[str]:
