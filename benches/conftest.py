@@ -12,8 +12,8 @@ from types import ModuleType
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
-from diplo import bench
-from diplo.backend import rust_available
+from diplo.api.backends import rust_available
+from diplo.apps import bench
 
 SEED = 0
 PHASES = 40  # full-board movement phases per call of the movement and batch engines

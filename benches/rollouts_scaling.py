@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from diplo.fast import FastGame
+from diplo.engine.codes import FastGame
 from diplo.rollouts import GameTask, play_batch, run_rollouts
 from diplo.rollouts.backends import ray_available
 

@@ -14,8 +14,8 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason='diplo.env needs pip install "diplo[env]"')
 
+from diplo.engine.codes import FastGame
 from diplo.env import DiplomacyEnv
-from diplo.fast import FastGame
 
 GAMES = 3
 MAX_YEAR = 1915

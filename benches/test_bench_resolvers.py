@@ -17,15 +17,15 @@ from typing import Any
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
-from diplo import bench
-from diplo.adjudicate import process_phase
-from diplo.backend import available_backends
-from diplo.conformance import DEFAULT_PHASE, load_cases
-from diplo.map import standard_map
-from diplo.orders import Order
-from diplo.position import Phase, Piece, Position, parse_piece
-from diplo.resolver import resolve_movement
-from diplo.validation import validate
+from diplo.api.backends import available_backends
+from diplo.api.phase import process_phase
+from diplo.apps import bench
+from diplo.apps.conformance import DEFAULT_PHASE, load_cases
+from diplo.model.map import standard_map
+from diplo.model.orders import Order
+from diplo.model.position import Phase, Piece, Position, parse_piece
+from diplo.reference.resolver import resolve_movement
+from diplo.reference.validation import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 Prepared = list[tuple[Position, dict[str, Order]]]
@@ -54,7 +54,7 @@ def datc_positions() -> list[tuple[Position, dict[str, list[str]]]]:
         for power, text, _ in expected["phases"][0]["orders"]:
             orders.setdefault(power, []).append(text)
         position = Position(game_map, Phase.parse(setup.get("phase", DEFAULT_PHASE["M"])), {}, {})
-        from diplo.conformance import _ordered_piece  # the harness's own reading of a case
+        from diplo.apps.conformance import _ordered_piece  # the harness's own reading of a case
 
         for power, text in case["blocks"][0]:
             piece = _ordered_piece(power, text, game_map)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from diplo import bench
+from diplo.apps import bench
 
 
 @pytest.mark.benchmark(group="selfplay")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from diplo.backend import available_backends
-from diplo.map import Map, standard_map
+from diplo.api.backends import available_backends
+from diplo.model.map import Map, standard_map
 
 
 @pytest.fixture(scope="session")

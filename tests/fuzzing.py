@@ -30,15 +30,17 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from diplo import conformance, gamefile, mila
-from diplo.adjudicate import DocumentError, adjudicate_document, process_phase
-from diplo.backend import available_backends
-from diplo.fast import FastGame, process_batch
-from diplo.game import Game, GameOverError
-from diplo.map import standard_map
-from diplo.orders import OrderParseError, format_order, parse_order, parse_power_order
-from diplo.player import RandomPlayer
-from diplo.position import Position
+from diplo.api.backends import available_backends
+from diplo.api.game import Game, GameOverError
+from diplo.api.phase import process_phase
+from diplo.api.player import RandomPlayer
+from diplo.apps import conformance
+from diplo.engine.codes import FastGame, process_batch
+from diplo.formats import gamefile, mila
+from diplo.formats.contract import DocumentError, adjudicate_document
+from diplo.model.map import standard_map
+from diplo.model.orders import OrderParseError, format_order, parse_order, parse_power_order
+from diplo.model.position import Position
 
 M = standard_map()
 

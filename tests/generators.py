@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from diplo.convoys import route_fleets
-from diplo.map import Map
-from diplo.position import Dislodged, Phase, Piece, Position
-from diplo.rules import Rules
+from diplo.model.map import Map
+from diplo.model.position import Dislodged, Phase, Piece, Position
+from diplo.model.rules import Rules
+from diplo.reference.convoys import route_fleets
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 

@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from diplo.mila import mila_phase
+from diplo.formats.mila import mila_phase
 
 
 def _subset(state: dict[str, Any], kind: str) -> dict[str, Any]:

@@ -6,16 +6,16 @@ from collections.abc import Iterable
 
 import pytest
 
-from diplo.adjustments import (
+from diplo.model.map import Map, standard_map
+from diplo.model.orders import Build, Disband, Unit, Waive
+from diplo.model.outcome import Outcome
+from diplo.model.position import Phase, Piece, Position
+from diplo.reference.adjustments import (
     adjustment_counts,
     build_sites,
     civil_disorder_disbands,
     resolve_adjustments,
 )
-from diplo.map import Map, standard_map
-from diplo.orders import Build, Disband, Unit, Waive
-from diplo.outcome import Outcome
-from diplo.position import Phase, Piece, Position
 
 
 @pytest.fixture(scope="module")

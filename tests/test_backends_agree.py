@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diplo.adjudicate import process_phase
-from diplo.backend import rust_available
-from diplo.map import standard_map
+from diplo.api.backends import rust_available
+from diplo.api.phase import process_phase
+from diplo.model.map import standard_map
 
 from generators import convoy_heavy_position, random_orders, random_position
 

@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from diplo import bench
-from diplo.adjudicate import process_phase
-from diplo.backend import rust_available
-from diplo.legal import legal_orders
-from diplo.map import Map, standard_map
-from diplo.orders import Build, Order, Waive, format_order, parse_order
-from diplo.position import Position
+from diplo.api.backends import rust_available
+from diplo.api.phase import process_phase
+from diplo.apps import bench
+from diplo.model.map import Map, standard_map
+from diplo.model.orders import Build, Order, Waive, format_order, parse_order
+from diplo.model.position import Position
+from diplo.reference.legal import legal_orders
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--games", "1", "--phases", "3", "--rounds", "1", "--batch-size", "4", "--max-year", "1901"]
@@ -31,7 +31,7 @@ TINY = ["--games", "1", "--phases", "3", "--rounds", "1", "--batch-size", "4", "
 
 def diplo(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "diplo.cli", *args],
+        [sys.executable, "-m", "diplo.apps.cli", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from diplo import bench
-from diplo.adjudicate import process_phase
-from diplo.backend import available_backends
-from diplo.map import standard_map
-from diplo.position import Phase, Piece, Position, parse_piece
-from diplo.resolver import resolve_movement
-from diplo.validation import validate
+from diplo.api.backends import available_backends
+from diplo.api.phase import process_phase
+from diplo.apps import bench
+from diplo.model.map import standard_map
+from diplo.model.position import Phase, Piece, Position, parse_piece
+from diplo.reference.resolver import resolve_movement
+from diplo.reference.validation import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS: list[dict[str, Any]] = json.loads(

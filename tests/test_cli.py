@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from diplo.backend import available_backends
+from diplo.api.backends import available_backends
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +28,7 @@ DOC = {
 
 def diplo(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "diplo.cli", *args],
+        [sys.executable, "-m", "diplo.apps.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,

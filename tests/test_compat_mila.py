@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
-from diplo.adjudicate import process_phase
+from diplo.api.phase import process_phase
 from diplo.compat.mila import Game, MilaError, from_saved_game_format, to_saved_game_format
-from diplo.fast import decode_order
-from diplo.legal import legal_orders
-from diplo.map import standard_map
-from diplo.mila import position_from_mila
-from diplo.orders import Move, Waive, format_order, parse_order
+from diplo.engine.codes import decode_order
+from diplo.formats.mila import position_from_mila
+from diplo.model.map import standard_map
+from diplo.model.orders import Move, Waive, format_order, parse_order
+from diplo.reference.legal import legal_orders
 from test_mila import judge
 
 GAMES = int(os.environ.get("DIPLO_COMPAT_GAMES", "3"))

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from diplo.backend import rust_available
+from diplo.api.backends import rust_available
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
 
@@ -29,8 +29,8 @@ def test_a_panic_arrives_as_runtime_error(core: Any) -> None:
 def _entry_points() -> dict[str, Any]:
     """One call of each guarded entry point of the fast path and of ``py_texts``."""
     from diplo import _core
-    from diplo.engine import fast_map
-    from diplo.map import standard_map
+    from diplo.engine.compile import fast_map
+    from diplo.model.map import standard_map
 
     fmap = fast_map(standard_map())
     doc = {"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {}}

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from diplo.adjudicate import process_phase
-from diplo.conformance import (
+from diplo.api.phase import process_phase
+from diplo.apps.conformance import (
     XFAIL,
     available_paths,
     load_cases,

@@ -26,15 +26,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diplo.adjudicate import PhaseOutcome, process_phase
-from diplo.backend import rust_available
-from diplo.game import Game
-from diplo.legal import legal_order_texts, legal_orders
-from diplo.map import standard_map
-from diplo.orders import Order, format_order
-from diplo.player import RandomPlayer
-from diplo.position import Phase, Piece, Position
-from diplo.validation import validate
+from diplo.api.backends import rust_available
+from diplo.api.game import Game
+from diplo.api.legal import legal_order_texts
+from diplo.api.phase import process_phase
+from diplo.api.player import RandomPlayer
+from diplo.model.map import standard_map
+from diplo.model.orders import Order, format_order
+from diplo.model.position import Phase, Piece, Position
+from diplo.model.results import PhaseOutcome
+from diplo.reference.legal import legal_orders
+from diplo.reference.validation import validate
 
 from generators import (
     convoy_heavy_position,
@@ -71,7 +73,7 @@ def assert_same(position: Position, orders: Orders) -> tuple[PhaseOutcome, Phase
 
 def assert_same_reasons(position: Position, orders: Orders) -> None:
     """Item by item, the engine's reason code is validation's (for what reaches the engine)."""
-    from diplo.engine import engine_reasons
+    from diplo.engine.objects import engine_reasons
 
     rulings = validate(position, orders).rulings
     mine = engine_reasons(position, orders)
@@ -254,7 +256,7 @@ def test_a_game_to_a_solo_agrees() -> None:
 
 
 def test_games_on_both_backends_are_the_same_game() -> None:
-    from diplo.play_cli import play_game
+    from diplo.apps.play import play_game
 
     for seed in range(3):
         ours = play_game(seed, 1908, "python")
@@ -341,10 +343,10 @@ def test_the_core_reads_canonical_texts_as_the_parser_does() -> None:
     """Every text the engine lists (and every canonical noise text) is read by the core's
     strict reader into the code of the order the general parser reads; other notations are
     left to the parser."""
-    from diplo.engine import fast_map
-    from diplo.fast import encode_order
-    from diplo.legal import legal_order_texts
-    from diplo.orders import OrderParseError, parse_order
+    from diplo.api.legal import legal_order_texts
+    from diplo.engine.codes import encode_order
+    from diplo.engine.compile import fast_map
+    from diplo.model.orders import OrderParseError, parse_order
 
     table = fast_map(M)
     seen = 0
@@ -383,7 +385,7 @@ def test_one_order_from_every_slot_never_voids_a_build_by_a_waive() -> None:
     """Both APIs, one shape (the WAIVE problem): winters where powers may build more or fewer
     units than they have sites; one random order per slot, in slot order. Removing the chosen
     waives changes no chosen build's result, so no waive voided a build."""
-    from diplo.fast import RESULT_CODES, FastGame
+    from diplo.engine.codes import RESULT_CODES, FastGame
 
     checked = 0
     for seed in range(150):
@@ -427,7 +429,7 @@ def test_orders_of_a_power_the_map_does_not_have_are_refused_alike() -> None:
 def test_the_engine_reads_documents_as_position_from_json() -> None:
     """A document in the canonical form (without dislodged units) is read by the engine, equal
     to ``Position.from_json``; any other (lower case, full names, errors) is left to it."""
-    from diplo.engine import read_position
+    from diplo.engine.objects import read_position
 
     for seed in range(200):
         position, _ = generated_phase(seed)
@@ -452,7 +454,7 @@ def test_the_engine_reads_documents_as_position_from_json() -> None:
 
 def test_legal_order_texts_from_the_engine_are_the_reference_s() -> None:
     """Same keys in the same order, same texts in the same order, for every power and all."""
-    from diplo.game import Game
+    from diplo.api.game import Game
 
     positions = [generated_phase(seed)[0] for seed in range(150)]
     game = play_compared(11, 1903, as_text=True)

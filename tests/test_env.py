@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from diplo.backend import rust_available
+from diplo.api.backends import rust_available
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the fast path needs the Rust core")
 pytest.importorskip("pettingzoo", reason='diplo.env needs pip install "diplo[env]"')
@@ -17,9 +17,9 @@ np = pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env
 from pettingzoo.test import parallel_api_test  # noqa: E402
 from pettingzoo.test.seed_test import parallel_seed_test  # noqa: E402
 
+from diplo.engine.codes import FastGame  # noqa: E402
 from diplo.env import CentreReward, DiplomacyEnv, EnvError  # noqa: E402
-from diplo.fast import FastGame  # noqa: E402
-from diplo.position import Position  # noqa: E402
+from diplo.model.position import Position  # noqa: E402
 
 
 def _random_actions(env: DiplomacyEnv, infos: dict[str, Any], rng: random.Random) -> dict[str, Any]:

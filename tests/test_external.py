@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from diplo.conformance import load_cases
-from diplo.external import EngineError, ExternalEngine, diplo_command, run_datc
+from diplo.apps.conformance import load_cases
+from diplo.apps.external import EngineError, ExternalEngine, diplo_command, run_datc
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,7 +73,7 @@ def test_datc_command_line_reports_the_engine_per_section() -> None:
         [
             sys.executable,
             "-m",
-            "diplo.cli",
+            "diplo.apps.cli",
             "datc",
             "--backend",
             "python",
@@ -97,7 +97,7 @@ def test_datc_command_line_reports_the_engine_per_section() -> None:
 
 
 def test_bench_times_an_external_engine_beside_diplo() -> None:
-    from diplo import bench
+    from diplo.apps import bench
 
     phases = bench.prepare_movement_phases(2, seed=3)
     engines = bench.external_engines(phases, [diplo_command()])

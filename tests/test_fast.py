@@ -25,12 +25,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from diplo.adjudicate import process_phase
-from diplo.backend import rust_available
-from diplo.game import GameOverError
-from diplo.legal import legal_orders
-from diplo.map import Map, standard_map
-from diplo.orders import (
+from diplo.api.backends import rust_available
+from diplo.api.game import GameOverError
+from diplo.api.phase import process_phase
+from diplo.api.player import RandomPlayer
+from diplo.model.map import Map, standard_map
+from diplo.model.orders import (
     Build,
     Convoy,
     Disband,
@@ -44,8 +44,8 @@ from diplo.orders import (
     Waive,
     format_order,
 )
-from diplo.player import RandomPlayer
-from diplo.position import Phase, Piece, Position
+from diplo.model.position import Phase, Piece, Position
+from diplo.reference.legal import legal_orders
 
 from generators import (
     convoy_heavy_position,
@@ -58,8 +58,8 @@ from generators import (
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
 
 if rust_available():
-    from diplo import fast
-    from diplo.fast import FastGame, decode_order, encode_order, process_batch
+    from diplo.engine import codes as fast
+    from diplo.engine.codes import FastGame, decode_order, encode_order, process_batch
 
 M = standard_map()
 GAMES = int(os.environ.get("DIPLO_FAST_GAMES", "30"))
@@ -316,7 +316,7 @@ def test_generated_positions_list_what_the_reference_lists(chunk: int) -> None:
 
 def text_codes(rng: random.Random, position: Position) -> list[int]:
     """The generators' movement orders (convoy chains, supports, illegal moves) as codes."""
-    from diplo.orders import OrderParseError, parse_order
+    from diplo.model.orders import OrderParseError, parse_order
 
     codes = []
     for texts in random_orders(M, position, rng).values():

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fuzzing
-from diplo.fast import FastGame, process_batch
+from diplo.engine.codes import FastGame, process_batch
 from test_fast import compare_phase, generated_position, slow_orders
 
 

@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import pytest
 
-from diplo.adjudicate import process_phase
-from diplo.game import Game, GameOverError
-from diplo.map import Map
-from diplo.position import Phase, Piece, Position
+from diplo.api.game import Game, GameOverError
+from diplo.api.phase import process_phase
+from diplo.model.map import Map
+from diplo.model.position import Phase, Piece, Position
 
 
 def random_orders(position: Position, power: str, rng: random.Random) -> list[str]:
@@ -58,7 +58,7 @@ def random_orders(position: Position, power: str, rng: random.Random) -> list[st
                 else:
                     orders.append(f"{d.piece} D")
     else:
-        from diplo.adjustments import adjustment_counts, build_sites
+        from diplo.reference.adjustments import adjustment_counts, build_sites
 
         count = adjustment_counts(position)[power]
         if count > 0:

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from diplo import gamefile
-from diplo.game import Game
-from diplo.gamefile import GameFileError
+from diplo.api.game import Game
+from diplo.formats import gamefile
+from diplo.formats.gamefile import GameFileError
 from test_game import play_random
 
 

@@ -12,14 +12,19 @@ from typing import Any
 
 import pytest
 
-from diplo import cli, fast, orders
-from diplo.adjudicate import DocumentError, adjudicate_document, process_phase
-from diplo.checks import DOCUMENT_LIMIT, MAX_YEAR, ORDER_LIMIT
-from diplo.fast import FastGame, encode_order, process_batch
-from diplo.game import Game
-from diplo.map import standard_map
-from diplo.orders import OrderParseError, parse_order
-from diplo.position import Dislodged, Phase, Piece, Position, PositionError
+from diplo.api.game import Game
+from diplo.api.phase import process_phase
+from diplo.apps import adjudicate as adjudicate_command
+from diplo.apps import cli
+from diplo.apps.common import INTERNAL_ERROR
+from diplo.engine import codes as fast
+from diplo.engine.codes import FastGame, encode_order, process_batch
+from diplo.formats.contract import DocumentError, adjudicate_document
+from diplo.model import orders
+from diplo.model.limits import DOCUMENT_LIMIT, MAX_YEAR, ORDER_LIMIT
+from diplo.model.map import standard_map
+from diplo.model.orders import OrderParseError, parse_order
+from diplo.model.position import Dislodged, Phase, Piece, Position, PositionError
 
 ROOT = Path(__file__).resolve().parent.parent
 M = standard_map()
@@ -27,7 +32,7 @@ M = standard_map()
 
 def diplo(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "diplo.cli", *args],
+        [sys.executable, "-m", "diplo.apps.cli", *args],
         input=stdin,
         capture_output=True,
         cwd=ROOT,
@@ -227,19 +232,19 @@ def test_an_unexpected_exception_is_one_line_and_exit_3(
     def boom(*_: object) -> dict[str, Any]:
         raise KeyError("a bug")
 
-    monkeypatch.setattr(cli, "adjudicate_document", boom)
-    monkeypatch.setattr(cli, "adjudicate_document_text", boom)  # what --jsonl calls
+    monkeypatch.setattr(adjudicate_command, "adjudicate_document", boom)
+    monkeypatch.setattr(adjudicate_command, "adjudicate_document_text", boom)  # what --jsonl calls
 
     class Stdin:
         buffer = io.BytesIO(b'{"phase": "S1901M"}')
 
     monkeypatch.setattr(sys, "stdin", Stdin)
-    assert cli.main(["adjudicate"]) == cli.INTERNAL_ERROR
+    assert cli.main(["adjudicate"]) == INTERNAL_ERROR
     err = capsys.readouterr().err
     assert err == "diplo: internal error: KeyError: 'a bug'\n"
     # In a stream, the line says so and the rest goes on.
     Stdin.buffer = io.BytesIO(b'{"phase": "S1901M"}\n{"phase": "S1901M"}\n')
-    assert cli.main(["adjudicate", "--jsonl"]) == cli.INTERNAL_ERROR
+    assert cli.main(["adjudicate", "--jsonl"]) == INTERNAL_ERROR
     out = capsys.readouterr().out.splitlines()
     assert [json.loads(line)["error"] for line in out] == [
         "line 1: internal error: KeyError: 'a bug'",

@@ -16,10 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as HPhase
 from hypothesis import strategies as st
 
-from diplo.convoys import convoy_table, route_fleets, sea_route_exists, shores
-from diplo.legal import convoy_diagnostic, legal_orders
-from diplo.map import standard_map
-from diplo.orders import (
+from diplo.model.map import standard_map
+from diplo.model.orders import (
     Build,
     Convoy,
     Disband,
@@ -34,8 +32,10 @@ from diplo.orders import (
     format_order,
     parse_order,
 )
-from diplo.position import Dislodged, Phase, Piece, Position
-from diplo.validation import validate_order
+from diplo.model.position import Dislodged, Phase, Piece, Position
+from diplo.reference.convoys import convoy_table, route_fleets, sea_route_exists, shores
+from diplo.reference.legal import convoy_diagnostic, legal_orders
+from diplo.reference.validation import validate_order
 
 MAP = standard_map()
 PROVINCES = tuple(MAP.provinces)

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from diplo.map import Map, MapError, Province, standard_map
+from diplo.model.map import Map, MapError, Province, standard_map
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "python" / "diplo" / "data" / "standard.json"

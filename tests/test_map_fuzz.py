@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diplo.map import Map, MapError, standard_map
-from diplo.variants import load_mila_map
+from diplo.model.map import Map, MapError, standard_map
+from diplo.model.variants import load_mila_map
 
 EXAMPLES = int(os.environ.get("DIPLO_FUZZ_EXAMPLES", "200"))
 FUZZ = settings(

@@ -31,19 +31,18 @@ from typing import Any
 
 import pytest
 
-from diplo import gamefile
-from diplo.adjudicate import PhaseOutcome, Result, process_phase
-from diplo.convoys import sea_route_exists
-from diplo.game import Game
-from diplo.map import Map, standard_map
-from diplo.mila import (
+from diplo.api.game import Game
+from diplo.api.phase import process_phase
+from diplo.formats import gamefile
+from diplo.formats.mila import (
     MilaError,
     game_from_mila,
     game_to_mila,
     position_from_mila,
     position_to_mila,
 )
-from diplo.orders import (
+from diplo.model.map import Map, standard_map
+from diplo.model.orders import (
     Convoy,
     Hold,
     Move,
@@ -54,7 +53,9 @@ from diplo.orders import (
     format_order,
     parse_order,
 )
-from diplo.position import Position
+from diplo.model.position import Position
+from diplo.model.results import PhaseOutcome, Result
+from diplo.reference.convoys import sea_route_exists
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "mila-random-s0-199.jsonl.gz"
 GAMES = int(os.environ.get("DIPLO_MILA_GAMES", "20"))
@@ -178,7 +179,7 @@ def _compare_retreats(
 def _compare_adjustments(
     record: Mapping[str, Any], position: Position, outcome: PhaseOutcome
 ) -> list[Diff]:
-    from diplo.adjustments import adjustment_counts
+    from diplo.reference.adjustments import adjustment_counts
 
     diffs: list[Diff] = []
     counts = adjustment_counts(position)

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from diplo.map import Map, standard_map
-from diplo.orders import (
+from diplo.model.map import Map, standard_map
+from diplo.model.orders import (
     Build,
     Convoy,
     Disband,

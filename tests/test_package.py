@@ -12,11 +12,11 @@ import pytest
 
 import diplo
 from diplo import _core
-from diplo.adjudicate import process_phase
-from diplo.cli import contract_path
-from diplo.conformance import find_fixture, load_cases
-from diplo.map import standard_map
-from diplo.position import Position
+from diplo.api.phase import process_phase
+from diplo.apps.common import contract_path
+from diplo.apps.conformance import find_fixture, load_cases
+from diplo.model.map import standard_map
+from diplo.model.position import Position
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,7 +54,7 @@ def test_error_types_are_value_errors_except_game_over() -> None:
 
 def test_game_over_is_defined_once_in_the_core() -> None:
     """The core raises its own exception type; the package re-exports that very type."""
-    from diplo.game import GameOverError
+    from diplo.api.game import GameOverError
 
     assert diplo.GameOverError is GameOverError is _core.GameOverError
     game = diplo.FastGame(max_year=1901)
@@ -73,7 +73,7 @@ def test_game_over_is_defined_once_in_the_core() -> None:
 def test_versions_agree() -> None:
     assert diplo.__version__ == importlib.metadata.version("diplo") == _core.__version__
     proc = subprocess.run(
-        [sys.executable, "-m", "diplo.cli", "--version"], capture_output=True, text=True
+        [sys.executable, "-m", "diplo.apps.cli", "--version"], capture_output=True, text=True
     )
     assert proc.returncode == 0
     assert proc.stdout.startswith(f"diplo {diplo.__version__} (DATC v3.0")
@@ -85,7 +85,7 @@ def test_the_package_carries_its_contract_and_fixture() -> None:
     assert "## The input document" in contract.read_text(encoding="utf-8")
     assert len(load_cases(find_fixture())) == 164
     proc = subprocess.run(
-        [sys.executable, "-m", "diplo.cli", "adjudicate", "--help"], capture_output=True, text=True
+        [sys.executable, "-m", "diplo.apps.cli", "adjudicate", "--help"], capture_output=True, text=True
     )
     assert "json-contract.md" in proc.stdout.replace("\n", "").replace(" ", "")
 

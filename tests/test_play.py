@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from diplo.backend import rust_available
-from diplo.gamefile import load
-from diplo.play_cli import play_game
+from diplo.api.backends import rust_available
+from diplo.apps.play import play_game
+from diplo.formats.gamefile import load
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,7 +36,7 @@ def test_game_runs_to_the_end_and_reports_centres(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "diplo.cli",
+            "diplo.apps.cli",
             "play",
             "--seed",
             "5",
@@ -67,7 +67,7 @@ def test_game_runs_to_the_end_and_reports_centres(tmp_path: Path) -> None:
 
 def _play(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "diplo.cli", "play", *args],
+        [sys.executable, "-m", "diplo.apps.cli", "play", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -95,10 +95,10 @@ def test_every_dislodgement_is_shown_and_reasons_with_verbose() -> None:
     """A void support whose unit is dislodged says both (the code alone would say only void)."""
     import io
 
-    from diplo.adjudicate import process_phase
-    from diplo.map import standard_map
-    from diplo.play_cli import write_phase
-    from diplo.position import Position
+    from diplo.api.phase import process_phase
+    from diplo.apps.play import write_phase
+    from diplo.model.map import standard_map
+    from diplo.model.position import Position
 
     game_map = standard_map()
     position = Position.from_json(

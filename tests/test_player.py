@@ -8,14 +8,14 @@ from collections import Counter
 
 import pytest
 
-from diplo.adjudicate import process_phase
-from diplo.adjustments import adjustment_counts
-from diplo.legal import legal_orders
-from diplo.map import standard_map
-from diplo.orders import Build, Disband, Order, Waive, format_order
-from diplo.player import RandomPlayer
-from diplo.position import Dislodged, Phase, Piece, Position
-from diplo.validation import validate
+from diplo.api.phase import process_phase
+from diplo.api.player import RandomPlayer
+from diplo.model.map import standard_map
+from diplo.model.orders import Build, Disband, Order, Waive, format_order
+from diplo.model.position import Dislodged, Phase, Piece, Position
+from diplo.reference.adjustments import adjustment_counts
+from diplo.reference.legal import legal_orders
+from diplo.reference.validation import validate
 
 MAP = standard_map()
 POWERS = MAP.powers

@@ -14,18 +14,14 @@ from typing import Any
 
 import pytest
 
-from diplo.adjudicate import adjudicate_document, process_phase
-from diplo.game import Game
-from diplo.gamefile import save
-from diplo.map import Map, standard_map
-from diplo.play_cli import play_game
-from diplo.position import Position
-from diplo.render.frames import (
-    RenderError,
-    frame_of_outcome,
-    frames_from_document,
-    frames_of_game,
-)
+from diplo.api.game import Game
+from diplo.api.phase import process_phase
+from diplo.apps.play import play_game
+from diplo.formats.contract import adjudicate_document
+from diplo.formats.gamefile import save
+from diplo.model.map import Map, standard_map
+from diplo.model.position import Position
+from diplo.render.frames import RenderError, frame_of_outcome, frames_from_document, frames_of_game
 from diplo.render.geometry import geometry_for, graph_layout, schematic
 from diplo.render.html import game_page
 from diplo.render.svg import board_svg
@@ -126,10 +122,14 @@ def test_contract_output_is_drawn_on_the_board_it_ruled_on() -> None:
 def test_position_and_phase_outcome_display_in_notebooks() -> None:
     game_map = standard_map()
     position = Position.initial(game_map)
-    root = parse(position._repr_svg_())
+    picture = position._repr_svg_()
+    assert picture is not None  # import diplo registered the renderer
+    root = parse(picture)
     assert len(groups(root, "unit")) == 22
     outcome = process_phase(position, {"FRANCE": ["A PAR - BUR", "A MAR - BUR"]})
-    root = parse(outcome._repr_svg_())
+    picture = outcome._repr_svg_()
+    assert picture is not None
+    root = parse(picture)
     assert len(groups(root, "unit")) == 22  # the board it ruled on, not the next one
     assert {g.get("data-order"): g.get("data-code") for g in groups(root, "order")} == {
         "A PAR - BUR": "bounce",
@@ -268,7 +268,7 @@ def test_every_shipped_map_renders() -> None:
 
 def diplo(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "diplo.cli", *args],
+        [sys.executable, "-m", "diplo.apps.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from diplo.play_cli import play_game
+from diplo.apps.play import play_game
 from diplo.render.frames import frames_of_game
 from diplo.render.html import game_page
 from diplo.render.svg import SEA

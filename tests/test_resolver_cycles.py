@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from diplo.map import standard_map
-from diplo.orders import Order, parse_order
-from diplo.position import Piece
-from diplo.resolver import Decision, _MovementResolver
+from diplo.model.map import standard_map
+from diplo.model.orders import Order, parse_order
+from diplo.model.position import Piece
+from diplo.reference.resolver import Decision, _MovementResolver
 
 M = standard_map()
 BOARD = [

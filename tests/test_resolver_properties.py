@@ -15,9 +15,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diplo.adjudicate import PhaseOutcome, process_phase
-from diplo.map import standard_map
-from diplo.position import Position
+from diplo.api.phase import process_phase
+from diplo.model.map import standard_map
+from diplo.model.position import Position
+from diplo.model.results import PhaseOutcome
 
 from generators import convoy_heavy_position, random_orders, random_position, region_closure
 

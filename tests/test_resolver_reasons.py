@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from diplo.adjudicate import process_phase
-from diplo.backend import available_backends
-from diplo.map import standard_map
-from diplo.orders import parse_order
-from diplo.position import Phase, Piece, Position, parse_piece
-from diplo.resolver import resolve_movement
+from diplo.api.backends import available_backends
+from diplo.api.phase import process_phase
+from diplo.model.map import standard_map
+from diplo.model.orders import parse_order
+from diplo.model.position import Phase, Piece, Position, parse_piece
+from diplo.reference.resolver import resolve_movement
 
 M = standard_map()
 

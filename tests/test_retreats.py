@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from diplo.map import Map, standard_map
-from diplo.orders import Disband, Retreat, Unit
-from diplo.position import Dislodged, Phase, Piece, Position
-from diplo.retreats import NO_RETREAT_REASON, resolve_retreats, retreat_options
+from diplo.model.map import Map, standard_map
+from diplo.model.orders import Disband, Retreat, Unit
+from diplo.model.position import Dislodged, Phase, Piece, Position
+from diplo.reference.retreats import NO_RETREAT_REASON, resolve_retreats, retreat_options
 
 
 @pytest.fixture(scope="module")

@@ -21,20 +21,13 @@ from typing import Any
 
 import pytest
 
-from diplo import gamefile
-from diplo.backend import rust_available
-from diplo.cli import main
-from diplo.fast import FastGame
-from diplo.orders import Hold, Order
-from diplo.position import Position
-from diplo.rollouts import (
-    GameTask,
-    OrderPolicy,
-    RolloutError,
-    game_id,
-    play_batch,
-    run_rollouts,
-)
+from diplo.api.backends import rust_available
+from diplo.apps.cli import main
+from diplo.engine.codes import FastGame
+from diplo.formats import gamefile
+from diplo.model.orders import Hold, Order
+from diplo.model.position import Position
+from diplo.rollouts import GameTask, OrderPolicy, RolloutError, game_id, play_batch, run_rollouts
 from diplo.rollouts.progress import Progress
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the fast path needs the Rust core")
@@ -225,7 +218,7 @@ def test_progress_line() -> None:
 def test_ctrl_c_keeps_finished_games_and_the_run_resumes(tmp_path: Path) -> None:
     out = tmp_path / "r"
     # Far more games than can finish before the signal (the run stops at Ctrl-C, not at the end).
-    cmd = [sys.executable, "-m", "diplo.cli", "rollouts", "--games", "4000", "--workers", "2",
+    cmd = [sys.executable, "-m", "diplo.apps.cli", "rollouts", "--games", "4000", "--workers", "2",
            "--backend", "local", "--max-year", "1903", "--batch", "2",
            "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -9,17 +9,18 @@ from typing import Any
 
 import pytest
 
-from diplo import gamefile
-from diplo.adjudicate import DocumentError, adjudicate_document, process_phase
-from diplo.adjustments import adjustment_counts, build_sites
-from diplo.conformance import load_cases, run_case
-from diplo.fast import FastGame, decode_order
-from diplo.game import Game
-from diplo.legal import legal_orders
-from diplo.map import Map, standard_map
-from diplo.orders import Build, format_order
-from diplo.position import Position
-from diplo.rules import DEFAULT_RULES, Rules, RulesError
+from diplo.api.game import Game
+from diplo.api.phase import process_phase
+from diplo.apps.conformance import load_cases, run_case
+from diplo.engine.codes import FastGame, decode_order
+from diplo.formats import gamefile
+from diplo.formats.contract import DocumentError, adjudicate_document
+from diplo.model.map import Map, standard_map
+from diplo.model.orders import Build, format_order
+from diplo.model.position import Position
+from diplo.model.rules import DEFAULT_RULES, Rules, RulesError
+from diplo.reference.adjustments import adjustment_counts, build_sites
+from diplo.reference.legal import legal_orders
 
 OLDER = Rules(civil_disorder="home")
 ANYWHERE = Rules(build_sites="any")
@@ -324,8 +325,8 @@ def test_options_left_out_keep_the_maps_values() -> None:
 
 
 def test_the_year_limit_ends_where_max_year_does() -> None:
-    from diplo.checks import MAX_YEAR
-    from diplo.rules import LAST_YEAR_LIMIT
+    from diplo.model.limits import MAX_YEAR
+    from diplo.model.rules import LAST_YEAR_LIMIT
 
     assert LAST_YEAR_LIMIT == MAX_YEAR - 1
     assert Rules(year_limit=LAST_YEAR_LIMIT).year_limit == LAST_YEAR_LIMIT

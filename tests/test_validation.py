@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from diplo.map import standard_map
-from diplo.orders import Hold, Move, SupportHold, Unit
-from diplo.position import Dislodged, Phase, Piece, Position
-from diplo.validation import validate, validate_order
+from diplo.model.map import standard_map
+from diplo.model.orders import Hold, Move, SupportHold, Unit
+from diplo.model.position import Dislodged, Phase, Piece, Position
+from diplo.reference.validation import validate, validate_order
 
 M = standard_map()
 

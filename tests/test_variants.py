@@ -22,14 +22,14 @@ from typing import Any
 
 import pytest
 
-from diplo.adjudicate import process_phase
-from diplo.fast import FastGame, decode_order, fast_map, process_batch
-from diplo.game import Game
-from diplo.map import SHIPPED_MAPS, Map, MapError, map_named, standard_map
-from diplo.mila import position_from_mila
-from diplo.orders import Build, Order, Waive
-from diplo.position import Position
-from diplo.variants import load_map, load_mila_map, mila_map_data
+from diplo.api.game import Game
+from diplo.api.phase import process_phase
+from diplo.engine.codes import FastGame, decode_order, fast_map, process_batch
+from diplo.formats.mila import position_from_mila
+from diplo.model.map import SHIPPED_MAPS, Map, MapError, map_named, standard_map
+from diplo.model.orders import Build, Order, Waive
+from diplo.model.position import Position
+from diplo.model.variants import load_map, load_mila_map, mila_map_data
 
 ROOT = Path(__file__).resolve().parents[1]
 HAVE_MILA = importlib.util.find_spec("diplomacy") is not None
@@ -154,7 +154,7 @@ def test_process_batch_runs_on_every_shipped_map(name: str) -> None:
 def test_diplo_play_on_a_variant_is_the_same_on_both_backends(name: str, year: int | None) -> None:
     outputs = []
     for backend in ("rust", "python"):
-        args = [sys.executable, "-m", "diplo.cli", "play", "--map", name, "--seed", "1", "--quiet"]
+        args = [sys.executable, "-m", "diplo.apps.cli", "play", "--map", name, "--seed", "1", "--quiet"]
         args += ["--backend", backend] + ([] if year is None else ["--max-year", str(year)])
         done = subprocess.run(args, capture_output=True, text=True, check=False, timeout=600)
         assert done.returncode == 0, done.stderr
@@ -170,7 +170,7 @@ def test_diplo_play_refuses_a_bad_map_or_rules_in_one_line() -> None:
         ["--map", "pure", "--max-year", "5"],
     ):
         done = subprocess.run(
-            [sys.executable, "-m", "diplo.cli", "play", "--quiet", *extra],
+            [sys.executable, "-m", "diplo.apps.cli", "play", "--quiet", *extra],
             capture_output=True,
             text=True,
             check=False,
@@ -181,7 +181,7 @@ def test_diplo_play_refuses_a_bad_map_or_rules_in_one_line() -> None:
 
 
 def test_a_game_on_a_variant_saves_and_loads() -> None:
-    from diplo import gamefile
+    from diplo.formats import gamefile
 
     game = Game(map=map_named("pure"), backend="python", max_year=1903)
     while not game.is_over:
@@ -419,7 +419,7 @@ def test_differential_against_mila_on_every_map(filename: str) -> None:
 
 
 def test_mila_saved_games_name_variant_maps_as_mila_does() -> None:
-    from diplo.mila import game_from_mila, game_to_mila
+    from diplo.formats.mila import game_from_mila, game_to_mila
 
     game = Game(map=map_named("fleet_rome"), backend="python", max_year=1901)
     while not game.is_over:
@@ -436,7 +436,7 @@ def _adjudicate_cli(
     import json
 
     return subprocess.run(
-        [sys.executable, "-m", "diplo.cli", "adjudicate", *args],
+        [sys.executable, "-m", "diplo.apps.cli", "adjudicate", *args],
         input=json.dumps(document),
         capture_output=True,
         text=True,
@@ -472,7 +472,7 @@ def test_diplo_adjudicate_takes_map_and_rules(tmp_path: Path) -> None:
 
 
 def test_mila_saved_games_write_years_below_1000_with_four_digits() -> None:
-    from diplo.mila import game_from_mila, game_to_mila
+    from diplo.formats.mila import game_from_mila, game_to_mila
 
     game = Game(map=map_named("ancmed"), backend="python", max_year=2)
     while not game.is_over:

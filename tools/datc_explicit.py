@@ -27,7 +27,7 @@ DEFAULT_OUT = REPO_ROOT / "tests" / "datc" / "explicit.json"
 
 
 def render(cases_path: Path) -> str:
-    from diplo.conformance import explicit_cases, load_cases
+    from diplo.apps.conformance import explicit_cases, load_cases
 
     explicit = explicit_cases(load_cases(cases_path))
     # One case per line: small, and a change shows as the cases it touches.

@@ -57,7 +57,7 @@ def mila_maps_dir() -> Path:
 
 def variant_data(name: str) -> dict[str, Any]:
     """The data file of a shipped variant, built from its source."""
-    from diplo.variants import mila_map_data
+    from diplo.model.variants import mila_map_data
 
     filename, note = VARIANTS[name]
     mila = mila_map_data(mila_maps_dir() / filename)

@@ -13,24 +13,33 @@ The everyday API, importable from here::
 Orders are text in the short form (``A PAR - BUR``) or objects (:func:`parse_order`,
 :func:`format_order`). Bad input raises one of the error types below, all subclasses of
 ``ValueError`` except :class:`GameOverError` (a ``RuntimeError``). The JSON contract of
-``diplo adjudicate`` ships in the package: ``diplo/docs/json-contract.md``. Other modules:
-:mod:`diplo.gamefile` and :mod:`diplo.mila` (game files), :mod:`diplo.compat.mila` (a drop-in for
-MILA's ``Game``), :mod:`diplo.player`, :mod:`diplo.conformance`.
+``diplo adjudicate`` ships in the package: ``diplo/docs/json-contract.md``.
+
+The package is layered, each layer importing only the ones before it (``docs/design.md``):
+:mod:`diplo.model` (map, orders, positions, rules, results), :mod:`diplo.reference` (the rules in
+plain Python) and :mod:`diplo.engine` (the Rust engine) side by side, :mod:`diplo.api` (the one
+front door: ``process_phase``, ``Game``, legal orders), :mod:`diplo.formats` (the JSON contract,
+game files, MILA's saved games), and the applications (:mod:`diplo.apps`, :mod:`diplo.render`,
+:mod:`diplo.rollouts`, :mod:`diplo.env`, :mod:`diplo.compat`). The modules of earlier releases
+(``diplo.game``, ``diplo.fast``, ``diplo.legal``, ...) still import, as aliases.
 """
 
 from __future__ import annotations
 
 # First: modules imported below read the version from the package.
+from . import render  # noqa: F401  (registers the board pictures with model.display)
 from ._version import __version__
-from .adjudicate import DocumentError, PhaseOutcome, Result, process_phase
-from .fast import FastGame
-from .game import Game, GameOverError
-from .gamefile import GameFileError
-from .legal import legal_orders
-from .map import Map, MapError, standard_map
-from .mila import MilaError
-from .orders import Order, OrderParseError, format_order, parse_order
-from .position import Phase, Position, PositionError
+from .api.game import Game, GameOverError
+from .api.legal import legal_orders
+from .api.phase import process_phase
+from .engine.codes import FastGame
+from .formats.contract import DocumentError
+from .formats.gamefile import GameFileError
+from .formats.mila import MilaError
+from .model.map import Map, MapError, standard_map
+from .model.orders import Order, OrderParseError, format_order, parse_order
+from .model.position import Phase, Position, PositionError
+from .model.results import PhaseOutcome, Result
 
 __all__ = [
     "DocumentError",

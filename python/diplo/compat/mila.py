@@ -51,8 +51,9 @@ from typing import Any, Final
 from weakref import WeakKeyDictionary
 
 from .. import _core
-from ..adjudicate import process_phase
-from ..fast import (
+from ..api.game import PhaseRecord
+from ..api.phase import process_phase
+from ..engine.codes import (
     WAIVE,
     FastGame,
     FastState,
@@ -60,9 +61,7 @@ from ..fast import (
     encode_order,
     position_from_state,
 )
-from ..game import PhaseRecord
-from ..map import Map, MapError, map_named
-from ..mila import (
+from ..formats.mila import (
     COMPLETED,
     MilaError,
     game_from_mila,
@@ -71,8 +70,9 @@ from ..mila import (
     position_from_mila,
     position_to_mila,
 )
-from ..orders import OrderParseError, format_order, parse_order
-from ..position import Position
+from ..model.map import Map, MapError, map_named
+from ..model.orders import OrderParseError, format_order, parse_order
+from ..model.position import Position
 
 __all__ = [
     "Game",

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..map import Map
+from ..model.map import Map
 
 __all__ = ["FIRST_YEAR", "PHASE_SIZE", "BoardEncoder"]
 

@@ -25,9 +25,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from ..fast import FastGame
-from ..map import Map, standard_map
-from ..position import Position
+from ..engine.codes import FastGame
+from ..model.map import Map, standard_map
+from ..model.position import Position
 from .encoding import BoardEncoder
 from .reward import CentreReward, RewardFn
 

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..map import Map, MapError
-from ..position import Phase, PositionError
+from ..model.map import Map, MapError
+from ..model.position import Phase, PositionError
 from .frames import Frame, RenderError, frames_from_document
 from .geometry import GeometryError
 from .html import game_page

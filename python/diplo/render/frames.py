@@ -11,11 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..adjudicate import DocumentError, PhaseOutcome, adjudicate_document
-from ..game import Game
-from ..map import Map, MapError, map_named
-from ..orders import Build, Disband, OrderParseError, Retreat, parse_order
-from ..position import Dislodged, Phase, Piece, Position, PositionError, parse_piece
+from ..api.game import Game
+from ..formats.contract import DocumentError, adjudicate_document
+from ..model.map import Map, MapError, map_named
+from ..model.orders import Build, Disband, OrderParseError, Retreat, parse_order
+from ..model.position import Dislodged, Phase, Piece, Position, PositionError, parse_piece
+from ..model.results import PhaseOutcome
 from .svg import board_svg, phase_name
 
 __all__ = ["Frame", "RenderError", "frame_of_outcome", "frames_from_document", "frames_of_game"]
@@ -88,7 +89,7 @@ def frames_from_document(doc: Any, maps: Mapping[str, Map] | None = None) -> lis
     if not isinstance(doc, Mapping):
         raise RenderError("the document must be a JSON object")
     if doc.get("format") == "diplo-game":
-        from ..gamefile import GameFileError, from_json
+        from ..formats.gamefile import GameFileError, from_json
 
         try:
             game = from_json(doc, verify=False, maps=maps)

@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..map import Map
+from ..model.map import Map
 from .voronoi import FRAME, Point, area, cells
 
 __all__ = ["Border", "Geometry", "GeometryError", "geometry_for", "graph_layout", "load_geometry"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from ..orders import (
+from ..model.orders import (
     Build,
     Convoy,
     Disband,
@@ -25,7 +25,7 @@ from ..orders import (
     SupportMove,
     parse_order,
 )
-from ..position import Dislodged, Position
+from ..model.position import Dislodged, Position
 from .geometry import Geometry, geometry_for
 from .voronoi import Point
 

@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..fast import FastGame, decode_order, process_batch
-from ..game import Game
-from ..gamefile import to_json
-from ..map import Map, map_named
-from ..orders import Order
-from ..position import Position
+from ..api.game import Game
+from ..engine.codes import FastGame, decode_order, process_batch
+from ..formats.gamefile import to_json
+from ..model.map import Map, map_named
+from ..model.orders import Order
+from ..model.position import Position
 from .policy import CodePolicy, OrderPolicy, PolicyError, RandomPolicy, choose
 from .summary import summary_row
 

@@ -24,9 +24,9 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
-from ..fast import FastGame, decode_order, encode_order
-from ..orders import Order
-from ..position import Position
+from ..engine.codes import FastGame, decode_order, encode_order
+from ..model.orders import Order
+from ..model.position import Position
 
 __all__ = ["CodePolicy", "OrderFn", "OrderPolicy", "PolicyError", "RandomPolicy", "choose"]
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..map import MapError, map_named
+from ..model.map import MapError, map_named
 from .backends import BACKENDS, default_backend, ray_available, run_local, run_ray
 from .play import GameTask, PlayedGame, RolloutError, file_name
 from .policy import CodePolicy, OrderPolicy

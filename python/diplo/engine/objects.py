@@ -32,20 +32,16 @@ from itertools import count, repeat
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from . import _core
-from .adjudicate import PhaseOutcome, Result, named_unit
-from .checks import MAX_YEAR, MIN_YEAR
-from .map import Map
-from .orders import (
-    Build,
-    Order,
-    OrderParseError,
-    Waive,
-    parse_power_order,
-)
-from .outcome import CORE_CODES, explain_facts, explain_tail
-from .position import Dislodged, Phase, Piece, Position, PositionError
-from .rules import Rules
+from .. import _core
+from ..model.limits import MAX_YEAR, MIN_YEAR
+from ..model.map import Map
+from ..model.orders import Build, Order, OrderParseError, Waive, parse_power_order
+from ..model.outcome import CORE_CODES, explain_facts, explain_tail
+from ..model.position import Dislodged, Phase, Piece, Position, PositionError
+from ..model.results import PhaseOutcome, Result, named_unit
+from ..model.rules import Rules
+from .codes import encode_order
+from .compile import _Tables, encode_position, engine_game, fast_map, tables
 
 __all__ = [
     "EnginePhaseOutcome",
@@ -58,153 +54,6 @@ __all__ = [
 
 RESULT_NAMES = (*CORE_CODES, "illegal")
 REASON_NAMES: tuple[str, ...] = tuple(_core.REASON_NAMES)
-_KIND_NAMES = (
-    "Hold",
-    "Move",
-    "SupportHold",
-    "SupportMove",
-    "Convoy",
-    "Retreat",
-    "Disband",
-    "Build",
-    "Waive",
-)
-_NO_POWER = 255
-
-
-_FAST_MAPS: WeakKeyDictionary[Map, _core.FastMap] = WeakKeyDictionary()
-_KINDS = {"land": 0, "coast": 1, "sea": 2}
-
-
-def fast_map(game_map: Map) -> _core.FastMap:
-    """``game_map`` compiled for the fast path, once per map (later calls return the same table).
-
-    Raises ``ValueError`` when the map does not fit the encoding (more than 128 locations or 127
-    powers).
-    """
-    table = _FAST_MAPS.get(game_map)
-    if table is None:
-        if not isinstance(game_map, Map):
-            raise ValueError(f"expected a diplo.map.Map, got {type(game_map).__name__}")
-        index = game_map.location_index
-        provinces = list(game_map.provinces)
-        by_name = sorted(provinces, key=lambda p: (game_map.provinces[p].name.casefold(), p))
-        rank = {p: i for i, p in enumerate(by_name)}
-        table = _core.FastMap(
-            list(game_map.locations),
-            list(game_map.powers),
-            [index[game_map.province_of(loc)] for loc in game_map.locations],
-            [_KINDS[game_map.provinces[p].kind] for p in provinces],
-            [sorted(index[n] for n in game_map.army_neighbours(p)) for p in provinces],
-            [
-                sorted(index[n] for n in game_map.fleet_neighbours(loc))
-                for loc in game_map.locations
-            ],
-            sorted(index[c] for c in game_map.centers),
-            [[index[h] for h in game_map.homes.get(p, ())] for p in game_map.powers],
-            [rank[p] for p in provinces],
-            game_map.victory,
-        )
-        _FAST_MAPS[game_map] = table
-    return table
-
-
-def encode_position(
-    position: Position,
-) -> tuple[
-    int,
-    str,
-    str,
-    list[tuple[int, int, int]],
-    list[tuple[int, int]],
-    list[tuple[tuple[int, int, int], list[int]]],
-]:
-    """``position`` as the engine's constructor takes it (raises ``ValueError`` when it does not
-    fit the map)."""
-    game_map = position.map
-    index = game_map.location_index
-    powers = {p: i for i, p in enumerate(game_map.powers)}
-    try:
-        units = [
-            (powers[p.power], 1 if p.type == "F" else 0, index[p.loc])
-            for p in position.units.values()
-        ]
-        centers = [(index[c], powers[o]) for c, o in position.centers.items()]
-        dislodged = [
-            (
-                (powers[d.piece.power], 1 if d.piece.type == "F" else 0, index[d.piece.loc]),
-                [index[o] for o in d.options],
-            )
-            for d in position.dislodged.values()
-        ]
-        phase = position.phase
-        return phase.year, phase.season, phase.kind, units, centers, dislodged
-    except (KeyError, AttributeError, TypeError) as exc:
-        raise ValueError(f"bad position: {exc!r}") from None
-
-
-class _Tables:
-    """Per map: the engine's map, shared pieces and phases."""
-
-    def __init__(self, game_map: Map) -> None:
-        self.map = game_map
-        self.fast = fast_map(game_map)
-        self.locations = game_map.locations
-        self.provinces = [game_map.province_of(loc) for loc in game_map.locations]
-        self.powers = game_map.powers
-        self.power_index = {p: i for i, p in enumerate(game_map.powers)}
-        self.pieces: dict[tuple[int, bool, int], Piece] = {}
-        self.phases: dict[str, Phase] = {}
-
-    def piece(self, power: int, fleet: bool, loc: int) -> Piece:
-        key = (power, fleet, loc)
-        piece = self.pieces.get(key)
-        if piece is None:
-            piece = Piece(self.powers[power], "F" if fleet else "A", self.locations[loc])
-            self.pieces[key] = piece
-        return piece
-
-    def phase(self, text: str) -> Phase:
-        phase = self.phases.get(text)
-        if phase is None:
-            phase = self.phases[text] = Phase.parse(text)
-        return phase
-
-
-_TABLES: WeakKeyDictionary[Map, _Tables] = WeakKeyDictionary()
-
-
-def tables(game_map: Map) -> _Tables:
-    """The engine's tables of ``game_map`` (made once per map; the last map's are at hand)."""
-    global _LAST
-    last = _LAST
-    if last is not None and last.map is game_map:
-        return last
-    t = _TABLES.get(game_map)
-    if t is None:
-        t = _TABLES[game_map] = _Tables(game_map)
-    _LAST = t
-    return t
-
-
-#: The tables asked for last (almost every call asks for the same map). Keeping them keeps that
-#: map alive, as one map at most.
-_LAST: _Tables | None = None
-
-
-def engine_game(position: Position) -> _core.FastGame:
-    """The engine's game at ``position`` (kept on the position: positions are immutable)."""
-    core: _core.FastGame | None = position.__dict__.get("_engine")
-    if core is None or core.is_over:
-        rules = position.rules
-        core = _core.FastGame(
-            tables(position.map).fast,
-            *encode_position(position),
-            None,
-            (rules.civil_disorder, rules.build_sites, rules.victory_centers, rules.year_limit),
-        )
-        object.__setattr__(position, "_engine", core)
-    return core
 
 
 # --------------------------------------------------------------------------- positions
@@ -384,8 +233,6 @@ def _object_code(t: _Tables, power: str, order: object) -> int | None:
     if code >= 0:
         return code
     if isinstance(order, Build) and order.unit.type is None:
-        from .fast import encode_order
-
         try:
             return encode_order(order, t.map)
         except ValueError:
@@ -634,19 +481,14 @@ def _plain_names(game_map: Map) -> bool:
     return plain
 
 
-def build_results(outcome: EnginePhaseOutcome) -> tuple[list[Result], dict[str, Dislodged]]:
-    """The results and dislodged units of an engine outcome (read out on first use)."""
-    return _build_results(outcome, False)
-
-
 def _build_results(
     outcome: EnginePhaseOutcome, as_text: bool
 ) -> tuple[list[Any], dict[str, Dislodged]]:
     """:func:`build_results`; with ``as_text`` a result made from the engine's row alone is
     its JSON text instead (only map names, fixed words and numbers in it: see
     ``EnginePhaseOutcome.to_json_text``), the others stay results."""
-    from .adjudicate import _adjustments, _retreats
-    from .validation import Ruling, _fleets, _rule, validate
+    from ..reference.phase import _adjustments, _retreats
+    from ..reference.validation import Ruling, _fleets, _rule, validate
 
     position: Position = outcome._position
     before = outcome._before
@@ -781,7 +623,7 @@ def _with_implied(
 
 def _multiple(t: _Tables, before: Any, after: Any, j: int, power: str) -> Result:
     """The result of an order refused because its unit was given different orders (4.D.3)."""
-    from .validation import multiple_orders_message
+    from ..reference.validation import multiple_orders_message
 
     reasons = after.reasons()
     normals = after.normal_forms()

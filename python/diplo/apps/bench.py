@@ -69,16 +69,17 @@ from dataclasses import asdict, dataclass, field
 from types import ModuleType
 from typing import Any, Protocol
 
-from .adjudicate import process_phase
-from .backend import rust_available
-from .game import Game
-from .legal import legal_order_texts
-from .map import Map, MapError
-from .mila import MILA_MAP_NAMES, position_to_mila
-from .orders import Order, format_order, parse_order
-from .play_cli import play_game
-from .position import Position
-from .variants import load_map
+from ..api.backends import rust_available
+from ..api.game import Game
+from ..api.legal import legal_order_texts
+from ..api.phase import process_phase
+from ..formats.mila import MILA_MAP_NAMES, position_to_mila
+from ..model.map import Map, MapError
+from ..model.orders import Order, format_order, parse_order
+from ..model.position import Position
+from ..model.variants import load_map
+from .adjudicate import run_jsonl
+from .play import play_game
 
 __all__ = [
     "ENGINES",
@@ -144,7 +145,7 @@ class FastGame(Protocol):
 
 def fast_module() -> ModuleType | None:
     """:mod:`diplo.fast` when it is built, else ``None``."""
-    return _optional("diplo.fast")
+    return _optional("diplo.engine.codes")
 
 
 def mila_module() -> ModuleType | None:
@@ -286,8 +287,6 @@ def jsonl_engines(
     import contextlib
     import io
 
-    from .cli import main
-
     lines = "".join(
         json.dumps({**p.position.to_json(), "orders": p.texts()}) + "\n" for p in phases
     )
@@ -298,7 +297,7 @@ def jsonl_engines(
         def run(source: io.TextIOWrapper) -> int:
             sink = io.StringIO()
             with contextlib.redirect_stdout(sink), _stdin(source):
-                main(["adjudicate", "--jsonl", "--backend", backend])
+                run_jsonl(sys.stdin.buffer, backend)
             if sink.getvalue().count("\n") != len(phases):
                 raise BenchError(f"{name}: diplo adjudicate --jsonl did not answer every line")
             return len(phases)

@@ -13,7 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from .map import Map
+from ..model.map import Map
 
 _EMPTY: frozenset[str] = frozenset()
 _CACHE_SIZE = 256  # convoy tables kept per map (one per set of seas holding a fleet)

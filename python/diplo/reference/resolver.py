@@ -25,10 +25,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from .map import Map
-from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
-from .outcome import UnitOutcome
-from .position import Piece
+from ..model.map import Map
+from ..model.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from ..model.outcome import UnitOutcome
+from ..model.position import Piece
 from .retreats import retreat_options
 
 Kind: TypeAlias = Literal["move", "support", "convoy"]

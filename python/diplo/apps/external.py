@@ -25,11 +25,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..formats.gamefile import GameFileError, _stored_record
+from ..model.map import Map, standard_map
+from ..model.position import Dislodged, Phase, Position
+from ..model.results import PhaseOutcome
 from . import conformance
-from .adjudicate import PhaseOutcome
-from .gamefile import GameFileError, _stored_record
-from .map import Map, standard_map
-from .position import Dislodged, Phase, Position
 
 __all__ = [
     "EngineError",

@@ -13,17 +13,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .adjudicate import PhaseOutcome
-from .backend import check_backend
-from .checks import check_max_year
-from .game import Game
-from .gamefile import save
-from .map import Map, MapError, standard_map
-from .player import RandomPlayer
-from .position import Phase, Position
-from .rules import Rules, RulesError
-from .variants import add_variant_arguments, variant_arguments
-from .wording import power_name
+from ..api.backends import check_backend
+from ..api.game import Game
+from ..api.player import RandomPlayer
+from ..formats.gamefile import save
+from ..model.limits import check_max_year
+from ..model.map import Map, MapError, standard_map
+from ..model.position import Phase, Position
+from ..model.results import PhaseOutcome
+from ..model.rules import Rules, RulesError
+from ..model.variants import add_variant_arguments, variant_arguments
+from ..model.wording import power_name
 
 _SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
 _KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}

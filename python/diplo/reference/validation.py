@@ -14,11 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from .adjustments import build_sites, centre_surplus
-from .checks import show
-from .convoys import route_fleets, sea_route_exists
-from .map import Map, MapError
-from .orders import (
+from ..model.limits import show
+from ..model.map import Map, MapError
+from ..model.orders import (
     Build,
     Convoy,
     Disband,
@@ -35,8 +33,10 @@ from .orders import (
     order_unit,
     parse_power_order,
 )
-from .position import Piece, Position
-from .wording import power_name, sentence
+from ..model.position import Piece, Position
+from ..model.wording import power_name, sentence
+from .adjustments import build_sites, centre_surplus
+from .convoys import route_fleets, sea_route_exists
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,11 +30,11 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from .map import Map
-from .orders import Build, Disband, Unit, Waive, format_order
-from .outcome import Outcome
-from .position import Piece, Position
-from .wording import power_name
+from ..model.map import Map
+from ..model.orders import Build, Disband, Unit, Waive, format_order
+from ..model.outcome import Outcome
+from ..model.position import Piece, Position
+from ..model.wording import power_name
 
 __all__ = [
     "AdjustmentResult",

@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from .map import Map
-from .orders import Disband, Retreat, format_order
-from .outcome import Outcome
-from .position import Piece, Position
+from ..model.map import Map
+from ..model.orders import Disband, Retreat, format_order
+from ..model.outcome import Outcome
+from ..model.position import Piece, Position
 
 __all__ = ["NO_RETREAT_REASON", "RetreatResult", "resolve_retreats", "retreat_options"]
 

@@ -1,31 +1,47 @@
-"""The two backends: the Rust game engine (default when built) and the Python reference.
+"""The choice between the two backends: the Rust game engine (default when built) and the
+Python reference. The one place that decides which implementation rules a phase.
 
 ``backend="rust"`` runs every phase in the engine (:mod:`diplo.engine`), ``backend="python"`` in
-the readable reference (:mod:`diplo.validation`, :mod:`diplo.resolver`, :mod:`diplo.retreats`,
-:mod:`diplo.adjustments`); the cross-check tests hold them to one meaning.
+the readable reference (:mod:`diplo.reference`); the cross-check tests hold them to one meaning.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from types import ModuleType
 from weakref import WeakKeyDictionary
 
-if TYPE_CHECKING:
-    from .map import Map
+from ..model.backend import BACKENDS, Backend
+from ..model.map import Map
 
-Backend: TypeAlias = Literal["rust", "python"]
-BACKENDS: tuple[Backend, ...] = ("rust", "python")
+try:
+    from ..engine import compile as _compile
+    from ..engine import objects as _objects
+except ImportError:  # the compiled core is not built: only the reference plays
+    _compile = _objects = None  # type: ignore[assignment]
+
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "available_backends",
+    "backend_for",
+    "check_backend",
+    "default_backend",
+    "engine",
+    "rust_available",
+]
 
 
-@cache
 def rust_available() -> bool:
     """Whether the compiled core can be imported."""
-    try:
-        from . import _core  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return _objects is not None
+
+
+def engine() -> ModuleType:
+    """The engine's object API (:mod:`diplo.engine.objects`); only called once
+    :func:`backend_for` chose ``"rust"``."""
+    if _objects is None:
+        raise ValueError("the Rust backend is not built (install diplo with its compiled core)")
+    return _objects
 
 
 def available_backends() -> list[Backend]:
@@ -69,10 +85,8 @@ def backend_for(backend: Backend | str | None, game_map: Map) -> Backend:
             return "rust"
         problem = _TOO_BIG.get(game_map)
         if problem is None:
-            from .engine import tables
-
             try:
-                tables(game_map)
+                _compile.tables(game_map)
                 _FITS = game_map
                 return "rust"
             except ValueError as exc:

@@ -1,0 +1,9 @@
+"""``python -m diplo``: the ``diplo`` command line."""
+
+from __future__ import annotations
+
+import sys
+
+from .apps.cli import main
+
+sys.exit(main())

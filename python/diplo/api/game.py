@@ -1,0 +1,465 @@
+"""The game: a phase machine over immutable positions, with history, resignation and draws.
+
+A :class:`Game` holds the current :class:`~diplo.position.Position`, the orders submitted for it,
+and the record of every phase played. :meth:`Game.process` rules on the current phase with
+:func:`diplo.adjudicate.process_phase` and moves on to the next position.
+
+Positions are immutable. :meth:`Game.process` never changes a position: it builds a new one, so a
+caller may keep any position it was handed (``game.position``, ``record.position``,
+``outcome.next``) and it stays exactly as it was, whatever the game does afterwards.
+
+How a game ends
+    * **Solo victory**: after a Fall turn is complete, a power owning the victory count of supply
+      centres or more wins (``winner``; :attr:`PhaseOutcome.winner`): the rules' count, by default
+      the map's (18 on the standard map).
+    * **Year limit**: with ``max_year`` set (or the rules' ``year_limit``, whichever is earlier),
+      the game ends after the last phase of that year is processed (the next phase would fall in
+      a later year); the surviving powers draw.
+    * **Draw by agreement**: a proposed draw passes when every *voter* accepts it (see below).
+
+Civil disorder and resignation
+    :meth:`Game.resign` puts a power into civil disorder for the rest of the game. It stays on the
+    board and takes no more orders; the engine treats it exactly as a power that sent no orders,
+    which is what :func:`~diplo.adjudicate.process_phase` already does with missing orders:
+
+    * movement: every unit holds (and may receive hold support from others, DATC 4.D.9);
+    * retreat: every dislodged unit is disbanded;
+    * adjustment: every build is waived; a power owing disbands loses the units chosen by the
+      civil-disorder rule of the 2023 rulebook (DATC 4.D.8: farthest from an owned supply centre
+      first, fleets before armies on equal distance, then alphabetically).
+
+    A resigned power still counts as a survivor while it has units or centres: it shares a draw
+    (draws include all survivors) and its centres must still be taken by someone.
+
+Draws
+    The *voters* are the surviving powers (units or supply centres on the board) that have not
+    resigned. :meth:`Game.propose_draw` opens a proposal for the current phase with the proposer's
+    vote in favour; :meth:`Game.vote_draw` records (or changes) a voter's vote. The draw passes,
+    and the game ends at once, when every voter has accepted. A refusal does not close the
+    proposal (a power may change its mind), but the proposal lapses when the phase is processed.
+    If a voter resigns while a proposal is open, its vote is dropped and the remaining voters
+    decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from ..model.backend import Backend
+from ..model.limits import check_max_year
+from ..model.map import Map, standard_map
+from ..model.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+    format_order,
+)
+from ..model.position import Phase, Position
+from ..model.results import PhaseOutcome
+from ..model.rules import Rules
+from ..reference.adjustments import adjustment_counts
+from .backends import backend_for, check_backend, engine
+from .phase import process_phase
+
+__all__ = ["Game", "GameOverError", "PhaseRecord"]
+
+
+try:
+    # Defined once, in the Rust core (which raises it too), and re-exported here.
+    from .._core import GameOverError
+except ImportError:  # pragma: no cover - the pure-Python reference without the compiled core
+
+    class GameOverError(RuntimeError):  # type: ignore[no-redef]
+        """An action that needs a running game was asked of a game that has ended."""
+
+
+@dataclass(frozen=True)
+class PhaseRecord:
+    """One processed phase: the position it started from, the orders given, and the ruling.
+
+    ``orders`` holds the orders as submitted (text as given; an :class:`~diplo.orders.Order`
+    object in its canonical short form), per power in the map's order, only for powers that
+    submitted something. Replaying them on ``position`` gives ``outcome`` again.
+    """
+
+    position: Position
+    orders: Mapping[str, tuple[str, ...]]
+    outcome: PhaseOutcome
+
+    @property
+    def phase(self) -> Phase:
+        return self.position.phase
+
+
+class Game:
+    """A game of Diplomacy, phase after phase (see the module documentation for the rules).
+
+    ``map`` is a :class:`~diplo.map.Map` (default: the standard map), ``backend`` the movement
+    resolver (``"rust"``, ``"python"`` or ``None`` for the fastest built), ``max_year`` the last
+    year to play (``None``: play until a solo victory or an agreed draw).
+
+    Positions are immutable and :meth:`process` never mutates a position a caller holds.
+    """
+
+    def __init__(
+        self,
+        map: Map | None = None,
+        backend: Backend | str | None = None,
+        max_year: int | None = None,
+        rules: Rules | None = None,
+    ) -> None:
+        game_map = standard_map() if map is None else map
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a diplo.rules.Rules, got {type(rules).__name__}")
+        self._init(Position.initial(game_map, rules=rules), backend, max_year)
+
+    @classmethod
+    def from_position(
+        cls,
+        position: Position,
+        backend: Backend | str | None = None,
+        max_year: int | None = None,
+    ) -> Game:
+        """A game that starts from ``position`` (any phase) with an empty history."""
+        game = cls.__new__(cls)
+        game._init(position, backend, max_year)
+        return game
+
+    def _init(
+        self, position: Position, backend: Backend | str | None, max_year: int | None
+    ) -> None:
+        if not isinstance(position, Position):
+            raise TypeError(f"expected a Position, got {type(position).__name__}")
+        if backend is not None:
+            check_backend(backend)
+        max_year = check_max_year(max_year, position.phase.year, "Game")
+        check_max_year(position.rules.year_limit, position.phase.year, "rules year_limit")
+        self._backend: Backend | str | None = backend
+        #: Whether the phases run in the Rust engine (which then also answers the questions
+        #: the game asks about a position).
+        self._engine = backend_for(backend, position.map) == "rust"
+        self._max_year = max_year
+        self._initial = position
+        self._position = position
+        self._history: list[PhaseRecord] = []
+        self._orders: dict[str, list[str | Order]] = {}
+        self._resigned: dict[str, Phase] = {}
+        self._proposal: dict[str, bool] | None = None
+        self._winner: str | None = None
+        self._draw = False
+        self._end_reason: str | None = None
+        #: Free-form data about the game (title, players, ...), saved in game files.
+        self.meta: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def map(self) -> Map:
+        return self._position.map
+
+    @property
+    def backend(self) -> Backend | str | None:
+        return self._backend
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is played under (carried by its positions)."""
+        return self._position.rules
+
+    def _last_year(self) -> int | None:
+        """The last year played: ``max_year`` or the rules' year limit, whichever is earlier."""
+        limits = [y for y in (self._max_year, self.rules.year_limit) if y is not None]
+        return min(limits) if limits else None
+
+    @property
+    def max_year(self) -> int | None:
+        return self._max_year
+
+    @property
+    def initial_position(self) -> Position:
+        """The position the game started from."""
+        return self._initial
+
+    @property
+    def position(self) -> Position:
+        """The current position (after the game ended: the final board)."""
+        return self._position
+
+    @property
+    def phase(self) -> Phase:
+        """The phase of the current position (no further phase is played once the game is over)."""
+        return self._position.phase
+
+    @property
+    def history(self) -> list[PhaseRecord]:
+        """Every processed phase, oldest first (a new list; the records are immutable)."""
+        return list(self._history)
+
+    @property
+    def is_over(self) -> bool:
+        return self._end_reason is not None
+
+    @property
+    def winner(self) -> str | None:
+        """The power that won a solo victory, or ``None``."""
+        return self._winner
+
+    @property
+    def draw(self) -> bool:
+        """Whether the game ended in a draw (by agreement or at ``max_year``)."""
+        return self._draw
+
+    @property
+    def end_reason(self) -> str | None:
+        """``"solo"``, ``"draw_vote"``, ``"max_year"``, or ``None`` while the game goes on."""
+        return self._end_reason
+
+    @property
+    def centers(self) -> dict[str, int]:
+        """Supply centres owned, per power of the map (in map order, zeros included)."""
+        counts = dict.fromkeys(self.map.powers, 0)
+        for owner in self._position.centers.values():
+            counts[owner] = counts.get(owner, 0) + 1
+        return counts
+
+    @property
+    def survivors(self) -> list[str]:
+        """Powers with units or supply centres on the board (including resigned ones)."""
+        position = self._position
+        alive = {p.power for p in position.units.values()}
+        alive.update(d.piece.power for d in position.dislodged.values())
+        alive.update(position.centers.values())
+        return [p for p in self.map.powers if p in alive]
+
+    @property
+    def resigned(self) -> Mapping[str, Phase]:
+        """Resigned powers and the phase in which each resigned."""
+        return MappingProxyType(dict(self._resigned))
+
+    @property
+    def orders(self) -> dict[str, list[str | Order]]:
+        """The orders submitted so far for the current phase (a copy)."""
+        return {p: list(o) for p, o in self._orders.items()}
+
+    def orderable_powers(self) -> list[str]:
+        """The powers that have something to order in the current phase, in map order.
+
+        Movement: powers with units. Retreat: powers with dislodged units. Adjustment: powers
+        that may build (an owned, vacant home centre and fewer units than centres) or must
+        disband. Resigned powers are never orderable, and nobody is once the game is over.
+        """
+        if self.is_over:
+            return []
+        position = self._position
+        if self._engine:
+            resigned = self._resigned
+            return [p for p in engine().orderable_powers_engine(position) if p not in resigned]
+        kind = position.phase.kind
+        if kind == "M":
+            active = {p.power for p in position.units.values()}
+        elif kind == "R":
+            active = {d.piece.power for d in position.dislodged.values()}
+        else:
+            active = {p for p, n in adjustment_counts(position).items() if n != 0}
+        return [p for p in self.map.powers if p in active and p not in self._resigned]
+
+    # ------------------------------------------------------------------ orders
+
+    def _power(self, power: str) -> str:
+        if not isinstance(power, str):
+            raise ValueError(f"a power is named by a string, not {power!r}")
+        name = power.strip().upper()
+        if name not in self.map.powers:
+            known = ", ".join(self.map.powers)
+            raise ValueError(f"unknown power {power!r} (the powers are {known})")
+        return name
+
+    def set_orders(self, power: str, orders: Sequence[str | Order]) -> None:
+        """Replace ``power``'s orders for the current phase.
+
+        The power name is checked (any case): an unknown power, a resigned power, or one with
+        nothing to order in this phase raises ``ValueError``. The orders themselves are never
+        rejected here: an order that cannot be parsed or is illegal is ruled on (and reported)
+        when the phase is processed, and its unit is treated as unordered.
+        """
+        self._require_running()
+        name = self._power(power)
+        if name in self._resigned:
+            raise ValueError(f"{name} has resigned and takes no more orders")
+        if name not in self.orderable_powers():
+            raise ValueError(f"{name} has nothing to order in {self.phase}")
+        if isinstance(orders, str):
+            raise ValueError("orders must be a sequence of orders, not a single string")
+        self._orders[name] = [item if type(item) is str else _as_order(item) for item in orders]
+
+    def clear_orders(self, power: str | None = None) -> None:
+        """Forget the orders of ``power`` (or of every power) for the current phase."""
+        if power is None:
+            self._orders.clear()
+        else:
+            self._orders.pop(self._power(power), None)
+
+    # ------------------------------------------------------------------ processing
+
+    def process(self) -> PhaseOutcome:
+        """Rule on the current phase, record it, and move on to the next position.
+
+        Powers without orders (absent or resigned) are handled as the rules say for missing
+        orders. Returns the phase's :class:`~diplo.adjudicate.PhaseOutcome`; the game may be over
+        afterwards (``is_over``), by a solo victory or at the end of ``max_year``.
+        """
+        self._require_running()
+        position = self._position
+        orders = {p: list(self._orders[p]) for p in self.map.powers if self._orders.get(p)}
+        outcome = process_phase(position, orders, self._backend)
+        recorded = {
+            p: tuple([o if type(o) is str else _order_text(o) for o in os])
+            for p, os in orders.items()
+        }
+        self._append_record(PhaseRecord(position, MappingProxyType(recorded), outcome))
+        return outcome
+
+    def _append_record(self, record: PhaseRecord) -> None:
+        """Add a processed phase and move on to its next position, ending the game if it ends.
+
+        :meth:`process` calls it with the engine's ruling; :mod:`diplo.gamefile` calls it to
+        rebuild a game from a file without replaying it (``verify=False``).
+        """
+        self._require_running()
+        if record.position.phase != self._position.phase:
+            raise ValueError(f"a record of {record.phase} cannot follow {self.phase}")
+        outcome = record.outcome
+        self._history.append(record)
+        self._position = outcome.next
+        self._orders = {}
+        self._proposal = None
+        if outcome.winner is not None:
+            self._winner = outcome.winner
+            self._end_reason = "solo"
+        elif (last := self._last_year()) is not None and outcome.next.phase.year > last:
+            self._draw = True
+            self._end_reason = "max_year"
+
+    def phase_results(self, phase: str | Phase) -> PhaseOutcome:
+        """The ruling of an already processed phase (``"S1901M"`` or a :class:`Phase`).
+
+        Raises ``KeyError`` when that phase was not played (skipped phases never are).
+        """
+        wanted = Phase.parse(phase) if isinstance(phase, str) else phase
+        for record in self._history:
+            if record.position.phase == wanted:
+                return record.outcome
+        raise KeyError(f"phase {wanted} was not played in this game")
+
+    # ------------------------------------------------------------------ resignation, draws
+
+    def resign(self, power: str) -> None:
+        """Put ``power`` into civil disorder for the rest of the game (see the module doc).
+
+        Its orders for the current phase are dropped, and its draw vote if it had one. Raises
+        ``ValueError`` for an unknown power, one that has already resigned, or one that is no
+        longer on the board.
+        """
+        self._require_running()
+        name = self._power(power)
+        if name in self._resigned:
+            raise ValueError(f"{name} has already resigned")
+        if name not in self.survivors:
+            raise ValueError(f"{name} has been eliminated and cannot resign")
+        self._resigned[name] = self.phase
+        self._orders.pop(name, None)
+        if self._proposal is not None:
+            self._proposal.pop(name, None)
+            self._check_draw()
+
+    def voters(self) -> list[str]:
+        """The powers that vote on a draw: survivors that have not resigned."""
+        return [p for p in self.survivors if p not in self._resigned]
+
+    @property
+    def draw_votes(self) -> dict[str, bool]:
+        """The votes on the open draw proposal (empty when none is open)."""
+        return dict(self._proposal) if self._proposal is not None else {}
+
+    @property
+    def draw_proposed(self) -> bool:
+        return self._proposal is not None
+
+    def propose_draw(self, power: str) -> bool:
+        """Open a draw proposal with ``power`` voting for it; returns whether the draw passed.
+
+        ``power`` must be a voter. Proposing while a proposal is open counts as a vote for it.
+        """
+        self._require_running()
+        name = self._voter(power)
+        if self._proposal is None:
+            self._proposal = {}
+        return self.vote_draw(name, True)
+
+    def vote_draw(self, power: str, accept: bool) -> bool:
+        """Record ``power``'s vote on the open proposal; returns whether the draw passed.
+
+        Raises ``ValueError`` when no proposal is open or ``power`` is not a voter.
+        """
+        self._require_running()
+        name = self._voter(power)
+        if self._proposal is None:
+            raise ValueError("no draw has been proposed in this phase")
+        self._proposal[name] = bool(accept)
+        return self._check_draw()
+
+    def _voter(self, power: str) -> str:
+        name = self._power(power)
+        if name in self._resigned:
+            raise ValueError(f"{name} has resigned and does not vote on draws")
+        if name not in self.survivors:
+            raise ValueError(f"{name} has been eliminated and does not vote on draws")
+        return name
+
+    def _check_draw(self) -> bool:
+        proposal = self._proposal
+        if proposal is None:
+            return False
+        voters = self.voters()
+        if voters and all(proposal.get(p) is True for p in voters):
+            self._draw = True
+            self._end_reason = "draw_vote"
+            self._orders = {}
+            return True
+        return False
+
+    # ------------------------------------------------------------------ internals
+
+    def _require_running(self) -> None:
+        if self.is_over:
+            raise GameOverError(f"the game is over ({self._end_reason})")
+
+    def __repr__(self) -> str:
+        state = f"over: {self._end_reason}" if self.is_over else str(self.phase)
+        return f"<Game {self.map.name} {state}, {len(self._history)} phases played>"
+
+
+def _as_order(item: object) -> str | Order:
+    """An order as submitted: text and order objects are kept; anything else becomes its
+    ``repr`` text, so that it is ruled on at processing (unparsable) rather than rejected."""
+    if type(item) is str:
+        return item
+    if isinstance(item, str | Hold | Move | SupportHold | SupportMove | Convoy):
+        return item
+    if isinstance(item, Retreat | Disband | Build | Waive):
+        return item
+    return repr(item)
+
+
+def _order_text(order: str | Order) -> str:
+    return order if isinstance(order, str) else format_order(order)

@@ -1,0 +1,3 @@
+"""The command line and the tools on top (``cli`` and one module per subcommand, ``bench``,
+``conformance``, ``external``). Imports anything below.
+"""

@@ -1,0 +1,196 @@
+"""``diplo adjudicate``: one phase as a JSON document in, the ruling out; ``--jsonl`` rules a
+stream of documents, one line in, one line out (``docs/json-contract.md``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any, BinaryIO
+
+from ..api.backends import check_backend
+from ..formats.contract import DocumentError, adjudicate_document, adjudicate_document_text
+from ..model.limits import DOCUMENT_LIMIT
+from ..model.map import Map, MapError
+from ..model.rules import Rules, RulesError
+from ..model.variants import add_variant_arguments, variant_arguments
+from .common import INTERNAL_ERROR, contract_path
+from .common import describe as _describe
+from .common import fail as _fail
+
+
+def register(sub: Any) -> None:
+    """Add ``diplo adjudicate`` to the command line."""
+    adj = sub.add_parser(
+        "adjudicate",
+        help="rule on one phase given as JSON (see the JSON contract)",
+        description="Rule on one phase given as a JSON document; print the ruling and the next "
+        "position as JSON.",
+        epilog=f"The documents are described in the JSON contract, shipped with the package: "
+        f"{contract_path()}",
+    )
+    adj.add_argument("file", nargs="?", default="-", help="input document, '-' for stdin")
+    adj.add_argument("--jsonl", action="store_true", help="one document per line in and out")
+    adj.add_argument("--backend", choices=("rust", "python"), default=None)
+    adj.add_argument(
+        "--indent", type=int, default=None, help="pretty-print the output (not with --jsonl)"
+    )
+    add_variant_arguments(adj)
+    adj.set_defaults(handler=_adjudicate)
+
+
+def _adjudicate(args: argparse.Namespace) -> int:
+    try:
+        backend = check_backend(args.backend)
+        game_map, rules = variant_arguments(args)
+    except (ValueError, MapError, RulesError) as exc:
+        return _fail(str(exc))
+    if args.jsonl and args.indent is not None:
+        return _fail("--indent cannot be used with --jsonl (one output line per input line)")
+    if args.indent is not None and not 0 <= args.indent <= 16:
+        return _fail(f"--indent must be from 0 to 16, got {args.indent}")
+    rule = _Variant(game_map, rules)
+    source: BinaryIO
+    if args.file == "-":
+        source = sys.stdin.buffer
+    else:
+        try:
+            source = open(args.file, "rb")  # noqa: SIM115
+        except OSError as exc:
+            return _fail(f"cannot read {args.file}: {exc.strerror}")
+    with source:
+        if args.jsonl:
+            return _adjudicate_lines(source, backend, rule)
+        data = source.read(DOCUMENT_LIMIT + 1)
+    if len(data) > DOCUMENT_LIMIT:
+        return _fail(f"the document is larger than the limit of {DOCUMENT_LIMIT} bytes")
+    try:
+        out = rule.adjudicate(_decode(data), backend)
+    except _InputError as exc:
+        return _fail(str(exc))
+    except DocumentError as exc:
+        return _fail(f"bad document: {exc}")
+    print(json.dumps(out, indent=args.indent))
+    return 0
+
+
+def run_jsonl(source: BinaryIO, backend: str | None = None) -> int:
+    """``diplo adjudicate --jsonl [--backend B]`` on ``source``, writing to standard output: the
+    stream the command rules (the bench's jsonl workload runs it in its own process)."""
+    return _adjudicate_lines(source, check_backend(backend), _Variant(None, None))
+
+
+class _Variant:
+    """``--map`` and ``--rules`` of ``diplo adjudicate``: the map and rules of documents that
+    name none (a document's own ``"map"`` and ``"rules"`` win)."""
+
+    def __init__(self, game_map: Map | None, rules: Rules | None) -> None:
+        self.maps = None if game_map is None else {game_map.name: game_map}
+        self.map_name = None if game_map is None else game_map.name
+        self.rules = None if rules is None else rules.to_json()
+
+    def adjudicate(self, doc: Any, backend: str) -> dict[str, Any]:
+        if isinstance(doc, dict):
+            if self.map_name is not None and "map" not in doc:
+                doc = {**doc, "map": self.map_name}
+            if self.rules is not None and "rules" not in doc:
+                doc = {**doc, "rules": self.rules}
+        return adjudicate_document(doc, backend, self.maps)
+
+    def adjudicate_text(self, doc: Any, backend: str) -> str:
+        """:meth:`adjudicate` as one JSON line (``json.dumps`` of it, byte for byte)."""
+        if isinstance(doc, dict):
+            if self.map_name is not None and "map" not in doc:
+                doc = {**doc, "map": self.map_name}
+            if self.rules is not None and "rules" not in doc:
+                doc = {**doc, "rules": self.rules}
+        return adjudicate_document_text(doc, backend, self.maps)
+
+
+class _InputError(ValueError):
+    """Input that is not a JSON document (encoding, syntax, depth, numbers)."""
+
+
+def _decode(data: bytes) -> Any:
+    """One JSON document from raw bytes, or :class:`_InputError` saying why not."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _InputError(
+            f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}"
+        ) from None
+    if not text or text.isspace():  # (no copy of the line, as strip() made)
+        raise _InputError("empty input (expected one JSON document)")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _InputError(f"bad JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise _InputError("bad JSON: nested too deeply") from None
+    except ValueError as exc:
+        if "digits" in str(exc):  # Python reads integers of at most 4,300 digits
+            raise _InputError("bad JSON: a number of more than 4300 digits") from None
+        raise _InputError(f"bad JSON: {_describe(exc)}") from None
+
+
+def _adjudicate_lines(source: BinaryIO, backend: str, rule: _Variant) -> int:
+    """One output line per input line, whatever the line holds; errors name the line."""
+    status = 0
+    pending: list[str] = []  # output lines not written yet: written in batches
+    size = 0
+    write = sys.stdout.write
+    adjudicate = rule.adjudicate_text
+    for number, line in _lines(source, DOCUMENT_LIMIT):
+        try:
+            if line is None:
+                raise _InputError(f"the line is longer than the limit of {DOCUMENT_LIMIT} bytes")
+            text = adjudicate(_decode(line), backend)
+        except _InputError as exc:
+            text = json.dumps({"error": f"line {number}: {exc}"})
+            status = max(status, 1)
+        except DocumentError as exc:
+            text = json.dumps({"error": f"line {number}: bad document: {exc}"})
+            status = max(status, 1)
+        except Exception as exc:  # a bug: reported on its line, the stream goes on
+            text = json.dumps({"error": f"line {number}: internal error: {_describe(exc)}"})
+            status = INTERNAL_ERROR
+        pending.append(text)
+        size += len(text)
+        if size >= _OUTPUT_BATCH:
+            pending.append("")
+            write("\n".join(pending))
+            pending.clear()
+            size = 0
+    if pending:
+        pending.append("")
+        write("\n".join(pending))
+    return status
+
+
+#: Characters of output lines gathered before one write (about 16 movement documents).
+_OUTPUT_BATCH = 1 << 17
+
+
+def _lines(source: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | None]]:
+    """``(number, line)`` per line split at LF only (a CR inside a line stays in it; a CRLF end
+    is dropped), or ``(number, None)`` for a line longer than ``limit`` bytes, skipped in
+    bounded chunks."""
+    number = 0
+    while True:
+        line = source.readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        if line.endswith(b"\n"):
+            line = line[:-1]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+        elif len(line) > limit:
+            while True:
+                rest = source.readline(1 << 16)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield number, None
+            continue
+        yield number, line

@@ -1,0 +1,540 @@
+"""The fast path: whole games on encoded orders, for bots that adjudicate millions of phases.
+
+The string/object API (:func:`diplo.adjudicate.process_phase`, :class:`diplo.game.Game`) stays the
+reference. This module is a second implementation of the same meaning, in the Rust core, on
+integer orders; ``tests/test_fast.py`` holds the two to identical rulings, positions and game
+ends.
+
+Encoded orders
+    One ``int`` (a ``u32``) per order::
+
+        bits  0-3   kind: 0 hold, 1 move, 2 support hold, 3 support move, 4 convoy,
+                          5 retreat, 6 disband, 7 build, 8 waive
+        bits  4-10  the ordered unit's LOCATION (index of ``Map.locations``; a fleet on a split
+                    coast is on its coast). Build: the build location (``STP/NC`` for a fleet
+                    there). Waive: the POWER index (position in ``Map.powers``)
+        bits 11-17  a: move / retreat destination location; support hold: the supported unit's
+                    province; support move: the moving unit's province; convoy: the army's
+                    province
+        bits 18-24  b: support move: the destination as written, a coast or a province (a coast
+                    in the support of a fleet's move must match it, DATC 6.B.9); convoy: the
+                    destination province
+        bit  25     move: "via convoy"
+        bit  26     build: a fleet (else an army)
+
+    Unused fields and bits 27-31 are zero; a code breaking that, or naming an index the map does
+    not have, is *malformed*: :func:`decode_order` refuses it and a game rules it illegal. A code
+    carries no unit type (validation ignores a wrong one, DATC 4.C.2), so it means an order for
+    whatever unit stands at that location; its meaning is exactly the normalised
+    :class:`~diplo.orders.Order` :mod:`diplo.validation` gives it in the position where it is
+    played. The codes :meth:`FastGame.legal_orders` lists are those normal forms, and a submitted
+    code is legal exactly when its normal form is listed. :func:`encode_order` and
+    :func:`decode_order` translate between codes and orders.
+
+    What any ``int`` in :meth:`FastGame.set_orders` means, on both paths alike (held together by
+    ``tests/test_fuzz.py``): a malformed code (including one outside ``0..2**32``) is ruled
+    ``illegal``; a well-formed code not in its unit's legal list (no unit there, an order of
+    another phase kind, an impossible move) is ruled ``illegal``, as the reference rules its
+    decoded order; either way its unit is unordered (it holds, or is disbanded in a retreat
+    phase). Only an argument that is not a sequence of ``int`` raises, and then nothing changes.
+
+Batches
+    :func:`process_batch` processes many independent games at once, the GIL released, on several
+    threads. Their orders come as a list of code lists, or (faster: nothing is converted per
+    code while the GIL is held) flat: one buffer of ``u32`` codes and one of offsets, game ``i``
+    getting ``codes[offsets[i]:offsets[i + 1]]``. :func:`pack_orders` turns code lists into
+    that form once, for orders that are reused or built elsewhere.
+
+Slots
+    :meth:`FastGame.legal_orders` returns one list per orderable slot and :meth:`FastGame.slots`
+    names them ``(power, key)``, in the same order:
+
+    * movement: every unit, by province (in ``Map.locations`` order); key = its province;
+    * retreat: every dislodged unit, by province: its retreats and its disband;
+    * adjustment, per power in map order: a power that may build gets one slot per build site
+      (owned, vacant home centre), by province, listing the builds there, and then one slot keyed
+      by its own name with its waive alone (also when it has no vacant site); a power that must
+      disband gets one slot per unit, by province, listing the disband.
+
+    Every slot's list is exactly the :func:`diplo.legal.legal_orders` entry of its key: one shape
+    for both APIs. Choosing one order from every slot and submitting them in slot order never
+    voids a chosen build by a chosen waive: a power's waive comes after all its builds, where it
+    can only use up a build left over (DATC 4.D.7; the first builds and waives are used, later
+    ones are void, DATC 4.D.4).
+
+Results
+    :meth:`FastGame.result_codes` gives one code per submitted order of the last processed phase:
+    0 ok, 1 bounce, 2 cut, 3 dislodged, 4 no_convoy, 5 void, 6 illegal (:data:`RESULT_CODES`),
+    and :meth:`FastGame.result_success` the DATC success flag, as
+    :func:`~diplo.adjudicate.process_phase` reports them for the same orders. Orders are given by
+    their unit's owner (a build by the power whose home centre it is; a waive names its power),
+    so no order is ever "foreign". :meth:`FastGame.implied_results` lists what happened without
+    an order: holds of unordered units, disbands of dislodged units without a legal order, waives
+    of unused builds and the disbands of the civil-disorder rule.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Final, cast
+
+from .. import _core
+from ..model.limits import check_max_year, show
+from ..model.map import Map, MapError, standard_map
+from ..model.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    Waive,
+)
+from ..model.position import Dislodged, Phase, Piece, Position, check_position
+from ..model.rules import Rules
+from .compile import encode_position as _encode_position
+from .compile import fast_map
+
+__all__ = [
+    "BUILD",
+    "CONVOY",
+    "DISBAND",
+    "FLEET",
+    "HOLD",
+    "MAX_THREADS",
+    "MOVE",
+    "RESULT_CODES",
+    "RETREAT",
+    "SUPPORT_HOLD",
+    "SUPPORT_MOVE",
+    "VIA",
+    "WAIVE",
+    "FastGame",
+    "decode_order",
+    "encode_order",
+    "fast_map",
+    "pack_orders",
+    "position_from_state",
+    "process_batch",
+]
+
+HOLD: Final = 0
+MOVE: Final = 1
+SUPPORT_HOLD: Final = 2
+SUPPORT_MOVE: Final = 3
+CONVOY: Final = 4
+RETREAT: Final = 5
+DISBAND: Final = 6
+BUILD: Final = 7
+WAIVE: Final = 8
+#: Bit 25: the move is ordered "via convoy".
+VIA: Final = 1 << 25
+#: Bit 26: the build is a fleet.
+FLEET: Final = 1 << 26
+
+_LOC = 4
+_A = 11
+_B = 18
+_FIELD = 0x7F
+_USED = (1 << 27) - 1
+
+#: Result codes, indexed by the integers of :meth:`FastGame.result_codes`.
+RESULT_CODES: Final = ("ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal")
+
+#: A fast game's raw state, as ``_core.FastGame.state()`` returns it: ``(year, season, kind,
+#: units, centers, dislodged)``, units ``(power, is_fleet, loc)``, centres ``(province, power)``,
+#: dislodged units ``(power, is_fleet, loc, options)``, all as map indexes.
+FastState = tuple[
+    int,
+    str,
+    str,
+    list[tuple[int, bool, int]],
+    list[tuple[int, int]],
+    list[tuple[int, bool, int, list[int]]],
+]
+
+# --------------------------------------------------------------------------- codes and orders
+
+
+def encode_order(order: Order, game_map: Map, power: str | None = None) -> int:
+    """The code of ``order`` (see the module documentation).
+
+    ``power`` is needed only for a :class:`~diplo.orders.Waive` (the code names the power). An
+    untyped build follows DATC 4.C.3: an army inland, a fleet where a coast is named. Raises
+    ``ValueError`` for a place the map does not know, an index that does not fit the encoding,
+    a waive without its power, an untyped build that could be either, or a non-order.
+    """
+    index = game_map.location_index
+
+    def at(loc: str) -> int:
+        i = index.get(loc)
+        if i is None or i > _FIELD:
+            raise ValueError(f"cannot encode {order!r}: unknown or too large location {loc!r}")
+        return i
+
+    def province(loc: str) -> int:
+        try:
+            return at(game_map.province_of(loc))
+        except MapError as exc:
+            raise ValueError(f"cannot encode {order!r}: {exc}") from None
+
+    if isinstance(order, Waive):
+        if power is None or power not in game_map.powers:
+            raise ValueError(f"a waive is encoded with its power; got power {power!r}")
+        return WAIVE | game_map.powers.index(power) << _LOC
+    if not isinstance(
+        order, Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build
+    ):
+        raise ValueError(f"not an order: {order!r}")
+    here = at(order.unit.loc) << _LOC
+    if isinstance(order, Hold):
+        return HOLD | here
+    if isinstance(order, Move):
+        return MOVE | here | at(order.dest) << _A | (VIA if order.via else 0)
+    if isinstance(order, SupportHold):
+        return SUPPORT_HOLD | here | province(order.supported.loc) << _A
+    if isinstance(order, SupportMove):
+        return SUPPORT_MOVE | here | province(order.supported.loc) << _A | at(order.dest) << _B
+    if isinstance(order, Convoy):
+        return CONVOY | here | province(order.army.loc) << _A | province(order.dest) << _B
+    if isinstance(order, Retreat):
+        return RETREAT | here | at(order.dest) << _A
+    if isinstance(order, Disband):
+        return DISBAND | here
+    unit_type = order.unit.type
+    if unit_type is None:
+        loc = order.unit.loc
+        if game_map.is_land(game_map.province_of(loc)):
+            unit_type = "A"
+        elif game_map.coast_of(loc) is not None:
+            unit_type = "F"
+        else:
+            raise ValueError(f"cannot encode {order!r}: say whether to build an army or a fleet")
+    return BUILD | here | (FLEET if unit_type == "F" else 0)
+
+
+def _well_formed(code: int, game_map: Map) -> bool:
+    if not isinstance(code, int) or isinstance(code, bool) or code < 0 or code & ~_USED:
+        return False
+    kind, loc = code & 0xF, code >> _LOC & _FIELD
+    a, b = code >> _A & _FIELD, code >> _B & _FIELD
+    via, fleet = bool(code & VIA), bool(code & FLEET)
+    locations, provinces = len(game_map.locations), len(game_map.provinces)
+    if kind > WAIVE:
+        return False
+    if kind == WAIVE:
+        return loc < len(game_map.powers) and a == b == 0 and not via and not fleet
+    if loc >= locations or (fleet and kind != BUILD) or (via and kind != MOVE):
+        return False
+    if kind in (HOLD, DISBAND, BUILD):
+        return a == b == 0
+    if kind in (MOVE, RETREAT):
+        return a < locations and b == 0
+    if kind == SUPPORT_HOLD:
+        return a < provinces and b == 0
+    if kind == SUPPORT_MOVE:
+        return a < provinces and b < locations
+    return a < provinces and b < provinces
+
+
+def decode_order(code: int, game_map: Map, position: Position | None = None) -> Order:
+    """The order a code names (see the module documentation).
+
+    Without ``position`` unit types are left out (``Unit(None, loc)``), which validation accepts
+    for whatever unit stands there (DATC 4.C.1). With it, types come from the units in the
+    position and a supported or convoyed unit is named as it stands (``F SPA/NC``), so a legal
+    code decodes to exactly the normalised order validation gives it. Builds are always typed.
+    ``encode_order(decode_order(c, ...), ...) == c`` for every well-formed code (waives given
+    their power). Raises ``ValueError`` for a malformed code.
+    """
+    if not _well_formed(code, game_map):
+        raise ValueError(f"malformed order code {code!r}")
+    locations = game_map.locations
+    kind = code & 0xF
+    loc = code >> _LOC & _FIELD
+    a = locations[code >> _A & _FIELD]
+    b = locations[code >> _B & _FIELD]
+    if kind == WAIVE:
+        return Waive()
+    where = locations[loc]
+    if kind == BUILD:
+        return Build(Unit("F" if code & FLEET else "A", where))
+
+    def ordered() -> Unit:
+        if position is None:
+            return Unit(None, where)
+        prov = game_map.province_of(where)
+        piece = position.units.get(prov)
+        if position.phase.kind == "R":
+            dislodged = position.dislodged.get(prov)
+            if dislodged is not None:
+                piece = dislodged.piece
+        unit_type: UnitType | None = piece.type if piece is not None else None
+        return Unit(unit_type, where)
+
+    def named(prov: str) -> Unit:
+        piece = position.units.get(prov) if position is not None else None
+        return piece.unit if piece is not None else Unit(None, prov)
+
+    unit = ordered()
+    if kind == HOLD:
+        return Hold(unit)
+    if kind == MOVE:
+        return Move(unit, a, bool(code & VIA))
+    if kind == SUPPORT_HOLD:
+        return SupportHold(unit, named(a))
+    if kind == SUPPORT_MOVE:
+        return SupportMove(unit, named(a), b)
+    if kind == CONVOY:
+        return Convoy(unit, named(a), b)
+    if kind == RETREAT:
+        return Retreat(unit, a)
+    return Disband(unit)
+
+
+# --------------------------------------------------------------------------- games
+
+
+class FastGame:
+    """A game on the fast path: the state lives in the Rust core, orders are codes.
+
+    ``position`` is where the game starts (default: the opening position of the standard map),
+    under the position's rules (``position.rules``); with ``max_year`` (or the rules' year limit,
+    whichever is earlier) the game ends once a phase of a later year would come next, as
+    :class:`diplo.game.Game` does. Processing a finished game raises
+    :class:`diplo.game.GameOverError`; a bad argument raises ``ValueError``.
+    """
+
+    __slots__ = ("_core", "_map", "_rules")
+
+    def __init__(self, position: Position | None = None, max_year: int | None = None) -> None:
+        if position is None:
+            position = Position.initial(standard_map())
+        elif not isinstance(position, Position):
+            raise ValueError(f"expected a Position, got {type(position).__name__}")
+        check_position(position, "FastGame(position)")
+        max_year = check_max_year(max_year, position.phase.year, "FastGame")
+        self._map: Map = position.map
+        self._rules: Rules = position.rules
+        rules = position.rules
+        self._core: _core.FastGame = _core.FastGame(
+            fast_map(position.map),
+            *_encode_position(position),
+            max_year,
+            (rules.civil_disorder, rules.build_sites, rules.victory_centers, rules.year_limit),
+        )
+
+    @classmethod
+    def _wrap(cls, core: _core.FastGame, game_map: Map, rules: Rules) -> FastGame:
+        game = cls.__new__(cls)
+        game._core = core
+        game._map = game_map
+        game._rules = rules
+        return game
+
+    @property
+    def map(self) -> Map:
+        return self._map
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def phase(self) -> str:
+        """The current phase, e.g. ``"S1901M"`` (the final one once the game is over)."""
+        return self._core.phase
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (solo victory or ``max_year``)."""
+        return self._core.is_over
+
+    @property
+    def winner(self) -> str | None:
+        """The power that won alone (the victory count of the rules or the map), or ``None``."""
+        return self._core.winner
+
+    @property
+    def max_year(self) -> int | None:
+        return self._core.max_year
+
+    def legal_orders(self) -> list[list[int]]:
+        """Every legal order of every orderable slot, as codes: one list per slot (see the module
+        documentation), in the order of :meth:`slots`. Empty once the game is over."""
+        return self._core.legal_orders()
+
+    def slots(self) -> list[tuple[str, str]]:
+        """``(power, key)`` per slot, in the order of :meth:`legal_orders`: the key is the
+        province of the unit, dislodged unit or build site, or the power's own name for the waive
+        of a power with no build site."""
+        return self._core.slots()
+
+    def set_orders(self, orders: Sequence[int]) -> None:
+        """The orders of every power for this phase, as codes, in any order and any number
+        (replacing any set before). Codes are ruled on when the phase is processed: an illegal
+        one is refused (its unit holds / is disbanded), two different orders to one unit are both
+        refused (DATC 4.D.3), builds beyond the allowed count are void (DATC 4.D.4). Raises
+        ``ValueError`` when ``orders`` is not a sequence of ints."""
+        self._core.set_orders(orders)
+
+    def process(self) -> None:
+        """Rule on the phase and move on to the next one with something to decide. Raises
+        ``ValueError`` (the game unchanged) when that phase would fall after the last year,
+        :data:`diplo.checks.MAX_YEAR`, as :func:`diplo.adjudicate.process_phase` does."""
+        self._core.process()
+
+    def result_codes(self) -> list[int]:
+        """Per code submitted for the last processed phase, its result (:data:`RESULT_CODES`)."""
+        return self._core.result_codes()
+
+    def result_success(self) -> list[bool]:
+        """Per code submitted for the last processed phase, whether it succeeded (DATC sense)."""
+        return self._core.result_success()
+
+    def implied_results(self) -> list[tuple[int, int, bool]]:
+        """What the last processed phase did without an order, as ``(code, result, success)``:
+        holds of unordered units and disbands of dislodged units without a legal order (by
+        province), then per power in map order the waives of unused builds and the
+        civil-disorder disbands (in removal order)."""
+        return self._core.implied_results()
+
+    def position(self) -> Position:
+        """The current state as an immutable :class:`~diplo.position.Position` (retreat options
+        in location order)."""
+        return position_from_state(self._map, self._core.state(), self._rules)
+
+    def state_indices(
+        self,
+    ) -> tuple[
+        int,
+        str,
+        str,
+        list[tuple[int, bool, int]],
+        list[tuple[int, int]],
+        list[tuple[int, bool, int, list[int]]],
+    ]:
+        """The current state as map indices, without building a :class:`Position` (for encoders
+        that read the board every phase): ``(year, season, kind, units, centers, dislodged)``,
+        units ``(power, is_fleet, location)``, centres ``(province, power)``, dislodged units
+        ``(power, is_fleet, location, retreat options)``; locations and provinces index
+        ``Map.locations``, powers ``Map.powers``."""
+        return self._core.state()
+
+    def clone(self) -> FastGame:
+        """An independent copy (state, year limit, end, and the last phase's results)."""
+        return FastGame._wrap(self._core.clone(), self._map, self._rules)
+
+    def __repr__(self) -> str:
+        return repr(self._core)
+
+
+def position_from_state(game_map: Map, state: FastState, rules: Rules | None = None) -> Position:
+    """The :class:`~diplo.position.Position` of a fast game's raw state (``_core.FastGame.state``,
+    kept by callers that need the position of a past phase only now and then), under ``rules``
+    (default: the map's)."""
+    year, season, kind, units, centers, dislodged = state
+    locations = game_map.locations
+    powers = game_map.powers
+    pieces: dict[str, Piece] = {}
+    for power, fleet, loc in units:
+        piece = Piece(powers[power], "F" if fleet else "A", locations[loc])
+        pieces[piece.province] = piece
+    owners = {locations[prov]: powers[power] for prov, power in centers}
+    gone: dict[str, Dislodged] = {}
+    for power, fleet, loc, options in dislodged:
+        piece = Piece(powers[power], "F" if fleet else "A", locations[loc])
+        gone[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
+    phase = Phase(year, season, kind)  # type: ignore[arg-type]
+    return Position(
+        game_map, phase, pieces, owners, gone, "FastGame.position", rules=rules or game_map.rules
+    )
+
+
+#: Buffer formats read as native ``u32`` values (besides byte buffers of whole ``u32`` values).
+_U32_FORMATS = frozenset({"I", "@I", "=I", "<I" if sys.byteorder == "little" else ">I"})
+_BYTE_FORMATS = frozenset({"B", "b", "c", "@B", "=B", "@b", "=b"})
+
+
+def _u32_bytes(what: str, buffer: object) -> bytes:
+    """A flat buffer of ``u32`` values as ``bytes`` (unchanged when it already is), or
+    ``ValueError`` naming the problem."""
+    if type(buffer) is bytes:
+        return buffer
+    try:
+        view = memoryview(buffer)  # type: ignore[arg-type]
+    except TypeError:
+        raise ValueError(
+            f"{what} must be a buffer of u32 values (bytes, array('I'), memoryview), "
+            f"got {type(buffer).__name__}"
+        ) from None
+    with view:
+        if view.ndim != 1:
+            raise ValueError(f"{what} must be one-dimensional, got {view.ndim} dimensions")
+        if view.itemsize == 4 and view.format.replace("L", "I") in _U32_FORMATS:
+            return view.tobytes()
+        if view.format in _BYTE_FORMATS:
+            if view.nbytes % 4:
+                raise ValueError(
+                    f"{what}: {view.nbytes} bytes is not a whole number of u32 values "
+                    "(4 bytes each)"
+                )
+            return view.tobytes()
+        raise ValueError(
+            f"{what} must hold native-endian u32 values (format 'I'), got format "
+            f"{view.format!r} with {view.itemsize}-byte items"
+        )
+
+
+def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
+    """The flat form of a batch's orders for :func:`process_batch`: ``(codes, offsets)``, both
+    ``bytes`` of native-endian ``u32`` values, game ``i`` getting codes ``offsets[i]`` to
+    ``offsets[i + 1]``. A code outside ``0..2**32`` becomes ``0xFFFFFFFF`` (malformed, so ruled
+    illegal, as it is in a list). Raises ``ValueError`` as :meth:`FastGame.set_orders` does."""
+    return _core.pack_orders(orders)
+
+
+#: The most threads :func:`process_batch` accepts.
+MAX_THREADS: Final = 4096
+
+
+def process_batch(
+    games: Sequence[FastGame],
+    orders: Sequence[Sequence[int]] | object,
+    threads: int | None = None,
+    *,
+    offsets: object | None = None,
+) -> None:
+    """``games[i].set_orders(orders[i])`` then ``games[i].process()`` for every ``i``, with the
+    GIL released and the games spread over ``threads`` threads (default: the number of cores
+    available to the process, as found on the first call).
+    The rulings are the same as processing the games one by one; a game may appear only once.
+
+    With ``offsets``, the orders are flat: ``orders`` a buffer of ``u32`` codes and ``offsets``
+    one of ``len(games) + 1`` ``u32`` offsets into it (the first 0, none below the one before,
+    the last the number of codes), game ``i`` getting ``orders[offsets[i]:offsets[i + 1]]``. A
+    buffer is ``bytes`` (used as it is: the fastest form, what :func:`pack_orders` returns) or
+    anything else with the buffer protocol holding native-endian ``u32`` values, such as
+    ``array.array('I')``, a ``memoryview`` or a byte buffer of whole values (copied once).
+
+    Raises ``ValueError`` for bad arguments (checked before any game is touched) and
+    :class:`diplo.game.GameOverError` when a game is over."""
+    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
+        raise ValueError(f"threads must be an int or None, got {show(threads)}")
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {show(threads)}")
+    try:
+        cores = [g._core for g in games]
+    except (AttributeError, TypeError):
+        raise ValueError("games must be a sequence of diplo.fast.FastGame") from None
+    if offsets is None:
+        _core.process_batch(cores, cast("Sequence[Sequence[int]]", orders), threads)
+    else:
+        flat = _u32_bytes("orders", orders)
+        _core.process_batch(cores, flat, threads, _u32_bytes("offsets", offsets))

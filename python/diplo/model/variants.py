@@ -1,0 +1,438 @@
+"""Variants: the maps shipped with diplo, and a reader for the MILA engine's ``.map`` files.
+
+The shipped maps (:data:`diplo.map.SHIPPED_MAPS`) are data files in ``diplo/data``, checked on
+load like any map: ``standard``, ``pure``, ``fleet_rome``, ``france_austria``, ``germany_italy``
+and ``ancmed``. :func:`load_map` takes a shipped name, a diplo map file (``.json``) or a MILA map
+file (``.map``).
+
+:func:`load_mila_map` reads the map format of the MILA engine (PyPI ``diplomacy``; the DPjudge
+format it inherits) into a checked :class:`~diplo.map.Map`. What it reads:
+
+* ``# comment`` lines and blank lines;
+* ``Full Name = abbr alias ...``: a location's English name and its aliases;
+* ``LAND|WATER|COAST|PORT|SHUT LOC ABUTS LOC ...``: a location, its terrain and its neighbours.
+  An upper-case neighbour is reachable by both unit types (as the terrain allows), a lower-case
+  one by armies only, a capitalised one (``Xyz``) by fleets only; a province with coasts is
+  declared in lower case (``bul``) and its coasts as ``BUL/EC``. ``SHUT`` (impassable) locations
+  are left out of the board. A ``PORT`` (a coastal province whose fleets may also convoy, such as
+  ancmed's Baleares) is read as a plain coastal province: diplo has no port kind yet, so a fleet
+  there cannot convoy (a known limitation, counted by the differential test);
+* ``POWER (ADJECTIVE[:letter]) HOME ...`` followed by its starting units ``A LOC`` / ``F LOC``;
+  ``UNOWNED|NEUTRAL|CENTERS CENTRE ...``: centres nobody owns at the start;
+* ``UNPLAYED POWER, ...``: powers taken out of an included map (their home centres stay centres
+  only where an ``UNOWNED`` line lists them, as in MILA);
+* ``MAP|USE file``: another map file of the same directory, read in place (how MILA's
+  ``standard_fleet_rome.map`` builds on ``standard.map``);
+* ``BEGIN SPRING 1901 MOVEMENT``: the first phase; ``VICTORY n``: the centres for a solo win
+  (default, as in MILA: more than half of them); ``RULE[S] BUILD_ANY``: the build-anywhere rule;
+  ``DUMMY``/``DUMMIES``: ignored (who plays a power is no concern of the adjudicator).
+
+Anything else (``DROP``, ``AMEND``, ``OWNS``, ``INHABITS``, ``HOME``, renamed powers, other
+``RULE`` names, one-way adjacencies, which diplo's undirected graph cannot hold) is refused with a
+:class:`~diplo.map.MapError` naming the file and line. Adjacencies are facts about the published
+variant; the reader only changes their notation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .map import MAX_MAP_BYTES, SHIPPED_MAPS, Map, MapError, map_named
+from .rules import Rules
+from .vocabulary import KEYWORDS
+
+__all__ = [
+    "MAX_INCLUDE_DEPTH",
+    "add_variant_arguments",
+    "load_map",
+    "load_mila_map",
+    "mila_map_data",
+    "variant_arguments",
+]
+
+#: How deeply ``MAP``/``USE`` lines may include other files (MILA's own variants use one level).
+MAX_INCLUDE_DEPTH = 8
+
+_TERRAIN = {"LAND": "land", "WATER": "sea", "COAST": "coast", "PORT": "coast", "SHUT": "shut"}
+_SEASONS = {"SPRING": "S", "FALL": "F", "AUTUMN": "F", "WINTER": "W"}
+_KINDS = {"MOVEMENT": "M", "RETREATS": "R", "RETREAT": "R", "ADJUSTMENTS": "A", "ADJUSTMENT": "A"}
+_KNOWN_RULES = {"BUILD_ANY": ("build_sites", "any")}
+_UNSUPPORTED = frozenset(
+    {"DROP", "AMEND", "OWNS", "INHABITS", "HOME", "HOMES", "UNITS", "NEWYEAR", "IFYEARDIV"}
+)
+_LOC_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:/[A-Za-z]{2})?")
+_ALIAS_RE = re.compile(r"[A-Za-z][A-Za-z .'-]*")
+
+
+def load_map(name_or_path: str | Path) -> Map:
+    """A shipped map by name (``"ancmed"``), or a map file: a MILA ``.map`` file or a diplo map
+    (``.json``). Raises :class:`MapError` naming what is wrong."""
+    text = str(name_or_path)
+    if isinstance(name_or_path, str) and name_or_path in SHIPPED_MAPS:
+        return map_named(name_or_path)
+    path = Path(name_or_path)
+    if path.suffix.lower() == ".map":
+        return load_mila_map(path)
+    if path.suffix.lower() == ".json" or path.exists():
+        return Map.load(path)
+    raise MapError(
+        f"unknown map {text!r}: neither a shipped map ({', '.join(SHIPPED_MAPS)}) nor a file"
+    )
+
+
+def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--map NAME|FILE`` and ``--rules KEY=VALUE,...`` for a command."""
+    parser.add_argument(
+        "--map",
+        default=None,
+        metavar="NAME|FILE",
+        help=f"a shipped map ({', '.join(SHIPPED_MAPS)}), a diplo map file (.json) or a MILA "
+        "map file (.map); default: standard",
+    )
+    parser.add_argument(
+        "--rules",
+        default=None,
+        metavar="KEY=VALUE,...",
+        help="rule options, e.g. civil_disorder=home,build_sites=any,victory_centers=10,"
+        "year_limit=1910 (default: the map's rules, the DATC's unless the variant says otherwise)",
+    )
+
+
+def variant_arguments(args: argparse.Namespace) -> tuple[Map | None, Rules | None]:
+    """The map and rules a command was given (``None``: the defaults). Raises
+    :class:`MapError` or :class:`~diplo.rules.RulesError` naming what is wrong."""
+    game_map = None if args.map is None else load_map(args.map)
+    rules = None
+    if args.rules is not None:
+        rules = Rules.parse(args.rules, game_map.rules if game_map is not None else Rules())
+    return game_map, rules
+
+
+def load_mila_map(path: str | Path) -> Map:
+    """Read a MILA ``.map`` file into a checked map (see the module documentation)."""
+    data = mila_map_data(path)
+    try:
+        return Map.from_dict(data)
+    except MapError as exc:
+        raise MapError(f"{Path(path).name}: {exc}") from None
+
+
+@dataclass
+class _Location:
+    declared: str  # as written: "bul" (a split province), "BUL/EC", "PAR"
+    terrain: str  # land, sea, coast, shut
+    abuts: list[str]
+    where: str  # file:line
+
+
+@dataclass
+class _Power:
+    adjective: str
+    homes: list[str]
+    units: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Reader:
+    locations: dict[str, _Location] = field(default_factory=dict)  # keyed by upper case
+    names: list[tuple[str, list[str], str]] = field(default_factory=list)
+    powers: dict[str, _Power] = field(default_factory=dict)
+    unowned: list[str] = field(default_factory=list)
+    victory: int | None = None
+    first_phase: str | None = None
+    rules: dict[str, Any] = field(default_factory=dict)
+    current: str | None = None
+    files: list[Path] = field(default_factory=list)
+
+    def read(self, path: Path, depth: int) -> None:
+        if depth > MAX_INCLUDE_DEPTH:
+            raise MapError(f"{path.name}: included more than {MAX_INCLUDE_DEPTH} files deep")
+        try:
+            resolved = path.resolve()
+            with path.open("rb") as handle:
+                raw = handle.read(MAX_MAP_BYTES + 1)
+        except OSError as exc:
+            raise MapError(f"{path}: cannot read the map file ({exc.strerror or exc})") from None
+        if resolved in self.files:
+            raise MapError(f"{path.name}: includes itself (through {self.files[-1].name})")
+        if len(raw) > MAX_MAP_BYTES:
+            raise MapError(f"{path.name}: larger than {MAX_MAP_BYTES} bytes, not a map file")
+        self.files.append(resolved)
+        for number, line_bytes in enumerate(raw.split(b"\n"), 1):
+            where = f"{path.name}:{number}"
+            try:
+                line = line_bytes.decode("utf-8")
+            except UnicodeDecodeError:
+                raise MapError(f"{where}: not UTF-8 text") from None
+            self._line(line.strip(), where, path, depth)
+        self.files.pop()
+
+    def _line(self, line: str, where: str, path: Path, depth: int) -> None:
+        if not line or line.startswith("#"):
+            return
+        if "=" in line:
+            name, _, aliases = line.partition("=")
+            if not name.strip():
+                raise MapError(f"{where}: a name line needs a name before '='")
+            self.names.append((name.strip(), aliases.split(), where))
+            return
+        words = line.split()
+        head = words[0].upper()
+        if head in _TERRAIN:
+            self._location(words, where)
+        elif head in ("A", "F"):
+            self._unit(words, where)
+        elif head in ("MAP", "USE", "USES"):
+            if len(words) != 2:
+                raise MapError(f"{where}: {head} takes one file name")
+            name = words[1] if words[1].lower().endswith(".map") else words[1] + ".map"
+            if "/" in name or "\\" in name or name.startswith("."):
+                raise MapError(f"{where}: {head} names a file outside the map's directory")
+            self.read(path.parent / name, depth + 1)
+            self.current = None
+        elif head == "VICTORY":
+            try:
+                counts = [int(w) for w in words[1:]]
+            except ValueError:
+                raise MapError(f"{where}: VICTORY takes numbers of centres") from None
+            if not counts or counts[0] < 1:
+                raise MapError(f"{where}: VICTORY takes a positive number of centres")
+            self.victory = counts[0]
+        elif head == "BEGIN":
+            self._begin(words, where)
+        elif head in ("RULE", "RULES"):
+            for rule in words[1:]:
+                known = _KNOWN_RULES.get(rule.upper())
+                if known is None:
+                    raise MapError(
+                        f"{where}: rule {rule} is not supported "
+                        f"(supported: {', '.join(_KNOWN_RULES)})"
+                    )
+                self.rules[known[0]] = known[1]
+        elif head in ("DUMMY", "DUMMIES"):
+            return
+        elif head == "UNPLAYED":
+            self._unplayed(words, where)
+        elif head in ("UNOWNED", "NEUTRAL", "CENTERS"):
+            self.unowned.extend(w.upper() for w in words[1:])
+            self.current = None
+        elif head in _UNSUPPORTED or "->" in words:
+            raise MapError(f"{where}: {words[0]} lines are not supported by diplo's reader")
+        else:
+            self._power(words, where)
+
+    def _location(self, words: list[str], where: str) -> None:
+        terrain = _TERRAIN[words[0].upper()]
+        if len(words) < 2:
+            raise MapError(f"{where}: {words[0]} needs a location")
+        declared = words[1]
+        if _LOC_RE.fullmatch(declared) is None:
+            raise MapError(f"{where}: bad location {declared!r}")
+        if len(words) > 2 and words[2].upper() != "ABUTS":
+            raise MapError(f"{where}: expected ABUTS after {declared}, got {words[2]!r}")
+        abuts = words[3:]
+        for loc in abuts:
+            if _LOC_RE.fullmatch(loc) is None:
+                raise MapError(f"{where}: bad neighbour {loc!r}")
+        key = declared.upper()
+        if key in self.locations:
+            raise MapError(
+                f"{where}: {declared} is already declared at {self.locations[key].where}"
+            )
+        self.locations[key] = _Location(declared, terrain, abuts, where)
+
+    def _unit(self, words: list[str], where: str) -> None:
+        if self.current is None:
+            raise MapError(f"{where}: a starting unit must follow its power's line")
+        if len(words) != 2 or _LOC_RE.fullmatch(words[1]) is None:
+            raise MapError(f"{where}: a unit line is like 'A PAR' or 'F STP/SC'")
+        self.powers[self.current].units.append(f"{words[0].upper()} {words[1].upper()}")
+
+    def _begin(self, words: list[str], where: str) -> None:
+        if len(words) != 4:
+            raise MapError(f"{where}: BEGIN is like 'BEGIN SPRING 1901 MOVEMENT'")
+        season = _SEASONS.get(words[1].upper())
+        kind = _KINDS.get(words[3].upper())
+        if season is None or kind is None or not words[2].isdigit() or len(words[2]) > 4:
+            raise MapError(f"{where}: BEGIN is like 'BEGIN SPRING 1901 MOVEMENT'")
+        self.first_phase = f"{season}{int(words[2])}{kind}"
+
+    def _unplayed(self, words: list[str], where: str) -> None:
+        names = [_power_name(w) for w in words[1:] if w.strip(",")]
+        if not names:
+            raise MapError(f"{where}: UNPLAYED names the powers to take out")
+        if names[0] == "ALL":
+            raise MapError(f"{where}: UNPLAYED ALL is not supported by diplo's reader")
+        for name in names:
+            if self.powers.pop(name, None) is None:
+                raise MapError(f"{where}: UNPLAYED names {name}, which is not a power")
+        self.current = None
+
+    def _power(self, words: list[str], where: str) -> None:
+        name = _power_name(words[0])
+        rest = words[1:]
+        adjective = name.title()
+        if rest and rest[0].startswith("("):
+            if not rest[0].endswith(")"):
+                raise MapError(f"{where}: the adjective of {name} is not closed by ')'")
+            word = rest[0][1:-1].split(":", 1)[0].replace("+", " ")
+            adjective = (word.title() if word.isupper() else word) or adjective
+            rest = rest[1:]
+        self.powers[name] = _Power(adjective, [w.upper() for w in rest])
+        self.current = name
+
+    # ------------------------------------------------------------------ to diplo's map data
+
+    def data(self, title: str) -> dict[str, Any]:
+        if not self.locations:
+            raise MapError(f"{title}: no locations (LAND/WATER/COAST lines)")
+        if not self.powers:
+            raise MapError(f"{title}: no powers")
+        locs = {k: v for k, v in self.locations.items() if v.terrain != "shut"}
+        provinces = [k for k in locs if "/" not in k]
+        coasts: dict[str, list[str]] = {p: [] for p in provinces}
+        for key, loc in locs.items():
+            if "/" in key:
+                prov, coast = key.split("/")
+                if prov not in coasts:
+                    raise MapError(f"{loc.where}: coast {loc.declared} of an undeclared province")
+                if locs[prov].terrain != "coast":
+                    raise MapError(f"{loc.where}: coast {loc.declared} of a {locs[prov].terrain}")
+                coasts[prov].append(coast)
+
+        def fleet_stands(key: str) -> bool:
+            loc = locs.get(key)
+            if loc is None or loc.terrain in ("land", "shut"):
+                return False
+            return "/" in key or not coasts.get(key)
+
+        army: dict[tuple[str, str], str] = {}
+        fleet: dict[tuple[str, str], str] = {}
+        for key, loc in locs.items():
+            for entry in loc.abuts:
+                target = entry.upper()
+                prov = target.split("/")[0]
+                if target not in self.locations and prov not in self.locations:
+                    raise MapError(f"{loc.where}: {loc.declared} abuts unknown {entry}")
+                if prov not in locs:
+                    continue  # SHUT
+                # Army: from a province, to a province that is not a sea; "Xyz" is fleets only.
+                fleet_only = entry == entry.title() != target
+                land_route = "sea" not in (loc.terrain, locs[prov].terrain)
+                if "/" not in key and land_route and not fleet_only:
+                    army[(key, prov)] = loc.where
+                # Fleet: from and to places a fleet can stand; lower case is armies only.
+                if entry[0].isupper() and fleet_stands(key) and fleet_stands(target):
+                    fleet[(key, target)] = loc.where
+        for kind, edges in (("army", army), ("fleet", fleet)):
+            for (a, b), where in edges.items():
+                if (b, a) not in edges:
+                    raise MapError(
+                        f"{where}: {kind} adjacency {a}-{b} is one-way ({b} does not list {a} "
+                        "for that unit type); diplo's map is undirected"
+                    )
+
+        names = self._names(provinces)
+        centres = set(self.unowned)
+        for power in self.powers.values():
+            centres.update(power.homes)
+        for c in sorted(centres):
+            if c not in coasts:
+                raise MapError(f"{title}: supply centre {c} is not a province")
+
+        def pairs(edges: dict[tuple[str, str], str]) -> list[list[str]]:
+            seen: set[frozenset[str]] = set()
+            out: list[list[str]] = []
+            for a, b in edges:
+                if frozenset((a, b)) not in seen:
+                    seen.add(frozenset((a, b)))
+                    out.append([a, b])
+            return out
+
+        data: dict[str, Any] = {
+            "name": title,
+            "source": f"MILA map file {title}.map (PyPI diplomacy 1.1.2), read by diplo",
+            "first_phase": self.first_phase or "S1901M",
+            "powers": {
+                p: {"adjective": v.adjective, "homes": v.homes, "units": v.units}
+                for p, v in self.powers.items()
+            },
+            "provinces": [
+                {
+                    "abbr": p,
+                    "name": names[p][0],
+                    "type": locs[p].terrain,
+                    "center": p in centres,
+                    "coasts": coasts[p],
+                    "aliases": names[p][1],
+                }
+                for p in provinces
+            ],
+            "army_edges": pairs(army),
+            "fleet_edges": pairs(fleet),
+        }
+        if self.victory is not None:
+            data["victory"] = self.victory
+        if self.rules:
+            data["rules"] = dict(self.rules)
+        return data
+
+    def _names(self, provinces: list[str]) -> dict[str, tuple[str, list[str]]]:
+        """Per province: its English name and its usable aliases (those that are plain words,
+        not order keywords, and name no other province)."""
+        by_alias: dict[str, str] = {}
+        for name, aliases, _ in self.names:
+            for alias in aliases:
+                if alias.upper() in self.locations and "/" not in alias:
+                    by_alias.setdefault(name, alias.upper())
+        out: dict[str, tuple[str, list[str]]] = {}
+        taken: set[str] = set()
+        for p in provinces:
+            taken.add(_compact(p))
+        for name, _aliases, _ in self.names:
+            prov = by_alias.get(name)
+            if prov is None or prov not in provinces or prov in out:
+                continue
+            if _compact(name) in taken or _compact(name) in KEYWORDS or not _compact(name):
+                continue
+            taken.add(_compact(name))
+            out[prov] = (name, [])
+        for name, aliases, _ in self.names:
+            prov = by_alias.get(name)
+            if prov is None or prov not in out:
+                continue
+            for alias in aliases:
+                key = _compact(alias)
+                if _ALIAS_RE.fullmatch(alias) is None or not key or key in taken or key in KEYWORDS:
+                    continue
+                taken.add(key)
+                out[prov][1].append(alias)
+        for p in provinces:
+            out.setdefault(p, (p, []))
+        return out
+
+
+def _power_name(word: str) -> str:
+    """A power's name as MILA normalises it: upper case, without '-', '+', ',', '.', ':' or
+    spaces (``NEW-YORK`` is ``NEWYORK``)."""
+    return re.sub(r"[-+,.: ]", "", word.upper())
+
+
+def _compact(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def mila_map_data(path: str | Path) -> dict[str, Any]:
+    """The diplo map data (what :meth:`Map.from_dict` reads) of a MILA ``.map`` file, unchecked
+    beyond the reading itself; :func:`load_mila_map` checks it."""
+    p = Path(path)
+    reader = _Reader()
+    try:
+        reader.read(p, 0)
+    except RecursionError:
+        raise MapError(f"{p.name}: includes nested too deeply") from None
+    return reader.data(p.stem)
