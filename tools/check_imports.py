@@ -39,6 +39,16 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 #: Layers of one rank: implementations side by side, which must not know each other.
 SIBLINGS = frozenset({("reference", "engine"), ("engine", "reference")})
+#: Arrows the layering still has, each with the work that removes it. Printed on every run; an
+#: arrow listed here that is gone is an error too, so the list can only shrink.
+PENDING: dict[tuple[str, str], str] = {
+    ("diplo.engine.objects", "diplo.reference.phase"): (
+        "retreat and winter sentences are the reference's: the engine must return their facts"
+    ),
+    ("diplo.engine.objects", "diplo.reference.validation"): (
+        "refused orders' sentences are validation's: they need one home in the model"
+    ),
+}
 RANK = {"core": 0, "model": 1, "reference": 2, "engine": 2, "api": 3, "formats": 4}
 RANK["applications"] = 5
 RANK["top"] = 6
@@ -161,12 +171,15 @@ def cycles(edges: Mapping[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def upward(edges: Mapping[str, set[str]]) -> list[str]:
-    """Every import that points up the layers or across to a sibling, as a sentence."""
+def upward(edges: Mapping[str, set[str]], pending: Mapping[tuple[str, str], str]) -> list[str]:
+    """Every import that points up the layers or across to a sibling, as a sentence (but the
+    ``pending`` ones)."""
     problems = []
     for module in sorted(edges):
         here = layer_of(module)
         for target in sorted(edges[module]):
+            if (module, target) in pending:
+                continue
             there = layer_of(target)
             if (here, there) in SIBLINGS:
                 problems.append(f"{module} ({here}) imports {target} ({there}): siblings")
@@ -175,10 +188,17 @@ def upward(edges: Mapping[str, set[str]]) -> list[str]:
     return problems
 
 
-def check(root: Path) -> list[str]:
+def check(root: Path, pending: Mapping[tuple[str, str], str] | None = None) -> list[str]:
+    """Every cycle and every arrow up or across, as sentences; none means a clean graph."""
+    pending = PENDING if pending is None else pending
     edges = graph(root)
     problems = [f"import cycle: {' <-> '.join(c)}" for c in cycles(edges)]
-    return problems + upward(edges)
+    problems += [
+        f"{a} -> {b} is listed as pending but no longer imported: take it off the list"
+        for a, b in pending
+        if b not in edges.get(a, set())
+    ]
+    return problems + upward(edges, pending)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -190,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
         for module, targets in sorted(graph(args.root).items()):
             print(f"{module} [{layer_of(module)}] -> {', '.join(sorted(targets)) or '-'}")
     problems = check(args.root)
+    for (module, target), why in PENDING.items():
+        print(f"pending: {module} -> {target}: {why}")
     for problem in problems:
         print(problem)
     count = len(graph(args.root))
