@@ -14,11 +14,11 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
-use crate::fast::batch::{panic_message, process_all, process_all_with};
-use crate::fast::game_map::{Bits, GameMap, MapSpec};
-use crate::fast::phases::{forget_scratch, Game};
-use crate::fast::rules::Rules;
-use crate::fast::state::{State, MAX_YEAR, SPRING};
+use crate::engine::batch::{panic_message, process_all, process_all_with};
+use crate::engine::game_map::{Bits, GameMap, MapSpec};
+use crate::engine::phases::{forget_scratch, Game};
+use crate::engine::rules::Rules;
+use crate::engine::state::{State, MAX_YEAR, SPRING};
 
 use crate::py_errors::GameOverError;
 
@@ -172,12 +172,12 @@ impl PyFastMap {
                     if item.is_exact_instance_of::<PyString>() {
                         let text = item.downcast::<PyString>()?.to_str()?;
                         if text == "WAIVE" {
-                            return Ok(Some(crate::fast::encode::waive(pi as usize)));
+                            return Ok(Some(crate::engine::encode::waive(pi as usize)));
                         }
-                        return Ok(crate::fast::text::parse_canonical(map, text));
+                        return Ok(crate::engine::text::parse_canonical(map, text));
                     }
                     if item.get_type().name()?.to_str()? == "Waive" {
-                        return Ok(Some(crate::fast::encode::waive(pi as usize)));
+                        return Ok(Some(crate::engine::encode::waive(pi as usize)));
                     }
                     Ok(encode_object(map, &item))
                 };
@@ -349,7 +349,7 @@ impl PyFastMap {
     /// The code of an order text in the canonical short form, or `None` (see
     /// `fast::text::parse_canonical`).
     fn parse_canonical(&self, text: &str) -> PyResult<Option<u32>> {
-        guarded(|| Ok(crate::fast::text::parse_canonical(self.map, text)))
+        guarded(|| Ok(crate::engine::text::parse_canonical(self.map, text)))
     }
 
     fn __repr__(&self) -> String {
@@ -527,14 +527,14 @@ impl std::hash::Hasher for KeyHasher {
 /// support or convoy the named unit's type and exact location (`F SPA/NC`) in place of its
 /// province. Bits 27-30 are free in a well-formed code.
 fn text_key(map: &GameMap, st: &State, code: u32) -> u32 {
-    use crate::fast::encode::{self, kind};
+    use crate::engine::encode::{self, kind};
     let k = encode::kind_of(code);
     if k == kind::BUILD || k == kind::WAIVE {
         return code;
     }
     let prov = map.prov_of[encode::loc_of(code)] as usize;
     let mut me = st.units[prov];
-    if st.kind == crate::fast::state::RETREATS && st.dislodged[prov].is_some() {
+    if st.kind == crate::engine::state::RETREATS && st.dislodged[prov].is_some() {
         me = st.dislodged[prov];
     }
     let mut key = code;
@@ -565,7 +565,7 @@ impl TextArena<u32, (Box<str>, Py<PyString>)> {
             return i;
         }
         let mut buf = String::new();
-        crate::fast::text::order_text(map, st, code, &mut buf);
+        crate::engine::text::order_text(map, st, code, &mut buf);
         let i = self.arena.len() as u32;
         let py_text = PyString::new(py, &buf).unbind();
         self.arena.push((buf.into_boxed_str(), py_text));
@@ -634,7 +634,7 @@ fn unit_loc(map: &GameMap, obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -
 
 /// One order object as a code (see `PyFastMap::encode_objects`).
 fn encode_object(map: &GameMap, item: &Bound<'_, PyAny>) -> Option<u32> {
-    use crate::fast::encode;
+    use crate::engine::encode;
     let ty = item.get_type();
     let name = ty.name().ok()?;
     let name = name.to_str().ok()?;
@@ -866,7 +866,7 @@ impl PyFastGame {
                 if u.is_some() {
                     units.push((u.power, u.fleet, u.loc));
                 }
-                if st.centers[q] != crate::fast::game_map::NO_POWER {
+                if st.centers[q] != crate::engine::game_map::NO_POWER {
                     centers.push((q, st.centers[q]));
                 }
                 let d = st.dislodged[q];
@@ -962,7 +962,7 @@ impl PyFastGame {
             let items: Vec<Bound<'py, PyString>> = codes
                 .iter()
                 .map(|&c| {
-                    crate::fast::text::order_text(map, st, c, &mut buf);
+                    crate::engine::text::order_text(map, st, c, &mut buf);
                     PyString::new(py, &buf)
                 })
                 .collect();
@@ -1087,13 +1087,13 @@ impl PyFastGame {
                     continue;
                 }
                 let c = g.normal[j];
-                crate::fast::text::order_text(map, st, c, &mut buf);
+                crate::engine::text::order_text(map, st, c, &mut buf);
                 let unit = &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)];
                 let f = g.facts[j];
                 let row = (
                     buf.as_str(),
                     unit,
-                    names.kinds[crate::fast::encode::kind_of(c) as usize].bind(py),
+                    names.kinds[crate::engine::encode::kind_of(c) as usize].bind(py),
                     names.codes[g.results[j] as usize].bind(py),
                     g.success[j],
                     loc(f.dislodged_by),
@@ -1108,7 +1108,7 @@ impl PyFastGame {
             // Then the implied holds: (power, unit, province, code, success, dislodged_by).
             let n = g.results.len();
             for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
-                let prov = map.prov_of[crate::fast::encode::loc_of(code)] as usize;
+                let prov = map.prov_of[crate::engine::encode::loc_of(code)] as usize;
                 let u = st.units[prov];
                 buf.clear();
                 buf.push_str(if u.fleet { "F " } else { "A " });
@@ -1329,7 +1329,7 @@ fn position_text(map: &GameMap, st: &State, phase: Option<&str>) -> String {
 }
 
 /// A unit as a position document writes it (`A PAR`, `F STP/SC`).
-fn piece_text(map: &GameMap, p: crate::fast::state::Piece) -> String {
+fn piece_text(map: &GameMap, p: crate::engine::state::Piece) -> String {
     format!(
         "{} {}",
         if p.fleet { "F" } else { "A" },
@@ -1357,7 +1357,7 @@ impl<'m> BoardLists<'m> {
                 units[u.power as usize].push(piece_text(map, u));
             }
             let o = st.centers[q];
-            if o != crate::fast::game_map::NO_POWER {
+            if o != crate::engine::game_map::NO_POWER {
                 centers[o as usize].push(map.loc_name(q));
             }
             if st.dislodged[q].is_some() {
@@ -1589,6 +1589,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(process_batch, m)?)?;
     m.add_function(wrap_pyfunction!(pack_orders, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_in_next_call, m)?)?;
-    m.add("REASON_NAMES", crate::fast::reasons::NAMES.to_vec())?;
+    m.add("REASON_NAMES", crate::engine::reasons::NAMES.to_vec())?;
     Ok(())
 }

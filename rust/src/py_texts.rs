@@ -9,9 +9,9 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use crate::fast::encode::{a_of, b_of, fleet_of, kind, kind_of, loc_of, via_of};
-use crate::fast::game_map::{has, GameMap};
-use crate::fast::state::{Piece, State, ADJUSTMENTS, RETREATS};
+use crate::engine::encode::{a_of, b_of, fleet_of, kind, kind_of, loc_of, via_of};
+use crate::engine::game_map::{has, GameMap};
+use crate::engine::state::{Piece, State, ADJUSTMENTS, RETREATS};
 use crate::py_fast::{guarded, map_names, PyFastGame};
 
 fn push_unit(out: &mut String, map: &GameMap, piece: Piece) {

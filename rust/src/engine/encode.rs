@@ -1,4 +1,4 @@
-//! Encoded orders: one `u32` per order, the currency of the fast path.
+//! Encoded orders: one `u32` per order, the currency of the game engine.
 //!
 //! ```text
 //! bits  0-3   kind: 0 hold, 1 move, 2 support hold, 3 support move, 4 convoy,
@@ -22,7 +22,7 @@
 //!
 //! The unit type is not part of a code: validation ignores a wrong one (DATC 4.C.2), so the order
 //! is about whatever unit stands there. The meaning of a code is the normalised order validation
-//! gives it in the position it is played in; the codes the fast path lists as legal are exactly
+//! gives it in the position it is played in; the codes the engine lists as legal are exactly
 //! these normal forms (the ordered unit's real location, a fleet's exact destination coast, an
 //! army's destination as a province, ...), so legality is membership in that list once a
 //! submitted code has been put in normal form (see `legal::canonical`).

@@ -1,9 +1,9 @@
 //! The per-unit outcome of a movement phase (docs/design.md "Outcomes"), assembled from the
 //! resolved decisions. The sentences are made in Python (`diplo.outcome`) from these facts.
 
-use crate::orders::{CONVOY, MOVE, NONE, SUPPORT_HOLD, SUPPORT_MOVE};
-use crate::resolver::Adjudicator;
-use crate::retreat;
+use super::adjudicator::Adjudicator;
+use super::orders::{CONVOY, MOVE, NONE, SUPPORT_HOLD, SUPPORT_MOVE};
+use super::retreat;
 
 /// Result codes, shared with `diplo.outcome`. When several apply the first of VOID, DISLODGED,
 /// NO_CONVOY, CUT, BOUNCE, OK wins.
