@@ -1,5 +1,4 @@
-"""Typed stub of the Rust core (``diplo._core``, built from ``rust/src/python.rs`` and
-``rust/src/py_fast.rs``): the game engine behind every front end (docs/design.md, "One engine,
+"""Typed stub of the Rust core (``diplo._core``, built from ``rust/src/bindings/``): the game engine behind every front end (docs/design.md, "One engine,
 two readable front ends").
 
 Provinces and locations are indices into ``Map.locations`` (provinces first, then coasts), so a
@@ -143,7 +142,7 @@ class FastGame:
     def position_json_text(self, phase: str | None) -> str:
         """json.dumps of position_json with this phase (None: null), on a plain-named map."""
     def movement_rows(self, before: FastGame) -> list[Any]:
-        """Per code a row of facts or None, then per implied hold a row (see py_fast.rs)."""
+        """Per code a row of facts or None, then per implied hold a row (see bindings/game.rs)."""
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
 

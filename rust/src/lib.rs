@@ -10,20 +10,14 @@
 //! * [`engine`] — the game engine behind every front end: whole games on `u32` order codes
 //!   (legal orders, validation and its reasons, the three phase kinds, the next position,
 //!   batches of games on threads), resolving movement with the resolver.
-//! * `python`, `py_fast`, `py_texts`, `py_errors` — the PyO3 module `diplo._core` over the
-//!   engine, only with feature `python` (typed in `python/diplo/_core.pyi`).
+//! * `bindings` — the PyO3 module `diplo._core` over the engine, only with feature `python`
+//!   (typed in `python/diplo/_core.pyi`).
 
 pub mod engine;
 pub mod resolver;
 
 #[cfg(feature = "python")]
-mod py_errors;
-#[cfg(feature = "python")]
-mod py_fast;
-#[cfg(feature = "python")]
-mod py_texts;
-#[cfg(feature = "python")]
-mod python;
+mod bindings;
 
 pub use resolver::{
     code, resolve_movement, Adjudicator, CompiledMap, MovementOutcome, Order, Unit,

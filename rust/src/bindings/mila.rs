@@ -9,10 +9,12 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
+use super::errors::guarded;
+use super::game::PyFastGame;
+use super::texts::map_names;
 use crate::engine::encode::{a_of, b_of, fleet_of, kind, kind_of, loc_of, via_of};
 use crate::engine::game_map::{has, GameMap};
 use crate::engine::state::{Piece, State, ADJUSTMENTS, RETREATS};
-use crate::py_fast::{guarded, map_names, PyFastGame};
 
 fn push_unit(out: &mut String, map: &GameMap, piece: Piece) {
     out.push_str(if piece.fleet { "F " } else { "A " });
@@ -108,7 +110,7 @@ type SlotCodes = (u8, u8, bool, Vec<u32>);
 /// province, and also its coast for a fleet on a split coast; a build site's province);
 /// `orderable` maps each power to the keys it orders; `codes` maps each power to `{text: code}`
 /// of its listed orders. A power that may build but has no free home centre lists nothing.
-/// Runs inside the fast path's panic guard (`py_fast::guarded`): a bug is a `RuntimeError`.
+/// Runs inside the panic guard (`errors::guarded`): a bug is a `RuntimeError`.
 #[pyfunction]
 fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyTuple>> {
     guarded(|| turn(py, &game))
@@ -223,6 +225,6 @@ fn turn<'py>(py: Python<'py>, game: &PyFastGame) -> PyResult<Bound<'py, PyTuple>
 }
 
 /// Adds `mila_turn` to `diplo._core`.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mila_turn, m)?)
 }
