@@ -1,9 +1,9 @@
-"""Typed stub of the Rust core (``diplo._core``, built from ``rust/src/bindings/``): the game engine behind every front end (docs/design.md, "One engine,
-two readable front ends").
+"""Typed stub of the Rust core (``diplo._core``, built from ``rust/src/bindings/``): the game
+engine behind every front end (docs/design.md, "One engine, two readable front ends").
 
 Provinces and locations are indices into ``Map.locations`` (provinces first, then coasts), so a
-province's index is also its location index. Outcome codes index ``CODES``: 0 ok, 1 bounce,
-2 cut, 3 dislodged, 4 no_convoy, 5 void (docs/design.md, "Outcomes").
+province's index is also its location index. Outcome codes index ``RESULT_NAMES``: 0 ok,
+1 bounce, 2 cut, 3 dislodged, 4 no_convoy, 5 void (docs/design.md, "Outcomes").
 """
 
 from collections.abc import Sequence
@@ -11,7 +11,10 @@ from typing import Any, Final, final
 
 __all__ = [
     "CODES",
+    "CODE_LAYOUT",
+    "ORDER_KINDS",
     "REASON_NAMES",
+    "RESULT_NAMES",
     "FastGame",
     "FastMap",
     "GameOverError",
@@ -24,7 +27,18 @@ __all__ = [
 ]
 
 __version__: Final[str]
+#: The result names as a tuple (the same table as ``RESULT_NAMES``).
 CODES: Final[tuple[str, str, str, str, str, str]]
+#: The resolver's result codes by number: ok, bounce, cut, dislodged, no_convoy, void (the engine
+#: adds 6, illegal).
+RESULT_NAMES: Final[list[str]]
+#: The order kinds by the kind number in bits 0-3 of a ``u32`` order code (the ``diplo.orders``
+#: class names): Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive.
+ORDER_KINDS: Final[list[str]]
+#: The bit fields of an order code: ``kind_mask``; the index fields' ``field_width`` and
+#: ``field_mask``; ``loc_shift`` (a waive's power at ``power_shift``, the same field),
+#: ``a_shift``, ``b_shift``; the flag bits ``via_shift`` and ``fleet_shift``; ``used_mask``.
+CODE_LAYOUT: Final[dict[str, int]]
 
 class GameOverError(RuntimeError):
     """An action that needs a running game was asked of a game that has ended."""

@@ -21,6 +21,10 @@ mod mila;
 mod texts;
 
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use crate::engine::encode::{self, kind};
+use crate::resolver::code;
 
 /// The Rust core of diplo.
 #[pymodule]
@@ -31,11 +35,16 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     batch::register(m)?;
     mila::register(m)?;
     m.add("__version__", crate::version())?;
+    // One table per concept, each from its one home in the core.
     m.add("REASON_NAMES", crate::engine::reasons::NAMES.to_vec())?;
-    // Names of the result codes, indexed by code (docs/design.md "Outcomes").
-    m.add(
-        "CODES",
-        ("ok", "bounce", "cut", "dislodged", "no_convoy", "void"),
-    )?;
+    m.add("RESULT_NAMES", code::NAMES.to_vec())?;
+    m.add("ORDER_KINDS", kind::NAMES.to_vec())?;
+    let layout = PyDict::new(m.py());
+    for (name, value) in encode::LAYOUT {
+        layout.set_item(name, value)?;
+    }
+    m.add("CODE_LAYOUT", layout)?;
+    // The result names again as a tuple, under the name tests/test_core.py reads.
+    m.add("CODES", PyTuple::new(m.py(), code::NAMES)?)?;
     Ok(())
 }

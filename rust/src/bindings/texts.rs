@@ -6,8 +6,11 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use super::errors::guarded;
 use super::game::PyFastGame;
+use crate::engine::encode::kind;
 use crate::engine::game_map::GameMap;
+use crate::engine::phases::result;
 use crate::engine::state::State;
+use crate::resolver::code;
 
 /// The names a map's results are made of, as Python strings made once per map, and the map's
 /// order texts made so far: the one home of the Python strings of a map (`mila` keeps its
@@ -136,32 +139,20 @@ pub(crate) fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNa
     };
     let locations: Vec<&str> = map.spec.locations.iter().map(String::as_str).collect();
     let powers: Vec<&str> = map.spec.powers.iter().map(String::as_str).collect();
+    // The engine's result codes: the resolver's, then ILLEGAL.
+    let results: Vec<&str> = code::NAMES
+        .iter()
+        .copied()
+        .chain([result::ILLEGAL_NAME])
+        .collect();
     let names: &'static MapNames = Box::leak(Box::new(MapNames {
         map: key,
         texts: std::sync::Mutex::new(TextCache::default()),
         mila: std::sync::Mutex::new(TextArena::default()),
         locations: strings(&locations),
         powers: strings(&powers),
-        kinds: strings(&[
-            "Hold",
-            "Move",
-            "SupportHold",
-            "SupportMove",
-            "Convoy",
-            "Retreat",
-            "Disband",
-            "Build",
-            "Waive",
-        ]),
-        codes: strings(&[
-            "ok",
-            "bounce",
-            "cut",
-            "dislodged",
-            "no_convoy",
-            "void",
-            "illegal",
-        ]),
+        kinds: strings(&kind::NAMES),
+        codes: strings(&results),
     }));
     all.push(names);
     names

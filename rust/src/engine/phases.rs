@@ -40,13 +40,11 @@ use crate::resolver::Adjudicator;
 
 /// Result codes of submitted orders: the core's codes and ILLEGAL.
 pub mod result {
-    pub const OK: u8 = 0;
-    pub const BOUNCE: u8 = 1;
-    pub const CUT: u8 = 2;
-    pub const DISLODGED: u8 = 3;
-    pub const NO_CONVOY: u8 = 4;
-    pub const VOID: u8 = 5;
+    pub use crate::resolver::code::{BOUNCE, CUT, DISLODGED, NO_CONVOY, OK, VOID};
+    /// An order refused by validation (the one code the engine adds to the resolver's).
     pub const ILLEGAL: u8 = 6;
+    /// The name of [`ILLEGAL`], as `diplo.outcome` spells it.
+    pub const ILLEGAL_NAME: &str = "illegal";
 }
 
 const N: usize = encode::MAX_INDEX;

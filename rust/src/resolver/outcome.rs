@@ -14,6 +14,9 @@ pub mod code {
     pub const DISLODGED: u8 = 3;
     pub const NO_CONVOY: u8 = 4;
     pub const VOID: u8 = 5;
+
+    /// The names of the codes, by code, as `diplo.outcome` spells them (`_core.RESULT_NAMES`).
+    pub const NAMES: [&str; 6] = ["ok", "bounce", "cut", "dislodged", "no_convoy", "void"];
 }
 
 /// Outcome of a movement phase; every per-unit vector is indexed like the input units.
