@@ -54,8 +54,10 @@ class FastMap:
     """A map compiled for the fast path, interned by its data (at most 128 locations).
 
     ``province_kind``: 0 land, 1 coast, 2 sea; ``homes``: per power its home centres;
-    ``name_rank``: per province its rank by English name (the civil-disorder tie-break). Raises
-    ``ValueError`` on a map that does not fit the encoding or does not check.
+    ``name_rank``: per province its rank by English name (the civil-disorder tie-break);
+    ``order_classes``: the ``diplo.orders`` classes in ``ORDER_KINDS`` order, by which order
+    objects are told apart (by identity; without them, by class name). Raises ``ValueError`` on
+    a map that does not fit the encoding or does not check.
     """
 
     def __new__(
@@ -70,6 +72,8 @@ class FastMap:
         homes: list[list[int]],
         name_rank: list[int],
         victory: int = 0,
+        *,
+        order_classes: Sequence[type] | None = None,
     ) -> FastMap: ...
     @property
     def num_locations(self) -> int: ...

@@ -4,8 +4,9 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
 
+use crate::engine::encode::{self, kind};
 use crate::engine::game_map::GameMap;
 
 /// A code that is not a `u32` (negative, too large): malformed, so ruled illegal.
@@ -87,6 +88,7 @@ pub(super) fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<u32>) -> PyRes
 /// A phase's orders as `(codes, powers)` (see `PyFastMap::submit_orders`).
 pub(super) fn submit_orders<'py>(
     map: &GameMap,
+    classes: &OrderClasses,
     py: Python<'py>,
     orders: &Bound<'py, PyAny>,
     power_index: &Bound<'py, PyDict>,
@@ -105,14 +107,15 @@ pub(super) fn submit_orders<'py>(
             if item.is_exact_instance_of::<PyString>() {
                 let text = item.downcast::<PyString>()?.to_str()?;
                 if text == "WAIVE" {
-                    return Ok(Some(crate::engine::encode::waive(pi as usize)));
+                    return Ok(Some(encode::waive(pi as usize)));
                 }
                 return Ok(crate::engine::text::parse_canonical(map, text));
             }
-            if item.get_type().name()?.to_str()? == "Waive" {
-                return Ok(Some(crate::engine::encode::waive(pi as usize)));
+            match classes.kind_of(&item) {
+                Some(kind::WAIVE) => Ok(Some(encode::waive(pi as usize))),
+                Some(k) => Ok(encode_object(map, k, &item)),
+                None => Ok(None),
             }
-            Ok(encode_object(map, &item))
         };
         if let Ok(list) = given.downcast::<PyList>() {
             for item in list.iter() {
@@ -151,19 +154,58 @@ fn unit_loc(map: &GameMap, obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -
     loc_attr(map, &obj.getattr(name).ok()?, pyo3::intern!(py, "loc"))
 }
 
-/// One order object as a code (see `PyFastMap::encode_objects`).
-pub(super) fn encode_object(map: &GameMap, item: &Bound<'_, PyAny>) -> Option<u32> {
-    use crate::engine::encode;
-    let ty = item.get_type();
-    let name = ty.name().ok()?;
-    let name = name.to_str().ok()?;
+/// How the kind of an order object is told: by its class, compared by identity with the classes
+/// `FastMap` was given once, in `ORDER_KINDS` order (`diplo.orders.Hold`, ..., `Waive`).
+pub(super) struct OrderClasses(Option<Vec<Py<PyType>>>);
+
+impl OrderClasses {
+    /// The classes given to `FastMap` (`order_classes`), one per order kind; `None` until the
+    /// Python side passes them.
+    pub(super) fn new(classes: Option<Vec<Bound<'_, PyType>>>) -> PyResult<Self> {
+        let Some(classes) = classes else {
+            return Ok(OrderClasses(None));
+        };
+        if classes.len() != kind::NAMES.len() {
+            return Err(PyValueError::new_err(format!(
+                "order_classes: expected {} classes ({}), got {}",
+                kind::NAMES.len(),
+                kind::NAMES.join(", "),
+                classes.len()
+            )));
+        }
+        Ok(OrderClasses(Some(
+            classes.into_iter().map(Bound::unbind).collect(),
+        )))
+    }
+
+    /// The kind of `item` (a `kind` number), or `None` for an object that is not an order.
+    pub(super) fn kind_of(&self, item: &Bound<'_, PyAny>) -> Option<u32> {
+        let ty = item.get_type();
+        let found = match &self.0 {
+            Some(classes) => classes.iter().position(|c| c.as_ptr() == ty.as_ptr()),
+            // Transitional, while `diplo.engine.fast_map` does not pass its classes yet: the
+            // class name, looked up in the same table.
+            None => {
+                let name = ty.name().ok()?;
+                let name = name.to_str().ok()?;
+                kind::NAMES.iter().position(|&n| n == name)
+            }
+        };
+        found.map(|k| k as u32)
+    }
+}
+
+/// One order object of kind `k` (see [`OrderClasses::kind_of`]) as a code (see
+/// `PyFastMap::encode_objects`); `None` for a waive (its code names its power, which the object
+/// does not say).
+pub(super) fn encode_object(map: &GameMap, k: u32, item: &Bound<'_, PyAny>) -> Option<u32> {
     let py = item.py();
     let prov = |l: usize| map.prov_of[l] as usize;
     let here = || unit_loc(map, item, pyo3::intern!(py, "unit"));
     let dest = || loc_attr(map, item, pyo3::intern!(py, "dest"));
-    Some(match name {
-        "Hold" => encode::hold(here()?),
-        "Move" => {
+    Some(match k {
+        kind::HOLD => encode::hold(here()?),
+        kind::MOVE => {
             let via = item
                 .getattr(pyo3::intern!(py, "via"))
                 .ok()?
@@ -171,23 +213,23 @@ pub(super) fn encode_object(map: &GameMap, item: &Bound<'_, PyAny>) -> Option<u3
                 .ok()?;
             encode::move_to(here()?, dest()?, via)
         }
-        "SupportHold" => encode::support_hold(
+        kind::SUPPORT_HOLD => encode::support_hold(
             here()?,
             prov(unit_loc(map, item, pyo3::intern!(py, "supported"))?),
         ),
-        "SupportMove" => encode::support_move(
+        kind::SUPPORT_MOVE => encode::support_move(
             here()?,
             prov(unit_loc(map, item, pyo3::intern!(py, "supported"))?),
             dest()?,
         ),
-        "Convoy" => encode::convoy(
+        kind::CONVOY => encode::convoy(
             here()?,
             prov(unit_loc(map, item, pyo3::intern!(py, "army"))?),
             prov(dest()?),
         ),
-        "Retreat" => encode::retreat(here()?, dest()?),
-        "Disband" => encode::disband(here()?),
-        "Build" => {
+        kind::RETREAT => encode::retreat(here()?, dest()?),
+        kind::DISBAND => encode::disband(here()?),
+        kind::BUILD => {
             let unit = item.getattr(pyo3::intern!(py, "unit")).ok()?;
             let t = unit.getattr(pyo3::intern!(py, "type")).ok()?;
             let fleet = match t.downcast::<PyString>().ok()?.to_str().ok()? {

@@ -4,11 +4,12 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyType};
 
+use super::documents;
 use super::errors::guarded;
 use super::game::PyFastGame;
-use super::{documents, intake};
+use super::intake::{self, OrderClasses};
 use crate::engine::game_map::{GameMap, MapSpec};
 
 fn indices(what: &str, v: &[i64]) -> PyResult<Vec<u16>> {
@@ -24,6 +25,8 @@ fn indices(what: &str, v: &[i64]) -> PyResult<Vec<u16>> {
 #[pyclass(frozen, name = "FastMap", module = "diplo._core")]
 pub struct PyFastMap {
     pub(super) map: &'static GameMap,
+    /// How order objects' kinds are told (`order_classes`).
+    classes: OrderClasses,
 }
 
 #[pymethods]
@@ -31,7 +34,7 @@ impl PyFastMap {
     #[new]
     #[pyo3(signature = (
         locations, powers, loc_province, province_kind, army_adj, fleet_adj, centers, homes,
-        name_rank, victory=0
+        name_rank, victory=0, *, order_classes=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -45,6 +48,7 @@ impl PyFastMap {
         homes: Vec<Vec<i64>>,
         name_rank: Vec<i64>,
         victory: i64,
+        order_classes: Option<Vec<Bound<'_, PyType>>>,
     ) -> PyResult<Self> {
         guarded(|| {
             let lists = |what: &str, v: &[Vec<i64>]| -> PyResult<Vec<Vec<u16>>> {
@@ -73,7 +77,8 @@ impl PyFastMap {
                 })?,
             };
             let map = GameMap::intern(spec).map_err(PyValueError::new_err)?;
-            Ok(PyFastMap { map })
+            let classes = OrderClasses::new(order_classes)?;
+            Ok(PyFastMap { map, classes })
         })
     }
 
@@ -100,7 +105,11 @@ impl PyFastMap {
             let map = self.map;
             let mut out = Vec::with_capacity(items.len());
             for item in items.iter() {
-                out.push(intake::encode_object(map, &item).map_or(-1, i64::from));
+                let code = match self.classes.kind_of(&item) {
+                    Some(k) => intake::encode_object(map, k, &item),
+                    None => None,
+                };
+                out.push(code.map_or(-1, i64::from));
             }
             Ok(out)
         })
@@ -117,7 +126,7 @@ impl PyFastMap {
         orders: &Bound<'py, PyAny>,
         power_index: &Bound<'py, PyDict>,
     ) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyBytes>)>> {
-        guarded(|| intake::submit_orders(self.map, py, orders, power_index))
+        guarded(|| intake::submit_orders(self.map, &self.classes, py, orders, power_index))
     }
 
     /// A game at the position of an adjudicate document (`diplo.position.Position.from_json`'s
