@@ -1,10 +1,9 @@
-"""Typed stub of the Rust core (``diplo._core``, built from ``rust/src/python.rs`` and
-``rust/src/py_fast.rs``): the game engine behind every front end (docs/design.md, "One engine,
-two readable front ends").
+"""Typed stub of the Rust core (``diplo._core``, built from ``rust/src/bindings/``): the game
+engine behind every front end (docs/design.md, "One engine, two readable front ends").
 
 Provinces and locations are indices into ``Map.locations`` (provinces first, then coasts), so a
-province's index is also its location index. Outcome codes index ``CODES``: 0 ok, 1 bounce,
-2 cut, 3 dislodged, 4 no_convoy, 5 void (docs/design.md, "Outcomes").
+province's index is also its location index. Outcome codes index ``RESULT_NAMES``: 0 ok,
+1 bounce, 2 cut, 3 dislodged, 4 no_convoy, 5 void (docs/design.md, "Outcomes").
 """
 
 from collections.abc import Sequence
@@ -12,7 +11,10 @@ from typing import Any, Final, final
 
 __all__ = [
     "CODES",
+    "CODE_LAYOUT",
+    "ORDER_KINDS",
     "REASON_NAMES",
+    "RESULT_NAMES",
     "FastGame",
     "FastMap",
     "GameOverError",
@@ -25,7 +27,18 @@ __all__ = [
 ]
 
 __version__: Final[str]
+#: The result names as a tuple (the same table as ``RESULT_NAMES``).
 CODES: Final[tuple[str, str, str, str, str, str]]
+#: The resolver's result codes by number: ok, bounce, cut, dislodged, no_convoy, void (the engine
+#: adds 6, illegal).
+RESULT_NAMES: Final[list[str]]
+#: The order kinds by the kind number in bits 0-3 of a ``u32`` order code (the ``diplo.orders``
+#: class names): Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive.
+ORDER_KINDS: Final[list[str]]
+#: The bit fields of an order code: ``kind_mask``; the index fields' ``field_width`` and
+#: ``field_mask``; ``loc_shift`` (a waive's power at ``power_shift``, the same field),
+#: ``a_shift``, ``b_shift``; the flag bits ``via_shift`` and ``fleet_shift``; ``used_mask``.
+CODE_LAYOUT: Final[dict[str, int]]
 
 class GameOverError(RuntimeError):
     """An action that needs a running game was asked of a game that has ended."""
@@ -41,8 +54,10 @@ class FastMap:
     """A map compiled for the fast path, interned by its data (at most 128 locations).
 
     ``province_kind``: 0 land, 1 coast, 2 sea; ``homes``: per power its home centres;
-    ``name_rank``: per province its rank by English name (the civil-disorder tie-break). Raises
-    ``ValueError`` on a map that does not fit the encoding or does not check.
+    ``name_rank``: per province its rank by English name (the civil-disorder tie-break);
+    ``order_classes``: the ``diplo.orders`` classes in ``ORDER_KINDS`` order, by which order
+    objects are told apart (by identity; without them, by class name). Raises ``ValueError`` on
+    a map that does not fit the encoding or does not check.
     """
 
     def __new__(
@@ -57,6 +72,8 @@ class FastMap:
         homes: list[list[int]],
         name_rank: list[int],
         victory: int = 0,
+        *,
+        order_classes: Sequence[type] | None = None,
     ) -> FastMap: ...
     @property
     def num_locations(self) -> int: ...
@@ -143,7 +160,7 @@ class FastGame:
     def position_json_text(self, phase: str | None) -> str:
         """json.dumps of position_json with this phase (None: null), on a plain-named map."""
     def movement_rows(self, before: FastGame) -> list[Any]:
-        """Per code a row of facts or None, then per implied hold a row (see py_fast.rs)."""
+        """Per code a row of facts or None, then per implied hold a row (see bindings/game.rs)."""
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
 

@@ -13,7 +13,7 @@ mod kit;
 use std::hint::black_box;
 use std::time::Instant;
 
-use diplo_core::fast::Game;
+use diplo_core::engine::Game;
 use diplo_core::{resolve_movement, Adjudicator, MovementOutcome, Order, Unit};
 use kit::{Board, Kit, World};
 

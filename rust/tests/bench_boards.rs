@@ -5,7 +5,7 @@
 
 mod kit;
 
-use diplo_core::fast::phases::result::ILLEGAL;
+use diplo_core::engine::phases::result::ILLEGAL;
 use kit::{Board, Kit, World};
 
 const CODE_NAMES: [&str; 6] = ["ok", "bounce", "cut", "dislodged", "no_convoy", "void"];

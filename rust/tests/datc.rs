@@ -11,12 +11,12 @@ mod kit;
 
 use std::collections::BTreeSet;
 
-use diplo_core::fast::phases::result::ILLEGAL;
-use diplo_core::fast::{encode, Game};
+use diplo_core::engine::phases::result::ILLEGAL;
+use diplo_core::engine::{encode, Game};
 use kit::Kit;
 use serde_json::Value;
 
-/// The result codes of `diplo_core::fast::phases::result`, by number (`diplo.outcome` names).
+/// The result codes of `diplo_core::engine::phases::result`, by number (`diplo.outcome` names).
 const RESULT_NAMES: [&str; 7] = [
     "ok",
     "bounce",

@@ -4,7 +4,7 @@
 mod counting;
 mod kit;
 
-use diplo_core::fast::Game;
+use diplo_core::engine::Game;
 use kit::Kit;
 
 #[global_allocator]

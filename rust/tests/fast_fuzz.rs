@@ -11,8 +11,8 @@
 
 mod kit;
 
-use diplo_core::fast::game_map::{has, Bits, NO_POWER, SEA};
-use diplo_core::fast::{Game, State};
+use diplo_core::engine::game_map::{has, Bits, NO_POWER, SEA};
+use diplo_core::engine::{Game, State};
 use kit::Kit;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};

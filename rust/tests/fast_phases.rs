@@ -5,9 +5,9 @@
 
 mod kit;
 
-use diplo_core::fast::batch::process_all;
-use diplo_core::fast::phases::result::{BOUNCE, DISLODGED, ILLEGAL, OK, VOID};
-use diplo_core::fast::Game;
+use diplo_core::engine::batch::process_all;
+use diplo_core::engine::phases::result::{BOUNCE, DISLODGED, ILLEGAL, OK, VOID};
+use diplo_core::engine::Game;
 use kit::Kit;
 
 fn play(k: &Kit, game: &mut Game, orders: &[&str]) {

@@ -1,4 +1,4 @@
-//! Encoded orders: one `u32` per order, the currency of the fast path.
+//! Encoded orders: one `u32` per order, the currency of the game engine.
 //!
 //! ```text
 //! bits  0-3   kind: 0 hold, 1 move, 2 support hold, 3 support move, 4 convoy,
@@ -22,7 +22,7 @@
 //!
 //! The unit type is not part of a code: validation ignores a wrong one (DATC 4.C.2), so the order
 //! is about whatever unit stands there. The meaning of a code is the normalised order validation
-//! gives it in the position it is played in; the codes the fast path lists as legal are exactly
+//! gives it in the position it is played in; the codes the engine lists as legal are exactly
 //! these normal forms (the ordered unit's real location, a fleet's exact destination coast, an
 //! army's destination as a province, ...), so legality is membership in that list once a
 //! submitted code has been put in normal form (see `legal::canonical`).
@@ -38,17 +38,59 @@ pub mod kind {
     pub const DISBAND: u32 = 6;
     pub const BUILD: u32 = 7;
     pub const WAIVE: u32 = 8;
+
+    /// The names of the kinds, by kind (`_core.ORDER_KINDS`): the `diplo.orders` classes.
+    pub const NAMES: [&str; 9] = [
+        "Hold",
+        "Move",
+        "SupportHold",
+        "SupportMove",
+        "Convoy",
+        "Retreat",
+        "Disband",
+        "Build",
+        "Waive",
+    ];
 }
 
-const FIELD: u32 = 0x7F;
-const LOC_SHIFT: u32 = 4;
-const A_SHIFT: u32 = 11;
-const B_SHIFT: u32 = 18;
+/// Bits 0-3: the kind.
+pub const KIND_MASK: u32 = 0xF;
+/// The width of each index field (`loc`, `a`, `b`).
+pub const FIELD_WIDTH: u32 = 7;
+/// An index field, shifted down.
+pub const FIELD: u32 = (1 << FIELD_WIDTH) - 1;
+/// Where the ordered unit's location (a build's location, a waive's power) starts.
+pub const LOC_SHIFT: u32 = 4;
+/// Where a waive's power index starts: the location field.
+pub const POWER_SHIFT: u32 = LOC_SHIFT;
+/// Where field `a` starts.
+pub const A_SHIFT: u32 = LOC_SHIFT + FIELD_WIDTH;
+/// Where field `b` starts.
+pub const B_SHIFT: u32 = A_SHIFT + FIELD_WIDTH;
+/// The bit of a move's "via convoy".
+pub const VIA_SHIFT: u32 = B_SHIFT + FIELD_WIDTH;
+/// The bit of a fleet build.
+pub const FLEET_SHIFT: u32 = VIA_SHIFT + 1;
 /// Bit 25: the move is ordered "via convoy".
-pub const VIA: u32 = 1 << 25;
+pub const VIA: u32 = 1 << VIA_SHIFT;
 /// Bit 26: the build is a fleet.
-pub const FLEET: u32 = 1 << 26;
-const USED: u32 = (1 << 27) - 1;
+pub const FLEET: u32 = 1 << FLEET_SHIFT;
+/// Every bit a well-formed code may use (bits 27-31 are zero).
+pub const USED: u32 = (1 << (FLEET_SHIFT + 1)) - 1;
+
+/// The layout above by name (`_core.CODE_LAYOUT`), for the Python side's own encoder.
+pub const LAYOUT: [(&str, u32); 10] = [
+    ("kind_mask", KIND_MASK),
+    ("field_width", FIELD_WIDTH),
+    ("field_mask", FIELD),
+    ("loc_shift", LOC_SHIFT),
+    ("power_shift", POWER_SHIFT),
+    ("a_shift", A_SHIFT),
+    ("b_shift", B_SHIFT),
+    ("via_shift", VIA_SHIFT),
+    ("fleet_shift", FLEET_SHIFT),
+    ("used_mask", USED),
+];
 
 /// The most locations (and powers) a map may have for its indices to fit the 7-bit fields.
 pub const MAX_INDEX: usize = 128;
@@ -56,7 +98,7 @@ pub const MAX_INDEX: usize = 128;
 /// The kind of a code (bits 0-3).
 #[inline]
 pub fn kind_of(code: u32) -> u32 {
-    code & 0xF
+    code & KIND_MASK
 }
 
 /// The ordered unit's location (build: the build location; waive: the power index).
@@ -188,5 +230,12 @@ mod tests {
         assert!(!well_formed(hold(1) | VIA, 81, 75, 7));
         assert!(!well_formed(move_to(1, 2, false) | FLEET, 81, 75, 7));
         assert!(!well_formed(9, 81, 75, 7));
+    }
+
+    #[test]
+    fn layout_is_the_documented_one() {
+        assert_eq!((LOC_SHIFT, A_SHIFT, B_SHIFT, FIELD), (4, 11, 18, 0x7F));
+        assert_eq!((VIA, FLEET, USED), (1 << 25, 1 << 26, (1 << 27) - 1));
+        assert_eq!(kind::NAMES.len() as u32, kind::WAIVE + 1);
     }
 }

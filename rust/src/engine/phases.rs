@@ -34,19 +34,17 @@ use super::game_map::{bit, has, Bits, GameMap, Mask};
 use super::legal::{Legal, Slot};
 use super::reasons::{reason, why};
 use super::state::{Piece, State, ADJUSTMENTS, FALL, MOVEMENT, RETREATS, SPRING, WINTER};
-use crate::orders::{Order, Unit};
-use crate::outcome::MovementOutcome;
+use crate::resolver::orders::{Order, Unit};
+use crate::resolver::outcome::MovementOutcome;
 use crate::resolver::Adjudicator;
 
 /// Result codes of submitted orders: the core's codes and ILLEGAL.
 pub mod result {
-    pub const OK: u8 = 0;
-    pub const BOUNCE: u8 = 1;
-    pub const CUT: u8 = 2;
-    pub const DISLODGED: u8 = 3;
-    pub const NO_CONVOY: u8 = 4;
-    pub const VOID: u8 = 5;
+    pub use crate::resolver::code::{BOUNCE, CUT, DISLODGED, NO_CONVOY, OK, VOID};
+    /// An order refused by validation (the one code the engine adds to the resolver's).
     pub const ILLEGAL: u8 = 6;
+    /// The name of [`ILLEGAL`], as `diplo.outcome` spells it.
+    pub const ILLEGAL_NAME: &str = "illegal";
 }
 
 const N: usize = encode::MAX_INDEX;
@@ -76,7 +74,7 @@ fn fresh_stamp() -> u64 {
     })
 }
 
-/// A game on the fast path (see the module documentation).
+/// A game on the engine (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct Game {
     pub map: &'static GameMap,
@@ -97,10 +95,10 @@ pub struct Game {
     /// Test hook: the next processing panics (to show that no panic reaches Python).
     pub poisoned: bool,
     /// Per submitted code, the power that gave it (`NO_POWER` or none at all: the owner of
-    /// whatever it orders, as on the fast path). An order for another power's unit is refused.
+    /// whatever it orders, as for a bot's codes). An order for another power's unit is refused.
     pub powers: Vec<u8>,
     /// Whether processing also records why (`reasons`, `normal`, `facts`, `gone`): the object
-    /// API's explanations. Off on the fast path.
+    /// API's explanations. Off for a bot's codes (`diplo.fast`).
     pub explain: bool,
     /// With `explain`: per submitted code, its reason code (`reasons::reason`, OK when legal).
     pub reasons: Vec<u8>,
@@ -113,7 +111,7 @@ pub struct Game {
     pub gone: Vec<(Piece, Mask)>,
 }
 
-/// What a movement result rests on (see `crate::outcome::MovementOutcome`): the dislodger's
+/// What a movement result rests on (see `crate::resolver::outcome::MovementOutcome`): the dislodger's
 /// origin and the unit behind the result (locations, -1 for none), the strengths compared,
 /// whether the move went by convoy, and whether the Szykman rule broke the convoy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

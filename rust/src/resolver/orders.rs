@@ -10,7 +10,7 @@
 //! matching convoys of an army), so that the hot path allocates nothing once its buffers have
 //! grown to the size of the board.
 
-use crate::map::CompiledMap;
+use super::map::CompiledMap;
 
 /// A unit on the board: owner, type and location (for a fleet, the exact coast).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,8 +1,8 @@
 //! What the movement phase leaves for the retreat phase: contested provinces and the retreat
 //! options of every dislodged unit.
 
-use crate::map::CompiledMap;
-use crate::orders::{Board, NONE};
+use super::map::CompiledMap;
+use super::orders::{Board, NONE};
 
 /// Marks `closed[p]` for every province that no dislodged unit may retreat to (occupied after
 /// the movement phase, or contested) and lists the contested ones, sorted, in `contested`.

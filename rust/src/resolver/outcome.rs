@@ -1,9 +1,9 @@
 //! The per-unit outcome of a movement phase (docs/design.md "Outcomes"), assembled from the
 //! resolved decisions. The sentences are made in Python (`diplo.outcome`) from these facts.
 
-use crate::orders::{CONVOY, MOVE, NONE, SUPPORT_HOLD, SUPPORT_MOVE};
-use crate::resolver::Adjudicator;
-use crate::retreat;
+use super::adjudicator::Adjudicator;
+use super::orders::{CONVOY, MOVE, NONE, SUPPORT_HOLD, SUPPORT_MOVE};
+use super::retreat;
 
 /// Result codes, shared with `diplo.outcome`. When several apply the first of VOID, DISLODGED,
 /// NO_CONVOY, CUT, BOUNCE, OK wins.
@@ -14,6 +14,9 @@ pub mod code {
     pub const DISLODGED: u8 = 3;
     pub const NO_CONVOY: u8 = 4;
     pub const VOID: u8 = 5;
+
+    /// The names of the codes, by code, as `diplo.outcome` spells them (`_core.RESULT_NAMES`).
+    pub const NAMES: [&str; 6] = ["ok", "bounce", "cut", "dislodged", "no_convoy", "void"];
 }
 
 /// Outcome of a movement phase; every per-unit vector is indexed like the input units.

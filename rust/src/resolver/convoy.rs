@@ -12,7 +12,7 @@
 //! reachable from the army through fleets already known to be alive, and stops at the first
 //! complete route, so a fleet off every route (6.F.12) is never consulted.
 
-use crate::map::CompiledMap;
+use super::map::CompiledMap;
 
 const UNKNOWN: u8 = 0;
 const DEAD: u8 = 1;

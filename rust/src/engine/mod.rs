@@ -1,7 +1,8 @@
-//! The fast path: whole games on encoded orders, for bots that adjudicate millions of phases.
+//! The game engine: whole games on encoded orders, behind every front end (the object API
+//! through `diplo.engine`, bots through `diplo.fast`, which adjudicate millions of phases).
 //!
-//! The string/object API (`diplo.adjudicate`, `diplo.game`) stays the reference; this is a second
-//! implementation of the same meaning on integers, held to it by `tests/test_fast.py`.
+//! The Python reference (`diplo.adjudicate`, `diplo.validation`) gives the same meaning on
+//! strings and objects; `tests/test_fast.py` and `tests/test_engine.py` hold the two together.
 //!
 //! * [`encode`] — the `u32` order layout.
 //! * [`game_map`] — [`GameMap`], the per-map table (interned, shared by every game and thread).

@@ -1,4 +1,4 @@
-//! Legal orders of the fast path: the complete list for every orderable slot, and legality of a
+//! Legal orders of the game engine: the complete list for every orderable slot, and legality of a
 //! submitted code as membership in that list.
 //!
 //! The lists are exactly `diplo.legal.legal_orders` (which is exactly what `diplo.validation`

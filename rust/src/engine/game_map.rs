@@ -1,7 +1,7 @@
-//! The per-map table of the fast path: everything the legal-order generator, the phases and the
+//! The per-map table of the game engine: everything the legal-order generator, the phases and the
 //! civil-disorder rule ask about the map alone, as small integers and 128-bit sets.
 //!
-//! The encoding gives every location 7 bits, so a map for the fast path has at most 128
+//! The encoding gives every location 7 bits, so a map for the engine has at most 128
 //! locations; a set of provinces or of locations is then one `u128` ([`Mask`]), and the questions
 //! of the inner loops (who can move where, which seas touch which shores) are a few bit
 //! operations.
@@ -15,7 +15,7 @@
 use std::sync::Mutex;
 
 use super::encode::MAX_INDEX;
-use crate::map::CompiledMap;
+use crate::resolver::map::CompiledMap;
 
 /// A set of provinces or of locations (bit `i` is index `i`).
 pub type Mask = u128;
@@ -82,7 +82,7 @@ pub struct MapSpec {
     pub victory: u32,
 }
 
-/// One map, compiled for the fast path. Immutable; see the module documentation.
+/// One map, compiled for the engine. Immutable; see the module documentation.
 #[derive(Debug)]
 pub struct GameMap {
     pub spec: MapSpec,

@@ -7,7 +7,7 @@
 //! Every unit ordered to move has a MOVE decision (did it move), every non-void support a SUPPORT
 //! decision (is it neither cut nor dislodged, DATC 5.B.2) and every non-void convoy a CONVOY
 //! decision (is the fleet not dislodged, DATC 5.B.3). A decision is indexed by its unit. PATH
-//! (5.B.4) is not a decision: it is computed from the CONVOY decisions by [`crate::convoy`].
+//! (5.B.4) is not a decision: it is computed from the CONVOY decisions by [`super::convoy`].
 //!
 //! # The 5.D hack
 //!
@@ -63,10 +63,10 @@
 //! included; should a convoy cycle ever contain only fleets of armies already stopped
 //! (impossible by the argument above, kept as a guard) it is treated the same way.
 
-use crate::convoy;
-use crate::map::CompiledMap;
-use crate::orders::{Board, Order, Unit, CONVOY, MOVE, NONE, SUPPORT_MOVE};
-use crate::outcome::{self, MovementOutcome};
+use super::convoy;
+use super::map::CompiledMap;
+use super::orders::{Board, Order, Unit, CONVOY, MOVE, NONE, SUPPORT_MOVE};
+use super::outcome::{self, MovementOutcome};
 
 const RESOLVED: u8 = 1;
 const VISITED: u8 = 2;

@@ -4,8 +4,8 @@
 //! Strengths are `u32` here (a unit has few neighbours, but nothing needs to overflow); the
 //! outcome saturates them to `u8`.
 
-use crate::orders::{MOVE, NONE};
-use crate::resolver::Adjudicator;
+use super::adjudicator::Adjudicator;
+use super::orders::{MOVE, NONE};
 
 impl Adjudicator<'_> {
     /// Successful supports of unit `u`, not counting supporters of power `exclude` (the power of

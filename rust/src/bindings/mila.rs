@@ -9,65 +9,30 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use crate::fast::encode::{a_of, b_of, fleet_of, kind, kind_of, loc_of, via_of};
-use crate::fast::game_map::{has, GameMap};
-use crate::fast::state::{Piece, State, ADJUSTMENTS, RETREATS};
-use crate::py_fast::{guarded, map_names, PyFastGame};
+use super::errors::guarded;
+use super::game::PyFastGame;
+use super::texts::map_names;
+use crate::engine::encode::{a_of, kind, kind_of, loc_of, via_of};
+use crate::engine::game_map::{has, GameMap};
+use crate::engine::state::{Piece, State, ADJUSTMENTS, RETREATS};
+use crate::engine::text::order_text;
 
-fn push_unit(out: &mut String, map: &GameMap, piece: Piece) {
-    out.push_str(if piece.fleet { "F " } else { "A " });
-    out.push_str(map.loc_name(piece.loc as usize));
-}
-
-/// The text of a legal code, or `None` for a form MILA does not list.
+/// The text of a legal code (the canonical short form, `engine::text::order_text`), or `None`
+/// for the one form MILA does not list: an army's plain move beyond its neighbours.
 fn text(map: &GameMap, st: &State, code: u32) -> Option<String> {
-    let k = kind_of(code);
-    let loc = loc_of(code);
+    if kind_of(code) == kind::MOVE && !via_of(code) {
+        let prov = map.prov_of[loc_of(code)] as usize;
+        let me = if st.kind == RETREATS {
+            st.dislodged[prov]
+        } else {
+            st.units[prov]
+        };
+        if !me.fleet && !has(map.army_adj[prov], a_of(code)) {
+            return None;
+        }
+    }
     let mut out = String::with_capacity(24);
-    match k {
-        kind::WAIVE => return Some("WAIVE".to_owned()),
-        kind::BUILD => {
-            out.push_str(if fleet_of(code) { "F " } else { "A " });
-            out.push_str(map.loc_name(loc));
-            out.push_str(" B");
-            return Some(out);
-        }
-        _ => {}
-    }
-    let prov = map.prov_of[loc] as usize;
-    let me = if st.kind == RETREATS {
-        st.dislodged[prov]
-    } else {
-        st.units[prov]
-    };
-    push_unit(&mut out, map, me);
-    let a = a_of(code);
-    match k {
-        kind::HOLD => out.push_str(" H"),
-        kind::MOVE => {
-            if !via_of(code) && !me.fleet && !has(map.army_adj[prov], a) {
-                return None;
-            }
-            out.push_str(" - ");
-            out.push_str(map.loc_name(a));
-            if via_of(code) {
-                out.push_str(" VIA");
-            }
-        }
-        kind::SUPPORT_HOLD | kind::SUPPORT_MOVE | kind::CONVOY => {
-            out.push_str(if k == kind::CONVOY { " C " } else { " S " });
-            push_unit(&mut out, map, st.units[a]);
-            if k != kind::SUPPORT_HOLD {
-                out.push_str(" - ");
-                out.push_str(map.loc_name(b_of(code)));
-            }
-        }
-        kind::RETREAT => {
-            out.push_str(" R ");
-            out.push_str(map.loc_name(a));
-        }
-        _ => out.push_str(" D"),
-    }
+    order_text(map, st, code, &mut out);
     Some(out)
 }
 
@@ -108,7 +73,7 @@ type SlotCodes = (u8, u8, bool, Vec<u32>);
 /// province, and also its coast for a fleet on a split coast; a build site's province);
 /// `orderable` maps each power to the keys it orders; `codes` maps each power to `{text: code}`
 /// of its listed orders. A power that may build but has no free home centre lists nothing.
-/// Runs inside the fast path's panic guard (`py_fast::guarded`): a bug is a `RuntimeError`.
+/// Runs inside the panic guard (`errors::guarded`): a bug is a `RuntimeError`.
 #[pyfunction]
 fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyTuple>> {
     guarded(|| turn(py, &game))
@@ -223,6 +188,6 @@ fn turn<'py>(py: Python<'py>, game: &PyFastGame) -> PyResult<Bound<'py, PyTuple>
 }
 
 /// Adds `mila_turn` to `diplo._core`.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mila_turn, m)?)
 }

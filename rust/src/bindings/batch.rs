@@ -1,0 +1,214 @@
+//! Many games at once: `process_batch` (the GIL released, the games spread over threads) and
+//! `pack_orders` (the flat form of a batch's orders).
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use super::errors::{guarded, GameOverError};
+use super::game::{in_last_year, PyFastGame};
+use super::intake::read_codes;
+use crate::engine::batch::{process_all, process_all_with};
+use crate::engine::phases::Game;
+
+fn items<'py>(what: &str, obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if obj.is_instance_of::<PyString>() {
+        return Err(PyValueError::new_err(format!("{what} must be a sequence")));
+    }
+    obj.try_iter()
+        .map_err(|_| PyValueError::new_err(format!("{what} must be a sequence")))?
+        .collect()
+}
+
+/// A flat buffer of native-endian `u32` values, as `bytes` (immutable, so it can be read with the
+/// GIL released).
+fn u32_bytes<'a>(what: &str, obj: &'a Bound<'_, PyAny>) -> PyResult<&'a [u8]> {
+    let bytes = obj.downcast::<PyBytes>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{what} must be bytes of native-endian u32 values when offsets are given \
+             (diplo.fast.process_batch also takes any u32 buffer)"
+        ))
+    })?;
+    let raw = bytes.as_bytes();
+    if raw.len() % 4 != 0 {
+        return Err(PyValueError::new_err(format!(
+            "{what}: {} bytes is not a whole number of u32 values (4 bytes each)",
+            raw.len()
+        )));
+    }
+    Ok(raw)
+}
+
+fn u32_at(raw: &[u8], i: usize) -> u32 {
+    u32::from_ne_bytes([raw[4 * i], raw[4 * i + 1], raw[4 * i + 2], raw[4 * i + 3]])
+}
+
+/// Checks the offsets of a flat batch of `games` games over `codes` codes.
+fn flat_offsets(raw: &[u8], games: usize, codes: usize) -> PyResult<Vec<usize>> {
+    let n = raw.len() / 4;
+    if n != games + 1 {
+        return Err(PyValueError::new_err(format!(
+            "offsets: expected len(games) + 1 = {} values, got {n}",
+            games + 1
+        )));
+    }
+    let offsets: Vec<usize> = (0..n).map(|i| u32_at(raw, i) as usize).collect();
+    if offsets[0] != 0 {
+        return Err(PyValueError::new_err(format!(
+            "offsets: the first must be 0, got {}",
+            offsets[0]
+        )));
+    }
+    if let Some(i) = (1..n).find(|&i| offsets[i] < offsets[i - 1]) {
+        return Err(PyValueError::new_err(format!(
+            "offsets: offsets[{i}] = {} is below offsets[{}] = {}",
+            offsets[i],
+            i - 1,
+            offsets[i - 1]
+        )));
+    }
+    if offsets[n - 1] != codes {
+        return Err(PyValueError::new_err(format!(
+            "offsets: the last must be the number of codes, {codes}, got {}",
+            offsets[n - 1]
+        )));
+    }
+    Ok(offsets)
+}
+
+/// `set_orders` and `process` on every game, the GIL released, on `threads` threads. The orders
+/// are a list of code lists, or with `offsets` flat `bytes` of `u32` codes (game `i` gets codes
+/// `offsets[i]..offsets[i + 1]`), read by the threads that process the games.
+#[pyfunction]
+#[pyo3(signature = (games, orders, threads=None, offsets=None))]
+fn process_batch(
+    py: Python<'_>,
+    games: &Bound<'_, PyAny>,
+    orders: &Bound<'_, PyAny>,
+    threads: Option<i64>,
+    offsets: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    guarded(|| {
+        let games = items("games", games)?;
+        // The flat form: checked here, copied into the games by the threads.
+        let flat = match offsets {
+            None => None,
+            Some(offsets) => {
+                let codes = u32_bytes("orders", orders)?;
+                let offsets =
+                    flat_offsets(u32_bytes("offsets", offsets)?, games.len(), codes.len() / 4)?;
+                Some((codes, offsets))
+            }
+        };
+        let lists = match flat {
+            Some(_) => Vec::new(),
+            None => {
+                let lists = items("orders", orders)?;
+                if games.len() != lists.len() {
+                    return Err(PyValueError::new_err(format!(
+                        "{} games but {} order lists",
+                        games.len(),
+                        lists.len()
+                    )));
+                }
+                lists
+            }
+        };
+        let threads = match threads {
+            // Asked once: the answer costs tens of microseconds (Linux reads the cgroup limits).
+            None => {
+                static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+                *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            }
+            Some(t) if t >= 1 => usize::try_from(t).unwrap_or(usize::MAX),
+            Some(t) => {
+                return Err(PyValueError::new_err(format!(
+                    "threads must be at least 1, got {t}"
+                )))
+            }
+        };
+        let mut refs = Vec::with_capacity(games.len());
+        for (i, g) in games.iter().enumerate() {
+            let g = g
+                .downcast::<PyFastGame>()
+                .map_err(|_| PyValueError::new_err(format!("games[{i}] is not a FastGame")))?;
+            let r = g.try_borrow_mut().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "games[{i}] appears twice in the batch (or is in use elsewhere)"
+                ))
+            })?;
+            if r.game.over {
+                return Err(GameOverError::new_err(format!(
+                    "games[{i}]: the game is over"
+                )));
+            }
+            if in_last_year(&r.game) {
+                return Err(PyValueError::new_err(format!(
+                    "games[{i}] is in {}, the last year: process it with FastGame.process, which \
+                 refuses to go past it",
+                    r.game.state.phase_name()
+                )));
+            }
+            refs.push(r);
+        }
+        // Every list is read before any game is touched, so a bad one leaves every game as it was.
+        let mut read = Vec::with_capacity(lists.len());
+        for (i, o) in lists.iter().enumerate() {
+            let mut codes = Vec::new();
+            guarded(|| read_codes(o, &mut codes)).map_err(|e| {
+                if e.is_instance_of::<PyValueError>(py) {
+                    PyValueError::new_err(format!("games[{i}]: {}", e.value(py)))
+                } else {
+                    e
+                }
+            })?;
+            read.push(codes);
+        }
+        for (r, codes) in refs.iter_mut().zip(read) {
+            r.game.orders = codes;
+        }
+        let mut all: Vec<&mut Game> = refs.iter_mut().map(|r| &mut r.game).collect();
+        py.allow_threads(|| match &flat {
+            None => process_all(&mut all, threads),
+            Some((codes, offsets)) => process_all_with(&mut all, threads, |i, game| {
+                game.orders.clear();
+                game.orders
+                    .extend((offsets[i]..offsets[i + 1]).map(|k| u32_at(codes, k)));
+            }),
+        })
+        .map_err(PyRuntimeError::new_err)
+    })
+}
+
+/// The flat form of a batch's orders: `(codes, offsets)`, both `bytes` of native-endian `u32`
+/// values; a code outside `0..2**32` becomes `0xFFFFFFFF` (malformed, so illegal, as in a list).
+#[pyfunction]
+fn pack_orders<'py>(
+    py: Python<'py>,
+    orders: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    guarded(|| {
+        let lists = items("orders", orders)?;
+        let mut codes: Vec<u8> = Vec::new();
+        let mut offsets: Vec<u8> = Vec::with_capacity(4 * (lists.len() + 1));
+        offsets.extend_from_slice(&0u32.to_ne_bytes());
+        let mut one = Vec::new();
+        let mut total: usize = 0;
+        for (i, list) in lists.iter().enumerate() {
+            read_codes(list, &mut one)
+                .map_err(|e| PyValueError::new_err(format!("orders[{i}]: {}", e.value(py))))?;
+            total += one.len();
+            let end = u32::try_from(total)
+                .map_err(|_| PyValueError::new_err("orders: more than 2**32 - 1 codes in all"))?;
+            codes.extend(one.iter().flat_map(|c| c.to_ne_bytes()));
+            offsets.extend_from_slice(&end.to_ne_bytes());
+        }
+        Ok((PyBytes::new(py, &codes), PyBytes::new(py, &offsets)))
+    })
+}
+
+/// Adds the batch functions to `diplo._core`.
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(process_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(pack_orders, m)?)
+}

@@ -1,0 +1,312 @@
+//! Position documents (`diplo.position.Position` as JSON): the reader of a canonical adjudicate
+//! document and the two writers, `position_json` (a dict) and `position_text` (its `json.dumps`).
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+
+use super::game::{PyFastGame, RawPiece};
+use crate::engine::game_map::{Bits, GameMap};
+use crate::engine::phases::Game;
+use crate::engine::state::State;
+
+/// A document's `{power: value}` entries, the power as its index.
+type PowerItems<'py> = Vec<(i64, Bound<'py, PyAny>)>;
+
+/// A game at the position of a canonical adjudicate document, or `None` (see
+/// `PyFastMap::read_position`).
+pub(super) fn read_position(
+    map: &'static GameMap,
+    doc: &Bound<'_, PyAny>,
+) -> PyResult<Option<PyFastGame>> {
+    let Ok(doc) = doc.downcast::<PyDict>() else {
+        return Ok(None);
+    };
+    let exact = |v: &Bound<'_, PyAny>| -> Option<String> {
+        v.is_exact_instance_of::<PyString>()
+            .then(|| {
+                v.downcast::<PyString>()
+                    .ok()?
+                    .to_str()
+                    .ok()
+                    .map(str::to_string)
+            })
+            .flatten()
+    };
+    let Some(phase) = doc.get_item("phase")?.and_then(|v| exact(&v)) else {
+        return Ok(None);
+    };
+    let b = phase.as_bytes();
+    if b.len() < 3 || b.len() > 7 || !b[1..b.len() - 1].iter().all(u8::is_ascii_digit) {
+        return Ok(None);
+    }
+    let Ok(year) = phase[1..phase.len() - 1].parse::<i64>() else {
+        return Ok(None);
+    };
+    let power_of = |v: &Bound<'_, PyAny>| -> Option<i64> {
+        let name = exact(v)?;
+        map.spec
+            .powers
+            .iter()
+            .position(|p| *p == name)
+            .map(|i| i as i64)
+    };
+    let loc_of = |v: &Bound<'_, PyAny>| -> Option<i64> {
+        map.loc_index.get(exact(v)?.as_str()).map(|&i| i64::from(i))
+    };
+    let unit_of = |power: i64, v: &Bound<'_, PyAny>| -> Option<RawPiece> {
+        let text = exact(v)?;
+        let (kind, loc) = text.split_once(' ')?;
+        let fleet = match kind {
+            "A" => 0,
+            "F" => 1,
+            _ => return None,
+        };
+        Some((power, fleet, i64::from(*map.loc_index.get(loc)?)))
+    };
+    // `{power: value}` (absent or null: nothing), each power by its exact name.
+    let by_power = |key: &str| -> PyResult<Option<PowerItems<'_>>> {
+        let Some(raw) = doc.get_item(key)? else {
+            return Ok(Some(Vec::new()));
+        };
+        if raw.is_none() {
+            return Ok(Some(Vec::new()));
+        }
+        let Ok(raw) = raw.downcast::<PyDict>() else {
+            return Ok(None);
+        };
+        let mut out = Vec::with_capacity(raw.len());
+        for (k, v) in raw.iter() {
+            let Some(p) = power_of(&k) else {
+                return Ok(None);
+            };
+            out.push((p, v));
+        }
+        Ok(Some(out))
+    };
+    let mut units = Vec::new();
+    let mut centers = Vec::new();
+    let mut dislodged = Vec::new();
+    let Some(groups) = by_power("units")? else {
+        return Ok(None);
+    };
+    for (p, list) in groups {
+        let Ok(list) = list.downcast::<PyList>() else {
+            return Ok(None);
+        };
+        for item in list.iter() {
+            let Some(u) = unit_of(p, &item) else {
+                return Ok(None);
+            };
+            units.push(u);
+        }
+    }
+    let Some(groups) = by_power("centers")? else {
+        return Ok(None);
+    };
+    for (p, list) in groups {
+        let Ok(list) = list.downcast::<PyList>() else {
+            return Ok(None);
+        };
+        for item in list.iter() {
+            match loc_of(&item) {
+                Some(c) if (c as usize) < map.provinces => centers.push((c, p)),
+                _ => return Ok(None),
+            }
+        }
+    }
+    let Some(groups) = by_power("dislodged")? else {
+        return Ok(None);
+    };
+    for (p, entries) in groups {
+        let Ok(entries) = entries.downcast::<PyDict>() else {
+            return Ok(None);
+        };
+        for (unit, options) in entries.iter() {
+            let Some(u) = unit_of(p, &unit) else {
+                return Ok(None);
+            };
+            let Ok(options) = options.downcast::<PyList>() else {
+                return Ok(None);
+            };
+            let mut locs = Vec::with_capacity(options.len());
+            for o in options.iter() {
+                let Some(l) = loc_of(&o) else {
+                    return Ok(None);
+                };
+                locs.push(l);
+            }
+            dislodged.push((u, locs));
+        }
+    }
+    let season = &phase[..1];
+    let kind = &phase[phase.len() - 1..];
+    Ok(
+        State::new(map, year, season, kind, &units, &centers, &dislodged)
+            .ok()
+            .map(|state| PyFastGame {
+                game: Game::new(map, state, None),
+            }),
+    )
+}
+
+/// The position as `diplo.position.Position.to_json` writes it (see `PyFastGame::position_json`).
+pub(super) fn position_json<'py>(
+    py: Python<'py>,
+    map: &GameMap,
+    st: &State,
+) -> PyResult<Bound<'py, PyDict>> {
+    let board = BoardLists::of(map, st);
+    let out = PyDict::new(py);
+    out.set_item("phase", st.phase_name())?;
+    fn grouped<'py, S: AsRef<str>>(
+        py: Python<'py>,
+        map: &GameMap,
+        lists: &[Vec<S>],
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let by_power = PyDict::new(py);
+        for (power, list) in lists.iter().enumerate() {
+            if !list.is_empty() {
+                let names = list.iter().map(AsRef::as_ref);
+                by_power.set_item(map.power_name(power), PyList::new(py, names)?)?;
+            }
+        }
+        Ok(by_power)
+    }
+    out.set_item("units", grouped(py, map, &board.units)?)?;
+    out.set_item("centers", grouped(py, map, &board.centers)?)?;
+    let by_power = PyDict::new(py);
+    for (power, qs) in board.dislodged.iter().enumerate() {
+        if qs.is_empty() {
+            continue;
+        }
+        let group = PyDict::new(py);
+        for &q in qs {
+            let options: Vec<&str> = Bits(st.retreats[q]).map(|l| map.loc_name(l)).collect();
+            group.set_item(piece_text(map, st.dislodged[q]), PyList::new(py, options)?)?;
+        }
+        by_power.set_item(map.power_name(power), group)?;
+    }
+    out.set_item("dislodged", by_power)?;
+    Ok(out)
+}
+
+/// See `PyFastGame::position_json_text`: the same lists in the same order as `position_json`.
+pub(super) fn position_text(map: &GameMap, st: &State, phase: Option<&str>) -> String {
+    use std::fmt::Write as _;
+    let board = BoardLists::of(map, st);
+    let mut out = String::with_capacity(1024);
+    match phase {
+        Some(p) => {
+            let _ = write!(out, "{{\"phase\": \"{p}\", \"units\": {{");
+        }
+        None => out.push_str("{\"phase\": null, \"units\": {"),
+    }
+    fn group<S: AsRef<str>>(out: &mut String, map: &GameMap, lists: &[Vec<S>]) {
+        let mut first = true;
+        for (power, list) in lists.iter().enumerate() {
+            if list.is_empty() {
+                continue;
+            }
+            if !first {
+                out.push_str(", ");
+            }
+            first = false;
+            out.push('"');
+            out.push_str(map.power_name(power));
+            out.push_str("\": [");
+            for (i, name) in list.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push('"');
+                out.push_str(name.as_ref());
+                out.push('"');
+            }
+            out.push(']');
+        }
+    }
+    group(&mut out, map, &board.units);
+    out.push_str("}, \"centers\": {");
+    group(&mut out, map, &board.centers);
+    out.push_str("}, \"dislodged\": {");
+    let mut first = true;
+    for (power, qs) in board.dislodged.iter().enumerate() {
+        if qs.is_empty() {
+            continue;
+        }
+        if !first {
+            out.push_str(", ");
+        }
+        first = false;
+        let _ = write!(out, "\"{}\": {{", map.power_name(power));
+        for (i, &q) in qs.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "\"{}\": [", piece_text(map, st.dislodged[q]));
+            for (k, l) in Bits(st.retreats[q]).enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                out.push('"');
+                out.push_str(map.loc_name(l));
+                out.push('"');
+            }
+            out.push(']');
+        }
+        out.push('}');
+    }
+    out.push_str("}}");
+    out
+}
+
+/// A unit as a position document writes it (`A PAR`, `F STP/SC`).
+fn piece_text(map: &GameMap, p: crate::engine::state::Piece) -> String {
+    format!(
+        "{} {}",
+        if p.fleet { "F" } else { "A" },
+        map.loc_name(p.loc as usize)
+    )
+}
+
+/// The lists of a position document (`diplo.position.Position.to_json`), per power in map
+/// order: units and centres sorted by text, dislodged units (their provinces) in the order of
+/// their locations' names. One home for both writers, `position_json` and `position_text`.
+struct BoardLists<'m> {
+    units: Vec<Vec<String>>,
+    centers: Vec<Vec<&'m str>>,
+    dislodged: Vec<Vec<usize>>,
+}
+
+impl<'m> BoardLists<'m> {
+    fn of(map: &'m GameMap, st: &State) -> Self {
+        let mut units: Vec<Vec<String>> = vec![Vec::new(); map.powers];
+        let mut centers: Vec<Vec<&'m str>> = vec![Vec::new(); map.powers];
+        let mut gone: Vec<(&'m str, usize)> = Vec::new();
+        for q in 0..map.provinces {
+            let u = st.units[q];
+            if u.is_some() {
+                units[u.power as usize].push(piece_text(map, u));
+            }
+            let o = st.centers[q];
+            if o != crate::engine::game_map::NO_POWER {
+                centers[o as usize].push(map.loc_name(q));
+            }
+            if st.dislodged[q].is_some() {
+                gone.push((map.loc_name(st.dislodged[q].loc as usize), q));
+            }
+        }
+        units.iter_mut().for_each(|l| l.sort_unstable());
+        centers.iter_mut().for_each(|l| l.sort_unstable());
+        gone.sort_unstable();
+        let mut dislodged: Vec<Vec<usize>> = vec![Vec::new(); map.powers];
+        for &(_, q) in &gone {
+            dislodged[st.dislodged[q].power as usize].push(q);
+        }
+        BoardLists {
+            units,
+            centers,
+            dislodged,
+        }
+    }
+}

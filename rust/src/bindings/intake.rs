@@ -1,0 +1,244 @@
+//! Reading a phase's orders from Python: codes (ints, lists, tuples, any iterable), order objects
+//! by their fields, and canonical texts (read by `engine::text::parse_canonical`).
+
+use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
+
+use crate::engine::encode::{self, kind};
+use crate::engine::game_map::GameMap;
+
+/// A code that is not a `u32` (negative, too large): malformed, so ruled illegal.
+const GARBAGE: u32 = u32::MAX;
+
+/// Reads one code: an `int`; one outside `0..2**32` is kept as a malformed code.
+pub(super) fn code_of(i: usize, item: &Bound<'_, PyAny>) -> PyResult<u32> {
+    if item.is_instance_of::<PyBool>() {
+        return Err(PyValueError::new_err(format!(
+            "orders[{i}]: expected an int code, got a bool"
+        )));
+    }
+    match item.extract::<i64>() {
+        Ok(v) => Ok(u32::try_from(v).unwrap_or(GARBAGE)),
+        Err(_) if item.is_instance_of::<PyInt>() => Ok(GARBAGE),
+        Err(_) => Err(PyValueError::new_err(format!(
+            "orders[{i}]: expected an int code, got {}",
+            item.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "?".into())
+        ))),
+    }
+}
+
+/// Reads a sequence of codes into `out`.
+pub(super) fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<u32>) -> PyResult<()> {
+    out.clear();
+    if let Ok(list) = orders.downcast::<PyList>() {
+        // The common case, read without PyO3's general conversion (this loop runs under the
+        // GIL before a batch goes parallel): a list of exact ints.
+        let py = orders.py();
+        let n = list.len();
+        out.reserve(n);
+        for i in 0..n {
+            // SAFETY: `i` is below the length and no Python code runs while the borrowed item
+            // is used, so the list cannot change under us.
+            let item = unsafe { ffi::PyList_GetItem(list.as_ptr(), i as ffi::Py_ssize_t) };
+            if item.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            // SAFETY: `item` is a live object.
+            if unsafe { ffi::PyLong_CheckExact(item) } != 0 {
+                // SAFETY: `item` is an int.
+                let v = unsafe { ffi::PyLong_AsLongLong(item) };
+                if v == -1 && PyErr::take(py).is_some() {
+                    out.push(GARBAGE); // beyond 64 bits
+                } else {
+                    out.push(u32::try_from(v).unwrap_or(GARBAGE));
+                }
+            } else {
+                // SAFETY: a borrowed reference to a live object, used at once.
+                let item = unsafe { Bound::from_borrowed_ptr(py, item) };
+                out.push(code_of(i, &item)?);
+            }
+        }
+        return Ok(());
+    }
+    if let Ok(tuple) = orders.downcast::<PyTuple>() {
+        for (i, item) in tuple.iter().enumerate() {
+            out.push(code_of(i, &item)?);
+        }
+        return Ok(());
+    }
+    if orders.is_instance_of::<PyString>() || orders.is_instance_of::<PyBytes>() {
+        return Err(PyValueError::new_err(
+            "orders must be a sequence of int codes, not a string",
+        ));
+    }
+    let iter = orders
+        .try_iter()
+        .map_err(|_| PyValueError::new_err("orders must be a sequence of int codes"))?;
+    for (i, item) in iter.enumerate() {
+        out.push(code_of(i, &item?)?);
+    }
+    Ok(())
+}
+
+/// A phase's orders as `(codes, powers)` (see `PyFastMap::submit_orders`).
+pub(super) fn submit_orders<'py>(
+    map: &GameMap,
+    classes: &OrderClasses,
+    py: Python<'py>,
+    orders: &Bound<'py, PyAny>,
+    power_index: &Bound<'py, PyDict>,
+) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyBytes>)>> {
+    let Ok(orders) = orders.downcast::<PyDict>() else {
+        return Ok(None);
+    };
+    let mut codes: Vec<u32> = Vec::with_capacity(40);
+    let mut powers: Vec<u8> = Vec::with_capacity(40);
+    for (power, given) in orders.iter() {
+        let Some(pi) = power_index.get_item(&power)? else {
+            return Ok(None);
+        };
+        let pi: u8 = pi.extract()?;
+        let one = |item: Bound<'py, PyAny>| -> PyResult<Option<u32>> {
+            if item.is_exact_instance_of::<PyString>() {
+                let text = item.downcast::<PyString>()?.to_str()?;
+                if text == "WAIVE" {
+                    return Ok(Some(encode::waive(pi as usize)));
+                }
+                return Ok(crate::engine::text::parse_canonical(map, text));
+            }
+            match classes.kind_of(&item) {
+                Some(kind::WAIVE) => Ok(Some(encode::waive(pi as usize))),
+                Some(k) => Ok(encode_object(map, k, &item)),
+                None => Ok(None),
+            }
+        };
+        if let Ok(list) = given.downcast::<PyList>() {
+            for item in list.iter() {
+                let Some(code) = one(item)? else {
+                    return Ok(None);
+                };
+                codes.push(code);
+                powers.push(pi);
+            }
+        } else if let Ok(tuple) = given.downcast::<PyTuple>() {
+            for item in tuple.iter() {
+                let Some(code) = one(item)? else {
+                    return Ok(None);
+                };
+                codes.push(code);
+                powers.push(pi);
+            }
+        } else {
+            return Ok(None);
+        }
+    }
+    let _ = py;
+    Ok(Some((PyList::new(py, codes)?, PyBytes::new(py, &powers))))
+}
+
+/// A location named by a string attribute of `obj`.
+fn loc_attr(map: &GameMap, obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> Option<usize> {
+    let value = obj.getattr(name).ok()?;
+    let text = value.downcast::<PyString>().ok()?;
+    map.loc_index.get(text.to_str().ok()?).map(|&i| i as usize)
+}
+
+/// The location of the unit in attribute `name` of `obj` (a `diplo.orders.Unit`).
+fn unit_loc(map: &GameMap, obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> Option<usize> {
+    let py = obj.py();
+    loc_attr(map, &obj.getattr(name).ok()?, pyo3::intern!(py, "loc"))
+}
+
+/// How the kind of an order object is told: by its class, compared by identity with the classes
+/// `FastMap` was given once, in `ORDER_KINDS` order (`diplo.orders.Hold`, ..., `Waive`).
+pub(super) struct OrderClasses(Option<Vec<Py<PyType>>>);
+
+impl OrderClasses {
+    /// The classes given to `FastMap` (`order_classes`), one per order kind; `None` until the
+    /// Python side passes them.
+    pub(super) fn new(classes: Option<Vec<Bound<'_, PyType>>>) -> PyResult<Self> {
+        let Some(classes) = classes else {
+            return Ok(OrderClasses(None));
+        };
+        if classes.len() != kind::NAMES.len() {
+            return Err(PyValueError::new_err(format!(
+                "order_classes: expected {} classes ({}), got {}",
+                kind::NAMES.len(),
+                kind::NAMES.join(", "),
+                classes.len()
+            )));
+        }
+        Ok(OrderClasses(Some(
+            classes.into_iter().map(Bound::unbind).collect(),
+        )))
+    }
+
+    /// The kind of `item` (a `kind` number), or `None` for an object that is not an order.
+    pub(super) fn kind_of(&self, item: &Bound<'_, PyAny>) -> Option<u32> {
+        let ty = item.get_type();
+        let found = match &self.0 {
+            Some(classes) => classes.iter().position(|c| c.as_ptr() == ty.as_ptr()),
+            // Transitional, while `diplo.engine.fast_map` does not pass its classes yet: the
+            // class name, looked up in the same table.
+            None => {
+                let name = ty.name().ok()?;
+                let name = name.to_str().ok()?;
+                kind::NAMES.iter().position(|&n| n == name)
+            }
+        };
+        found.map(|k| k as u32)
+    }
+}
+
+/// One order object of kind `k` (see [`OrderClasses::kind_of`]) as a code (see
+/// `PyFastMap::encode_objects`); `None` for a waive (its code names its power, which the object
+/// does not say).
+pub(super) fn encode_object(map: &GameMap, k: u32, item: &Bound<'_, PyAny>) -> Option<u32> {
+    let py = item.py();
+    let prov = |l: usize| map.prov_of[l] as usize;
+    let here = || unit_loc(map, item, pyo3::intern!(py, "unit"));
+    let dest = || loc_attr(map, item, pyo3::intern!(py, "dest"));
+    Some(match k {
+        kind::HOLD => encode::hold(here()?),
+        kind::MOVE => {
+            let via = item
+                .getattr(pyo3::intern!(py, "via"))
+                .ok()?
+                .is_truthy()
+                .ok()?;
+            encode::move_to(here()?, dest()?, via)
+        }
+        kind::SUPPORT_HOLD => encode::support_hold(
+            here()?,
+            prov(unit_loc(map, item, pyo3::intern!(py, "supported"))?),
+        ),
+        kind::SUPPORT_MOVE => encode::support_move(
+            here()?,
+            prov(unit_loc(map, item, pyo3::intern!(py, "supported"))?),
+            dest()?,
+        ),
+        kind::CONVOY => encode::convoy(
+            here()?,
+            prov(unit_loc(map, item, pyo3::intern!(py, "army"))?),
+            prov(dest()?),
+        ),
+        kind::RETREAT => encode::retreat(here()?, dest()?),
+        kind::DISBAND => encode::disband(here()?),
+        kind::BUILD => {
+            let unit = item.getattr(pyo3::intern!(py, "unit")).ok()?;
+            let t = unit.getattr(pyo3::intern!(py, "type")).ok()?;
+            let fleet = match t.downcast::<PyString>().ok()?.to_str().ok()? {
+                "A" => false,
+                "F" => true,
+                _ => return None,
+            };
+            encode::build(loc_attr(map, &unit, pyo3::intern!(py, "loc"))?, fleet)
+        }
+        _ => return None,
+    })
+}

@@ -1,0 +1,221 @@
+//! The Python strings of a map, made once: location and power names, canonical order texts
+//! (interned in an arena by what a text depends on), and the legal-order texts per power.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+
+use super::errors::guarded;
+use super::game::PyFastGame;
+use crate::engine::encode::kind;
+use crate::engine::game_map::GameMap;
+use crate::engine::phases::result;
+use crate::engine::state::State;
+use crate::resolver::code;
+
+/// The names a map's results are made of, as Python strings made once per map, and the map's
+/// order texts made so far: the one home of the Python strings of a map (`mila` keeps its
+/// MILA texts here too).
+pub(crate) struct MapNames {
+    map: usize,
+    /// Canonical order texts already made (see [`text_key`]).
+    pub(super) texts: std::sync::Mutex<TextCache>,
+    /// MILA's texts already made, with their codes as Python ints (see `mila`).
+    pub(crate) mila: std::sync::Mutex<MilaTexts>,
+    pub(crate) locations: Vec<Py<PyString>>,
+    pub(crate) powers: Vec<Py<PyString>>,
+    pub(super) kinds: Vec<Py<PyString>>,
+    pub(super) codes: Vec<Py<PyString>>,
+}
+
+/// Texts made once and kept by key: `index` maps a key to its entry in `arena`.
+pub(crate) struct TextArena<K, E> {
+    pub(crate) index: std::collections::HashMap<K, u32, std::hash::BuildHasherDefault<KeyHasher>>,
+    pub(crate) arena: Vec<E>,
+}
+
+impl<K, E> Default for TextArena<K, E> {
+    fn default() -> Self {
+        TextArena {
+            index: std::collections::HashMap::default(),
+            arena: Vec::new(),
+        }
+    }
+}
+
+/// MILA's order texts by `mila`'s key: the text, as a Python string, and its code as a
+/// Python int (a text is one code's). Most orders recur from phase to phase, so a phase mostly
+/// reuses Python strings, their hashes included.
+pub(crate) type MilaTexts = TextArena<u64, (Box<str>, Py<PyString>, Py<PyAny>)>;
+
+/// Order texts as Rust and Python strings, by [`text_key`]: a map has a bounded number of them
+/// (every order of every unit type at every place), so they are made once.
+pub(super) type TextCache = TextArena<u32, (Box<str>, Py<PyString>)>;
+
+/// A hasher for integer text keys (a multiply: the keys are already well spread).
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.0 = u64::from(v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+}
+
+/// What the text of `code` in `st` depends on: the code, the ordered unit's type, and for a
+/// support or convoy the named unit's type and exact location (`F SPA/NC`) in place of its
+/// province. Bits 27-30 are free in a well-formed code.
+fn text_key(map: &GameMap, st: &State, code: u32) -> u32 {
+    use crate::engine::encode::{self, kind};
+    let k = encode::kind_of(code);
+    if k == kind::BUILD || k == kind::WAIVE {
+        return code;
+    }
+    let prov = map.prov_of[encode::loc_of(code)] as usize;
+    let mut me = st.units[prov];
+    if st.kind == crate::engine::state::RETREATS && st.dislodged[prov].is_some() {
+        me = st.dislodged[prov];
+    }
+    let mut key = code;
+    if !me.is_some() {
+        key |= 1 << 30;
+    } else if me.fleet {
+        key |= 1 << 27;
+    }
+    if k == kind::SUPPORT_HOLD || k == kind::SUPPORT_MOVE || k == kind::CONVOY {
+        let named = st.units[encode::a_of(code)];
+        if named.is_some() {
+            key = (key & !(0x7F << 11)) | (u32::from(named.loc) << 11);
+            if named.fleet {
+                key |= 1 << 28;
+            }
+        } else {
+            key |= 1 << 29;
+        }
+    }
+    key
+}
+
+impl TextArena<u32, (Box<str>, Py<PyString>)> {
+    /// The arena index of the text of `code` in `st`, made on first use.
+    pub(super) fn get(&mut self, py: Python<'_>, map: &GameMap, st: &State, code: u32) -> u32 {
+        let key = text_key(map, st, code);
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        let mut buf = String::new();
+        crate::engine::text::order_text(map, st, code, &mut buf);
+        let i = self.arena.len() as u32;
+        let py_text = PyString::new(py, &buf).unbind();
+        self.arena.push((buf.into_boxed_str(), py_text));
+        self.index.insert(key, i);
+        i
+    }
+}
+
+/// The Python names of `map` (made on first use, kept for the life of the process, as the map
+/// itself is).
+pub(crate) fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNames {
+    static ALL: std::sync::Mutex<Vec<&'static MapNames>> = std::sync::Mutex::new(Vec::new());
+    let key = map as *const GameMap as usize;
+    let mut all = ALL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = all.iter().find(|n| n.map == key) {
+        return found;
+    }
+    let strings = |v: &[&str]| -> Vec<Py<PyString>> {
+        v.iter().map(|s| PyString::intern(py, s).unbind()).collect()
+    };
+    let locations: Vec<&str> = map.spec.locations.iter().map(String::as_str).collect();
+    let powers: Vec<&str> = map.spec.powers.iter().map(String::as_str).collect();
+    // The engine's result codes: the resolver's, then ILLEGAL.
+    let results: Vec<&str> = code::NAMES
+        .iter()
+        .copied()
+        .chain([result::ILLEGAL_NAME])
+        .collect();
+    let names: &'static MapNames = Box::leak(Box::new(MapNames {
+        map: key,
+        texts: std::sync::Mutex::new(TextCache::default()),
+        mila: std::sync::Mutex::new(TextArena::default()),
+        locations: strings(&locations),
+        powers: strings(&powers),
+        kinds: strings(&kind::NAMES),
+        codes: strings(&results),
+    }));
+    all.push(names);
+    names
+}
+
+impl PyFastGame {
+    /// `legal_by_power`, for every power or only `only`.
+    pub(super) fn texts_by_power<'py>(
+        &self,
+        py: Python<'py>,
+        only: Option<u8>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let map = self.game.map;
+        let st = &self.game.state;
+        let names = map_names(py, map);
+        guarded(|| {
+            let mut cache = names.texts.lock().unwrap_or_else(|e| e.into_inner());
+            self.game.with_legal(|legal, slots| {
+                // Slots per power, keyed by name: provinces sorted, then the waive.
+                let mut order: Vec<(u8, bool, &str, usize)> = slots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| only.is_none_or(|p| p == s.power))
+                    .map(|(i, s)| {
+                        let key = if s.key_is_power {
+                            map.power_name(s.key as usize)
+                        } else {
+                            map.loc_name(s.key as usize)
+                        };
+                        (s.power, s.key_is_power, key, i)
+                    })
+                    .collect();
+                order.sort_unstable();
+                let out = PyDict::new(py);
+                let mut pairs: Vec<(u32, u32)> = Vec::new();
+                let mut current: Option<(u8, Bound<'py, PyDict>)> = None;
+                for &(power, key_is_power, _, i) in &order {
+                    let s = &slots[i];
+                    pairs.clear();
+                    for &c in legal.codes_of(s) {
+                        pairs.push((cache.get(py, map, st, c), c));
+                    }
+                    let arena = &cache.arena;
+                    pairs
+                        .sort_unstable_by(|x, y| arena[x.0 as usize].0.cmp(&arena[y.0 as usize].0));
+                    let texts =
+                        PyList::new(py, pairs.iter().map(|p| arena[p.0 as usize].1.bind(py)))?;
+                    if current.as_ref().is_none_or(|(p, _)| *p != power) {
+                        let d = PyDict::new(py);
+                        out.set_item(names.powers[power as usize].bind(py), &d)?;
+                        current = Some((power, d));
+                    }
+                    let key = if key_is_power {
+                        &names.powers[s.key as usize]
+                    } else {
+                        &names.locations[s.key as usize]
+                    };
+                    if let Some((_, d)) = &current {
+                        d.set_item(key.bind(py), texts)?;
+                    }
+                }
+                Ok(out)
+            })
+        })
+    }
+}
