@@ -95,3 +95,27 @@ def test_bad_maps_raise_value_error(core: Any, args: list[Any], fragment: str) -
 def test_a_good_map_compiles(core: Any) -> None:
     table = core.FastMap(*tiny_map([[1], [0], []], [[1, 2], [0, 2], [0, 1]], [0, 1, 2]))
     assert (table.num_provinces, table.num_locations, table.num_powers) == (3, 3, 1)
+
+
+def test_the_python_side_reads_the_cores_tables_with_their_meaning() -> None:
+    """One table per concept, exported by the core: the order kinds are the model's order
+    classes, the result names are the model's result codes, and the code layout the Python
+    encoder uses gives the core's own codes."""
+    from diplo import _core
+    from diplo.engine import codes
+    from diplo.engine.compile import _ORDER_CLASSES, fast_map
+    from diplo.model.map import standard_map
+    from diplo.model.orders import parse_order
+    from diplo.model.outcome import CORE_CODES
+
+    assert [c.__name__ for c in _ORDER_CLASSES] == list(_core.ORDER_KINDS)
+    assert tuple(_core.RESULT_NAMES) == CORE_CODES
+    assert (*CORE_CODES, "illegal") == codes.RESULT_CODES
+    game_map = standard_map()
+    texts = ["A PAR - BUR", "F BRE - MAO", "A MAR S A PAR - BUR", "F NTH C A LON - NWY"]
+    orders = [parse_order(t, game_map) for t in texts]
+    items: list[object] = list(orders)
+    core = fast_map(game_map).encode_objects(items)
+    assert [codes.encode_order(o, game_map) for o in orders] == core
+    assert [codes.kind_of(c) for c in core] == [codes.MOVE, codes.MOVE, codes.SUPPORT_MOVE, 4]
+    assert game_map.locations[codes.location_of(core[1])] == "BRE"

@@ -85,7 +85,9 @@ def test_the_package_carries_its_contract_and_fixture() -> None:
     assert "## The input document" in contract.read_text(encoding="utf-8")
     assert len(load_cases(find_fixture())) == 164
     proc = subprocess.run(
-        [sys.executable, "-m", "diplo.apps.cli", "adjudicate", "--help"], capture_output=True, text=True
+        [sys.executable, "-m", "diplo.apps.cli", "adjudicate", "--help"],
+        capture_output=True,
+        text=True,
     )
     assert "json-contract.md" in proc.stdout.replace("\n", "").replace(" ", "")
 

@@ -154,7 +154,17 @@ def test_process_batch_runs_on_every_shipped_map(name: str) -> None:
 def test_diplo_play_on_a_variant_is_the_same_on_both_backends(name: str, year: int | None) -> None:
     outputs = []
     for backend in ("rust", "python"):
-        args = [sys.executable, "-m", "diplo.apps.cli", "play", "--map", name, "--seed", "1", "--quiet"]
+        args = [
+            sys.executable,
+            "-m",
+            "diplo.apps.cli",
+            "play",
+            "--map",
+            name,
+            "--seed",
+            "1",
+            "--quiet",
+        ]
         args += ["--backend", backend] + ([] if year is None else ["--max-year", str(year)])
         done = subprocess.run(args, capture_output=True, text=True, check=False, timeout=600)
         assert done.returncode == 0, done.stderr

@@ -100,7 +100,9 @@ def imports(module: str, path: Path, known: Mapping[str, Path]) -> set[str]:
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = _absolute(module, is_package, node)
-            names = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+            names = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names
+            ]
         elif (
             isinstance(node, ast.Call)
             and node.args
@@ -215,7 +217,10 @@ def main(argv: list[str] | None = None) -> int:
     for problem in problems:
         print(problem)
     count = len(graph(args.root))
-    print(f"{count} modules: " + (f"{len(problems)} problems" if problems else "no cycle, no arrow up"))
+    print(
+        f"{count} modules: "
+        + (f"{len(problems)} problems" if problems else "no cycle, no arrow up")
+    )
     return 1 if problems else 0
 
 

@@ -28,6 +28,7 @@ from typing import Any, Literal, TypeAlias
 
 from ..api.backends import available_backends
 from ..api.phase import process_phase
+from ..engine.codes import MOVE, RESULT_CODES, FastGame, encode_order, location_of
 from ..model.map import Map, standard_map
 from ..model.orders import (
     Build,
@@ -251,8 +252,6 @@ def _rule_fast(
     position: Position, expected: Sequence[Sequence[str]], where: str, left_out: list[str]
 ) -> tuple[_PhaseRuling, Position, dict[str, Dislodged]]:
     """``FastGame``'s ruling of one phase, lined up with the expected orders."""
-    from ..engine.codes import MOVE, RESULT_CODES, FastGame
-
     game = FastGame(position)
     codes: list[int] = []
     slot: list[int | None] = []  # per expected order, its index among the codes
@@ -302,13 +301,11 @@ def _rule_fast(
 def _code_loc(code: int, position: Position) -> str:
     """The province of the unit a code orders."""
     game_map = position.map
-    return game_map.province_of(game_map.locations[code >> 4 & 0x7F])
+    return game_map.province_of(game_map.locations[location_of(code)])
 
 
 def _fast_code(position: Position, power: str, text: str) -> tuple[int | None, str]:
     """The code of ``power``'s order ``text``, or ``None`` and why the code path cannot say it."""
-    from ..engine.codes import encode_order
-
     game_map = position.map
     try:
         _, order = parse_power_order(text, game_map)

@@ -59,6 +59,8 @@ from ..engine.codes import (
     FastState,
     decode_order,
     encode_order,
+    kind_of,
+    location_of,
     position_from_state,
 )
 from ..formats.mila import (
@@ -370,7 +372,7 @@ class Game:
                     continue
                 text = turn.text(code)
             # What the order is for: its unit's (or build site's) province; each waive its own.
-            slot = -1 - len(kept) if code & 0xF == WAIVE else province[code >> 4 & 0x7F]
+            slot = -1 - len(kept) if kind_of(code) == WAIVE else province[location_of(code)]
             kept[slot] = (text, code)
         self._orders[power] = kept
 

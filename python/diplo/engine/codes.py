@@ -119,33 +119,58 @@ __all__ = [
     "decode_order",
     "encode_order",
     "fast_map",
+    "kind_of",
+    "location_of",
     "pack_orders",
     "position_from_state",
     "process_batch",
+    "waive_code",
 ]
 
-HOLD: Final = 0
-MOVE: Final = 1
-SUPPORT_HOLD: Final = 2
-SUPPORT_MOVE: Final = 3
-CONVOY: Final = 4
-RETREAT: Final = 5
-DISBAND: Final = 6
-BUILD: Final = 7
-WAIVE: Final = 8
-#: Bit 25: the move is ordered "via convoy".
-VIA: Final = 1 << 25
-#: Bit 26: the build is a fleet.
-FLEET: Final = 1 << 26
+# The code layout is the core's (``rust/src/engine/encode.rs``), read from its one exported
+# table, never written out again here.
+_LAYOUT = _core.CODE_LAYOUT
+_KINDS = _core.ORDER_KINDS
+HOLD: Final = _KINDS.index("Hold")
+MOVE: Final = _KINDS.index("Move")
+SUPPORT_HOLD: Final = _KINDS.index("SupportHold")
+SUPPORT_MOVE: Final = _KINDS.index("SupportMove")
+CONVOY: Final = _KINDS.index("Convoy")
+RETREAT: Final = _KINDS.index("Retreat")
+DISBAND: Final = _KINDS.index("Disband")
+BUILD: Final = _KINDS.index("Build")
+WAIVE: Final = _KINDS.index("Waive")
+#: The move is ordered "via convoy".
+VIA: Final = 1 << _LAYOUT["via_shift"]
+#: The build is a fleet.
+FLEET: Final = 1 << _LAYOUT["fleet_shift"]
 
-_LOC = 4
-_A = 11
-_B = 18
-_FIELD = 0x7F
-_USED = (1 << 27) - 1
+_KIND = _LAYOUT["kind_mask"]
+_LOC = _LAYOUT["loc_shift"]
+_POWER = _LAYOUT["power_shift"]
+_A = _LAYOUT["a_shift"]
+_B = _LAYOUT["b_shift"]
+_FIELD = _LAYOUT["field_mask"]
+_USED = _LAYOUT["used_mask"]
 
 #: Result codes, indexed by the integers of :meth:`FastGame.result_codes`.
-RESULT_CODES: Final = ("ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal")
+RESULT_CODES: Final = (*_core.RESULT_NAMES, "illegal")
+
+
+def kind_of(code: int) -> int:
+    """The order kind of a code (an index of ``_core.ORDER_KINDS``)."""
+    return code & _KIND
+
+
+def location_of(code: int) -> int:
+    """The location index of the ordered unit (a build's location; meaningless for a waive)."""
+    return code >> _LOC & _FIELD
+
+
+def waive_code(power: int) -> int:
+    """The code of a waive by the power of index ``power``."""
+    return WAIVE | power << _POWER
+
 
 #: A fast game's raw state, as ``_core.FastGame.state()`` returns it: ``(year, season, kind,
 #: units, centers, dislodged)``, units ``(power, is_fleet, loc)``, centres ``(province, power)``,
@@ -187,7 +212,7 @@ def encode_order(order: Order, game_map: Map, power: str | None = None) -> int:
     if isinstance(order, Waive):
         if power is None or power not in game_map.powers:
             raise ValueError(f"a waive is encoded with its power; got power {power!r}")
-        return WAIVE | game_map.powers.index(power) << _LOC
+        return waive_code(game_map.powers.index(power))
     if not isinstance(
         order, Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build
     ):
@@ -222,7 +247,7 @@ def encode_order(order: Order, game_map: Map, power: str | None = None) -> int:
 def _well_formed(code: int, game_map: Map) -> bool:
     if not isinstance(code, int) or isinstance(code, bool) or code < 0 or code & ~_USED:
         return False
-    kind, loc = code & 0xF, code >> _LOC & _FIELD
+    kind, loc = code & _KIND, code >> _LOC & _FIELD
     a, b = code >> _A & _FIELD, code >> _B & _FIELD
     via, fleet = bool(code & VIA), bool(code & FLEET)
     locations, provinces = len(game_map.locations), len(game_map.provinces)

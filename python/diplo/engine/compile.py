@@ -8,11 +8,31 @@ from weakref import WeakKeyDictionary
 
 from .. import _core
 from ..model.map import Map
+from ..model.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
 from ..model.position import Phase, Piece, Position
 
 __all__ = ["encode_position", "engine_game", "fast_map", "tables"]
 
 _KINDS = {"land": 0, "coast": 1, "sea": 2}
+#: The order classes in the core's order-kind order (``_core.ORDER_KINDS``): the core tells order
+#: objects apart by these classes, not by their names.
+_ORDER_CLASSES = tuple(
+    {
+        c.__name__: c
+        for c in (Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive)
+    }[name]
+    for name in _core.ORDER_KINDS
+)
 _FAST_MAPS: WeakKeyDictionary[Map, _core.FastMap] = WeakKeyDictionary()
 
 
@@ -44,6 +64,7 @@ def fast_map(game_map: Map) -> _core.FastMap:
             [[index[h] for h in game_map.homes.get(p, ())] for p in game_map.powers],
             [rank[p] for p in provinces],
             game_map.victory,
+            order_classes=_ORDER_CLASSES,
         )
         _FAST_MAPS[game_map] = table
     return table

@@ -36,11 +36,12 @@ from .. import _core
 from ..model.limits import MAX_YEAR, MIN_YEAR
 from ..model.map import Map
 from ..model.orders import Build, Order, OrderParseError, Waive, parse_power_order
-from ..model.outcome import CORE_CODES, explain_facts, explain_tail
+from ..model.outcome import explain_facts, explain_tail
 from ..model.position import Dislodged, Phase, Piece, Position, PositionError
 from ..model.results import PhaseOutcome, Result, named_unit
 from ..model.rules import Rules
-from .codes import encode_order
+from .codes import RESULT_CODES as RESULT_NAMES
+from .codes import encode_order, location_of, waive_code
 from .compile import _Tables, encode_position, engine_game, fast_map, tables
 
 __all__ = [
@@ -52,8 +53,8 @@ __all__ = [
     "process_phase_engine",
 ]
 
-RESULT_NAMES = (*CORE_CODES, "illegal")
 REASON_NAMES: tuple[str, ...] = tuple(_core.REASON_NAMES)
+_MULTIPLE = REASON_NAMES.index("multiple_orders")
 
 
 # --------------------------------------------------------------------------- positions
@@ -228,7 +229,7 @@ def _learn(t: _Tables, power: str, text: str) -> int | None:
 
 def _object_code(t: _Tables, power: str, order: object) -> int | None:
     if isinstance(order, Waive):
-        return 8 | t.power_index[power] << 4
+        return waive_code(t.power_index[power])
     code = t.fast.encode_objects([order])[0]
     if code >= 0:
         return code
@@ -265,9 +266,9 @@ def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Sub
         elif isinstance(item, str):
             code = t.fast.parse_canonical(item)
             if code is None:
-                code = 8 | pi << 4 if item == "WAIVE" else _learn(t, power, item)
+                code = waive_code(pi) if item == "WAIVE" else _learn(t, power, item)
         elif isinstance(item, Waive):
-            code = 8 | pi << 4
+            code = waive_code(pi)
         else:
             code = next(found)
             if code < 0:
@@ -542,9 +543,9 @@ def _build_results(
         if j >= 0 and reasons[j] == 0:
             results.append(None)  # legal: filled in below (retreats, adjustments)
             continue
-        if j >= 0 and reasons[j] == 26:
+        if j >= 0 and reasons[j] == _MULTIPLE:
             results.append(_multiple(t, before, after, j, power))
-            refused.append((t.provinces[after.normal_forms()[j] >> 4 & 0x7F], "multiple_orders"))
+            refused.append((t.provinces[location_of(after.normal_forms()[j])], "multiple_orders"))
             continue
         if item is None:
             item = sub.items[j][1]
@@ -627,9 +628,11 @@ def _multiple(t: _Tables, before: Any, after: Any, j: int, power: str) -> Result
 
     reasons = after.reasons()
     normals = after.normal_forms()
-    prov = t.provinces[normals[j] >> 4 & 0x7F]
+    prov = t.provinces[location_of(normals[j])]
     same = [
-        k for k, r in enumerate(reasons) if r == 26 and t.provinces[normals[k] >> 4 & 0x7F] == prov
+        k
+        for k, r in enumerate(reasons)
+        if r == _MULTIPLE and t.provinces[location_of(normals[k])] == prov
     ]
     texts = before.texts([normals[k] for k in same])
     text = texts[same.index(j)]
