@@ -9,7 +9,7 @@ the guess algorithm of DATC 5.F, with the owner of a cycle found by low links (s
 - a cycle with a convoy in it is a convoy paradox: the Szykman rule makes the convoying fleets of
   the cycle fail to convoy (DATC 4.A.2, 5.B.9, 6.F.14 onwards).
 
-Higher-order paradoxes (DATC 6.F.16 to 6.F.24) need no special code. After a backup rule fixes a
+Second-order paradoxes (DATC 6.F.22 to 6.F.24) need no special code. After a backup rule fixes a
 cycle, the resolver simply resolves the orders again; any paradox the fix exposes is met as a new
 cycle and broken the same way. This terminates: every application of the backup rule turns at
 least one unresolved decision into a resolved one, resolved decisions never change, and there are
@@ -414,7 +414,9 @@ class _MovementResolver:
                 self._settle(decision, False)
             self.szykman.update(f for _, f in convoys)
         elif all(d[0] == "move" for d in members):
-            # DATC 6.C.1-6.C.3: circular movement; every move of the circle succeeds.
+            # DATC 6.C.1, 6.C.2, 6.C.4, 6.C.6, 6.G.1: circular movement (a convoyed swap
+            # included); every move of the circle succeeds. A disrupted circle (6.C.3) never
+            # gets here: its bounce makes it a cycle with one consistent resolution.
             for decision in members:
                 self._settle(decision, True)
         else:

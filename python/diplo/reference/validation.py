@@ -277,7 +277,7 @@ def _fleet_destination(game_map: Map, piece: Piece, dest: str) -> str:
         raise _Illegal("not_adjacent", f"a fleet in {piece.loc} cannot reach {dst}")
     if dest != dst:
         if dest not in reachable:
-            # DATC 4.B.3, 6.B.2/6.B.3 family: a named coast the fleet cannot reach is illegal.
+            # DATC 4.B.3, 6.B.3, 6.D.29: a named coast the fleet cannot reach is illegal.
             raise _Illegal("bad_coast", f"a fleet in {piece.loc} cannot reach {dest}")
         return dest
     if len(reachable) > 1:
@@ -285,7 +285,7 @@ def _fleet_destination(game_map: Map, piece: Piece, dest: str) -> str:
         raise _Illegal(
             "coast_needed", f"{dst} has two coasts a fleet in {piece.loc} could reach: name one"
         )
-    # DATC 4.B.2: with one coast reachable an omitted coast means that coast.
+    # DATC 4.B.2, 6.B.2: with one coast reachable an omitted coast means that coast.
     return reachable[0]
 
 
