@@ -629,7 +629,7 @@ class Map:
     def can_reach(self, unit_type: str, src_loc: str, dst_prov: str) -> bool:
         """Province-level reach, the test for a support: could the unit move to *some* location
         of ``dst_prov``? A fleet in Marseilles reaches Spain (by its south coast), so it may
-        support a move to Spain's north coast (DATC 6.B.5)."""
+        support a move to Spain's north coast (DATC 6.B.4)."""
         dst = self.province_of(dst_prov)
         if unit_type == "A":
             return dst in self.army_neighbours(self.province_of(src_loc))

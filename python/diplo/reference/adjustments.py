@@ -65,7 +65,8 @@ _CIVIL_DISORDER_RULE = {
 
 def build_sites(position: Position, power: str) -> list[str]:
     """Where ``power`` may build, in the map's order: its owned, vacant home centres, or under
-    the ``build_sites="any"`` rule every owned, vacant centre."""
+    the ``build_sites="any"`` rule every owned, vacant centre (DATC 6.I.3-6.I.6; vacant on
+    every coast, 6.I.4)."""
     game_map = position.map
     index = game_map.location_index
     candidates = (

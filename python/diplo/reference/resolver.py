@@ -9,7 +9,7 @@ the guess algorithm of DATC 5.F, with the owner of a cycle found by low links (s
 - a cycle with a convoy in it is a convoy paradox: the Szykman rule makes the convoying fleets of
   the cycle fail to convoy (DATC 4.A.2, 5.B.9, 6.F.14 onwards).
 
-Higher-order paradoxes (DATC 6.F.16 to 6.F.24) need no special code. After a backup rule fixes a
+Second-order paradoxes (DATC 6.F.22 to 6.F.24) need no special code. After a backup rule fixes a
 cycle, the resolver simply resolves the orders again; any paradox the fix exposes is met as a new
 cycle and broken the same way. This terminates: every application of the backup rule turns at
 least one unresolved decision into a resolved one, resolved decisions never change, and there are
@@ -93,6 +93,8 @@ class _MovementResolver:
             elif isinstance(order, SupportHold):
                 target = order.supported.province
                 if target in self.units and target not in self.moves:
+                    # DATC 6.D.4-6.D.6, 6.D.25-6.D.27: a unit that holds, supports or
+                    # convoys (even in vain) can be supported in hold.
                     self.hold_supports.setdefault(target, []).append(prov)
                 else:
                     # A unit ordered to move cannot be supported in hold, even when its move
@@ -109,7 +111,8 @@ class _MovementResolver:
 
     def _support_matches(self, mover: str, dest: str) -> bool:
         """A move support matches the move ordered; a coast it names must be the move's coast
-        (DATC 6.B.9), while one it leaves out matches either coast (4.B.4)."""
+        (DATC 6.B.9), while one it leaves out matches either coast (4.B.4, 6.B.7, 6.B.8,
+        6.B.15). A unit that holds gets no move support (DATC 6.D.9)."""
         move = self.orders.get(mover)
         if not isinstance(move, Move) or self.moves[mover] != self.map.province_of(dest):
             return False
@@ -143,7 +146,8 @@ class _MovementResolver:
 
     def path(self, origin: str) -> bool:
         """DATC 5.B.4: a convoyed army needs a chain of fleets that convoy it and are not
-        dislodged; multi-route convoys fail only when every route is broken (DATC 4.A.1)."""
+        dislodged (DATC 6.C.5); multi-route convoys fail only when every route is broken
+        (DATC 4.A.1, 6.F.9-6.F.13)."""
         if not self.convoyed[origin]:
             return True
         dest = self.moves[origin]
@@ -167,7 +171,8 @@ class _MovementResolver:
     def head_to_head(self, origin: str) -> str | None:
         """The unit moving the opposite way, when the two meet on their border.
 
-        A convoyed move never meets its opponent on the border (DATC 6.G), so it is no
+        Battles are between provinces, whatever the coasts (no coastal crawl, DATC 6.B.13). A
+        convoyed move never meets its opponent on the border (DATC 6.G), so it is no
         head-to-head battle.
         """
         dest = self.moves[origin]
@@ -251,6 +256,7 @@ class _MovementResolver:
         for other in self.attackers[dest]:
             if other == origin:
                 continue
+            # DATC 6.A.11, 6.A.12, 6.C.3: a rival's prevent strength bounces the move.
             strength = self.prevent_strength(other)
             if strength > best:
                 best, by = strength, other
@@ -312,7 +318,8 @@ class _MovementResolver:
         )
 
     def adjudicate_convoy(self, fleet: str) -> bool:
-        """DATC 5.B.3: a convoy works while its fleet is not dislodged.
+        """DATC 5.B.3: a convoy works while its fleet is not dislodged; an attack alone does
+        not disrupt it (DATC 6.F.4, 6.F.5).
 
         The attacking moves are adjudicated directly instead of resolved (the DATC 5.D hack):
         that keeps the fleet's own decision out of the attackers' cycles, so every cycle is a
@@ -414,7 +421,9 @@ class _MovementResolver:
                 self._settle(decision, False)
             self.szykman.update(f for _, f in convoys)
         elif all(d[0] == "move" for d in members):
-            # DATC 6.C.1-6.C.3: circular movement; every move of the circle succeeds.
+            # DATC 6.C.1, 6.C.2, 6.C.4, 6.C.6, 6.G.1: circular movement (a convoyed swap
+            # included); every move of the circle succeeds. A disrupted circle (6.C.3) never
+            # gets here: its bounce makes it a cycle with one consistent resolution.
             for decision in members:
                 self._settle(decision, True)
         else:

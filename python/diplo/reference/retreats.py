@@ -140,8 +140,8 @@ def resolve_retreats(position: Position, orders: Mapping[str, Retreat | Disband]
             target = game_map.province_of(given.dest)
             rivals = [dislodged[p].piece for p in by_target[target] if p != prov]
             if rivals:
-                # DATC 6.H.7 / 6.H.8: retreats have no strength; every unit retreating to the
-                # same province is disbanded.
+                # DATC 6.H.7 / 6.H.8 / 6.H.14: retreats have no strength; every unit retreating
+                # to the same province is disbanded.
                 others = _join([f"{r.power.title()} {r}" for r in rivals])
                 verb = "also retreats" if len(rivals) == 1 else "also retreat"
                 outcomes[prov] = Outcome(

@@ -99,7 +99,8 @@ def validate_order(position: Position, power: str, order: str | Order) -> Ruling
 def _collect_unit_orders(rulings: list[Ruling]) -> Validated:
     # DATC 4.D.3 (preferred choice c): two different legal orders for one unit are both
     # illegal and the unit holds, still able to receive hold support. The same order twice
-    # counts once. Illegal orders take no part (4.E.1: they are ignored altogether).
+    # counts once. Illegal orders take no part (4.E.1: they are ignored altogether, and the
+    # unit holds and may be supported in hold, 6.D.28-6.D.30).
     by_unit: dict[str, list[int]] = {}
     for index, ruling in enumerate(rulings):
         if ruling.legal and ruling.unit is not None:
@@ -206,8 +207,8 @@ def _own_piece(position: Position, power: str, unit: Unit) -> Piece:
             "foreign_unit",
             f"the unit in {prov} belongs to {power_name(piece.power)}, not {power_name(power)}",
         )
-    # DATC 4.C.2 and 4.B.5: a wrong unit type or a wrong coast of the ordered unit is ignored;
-    # the order is taken for the unit that is really there.
+    # DATC 4.C.2 and 4.B.5 (6.B.10): a wrong unit type or a wrong coast of the ordered unit is
+    # ignored; the order is taken for the unit that is really there.
     return piece
 
 
@@ -242,15 +243,18 @@ def _check_move(game_map: Map, piece: Piece, dest: str, via: bool, fleets: froze
     src = piece.province
     dst = game_map.province_of(dest)
     if dst == src:
-        # DATC 6.A.4, 6.A.5: a move to the unit's own province is illegal, convoy or not.
+        # DATC 6.A.4, 6.A.5, 6.B.11: a move to the unit's own province (another coast of it
+        # included) is illegal, convoy or not.
         raise _Illegal("move_to_self", f"{piece} cannot move to its own province")
     if piece.type == "A":
         if game_map.is_sea(dst):
+            # DATC 6.A.2, 6.D.24: an army cannot move to sea.
             raise _Illegal("army_to_sea", f"an army cannot move to the sea province {dst}")
-        # DATC 4.B.6: a coast written on an army's destination is irrelevant and ignored.
+        # DATC 4.B.6, 6.B.12: a coast written on an army's destination is irrelevant and ignored.
         if sea_route_exists(game_map, src, dst, fleets):
             return Move(piece.unit, dst, via)
         if dst not in game_map.army_neighbours(src):
+            # DATC 6.D.32: no neighbour, and no fleets on the board could carry it there.
             raise _Illegal(
                 "not_adjacent",
                 f"{dst} is not next to {src} and no convoy could carry an army there",
@@ -271,21 +275,23 @@ def _check_move(game_map: Map, piece: Piece, dest: str, via: bool, fleets: froze
 def _fleet_destination(game_map: Map, piece: Piece, dest: str) -> str:
     dst = game_map.province_of(dest)
     if game_map.is_land(dst):
+        # DATC 6.A.3, 6.D.22: a fleet cannot move inland.
         raise _Illegal("fleet_to_land", f"a fleet cannot move to the inland province {dst}")
     reachable = game_map.reachable_coasts(piece.loc, dst)
     if not reachable:
+        # DATC 6.A.1, 6.A.9, 6.D.28, 6.E.14: no border a fleet there could cross.
         raise _Illegal("not_adjacent", f"a fleet in {piece.loc} cannot reach {dst}")
     if dest != dst:
         if dest not in reachable:
-            # DATC 4.B.3, 6.B.2/6.B.3 family: a named coast the fleet cannot reach is illegal.
+            # DATC 4.B.3, 6.B.3, 6.D.29: a named coast the fleet cannot reach is illegal.
             raise _Illegal("bad_coast", f"a fleet in {piece.loc} cannot reach {dest}")
         return dest
     if len(reachable) > 1:
-        # DATC 4.B.1, 6.B.1: with two coasts reachable the coast must be named.
+        # DATC 4.B.1, 6.B.1, 6.D.30: with two coasts reachable the coast must be named.
         raise _Illegal(
             "coast_needed", f"{dst} has two coasts a fleet in {piece.loc} could reach: name one"
         )
-    # DATC 4.B.2: with one coast reachable an omitted coast means that coast.
+    # DATC 4.B.2, 6.B.2: with one coast reachable an omitted coast means that coast.
     return reachable[0]
 
 
@@ -301,6 +307,7 @@ def _check_support_hold(position: Position, piece: Piece, order: SupportHold) ->
     game_map = position.map
     target = _supported_piece(position, order.supported)
     if target.province == piece.province:
+        # DATC 6.A.8: no hold support for oneself.
         raise _Illegal("support_self", "a unit cannot support itself")
     if not game_map.can_reach(piece.type, piece.loc, target.province):
         raise _Illegal(
@@ -323,13 +330,14 @@ def _check_support_move(
         # DATC 6.D.34: support into the supporter's own province is illegal.
         raise _Illegal("cannot_support", f"{piece} cannot support a move into its own province")
     if not game_map.can_reach(piece.type, piece.loc, dst):
-        # DATC 6.B.5 and the rulebook: a unit may only support to a province it could enter.
+        # DATC 6.A.10, 6.B.5 and the rulebook: a unit may only support to a province it could enter.
         raise _Illegal(
             "cannot_support",
             f"{piece} could not move to {dst} itself, so it cannot support a move there",
         )
     if not _move_possible(game_map, mover, order.dest, fleets, piece.province):
-        # DATC 4.E.1, 6.A.5, 6.D.31: the supported move itself must be possible (and a convoyed
+        # DATC 4.E.1, 6.A.5, 6.D.22-6.D.24, 6.D.31: the supported move itself must be possible
+        # (and a convoyed
         # move must have a route that does not need the supporting fleet).
         raise _Illegal(
             "impossible_move", f"{mover} cannot move to {dst}, so that move cannot be supported"
@@ -364,6 +372,7 @@ def _check_convoy(
 ) -> Convoy:
     game_map = position.map
     if not game_map.is_sea(piece.province):
+        # DATC 6.F.1: only a fleet at sea convoys.
         raise _Illegal("convoy_not_at_sea", f"{piece} is not in a sea province and cannot convoy")
     army = _supported_piece(position, order.army)
     if army.type != "A":
@@ -391,13 +400,14 @@ def _retreat(position: Position, power: str, order: Order) -> Order:
         # A retreat is often written as a move (the DATC writes "F Trieste - Albania").
         order = Retreat(order.unit, order.dest)
     if not isinstance(order, Retreat | Disband):
-        # DATC 6.H.1, 6.H.2: no supports, convoys or holds in a retreat phase.
+        # DATC 6.H.1, 6.H.2, 6.H.3: no supports, convoys or holds in a retreat phase.
         raise _Illegal(
             "wrong_phase", "only retreat and disband orders are given in a retreat phase"
         )
     prov = game_map.province_of(order.unit.loc)
     dislodged = position.dislodged.get(prov)
     if dislodged is None:
+        # DATC 6.H.4: only dislodged units move in a retreat phase.
         raise _Illegal("not_dislodged", f"there is no dislodged unit in {prov}")
     piece = dislodged.piece
     if piece.power != power:
@@ -482,7 +492,7 @@ def _adjustment(position: Position, power: str, order: Order) -> Order:
         raise _Illegal("fleet_to_land", f"a fleet cannot be built in the inland province {prov}")
     coasts = game_map.coasts_of(prov)
     if coasts and loc == prov:
-        # DATC 4.B.7: a fleet built in a split-coast province needs its coast.
+        # DATC 4.B.7, 6.B.14: a fleet built in a split-coast province needs its coast.
         raise _Illegal("coast_needed", f"name the coast of {prov} to build a fleet there")
     if coasts and loc not in coasts:
         raise _Illegal("bad_coast", f"{loc} is not a coast of {prov}")
