@@ -27,7 +27,7 @@ def test_a_panic_arrives_as_runtime_error(core: Any) -> None:
 
 
 def _entry_points() -> dict[str, Any]:
-    """One call of each guarded entry point of the fast path and of ``py_texts``."""
+    """One call of each guarded entry point of the core (``rust/src/bindings/``)."""
     from diplo import _core
     from diplo.engine.compile import fast_map
     from diplo.model.map import standard_map

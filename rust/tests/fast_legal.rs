@@ -322,7 +322,7 @@ fn malformed_codes_are_illegal() {
         9 | (par as u32) << 4,
         encode::hold(n.min(127)),
     ] {
-        let mut legal = diplo_core::engine::legal::Legal::default();
+        let mut legal = diplo_core::engine::legality::Legal::default();
         legal.prepare(k.map, &game.state, game.stamp);
         assert!(legal.check(k.map, &game.state, code).is_none(), "{code:#x}");
     }

@@ -1,7 +1,7 @@
 """The object API on the Rust game engine: :func:`diplo.adjudicate.process_phase` with
 ``backend="rust"``.
 
-One engine rules every phase kind: the fast path's game (``rust/src/fast/``) validates the
+One engine rules every phase kind: the game engine (``rust/src/engine/``) validates the
 orders, resolves movement, retreats and adjustments (civil disorder included), sequences the
 phases, changes centre ownership and ends the game. This module is only the translation between
 the object world and the engine:

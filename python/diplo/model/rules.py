@@ -5,7 +5,7 @@ DATC v3.0 preferences, which follow the 2023 rulebook; a house rule is a differe
 fork. A position carries its rules (``Position.rules``), so everything that rules on a position
 reads them from there, and so do the game file and the JSON contract (an optional ``"rules"``
 object, ``docs/rules-and-variants.md``). The Rust engine has the same value with the same meaning
-(``rust/src/fast/rules.rs``); the cross-check tests hold the two together.
+(``rust/src/engine/rules.rs``); the cross-check tests hold the two together.
 
 Each option is read in one place per language:
 

@@ -36,7 +36,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mila::register(m)?;
     m.add("__version__", crate::version())?;
     // One table per concept, each from its one home in the core.
-    m.add("REASON_NAMES", crate::engine::reasons::NAMES.to_vec())?;
+    m.add("REASON_NAMES", crate::engine::legality::NAMES.to_vec())?;
     m.add("RESULT_NAMES", code::NAMES.to_vec())?;
     m.add("ORDER_KINDS", kind::NAMES.to_vec())?;
     let layout = PyDict::new(m.py());

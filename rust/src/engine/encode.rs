@@ -25,7 +25,7 @@
 //! gives it in the position it is played in; the codes the engine lists as legal are exactly
 //! these normal forms (the ordered unit's real location, a fleet's exact destination coast, an
 //! army's destination as a province, ...), so legality is membership in that list once a
-//! submitted code has been put in normal form (see `legal::canonical`).
+//! submitted code has been put in normal form (see `legality::Legal::canonical`).
 
 /// Order kinds (bits 0-3).
 pub mod kind {

@@ -7,18 +7,17 @@
 //! * [`encode`] — the `u32` order layout.
 //! * [`game_map`] — [`GameMap`], the per-map table (interned, shared by every game and thread).
 //! * [`state`] — [`State`], the board of one phase, a fixed-size value.
-//! * [`legal`] — complete legal-order lists per slot; legality as membership.
+//! * [`legality`] — complete legal-order lists per slot, legality as membership, and why a code
+//!   is refused (`diplo.validation`'s reason codes), each rule decided once.
 //! * [`phases`] — [`Game`]: validation, the three phase kinds, the next position.
 //! * [`rules`] — [`Rules`]: the rulebook options, and every decision they change.
-//! * [`reasons`] — why a code is refused: `diplo.validation`'s reason codes.
 //! * [`batch`] — many games in parallel with scoped threads.
 
 pub mod batch;
 pub mod encode;
 pub mod game_map;
-pub mod legal;
+pub mod legality;
 pub mod phases;
-pub mod reasons;
 pub mod rules;
 pub mod state;
 pub mod text;

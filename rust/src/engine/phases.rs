@@ -31,8 +31,7 @@ use std::sync::Mutex;
 use super::encode::{self, kind};
 use super::game_map::NO_POWER;
 use super::game_map::{bit, has, Bits, GameMap, Mask};
-use super::legal::{Legal, Slot};
-use super::reasons::{reason, why};
+use super::legality::{reason, why, Legal, Slot};
 use super::state::{Piece, State, ADJUSTMENTS, FALL, MOVEMENT, RETREATS, SPRING, WINTER};
 use crate::resolver::orders::{Order, Unit};
 use crate::resolver::outcome::MovementOutcome;
@@ -100,7 +99,7 @@ pub struct Game {
     /// Whether processing also records why (`reasons`, `normal`, `facts`, `gone`): the object
     /// API's explanations. Off for a bot's codes (`diplo.fast`).
     pub explain: bool,
-    /// With `explain`: per submitted code, its reason code (`reasons::reason`, OK when legal).
+    /// With `explain`: per submitted code, its reason code (`legality::reason`, OK when legal).
     pub reasons: Vec<u8>,
     /// With `explain`: per submitted code, its normal form (0 when refused).
     pub normal: Vec<u32>,

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use diplo_core::engine::encode;
-use diplo_core::engine::legal::Legal;
+use diplo_core::engine::legality::Legal;
 use diplo_core::engine::{Game, GameMap, MapSpec, State};
 use diplo_core::{code, resolve_movement, CompiledMap, MovementOutcome, Order, Unit};
 

@@ -1,5 +1,15 @@
-//! Legal orders of the game engine: the complete list for every orderable slot, and legality of a
-//! submitted code as membership in that list.
+//! Legality in the game engine, in one place: the complete legal-order list of every orderable
+//! slot, legality of a submitted code as membership in that list, and why a refused code is
+//! refused (`diplo.validation`'s reason codes, [`reason`], named by [`NAMES`]).
+//!
+//! Each rule is decided once, by a rule function that gives its refusal reason (`OK` when the
+//! rule allows the order) and that both the lists and the reasons use: `support_reach`
+//! (DATC 6.B.5, 6.D.34), `army_move` (DATC 4.E.1, 6.D.32 on the phase's sea reach),
+//! `fleet_move` (DATC 4.B.1-4.B.3), `support_hold` and `support_move` (the supported unit),
+//! `retreat_destination` (DATC 4.B.6, the retreat options), `owed` and `adjustment` (who
+//! builds or disbands), `fleet_build` (DATC 4.C.4, 4.B.7). Where a rule is a search (the convoy
+//! routes, DATC 6.G.19; a supported move that must not need the supporting fleet, DATC 6.D.31)
+//! the reason is membership in the section of the list the search made.
 //!
 //! The lists are exactly `diplo.legal.legal_orders` (which is exactly what `diplo.validation`
 //! accepts), encoded. A submitted code is first put in its normal form by [`Legal::canonical`] —
@@ -7,7 +17,7 @@
 //! 4.B.5, 4.C.2), a fleet's only reachable coast filled in (4.B.2), a coast on an army's
 //! destination or build dropped (4.B.6), an army's move support to a province — and then it is
 //! legal exactly when its unit's list contains it ([`Legal::check`]). So there is one source of
-//! truth for legality: the generator.
+//! truth for legality: the generator, built from the rule functions.
 //!
 //! Movement (per unit): the hold; moves to every neighbour (a fleet to each reachable coast apart;
 //! an army also "via convoy" where fleets could carry it, DATC 4.E.1, 6.D.32) and to every coast
@@ -24,8 +34,73 @@
 //! changes (each state carries a `stamp`, see `phases`).
 
 use super::encode::{self, kind, well_formed};
-use super::game_map::{bit, has, Bits, GameMap, Mask, LAND};
+use super::game_map::{bit, has, Bits, GameMap, Mask, LAND, NO_POWER};
+use super::rules::BuildSites;
 use super::state::{State, ADJUSTMENTS, MOVEMENT};
+
+/// Reason codes, indexed as [`NAMES`]; `OK` is a legal order.
+pub mod reason {
+    pub const OK: u8 = 0;
+    pub const MALFORMED: u8 = 1;
+    pub const WRONG_PHASE: u8 = 2;
+    pub const NO_UNIT: u8 = 3;
+    pub const FOREIGN_UNIT: u8 = 4;
+    pub const MOVE_TO_SELF: u8 = 5;
+    pub const ARMY_TO_SEA: u8 = 6;
+    pub const NOT_ADJACENT: u8 = 7;
+    pub const NO_CONVOY_ROUTE: u8 = 8;
+    pub const CONVOY_OF_FLEET: u8 = 9;
+    pub const FLEET_TO_LAND: u8 = 10;
+    pub const BAD_COAST: u8 = 11;
+    pub const COAST_NEEDED: u8 = 12;
+    pub const NO_SUPPORTED_UNIT: u8 = 13;
+    pub const SUPPORT_SELF: u8 = 14;
+    pub const CANNOT_SUPPORT: u8 = 15;
+    pub const IMPOSSIBLE_MOVE: u8 = 16;
+    pub const CONVOY_NOT_AT_SEA: u8 = 17;
+    pub const CONVOY_IMPOSSIBLE: u8 = 18;
+    pub const NOT_DISLODGED: u8 = 19;
+    pub const BAD_RETREAT: u8 = 20;
+    pub const NO_BUILDS: u8 = 21;
+    pub const NO_DISBANDS: u8 = 22;
+    pub const NOT_HOME_CENTER: u8 = 23;
+    pub const CENTER_NOT_OWNED: u8 = 24;
+    pub const OCCUPIED: u8 = 25;
+    pub const MULTIPLE_ORDERS: u8 = 26;
+}
+
+/// The names of the reason codes, as `diplo.validation` spells them.
+pub const NAMES: [&str; 27] = [
+    "ok",
+    "malformed",
+    "wrong_phase",
+    "no_unit",
+    "foreign_unit",
+    "move_to_self",
+    "army_to_sea",
+    "not_adjacent",
+    "no_convoy_route",
+    "convoy_of_fleet",
+    "fleet_to_land",
+    "bad_coast",
+    "coast_needed",
+    "no_supported_unit",
+    "support_self",
+    "cannot_support",
+    "impossible_move",
+    "convoy_not_at_sea",
+    "convoy_impossible",
+    "not_dislodged",
+    "bad_retreat",
+    "no_builds",
+    "no_disbands",
+    "not_home_center",
+    "center_not_owned",
+    "occupied",
+    "multiple_orders",
+];
+
+use reason::*;
 
 /// One orderable slot: the power, and the province of the unit or build site (or, for the waive
 /// of a power with no build site, the power index, `key_is_power`).
@@ -92,6 +167,9 @@ struct Tables {
     closure: [Mask; N],
 }
 
+// The rules. Each decides one rule and gives its reason ([`reason`]; `OK` when the rule allows
+// the order): the lists are made with them, and `why` asks them in `diplo.validation`'s order.
+
 /// Where the unit in `p` may support: the provinces it could enter itself (DATC 6.B.5: province
 /// level; never its own, DATC 6.D.34).
 fn support_reach(map: &GameMap, st: &State, p: usize) -> Mask {
@@ -101,6 +179,145 @@ fn support_reach(map: &GameMap, st: &State, p: usize) -> Mask {
     } else {
         map.army_adj[p]
     }
+}
+
+/// The army in `p` ordered to another province `q` (`via`: "via convoy"): over land to a
+/// neighbour, or wherever the fleets at sea could carry it (DATC 4.E.1, 6.D.32: "via convoy"
+/// needs such fleets).
+fn army_move(map: &GameMap, t: &Tables, p: usize, q: usize, via: bool) -> u8 {
+    if map.is_sea(q) {
+        return ARMY_TO_SEA;
+    }
+    if has(t.by_sea[p], q) {
+        return OK;
+    }
+    if !has(map.army_adj[p], q) {
+        return NOT_ADJACENT;
+    }
+    if via {
+        return NO_CONVOY_ROUTE;
+    }
+    OK
+}
+
+/// A fleet at location `here` ordered to location `dest`: the location it moves to (with one
+/// coast of the province reachable, that coast, DATC 4.B.2), or why it cannot (DATC 4.B.1-4.B.3).
+fn fleet_move(map: &GameMap, here: usize, dest: usize) -> Result<usize, u8> {
+    let dp = map.prov_of[dest] as usize;
+    if map.kind[dp] == LAND {
+        return Err(FLEET_TO_LAND);
+    }
+    let reachable = map.fleet_adj[here] & map.locs_of(dp);
+    if reachable == 0 {
+        return Err(NOT_ADJACENT);
+    }
+    if dest != dp {
+        return if has(reachable, dest) {
+            Ok(dest)
+        } else {
+            Err(BAD_COAST)
+        };
+    }
+    if reachable.count_ones() > 1 {
+        return Err(COAST_NEEDED);
+    }
+    Ok(reachable.trailing_zeros() as usize)
+}
+
+/// The unit in `p` supporting the unit in province `a` to hold.
+fn support_hold(map: &GameMap, st: &State, p: usize, a: usize) -> u8 {
+    if !st.units[a].is_some() {
+        return NO_SUPPORTED_UNIT;
+    }
+    if a == p {
+        return SUPPORT_SELF;
+    }
+    if !has(support_reach(map, st, p), a) {
+        return CANNOT_SUPPORT;
+    }
+    OK
+}
+
+/// The unit in `p` supporting the unit in province `a` into province `dp`, as far as the
+/// supporter decides it; whether that move is possible (DATC 4.E.1, 6.A.5, 6.D.31) is the
+/// search of [`Tables::push_supports`].
+fn support_move(map: &GameMap, st: &State, p: usize, a: usize, dp: usize) -> u8 {
+    if !st.units[a].is_some() {
+        return NO_SUPPORTED_UNIT;
+    }
+    if a == p {
+        return SUPPORT_SELF;
+    }
+    if dp == p {
+        return CANNOT_SUPPORT; // DATC 6.D.34
+    }
+    if !has(support_reach(map, st, p), dp) {
+        return CANNOT_SUPPORT; // DATC 6.B.5
+    }
+    OK
+}
+
+/// The unit dislodged from `p` ordered to location `a`: the location it retreats to (an army to
+/// the province, DATC 4.B.6; a fleet to the one coast among its options), or why it cannot.
+fn retreat_destination(map: &GameMap, st: &State, p: usize, a: usize) -> Result<usize, u8> {
+    let dp = map.prov_of[a] as usize;
+    let options = st.retreats[p];
+    let mut dest = a;
+    if !st.dislodged[p].fleet {
+        dest = dp;
+    } else if a == dp && !has(options, a) {
+        let coasts = options & map.coasts[dp];
+        if coasts.count_ones() > 1 {
+            return Err(COAST_NEEDED);
+        }
+        if coasts != 0 {
+            dest = coasts.trailing_zeros() as usize;
+        }
+    }
+    if has(options, dest) {
+        Ok(dest)
+    } else {
+        Err(BAD_RETREAT)
+    }
+}
+
+/// What `power` owes in an adjustment phase: its centres less its units (more than zero:
+/// builds; less: disbands).
+fn owed(map: &GameMap, st: &State, power: usize) -> i64 {
+    let mut owed = 0i64;
+    for q in 0..map.provinces {
+        if st.centers[q] == power as u8 {
+            owed += 1;
+        }
+        if st.units[q].is_some() && st.units[q].power == power as u8 {
+            owed -= 1;
+        }
+    }
+    owed
+}
+
+/// An adjustment order of kind `k` by a power that owes `owed`: builds and the waive (DATC
+/// 4.D.7) when it owes builds, disbands when it owes disbands.
+fn adjustment(k: u32, owed: i64) -> u8 {
+    match k {
+        kind::DISBAND if owed >= 0 => NO_DISBANDS,
+        kind::DISBAND => OK,
+        _ if owed <= 0 => NO_BUILDS,
+        _ => OK,
+    }
+}
+
+/// A fleet built at location `loc` of a build site: never inland (DATC 4.C.4, 6.I.2), on a
+/// split coast only with the coast (DATC 4.B.7).
+fn fleet_build(map: &GameMap, loc: usize) -> u8 {
+    let prov = map.prov_of[loc] as usize;
+    if map.kind[prov] == LAND {
+        return FLEET_TO_LAND;
+    }
+    if map.coasts[prov] != 0 && loc == prov {
+        return COAST_NEEDED;
+    }
+    OK
 }
 
 /// Section: the hold.
@@ -126,22 +343,21 @@ impl Tables {
         let loc = u.loc as usize;
         if u.fleet {
             for m in Bits(map.fleet_adj[loc]) {
-                out.push(encode::move_to(loc, m, false));
+                if fleet_move(map, loc, m) == Ok(m) {
+                    out.push(encode::move_to(loc, m, false));
+                }
             }
             return;
         }
+        // The neighbours, then the provinces only the fleets could carry it to; each plain and
+        // "via convoy" where `army_move` allows.
         let land = map.army_adj[p];
-        let sea = self.by_sea[p];
-        for q in Bits(land) {
-            out.push(encode::move_to(loc, q, false));
-            // DATC 4.E.1, 6.D.32: "via convoy" to a neighbour needs fleets that could carry it.
-            if has(sea, q) {
-                out.push(encode::move_to(loc, q, true));
+        for q in Bits(land).chain(Bits(self.by_sea[p] & !land)) {
+            for via in [false, true] {
+                if army_move(map, self, p, q, via) == OK {
+                    out.push(encode::move_to(loc, q, via));
+                }
             }
-        }
-        for q in Bits(sea & !land) {
-            out.push(encode::move_to(loc, q, false));
-            out.push(encode::move_to(loc, q, true));
         }
     }
 
@@ -159,10 +375,13 @@ impl Tables {
         let mut armies = [0u8; 8];
         let mut cached = 0;
         for q in Bits(into) {
-            if has(self.occupied, q) {
+            if support_hold(map, st, p, q) == OK {
                 out.push(encode::support_hold(loc, q));
             }
-            for m in Bits(self.into[q] & !bit(p)) {
+            for m in Bits(self.into[q]) {
+                if support_move(map, st, p, m, q) != OK {
+                    continue;
+                }
                 let mover = st.units[m];
                 if mover.fleet {
                     out.push(encode::support_move(loc, m, q));
@@ -287,10 +506,6 @@ impl Legal {
     }
 
     fn prepare_adjustments(&mut self, map: &GameMap, st: &State) {
-        let mut centers = [0u32; N];
-        let mut units = [0u32; N];
-        st.center_counts(map, &mut centers[..map.powers]);
-        st.unit_counts(map, &mut units[..map.powers]);
         let mut occupied: Mask = 0;
         for q in 0..map.provinces {
             if st.units[q].is_some() {
@@ -299,19 +514,15 @@ impl Legal {
         }
         self.power_slot[..map.powers].fill(NO_SLOT);
         for power in 0..map.powers {
-            let owed = centers[power] as i64 - units[power] as i64;
-            if owed > 0 {
+            let owed = owed(map, st, power);
+            if adjustment(kind::BUILD, owed) == OK {
                 let sites = st.rules.build_sites(map, st, power);
                 for q in Bits(sites) {
                     self.open_slot(power, q, false);
                     self.codes.push(encode::build(q, false));
-                    if map.kind[q] != LAND {
-                        // DATC 4.C.4: no fleet inland; 4.B.7: a split coast needs the coast.
-                        if map.coasts[q] == 0 {
-                            self.codes.push(encode::build(q, true));
-                        }
-                        for c in Bits(map.coasts[q]) {
-                            self.codes.push(encode::build(c, true));
+                    for l in Bits(map.locs_of(q)) {
+                        if fleet_build(map, l) == OK {
+                            self.codes.push(encode::build(l, true));
                         }
                     }
                     self.close_slot();
@@ -322,7 +533,7 @@ impl Legal {
                 self.open_slot(power, power, true);
                 self.codes.push(encode::waive(power));
                 self.close_slot();
-            } else if owed < 0 {
+            } else if adjustment(kind::DISBAND, owed) == OK {
                 for q in Bits(occupied) {
                     let u = st.units[q];
                     if u.power == power as u8 {
@@ -436,15 +647,11 @@ impl Legal {
     }
 
     fn retreat_list(&mut self, map: &GameMap, st: &State, p: usize) {
-        let d = st.dislodged[p];
-        let loc = d.loc as usize;
-        let mut options = st.retreats[p];
-        if !d.fleet {
-            // DATC 4.B.6: an army retreats to a province.
-            options &= province_mask(map.provinces);
-        }
-        for o in Bits(options) {
-            self.codes.push(encode::retreat(loc, o));
+        let loc = st.dislodged[p].loc as usize;
+        for o in Bits(st.retreats[p]) {
+            if retreat_destination(map, st, p, o) == Ok(o) {
+                self.codes.push(encode::retreat(loc, o));
+            }
         }
         self.codes.push(encode::disband(loc));
     }
@@ -533,17 +740,7 @@ impl Legal {
                         encode::move_to(here, map.prov_of[a] as usize, encode::via_of(code))
                     }
                     kind::MOVE => {
-                        let dp = map.prov_of[a] as usize;
-                        let mut dest = a;
-                        if a == dp && map.coasts[dp] != 0 {
-                            // DATC 4.B.2: with one coast reachable it is meant; with two the
-                            // order is illegal (4.B.1).
-                            let reachable = map.fleet_adj[here] & map.coasts[dp];
-                            if reachable.count_ones() != 1 {
-                                return None;
-                            }
-                            dest = reachable.trailing_zeros() as usize;
-                        }
+                        let dest = fleet_move(map, here, a).ok()?;
                         encode::move_to(here, dest, encode::via_of(code))
                     }
                     kind::SUPPORT_HOLD => encode::support_hold(here, a),
@@ -597,20 +794,7 @@ impl Legal {
                     kind::DISBAND => Some((prov, encode::disband(here))),
                     // A retreat may be written as a move.
                     kind::MOVE | kind::RETREAT => {
-                        let dp = map.prov_of[a] as usize;
-                        let options = st.retreats[prov];
-                        let dest = if !d.fleet {
-                            dp
-                        } else if a == dp && !has(options, a) {
-                            let coasts = options & map.coasts[dp];
-                            if coasts.count_ones() == 1 {
-                                coasts.trailing_zeros() as usize
-                            } else {
-                                a
-                            }
-                        } else {
-                            a
-                        };
+                        let dest = retreat_destination(map, st, prov, a).ok()?;
                         Some((prov, encode::retreat(here, dest)))
                     }
                     _ => None,
@@ -688,15 +872,6 @@ impl Legal {
     }
 }
 
-/// The provinces `0..count` as a set.
-fn province_mask(count: usize) -> Mask {
-    if count >= N {
-        Mask::MAX
-    } else {
-        bit(count) - 1
-    }
-}
-
 /// One step of the minimal-route walk: the seas so far, the last, the seas no later step may
 /// use (neighbours of earlier seas: a chord would make a shorter route) and the shores touched
 /// before `last` (with the army's own province).
@@ -739,5 +914,192 @@ fn walk(
             useful,
             found,
         );
+    }
+}
+
+/// The reason `code`, submitted by `power` (`NO_POWER`: by the owner of whatever it orders),
+/// is refused in `st`, or `OK`. [`Legal::prepare`] must have been called for `st`.
+pub fn why(legal: &mut Legal, map: &GameMap, st: &State, power: u8, code: u32) -> u8 {
+    if !well_formed(code, map.locations, map.provinces, map.powers) {
+        return MALFORMED;
+    }
+    match st.kind {
+        MOVEMENT => why_movement(legal, map, st, power, code),
+        ADJUSTMENTS => why_adjustment(map, st, power, code),
+        _ => why_retreat(map, st, power, code),
+    }
+}
+
+fn why_movement(legal: &mut Legal, map: &GameMap, st: &State, power: u8, code: u32) -> u8 {
+    let k = encode::kind_of(code);
+    if k > kind::CONVOY {
+        return WRONG_PHASE;
+    }
+    let p = map.prov_of[encode::loc_of(code)] as usize;
+    let u = st.units[p];
+    if !u.is_some() {
+        return NO_UNIT;
+    }
+    if power != NO_POWER && u.power != power {
+        // DATC 6.A.6: a power cannot order another power's unit.
+        return FOREIGN_UNIT;
+    }
+    let here = u.loc as usize;
+    let a = encode::a_of(code);
+    let b = encode::b_of(code);
+    match k {
+        kind::HOLD => OK,
+        kind::MOVE => {
+            let dp = map.prov_of[a] as usize;
+            if dp == p {
+                return MOVE_TO_SELF;
+            }
+            if !u.fleet {
+                return army_move(map, &legal.tables, p, dp, encode::via_of(code));
+            }
+            if encode::via_of(code) {
+                return CONVOY_OF_FLEET;
+            }
+            fleet_move(map, here, a).err().unwrap_or(OK)
+        }
+        kind::SUPPORT_HOLD => support_hold(map, st, p, a),
+        kind::SUPPORT_MOVE => {
+            let r = support_move(map, st, p, a, map.prov_of[b] as usize);
+            if r != OK {
+                return r;
+            }
+            // Whether the supported move is possible (DATC 4.E.1, 6.A.5, 6.D.31): whether the
+            // support is in the section of the list that search made.
+            let Some((_, c)) = Legal::canonical(map, st, code) else {
+                return IMPOSSIBLE_MOVE;
+            };
+            let mut section = std::mem::take(&mut legal.section);
+            section.clear();
+            let listed = legal.section_of(map, st, p, c, &mut section) && section.contains(&c);
+            legal.section = section;
+            if listed {
+                OK
+            } else {
+                IMPOSSIBLE_MOVE
+            }
+        }
+        _ => {
+            if !map.is_sea(p) {
+                return CONVOY_NOT_AT_SEA;
+            }
+            let army = st.units[a];
+            if !army.is_some() {
+                return NO_SUPPORTED_UNIT;
+            }
+            if army.fleet {
+                return CONVOY_OF_FLEET; // DATC 6.A.7
+            }
+            if b == a {
+                return MOVE_TO_SELF;
+            }
+            if !has(legal.route_seas(map, st, a, b), p) {
+                return CONVOY_IMPOSSIBLE; // DATC 6.G.19, 4.E.1
+            }
+            OK
+        }
+    }
+}
+
+fn why_retreat(map: &GameMap, st: &State, power: u8, code: u32) -> u8 {
+    let k = encode::kind_of(code);
+    if k != kind::MOVE && k != kind::RETREAT && k != kind::DISBAND {
+        return WRONG_PHASE; // DATC 6.H.1, 6.H.2
+    }
+    let p = map.prov_of[encode::loc_of(code)] as usize;
+    let d = st.dislodged[p];
+    if !d.is_some() {
+        return NOT_DISLODGED;
+    }
+    if power != NO_POWER && d.power != power {
+        return FOREIGN_UNIT;
+    }
+    if k == kind::DISBAND {
+        return OK;
+    }
+    retreat_destination(map, st, p, encode::a_of(code))
+        .err()
+        .unwrap_or(OK)
+}
+
+fn why_adjustment(map: &GameMap, st: &State, power: u8, code: u32) -> u8 {
+    let k = encode::kind_of(code);
+    if k != kind::BUILD && k != kind::DISBAND && k != kind::WAIVE {
+        return WRONG_PHASE;
+    }
+    let loc = encode::loc_of(code);
+    // Whose order it is: the submitter; without one, the power the code itself names.
+    let who = if power != NO_POWER {
+        power as usize
+    } else {
+        match k {
+            kind::WAIVE => loc,
+            kind::DISBAND => {
+                let u = st.units[map.prov_of[loc] as usize];
+                if !u.is_some() {
+                    return NO_UNIT;
+                }
+                u.power as usize
+            }
+            _ => {
+                // A build is its centre's owner's order (a build site is an owned centre);
+                // an unowned home centre's, its home power's.
+                let prov = map.prov_of[loc] as usize;
+                let owner = st.centers[prov];
+                let h = if owner != NO_POWER {
+                    owner
+                } else {
+                    map.home_of[prov]
+                };
+                if h == NO_POWER {
+                    return NOT_HOME_CENTER;
+                }
+                h as usize
+            }
+        }
+    };
+    let allowed = adjustment(k, owed(map, st, who));
+    if allowed != OK {
+        return allowed;
+    }
+    match k {
+        kind::WAIVE => OK,
+        kind::DISBAND => {
+            let u = st.units[map.prov_of[loc] as usize];
+            if !u.is_some() {
+                NO_UNIT
+            } else if u.power as usize != who {
+                FOREIGN_UNIT
+            } else {
+                OK
+            }
+        }
+        _ => {
+            let prov = map.prov_of[loc] as usize;
+            // The rules' build sites decide (`Rules::build_sites`); here only the reason, in
+            // `diplo.validation`'s order.
+            if !has(st.rules.build_sites(map, st, who), prov) {
+                if st.rules.build_sites == BuildSites::HomeCentres
+                    && (map.home_of[prov] as usize != who || map.home_of[prov] == NO_POWER)
+                {
+                    return NOT_HOME_CENTER;
+                }
+                if !has(map.centers, prov) {
+                    return NOT_HOME_CENTER;
+                }
+                if st.centers[prov] != who as u8 {
+                    return CENTER_NOT_OWNED;
+                }
+                return OCCUPIED;
+            }
+            if !encode::fleet_of(code) {
+                return OK; // DATC 4.B.6: a coast on an army build is ignored.
+            }
+            fleet_build(map, loc)
+        }
     }
 }
