@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any, Final, final
 
 __all__ = [
-    "CODES",
     "CODE_LAYOUT",
     "ORDER_KINDS",
     "REASON_NAMES",
@@ -27,8 +26,6 @@ __all__ = [
 ]
 
 __version__: Final[str]
-#: The result names as a tuple (the same table as ``RESULT_NAMES``).
-CODES: Final[tuple[str, str, str, str, str, str]]
 #: The resolver's result codes by number: ok, bounce, cut, dislodged, no_convoy, void (the engine
 #: adds 6, illegal).
 RESULT_NAMES: Final[list[str]]

@@ -21,7 +21,7 @@ mod mila;
 mod texts;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyDict;
 
 use crate::engine::encode::{self, kind};
 use crate::resolver::code;
@@ -44,7 +44,5 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         layout.set_item(name, value)?;
     }
     m.add("CODE_LAYOUT", layout)?;
-    // The result names again as a tuple, under the name tests/test_core.py reads.
-    m.add("CODES", PyTuple::new(m.py(), code::NAMES)?)?;
     Ok(())
 }

@@ -23,7 +23,7 @@
 //! an army also "via convoy" where fleets could carry it, DATC 4.E.1, 6.D.32) and to every coast
 //! the fleets at sea could carry an army to (with and without "via"); supports to hold of every
 //! unit in a province the supporter could enter, and supports of every possible move into such a
-//! province (DATC 6.B.5: province level; a fleet's move into a split-coast province supported
+//! province (DATC 6.B.4: province level; from the supporter's own coast, 6.B.5; a fleet's move into a split-coast province supported
 //! with the bare province and with each coast it can reach, DATC 6.B.9; a fleet cannot support a
 //! convoyed move that needs it, DATC 6.D.31); for a fleet at sea, convoys of every army whose
 //! *minimal* routes use that sea (DATC 6.G.19), routes running only through seas holding fleets
@@ -170,8 +170,8 @@ struct Tables {
 // The rules. Each decides one rule and gives its reason ([`reason`]; `OK` when the rule allows
 // the order): the lists are made with them, and `why` asks them in `diplo.validation`'s order.
 
-/// Where the unit in `p` may support: the provinces it could enter itself (DATC 6.B.5: province
-/// level; never its own, DATC 6.D.34).
+/// Where the unit in `p` may support: the provinces it could enter itself (DATC 6.B.4: province
+/// level, 6.B.5 from the supporter's own coast; never its own, DATC 6.D.34).
 fn support_reach(map: &GameMap, st: &State, p: usize) -> Mask {
     let u = st.units[p];
     if u.fleet {
@@ -252,7 +252,7 @@ fn support_move(map: &GameMap, st: &State, p: usize, a: usize, dp: usize) -> u8 
         return CANNOT_SUPPORT; // DATC 6.D.34
     }
     if !has(support_reach(map, st, p), dp) {
-        return CANNOT_SUPPORT; // DATC 6.B.5
+        return CANNOT_SUPPORT; // DATC 6.B.4, 6.B.5
     }
     OK
 }

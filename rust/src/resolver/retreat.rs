@@ -44,10 +44,10 @@ pub(crate) fn mark_closed(
 }
 
 /// Retreat options of a dislodged unit, sorted by location: every location it could move to by
-/// plain adjacency (no convoy, DATC 6.H.13; a fleet keeps to its coast, DATC 6.H.15, and gets each
+/// plain adjacency (no convoy, DATC 6.H.13; a fleet gets each
 /// reachable coast of a split-coast province as a separate option), except closed provinces
 /// (DATC 6.H.6, 6.H.16: a contested province is closed on every coast) and the province the
-/// attacker came from (DATC 6.H.5) unless that attack was convoyed (DATC 4.A.5 choice b, 6.H.11,
+/// attacker came from (DATC 6.H.5, 6.H.15: every coast of it) unless that attack was convoyed (DATC 4.A.5 choice b, 6.H.11,
 /// 6.H.12).
 pub(crate) fn options(
     map: &CompiledMap,
