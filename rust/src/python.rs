@@ -52,6 +52,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::py_texts::register(m)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     m.add("__version__", crate::version())?;
+    // Names of the why codes of retreat and adjustment results, indexed by code.
+    m.add(
+        "EXPLAIN_NAMES",
+        pyo3::types::PyTuple::new(m.py(), crate::fast::phases::EXPLAIN_NAMES)?,
+    )?;
     // Names of the result codes, indexed by code (docs/design.md "Outcomes").
     m.add(
         "CODES",
