@@ -42,9 +42,6 @@ SIBLINGS = frozenset({("reference", "engine"), ("engine", "reference")})
 #: Arrows the layering still has, each with the work that removes it. Printed on every run; an
 #: arrow listed here that is gone is an error too, so the list can only shrink.
 PENDING: dict[tuple[str, str], str] = {
-    ("diplo.engine.objects", "diplo.reference.phase"): (
-        "retreat and winter sentences are the reference's: the engine must return their facts"
-    ),
     ("diplo.engine.objects", "diplo.reference.validation"): (
         "refused orders' sentences are validation's: they need one home in the model"
     ),

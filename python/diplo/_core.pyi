@@ -11,6 +11,7 @@ from typing import Any, Final, final
 
 __all__ = [
     "CODE_LAYOUT",
+    "EXPLAIN_NAMES",
     "ORDER_KINDS",
     "REASON_NAMES",
     "RESULT_NAMES",
@@ -158,6 +159,31 @@ class FastGame:
         """json.dumps of position_json with this phase (None: null), on a plain-named map."""
     def movement_rows(self, before: FastGame) -> list[Any]:
         """Per code a row of facts or None, then per implied hold a row (see bindings/game.rs)."""
+    def phase_rows(
+        self, before: FastGame
+    ) -> list[
+        tuple[
+            str,
+            bool,
+            str | None,
+            tuple[
+                int,
+                str,
+                str | None,
+                str,
+                str | None,
+                str | None,
+                int,
+                bool,
+                list[tuple[str, str]],
+            ],
+        ]
+        | None
+    ]:
+        """Retreats or adjustments, last run from ``before``: per code ``None`` (refused) or
+        ``(code, success, unit, facts)``, then per implied result the same; ``facts`` is
+        ``(why, power, unit, order, place, other, number, home, rivals)`` with ``why`` an index
+        of ``EXPLAIN_NAMES`` (the fields of diplo.model.outcome.RulingFacts)."""
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
 
@@ -187,3 +213,7 @@ def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
 
 #: The engine's reason codes for refused orders, by index (0 "ok"), as diplo.validation names them.
 REASON_NAMES: Final[list[str]]
+
+#: The why codes of the engine's retreat and adjustment rulings, by index: the keys of
+#: diplo.model.outcome.RULING_SENTENCES.
+EXPLAIN_NAMES: Final[list[str]]

@@ -18,9 +18,11 @@ the object world and the engine:
 * positions in: the engine's state is kept on every position it made (and on a position the
   first time it is played), so a game never re-encodes its board;
 * results out: :class:`EnginePhaseOutcome` and :class:`EnginePosition` are built lazily from the
-  engine's arrays: nothing is turned into Python objects until it is read. The sentences come
-  from the same functions as the reference's (:mod:`diplo.outcome`, :mod:`diplo.validation`), so
-  both backends say the same words (``tests/test_engine.py``).
+  engine's arrays: nothing is turned into Python objects until it is read. The engine hands
+  over the facts of every result (movement rows; retreat and adjustment rows with a why code
+  and the names and numbers its sentence needs), and the sentences come from the same functions
+  as the reference's (:mod:`diplo.model.outcome`, :mod:`diplo.validation`), so both backends
+  say the same words (``tests/test_engine.py``) and no phase is ruled twice.
 """
 
 from __future__ import annotations
@@ -36,11 +38,10 @@ from .. import _core
 from ..model.limits import MAX_YEAR, MIN_YEAR
 from ..model.map import Map
 from ..model.orders import Build, Order, OrderParseError, Waive, parse_power_order
-from ..model.outcome import explain_facts, explain_tail
+from ..model.outcome import RulingFacts, explain_facts, explain_ruling, explain_tail
 from ..model.position import Dislodged, Phase, Piece, Position, PositionError
 from ..model.results import PhaseOutcome, Result, named_unit
 from ..model.rules import Rules
-from .codes import RESULT_CODES as RESULT_NAMES
 from .codes import encode_order, location_of, waive_code
 from .compile import _Tables, encode_position, engine_game, fast_map, tables
 
@@ -55,6 +56,8 @@ __all__ = [
 
 REASON_NAMES: tuple[str, ...] = tuple(_core.REASON_NAMES)
 _MULTIPLE = REASON_NAMES.index("multiple_orders")
+#: The why codes of the engine's retreat and adjustment rows, named as the model's sentences.
+EXPLAIN_NAMES: tuple[str, ...] = tuple(_core.EXPLAIN_NAMES)
 
 
 # --------------------------------------------------------------------------- positions
@@ -488,8 +491,7 @@ def _build_results(
     """:func:`build_results`; with ``as_text`` a result made from the engine's row alone is
     its JSON text instead (only map names, fixed words and numbers in it: see
     ``EnginePhaseOutcome.to_json_text``), the others stay results."""
-    from ..reference.phase import _adjustments, _retreats
-    from ..reference.validation import Ruling, _fleets, _rule, validate
+    from ..reference.validation import Ruling, _fleets, _rule
 
     position: Position = outcome._position
     before = outcome._before
@@ -557,22 +559,30 @@ def _build_results(
         refused.append((None if r.unit is None else r.unit.province, code))
     if rows is not None:
         return _with_implied(t, after, rows, len(sub.codes), results, refused, as_text)
-    # Retreats and adjustments: the reference's sentences for the engine's verdicts.
-    results_codes = after.result_codes()
-    success = after.result_success()
-    validated = validate(position, outcome._orders)
-    ref = (_retreats if kind == "R" else _adjustments)(position, validated).results
-    items = sub.items
-    given = len(items)
-    for i, (_power, _item, j) in enumerate(items):
+    # Retreats and adjustments: the engine's rulings (why and facts), in the model's words.
+    phase_rows = after.phase_rows(before)
+    for i, (power, _item, j) in enumerate(sub.items):
         if results[i] is None:
-            line = ref[i]
-            code = RESULT_NAMES[results_codes[j]]
-            results[i] = line._replace(success=success[j], code=code)
-    for k, (_code, res, ok) in enumerate(after.implied_results()):
-        line = ref[given + k]
-        results.append(line._replace(success=ok, code=RESULT_NAMES[res]))
+            row = phase_rows[j]
+            assert row is not None  # a legal order has its row
+            code, ok, unit, raw = row
+            facts = _ruling_facts(raw)
+            reason = explain_ruling(facts)
+            results[i] = new(Result, (power, unit, facts.order, True, True, ok, code, reason, None))
+    for implied in phase_rows[len(sub.codes) :]:
+        assert implied is not None  # every implied result has its row
+        code, ok, unit, raw = implied
+        facts = _ruling_facts(raw)
+        reason = explain_ruling(facts)
+        results.append(
+            new(Result, (facts.power, unit, facts.order, False, True, ok, code, reason, None))
+        )
     return results, {}
+
+
+def _ruling_facts(raw: tuple[Any, ...]) -> RulingFacts:
+    """The facts of an engine row (:meth:`FastGame.phase_rows`), its why code named."""
+    return RulingFacts(EXPLAIN_NAMES[raw[0]], *raw[1:])
 
 
 def _row_json(power: str, row: tuple[Any, ...]) -> str:

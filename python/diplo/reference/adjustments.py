@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from ..model.map import Map
 from ..model.orders import Build, Disband, Unit, Waive, format_order
-from ..model.outcome import Outcome
+from ..model.outcome import Outcome, RulingFacts, explain_ruling
 from ..model.position import Piece, Position
 from ..model.wording import power_name
 
@@ -47,18 +47,6 @@ __all__ = [
 
 AdjustmentOrder: TypeAlias = Build | Disband | Waive
 _KeyFn: TypeAlias = Callable[[Piece], tuple[int, int, str, str]]
-
-_CIVIL_DISORDER_RULE = {
-    "owned": (
-        "units farthest from an owned centre go first, fleets before armies at equal distance, "
-        "then in alphabetical order (DATC 4.D.8)"
-    ),
-    "home": (
-        "units farthest from a home centre go first (the older rulebooks, DATC 6.J.11), fleets "
-        "before armies at equal distance, then in alphabetical order"
-    ),
-}
-
 
 # --------------------------------------------------------------------------- counting
 
@@ -161,28 +149,22 @@ def _disorder_sources(position: Position, power: str) -> list[str]:
 
 def _disorder_reason(position: Position, piece: Piece, sources: list[str]) -> str:
     """The sentence for a civil-disorder disband, naming the distance and the nearest centre."""
-    head = f"{piece} disbanded by the civil-disorder rule"
-    rule = position.rules.civil_disorder
-    which = "owned" if rule == "owned" else "home"
+    home = position.rules.civil_disorder != "owned"
+    unit = str(piece)
     if not sources:
-        if rule == "owned":
-            who = _title(piece.power)
-            return f"{head}: {who} owns no supply centre, so all its units are removed."
-        return f"{head}: {_title(piece.power)} has no home centre; its units go in tie order."
+        why = "disorder_no_home" if home else "disorder_no_centre"
+        return explain_ruling(RulingFacts(why, piece.power, unit))
     game_map = position.map
     dist = game_map.distances([piece.province])
     index = game_map.location_index
     reachable = [c for c in sources if c in dist]
     if not reachable:
-        return f"{head}: no route leads to any {which} centre; {_CIVIL_DISORDER_RULE[rule]}."
+        return explain_ruling(RulingFacts("disorder_no_route", piece.power, unit, home=home))
     nearest = min(reachable, key=lambda c: (dist[c], index[c]))
     d = dist[nearest]
-    where = (
-        f"it stands on {'an' if which == 'owned' else 'a'} {which} centre ({nearest})"
-        if d == 0
-        else f"{d} move{'s' if d != 1 else ''} from the nearest {which} centre ({nearest})"
-    )
-    return f"{head}: {where}; {_CIVIL_DISORDER_RULE[rule]}."
+    why = "disorder_on_centre" if d == 0 else "disorder_distance"
+    facts = RulingFacts(why, piece.power, unit, place=nearest, number=d, home=home)
+    return explain_ruling(facts)
 
 
 # --------------------------------------------------------------------------- the phase
@@ -249,15 +231,7 @@ def resolve_adjustments(
         if allowed > 0:
             # DATC 4.D.7: a build may be waived; an allowed build nobody used is waived.
             for _ in range(allowed - ledger.used):
-                reason = (
-                    f"{_title(power)} did not use "
-                    + (
-                        "its one allowed build"
-                        if allowed == 1
-                        else f"one of its {allowed} allowed builds"
-                    )
-                    + ", so it is waived."
-                )
+                reason = explain_ruling(RulingFacts("unused_build", power, number=allowed))
                 implied.append((power, "WAIVE", Outcome("ok", True, reason)))
         elif allowed < 0:
             shortfall = -allowed - ledger.used
@@ -280,53 +254,35 @@ def _build_or_waive(
     ledger: _Ledger,
     added: dict[str, Piece],
 ) -> Outcome:
-    name = _title(power)
-    what = "this waive" if isinstance(order, Waive) else format_order(order)
+    text = format_order(order)
     allowed = ledger.allowed
+
+    def void(why: str, **facts: Any) -> Outcome:
+        return Outcome("void", False, explain_ruling(RulingFacts(why, power, order=text, **facts)))
+
     if allowed < 0:
-        owed = -allowed
-        return Outcome(
-            "void",
-            False,
-            f"{name} owes {owed} disband{'s' if owed != 1 else ''} and may not build; "
-            f"{what} is void.",
-        )
+        return void("build_while_owing", number=-allowed)
     if allowed == 0:
-        if centre_surplus(position, power) > 0:
-            why = (
-                "none of the home centres it owns is vacant"
-                if position.rules.build_sites == "home"
-                else "none of the centres it owns is vacant"
-            )
-        else:
-            why = "it has no more supply centres than units"
-        return Outcome("void", False, f"{name} may build no unit: {why}; {what} is void.")
+        if centre_surplus(position, power) <= 0:
+            return void("build_no_surplus")
+        if position.rules.build_sites == "home":
+            return void("build_no_home_site")
+        return void("build_no_site")
     piece = _built_piece(position, power, order.unit) if isinstance(order, Build) else None
     if piece is not None:
         first = ledger.built.get(piece.province)
         if first is not None:
             # DATC 4.D.5 / 6.I.7: one unit per province; the first build there is used.
-            return Outcome(
-                "void",
-                False,
-                f"{name} already builds {first} in {piece.province}; only the first build in a "
-                f"province is used (DATC 4.D.5), so {what} is void.",
-            )
+            return void("build_same_province", place=piece.province, other=first)
     if ledger.used >= allowed:
         # DATC 4.D.4 / 6.I.1: the first legal builds (and waives, DATC 4.D.7) are used.
-        return Outcome(
-            "void",
-            False,
-            f"{name} may build only {allowed} unit{'s' if allowed != 1 else ''}; {what} comes "
-            f"after {'it' if allowed == 1 else 'them'} and is void (DATC 4.D.4: the first legal "
-            "builds are used).",
-        )
+        return void("build_excess", number=allowed)
     ledger.used += 1
     if piece is None:
-        return Outcome("ok", True, f"{name} waives a build (DATC 4.D.7).")
+        return Outcome("ok", True, explain_ruling(RulingFacts("waived", power)))
     ledger.built[piece.province] = str(piece)
     added[piece.province] = piece
-    return Outcome("ok", True, f"{name} builds {piece}.")
+    return Outcome("ok", True, explain_ruling(RulingFacts("built", power, str(piece))))
 
 
 def _built_piece(position: Position, power: str, unit: Unit) -> Piece:
@@ -361,40 +317,32 @@ def _disband(
             f"{name} {format_order(order)}: {name} has no unit in {prov} "
             "(validation should have refused it)"
         )
-    what = format_order(Disband(piece.unit))
+    text = format_order(Disband(piece.unit))
     allowed = ledger.allowed
-    if allowed >= 0:
-        why = (
-            f"it may build {allowed} unit{'s' if allowed != 1 else ''}"
-            if allowed > 0
-            else "it owes no disband"
-        )
-        return Outcome("void", False, f"{name} may not disband: {why}; {what} is void.")
+
+    def void(why: str, count: int = 0) -> Outcome:
+        facts = RulingFacts(why, power, order=text, number=count)
+        return Outcome("void", False, explain_ruling(facts))
+
+    if allowed > 0:
+        return void("disband_while_building", allowed)
+    if allowed == 0:
+        return void("disband_not_owed")
     owed = -allowed
     if prov in ledger.disbanded:
         # DATC 6.J.2: the same unit removed twice counts once, and the shortfall goes to civil
         # disorder. The repeat has the outcome of the first order (the unit is gone), as every
         # order given twice does (the JSON contract), but it uses up no disband. A repeated build
         # differs: there the second would be a second unit, and 6.I.7 makes it fail.
-        return Outcome(
-            "ok",
-            True,
-            f"{piece} is already disbanded by an earlier order; the same unit counts only once "
-            "(DATC 6.J.2).",
-        )
+        facts = RulingFacts("disband_repeat", power, str(piece))
+        return Outcome("ok", True, explain_ruling(facts))
     if ledger.used >= owed:
         # DATC 4.D.6 / 6.J.1: the first legal disbands are used.
-        return Outcome(
-            "void",
-            False,
-            f"{name} must disband only {owed} unit{'s' if owed != 1 else ''}; {what} comes after "
-            f"{'it' if owed == 1 else 'them'} and is void (DATC 4.D.6: the first legal disbands "
-            "are used).",
-        )
+        return void("disband_excess", owed)
     ledger.used += 1
     ledger.disbanded.add(prov)
     removed.add(prov)
-    return Outcome("ok", True, f"{piece} disbanded as ordered.")
+    return Outcome("ok", True, explain_ruling(RulingFacts("disbanded", power, str(piece))))
 
 
 _title = power_name

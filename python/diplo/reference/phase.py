@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..model.orders import Convoy, Disband, Hold, Move, Order, Retreat, format_order
-from ..model.outcome import Outcome, explain_movement
+from ..model.outcome import Outcome, RulingFacts, explain_movement, explain_ruling
 from ..model.position import Dislodged, Phase, Piece, Position
 from ..model.results import PhaseOutcome, Result, named_unit
 from .adjustments import adjustment_counts, resolve_adjustments
@@ -169,7 +169,7 @@ def _retreats(position: Position, validated: Validated) -> PhaseOutcome:
                     True,
                     outcome.success,
                     outcome.code,
-                    f"{piece} had no legal retreat order and is disbanded.",
+                    explain_ruling(RulingFacts("no_retreat", piece.power, str(piece))),
                 )
             )
     after = position.with_changes(units=result.units, dislodged={})

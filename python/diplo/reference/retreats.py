@@ -23,13 +23,13 @@ from dataclasses import dataclass
 
 from ..model.map import Map
 from ..model.orders import Disband, Retreat, format_order
-from ..model.outcome import Outcome
+from ..model.outcome import Outcome, RulingFacts, explain_ruling
 from ..model.position import Piece, Position
 
 __all__ = ["NO_RETREAT_REASON", "RetreatResult", "resolve_retreats", "retreat_options"]
 
-# The reason given to a dislodged unit that received no (legal) retreat order. The caller reports it
-# as an implied disband, so the text is fixed.
+# The reason given to a dislodged unit that received no (legal) retreat order: a placeholder. The
+# caller reports it as an implied disband, in the words of the model's ``no_retreat`` sentence.
 NO_RETREAT_REASON = "no retreat ordered: disbanded"
 
 
@@ -135,30 +135,26 @@ def resolve_retreats(position: Position, orders: Mapping[str, Retreat | Disband]
         if given is None:
             outcomes[prov] = Outcome("ok", True, NO_RETREAT_REASON)
         elif isinstance(given, Disband):
-            outcomes[prov] = Outcome("ok", True, f"{piece} disbanded as ordered.")
+            facts = RulingFacts("disbanded", piece.power, str(piece))
+            outcomes[prov] = Outcome("ok", True, explain_ruling(facts))
         else:
             target = game_map.province_of(given.dest)
             rivals = [dislodged[p].piece for p in by_target[target] if p != prov]
             if rivals:
                 # DATC 6.H.7 / 6.H.8 / 6.H.14: retreats have no strength; every unit retreating
                 # to the same province is disbanded.
-                others = _join([f"{r.power.title()} {r}" for r in rivals])
-                verb = "also retreats" if len(rivals) == 1 else "also retreat"
-                outcomes[prov] = Outcome(
-                    "bounce",
-                    False,
-                    f"{piece} R {given.dest} failed and {piece} is disbanded: {others} {verb} "
-                    f"to {target}, and units retreating to the same province are all disbanded "
-                    "(DATC 6.H.7).",
+                facts = RulingFacts(
+                    "retreat_clash",
+                    piece.power,
+                    str(piece),
+                    place=given.dest,
+                    other=target,
+                    rivals=[(r.power, str(r)) for r in rivals],
                 )
+                outcomes[prov] = Outcome("bounce", False, explain_ruling(facts))
             else:
                 moved = Piece(piece.power, piece.type, given.dest)
                 units[target] = moved
-                outcomes[prov] = Outcome("ok", True, f"{piece} retreated to {given.dest}.")
+                facts = RulingFacts("retreated", piece.power, str(piece), place=given.dest)
+                outcomes[prov] = Outcome("ok", True, explain_ruling(facts))
     return RetreatResult(outcomes, units)
-
-
-def _join(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -261,7 +261,7 @@ pub(super) fn position_text(map: &GameMap, st: &State, phase: Option<&str>) -> S
 }
 
 /// A unit as a position document writes it (`A PAR`, `F STP/SC`).
-fn piece_text(map: &GameMap, p: crate::engine::state::Piece) -> String {
+pub(super) fn piece_text(map: &GameMap, p: crate::engine::state::Piece) -> String {
     format!(
         "{} {}",
         if p.fleet { "F" } else { "A" },

@@ -485,6 +485,90 @@ impl PyFastGame {
             PyList::new(py, rows)
         })
     }
+    /// Retreats or adjustments, last `run` (this game) from `before` (the game as it was): per
+    /// submitted code `None` when refused, else `(code, success, unit, facts)`; then per implied
+    /// result (disbands of dislodged units without a legal order, waives of unused builds,
+    /// civil-disorder disbands) the same. `code` is the result code's name, `unit` the result's
+    /// unit text (`None` for a waive), `facts` is `(why, power, unit, order, place, other, number,
+    /// home, rivals)`: `why` an index of `EXPLAIN_NAMES`, then the facts
+    /// `diplo.model.outcome.explain_ruling` words (names of the map, `None` when not used;
+    /// `rivals` as `(power, unit)`).
+    fn phase_rows<'py>(
+        &self,
+        py: Python<'py>,
+        before: &Bound<'py, PyFastGame>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        use crate::engine::phases::{explain, Ruling};
+        guarded(|| {
+            let before = before.borrow();
+            let map = self.game.map;
+            let st = &before.game.state;
+            let g = &self.game;
+            let names = map_names(py, map);
+            let loc = |i: i32| -> Option<Bound<'py, PyString>> {
+                (i >= 0).then(|| names.locations[i as usize].bind(py).clone())
+            };
+            let row = |code: u8, ok: bool, unit: Option<&str>, order: &str, r: &Ruling| {
+                let other = if r.other.is_some() {
+                    Some(documents::piece_text(map, r.other))
+                } else {
+                    (r.other_place >= 0).then(|| map.loc_name(r.other_place as usize).to_string())
+                };
+                let rivals: Vec<(&Bound<'py, PyString>, String)> = r
+                    .rivals
+                    .iter()
+                    .map(|p| {
+                        (
+                            names.powers[p.power as usize].bind(py),
+                            documents::piece_text(map, *p),
+                        )
+                    })
+                    .collect();
+                let facts = (
+                    r.why,
+                    names.powers[r.power as usize].bind(py),
+                    r.unit.is_some().then(|| documents::piece_text(map, r.unit)),
+                    order,
+                    loc(r.place),
+                    other,
+                    r.count,
+                    r.home,
+                    rivals,
+                );
+                let out = (names.codes[code as usize].bind(py), ok, unit, facts);
+                out.into_pyobject(py).map(|t| t.into_any())
+            };
+            let n = g.results.len();
+            let mut rows: Vec<Option<Bound<'py, PyAny>>> = Vec::with_capacity(n + g.implied.len());
+            let mut buf = String::new();
+            for j in 0..n {
+                let r = match g.rulings.get(j) {
+                    Some(r) if r.why != explain::NONE && g.reasons.get(j) == Some(&0) => r,
+                    _ => {
+                        rows.push(None);
+                        continue;
+                    }
+                };
+                crate::engine::text::order_text(map, st, g.normal[j], &mut buf);
+                let unit = (buf != "WAIVE")
+                    .then(|| &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)]);
+                rows.push(Some(row(g.results[j], g.success[j], unit, &buf, r)?));
+            }
+            for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
+                let Some(r) = g.rulings.get(n + k) else {
+                    break;
+                };
+                if crate::engine::encode::kind_of(code) == crate::engine::encode::kind::WAIVE {
+                    rows.push(Some(row(res, ok, None, "WAIVE", r)?));
+                } else {
+                    let unit = documents::piece_text(map, r.unit);
+                    let order = format!("{unit} D");
+                    rows.push(Some(row(res, ok, Some(&unit), &order, r)?));
+                }
+            }
+            PyList::new(py, rows)
+        })
+    }
 
     /// The position as `diplo.position.Position.to_json` writes it: the phase, units and centres
     /// per power in map order (lists sorted), dislodged units per power with their options.

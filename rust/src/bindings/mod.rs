@@ -39,6 +39,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("REASON_NAMES", crate::engine::legality::NAMES.to_vec())?;
     m.add("RESULT_NAMES", code::NAMES.to_vec())?;
     m.add("ORDER_KINDS", kind::NAMES.to_vec())?;
+    // The why codes of retreat and adjustment results (their sentences: diplo.model.outcome).
+    m.add(
+        "EXPLAIN_NAMES",
+        crate::engine::phases::EXPLAIN_NAMES.to_vec(),
+    )?;
     let layout = PyDict::new(m.py());
     for (name, value) in encode::LAYOUT {
         layout.set_item(name, value)?;

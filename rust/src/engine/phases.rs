@@ -14,6 +14,9 @@
 //! *implied* results, `(code, result, success)`: holds of unordered units (province order),
 //! disbands of dislodged units without a legal order (province order), and per power in map
 //! order the waives of unused builds and the disbands of the civil-disorder rule (removal order).
+//! With `Game::explain`, retreats and adjustments also record why each result is what it is
+//! ([`Ruling`]: an [`explain`] code and the facts its sentence names, per code then per implied
+//! result), so the object API words them without ruling the phase again.
 //!
 //! # Buffers
 //!
@@ -32,6 +35,7 @@ use super::encode::{self, kind};
 use super::game_map::NO_POWER;
 use super::game_map::{bit, has, Bits, GameMap, Mask};
 use super::legality::{reason, why, Legal, Slot};
+use super::rules::BuildSites;
 use super::state::{Piece, State, ADJUSTMENTS, FALL, MOVEMENT, RETREATS, SPRING, WINTER};
 use crate::resolver::orders::{Order, Unit};
 use crate::resolver::outcome::MovementOutcome;
@@ -44,6 +48,134 @@ pub mod result {
     pub const ILLEGAL: u8 = 6;
     /// The name of [`ILLEGAL`], as `diplo.outcome` spells it.
     pub const ILLEGAL_NAME: &str = "illegal";
+}
+
+/// Why a retreat or adjustment result is what it is: the sentence `diplo.model.outcome`
+/// words from a [`Ruling`]'s facts. Indexes of [`EXPLAIN_NAMES`], the one table of these
+/// numbers (exported to Python as `diplo._core.EXPLAIN_NAMES`).
+pub mod explain {
+    /// A retreat carried out (`place`: the destination).
+    pub const RETREATED: u8 = 0;
+    /// A disband ordered and carried out (retreat or adjustment phase).
+    pub const DISBANDED: u8 = 1;
+    /// DATC 6.H.7: a retreat to a province another unit retreats to (`place`: the destination,
+    /// `other`: its province, `rivals`: the other units).
+    pub const RETREAT_CLASH: u8 = 2;
+    /// A dislodged unit without a legal retreat order, disbanded.
+    pub const NO_RETREAT: u8 = 3;
+    /// A build or waive of a power that owes disbands (`count`: how many).
+    pub const BUILD_WHILE_OWING: u8 = 4;
+    /// A build or waive with a centre surplus but no vacant owned home centre.
+    pub const BUILD_NO_HOME_SITE: u8 = 5;
+    /// The same under `build_sites="any"`: no vacant owned centre.
+    pub const BUILD_NO_SITE: u8 = 6;
+    /// A build or waive of a power with no more centres than units.
+    pub const BUILD_NO_SURPLUS: u8 = 7;
+    /// DATC 4.D.5: a second build in a province (`place`: the province, `other`: the first).
+    pub const BUILD_SAME_PROVINCE: u8 = 8;
+    /// DATC 4.D.4: a build or waive beyond the allowance (`count`: the builds allowed).
+    pub const BUILD_EXCESS: u8 = 9;
+    /// DATC 4.D.7: a waive carried out.
+    pub const WAIVED: u8 = 10;
+    /// A build carried out (`unit`: the new unit).
+    pub const BUILT: u8 = 11;
+    /// A disband of a power that may build (`count`: the builds allowed).
+    pub const DISBAND_WHILE_BUILDING: u8 = 12;
+    /// A disband of a power that owes none and may not build.
+    pub const DISBAND_NOT_OWED: u8 = 13;
+    /// DATC 6.J.2: a unit disbanded by an earlier order.
+    pub const DISBAND_REPEAT: u8 = 14;
+    /// DATC 4.D.6: a disband beyond those owed (`count`: the disbands owed).
+    pub const DISBAND_EXCESS: u8 = 15;
+    /// An allowed build left unused, waived (`count`: the builds allowed).
+    pub const UNUSED_BUILD: u8 = 16;
+    /// Civil disorder of a power that owns no centre (the 2023 rule).
+    pub const DISORDER_NO_CENTRE: u8 = 17;
+    /// Civil disorder of a power with no home centre (the older rule).
+    pub const DISORDER_NO_HOME: u8 = 18;
+    /// Civil disorder of a unit with no route to any centre the rule counts (`home`: the older
+    /// rule).
+    pub const DISORDER_NO_ROUTE: u8 = 19;
+    /// Civil disorder of a unit on such a centre (`place`: the centre, `home`: the older rule).
+    pub const DISORDER_ON_CENTRE: u8 = 20;
+    /// Civil disorder of a unit `count` moves from the nearest such centre (`place`).
+    pub const DISORDER_DISTANCE: u8 = 21;
+    /// No explanation (a refused code).
+    pub const NONE: u8 = u8::MAX;
+}
+
+/// The names of the [`explain`] codes, indexed by code: the keys of the sentences in
+/// `diplo.model.outcome`.
+pub const EXPLAIN_NAMES: [&str; 22] = [
+    "retreated",
+    "disbanded",
+    "retreat_clash",
+    "no_retreat",
+    "build_while_owing",
+    "build_no_home_site",
+    "build_no_site",
+    "build_no_surplus",
+    "build_same_province",
+    "build_excess",
+    "waived",
+    "built",
+    "disband_while_building",
+    "disband_not_owed",
+    "disband_repeat",
+    "disband_excess",
+    "unused_build",
+    "disorder_no_centre",
+    "disorder_no_home",
+    "disorder_no_route",
+    "disorder_on_centre",
+    "disorder_distance",
+];
+
+/// What a retreat or adjustment result rests on: why ([`explain`]) and the facts its sentence
+/// names (each why uses some of them; the others keep their defaults).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ruling {
+    pub why: u8,
+    /// The power concerned (`NO_POWER` for none).
+    pub power: u8,
+    /// The unit concerned (`Piece::NONE` for none).
+    pub unit: Piece,
+    /// A location (-1 for none): a retreat's destination, a province, the nearest centre.
+    pub place: i32,
+    /// A location (-1 for none): the province of a clashing retreat.
+    pub other_place: i32,
+    /// Another unit (`Piece::NONE` for none): the first build in a province.
+    pub other: Piece,
+    pub count: i32,
+    /// Civil disorder under the older rulebooks' rule (distance to a home centre).
+    pub home: bool,
+    /// A clashing retreat's rivals, in the order their orders were given.
+    pub rivals: Vec<Piece>,
+}
+
+impl Ruling {
+    /// `why` about `power`, every other fact at its default.
+    pub fn new(why: u8, power: u8) -> Ruling {
+        Ruling {
+            why,
+            power,
+            unit: Piece::NONE,
+            place: -1,
+            other_place: -1,
+            other: Piece::NONE,
+            count: 0,
+            home: false,
+            rivals: Vec::new(),
+        }
+    }
+
+    /// `why` about the unit `unit` (and its power).
+    pub fn of_unit(why: u8, unit: Piece) -> Ruling {
+        Ruling {
+            unit,
+            ..Ruling::new(why, unit.power)
+        }
+    }
 }
 
 const N: usize = encode::MAX_INDEX;
@@ -108,6 +240,9 @@ pub struct Game {
     pub facts: Vec<Fact>,
     /// With `explain`, movement: every dislodged unit (province order) and its retreat options.
     pub gone: Vec<(Piece, Mask)>,
+    /// With `explain`, retreats and adjustments: why each result is what it is, per submitted
+    /// code (`explain::NONE` when refused) then per implied result.
+    pub rulings: Vec<Ruling>,
 }
 
 /// What a movement result rests on (see `crate::resolver::outcome::MovementOutcome`): the dislodger's
@@ -149,6 +284,7 @@ impl Game {
             normal: Vec::new(),
             facts: Vec::new(),
             gone: Vec::new(),
+            rulings: Vec::new(),
         }
     }
 
@@ -176,6 +312,7 @@ impl Game {
             return Err("the game is over".into());
         }
         let map = self.map;
+        self.rulings.clear();
         let outcome = with_scratch(map, |s| match self.state.kind {
             MOVEMENT => s.movement(self),
             RETREATS => {
@@ -469,6 +606,18 @@ impl Scratch {
                 true,
             ));
         }
+        if game.explain {
+            explain_retreats(
+                map,
+                &self.keys,
+                &self.effective,
+                effective,
+                bounced,
+                &game.state,
+                &mut game.rulings,
+            );
+        }
+        let st = &mut game.state;
         st.clear_dislodged();
         if st.season == SPRING {
             st.season = FALL;
@@ -524,6 +673,7 @@ impl Scratch {
                 if game.explain {
                     game.reasons.push(why(&mut self.legal, map, st, by, code));
                     game.normal.push(0);
+                    game.rulings.push(Ruling::new(explain::NONE, NO_POWER));
                 }
                 continue;
             };
@@ -531,21 +681,34 @@ impl Scratch {
                 game.reasons.push(reason::OK);
                 game.normal.push(c);
             }
-            let ok = match encode::kind_of(c) {
+            let (ok, ruling) = match encode::kind_of(c) {
                 kind::DISBAND => {
-                    let power = st.units[key].power as usize;
+                    let unit = st.units[key];
+                    let power = unit.power as usize;
                     let owed = -allowed[power];
-                    if owed <= 0 {
-                        false
+                    let p = power as u8;
+                    if owed < 0 {
+                        let r = Ruling {
+                            count: -owed as i32,
+                            ..Ruling::new(explain::DISBAND_WHILE_BUILDING, p)
+                        };
+                        (false, r)
+                    } else if owed == 0 {
+                        (false, Ruling::new(explain::DISBAND_NOT_OWED, p))
                     } else if has(removed, key) {
                         // DATC 6.J.2: the same unit twice counts once.
-                        true
+                        (true, Ruling::of_unit(explain::DISBAND_REPEAT, unit))
                     } else if used[power] >= owed {
-                        false // DATC 4.D.6: the first disbands are used.
+                        // DATC 4.D.6: the first disbands are used.
+                        let r = Ruling {
+                            count: owed as i32,
+                            ..Ruling::new(explain::DISBAND_EXCESS, p)
+                        };
+                        (false, r)
                     } else {
                         used[power] += 1;
                         removed |= bit(key);
-                        true
+                        (true, Ruling::of_unit(explain::DISBANDED, unit))
                     }
                 }
                 k => {
@@ -555,28 +718,61 @@ impl Scratch {
                     } else {
                         st.centers[key] as usize
                     };
+                    let p = power as u8;
                     let n = allowed[power];
-                    if n <= 0 || (k == kind::BUILD && has(built, key)) || used[power] >= n {
-                        // DATC 4.D.5: one build per province; 4.D.4: the first builds and
-                        // waives (4.D.7) are used.
-                        false
+                    if n < 0 {
+                        let r = Ruling {
+                            count: -n as i32,
+                            ..Ruling::new(explain::BUILD_WHILE_OWING, p)
+                        };
+                        (false, r)
+                    } else if n == 0 {
+                        let why = if centers[power] <= units[power] {
+                            explain::BUILD_NO_SURPLUS
+                        } else if matches!(st.rules.build_sites, BuildSites::HomeCentres) {
+                            explain::BUILD_NO_HOME_SITE
+                        } else {
+                            explain::BUILD_NO_SITE
+                        };
+                        (false, Ruling::new(why, p))
+                    } else if k == kind::BUILD && has(built, key) {
+                        // DATC 4.D.5: one build per province.
+                        let r = Ruling {
+                            place: key as i32,
+                            other: added[key],
+                            ..Ruling::new(explain::BUILD_SAME_PROVINCE, p)
+                        };
+                        (false, r)
+                    } else if used[power] >= n {
+                        // DATC 4.D.4: the first builds and waives (4.D.7) are used.
+                        let r = Ruling {
+                            count: n as i32,
+                            ..Ruling::new(explain::BUILD_EXCESS, p)
+                        };
+                        (false, r)
                     } else {
                         used[power] += 1;
                         if k == kind::BUILD {
                             built |= bit(key);
-                            added[key] = Piece {
-                                power: power as u8,
+                            let unit = Piece {
+                                power: p,
                                 fleet: encode::fleet_of(c),
                                 loc: encode::loc_of(c) as u8,
                             };
+                            added[key] = unit;
+                            (true, Ruling::of_unit(explain::BUILT, unit))
+                        } else {
+                            (true, Ruling::new(explain::WAIVED, p))
                         }
-                        true
                     }
                 }
             };
             game.results
                 .push(if ok { result::OK } else { result::VOID });
             game.success.push(ok);
+            if game.explain {
+                game.rulings.push(ruling);
+            }
         }
 
         game.implied.clear();
@@ -585,6 +781,12 @@ impl Scratch {
             if n > 0 {
                 for _ in used[power]..n {
                     game.implied.push((encode::waive(power), result::OK, true));
+                    if game.explain {
+                        game.rulings.push(Ruling {
+                            count: n as i32,
+                            ..Ruling::new(explain::UNUSED_BUILD, power as u8)
+                        });
+                    }
                 }
             } else if n < 0 {
                 let shortfall = -n - used[power];
@@ -598,6 +800,10 @@ impl Scratch {
                             result::OK,
                             true,
                         ));
+                        if game.explain {
+                            game.rulings
+                                .push(explain_disorder(map, st, power, st.units[q]));
+                        }
                     }
                 }
             }
@@ -653,6 +859,126 @@ impl Scratch {
         }
         self.candidates.sort_unstable();
         debug_assert!(self.candidates.len() >= count);
+    }
+}
+
+/// Records why each result of a retreat phase is what it is (`Game::rulings`), per submitted
+/// code then per implied disband, from the phase's state (`st`, dislodged units still there).
+fn explain_retreats(
+    map: &GameMap,
+    keys: &[u8],
+    orders: &[u32; N],
+    effective: Mask,
+    bounced: Mask,
+    st: &State,
+    rulings: &mut Vec<Ruling>,
+) {
+    // The dislodged provinces with an effective order, in the order of their first order.
+    let mut seen: Mask = 0;
+    let mut first: Vec<usize> = Vec::new();
+    for &key in keys {
+        let q = key as usize;
+        if key != REFUSED && has(effective, q) && !has(seen, q) {
+            seen |= bit(q);
+            first.push(q);
+        }
+    }
+    for &key in keys {
+        let q = key as usize;
+        if key == REFUSED || !has(effective, q) {
+            rulings.push(Ruling::new(explain::NONE, NO_POWER));
+            continue;
+        }
+        let piece = st.dislodged[q];
+        let order = orders[q];
+        if encode::kind_of(order) != kind::RETREAT {
+            rulings.push(Ruling::of_unit(explain::DISBANDED, piece));
+            continue;
+        }
+        let dest = encode::a_of(order);
+        if !has(bounced, q) {
+            rulings.push(Ruling {
+                place: dest as i32,
+                ..Ruling::of_unit(explain::RETREATED, piece)
+            });
+            continue;
+        }
+        let target = map.prov_of[dest] as usize;
+        let rivals = first
+            .iter()
+            .filter(|&&p| {
+                p != q
+                    && encode::kind_of(orders[p]) == kind::RETREAT
+                    && map.prov_of[encode::a_of(orders[p])] as usize == target
+            })
+            .map(|&p| st.dislodged[p])
+            .collect();
+        rulings.push(Ruling {
+            place: dest as i32,
+            other_place: target as i32,
+            rivals,
+            ..Ruling::of_unit(explain::RETREAT_CLASH, piece)
+        });
+    }
+    for q in Bits(st.dislodged_at & !effective) {
+        rulings.push(Ruling::of_unit(explain::NO_RETREAT, st.dislodged[q]));
+    }
+}
+
+/// Why the civil-disorder rule removes `unit` (of `power`), naming the distance to the nearest
+/// centre the rule counts (`sources`) as `diplo.model.outcome` words it.
+fn explain_disorder(map: &GameMap, st: &State, power: usize, unit: Piece) -> Ruling {
+    let home = matches!(
+        st.rules.civil_disorder,
+        super::rules::CivilDisorder::HomeCentres
+    );
+    let sources = st.rules.disorder_sources(map, st, power);
+    if sources == 0 {
+        let why = if home {
+            explain::DISORDER_NO_HOME
+        } else {
+            explain::DISORDER_NO_CENTRE
+        };
+        return Ruling::of_unit(why, unit);
+    }
+    // Breadth-first distances from the unit's province over every border.
+    let start = map.prov_of[unit.loc as usize] as usize;
+    let far = u32::MAX;
+    let mut dist = [far; N];
+    let mut seen = bit(start);
+    let mut frontier = bit(start);
+    let mut d = 0;
+    while frontier != 0 {
+        let mut next: Mask = 0;
+        for q in Bits(frontier) {
+            dist[q] = d;
+            next |= map.border[q];
+        }
+        next &= !seen;
+        seen |= next;
+        frontier = next;
+        d += 1;
+    }
+    // The nearest centre; on equal distance the first in the map's order.
+    let nearest = Bits(sources)
+        .filter(|&c| dist[c] != far)
+        .min_by_key(|&c| (dist[c], c));
+    let Some(c) = nearest else {
+        return Ruling {
+            home,
+            ..Ruling::of_unit(explain::DISORDER_NO_ROUTE, unit)
+        };
+    };
+    let why = if dist[c] == 0 {
+        explain::DISORDER_ON_CENTRE
+    } else {
+        explain::DISORDER_DISTANCE
+    };
+    Ruling {
+        place: c as i32,
+        count: dist[c] as i32,
+        home,
+        ..Ruling::of_unit(why, unit)
     }
 }
 
