@@ -32,7 +32,7 @@ from diplo.api.legal import legal_order_texts
 from diplo.api.phase import process_phase
 from diplo.api.player import RandomPlayer
 from diplo.model.map import standard_map
-from diplo.model.orders import Order, format_order
+from diplo.model.orders import Build, Convoy, Move, Order, Unit, format_order
 from diplo.model.position import Phase, Piece, Position
 from diplo.model.results import PhaseOutcome
 from diplo.reference.legal import legal_orders
@@ -479,3 +479,49 @@ def test_legal_order_texts_from_the_engine_are_the_callers_to_change() -> None:
             texts.clear()
         first.clear()
         assert legal_order_texts(position, power, "rust") == expected
+
+
+class _MyMove(Move):
+    """An order object of a subclass of an order class (the core reads only the classes)."""
+
+
+def test_refusals_the_engine_cannot_encode_agree() -> None:
+    """Orders that never become a code (unreadable, for another power, a place the map lacks,
+    an untyped build where the place does not say which, a subclass's object) are refused with
+    the same code and sentence on both backends, and so is every refusal of a build."""
+    game_map = standard_map()
+    units = {
+        "MOS": Piece("RUSSIA", "A", "MOS"),
+        "SEV": Piece("RUSSIA", "F", "SEV"),
+        "PAR": Piece("FRANCE", "A", "PAR"),
+    }
+    owned = {c: "RUSSIA" for c in ("MOS", "SEV", "STP", "WAR", "RUM")}
+    winter = Position(game_map, Phase(1901, "W", "A"), units, owned)
+    outcome, _ = assert_same(
+        winter,
+        {
+            "RUSSIA": [
+                "Build St Petersburg",  # coastal, no coast: army or fleet? (DATC 4.C.3)
+                "Build Rumania",  # an untyped build refused before its type: not home
+                "FRANCE: A WAR B",  # written for another power
+                "A WAR B B B",  # unreadable
+                Build(Unit(None, "SEV")),  # occupied, before its type
+            ],
+            "FRANCE": ["Build Brest"],  # France has no build to make
+        },
+    )
+    codes = [r.code for r in outcome.results if r.given]
+    assert codes == ["illegal"] * 6
+    spring = Position(game_map, Phase(1901, "S", "M"), units, owned)
+    outcome, _ = assert_same(
+        spring,
+        {
+            "RUSSIA": [
+                Move(Unit("A", "MOS"), "XYZ"),  # a place the map does not have
+                Build(Unit(None, "STP")),  # an untyped build in a movement phase
+                _MyMove(Unit("F", "SEV"), "BLA"),  # legal, read through its base class
+            ],
+            "FRANCE": [Convoy(Unit("A", "PAR"), Unit("A", "UKR"), "MOS")],  # inland, no army
+        },
+    )
+    assert [r.legal for r in outcome.results if r.given] == [False, False, True, False]

@@ -54,8 +54,8 @@ class FastMap:
     ``province_kind``: 0 land, 1 coast, 2 sea; ``homes``: per power its home centres;
     ``name_rank``: per province its rank by English name (the civil-disorder tie-break);
     ``order_classes``: the ``diplo.orders`` classes in ``ORDER_KINDS`` order, by which order
-    objects are told apart (by identity; without them, by class name). Raises ``ValueError`` on
-    a map that does not fit the encoding or does not check.
+    objects are told apart (by identity; without them the core reads no order object). Raises
+    ``ValueError`` on a map that does not fit the encoding or does not check.
     """
 
     def __new__(

@@ -31,16 +31,26 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from itertools import count, repeat
-from typing import Any
+from typing import Any, cast
 from weakref import WeakKeyDictionary
 
 from .. import _core
 from ..model.limits import MAX_YEAR, MIN_YEAR
 from ..model.map import Map
-from ..model.orders import Build, Order, OrderParseError, Waive, parse_power_order
+from ..model.orders import (
+    Build,
+    Order,
+    OrderParseError,
+    Unit,
+    Waive,
+    format_order,
+    order_unit,
+    parse_power_order,
+)
 from ..model.outcome import RulingFacts, explain_facts, explain_ruling, explain_tail
 from ..model.position import Dislodged, Phase, Piece, Position, PositionError
-from ..model.results import PhaseOutcome, Result, named_unit
+from ..model.refusals import multiple_orders_message, named_piece, read_order, refusal_message
+from ..model.results import PhaseOutcome, Result
 from ..model.rules import Rules
 from .codes import encode_order, location_of, waive_code
 from .compile import _Tables, encode_position, engine_game, fast_map, tables
@@ -236,12 +246,12 @@ def _object_code(t: _Tables, power: str, order: object) -> int | None:
     code = t.fast.encode_objects([order])[0]
     if code >= 0:
         return code
-    if isinstance(order, Build) and order.unit.type is None:
-        try:
-            return encode_order(order, t.map)
-        except ValueError:
-            return None
-    return None
+    # Not read by the core: an untyped build (DATC 4.C.3: typed here where the place says which),
+    # or an object of a subclass of an order class.
+    try:
+        return encode_order(cast(Order, order), t.map, power)  # it refuses a non-order
+    except ValueError:
+        return None
 
 
 def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Submission:
@@ -491,22 +501,12 @@ def _build_results(
     """:func:`build_results`; with ``as_text`` a result made from the engine's row alone is
     its JSON text instead (only map names, fixed words and numbers in it: see
     ``EnginePhaseOutcome.to_json_text``), the others stay results."""
-    from ..reference.validation import Ruling, _fleets, _rule
-
     position: Position = outcome._position
     before = outcome._before
     after = outcome._after
     sub: _Submission = outcome._submission
     t = tables(position.map)
     kind = position.phase.kind
-    fleets: frozenset[str] | None = None
-
-    def ruling(power: str, item: str | Order) -> Ruling:
-        nonlocal fleets
-        if fleets is None:
-            fleets = _fleets(position)
-        return _rule(position, power, item, fleets)
-
     rows = after.movement_rows(before) if kind == "M" else None
     reasons: list[int] | None = None
     results: list[Any] = []
@@ -551,12 +551,9 @@ def _build_results(
             continue
         if item is None:
             item = sub.items[j][1]
-        r = ruling(power, item)
-        code = r.code if j < 0 else REASON_NAMES[reasons[j]]
-        results.append(
-            Result(power, named_unit(r), r.canonical, True, False, False, "illegal", r.message)
-        )
-        refused.append((None if r.unit is None else r.unit.province, code))
+        result, prov, code = _refused(position, before, power, item, reasons[j] if j >= 0 else -1)
+        results.append(result)
+        refused.append((prov, code))
     if rows is not None:
         return _with_implied(t, after, rows, len(sub.codes), results, refused, as_text)
     # Retreats and adjustments: the engine's rulings (why and facts), in the model's words.
@@ -632,10 +629,51 @@ def _with_implied(
     return results, dislodged
 
 
+def _refused(
+    position: Position, before: Any, power: str, item: str | Order, reason: int
+) -> tuple[Result, str | None, str]:
+    """The result of an order the engine refused (``reason``, its reason code), or that could
+    not become a code (``reason`` -1), with the province of its unit and the reason's name: the
+    intake and the sentence are the model's (:mod:`diplo.model.refusals`), the verdict the
+    engine's."""
+    intake = read_order(item, power, position.map)
+    order = intake.order
+    text = item if isinstance(item, str) else format_order(item)
+    if intake.code is not None:
+        unit = None if order is None or isinstance(order, Waive) else str(order.unit)
+        canonical = text if order is None else format_order(order)
+        result = Result(power, unit, canonical, True, False, False, "illegal", intake.message)
+        return result, None, intake.code
+    assert order is not None
+    code = (
+        REASON_NAMES[reason]
+        if reason >= 0
+        else _untyped_build_reason(position, before, power, order)
+    )
+    piece = named_piece(position, order)
+    named = order_unit(order)
+    unit = str(piece) if piece is not None else None if named is None else str(named)
+    message = refusal_message(code, power, order, position)
+    result = Result(power, unit, format_order(order), True, False, False, "illegal", message)
+    return result, None if piece is None else piece.province, code
+
+
+def _untyped_build_reason(position: Position, before: Any, power: str, order: Order) -> str:
+    """Why a build that names no unit type, where the place does not say which (a coastal
+    province without a coast: DATC 4.C.3), is refused: for what its army reading is refused
+    (the rules before the type), else because its type is needed."""
+    if not isinstance(order, Build) or order.unit.type is not None:
+        raise RuntimeError(f"the engine could not encode the order {format_order(order)!r}")
+    game_map = position.map
+    army = encode_order(Build(Unit("A", order.unit.loc)), game_map)
+    scratch = before.clone()
+    scratch.run([army], bytes([game_map.powers.index(power)]))
+    name = REASON_NAMES[scratch.reasons()[0]]
+    return "unit_type_needed" if name == "ok" else name
+
+
 def _multiple(t: _Tables, before: Any, after: Any, j: int, power: str) -> Result:
     """The result of an order refused because its unit was given different orders (4.D.3)."""
-    from ..reference.validation import multiple_orders_message
-
     reasons = after.reasons()
     normals = after.normal_forms()
     prov = t.provinces[location_of(normals[j])]

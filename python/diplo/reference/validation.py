@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..model.limits import show
-from ..model.map import Map, MapError
+from ..model.map import Map
 from ..model.orders import (
     Build,
     Convoy,
@@ -23,18 +22,15 @@ from ..model.orders import (
     Hold,
     Move,
     Order,
-    OrderParseError,
     Retreat,
     SupportHold,
     SupportMove,
     Unit,
     Waive,
     format_order,
-    order_unit,
-    parse_power_order,
 )
 from ..model.position import Piece, Position
-from ..model.wording import power_name, sentence
+from ..model.refusals import multiple_orders_message, named_piece, read_order, refusal_message
 from .adjustments import build_sites, centre_surplus
 from .convoys import route_fleets, sea_route_exists
 
@@ -73,10 +69,12 @@ class Validated:
 
 
 class _Illegal(Exception):
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
+    """An order refused by the rule that raised it, named by its reason code (the sentence is
+    :func:`diplo.model.refusals.refusal_message`'s)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
         self.code = code
-        self.reason = reason
 
 
 def validate(position: Position, orders_by_power: Mapping[str, Sequence[str | Order]]) -> Validated:
@@ -126,14 +124,6 @@ def _collect_unit_orders(rulings: list[Ruling]) -> Validated:
     return Validated(rulings, effective, ruling_of)
 
 
-def multiple_orders_message(order: str, unit: str, count: int) -> str:
-    """The sentence of an order refused because its unit was given ``count`` different orders."""
-    return (
-        f"{order}: {unit} was given {count} different orders; all are void and the unit holds "
-        "(DATC 4.D.3)."
-    )
-
-
 def _collect_adjustments(rulings: list[Ruling]) -> Validated:
     adjustments: list[tuple[int, str, Build | Disband | Waive]] = []
     for index, ruling in enumerate(rulings):
@@ -143,21 +133,14 @@ def _collect_adjustments(rulings: list[Ruling]) -> Validated:
 
 
 def _rule(position: Position, power: str, item: str | Order, fleets: frozenset[str]) -> Ruling:
-    game_map = position.map
     text = item if isinstance(item, str) else format_order(item)
-    order: Order | None = None
-    piece: Piece | None = None
+    intake = read_order(item, power, position.map)
+    order = intake.order
+    if intake.code is not None:
+        return Ruling(power, text, order, None, False, intake.code, intake.message)
+    assert order is not None
+    piece = named_piece(position, order)
     try:
-        if isinstance(item, str):
-            prefix, order = parse_power_order(item, game_map)
-            if prefix is not None and prefix != power:
-                raise _Illegal(
-                    "wrong_power",
-                    f"the order is written for {power_name(prefix)}, not {power_name(power)}",
-                )
-        else:
-            order = item
-        piece = _named_piece(position, order)
         kind = position.phase.kind
         if kind == "M":
             normalised = _movement(position, power, order, fleets)
@@ -168,45 +151,20 @@ def _rule(position: Position, power: str, item: str | Order, fleets: frozenset[s
         return Ruling(
             power, text, normalised, piece, True, "ok", f"{format_order(normalised)}: legal."
         )
-    except OrderParseError as exc:
-        return Ruling(
-            power, text, None, None, False, "unparsable", sentence(f"{show(text)}: {exc.reason}")
-        )
-    except MapError as exc:
-        # Only an Order object built by hand can name a place the map does not have.
-        shown = format_order(order) if order is not None else text
-        return Ruling(
-            power, text, order, piece, False, "unknown_location", sentence(f"{shown}: {exc}")
-        )
     except _Illegal as exc:
-        shown = format_order(order) if order is not None else text
-        return Ruling(
-            power, text, order, piece, False, exc.code, sentence(f"{shown}: {exc.reason}")
-        )
-
-
-def _named_piece(position: Position, order: Order) -> Piece | None:
-    unit = order_unit(order)
-    if unit is None:
-        return None
-    prov = position.map.province_of(unit.loc)
-    if position.phase.kind == "R":
-        dislodged = position.dislodged.get(prov)
-        return dislodged.piece if dislodged is not None else position.units.get(prov)
-    return position.units.get(prov)
+        # The rule decided; the sentence has one home for both backends (model.refusals).
+        message = refusal_message(exc.code, power, order, position)
+        return Ruling(power, text, order, piece, False, exc.code, message)
 
 
 def _own_piece(position: Position, power: str, unit: Unit) -> Piece:
     prov = position.map.province_of(unit.loc)
     piece = position.units.get(prov)
     if piece is None:
-        raise _Illegal("no_unit", f"there is no unit in {prov}")
+        raise _Illegal("no_unit")
     if piece.power != power:
         # DATC 6.A.6: a power cannot order another power's unit; the owner's order stands.
-        raise _Illegal(
-            "foreign_unit",
-            f"the unit in {prov} belongs to {power_name(piece.power)}, not {power_name(power)}",
-        )
+        raise _Illegal("foreign_unit")
     # DATC 4.C.2 and 4.B.5 (6.B.10): a wrong unit type or a wrong coast of the ordered unit is
     # ignored; the order is taken for the unit that is really there.
     return piece
@@ -222,10 +180,7 @@ def _fleets(position: Position) -> frozenset[str]:
 
 def _movement(position: Position, power: str, order: Order, fleets: frozenset[str]) -> Order:
     if isinstance(order, Retreat | Disband | Build | Waive):
-        raise _Illegal(
-            "wrong_phase",
-            "only hold, move, support and convoy orders are given in a movement phase",
-        )
+        raise _Illegal("wrong_phase")
     piece = _own_piece(position, power, order.unit)
     unit = piece.unit
     if isinstance(order, Hold):
@@ -245,30 +200,25 @@ def _check_move(game_map: Map, piece: Piece, dest: str, via: bool, fleets: froze
     if dst == src:
         # DATC 6.A.4, 6.A.5, 6.B.11: a move to the unit's own province (another coast of it
         # included) is illegal, convoy or not.
-        raise _Illegal("move_to_self", f"{piece} cannot move to its own province")
+        raise _Illegal("move_to_self")
     if piece.type == "A":
         if game_map.is_sea(dst):
             # DATC 6.A.2, 6.D.24: an army cannot move to sea.
-            raise _Illegal("army_to_sea", f"an army cannot move to the sea province {dst}")
+            raise _Illegal("army_to_sea")
         # DATC 4.B.6, 6.B.12: a coast written on an army's destination is irrelevant and ignored.
         if sea_route_exists(game_map, src, dst, fleets):
             return Move(piece.unit, dst, via)
         if dst not in game_map.army_neighbours(src):
             # DATC 6.D.32: no neighbour, and no fleets on the board could carry it there.
-            raise _Illegal(
-                "not_adjacent",
-                f"{dst} is not next to {src} and no convoy could carry an army there",
-            )
+            raise _Illegal("not_adjacent")
         if via:
             # DATC 4.E.1, 6.D.32: "via convoy" can never be valid when the fleets on the board
             # could not carry the army, so the order is illegal (the army holds).
-            raise _Illegal(
-                "no_convoy_route", f"no fleets on the board could convoy {piece} to {dst}"
-            )
+            raise _Illegal("no_convoy_route")
         return Move(piece.unit, dst, via)
     if via:
         # DATC 6.A.7: only armies can be convoyed.
-        raise _Illegal("convoy_of_fleet", "a fleet cannot be convoyed")
+        raise _Illegal("convoy_of_fleet")
     return Move(piece.unit, _fleet_destination(game_map, piece, dest), False)
 
 
@@ -276,21 +226,19 @@ def _fleet_destination(game_map: Map, piece: Piece, dest: str) -> str:
     dst = game_map.province_of(dest)
     if game_map.is_land(dst):
         # DATC 6.A.3, 6.D.22: a fleet cannot move inland.
-        raise _Illegal("fleet_to_land", f"a fleet cannot move to the inland province {dst}")
+        raise _Illegal("fleet_to_land")
     reachable = game_map.reachable_coasts(piece.loc, dst)
     if not reachable:
         # DATC 6.A.1, 6.A.9, 6.D.28, 6.E.14: no border a fleet there could cross.
-        raise _Illegal("not_adjacent", f"a fleet in {piece.loc} cannot reach {dst}")
+        raise _Illegal("not_adjacent")
     if dest != dst:
         if dest not in reachable:
             # DATC 4.B.3, 6.B.3, 6.D.29: a named coast the fleet cannot reach is illegal.
-            raise _Illegal("bad_coast", f"a fleet in {piece.loc} cannot reach {dest}")
+            raise _Illegal("bad_coast")
         return dest
     if len(reachable) > 1:
         # DATC 4.B.1, 6.B.1, 6.D.30: with two coasts reachable the coast must be named.
-        raise _Illegal(
-            "coast_needed", f"{dst} has two coasts a fleet in {piece.loc} could reach: name one"
-        )
+        raise _Illegal("coast_needed")
     # DATC 4.B.2, 6.B.2: with one coast reachable an omitted coast means that coast.
     return reachable[0]
 
@@ -299,7 +247,7 @@ def _supported_piece(position: Position, unit: Unit) -> Piece:
     prov = position.map.province_of(unit.loc)
     piece = position.units.get(prov)
     if piece is None:
-        raise _Illegal("no_supported_unit", f"there is no unit in {prov} to support")
+        raise _Illegal("no_supported_unit")
     return piece
 
 
@@ -308,12 +256,9 @@ def _check_support_hold(position: Position, piece: Piece, order: SupportHold) ->
     target = _supported_piece(position, order.supported)
     if target.province == piece.province:
         # DATC 6.A.8: no hold support for oneself.
-        raise _Illegal("support_self", "a unit cannot support itself")
+        raise _Illegal("support_self")
     if not game_map.can_reach(piece.type, piece.loc, target.province):
-        raise _Illegal(
-            "cannot_support",
-            f"{piece} could not move to {target.province} itself, so it cannot support there",
-        )
+        raise _Illegal("cannot_support")
     # DATC 4.C.5/4.C.6 and 4.C.2: nationality and unit type of the supported unit are ignored.
     return SupportHold(piece.unit, target.unit)
 
@@ -325,23 +270,18 @@ def _check_support_move(
     mover = _supported_piece(position, order.supported)
     dst = game_map.province_of(order.dest)
     if mover.province == piece.province:
-        raise _Illegal("support_self", "a unit cannot support its own move")
+        raise _Illegal("support_self")
     if dst == piece.province:
         # DATC 6.D.34: support into the supporter's own province is illegal.
-        raise _Illegal("cannot_support", f"{piece} cannot support a move into its own province")
+        raise _Illegal("cannot_support")
     if not game_map.can_reach(piece.type, piece.loc, dst):
         # DATC 6.A.10, 6.B.5 and the rulebook: a unit may only support to a province it could enter.
-        raise _Illegal(
-            "cannot_support",
-            f"{piece} could not move to {dst} itself, so it cannot support a move there",
-        )
+        raise _Illegal("cannot_support")
     if not _move_possible(game_map, mover, order.dest, fleets, piece.province):
         # DATC 4.E.1, 6.A.5, 6.D.22-6.D.24, 6.D.31: the supported move itself must be possible
         # (and a convoyed
         # move must have a route that does not need the supporting fleet).
-        raise _Illegal(
-            "impossible_move", f"{mover} cannot move to {dst}, so that move cannot be supported"
-        )
+        raise _Illegal("impossible_move")
     # DATC 4.B.4, 6.B.4: support is given to a province, so the supporter need not reach the
     # coast; but a coast written in the support must match the move (6.B.9), so it is kept.
     dest = order.dest if mover.type == "F" else dst
@@ -373,21 +313,18 @@ def _check_convoy(
     game_map = position.map
     if not game_map.is_sea(piece.province):
         # DATC 6.F.1: only a fleet at sea convoys.
-        raise _Illegal("convoy_not_at_sea", f"{piece} is not in a sea province and cannot convoy")
+        raise _Illegal("convoy_not_at_sea")
     army = _supported_piece(position, order.army)
     if army.type != "A":
         # DATC 6.A.7: only armies can be convoyed.
-        raise _Illegal("convoy_of_fleet", f"{army} is a fleet; only armies can be convoyed")
+        raise _Illegal("convoy_of_fleet")
     dst = game_map.province_of(order.dest)
     if dst == army.province:
-        raise _Illegal("move_to_self", f"{army} cannot be convoyed to its own province")
+        raise _Illegal("move_to_self")
     if piece.province not in route_fleets(game_map, army.province, dst, fleets):
         # DATC 6.G.19 and 4.E.1: a fleet that no convoy route from the army to the
         # destination needs cannot legally convoy it.
-        raise _Illegal(
-            "convoy_impossible",
-            f"no convoy route from {army.province} to {dst} needs a fleet in {piece.province}",
-        )
+        raise _Illegal("convoy_impossible")
     return Convoy(piece.unit, army.unit, dst)
 
 
@@ -401,21 +338,15 @@ def _retreat(position: Position, power: str, order: Order) -> Order:
         order = Retreat(order.unit, order.dest)
     if not isinstance(order, Retreat | Disband):
         # DATC 6.H.1, 6.H.2, 6.H.3: no supports, convoys or holds in a retreat phase.
-        raise _Illegal(
-            "wrong_phase", "only retreat and disband orders are given in a retreat phase"
-        )
+        raise _Illegal("wrong_phase")
     prov = game_map.province_of(order.unit.loc)
     dislodged = position.dislodged.get(prov)
     if dislodged is None:
         # DATC 6.H.4: only dislodged units move in a retreat phase.
-        raise _Illegal("not_dislodged", f"there is no dislodged unit in {prov}")
+        raise _Illegal("not_dislodged")
     piece = dislodged.piece
     if piece.power != power:
-        raise _Illegal(
-            "foreign_unit",
-            f"the dislodged unit in {prov} belongs to {power_name(piece.power)}, not "
-            f"{power_name(power)}",
-        )
+        raise _Illegal("foreign_unit")
     if isinstance(order, Disband):
         return Disband(piece.unit)
     dest = order.dest
@@ -426,16 +357,11 @@ def _retreat(position: Position, power: str, order: Order) -> Order:
     elif dest == dst and dst not in options:
         coasts = [o for o in options if game_map.province_of(o) == dst]
         if len(coasts) > 1:
-            raise _Illegal(
-                "coast_needed", f"{dst} has two coasts {piece} could retreat to: name one"
-            )
+            raise _Illegal("coast_needed")
         if coasts:
             dest = coasts[0]
     if dest not in options:
-        allowed = ", ".join(options) if options else "nowhere"
-        raise _Illegal(
-            "bad_retreat", f"{piece} cannot retreat to {dest}; it may retreat to {allowed}"
-        )
+        raise _Illegal("bad_retreat")
     return Retreat(piece.unit, dest)
 
 
@@ -445,37 +371,30 @@ def _retreat(position: Position, power: str, order: Order) -> Order:
 def _adjustment(position: Position, power: str, order: Order) -> Order:
     game_map = position.map
     if isinstance(order, Move | Hold | SupportHold | SupportMove | Convoy | Retreat):
-        raise _Illegal(
-            "wrong_phase", "only build, disband and waive orders are given in an adjustment phase"
-        )
+        raise _Illegal("wrong_phase")
     owed = centre_surplus(position, power)
     if isinstance(order, Waive):
         if owed <= 0:
-            raise _Illegal("no_builds", f"{power_name(power)} has no build to waive")
+            raise _Illegal("no_builds")
         return order
     if isinstance(order, Disband):
         if owed >= 0:
-            raise _Illegal("no_disbands", f"{power_name(power)} does not have to disband any unit")
+            raise _Illegal("no_disbands")
         return Disband(_own_piece(position, power, order.unit).unit)
     assert isinstance(order, Build)
     if owed <= 0:
-        raise _Illegal(
-            "no_builds",
-            f"{power_name(power)} has no build to make: its units are not fewer than its centres",
-        )
+        raise _Illegal("no_builds")
     loc = order.unit.loc
     prov = game_map.province_of(loc)
     if prov not in build_sites(position, power):
         # adjustments.build_sites decides (the rules' build sites); here only the reason.
         if position.rules.build_sites == "home" and prov not in game_map.homes.get(power, ()):
-            raise _Illegal(
-                "not_home_center", f"{prov} is not a home supply centre of {power_name(power)}"
-            )
+            raise _Illegal("not_home_center")
         if prov not in game_map.centers:
-            raise _Illegal("not_home_center", f"{prov} is not a supply centre")
+            raise _Illegal("not_home_center")
         if position.centers.get(prov) != power:
-            raise _Illegal("center_not_owned", f"{power_name(power)} does not own {prov}")
-        raise _Illegal("occupied", f"{prov} is occupied by {position.units[prov]}")
+            raise _Illegal("center_not_owned")
+        raise _Illegal("occupied")
     unit_type = order.unit.type
     if unit_type is None:
         # DATC 4.C.3 (choice c): an army inland, a fleet where a coast is named, else no build.
@@ -484,16 +403,16 @@ def _adjustment(position: Position, power: str, order: Order) -> Order:
         elif loc != prov:
             unit_type = "F"
         else:
-            raise _Illegal("unit_type_needed", f"say whether to build an army or a fleet in {prov}")
+            raise _Illegal("unit_type_needed")
     if unit_type == "A":
         return Build(Unit("A", prov))  # DATC 4.B.6: a coast on an army build is ignored.
     if game_map.is_land(prov):
         # DATC 4.C.4, 6.I.2: a fleet cannot be built inland.
-        raise _Illegal("fleet_to_land", f"a fleet cannot be built in the inland province {prov}")
+        raise _Illegal("fleet_to_land")
     coasts = game_map.coasts_of(prov)
     if coasts and loc == prov:
         # DATC 4.B.7, 6.B.14: a fleet built in a split-coast province needs its coast.
-        raise _Illegal("coast_needed", f"name the coast of {prov} to build a fleet there")
+        raise _Illegal("coast_needed")
     if coasts and loc not in coasts:
-        raise _Illegal("bad_coast", f"{loc} is not a coast of {prov}")
+        raise _Illegal("bad_coast")
     return Build(Unit("F", loc))

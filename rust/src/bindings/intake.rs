@@ -159,8 +159,8 @@ fn unit_loc(map: &GameMap, obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -
 pub(super) struct OrderClasses(Option<Vec<Py<PyType>>>);
 
 impl OrderClasses {
-    /// The classes given to `FastMap` (`order_classes`), one per order kind; `None` until the
-    /// Python side passes them.
+    /// The classes given to `FastMap` (`order_classes`), one per order kind; without them no
+    /// object is read by the core (the caller encodes its objects itself).
     pub(super) fn new(classes: Option<Vec<Bound<'_, PyType>>>) -> PyResult<Self> {
         let Some(classes) = classes else {
             return Ok(OrderClasses(None));
@@ -181,16 +181,8 @@ impl OrderClasses {
     /// The kind of `item` (a `kind` number), or `None` for an object that is not an order.
     pub(super) fn kind_of(&self, item: &Bound<'_, PyAny>) -> Option<u32> {
         let ty = item.get_type();
-        let found = match &self.0 {
-            Some(classes) => classes.iter().position(|c| c.as_ptr() == ty.as_ptr()),
-            // Transitional, while `diplo.engine.fast_map` does not pass its classes yet: the
-            // class name, looked up in the same table.
-            None => {
-                let name = ty.name().ok()?;
-                let name = name.to_str().ok()?;
-                kind::NAMES.iter().position(|&n| n == name)
-            }
-        };
+        let classes = self.0.as_ref()?;
+        let found = classes.iter().position(|c| c.as_ptr() == ty.as_ptr());
         found.map(|k| k as u32)
     }
 }

@@ -1,0 +1,249 @@
+"""Why an order is refused, in words: the one home of the sentences of illegal orders.
+
+Both implementations decide legality (:mod:`diplo.reference.validation` in Python, the engine's
+``rust/src/engine/legality.rs``) and name the rule that refused an order by its reason code
+(``not_adjacent``, ``coast_needed``, ...: ``_core.REASON_NAMES``). The sentence is made here, from
+the reason code, the order as given and the board, so the two backends cannot word a refusal
+differently (``tests/test_engine.py`` compares every sentence).
+
+Also here: what every order goes through before its legality is asked (:func:`read_order`: the
+text parsed, the power prefix checked, every place the order names looked up on the map), since
+neither implementation owns it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .limits import show
+from .map import Map, MapError
+from .orders import (
+    Build,
+    Convoy,
+    Disband,
+    Move,
+    Order,
+    OrderParseError,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+    format_order,
+    order_unit,
+    parse_power_order,
+)
+from .position import Piece, Position
+from .wording import power_name, sentence
+
+__all__ = [
+    "Intake",
+    "multiple_orders_message",
+    "named_piece",
+    "read_order",
+    "refusal_message",
+    "refusal_reason",
+]
+
+
+class Intake(NamedTuple):
+    """An order as read before its legality is asked: the order, or why it cannot be one."""
+
+    order: Order | None
+    #: ``None`` when the order was read; else ``unparsable``, ``wrong_power`` or
+    #: ``unknown_location``, with ``message`` its sentence.
+    code: str | None
+    message: str
+
+
+def read_order(item: str | Order, power: str, game_map: Map) -> Intake:
+    """Read one submitted order of ``power``: parse a text (refusing one written for another
+    power), and check that every place the order names is on the map."""
+    text = item if isinstance(item, str) else format_order(item)
+    order: Order | None = None
+    try:
+        if isinstance(item, str):
+            prefix, order = parse_power_order(item, game_map)
+            if prefix is not None and prefix != power:
+                reason = f"the order is written for {power_name(prefix)}, not {power_name(power)}"
+                return Intake(order, "wrong_power", sentence(f"{text}: {reason}"))
+        else:
+            order = item
+        for loc in _places(order):
+            game_map.province_of(loc)  # raises MapError naming the place
+    except OrderParseError as exc:
+        return Intake(None, "unparsable", sentence(f"{show(text)}: {exc.reason}"))
+    except MapError as exc:
+        # Only an Order object built by hand can name a place the map does not have.
+        assert order is not None
+        return Intake(order, "unknown_location", sentence(f"{format_order(order)}: {exc}"))
+    return Intake(order, None, "")
+
+
+def _places(order: Order) -> list[str]:
+    """Every location an order names, in the order it names them."""
+    if isinstance(order, Waive):
+        return []
+    places = [order.unit.loc]
+    if isinstance(order, SupportHold):
+        places.append(order.supported.loc)
+    elif isinstance(order, SupportMove):
+        places += [order.supported.loc, order.dest]
+    elif isinstance(order, Convoy):
+        places += [order.army.loc, order.dest]
+    elif isinstance(order, Move | Retreat):
+        places.append(order.dest)
+    return places
+
+
+def named_piece(position: Position, order: Order) -> Piece | None:
+    """The unit on the board an order is for (in a retreat phase the dislodged one first)."""
+    unit = order_unit(order)
+    if unit is None:
+        return None
+    prov = position.map.province_of(unit.loc)
+    if position.phase.kind == "R":
+        dislodged = position.dislodged.get(prov)
+        return dislodged.piece if dislodged is not None else position.units.get(prov)
+    return position.units.get(prov)
+
+
+def refusal_message(code: str, power: str, order: Order, position: Position) -> str:
+    """The sentence of ``order`` (as given, read by :func:`read_order`) refused for ``code``."""
+    return sentence(f"{format_order(order)}: {refusal_reason(code, power, order, position)}")
+
+
+def multiple_orders_message(order: str, unit: str, count: int) -> str:
+    """The sentence of an order refused because its unit was given ``count`` different orders."""
+    return (
+        f"{order}: {unit} was given {count} different orders; all are void and the unit holds "
+        "(DATC 4.D.3)."
+    )
+
+
+_WRONG_PHASE = {
+    "M": "only hold, move, support and convoy orders are given in a movement phase",
+    "R": "only retreat and disband orders are given in a retreat phase",
+    "A": "only build, disband and waive orders are given in an adjustment phase",
+}
+
+
+def refusal_reason(code: str, power: str, order: Order, position: Position) -> str:
+    """Why ``order`` of ``power`` is refused for ``code``: the facts the sentence names are read
+    from the order and the board (the unit ordered, the unit supported or convoyed, the
+    destination), never decided again."""
+    game_map = position.map
+    kind = position.phase.kind
+    if code == "wrong_phase":
+        return _WRONG_PHASE[kind]
+    name = power_name(power)
+    if isinstance(order, Waive):
+        return f"{name} has no build to waive"  # no_builds, the one refusal of a waive
+    unit = order.unit
+    prov = game_map.province_of(unit.loc)
+    piece = named_piece(position, order)
+    if code == "no_unit":
+        return f"there is no unit in {prov}"
+    if code == "not_dislodged":
+        return f"there is no dislodged unit in {prov}"
+    if code == "foreign_unit":
+        assert piece is not None
+        what = "the dislodged unit" if kind == "R" else "the unit"
+        return f"{what} in {prov} belongs to {power_name(piece.power)}, not {name}"
+    if kind == "A":
+        return _adjustment_reason(code, power, order, position)
+    assert piece is not None
+    if kind == "R":
+        assert isinstance(order, Move | Retreat)
+        dst = game_map.province_of(order.dest)
+        if code == "coast_needed":
+            return f"{dst} has two coasts {piece} could retreat to: name one"
+        # bad_retreat (DATC 4.B.6: a coast on an army's retreat is ignored).
+        options = position.dislodged[prov].options
+        allowed = ", ".join(options) if options else "nowhere"
+        dest = dst if piece.type == "A" else order.dest
+        return f"{piece} cannot retreat to {dest}; it may retreat to {allowed}"
+    if isinstance(order, Move):
+        return _move_reason(code, game_map, piece, order)
+    if isinstance(order, SupportHold | SupportMove | Convoy):
+        other = order.supported if isinstance(order, SupportHold | SupportMove) else order.army
+        other_prov = game_map.province_of(other.loc)
+        if code == "no_supported_unit":
+            return f"there is no unit in {other_prov} to support"
+        if code == "convoy_not_at_sea":  # decided before the army is looked at
+            return f"{piece} is not in a sea province and cannot convoy"
+        target = position.units[other_prov]
+        if isinstance(order, SupportHold):
+            if code == "support_self":
+                return "a unit cannot support itself"
+            return f"{piece} could not move to {target.province} itself, so it cannot support there"
+        dst = game_map.province_of(order.dest)
+        if isinstance(order, SupportMove):
+            if code == "support_self":
+                return "a unit cannot support its own move"
+            if code == "impossible_move":
+                return f"{target} cannot move to {dst}, so that move cannot be supported"
+            if dst == piece.province:
+                return f"{piece} cannot support a move into its own province"
+            return f"{piece} could not move to {dst} itself, so it cannot support a move there"
+        if code == "convoy_of_fleet":
+            return f"{target} is a fleet; only armies can be convoyed"
+        if code == "move_to_self":
+            return f"{target} cannot be convoyed to its own province"
+        if code == "convoy_impossible":
+            return (
+                f"no convoy route from {target.province} to {dst} needs a fleet in {piece.province}"
+            )
+    raise ValueError(f"no sentence for the refusal {code!r} of {format_order(order)}")
+
+
+def _move_reason(code: str, game_map: Map, piece: Piece, order: Move) -> str:
+    dst = game_map.province_of(order.dest)
+    src = piece.province
+    if code == "move_to_self":
+        return f"{piece} cannot move to its own province"
+    if code == "army_to_sea":
+        return f"an army cannot move to the sea province {dst}"
+    if code == "not_adjacent":
+        if piece.type == "A":
+            return f"{dst} is not next to {src} and no convoy could carry an army there"
+        return f"a fleet in {piece.loc} cannot reach {dst}"
+    if code == "no_convoy_route":
+        return f"no fleets on the board could convoy {piece} to {dst}"
+    if code == "convoy_of_fleet":
+        return "a fleet cannot be convoyed"
+    if code == "fleet_to_land":
+        return f"a fleet cannot move to the inland province {dst}"
+    if code == "bad_coast":
+        return f"a fleet in {piece.loc} cannot reach {order.dest}"
+    if code == "coast_needed":
+        return f"{dst} has two coasts a fleet in {piece.loc} could reach: name one"
+    raise ValueError(f"no sentence for the refusal {code!r} of {format_order(order)}")
+
+
+def _adjustment_reason(code: str, power: str, order: Order, position: Position) -> str:
+    game_map = position.map
+    name = power_name(power)
+    assert isinstance(order, Build | Disband)
+    loc = order.unit.loc
+    prov = game_map.province_of(loc)
+    if code == "no_disbands":
+        return f"{name} does not have to disband any unit"
+    if code == "no_builds":
+        return f"{name} has no build to make: its units are not fewer than its centres"
+    if code == "not_home_center":
+        if position.rules.build_sites == "home" and prov not in game_map.homes.get(power, ()):
+            return f"{prov} is not a home supply centre of {name}"
+        return f"{prov} is not a supply centre"
+    if code == "center_not_owned":
+        return f"{name} does not own {prov}"
+    if code == "occupied":
+        return f"{prov} is occupied by {position.units[prov]}"
+    if code == "unit_type_needed":
+        return f"say whether to build an army or a fleet in {prov}"
+    if code == "fleet_to_land":
+        return f"a fleet cannot be built in the inland province {prov}"
+    if code == "coast_needed":
+        return f"name the coast of {prov} to build a fleet there"
+    if code == "bad_coast":
+        return f"{loc} is not a coast of {prov}"
+    raise ValueError(f"no sentence for the refusal {code!r} of {format_order(order)}")
