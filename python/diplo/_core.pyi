@@ -6,7 +6,7 @@ province's index is also its location index. Outcome codes index ``RESULT_NAMES`
 1 bounce, 2 cut, 3 dislodged, 4 no_convoy, 5 void (docs/design.md, "Outcomes").
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, final
 
 __all__ = [
@@ -106,7 +106,7 @@ class FastGame:
         centers: list[tuple[int, int]],
         dislodged: list[tuple[tuple[int, int, int], list[int]]],
         max_year: int | None = None,
-        rules: tuple[str, str, int | None, int | None] | None = None,
+        rules: Mapping[str, str | int | None] | None = None,
     ) -> FastGame: ...
     @property
     def phase(self) -> str: ...

@@ -347,12 +347,8 @@ class FastGame:
         max_year = check_max_year(max_year, position.phase.year, "FastGame")
         self._map: Map = position.map
         self._rules: Rules = position.rules
-        rules = position.rules
         self._core: _core.FastGame = _core.FastGame(
-            fast_map(position.map),
-            *_encode_position(position),
-            max_year,
-            (rules.civil_disorder, rules.build_sites, rules.victory_centers, rules.year_limit),
+            fast_map(position.map), *_encode_position(position), max_year, position.rules.to_json()
         )
 
     @classmethod

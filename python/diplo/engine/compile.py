@@ -157,12 +157,8 @@ def engine_game(position: Position) -> _core.FastGame:
     """The engine's game at ``position`` (kept on the position: positions are immutable)."""
     core: _core.FastGame | None = position.__dict__.get("_engine")
     if core is None or core.is_over:
-        rules = position.rules
         core = _core.FastGame(
-            tables(position.map).fast,
-            *encode_position(position),
-            None,
-            (rules.civil_disorder, rules.build_sites, rules.victory_centers, rules.year_limit),
+            tables(position.map).fast, *encode_position(position), None, position.rules.to_json()
         )
         object.__setattr__(position, "_engine", core)
     return core

@@ -12,32 +12,39 @@ use super::map::PyFastMap;
 use super::texts::map_names;
 use crate::engine::game_map::Bits;
 use crate::engine::phases::Game;
-use crate::engine::rules::Rules;
+use crate::engine::rules::{RuleValue, Rules};
 use crate::engine::state::{State, MAX_YEAR, SPRING};
 
 pub(super) type RawPiece = (i64, i64, i64);
 
-/// `(civil_disorder, build_sites, victory_centers, year_limit)` as `diplo.rules.Rules` names them.
-type RawRules = (String, String, Option<i64>, Option<i64>);
-
-fn rules_of(raw: Option<RawRules>) -> PyResult<Rules> {
-    let Some((civil_disorder, build_sites, victory, limit)) = raw else {
-        return Ok(Rules::default());
+/// The rules of a game from `diplo.rules.Rules.to_json()` (each option by its name; absent ones
+/// keep their defaults): read by [`Rules::set`], so a new option needs nothing here.
+fn rules_of(raw: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
+    let mut rules = Rules::default();
+    let Some(raw) = raw else {
+        return Ok(rules);
     };
-    let count = |what: &str, v: Option<i64>| -> PyResult<Option<u32>> {
-        v.map(|x| {
-            u32::try_from(x)
-                .map_err(|_| PyValueError::new_err(format!("rules: {what} {x} is out of range")))
-        })
-        .transpose()
-    };
-    Rules::from_names(
-        &civil_disorder,
-        &build_sites,
-        count("victory_centers", victory)?,
-        count("year_limit", limit)?,
-    )
-    .map_err(PyValueError::new_err)
+    for (key, value) in raw.iter() {
+        let name: String = key
+            .extract()
+            .map_err(|_| PyValueError::new_err("rules: option names must be strings"))?;
+        let text;
+        let value = if value.is_none() {
+            RuleValue::Count(None)
+        } else if let Ok(s) = value.downcast::<PyString>() {
+            text = s.to_str()?.to_owned();
+            RuleValue::Name(&text)
+        } else {
+            let n: i64 = value.extract().map_err(|_| {
+                PyValueError::new_err(format!("rules: {name} must be a name or a count"))
+            })?;
+            let n = u32::try_from(n)
+                .map_err(|_| PyValueError::new_err(format!("rules: {name} {n} is out of range")))?;
+            RuleValue::Count(Some(n))
+        };
+        rules.set(&name, value).map_err(PyValueError::new_err)?;
+    }
+    Ok(rules)
 }
 
 /// Whether processing `game` might take it past [`MAX_YEAR`] (a Fall or Winter of that year).
@@ -69,13 +76,13 @@ impl PyFastGame {
         centers: Vec<(i64, i64)>,
         dislodged: Vec<(RawPiece, Vec<i64>)>,
         max_year: Option<i64>,
-        rules: Option<RawRules>,
+        rules: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let map = map.get().map;
         guarded(|| {
             let mut state = State::new(map, year, season, kind, &units, &centers, &dislodged)
                 .map_err(|e| PyValueError::new_err(format!("bad position: {e}")))?;
-            state.rules = rules_of(rules)?;
+            state.rules = rules_of(rules.as_ref())?;
             let max_year =
                 match max_year {
                     None => None,

@@ -42,7 +42,53 @@ pub struct Rules {
     pub year_limit: Option<u32>,
 }
 
+/// The value of one option as `diplo.rules.Rules.to_json()` writes it: a name or a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleValue<'a> {
+    Name(&'a str),
+    Count(Option<u32>),
+}
+
 impl Rules {
+    /// Sets the option `name` (as `diplo.rules.Rules` names it) to `value`: the one place that
+    /// reads an option's name and values, so the bindings pass the rules by name and a new
+    /// option touches only this file among the engine's plumbing.
+    pub fn set(&mut self, name: &str, value: RuleValue<'_>) -> Result<(), String> {
+        match (name, value) {
+            ("civil_disorder", RuleValue::Name(v)) => {
+                self.civil_disorder = match v {
+                    "owned" => CivilDisorder::OwnedCentres,
+                    "home" => CivilDisorder::HomeCentres,
+                    other => {
+                        return Err(format!(
+                            "rules: civil_disorder must be 'owned' or 'home', got {other:?}"
+                        ))
+                    }
+                }
+            }
+            ("build_sites", RuleValue::Name(v)) => {
+                self.build_sites = match v {
+                    "home" => BuildSites::HomeCentres,
+                    "any" => BuildSites::AnyOwnedCentre,
+                    other => {
+                        return Err(format!(
+                            "rules: build_sites must be 'home' or 'any', got {other:?}"
+                        ))
+                    }
+                }
+            }
+            ("victory_centers", RuleValue::Count(v)) => {
+                if v == Some(0) {
+                    return Err("rules: victory_centers must be at least 1".into());
+                }
+                self.victory_centers = v;
+            }
+            ("year_limit", RuleValue::Count(v)) => self.year_limit = v,
+            (name, value) => return Err(format!("rules: bad option {name:?} = {value:?}")),
+        }
+        Ok(())
+    }
+
     /// Reads the names `diplo.rules.Rules` uses (`"owned"`/`"home"`, `"home"`/`"any"`).
     pub fn from_names(
         civil_disorder: &str,
@@ -50,33 +96,12 @@ impl Rules {
         victory_centers: Option<u32>,
         year_limit: Option<u32>,
     ) -> Result<Rules, String> {
-        let civil_disorder = match civil_disorder {
-            "owned" => CivilDisorder::OwnedCentres,
-            "home" => CivilDisorder::HomeCentres,
-            other => {
-                return Err(format!(
-                    "rules: civil_disorder must be 'owned' or 'home', got {other:?}"
-                ))
-            }
-        };
-        let build_sites = match build_sites {
-            "home" => BuildSites::HomeCentres,
-            "any" => BuildSites::AnyOwnedCentre,
-            other => {
-                return Err(format!(
-                    "rules: build_sites must be 'home' or 'any', got {other:?}"
-                ))
-            }
-        };
-        if victory_centers == Some(0) {
-            return Err("rules: victory_centers must be at least 1".into());
-        }
-        Ok(Rules {
-            civil_disorder,
-            build_sites,
-            victory_centers,
-            year_limit,
-        })
+        let mut rules = Rules::default();
+        rules.set("civil_disorder", RuleValue::Name(civil_disorder))?;
+        rules.set("build_sites", RuleValue::Name(build_sites))?;
+        rules.set("victory_centers", RuleValue::Count(victory_centers))?;
+        rules.set("year_limit", RuleValue::Count(year_limit))?;
+        Ok(rules)
     }
 
     /// Centres a power needs after a Fall turn to win alone.
