@@ -105,9 +105,10 @@ Order: TypeAlias = (
 )
 UnitOrder: TypeAlias = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build
 
-MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
-RETREAT_ORDERS = (Retreat, Disband)
-ADJUSTMENT_ORDERS = (Build, Disband, Waive)
+#: The orders of each phase kind (DATC 6.H.1-6.H.3, 4.E.1: any other is refused as ``wrong_phase``).
+MovementOrder: TypeAlias = Hold | Move | SupportHold | SupportMove | Convoy
+RetreatOrder: TypeAlias = Retreat | Disband
+AdjustmentOrder: TypeAlias = Build | Disband | Waive
 
 
 def order_unit(order: Order) -> Unit | None:

@@ -11,17 +11,6 @@ from .wording import power_name
 
 Code: TypeAlias = Literal["ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal"]
 
-# When several codes apply, the first in this list wins (the JSON contract).
-PRECEDENCE: Final[tuple[Code, ...]] = (
-    "illegal",
-    "void",
-    "dislodged",
-    "no_convoy",
-    "cut",
-    "bounce",
-    "ok",
-)
-
 # The integer codes of the Rust core, in the order the core numbers them.
 CORE_CODES: Final[tuple[Code, ...]] = ("ok", "bounce", "cut", "dislodged", "no_convoy", "void")
 

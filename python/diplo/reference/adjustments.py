@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from ..model.map import Map
-from ..model.orders import Build, Disband, Unit, Waive, format_order
+from ..model.orders import AdjustmentOrder, Build, Disband, Unit, Waive, format_order
 from ..model.outcome import Outcome, RulingFacts, explain_ruling
 from ..model.position import Piece, Position
 from ..model.wording import power_name
@@ -45,7 +45,6 @@ __all__ = [
     "resolve_adjustments",
 ]
 
-AdjustmentOrder: TypeAlias = Build | Disband | Waive
 _KeyFn: TypeAlias = Callable[[Piece], tuple[int, int, str, str]]
 
 # --------------------------------------------------------------------------- counting

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..model.orders import Convoy, Disband, Hold, Move, Order, Retreat, format_order
+from ..model.orders import Convoy, Disband, Hold, Move, Order, Retreat, RetreatOrder, format_order
 from ..model.outcome import Outcome, RulingFacts, explain_movement, explain_ruling
 from ..model.position import Dislodged, Phase, Piece, Position
 from ..model.results import PhaseOutcome, Result, named_unit
@@ -144,7 +144,7 @@ def _given_results(validated: Validated) -> list[Result]:
 
 
 def _retreats(position: Position, validated: Validated) -> PhaseOutcome:
-    orders: dict[str, Retreat | Disband] = {}
+    orders: dict[str, RetreatOrder] = {}
     for prov, order in validated.orders.items():
         if isinstance(order, Retreat | Disband):
             orders[prov] = order

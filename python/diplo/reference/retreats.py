@@ -22,7 +22,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from ..model.map import Map
-from ..model.orders import Disband, Retreat, format_order
+from ..model.orders import Disband, Retreat, RetreatOrder, format_order
 from ..model.outcome import Outcome, RulingFacts, explain_ruling
 from ..model.position import Piece, Position
 
@@ -90,7 +90,7 @@ class RetreatResult:
     units: dict[str, Piece]
 
 
-def resolve_retreats(position: Position, orders: Mapping[str, Retreat | Disband]) -> RetreatResult:
+def resolve_retreats(position: Position, orders: Mapping[str, RetreatOrder]) -> RetreatResult:
     """Carry out the retreat phase of ``position``.
 
     ``orders`` maps the province of a dislodged unit to its legal order (validation has checked the

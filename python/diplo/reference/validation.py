@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from ..model.map import Map
 from ..model.orders import (
+    AdjustmentOrder,
     Build,
     Convoy,
     Disband,
@@ -65,7 +66,7 @@ class Validated:
     rulings: list[Ruling]
     orders: dict[str, Order] = field(default_factory=dict)
     ruling_of: dict[str, int] = field(default_factory=dict)
-    adjustments: list[tuple[int, str, Build | Disband | Waive]] = field(default_factory=list)
+    adjustments: list[tuple[int, str, AdjustmentOrder]] = field(default_factory=list)
 
 
 class _Illegal(Exception):
@@ -125,7 +126,7 @@ def _collect_unit_orders(rulings: list[Ruling]) -> Validated:
 
 
 def _collect_adjustments(rulings: list[Ruling]) -> Validated:
-    adjustments: list[tuple[int, str, Build | Disband | Waive]] = []
+    adjustments: list[tuple[int, str, AdjustmentOrder]] = []
     for index, ruling in enumerate(rulings):
         if ruling.legal and isinstance(ruling.order, Build | Disband | Waive):
             adjustments.append((index, ruling.power, ruling.order))
