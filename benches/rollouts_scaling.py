@@ -53,7 +53,7 @@ def _run(backend: str, workers: int, games: int, max_year: int) -> tuple[float, 
 
 
 def _split(games: int, max_year: int) -> dict[str, float]:
-    """One process: seconds per game playing on the fast path alone, and whole (play, replay
+    """One process: seconds per game playing on the code API alone, and whole (play, replay
     through the object API for the rulings, JSON), and writing the file."""
     seeds = list(range(games))
     start = time.perf_counter()

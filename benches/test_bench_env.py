@@ -1,5 +1,5 @@
 """env: random agents on diplo.env.DiplomacyEnv, whole games from S1901 to the end of 1915,
-beside the same random play straight on the fast path (what the environment adds).
+beside the same random play straight on the code API (what the environment adds).
 
 ``extra_info["phases_per_call"]`` holds the phases played per call; phases per second is that
 divided by the median. The target on the 2-core development machine is 10,000 phases per second

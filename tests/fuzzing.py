@@ -15,7 +15,7 @@ Surfaces:
   ``next`` is accepted input, or ``DocumentError``;
 * ``check_game_file``: a saved game (and its MILA export) mutated the same way -> a ``Game``
   (replayed and verified) or ``GameFileError`` / ``MilaError``, nothing else;
-* ``check_fast_codes``: a generated position and arbitrary codes -> the fast path and the
+* ``check_fast_codes``: a generated position and arbitrary codes -> the code API and the
   reference rule alike (results, implied orders, next position);
 * ``check_fast_calls``: a random sequence of valid and invalid calls on games -> every rejected
   call leaves every game exactly as it was, and the accepted ones rule as the reference does.
@@ -321,7 +321,7 @@ def check_game_file(rng: random.Random) -> str:
     return "imported"
 
 
-# --------------------------------------------------------------------------- the fast path
+# --------------------------------------------------------------------------- the code API
 
 
 def check_fast_codes(
@@ -329,7 +329,7 @@ def check_fast_codes(
     generated_position: Callable[[random.Random], Position],
     compare_phase: Callable[[FastGame, Position, list[int]], object],
 ) -> str:
-    """Arbitrary codes, legal ones mixed in, ruled alike by the fast path and the reference."""
+    """Arbitrary codes, legal ones mixed in, ruled alike by the code API and the reference."""
     position = generated_position(rng)
     game = FastGame(position)
     lists = game.legal_orders()

@@ -1,6 +1,6 @@
 """``diplo bench``: the report's shape (``../shared/spec/adjudicate-json.md``), never its timings.
 
-The fast path (:mod:`diplo.fast`) is exercised twice: through the command line when it is built,
+The code API (:mod:`diplo.fast`) is exercised twice: through the command line when it is built,
 and always through a stand-in written here on top of the object API, which keeps the benchmark's
 use of the ``FastGame`` interface (slots, codes, clones, ``process_batch``) tested on its own.
 """
@@ -122,7 +122,7 @@ def test_movement_phases_are_full_boards_with_one_order_per_unit() -> None:
     assert [p.units for p in short] == sorted((p.units for p in short), reverse=True)
 
 
-# --------------------------------------------------------------------------- the fast path
+# --------------------------------------------------------------------------- the code API
 
 
 class StandInFastGame:
@@ -215,7 +215,7 @@ def stand_in(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
     return module
 
 
-@pytest.mark.skipif(not rust_available(), reason="the fast path needs the Rust core")
+@pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 def test_fast_path_engines_and_batch(stand_in: types.ModuleType) -> None:
     settings = bench.Settings(
         engines=("diplo-rust", "diplo-rust-objects", "diplo-python"),

@@ -167,7 +167,7 @@ def test_datc_json_report() -> None:
         assert entry["total"] == 164
         assert entry["passed"] + len(entry["failed"]) + len(entry["xfailed"]) == 164
     assert proc.returncode == (0 if all(not e["failed"] for e in report["paths"].values()) else 1)
-    # The additions: every path run (the fast path too, when built), and per path the orders
+    # The additions: every path run (the code API too, when built), and per path the orders
     # it cannot express; "backends" stays the object API's entries.
     paths = ["python", "rust", "fast"] if "rust" in available_backends() else ["python"]
     assert list(report["paths"]) == paths

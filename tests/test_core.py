@@ -67,7 +67,7 @@ def test_a_panic_in_any_fast_entry_point_arrives_as_runtime_error(core: Any, nam
     call = _entry_points()[name]
     expected = call()
     core._panic_in_next_call()
-    with pytest.raises(RuntimeError, match="internal error in the diplo fast path: deliberate"):
+    with pytest.raises(RuntimeError, match="internal error in the diplo engine: deliberate"):
         call()
     # Nothing was left half done: the same call answers as before.
     assert call() == expected

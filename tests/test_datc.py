@@ -114,9 +114,9 @@ def test_runner_detects_a_wrong_board(path: str) -> None:
 
 def test_fast_path_reports_what_it_cannot_express() -> None:
     if "fast" not in available_paths():
-        pytest.skip("the fast path is not built")
+        pytest.skip("the code API is not built")
     # Germany orders the English fleet in London: a code names no power, so the order cannot
-    # be given on the fast path; the case says so and is checked without it.
+    # be given on the code API; the case says so and is checked without it.
     case = next(c for c in CASES if c["id"] == "6.A.6")
     result = run_case(case, "fast")
     assert result.passed

@@ -401,7 +401,7 @@ def test_one_order_from_every_slot_never_voids_a_build_by_a_waive() -> None:
         builds = [r for r in full.results if r.given and r.order.endswith(" B")]
         assert builds == [r for r in bare.results if r.given and r.order.endswith(" B")]
         checked += sum(1 for v in chosen.values() if "WAIVE" in v)
-        # The fast path's slots, one code from each in slot order: the same builds.
+        # The code API's slots, one code from each in slot order: the same builds.
         game = FastGame(position)
         codes = [rng.choice(v) for v in game.legal_orders()]
         game.set_orders(codes)

@@ -1,5 +1,5 @@
 """diplo.env: PettingZoo's own conformance and seed tests, and the meaning of observations,
-actions and rewards held to the fast path and the object API."""
+actions and rewards held to the code API and the object API."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from diplo.api.backends import rust_available
 
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the fast path needs the Rust core")
+pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 pytest.importorskip("pettingzoo", reason='diplo.env needs pip install "diplo[env]"')
 np = pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env]"')
 

@@ -1,4 +1,4 @@
-"""The fast path (``diplo.fast``) against the reference: the reason two implementations exist.
+"""The code API (``diplo.fast``) against the reference: the reason two implementations exist.
 
 (a) Legal orders: on generated positions of every phase kind and on positions reached in random
     self-play, every slot of :meth:`FastGame.legal_orders`, decoded, is exactly the corresponding
@@ -72,7 +72,7 @@ FIRST_POWER = M.powers[0]
 
 
 def power_of(code: int, position: Position) -> str:
-    """The power the fast path takes a code to be from (its unit's owner, the home power of a
+    """The power the code API takes a code to be from (its unit's owner, the home power of a
     build, the power a waive names); any power for a code that names nobody's unit (it is illegal
     whoever sends it)."""
     game_map = position.map

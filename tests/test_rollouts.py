@@ -1,8 +1,8 @@
-"""diplo.rollouts: games from seeds on the fast path, written as game files with a summary.
+"""diplo.rollouts: games from seeds on the code API, written as game files with a summary.
 
 The promises tested: the same seeds give byte-identical game files whatever the backend, the
 number of workers and the batching; every file reloads (replayed and checked by the engine) to
-the final position the fast path reached; a run resumes, and Ctrl-C keeps finished games."""
+the final position the code API reached; a run resumes, and Ctrl-C keeps finished games."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from diplo.model.position import Position
 from diplo.rollouts import GameTask, OrderPolicy, RolloutError, game_id, play_batch, run_rollouts
 from diplo.rollouts.progress import Progress
 
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the fast path needs the Rust core")
+pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 
 MAX_YEAR = 1903  # short games: every phase kind, a few seconds for the whole module
 
@@ -40,7 +40,7 @@ def _files(out: Path) -> dict[str, bytes]:
 
 
 def _fast_final(seed: int, max_year: int) -> Position:
-    """The game of ``seed`` played directly on the fast path, as the default policy plays it."""
+    """The game of ``seed`` played directly on the code API, as the default policy plays it."""
     game = FastGame(max_year=max_year)
     rng = random.Random(seed)
     while not game.is_over:

@@ -1,5 +1,5 @@
 """The rules value (``diplo.rules.Rules``): every option changes the outcome where the rules say it
-should, on the Python reference, the object API on the Rust core and the fast path alike."""
+should, on the Python reference, the object API on the Rust core and the code API alike."""
 
 from __future__ import annotations
 
@@ -176,7 +176,7 @@ def test_build_anywhere_builds_in_an_owned_centre(backend: str) -> None:
     # A centre it does not own, and a province that is no centre, are still refused.
     for order in ("A HOL B", "A BUR B"):
         assert not process_phase(position, {"FRANCE": [order]}, backend).results[0].legal
-    # The fast path offers the same site and carries the build out.
+    # The code API offers the same site and carries the build out.
     game = FastGame(position)
     # Build sites first, then the power's waive in a slot of its own (diplo.fast: slots).
     assert game.slots() == [("FRANCE", "BEL"), ("FRANCE", "FRANCE")]

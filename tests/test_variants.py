@@ -390,7 +390,7 @@ def test_every_mila_map_loads_and_the_fast_path_takes_it_or_names_the_limit(
         game.process()
         assert game.phase.startswith("F")
     else:
-        with pytest.raises(ValueError, match=r"locations; the fast path .* at most 128"):
+        with pytest.raises(ValueError, match=r"locations; the engine .* at most 128"):
             fast_map(game_map)
 
 

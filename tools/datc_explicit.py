@@ -3,14 +3,14 @@
 
 The Rust tests (``rust/tests/datc.rs``) read it: they have no order parser for the DATC's prose
 and no harness to work out the units a case implies, so this file gives them, per phase, the
-whole starting position, every order in the canonical short form with its fast-path code, and
+whole starting position, every order in the canonical short form with its code-API code, and
 the expected results (see :func:`diplo.conformance.explicit_cases`). Regenerate it after
 ``tools/datc.py`` changed ``python/diplo/data/datc_cases.json``::
 
     python tools/datc_explicit.py            # regenerate
     python tools/datc_explicit.py --check    # exit 1 when it is stale
 
-Needs diplo installed with its compiled core (the codes are the fast path's).
+Needs diplo installed with its compiled core (the codes are the code API's).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ The everyday API, importable from here::
     outcome = diplo.process_phase(position, {"FRANCE": ["A PAR - BUR"]})
     game = diplo.Game(max_year=1905)              # whole games, phase after phase
     options = diplo.legal_orders(game.position)   # every legal order per unit
-    fast = diplo.FastGame()                       # the fast path: integer-coded orders
+    fast = diplo.FastGame()                       # the code API: integer-coded orders
 
 Orders are text in the short form (``A PAR - BUR``) or objects (:func:`parse_order`,
 :func:`format_order`). Bad input raises one of the error types below, all subclasses of

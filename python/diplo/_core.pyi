@@ -44,12 +44,12 @@ class GameOverError(RuntimeError):
 def _panic_for_test(message: str) -> None:
     """Panics inside the guard every entry point uses; raises ``RuntimeError`` (tests only)."""
 
-# --------------------------------------------------------------------------- the fast path
+# --------------------------------------------------------------------------- the code API
 # Wrapped by ``diplo.fast`` (documented there): call that module, not these directly.
 
 @final
 class FastMap:
-    """A map compiled for the fast path, interned by its data (at most 128 locations).
+    """A map compiled for the code API, interned by its data (at most 128 locations).
 
     ``province_kind``: 0 land, 1 coast, 2 sea; ``homes``: per power its home centres;
     ``name_rank``: per province its rank by English name (the civil-disorder tie-break);
@@ -93,7 +93,7 @@ class FastMap:
 
 @final
 class FastGame:
-    """A game on the fast path. Units ``(power, is_fleet, loc)``, centres ``(province, power)``,
+    """A game on the code API. Units ``(power, is_fleet, loc)``, centres ``(province, power)``,
     dislodged ``((power, is_fleet, loc), options)``; raises ``ValueError`` on a bad position."""
 
     def __new__(
@@ -205,7 +205,7 @@ def process_batch(
     values: game ``i`` gets codes ``offsets[i]`` to ``offsets[i + 1]``."""
 
 def _panic_in_next_call() -> None:
-    """The next guarded call of the fast path panics on entry and raises ``RuntimeError``
+    """The next guarded call of the code API panics on entry and raises ``RuntimeError``
     (tests only)."""
 
 def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:

@@ -35,9 +35,9 @@ Four workloads, each measured on every engine in the same run (the report is spe
     while the GIL is held.
 
 Engines: ``diplo-python`` (:func:`~diplo.adjudicate.process_phase` with the Python resolver,
-:class:`~diplo.game.Game` for self-play), ``diplo-rust`` (the fast path :mod:`diplo.fast` when it is
+:class:`~diplo.game.Game` for self-play), ``diplo-rust`` (the code API :mod:`diplo.fast` when it is
 built, else the same object API with the Rust resolver), ``diplo-rust-objects`` (the object API
-with the Rust resolver, reported beside the fast path when there is one) and ``mila`` (PyPI
+with the Rust resolver, reported beside the code API when there is one) and ``mila`` (PyPI
 ``diplomacy`` 1.1.2, the optional extra ``compare``; left out when it is not installed).
 
 What is timed: only the work named above. Inputs are built before the clock starts (positions and
@@ -47,7 +47,7 @@ diplo's is from validation to the next position. Self-play games are created out
 
 How it is measured: the engines of a workload take turns, round after round (the first engine
 of the turn rotates), so that a noisy shared machine slows them alike. In its turn an engine runs
-its work once, or as many times as it takes to last 20 ms (so that the fast path is not timed on
+its work once, or as many times as it takes to last 20 ms (so that the code API is not timed on
 its cold start alone, see :func:`measure`). ``us_per_phase`` is the median over the rounds of
 each turn's microseconds per phase; ``phases`` and ``seconds`` are the totals over all rounds.
 """
@@ -529,7 +529,7 @@ def _mila_selfplay_engine(
 def mila_api_engines(
     seed: int, max_year: int, engines: Iterable[str] = ENGINES, mila: ModuleType | None = None
 ) -> list[Engine]:
-    """The engines of the mila-api workload: the drop-in (when the fast path is built and
+    """The engines of the mila-api workload: the drop-in (when the code API is built and
     ``diplo-rust`` is asked for) and MILA (when installed and asked for)."""
     wanted = set(engines)
     out: list[Engine] = []
@@ -601,7 +601,7 @@ def measure(
     """Time every engine ``rounds`` times, taking turns (the first of each turn rotates).
 
     A fast engine starts each of its turns cold (the other engines have just filled the caches
-    and the allocator with their own data; the fast path runs at half speed for its first
+    and the allocator with their own data; the code API runs at half speed for its first
     milliseconds), so a run that would last less than ``min_run`` is repeated within the turn
     (fresh inputs each time, all built before the clock starts), as often as an untimed warm-up
     run says is needed. The garbage collector runs as it would in a program.

@@ -12,7 +12,7 @@ each *path* into the adjudicator:
 Each path is compared with what the DATC says: every order's legality and success, the dislodged
 units and the board after each phase. A code names no power (an order belongs to its unit's
 owner), so an order the DATC gives to another power's unit, or a build in another power's home
-centre, cannot be said on the fast path: such an order is *not expressible* there. It is left out,
+centre, cannot be said on the code API: such an order is *not expressible* there. It is left out,
 the rest of the case is still checked, and the case reports which orders were left out and why;
 nothing is skipped silently.
 """
@@ -374,7 +374,7 @@ def _compare(
 def summary(results: Sequence[CaseResult]) -> dict[str, Any]:
     """One path's entry of the ``diplo datc --json`` report.
 
-    ``not_expressible`` (added for the fast path, present on every path) maps a case id to the
+    ``not_expressible`` (added for the code API, present on every path) maps a case id to the
     orders of the case the path cannot express; such a case is checked without them.
     """
     failed = [r.case_id for r in results if not r.passed and r.case_id not in XFAIL]
@@ -412,7 +412,7 @@ def explicit_cases(cases: Iterable[Mapping[str, Any]], game_map: Map | None = No
     (``tests/datc/explicit.json``, written by ``tools/datc_explicit.py``): per phase the whole
     starting position (the units the DATC orders imply plus the setup; for a phase after the
     first, the position the reference reached, as :func:`run_case` continues a case), every order
-    in the canonical short form with its code on the fast path (``null``, with the reason, when a
+    in the canonical short form with its code on the code API (``null``, with the reason, when a
     code cannot express it), and the expected results.
 
     Two things come from the Python reference rather than the DATC: those later starting

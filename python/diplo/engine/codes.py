@@ -1,4 +1,4 @@
-"""The fast path: whole games on encoded orders, for bots that adjudicate millions of phases.
+"""The code API: whole games on encoded orders, for bots that adjudicate millions of phases.
 
 The string/object API (:func:`diplo.adjudicate.process_phase`, :class:`diplo.game.Game`) stays the
 reference. This module is a second implementation of the same meaning, in the Rust core, on
@@ -327,7 +327,7 @@ def decode_order(code: int, game_map: Map, position: Position | None = None) -> 
 
 
 class FastGame:
-    """A game on the fast path: the state lives in the Rust core, orders are codes.
+    """A game on the code API: the state lives in the Rust core, orders are codes.
 
     ``position`` is where the game starts (default: the opening position of the standard map),
     under the position's rules (``position.rules``); with ``max_year`` (or the rules' year limit,

@@ -37,7 +37,7 @@ _FAST_MAPS: WeakKeyDictionary[Map, _core.FastMap] = WeakKeyDictionary()
 
 
 def fast_map(game_map: Map) -> _core.FastMap:
-    """``game_map`` compiled for the fast path, once per map (later calls return the same table).
+    """``game_map`` compiled for the code API, once per map (later calls return the same table).
 
     Raises ``ValueError`` when the map does not fit the encoding (more than 128 locations or 127
     powers).

@@ -40,7 +40,7 @@ Int16Array = npt.NDArray[np.int16]
 
 
 class BoardEncoder:
-    """Encodes fast-path states of one map (see the module documentation)."""
+    """Encodes code-API states of one map (see the module documentation)."""
 
     def __init__(self, game_map: Map) -> None:
         self.map = game_map

@@ -1,4 +1,4 @@
-"""A PettingZoo ``ParallelEnv`` of Diplomacy on the fast path (``docs/env.md``).
+"""A PettingZoo ``ParallelEnv`` of Diplomacy on the code API (``docs/env.md``).
 
 Agents are the powers (``Map.powers``); one step is one phase, every power acting at once (a
 power with nothing to order in a retreat or adjustment phase acts with an empty action). A
@@ -8,7 +8,7 @@ centres) and every power when the game ends (solo victory, or the year limit: a 
 Action: ``MultiDiscrete([K] * S)``: slot ``s`` of the power (the ``s``-th of its slots in
 :meth:`diplo.fast.FastGame.slots` order: its units by province in movement, its dislodged units
 in retreats, its build sites or its units in adjustments) picks entry ``a[s]`` of the slot's
-list of legal fast-path codes, ``infos[power]["legal_codes"][s]``. ``observation["action_mask"]``
+list of legal code-API codes, ``infos[power]["legal_codes"][s]``. ``observation["action_mask"]``
 holds one ``int8[K]`` mask per slot (1 = a legal choice); a masked-out entry, and every entry of
 a slot the power does not have, orders nothing (the unit holds; a build site is waived).
 ``S`` is ``len(map.centers) // 2 + 1`` (no power reaches that many units without winning) and

@@ -17,7 +17,7 @@ def register(sub: Any) -> None:
         "rollouts",
         help="play many random games (process pool or Ray) and write game files and a summary",
         description=(
-            "Play the games of seeds SEED..SEED+N-1 on the fast path and write DIR/games/*.json "
+            "Play the games of seeds SEED..SEED+N-1 on the code API and write DIR/games/*.json "
             "(game files) and DIR/summary.parquet + DIR/summary.csv. Seeds already in DIR are "
             "skipped (resume); Ctrl-C keeps the games written so far."
         ),

@@ -1,4 +1,4 @@
-"""One worker's job: play a batch of games on the fast path and turn each into a game file.
+"""One worker's job: play a batch of games on the code API and turn each into a game file.
 
 The games of a batch advance together, one phase at a time: the policy chooses every game's
 orders, then :func:`diplo.fast.process_batch` rules on all of them (one thread: the parallelism
@@ -109,7 +109,7 @@ def _finish(
     game = replay(phases, game_map, task.max_year, seed)
     if game.position.to_json() != fast.position().to_json() or game.winner != fast.winner:
         raise RolloutError(
-            f"seed {seed}: the object API and the fast path end the game differently "
+            f"seed {seed}: the object API and the code API end the game differently "
             f"({game.position.phase} vs {fast.phase}); no file written"
         )
     game.meta["rollout"] = {
@@ -131,7 +131,7 @@ def replay(
     """The game of ``phases`` (per phase, ``(power, code)`` per order) on the object API.
 
     A power the object API has nothing to ask of (one that may build but has no vacant site:
-    the fast path still lists its waive) gets no orders: its waive is implied there."""
+    the code API still lists its waive) gets no orders: its waive is implied there."""
     game = Game(game_map, max_year=max_year)
     for chosen in phases:
         position = game.position

@@ -9,7 +9,7 @@ Two forms, both picklable so that they travel to worker processes and Ray worker
   in slot order (a code outside the slot's list is ruled illegal: that unit holds);
 * an **order policy**, a callable ``fn(position, legal, rng) -> orders`` wrapped by
   :class:`OrderPolicy`: ``position`` is the :class:`~diplo.position.Position`, ``legal`` maps each
-  power to ``{key: [Order, ...]}`` (the slots of the fast path, decoded), and it returns
+  power to ``{key: [Order, ...]}`` (the slots of the code API, decoded), and it returns
   ``{power: [Order, ...]}``, as :class:`diplo.player.RandomPlayer` would. Slower (positions and
   orders are built as objects every phase), but in the vocabulary of the object API.
 

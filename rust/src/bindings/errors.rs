@@ -46,7 +46,7 @@ fn catching<T>(part: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 /// field runs inside it (one relaxed load when nothing panics); honours the test hook
 /// `_panic_in_next_call`.
 pub(crate) fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    catching("fast path", || {
+    catching("engine", || {
         if PANIC_NEXT.load(Ordering::Relaxed) && PANIC_NEXT.swap(false, Ordering::Relaxed) {
             panic!("deliberate panic (test hook)");
         }

@@ -106,7 +106,7 @@ where
             Err(payload) => {
                 forget_scratch();
                 Err(format!(
-                    "internal error in the diplo fast path: {}",
+                    "internal error in the diplo engine: {}",
                     panic_message(payload.as_ref())
                 ))
             }

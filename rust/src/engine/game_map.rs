@@ -139,13 +139,13 @@ impl GameMap {
         let n_powers = spec.powers.len();
         if l > MAX_INDEX {
             return Err(format!(
-                "the map has {l} locations; the fast path encodes a location in 7 bits, so at \
+                "the map has {l} locations; the engine encodes a location in 7 bits, so at \
                  most {MAX_INDEX}"
             ));
         }
         if n_powers == 0 || n_powers >= MAX_INDEX {
             return Err(format!(
-                "the map has {n_powers} powers; the fast path needs 1 to {}",
+                "the map has {n_powers} powers; the engine needs 1 to {}",
                 MAX_INDEX - 1
             ));
         }
