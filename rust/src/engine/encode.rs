@@ -27,6 +27,10 @@
 //! army's destination as a province, ...), so legality is membership in that list once a
 //! submitted code has been put in normal form (see `legality::Legal::canonical`).
 
+/// One encoded order. New code names this type, never `u32`, so that the width of a code can
+/// change in one place (more locations need wider fields).
+pub type Code = u32;
+
 /// Order kinds (bits 0-3).
 pub mod kind {
     pub const HOLD: u32 = 0;
