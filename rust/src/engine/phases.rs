@@ -462,6 +462,7 @@ impl Scratch {
                 Order::Hold
             });
         }
+        self.adj.rulings = st.rules.resolver;
         self.adj
             .resolve_into(&self.units, &self.orders, &mut self.out)
             .map_err(|e| format!("the resolver refused a legal order set: {e}"))?;
