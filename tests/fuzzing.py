@@ -341,9 +341,9 @@ def check_fast_codes(
         elif roll < 0.8:
             kind = rng.randint(0, 8)
             code = kind | rng.randrange(len(M.locations)) << 4
-            code |= rng.randrange(len(M.locations)) << 14
+            code |= rng.randrange(len(M.locations)) << 11
             if kind in (3, 4):
-                code |= rng.randrange(len(M.provinces)) << 24
+                code |= rng.randrange(len(M.provinces)) << 18
             codes.append(code)
         else:
             codes.append(rng.choice([-1, 2**32, 2**64, 2**100, 15, 0xFFFFFFFF]))

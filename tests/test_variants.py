@@ -118,7 +118,7 @@ def _power_of(code: int, position: Position) -> str:
     game_map = position.map
     order = decode_order(code, game_map)
     if isinstance(order, Waive):
-        return game_map.powers[code >> 4 & 0x3FF]
+        return game_map.powers[code >> 4 & 0x7F]
     prov = game_map.province_of(order.unit.loc)
     if isinstance(order, Build):
         return position.centers[prov]

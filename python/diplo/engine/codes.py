@@ -11,20 +11,22 @@ Encoded orders
 
         bits  0-3   kind: 0 hold, 1 move, 2 support hold, 3 support move, 4 convoy,
                           5 retreat, 6 disband, 7 build, 8 waive
-        bits  4-13  the ordered unit's LOCATION (index of ``Map.locations``; a fleet on a split
+        bits  4-10  the ordered unit's LOCATION (index of ``Map.locations``; a fleet on a split
                     coast is on its coast). Build: the build location (``STP/NC`` for a fleet
                     there). Waive: the POWER index (position in ``Map.powers``)
-        bits 14-23  a: move / retreat destination location; support hold: the supported unit's
+        bits 11-17  a: move / retreat destination location; support hold: the supported unit's
                     province; support move: the moving unit's province; convoy: the army's
                     province
-        bits 24-33  b: support move: the destination as written, a coast or a province (a coast
+        bits 18-24  b: support move: the destination as written, a coast or a province (a coast
                     in the support of a fleet's move must match it, DATC 6.B.9); convoy: the
                     destination province
-        bit  34     move: "via convoy"
-        bit  35     build: a fleet (else an army)
+        bit  25     move: "via convoy"
+        bit  26     build: a fleet (else an army)
+        bits 27-29, 30-32, 33-35: the high 3 bits of the location, a and b
 
-    Ten bits a field: a map may have up to 1,024 locations. Unused fields and bits 36-63 are
-    zero; a code breaking that, or naming an index the map does
+    An index has ten bits, so a map may have up to 1,024 locations; on a map of at most 128
+    (the standard map) the high bits are zero and every code is below ``2**27``. Unused fields
+    and bits 36-63 are zero; a code breaking that, or naming an index the map does
     not have, is *malformed*: :func:`decode_order` refuses it and a game rules it illegal. A code
     carries no unit type (validation ignores a wrong one, DATC 4.C.2), so it means an order for
     whatever unit stands at that location; its meaning is exactly the normalised
@@ -152,8 +154,26 @@ _LOC = _LAYOUT["loc_shift"]
 _POWER = _LAYOUT["power_shift"]
 _A = _LAYOUT["a_shift"]
 _B = _LAYOUT["b_shift"]
+_LOC_HIGH = _LAYOUT["loc_high_shift"]
+_POWER_HIGH = _LOC_HIGH
+_A_HIGH = _LAYOUT["a_high_shift"]
+_B_HIGH = _LAYOUT["b_high_shift"]
+_LOW_WIDTH = _LAYOUT["low_width"]
+_LOW = _LAYOUT["low_mask"]
+_HIGH = _LAYOUT["field_mask"] >> _LOW_WIDTH
 _FIELD = _LAYOUT["field_mask"]
 _USED = _LAYOUT["used_mask"]
+
+
+def _put(i: int, low: int, high: int) -> int:
+    """Index ``i`` in the field whose low bits start at ``low`` and high bits at ``high``."""
+    return (i & _LOW) << low | (i >> _LOW_WIDTH) << high
+
+
+def _get(code: int, low: int, high: int) -> int:
+    """The index in the field whose low bits start at ``low`` and high bits at ``high``."""
+    return (code >> low & _LOW) | (code >> high & _HIGH) << _LOW_WIDTH
+
 
 #: Result codes, indexed by the integers of :meth:`FastGame.result_codes`.
 RESULT_CODES: Final = (*_core.RESULT_NAMES, "illegal")
@@ -166,12 +186,12 @@ def kind_of(code: int) -> int:
 
 def location_of(code: int) -> int:
     """The location index of the ordered unit (a build's location; meaningless for a waive)."""
-    return code >> _LOC & _FIELD
+    return _get(code, _LOC, _LOC_HIGH)
 
 
 def waive_code(power: int) -> int:
     """The code of a waive by the power of index ``power``."""
-    return WAIVE | power << _POWER
+    return WAIVE | _put(power, _POWER, _POWER_HIGH)
 
 
 #: A fast game's raw state, as ``_core.FastGame.state()`` returns it: ``(year, season, kind,
@@ -219,19 +239,21 @@ def encode_order(order: Order, game_map: Map, power: str | None = None) -> int:
         order, Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build
     ):
         raise ValueError(f"not an order: {order!r}")
-    here = at(order.unit.loc) << _LOC
+    here = _put(at(order.unit.loc), _LOC, _LOC_HIGH)
     if isinstance(order, Hold):
         return HOLD | here
     if isinstance(order, Move):
-        return MOVE | here | at(order.dest) << _A | (VIA if order.via else 0)
+        return MOVE | here | _put(at(order.dest), _A, _A_HIGH) | (VIA if order.via else 0)
     if isinstance(order, SupportHold):
-        return SUPPORT_HOLD | here | province(order.supported.loc) << _A
+        return SUPPORT_HOLD | here | _put(province(order.supported.loc), _A, _A_HIGH)
     if isinstance(order, SupportMove):
-        return SUPPORT_MOVE | here | province(order.supported.loc) << _A | at(order.dest) << _B
+        supported = _put(province(order.supported.loc), _A, _A_HIGH)
+        return SUPPORT_MOVE | here | supported | _put(at(order.dest), _B, _B_HIGH)
     if isinstance(order, Convoy):
-        return CONVOY | here | province(order.army.loc) << _A | province(order.dest) << _B
+        army = _put(province(order.army.loc), _A, _A_HIGH)
+        return CONVOY | here | army | _put(province(order.dest), _B, _B_HIGH)
     if isinstance(order, Retreat):
-        return RETREAT | here | at(order.dest) << _A
+        return RETREAT | here | _put(at(order.dest), _A, _A_HIGH)
     if isinstance(order, Disband):
         return DISBAND | here
     unit_type = order.unit.type
@@ -249,8 +271,8 @@ def encode_order(order: Order, game_map: Map, power: str | None = None) -> int:
 def _well_formed(code: int, game_map: Map) -> bool:
     if not isinstance(code, int) or isinstance(code, bool) or code < 0 or code & ~_USED:
         return False
-    kind, loc = code & _KIND, code >> _LOC & _FIELD
-    a, b = code >> _A & _FIELD, code >> _B & _FIELD
+    kind, loc = code & _KIND, _get(code, _LOC, _LOC_HIGH)
+    a, b = _get(code, _A, _A_HIGH), _get(code, _B, _B_HIGH)
     via, fleet = bool(code & VIA), bool(code & FLEET)
     locations, provinces = len(game_map.locations), len(game_map.provinces)
     if kind > WAIVE:
@@ -284,9 +306,9 @@ def decode_order(code: int, game_map: Map, position: Position | None = None) -> 
         raise ValueError(f"malformed order code {code!r}")
     locations = game_map.locations
     kind = code & 0xF
-    loc = code >> _LOC & _FIELD
-    a = locations[code >> _A & _FIELD]
-    b = locations[code >> _B & _FIELD]
+    loc = _get(code, _LOC, _LOC_HIGH)
+    a = locations[_get(code, _A, _A_HIGH)]
+    b = locations[_get(code, _B, _B_HIGH)]
     if kind == WAIVE:
         return Waive()
     where = locations[loc]

@@ -77,7 +77,7 @@ impl std::hash::Hasher for KeyHasher {
 /// support or convoy the named unit's type and exact location (`F SPA/NC`) in place of its
 /// province. Bits 36-63 are free in a well-formed code.
 fn text_key<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> u64 {
-    use crate::engine::encode::{self, kind, A_SHIFT, FIELD};
+    use crate::engine::encode::{self, kind};
     let k = encode::kind_of(code);
     if k == kind::BUILD || k == kind::WAIVE {
         return code;
@@ -96,7 +96,7 @@ fn text_key<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> u64 {
     if k == kind::SUPPORT_HOLD || k == kind::SUPPORT_MOVE || k == kind::CONVOY {
         let named = st.units[encode::a_of(code)];
         if named.is_some() {
-            key = (key & !(FIELD << A_SHIFT)) | (Code::from(named.loc) << A_SHIFT);
+            key = encode::with_a(key, named.loc as usize);
             if named.fleet {
                 key |= 1 << 37;
             }
