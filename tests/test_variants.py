@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import functools
 import importlib.util
+import json
 import os
 import random
 import subprocess
@@ -549,3 +550,47 @@ def test_the_picture_marks_a_port() -> None:
     svg = board_svg(Position.initial(map_named("ancmed")))
     assert svg.count('class="port"') == 1 and 'data-province="BAL"><title>port' in svg
     assert 'class="port"' not in board_svg(Position.initial(standard_map()))
+
+
+# --------------------------------------------------------------------------- large maps
+
+
+def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "diplo.apps.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+
+
+@needs_mila
+@pytest.mark.parametrize("name", ["modern", "world", "known_world_901"])
+def test_large_mila_maps_on_every_front_end(name: str) -> None:
+    """Maps over 128 locations play on the engine through the CLI (play, adjudicate plain and
+    --jsonl) and agree with the reference."""
+    path = str(mila_dir() / f"{name}.map")
+    game_map = load_mila_map(path)
+    assert len(game_map.locations) > 128 and backend_for(None, game_map) == "rust"
+    position = Position.initial(game_map)
+    rng = random.Random(5)
+    orders: dict[str, list[str]] = {}
+    for prov, texts in legal_order_texts(position).items():
+        orders.setdefault(position.units[prov].power, []).append(rng.choice(texts))
+    doc = json.dumps({**position.to_json(), "orders": orders})
+    outputs = []
+    for backend in ("rust", "python"):
+        plain = _cli("adjudicate", "--map", path, "--backend", backend, "-", stdin=doc)
+        assert plain.returncode == 0, plain.stderr
+        lines = _cli("adjudicate", "--jsonl", "--map", path, "--backend", backend, stdin=doc)
+        assert lines.returncode == 0, lines.stderr
+        assert json.loads(lines.stdout) == json.loads(plain.stdout)
+        outputs.append(json.loads(plain.stdout))
+    assert outputs[0] == outputs[1]
+    assert outputs[0]["phase"] == str(position.phase)
+    first = position.phase.year
+    played = _cli("play", "--map", path, "--max-year", str(first + 1), "--quiet")
+    assert played.returncode == 0, played.stderr
+    assert "total" in played.stdout
