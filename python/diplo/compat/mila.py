@@ -63,6 +63,7 @@ from ..model.map import Map as _DiploMap
 from ..model.map import MapError, map_named
 from ..model.orders import OrderParseError, format_order, parse_order
 from ..model.position import Phase, Position
+from ..model.results import Result
 from ..model.rules import Rules
 from ..reference.validation import validate_order
 from ._map import Map, mila_map_for
@@ -559,6 +560,7 @@ class Game:
     def _set_core(self, core: _core.FastGame) -> None:
         self._core = core
         self._done = False  # kept with the core's: asked for on every call
+        self._done_type: str | None = "-"
         self._outcome: list[str] = []
         self._orders: dict[str, dict[int, tuple[str, int | None]]] = {}
         self._turn_cache: _Turn | None = None
@@ -659,6 +661,11 @@ class Game:
             self._doc_cache = doc
         return doc
 
+    def _position(self) -> Position:
+        """The current board as a diplo position."""
+        self._sync()
+        return position_from_state(self._map, self._core.state(), self._core_rules())
+
     def _core_rules(self) -> Rules | None:
         return self._ruling
 
@@ -703,8 +710,9 @@ class Game:
 
     @property
     def phase_type(self) -> str | None:
-        """``"M"``, ``"R"`` or ``"A"``; ``None`` once the game is done (as MILA)."""
-        return None if self._done else self._core.phase[-1]
+        """``"M"``, ``"R"`` or ``"A"``; once the game is done ``"-"`` (``None`` when the phase
+        was set to ``COMPLETED``), as MILA."""
+        return self._done_type if self._done else self._core.phase[-1]
 
     def set_current_phase(self, new_phase: str) -> None:
         """Go to ``new_phase`` (``"W1901A"``, or ``"COMPLETED"``) with the board as it is (MILA's
@@ -718,6 +726,7 @@ class Game:
             raise MilaError("new_phase: 'FORMING' is not offered (the game is made formed)")
         if new_phase == COMPLETED:
             self._done = True
+            self._done_type = None
             self._outcome = self._outcome or []
             self._turn_cache = None
             self._bump()
@@ -739,6 +748,7 @@ class Game:
     def _finish(self, winners: Sequence[str], last: str) -> None:
         self._outcome = [last, *winners]
         self._done = True
+        self._done_type = "-"
         self._turn_cache = None
         self._bump()
 
@@ -1138,7 +1148,7 @@ class Game:
         for text in texts:
             if not text:
                 continue
-            code = codes.get(text)
+            code = None if no_check else codes.get(text)
             if code is None:
                 if no_check:
                     slot = self._unchecked_slot(text, len(kept))
@@ -1383,8 +1393,7 @@ class Game:
                         voids.append(" ".join(text.removeprefix("VOID ").split()[:2]))
                         continue
                     code, text = read, turn.text(read)
-                if kind_of(code) != WAIVE:
-                    texts.append(text)
+                texts.append(text)
                 codes.append(code)
         self._core.set_orders(codes)
         self._core.process()
@@ -1452,8 +1461,9 @@ class Game:
 
     @property
     def order_history(self) -> History[str, dict[str, list[str]]]:
-        """Phase name -> {power: orders kept} for every processed phase."""
-        return History((r.name, r.orders) for r in self._records)
+        """Phase name -> {power: orders kept} for every processed phase (waives not listed, as
+        MILA; saved games keep them, so that a replay uses each build as this game did)."""
+        return History((r.name, _without_waives(r.orders)) for r in self._records)
 
     @property
     def result_history(self) -> History[str, dict[str, list[str]]]:
@@ -1658,6 +1668,12 @@ class Game:
         return f"<diplo.compat.mila.Game {self.game_id} {self.get_current_phase()}>"
 
 
+def _without_waives(orders: dict[str, list[str]]) -> dict[str, list[str]]:
+    if not any("WAIVE" in texts for texts in orders.values()):
+        return orders
+    return {p: [t for t in texts if t != "WAIVE"] for p, texts in orders.items()}
+
+
 def _mila_name(name: str) -> str:
     """A phase name with MILA's four-digit year (years from 1000 are written alike)."""
     year = name[1:-1]
@@ -1852,11 +1868,12 @@ def _mila_labels(
     dislodged: dict[str, str] = {}
     by_unit = {r.unit: r for r in outcome.results if r.unit is not None and r.legal}
     for result in outcome.results:
-        if result.unit is not None and result.code == "dislodged" and result.dislodged_by:
+        if result.unit is not None and result.dislodged_by:
             dislodged[result.unit] = result.dislodged_by[:3]
+    gone = {str(d.piece) for d in outcome.dislodged.values()}
     if record.position.phase.kind == "M":
         for unit, result in by_unit.items():
-            extra = ["dislodged"] if unit in dislodged else []
+            extra = ["dislodged"] if unit in gone else []
             words = result.order.split()
             if len(words) >= 6 and words[2] == "S" and words[5] == "-" or (
                 len(words) >= 6 and words[2] == "S" and "-" in words
@@ -1864,7 +1881,8 @@ def _mila_labels(
                 mover = by_unit.get(" ".join(words[3:5]))
                 target = units.get(game_map.province_of(words[-1]))
                 supporter = units.get(game_map.province_of(words[1]))
-                if target is not None and supporter is not None and target.power == supporter.power:
+                stays = target is not None and not _left(by_unit.get(str(target)))
+                if stays and supporter is not None and target.power == supporter.power:
                     labels[unit] = ["void", *extra]  # MILA: no support against one's own unit
                 elif mover is not None and mover.code == "no_convoy":
                     labels[unit] = ["no convoy", *extra]
@@ -1876,3 +1894,10 @@ def _mila_labels(
     for unit in voids:
         labels[unit] = ["void", *labels.get(unit, [])]
     return labels, dislodged
+
+
+def _left(result: Result | None) -> bool:
+    """Whether a unit moved away (MILA: a support of an attack on one's own unit is void unless
+    that unit left)."""
+    words = result.order.split() if result is not None else []
+    return result is not None and result.success and len(words) > 3 and words[2] == "-"
