@@ -299,7 +299,7 @@ class Power:
         game = self.game
         if self._at == game._version:
             return
-        doc = game._doc()
+        doc = game._engine_doc()
         name = self.name
         self._units = [u for u in doc["units"][name] if not u.startswith("*")]
         self._retreats = {u: list(o) for u, o in doc["retreats"][name].items()}
@@ -649,16 +649,28 @@ class Game:
                 self._take_orders(power, texts, replace=True, quiet=True)
 
     def _doc(self) -> dict[str, Any]:
-        """The current board as MILA's state lists (cached per board version; not to be changed)."""
+        """The current board as MILA's state lists (not to be changed): the engine's, with the
+        lists of the power objects made this phase in their place."""
+        if not self._loaded:
+            return self._engine_doc()
+        doc = dict(self._engine_doc())
+        for key in ("units", "retreats", "centers", "homes", "influence"):
+            doc[key] = dict(doc[key])
+        for name in self._loaded:
+            power = self._powers[name]
+            doc["units"][name] = list(power._units) + [f"*{u}" for u in power._retreats]
+            doc["retreats"][name] = power._retreats
+            doc["centers"][name] = power._centers
+            doc["homes"][name] = power._homes
+            doc["influence"][name] = power._influence
+        return doc
+
+    def _engine_doc(self) -> dict[str, Any]:
+        """The engine's board as MILA's state lists (cached per board version)."""
         doc = self._doc_cache
         if doc is None:
-            if self._loaded:
-                doc = self._board()
-                doc["name"] = self._current_name()
-            else:
-                position = position_from_state(self._map, self._turn.state, self._core_rules())
-                doc = position_to_mila(position, name=self._current_name())
-            self._doc_cache = doc
+            position = position_from_state(self._map, self._turn.state, self._core_rules())
+            doc = self._doc_cache = position_to_mila(position, name=self._current_name())
         return doc
 
     def _position(self) -> Position:
@@ -769,7 +781,7 @@ class Game:
     def map(self) -> Map:
         """MILA's map query API over this game's map (:class:`diplo.compat.mila.Map`)."""
         if self._map_view is None:
-            self._map_view = Map(self.map_name)
+            self._map_view = _map_named(self.map_name)
         return self._map_view
 
     @property
@@ -1666,6 +1678,17 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<diplo.compat.mila.Game {self.game_id} {self.get_current_phase()}>"
+
+
+_MAPS: dict[str, Map] = {}
+
+
+def _map_named(name: str) -> Map:
+    """MILA's map of a game, read once per process (as MILA caches its maps)."""
+    found = _MAPS.get(name)
+    if found is None:
+        found = _MAPS[name] = Map(name)
+    return found
 
 
 def _without_waives(orders: dict[str, list[str]]) -> dict[str, list[str]]:
