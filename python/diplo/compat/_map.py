@@ -139,7 +139,7 @@ class _Reader:
         elif up in _TERRAINS and len(word) > 1:
             self._terrain(word)
         elif up == "UNPLAYED":
-            names = [w.strip(",").upper() for w in line.split()[1:] if w.strip(",")]
+            names = [_norm(w).replace(" ", "") for w in line.split()[1:] if w.strip(",")]
             goners = [power] if not names and power else names
             if names[:1] == ["ALL"]:
                 goners = [p for p in self.homes if p != "UNOWNED"]
@@ -177,7 +177,7 @@ class _Reader:
         up = word[0].upper()
         if up in ("NEUTRAL", "CENTERS"):
             up = "UNOWNED"
-        power = None if up == "UNOWNED" else up.replace(" ", "")
+        power = None if up == "UNOWNED" else _norm(up).replace(" ", "")
         key = power or up
         rest = word[1:]
         if power and not self.pow_name.get(power):
