@@ -27,6 +27,7 @@ from typing import Any, Final
 from ..formats.mila import MILA_MAP_NAMES
 from ..model.map import Map as _DiploMap
 from ..model.map import MapError, map_named
+from ..model.variants import load_mila_map
 
 __all__ = ["Map", "mila_map_file", "mila_map_for"]
 
@@ -39,10 +40,18 @@ _TERRAINS: Final = ("WATER", "LAND", "COAST", "PORT", "SHUT")
 _MAX_DEPTH: Final = 8
 
 
+@lru_cache(maxsize=64)
 def mila_map_for(name: str) -> _DiploMap:
     """The diplo map of a MILA map name (``"standard_fleet_rome"``) or of a diplo name
-    (``"fleet_rome"``); :class:`MapError` for a map diplo cannot play."""
-    return map_named(_FROM_MILA.get(name, name))
+    (``"fleet_rome"``), or of a MILA map diplo does not ship, read from MILA's ``.map`` file
+    (installed, or a path) by :func:`diplo.variants.load_mila_map`; :class:`MapError` else."""
+    try:
+        return map_named(_FROM_MILA.get(name, name))
+    except MapError:
+        path = mila_map_file(name)
+        if path is None:
+            raise
+        return load_mila_map(path)
 
 
 def mila_map_file(name: str) -> Path | None:

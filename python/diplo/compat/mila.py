@@ -170,7 +170,7 @@ class _Turn:
         self._position: Position | None = None
         year, season, kind, _units, _centers, _dislodged = self.state
         self.kind: str = kind
-        self.name = f"{season}{year}{kind}"
+        self.name = f"{season}{year:04d}{kind}"  # MILA's name: four-digit years (S0001M)
         self.tables = tables
         #: Every location -> its listed texts; power -> its keys; power -> {listed text: code}.
         self.possible, self.orderable, self.codes = _core.mila_turn(core)
@@ -705,7 +705,7 @@ class Game:
         Settable (in words, or ``"COMPLETED"``), as MILA's attribute is."""
         if self._done:
             return COMPLETED
-        name = self._core.phase
+        name = _mila_name(self._core.phase)
         return f"{_SEASONS[name[0]]} {name[1:-1]} {_KINDS[name[-1]]}"
 
     @phase.setter
