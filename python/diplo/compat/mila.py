@@ -42,6 +42,9 @@ from .. import _core
 from ..api.game import PhaseRecord
 from ..api.phase import process_phase
 from ..engine.codes import (
+    _FIELD,
+    _KIND,
+    _LOC,
     WAIVE,
     FastGame,
     FastState,
@@ -548,6 +551,7 @@ class Game:
         self._orders_loaded: set[str] = set()
         self._version = 0
         self._map_view: Map | None = None
+        self._first_year_cached = int(game_map.first_phase[1:-1])
         self._start(Position.initial(game_map, rules=ruling))
 
     def _start(self, position: Position) -> None:
@@ -1128,38 +1132,63 @@ class Game:
         void at processing when illegal). Raises :class:`MapPowerException` for an unknown
         power. ``expand`` is accepted for MILA's signature."""
         del expand
-        power = self._power(power_name)
-        if isinstance(orders, str):
+        power = power_name if power_name in self._powers else self._power(power_name)
+        kind = type(orders)
+        if kind is list:
+            texts = orders
+        elif kind is str:
             texts = [orders]
+        elif isinstance(orders, str):
+            texts = [str(orders)]
         elif isinstance(orders, Sequence):
             texts = list(orders)
         else:
-            raise TypeError(f"set_orders: orders must be a string or a list, got {type(orders).__name__}")
-        if not all(isinstance(t, str) for t in texts):
-            raise TypeError("set_orders: every order must be a string")
+            raise TypeError(
+                f"set_orders: orders must be a string or a list, got {type(orders).__name__}"
+            )
         if self._loaded or self._orders_loaded:
             self._sync()
         if self._done:
             if any(texts):
                 self._note_error(f"{power}: the game is done, orders are not taken")
             return
-        self._take_orders(power, texts, replace)
+        self._take_orders(power, texts, replace)  # type: ignore[arg-type]
 
     def _take_orders(
         self, power: str, texts: list[str], replace: bool, quiet: bool = False
     ) -> None:
+        """Keep ``texts`` as ``power``'s orders (see :meth:`set_orders`); all or nothing."""
         turn = self._turn
         codes = turn.codes[power]
         province = self._tables.province
-        kept = self._orders.get(power)
-        if kept is None:
-            kept = self._orders[power] = {}
+        before = self._orders.get(power)
+        kept = {} if before is None else dict(before)
+        if turn.kind == "M" and "NO_CHECK" not in self.rules:
+            # The bot's path: listed texts, one per unit.
+            for text in texts:
+                code = codes.get(text)
+                if code is None:
+                    if not text:
+                        continue
+                    if type(text) is not str:
+                        raise TypeError(f"set_orders: every order must be a string, got {text!r}")
+                    code = self._read(power, text, turn, quiet)
+                    if code is None:
+                        continue
+                    text = turn.text(code)
+                slot = province[code >> _LOC & _FIELD]
+                if replace or slot not in kept:
+                    kept[slot] = (text, code)
+            self._orders[power] = kept
+            return
         adjustment = turn.kind == "A"
         this_call: set[int] = set()
-        no_check = turn.kind == "M" and "NO_CHECK" in self.rules
+        no_check = turn.kind == "M"
         for text in texts:
             if not text:
                 continue
+            if type(text) is not str:
+                raise TypeError(f"set_orders: every order must be a string, got {text!r}")
             code = None if no_check else codes.get(text)
             if code is None:
                 if no_check:
@@ -1168,17 +1197,16 @@ class Game:
                         slot = -1000 - len(kept)
                     kept[slot] = (" ".join(text.split()), None)
                     continue
-                code = self._read(power, text, turn, quiet or turn.kind != "M")
+                code = self._read(power, text, turn, True)
                 if code is None:
-                    if turn.kind != "M":
-                        self._take_void_adjustment(power, text, kept, this_call, replace, quiet)
+                    self._take_void_adjustment(power, text, kept, this_call, replace, quiet)
                     continue
                 text = turn.text(code)
             # What the order is for: its unit's (or build site's) province; each waive its own.
-            if kind_of(code) == WAIVE:
+            if code & _KIND == WAIVE:
                 slot = -1 - len(kept)
             else:
-                slot = province[location_of(code)]
+                slot = province[code >> _LOC & _FIELD]
             if slot in this_call and adjustment:
                 kept[-2000 - len(kept)] = (f"VOID {text}", None)  # MILA: a second order, void
                 continue
@@ -1186,6 +1214,7 @@ class Game:
                 continue
             this_call.add(slot)
             kept[slot] = (text, code)
+        self._orders[power] = kept
 
     def _take_void_adjustment(
         self,
@@ -1418,15 +1447,16 @@ class Game:
             self._bump()
         elif self._orders_loaded:
             self._forget_order_views()
-        if self._core.is_over:
-            winner = self._core.winner
+        core = self._core
+        winner = core.winner  # cheaper than is_over, which is asked only with a year limit
+        if winner is not None or (core.max_year is not None and core.is_over):
             self._finish([winner] if winner is not None else self._survivors(), turn.name)
         else:
             self._draw_after_years(turn)
 
     def _draw_after_years(self, turn: _Turn) -> None:
         year = turn.state[0]
-        if year - self._first_year() + 1 < DRAW_AFTER_YEARS:
+        if year - self._first_year_cached + 1 < DRAW_AFTER_YEARS:
             return
         now = self._core.phase
         if turn.kind == "A" or (turn.name[0] == "F" and int(now[1:-1]) > year):
