@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from diplo.compat.mila import (
+    ERROR_LIMIT,
     GLOBAL,
     SYSTEM,
-    ERROR_LIMIT,
     Game,
     GamePhaseData,
     GamePhaseException,
@@ -130,7 +130,7 @@ def test_histories_and_phase_data() -> None:
 def test_copies_keep_history_and_press() -> None:
     game = play(Game(), 1, 12)
     game.add_message(Message("FRANCE", "ENGLAND", "hi"))
-    game.get_power("ITALY").units  # lists made: they are copied too
+    assert game.powers["ITALY"].units  # lists made: they are copied too
     for other in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
         assert other is not game
         assert other.get_state()["units"] == game.get_state()["units"]
@@ -138,7 +138,7 @@ def test_copies_keep_history_and_press() -> None:
         assert other.result_history == game.result_history
         assert [m.message for m in other.messages.values()] == ["hi"]
         assert other.get_hash() == game.get_hash()
-        assert other.get_power("ITALY").game is other
+        assert other.powers["ITALY"].game is other
         play(other, 9, 2)  # the copy plays on alone
         assert len(other.order_history) == len(game.order_history) + 2
 
@@ -171,8 +171,13 @@ def test_saved_games_keep_messages_and_unknown_keys(tmp_path: Path) -> None:
     saved["phase_summaries"] = {"S1901M": "quiet"}
     saved["phases"][0]["state_agents"] = {"FRANCE": "calm"}
     saved["phases"][0]["messages"] = [
-        {"sender": "FRANCE", "recipient": "GLOBAL", "message": "hi", "phase": "S1901M",
-         "time_sent": 10}
+        {
+            "sender": "FRANCE",
+            "recipient": "GLOBAL",
+            "message": "hi",
+            "phase": "S1901M",
+            "time_sent": 10,
+        }
     ]
     again = from_saved_game_format(json.loads(json.dumps(saved)))
     back = to_saved_game_format(again)
@@ -187,7 +192,7 @@ def test_saved_games_keep_messages_and_unknown_keys(tmp_path: Path) -> None:
     loaded = load_saved_games_from_disk(str(path))
     assert [g.get_current_phase() for g in loaded] == [game.get_current_phase()] * 2
     path.write_text("{not json\n", encoding="utf-8")
-    with pytest.raises(MilaError, match="games.jsonl:1"):
+    with pytest.raises(MilaError, match=r"games\.jsonl:1"):
         load_saved_games_from_disk(str(path))
     assert load_saved_games_from_disk(str(path), on_error="ignore") == []
 

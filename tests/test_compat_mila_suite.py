@@ -55,7 +55,9 @@ CIVIL_DISORDER_FIXED = {"test_6_j_3", "test_6_j_5", "test_6_j_7", "test_6_k_1"}
 
 
 def _cases() -> dict[str, Callable[[], Any]]:
-    game_tests = {n: getattr(mila_tests_game, n) for n in dir(mila_tests_game) if n.startswith("test_")}
+    game_tests = {
+        n: getattr(mila_tests_game, n) for n in dir(mila_tests_game) if n.startswith("test_")
+    }
     datc = mila_tests_datc.TestDATC
     datc_tests = {n: getattr(datc, n) for n in dir(datc) if n.startswith("test_")}
     return {**game_tests, **datc_tests}
@@ -68,7 +70,7 @@ def _run(name: str, game: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -
     """Run MILA's test ``name`` with ``Game`` replaced by ``game`` (its prints swallowed)."""
     monkeypatch.setattr(mila_tests_game, "Game", game)
     monkeypatch.setattr(mila_tests_datc, "Game", game)
-    test = CASES[name]
+    test: Callable[..., Any] = CASES[name]
     with contextlib.redirect_stdout(io.StringIO()):
         if name in dir(mila_tests_datc.TestDATC):
             test(mila_tests_datc.TestDATC())
@@ -101,7 +103,7 @@ def test_the_ruling_reaches_the_engine(name: str, monkeypatch: pytest.MonkeyPatc
 
 def _mila_edition() -> Rules:
     try:
-        return Rules(edition="mila")  # type: ignore[call-arg]
+        return Rules(edition="mila")  # type: ignore[arg-type]
     except (TypeError, RulesError) as exc:
         pytest.skip(f"Rules has no MILA ruling mode yet (edition='mila': {exc})")
 

@@ -106,7 +106,9 @@ class _Reader:
             try:
                 power = self._line(path, line, word, power, depth)
             except (IndexError, ValueError, KeyError) as exc:
-                raise MapError(f"{path.name}:{number}: cannot read {line.strip()!r} ({exc})") from None
+                raise MapError(
+                    f"{path.name}:{number}: cannot read {line.strip()!r} ({exc})"
+                ) from None
 
     def _line(
         self, path: Path, line: str, word: list[str], power: str | None, depth: int
@@ -153,8 +155,14 @@ class _Reader:
             if names[:1] == ["ALL"]:
                 goners = [p for p in self.homes if p != "UNOWNED"]
             for goner in goners:
-                for table in (self.pow_name, self.own_word, self.homes, self.centers, self.units,
-                              self.abbrev):
+                for table in (
+                    self.pow_name,
+                    self.own_word,
+                    self.homes,
+                    self.centers,
+                    self.units,
+                    self.abbrev,
+                ):
                     table.pop(goner, None)
                 self.owns = [p for p in self.owns if p != goner]
             power = None
@@ -317,7 +325,9 @@ class Map:
                     abuts.append(loc[:3])
         return abuts
 
-    def is_valid_unit(self, unit: str, no_coast_ok: int | bool = 0, shut_ok: int | bool = 0) -> bool:
+    def is_valid_unit(
+        self, unit: str, no_coast_ok: int | bool = 0, shut_ok: int | bool = 0
+    ) -> bool:
         """Whether ``unit`` (``"A PAR"``, ``"F STP/SC"``) can stand where it is written."""
         words = str(unit).upper().split()
         if len(words) != 2:
@@ -459,16 +469,19 @@ class Map:
 
 def _describe(game_map: _DiploMap, r: _Reader) -> None:
     """A diplo map in MILA's tables (when MILA's own file is not at hand)."""
-    r.phase = f"{_SEASON_WORDS[game_map.first_phase[0]]} {game_map.first_phase[1:-1]} " + (
-        _KIND_WORDS[game_map.first_phase[-1]]
+    r.phase = (
+        f"{_SEASON_WORDS[game_map.first_phase[0]]} {game_map.first_phase[1:-1]} "
+        + (_KIND_WORDS[game_map.first_phase[-1]])
     )
     for prov in game_map.provinces:
         coasts = game_map.coasts_of(prov)
-        kind = "WATER" if game_map.is_sea(prov) else "COAST" if game_map.is_coastal(prov) else "LAND"
+        kind = (
+            "WATER" if game_map.is_sea(prov) else "COAST" if game_map.is_coastal(prov) else "LAND"
+        )
         name = prov.lower() if coasts else prov
         r.locs.append(name)
         r.loc_type[name] = kind
-        abuts = []
+        abuts: list[str] = []
         for other in sorted(game_map.army_neighbours(prov) | game_map.sea_neighbours(prov)):
             army = other in game_map.army_neighbours(prov)
             fleet = not coasts and game_map.can_reach("F", prov, other) if kind != "LAND" else False
@@ -488,7 +501,9 @@ def _describe(game_map: _DiploMap, r: _Reader) -> None:
         r.own_word[power] = game_map.adjectives.get(power, power)
         r._add_homes(power, game_map.homes.get(power, ()))
         r.units[power] = [f"{t} {loc}" for t, loc in game_map.starting_units.get(power, ())]
-    neutral = sorted(c for c in game_map.centers if not any(c in h for h in game_map.homes.values()))
+    neutral = sorted(
+        c for c in game_map.centers if not any(c in h for h in game_map.homes.values())
+    )
     r._add_homes("UNOWNED", neutral)
 
 

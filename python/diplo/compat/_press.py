@@ -53,7 +53,7 @@ class History(dict[K, V]):
         stop = len(keys) if to_key is None else keys.index(to_key) + 1
         return [self[k] for k in keys[start:stop]]
 
-    def copy(self) -> History[K, V]:  # type: ignore[override]
+    def copy(self) -> History[K, V]:
         return History(self)
 
 
@@ -88,7 +88,9 @@ class Message:
                 raise TypeError(f"Message: {name} must be a string, got {type(value).__name__}")
         if message is not None and not isinstance(message, str):
             raise TypeError(f"Message: message must be a string, got {type(message).__name__}")
-        if time_sent is not None and (isinstance(time_sent, bool) or not isinstance(time_sent, int)):
+        if time_sent is not None and (
+            isinstance(time_sent, bool) or not isinstance(time_sent, int)
+        ):
             raise TypeError(
                 f"Message: time_sent must be an int (microseconds), got {type(time_sent).__name__}"
             )

@@ -51,7 +51,6 @@ from ..engine.codes import (
     decode_order,
     encode_order,
     kind_of,
-    location_of,
     position_from_state,
 )
 from ..formats.mila import (
@@ -63,7 +62,7 @@ from ..formats.mila import (
     position_to_mila,
 )
 from ..model.map import Map as _DiploMap
-from ..model.map import MapError, map_named
+from ..model.map import MapError
 from ..model.orders import OrderParseError, format_order, parse_order
 from ..model.position import Phase, Position
 from ..model.results import Result
@@ -442,7 +441,9 @@ class Power:
         return not (self.units or self.centers or self.retreats)
 
     def moves_submitted(self) -> bool:
-        return self.game.phase_type != "M" or bool(self.game.get_orders(self.name)) or not self.units
+        return (
+            self.game.phase_type != "M" or bool(self.game.get_orders(self.name)) or not self.units
+        )
 
     def is_dummy(self) -> bool:
         return True
@@ -451,7 +452,7 @@ class Power:
         game = memo.get(id(self.game))
         if game is None:
             game = _copy.deepcopy(self.game, memo)
-        return game._powers[self.name]  # type: ignore[no-any-return]
+        return game._powers[self.name]
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_power_of, (self.game, self.name))
@@ -645,8 +646,7 @@ class Game:
         if phase_name == COMPLETED:
             self._done, self._outcome = True, outcome if done else []
         for name in self._map.powers:  # the lists stay as the user left them
-            power = self._powers[name]
-            power._stamp()
+            self._powers[name]._stamp()
         self._doc_cache = None
         for power, texts in pending.items():
             if texts:
@@ -748,7 +748,7 @@ class Game:
             self._bump()
             return
         try:
-            Phase.parse(new_phase if new_phase[1:2] != "0" else new_phase)
+            Phase.parse(new_phase)
         except (ValueError, TypeError) as exc:
             raise MilaError(f"new_phase: {exc}") from None
         self._rebuild(new_phase)
@@ -901,7 +901,7 @@ class Game:
         note = self.note
         if self._done and not note and self._outcome:
             note = "Victory by: " + ", ".join(p[:3] for p in self._outcome[1:])
-        state = _copy.deepcopy({k: doc[k] for k in _STATE_KEYS if k in doc})
+        state: dict[str, Any] = _copy.deepcopy({k: doc[k] for k in _STATE_KEYS if k in doc})
         state.update(
             name=self.get_current_phase(),
             note=note,
@@ -1029,7 +1029,9 @@ class Game:
     def _valid_unit(self, unit: str) -> bool:
         return self.map.is_valid_unit(unit)
 
-    def set_centers(self, power_name: str, centers: str | Sequence[str], reset: bool = False) -> None:
+    def set_centers(
+        self, power_name: str, centers: str | Sequence[str], reset: bool = False
+    ) -> None:
         """Give supply centres to a power (MILA's ``set_centers``); a province that is not a
         supply centre is skipped. ``reset`` first clears the power's centres. An unknown power
         is ignored, as in MILA."""
@@ -1134,10 +1136,11 @@ class Game:
         del expand
         power = power_name if power_name in self._powers else self._power(power_name)
         kind = type(orders)
+        texts: Sequence[str]
         if kind is list:
             texts = orders
         elif kind is str:
-            texts = [orders]
+            texts = [orders]  # type: ignore[list-item]
         elif isinstance(orders, str):
             texts = [str(orders)]
         elif isinstance(orders, Sequence):
@@ -1152,10 +1155,10 @@ class Game:
             if any(texts):
                 self._note_error(f"{power}: the game is done, orders are not taken")
             return
-        self._take_orders(power, texts, replace)  # type: ignore[arg-type]
+        self._take_orders(power, texts, replace)
 
     def _take_orders(
-        self, power: str, texts: list[str], replace: bool, quiet: bool = False
+        self, power: str, texts: Sequence[str], replace: bool, quiet: bool = False
     ) -> None:
         """Keep ``texts`` as ``power``'s orders (see :meth:`set_orders`); all or nothing."""
         turn = self._turn
@@ -1203,10 +1206,8 @@ class Game:
                     continue
                 text = turn.text(code)
             # What the order is for: its unit's (or build site's) province; each waive its own.
-            if code & _KIND == WAIVE:
-                slot = -1 - len(kept)
-            else:
-                slot = province[code >> _LOC & _FIELD]
+            waive = code & _KIND == WAIVE
+            slot = -1 - len(kept) if waive else province[code >> _LOC & _FIELD]
             if slot in this_call and adjustment:
                 kept[-2000 - len(kept)] = (f"VOID {text}", None)  # MILA: a second order, void
                 continue
@@ -1480,7 +1481,9 @@ class Game:
 
     def _results(self, record: _Record) -> dict[str, list[str]]:
         if record.results is None:
-            record.results, record.dislodged = _mila_labels(self._phase_record(record), record.voids)
+            record.results, record.dislodged = _mila_labels(
+                self._phase_record(record), record.voids
+            )
         return record.results
 
     @property
@@ -1534,7 +1537,9 @@ class Game:
         )
 
     def get_phase_history(
-        self, from_phase: str | int | None = None, to_phase: str | int | None = None,
+        self,
+        from_phase: str | int | None = None,
+        to_phase: str | int | None = None,
         game_role: str | None = None,
     ) -> list[GamePhaseData]:
         """The processed phases (from ``from_phase`` to ``to_phase``, names or indexes, both
@@ -1672,8 +1677,18 @@ class Game:
         state = {
             k: v
             for k, v in self.__dict__.items()
-            if k not in ("_core", "_turn_cache", "_doc_cache", "_map", "_tables", "_powers",
-                         "_loaded", "_orders_loaded", "_map_view")
+            if k
+            not in (
+                "_core",
+                "_turn_cache",
+                "_doc_cache",
+                "_map",
+                "_tables",
+                "_powers",
+                "_loaded",
+                "_orders_loaded",
+                "_map_view",
+            )
         }
         state["_core_state"] = self._core.state()
         state["_max_year"] = self._core.max_year
@@ -1775,7 +1790,9 @@ def to_saved_game_format(
     not know (top-level and per phase) come back as they were. With ``output_path`` the game is
     also written there as one JSON line (``output_mode`` ``'a'`` appends, ``'w'`` replaces)."""
     if not isinstance(game, Game):
-        raise TypeError(f"to_saved_game_format: expected a diplo.compat.mila.Game, got {type(game).__name__}")
+        raise TypeError(
+            f"to_saved_game_format: expected a diplo.compat.mila.Game, got {type(game).__name__}"
+        )
     if output_mode not in ("a", "w"):
         raise ValueError(f"output_mode must be 'a' or 'w', got {output_mode!r}")
     game._sync()
@@ -1798,7 +1815,9 @@ def to_saved_game_format(
     entry = {
         "name": game.get_current_phase(),
         "state": current,
-        "orders": {p: (pending[p] or None) for p in pending} if not game.is_game_done else dict.fromkeys(pending),
+        "orders": {p: (pending[p] or None) for p in pending}
+        if not game.is_game_done
+        else dict.fromkeys(pending),
         "results": {},
         "messages": [m.to_dict() for m in game.messages.values()],
     }
@@ -1842,12 +1861,16 @@ def from_saved_game_format(data: Mapping[str, Any], strict: bool = True) -> Game
         kept = game._records[-1]
         kept.extra = {k: _copy.deepcopy(v) for k, v in entry.items() if k not in _PHASE_KEYS}
     if replayed.is_over and not game.is_game_done:
-        game._finish(game._survivors(), game._records[-1].name if game._records else game.get_current_phase())
+        game._finish(
+            game._survivors(), game._records[-1].name if game._records else game.get_current_phase()
+        )
     for power, items in replayed.orders.items():
         game.set_orders(power, [str(i) for i in items])
     last = saved[-1] if saved else {}
     if not game.is_game_done or str(last.get("name")) == COMPLETED:
-        for message in _messages_of(last) if str(last.get("name")) == game.get_current_phase() else []:
+        for message in (
+            _messages_of(last) if str(last.get("name")) == game.get_current_phase() else []
+        ):
             game.add_message(message)
     game._extra = {k: _copy.deepcopy(v) for k, v in data.items() if k not in _SAVED_KEYS}
     extra_last = {k: _copy.deepcopy(v) for k, v in last.items() if k not in _PHASE_KEYS}
@@ -1928,14 +1951,19 @@ def _mila_labels(
         for unit, result in by_unit.items():
             extra = ["dislodged"] if unit in gone else []
             words = result.order.split()
-            if len(words) >= 6 and words[2] == "S" and words[5] == "-" or (
+            if (len(words) >= 6 and words[2] == "S" and words[5] == "-") or (
                 len(words) >= 6 and words[2] == "S" and "-" in words
             ):
                 mover = by_unit.get(" ".join(words[3:5]))
                 target = units.get(game_map.province_of(words[-1]))
                 supporter = units.get(game_map.province_of(words[1]))
                 stays = target is not None and not _left(by_unit.get(str(target)))
-                if stays and supporter is not None and target.power == supporter.power:
+                if (
+                    stays
+                    and target is not None
+                    and supporter is not None
+                    and target.power == supporter.power
+                ):
                     labels[unit] = ["void", *extra]  # MILA: no support against one's own unit
                 elif mover is not None and mover.code == "no_convoy":
                     labels[unit] = ["no convoy", *extra]
