@@ -72,14 +72,27 @@ def _frames(path: str, map_file: str | None) -> list[Frame]:
             raise RenderError(f"cannot load map {map_file}: {exc}") from exc
         maps = {extra.name: extra}
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as exc:
-        raise RenderError(f"cannot read {path}: {exc.strerror}") from exc
+        raise RenderError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    return frames_from_document(read_json(raw, path), maps)
+
+
+def read_json(raw: bytes, path: str) -> Any:
+    """A JSON document from ``raw`` bytes; anything that is not one (not UTF-8, bad JSON,
+    nested too deeply, a number too long to read) is a :class:`RenderError` naming ``path``."""
     try:
-        doc = json.loads(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RenderError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RenderError(f"{path}: bad JSON: {exc.msg} at line {exc.lineno}") from exc
-    return frames_from_document(doc, maps)
+        raise RenderError(f"{path}: bad JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise RenderError(f"{path}: bad JSON: nested too deeply") from None
+    except ValueError as exc:  # an integer of too many digits
+        raise RenderError(f"{path}: bad JSON: {exc}") from None
 
 
 def _select(frames: list[Frame], phase: str) -> Frame:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import weakref
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,13 +59,16 @@ class Geometry:
 
 # --------------------------------------------------------------------------- loading
 
-_CACHE: dict[tuple[str, int], Geometry] = {}
+# Held by the map object itself (weakly): an entry lives exactly as long as its map, so a
+# later map can never be drawn with an earlier one's geometry (as an ``id()`` key allowed).
+_CACHE: weakref.WeakKeyDictionary[Map, Geometry] = weakref.WeakKeyDictionary()
+# A map's name becomes a file name only when it is a plain word: never a path.
+_DATA_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 def geometry_for(game_map: Map) -> Geometry:
     """The geometry of ``game_map``: its data file when one ships, else the graph layout."""
-    key = (game_map.name, id(game_map))
-    cached = _CACHE.get(key)
+    cached = _CACHE.get(game_map)
     if cached is not None:
         return cached
     data = _shipped(game_map.name)
@@ -71,7 +76,7 @@ def geometry_for(game_map: Map) -> Geometry:
         geometry = load_geometry(data, game_map)
     else:
         geometry = _standard_board(game_map) or schematic(game_map)
-    _CACHE[key] = geometry
+    _CACHE[game_map] = geometry
     return geometry
 
 
@@ -90,6 +95,11 @@ def _standard_board(game_map: Map) -> Geometry | None:
 
 
 def _shipped(name: str) -> dict[str, Any] | None:
+    """The geometry shipped in the package's data for a map called ``name``, if any. Only a
+    plain name is looked up (``../x`` or ``/etc/x`` never is), so no file outside the
+    package's data is ever read."""
+    if _DATA_NAME.fullmatch(name) is None:
+        return None
     resource = resources.files("diplo.data").joinpath(f"{name}.geometry.json")
     if not resource.is_file():
         return None

@@ -7,10 +7,11 @@ attributes (power, unit, order, code) so a program can read a picture back.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
-from typing import Any
+from html import escape as _html_escape
+from typing import Any, get_args
 
 from ..model.orders import (
     Build,
@@ -25,11 +26,26 @@ from ..model.orders import (
     SupportMove,
     parse_order,
 )
+from ..model.outcome import Code
 from ..model.position import Dislodged, Position
 from .geometry import Geometry, geometry_for
 from .voronoi import Point
 
-__all__ = ["POWER_COLOURS", "board_svg", "phase_name", "power_colour"]
+__all__ = ["POWER_COLOURS", "RESULT_CODES", "board_svg", "escape", "phase_name", "power_colour"]
+
+#: Every code a result may carry (the JSON contract's); anything else is not drawn as a code.
+RESULT_CODES: frozenset[str] = frozenset(get_args(Code))
+
+# Characters XML 1.0 does not allow even escaped (C0 controls but tab and newlines, lone
+# surrogates, U+FFFE/U+FFFF): they would make the picture ill-formed, so they become U+FFFD.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape(value: object) -> str:
+    """``value`` as text safe inside an XML/HTML element or a quoted attribute: markup
+    characters escaped, characters XML cannot hold replaced."""
+    return _html_escape(_NOT_XML.sub("\ufffd", str(value)), quote=True)
+
 
 POWER_COLOURS: dict[str, str] = {
     "AUSTRIA": "#d8433a",
@@ -124,7 +140,8 @@ def board_svg(
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
         f'width="{_f(width)}" height="{_f(height)}" font-family="DejaVu Sans, Verdana, sans-serif"'
-        f' class="diplo-board" data-phase="{position.phase}" data-map="{escape(game_map.name)}">',
+        f' class="diplo-board" data-phase="{escape(position.phase)}" '
+        f'data-map="{escape(game_map.name)}">',
         _defs(colour),
         f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf6"/>',
         f'<text x="14" y="29" font-size="21" font-weight="bold" fill="{INK}" class="title">'
@@ -132,7 +149,7 @@ def board_svg(
         f'<g transform="translate(0,{_f(HEADER)})" class="map">',
     ]
     out.append(_provinces(position, geo, colour))
-    drawn = _orders(position, results)
+    drawn = _orders(position, results, colour)
     dislodged_now = dict(position.dislodged)
     if dislodged:
         dislodged_now.update(dislodged)
@@ -140,7 +157,9 @@ def board_svg(
     out.append(_unit_layer(position, geo, colour, drawn, dislodged_now))
     out.append(_failure_layer(position, geo, drawn, dislodged_now))
     out.append("</g>")
-    refused = [str(r.get("order")) for r in results if r.get("legal") is False]
+    refused = [
+        str(r.get("order")) for r in results if isinstance(r, Mapping) and r.get("legal") is False
+    ]
     out.append(_panel(position, geo, colour, drawn, dislodged_now, refused))
     out.append("</svg>")
     text = "\n".join(s for s in out if s)
@@ -154,9 +173,9 @@ def board_svg(
 
 def _defs(colour: Mapping[str, str]) -> str:
     parts = ["<defs>"]
-    for power, c in colour.items():
+    for k, c in enumerate(colour.values()):
         parts.append(
-            f'<marker id="arrow-{power}" viewBox="0 0 10 10" refX="7" refY="5" '
+            f'<marker id="arrow-{k}" viewBox="0 0 10 10" refX="7" refY="5" '
             f'markerWidth="4.2" markerHeight="4.2" orient="auto-start-reverse">'
             f'<path d="M0,0 L10,5 L0,10 z" fill="{c}" stroke="{INK}" stroke-width="1"/></marker>'
         )
@@ -186,7 +205,9 @@ def _provinces(position: Position, geo: Geometry, colour: Mapping[str, str]) -> 
             fill = _tint(colour[owner], 0.45)
         else:
             fill = LAND
-        attrs = f'data-province="{prov}"' + (f' data-owner="{owner}"' if owner else "")
+        attrs = f'data-province="{escape(prov)}"' + (
+            f' data-owner="{escape(owner)}"' if owner else ""
+        )
         outline = " ".join(f"M{_pts(poly)}Z" for poly in polys)
         parts.append(
             f'<g class="province" {attrs} fill="{fill}" stroke="{fill}">'
@@ -214,34 +235,37 @@ def _provinces(position: Position, geo: Geometry, colour: Mapping[str, str]) -> 
         style_extra = ' font-style="italic"' if sea else ""
         parts.append(
             f'<text x="{_f(x)}" y="{_f(y + 22)}" font-size="10" text-anchor="middle" '
-            f'fill="{fill}"{style_extra}>{prov}</text>'
+            f'fill="{fill}"{style_extra}>{escape(prov)}</text>'
         )
         if prov in game_map.centers:
             owner = position.centers.get(prov)
             dot = colour[owner] if owner else "#ffffff"
             parts.append(
-                f'<circle class="center" data-province="{prov}" cx="{_f(x + 15)}" '
+                f'<circle class="center" data-province="{escape(prov)}" cx="{_f(x + 15)}" '
                 f'cy="{_f(y - 12)}" r="4.2" fill="{dot}" stroke="{INK}" stroke-width="1.3"/>'
             )
     parts.append("</g>")
     return "\n".join(parts)
 
 
-def _orders(position: Position, results: Sequence[Mapping[str, Any]]) -> list[_Drawn]:
+def _orders(
+    position: Position, results: Sequence[Mapping[str, Any]], colour: Mapping[str, str]
+) -> list[_Drawn]:
     drawn: list[_Drawn] = []
     for r in results:
-        if not r.get("given", True) or r.get("legal") is False:
+        if not isinstance(r, Mapping) or not r.get("given", True) or r.get("legal") is False:
             continue
         text = r.get("order")
         power = r.get("power")
-        if not isinstance(text, str) or not isinstance(power, str):
+        # Only what a result can be is drawn: a power of the map, an order of it, a known code.
+        if not isinstance(text, str) or not isinstance(power, str) or power not in colour:
             continue
         try:
             order = parse_order(text, position.map)
         except (OrderParseError, ValueError):
             continue
         code = r.get("code")
-        code = code if isinstance(code, str) else ""
+        code = code if isinstance(code, str) and code in RESULT_CODES else ""
         drawn.append(_Drawn(power, order, text, code, bool(r.get("success"))))
     return drawn
 
@@ -280,6 +304,7 @@ def _order_layer(
     position: Position, geo: Geometry, drawn: Sequence[_Drawn], colour: Mapping[str, str]
 ) -> str:
     parts = ['<g class="orders" fill="none" stroke-linecap="round">']
+    arrow = {power: k for k, power in enumerate(colour)}
     moves: dict[str, tuple[Point, Point]] = {}
     for d in drawn:
         if isinstance(d.order, Move):
@@ -290,7 +315,8 @@ def _order_layer(
         o = d.order
         c = colour.get(d.power, INK)
         data = (
-            f'data-power="{d.power}" data-order="{escape(d.text)}" data-code="{d.code}" '
+            f'data-power="{escape(d.power)}" data-order="{escape(d.text)}" '
+            f'data-code="{escape(d.code)}" '
             f'data-success="{str(d.success).lower()}"'
         )
         if isinstance(o, Move | Retreat):
@@ -301,7 +327,7 @@ def _order_layer(
                 f'<g class="order {kind}" {data}>'
                 f'<path d="{_line(a, b)}" stroke="{INK}" stroke-width="6"{dash}/>'
                 f'<path d="{_line(a, b)}" stroke="{c}" stroke-width="3.6"{dash} '
-                f'marker-end="url(#arrow-{d.power})"/></g>'
+                f'marker-end="url(#arrow-{arrow[d.power]})"/></g>'
             )
         elif isinstance(o, SupportMove | SupportHold | Convoy):
             start = _where(position, geo, o.unit.loc)
@@ -400,8 +426,9 @@ def _unit_layer(
     for prov, piece in position.units.items():
         x, y = _anchor(geo, piece.loc)
         parts.append(
-            f'<g class="unit" data-power="{piece.power}" data-unit="{piece}" '
-            f'data-province="{prov}">{_unit_shape(piece.type, x, y, colour[piece.power])}</g>'
+            f'<g class="unit" data-power="{escape(piece.power)}" data-unit="{escape(piece)}" '
+            f'data-province="{escape(prov)}">'
+            f"{_unit_shape(piece.type, x, y, colour[piece.power])}</g>"
         )
     for d in drawn:
         if isinstance(d.order, Build):
@@ -411,8 +438,9 @@ def _unit_layer(
                 'stroke-width="1.6" stroke-dasharray="3 3"/>'
             )
             parts.append(
-                f'<g class="unit build" data-power="{d.power}" data-unit="{d.order.unit}" '
-                f'data-order="{escape(d.text)}" data-code="{d.code}" '
+                f'<g class="unit build" data-power="{escape(d.power)}" '
+                f'data-unit="{escape(d.order.unit)}" '
+                f'data-order="{escape(d.text)}" data-code="{escape(d.code)}" '
                 f'data-success="{str(d.success).lower()}">'
                 f"{_unit_shape(d.order.unit.type or 'A', x, y, colour[d.power], ring)}</g>"
             )
@@ -426,8 +454,9 @@ def _unit_layer(
         )
         options = " ".join(gone.options)
         parts.append(
-            f'<g class="unit dislodged" data-power="{piece.power}" data-unit="{piece}" '
-            f'data-province="{prov}" data-options="{options}">'
+            f'<g class="unit dislodged" data-power="{escape(piece.power)}" '
+            f'data-unit="{escape(piece)}" '
+            f'data-province="{escape(prov)}" data-options="{escape(options)}">'
             f"{_unit_shape(piece.type, x, y, colour[piece.power], ring)}</g>"
         )
     parts.append("</g>")
@@ -460,10 +489,10 @@ def _failure_layer(
             a, b = _move_line(position, geo, o.unit.loc, o.dest)
             # The cross sits just short of the arrow head.
             x, y = _toward(a, b, 0, 9)[1]
-            parts.append(_cross(x, y, cls=f"fail {d.code}"))
+            parts.append(_cross(x, y, cls=f"fail {escape(d.code)}"))
         elif isinstance(o, SupportMove | SupportHold | Convoy):
             x, y = _where(position, geo, o.unit.loc)
-            parts.append(_cross(x + 11, y - 10, 5, cls=f"fail {d.code}"))
+            parts.append(_cross(x + 11, y - 10, 5, cls=f"fail {escape(d.code)}"))
         elif isinstance(o, Disband | Build):
             continue
     for d in drawn:
@@ -479,7 +508,8 @@ def _failure_layer(
         for option in gone.options:
             a, b = _toward(start, _anchor(geo, option), 13, 6)
             parts.append(
-                f'<path class="retreat-option" data-from="{prov}" data-to="{option}" '
+                f'<path class="retreat-option" data-from="{escape(prov)}" '
+                f'data-to="{escape(option)}" '
                 f'd="{_line(a, b)}" stroke="{FAIL}" stroke-width="1.6" stroke-dasharray="2 3" '
                 'fill="none"/>'
                 f'<circle cx="{_f(b[0])}" cy="{_f(b[1])}" r="2.5" fill="{FAIL}"/>'
