@@ -55,6 +55,23 @@ class Geometry:
     borders: list[Border]
     impassable: list[list[Point]] = field(default_factory=list)
     schematic: bool = False  # True when computed from the graph, not read from a file
+    labels: dict[str, Point] = field(default_factory=dict)  # province -> its name's centre
+
+
+# Where a picture may put things around a location's anchor (see ``render/svg.py``): the unit
+# (and the ring of a hold) within ``UNIT_R``; a unit dislodged from the province at ``ASIDE``;
+# a supply centre's dot at ``DOT``. Labels are placed clear of all of them.
+UNIT_R = 13.5
+ASIDE = (15.0, 17.0)
+DOT = (15.0, -12.0)
+DOT_R = 5.5
+LABEL_SIZE = 10.0  # font size of a province's name
+
+
+def label_box(name: str, centre: Point) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) a province's name takes when centred on ``centre``."""
+    half = 0.36 * LABEL_SIZE * len(name) + 1.0
+    return (centre[0] - half, centre[1] - 5.5, centre[0] + half, centre[1] + 5.5)
 
 
 # --------------------------------------------------------------------------- loading
@@ -301,7 +318,157 @@ def _build(
             for loc in game_map.coasts_of(prov):
                 cx, cy = anchors[loc]
                 anchors[loc] = (new[0] + cx - old[0], new[1] + cy - old[1])
-    return Geometry(width, height, anchors, shapes, borders, impassable, schematic)
+    labels = place_labels(game_map, anchors, shapes)
+    return Geometry(width, height, anchors, shapes, borders, impassable, schematic, labels)
+
+
+# --------------------------------------------------------------------------- labels
+
+_CELL = 48.0  # bucket size of the index of things already on the page
+
+
+class _Index:
+    """Boxes on the page, bucketed on a grid so a query looks at its neighbourhood only."""
+
+    def __init__(self) -> None:
+        self.buckets: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+
+    def _keys(self, box: tuple[float, float, float, float]) -> list[tuple[int, int]]:
+        x0, y0, x1, y1 = (math.floor(v / _CELL) for v in box)
+        return [(i, j) for i in range(x0, x1 + 1) for j in range(y0, y1 + 1)]
+
+    def add(self, box: tuple[float, float, float, float]) -> None:
+        for key in self._keys(box):
+            self.buckets.setdefault(key, []).append(box)
+
+    def hits(self, box: tuple[float, float, float, float]) -> bool:
+        for key in self._keys(box):
+            for o in self.buckets.get(key, ()):
+                if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]:
+                    return True
+        return False
+
+
+def inside(point: Point, polygons: Sequence[Sequence[Point]]) -> bool:
+    """Whether ``point`` lies inside the province drawn as ``polygons`` (even-odd rule)."""
+    x, y = point
+    hit = False
+    for poly in polygons:
+        n = len(poly)
+        for k in range(n):
+            (ax, ay), (bx, by) = poly[k], poly[(k + 1) % n]
+            if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
+                hit = not hit
+    return hit
+
+
+def _box_inside(
+    box: tuple[float, float, float, float], polygons: Sequence[Sequence[Point]]
+) -> bool:
+    x0, y0, x1, y1 = box
+    xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
+    probes = ((x0, y0), (x1, y0), (x0, y1), (x1, y1), (xm, y0), (xm, y1), (x0, ym), (x1, ym))
+    return all(inside(p, polygons) for p in probes)
+
+
+# Tried first, in order: below the unit (the usual place), above, beside, farther out.
+_OFFSETS: tuple[Point, ...] = (
+    (0.0, 19.0),
+    (0.0, -18.0),
+    (-31.0, 0.0),
+    (31.0, 0.0),
+    (0.0, 29.0),
+    (-26.0, 20.0),
+    (26.0, 20.0),
+    (-26.0, -17.0),
+    (26.0, -22.0),
+    (0.0, -29.0),
+    (0.0, 39.0),
+    (-42.0, 0.0),
+    (42.0, 0.0),
+)
+
+
+Box = tuple[float, float, float, float]
+
+
+def _square(x: float, y: float, r: float) -> Box:
+    return (x - r, y - r, x + r, y + r)
+
+
+def place_labels(
+    game_map: Map,
+    anchors: Mapping[str, Point],
+    shapes: Mapping[str, list[list[Point]]],
+    occupied: Sequence[Box] | None = None,
+    prefer: Mapping[str, Point] | None = None,
+) -> dict[str, Point]:
+    """A centre for every province's name: inside the province and clear of the units, the
+    centres' dots and the names placed before it.
+
+    Without ``occupied`` (the map's own labels) every place a unit may stand is kept clear: its
+    locations and, where there is room, the spot beside it where a dislodged unit is drawn.
+    With ``occupied`` (the boxes of one picture's units), the ``prefer`` spot of a province is
+    kept unless a unit of that picture covers it. A few spots around the unit are tried, then
+    points of the province nearest to it; time near-linear in the map's size (a grid index of
+    what is already placed)."""
+    firm = _Index()  # never covered: units (or where they may stand) and the centres' dots
+    aside = _Index()  # covered only when a dislodged unit is drawn beside the one in place
+    for loc, (x, y) in anchors.items():
+        if occupied is None:
+            firm.add(_square(x, y, UNIT_R))
+        if loc in game_map.provinces:
+            if occupied is None:
+                aside.add(_square(x + ASIDE[0], y + ASIDE[1], UNIT_R))
+            if loc in game_map.centers:
+                firm.add(_square(x + DOT[0], y + DOT[1], DOT_R))
+    for box in occupied or ():
+        firm.add(box)
+    labels: dict[str, Point] = {}
+    for prov in game_map.provinces:
+        ax, ay = anchors[prov]
+        polygons = shapes.get(prov) or []
+        spots = [(ax + dx, ay + dy) for dx, dy in _OFFSETS]
+        if prefer is not None and prov in prefer:
+            spots.insert(0, prefer[prov])
+        spot = None
+        for avoid in ((firm, aside), (firm,)):
+            spot = _first_free(prov, spots, polygons, avoid)
+            if spot is None and polygons:
+                spot = _first_free(prov, _interior(polygons, (ax, ay)), polygons, avoid)
+            if spot is not None:
+                break
+        if spot is None:
+            spot = (ax, ay + _OFFSETS[0][1])
+        labels[prov] = spot
+        firm.add(label_box(prov, spot))
+    return labels
+
+
+def _first_free(
+    name: str, spots: Sequence[Point], polygons: Sequence[Sequence[Point]], avoid: Sequence[_Index]
+) -> Point | None:
+    for spot in spots:
+        box = label_box(name, spot)
+        if (not polygons or _box_inside(box, polygons)) and not any(i.hits(box) for i in avoid):
+            return spot
+    return None
+
+
+def _interior(polygons: Sequence[Sequence[Point]], near: Point, step: float = 4.0) -> list[Point]:
+    """Grid points of a province's bounding box, nearest ``near`` first (at most a few hundred,
+    so that a huge province costs no more than a small one)."""
+    xs = [p[0] for poly in polygons for p in poly]
+    ys = [p[1] for poly in polygons for p in poly]
+    span = max(max(xs) - min(xs), max(ys) - min(ys))
+    step = max(step, span / 24)
+    points = [
+        (min(xs) + i * step, min(ys) + j * step)
+        for i in range(int((max(xs) - min(xs)) / step) + 1)
+        for j in range(int((max(ys) - min(ys)) / step) + 1)
+    ]
+    points.sort(key=lambda p: (p[0] - near[0]) ** 2 + (p[1] - near[1]) ** 2)
+    return points
 
 
 def _outline(edges: Sequence[tuple[Point, Point]]) -> list[list[Point]] | None:
