@@ -114,11 +114,13 @@ def check_layout(svg: str) -> ET.Element:
         x0, y0, x1, y1 = box
         probes = [(x0, y0), (x1, y0), (x0, y1), (x1, y1), ((x0 + x1) / 2, (y0 + y1) / 2)]
         assert all(inside(p, shapes[prov]) for p in probes), f"{prov}'s name leaves it"
-        hidden = [name for name, unit in units if _overlap(box, unit[:4])]
+        hidden = [
+            name for name, unit in units if _overlap(box, (unit[0], unit[1], unit[2], unit[3]))
+        ]
         assert not hidden, f"{prov}'s name is under {hidden}"
-    for k, (name, box) in enumerate(units):
-        for other, box2 in units[k + 1 :]:
-            assert not _clash(box, box2), f"{name} and {other} overlap"
+    for k, (name, marker) in enumerate(units):
+        for other, marker2 in units[k + 1 :]:
+            assert not _clash(marker, marker2), f"{name} and {other} overlap"
     return root
 
 
