@@ -31,10 +31,10 @@ from ..model.position import Dislodged, Position
 from .geometry import (
     ASIDE,
     DOT,
-    LABEL_SIZE,
     UNIT_R,
     Box,
     Geometry,
+    Label,
     geometry_for,
     place_labels,
 )
@@ -223,7 +223,7 @@ def _unit_boxes(
 
 
 def _provinces(
-    position: Position, geo: Geometry, colour: Mapping[str, str], labels: Mapping[str, Point]
+    position: Position, geo: Geometry, colour: Mapping[str, str], labels: Mapping[str, Label]
 ) -> str:
     game_map = position.map
     parts = ['<g class="provinces" stroke-linejoin="round">']
@@ -266,13 +266,13 @@ def _provinces(
     parts.append('<g class="labels">')
     for prov in game_map.provinces:
         x, y = geo.anchors[prov]
-        lx, ly = labels[prov]
+        lx, ly, size = labels[prov]
         sea = game_map.provinces[prov].kind == "sea"
         fill = "#4a7393" if sea else INK
         style_extra = ' font-style="italic"' if sea else ""
         parts.append(
-            f'<text class="label" data-province="{escape(prov)}" x="{_f(lx)}" y="{_f(ly + 3.6)}" '
-            f'font-size="{_f(LABEL_SIZE)}" text-anchor="middle" '
+            f'<text class="label" data-province="{escape(prov)}" x="{_f(lx)}" '
+            f'y="{_f(ly + 0.36 * size)}" font-size="{_f(size)}" text-anchor="middle" '
             f'fill="{fill}"{style_extra}>{escape(prov)}</text>'
         )
         if prov in game_map.centers:
