@@ -244,3 +244,17 @@ def test_a_retreat_picture_does_not_list_the_last_phases_dislodgement() -> None:
     legend = " ".join(t.text or "" for t in root.iter(f"{NS}text"))
     for words in ("hold, support to hold", "build (dashed ring)", "disbanded"):
         assert words in legend
+
+
+def test_ancient_mediterranean_is_drawn_at_its_real_places() -> None:
+    from diplo.render.geometry import geometry_for
+
+    game_map = shipped_map("ancmed")
+    geo = geometry_for(game_map)
+    assert not geo.schematic
+    x = {p: geo.anchors[p][0] for p in game_map.provinces}
+    y = {p: geo.anchors[p][1] for p in game_map.provinces}
+    # West to east: Lusitania, Roma, Athens, Alexandria, Damascus; north to south.
+    assert x["LUS"] < x["MAS"] < x["ROM"] < x["ATH"] < x["ALE"] < x["DAM"]
+    assert y["GAU"] < y["ROM"] < y["SIC"] < y["CAR"] < y["LEP"] < y["PHA"]
+    assert y["BYZ"] < y["ATH"] < y["CRE"] < y["ALE"] < y["THB"]

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..model.map import Map, MapError
 from ..model.position import Phase, PositionError
+from ..model.wording import count
 from .frames import Frame, RenderError, frames_from_document
 from .geometry import GeometryError
 from .html import game_page
@@ -130,11 +131,16 @@ def _render(args: argparse.Namespace) -> int:
                 "or one phase with --phase"
             )
         target = Path(args.output)
+        if target.suffix.lower() == ".svg" or (target.exists() and not target.is_dir()):
+            raise RenderError(
+                f"this document has {len(frames)} pictures and -o {args.output} names one file: "
+                "name a directory for one file per phase, or one phase with --phase"
+            )
         target.mkdir(parents=True, exist_ok=True)
         for index, frame in enumerate(frames):
             name = f"{index:03d}-{frame.phase}{'-end' if not frame.results else ''}.svg"
             (target / name).write_text(frame.svg() + "\n", encoding="utf-8")
-        print(f"wrote {len(frames)} pictures to {target}")
+        print(f"wrote {count(len(frames), 'picture')} to {target}")
         return 0
     except (RenderError, GeometryError) as exc:
         return _fail(str(exc))
@@ -154,7 +160,7 @@ def _view(args: argparse.Namespace) -> int:
         else:
             output = Path(args.file).with_suffix(".html")
         output.write_text(page, encoding="utf-8")
-        print(f"wrote {output} ({len(frames)} phases)")
+        print(f"wrote {output} ({count(len(frames), 'picture')})")
         return 0
     except (RenderError, GeometryError) as exc:
         return _fail(str(exc))

@@ -28,6 +28,7 @@ from ..model.orders import (
 )
 from ..model.outcome import Code
 from ..model.position import Dislodged, Position
+from ..model.wording import phase_words
 from .geometry import (
     ASIDE,
     DOT,
@@ -75,9 +76,6 @@ FAIL = "#d0021b"
 PANEL = 230.0
 HEADER = 44.0
 
-_SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
-_KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
-
 
 def power_colour(power: str, powers: Sequence[str]) -> str:
     """The colour of a power: the usual one on the standard board, a fixed spare one otherwise."""
@@ -89,8 +87,8 @@ def power_colour(power: str, powers: Sequence[str]) -> str:
 
 
 def phase_name(phase: Any) -> str:
-    """``S1901M`` -> ``Spring 1901, movement``."""
-    return f"{_SEASONS[phase.season]} {phase.year}, {_KINDS[phase.kind]}"
+    """``S1901M`` -> ``Spring 1901, movement`` (:func:`diplo.model.wording.phase_words`)."""
+    return phase_words(phase)
 
 
 def _tint(colour: str, amount: float) -> str:
