@@ -22,8 +22,8 @@ from ..model.map import Map, MapError, standard_map
 from ..model.position import Position
 from ..model.results import PhaseOutcome
 from ..model.rules import Rules, RulesError
-from ..model.variants import add_variant_arguments, variant_arguments
 from ..model.wording import phase_words, power_name, year_words
+from .common import add_variant_arguments, variant_arguments
 
 
 def register(sub: Any) -> None:
