@@ -34,6 +34,7 @@ __all__ = [
     "ProvinceKind",
     "UnitType",
     "map_named",
+    "power_named",
     "standard_map",
 ]
 
@@ -749,6 +750,19 @@ def shipped_map(name: str) -> Map:
 def standard_map() -> Map:
     """The standard board, loaded once from the package data."""
     return shipped_map("standard")
+
+
+def power_named(name: object, game_map: Map) -> str | None:
+    """The power of ``game_map`` that ``name`` names, in any case (``"england"``, ``"England"``
+    and ``"ENGLAND"`` alike), as the map spells it; ``None`` for anything else. Every front
+    door (the object API, the code API's helpers, the JSON contract, game files) reads power
+    names this way."""
+    if not isinstance(name, str):
+        return None
+    if name in game_map.powers:
+        return name
+    upper = name.upper()
+    return upper if upper in game_map.powers else None
 
 
 def map_named(name: object, maps: Mapping[str, Map] | None = None) -> Map:

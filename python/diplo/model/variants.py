@@ -113,6 +113,7 @@ class _Reader:
     first_phase: str | None = None
     rules: dict[str, Any] = field(default_factory=dict)
     current: str | None = None
+    first_power: str | None = None  # where the first line read as a power's is ("bad.map:1")
     files: list[Path] = field(default_factory=list)
 
     def read(self, path: Path, depth: int) -> None:
@@ -251,14 +252,20 @@ class _Reader:
             rest = rest[1:]
         self.powers[name] = _Power(adjective, [w.upper() for w in rest])
         self.current = name
+        if self.first_power is None:
+            self.first_power = f"{where} {' '.join(words)[:60]!r}"
 
     # ------------------------------------------------------------------ to diplo's map data
 
-    def data(self, title: str) -> dict[str, Any]:
+    def data(self, title: str, label: str | None = None) -> dict[str, Any]:
+        label = label or title
         if not self.locations:
-            raise MapError(f"{title}: no locations (LAND/WATER/COAST lines)")
+            guess = f" ({self.first_power} was read as a power's line)" if self.first_power else ""
+            raise MapError(
+                f"{label}: no locations (LAND/WATER/COAST lines), so not a MILA map file{guess}"
+            )
         if not self.powers:
-            raise MapError(f"{title}: no powers")
+            raise MapError(f"{label}: no powers (a line naming a power, then its units)")
         locs = {k: v for k, v in self.locations.items() if v.terrain != "shut"}
         provinces = [k for k in locs if "/" not in k]
         coasts: dict[str, list[str]] = {p: [] for p in provinces}
@@ -403,4 +410,4 @@ def mila_map_data(path: str | Path) -> dict[str, Any]:
         reader.read(p, 0)
     except RecursionError:
         raise MapError(f"{p.name}: includes nested too deeply") from None
-    return reader.data(p.stem)
+    return reader.data(p.stem, p.name)

@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from ..model.map import Map
+from ..model.map import Map, power_named
 from ..model.orders import (
     Build,
     Convoy,
@@ -139,8 +139,11 @@ def legal_orders(position: Position, power: str | None = None) -> dict[str, list
     Raises ``ValueError`` for a power the map does not know.
     """
     game_map = position.map
-    if power is not None and power not in game_map.powers:
-        raise ValueError(f"unknown power {power!r}")
+    if power is not None:
+        named = power_named(power, game_map)
+        if named is None:
+            raise ValueError(f"unknown power {power!r}")
+        power = named
     tables = _tables(game_map)
     kind = position.phase.kind
     if kind == "M":

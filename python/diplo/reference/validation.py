@@ -138,7 +138,9 @@ def _rule(position: Position, power: str, item: str | Order, fleets: frozenset[s
     intake = read_order(item, power, position.map)
     order = intake.order
     if intake.code is not None:
-        return Ruling(power, text, order, None, False, intake.code, intake.message)
+        # An unreadable order still names its unit when its start can be read (A PAR - BURG).
+        named = None if intake.unit is None else named_piece(position, Hold(intake.unit))
+        return Ruling(power, text, order, named, False, intake.code, intake.message)
     assert order is not None
     piece = named_piece(position, order)
     try:
