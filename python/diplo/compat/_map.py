@@ -476,7 +476,13 @@ def _describe(game_map: _DiploMap, r: _Reader) -> None:
     for prov in game_map.provinces:
         coasts = game_map.coasts_of(prov)
         kind = (
-            "WATER" if game_map.is_sea(prov) else "COAST" if game_map.is_coastal(prov) else "LAND"
+            "WATER"
+            if game_map.is_sea(prov)
+            else "PORT"
+            if prov in game_map.ports
+            else "COAST"
+            if game_map.is_coastal(prov)
+            else "LAND"
         )
         name = prov.lower() if coasts else prov
         r.locs.append(name)
