@@ -55,3 +55,31 @@ def test_map_queries_answer_as_mila(name: str) -> None:
         assert ours.default_coast(["F", loc.upper(), "-", "SPA"]) == theirs.default_coast(
             ["F", loc.upper(), "-", "SPA"]
         )
+
+
+@pytest.mark.parametrize("name", ["standard", "ancmed", "pure"])
+def test_without_milas_files_a_shipped_map_answers_alike(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where MILA is not installed the drop-in describes diplo's own map in MILA's shapes: the
+    # same adjacency answers (lists in diplo's order), less what diplo's data leaves out
+    # (standard's impassable SWI; ancmed's port, read as a plain coast).
+    from diplo.compat import _map
+
+    files = Map(name)
+    monkeypatch.setattr(_map, "mila_map_file", lambda _name: None)
+    own = Map(name)
+    assert own.files == [] and files.files
+    assert (own.powers, own.first_year, own.phase) == (files.powers, files.first_year, files.phase)
+    assert sorted(own.scs) == sorted(files.scs)
+    left_out = {"SWI"}
+    for loc in files.locs:
+        if loc in left_out:
+            continue
+        expected = sorted(x for x in files.abut_list(loc) if x.upper() not in left_out)
+        assert sorted(own.abut_list(loc)) == expected, loc
+        for other in files.locs:
+            for unit_type in "AF":
+                for order in "-SC":
+                    query = (unit_type, loc, order, other)
+                    assert bool(own.abuts(*query)) == bool(files.abuts(*query)), query
