@@ -1654,6 +1654,9 @@ class Game:
         new._extra = _copy.deepcopy(self._extra, memo) if self._extra else {}
         new._outcome = list(self._outcome)
         new._core = self._core.clone()
+        if self._turn_cache is not None:  # the phase's texts are shared; its engine is the copy's
+            turn = new._turn_cache = _copy.copy(self._turn_cache)
+            turn._core = new._core
         new._orders = {p: dict(o) for p, o in self._orders.items()}
         new._powers = {p: Power(new, p) for p in self._map.powers}
         new._loaded = set()
