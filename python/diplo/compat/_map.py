@@ -477,6 +477,8 @@ def _describe(game_map: _DiploMap, r: _Reader) -> None:
         coasts = game_map.coasts_of(prov)
         sea, land = game_map.is_sea(prov), game_map.is_land(prov)
         kind = "WATER" if sea else "LAND" if land and not game_map.is_coastal(prov) else "COAST"
+        if kind == "COAST" and prov in game_map.ports:
+            kind = "PORT"
         army = game_map.army_neighbours(prov) if not sea else frozenset()
         if coasts:  # MILA: the province in lower case, for armies; each coast, for fleets
             name = prov.lower()
