@@ -19,6 +19,11 @@ _EMPTY: frozenset[str] = frozenset()
 _CACHE_SIZE = 256  # convoy tables kept per map (one per set of seas holding a fleet)
 
 
+def convoy_provinces(game_map: Map) -> frozenset[str]:
+    """The provinces from which a fleet may convoy (DATC 6.F.1: the seas)."""
+    return frozenset(p for p in game_map.provinces if game_map.is_sea(p))
+
+
 class _Geometry:
     """What convoys need to know about a map, computed once per map.
 
@@ -117,6 +122,8 @@ class ConvoyTable:
     def reach(self, src: str, avoid: str | None = None) -> frozenset[str]:
         """Coastal provinces an army in ``src`` could be convoyed to over seas holding fleets,
         never through ``avoid`` (DATC 6.D.32; 6.D.31 for the avoided supporter)."""
+        if avoid is not None and avoid not in self.fleets:
+            avoid = None  # avoiding a sea without a fleet changes nothing
         key = (src, avoid)
         found = self._reach.get(key)
         if found is None:
