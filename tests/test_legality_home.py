@@ -160,7 +160,8 @@ def _boards(seed: int, count: int) -> Iterator[Position]:
 def test_every_listed_order_is_a_rules_answer_and_validates_by_the_same_rule(
     monkeypatch: pytest.MonkeyPatch, seed: int
 ) -> None:
-    record = _recording(calls := [])
+    calls: list[tuple[str, Order]] = []
+    record = _recording(calls)
     with monkeypatch.context() as patch:
         for name in RULES:
             patch.setattr(legality, name, record(name)(getattr(legality, name)))
