@@ -80,6 +80,12 @@ class _MovementResolver:
         self.attackers: dict[str, list[str]] = {}
         for origin in sorted(self.moves, key=index.__getitem__):
             self.attackers.setdefault(self.moves[origin], []).append(origin)
+        # The powers whose fleets are ordered to convoy each (army province, destination).
+        self._convoying_powers: dict[tuple[str, str], set[str]] = {}
+        for prov, order in self.orders.items():
+            if isinstance(order, Convoy):
+                key = (order.army.province, order.dest)
+                self._convoying_powers.setdefault(key, set()).add(units[prov].power)
         self.convoyed = {o: self._is_convoyed(o) for o in self.moves}
         # Convoys and supports that match an ordered move (or hold); the rest are void.
         self.convoy_fleets: dict[str, list[str]] = {o: [] for o in self.moves}
@@ -145,13 +151,7 @@ class _MovementResolver:
         dest = self.moves[origin]
         if order.via or dest not in self.map.army_neighbours(origin):
             return True
-        return any(
-            isinstance(o, Convoy)
-            and o.army.province == origin
-            and o.dest == dest
-            and self.units[p].power == piece.power
-            for p, o in self.orders.items()
-        )
+        return piece.power in self._convoying_powers.get((origin, dest), ())
 
     def path(self, origin: str) -> Steps[bool]:
         """DATC 5.B.4: a convoyed army needs a chain of fleets that convoy it and are not
