@@ -196,7 +196,10 @@ def read_position(doc: Mapping[str, Any], game_map: Map) -> EnginePosition | Non
     core = t.fast.read_position(doc)
     if core is None:
         return None
-    phase = t.phase(doc["phase"])
+    try:
+        phase = t.phase(doc["phase"])
+    except PositionError:
+        return None  # (e.g. S00001M): Position.from_json says what is wrong with it
     if not MIN_YEAR <= phase.year <= MAX_YEAR:
         return None
     return EnginePosition(game_map, phase, core, game_map.rules)
