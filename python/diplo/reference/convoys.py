@@ -18,8 +18,9 @@ the map (no convoy route is ever enumerated):
   alone touches ``dst``, and no two of which touch unless they follow each other, a chordless
   chain). Deciding that for one sea is NP-complete on arbitrary maps, so it is decided by
   listing the chordless chains only on maps whose seas form at most :data:`MAX_SEA_CHAINS` of
-  them (every real map: standard 375, ancmed 954, MILA's colonial 5,635), which bounds the work,
-  the same bound on which the engine refuses a map. On a map with more (a grid of seas has
+  them (standard 375, ancmed 954, MILA's colonial 5,635 and known_world_901 34,094, but not
+  MILA's world, 193,343), which bounds the work: the bound on which the engine is to refuse a
+  map. On a map with more (a grid of seas has
   millions), a fleet may convoy when it lies on a *shortest* chain between a pair of *end seas*
   (a first sea touching ``src`` and not ``dst``, a last sea touching ``dst`` and not ``src``)
   through seas touching neither end, or alone touches both: two breadth-first searches per
@@ -41,8 +42,9 @@ from ..model.map import Map
 _EMPTY: frozenset[str] = frozenset()
 _CACHE_SIZE = 256  # convoy tables kept per map (one per set of seas holding a fleet)
 #: The most chordless chains of seas a map may have for the minimal routes to be listed (see the
-#: module docstring); the engine refuses maps with more (``MAX_SEA_CHAINS`` in
-#: ``rust/src/engine/game_map.rs``), so both engines decide the same way on every map both play.
+#: module docstring). The engine lists the same chains and is to refuse maps with more (issue 20:
+#: ``MAX_SEA_CHAINS`` in ``rust/src/engine/game_map.rs``): keep the two equal, so that both
+#: engines decide the same way on every map both play.
 MAX_SEA_CHAINS = 50_000
 
 
