@@ -27,8 +27,8 @@ the map (no convoy route is ever enumerated):
   pair. Every such chain is a minimal route, so this never admits a fleet 6.G.19 rejects; it
   leaves out the fleets lying only on longer chordless chains between the same end seas.
 
-Which provinces a fleet may convoy from is :func:`convoy_provinces` (the seas, DATC 6.F.1); a
-map kind that lets fleets convoy from elsewhere changes that one function.
+Which provinces a fleet may convoy from is :func:`convoy_provinces` (the seas, DATC 6.F.1, and
+ports: :meth:`Map.may_convoy`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from collections.abc import Collection, Iterator
 from weakref import WeakKeyDictionary
 
 from ..model.map import Map
+from ..model.position import Position
 
 _EMPTY: frozenset[str] = frozenset()
 _CACHE_SIZE = 256  # convoy tables kept per map (one per set of seas holding a fleet)
@@ -48,28 +49,39 @@ _CACHE_SIZE = 256  # convoy tables kept per map (one per set of seas holding a f
 MAX_SEA_CHAINS = 50_000
 
 
+def convoying_fleets(position: Position) -> frozenset[str]:
+    """The provinces of ``position`` holding a fleet that may convoy (a fleet at sea or in a
+    port): the only places a convoy route can run through (DATC 6.D.32)."""
+    game_map = position.map
+    return frozenset(
+        prov
+        for prov, piece in position.units.items()
+        if piece.type == "F" and game_map.may_convoy(prov)
+    )
+
+
 def convoy_provinces(game_map: Map) -> frozenset[str]:
-    """The provinces from which a fleet may convoy (DATC 6.F.1: the seas)."""
-    return frozenset(p for p in game_map.provinces if game_map.is_sea(p))
+    """The provinces from which a fleet may convoy (DATC 6.F.1: the seas; and the ports of a map
+    that has them, :meth:`Map.may_convoy`, the one rule of it)."""
+    return frozenset(p for p in game_map.provinces if game_map.may_convoy(p))
 
 
 class _Geometry:
     """What convoys need to know about a map, computed once per map.
 
     A convoy runs between coastal provinces that touch a convoying province (``shore_seas``),
-    through convoying provinces (``sea_adj``).
+    through convoying provinces (``sea_adj``): seas and ports (:func:`convoy_provinces`).
     """
 
     def __init__(self, game_map: Map) -> None:
         seas = convoy_provinces(game_map)
         self.seas = seas
-        self.shore_seas: dict[str, frozenset[str]] = {}
-        for p in game_map.provinces:
-            if p in seas or not game_map.is_coastal(p):
-                continue
-            touching = game_map.sea_neighbours(p) & seas
-            if touching:
-                self.shore_seas[p] = touching
+        # Map.sea_neighbours: the convoying provinces a province borders (a port is a shore too).
+        self.shore_seas: dict[str, frozenset[str]] = {
+            p: game_map.sea_neighbours(p)
+            for p in game_map.provinces
+            if game_map.is_coastal(p) and game_map.sea_neighbours(p)
+        }
         self.sea_adj: dict[str, frozenset[str]] = {
             s: frozenset(n for n in game_map.fleet_neighbours(s) if n in seas) for s in seas
         }

@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from ..model.map import Map
+from ..model.map import Map, power_named
 from ..model.orders import (
     Convoy,
     Disband,
@@ -64,7 +64,7 @@ from ..model.orders import (
 from ..model.position import Piece, Position
 from . import legality
 from .adjustments import build_sites
-from .convoys import convoy_table, shores
+from .convoys import convoy_table, convoying_fleets, shores
 from .legality import MapTables, map_tables
 from .validation import validate
 
@@ -122,8 +122,11 @@ def legal_orders(position: Position, power: str | None = None) -> dict[str, list
     Raises ``ValueError`` for a power the map does not know.
     """
     game_map = position.map
-    if power is not None and power not in game_map.powers:
-        raise ValueError(f"unknown power {power!r}")
+    if power is not None:
+        named = power_named(power, game_map)
+        if named is None:
+            raise ValueError(f"unknown power {power!r}")
+        power = named
     tables = map_tables(game_map)
     kind = position.phase.kind
     if kind == "M":
@@ -158,8 +161,8 @@ def _movement_orders(
     own = [prov for prov, piece in units.items() if power is None or piece.power == power]
     if not own:
         return {}
-    # Convoy routes run only through seas holding a fleet (DATC 6.D.32).
-    fleets = frozenset(prov for prov in units if prov in tables.convoying)
+    # Convoy routes run only through seas (and ports) holding a fleet (DATC 6.D.32).
+    fleets = convoying_fleets(position)
     convoy = convoy_table(tables.map, fleets)
     memo = _memo(tables.map)
     name_of = {prov: str(piece.unit) for prov, piece in units.items()}
@@ -396,8 +399,7 @@ def convoy_diagnostic(
             f"{what}: a convoy runs between two coastal provinces, so none can carry it.",
         )
 
-    fleets = frozenset(prov for prov in position.units if prov in tables.seas)
-    convoy = convoy_table(tables.map, fleets)
+    convoy = convoy_table(tables.map, convoying_fleets(position))
     found = convoy.minimal_routes(src, dst)
     if not found:
         return result(

@@ -212,8 +212,8 @@ def convoy_rule(
     that may convoy that army there (:func:`diplo.reference.convoys.route_fleets`). ``army`` is
     ``None`` when the order names a province without a unit (refused after the fleet's place,
     both engines' order of reasons)."""
-    if piece.province not in t.convoying:
-        # DATC 6.F.1: only a fleet at sea convoys.
+    if piece.type != "F" or piece.province not in t.convoying:
+        # DATC 6.F.1: only a fleet at sea (or in a port) convoys.
         return "convoy_not_at_sea"
     if army is None:
         return "no_supported_unit"

@@ -36,7 +36,7 @@ from ..model.orders import (
 from ..model.position import Piece, Position
 from ..model.refusals import multiple_orders_message, named_piece, read_order, refusal_message
 from . import legality
-from .convoys import route_fleets, sea_route_exists
+from .convoys import convoying_fleets, route_fleets, sea_route_exists
 from .legality import map_tables
 
 _O = TypeVar("_O", bound=Order)
@@ -144,7 +144,9 @@ def _rule(position: Position, power: str, item: str | Order, fleets: frozenset[s
     intake = read_order(item, power, position.map)
     order = intake.order
     if intake.code is not None:
-        return Ruling(power, text, order, None, False, intake.code, intake.message)
+        # An unreadable order still names its unit when its start can be read (A PAR - BURG).
+        named = None if intake.unit is None else named_piece(position, Hold(intake.unit))
+        return Ruling(power, text, order, named, False, intake.code, intake.message)
     assert order is not None
     piece = named_piece(position, order)
     try:
@@ -181,9 +183,8 @@ def _own_piece(position: Position, power: str, unit: Unit) -> Piece:
 
 
 def _fleets(position: Position) -> frozenset[str]:
-    """The sea provinces holding a fleet: the only places a convoy route can run through."""
-    seas = map_tables(position.map).convoying
-    return frozenset(prov for prov in position.units if prov in seas)
+    """The seas (and ports) holding a fleet: the only places a convoy route can run through."""
+    return convoying_fleets(position)
 
 
 def _verdict(answer: _O | str) -> _O:
