@@ -227,6 +227,7 @@ def _movement_orders(
         # Supports: into every province the unit could enter, of the unit there (hold) and of
         # every unit that could be ordered there (move; a fleet's move by province and coast).
         at_sea = prov in fleets
+        avoiding: dict[str, frozenset[str]] = {}  # per army: where fleets but this one carry it
         for dst in reach:
             target = units.get(dst)
             if target is not None:
@@ -239,11 +240,12 @@ def _movement_orders(
                 moving = units[mover]
                 # DATC 6.D.31: could fleets other than this unit carry the mover there? (Not
                 # when no fleets could; the same answer when this unit is no fleet at sea.)
-                fact = (
-                    moving.type == "A"
-                    and dst in by_sea[mover]
-                    and (not at_sea or dst in convoy.reach(mover, prov))
-                )
+                fact = moving.type == "A" and dst in by_sea[mover]
+                if fact and at_sea:
+                    without = avoiding.get(mover)
+                    if without is None:
+                        without = avoiding[mover] = convoy.reach(mover, prov)
+                    fact = dst in without
                 key = (name, name_of[mover], dst, fact)
                 got = memo.get(key)
                 if got is None:
