@@ -63,9 +63,12 @@ class _MovementResolver:
         units: Mapping[str, Piece],
         orders: Mapping[str, Order],
         rules: Rules = DEFAULT_RULES,
+        overland: frozenset[str] = frozenset(),
     ):
         self.map = game_map
         self.rules = rules
+        # MILA's fallback: armies with convoy intent that go overland (``resolve_movement``).
+        self.overland = overland
         self.units = units
         self.orders: dict[str, Order] = {p: orders.get(p, Hold(u.unit)) for p, u in units.items()}
         self.moves: dict[str, str] = {}  # origin province -> destination province
@@ -80,6 +83,10 @@ class _MovementResolver:
         for origin in sorted(self.moves, key=index.__getitem__):
             self.attackers.setdefault(self.moves[origin], []).append(origin)
         self.convoyed = {o: self._is_convoyed(o) for o in self.moves}
+        if rules.convoy_fallback == "mila":
+            for origin in self.moves:
+                if self.convoyed[origin] and self._falls_back(origin):
+                    self.convoyed[origin] = False
         # Convoys and supports that match an ordered move (or hold); the rest are void.
         self.convoy_fleets: dict[str, list[str]] = {o: [] for o in self.moves}
         self.move_supports: dict[str, list[str]] = {o: [] for o in self.moves}
@@ -126,6 +133,8 @@ class _MovementResolver:
         move = self.orders.get(mover)
         if not isinstance(move, Move) or self.moves[mover] != self.map.province_of(dest):
             return False
+        if self.rules.support_coast == "any":
+            return True  # MILA: the province is enough
         return dest == self.moves[mover] or dest == move.dest
 
     # ------------------------------------------------------------------ convoy intent and paths
@@ -164,6 +173,36 @@ class _MovementResolver:
             and self.units[p].power == piece.power
             for p, o in self.orders.items()
         )
+
+    def _falls_back(self, origin: str) -> bool:
+        """MILA's fallback: an army with convoy intent to a neighbouring province goes
+        overland when the convoy orders given for it form no route (or when a first resolution
+        found its convoy disrupted: ``self.overland``)."""
+        dest = self.moves[origin]
+        if dest not in self.map.army_neighbours(origin):
+            return False
+        if origin in self.overland:
+            return True
+        fleets = {
+            p
+            for p, o in self.orders.items()
+            if isinstance(o, Convoy) and o.army.province == origin and o.dest == dest
+        }
+        return not self._route_through(origin, dest, fleets)
+
+    def _route_through(self, origin: str, dest: str, fleets: set[str]) -> bool:
+        start, goal = self.map.sea_neighbours(origin), self.map.sea_neighbours(dest)
+        seen = {f for f in fleets if f in start}
+        frontier = list(seen)
+        while frontier:
+            here = frontier.pop()
+            if here in goal:
+                return True
+            for other in fleets:
+                if other not in seen and other in self.map.fleet_neighbours(here):
+                    seen.add(other)
+                    frontier.append(other)
+        return False
 
     def path(self, origin: str) -> bool:
         """DATC 5.B.4: a convoyed army needs a chain of fleets that convoy it and are not
@@ -272,6 +311,8 @@ class _MovementResolver:
             # DATC 6.D.10, 6.D.11, 6.E.2: a unit never dislodges a unit of its own power, so its
             # attack has no strength.
             return 0
+        if self.rules.own_support == "convoyed" and self.convoyed[origin]:
+            return 1 + self.support_count(supports)  # MILA: it counts for a convoyed attack
         # DATC 6.D.12, 6.D.13, 6.E.3: support from the defender's own power never helps to
         # dislodge it.
         return 1 + self.support_count(supports, exclude_power=defender.power)
@@ -343,10 +384,28 @@ class _MovementResolver:
                 continue
             if self.convoyed[attacker] and self._paradox_rule_keeps(supporter, attacker):
                 continue
+            if self.rules.convoyed_attack_from == "sea" and self._given_to_its_sea(
+                supporter, attacker
+            ):
+                continue
             if self.path(attacker):
                 # DATC 6.F.6: a convoyed attack cuts only when its convoy arrives.
                 return attacker
         return None
+
+    def _given_to_its_sea(self, supporter: str, attacker: str) -> bool:
+        """MILA: whether the support from ``supporter`` is given to the sea of one of the
+        convoyed army's fleets (the attack then comes from there and does not cut it)."""
+        if not self.convoyed[attacker]:
+            return False
+        order = self.orders[supporter]
+        if isinstance(order, SupportMove):
+            target = self.map.province_of(order.dest)
+        elif isinstance(order, SupportHold):
+            target = order.supported.province
+        else:
+            return False
+        return target in self.convoy_fleets[attacker]
 
     def _paradox_rule_keeps(self, supporter: str, attacker: str) -> bool:
         """DATC 4.A.2, the older paradox rules: whether the convoyed army from ``attacker``
@@ -645,5 +704,26 @@ def resolve_movement(
 ) -> MovementResolution:
     """Rule on a movement phase: ``units`` by province, ``orders`` the effective legal orders
     by province (a unit without one holds), under the movement choices of ``rules``
-    (``adjacent_convoy``, ``convoy_disruption``, ``paradox``)."""
-    return _MovementResolver(game_map, units, orders, rules).run()
+    (``adjacent_convoy``, ``convoy_disruption``, ``paradox`` and MILA's departures).
+
+    Under MILA's fallback an army convoyed by intent to a neighbouring province, not ordered
+    "via convoy", whose convoy is disrupted moves overland instead: the phase is resolved again
+    with it moving overland, until no such army is left."""
+    overland: frozenset[str] = frozenset()
+    while True:
+        resolver = _MovementResolver(game_map, units, orders, rules, overland)
+        resolution = resolver.run()
+        if rules.convoy_fallback != "mila":
+            return resolution
+        fallen = {
+            origin
+            for origin, order in resolver.orders.items()
+            if isinstance(order, Move)
+            and resolver.convoyed.get(origin)
+            and not order.via
+            and resolver.moves[origin] in game_map.army_neighbours(origin)
+            and not resolver.path(origin)
+        }
+        if not fallen:
+            return resolution
+        overland |= fallen

@@ -151,6 +151,7 @@ impl Board {
         units: &[Unit],
         orders: &[Order],
         rulings: Rulings,
+        overland: &[bool],
     ) -> Result<(), String> {
         if units.len() != orders.len() {
             return Err(format!(
@@ -353,6 +354,29 @@ impl Board {
                 }
             }
         }
+        if rulings.convoy_fallback {
+            // MILA: an army with convoy intent to a neighbouring province goes overland when
+            // the convoy orders given for it form no route, or when a first resolution found
+            // its convoy disrupted (`overland`, see `Adjudicator::resolve_into`).
+            for u in 0..n {
+                if self.kind[u] != MOVE || !self.convoyed[u] {
+                    continue;
+                }
+                let (from, to) = (self.prov[u], self.a[u]);
+                if !map.army_adjacent(from, to) {
+                    continue;
+                }
+                let fleets: Vec<u16> = (0..n)
+                    .filter(|&c| self.kind[c] == CONVOY && convoyed_army(self, c) == Some(u))
+                    .map(|c| self.prov[c])
+                    .collect();
+                if overland.get(u).copied().unwrap_or(false)
+                    || !super::convoy::route_exists(map, from, to, &fleets, |_| true)
+                {
+                    self.convoyed[u] = false;
+                }
+            }
+        }
 
         // Lists are built by pushing at the head while walking units backwards, so that each
         // list comes out in increasing unit order; except the moves into a province, kept in
@@ -405,7 +429,9 @@ impl Board {
                     if t != NONE
                         && self.kind[t as usize] == MOVE
                         && self.a[t as usize] == self.b[i]
-                        && (coast == NONE || self.loc_arg[t as usize] == coast)
+                        && (coast == NONE
+                            || rulings.support_coast_ignored
+                            || self.loc_arg[t as usize] == coast)
                     {
                         self.matched[i] = true;
                         self.sup_next[i] = self.sup_head[t as usize];
