@@ -494,7 +494,7 @@ def _board(out: dict[str, Any]) -> set[str]:
 
 
 def _code(out: dict[str, Any], unit: str) -> str:
-    return next(r["code"] for r in out["results"] if r["unit"] == unit)
+    return str(next(r["code"] for r in out["results"] if r["unit"] == unit))
 
 
 def test_mila_is_todays_rulings_with_its_departures() -> None:
@@ -538,7 +538,11 @@ def test_mila_falls_back_after_a_disruption(backend: str) -> None:
     mila = _ruled(doc, MILA, backend)
     assert "FRANCE A BEL" in _board(mila) and _code(mila, "A PIC") == "ok"
     # With "via convoy" MILA does not fall back either.
-    via = {**doc, "orders": {**doc["orders"], "FRANCE": ["A PIC - BEL VIA", "F ENG C A PIC - BEL"]}}
+    orders = {
+        "FRANCE": ["A PIC - BEL VIA", "F ENG C A PIC - BEL"],
+        "ENGLAND": ["F LON - ENG", "F NTH S F LON - ENG"],
+    }
+    via = {**doc, "orders": orders}
     assert "FRANCE A PIC" in _board(_ruled(via, MILA, backend))
 
 
