@@ -42,11 +42,12 @@ the edition's. The movement choices are read by the resolver, one decision each
   rule gives no answer, Szykman's decides.
 
 ``edition="mila"`` is today's rulings but where MILA (``diplomacy`` 1.1.2) departs from the DATC
-(``docs/mila-compat.md``), each departure an option of its own: ``convoy_fallback="mila"`` (an army
-with convoy intent to a neighbour moves overland when its convoy orders form no route, or, not
-ordered "via convoy", when its convoy is disrupted), ``support_coast="any"`` (a move support counts
-whatever coast it names), ``own_support="convoyed"`` (a power's support of a convoyed attack on its
-own unit counts), ``convoyed_attack_from="sea"`` (a convoyed attack does not cut a support given to
+(``docs/mila-compat.md``), each departure an option of its own: ``convoy_fallback="mila"`` (an
+army with convoy intent to a neighbour moves overland when its convoy orders form no route, or,
+not ordered "via convoy", when its convoy is disrupted), ``support_coast="any"`` (a fleet's move
+support counts whatever coast it names), ``own_support="convoyed"`` (a power's support of an
+attack on its own unit counts when the attack is convoyed "via convoy" or beyond the army's
+neighbours), ``convoyed_attack_from="sea"`` (a convoyed attack does not cut a support given to
 one of its convoying seas) and ``waive="free"`` (a waive never uses up a build).
 """
 

@@ -101,7 +101,7 @@ class _MovementResolver:
                     self.void.add(prov)
             elif isinstance(order, SupportMove):
                 mover = order.supported.province
-                if self._support_matches(mover, order.dest):
+                if self._support_matches(mover, order.dest, prov):
                     self.move_supports[mover].append(prov)
                 else:
                     self.void.add(prov)
@@ -126,15 +126,15 @@ class _MovementResolver:
         self.low = _NO_GUESS  # the lowest depth whose guess the current frame has read
         self.szykman: set[str] = set()  # fleets the Szykman rule stopped
 
-    def _support_matches(self, mover: str, dest: str) -> bool:
+    def _support_matches(self, mover: str, dest: str, supporter: str) -> bool:
         """A move support matches the move ordered; a coast it names must be the move's coast
         (DATC 6.B.9), while one it leaves out matches either coast (4.B.4, 6.B.7, 6.B.8,
         6.B.15). A unit that holds gets no move support (DATC 6.D.9)."""
         move = self.orders.get(mover)
         if not isinstance(move, Move) or self.moves[mover] != self.map.province_of(dest):
             return False
-        if self.rules.support_coast == "any":
-            return True  # MILA: the province is enough
+        if self.rules.support_coast == "any" and self.units[supporter].type == "F":
+            return True  # MILA: for a fleet's support the province is enough
         return dest == self.moves[mover] or dest == move.dest
 
     # ------------------------------------------------------------------ convoy intent and paths
@@ -311,7 +311,7 @@ class _MovementResolver:
             # DATC 6.D.10, 6.D.11, 6.E.2: a unit never dislodges a unit of its own power, so its
             # attack has no strength.
             return 0
-        if self.rules.own_support == "convoyed" and self.convoyed[origin]:
+        if self.rules.own_support == "convoyed" and self._explicitly_convoyed(origin):
             return 1 + self.support_count(supports)  # MILA: it counts for a convoyed attack
         # DATC 6.D.12, 6.D.13, 6.E.3: support from the defender's own power never helps to
         # dislodge it.
@@ -392,6 +392,15 @@ class _MovementResolver:
                 # DATC 6.F.6: a convoyed attack cuts only when its convoy arrives.
                 return attacker
         return None
+
+    def _explicitly_convoyed(self, origin: str) -> bool:
+        """A convoyed move ordered "via convoy" or to a province the army cannot walk to (MILA's
+        own support counts only for those)."""
+        order = self.orders[origin]
+        assert isinstance(order, Move)
+        return self.convoyed[origin] and (
+            order.via or self.moves[origin] not in self.map.army_neighbours(origin)
+        )
 
     def _given_to_its_sea(self, supporter: str, attacker: str) -> bool:
         """MILA: whether the support from ``supporter`` is given to the sea of one of the

@@ -70,9 +70,11 @@ pub struct Rulings {
     /// overland when its convoy orders form no route, or (not ordered "via convoy") when its
     /// convoy is disrupted. Off: no fallback (DATC 4.A.3, 6.G.8, 6.G.20).
     pub convoy_fallback: bool,
-    /// MILA: a move support counts whatever coast it names (off: the coast must match, 6.B.9).
+    /// MILA: a fleet's move support counts whatever coast it names (off: the coast must match,
+    /// 6.B.9).
     pub support_coast_ignored: bool,
-    /// MILA: a power's support of a convoyed attack on its own unit counts (off: 6.D.12).
+    /// MILA: a power's support of an attack on its own unit counts when the attack is convoyed
+    /// "via convoy" or beyond the army's neighbours (off: 6.D.12).
     pub own_support_of_convoyed: bool,
     /// MILA: a convoyed attack comes from its convoying seas, so it does not cut a support given
     /// to one of them (off: it comes from the army's province, 4.A.4).

@@ -73,6 +73,8 @@ pub(crate) struct Board {
     pub loc_arg: Vec<u16>,
     /// MOVE: treated as convoyed (DATC 4.A.3, v3.0 preference: no fallback to the land route).
     pub convoyed: Vec<bool>,
+    /// MOVE: an army ordered "via convoy" or to a province it cannot walk to.
+    pub explicit: Vec<bool>,
     /// SUPPORT / CONVOY: the order matches what the named unit was ordered (not void).
     pub matched: Vec<bool>,
     /// MOVE: the unit it meets head to head (neither move convoyed), or NONE.
@@ -176,6 +178,7 @@ impl Board {
         reset(&mut self.b, n, NONE);
         reset(&mut self.loc_arg, n, NONE);
         reset(&mut self.convoyed, n, false);
+        reset(&mut self.explicit, n, false);
         reset(&mut self.matched, n, false);
         reset(&mut self.opp, n, NONE);
         reset(&mut self.into_next, n, NONE);
@@ -264,6 +267,7 @@ impl Board {
                         // adjacent or the order says "via convoy"; the third reason (an own
                         // convoying fleet) is added below, once all orders are known.
                         let adjacent = map.army_adjacent(here, dp);
+                        self.explicit[i] = via || !adjacent;
                         self.convoyed[i] = !adjacent
                             || (via && rulings.adjacent_convoy != AdjacentConvoy::Opposite);
                     }
@@ -432,7 +436,7 @@ impl Board {
                         && self.kind[t as usize] == MOVE
                         && self.a[t as usize] == self.b[i]
                         && (coast == NONE
-                            || rulings.support_coast_ignored
+                            || (rulings.support_coast_ignored && self.fleet[i])
                             || self.loc_arg[t as usize] == coast)
                     {
                         self.matched[i] = true;
