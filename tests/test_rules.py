@@ -345,7 +345,7 @@ MOVEMENT_OPTIONS = {
     "adjacent_convoy": ("intent", "explicit", "opposite"),
     "convoy_disruption": ("all", "any"),
     "paradox": ("szykman", "1971", "1982", "2000"),
-    "convoy_fallback": ("none", "mila"),
+    "convoy_fallback": ("none", "land"),
     "support_coast": ("match", "any"),
     "own_support": ("never", "convoyed"),
     "convoyed_attack_from": ("army", "sea"),
@@ -356,6 +356,7 @@ def test_an_edition_is_its_chapter_4_choices() -> None:
     assert Rules() == Rules(edition="2023") == DEFAULT_RULES
     old = Rules(edition="1971")
     assert (old.adjacent_convoy, old.convoy_disruption, old.paradox) == ("opposite", "any", "1971")
+    assert old.convoy_fallback == "land" and Rules(edition="2000").convoy_fallback == "none"
     assert old.civil_disorder == "home" and not old.is_default
     for name, choices in EDITIONS.items():
         rules = Rules(edition=name)  # type: ignore[arg-type]
@@ -502,13 +503,13 @@ def test_mila_is_todays_rulings_with_its_departures() -> None:
         "adjacent_convoy": "intent",
         "convoy_disruption": "all",
         "paradox": "szykman",
-        "convoy_fallback": "mila",
+        "convoy_fallback": "land",
         "support_coast": "any",
         "own_support": "convoyed",
         "convoyed_attack_from": "sea",
     }
     assert MILA.waive == "free" and MILA.civil_disorder == "owned"
-    assert Rules().waive == "uses_build" and Rules(edition="1971").convoy_fallback == "none"
+    assert Rules().waive == "uses_build" and Rules(edition="1971").convoy_fallback == "land"
     assert Rules(edition="mila", waive="uses_build").waive == "uses_build"
 
 

@@ -42,13 +42,14 @@ the edition's. The movement choices are read by the resolver, one decision each
   rule gives no answer, Szykman's decides.
 
 ``edition="mila"`` is today's rulings but where MILA (``diplomacy`` 1.1.2) departs from the DATC
-(``docs/mila-compat.md``), each departure an option of its own: ``convoy_fallback="mila"`` (an
-army with convoy intent to a neighbour moves overland when its convoy orders form no route, or,
-not ordered "via convoy", when its convoy is disrupted), ``support_coast="any"`` (a fleet's move
-support counts whatever coast it names), ``own_support="convoyed"`` (a power's support of an
-attack on its own unit counts when the attack is convoyed "via convoy" or beyond the army's
-neighbours), ``convoyed_attack_from="sea"`` (a convoyed attack does not cut a support given to
-one of its convoying seas) and ``waive="free"`` (a waive never uses up a build).
+(``docs/mila-compat.md``), each departure an option of its own: ``convoy_fallback="land"`` (an
+army convoyed to a neighbour moves overland when its convoy orders form no route, or, not
+ordered "via convoy", when its convoy is disrupted; the 1971 edition reads 6.G.4 so too),
+``support_coast="any"`` (a fleet's move support counts whatever coast it names),
+``own_support="convoyed"`` (a power's support of an attack on its own unit counts when the attack
+is convoyed "via convoy" or beyond the army's neighbours), ``convoyed_attack_from="sea"`` (a
+convoyed attack does not cut a support given to one of its convoying seas) and ``waive="free"``
+(a waive never uses up a build).
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ Edition: TypeAlias = Literal["1971", "1982", "2000", "2023", "dptg", "mila"]
 AdjacentConvoy: TypeAlias = Literal["intent", "explicit", "opposite"]
 ConvoyDisruption: TypeAlias = Literal["all", "any"]
 Paradox: TypeAlias = Literal["szykman", "1971", "1982", "2000"]
-ConvoyFallback: TypeAlias = Literal["none", "mila"]
+ConvoyFallback: TypeAlias = Literal["none", "land"]
 SupportCoast: TypeAlias = Literal["match", "any"]
 OwnSupport: TypeAlias = Literal["never", "convoyed"]
 ConvoyedAttackFrom: TypeAlias = Literal["army", "sea"]
@@ -97,7 +98,7 @@ _TODAY_NOT_MILA = {
     "waive": "uses_build",
 }
 _MILA = {
-    "convoy_fallback": "mila",
+    "convoy_fallback": "land",
     "support_coast": "any",
     "own_support": "convoyed",
     "convoyed_attack_from": "sea",
@@ -115,6 +116,8 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         "paradox": "1971",
         "civil_disorder": "home",
         **_TODAY_NOT_MILA,
+        # 4.A.3, 6.G.4: a disrupted "unwanted" convoy to a neighbour is not taken.
+        "convoy_fallback": "land",
     },
     # 4.A.1 b, 4.A.2 (1982 rule), 4.A.3 (intent), 4.D.8 (home centres).
     "1982": {
@@ -166,7 +169,7 @@ _CHOICES: Mapping[str, tuple[str, ...]] = {
     "adjacent_convoy": ("intent", "explicit", "opposite"),
     "convoy_disruption": ("all", "any"),
     "paradox": ("szykman", "1971", "1982", "2000"),
-    "convoy_fallback": ("none", "mila"),
+    "convoy_fallback": ("none", "land"),
     "support_coast": ("match", "any"),
     "own_support": ("never", "convoyed"),
     "convoyed_attack_from": ("army", "sea"),

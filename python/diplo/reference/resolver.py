@@ -83,7 +83,7 @@ class _MovementResolver:
         for origin in sorted(self.moves, key=index.__getitem__):
             self.attackers.setdefault(self.moves[origin], []).append(origin)
         self.convoyed = {o: self._is_convoyed(o) for o in self.moves}
-        if rules.convoy_fallback == "mila":
+        if rules.convoy_fallback == "land":
             for origin in self.moves:
                 if self.convoyed[origin] and self._falls_back(origin):
                     self.convoyed[origin] = False
@@ -722,7 +722,7 @@ def resolve_movement(
     while True:
         resolver = _MovementResolver(game_map, units, orders, rules, overland)
         resolution = resolver.run()
-        if rules.convoy_fallback != "mila":
+        if rules.convoy_fallback != "land":
             return resolution
         fallen = {
             origin

@@ -108,8 +108,8 @@ impl Rules {
             ("convoy_fallback", RuleValue::Name(v)) => {
                 self.resolver.convoy_fallback = match v {
                     "none" => false,
-                    "mila" => true,
-                    _ => return bad("convoy_fallback", "none mila"),
+                    "land" => true,
+                    _ => return bad("convoy_fallback", "none land"),
                 }
             }
             ("support_coast", RuleValue::Name(v)) => {
@@ -208,7 +208,9 @@ impl Rules {
             adjacent_convoy,
             convoy_disruption,
             paradox,
-            convoy_fallback: mila,
+            // 4.A.3: 1971 takes no disrupted "unwanted" convoy to a neighbour (6.G.4); MILA
+            // falls back to the land route as well.
+            convoy_fallback: mila || edition == Edition::E1971,
             support_coast_ignored: mila,
             own_support_of_convoyed: mila,
             attack_from_sea: mila,
@@ -310,10 +312,15 @@ mod tests {
         assert_eq!(r.resolver.adjacent_convoy, AdjacentConvoy::Opposite);
         assert_eq!(r.resolver.convoy_disruption, ConvoyDisruption::AnyRoute);
         assert_eq!(r.resolver.paradox, Paradox::Rule1971);
+        assert!(r.resolver.convoy_fallback && !r.waive_free);
         r.set("paradox", RuleValue::Name("szykman")).unwrap();
         assert_eq!(r.resolver.paradox, Paradox::Szykman);
         r.set("edition", RuleValue::Name("2023")).unwrap();
         assert_eq!(r, Rules::default());
+        r.set("edition", RuleValue::Name("mila")).unwrap();
+        assert!(r.waive_free && r.resolver.convoy_fallback && r.resolver.attack_from_sea);
+        r.set("waive", RuleValue::Name("uses_build")).unwrap();
+        assert!(!r.waive_free);
         assert!(r.set("edition", RuleValue::Name("1983")).is_err());
         assert!(r.set("paradox", RuleValue::Name("none")).is_err());
     }

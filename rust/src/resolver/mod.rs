@@ -66,9 +66,10 @@ pub struct Rulings {
     pub adjacent_convoy: AdjacentConvoy,
     pub convoy_disruption: ConvoyDisruption,
     pub paradox: Paradox,
-    /// MILA's land fallback: an army with convoy intent to a neighbouring province moves
-    /// overland when its convoy orders form no route, or (not ordered "via convoy") when its
-    /// convoy is disrupted. Off: no fallback (DATC 4.A.3, 6.G.8, 6.G.20).
+    /// The land fallback (MILA's, and 1971's reading of 6.G.4): an army convoyed to a
+    /// neighbouring province moves overland when its convoy orders form no route, or (not
+    /// ordered "via convoy") when its convoy is disrupted. Off: no fallback (DATC 4.A.3, 6.G.8,
+    /// 6.G.20).
     pub convoy_fallback: bool,
     /// MILA: a fleet's move support counts whatever coast it names (off: the coast must match,
     /// 6.B.9).
