@@ -48,7 +48,7 @@ ordered "via convoy", when its convoy is disrupted; the 1971 edition reads 6.G.4
 ``support_coast="any"`` (a fleet's move support counts whatever coast it names),
 ``own_support="convoyed"`` (a power's support of an attack on its own unit counts when the attack
 is convoyed "via convoy" or beyond the army's neighbours), ``convoyed_attack_from="sea"`` (a
-convoyed attack does not cut a support given to one of its convoying seas) and ``waive="free"``
+convoyed attack does not cut a support to hold a fleet every route of it needs) and ``waive="free"``
 (a waive never uses up a build).
 """
 

@@ -65,7 +65,7 @@
 
 use super::convoy;
 use super::map::CompiledMap;
-use super::orders::{Board, Order, Unit, CONVOY, MOVE, NONE, SUPPORT_MOVE};
+use super::orders::{Board, Order, Unit, CONVOY, MOVE, NONE, SUPPORT_HOLD, SUPPORT_MOVE};
 use super::outcome::{self, MovementOutcome};
 use super::{ConvoyDisruption, Paradox, Rulings};
 
@@ -164,7 +164,8 @@ impl<'m> Adjudicator<'m> {
             }
             let via = matches!(order, Order::Move { via: true, .. });
             let adjacent = self.map.army_adjacent(self.board.prov[u], self.board.a[u]);
-            if !via && adjacent && !self.path(u) {
+            // A convoy the paradox rule stopped does not fall back (DATC 6.G.11, as MILA).
+            if !via && adjacent && !self.stopped[u] && !self.path(u) {
                 self.overland[u] = true;
                 again = true;
             }
@@ -514,20 +515,17 @@ impl<'m> Adjudicator<'m> {
         }
     }
 
-    /// MILA: whether support `s` is given to a sea of one of convoyed army `m`'s fleets (the
-    /// attack then counts as coming from there and does not cut it).
+    /// MILA: whether support `s` is a support to hold a fleet that every route of convoyed
+    /// army `m` needs (the attack then counts as coming from that sea and does not cut it).
     fn given_to_its_sea(&self, s: usize, m: usize) -> bool {
         let b = &self.board;
-        if !b.convoyed[m] {
+        if !b.convoyed[m] || b.kind[s] != SUPPORT_HOLD {
             return false;
         }
-        let target = if b.kind[s] == SUPPORT_MOVE {
-            b.b[s]
-        } else {
-            b.a[s]
-        };
-        let there = b.unit_at[target as usize];
-        there != NONE && b.convoys_of(m).any(|f| f == there as usize)
+        let there = b.unit_at[b.a[s] as usize];
+        there != NONE
+            && b.convoys_of(m).any(|f| f == there as usize)
+            && self.necessary(m, there as usize)
     }
 
     /// Whether convoying fleet `f` is on every route of army `m` (DATC 4.A.2, the 2000 rule's

@@ -77,8 +77,8 @@ pub struct Rulings {
     /// MILA: a power's support of an attack on its own unit counts when the attack is convoyed
     /// "via convoy" or beyond the army's neighbours (off: 6.D.12).
     pub own_support_of_convoyed: bool,
-    /// MILA: a convoyed attack comes from its convoying seas, so it does not cut a support given
-    /// to one of them (off: it comes from the army's province, 4.A.4).
+    /// MILA: a convoyed attack comes from its convoying sea, so it does not cut a support to
+    /// hold a fleet every route of it needs (off: it comes from the army's province, 4.A.4).
     pub attack_from_sea: bool,
 }
 pub use map::CompiledMap;
