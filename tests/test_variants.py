@@ -388,8 +388,11 @@ def test_every_mila_map_loads_and_the_engine_plays_it(filename: str) -> None:
 @needs_mila
 @pytest.mark.parametrize("filename", mila_files())
 def test_differential_against_mila_on_every_map(filename: str) -> None:
+    from diplo.model.rules import Rules
     from mila_games import mila_records
-    from test_mila import judge
+    from test_mila import RULING_DEPARTURES, judge
+
+    MILA = {"edition": "mila"}
 
     convoys = mila_has_convoy_cache(filename) or bool(os.environ.get("DIPLO_MILA_UNCACHED"))
     if not convoys:
@@ -407,6 +410,13 @@ def test_differential_against_mila_on_every_map(filename: str) -> None:
             exact += verdict.exact
             rules.update(verdict.rules)
             failures += [f"seed {seed} {record['phase']}: {d}" for d in verdict.unexplained]
+            # Under edition=mila the ruling is MILA's: labels alone explain what differs.
+            mila = judge(record, game_map, None, Rules.from_json(MILA, game_map.rules), True)
+            failures += [f"seed {seed} {record['phase']} (mila): {d}" for d in mila.unexplained]
+            failures += [
+                f"seed {seed} {record['phase']} (mila): needs {r}"
+                for r in sorted(mila.rules & RULING_DEPARTURES)
+            ]
     summary = (
         f"{filename}: {VARIANT_GAMES} games, {phases} phases, {exact} agree exactly"
         f"{'' if convoys else ' (no convoys: MILA has no convoy table, DIPLO_MILA_UNCACHED=1)'}; "

@@ -744,6 +744,9 @@ impl<M: Mask> Scratch<M> {
                             ..Ruling::new(explain::BUILD_SAME_PROVINCE, p)
                         };
                         (false, r)
+                    } else if k == kind::WAIVE && st.rules.waive_free {
+                        // MILA: a waive never uses up a build.
+                        (true, Ruling::new(explain::WAIVED, p))
                     } else if used[power] >= n {
                         // DATC 4.D.4: the first builds and waives (4.D.7) are used.
                         let r = Ruling {
