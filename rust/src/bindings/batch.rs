@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use super::errors::{guarded, GameOverError};
+use super::errors::{guarded, without_gil, GameOverError};
 use super::game::{in_last_year, PyFastGame};
 use super::intake::read_codes;
 use crate::engine::batch::{process_all, process_all_with};
@@ -134,7 +134,8 @@ fn process_batch(
                 .map_err(|_| PyValueError::new_err(format!("games[{i}] is not a FastGame")))?;
             let r = g.try_borrow_mut().map_err(|_| {
                 PyValueError::new_err(format!(
-                    "games[{i}] appears twice in the batch (or is in use elsewhere)"
+                    "games[{i}] appears twice in the batch, or is in use by another thread (a \
+                     FastGame is used by one thread at a time)"
                 ))
             })?;
             if r.game.over {
@@ -168,7 +169,7 @@ fn process_batch(
             r.game.orders = codes;
         }
         let mut all: Vec<&mut Game> = refs.iter_mut().map(|r| &mut r.game).collect();
-        py.allow_threads(|| match &flat {
+        without_gil(py, || match &flat {
             None => process_all(&mut all, threads),
             Some((codes, offsets)) => process_all_with(&mut all, threads, |i, game| {
                 game.orders.clear();

@@ -9,8 +9,9 @@
 //! A table is built once per distinct map and *interned* for the life of the process
 //! ([`GameMap::intern`]): a game holds a `&'static GameMap`, so every thread can keep a resolver
 //! (`crate::Adjudicator`, which borrows its map) for it without reference counting. Interning
-//! compares the map data, so asking again for the same map returns the same table and the memory
-//! kept is one table per distinct map ever used.
+//! compares the map data (found by its hash), so asking again for the same map returns the same
+//! table and the memory kept is one table per distinct map ever used, at most [`MAX_MAPS`] of
+//! them (a further map is refused with the reason).
 
 use std::sync::Mutex;
 
@@ -19,6 +20,37 @@ use crate::resolver::map::CompiledMap;
 
 /// A set of provinces or of locations (bit `i` is index `i`).
 pub type Mask = u128;
+
+/// The most distinct maps one process compiles for the engine (see [`GameMap::intern`]): a
+/// compiled map is kept for the life of the process, so this bounds the memory they take.
+pub const MAX_MAPS: usize = 1024;
+
+/// The most chains of seas a map may have for the engine ([`sea_chains`]): the legal-order
+/// lists walk the minimal convoy routes of the fleets on the board (DATC 6.G.19), at most this
+/// many per army, so a phase's work stays bounded on any map the engine takes. Real maps have
+/// far fewer (standard 375, ancmed 954, MILA's colonial 5,635); a grid of seas has millions.
+pub const MAX_SEA_CHAINS: usize = 50_000;
+
+/// The number of chains of seas (induced paths of the sea graph, counted from each end: a path
+/// whose seas touch no sea of the path but their neighbours on it), or `None` once there are
+/// more than `limit`. Every minimal convoy route on any board is such a chain.
+pub fn sea_chains(sea_adj: &[Mask], seas: Mask, limit: usize) -> Option<usize> {
+    // (path so far, its last sea, the seas no later step may take)
+    let mut stack: Vec<(Mask, usize, Mask)> = Bits(seas).map(|s| (bit(s), s, bit(s))).collect();
+    let mut count = 0;
+    while let Some((path, last, blocked)) = stack.pop() {
+        count += 1;
+        if count > limit {
+            return None;
+        }
+        let adj = sea_adj[last];
+        let next_blocked = blocked | adj;
+        for next in Bits(adj & !blocked & !path) {
+            stack.push((path | bit(next), next, next_blocked));
+        }
+    }
+    Some(count)
+}
 
 /// "No power" in a per-province table.
 pub const NO_POWER: u8 = u8::MAX;
@@ -56,7 +88,7 @@ impl Iterator for Bits {
 }
 
 /// The map as `diplo.fast` sends it (indices as in `Map.locations` and `Map.powers`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MapSpec {
     /// Names of the locations (provinces first, then coasts), for messages and slots.
     pub locations: Vec<String>,
@@ -231,6 +263,13 @@ impl GameMap {
             sea_adj[s] = fleet_reach[s] & seas;
             sea_shores[s] = fleet_reach[s] & shores;
         }
+        if sea_chains(&sea_adj, seas, MAX_SEA_CHAINS).is_none() {
+            return Err(format!(
+                "the map's seas form more than {MAX_SEA_CHAINS} chains a convoy could follow \
+                 (induced paths of seas: the minimal routes of DATC 6.G.19 the engine lists), \
+                 so its convoy search would not stay fast on a board full of fleets"
+            ));
+        }
 
         let mut centers: Mask = 0;
         for &c in &spec.centers {
@@ -308,15 +347,34 @@ impl GameMap {
     }
 
     /// The table for `spec`, built on first use and kept for the life of the process (see the
-    /// module documentation).
+    /// module documentation), found by a hash of the map data. At most [`MAX_MAPS`] distinct
+    /// maps are compiled in one process; one more is refused with the reason.
     pub fn intern(spec: MapSpec) -> Result<&'static GameMap, String> {
-        static TABLES: Mutex<Vec<&'static GameMap>> = Mutex::new(Vec::new());
-        let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&found) = tables.iter().find(|m| m.spec == spec) {
+        use std::collections::HashMap;
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        static TABLES: Mutex<Option<(usize, HashMap<u64, Vec<&'static GameMap>>)>> =
+            Mutex::new(None);
+        let mut hasher = DefaultHasher::new();
+        spec.hash(&mut hasher);
+        let key = hasher.finish();
+        let mut guard = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+        let (count, tables) = guard.get_or_insert_with(|| (0, HashMap::new()));
+        if let Some(&found) = tables
+            .get(&key)
+            .and_then(|same| same.iter().find(|m| m.spec == spec))
+        {
             return Ok(found);
         }
+        if *count >= MAX_MAPS {
+            return Err(format!(
+                "the engine has compiled {MAX_MAPS} distinct maps in this process, its limit \
+                 (each is kept for the life of the process); play further maps in another \
+                 process, or on the reference backend"
+            ));
+        }
         let table: &'static GameMap = Box::leak(Box::new(GameMap::build(spec)?));
-        tables.push(table);
+        tables.entry(key).or_default().push(table);
+        *count += 1;
         Ok(table)
     }
 

@@ -1115,18 +1115,25 @@ thread_local! {
     static SCRATCH: RefCell<Vec<Box<Scratch>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` with this thread's buffers for `map` (created on first use).
+/// Buffers a thread keeps, for its most recently used maps (the others' are dropped).
+const SCRATCH_MAPS: usize = 4;
+/// Spare buffers kept between batches, in all.
+const SPARE_LIMIT: usize = 64;
+
+/// Runs `f` with this thread's buffers for `map` (created on first use; a thread keeps those of
+/// its [`SCRATCH_MAPS`] most recently used maps).
 pub fn with_scratch<R>(map: &'static GameMap, f: impl FnOnce(&mut Scratch) -> R) -> R {
     SCRATCH.with(|cell| {
         let mut all = cell.borrow_mut();
-        let i = match all.iter().position(|s| std::ptr::eq(s.map, map)) {
-            Some(i) => i,
+        match all.iter().position(|s| std::ptr::eq(s.map, map)) {
+            Some(0) => {}
+            Some(i) => all[..=i].rotate_right(1),
             None => {
-                all.push(Box::new(Scratch::new(map)));
-                all.len() - 1
+                all.truncate(SCRATCH_MAPS - 1);
+                all.insert(0, Box::new(Scratch::new(map)));
             }
-        };
-        f(&mut all[i])
+        }
+        f(&mut all[0])
     })
 }
 
@@ -1151,7 +1158,11 @@ pub fn return_scratch() {
     let mine: Vec<Box<Scratch>> = SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
     if !mine.is_empty() {
         let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+        // Bounded: batches of threads started for them, on games of many maps, would otherwise
+        // pile up the buffers of maps no later thread asks for.
         spare.extend(mine);
+        let over = spare.len().saturating_sub(SPARE_LIMIT);
+        spare.drain(..over); // the oldest go
     }
 }
 
