@@ -1,5 +1,6 @@
-"""The reproducers of issues 13 and 20, one test each: bad input gets a clear error naming what was wrong,
-never a traceback, a hang, or a silently changed game; a rejected call leaves state as it was."""
+"""The reproducers of issues 13 and 20, one test each: bad input gets a clear error naming what
+was wrong, never a traceback, a hang, or a silently changed game; a rejected call leaves state as
+it was."""
 
 from __future__ import annotations
 

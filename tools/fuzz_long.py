@@ -28,12 +28,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import fuzzing
 from test_fast import compare_phase, generated_position, slow_orders
 
-SURFACES: dict[str, tuple[int, Callable[[random.Random], str]]] = {
+SURFACES: dict[str, tuple[float, Callable[[random.Random], str]]] = {
     "parser": (60, fuzzing.check_parser),
     "contract": (25, fuzzing.check_contract),
     "game_file": (5, fuzzing.check_game_file),
     "fast_codes": (10, lambda r: fuzzing.check_fast_codes(r, generated_position, compare_phase)),
     "fast_calls": (5, lambda r: fuzzing.check_fast_calls(r, generated_position, slow_orders)),
+    "jsonl": (5, fuzzing.check_jsonl),
+    "env": (2, fuzzing.check_env),
+    "mila_dropin": (3, fuzzing.check_mila_dropin),
+    "rollouts": (0.2, fuzzing.check_rollouts),
 }
 
 
@@ -76,6 +80,8 @@ def main() -> int:
     failures: list[dict[str, object]] = []
     slowest = (0.0, "")
     fuzzing.seed_documents()  # built once, outside the timed inputs
+    if "rollouts" in chosen:
+        fuzzing._rollout_seed_folder()
     start = time.perf_counter()
     for n in range(1, args.inputs + 1):
         name = plan.choices(chosen, weights)[0]

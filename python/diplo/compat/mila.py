@@ -72,6 +72,7 @@ from ..formats.mila import (
     position_from_mila,
     position_to_mila,
 )
+from ..model.limits import show
 from ..model.map import Map, MapError, map_named
 from ..model.orders import OrderParseError, format_order, parse_order
 from ..model.position import Position
@@ -356,6 +357,13 @@ class Game:
         described in :attr:`error`. ``expand`` is accepted for MILA's signature."""
         del expand
         power = self._power(power_name)
+        if not isinstance(orders, str):
+            try:
+                orders = list(orders)
+            except TypeError:
+                raise MilaError(
+                    f"{power}: orders are an order string or a list of them, got {show(orders)}"
+                ) from None
         if self.is_game_done:
             self.error.append(f"{power}: the game is done, orders are not taken")
             return

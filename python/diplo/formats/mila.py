@@ -97,6 +97,8 @@ def position_from_mila(
     A dislodged unit without options (MILA removes those at once) is left out.
     """
     game_map = standard_map() if game_map is None else game_map
+    if not isinstance(state, Mapping):
+        raise MilaError(f"a MILA state must be an object, not {show(state)}")
     name = state.get("name") if phase is None else phase
     try:
         parsed = name if isinstance(name, Phase) else mila_phase(name)
