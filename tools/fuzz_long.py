@@ -93,6 +93,7 @@ def main() -> int:
             outcome = check(random.Random(seed))
         except Hang:
             outcome = "HANG"
+            failures.append({"surface": name, "seed": seed, "outcome": outcome})
         except Exception as exc:
             outcome = "CRASH" if not isinstance(exc, AssertionError) else "MISMATCH"
             failures.append(
