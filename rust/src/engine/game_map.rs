@@ -352,8 +352,9 @@ impl GameMap {
     pub fn intern(spec: MapSpec) -> Result<&'static GameMap, String> {
         use std::collections::HashMap;
         use std::hash::{DefaultHasher, Hash, Hasher};
-        static TABLES: Mutex<Option<(usize, HashMap<u64, Vec<&'static GameMap>>)>> =
-            Mutex::new(None);
+        /// The number of maps, and the maps by the hash of their data.
+        type Interned = (usize, HashMap<u64, Vec<&'static GameMap>>);
+        static TABLES: Mutex<Option<Interned>> = Mutex::new(None);
         let mut hasher = DefaultHasher::new();
         spec.hash(&mut hasher);
         let key = hasher.finish();
