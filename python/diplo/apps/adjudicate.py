@@ -16,8 +16,7 @@ from ..formats.contract import DocumentError, adjudicate_document, adjudicate_do
 from ..model.limits import DOCUMENT_LIMIT
 from ..model.map import Map, MapError
 from ..model.rules import Rules, RulesError
-from ..model.variants import add_variant_arguments, variant_arguments
-from .common import INTERNAL_ERROR, contract_path
+from .common import INTERNAL_ERROR, add_variant_arguments, contract_path, variant_arguments
 from .common import describe as _describe
 from .common import fail as _fail
 

@@ -79,6 +79,7 @@ from ..model.orders import Order, format_order, parse_order
 from ..model.position import Position
 from ..model.variants import load_map
 from .adjudicate import run_jsonl
+from .common import add_map_argument, first_year, map_argument
 from .play import play_game
 
 __all__ = [
@@ -869,8 +870,9 @@ def register(sub: Any) -> None:
     bench.add_argument(
         "--max-year",
         type=int,
-        default=defaults.max_year,
-        help=f"last year of the self-play games (default {defaults.max_year})",
+        default=None,
+        help=f"last year of the self-play games (default {defaults.max_year}, or as many years "
+        "from a map's own first year)",
     )
     bench.add_argument(
         "--engines", nargs="+", choices=ENGINES, default=list(ENGINES), metavar="ENGINE"
@@ -888,12 +890,7 @@ def register(sub: Any) -> None:
         "contract in --jsonl mode (one process per round, all phases on its standard input), "
         "beside diplo's own command (diplo-jsonl); repeatable",
     )
-    bench.add_argument(
-        "--map",
-        default=None,
-        metavar="NAME|FILE",
-        help="play the workloads on a shipped map or a map file (default: standard)",
-    )
+    add_map_argument(bench)
     bench.set_defaults(handler=run)
 
 
@@ -906,10 +903,13 @@ def _positive(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        first = Position.initial(load_map(args.map)).phase.year if args.map else 1901
+        game_map = map_argument(args.map)
     except MapError as exc:
         print(f"diplo: {exc}", file=sys.stderr)
         return 2
+    first = 1901 if game_map is None else first_year(game_map)
+    if args.max_year is None:
+        args.max_year = first + Settings().max_year - 1901
     if args.max_year < first:
         print(f"diplo: --max-year must be {first} or later", file=sys.stderr)
         return 2

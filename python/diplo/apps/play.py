@@ -22,8 +22,8 @@ from ..model.map import Map, MapError, standard_map
 from ..model.position import Phase, Position
 from ..model.results import PhaseOutcome
 from ..model.rules import Rules, RulesError
-from ..model.variants import add_variant_arguments, variant_arguments
 from ..model.wording import power_name
+from .common import add_variant_arguments, variant_arguments
 
 _SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
 _KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}

@@ -126,7 +126,7 @@ class _Turn:
         self.state: FastState = core.state()
         year, season, kind, _units, _centers, _dislodged = self.state
         self.kind: str = kind
-        self.name = f"{season}{year}{kind}"
+        self.name = f"{season}{year:04d}{kind}"  # MILA's name: four-digit years (S0001M)
         self.tables = tables
         #: Every location -> its listed texts; power -> its keys; power -> {listed text: code}.
         self.possible, self.orderable, self.codes = _core.mila_turn(core)
@@ -237,8 +237,9 @@ class Game:
         return self._done
 
     def get_current_phase(self) -> str:
-        """The current phase, ``"S1901M"``, or ``"COMPLETED"`` once the game is done."""
-        return COMPLETED if self.is_game_done else self._core.phase
+        """The current phase as MILA names it (``"S1901M"``, ``"S0001M"`` on ancmed), or
+        ``"COMPLETED"`` once the game is done."""
+        return COMPLETED if self.is_game_done else self._turn.name
 
     @property
     def current_short_phase(self) -> str:
@@ -249,7 +250,7 @@ class Game:
         """The phase in words as MILA writes it: ``"SPRING 1901 MOVEMENT"``, ``"COMPLETED"``."""
         if self.is_game_done:
             return COMPLETED
-        name = self._core.phase
+        name = self._turn.name
         return f"{_SEASONS[name[0]]} {name[1:-1]} {_KINDS[name[-1]]}"
 
     @property
@@ -262,7 +263,7 @@ class Game:
         """``[]`` while playing; then the last phase and the winners (MILA's ``Game.outcome``)."""
         if not self.is_game_done:
             return []
-        last = self._records[-1].name if self._records else self._core.phase
+        last = self._records[-1].name if self._records else self._turn.name
         winner = self._core.winner
         return [last, winner] if winner is not None else [last, *self._survivors()]
 

@@ -201,8 +201,8 @@ def read_position(doc: Mapping[str, Any], game_map: Map) -> EnginePosition | Non
         return None
     try:
         phase = t.phase(doc["phase"])
-    except PositionError:  # a phase the engine reads but the model does not (e.g. S0001M)
-        return None
+    except PositionError:
+        return None  # (e.g. S00001M): Position.from_json says what is wrong with it
     if not MIN_YEAR <= phase.year <= MAX_YEAR:
         return None
     return EnginePosition(game_map, phase, core, game_map.rules)

@@ -37,23 +37,19 @@ variant; the reader only changes their notation.
 
 from __future__ import annotations
 
-import argparse
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .map import MAX_MAP_BYTES, SHIPPED_MAPS, Map, MapError, map_named
-from .rules import Rules
 from .vocabulary import KEYWORDS
 
 __all__ = [
     "MAX_INCLUDE_DEPTH",
-    "add_variant_arguments",
     "load_map",
     "load_mila_map",
     "mila_map_data",
-    "variant_arguments",
 ]
 
 #: How deeply ``MAP``/``USE`` lines may include other files (MILA's own variants use one level).
@@ -84,34 +80,6 @@ def load_map(name_or_path: str | Path) -> Map:
     raise MapError(
         f"unknown map {text!r}: neither a shipped map ({', '.join(SHIPPED_MAPS)}) nor a file"
     )
-
-
-def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--map NAME|FILE`` and ``--rules KEY=VALUE,...`` for a command."""
-    parser.add_argument(
-        "--map",
-        default=None,
-        metavar="NAME|FILE",
-        help=f"a shipped map ({', '.join(SHIPPED_MAPS)}), a diplo map file (.json) or a MILA "
-        "map file (.map); default: standard",
-    )
-    parser.add_argument(
-        "--rules",
-        default=None,
-        metavar="KEY=VALUE,...",
-        help="rule options, e.g. civil_disorder=home,build_sites=any,victory_centers=10,"
-        "year_limit=1910 (default: the map's rules, the DATC's unless the variant says otherwise)",
-    )
-
-
-def variant_arguments(args: argparse.Namespace) -> tuple[Map | None, Rules | None]:
-    """The map and rules a command was given (``None``: the defaults). Raises
-    :class:`MapError` or :class:`~diplo.rules.RulesError` naming what is wrong."""
-    game_map = None if args.map is None else load_map(args.map)
-    rules = None
-    if args.rules is not None:
-        rules = Rules.parse(args.rules, game_map.rules if game_map is not None else Rules())
-    return game_map, rules
 
 
 def load_mila_map(path: str | Path) -> Map:

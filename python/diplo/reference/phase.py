@@ -38,7 +38,7 @@ def process_phase_reference(
 
 def _movement(position: Position, validated: Validated) -> PhaseOutcome:
     game_map = position.map
-    resolution = resolve_movement(game_map, position.units, validated.orders)
+    resolution = resolve_movement(game_map, position.units, validated.orders, position.rules)
     results = _given_results(validated)
     for index, ruling in enumerate(validated.rulings):
         if not ruling.legal or ruling.unit is None:

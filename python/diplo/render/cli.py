@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..apps.common import add_map_argument, map_argument
 from ..model.map import Map, MapError
 from ..model.position import Phase, PositionError
 from .frames import Frame, RenderError, frames_from_document
@@ -38,7 +39,7 @@ def register(sub: Any) -> None:
         default=None,
         help="draw only this phase of a game file (e.g. F1903M, or 'last' for the final board)",
     )
-    render.add_argument("--map", dest="map_file", default=None, help="a map file for variants")
+    add_map_argument(render, "the map the document names")
     render.set_defaults(handler=_render)
 
     view = sub.add_parser(
@@ -54,7 +55,7 @@ def register(sub: Any) -> None:
         "-o", "--output", default=None, help="HTML file to write (default: FILE with .html)"
     )
     view.add_argument("--title", default=None, help="page title (default: the file name)")
-    view.add_argument("--map", dest="map_file", default=None, help="a map file for variants")
+    add_map_argument(view, "the map the game file names")
     view.set_defaults(handler=_view)
 
 
@@ -63,13 +64,15 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _frames(path: str, map_file: str | None) -> list[Frame]:
+def _frames(path: str, map_arg: str | None) -> list[Frame]:
+    """The pictures of the document at ``path``; ``--map`` supplies a map the document names
+    that is not shipped (a game file carries its own such map)."""
     maps: dict[str, Map] | None = None
-    if map_file is not None:
-        try:
-            extra = Map.load(map_file)
-        except (OSError, MapError) as exc:
-            raise RenderError(f"cannot load map {map_file}: {exc}") from exc
+    try:
+        extra = map_argument(map_arg)
+    except MapError as exc:
+        raise RenderError(f"--map: {exc}") from exc
+    if extra is not None:
         maps = {extra.name: extra}
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
@@ -79,6 +82,8 @@ def _frames(path: str, map_file: str | None) -> list[Frame]:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RenderError(f"{path}: bad JSON: {exc.msg} at line {exc.lineno}") from exc
+    if extra is not None and isinstance(doc, dict) and "map" not in doc:
+        doc = {**doc, "map": extra.name}  # --map: the map of a document that names none
     return frames_from_document(doc, maps)
 
 
@@ -101,7 +106,7 @@ def _select(frames: list[Frame], phase: str) -> Frame:
 
 def _render(args: argparse.Namespace) -> int:
     try:
-        frames = _frames(args.file, args.map_file)
+        frames = _frames(args.file, args.map)
         if args.phase is not None:
             frames = [_select(frames, args.phase)]
         if len(frames) == 1:
@@ -131,7 +136,7 @@ def _render(args: argparse.Namespace) -> int:
 
 def _view(args: argparse.Namespace) -> int:
     try:
-        frames = _frames(args.file, args.map_file)
+        frames = _frames(args.file, args.map)
         title = args.title or ("diplo game" if args.file == "-" else Path(args.file).name)
         page = game_page(frames, title)
         if args.output is not None:
