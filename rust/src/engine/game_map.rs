@@ -412,3 +412,32 @@ impl<M: Mask> GameMap<M> {
         (dests & !M::bit(src), seen)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seas 0-1-2 in a line, and 3-4-5 in a triangle.
+    fn seas() -> (Vec<u128>, u128) {
+        let b = |i: usize| 1u128 << i;
+        let adj = vec![
+            b(1),
+            b(0) | b(2),
+            b(1),
+            b(4) | b(5),
+            b(3) | b(5),
+            b(3) | b(4),
+        ];
+        (adj, 0b11_1111)
+    }
+
+    #[test]
+    fn sea_chains_are_the_induced_paths_from_each_end() {
+        let (adj, all) = seas();
+        // The line: 0, 01, 012, 1, 10, 12, 2, 21, 210; the triangle: each sea alone and with
+        // one neighbour (the third sea touches the first: a chord), 3 x 3.
+        assert_eq!(sea_chains(&adj, all, 100), Some(18));
+        assert_eq!(sea_chains(&adj, all, 17), None);
+        assert_eq!(sea_chains(&adj, 0u128, 1), Some(0));
+    }
+}
