@@ -607,7 +607,8 @@ def _mila_snapshot(game: Any) -> Any:
 def check_mila_dropin(rng: random.Random) -> str:
     """``diplo.compat.mila.Game`` under random call sequences with arbitrary arguments: a call
     either works (the orders kept are possible orders; the state reads back) or raises
-    ``MilaError`` / ``ValueError`` and changes nothing."""
+    ``MilaError`` / ``ValueError`` (``TypeError`` saying what an argument must be) and changes
+    nothing."""
     from diplo.compat.mila import Game as MilaGame
     from diplo.compat.mila import MilaError as DropInError
     from diplo.formats.mila import position_from_mila
@@ -646,10 +647,13 @@ def check_mila_dropin(rng: random.Random) -> str:
                 _ = game.result_history, game.order_history, game.outcome
             else:
                 _ = game.phase, game.phase_type, game.is_game_done, game.powers
-        except (DropInError, ValueError, KeyError) as exc:
+        except (DropInError, ValueError, KeyError, TypeError) as exc:
             if isinstance(exc, KeyError):
                 raise AssertionError(f"KeyError, not a clear error: {exc!r}") from None
             message = str(exc)
+            # The drop-in raises TypeError, as MILA does, for an argument of the wrong type,
+            # saying what it must be; any other TypeError is a bug.
+            assert not isinstance(exc, TypeError) or " must be " in message, message
             assert len(message) < 1000 and "Traceback" not in message, message[:200]
             assert _mila_snapshot(game) == before, "a refused call changed the game"
             continue

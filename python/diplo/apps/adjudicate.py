@@ -33,7 +33,12 @@ def register(sub: Any) -> None:
     )
     adj.add_argument("file", nargs="?", default="-", help="input document, '-' for stdin")
     adj.add_argument("--jsonl", action="store_true", help="one document per line in and out")
-    adj.add_argument("--backend", choices=("rust", "python"), default=None)
+    adj.add_argument(
+        "--backend",
+        choices=("rust", "python"),
+        default=None,
+        help="rust (the engine) or python (the reference rules); default: the fastest built",
+    )
     adj.add_argument(
         "--indent", type=int, default=None, help="pretty-print the output (not with --jsonl)"
     )

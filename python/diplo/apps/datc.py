@@ -13,7 +13,15 @@ from .common import fail as _fail
 
 def register(sub: Any) -> None:
     """Add ``diplo datc`` to the command line."""
-    datc = sub.add_parser("datc", help="run the DATC v3.0 conformance suite")
+    datc = sub.add_parser(
+        "datc",
+        help="run the DATC v3.0 conformance suite",
+        description=(
+            "Run every case of the DATC v3.0 (the Diplomacy Adjudicator Test Cases) on each path "
+            "diplo rules by: the object API on the python and rust backends, and the code API "
+            "(FastGame). Prints the passed count per path; exit status 1 if any case fails."
+        ),
+    )
     datc.add_argument(
         "--backend",
         choices=("rust", "python"),

@@ -16,7 +16,7 @@ from weakref import WeakKeyDictionary
 
 from .display import svg_of
 from .limits import MAX_YEAR, MIN_YEAR, show
-from .map import Map, MapError
+from .map import Map, MapError, power_named
 from .orders import Unit, UnitType
 from .rules import Rules, RulesError
 
@@ -324,8 +324,8 @@ def _power_items(raw: Any, key: str, game_map: Map) -> Iterable[tuple[str, Any]]
         raise PositionError(f"'{key}' must be an object keyed by power")
     items = []
     for name, value in raw.items():
-        power = str(name).upper()
-        if power not in game_map.powers:
+        power = power_named(name, game_map)
+        if power is None:
             raise PositionError(f"{key}: unknown power {show(name)}")
         items.append((power, value))
     return items

@@ -11,6 +11,7 @@ from typing import Any
 from ..apps.common import add_map_argument, map_argument
 from ..model.map import Map, MapError
 from ..model.position import Phase, PositionError
+from ..model.wording import count
 from .frames import Frame, RenderError, frames_from_document
 from .geometry import GeometryError
 from .html import game_page
@@ -75,16 +76,30 @@ def _frames(path: str, map_arg: str | None) -> list[Frame]:
     if extra is not None:
         maps = {extra.name: extra}
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as exc:
-        raise RenderError(f"cannot read {path}: {exc.strerror}") from exc
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RenderError(f"{path}: bad JSON: {exc.msg} at line {exc.lineno}") from exc
+        raise RenderError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    doc = read_json(raw, path)
     if extra is not None and isinstance(doc, dict) and "map" not in doc:
         doc = {**doc, "map": extra.name}  # --map: the map of a document that names none
     return frames_from_document(doc, maps)
+
+
+def read_json(raw: bytes, path: str) -> Any:
+    """A JSON document from ``raw`` bytes; anything that is not one (not UTF-8, bad JSON,
+    nested too deeply, a number too long to read) is a :class:`RenderError` naming ``path``."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RenderError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RenderError(f"{path}: bad JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise RenderError(f"{path}: bad JSON: nested too deeply") from None
+    except ValueError as exc:  # an integer of too many digits
+        raise RenderError(f"{path}: bad JSON: {exc}") from None
 
 
 def _select(frames: list[Frame], phase: str) -> Frame:
@@ -122,11 +137,16 @@ def _render(args: argparse.Namespace) -> int:
                 "or one phase with --phase"
             )
         target = Path(args.output)
+        if target.suffix.lower() == ".svg" or (target.exists() and not target.is_dir()):
+            raise RenderError(
+                f"this document has {len(frames)} pictures and -o {args.output} names one file: "
+                "name a directory for one file per phase, or one phase with --phase"
+            )
         target.mkdir(parents=True, exist_ok=True)
         for index, frame in enumerate(frames):
             name = f"{index:03d}-{frame.phase}{'-end' if not frame.results else ''}.svg"
             (target / name).write_text(frame.svg() + "\n", encoding="utf-8")
-        print(f"wrote {len(frames)} pictures to {target}")
+        print(f"wrote {count(len(frames), 'picture')} to {target}")
         return 0
     except (RenderError, GeometryError) as exc:
         return _fail(str(exc))
@@ -146,7 +166,7 @@ def _view(args: argparse.Namespace) -> int:
         else:
             output = Path(args.file).with_suffix(".html")
         output.write_text(page, encoding="utf-8")
-        print(f"wrote {output} ({len(frames)} phases)")
+        print(f"wrote {output} ({count(len(frames), 'picture')})")
         return 0
     except (RenderError, GeometryError) as exc:
         return _fail(str(exc))

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..apps.common import add_map_argument, first_year, map_argument
 from ..model.map import MapError
+from ..model.wording import count
 from .play import RolloutError
 from .run import DEFAULT_BATCH, DEFAULT_MAX_YEAR, run_rollouts
 
@@ -93,18 +94,17 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, RolloutError, OSError) as exc:
         print(f"diplo: {exc}", file=sys.stderr)
         return 2
-    plural = "" if report.workers == 1 else "s"
     draws = sum(1 for r in report.rows if r["draw"])
     wins = sum(1 for r in report.rows if r["winner"])
     print(
-        f"{report.played} games played, {report.skipped} already there "
-        f"({report.backend}, {report.workers} worker{plural}, {report.seconds:.1f} s, "
+        f"{count(report.played, 'game')} played, {report.skipped} already there "
+        f"({report.backend}, {count(report.workers, 'worker')}, {report.seconds:.1f} s, "
         f"{report.games_per_second:.1f} games/s)"
     )
     tables = ", ".join(str(p) for p in (report.parquet, report.csv) if p is not None)
     print(
-        f"{len(report.rows)} games in {report.out / 'games'}: {wins} won, {draws} drawn; "
-        f"summary: {tables}"
+        f"{count(len(report.rows), 'game')} in {report.out / 'games'}: {wins} won, "
+        f"{draws} drawn; summary: {tables}"
     )
     if report.parquet is None:
         print('(no Parquet: pip install "diplo[rollouts]" for pyarrow)', file=sys.stderr)

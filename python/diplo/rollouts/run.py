@@ -108,7 +108,12 @@ def run_rollouts(
 
     root = Path(out)
     folder = root / "games"
-    folder.mkdir(parents=True, exist_ok=True)
+    if root.exists() and not root.is_dir():
+        raise ValueError(f"--out {out}: that is a file; name a folder (it is made if missing)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"--out {out}: cannot make the folder {folder} ({exc.strerror})") from None
     report = RolloutReport(root, backend, workers, len(wanted))
     rows = {row["seed"]: row for row in _rows_on_disk(folder, game_map.name, max_year)}
     todo = [s for s in wanted if s not in rows]
