@@ -33,7 +33,8 @@ from diplo.model.limits import DOCUMENT_LIMIT, MAX_YEAR, ORDER_LIMIT
 from diplo.model.map import Map, MapError, standard_map
 from diplo.model.orders import OrderParseError, format_order, parse_order
 from diplo.model.position import Dislodged, Phase, Piece, Position, PositionError
-from diplo.model.variants import load_mila_map
+from diplo.model.variants import load_map, load_mila_map
+from diplo.rollouts.run import run_rollouts
 
 ROOT = Path(__file__).resolve().parent.parent
 M = standard_map()
@@ -784,3 +785,14 @@ def test_jsonl_answers_each_line_as_it_is_ruled() -> None:
         assert proc.stderr is not None
         proc.stderr.close()
     assert proc.returncode == 1
+
+
+@pytest.mark.parametrize("name", [None, 5, b"standard", "standard\x00"])
+def test_a_map_that_is_no_name_or_path_is_a_map_error(name: Any) -> None:
+    """``run_rollouts(map_name=None)`` raised ``TypeError`` from pathlib (found by the
+    rollouts fuzz surface); every front door that loads a map by name or path says what is
+    wrong instead."""
+    with pytest.raises(MapError, match="map"):
+        load_map(name)
+    with pytest.raises(ValueError, match="map"):
+        run_rollouts(1, "/nonexistent-never-written", workers=1, backend="local", map_name=name)

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .limits import show
 from .map import MAX_MAP_BYTES, SHIPPED_MAPS, Map, MapError, map_named
 from .vocabulary import KEYWORDS
 
@@ -68,9 +69,13 @@ _ALIAS_RE = re.compile(r"[A-Za-z][A-Za-z .'-]*")
 def load_map(name_or_path: str | Path) -> Map:
     """A shipped map by name (``"ancmed"``), or a map file: a MILA ``.map`` file or a diplo map
     (``.json``). Raises :class:`MapError` naming what is wrong."""
+    if not isinstance(name_or_path, str | Path):
+        raise MapError(f"a map is a shipped map's name or a file path, not {show(name_or_path)}")
     text = str(name_or_path)
     if isinstance(name_or_path, str) and name_or_path in SHIPPED_MAPS:
         return map_named(name_or_path)
+    if "\x00" in text:
+        raise MapError(f"unknown map {show(text)}: a file path holds no NUL character")
     path = Path(name_or_path)
     if path.suffix.lower() == ".map":
         return load_mila_map(path)
