@@ -1168,7 +1168,12 @@ class Game:
         if turn.kind == "M" and "NO_CHECK" not in self.rules:
             # The bot's path: listed texts, one per unit.
             for text in texts:
-                code = codes.get(text)
+                try:
+                    code = codes.get(text)
+                except TypeError:  # an unhashable item (a list, a dict): no order
+                    raise TypeError(
+                        f"set_orders: every order must be a string, got {type(text).__name__}"
+                    ) from None
                 if code is None:
                     if not text:
                         continue

@@ -350,6 +350,21 @@ def decode_order(code: int, game_map: Map, position: Position | None = None) -> 
 # --------------------------------------------------------------------------- games
 
 
+#: What PyO3 says when a core object is borrowed by another call (another thread's batch).
+_BORROWED = frozenset({"Already borrowed", "Already mutably borrowed"})
+
+
+def _in_use(exc: RuntimeError) -> RuntimeError:
+    """``exc``, or the clear error for a game another thread is using (PyO3's borrow error)."""
+    if str(exc) in _BORROWED:
+        return RuntimeError(
+            "this FastGame is in use by another thread (inside process_batch, which holds its "
+            "games while it runs): use a FastGame from one thread at a time (docs/design.md, "
+            "'Threads')"
+        )
+    return exc
+
+
 class FastGame:
     """A game on the code API: the state lives in the Rust core, orders are codes.
 
@@ -394,32 +409,50 @@ class FastGame:
     @property
     def phase(self) -> str:
         """The current phase, e.g. ``"S1901M"`` (the final one once the game is over)."""
-        return self._core.phase
+        try:
+            return self._core.phase
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended (solo victory or ``max_year``)."""
-        return self._core.is_over
+        try:
+            return self._core.is_over
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     @property
     def winner(self) -> str | None:
         """The power that won alone (the victory count of the rules or the map), or ``None``."""
-        return self._core.winner
+        try:
+            return self._core.winner
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     @property
     def max_year(self) -> int | None:
-        return self._core.max_year
+        try:
+            return self._core.max_year
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def legal_orders(self) -> list[list[int]]:
         """Every legal order of every orderable slot, as codes: one list per slot (see the module
         documentation), in the order of :meth:`slots`. Empty once the game is over."""
-        return self._core.legal_orders()
+        try:
+            return self._core.legal_orders()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def slots(self) -> list[tuple[str, str]]:
         """``(power, key)`` per slot, in the order of :meth:`legal_orders`: the key is the
         province of the unit, dislodged unit or build site, or the power's own name for the waive
         of a power with no build site."""
-        return self._core.slots()
+        try:
+            return self._core.slots()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def set_orders(self, orders: Sequence[int]) -> None:
         """The orders of every power for this phase, as codes, in any order and any number
@@ -427,33 +460,51 @@ class FastGame:
         one is refused (its unit holds / is disbanded), two different orders to one unit are both
         refused (DATC 4.D.3), builds beyond the allowed count are void (DATC 4.D.4). Raises
         ``ValueError`` when ``orders`` is not a sequence of ints."""
-        self._core.set_orders(orders)
+        try:
+            self._core.set_orders(orders)
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def process(self) -> None:
         """Rule on the phase and move on to the next one with something to decide. Raises
         ``ValueError`` (the game unchanged) when that phase would fall after the last year,
         :data:`diplo.checks.MAX_YEAR`, as :func:`diplo.adjudicate.process_phase` does."""
-        self._core.process()
+        try:
+            self._core.process()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def result_codes(self) -> list[int]:
         """Per code submitted for the last processed phase, its result (:data:`RESULT_CODES`)."""
-        return self._core.result_codes()
+        try:
+            return self._core.result_codes()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def result_success(self) -> list[bool]:
         """Per code submitted for the last processed phase, whether it succeeded (DATC sense)."""
-        return self._core.result_success()
+        try:
+            return self._core.result_success()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def implied_results(self) -> list[tuple[int, int, bool]]:
         """What the last processed phase did without an order, as ``(code, result, success)``:
         holds of unordered units and disbands of dislodged units without a legal order (by
         province), then per power in map order the waives of unused builds and the
         civil-disorder disbands (in removal order)."""
-        return self._core.implied_results()
+        try:
+            return self._core.implied_results()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def position(self) -> Position:
         """The current state as an immutable :class:`~diplo.position.Position` (retreat options
         in location order)."""
-        return position_from_state(self._map, self._core.state(), self._rules)
+        try:
+            return position_from_state(self._map, self._core.state(), self._rules)
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def state_indices(
         self,
@@ -470,14 +521,23 @@ class FastGame:
         units ``(power, is_fleet, location)``, centres ``(province, power)``, dislodged units
         ``(power, is_fleet, location, retreat options)``; locations and provinces index
         ``Map.locations``, powers ``Map.powers``."""
-        return self._core.state()
+        try:
+            return self._core.state()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def clone(self) -> FastGame:
         """An independent copy (state, year limit, end, and the last phase's results)."""
-        return FastGame._wrap(self._core.clone(), self._map, self._rules)
+        try:
+            return FastGame._wrap(self._core.clone(), self._map, self._rules)
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def __repr__(self) -> str:
-        return repr(self._core)
+        try:
+            return repr(self._core)
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
 
 def position_from_state(game_map: Map, state: FastState, rules: Rules | None = None) -> Position:

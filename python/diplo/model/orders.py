@@ -155,7 +155,8 @@ _FLEET = vocabulary.FLEET
 _KEYWORDS = vocabulary.KEYWORDS
 _DASHES = re.compile(r"\s*(?:->|=>|[-\u2010-\u2015\u2212>])\s*")
 _NAME_KEYS: WeakKeyDictionary[Map, frozenset[str]] = WeakKeyDictionary()
-_COAST_PAREN = re.compile(r"\s*\(\s*([^)]*?)\s*\)")
+# (no bracket inside: a run of "(" without ")" is then scanned once, not once per bracket)
+_COAST_PAREN = re.compile(r"\s*\(\s*([^()]*?)\s*\)")
 
 
 def _tokens(body: str, game_map: Map) -> list[str]:

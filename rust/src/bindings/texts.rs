@@ -15,7 +15,6 @@ use crate::resolver::code;
 /// order texts made so far: the one home of the Python strings of a map (`mila` keeps its
 /// MILA texts here too).
 pub(crate) struct MapNames {
-    map: usize,
     /// Canonical order texts already made (see [`text_key`]).
     pub(super) texts: std::sync::Mutex<TextCache>,
     /// MILA's texts already made, with their codes as Python ints (see `mila`).
@@ -133,10 +132,12 @@ impl TextArena<u64, (Box<str>, Py<PyString>)> {
 /// The Python names of `map` (made on first use, kept for the life of the process, as the map
 /// itself is).
 pub(crate) fn map_names<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'static MapNames {
-    static ALL: std::sync::Mutex<Vec<&'static MapNames>> = std::sync::Mutex::new(Vec::new());
+    type Names = std::collections::HashMap<usize, &'static MapNames>;
+    static ALL: std::sync::Mutex<Option<Names>> = std::sync::Mutex::new(None);
     let key = map as *const GameMap<M> as usize;
-    let mut all = ALL.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(found) = all.iter().find(|n| n.map == key) {
+    let mut guard = ALL.lock().unwrap_or_else(|e| e.into_inner());
+    let all = guard.get_or_insert_with(Names::new);
+    if let Some(&found) = all.get(&key) {
         return found;
     }
     let strings = |v: &[&str]| -> Vec<Py<PyString>> {
@@ -151,7 +152,6 @@ pub(crate) fn map_names<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'
         .chain([result::ILLEGAL_NAME])
         .collect();
     let names: &'static MapNames = Box::leak(Box::new(MapNames {
-        map: key,
         texts: std::sync::Mutex::new(TextCache::default()),
         mila: std::sync::Mutex::new(TextArena::default()),
         locations: strings(&locations),
@@ -159,7 +159,7 @@ pub(crate) fn map_names<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'
         kinds: strings(&kind::NAMES),
         codes: strings(&results),
     }));
-    all.push(names);
+    all.insert(key, names);
     names
 }
 
