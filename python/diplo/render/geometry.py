@@ -452,6 +452,9 @@ def place_labels(
                 label = _first_free(prov, spots, size, polygons, avoid)
                 if label is None and polygons:
                     label = _first_free(prov, _interior(polygons, (ax, ay)), size, polygons, avoid)
+        if label is None and polygons:
+            # No room clear of the units: inside the province at least, in the smallest type.
+            label = _first_free(prov, _interior(polygons, (ax, ay)), _SMALLER[-1], polygons, ())
         if label is None:
             label = (ax, ay + _OFFSETS[0][1], _SMALLER[-1])
         labels[prov] = label

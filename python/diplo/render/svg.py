@@ -670,7 +670,7 @@ def _wrap(text: str, width: int = 36) -> list[str]:
 
 def _unordered_disband(position: Position) -> str:
     if position.phase.kind == "A":
-        return "civil disorder: too few builds ordered away"
+        return "civil disorder: its disbands were not ordered"
     return "no retreat ordered"
 
 
