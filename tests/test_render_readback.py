@@ -291,3 +291,19 @@ def test_the_gallery_is_what_diplo_draws_and_reads_back() -> None:
     winter = ET.fromstring(fresh["winter.svg"])
     assert len([g for g in winter.iter(f"{NS}g") if g.get("class") == "disband"]) == 2
     assert len([g for g in winter.iter(f"{NS}g") if "build" in _classes(g)]) == 3
+
+
+def test_refused_orders_never_put_a_unit_on_the_rebuilt_board() -> None:
+    # France orders Germany's army and a fleet that does not exist; Germany orders its army as a
+    # fleet. The picture of the outcome rebuilds the board it ruled on: the opening's 22 units.
+    from diplo.api.phase import process_phase
+
+    orders = {"FRANCE": ["A MUN - BOH", "F BUR - MAR"], "GERMANY": ["F MUN H"]}
+    outcome = process_phase(Position.initial(M), orders)
+    svg = outcome._repr_svg_()
+    assert svg is not None
+    root = check_layout(svg)
+    units = sorted(
+        g.get("data-unit") or "" for g in root.iter(f"{NS}g") if g.get("class") == "unit"
+    )
+    assert units == sorted(str(p) for p in Position.initial(M).units.values())
