@@ -155,7 +155,8 @@ def test_orders_never_reject_a_document() -> None:
     assert proc.returncode == 0, proc.stderr
     results = json.loads(proc.stdout)["results"]
     assert [r["code"] for r in results if r["given"]] == ["illegal"] * 4
-    # An unreadable order still names the unit it starts with (issue 21).
+    # An order that names a unit on the board but cannot be read is about that unit, however
+    # its rest is garbled (issue 21); one that names no unit (a number) is about none.
     assert [r["unit"] for r in results if r["given"]] == ["A PAR", None, "A PAR", "A MAR"]
 
 

@@ -190,7 +190,7 @@ def refusal_reason(code: str, power: str, order: Order, position: Position) -> s
         if code == "no_supported_unit":
             return f"there is no unit in {other_prov} to support"
         if code == "convoy_not_at_sea":  # decided before the army is looked at
-            return f"{piece} is not in a sea province and cannot convoy"
+            return f"{piece} is not in a sea province (or a port) and cannot convoy"
         target = position.units[other_prov]
         if isinstance(order, SupportHold):
             if code == "support_self":

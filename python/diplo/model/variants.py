@@ -14,9 +14,8 @@ format it inherits) into a checked :class:`~diplo.map.Map`. What it reads:
   An upper-case neighbour is reachable by both unit types (as the terrain allows), a lower-case
   one by armies only, a capitalised one (``Xyz``) by fleets only; a province with coasts is
   declared in lower case (``bul``) and its coasts as ``BUL/EC``. ``SHUT`` (impassable) locations
-  are left out of the board. A ``PORT`` (a coastal province whose fleets may also convoy, such as
-  ancmed's Baleares) is read as a plain coastal province: diplo has no port kind yet, so a fleet
-  there cannot convoy (a known limitation, counted by the differential test);
+  are left out of the board. A ``PORT`` is a coastal province whose fleets may also convoy, such
+  as ancmed's Baleares (``"port": true`` in diplo's map format);
 * ``POWER (ADJECTIVE[:letter]) HOME ...`` followed by its starting units ``A LOC`` / ``F LOC``;
   ``UNOWNED|NEUTRAL|CENTERS CENTRE ...``: centres nobody owns at the start;
 * ``UNPLAYED POWER, ...``: powers taken out of an included map (their home centres stay centres
@@ -53,7 +52,7 @@ __all__ = [
 #: How deeply ``MAP``/``USE`` lines may include other files (MILA's own variants use one level).
 MAX_INCLUDE_DEPTH = 8
 
-_TERRAIN = {"LAND": "land", "WATER": "sea", "COAST": "coast", "PORT": "coast", "SHUT": "shut"}
+_TERRAIN = {"LAND": "land", "WATER": "sea", "COAST": "coast", "PORT": "port", "SHUT": "shut"}
 _SEASONS = {"SPRING": "S", "FALL": "F", "AUTUMN": "F", "WINTER": "W"}
 _KINDS = {"MOVEMENT": "M", "RETREATS": "R", "RETREAT": "R", "ADJUSTMENTS": "A", "ADJUSTMENT": "A"}
 _KNOWN_RULES = {"BUILD_ANY": ("build_sites", "any")}
@@ -92,7 +91,7 @@ def load_mila_map(path: str | Path) -> Map:
 @dataclass
 class _Location:
     declared: str  # as written: "bul" (a split province), "BUL/EC", "PAR"
-    terrain: str  # land, sea, coast, shut
+    terrain: str  # land, sea, coast, port (a coast whose fleets may convoy), shut
     abuts: list[str]
     where: str  # file:line
 
@@ -275,7 +274,7 @@ class _Reader:
                 prov, coast = key.split("/")
                 if prov not in coasts:
                     raise MapError(f"{loc.where}: coast {loc.declared} of an undeclared province")
-                if locs[prov].terrain != "coast":
+                if locs[prov].terrain not in ("coast", "port"):
                     raise MapError(f"{loc.where}: coast {loc.declared} of a {locs[prov].terrain}")
                 coasts[prov].append(coast)
 
@@ -340,10 +339,11 @@ class _Reader:
                 {
                     "abbr": p,
                     "name": names[p][0],
-                    "type": locs[p].terrain,
+                    "type": "coast" if locs[p].terrain == "port" else locs[p].terrain,
                     "center": p in centres,
                     "coasts": coasts[p],
                     "aliases": names[p][1],
+                    **({"port": True} if locs[p].terrain == "port" else {}),
                 }
                 for p in provinces
             ],

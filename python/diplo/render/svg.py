@@ -273,6 +273,15 @@ def _provinces(
             f'y="{_f(ly + 0.36 * size)}" font-size="{_f(size)}" text-anchor="middle" '
             f'fill="{fill}"{style_extra}>{escape(prov)}</text>'
         )
+        if prov in game_map.ports:
+            # A port (a coast whose fleets may convoy): a small sea-blue anchor ring.
+            parts.append(
+                f'<g class="port" data-province="{escape(prov)}"><title>port</title>'
+                f'<circle cx="{_f(x - 15)}" cy="{_f(y - 12)}" r="3.6" fill="none" '
+                f'stroke="#4a7393" stroke-width="1.6"/>'
+                f'<path d="M{_f(x - 20)} {_f(y - 9)} Q{_f(x - 15)} {_f(y - 3)} {_f(x - 10)} '
+                f'{_f(y - 9)}" fill="none" stroke="#4a7393" stroke-width="1.6"/></g>'
+            )
         if prov in game_map.centers:
             owner = position.centers.get(prov)
             dot = colour[owner] if owner else "#ffffff"

@@ -306,9 +306,11 @@ impl Board {
                 Order::Convoy { from, to } => {
                     check_prov(i, "convoyed army's province", from)?;
                     check_prov(i, "convoy destination", to)?;
-                    // DATC 6.F.1: only fleets at sea convoy.
-                    if !self.fleet[i] || !map.is_sea(here) {
-                        return Err(format!("order of unit {i}: only a fleet at sea can convoy"));
+                    // DATC 6.F.1: only fleets at sea (or in a port) convoy.
+                    if !self.fleet[i] || !map.may_convoy(here) {
+                        return Err(format!(
+                            "order of unit {i}: only a fleet at sea or in a port can convoy"
+                        ));
                     }
                     if from == to {
                         return Err(format!("order of unit {i}: convoy from {from} to itself"));
