@@ -13,6 +13,7 @@ use super::texts::map_names;
 use crate::engine::game_map::Bits;
 use crate::engine::phases::Game;
 use crate::engine::rules::{RuleValue, Rules};
+use crate::engine::search;
 use crate::engine::state::{State, MAX_YEAR, SPRING};
 
 pub(super) type RawPiece = (i64, i64, i64);
@@ -589,6 +590,93 @@ impl PyFastGame {
     #[pyo3(signature = (phase))]
     fn position_json_text(&self, phase: Option<&str>) -> PyResult<String> {
         guarded(|| Ok(position_text(self.game.map, &self.game.state, phase)))
+    }
+
+    /// The board hash (`crate::engine::zobrist`), kept as the game is played.
+    #[getter]
+    fn hash(&self) -> u64 {
+        self.game.state.hash
+    }
+
+    /// The board hash worked out from scratch (equal to `hash`; for tests).
+    fn full_hash(&self) -> u64 {
+        crate::engine::zobrist::full_hash(self.game.map, &self.game.state)
+    }
+
+    /// The game's compact, versioned state (`crate::engine::search`), without the map.
+    fn state_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        guarded(|| Ok(PyBytes::new(py, &search::state_bytes(&self.game))))
+    }
+
+    /// The game of `state_bytes` on `map`; damaged bytes raise `ValueError` naming the fault.
+    #[staticmethod]
+    fn from_state_bytes(map: &Bound<'_, PyFastMap>, data: &Bound<'_, PyBytes>) -> PyResult<Self> {
+        let map = map.get().map;
+        guarded(|| {
+            search::game_from_bytes(map, data.as_bytes())
+                .map(|game| PyFastGame { game })
+                .map_err(|e| PyValueError::new_err(format!("bad FastGame state: {e}")))
+        })
+    }
+
+    fn __copy__(&self) -> PyFastGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyFastGame {
+        self.clone()
+    }
+
+    /// Plays each order set of `candidates` (a sequence of code lists) from this position, the
+    /// GIL released, without changing this game: `(hashes, centers, games)`, per candidate the
+    /// next position's hash, the centres per power (map order) and the game to continue from.
+    #[allow(clippy::type_complexity)]
+    fn play_candidates(
+        &self,
+        py: Python<'_>,
+        candidates: &Bound<'_, PyAny>,
+    ) -> PyResult<(Vec<u64>, Vec<Vec<u32>>, Vec<PyFastGame>)> {
+        if self.game.over {
+            return Err(game_over());
+        }
+        if in_last_year(&self.game) {
+            return Err(PyValueError::new_err(format!(
+                "{} is in the last year a game may reach: play it with process, which refuses \
+                 to go past it",
+                self.game.state.phase_name()
+            )));
+        }
+        guarded(|| {
+            if candidates.is_instance_of::<PyString>() {
+                return Err(PyValueError::new_err(
+                    "candidates must be a sequence of code lists",
+                ));
+            }
+            let mut sets = Vec::new();
+            let items = candidates.try_iter().map_err(|_| {
+                PyValueError::new_err("candidates must be a sequence of code lists")
+            })?;
+            for (i, item) in items.enumerate() {
+                let mut codes = Vec::new();
+                read_codes(&item?, &mut codes).map_err(|e| {
+                    PyValueError::new_err(format!("candidates[{i}]: {}", e.value(py)))
+                })?;
+                sets.push(codes);
+            }
+            let game = &self.game;
+            let played = py
+                .allow_threads(|| search::play_candidates(game, &sets))
+                .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+            let mut hashes = Vec::with_capacity(played.len());
+            let mut centers = Vec::with_capacity(played.len());
+            let mut games = Vec::with_capacity(played.len());
+            for c in played {
+                hashes.push(c.hash);
+                centers.push(c.centers);
+                games.push(PyFastGame { game: c.game });
+            }
+            Ok((hashes, centers, games))
+        })
     }
 
     /// Test hook: the next processing of this game panics inside the core.

@@ -12,6 +12,9 @@
 //! * [`phases`] — [`Game`]: validation, the three phase kinds, the next position.
 //! * [`rules`] — [`Rules`]: the rulebook options, and every decision they change.
 //! * [`batch`] — many games in parallel with scoped threads.
+//! * [`zobrist`] — the board hash a state keeps as it changes.
+//! * [`search`] — a game's compact state (pickling) and many candidate order sets from one
+//!   position.
 
 pub mod batch;
 pub mod encode;
@@ -19,8 +22,10 @@ pub mod game_map;
 pub mod legality;
 pub mod phases;
 pub mod rules;
+pub mod search;
 pub mod state;
 pub mod text;
+pub mod zobrist;
 
 pub use game_map::{GameMap, MapSpec};
 pub use phases::Game;
