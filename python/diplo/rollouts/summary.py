@@ -28,7 +28,7 @@ def summary_row(doc: Mapping[str, Any], name: str) -> dict[str, Any]:
     rollout = meta.get("rollout") or {}
     status = doc["status"]
     phases = doc.get("phases") or []
-    years = {int(p["phase"][1:5]) for p in phases}
+    years = {int(p["phase"][1:-1]) for p in phases}
     row: dict[str, Any] = {
         "game_id": rollout.get("id"),
         "seed": rollout.get("seed"),
