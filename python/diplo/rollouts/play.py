@@ -41,6 +41,7 @@ __all__ = [
     "file_name",
     "game_id",
     "play_batch",
+    "play_task",
     "write_by_replay",
 ]
 
@@ -101,8 +102,14 @@ def game_id(seed: int) -> str:
     return f"game-{seed:08d}" if seed >= 0 else f"game-m{-seed:08d}"
 
 
-def play_batch(task: GameTask) -> PlayedBatch:
+def play_batch(task: GameTask) -> list[PlayedGame]:
     """Play the games of ``task`` to their end and return them, in seed order."""
+    return play_task(task).games
+
+
+def play_task(task: GameTask) -> PlayedBatch:
+    """Play the games of ``task`` to their end: them in seed order, and their dataset rows
+    when the task asks for them (what a worker sends back)."""
     game_map = map_named(task.map_name)
     policy: CodePolicy | OrderPolicy = task.policy if task.policy is not None else RandomPolicy()
     initial = Position.initial(game_map)

@@ -73,11 +73,11 @@ class EngineWriter:
         "_entries",
         "_files",
         "_initial",
-        "_years",
         "_map",
         "_plain",
         "_rules",
         "_tables",
+        "_years",
         "core",
         "exact",
         "rows",
@@ -231,10 +231,7 @@ class EngineWriter:
         sub.powers = powers
         sub.quick = True
         outcome = EnginePhaseOutcome(position, nxt, winner, before, core, sub, orders)
-        if self._plain:
-            ruled = outcome.to_json_text()
-        else:
-            ruled = _dumps(outcome.to_json())
+        ruled = outcome.to_json_text() if self._plain else _dumps(outcome.to_json())
         head = f'{{"phase": "{before.phase}", '
         assert ruled.startswith(head) and ruled.endswith("}")
         return ruled[len(head) : -1]
