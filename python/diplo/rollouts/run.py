@@ -327,7 +327,7 @@ def _chunks_of(items: Iterator[tuple[int, str]], size: int) -> Iterator[list[tup
         yield chunk
 
 
-def _seeds(games: int, first_seed: int, seeds: Iterable[int] | None) -> list[int]:
+def _seeds(games: int, first_seed: int, seeds: Iterable[int] | None) -> Sequence[int]:
     if seeds is not None:
         wanted = list(seeds)
         if not all(isinstance(s, int) and not isinstance(s, bool) for s in wanted):
@@ -339,7 +339,7 @@ def _seeds(games: int, first_seed: int, seeds: Iterable[int] | None) -> list[int
         raise ValueError(f"games must be a number of games, got {games!r}")
     if not isinstance(first_seed, int) or isinstance(first_seed, bool):
         raise ValueError(f"the first seed must be an int, got {first_seed!r}")
-    return list(range(first_seed, first_seed + games))
+    return range(first_seed, first_seed + games)
 
 
 def _workers(workers: int | None, backend: str) -> int:

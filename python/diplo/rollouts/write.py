@@ -182,14 +182,8 @@ class EngineWriter:
         cache = _ROW_TEXTS
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
-        results = []
         n = len(owners)
-        for power, row in zip(owners, rows, strict=False):
-            key = (power, row)
-            text = cache.get(key)
-            if text is None:
-                text = cache[key] = _row_json(power, row)
-            results.append(text)
+        results = list(map(_row_json, owners, rows))  # (stops at the given orders' rows)
         for row in rows[n:]:
             text = cache.get(row)
             if text is None:
