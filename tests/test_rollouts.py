@@ -321,7 +321,9 @@ def test_a_policy_giving_codes_the_engine_rewrites_falls_back_to_the_object_api(
         """The first legal code, with the unit type bit of a build flipped: not a normal form."""
 
         def __call__(self, game: FastGame, legal: list[list[int]], rng: random.Random) -> list[int]:
-            return [options[0] ^ (1 << 26) if options[0] & 0xF == 7 else options[0]
+            from diplo.engine.codes import BUILD, FLEET, kind_of
+
+            return [options[0] ^ FLEET if kind_of(options[0]) == BUILD else options[0]
                     for options in legal]  # fmt: skip
 
     (played,) = play_batch(GameTask((1,), max_year=1903, policy=Unnormal()))
@@ -455,7 +457,7 @@ def test_a_stray_file_name_is_refused(local_run: Path, tmp_path: Path) -> None:
     games = tmp_path / "games"
     games.mkdir()
     (games / "game-12.json").write_text("{}", encoding="utf-8")
-    with pytest.raises(RolloutError, match="game-12.json: not a game file name"):
+    with pytest.raises(RolloutError, match=r"game-12\.json: not a game file name"):
         run_rollouts(1, tmp_path, workers=1, backend="local", max_year=MAX_YEAR, progress=False)
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from diplo.api.game import Game, GameOverError
 from diplo.engine.codes import FastGame
-from diplo.model.map import map_named, standard_map
+from diplo.model.map import Map, map_named, standard_map
 from diplo.model.position import Position
 
 
@@ -95,8 +95,6 @@ def test_a_shipped_map_travels_by_name_and_a_pickle_is_compact() -> None:
 def test_a_map_of_ones_own_travels_by_its_contents() -> None:
     data = json.loads(json.dumps(_map_data()))
     data["name"] = "my-standard"
-    from diplo.model.map import Map
-
     mine = Map.from_dict(data)
     game = FastGame(Position.initial(mine), 1903)
     back = pickle.loads(pickle.dumps(game))
@@ -351,3 +349,37 @@ def test_a_damaged_game_pickle_is_a_clear_error() -> None:
         api._unpickle_game(1, {k: v for k, v in state.items() if k != "_history"})
     with pytest.raises(ValueError, match="wrong type"):
         api._unpickle_game(1, {**state, "_history": "x"})
+
+
+@pytest.mark.parametrize("n", [129, 600])
+def test_wide_maps_pickle_hash_and_play_candidates(n: int) -> None:
+    wide = _line_map(n)
+    game = FastGame(Position.initial(wide), 1903)
+    rng = random.Random(n)
+    while not game.is_over:
+        assert game.hash == game._core.full_hash()
+        back = pickle.loads(pickle.dumps(game))
+        _same(back, game)
+        orders = [rng.choice(codes) for codes in game.legal_orders()]
+        out = game.play_candidates([orders])
+        game.set_orders(orders)
+        game.process()
+        _same(out.games[0], game)
+    assert (
+        FastGame(Position.initial(wide)).hash != FastGame(Position.initial(_line_map(n + 1))).hash
+    )
+
+
+def _line_map(n: int) -> Map:
+    """``n`` land provinces in a line, one power with an army on each but the last."""
+    provinces = [{"abbr": f"P{i}", "name": f"Province {i}", "type": "land"} for i in range(n)]
+    data = {
+        "name": f"line{n}",
+        "powers": {
+            "ONE": {"adjective": "One", "homes": [], "units": [f"A P{i}" for i in range(n - 1)]}
+        },
+        "provinces": provinces,
+        "army_edges": [[f"P{i}", f"P{i + 1}"] for i in range(n - 1)],
+        "fleet_edges": [],
+    }
+    return Map.from_dict(data)

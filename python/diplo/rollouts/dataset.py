@@ -13,7 +13,7 @@ Columns:
 * ``power`` (string): the power that gave the order;
 * ``order`` (string): the order's canonical text (``A PAR - BUR``; empty when the engine
   refused the code: only a policy of one's own gives such codes);
-* ``code`` (uint32): the order's code (:mod:`diplo.engine.codes`);
+* ``code`` (uint64): the order's code (:mod:`diplo.engine.codes`);
 * ``success`` (bool): whether it succeeded, in the DATC's sense;
 * ``result`` (int8): its result code, an index of :data:`diplo.engine.codes.RESULT_CODES`
   (``ok``, ``bounce``, ...; ``illegal`` last);
@@ -52,7 +52,7 @@ def schema() -> Any:
             ("phase", pa.string()),
             ("power", pa.string()),
             ("order", pa.string()),
-            ("code", pa.uint32()),
+            ("code", pa.uint64()),
             ("success", pa.bool_()),
             ("result", pa.int8()),
             ("reason", pa.int8()),
@@ -71,7 +71,7 @@ def to_parquet(rows: OrderRows) -> bytes:
             pa.array(rows.phase, pa.string()),
             pa.array(rows.power, pa.string()),
             pa.array(rows.order, pa.string()),
-            pa.array(rows.code, pa.uint32()),
+            pa.array(rows.code, pa.uint64()),
             pa.array(rows.success, pa.bool_()),
             pa.array(rows.result, pa.int8()),
             pa.array(rows.reason, pa.int8()),

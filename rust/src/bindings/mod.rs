@@ -11,6 +11,7 @@
 //! * `mila` — MILA's order texts (`mila_turn`).
 //! * `batch` — `process_batch`, `pack_orders`.
 
+mod any;
 mod batch;
 mod documents;
 mod errors;

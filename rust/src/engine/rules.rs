@@ -8,7 +8,7 @@
 //! ([`Rules::disorder_sources`]) and the victory count ([`Rules::victory`]). The phase code and
 //! the legal-order tables call these and nothing else.
 
-use super::game_map::{bit, Bits, GameMap, Mask};
+use super::game_map::{Bits, GameMap, Mask};
 use super::state::State;
 
 /// What the civil-disorder distance is measured to.
@@ -106,48 +106,48 @@ impl Rules {
 
     /// Centres a power needs after a Fall turn to win alone.
     #[inline]
-    pub fn victory(&self, map: &GameMap) -> u32 {
+    pub fn victory<M: Mask>(&self, map: &GameMap<M>) -> u32 {
         self.victory_centers.unwrap_or(map.victory)
     }
 
     /// The provinces where `power` may build now: owned, vacant home centres (or any owned,
     /// vacant centre under [`BuildSites::AnyOwnedCentre`]).
-    pub fn build_sites(&self, map: &GameMap, st: &State, power: usize) -> Mask {
+    pub fn build_sites<M: Mask>(&self, map: &GameMap<M>, st: &State<M>, power: usize) -> M {
         let candidates = match self.build_sites {
             BuildSites::HomeCentres => map.homes[power],
             BuildSites::AnyOwnedCentre => map.centers,
         };
         Bits(candidates)
             .filter(|&q| st.centers[q] == power as u8 && !st.units[q].is_some())
-            .fold(0, |m, q| m | bit(q))
+            .fold(M::ZERO, |m, q| m | M::bit(q))
     }
 
     /// Builds allowed (> 0) or disbands owed (< 0) to `power` with `centers` centres and
     /// `units` units: the surplus, capped at the number of build sites (DATC 4.D.7: a power
     /// whose every site is taken builds nothing, though it may still waive).
-    pub fn allowance(
+    pub fn allowance<M: Mask>(
         &self,
-        map: &GameMap,
-        st: &State,
+        map: &GameMap<M>,
+        st: &State<M>,
         power: usize,
         centers: u32,
         units: u32,
     ) -> i64 {
         let surplus = i64::from(centers) - i64::from(units);
         if surplus > 0 {
-            surplus.min(i64::from(self.build_sites(map, st, power).count_ones()))
+            surplus.min(i64::from(self.build_sites(map, st, power).count()))
         } else {
             surplus
         }
     }
 
     /// The provinces the civil-disorder distance of `power`'s units is measured to.
-    pub fn disorder_sources(&self, map: &GameMap, st: &State, power: usize) -> Mask {
+    pub fn disorder_sources<M: Mask>(&self, map: &GameMap<M>, st: &State<M>, power: usize) -> M {
         match self.civil_disorder {
             // DATC 6.J.11 (2023 rules): the nearest owned centre.
             CivilDisorder::OwnedCentres => Bits(map.centers)
                 .filter(|&q| st.centers[q] == power as u8)
-                .fold(0, |m, q| m | bit(q)),
+                .fold(M::ZERO, |m, q| m | M::bit(q)),
             // The older rulebooks (DATC 6.J.11): the nearest home centre.
             CivilDisorder::HomeCentres => map.homes[power],
         }

@@ -15,9 +15,9 @@
 //! u32 n, n x (u8 power, u8 fleet, u16 loc)              units
 //! u32 n, n x (u16 province, u8 power)                    centre owners
 //! u32 n, n x (u8 power, u8 fleet, u16 loc, u16 k, k x u16 option)   dislodged units
-//! u32 n, n x u64 code                                    pending orders
+//! u32 n, n x code                                        pending orders (code: u64)
 //! u32 n, n x (u8 result, u8 success)                     last phase: results per code
-//! u32 n, n x (u64 code, u8 result, u8 success)           last phase: implied results
+//! u32 n, n x (code, u8 result, u8 success)               last phase: implied results
 //! ```
 //!
 //! Reading checks every field (the position through [`State::new`], so a state read is one the
@@ -25,7 +25,7 @@
 //! wrong, never a panic or a changed game.
 
 use super::encode::Code;
-use super::game_map::{Bits, GameMap, NO_POWER};
+use super::game_map::{Bits, GameMap, Mask, NO_POWER};
 use super::phases::{result, Game};
 use super::rules::{BuildSites, CivilDisorder, Rules};
 use super::state::{RawUnit, State};
@@ -48,13 +48,16 @@ impl Writer {
     fn u32(&mut self, v: u32) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
-    fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+    fn code(&mut self, c: Code) {
+        self.0.extend_from_slice(&c.to_le_bytes());
     }
 }
 
+/// The bytes of a code in a state.
+const CODE_BYTES: usize = size_of::<Code>();
+
 /// The bytes of `game` (see the module documentation).
-pub fn state_bytes(game: &Game) -> Vec<u8> {
+pub fn state_bytes<M: Mask>(game: &Game<M>) -> Vec<u8> {
     let map = game.map;
     let st = &game.state;
     let mut w = Writer(Vec::with_capacity(256));
@@ -92,20 +95,20 @@ pub fn state_bytes(game: &Game) -> Vec<u8> {
         w.u16(q);
         w.u8(st.centers[q]);
     }
-    w.u32(st.dislodged_at.count_ones());
+    w.u32(st.dislodged_at.count());
     for q in Bits(st.dislodged_at) {
         let d = st.dislodged[q];
         w.u8(d.power);
         w.u8(d.fleet as u8);
         w.u16(d.loc as usize);
-        w.u16(st.retreats[q].count_ones() as usize);
+        w.u16(st.retreats[q].count() as usize);
         for o in Bits(st.retreats[q]) {
             w.u16(o);
         }
     }
     w.u32(game.orders.len() as u32);
     for &c in &game.orders {
-        w.u64(c as u64);
+        w.code(c);
     }
     w.u32(game.results.len() as u32);
     for (i, &r) in game.results.iter().enumerate() {
@@ -114,7 +117,7 @@ pub fn state_bytes(game: &Game) -> Vec<u8> {
     }
     w.u32(game.implied.len() as u32);
     for &(c, r, ok) in &game.implied {
-        w.u64(c as u64);
+        w.code(c);
         w.u8(r);
         w.u8(ok as u8);
     }
@@ -149,11 +152,11 @@ impl Reader<'_> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
-    fn u64(&mut self, what: &str) -> Result<u64, String> {
-        let b = self.take(8, what)?;
-        let mut a = [0u8; 8];
+    fn code(&mut self, what: &str) -> Result<Code, String> {
+        let b = self.take(CODE_BYTES, what)?;
+        let mut a = [0u8; CODE_BYTES];
         a.copy_from_slice(b);
-        Ok(u64::from_le_bytes(a))
+        Ok(Code::from_le_bytes(a))
     }
     fn flag(&mut self, what: &str) -> Result<bool, String> {
         match self.u8(what)? {
@@ -171,14 +174,10 @@ impl Reader<'_> {
         }
         Ok(n as usize)
     }
-    fn code(&mut self, what: &str) -> Result<Code, String> {
-        let v = self.u64(what)?;
-        Code::try_from(v).map_err(|_| format!("{what}: {v} is not a code"))
-    }
 }
 
 /// A game from the bytes of [`state_bytes`] on `map`; the error names what is wrong.
-pub fn game_from_bytes(map: &'static GameMap, data: &[u8]) -> Result<Game, String> {
+pub fn game_from_bytes<M: Mask>(map: &'static GameMap<M>, data: &[u8]) -> Result<Game<M>, String> {
     let mut r = Reader { data, at: 0 };
     if r.take(3, "the magic").ok() != Some(MAGIC.as_slice()) {
         return Err("not a FastGame state (bad magic bytes)".into());
@@ -269,7 +268,7 @@ pub fn game_from_bytes(map: &'static GameMap, data: &[u8]) -> Result<Game, Strin
         }
         dislodged.push(((power as i64, fleet as i64, loc as i64), options));
     }
-    let mut state = State::new(map, year as i64, season, kind, &units, &centers, &dislodged)?;
+    let mut state = State::<M>::new(map, year as i64, season, kind, &units, &centers, &dislodged)?;
     if kind == "R" && dislodged.is_empty() {
         return Err("a retreat phase without a dislodged unit".into());
     }
@@ -281,7 +280,7 @@ pub fn game_from_bytes(map: &'static GameMap, data: &[u8]) -> Result<Game, Strin
     game.max_year = max_year;
     game.over = over;
     game.winner = winner;
-    let n = r.count("pending orders", 8, MAX_CODES)?;
+    let n = r.count("pending orders", CODE_BYTES, MAX_CODES)?;
     for _ in 0..n {
         let c = r.code("a pending order")?;
         game.orders.push(c);
@@ -295,7 +294,7 @@ pub fn game_from_bytes(map: &'static GameMap, data: &[u8]) -> Result<Game, Strin
         game.results.push(code);
         game.success.push(r.flag("a result's success")?);
     }
-    let n = r.count("implied results", 10, MAX_CODES)?;
+    let n = r.count("implied results", CODE_BYTES + 2, MAX_CODES)?;
     for _ in 0..n {
         let c = r.code("an implied result's code")?;
         let code = r.u8("an implied result")?;
@@ -316,15 +315,18 @@ pub fn game_from_bytes(map: &'static GameMap, data: &[u8]) -> Result<Game, Strin
 
 /// What one candidate order set led to: the next position's hash, the centres each power owns
 /// there, and the game itself (to continue from).
-pub struct Candidate {
+pub struct Candidate<M: Mask> {
     pub hash: u64,
     pub centers: Vec<u32>,
-    pub game: Game,
+    pub game: Game<M>,
 }
 
 /// Plays every order set of `candidates` on a copy of `game` (which is not changed) and returns
 /// what each led to, in order. `game` must not be over; the error is an internal one (a bug).
-pub fn play_candidates(game: &Game, candidates: &[Vec<Code>]) -> Result<Vec<Candidate>, String> {
+pub fn play_candidates<M: Mask>(
+    game: &Game<M>,
+    candidates: &[Vec<Code>],
+) -> Result<Vec<Candidate<M>>, String> {
     let map = game.map;
     let mut out = Vec::with_capacity(candidates.len());
     for codes in candidates {

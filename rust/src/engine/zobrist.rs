@@ -20,7 +20,7 @@
 //! FNV-1a hash of its location and power names ([`map_seed`]): games on one map share their keys,
 //! and the same position on two different maps hashes differently.
 
-use super::game_map::{Bits, GameMap, NO_POWER};
+use super::game_map::{Bits, GameMap, Mask, NO_POWER};
 use super::state::{Piece, State};
 
 /// The kinds of fact (the low byte of a fact's number).
@@ -84,7 +84,7 @@ fn piece_number(p: Piece) -> u64 {
 
 /// The seed of a map's keys: FNV-1a over its location and power names (each ended by a zero
 /// byte), the same in every process.
-pub fn map_seed(map: &GameMap) -> u64 {
+pub fn map_seed<M: Mask>(map: &GameMap<M>) -> u64 {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
     let names = map.spec.locations.iter().chain(map.spec.powers.iter());
     for name in names {
@@ -97,7 +97,7 @@ pub fn map_seed(map: &GameMap) -> u64 {
 }
 
 /// The hash of `st` worked out from scratch (what the setters keep in `st.hash`).
-pub fn full_hash(map: &GameMap, st: &State) -> u64 {
+pub fn full_hash<M: Mask>(map: &GameMap<M>, st: &State<M>) -> u64 {
     let seed = st.zseed;
     let mut h = phase_key(seed, st.year, st.season, st.kind);
     for q in 0..map.provinces {
@@ -125,7 +125,7 @@ mod tests {
     #[test]
     fn keys_differ_per_fact() {
         let mut seen = std::collections::HashSet::new();
-        for loc in 0..128u8 {
+        for loc in 0..128u16 {
             for power in 0..8u8 {
                 for fleet in [false, true] {
                     let p = Piece { power, fleet, loc };

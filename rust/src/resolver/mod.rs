@@ -36,19 +36,28 @@ pub fn resolve_movement(
     units: &[Unit],
     orders: &[Order],
 ) -> Result<MovementOutcome, String> {
-    let run = || {
-        let mut adj = Adjudicator::new(map);
-        let mut out = MovementOutcome::default();
-        adj.resolve_into(units, orders, &mut out).map(|()| out)
-    };
+    let mut adj = Adjudicator::new(map);
+    let mut out = MovementOutcome::default();
+    resolve_with(&mut adj, units, orders, &mut out).map(|()| out)
+}
+
+/// [`Adjudicator::resolve_into`] with the stack the recursion needs: on the caller's stack up to
+/// [`INLINE_UNITS`] units, beyond that on a helper thread whose stack grows with the number of
+/// units, so that no board (a chain of a thousand moves included) overflows a thread's stack.
+pub fn resolve_with(
+    adj: &mut Adjudicator<'_>,
+    units: &[Unit],
+    orders: &[Order],
+    out: &mut MovementOutcome,
+) -> Result<(), String> {
     if units.len() <= INLINE_UNITS {
-        return run();
+        return adj.resolve_into(units, orders, out);
     }
     let stack = (1 << 20) + units.len() * (16 << 10);
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
             .stack_size(stack)
-            .spawn_scoped(scope, run)
+            .spawn_scoped(scope, || adj.resolve_into(units, orders, out))
             .map_err(|e| format!("cannot start the resolver thread: {e}"))?;
         match handle.join() {
             Ok(result) => result,
