@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from json.encoder import py_encode_basestring
 from typing import Any
 
 from .. import __version__, _core
@@ -31,10 +32,12 @@ from ..engine.objects import (
     _implied_hold_reason,
     _plain_names,
     _row_json,
+    _ruling_facts,
     _Submission,
 )
 from ..formats.gamefile import FORMAT, VERSION
 from ..model.map import Map
+from ..model.outcome import explain_ruling
 from ..model.position import Position
 from ..model.rules import Rules
 
@@ -167,6 +170,8 @@ class EngineWriter:
         winner = core.winner
         if self._plain and kind == "M":
             ruled = self._movement_text(before, owners, winner)
+        elif self._plain:
+            ruled = self._ruling_text(before, owners, winner)
         else:
             ruled = self._ruled_text(before, orders, codes, powers, winner)
         dumps = json.dumps if self._plain else _dumps
@@ -203,6 +208,27 @@ class EngineWriter:
             dislodged = "{}"
         nxt = core.position_json_text(None if winner is not None else core.phase)
         return f'"results": [{", ".join(results)}], "dislodged": {dislodged}, "next": {nxt}'
+
+    def _ruling_text(self, before: _core.FastGame, owners: list[str], winner: str | None) -> str:
+        """The same for a retreat or adjustment phase whose orders are all legal, on a
+        plain-named map: each result's JSON as ``json.dumps`` writes ``Result.to_json()`` in a
+        game file, its sentence the model's (``explain_ruling`` of the engine's facts)."""
+        core = self.core
+        n = len(owners)
+        parts = []
+        for k, row in enumerate(core.phase_rows(before)):
+            assert row is not None  # every order is legal (else the object API writes it)
+            code, ok, unit, raw = row
+            facts = _ruling_facts(raw)
+            power = owners[k] if k < n else facts.power
+            parts.append(
+                f'{{"power": {_name(power)}, "unit": {_name(unit)}, "order": "{facts.order}", '
+                f'"given": {"true" if k < n else "false"}, "legal": true, '
+                f'"success": {"true" if ok else "false"}, "code": "{code}", '
+                f'"reason": {_string(explain_ruling(facts))}}}'
+            )
+        nxt = core.position_json_text(None if winner is not None else core.phase)
+        return f'"results": [{", ".join(parts)}], "dislodged": {{}}, "next": {nxt}'
 
     def _ruled_text(
         self,
@@ -301,10 +327,19 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+#: A text as ``json.dumps(text, ensure_ascii=False)`` writes it (the C encoder when built).
+_string = getattr(json.encoder, "c_encode_basestring", None) or py_encode_basestring
+
+
 #: Result texts by their facts: ``(power, movement row)`` of a given order, or an implied
 #: hold's row (:meth:`diplo._core.FastGame.movement_rows`). Cleared when it grows past the limit.
 _ROW_TEXTS: dict[Any, str] = {}
 _CACHE_LIMIT = 1 << 17
+
+
+def _name(text: str | None) -> str:
+    """A map name (or ``None``) as JSON: the name needs no escape on a plain-named map."""
+    return "null" if text is None else f'"{text}"'
 
 
 def _implied_json(row: tuple[Any, ...]) -> str:
