@@ -162,6 +162,8 @@ class FastGame:
         """json.dumps of position_json with this phase (None: null), on a plain-named map."""
     def movement_rows(self, before: FastGame) -> list[Any]:
         """Per code a row of facts or None, then per implied hold a row (see bindings/game.rs)."""
+    def movement_json(self, before: FastGame, owners: bytes) -> tuple[list[str], list[int]]:
+        """The results' JSON around their sentences' tails, and the tails' keys."""
     def phase_rows(
         self, before: FastGame
     ) -> list[

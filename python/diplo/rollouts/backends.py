@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from .play import RolloutError, play_task
@@ -39,6 +41,21 @@ def ray_available() -> bool:
 def default_backend() -> str:
     """``ray`` when Ray is installed (``pip install "diplo[ray]"``), else ``local``."""
     return "ray" if ray_available() else "local"
+
+
+@contextmanager
+def _handing_over() -> Iterator[None]:
+    """Holds Ctrl-C back while a result is handed over (its files written and its rows
+    recorded together): the interrupt arrives once it is done, never half-way."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)
 
 
 def _ignore_interrupts() -> None:
@@ -88,9 +105,10 @@ def run_local(
             top_up()
             while inflight:
                 done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-                for future in done:
-                    k = inflight.pop(future)
-                    on_done(k, future.result())
+                with _handing_over():
+                    for future in done:
+                        k = inflight.pop(future)
+                        on_done(k, future.result())
                 top_up()
         except KeyboardInterrupt:
             for future in inflight:
@@ -98,7 +116,8 @@ def run_local(
             rest = {f: k for f, k in inflight.items() if not f.cancelled()}
             for future in as_completed(rest):
                 if future.exception() is None:
-                    on_done(rest[future], future.result())
+                    with _handing_over():
+                        on_done(rest[future], future.result())
             raise
     except BrokenProcessPool as exc:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -154,8 +173,9 @@ def run_ray(
                 if not pending:
                     break
                 ready, _ = ray.wait(list(pending), num_returns=1)
-                k = pending.pop(ready[0])
-                on_done(k, ray.get(ready[0]))
+                with _handing_over():
+                    k = pending.pop(ready[0])
+                    on_done(k, ray.get(ready[0]))
         except BaseException:
             for ref in pending:
                 ray.cancel(ref, force=True)

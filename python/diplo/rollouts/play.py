@@ -120,6 +120,16 @@ def play_task(task: GameTask) -> PlayedBatch:
         writer = EngineWriter(game_map, game.rules, game._core, initial, seed, rows, task.files)
         rng = random.Random(seed)
         played: list[list[tuple[str, int]]] = []
+        core = game._core
+        if type(policy) is RandomPolicy:
+            # The default policy, without the checks a policy of one's own needs: a legal code
+            # per slot, the slot's power with it.
+            choice = rng.choice
+            while not core.is_over:
+                codes = [choice(options) for options in core.legal_orders()]
+                powers = [p for p, _key in core.slots()]
+                played.append(list(zip(powers, codes, strict=True)))
+                writer.play_codes(powers, codes)
         while not game.is_over:
             try:
                 chosen = choose(policy, game, game.legal_orders(), rng)

@@ -23,21 +23,22 @@ import json
 from collections.abc import Sequence
 from json.encoder import py_encode_basestring
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from .. import __version__, _core
+from ..engine.codes import RESULT_CODES
 from ..engine.compile import tables
 from ..engine.objects import (
     EnginePhaseOutcome,
     EnginePosition,
     _implied_hold_reason,
     _plain_names,
-    _row_json,
     _ruling_facts,
     _Submission,
 )
 from ..formats.gamefile import FORMAT, VERSION
 from ..model.map import Map
-from ..model.outcome import explain_ruling
+from ..model.outcome import explain_ruling, explain_tail
 from ..model.position import Position
 from ..model.rules import Rules
 
@@ -80,6 +81,7 @@ class EngineWriter:
         "_plain",
         "_rules",
         "_tables",
+        "_tails",
         "_years",
         "core",
         "exact",
@@ -103,6 +105,10 @@ class EngineWriter:
         self._plain = _plain_names(game_map)
         self._initial = initial
         self._entries: list[str] = []
+        tails = _TAILS.get(game_map)
+        if tails is None:
+            tails = _TAILS[game_map] = {}
+        self._tails = tails
         self._files = files
         #: The year of every phase played, in order.
         self._years: list[int] = []
@@ -116,6 +122,10 @@ class EngineWriter:
         """Rule on the current phase with ``chosen`` (``(power, code)`` per order) and write
         its entry. Powers with nothing to order (a waive the code API lists for a power
         without a build site) give no orders, as on the object API."""
+        self.play_codes([p for p, _ in chosen], [c for _, c in chosen])
+
+    def play_codes(self, given_by: Sequence[str], given: Sequence[int]) -> None:
+        """:meth:`play` with the orders as two lists: the powers and their codes."""
         t = self._tables
         core = self.core
         phase = core.phase
@@ -124,7 +134,7 @@ class EngineWriter:
         # not a power whose only slot is the waive of a power without a build site.
         index = t.power_index
         by_power: dict[str, list[int]] = {}
-        for power, code in chosen:
+        for power, code in zip(given_by, given, strict=True):
             codes_of = by_power.get(power)
             if codes_of is None:
                 by_power[power] = [code]
@@ -180,20 +190,18 @@ class EngineWriter:
 
     def _movement_text(self, before: _core.FastGame, owners: list[str], winner: str | None) -> str:
         """``"results": ..., "dislodged": ..., "next": ...`` of a movement phase whose orders
-        are all legal, on a plain-named map: what ``EnginePhaseOutcome.to_json_text`` writes,
-        each result's text remembered per facts (they repeat from game to game)."""
+        are all legal, on a plain-named map: what ``EnginePhaseOutcome.to_json_text`` writes.
+        The engine writes the results' JSON around their sentences' tails
+        (``FastGame.movement_json``); each tail is worded once per facts (:func:`_tail`)."""
         core = self.core
-        rows = core.movement_rows(before)
-        cache = _ROW_TEXTS
-        if len(cache) > _CACHE_LIMIT:
-            cache.clear()
-        n = len(owners)
-        results = list(map(_row_json, owners, rows))  # (stops at the given orders' rows)
-        for row in rows[n:]:
-            text = cache.get(row)
-            if text is None:
-                text = cache[row] = _implied_json(row)
-            results.append(text)
+        index = self._tables.power_index
+        parts, keys = core.movement_json(before, bytes([index[p] for p in owners]))
+        tails = self._tails
+        if len(tails) > _CACHE_LIMIT:
+            tails.clear()
+        pieces = [""] * (2 * len(keys) + 1)
+        pieces[0::2] = parts
+        pieces[1::2] = [tails.get(k) or _tail(self._tables, tails, k) for k in keys]
         gone = core.gone()
         if gone:
             t = self._tables
@@ -207,7 +215,7 @@ class EngineWriter:
         else:
             dislodged = "{}"
         nxt = core.position_json_text(None if winner is not None else core.phase)
-        return f'"results": [{", ".join(results)}], "dislodged": {dislodged}, "next": {nxt}'
+        return f'"results": [{"".join(pieces)}], "dislodged": {dislodged}, "next": {nxt}'
 
     def _ruling_text(self, before: _core.FastGame, owners: list[str], winner: str | None) -> str:
         """The same for a retreat or adjustment phase whose orders are all legal, on a
@@ -307,17 +315,26 @@ class EngineWriter:
     def text(self, meta: dict[str, Any], max_year: int | None) -> str:
         """The finished game's file (``json.dumps(gamefile.to_json(game), ensure_ascii=False)``
         and a newline, for the same game played to ``max_year``)."""
-        game_map = self._map
-        head = {
-            "format": FORMAT,
-            "version": VERSION,
-            "map": game_map.name,
-            "rules": self._rules.to_json(),
-            "initial": self._initial.to_json(),
-        }
+        key = (id(self._map), id(self._rules), id(self._initial))
+        kept = _HEADS.get(key)
+        if kept is not None and kept[0] is self._initial:
+            head = kept[1]
+        else:
+            head = _dumps(
+                {
+                    "format": FORMAT,
+                    "version": VERSION,
+                    "map": self._map.name,
+                    "rules": self._rules.to_json(),
+                    "initial": self._initial.to_json(),
+                }
+            )[:-1]
+            if len(_HEADS) > 16:
+                _HEADS.clear()
+            _HEADS[key] = (self._initial, head)
         meta_doc = {"generator": f"diplo {__version__}", **meta}
         return (
-            f"{_dumps(head)[:-1]}, "
+            f"{head}, "
             f'"phases": [{", ".join(self._entries)}], '
             f'"status": {_dumps(self._status(max_year))}, "meta": {_dumps(meta_doc)}}}\n'
         )
@@ -331,25 +348,45 @@ def _dumps(value: Any) -> str:
 _string = getattr(json.encoder, "c_encode_basestring", None) or py_encode_basestring
 
 
-#: Result texts by their facts: ``(power, movement row)`` of a given order, or an implied
-#: hold's row (:meth:`diplo._core.FastGame.movement_rows`). Cleared when it grows past the limit.
-_ROW_TEXTS: dict[Any, str] = {}
+#: The start of a game file (format, map, rules, initial position) per map, rules and start
+#: (by identity: the start is kept with its text, so the ids stay its own).
+_HEADS: dict[tuple[int, int, int], tuple[Position, str]] = {}
+
+#: Per map, the tails of movement results' sentences by their facts' key
+#: (``FastGame.movement_json``: the key holds the map's location indices); each is cleared when
+#: it grows past the limit.
+_TAILS: WeakKeyDictionary[Map, dict[int, str]] = WeakKeyDictionary()
 _CACHE_LIMIT = 1 << 17
+_KINDS = tuple(_core.ORDER_KINDS)
+
+
+def _tail(t: Any, tails: dict[int, str], key: int) -> str:
+    """The tail of a movement result's sentence (what follows the order's text, or an implied
+    hold's unit) from its facts' key, worded by the model, remembered in :data:`_TAILS`."""
+    locations = t.locations
+
+    def place(field: int) -> str | None:
+        return None if field == 0 else locations[field - 1]
+
+    origin = place(key >> 7 & 0x7FF)
+    if key >> 47 & 1:
+        unit = "A X"  # any text: the sentence is cut after it
+        tail = _implied_hold_reason([], "", unit, origin)[len(unit) :]
+    else:
+        tail = explain_tail(
+            _KINDS[key & 0xF],
+            RESULT_CODES[key >> 4 & 0x7],
+            origin,
+            place(key >> 18 & 0x7FF),
+            key >> 29 & 0xFF,
+            key >> 37 & 0xFF,
+            bool(key >> 45 & 1),
+            bool(key >> 46 & 1),
+        )
+    tails[key] = tail
+    return tail
 
 
 def _name(text: str | None) -> str:
     """A map name (or ``None``) as JSON: the name needs no escape on a plain-named map."""
     return "null" if text is None else f'"{text}"'
-
-
-def _implied_json(row: tuple[Any, ...]) -> str:
-    """The JSON text of an implied hold from its movement row, when no order was refused: what
-    ``diplo.engine.objects`` writes (the same sentence)."""
-    power, unit, prov, code, ok, origin = row
-    reason = _implied_hold_reason([], prov, unit, origin)
-    end = "}" if origin is None else f', "dislodged_by": "{origin}"}}'
-    return (
-        f'{{"power": "{power}", "unit": "{unit}", "order": "{unit} H", '
-        f'"given": false, "legal": true, "success": {"true" if ok else "false"}, '
-        f'"code": "{code}", "reason": "{reason}"{end}'
-    )
