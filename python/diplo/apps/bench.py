@@ -681,7 +681,7 @@ class Settings:
     #: Commands speaking the JSON contract in --jsonl mode, timed on the movement workload.
     external: tuple[str, ...] = ()
     #: The rollouts workload: games per engine and round, and rounds.
-    rollout_games: int = 200
+    rollout_games: int = 1000
     rollout_rounds: int = 3
 
 
