@@ -309,7 +309,7 @@ def test_engine_written_files_are_the_object_api_files_byte_for_byte(
     from diplo.rollouts.summary import summary_row
 
     seeds = tuple(range(10))
-    task = GameTask(seeds, map_name, max_year)
+    task = GameTask(seeds, map_name, max_year=max_year)
     for played in play_batch(task):
         old = write_by_replay(played.seed, _phases_of(played.seed, max_year, map_name), task)
         assert played.text == old
@@ -492,3 +492,36 @@ def test_tasks_are_taken_as_workers_free_up() -> None:
 
     run_local(tasks(), 2, on_done, window=4)
     assert sorted(seen) == list(range(40))
+
+
+def test_engine_written_files_of_a_map_of_ones_own_carry_it(tmp_path: Path) -> None:
+    from importlib import resources
+
+    from diplo.model.map import Map
+    from diplo.rollouts.play import write_by_replay
+
+    data = json.loads(
+        resources.files("diplo").joinpath("data/pure.json").read_text(encoding="utf-8")
+    )
+    data["name"] = "my-pure"
+    mine = Map.from_dict(data)
+    task = GameTask((0, 1, 2), mine.name, mine, max_year=1903)
+    for played in play_batch(task):
+        doc = json.loads(played.text)
+        assert doc["map"] == "my-pure" and doc["map_data"] == mine.to_dict()
+        phases = _phases_of_map(played.seed, 1903, mine)
+        assert played.text == write_by_replay(played.seed, phases, task)
+
+
+def _phases_of_map(seed: int, max_year: int, game_map: Any) -> list[Any]:
+    from diplo.rollouts.policy import RandomPolicy, choose
+
+    game = FastGame(Position.initial(game_map), max_year)
+    rng = random.Random(seed)
+    phases = []
+    while not game.is_over:
+        chosen = choose(RandomPolicy(), game, game.legal_orders(), rng)
+        phases.append(chosen)
+        game.set_orders([code for _power, code in chosen])
+        game.process()
+    return phases

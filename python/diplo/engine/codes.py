@@ -44,8 +44,8 @@ Batches
     :func:`process_batch` processes many independent games at once, the GIL released, on several
     threads. Their orders come as a list of code lists, or (faster: nothing is converted per
     code while the GIL is held) flat: one buffer of ``u64`` codes and one of ``u32`` offsets,
-    game ``i`` getting ``codes[offsets[i]:offsets[i + 1]]``. :func:`pack_orders` turns code lists
-    into that form once, for orders that are reused or built elsewhere.
+    game ``i`` getting ``codes[offsets[i]:offsets[i + 1]]``. :func:`pack_orders` turns code
+    lists into that form once, for orders that are reused or built elsewhere.
 
 Slots
     :meth:`FastGame.legal_orders` returns one list per orderable slot and :meth:`FastGame.slots`

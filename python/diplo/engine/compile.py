@@ -65,6 +65,7 @@ def fast_map(game_map: Map) -> _core.FastMap:
             [rank[p] for p in provinces],
             game_map.victory,
             order_classes=_ORDER_CLASSES,
+            ports=sorted(index[p] for p in game_map.ports),
         )
         _FAST_MAPS[game_map] = table
     return table

@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 
 from ..engine.codes import FastGame
-from ..model.map import map_named
 from ..model.position import Position
+from ..model.variants import load_map
 from .dataset import pyarrow_available
 from .run import run_rollouts
 
@@ -46,7 +46,7 @@ def measure_rollouts(
     per core (see the module documentation)."""
     engines = [e for e in ENGINES if e != "rollouts-dataset" or pyarrow_available()]
     out: dict[str, tuple[int, float, list[float]]] = {e: (0, 0.0, []) for e in engines}
-    game_map = map_named(map_name)
+    game_map = load_map(map_name)
     for r in range(rounds):
         first = seed + r * games
         shift = r % len(engines)

@@ -6,6 +6,9 @@ import argparse
 import sys
 from typing import Any
 
+from ..apps.common import add_map_argument, first_year, map_argument
+from ..model.map import MapError
+from ..model.wording import count
 from .play import RolloutError
 from .run import DEFAULT_BATCH, DEFAULT_MAX_YEAR, run_rollouts
 
@@ -30,12 +33,13 @@ def register(sub: Any) -> None:
         "--backend", choices=("local", "ray"), default=None, help="default: ray when installed"
     )
     cmd.add_argument("--address", default=None, help="join this Ray cluster (e.g. 'auto')")
-    cmd.add_argument("--map", default="standard", help="map name (default standard)")
+    add_map_argument(cmd)
     cmd.add_argument(
         "--max-year",
         type=int,
-        default=DEFAULT_MAX_YEAR,
-        help=f"last year played (default {DEFAULT_MAX_YEAR})",
+        default=None,
+        help=f"last year played (default {DEFAULT_MAX_YEAR} on maps that start in 1901: "
+        f"{DEFAULT_MAX_YEAR - 1900} years of play from the map's first year)",
     )
     cmd.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     cmd.add_argument("--batch", type=_positive, default=DEFAULT_BATCH, help="games per worker task")
@@ -67,6 +71,15 @@ def _positive(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    max_year = args.max_year
+    if max_year is None:
+        try:
+            game_map = map_argument(args.map)
+        except MapError as exc:
+            print(f"diplo: {exc}", file=sys.stderr)
+            return 2
+        first = 1901 if game_map is None else first_year(game_map)
+        max_year = first + DEFAULT_MAX_YEAR - 1901
     try:
         report = run_rollouts(
             args.games,
@@ -74,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             backend=args.backend,
             first_seed=args.seed,
-            map_name=args.map,
-            max_year=args.max_year,
+            map_name=args.map or "standard",
+            max_year=max_year,
             batch_size=args.batch,
             address=args.address,
             progress=not args.no_progress,
@@ -92,16 +105,15 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, RolloutError, OSError) as exc:
         print(f"diplo: {exc}", file=sys.stderr)
         return 2
-    plural = "" if report.workers == 1 else "s"
     print(
-        f"{report.played} games played, {report.skipped} already there "
-        f"({report.backend}, {report.workers} worker{plural}, {report.seconds:.1f} s, "
+        f"{count(report.played, 'game')} played, {report.skipped} already there "
+        f"({report.backend}, {count(report.workers, 'worker')}, {report.seconds:.1f} s, "
         f"{report.games_per_second:.1f} games/s)"
     )
     tables = ", ".join(str(p) for p in (report.parquet, report.csv) if p is not None)
     where = report.out / "games" if not args.no_files else report.out
     print(
-        f"{report.games} games in {where}: {report.wins} won, {report.draws} drawn; "
+        f"{count(report.games, 'game')} in {where}: {report.wins} won, {report.draws} drawn; "
         f"summary: {tables}"
     )
     if report.dataset is not None:

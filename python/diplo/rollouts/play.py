@@ -56,6 +56,9 @@ class GameTask:
 
     seeds: tuple[int, ...]
     map_name: str = "standard"
+    #: The map itself when it is not shipped (read from a file by the caller): workers need not
+    #: see the file.
+    game_map: Map | None = None
     max_year: int | None = 1915
     policy: CodePolicy | OrderPolicy | None = None
     #: Write ``.json.gz`` (gzip, about a tenth of the size) rather than ``.json``.
@@ -110,7 +113,7 @@ def play_batch(task: GameTask) -> list[PlayedGame]:
 def play_task(task: GameTask) -> PlayedBatch:
     """Play the games of ``task`` to their end: them in seed order, and their dataset rows
     when the task asks for them (what a worker sends back)."""
-    game_map = map_named(task.map_name)
+    game_map = task.game_map if task.game_map is not None else map_named(task.map_name)
     policy: CodePolicy | OrderPolicy = task.policy if task.policy is not None else RandomPolicy()
     initial = Position.initial(game_map)
     rows = OrderRows() if task.dataset else None
@@ -199,7 +202,7 @@ def _by_replay(
 def write_by_replay(seed: int, phases: Sequence[Sequence[tuple[str, int]]], task: GameTask) -> str:
     """The game file of ``phases`` written through the object API (what rollouts wrote before
     the engine wrote them): for tests that hold the two writers together."""
-    game_map = map_named(task.map_name)
+    game_map = task.game_map if task.game_map is not None else map_named(task.map_name)
     game = replay(phases, game_map, task.max_year, seed)
     game.meta["rollout"] = {
         "id": game_id(seed),

@@ -32,7 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..model.map import MapError, map_named
+from ..model.map import SHIPPED_MAPS, Map, MapError
+from ..model.position import Position
+from ..model.variants import load_map
 from .backends import BACKENDS, default_backend, ray_available, run_local, run_ray
 from .dataset import part_name, pyarrow_available
 from .play import GameTask, PlayedBatch, RolloutError
@@ -139,11 +141,14 @@ def run_rollouts(
     if max_year is not None and (not isinstance(max_year, int) or isinstance(max_year, bool)):
         raise ValueError(f"max_year must be a year, got {max_year!r}")
     try:
-        game_map = map_named(map_name)
+        game_map = load_map(map_name)
     except MapError as exc:
         raise ValueError(str(exc)) from None
-    if max_year is not None and max_year < 1901:
-        raise ValueError(f"max_year {max_year} is before the first year (1901)")
+    first = Position.initial(game_map).phase.year
+    if max_year is not None and max_year < first:
+        raise ValueError(f"max_year {max_year} is before the map's first year ({first})")
+    shipped = map_name in SHIPPED_MAPS
+    own_map = None if shipped else game_map
     if not files and not dataset:
         raise ValueError("nothing to write: ask for game files, the dataset or both")
     if dataset and not pyarrow_available():
@@ -152,10 +157,13 @@ def run_rollouts(
     root = Path(out)
     folder = root / "games"
     parts = root / "dataset"
-    if files:
-        folder.mkdir(parents=True, exist_ok=True)
-    else:
-        root.mkdir(parents=True, exist_ok=True)
+    if root.exists() and not root.is_dir():
+        raise ValueError(f"--out {out}: that is a file; name a folder (it is made if missing)")
+    made = folder if files else root
+    try:
+        made.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"--out {out}: cannot make the folder {made} ({exc.strerror})") from None
     if dataset:
         if not files and parts.is_dir() and any(parts.iterdir()):
             raise RolloutError(
@@ -169,7 +177,16 @@ def run_rollouts(
     todo = (s for s in wanted if s not in on_disk)
     report.skipped = sum(1 for s in wanted if s in on_disk)
     tasks = (
-        GameTask(batch, map_name, max_year, policy, bool(compress), files, dataset)
+        GameTask(
+            batch,
+            game_map.name,
+            own_map,
+            max_year,
+            policy,
+            compress=bool(compress),
+            files=files,
+            dataset=dataset,
+        )
         for batch in _chunks(todo, batch_size)
     )
     window = WINDOW_PER_WORKER * workers
@@ -178,7 +195,12 @@ def run_rollouts(
     try:
         if on_disk:
             _verify(
-                folder, on_disk, (map_name, max_year), (backend, workers, address), window, kept
+                folder,
+                on_disk,
+                (game_map.name, own_map, max_year),
+                (backend, workers, address),
+                window,
+                kept,
             )
         stream = None if isinstance(progress, bool) else _stream(progress)
         bar = Progress(len(wanted), report.skipped, stream)
@@ -283,19 +305,20 @@ def _refusal(problems: Sequence[str]) -> str:
 def _verify(
     folder: Path,
     on_disk: dict[int, str],
-    settings: tuple[str, int | None],
+    settings: tuple[str, Map | None, int | None],
     where: tuple[str, int, str | None],
     window: int,
     kept: RowSpill,
 ) -> None:
-    """Has the workers verify every file on disk (``settings``: the run's map and year limit;
+    """Has the workers verify every file on disk (``settings``: the run's map's name, the map
+    when it is not shipped, and the year limit;
     ``where``: backend, workers, address); their rows go to ``kept`` in seed order, and any
     refusal raises :class:`RolloutError` naming the files."""
-    map_name, max_year = settings
+    map_name, own_map, max_year = settings
     backend, workers, address = where
     items = iter(on_disk.items())
     tasks = (
-        VerifyTask(tuple(str(folder / name) for _seed, name in chunk), map_name, max_year)
+        VerifyTask(tuple(str(folder / name) for _seed, name in chunk), map_name, max_year, own_map)
         for chunk in _chunks_of(items, VERIFY_BATCH)
     )
     problems: list[str] = []

@@ -23,6 +23,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from ..model.position import Phase
+
 __all__ = [
     "RowSpill",
     "columns",
@@ -45,7 +47,7 @@ def summary_row(doc: Mapping[str, Any], name: str) -> dict[str, Any]:
     rollout = meta.get("rollout") or {}
     status = doc["status"]
     phases = doc.get("phases") or []
-    years = {int(p["phase"][1:-1]) for p in phases}
+    years = {Phase.parse(p["phase"]).year for p in phases}  # (S1M on ancmed, S1901M, S0001M)
     row: dict[str, Any] = {
         "game_id": rollout.get("id"),
         "seed": rollout.get("seed"),

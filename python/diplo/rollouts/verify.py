@@ -24,6 +24,7 @@ from typing import Any
 
 from ..api.game import Game
 from ..formats.gamefile import GameFileError, from_json, to_json
+from ..model.map import Map
 from .play import file_name, game_id
 
 __all__ = ["Checked", "VerifyTask", "seed_of_name", "verify_batch"]
@@ -48,6 +49,8 @@ class VerifyTask:
     paths: tuple[str, ...]
     map_name: str
     max_year: int | None
+    #: The run's map when it is not shipped: a file must be of this very map.
+    game_map: Map | None = None
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,8 @@ def _check(path: Path, task: VerifyTask) -> Checked:
             f"{task.map_name!r} to {task.max_year}: use another folder",
         )
     try:
-        game = from_json(doc)
+        maps = None if task.game_map is None else {task.map_name: task.game_map}
+        game = from_json(doc, maps=maps)
     except GameFileError as exc:
         return Checked(seed, str(path), None, f"the engine does not verify it ({exc})")
     rollout = (doc.get("meta") or {}).get("rollout") if isinstance(doc.get("meta"), dict) else None

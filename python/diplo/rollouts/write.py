@@ -37,7 +37,7 @@ from ..engine.objects import (
     _Submission,
 )
 from ..formats.gamefile import FORMAT, VERSION
-from ..model.map import Map
+from ..model.map import SHIPPED_MAPS, Map, map_named
 from ..model.outcome import explain_ruling, explain_tail
 from ..model.position import Position
 from ..model.rules import Rules
@@ -320,15 +320,13 @@ class EngineWriter:
         if kept is not None and kept[0] is self._initial:
             head = kept[1]
         else:
-            head = _dumps(
-                {
-                    "format": FORMAT,
-                    "version": VERSION,
-                    "map": self._map.name,
-                    "rules": self._rules.to_json(),
-                    "initial": self._initial.to_json(),
-                }
-            )[:-1]
+            doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "map": self._map.name}
+            if not _shipped(self._map):
+                # As gamefile.to_json: a map read from a file travels with the game.
+                doc["map_data"] = self._map.to_dict()
+            doc["rules"] = self._rules.to_json()
+            doc["initial"] = self._initial.to_json()
+            head = _dumps(doc)[:-1]
             if len(_HEADS) > 16:
                 _HEADS.clear()
             _HEADS[key] = (self._initial, head)
@@ -338,6 +336,11 @@ class EngineWriter:
             f'"phases": [{", ".join(self._entries)}], '
             f'"status": {_dumps(self._status(max_year))}, "meta": {_dumps(meta_doc)}}}\n'
         )
+
+
+def _shipped(game_map: Map) -> bool:
+    """Whether ``game_map`` is the loaded copy of a shipped map (its game files name it only)."""
+    return game_map.name in SHIPPED_MAPS and game_map is map_named(game_map.name)
 
 
 def _dumps(value: Any) -> str:

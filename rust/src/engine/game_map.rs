@@ -83,6 +83,9 @@ pub struct GameMap<M: Mask> {
     pub centers: M,
     /// Ports: coastal provinces whose fleet may convoy, as a fleet at sea does.
     pub ports: M,
+    /// Where a fleet may convoy ([`GameMap::may_convoy`]): the seas and the ports. In the convoy
+    /// tables below, "sea" means any of these.
+    pub carriers: M,
     /// Coastal provinces with a sea neighbour: where a convoy can start or end.
     pub shores: M,
     /// Per shore province, the seas along any of its coasts (0 for other provinces).
@@ -153,7 +156,8 @@ impl<M: Mask> GameMap<M> {
             is_sea,
             spec.army_adj.clone(),
             spec.fleet_adj.clone(),
-        )?;
+        )?
+        .with_ports(&spec.ports)?;
         let prov_of: Vec<u16> = spec.loc_province.clone();
         let kind = spec.province_kind.clone();
         for (loc, list) in spec.fleet_adj.iter().enumerate() {
@@ -188,14 +192,26 @@ impl<M: Mask> GameMap<M> {
         let seas: M = (0..p)
             .filter(|&q| kind[q] == SEA)
             .fold(M::ZERO, |m, q| m | M::bit(q));
+        let mut ports = M::ZERO;
+        for &q in &spec.ports {
+            let q = q as usize;
+            if q >= p || kind[q] != COAST {
+                return Err(format!("port {q} is not a coastal province"));
+            }
+            ports |= M::bit(q);
+        }
+        let carriers = seas | ports;
         let mut border = army_adj.clone();
+        // Per province, where a fleet on any of its locations could move (provinces).
+        let mut fleet_from = vec![M::ZERO; p];
         for (loc, &prov) in prov_of.iter().enumerate() {
             border[prov as usize] |= fleet_reach[loc];
+            fleet_from[prov as usize] |= fleet_reach[loc];
         }
         let mut shore_seas = vec![M::ZERO; p];
         let mut shores = M::ZERO;
         for q in 0..p {
-            let s = border[q] & seas;
+            let s = border[q] & carriers & !M::bit(q);
             if kind[q] == COAST && !s.is_zero() {
                 shore_seas[q] = s;
                 shores |= M::bit(q);
@@ -203,9 +219,9 @@ impl<M: Mask> GameMap<M> {
         }
         let mut sea_adj = vec![M::ZERO; p];
         let mut sea_shores = vec![M::ZERO; p];
-        for s in Bits(seas) {
-            sea_adj[s] = fleet_reach[s] & seas;
-            sea_shores[s] = fleet_reach[s] & shores;
+        for s in Bits(carriers) {
+            sea_adj[s] = fleet_from[s] & carriers;
+            sea_shores[s] = fleet_from[s] & shores;
         }
 
         let mut centers = M::ZERO;
@@ -221,14 +237,6 @@ impl<M: Mask> GameMap<M> {
                 "{} home lists for {n_powers} powers",
                 spec.homes.len()
             ));
-        }
-        let mut ports = M::ZERO;
-        for &q in &spec.ports {
-            let q = q as usize;
-            if q >= p || kind[q] != COAST {
-                return Err(format!("port {q} is not a coastal province"));
-            }
-            ports |= M::bit(q);
         }
         let mut home_of = vec![NO_POWER; p];
         let mut homes = Vec::with_capacity(n_powers);
@@ -282,6 +290,7 @@ impl<M: Mask> GameMap<M> {
             seas,
             centers,
             ports,
+            carriers,
             shores,
             shore_seas,
             sea_adj,
@@ -314,6 +323,13 @@ impl<M: Mask> GameMap<M> {
     #[inline]
     pub fn is_sea(&self, q: usize) -> bool {
         self.kind[q] == SEA
+    }
+
+    /// Whether a fleet in province `q` may convoy: a sea or a port (the map's rule, as
+    /// `diplo.model.map.Map.may_convoy` says it).
+    #[inline]
+    pub fn may_convoy(&self, q: usize) -> bool {
+        self.carriers.has(q)
     }
 
     /// All locations of province `q` (itself and its coasts).

@@ -326,6 +326,12 @@ fn fleet_build<M: Mask>(map: &GameMap<M>, loc: usize) -> u8 {
     OK
 }
 
+/// Whether the unit in `p` may convoy: a fleet at sea or in a port (DATC 6.F.1;
+/// [`GameMap::may_convoy`]).
+fn convoys_from<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize) -> bool {
+    st.units[p].fleet && map.may_convoy(p)
+}
+
 /// Section: the hold.
 fn push_hold<M: Mask>(st: &State<M>, p: usize, out: &mut Vec<Code>) {
     out.push(encode::hold(st.units[p].loc as usize));
@@ -381,7 +387,7 @@ impl<M: Mask> Tables<M> {
         out: &mut Vec<Code>,
     ) {
         let loc = st.units[p].loc as usize;
-        let at_sea = map.is_sea(p);
+        let at_sea = convoys_from(map, st, p);
         // 6.D.31: per army, its reach by sea without this fleet (worked out on first need and
         // kept for a few armies).
         let mut avoiding = [M::ZERO; 8];
@@ -484,12 +490,17 @@ impl<M: Mask> Legal<M> {
         let p = map.provinces;
         let t = &mut self.tables;
         let mut occupied = M::ZERO;
+        let mut afloat = M::ZERO;
         for q in 0..p {
             if st.units[q].is_some() {
                 occupied |= M::bit(q);
+                if st.units[q].fleet {
+                    afloat |= M::bit(q);
+                }
             }
         }
-        let fleets = occupied & map.seas;
+        // The fleets that could convoy: at sea or in a port.
+        let fleets = afloat & map.carriers;
         t.occupied = occupied;
         t.fleets = fleets;
         t.into.as_mut()[..p].fill(M::ZERO);
@@ -658,7 +669,7 @@ impl<M: Mask> Legal<M> {
         push_hold(st, p, codes);
         t.push_moves(map, st, p, codes);
         t.push_supports(map, st, p, support_reach(map, st, p), codes);
-        if map.is_sea(p) {
+        if convoys_from(map, st, p) {
             self.ensure_routes(map, st);
             push_convoys(&self.routes, st, p, &mut self.codes);
         }
@@ -879,7 +890,7 @@ impl<M: Mask> Legal<M> {
                 self.tables.push_supports(map, st, p, M::bit(q), out);
             }
             kind::CONVOY => {
-                if !map.is_sea(p) {
+                if !convoys_from(map, st, p) {
                     return false;
                 }
                 self.ensure_routes(map, st);
@@ -1017,7 +1028,7 @@ fn why_movement<M: Mask>(
             }
         }
         _ => {
-            if !map.is_sea(p) {
+            if !convoys_from(map, st, p) {
                 return CONVOY_NOT_AT_SEA;
             }
             let army = st.units[a];

@@ -468,6 +468,7 @@ impl<M: Mask> Scratch<M> {
                 Order::Hold
             });
         }
+        self.adj.rulings = st.rules.resolver;
         crate::resolver::resolve_with(&mut self.adj, &self.units, &self.orders, &mut self.out)
             .map_err(|e| format!("the resolver refused a legal order set: {e}"))?;
         let out = &self.out;

@@ -18,6 +18,55 @@ mod retreat;
 mod strength;
 
 pub use adjudicator::Adjudicator;
+
+/// How an army ordered to a neighbouring province comes to go by convoy (DATC 4.A.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AdjacentConvoy {
+    /// "Via convoy", or a fleet of its own power ordered to convoy it; no land fallback (1982,
+    /// 2000, 2023; the DATC v3.0 preference).
+    #[default]
+    Intent,
+    /// Only "via convoy" (the DPTG).
+    Explicit,
+    /// Any fleet's convoy, but only when the destination's unit moves the opposite way (1971).
+    Opposite,
+}
+
+/// When a convoy with several routes is disrupted (DATC 4.A.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ConvoyDisruption {
+    /// When every route is broken (1982 onwards).
+    #[default]
+    AllRoutes,
+    /// When any route is broken (1971).
+    AnyRoute,
+}
+
+/// The convoy paradox rule (DATC 4.A.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Paradox {
+    /// Szykman's: the convoying fleets of a paradox do not convoy (the DATC's preference).
+    #[default]
+    Szykman,
+    /// 1971: a convoyed army does not cut the support of a fleet attacking one of its convoying
+    /// fleets (Szykman's rule where that gives no answer).
+    Rule1971,
+    /// 1982: a convoyed army does not cut a support of an action in a sea holding a convoying
+    /// fleet (Szykman's rule where that gives no answer).
+    Rule1982,
+    /// The 2000 and 2023 rulebooks' text: a convoyed army does not cut the support of an attack
+    /// on a fleet that every route of it needs (Szykman's rule where that gives no answer).
+    Rule2000,
+}
+
+/// The rulebook choices the movement resolver reads, set from the game's rules
+/// (`crate::engine::rules::Rules`, which decides them per edition); the default is today's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rulings {
+    pub adjacent_convoy: AdjacentConvoy,
+    pub convoy_disruption: ConvoyDisruption,
+    pub paradox: Paradox,
+}
 pub use map::CompiledMap;
 pub use orders::{Order, Unit};
 pub use outcome::{code, MovementOutcome};
