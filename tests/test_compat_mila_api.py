@@ -143,6 +143,19 @@ def test_copies_keep_history_and_press() -> None:
         assert len(other.order_history) == len(game.order_history) + 2
 
 
+def test_a_copy_reads_orders_on_its_own_board() -> None:
+    game = Game()
+    game.get_all_possible_orders()  # the phase's texts made before the copy
+    other = copy.deepcopy(game)
+    game.set_orders("FRANCE", ["A PAR - PIC"])
+    game.process()
+    # Written otherwise than listed, so checked against the copy's own legal orders.
+    other.set_orders("france", ["a  par -  bur"])
+    assert other.get_orders("FRANCE") == ["A PAR - BUR"] and not other.error
+    other.process()
+    assert "A BUR" in other.get_units("FRANCE") and "A PIC" in game.get_units("FRANCE")
+
+
 def test_a_drawn_game_does_not_recurse() -> None:
     game = play(Game(), 5, 4)
     game.draw()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,14 +22,24 @@ TABLES = (
 )  # fmt: skip
 
 
+def _mila_map(name: str) -> Any:
+    """MILA's map: its cached one when a MILA game made it (MILA's ``use_cache=False`` then gives
+    an empty object), else a fresh one without the convoy paths (which take minutes to make)."""
+    from diplomacy.engine.map import MAP_CACHE
+
+    if name in MAP_CACHE:
+        return MAP_CACHE[name]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return diplomacy.Map(name, use_cache=False)
+
+
 def test_every_shipped_map_is_covered() -> None:
     assert len(MAPS) == 14
 
 
 @pytest.mark.parametrize("name", MAPS)
 def test_map_queries_answer_as_mila(name: str) -> None:
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        theirs = diplomacy.Map(name, use_cache=False)
+    theirs = _mila_map(name)
     ours = Map(name)
     for table in TABLES:
         assert getattr(ours, table) == getattr(theirs, table), table
@@ -55,3 +66,32 @@ def test_map_queries_answer_as_mila(name: str) -> None:
         assert ours.default_coast(["F", loc.upper(), "-", "SPA"]) == theirs.default_coast(
             ["F", loc.upper(), "-", "SPA"]
         )
+
+
+@pytest.mark.parametrize("name", ["standard", "ancmed", "pure"])
+def test_without_milas_files_a_shipped_map_answers_alike(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where MILA is not installed the drop-in describes diplo's own map in MILA's shapes: the
+    # same adjacency answers (lists in diplo's order), less what diplo's data leaves out
+    # (standard's impassable SWI).
+    from diplo.compat import _map
+
+    files = Map(name)
+    monkeypatch.setattr(_map, "mila_map_file", lambda _name: None)
+    own = Map(name)
+    assert own.files == [] and files.files
+    assert (own.powers, own.first_year, own.phase) == (files.powers, files.first_year, files.phase)
+    assert sorted(own.scs) == sorted(files.scs)
+    left_out = {"SWI"}
+    for loc in files.locs:
+        if loc in left_out:
+            continue
+        assert own.area_type(loc) == files.area_type(loc), loc
+        expected = sorted(x for x in files.abut_list(loc) if x.upper() not in left_out)
+        assert sorted(own.abut_list(loc)) == expected, loc
+        for other in files.locs:
+            for unit_type in "AF":
+                for order in "-SC":
+                    query = (unit_type, loc, order, other)
+                    assert bool(own.abuts(*query)) == bool(files.abuts(*query)), query

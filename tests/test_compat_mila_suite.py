@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import io
 from collections.abc import Callable
 from typing import Any
@@ -91,6 +92,42 @@ def test_mila_suite_against_the_drop_in(name: str, monkeypatch: pytest.MonkeyPat
             _run(name, drop.Game, monkeypatch)
     else:
         _run(name, drop.Game, monkeypatch)
+
+
+#: MILA's two other DATC files: the same cases with the rule ``NO_CHECK`` (orders kept unchecked
+#: and ruled void at processing) and with ``set_orders(..., expand=False)``. Their expected
+#: failures are the DATC ones above (with ``expand=False`` MILA's 6.B.9 passes too).
+VARIANTS = {
+    "test_datc_no_check": set(EXPECTED_FAILURES),
+    "test_datc_no_expand": set(EXPECTED_FAILURES) - {"test_6_b_9"},
+}
+
+
+def _variant_cases() -> list[tuple[str, str]]:
+    out = []
+    for module_name in VARIANTS:
+        module = pytest.importorskip(f"diplomacy.tests.{module_name}")
+        cls = next(getattr(module, n) for n in dir(module) if n.startswith("TestDATC"))
+        out += [(module_name, n) for n in dir(cls) if n.startswith("test_")]
+    return sorted(out)
+
+
+@pytest.mark.parametrize(("module_name", "name"), _variant_cases())
+def test_milas_variant_suites_against_the_drop_in(
+    module_name: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = importlib.import_module(f"diplomacy.tests.{module_name}")
+    cls = next(getattr(module, n) for n in dir(module) if n.startswith("TestDATC"))
+    for patched in (module, mila_tests_datc):
+        if hasattr(patched, "Game"):  # test_datc_no_expand uses test_datc's
+            monkeypatch.setattr(patched, "Game", drop.Game)
+    test = getattr(cls(), name)
+    with contextlib.redirect_stdout(io.StringIO()):
+        if name in VARIANTS[module_name]:
+            with pytest.raises(AssertionError):
+                test()
+        else:
+            test()
 
 
 @pytest.mark.parametrize("name", sorted(CIVIL_DISORDER_FIXED))

@@ -475,27 +475,48 @@ def _describe(game_map: _DiploMap, r: _Reader) -> None:
     )
     for prov in game_map.provinces:
         coasts = game_map.coasts_of(prov)
-        kind = (
-            "WATER" if game_map.is_sea(prov) else "COAST" if game_map.is_coastal(prov) else "LAND"
-        )
-        name = prov.lower() if coasts else prov
-        r.locs.append(name)
+        sea, land = game_map.is_sea(prov), game_map.is_land(prov)
+        kind = "WATER" if sea else "LAND" if land and not game_map.is_coastal(prov) else "COAST"
+        if kind == "COAST" and prov in game_map.ports:
+            kind = "PORT"
+        army = game_map.army_neighbours(prov) if not sea else frozenset()
+        if coasts:  # MILA: the province in lower case, for armies; each coast, for fleets
+            name = prov.lower()
+            fleet_provs = {
+                game_map.province_of(x) for c in coasts for x in game_map.fleet_neighbours(c)
+            }
+            abuts = sorted(army | fleet_provs)
+            for coast in coasts:
+                r.locs.append(coast)
+                r.loc_type[coast] = "COAST"
+                r.loc_abut[coast] = sorted(game_map.fleet_neighbours(coast))
+        else:
+            name = prov
+            fleet = game_map.fleet_neighbours(prov) if kind != "LAND" else frozenset()
+            fleet_by_prov: dict[str, list[str]] = {}
+            for loc in fleet:
+                fleet_by_prov.setdefault(game_map.province_of(loc), []).append(loc)
+            abuts = []
+            for other in sorted(army | set(fleet_by_prov)):
+                locs = sorted(fleet_by_prov.get(other, []))
+                coastal = not game_map.is_sea(other) and (
+                    game_map.is_coastal(other) or bool(game_map.coasts_of(other))
+                )
+                if locs:
+                    fleet_only = (
+                        kind != "WATER"
+                        and other not in army
+                        and coastal
+                        and not game_map.coasts_of(other)
+                    )
+                    abuts.extend(loc.title() if fleet_only else loc for loc in locs)
+                elif kind == "COAST" and coastal:
+                    abuts.append(other.lower())  # armies only, between two coastal provinces
+                else:
+                    abuts.append(other)
+        r.locs.insert(len(r.locs) - len(coasts), name)
         r.loc_type[name] = kind
-        abuts: list[str] = []
-        for other in sorted(game_map.army_neighbours(prov) | game_map.sea_neighbours(prov)):
-            army = other in game_map.army_neighbours(prov)
-            fleet = not coasts and game_map.can_reach("F", prov, other) if kind != "LAND" else False
-            if game_map.coasts_of(other) and fleet:
-                abuts.extend(c for c in game_map.reachable_coasts(prov, other))
-                if army:
-                    abuts.append(other.lower())
-                continue
-            abuts.append(other if army and fleet else other.lower() if army else other.title())
         r.loc_abut[name] = abuts
-        for coast in coasts:
-            r.locs.append(coast)
-            r.loc_type[coast] = "COAST"
-            r.loc_abut[coast] = sorted(game_map.fleet_neighbours(coast))
     for power in game_map.powers:
         r.pow_name[power] = power
         r.own_word[power] = game_map.adjectives.get(power, power)

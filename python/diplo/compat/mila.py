@@ -230,11 +230,11 @@ class _Record:
         results: dict[str, list[str]] | None = None,
         state_doc: dict[str, Any] | None = None,
         extra: dict[str, Any] | None = None,
-        voids: list[str] | None = None,
+        voids: list[tuple[str, str]] | None = None,
     ) -> None:
         self.name = name
         #: Units of adjustment orders kept but void (MILA labels them ``void``).
-        self.voids: list[str] = voids or []
+        self.voids: list[tuple[str, str]] = voids or []
         #: Dislodged unit -> the province its attacker came from (worked out with the results).
         self.dislodged: dict[str, str] | None = None
         self.state = state
@@ -1420,7 +1420,7 @@ class Game:
         powers = self._map.powers
         codes: list[int] = []
         kept: dict[str, list[str]] = {}
-        voids: list[str] = []
+        voids: list[tuple[str, str]] = []
         orders = self._orders
         for power in powers:
             given = orders.get(power)
@@ -1432,7 +1432,7 @@ class Game:
                 if code is None:  # kept unchecked: read now, void when it cannot be
                     read = None if text.startswith("VOID ") else self._read(power, text, turn, True)
                     if read is None:
-                        voids.append(" ".join(text.removeprefix("VOID ").split()[:2]))
+                        voids.append((power, " ".join(text.removeprefix("VOID ").split()[:2])))
                         continue
                     code, text = read, turn.text(read)
                 texts.append(text)
@@ -1654,6 +1654,9 @@ class Game:
         new._extra = _copy.deepcopy(self._extra, memo) if self._extra else {}
         new._outcome = list(self._outcome)
         new._core = self._core.clone()
+        if self._turn_cache is not None:  # the phase's texts are shared; its engine is the copy's
+            turn = new._turn_cache = _copy.copy(self._turn_cache)
+            turn._core = new._core
         new._orders = {p: dict(o) for p, o in self._orders.items()}
         new._powers = {p: Power(new, p) for p in self._map.powers}
         new._loaded = set()
@@ -1929,13 +1932,13 @@ def is_valid_saved_game(saved_game: Mapping[str, Any]) -> bool:
 
 
 def _mila_labels(
-    record: PhaseRecord, voids: Sequence[str] = ()
+    record: PhaseRecord, voids: Sequence[tuple[str, str]] = ()
 ) -> tuple[dict[str, list[str]], dict[str, str]]:
     """MILA's result labels of a processed phase (unit -> labels), and its dislodged units
     (unit -> the province the attacker came from), from diplo's ruling of the phase.
 
     Labels start from :func:`diplo.mila.mila_results`; the drop-in adds what MILA also reports:
-    adjustment orders it kept but found void (``voids``, listed first), ``disrupted`` for a
+    orders it kept but found void (``voids``: power and unit, listed first), ``disrupted`` for a
     convoying fleet whose convoy failed because a fleet of the route was dislodged."""
     labels = mila_results(record)
     outcome = record.outcome
@@ -1972,7 +1975,16 @@ def _mila_labels(
                     labels[unit] = ["disrupted", *extra]
                 elif result.code in ("no_convoy", "void"):
                     labels[unit] = ["no convoy", "void", *extra]
-    for unit in voids:
+    retreat = record.position.phase.kind == "R"
+    for power, unit in voids:
+        loc = unit[2:]
+        owner = None
+        if loc in game_map.location_index:
+            prov = game_map.province_of(loc)
+            away = record.position.dislodged.get(prov)
+            owner = (away.piece if away is not None else None) if retreat else units.get(prov)
+        if owner is not None and owner.power != power:
+            continue  # an order for another power's unit (NO_CHECK): MILA labels it by its own
         labels[unit] = ["void", *labels.get(unit, [])]
     return labels, dislodged
 
