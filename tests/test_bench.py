@@ -269,3 +269,26 @@ def test_engines_take_turns() -> None:
     assert calls == ["a", "b", "c", "a", "b", "c", "b", "c", "a", "c", "a", "b"]
     assert {name: m.phases for name, m in results.items()} == {"a": 6, "b": 6, "c": 6}
     assert all(len(m.rounds) == 3 for m in results.values())
+
+
+@pytest.mark.skipif(not rust_available(), reason="diplo rollouts needs the code API")
+def test_rollouts_workload_times_files_dataset_and_the_plain_loop() -> None:
+    settings = bench.Settings(
+        workloads=("rollouts",), rollout_games=2, rollout_rounds=1, max_year=1901
+    )
+    report = bench.run_benchmarks(settings).to_json()
+    engines = set(report["workloads"]["rollouts"])
+    expected = {"rollouts-files", "diplo-rust"}
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        expected.add("rollouts-dataset")
+    assert engines == expected
+    for entry in report["workloads"]["rollouts"].values():
+        assert entry["phases"] == 2 and entry["us_per_phase"] > 0  # games, µs per game per core
+    assert set(report["ratios"]["rollouts"]) == {
+        f"{e}/diplo-rust" for e in expected - {"diplo-rust"}
+    }
+    assert "rollouts" not in bench.Settings().workloads  # asked for only

@@ -280,3 +280,248 @@ def test_workers_that_cannot_start_are_an_error_not_a_hang(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("refused: a worker process died")
     assert 'if __name__ == "__main__"' in done.stdout
+
+
+# --------------------------------------------------------------------------- engine-written files
+
+
+def _phases_of(seed: int, max_year: int, map_name: str = "standard") -> list[Any]:
+    """The ``(power, code)`` orders of every phase of the game of ``seed`` (the default policy)."""
+    from diplo.model.map import map_named
+    from diplo.rollouts.policy import RandomPolicy, choose
+
+    game = FastGame(Position.initial(map_named(map_name)), max_year)
+    rng = random.Random(seed)
+    phases = []
+    while not game.is_over:
+        chosen = choose(RandomPolicy(), game, game.legal_orders(), rng)
+        phases.append(chosen)
+        game.set_orders([code for _power, code in chosen])
+        game.process()
+    return phases
+
+
+@pytest.mark.parametrize(("map_name", "max_year"), [("standard", 1908), ("pure", 1906)])
+def test_engine_written_files_are_the_object_api_files_byte_for_byte(
+    map_name: str, max_year: int
+) -> None:
+    from diplo.rollouts.play import write_by_replay
+    from diplo.rollouts.summary import summary_row
+
+    seeds = tuple(range(10))
+    task = GameTask(seeds, map_name, max_year=max_year)
+    for played in play_batch(task):
+        old = write_by_replay(played.seed, _phases_of(played.seed, max_year, map_name), task)
+        assert played.text == old
+        assert played.row == summary_row(json.loads(old), played.name)
+
+
+def test_a_policy_giving_codes_the_engine_rewrites_falls_back_to_the_object_api() -> None:
+    class Unnormal:
+        """The first legal code, with the unit type bit of a build flipped: not a normal form."""
+
+        def __call__(self, game: FastGame, legal: list[list[int]], rng: random.Random) -> list[int]:
+            from diplo.engine.codes import BUILD, FLEET, kind_of
+
+            return [options[0] ^ FLEET if kind_of(options[0]) == BUILD else options[0]
+                    for options in legal]  # fmt: skip
+
+    (played,) = play_batch(GameTask((1,), max_year=1903, policy=Unnormal()))
+    game = gamefile.load(io.StringIO(played.text))
+    assert game.is_over
+
+
+def test_the_dataset_has_one_row_per_order_given(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    report = run_rollouts(
+        4, tmp_path, workers=1, backend="local", max_year=1902, dataset=True, progress=False
+    )
+    table = pq.read_table(tmp_path / "dataset").to_pylist()
+    assert report.dataset == tmp_path / "dataset"
+    by_game: dict[int, list[dict[str, Any]]] = {}
+    for row in table:
+        by_game.setdefault(row["game"], []).append(row)
+    assert sorted(by_game) == [0, 1, 2, 3]
+    from diplo.engine.codes import RESULT_CODES
+
+    for seed, rows in by_game.items():
+        doc = json.loads((tmp_path / "games" / f"{game_id(seed)}.json").read_text())
+        expected = [
+            (entry["phase"], r["power"], r["order"], r["success"], r["code"])
+            for entry in doc["phases"]
+            for r in entry["results"]
+            if r["given"]
+        ]
+        got = [(r["phase"], r["power"], r["order"], r["success"], RESULT_CODES[r["result"]])
+               for r in rows]  # fmt: skip
+        assert got == expected
+        assert all(r["reason"] == 0 for r in rows)
+        from diplo.engine.codes import encode_order
+        from diplo.model.map import standard_map
+        from diplo.model.orders import parse_order
+
+        m = standard_map()
+        assert all(encode_order(parse_order(r["order"], m), m) == r["code"] for r in rows[:30])
+
+
+def test_dataset_only_writes_no_game_file(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    report = run_rollouts(
+        3, tmp_path, workers=1, backend="local", max_year=1902, dataset=True, files=False,
+        progress=False,
+    )  # fmt: skip
+    assert not (tmp_path / "games").exists()
+    assert sorted({r["game"] for r in pq.read_table(tmp_path / "dataset").to_pylist()}) == [0, 1, 2]
+    assert [r["seed"] for r in report.rows] == [0, 1, 2]
+    assert all(r["file"] == "" for r in report.rows)
+    with pytest.raises(RolloutError, match="already holds a dataset"):
+        run_rollouts(3, tmp_path, workers=1, backend="local", max_year=1902, dataset=True,
+                     files=False, progress=False)  # fmt: skip
+
+
+def test_workers_are_bounded(tmp_path: Path) -> None:
+    from diplo.rollouts.run import max_workers
+
+    limit = max_workers("local")
+    with pytest.raises(ValueError, match=f"workers {limit + 1} is more than {limit}"):
+        run_rollouts(1, tmp_path, workers=limit + 1, backend="local")
+    code = main(["rollouts", "--games", "1", "--out", str(tmp_path), "--workers", "100000",
+                 "--backend", "local"])  # fmt: skip
+    assert code == 2
+
+
+def _tamper(path: Path, change: Any) -> None:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    change(doc)
+    path.write_text(json.dumps(doc, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _set_winner(doc: dict[str, Any]) -> None:
+    doc["status"]["winner"] = "FRANCE"
+
+
+def _set_centers(doc: dict[str, Any]) -> None:
+    doc["status"]["centers"]["FRANCE"] = 30
+
+
+def _set_formula(doc: dict[str, Any]) -> None:
+    doc["meta"]["rollout"]["id"] = '=HYPERLINK("http://x")'
+
+
+def _set_result(doc: dict[str, Any]) -> None:
+    doc["phases"][0]["results"][0]["success"] = not doc["phases"][0]["results"][0]["success"]
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (_set_winner, "winner"),
+        (_set_centers, r"status\.centers"),
+        (_set_formula, "meta.rollout does not match"),
+        (_set_result, "does not verify"),
+    ],
+)
+def test_resume_refuses_tampered_files_by_name(
+    local_run: Path, tmp_path: Path, change: Any, why: str
+) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    for name, data in _files(local_run).items():
+        (games / name).write_bytes(data)
+    victim = games / f"{game_id(3)}.json"
+    _tamper(victim, change)
+    with pytest.raises(RolloutError, match=why) as info:
+        run_rollouts(12, tmp_path, workers=2, backend="local", max_year=MAX_YEAR, progress=False)
+    assert str(victim) in str(info.value)
+    assert not (tmp_path / "summary.csv").exists()  # nothing reached a summary
+    assert not (games / f"{game_id(11)}.json").exists()  # nothing was played
+
+
+def test_resume_derives_rows_from_the_verified_games(local_run: Path, tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    for name, data in _files(local_run).items():
+        (games / name).write_bytes(data)
+    report = run_rollouts(
+        10, tmp_path, workers=2, backend="local", max_year=MAX_YEAR, progress=False
+    )
+    assert (report.played, report.skipped, report.games) == (0, 10, 10)
+    with (local_run / "summary.csv").open(encoding="utf-8") as f:
+        first = list(csv.DictReader(f))
+    with (tmp_path / "summary.csv").open(encoding="utf-8") as f:
+        again = list(csv.DictReader(f))
+    assert again == first
+
+
+def test_a_stray_file_name_is_refused(local_run: Path, tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "game-12.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(RolloutError, match=r"game-12\.json: not a game file name"):
+        run_rollouts(1, tmp_path, workers=1, backend="local", max_year=MAX_YEAR, progress=False)
+
+
+def test_csv_cells_are_escaped_against_formulas(tmp_path: Path) -> None:
+    from diplo.rollouts.summary import csv_cell, read_csv_rows, write_tables
+
+    assert csv_cell("=1+1") == "'=1+1" and csv_cell("-x") == "'-x" and csv_cell("@A") == "'@A"
+    assert csv_cell(-3) == -3 and csv_cell("FRANCE") == "FRANCE" and csv_cell(None) == ""
+    rows = [{"seed": 1, "winner": "=cmd|' /C calc'!A0", "draw": False, "file": "games/x"}]
+    write_tables(rows, ["seed", "winner", "draw", "file"], tmp_path / "s.csv", None)
+    text = (tmp_path / "s.csv").read_text(encoding="utf-8")
+    assert "\n1,'=cmd" in text
+    assert read_csv_rows(tmp_path / "s.csv")[0]["winner"] == rows[0]["winner"]
+
+
+def test_tasks_are_taken_as_workers_free_up() -> None:
+    from diplo.rollouts.backends import run_local
+
+    taken = []
+
+    def tasks() -> Any:
+        for i in range(40):
+            taken.append(i)
+            yield GameTask((i,), max_year=1901)
+
+    seen: list[int] = []
+
+    def on_done(k: int, batch: Any) -> None:
+        # Never more than the window ahead of what has been handed over.
+        assert len(taken) - len(seen) <= 4
+        seen.append(k)
+
+    run_local(tasks(), 2, on_done, window=4)
+    assert sorted(seen) == list(range(40))
+
+
+def test_engine_written_files_of_a_map_of_ones_own_carry_it(tmp_path: Path) -> None:
+    from importlib import resources
+
+    from diplo.model.map import Map
+    from diplo.rollouts.play import write_by_replay
+
+    data = json.loads(
+        resources.files("diplo").joinpath("data/pure.json").read_text(encoding="utf-8")
+    )
+    data["name"] = "my-pure"
+    mine = Map.from_dict(data)
+    task = GameTask((0, 1, 2), mine.name, mine, max_year=1903)
+    for played in play_batch(task):
+        doc = json.loads(played.text)
+        assert doc["map"] == "my-pure" and doc["map_data"] == mine.to_dict()
+        phases = _phases_of_map(played.seed, 1903, mine)
+        assert played.text == write_by_replay(played.seed, phases, task)
+
+
+def _phases_of_map(seed: int, max_year: int, game_map: Any) -> list[Any]:
+    from diplo.rollouts.policy import RandomPolicy, choose
+
+    game = FastGame(Position.initial(game_map), max_year)
+    rng = random.Random(seed)
+    phases = []
+    while not game.is_over:
+        chosen = choose(RandomPolicy(), game, game.legal_orders(), rng)
+        phases.append(chosen)
+        game.set_orders([code for _power, code in chosen])
+        game.process()
+    return phases

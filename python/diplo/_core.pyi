@@ -169,6 +169,8 @@ class FastGame:
         """json.dumps of position_json with this phase (None: null), on a plain-named map."""
     def movement_rows(self, before: FastGame) -> list[Any]:
         """Per code a row of facts or None, then per implied hold a row (see bindings/game.rs)."""
+    def movement_json(self, before: FastGame, owners: bytes) -> tuple[list[str], list[int]]:
+        """The results' JSON around their sentences' tails, and the tails' keys."""
     def phase_rows(
         self, before: FastGame
     ) -> list[
@@ -194,6 +196,23 @@ class FastGame:
         ``(code, success, unit, facts)``, then per implied result the same; ``facts`` is
         ``(why, power, unit, order, place, other, number, home, rivals)`` with ``why`` an index
         of ``EXPLAIN_NAMES`` (the fields of diplo.model.outcome.RulingFacts)."""
+    # Search (rust/src/engine/search.rs, zobrist.rs).
+    @property
+    def hash(self) -> int:
+        """The board hash (64 bits), kept as the game is played."""
+    def full_hash(self) -> int:
+        """The board hash worked out from scratch."""
+    def state_bytes(self) -> bytes:
+        """The compact, versioned state (without the map)."""
+    @staticmethod
+    def from_state_bytes(map: FastMap, data: bytes) -> FastGame:
+        """The game of state_bytes on ``map``; ValueError for damaged bytes."""
+    def __copy__(self) -> FastGame: ...
+    def __deepcopy__(self, _memo: Any) -> FastGame: ...
+    def play_candidates(
+        self, candidates: Sequence[Sequence[int]]
+    ) -> tuple[list[int], list[list[int]], list[FastGame]]:
+        """Per candidate order set: next hash, centres per power, the game."""
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
 

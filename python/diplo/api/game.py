@@ -96,9 +96,69 @@ class PhaseRecord:
     orders: Mapping[str, tuple[str, ...]]
     outcome: PhaseOutcome
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The orders travel as a plain dict (a mapping proxy cannot be pickled); the outcome as
+        # its plain form (an engine outcome reduces to its results).
+        orders = self.orders
+        if type(orders) is MappingProxyType:
+            return (_record, (self.position, dict(orders), self.outcome))
+        return (PhaseRecord, (self.position, orders, self.outcome))
+
     @property
     def phase(self) -> Phase:
         return self.position.phase
+
+
+def _record(
+    position: Position, orders: dict[str, tuple[str, ...]], outcome: PhaseOutcome
+) -> PhaseRecord:
+    """A pickled phase record whose orders were read-only: read-only again."""
+    return PhaseRecord(position, MappingProxyType(orders), outcome)
+
+
+#: The version of a pickled :class:`Game`'s state (its attributes by name): a later diplo that
+#: changes them reads the older versions or refuses them by this number.
+PICKLE_VERSION = 1
+
+
+def _unpickle_game(version: object, state: object) -> Game:
+    """A game from :meth:`Game.__reduce__`'s state; a state of another version or shape is a
+    ``ValueError`` naming what is wrong."""
+    if version != PICKLE_VERSION:
+        raise ValueError(
+            f"pickled Game state version {version!r} is not supported (this diplo reads "
+            f"version {PICKLE_VERSION})"
+        )
+    if not isinstance(state, dict):
+        raise ValueError(f"pickled Game state must be a dict, got {type(state).__name__}")
+    missing = sorted(_GAME_STATE - state.keys())
+    extra = sorted(state.keys() - _GAME_STATE)
+    if missing or extra:
+        raise ValueError(f"pickled Game state: missing {missing}, unknown {extra}")
+    if not isinstance(state["_position"], Position) or not isinstance(state["_history"], list):
+        raise ValueError("pickled Game state: _position or _history of the wrong type")
+    game = Game.__new__(Game)
+    game.__dict__.update(state)
+    return game
+
+
+_GAME_STATE = frozenset(
+    {
+        "_backend",
+        "_draw",
+        "_end_reason",
+        "_engine",
+        "_history",
+        "_initial",
+        "_max_year",
+        "_orders",
+        "_position",
+        "_proposal",
+        "_resigned",
+        "_winner",
+        "meta",
+    }
+)
 
 
 class Game:
@@ -160,6 +220,11 @@ class Game:
         self._end_reason: str | None = None
         #: Free-form data about the game (title, players, ...), saved in game files.
         self.meta: dict[str, Any] = {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and deep-copied) as its versioned state: the positions and rulings of its
+        history in their plain form, a shipped map by its name (:class:`~diplo.map.Map`)."""
+        return (_unpickle_game, (PICKLE_VERSION, dict(self.__dict__)))
 
     # ------------------------------------------------------------------ state
 

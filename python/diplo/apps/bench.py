@@ -33,6 +33,11 @@ Four workloads, each measured on every engine in the same run (the report is spe
     ``bytes`` of ``u32`` codes plus offsets, packed once by :func:`diplo.fast.pack_orders` before
     any timing (as a bot would keep its codes in a buffer), so no per-code conversion happens
     while the GIL is held.
+``rollouts``
+    ``diplo rollouts`` with two workers writing game files (``rollouts-files``), the same writing
+    only the dataset (``rollouts-dataset``), and the plain code-API loop on one core
+    (``diplo-rust``), on the same games; ``us_per_phase`` is µs per game per core there
+    (:mod:`diplo.rollouts.bench`). Run only when asked for (``--workloads rollouts``).
 
 Engines: ``diplo-python`` (:func:`~diplo.adjudicate.process_phase` with the Python resolver,
 :class:`~diplo.game.Game` for self-play), ``diplo-rust`` (the code API :mod:`diplo.fast` when it is
@@ -103,7 +108,9 @@ __all__ = [
     "selfplay_engines",
 ]
 
-WORKLOADS = ("movement", "strings", "selfplay", "mila-api", "jsonl", "batch")
+WORKLOADS = ("movement", "strings", "selfplay", "mila-api", "jsonl", "batch", "rollouts")
+#: The workloads run when none is named (``rollouts`` starts worker processes: asked for only).
+DEFAULT_WORKLOADS = tuple(w for w in WORKLOADS if w != "rollouts")
 ENGINES = ("diplo-rust", "diplo-rust-objects", "diplo-python", "mila")
 #: The engine the others are compared with, per workload (the ``÷`` column and ``ratios``).
 REFERENCE = {
@@ -113,6 +120,7 @@ REFERENCE = {
     "selfplay": "diplo-rust",
     "batch": "diplo-rust-2threads",
     "mila-api": "diplo-compat",
+    "rollouts": "diplo-rust",
 }
 FULL_BOARD = 30
 DESCRIPTIONS = {
@@ -122,6 +130,8 @@ DESCRIPTIONS = {
     "jsonl": "diplo adjudicate --jsonl: movement documents in, ruling documents out",
     "batch": "diplo.fast.process_batch over independent movement phases",
     "mila-api": "random self-play through MILA's Game API: diplo.compat.mila.Game and MILA",
+    "rollouts": "diplo rollouts on 2 workers (game files; dataset only) and the plain FastGame "
+    "loop on 1 core (µs per game per core)",
 }
 
 
@@ -661,7 +671,7 @@ def ratios(workload: str, results: dict[str, Measurement]) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class Settings:
-    workloads: tuple[str, ...] = WORKLOADS
+    workloads: tuple[str, ...] = DEFAULT_WORKLOADS
     engines: tuple[str, ...] = ENGINES
     seed: int = 0
     games: int = 30
@@ -673,6 +683,9 @@ class Settings:
     map: str | None = None
     #: Commands speaking the JSON contract in --jsonl mode, timed on the movement workload.
     external: tuple[str, ...] = ()
+    #: The rollouts workload: games per engine and round, and rounds.
+    rollout_games: int = 1000
+    rollout_rounds: int = 3
 
 
 def external_engines(phases: Sequence[MovementPhase], commands: Sequence[str]) -> list[Engine]:
@@ -739,6 +752,8 @@ class Report:
             "selfplay": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
             "batch": f"{s.batch_size} phases per call x {s.rounds} rounds",
             "mila-api": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
+            "rollouts": f"{s.rollout_games} games per engine x {s.rollout_rounds} rounds to "
+            f"{s.max_year} (µs per game per core)",
         }
         lines: list[str] = []
         for workload, results in self.workloads.items():
@@ -850,6 +865,24 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
             engines = batch_engines(phases, settings.batch_size, fast)
             say(f"batch: {settings.batch_size} phases per call x {settings.rounds} rounds")
             report.workloads["batch"] = measure(engines, settings.rounds)
+    if "rollouts" in settings.workloads:
+        if fast is None:
+            say("rollouts omitted: diplo rollouts needs the code API (diplo.fast)")
+        else:
+            from ..rollouts.bench import measure_rollouts
+
+            say(f"rollouts: 3 engines x {settings.rollout_rounds} rounds")
+            measured = measure_rollouts(
+                settings.seed,
+                settings.max_year,
+                settings.rollout_games,
+                settings.rollout_rounds,
+                settings.map or "standard",
+            )
+            report.workloads["rollouts"] = {
+                name: Measurement(games, seconds, rounds)
+                for name, (games, seconds, rounds) in measured.items()
+            }
     return report
 
 
@@ -909,9 +942,16 @@ def register(sub: Any) -> None:
         "--workloads",
         nargs="+",
         choices=WORKLOADS,
-        default=list(WORKLOADS),
+        default=list(DEFAULT_WORKLOADS),
         metavar="WORKLOAD",
-        help=f"workloads to run (default all): {', '.join(WORKLOADS)}",
+        help=f"workloads to run (default all but rollouts): {', '.join(WORKLOADS)}",
+    )
+    bench.add_argument(
+        "--rollout-games",
+        type=_positive,
+        default=defaults.rollout_games,
+        help=f"games per engine and round of the rollouts workload (default "
+        f"{defaults.rollout_games})",
     )
     bench.add_argument("--seed", type=int, default=defaults.seed, help="random seed (default 0)")
     bench.add_argument(
@@ -957,6 +997,7 @@ def run(args: argparse.Namespace) -> int:
         max_year=args.max_year,
         map=args.map,
         external=tuple(args.engine),
+        rollout_games=args.rollout_games,
     )
     try:
         report = run_benchmarks(settings, lambda text: print(f"bench: {text}", file=sys.stderr))

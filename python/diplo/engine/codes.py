@@ -81,7 +81,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Final, cast
+from typing import Any, Final, NamedTuple, cast
 
 from .. import _core
 from ..model.limits import check_max_year, show
@@ -101,7 +101,7 @@ from ..model.orders import (
     Waive,
 )
 from ..model.position import Dislodged, Phase, Piece, Position, check_position
-from ..model.rules import Rules
+from ..model.rules import Rules, RulesError
 from .compile import encode_position as _encode_position
 from .compile import fast_map
 
@@ -119,6 +119,7 @@ __all__ = [
     "SUPPORT_MOVE",
     "VIA",
     "WAIVE",
+    "Candidates",
     "FastGame",
     "decode_order",
     "encode_order",
@@ -533,11 +534,82 @@ class FastGame:
         except RuntimeError as exc:
             raise _in_use(exc) from None
 
+    # ------------------------------------------------------------------ search
+
+    @property
+    def hash(self) -> int:
+        """The board hash: 64 bits (an int in ``0 .. 2**64 - 1``), kept by the engine as the
+        game is played, the same for the same position whatever the history, in every process
+        and run (``docs/search.md`` lists what it covers)."""
+        return self._core.hash
+
+    def play_candidates(self, candidates: Sequence[Sequence[int]]) -> Candidates:
+        """Plays each order set of ``candidates`` (code lists, as :meth:`set_orders` takes)
+        from this position, in the engine with the GIL released, leaving this game unchanged:
+        per candidate the next position's :attr:`hash`, the centres each power owns there (map
+        order) and the game to continue from (equal to playing the candidate on a clone).
+        Raises ``ValueError`` for a malformed candidate (no game played) and
+        :class:`diplo.game.GameOverError` once the game is over."""
+        hashes, centers, cores = self._core.play_candidates(candidates)
+        games = [FastGame._wrap(core, self._map, self._rules) for core in cores]
+        return Candidates(hashes, centers, games)
+
+    def __copy__(self) -> FastGame:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> FastGame:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as ``(version, map, rules, state)``: a shipped map by its name (another map
+        by its contents), the rules as their JSON, the state as the engine's compact bytes
+        (``rust/src/engine/search.rs``), so a process pool or Ray can ship games."""
+        return (
+            _unpickle_fast_game,
+            (PICKLE_VERSION, self._map, self._rules.to_json(), self._core.state_bytes()),
+        )
+
     def __repr__(self) -> str:
         try:
             return repr(self._core)
         except RuntimeError as exc:
             raise _in_use(exc) from None
+
+
+class Candidates(NamedTuple):
+    """What :meth:`FastGame.play_candidates` returns: per candidate (in order) the next
+    position's hash, the centres per power (map order) and the game."""
+
+    hashes: list[int]
+    centers: list[list[int]]
+    games: list[FastGame]
+
+
+#: The version of a pickled :class:`FastGame` (the tuple of ``__reduce__``; the engine's bytes
+#: carry their own version too).
+PICKLE_VERSION = 1
+
+
+def _unpickle_fast_game(
+    version: object, game_map: object, rules: object, state: object
+) -> FastGame:
+    """A :class:`FastGame` from its pickled parts; anything damaged is a ``ValueError`` naming
+    what is wrong (never a crash, never a changed game)."""
+    if version != PICKLE_VERSION:
+        raise ValueError(
+            f"pickled FastGame version {show(version)} is not supported (this diplo reads "
+            f"version {PICKLE_VERSION})"
+        )
+    if not isinstance(game_map, Map):
+        raise ValueError(f"pickled FastGame: expected a Map, got {type(game_map).__name__}")
+    if not isinstance(state, bytes):
+        raise ValueError(f"pickled FastGame: the state must be bytes, got {type(state).__name__}")
+    try:
+        parsed = Rules.from_json(rules)
+    except (RulesError, TypeError) as exc:
+        raise ValueError(f"pickled FastGame: {exc}") from None
+    core = _core.FastGame.from_state_bytes(fast_map(game_map), state)
+    return FastGame._wrap(core, game_map, parsed)
 
 
 def position_from_state(game_map: Map, state: FastState, rules: Rules | None = None) -> Position:

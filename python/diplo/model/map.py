@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, SupportsIndex
 
 from .rules import DEFAULT_RULES, Rules, RulesError
 from .vocabulary import KEYWORDS
@@ -167,6 +167,13 @@ class Map:
         self._read_edges(data["army_edges"], data["fleet_edges"])
         self._build_tables()
         self._read_variant(data)
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        # A shipped map travels by its name (and comes back as the one loaded copy); any other
+        # map by its contents.
+        if self.name in SHIPPED_MAPS and shipped_map(self.name) is self:
+            return (shipped_map, (self.name,))
+        return object.__reduce_ex__(self, protocol)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Map:

@@ -134,8 +134,18 @@ class Position:
 
     def __getstate__(self) -> dict[str, Any]:
         # What the engine keeps on a position (``_engine``: its state; ``_legal``: legal
-        # orders) is rebuilt on demand, never pickled or copied.
-        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        # orders) is rebuilt on demand, never pickled or copied. The read-only boards travel as
+        # plain dicts (a mapping proxy cannot be pickled) and are frozen again on the way in.
+        return {
+            k: dict(v) if type(v) is MappingProxyType else v
+            for k, v in self.__dict__.items()
+            if not k.startswith("_")
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for key, value in state.items():
+            frozen = key in ("units", "centers", "dislodged")
+            object.__setattr__(self, key, _frozen(value) if frozen else value)
 
     # ---------------------------------------------------------------- queries
 

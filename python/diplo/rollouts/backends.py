@@ -1,7 +1,9 @@
 """Where the games of a rollout are played: a process pool here, or Ray.
 
-A backend runs :func:`~diplo.rollouts.play.play_batch` on every task and hands each finished
-batch to ``on_done`` in the calling process, as batches finish. On ``KeyboardInterrupt`` it stops
+A backend runs :func:`~diplo.rollouts.play.play_task` (or another function) on every task and
+hands each result to ``on_done`` in the calling process, as tasks finish, taking tasks from
+their iterator only as room frees up (a bounded number in flight: the parent's memory does not
+grow with the number of games). On ``KeyboardInterrupt`` it stops
 the workers (batches being played are dropped; finished ones were already handed over) and lets
 the interrupt go on.
 """
@@ -12,18 +14,22 @@ import logging
 import multiprocessing
 import signal
 import socket
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
-from .play import GameTask, PlayedGame, RolloutError, play_batch
+from .play import RolloutError, play_task
 
 __all__ = ["BACKENDS", "default_backend", "ray_available", "run_local", "run_ray"]
 
 BACKENDS = ("local", "ray")
 
-OnDone = Callable[[list[PlayedGame]], None]
+Task = TypeVar("Task")
+Result = TypeVar("Result")
+OnDone = Callable[[int, Result], None]
 
 
 def ray_available() -> bool:
@@ -39,36 +45,81 @@ def default_backend() -> str:
     return "ray" if ray_available() else "local"
 
 
+@contextmanager
+def _handing_over() -> Iterator[None]:
+    """Holds Ctrl-C back while a result is handed over (its files written and its rows
+    recorded together): the interrupt arrives once it is done, never half-way."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)
+
+
 def _ignore_interrupts() -> None:
     # Ctrl-C reaches the whole process group; the parent decides what stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run_local(tasks: Sequence[GameTask], workers: int, on_done: OnDone) -> None:
+def run_local(
+    tasks: Iterable[Task],
+    workers: int,
+    on_done: OnDone[Result],
+    fn: Callable[[Task], Result] | None = None,
+    window: int | None = None,
+    held: Callable[[], int] = lambda: 0,
+) -> None:
     """A pool of ``workers`` processes, started fresh (spawned: no fork of a process whose fast
-    path may already hold batch threads). On Ctrl-C the batches not started are dropped and
-    those being played are finished and handed over (a second Ctrl-C stops at once).
+    path may already hold batch threads), running ``fn`` (default
+    :func:`~diplo.rollouts.play.play_task`) on each task; ``on_done(k, result)`` gets the
+    result of the ``k``-th task, as tasks finish. Tasks are taken from ``tasks`` only as room
+    frees up: at most ``window`` (default twice the workers) are in flight or ``held`` by the
+    caller (results it keeps until earlier ones arrive), so the parent's memory does not grow
+    with the number of tasks. On Ctrl-C the tasks not started are dropped and those being
+    played are finished and handed over (a second Ctrl-C stops at once).
 
     A worker that dies (killed, or a ``__main__`` that cannot be imported again: a script must
     guard its top level with ``if __name__ == "__main__":``) raises :class:`RolloutError`."""
-    if not tasks:
+    run: Callable[[Any], Any] = play_task if fn is None else fn
+    limit = 2 * workers if window is None else window
+    stream = enumerate(tasks)
+    first = next(stream, None)
+    if first is None:
         return
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupts)
-    futures = [pool.submit(play_batch, task) for task in tasks]
-    handed: set[Future[list[PlayedGame]]] = set()
+    inflight: dict[Future[Any], int] = {}
+    pending: list[tuple[int, Task]] = [first]
+
+    def top_up() -> None:
+        while not inflight or len(inflight) + held() < limit:
+            item = pending.pop() if pending else next(stream, None)
+            if item is None:
+                return
+            inflight[pool.submit(run, item[1])] = item[0]
+
     try:
         try:
-            for future in as_completed(futures):
-                on_done(future.result())
-                handed.add(future)
+            top_up()
+            while inflight:
+                done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+                with _handing_over():
+                    for future in done:
+                        k = inflight.pop(future)
+                        on_done(k, future.result())
+                top_up()
         except KeyboardInterrupt:
-            for future in futures:
+            for future in inflight:
                 future.cancel()
-            rest = [f for f in futures if f not in handed and not f.cancelled()]
+            rest = {f: k for f, k in inflight.items() if not f.cancelled()}
             for future in as_completed(rest):
                 if future.exception() is None:
-                    on_done(future.result())
+                    with _handing_over():
+                        on_done(rest[future], future.result())
             raise
     except BrokenProcessPool as exc:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -79,7 +130,7 @@ def run_local(tasks: Sequence[GameTask], workers: int, on_done: OnDone) -> None:
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
-    pool.shutdown(wait=True)  # every batch is in: this only joins the idle workers
+    pool.shutdown(wait=True)  # every task is in: this only joins the idle workers
 
 
 #: How long joining a cluster may take to open a connection before the run gives up.
@@ -115,13 +166,22 @@ def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
 
 
 def run_ray(
-    tasks: Sequence[GameTask], workers: int, on_done: OnDone, address: str | None = None
+    tasks: Iterable[Task],
+    workers: int,
+    on_done: OnDone[Result],
+    address: str | None = None,
+    fn: Callable[[Task], Result] | None = None,
+    window: int | None = None,
+    held: Callable[[], int] = lambda: 0,
 ) -> None:
-    """Ray tasks, at most ``workers`` at a time (one CPU each). Without ``address`` Ray starts
+    """Ray tasks, at most ``workers`` at a time (one CPU each), taken from ``tasks`` as room
+    frees up (``window`` and ``held`` as for :func:`run_local`). Without ``address`` Ray starts
     embedded with ``workers`` CPUs (unless it is already running in this process); with it, the
     run joins that cluster (``"auto"``, ``"ray://host:10001"``, ...)."""
     import ray
 
+    run: Callable[[Any], Any] = play_task if fn is None else fn
+    limit = workers if window is None else min(window, workers)
     started = False
     if not ray.is_initialized():
         options: dict[str, Any] = {
@@ -142,16 +202,22 @@ def run_ray(
             notices.removeFilter(quiet)
         started = True
     try:
-        remote = ray.remote(num_cpus=1, max_retries=0)(play_batch)
-        queue = list(tasks)
-        queue.reverse()
-        pending: list[Any] = []
+        remote: Any = ray.remote(num_cpus=1, max_retries=0)(run)
+        stream = enumerate(tasks)
+        pending: dict[Any, int] = {}
         try:
-            while queue or pending:
-                while queue and len(pending) < workers:
-                    pending.append(remote.remote(queue.pop()))
-                ready, pending = ray.wait(pending, num_returns=1)
-                on_done(ray.get(ready[0]))
+            while True:
+                while not pending or len(pending) + held() < limit:
+                    item = next(stream, None)
+                    if item is None:
+                        break
+                    pending[remote.remote(item[1])] = item[0]
+                if not pending:
+                    break
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                with _handing_over():
+                    k = pending.pop(ready[0])
+                    on_done(k, ray.get(ready[0]))
         except BaseException:
             for ref in pending:
                 ray.cancel(ref, force=True)

@@ -21,8 +21,9 @@ def register(sub: Any) -> None:
         help="play many random games (process pool or Ray) and write game files and a summary",
         description=(
             "Play the games of seeds SEED..SEED+N-1 on the code API and write DIR/games/*.json "
-            "(game files) and DIR/summary.parquet + DIR/summary.csv. Seeds already in DIR are "
-            "skipped (resume); Ctrl-C keeps the games written so far."
+            "(game files) and DIR/summary.parquet + DIR/summary.csv (with --dataset also "
+            "DIR/dataset/*.parquet, one row per order). Seeds already in DIR are skipped "
+            "(resume) once every file there verifies; Ctrl-C keeps the games written so far."
         ),
     )
     cmd.add_argument("--games", type=_count, required=True, metavar="N", help="number of games")
@@ -43,6 +44,14 @@ def register(sub: Any) -> None:
     cmd.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     cmd.add_argument("--batch", type=_positive, default=DEFAULT_BATCH, help="games per worker task")
     cmd.add_argument("--compress", action="store_true", help="write gzipped game files (.json.gz)")
+    cmd.add_argument(
+        "--dataset",
+        action="store_true",
+        help="also write DIR/dataset/*.parquet: one row per order (needs pyarrow)",
+    )
+    cmd.add_argument(
+        "--no-files", action="store_true", help="write no game files (with --dataset: only it)"
+    )
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
     cmd.set_defaults(handler=run)
 
@@ -84,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
             address=args.address,
             progress=not args.no_progress,
             compress=args.compress,
+            files=not args.no_files,
+            dataset=args.dataset,
         )
     except KeyboardInterrupt:
         print(
@@ -94,18 +105,19 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, RolloutError, OSError) as exc:
         print(f"diplo: {exc}", file=sys.stderr)
         return 2
-    draws = sum(1 for r in report.rows if r["draw"])
-    wins = sum(1 for r in report.rows if r["winner"])
     print(
         f"{count(report.played, 'game')} played, {report.skipped} already there "
         f"({report.backend}, {count(report.workers, 'worker')}, {report.seconds:.1f} s, "
         f"{report.games_per_second:.1f} games/s)"
     )
     tables = ", ".join(str(p) for p in (report.parquet, report.csv) if p is not None)
+    where = report.out / "games" if not args.no_files else report.out
     print(
-        f"{count(len(report.rows), 'game')} in {report.out / 'games'}: {wins} won, "
-        f"{draws} drawn; summary: {tables}"
+        f"{count(report.games, 'game')} in {where}: {report.wins} won, {report.draws} drawn; "
+        f"summary: {tables}"
     )
+    if report.dataset is not None:
+        print(f"dataset: {report.dataset}")
     if report.parquet is None:
         print('(no Parquet: pip install "diplo[rollouts]" for pyarrow)', file=sys.stderr)
     return 0

@@ -1,11 +1,16 @@
-"""One worker's job: play a batch of games on the code API and turn each into a game file.
+"""One worker's job: play a batch of games on the code API and write each as a game file.
 
-The games of a batch advance together, one phase at a time: the policy chooses every game's
-orders, then :func:`diplo.fast.process_batch` rules on all of them (one thread: the parallelism
-of a rollout is its worker processes). Each phase's orders are kept as ``(power, code)``; once a
-game is over they are replayed through :class:`diplo.game.Game` (the object API, which writes the
-rulings a game file holds), and the final board of that replay is checked against the fast
-path's, so a file is never written for a game the two implementations disagree on.
+Each game is played phase by phase on the engine: the policy chooses the orders, the engine
+rules on them with its explanations and :class:`~diplo.rollouts.write.EngineWriter` writes the
+phase's entry of the game file from the engine's own rulings (no replay through the object API;
+the same bytes as :func:`diplo.gamefile.to_json` of the same game). A game whose policy gave a
+code the engine takes otherwise than given (not the normal form of a legal order) is written
+by replaying its orders through :class:`diplo.game.Game` instead (:func:`replay`), and the final
+board of that replay is checked against the fast path's, so a file is never written for a game
+the two implementations disagree on.
+
+With ``task.dataset`` the batch also returns the dataset's rows of its games (one per order,
+:mod:`diplo.rollouts.dataset`) as Parquet bytes; with ``task.files`` false no game file is made.
 """
 
 from __future__ import annotations
@@ -19,15 +24,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..api.game import Game
-from ..engine.codes import FastGame, decode_order, process_batch
+from ..engine.codes import FastGame, decode_order
 from ..formats.gamefile import to_json
 from ..model.map import Map, map_named
 from ..model.orders import Order
 from ..model.position import Position
 from .policy import CodePolicy, OrderPolicy, PolicyError, RandomPolicy, choose
 from .summary import summary_row
+from .write import EngineWriter, OrderRows
 
-__all__ = ["GameTask", "PlayedGame", "RolloutError", "file_name", "game_id", "play_batch"]
+__all__ = [
+    "GameTask",
+    "PlayedBatch",
+    "PlayedGame",
+    "RolloutError",
+    "file_name",
+    "game_id",
+    "play_batch",
+    "play_task",
+    "write_by_replay",
+]
 
 
 class RolloutError(RuntimeError):
@@ -47,12 +63,16 @@ class GameTask:
     policy: CodePolicy | OrderPolicy | None = None
     #: Write ``.json.gz`` (gzip, about a tenth of the size) rather than ``.json``.
     compress: bool = False
+    #: Make the game files (else only the summary rows, and the dataset if asked for).
+    files: bool = True
+    #: Collect the dataset's rows (one per order given) as Parquet bytes.
+    dataset: bool = False
 
 
 @dataclass(frozen=True)
 class PlayedGame:
-    """A finished game: its seed, its game file (JSON, gzipped when the task says so), the file's
-    name and its row of the summary."""
+    """A finished game: its seed, its game file (JSON, gzipped when the task says so; empty
+    without files), the file's name and its row of the summary."""
 
     seed: int
     data: bytes
@@ -64,6 +84,15 @@ class PlayedGame:
         """The game file's JSON text."""
         raw = gzip.decompress(self.data) if self.name.endswith(".gz") else self.data
         return raw.decode("utf-8")
+
+
+@dataclass(frozen=True)
+class PlayedBatch:
+    """A batch's games in seed order, and its dataset rows as Parquet bytes (``b""`` when the
+    task asks for none)."""
+
+    games: list[PlayedGame]
+    dataset: bytes = b""
 
 
 def file_name(seed: int, compress: bool = False) -> str:
@@ -78,54 +107,109 @@ def game_id(seed: int) -> str:
 
 def play_batch(task: GameTask) -> list[PlayedGame]:
     """Play the games of ``task`` to their end and return them, in seed order."""
+    return play_task(task).games
+
+
+def play_task(task: GameTask) -> PlayedBatch:
+    """Play the games of ``task`` to their end: them in seed order, and their dataset rows
+    when the task asks for them (what a worker sends back)."""
     game_map = task.game_map if task.game_map is not None else map_named(task.map_name)
     policy: CodePolicy | OrderPolicy = task.policy if task.policy is not None else RandomPolicy()
-    games = [FastGame(Position.initial(game_map), task.max_year) for _ in task.seeds]
-    rngs = [random.Random(seed) for seed in task.seeds]
-    played: list[list[list[tuple[str, int]]]] = [[] for _ in task.seeds]
-    running = [i for i, g in enumerate(games) if not g.is_over]
-    while running:
-        orders: list[list[int]] = []
-        for i in running:
-            game = games[i]
+    initial = Position.initial(game_map)
+    rows = OrderRows() if task.dataset else None
+    out = []
+    for seed in task.seeds:
+        game = FastGame(initial, task.max_year)
+        writer = EngineWriter(game_map, game.rules, game._core, initial, seed, rows, task.files)
+        rng = random.Random(seed)
+        played: list[list[tuple[str, int]]] = []
+        core = game._core
+        if type(policy) is RandomPolicy:
+            # The default policy, without the checks a policy of one's own needs: a legal code
+            # per slot, the slot's power with it.
+            choice = rng.choice
+            while not core.is_over:
+                codes = [choice(options) for options in core.legal_orders()]
+                powers = [p for p, _key in core.slots()]
+                played.append(list(zip(powers, codes, strict=True)))
+                writer.play_codes(powers, codes)
+        while not game.is_over:
             try:
-                chosen = choose(policy, game, game.legal_orders(), rngs[i])
+                chosen = choose(policy, game, game.legal_orders(), rng)
             except PolicyError as exc:
-                raise RolloutError(f"seed {task.seeds[i]}: {exc}") from None
-            played[i].append(chosen)
-            orders.append([code for _power, code in chosen])
-        process_batch([games[i] for i in running], orders, threads=1)
-        running = [i for i in running if not games[i].is_over]
-    return [
-        _finish(seed, game, phases, game_map, task)
-        for seed, game, phases in zip(task.seeds, games, played, strict=True)
-    ]
+                raise RolloutError(f"seed {seed}: {exc}") from None
+            played.append(chosen)
+            writer.play(chosen)
+        out.append(_finish(seed, game, writer, played, game_map, task))
+    data = b""
+    if rows is not None:
+        from .dataset import to_parquet
+
+        data = to_parquet(rows)
+    return PlayedBatch(out, data)
 
 
 def _finish(
     seed: int,
     fast: FastGame,
+    writer: EngineWriter,
     phases: Sequence[Sequence[tuple[str, int]]],
     game_map: Map,
     task: GameTask,
 ) -> PlayedGame:
+    meta = {
+        "rollout": {
+            "id": game_id(seed),
+            "seed": seed,
+            "policy": "random" if task.policy is None else type(task.policy).__name__,
+        }
+    }
+    name = file_name(seed, task.compress)
+    if not task.files:
+        return PlayedGame(seed, b"", "", writer.summary_row(game_id(seed), task.max_year))
+    if writer.exact:
+        text = writer.text(meta, task.max_year)
+        row = writer.summary_row(game_id(seed), task.max_year, name)
+    else:
+        text, row = _by_replay(seed, fast, phases, game_map, task, meta, name)
+    data = text.encode("utf-8")
+    if task.compress:
+        data = gzip.compress(data, mtime=0)  # no time stamp: same game, same bytes
+    return PlayedGame(seed, data, name, row)
+
+
+def _by_replay(
+    seed: int,
+    fast: FastGame,
+    phases: Sequence[Sequence[tuple[str, int]]],
+    game_map: Map,
+    task: GameTask,
+    meta: dict[str, Any],
+    name: str,
+) -> tuple[str, dict[str, Any]]:
+    """The game file and summary row of a game replayed through the object API."""
     game = replay(phases, game_map, task.max_year, seed)
     if game.position.to_json() != fast.position().to_json() or game.winner != fast.winner:
         raise RolloutError(
             f"seed {seed}: the object API and the code API end the game differently "
             f"({game.position.phase} vs {fast.phase}); no file written"
         )
+    game.meta.update(meta)
+    doc = to_json(game)
+    return json.dumps(doc, ensure_ascii=False) + "\n", summary_row(doc, name)
+
+
+def write_by_replay(seed: int, phases: Sequence[Sequence[tuple[str, int]]], task: GameTask) -> str:
+    """The game file of ``phases`` written through the object API (what rollouts wrote before
+    the engine wrote them): for tests that hold the two writers together."""
+    game_map = task.game_map if task.game_map is not None else map_named(task.map_name)
+    game = replay(phases, game_map, task.max_year, seed)
     game.meta["rollout"] = {
         "id": game_id(seed),
         "seed": seed,
         "policy": "random" if task.policy is None else type(task.policy).__name__,
     }
-    doc = to_json(game)
-    data = (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8")
-    name = file_name(seed, task.compress)
-    if task.compress:
-        data = gzip.compress(data, mtime=0)  # no time stamp: same game, same bytes
-    return PlayedGame(seed, data, name, summary_row(doc, name))
+    return json.dumps(to_json(game), ensure_ascii=False) + "\n"
 
 
 def replay(

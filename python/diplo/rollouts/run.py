@@ -4,45 +4,66 @@ Layout of the output folder::
 
     DIR/games/game-00000042.json    one game file per game (docs/game-files.md); with
                                     compress=True game-00000042.json.gz (gzip)
+    DIR/dataset/part-*.parquet      with dataset=True: one row per order given
+                                    (diplo.rollouts.dataset; needs pyarrow)
     DIR/summary.parquet             one row per game file in DIR/games (needs pyarrow)
     DIR/summary.csv                 the same rows
 
 Files are written by the calling process only (workers return the bytes), each under a temporary
 name then renamed, so an interrupted run never leaves half a file, and a cluster's workers need
-no shared disk. A run skips the seeds whose file is already there (resume), after checking that
-those files were played with the same map and year limit.
+no shared disk. A run skips the seeds whose file is already there (resume), after the workers
+have verified every file in the folder (:mod:`diplo.rollouts.verify`): a file the engine does not
+verify, or that is not exactly what its verified game writes, is refused by name and the run
+stops before playing anything.
+
+Memory stays flat however many games are asked for: tasks are made from the seeds as workers
+free up (at most a few per worker queued), and the summary's rows wait on disk
+(:class:`~diplo.rollouts.summary.RowSpill`) until the tables are written, in one pass, at the
+end. Without game files (``files=False``) only the dataset and the summary of the games played
+are written, and nothing is resumed.
 """
 
 from __future__ import annotations
 
-import gzip
-import json
+import itertools
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..formats import gamefile
-from ..model.map import SHIPPED_MAPS, MapError
+from ..model.map import SHIPPED_MAPS, Map, MapError
 from ..model.position import Position
 from ..model.variants import load_map
 from .backends import BACKENDS, default_backend, ray_available, run_local, run_ray
-from .play import GameTask, PlayedGame, RolloutError, file_name
+from .dataset import part_name, pyarrow_available
+from .play import GameTask, PlayedBatch, RolloutError
 from .policy import CodePolicy, OrderPolicy
 from .progress import Progress
-from .summary import summary_row, write_csv, write_parquet
+from .summary import RowSpill, columns_for, merged, read_csv_rows, write_tables
+from .verify import Checked, VerifyTask, seed_of_name, verify_batch
 
-__all__ = ["RolloutReport", "run_rollouts"]
+__all__ = ["MAX_WORKERS_PER_CORE", "RolloutReport", "max_workers", "run_rollouts"]
 
 #: Games per task: enough to amortise a task's scheduling, few enough to balance the workers.
 DEFAULT_BATCH = 8
 DEFAULT_MAX_YEAR = 1915
+#: The local backend takes at most this many workers per core (more only thrash).
+MAX_WORKERS_PER_CORE = 4
+#: The most workers of the ray backend (a cluster's CPUs).
+MAX_RAY_WORKERS = 4096
+#: Files checked per verification task.
+VERIFY_BATCH = 16
+#: Tasks in flight or waiting for an earlier one, per worker.
+WINDOW_PER_WORKER = 4
+#: Refused files named in the error (the count says how many more).
+_NAMED = 10
 
 
 @dataclass
 class RolloutReport:
-    """What a run did. ``rows`` covers every game file in the folder, in seed order."""
+    """What a run did. ``rows`` reads the summary back (every game file in the folder, in seed
+    order): the run itself never holds them all."""
 
     out: Path
     backend: str
@@ -52,13 +73,31 @@ class RolloutReport:
     skipped: int = 0
     interrupted: bool = False
     seconds: float = 0.0
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
     parquet: Path | None = None
     csv: Path | None = None
+    dataset: Path | None = None
 
     @property
     def games_per_second(self) -> float:
         return self.played / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        """The summary's rows, read from ``summary.csv`` (typed as written)."""
+        return [] if self.csv is None else read_csv_rows(self.csv)
+
+
+def cores() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+def max_workers(backend: str) -> int:
+    """The most workers ``backend`` takes: :data:`MAX_WORKERS_PER_CORE` per core here, or
+    :data:`MAX_RAY_WORKERS` on Ray."""
+    return MAX_RAY_WORKERS if backend == "ray" else MAX_WORKERS_PER_CORE * cores()
 
 
 def run_rollouts(
@@ -76,23 +115,27 @@ def run_rollouts(
     address: str | None = None,
     progress: bool | TextIO = True,
     compress: bool = False,
+    files: bool = True,
+    dataset: bool = False,
 ) -> RolloutReport:
     """Play the games of seeds ``first_seed .. first_seed + games - 1`` (or of ``seeds``) and
     write them under ``out`` (see the module documentation).
 
-    ``workers`` defaults to the number of cores; ``backend`` is ``"local"`` or ``"ray"``
-    (default: Ray when installed); ``address`` joins a running Ray cluster. ``policy`` defaults
-    to :class:`~diplo.rollouts.policy.RandomPolicy` and must be picklable. ``compress`` writes
-    gzipped files (``game-00000042.json.gz``; read one with
-    ``diplo.gamefile.load(gzip.open(path, "rt"))``). On Ctrl-C the games
+    ``workers`` defaults to the number of cores (at most :func:`max_workers`); ``backend`` is
+    ``"local"`` or ``"ray"`` (default: Ray when installed); ``address`` joins a running Ray
+    cluster. ``policy`` defaults to :class:`~diplo.rollouts.policy.RandomPolicy` and must be
+    picklable. ``compress`` writes gzipped files (``game-00000042.json.gz``; read one with
+    ``diplo.gamefile.load(gzip.open(path, "rt"))``). ``dataset`` writes the order rows
+    (:mod:`diplo.rollouts.dataset`); ``files=False`` writes no game file. On Ctrl-C the games
     finished so far are kept, the summary is written, and ``KeyboardInterrupt`` is raised again
     once that is done. Raises ``ValueError`` for bad settings and :class:`RolloutError` for a
-    folder holding games of other settings or a game that cannot be played."""
+    folder holding games of other settings or files that do not verify, or a game that cannot
+    be played."""
     import time
 
-    wanted = _seeds(games, first_seed, seeds)
-    workers = _workers(workers)
     backend = _backend(backend, address)
+    workers = _workers(workers, backend)
+    wanted = _seeds(games, first_seed, seeds)
     if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
     if max_year is not None and (not isinstance(max_year, int) or isinstance(max_year, bool)):
@@ -105,61 +148,209 @@ def run_rollouts(
     if max_year is not None and max_year < first:
         raise ValueError(f"max_year {max_year} is before the map's first year ({first})")
     shipped = map_name in SHIPPED_MAPS
+    own_map = None if shipped else game_map
+    if not files and not dataset:
+        raise ValueError("nothing to write: ask for game files, the dataset or both")
+    if dataset and not pyarrow_available():
+        raise ValueError('the dataset needs pyarrow: pip install "diplo[rollouts]"')
 
     root = Path(out)
     folder = root / "games"
+    parts = root / "dataset"
     if root.exists() and not root.is_dir():
         raise ValueError(f"--out {out}: that is a file; name a folder (it is made if missing)")
+    made = folder if files else root
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        made.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ValueError(f"--out {out}: cannot make the folder {folder} ({exc.strerror})") from None
+        raise ValueError(f"--out {out}: cannot make the folder {made} ({exc.strerror})") from None
+    if dataset:
+        if not files and parts.is_dir() and any(parts.iterdir()):
+            raise RolloutError(
+                f"{parts} already holds a dataset and a run without game files cannot resume: "
+                "use another folder"
+            )
+        parts.mkdir(exist_ok=True)
     report = RolloutReport(root, backend, workers, len(wanted))
-    rows = {row["seed"]: row for row in _rows_on_disk(folder, game_map.name, max_year)}
-    todo = [s for s in wanted if s not in rows]
-    report.skipped = len(wanted) - len(todo)
-    tasks = [
+    report.dataset = parts if dataset else None
+    on_disk = _names_on_disk(folder) if files else {}
+    todo = (s for s in wanted if s not in on_disk)
+    report.skipped = sum(1 for s in wanted if s in on_disk)
+    tasks = (
         GameTask(
-            tuple(todo[i : i + batch_size]),
+            batch,
             game_map.name,
-            None if shipped else game_map,
+            own_map,
             max_year,
             policy,
-            bool(compress),
+            compress=bool(compress),
+            files=files,
+            dataset=dataset,
         )
-        for i in range(0, len(todo), batch_size)
-    ]
-    stream = None if isinstance(progress, bool) else _stream(progress)
-    bar = Progress(len(wanted), report.skipped, stream)
-    if progress is False:
-        bar.enabled = False
-
-    def on_done(batch: list[PlayedGame]) -> None:
-        for played in batch:
-            _write_atomic(folder / played.name, played.data)
-            rows[played.seed] = played.row
-        report.played += len(batch)
-        bar.advance(len(batch))
-
-    start = time.monotonic()
+        for batch in _chunks(todo, batch_size)
+    )
+    window = WINDOW_PER_WORKER * workers
+    kept = RowSpill(root / f".summary-kept.{os.getpid()}.tmp")
+    fresh = RowSpill(root / f".summary-played.{os.getpid()}.tmp")
     try:
-        if backend == "ray":
-            run_ray(tasks, workers, on_done, address)
-        else:
-            run_local(tasks, workers, on_done)
-    except KeyboardInterrupt:
-        report.interrupted = True
+        if on_disk:
+            _verify(
+                folder,
+                on_disk,
+                (game_map.name, own_map, max_year),
+                (backend, workers, address),
+                window,
+                kept,
+            )
+        stream = None if isinstance(progress, bool) else _stream(progress)
+        bar = Progress(len(wanted), report.skipped, stream)
+        if progress is False:
+            bar.enabled = False
+        order = _InOrder(fresh)
+
+        def on_done(k: int, batch: PlayedBatch) -> None:
+            for played in batch.games:
+                if files:
+                    _write_atomic(folder / played.name, played.data)
+            if dataset and batch.games:
+                first, last = batch.games[0].seed, batch.games[-1].seed
+                _write_atomic(parts / part_name(first, last), batch.dataset)
+            order.put(k, [played.row for played in batch.games])
+            report.played += len(batch.games)
+            bar.advance(len(batch.games))
+
+        start = time.monotonic()
+        try:
+            if backend == "ray":
+                run_ray(tasks, workers, on_done, address, window=window, held=order.held)
+            else:
+                run_local(tasks, workers, on_done, window=window, held=order.held)
+        except KeyboardInterrupt:
+            report.interrupted = True
+        finally:
+            report.seconds = time.monotonic() - start
+            bar.close()
+            order.flush_all()
+        _write_summary(report, game_map.powers, merged(kept, fresh))
     finally:
-        report.seconds = time.monotonic() - start
-        bar.close()
-    report.rows = [rows[s] for s in sorted(rows)]
-    _write_summary(report)
+        kept.remove()
+        fresh.remove()
     if report.interrupted:
         raise KeyboardInterrupt
     return report
 
 
-def _seeds(games: int, first_seed: int, seeds: Iterable[int] | None) -> list[int]:
+class _InOrder:
+    """Rows of tasks that finish in any order, written to ``spill`` in task order (so in seed
+    order); those waiting for an earlier task are ``held`` (the backends count them)."""
+
+    def __init__(self, spill: RowSpill) -> None:
+        self.spill = spill
+        self.next = 0
+        self.waiting: dict[int, list[dict[str, Any]]] = {}
+
+    def put(self, k: int, rows: list[dict[str, Any]]) -> None:
+        self.waiting[k] = rows
+        while self.next in self.waiting:
+            for row in self.waiting.pop(self.next):
+                self.spill.add(row)
+            self.next += 1
+
+    def held(self) -> int:
+        return len(self.waiting)
+
+    def flush_all(self) -> None:
+        """After an interruption: the rows of every finished task, gaps and all."""
+        for k in sorted(self.waiting):
+            for row in self.waiting.pop(k):
+                self.spill.add(row)
+
+
+def _chunks(seeds: Iterator[int], size: int) -> Iterator[tuple[int, ...]]:
+    while True:
+        batch = tuple(itertools.islice(seeds, size))
+        if not batch:
+            return
+        yield batch
+
+
+def _names_on_disk(folder: Path) -> dict[int, str]:
+    """The seeds of the game files in ``folder``, by seed (sorted), to the file's name; a name
+    that is not a rollout's, or two files of one seed, are refused."""
+    found: dict[int, str] = {}
+    bad = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            name = entry.name
+            if not name.startswith("game-") or name.startswith("."):
+                continue
+            seed = seed_of_name(name)
+            if seed is None:
+                bad.append(f"{folder / name}: not a game file name of a rollout")
+            elif seed in found:
+                bad.append(f"{folder / name}: a second file of the game of seed {seed}")
+            else:
+                found[seed] = name
+    if bad:
+        raise RolloutError(_refusal(bad))
+    return dict(sorted(found.items()))
+
+
+def _refusal(problems: Sequence[str]) -> str:
+    shown = "; ".join(problems[:_NAMED])
+    more = f" (and {len(problems) - _NAMED} more)" if len(problems) > _NAMED else ""
+    return f"refused {len(problems)} game file(s) in the folder: {shown}{more}"
+
+
+def _verify(
+    folder: Path,
+    on_disk: dict[int, str],
+    settings: tuple[str, Map | None, int | None],
+    where: tuple[str, int, str | None],
+    window: int,
+    kept: RowSpill,
+) -> None:
+    """Has the workers verify every file on disk (``settings``: the run's map's name, the map
+    when it is not shipped, and the year limit;
+    ``where``: backend, workers, address); their rows go to ``kept`` in seed order, and any
+    refusal raises :class:`RolloutError` naming the files."""
+    map_name, own_map, max_year = settings
+    backend, workers, address = where
+    items = iter(on_disk.items())
+    tasks = (
+        VerifyTask(tuple(str(folder / name) for _seed, name in chunk), map_name, max_year, own_map)
+        for chunk in _chunks_of(items, VERIFY_BATCH)
+    )
+    problems: list[str] = []
+    order = _InOrder(kept)
+
+    def on_done(k: int, checked: list[Checked]) -> None:
+        rows = []
+        for c in checked:
+            if c.problem is not None:
+                problems.append(f"{c.path}: {c.problem}")
+            elif c.row is not None:
+                rows.append(c.row)
+        order.put(k, rows)
+
+    if backend == "ray":
+        run_ray(tasks, workers, on_done, address, fn=verify_batch, window=window, held=order.held)
+    else:
+        run_local(tasks, workers, on_done, fn=verify_batch, window=window, held=order.held)
+    if problems:
+        problems.sort()
+        raise RolloutError(_refusal(problems))
+
+
+def _chunks_of(items: Iterator[tuple[int, str]], size: int) -> Iterator[list[tuple[int, str]]]:
+    while True:
+        chunk = list(itertools.islice(items, size))
+        if not chunk:
+            return
+        yield chunk
+
+
+def _seeds(games: int, first_seed: int, seeds: Iterable[int] | None) -> Sequence[int]:
     if seeds is not None:
         wanted = list(seeds)
         if not all(isinstance(s, int) and not isinstance(s, bool) for s in wanted):
@@ -171,14 +362,22 @@ def _seeds(games: int, first_seed: int, seeds: Iterable[int] | None) -> list[int
         raise ValueError(f"games must be a number of games, got {games!r}")
     if not isinstance(first_seed, int) or isinstance(first_seed, bool):
         raise ValueError(f"the first seed must be an int, got {first_seed!r}")
-    return list(range(first_seed, first_seed + games))
+    return range(first_seed, first_seed + games)
 
 
-def _workers(workers: int | None) -> int:
+def _workers(workers: int | None, backend: str) -> int:
+    limit = max_workers(backend)
     if workers is None:
-        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+        return cores()
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
+    if workers > limit:
+        where = (
+            f"{MAX_WORKERS_PER_CORE} per core on {cores()} core(s)"
+            if backend == "local"
+            else "the ray backend's limit"
+        )
+        raise ValueError(f"workers {workers} is more than {limit} ({where})")
     return workers
 
 
@@ -201,43 +400,25 @@ def _stream(progress: Any) -> TextIO:
     return stream
 
 
-def _rows_on_disk(folder: Path, map_name: str, max_year: int | None) -> list[dict[str, Any]]:
-    rows = []
-    paths = sorted([*folder.glob("game-*.json"), *folder.glob("game-*.json.gz")])
-    for path in paths:
-        try:
-            raw = path.read_bytes()
-            doc = json.loads(gzip.decompress(raw) if path.name.endswith(".gz") else raw)
-            # A damaged file is refused, not summarised (read as it is: not replayed).
-            gamefile.from_json(doc, verify=False)
-            row = summary_row(doc, path.name)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise RolloutError(f"{path}: not a rollout game file ({exc})") from None
-        if doc.get("map") != map_name or doc["status"].get("max_year") != max_year:
-            raise RolloutError(
-                f"{path} was played on map {doc.get('map')!r} to {doc['status'].get('max_year')}"
-                f", not {map_name!r} to {max_year}: use another folder"
-            )
-        seed = row["seed"]
-        if not isinstance(seed, int) or path.name not in (file_name(seed), file_name(seed, True)):
-            raise RolloutError(f"{path}: its meta.rollout does not match its name")
-        rows.append(row)
-    return rows
-
-
 def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_bytes(data)
     tmp.replace(path)
 
 
-def _write_summary(report: RolloutReport) -> None:
-    rows: Sequence[dict[str, Any]] = report.rows
+def _write_summary(
+    report: RolloutReport, powers: Sequence[str], rows: Iterable[dict[str, Any]]
+) -> None:
+    names = columns_for(powers)
+
+    def counted() -> Iterator[dict[str, Any]]:
+        for row in rows:
+            report.games += 1
+            report.wins += bool(row.get("winner"))
+            report.draws += bool(row.get("draw"))
+            yield row
+
     report.csv = report.out / "summary.csv"
-    write_csv(rows, report.csv)
-    try:
-        write_parquet(rows, report.out / "summary.parquet")
-    except ImportError:
-        report.parquet = None
-    else:
-        report.parquet = report.out / "summary.parquet"
+    parquet = report.out / "summary.parquet" if pyarrow_available() else None
+    write_tables(counted(), names, report.csv, parquet)
+    report.parquet = parquet

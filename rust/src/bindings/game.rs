@@ -15,6 +15,7 @@ use crate::engine::encode::{signed, Code};
 use crate::engine::game_map::{Bits, Mask};
 use crate::engine::phases::Game;
 use crate::engine::rules::{RuleValue, Rules};
+use crate::engine::search;
 use crate::engine::state::{State, MAX_YEAR, SPRING};
 
 pub(super) type RawPiece = (i64, i64, i64);
@@ -58,6 +59,14 @@ pub(super) fn in_last_year<M: Mask>(game: &Game<M>) -> bool {
 #[pyclass(name = "FastGame", module = "diplo._core")]
 pub struct PyFastGame {
     pub(crate) game: AnyGame,
+}
+
+/// The name of a result code (`diplo.engine.codes.RESULT_CODES`).
+fn result_name(code: u8) -> &'static str {
+    crate::resolver::code::NAMES
+        .get(code as usize)
+        .copied()
+        .unwrap_or(crate::engine::phases::result::ILLEGAL_NAME)
 }
 
 fn game_over() -> PyErr {
@@ -512,6 +521,117 @@ impl PyFastGame {
             })
         })
     }
+    /// Movement, last `run` (this game) from `before`, every submitted code legal: the results'
+    /// JSON as `diplo.rollouts.write` writes them (`json.dumps` of `Result.to_json()` on a
+    /// plain-named map), cut where each sentence's tail goes: `(parts, keys)`, the text being
+    /// `parts[0] + tail(keys[0]) + parts[1] + ... + parts[n]`. `owners` names the power of each
+    /// code (bytes of power indices). A key packs the facts the tail is worded from: bits 0-3
+    /// the order kind, 4-6 the result code, 7-17 the dislodger's origin + 1 (0: none), 18-28
+    /// the unit behind the result + 1, 29-36 attack, 37-44 opposition, 45 convoyed, 46 Szykman,
+    /// 47 an implied hold (its tail follows the unit's text).
+    fn movement_json(
+        &self,
+        before: &Bound<'_, PyFastGame>,
+        owners: &Bound<'_, PyBytes>,
+    ) -> PyResult<(Vec<String>, Vec<u64>)> {
+        use std::fmt::Write;
+        let before = before.borrow();
+        let owners = owners.as_bytes();
+        guarded(|| {
+            on_game!(&self.game, g => {
+                let map = g.map;
+                let st = &same_width(g, &before.game).ok_or_else(other_map)?.state;
+                let n = g.results.len();
+                let legal = n == owners.len()
+                    && g.facts.len() >= n
+                    && g.reasons.len() == n
+                    && g.reasons.iter().all(|&r| r == 0)
+                    && owners.iter().all(|&p| (p as usize) < map.powers);
+                if !legal {
+                    return Err(PyValueError::new_err(
+                        "movement_json: every code of the last run must be legal, one owner each",
+                    ));
+                }
+                let name = |i: i32| if i >= 0 { map.loc_name(i as usize) } else { "" };
+                let plus = |i: i32| (i + 1) as u64;
+                let flag = |b: bool| if b { "true" } else { "false" };
+                let mut parts = Vec::with_capacity(n + g.implied.len() + 1);
+                let mut keys = Vec::with_capacity(n + g.implied.len());
+                let mut cur = String::with_capacity(256);
+                let mut buf = String::new();
+                let end = |cur: &mut String, origin: i32| {
+                    if origin >= 0 {
+                        let _ = write!(cur, "\", \"dislodged_by\": \"{}\"}}", name(origin));
+                    } else {
+                        cur.push_str("\"}");
+                    }
+                };
+                for (j, &owner) in owners.iter().enumerate() {
+                    if j > 0 {
+                        end(&mut cur, g.facts[j - 1].dislodged_by);
+                        cur.push_str(", ");
+                    }
+                    let c = g.normal[j];
+                    crate::engine::text::order_text(map, st, c, &mut buf);
+                    let unit = &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)];
+                    let f = g.facts[j];
+                    let _ = write!(
+                        cur,
+                        "{{\"power\": \"{}\", \"unit\": \"{unit}\", \"order\": \"{buf}\", \
+                         \"given\": true, \"legal\": true, \"success\": {}, \"code\": \"{}\", \
+                         \"reason\": \"{buf}",
+                        map.power_name(owner as usize),
+                        flag(g.success[j]),
+                        result_name(g.results[j]),
+                    );
+                    parts.push(std::mem::take(&mut cur));
+                    keys.push(
+                        crate::engine::encode::kind_of(c) as u64
+                            | (g.results[j] as u64) << 4
+                            | plus(f.dislodged_by) << 7
+                            | plus(f.by) << 18
+                            | (f.attack as u64) << 29
+                            | (f.opposition as u64) << 37
+                            | (f.convoyed as u64) << 45
+                            | (f.szykman as u64) << 46,
+                    );
+                }
+                let mut last = if n > 0 { g.facts[n - 1].dislodged_by } else { -2 };
+                for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
+                    if last != -2 {
+                        end(&mut cur, last);
+                        cur.push_str(", ");
+                    }
+                    let prov = map.prov_of[crate::engine::encode::loc_of(code)] as usize;
+                    let u = st.units[prov];
+                    let unit = format!(
+                        "{} {}",
+                        if u.fleet { "F" } else { "A" },
+                        map.loc_name(u.loc as usize)
+                    );
+                    let origin = g.facts.get(n + k).map_or(-1, |f| f.dislodged_by);
+                    let _ = write!(
+                        cur,
+                        "{{\"power\": \"{}\", \"unit\": \"{unit}\", \"order\": \"{unit} H\", \
+                         \"given\": false, \"legal\": true, \"success\": {}, \"code\": \"{}\", \
+                         \"reason\": \"{unit}",
+                        map.power_name(u.power as usize),
+                        flag(ok),
+                        result_name(res),
+                    );
+                    parts.push(std::mem::take(&mut cur));
+                    keys.push(plus(origin) << 7 | 1 << 47);
+                    last = origin;
+                }
+                if last != -2 {
+                    end(&mut cur, last);
+                }
+                parts.push(cur);
+                Ok((parts, keys))
+            })
+        })
+    }
+
     /// Retreats or adjustments, last `run` (this game) from `before` (the game as it was): per
     /// submitted code `None` when refused, else `(code, success, unit, facts)`; then per implied
     /// result (disbands of dislodged units without a legal order, waives of unused builds,
@@ -610,6 +730,101 @@ impl PyFastGame {
     #[pyo3(signature = (phase))]
     fn position_json_text(&self, phase: Option<&str>) -> PyResult<String> {
         guarded(|| Ok(on_game!(&self.game, g => position_text(g.map, &g.state, phase))))
+    }
+
+    /// The board hash (`crate::engine::zobrist`), kept as the game is played.
+    #[getter]
+    fn hash(&self) -> u64 {
+        on_game!(&self.game, g => g.state.hash)
+    }
+
+    /// The board hash worked out from scratch (equal to `hash`; for tests).
+    fn full_hash(&self) -> u64 {
+        on_game!(&self.game, g => crate::engine::zobrist::full_hash(g.map, &g.state))
+    }
+
+    /// The game's compact, versioned state (`crate::engine::search`), without the map.
+    fn state_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        guarded(|| {
+            Ok(PyBytes::new(
+                py,
+                &on_game!(&self.game, g => search::state_bytes(g)),
+            ))
+        })
+    }
+
+    /// The game of `state_bytes` on `map`; damaged bytes raise `ValueError` naming the fault.
+    #[staticmethod]
+    fn from_state_bytes(map: &Bound<'_, PyFastMap>, data: &Bound<'_, PyBytes>) -> PyResult<Self> {
+        let map = map.get().map;
+        guarded(|| {
+            on_map!(map, map => {
+                search::game_from_bytes(map, data.as_bytes())
+                    .map(|game| PyFastGame { game: Known::wrap(game) })
+                    .map_err(|e| PyValueError::new_err(format!("bad FastGame state: {e}")))
+            })
+        })
+    }
+
+    fn __copy__(&self) -> PyFastGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyFastGame {
+        self.clone()
+    }
+
+    /// Plays each order set of `candidates` (a sequence of code lists) from this position, the
+    /// GIL released, without changing this game: `(hashes, centers, games)`, per candidate the
+    /// next position's hash, the centres per power (map order) and the game to continue from.
+    #[allow(clippy::type_complexity)]
+    fn play_candidates(
+        &self,
+        py: Python<'_>,
+        candidates: &Bound<'_, PyAny>,
+    ) -> PyResult<(Vec<u64>, Vec<Vec<u32>>, Vec<PyFastGame>)> {
+        if self.game.over() {
+            return Err(game_over());
+        }
+        if on_game!(&self.game, g => in_last_year(g)) {
+            return Err(PyValueError::new_err(format!(
+                "{} is in the last year a game may reach: play it with process, which refuses \
+                 to go past it",
+                on_game!(&self.game, g => g.state.phase_name())
+            )));
+        }
+        guarded(|| {
+            if candidates.is_instance_of::<PyString>() {
+                return Err(PyValueError::new_err(
+                    "candidates must be a sequence of code lists",
+                ));
+            }
+            let mut sets = Vec::new();
+            let items = candidates.try_iter().map_err(|_| {
+                PyValueError::new_err("candidates must be a sequence of code lists")
+            })?;
+            for (i, item) in items.enumerate() {
+                let mut codes = Vec::new();
+                read_codes(&item?, &mut codes).map_err(|e| {
+                    PyValueError::new_err(format!("candidates[{i}]: {}", e.value(py)))
+                })?;
+                sets.push(codes);
+            }
+            on_game!(&self.game, game => {
+                let played = py
+                    .allow_threads(|| search::play_candidates(game, &sets))
+                    .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+                let mut hashes = Vec::with_capacity(played.len());
+                let mut centers = Vec::with_capacity(played.len());
+                let mut games = Vec::with_capacity(played.len());
+                for c in played {
+                    hashes.push(c.hash);
+                    centers.push(c.centers);
+                    games.push(PyFastGame { game: Known::wrap(c.game) });
+                }
+                Ok((hashes, centers, games))
+            })
+        })
     }
 
     /// Test hook: the next processing of this game panics inside the core.

@@ -14,6 +14,9 @@
 //! * [`phases`] — [`Game`]: validation, the three phase kinds, the next position.
 //! * [`rules`] — [`Rules`]: the rulebook options, and every decision they change.
 //! * [`batch`] — many games in parallel with scoped threads.
+//! * [`zobrist`] — the board hash a state keeps as it changes.
+//! * [`search`] — a game's compact state (pickling) and many candidate order sets from one
+//!   position.
 
 pub mod batch;
 pub mod encode;
@@ -22,8 +25,10 @@ pub mod legality;
 pub mod mask;
 pub mod phases;
 pub mod rules;
+pub mod search;
 pub mod state;
 pub mod text;
+pub mod zobrist;
 
 pub use game_map::{GameMap, MapSpec};
 pub use mask::{Mask, Wide, Width};

@@ -328,6 +328,11 @@ impl<M: Mask> Game<M> {
         self.orders.clear();
         self.stamp = fresh_stamp();
         outcome?;
+        debug_assert_eq!(
+            self.state.hash,
+            super::zobrist::full_hash(map, &self.state),
+            "the kept hash is the hash of the board"
+        );
         if self.winner.is_some() {
             self.over = true;
         } else if let Some(last) = self.max_year {
@@ -508,26 +513,43 @@ impl<M: Mask> Scratch<M> {
         let st = &mut game.state;
 
         // The next board: moved units at their destination, dislodged ones aside with their
-        // retreat options (units with none are gone), the rest where they were.
-        // Only the provinces' part of the tables is copied and rewritten (see `after_turn`).
+        // retreat options (units with none are gone), the rest where they were. First every
+        // unit that leaves its province is lifted, then the movers are put down (a successful
+        // move's destination is empty by then), so only what changes is written (and hashed).
         game.gone.clear();
-        let np = map.provinces;
-        let mut before = M::table(Piece::NONE);
-        before.as_mut()[..np].copy_from_slice(&st.units.as_ref()[..np]);
-        st.units.as_mut()[..np].fill(Piece::NONE);
         st.clear_dislodged();
-        let mut pending = false;
+        let moves = |q: usize| {
+            has(effective, q)
+                && encode::kind_of(self.effective[q]) == kind::MOVE
+                && out.success[self.index[q] as usize]
+        };
+        let mut leaving = M::ZERO;
         for q in Bits(occupied) {
+            if moves(q) || out.dislodged_by[self.index[q] as usize] >= 0 {
+                leaving |= M::bit(q);
+            }
+        }
+        let mut before = M::table(Piece::NONE);
+        for q in Bits(leaving) {
+            before[q] = st.units[q];
+            st.set_unit(q, Piece::NONE);
+        }
+        let mut pending = false;
+        for q in Bits(leaving) {
             let i = self.index[q] as usize;
             let u = before[q];
-            let order = self.effective[q];
-            if has(effective, q) && encode::kind_of(order) == kind::MOVE && out.success[i] {
-                let dest = encode::a_of(order);
-                st.units[map.prov_of[dest] as usize] = Piece {
-                    loc: dest as u16,
-                    ..u
-                };
-            } else if out.dislodged_by[i] >= 0 {
+            if moves(q) {
+                let dest = encode::a_of(self.effective[q]);
+                let dp = map.prov_of[dest] as usize;
+                debug_assert!(!st.units[dp].is_some());
+                st.set_unit(
+                    dp,
+                    Piece {
+                        loc: dest as u16,
+                        ..u
+                    },
+                );
+            } else {
                 let options = out.retreats[i]
                     .iter()
                     .fold(M::ZERO, |m: M, &l| m | M::bit(l as usize));
@@ -538,12 +560,10 @@ impl<M: Mask> Scratch<M> {
                     st.set_dislodged(q, u, options);
                     pending = true;
                 }
-            } else {
-                st.units[q] = u;
             }
         }
         if pending {
-            st.kind = RETREATS;
+            st.set_phase(st.year, st.season, RETREATS);
         } else {
             after_turn(map, game);
         }
@@ -578,10 +598,11 @@ impl<M: Mask> Scratch<M> {
                     // DATC 6.H.7, 6.H.8: units retreating to one province are all disbanded.
                     bounced |= M::bit(q);
                 } else {
-                    st.units[dp] = Piece {
+                    let moved = Piece {
                         loc: dest as u16,
                         ..st.dislodged[q]
                     };
+                    st.set_unit(dp, moved);
                 }
             }
         }
@@ -621,8 +642,7 @@ impl<M: Mask> Scratch<M> {
         let st = &mut game.state;
         st.clear_dislodged();
         if st.season == SPRING {
-            st.season = FALL;
-            st.kind = MOVEMENT;
+            st.set_phase(st.year, FALL, MOVEMENT);
         } else {
             after_turn(map, game);
         }
@@ -814,15 +834,13 @@ impl<M: Mask> Scratch<M> {
         }
         let st = &mut game.state;
         for q in Bits(removed) {
-            st.units[q] = Piece::NONE;
+            st.set_unit(q, Piece::NONE);
         }
         for q in Bits(built) {
-            st.units[q] = added[q];
+            st.set_unit(q, added[q]);
         }
         st.clear_dislodged();
-        st.year += 1;
-        st.season = SPRING;
-        st.kind = MOVEMENT;
+        st.set_phase(st.year + 1, SPRING, MOVEMENT);
     }
 
     /// DATC 4.D.8 (2023 rules): sorts the units of `power` not yet removed into `candidates`,
@@ -1068,8 +1086,7 @@ fn to_order(code: Code) -> Order {
 fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
     let st = &mut game.state;
     if st.season == SPRING {
-        st.season = FALL;
-        st.kind = MOVEMENT;
+        st.set_phase(st.year, FALL, MOVEMENT);
         return;
     }
     for q in Bits(map.centers) {
@@ -1077,7 +1094,7 @@ fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
         // Written only when it changes: a game may be processed on another core than the one
         // that made it, and every line written is a line that core must fetch.
         if u.is_some() && st.centers[q] != u.power {
-            st.centers[q] = u.power;
+            st.set_center(q, u.power);
         }
     }
     let mut centers = M::table(0u32);
@@ -1093,16 +1110,13 @@ fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
             best = Some(power);
         }
     }
-    st.season = WINTER;
-    st.kind = ADJUSTMENTS;
+    st.set_phase(st.year, WINTER, ADJUSTMENTS);
     if let Some(w) = best {
         game.winner = Some(w as u8);
         return;
     }
     if !winter_needed(map, st, centers.as_ref(), units.as_ref()) {
-        st.year += 1;
-        st.season = SPRING;
-        st.kind = MOVEMENT;
+        st.set_phase(st.year + 1, SPRING, MOVEMENT);
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::game_map::{has, Bits, GameMap, Mask, COAST, LAND, NO_POWER, SEA};
 use super::rules::Rules;
+use super::zobrist;
 
 /// Seasons and phase kinds.
 pub const SPRING: u8 = 0;
@@ -58,6 +59,11 @@ pub struct State<M: Mask> {
     pub retreats: M::Table<M>,
     /// The rules the game is played under (default: the DATC's); they travel with the board.
     pub rules: Rules,
+    /// The board hash (`super::zobrist`), kept by the setters below: change units, centres,
+    /// dislodged units and the phase through them, never by writing the tables.
+    pub hash: u64,
+    /// The seed of the hash's keys: the map's (`zobrist::map_seed`).
+    pub zseed: u64,
 }
 
 /// A unit as the constructor receives it: `(power, is_fleet, location)`.
@@ -159,6 +165,8 @@ impl<M: Mask> State<M> {
             dislodged_at: M::ZERO,
             retreats: M::table(M::ZERO),
             rules: Rules::default(),
+            hash: 0,
+            zseed: zobrist::map_seed(map),
         };
         for (i, &raw) in units.iter().enumerate() {
             let p = piece(map, ("units", i), raw)?;
@@ -169,7 +177,7 @@ impl<M: Mask> State<M> {
                     map.loc_name(prov)
                 ));
             }
-            st.units[prov] = p;
+            st.set_unit(prov, p);
         }
         for (i, &(prov, power)) in centers.iter().enumerate() {
             let prov = index(&Label("centers", i, " province"), prov, map.provinces)?;
@@ -186,7 +194,7 @@ impl<M: Mask> State<M> {
                     map.loc_name(prov)
                 ));
             }
-            st.centers[prov] = power as u8;
+            st.set_center(prov, power as u8);
         }
         if !dislodged.is_empty() && kind != RETREATS {
             return Err("dislodged units are only held in retreat phases".into());
@@ -223,23 +231,74 @@ impl<M: Mask> State<M> {
             }
             st.set_dislodged(prov, p, mask);
         }
+        st.hash ^= zobrist::phase_key(st.zseed, st.year, st.season, st.kind);
+        debug_assert_eq!(st.hash, zobrist::full_hash(map, &st));
         Ok(st)
     }
 
-    /// Puts a dislodged unit with its retreat options in province `prov`.
+    /// Puts `piece` (or no unit: `Piece::NONE`) in province `prov`, keeping the hash.
+    #[inline]
+    pub fn set_unit(&mut self, prov: usize, piece: Piece) {
+        let old = self.units[prov];
+        if old.is_some() {
+            self.hash ^= zobrist::unit_key(self.zseed, old);
+        }
+        if piece.is_some() {
+            self.hash ^= zobrist::unit_key(self.zseed, piece);
+        }
+        self.units[prov] = piece;
+    }
+
+    /// Makes `power` (or nobody: `NO_POWER`) the owner of the centre `prov`, keeping the hash.
+    #[inline]
+    pub fn set_center(&mut self, prov: usize, power: u8) {
+        let old = self.centers[prov];
+        if old != NO_POWER {
+            self.hash ^= zobrist::center_key(self.zseed, prov, old);
+        }
+        if power != NO_POWER {
+            self.hash ^= zobrist::center_key(self.zseed, prov, power);
+        }
+        self.centers[prov] = power;
+    }
+
+    /// Moves on to the phase `year`, `season`, `kind`, keeping the hash.
+    #[inline]
+    pub fn set_phase(&mut self, year: u32, season: u8, kind: u8) {
+        let seed = self.zseed;
+        self.hash ^= zobrist::phase_key(seed, self.year, self.season, self.kind)
+            ^ zobrist::phase_key(seed, year, season, kind);
+        self.year = year;
+        self.season = season;
+        self.kind = kind;
+    }
+
+    /// Puts a dislodged unit with its retreat options in province `prov` (which has none).
     pub fn set_dislodged(&mut self, prov: usize, piece: Piece, options: M) {
+        debug_assert!(!self.dislodged[prov].is_some());
         self.dislodged[prov] = piece;
         self.retreats[prov] = options;
         self.dislodged_at |= M::bit(prov);
+        self.hash ^= self.dislodged_keys(prov);
     }
 
     /// Removes every dislodged unit.
     pub fn clear_dislodged(&mut self) {
         for q in Bits(self.dislodged_at) {
+            self.hash ^= self.dislodged_keys(q);
             self.dislodged[q] = Piece::NONE;
             self.retreats[q] = M::ZERO;
         }
         self.dislodged_at = M::ZERO;
+    }
+
+    /// The keys of the unit dislodged in `prov` and of its retreat options.
+    fn dislodged_keys(&self, prov: usize) -> u64 {
+        let seed = self.zseed;
+        Bits(self.retreats[prov]).fold(
+            zobrist::dislodged_key(seed, self.dislodged[prov]),
+            |h, o| h ^ zobrist::retreat_key(seed, prov, o),
+        )
     }
 
     /// `S1901M`.
