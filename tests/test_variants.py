@@ -164,7 +164,7 @@ def test_process_batch_runs_on_every_shipped_map(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "year"), [("pure", None), ("ancmed", 1910), ("france_austria", 1904)]
+    ("name", "year"), [("pure", None), ("ancmed", 10), ("france_austria", 1904)]
 )
 def test_diplo_play_on_a_variant_is_the_same_on_both_backends(name: str, year: int | None) -> None:
     outputs = []
