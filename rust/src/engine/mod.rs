@@ -12,15 +12,19 @@
 //! * [`phases`] — [`Game`]: validation, the three phase kinds, the next position.
 //! * [`rules`] — [`Rules`]: the rulebook options, and every decision they change.
 //! * [`batch`] — many games in parallel with scoped threads.
+//! * [`observe`] — observations of a board for learning bots, as flat integer arrays.
+//! * [`vector`] — [`vector::VectorEnv`]: N games stepped together, observed in place.
 
 pub mod batch;
 pub mod encode;
 pub mod game_map;
 pub mod legality;
+pub mod observe;
 pub mod phases;
 pub mod rules;
 pub mod state;
 pub mod text;
+pub mod vector;
 
 pub use game_map::{GameMap, MapSpec};
 pub use phases::Game;
