@@ -2,7 +2,8 @@
 of every power of every game at once (no Python loop per game or unit).
 
 The draws are counter-based: the choice of game ``i``, power ``p``, slot ``s`` is a hash of the
-game's seed, its episode and phase count and ``(p, s)`` (SplitMix64's finaliser), so a game's
+game's seed, its episode and phase count (SplitMix64's finaliser) and of ``(p, s)`` (one more
+multiply-xorshift round), its high 32 bits scaled to the slot's count, so a game's
 random play depends on its seed alone, whatever the other games or the number of threads; a
 game with the same seed in :class:`~diplo.env.vector.DiplomacyVectorEnv` and in
 :class:`~diplo.env.parallel.DiplomacyEnv` plays the same moves.
@@ -41,18 +42,39 @@ def uniform_actions(
     is 0), drawn from each game's ``seeds``, ``episodes`` and ``steps`` (see the module
     documentation)."""
     n = counts.shape[0]
-    lanes = np.arange(counts[0].size, dtype=np.uint64).reshape(counts.shape[1:])
     with np.errstate(over="ignore"):
         key = _mix(
             seeds.astype(np.uint64) * _GOLDEN
             + episodes.astype(np.uint64) * _EPISODE
             + steps.astype(np.uint64) * _STEP
         )
-        x = _mix(key.reshape(n, 1, 1) + (lanes + np.uint64(1)) * _GOLDEN)
-    # The top 53 bits as a float in [0, 1), times the count: uniform below the count.
-    u = (x >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
-    actions: npt.NDArray[np.int64] = (u * counts).astype(np.int64)
-    return actions
+        lanes = _lanes(counts.shape[1:])
+        # One multiply-xorshift round per lane (in place: a few passes over N * P * S words).
+        x = np.add(key.reshape(n, 1, 1), lanes)
+        np.bitwise_xor(x, x >> _32, out=x)
+        np.multiply(x, _M1, out=x)
+        np.bitwise_xor(x, x >> _29, out=x)
+        # The high 32 bits times the count, shifted down: uniform below the count (Lemire).
+        np.right_shift(x, _32, out=x)
+        np.multiply(x, counts.astype(np.uint64), out=x)
+        np.right_shift(x, _32, out=x)
+    return x.view(np.int64)
+
+
+_32 = np.uint64(32)
+_29 = np.uint64(29)
+_LANES: dict[tuple[int, ...], npt.NDArray[np.uint64]] = {}
+
+
+def _lanes(shape: tuple[int, ...]) -> npt.NDArray[np.uint64]:
+    """A distinct odd multiple of the golden ratio per ``(p, s)`` lane, made once per shape."""
+    lanes = _LANES.get(shape)
+    if lanes is None:
+        with np.errstate(over="ignore"):
+            count = int(np.prod(shape))
+            lanes = ((np.arange(count, dtype=np.uint64) + np.uint64(1)) * _GOLDEN).reshape(shape)
+        _LANES[shape] = lanes
+    return lanes
 
 
 class UniformPolicy:
