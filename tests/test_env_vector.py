@@ -295,3 +295,47 @@ def test_a_position_start_and_its_phase_year() -> None:
     assert env.game(0).position().to_json() == later.to_json()
     with pytest.raises(ValueError, match="another map"):
         DiplomacyVectorEnv(1, load_map("ancmed"), position=Position.initial(env.map))
+
+
+def test_the_core_imports_without_numpy() -> None:
+    """``diplo._core`` links the numpy crate, which imports NumPy only when an environment
+    is made: importing diplo (and playing on the code API) must not need it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.modules['numpy'] = None  # importing NumPy now fails\n"
+        "import diplo, diplo._core\n"
+        "from diplo.engine.codes import FastGame\n"
+        "g = FastGame(max_year=1901)\n"
+        "g.set_orders([]); g.process()\n"
+        "print(g.phase)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "F1901M"
+
+
+def test_gymnasium_conventions() -> None:
+    """What Gymnasium's checker asks of an environment, asked of the vector one (the checker
+    itself takes single environments only): spaces, seeded determinism, autoreset mode."""
+    from gymnasium.utils.env_checker import data_equivalence
+    from gymnasium.vector import AutoresetMode, VectorEnv
+
+    env = DiplomacyVectorEnv(3, max_year=1902, copy=True)
+    assert isinstance(env, VectorEnv)
+    assert env.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert env.observation_space.shape is None and env.action_space.shape == (3, 7, 18)
+    first = env.reset(seed=9)
+    again = env.reset(seed=9)
+    assert data_equivalence(first, again)
+    sample = env.action_space.sample()
+    out = env.step(sample)
+    assert env.observation_space.contains(out[0])
+    env.reset(seed=9)
+    assert data_equivalence(out, env.step(sample))
+    env.close()
+    assert env.closed

@@ -25,7 +25,8 @@ to the solo winner or ``draw`` shared by the powers with centres, as
 limit's draw); truncations ``bool[N]`` (only a game reaching the year 9999 without a limit).
 ``infos`` holds arrays: ``centres`` ``int16[N, P]``, ``alive`` ``bool[N, P]``, ``winner``
 ``int8[N]`` (a power index, -1 for none), ``steps`` ``int32[N]`` (phases since the game
-started), ``episodes`` ``int32[N]`` (games started in that slot), ``phases_played`` (an int).
+started), ``episodes`` ``int32[N]`` (games started in that slot since ``reset``),
+``phases_played`` (an int).
 """
 
 from __future__ import annotations

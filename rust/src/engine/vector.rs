@@ -58,7 +58,7 @@ pub struct Episode {
     prev: Vec<(Code, bool)>,
     /// Supply centres per power now.
     centres: Vec<u32>,
-    /// Phases played since the episode started, and episodes started.
+    /// Phases played since the episode started, and episodes started since the last reset.
     pub steps: u32,
     pub episodes: u32,
     /// The game ended in the last step: the next step starts it again.
@@ -196,11 +196,12 @@ impl VectorEnv {
         }
     }
 
-    /// Starts every game again from the start position.
+    /// Starts every game again from the start position (episode counts start again at 1).
     pub fn reset(&mut self, bufs: Buffers<'_>, threads: usize) -> Result<(), String> {
         self.check(&bufs)?;
         for e in &mut self.games {
             e.done = true;
+            e.episodes = 0;
         }
         self.broken = false;
         let r = self.run(bufs, None, threads).map(|_| ());
