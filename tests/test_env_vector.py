@@ -339,3 +339,29 @@ def test_gymnasium_conventions() -> None:
     assert data_equivalence(out, env.step(sample))
     env.close()
     assert env.closed
+
+
+def test_send_and_recv_give_what_step_gives() -> None:
+    stepped = DiplomacyVectorEnv(5, max_year=1902, copy=True)
+    sent = DiplomacyVectorEnv(5, max_year=1902, copy=True)
+    a = stepped.reset(seed=4)
+    b = sent.reset(seed=4)
+    policy = UniformPolicy()
+    for _ in range(12):
+        actions = policy(a[0], a[-1], stepped.seeds)
+        a = stepped.step(actions)
+        sent.send(actions)
+        with pytest.raises(EnvError, match="under way"):
+            sent.step(actions)
+        b = sent.recv()
+        for x, y in zip(a, b, strict=True):
+            if isinstance(x, dict):
+                assert x.keys() == y.keys()
+                assert all(np.array_equal(x[k], y[k]) for k in x)
+            else:
+                assert np.array_equal(x, y)
+    with pytest.raises(EnvError, match="no step under way"):
+        sent.recv()
+    with pytest.raises(ValueError, match="outside the action space"):
+        sent.send(np.full(sent.action_space.shape, -5))
+    sent.close()

@@ -165,6 +165,8 @@ class DiplomacyVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._ready = False
         self._mask_buffer: npt.NDArray[np.int8] | None = None
+        self._worker: Any = None
+        self._pending: Any = None
 
     # ------------------------------------------------------------------ the vector API
 
@@ -193,6 +195,8 @@ class DiplomacyVectorEnv(VectorEnv):
             seeds = [int(s) for s in seed]
             if len(seeds) != self.num_envs:
                 raise ValueError(f"reset: {len(seeds)} seeds for {self.num_envs} games")
+        if self._pending is not None:
+            raise EnvError("a step is under way (send): call recv() first")
         if seeds is not None:
             first = seeds[0]
             self._np_random, self._np_random_seed = np.random.default_rng(first), first
@@ -221,18 +225,73 @@ class DiplomacyVectorEnv(VectorEnv):
         if not self._ready:
             raise EnvError("call reset() first")
         array = check_actions(actions, self._action_shape, self.max_orders)
+        if self._pending is not None:
+            raise EnvError("a step is under way (send): call recv() first")
         try:
             self._played = self._core.step(array)
         except RuntimeError as exc:
             self._ready = False
             raise EnvError(f"{exc}; call reset()") from exc
+        return self._results()
+
+    def _results(
+        self,
+    ) -> tuple[
+        dict[str, Any],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
         b = self._buffers
         rewards, term, trunc = b["rewards"], b["terminated"], b["truncated"]
         if self.copy:
             rewards, term, trunc = rewards.copy(), term.copy(), trunc.copy()
         return self._observation(), rewards, term, trunc, self._infos()
 
+    def send(self, actions: Any) -> None:
+        """Starts a step on a background thread and returns at once (EnvPool's ``send``); the
+        GIL is released while the games are played, so the caller can work meanwhile (on
+        another environment, say). :meth:`recv` returns what :meth:`step` would have. Do not
+        read this environment's arrays between the two: the step is writing them."""
+        if not self._ready:
+            raise EnvError("call reset() first")
+        if self._pending is not None:
+            raise EnvError("a step is already under way: call recv() first")
+        array = check_actions(actions, self._action_shape, self.max_orders)
+        if self._worker is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._worker = ThreadPoolExecutor(1, thread_name_prefix="diplo-vector")
+        self._pending = self._worker.submit(self._core.step, array)
+
+    def recv(
+        self,
+    ) -> tuple[
+        dict[str, Any],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Waits for the step :meth:`send` started and returns its results."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            raise EnvError("no step under way: call send() first")
+        try:
+            self._played = pending.result()
+        except RuntimeError as exc:
+            self._ready = False
+            raise EnvError(f"{exc}; call reset()") from exc
+        return self._results()
+
     def close_extras(self, **kwargs: Any) -> None:
+        if self._pending is not None:
+            self._pending.result()
+            self._pending = None
+        if self._worker is not None:
+            self._worker.shutdown()
+            self._worker = None
         self._ready = False
 
     # ------------------------------------------------------------------ helpers
