@@ -344,8 +344,8 @@ def test_gymnasium_conventions() -> None:
 def test_send_and_recv_give_what_step_gives() -> None:
     stepped = DiplomacyVectorEnv(5, max_year=1902, copy=True)
     sent = DiplomacyVectorEnv(5, max_year=1902, copy=True)
-    a = stepped.reset(seed=4)
-    b = sent.reset(seed=4)
+    a: tuple[Any, ...] = stepped.reset(seed=4)
+    b: tuple[Any, ...] = sent.reset(seed=4)
     policy = UniformPolicy()
     for _ in range(12):
         actions = policy(a[0], a[-1], stepped.seeds)
@@ -365,3 +365,18 @@ def test_send_and_recv_give_what_step_gives() -> None:
     with pytest.raises(ValueError, match="outside the action space"):
         sent.send(np.full(sent.action_space.shape, -5))
     sent.close()
+
+
+def test_a_game_that_would_pass_the_last_year_is_truncated() -> None:
+    doc = Position.initial(load_map("standard")).to_json()
+    doc["phase"] = "F9999M"
+    start = Position.from_json(doc, load_map("standard"))
+    env = DiplomacyVectorEnv(2, position=start, max_year=None)
+    obs, _ = env.reset()
+    assert obs["phase"][0].tolist() == [9999 - 1901, 0, 1, 0, 1, 0, 0]
+    hold = np.zeros(env.action_space.shape, dtype=np.int64)
+    _o, rewards, terminated, truncated, infos = env.step(hold)
+    assert truncated.all() and not terminated.any() and not rewards.any()
+    assert infos["phases_played"] == 0 and env.game(0).phase == "F9999M"
+    _o, _r, _t, truncated, infos = env.step(hold)  # started again
+    assert not truncated.any() and (infos["episodes"] == 2).all()

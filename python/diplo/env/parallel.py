@@ -163,7 +163,7 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
             index = self._index.get(agent)
             if index is None:
                 raise ValueError(f"unknown agent {agent!r}")
-            if agent not in self._legal:
+            if agent not in self.agents:
                 continue  # eliminated: nothing to order
             if not isinstance(action, np.ndarray):
                 action = list(action)

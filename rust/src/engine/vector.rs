@@ -119,6 +119,8 @@ pub struct VectorEnv {
 enum Done {
     Played,
     Restarted,
+    /// Truncated before a phase that could pass the last year a state may have.
+    Cut,
 }
 
 impl VectorEnv {
@@ -347,7 +349,7 @@ impl VectorEnv {
                     Ok(Done::Played) => {
                         played.fetch_add(1, Ordering::Relaxed);
                     }
-                    Ok(Done::Restarted) => {}
+                    Ok(Done::Restarted | Done::Cut) => {}
                     Err(msg) => {
                         let mut f = lock(&failure);
                         if f.as_ref().is_none_or(|(h, _)| g < *h) {
@@ -417,10 +419,11 @@ impl Episode {
                     // The next phase could be past the last year a state may have: cut here.
                     *row.truncated = true;
                     self.done = true;
+                    Done::Cut
                 } else {
                     self.play(env, action, row)?;
+                    Done::Played
                 }
-                Done::Played
             }
             _ => {
                 self.game = Game::new(env.map, env.cfg.start.clone(), env.cfg.max_year);
