@@ -342,6 +342,8 @@ def test_gymnasium_conventions() -> None:
 
 
 def test_send_and_recv_give_what_step_gives() -> None:
+    from gymnasium.utils.env_checker import data_equivalence
+
     stepped = DiplomacyVectorEnv(5, max_year=1902, copy=True)
     sent = DiplomacyVectorEnv(5, max_year=1902, copy=True)
     a: tuple[Any, ...] = stepped.reset(seed=4)
@@ -354,12 +356,7 @@ def test_send_and_recv_give_what_step_gives() -> None:
         with pytest.raises(EnvError, match="under way"):
             sent.step(actions)
         b = sent.recv()
-        for x, y in zip(a, b, strict=True):
-            if isinstance(x, dict):
-                assert x.keys() == y.keys()
-                assert all(np.array_equal(x[k], y[k]) for k in x)
-            else:
-                assert np.array_equal(x, y)
+        assert data_equivalence(a, b)
     with pytest.raises(EnvError, match="no step under way"):
         sent.recv()
     with pytest.raises(ValueError, match="outside the action space"):
