@@ -337,13 +337,13 @@ def check_fast_codes(
     for _ in range(rng.randint(0, 12)):
         roll = rng.random()
         if roll < 0.4:
-            codes.append(rng.getrandbits(rng.choice([8, 16, 27, 32])))
+            codes.append(rng.getrandbits(rng.choice([8, 16, 27, 32, 36, 64])))
         elif roll < 0.8:
             kind = rng.randint(0, 8)
             code = kind | rng.randrange(len(M.locations)) << 4
-            code |= rng.randrange(len(M.locations)) << 11
+            code |= rng.randrange(len(M.locations)) << 14
             if kind in (3, 4):
-                code |= rng.randrange(len(M.provinces)) << 18
+                code |= rng.randrange(len(M.provinces)) << 24
             codes.append(code)
         else:
             codes.append(rng.choice([-1, 2**32, 2**64, 2**100, 15, 0xFFFFFFFF]))

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from diplo import _core
 from diplo.api.backends import rust_available
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
@@ -138,7 +139,8 @@ def test_previous_orders_are_on_the_board() -> None:
             assert kinds.tolist() == [1] + [0] * 7  # an implied hold
         else:
             assert not kinds.any()
-    moves = {(c >> 11) & 0x7F for c in codes if kind_of(c) == 1}
+    shift, field = _core.CODE_LAYOUT["a_shift"], _core.CODE_LAYOUT["field_mask"]
+    moves = {(c >> shift) & field for c in codes if kind_of(c) == 1}
     targets = set(np.flatnonzero(board[:, lay["prev_target"]]).tolist())
     assert targets == moves
 
@@ -377,3 +379,23 @@ def test_a_game_that_would_pass_the_last_year_is_truncated() -> None:
     assert infos["phases_played"] == 0 and env.game(0).phase == "F9999M"
     _o, _r, _t, truncated, infos = env.step(hold)  # started again
     assert not truncated.any() and (infos["episodes"] == 2).all()
+
+
+@pytest.mark.parametrize("name", ["modern", "known_world_901"])
+def test_wide_maps_play_in_the_vector_env(name: str) -> None:
+    """Maps over 128 locations (the engine's wider sets), read from MILA's map files."""
+    diplomacy = pytest.importorskip("diplomacy", reason="MILA's map files come with diplomacy")
+    path = Path(diplomacy.__file__).parent / "maps" / f"{name}.map"
+    game_map = load_map(str(path))
+    env = DiplomacyVectorEnv(3, game_map, max_year=None, threads=2)
+    obs, infos = env.reset(seed=1)
+    assert obs["board"].shape[1:] == (len(game_map.locations), 15 + 4 * len(game_map.powers))
+    policy = UniformPolicy()
+    for _ in range(6):
+        codes = [env.codes(i, a) for i, a in enumerate(policy(obs, infos, env.seeds))]
+        twin = env.game(0)
+        obs, _r, _t, _u, infos = env.step(policy(obs, infos, env.seeds))
+        twin.set_orders(codes[0])
+        twin.process()
+        assert env.game(0).position().to_json() == twin.position().to_json()
+        assert env.observation_space.contains(obs)

@@ -81,7 +81,7 @@ def power_of(code: int, position: Position) -> str:
     except ValueError:
         return FIRST_POWER
     if isinstance(order, Waive):
-        return game_map.powers[code >> 4 & 0x7F]
+        return game_map.powers[code >> 4 & 0x3FF]
     prov = game_map.province_of(order.unit.loc)
     if isinstance(order, Build):
         return game_map.provinces[prov].home or FIRST_POWER
@@ -196,9 +196,9 @@ def noise(rng: random.Random, game: FastGame, chosen: list[int]) -> list[int]:
             b = rng.randrange(len(M.provinces) if kind == 4 else len(M.locations))
             code = kind | loc << 4
             if kind in (1, 2, 3, 4, 5):
-                code |= a << 11
+                code |= a << 14
             if kind in (3, 4):
-                code |= b << 18
+                code |= b << 24
             if kind == 1 and rng.random() < 0.3:
                 code |= fast.VIA
             if kind == 7 and rng.random() < 0.5:
@@ -228,12 +228,13 @@ def test_encoding_layout_and_round_trip() -> None:
     order: Order = SupportMove(Unit("F", "MAO"), Unit("F", "GAS"), "SPA/NC")
     code = encode_order(order, M)
     assert code & 0xF == fast.SUPPORT_MOVE
-    assert code >> 4 & 0x7F == index["MAO"]
-    assert code >> 11 & 0x7F == index["GAS"]
-    assert code >> 18 & 0x7F == index["SPA/NC"]
+    assert code >> 4 & 0x3FF == index["MAO"]
+    assert code >> 14 & 0x3FF == index["GAS"]
+    assert code >> 24 & 0x3FF == index["SPA/NC"]
     assert decode_order(code, M) == SupportMove(Unit(None, "MAO"), Unit(None, "GAS"), "SPA/NC")
     move = encode_order(Move(Unit("A", "LON"), "BEL", True), M)
-    assert move == fast.MOVE | index["LON"] << 4 | index["BEL"] << 11 | fast.VIA
+    assert move == fast.MOVE | index["LON"] << 4 | index["BEL"] << 14 | fast.VIA
+    assert fast.VIA == 1 << 34 and fast.FLEET == 1 << 35
     build = encode_order(Build(Unit("F", "STP/NC")), M)
     assert build == fast.BUILD | index["STP/NC"] << 4 | fast.FLEET
     assert decode_order(build, M) == Build(Unit("F", "STP/NC"))
@@ -257,7 +258,7 @@ def test_encoding_layout_and_round_trip() -> None:
         encode_order(Build(Unit(None, "LON")), M)  # army or fleet? (DATC 4.C.3)
     with pytest.raises(ValueError):
         encode_order(Hold(Unit("A", "XXX")), M)
-    for bad in (-1, 2**32, 1 << 27, 9, 15, fast.HOLD | 81 << 4, fast.SUPPORT_HOLD | 80 << 11):
+    for bad in (-1, 2**64, 1 << 36, 9, 15, fast.HOLD | 81 << 4, fast.SUPPORT_HOLD | 80 << 14):
         with pytest.raises(ValueError):
             decode_order(bad, M)
 
@@ -265,7 +266,7 @@ def test_encoding_layout_and_round_trip() -> None:
 def test_decoding_with_the_position_types_the_units() -> None:
     pos = Position.initial(M)
     index = M.location_index
-    code = fast.SUPPORT_MOVE | index["BRE"] << 4 | index["PAR"] << 11 | index["PIC"] << 18
+    code = fast.SUPPORT_MOVE | index["BRE"] << 4 | index["PAR"] << 14 | index["PIC"] << 24
     assert decode_order(code, M, pos) == SupportMove(Unit("F", "BRE"), Unit("A", "PAR"), "PIC")
     stp = fast.HOLD | index["STP/SC"] << 4
     assert decode_order(stp, M, pos) == Hold(Unit("F", "STP/SC"))
@@ -513,8 +514,8 @@ def flat_forms(orders: list[list[int]]) -> dict[str, tuple[object, object]]:
     codes, offsets = fast.pack_orders(orders)
     return {
         "bytes": (codes, offsets),
-        "array": (array.array("I", codes), array.array("I", offsets)),
-        "memoryview": (memoryview(array.array("I", codes)), memoryview(offsets)),
+        "array": (array.array("Q", codes), array.array("I", offsets)),
+        "memoryview": (memoryview(array.array("Q", codes)), memoryview(offsets)),
         "bytearray": (bytearray(codes), bytearray(offsets)),
     }
 
@@ -530,7 +531,7 @@ def test_flat_batch_rules_like_one_by_one(form: str, threads: int) -> None:
 
 def test_pack_orders_layout() -> None:
     codes, offsets = fast.pack_orders([[1, 2, 3], [], (4,), [-1, 2**40, 2**70]])
-    assert list(array.array("I", codes)) == [1, 2, 3, 4, 2**32 - 1, 2**32 - 1, 2**32 - 1]
+    assert list(array.array("Q", codes)) == [1, 2, 3, 4, 2**64 - 1, 2**40, 2**64 - 1]
     assert list(array.array("I", offsets)) == [0, 3, 3, 4, 7]
     assert fast.pack_orders([]) == (b"", array.array("I", [0]).tobytes())
     with pytest.raises(ValueError, match=r"orders\[1\]"):
@@ -614,20 +615,21 @@ def test_bad_arguments_raise_value_error() -> None:
 
 def test_bad_flat_batches_raise_value_error_naming_the_problem() -> None:
     game, other = FastGame(), FastGame()
-    codes = array.array("I", [0, 0, 0])
+    codes = array.array("Q", [0, 0, 0])
     offsets = array.array("I", [0, 1, 3])
     cases: list[tuple[object, object, str]] = [
-        (b"\x00" * 6, offsets, "6 bytes is not a whole number"),
+        (b"\x00" * 12, offsets, "12 bytes is not a whole number"),
         (codes, b"\x00" * 5, "offsets: 5 bytes"),
         (codes, array.array("I", [0, 3]), r"len\(games\) \+ 1 = 3 values, got 2"),
         (codes, array.array("I", [1, 2, 3]), "first must be 0, got 1"),
         (codes, array.array("I", [0, 2, 1]), r"offsets\[2\] = 1 is below offsets\[1\] = 2"),
         (codes, array.array("I", [0, 1, 2]), "last must be the number of codes, 3, got 2"),
         (codes, array.array("I", [0, 1, 4]), "last must be the number of codes, 3, got 4"),
-        (array.array("i", [0, 0, 0]), offsets, "format 'i'"),
-        (array.array("Q", [0, 0, 0]), offsets, "8-byte items"),
-        (memoryview(bytes(12)).cast("I", (3, 1)), offsets, "one-dimensional"),
-        ([0, 0, 0], offsets, "must be a buffer of u32 values.*got list"),
+        (array.array("q", [0, 0, 0]), offsets, "format 'q'"),
+        (array.array("I", [0, 0, 0]), offsets, "4-byte items"),
+        (codes, array.array("Q", [0, 1, 3]), "8-byte items"),
+        (memoryview(bytes(24)).cast("Q", (3, 1)), offsets, "one-dimensional"),
+        ([0, 0, 0], offsets, "must be a buffer of u64 values.*got list"),
         (codes, "0 1 3", "offsets must be a buffer of u32 values.*got str"),
     ]
     for bad_codes, bad_offsets, message in cases:
@@ -658,18 +660,62 @@ def test_out_of_range_codes_are_illegal_not_errors() -> None:
     assert game.result_codes() == [0, 6]
 
 
-def test_map_too_large_for_the_encoding() -> None:
-    provinces = [{"abbr": f"P{i}", "name": f"Province {i}", "type": "land"} for i in range(130)]
+def _line_map(n: int, ring: bool = False) -> Map:
+    """``n`` land provinces in a line (a ring with ``ring``), one power with an army on each but
+    the last."""
+    provinces = [{"abbr": f"P{i}", "name": f"Province {i}", "type": "land"} for i in range(n)]
+    edges = [[f"P{i}", f"P{i + 1}"] for i in range(n - 1)]
+    if ring:
+        edges.append([f"P{n - 1}", "P0"])
+    units = [f"A P{i}" for i in range(n - 1)]
     data = {
-        "name": "big",
-        "powers": {"ONE": {"adjective": "One", "homes": [], "units": ["A P0"]}},
+        "name": f"line{n}",
+        "powers": {"ONE": {"adjective": "One", "homes": [], "units": units}},
         "provinces": provinces,
-        "army_edges": [[f"P{i}", f"P{i + 1}"] for i in range(129)],
+        "army_edges": edges,
         "fleet_edges": [],
     }
-    big = Map.from_dict(data)
-    with pytest.raises(ValueError, match="128"):
+    return Map.from_dict(data)
+
+
+def test_map_too_large_for_the_encoding() -> None:
+    big = _line_map(1025)
+    with pytest.raises(ValueError, match="1024"):
         FastGame(Position.initial(big))
+
+
+@pytest.mark.parametrize("n", [129, 300, 1024])
+def test_long_move_chains_on_wide_maps(n: int) -> None:
+    """Every width plays (up to 1,024 locations), and a chain of a thousand moves (each army
+    into the province the next one leaves) resolves without a recursion limit: all succeed."""
+    game_map = _line_map(n)
+    index = game_map.location_index
+    game = FastGame(Position.initial(game_map), max_year=1901)
+    moves = [fast.MOVE | index[f"P{i}"] << 4 | index[f"P{i + 1}"] << 14 for i in range(n - 1)]
+    game.set_orders(moves)
+    game.process()
+    assert game.result_codes() == [0] * (n - 1)
+    units = game.position().units
+    assert sorted(units) == sorted(f"P{i}" for i in range(1, n))
+    # A ring of moves whose head moves into the tail's province: one cycle of n - 1 moves
+    # ending at the empty province, then the whole ring turning (a circular movement).
+    ring = _line_map(n, ring=True)
+    index = ring.location_index
+    game = FastGame(Position.initial(ring), max_year=1901)
+    turn = [fast.MOVE | index[f"P{i}"] << 4 | index[f"P{(i + 1) % n}"] << 14 for i in range(n)]
+    game.set_orders(turn[: n - 1])
+    game.process()
+    assert game.result_codes() == [0] * (n - 1)
+    full = Position(
+        ring,
+        Phase.parse("S1901M"),
+        {f"P{i}": Piece("ONE", "A", f"P{i}") for i in range(n)},
+        {},
+    )
+    game = FastGame(full, max_year=1901)
+    game.set_orders(turn)
+    game.process()
+    assert game.result_codes() == [0] * n
 
 
 def test_small_custom_map_plays() -> None:
@@ -714,7 +760,7 @@ def test_small_custom_map_plays() -> None:
 def power_of_map(code: int, position: Position, game_map: Map) -> str:
     order = decode_order(code, game_map)
     if isinstance(order, Waive):
-        return game_map.powers[code >> 4 & 0x7F]
+        return game_map.powers[code >> 4 & 0x3FF]
     prov = game_map.province_of(order.unit.loc)
     if isinstance(order, Build):
         return game_map.provinces[prov].home or game_map.powers[0]

@@ -9,6 +9,7 @@ first); the closing note of issue 10 gives the figures of a longer run.
 
 from __future__ import annotations
 
+import collections
 import functools
 import importlib.util
 import os
@@ -22,13 +23,15 @@ from typing import Any
 
 import pytest
 
+from diplo.api.backends import backend_for
 from diplo.api.game import Game
+from diplo.api.legal import legal_order_texts
 from diplo.api.phase import process_phase
-from diplo.engine.codes import FastGame, decode_order, fast_map, process_batch
+from diplo.engine.codes import FastGame, decode_order, process_batch
 from diplo.formats.mila import position_from_mila
 from diplo.model.map import SHIPPED_MAPS, Map, MapError, map_named, standard_map
 from diplo.model.orders import Build, Order, Waive
-from diplo.model.position import Position
+from diplo.model.position import Phase, Piece, Position
 from diplo.model.variants import load_map, load_mila_map, mila_map_data
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,10 +54,21 @@ def mila_files() -> list[str]:
 
 
 def mila_has_convoy_cache(filename: str) -> bool:
-    """Whether MILA ships its convoy-path table for a map. For the others (colonial, empire,
-    known_world_901, world) MILA works the table out on first use, with a process pool, for many
-    minutes: the differential runs on them only with ``DIPLO_MILA_UNCACHED=1``."""
+    """Whether MILA has its convoy-path table for a map (shipped, or built before in
+    ``~/.cache/diplomacy``). For the others (colonial, empire, known_world_901, world) MILA works
+    the table out on first use, with a process pool, for minutes: there the differential's random
+    games leave convoys out (MILA lists no convoy without its table) unless
+    ``DIPLO_MILA_UNCACHED=1`` lets MILA build it."""
     return filename[:-4] in _mila_convoy_cache()
+
+
+def _without_mila_convoy_table(name: str) -> None:
+    """MILA plays ``name`` with an empty convoy-path table (in memory only): its possible orders
+    then hold no convoy, and nothing is built or written to disk."""
+    from diplomacy.engine import map as mila_map
+
+    # MILA reads the table by number of fleets: every count has no path.
+    mila_map.CONVOYS_PATH_CACHE.setdefault(name, collections.defaultdict(list))
 
 
 @functools.cache
@@ -104,7 +118,7 @@ def _power_of(code: int, position: Position) -> str:
     game_map = position.map
     order = decode_order(code, game_map)
     if isinstance(order, Waive):
-        return game_map.powers[code >> 4 & 0x7F]
+        return game_map.powers[code >> 4 & 0x3FF]
     prov = game_map.province_of(order.unit.loc)
     if isinstance(order, Build):
         return position.centers[prov]
@@ -294,39 +308,6 @@ def test_mila_reader_includes_a_base_map(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- against MILA
 
 
-def _mila_ports(path: Path) -> frozenset[str]:
-    """The PORT provinces of a MILA map file (and of the files it includes)."""
-    ports: set[str] = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        words = line.split()
-        if len(words) >= 2 and words[0].upper() == "PORT":
-            ports.add(words[1].upper())
-        elif len(words) == 2 and words[0].upper() in ("MAP", "USE", "USES"):
-            name = words[1] if words[1].endswith(".map") else words[1] + ".map"
-            ports |= _mila_ports(path.parent / name)
-    return frozenset(ports)
-
-
-def _convoys_through_a_port(record: dict[str, Any], ports: frozenset[str]) -> bool:
-    """``port_convoy_unsupported`` -- a limitation of diplo, not a ruling: MILA's PORT provinces
-    (ancmed's Baleares) are coastal provinces whose fleets may convoy; diplo reads them as plain
-    coasts, whose fleets cannot. A phase where a fleet stands in a port while some order convoys
-    or moves by convoy is left out of the comparison and counted."""
-    if not ports or record["phase_type"] != "M":
-        return False
-    fleets_in_ports = any(
-        unit.startswith("F ") and unit[2:].split("/")[0] in ports
-        for units in record["state"]["units"].values()
-        for unit in units
-    )
-    convoying = any(
-        " C " in order or order.endswith(" VIA")
-        for orders in record["orders"].values()
-        for order in orders
-    )
-    return fleets_in_ports and convoying
-
-
 def _solo_completed_label(
     record: dict[str, Any], game_map: Map, rules: Counter[str]
 ) -> dict[str, Any]:
@@ -380,18 +361,27 @@ def test_shipped_variants_match_their_published_mila_files() -> None:
 
 @needs_mila
 @pytest.mark.parametrize("filename", mila_files())
-def test_every_mila_map_loads_and_the_fast_path_takes_it_or_names_the_limit(
-    filename: str,
-) -> None:
+def test_every_mila_map_loads_and_the_engine_plays_it(filename: str) -> None:
+    """Every map MILA ships fits the engine (up to 1,024 locations): a year of random orders
+    plays on the engine as on the reference."""
     game_map = load_mila_map(mila_dir() / filename)
     assert mila_map_data(mila_dir() / filename)["name"] == filename[:-4]
-    if len(game_map.locations) <= 128:
-        game = FastGame(Position.initial(game_map))
+    assert backend_for(None, game_map) == "rust"
+    rng = random.Random(len(filename))
+    game = FastGame(Position.initial(game_map))
+    position = Position.initial(game_map)
+    start = position.phase.year
+    while position.phase.year == start:
+        lists = game.legal_orders()
+        codes = [rng.choice(options) for options in lists if options]
+        orders = [decode_order(c, game_map, position) for c in codes]
+        by_power: dict[str, list[Order]] = {}
+        for (power, _), order in zip(game.slots(), orders, strict=True):
+            by_power.setdefault(power, []).append(order)
+        game.set_orders(codes)
         game.process()
-        assert game.phase.startswith("F")
-    else:
-        with pytest.raises(ValueError, match=r"locations; the engine .* at most 128"):
-            fast_map(game_map)
+        position = process_phase(position, by_power, "python").next
+        assert game.position() == position, position.phase
 
 
 @needs_mila
@@ -400,10 +390,10 @@ def test_differential_against_mila_on_every_map(filename: str) -> None:
     from mila_games import mila_records
     from test_mila import judge
 
-    if not mila_has_convoy_cache(filename) and not os.environ.get("DIPLO_MILA_UNCACHED"):
-        pytest.skip(f"MILA has no convoy-path table for {filename} (DIPLO_MILA_UNCACHED=1 runs it)")
+    convoys = mila_has_convoy_cache(filename) or bool(os.environ.get("DIPLO_MILA_UNCACHED"))
+    if not convoys:
+        _without_mila_convoy_table(filename[:-4])
     game_map = load_mila_map(mila_dir() / filename)
-    ports = _mila_ports(mila_dir() / filename)
     first = Position.initial(game_map).phase.year
     phases = exact = 0
     rules: Counter[str] = Counter()
@@ -411,16 +401,14 @@ def test_differential_against_mila_on_every_map(filename: str) -> None:
     for seed in range(VARIANT_GAMES):
         for record in mila_records(filename[:-4], seed, first + VARIANT_YEARS - 1):
             phases += 1
-            if _convoys_through_a_port(record, ports):
-                rules["port_convoy_unsupported"] += 1
-                continue
             record = _solo_completed_label(record, game_map, rules)
             verdict = judge(record, game_map, None)
             exact += verdict.exact
             rules.update(verdict.rules)
             failures += [f"seed {seed} {record['phase']}: {d}" for d in verdict.unexplained]
     summary = (
-        f"{filename}: {VARIANT_GAMES} games, {phases} phases, {exact} agree exactly; "
+        f"{filename}: {VARIANT_GAMES} games, {phases} phases, {exact} agree exactly"
+        f"{'' if convoys else ' (no convoys: MILA has no convoy table, DIPLO_MILA_UNCACHED=1)'}; "
         f"phases per named rule: {dict(rules.most_common())}"
     )
     print(summary)
@@ -491,3 +479,73 @@ def test_mila_saved_games_write_years_below_1000_with_four_digits() -> None:
     assert data["phases"][0]["name"] == "S0001M"
     back = game_from_mila(data, backend="python")
     assert str(back.history[0].phase) == "S1M" and back.position == game.position
+
+
+# --------------------------------------------------------------------------- ports
+
+
+def _ancmed_convoy(game_map: Map) -> Position:
+    """Rome's army in Saguntum with fleets in Baleares (a port in MILA's file) and the Ligurian
+    Sea: the only route to Etruria runs through the port."""
+    units = {
+        "SAG": Piece("ROME", "A", "SAG"),
+        "BAL": Piece("ROME", "F", "BAL"),
+        "LIG": Piece("ROME", "F", "LIG"),
+    }
+    return Position(game_map, Phase.parse("S1M"), units, {})
+
+
+CONVOY_THROUGH_BAL = ["A SAG - ETR", "F BAL C A SAG - ETR", "F LIG C A SAG - ETR"]
+
+
+@pytest.mark.parametrize("backend", ["python", "rust"])
+def test_a_fleet_in_a_port_convoys(backend: str) -> None:
+    """Ancmed's Baleares is a port, as MILA's map file says: its fleet convoys (both engines
+    list the convoy and carry the army), and it stays a coast (an army may stand there)."""
+    game_map = map_named("ancmed")
+    assert game_map.ports == {"BAL"} and game_map.may_convoy("BAL")
+    assert not game_map.may_convoy("SAG") and game_map.may_convoy("LIG")
+    assert game_map.provinces["BAL"].kind == "coast"
+    position = _ancmed_convoy(game_map)
+    legal = legal_order_texts(position, "ROME", backend)
+    assert "F BAL C A SAG - ETR" in legal["BAL"]
+    assert "A SAG - ETR" in legal["SAG"] and "A SAG - ETR VIA" in legal["SAG"]
+    outcome = process_phase(position, {"ROME": CONVOY_THROUGH_BAL}, backend)
+    assert [r.code for r in outcome.results] == ["ok", "ok", "ok"]
+    assert "ETR" in outcome.next.units and "SAG" not in outcome.next.units
+    # The same board without the port: the fleet on the coast cannot convoy, so the army stays.
+    data = game_map.to_dict()
+    for p in data["provinces"]:
+        p.pop("port", None)
+    plain = Map.from_dict(data)
+    assert not plain.ports and not plain.may_convoy("BAL")
+    outcome = process_phase(_ancmed_convoy(plain), {"ROME": CONVOY_THROUGH_BAL}, backend)
+    assert [r.legal for r in outcome.results[:3]] == [False, False, False]
+    assert "(convoy_not_at_sea)" in outcome.results[3].reason  # F BAL's implied hold
+    assert "SAG" in outcome.next.units and "ETR" not in outcome.next.units
+
+
+def test_ports_in_the_map_format_and_the_mila_reader(tmp_path: Path) -> None:
+    game_map = map_named("ancmed")
+    back = Map.from_dict(game_map.to_dict())
+    assert back.ports == {"BAL"} and back.provinces["BAL"].is_port
+    if HAVE_MILA:
+        assert load_mila_map(mila_dir() / "ancmed.map").ports == {"BAL"}
+    data = game_map.to_dict()
+    for p in data["provinces"]:
+        if p["abbr"] == "LIG":
+            p["port"] = True
+    with pytest.raises(MapError, match="province LIG: only a coastal province can be a port"):
+        Map.from_dict(data)
+    data = game_map.to_dict()
+    data["provinces"][0]["port"] = "yes"
+    with pytest.raises(MapError, match="'port' must be true or false"):
+        Map.from_dict(data)
+
+
+def test_the_picture_marks_a_port() -> None:
+    from diplo.render.svg import board_svg
+
+    svg = board_svg(Position.initial(map_named("ancmed")))
+    assert svg.count('class="port"') == 1 and 'data-province="BAL"><title>port' in svg
+    assert 'class="port"' not in board_svg(Position.initial(standard_map()))

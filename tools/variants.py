@@ -41,9 +41,8 @@ VARIANTS = {
     ),
     "ancmed": (
         "ancmed.map",
-        "Ancient Mediterranean: five powers around the Mediterranean. MILA's file makes Baleares "
-        "a PORT, a coastal province whose fleets may convoy; diplo has no such kind yet and reads "
-        "it as a coastal province, whose fleets cannot",
+        "Ancient Mediterranean: five powers around the Mediterranean; Baleares is a port (a "
+        "coastal province whose fleets may convoy), as MILA's file makes it",
     ),
 }
 ON_STANDARD = ("fleet_rome", "france_austria", "germany_italy")

@@ -31,7 +31,7 @@ __version__: Final[str]
 #: The resolver's result codes by number: ok, bounce, cut, dislodged, no_convoy, void (the engine
 #: adds 6, illegal).
 RESULT_NAMES: Final[list[str]]
-#: The order kinds by the kind number in bits 0-3 of a ``u32`` order code (the ``diplo.orders``
+#: The order kinds by the kind number in bits 0-3 of a ``u64`` order code (the ``diplo.orders``
 #: class names): Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive.
 ORDER_KINDS: Final[list[str]]
 #: The bit fields of an order code: ``kind_mask``; the index fields' ``field_width`` and
@@ -50,12 +50,14 @@ def _panic_for_test(message: str) -> None:
 
 @final
 class FastMap:
-    """A map compiled for the code API, interned by its data (at most 128 locations).
+    """A map compiled for the code API, interned by its data (at most 1,024 locations, compiled
+    at the narrowest set width that holds them).
 
     ``province_kind``: 0 land, 1 coast, 2 sea; ``homes``: per power its home centres;
     ``name_rank``: per province its rank by English name (the civil-disorder tie-break);
     ``order_classes``: the ``diplo.orders`` classes in ``ORDER_KINDS`` order, by which order
-    objects are told apart (by identity; without them the core reads no order object). Raises
+    objects are told apart (by identity; without them the core reads no order object);
+    ``ports``: the coastal provinces whose fleets may convoy. Raises
     ``ValueError`` on a map that does not fit the encoding or does not check.
     """
 
@@ -73,6 +75,7 @@ class FastMap:
         victory: int = 0,
         *,
         order_classes: Sequence[type] | None = None,
+        ports: list[int] | None = None,
     ) -> FastMap: ...
     @property
     def num_locations(self) -> int: ...
@@ -238,8 +241,9 @@ def process_batch(
     threads: int | None = None,
     offsets: bytes | None = None,
 ) -> None:
-    """With ``offsets``, ``orders`` and ``offsets`` are ``bytes`` of native-endian ``u32``
-    values: game ``i`` gets codes ``offsets[i]`` to ``offsets[i + 1]``."""
+    """With ``offsets``, ``orders`` is ``bytes`` of native-endian ``u64`` codes and ``offsets``
+    ``bytes`` of native-endian ``u32`` values: game ``i`` gets codes ``offsets[i]`` to
+    ``offsets[i + 1]``."""
 
 def _panic_in_next_call() -> None:
     """The next guarded call of the code API panics on entry and raises ``RuntimeError``

@@ -69,14 +69,14 @@ fn time_fresh(
 /// Median µs for the movement phase and the retreat phase after it, on the fast path.
 fn time_with_retreats(k: &Kit, board: &Board, batches: usize, per_batch: usize) -> f64 {
     let start_game = board.game(k);
-    let moves: Vec<u32> = board.orders.iter().map(|(_, o)| k.code(o)).collect();
-    let retreats: Vec<u32> = board
+    let moves: Vec<u64> = board.orders.iter().map(|(_, o)| k.code(o)).collect();
+    let retreats: Vec<u64> = board
         .retreat_orders
         .iter()
         .map(|(_, o)| k.code(o))
         .collect();
     let mut samples = Vec::with_capacity(batches);
-    let mut game: Game = start_game.clone();
+    let mut game: Game<u128> = start_game.clone();
     for _ in 0..batches {
         let start = Instant::now();
         for _ in 0..per_batch {

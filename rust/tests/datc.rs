@@ -49,7 +49,7 @@ fn unit_set(v: &Value) -> BTreeSet<(String, String)> {
 }
 
 /// The board of a state as `(power, "A PAR")`.
-fn board(k: &Kit, game: &Game) -> BTreeSet<(String, String)> {
+fn board(k: &Kit, game: &Game<u128>) -> BTreeSet<(String, String)> {
     (0..k.map.provinces)
         .map(|q| game.state.units[q])
         .filter(|u| u.is_some())
@@ -65,7 +65,7 @@ fn board(k: &Kit, game: &Game) -> BTreeSet<(String, String)> {
 }
 
 /// The game at the start of a phase of the fixture.
-fn start(k: &Kit, start: &Value) -> Game {
+fn start(k: &Kit, start: &Value) -> Game<u128> {
     let units: Vec<(&str, &str)> = start["units"]
         .as_array()
         .unwrap()
@@ -126,7 +126,7 @@ fn play(k: &Kit, case: &Value) -> (Vec<String>, usize) {
                     // The kit reads the short form to the code the Python encoder gave.
                     let ours = k.code(text);
                     assert_eq!(
-                        u64::from(ours),
+                        ours,
                         code,
                         "{} {where_}: the kit reads {text:?} as {}",
                         case["id"],
@@ -212,7 +212,7 @@ fn play(k: &Kit, case: &Value) -> (Vec<String>, usize) {
 }
 
 /// The codes submitted, in submission order.
-fn game_orders(slot: &[Option<usize>], orders: &[Value], k: &Kit) -> Vec<u32> {
+fn game_orders(slot: &[Option<usize>], orders: &[Value], k: &Kit) -> Vec<u64> {
     slot.iter()
         .zip(orders)
         .filter(|(s, _)| s.is_some())

@@ -12,7 +12,7 @@ static GLOBAL: counting::Counting = counting::Counting;
 
 /// Plays one phase of every game with the first legal order of each slot; returns the number of
 /// slots seen.
-fn step(games: &mut [Game], pick: usize) -> usize {
+fn step(games: &mut [Game<u128>], pick: usize) -> usize {
     let mut seen = 0;
     for g in games.iter_mut() {
         if g.over {
@@ -64,7 +64,7 @@ fn processing_again_does_not_allocate() {
         units.push((p, u));
     }
     let start = k.state("S1901M", &units, &[], &[]);
-    let mut base: Vec<Game> = (0..8).map(|_| k.game(start.clone())).collect();
+    let mut base: Vec<Game<u128>> = (0..8).map(|_| k.game(start.clone())).collect();
     for g in &mut base {
         g.max_year = Some(1903);
         g.orders.reserve(64);
@@ -73,11 +73,11 @@ fn processing_again_does_not_allocate() {
         g.implied.reserve(64);
     }
     // Warm up: every phase kind, every list, every buffer at its size.
-    let mut warm: Vec<Game> = base.clone();
+    let mut warm: Vec<Game<u128>> = base.clone();
     for pick in 0..12 {
         step(&mut warm, pick);
     }
-    let mut games: Vec<Game> = base.clone();
+    let mut games: Vec<Game<u128>> = base.clone();
     for g in &mut games {
         g.orders.reserve(64);
         g.results.reserve(64);

@@ -1,6 +1,6 @@
 //! Property test of the fast engine: arbitrary boards (any units that fit the terrain, any centre
 //! owners, dislodged units with any subset of their valid retreat options) and arbitrary codes
-//! (any `u32`, mixed with legal ones). Whatever comes in, processing never panics or fails, and
+//! (any `u64`, and any code of the used bits, mixed with legal ones). Whatever comes in, processing never panics or fails, and
 //! the state afterwards is one `State::new` accepts (one unit per province, terrain, retreat
 //! options reachable and empty) with every unit accounted for.
 //!
@@ -12,7 +12,7 @@
 mod kit;
 
 use diplo_core::engine::game_map::{has, Bits, NO_POWER, SEA};
-use diplo_core::engine::{Game, State};
+use diplo_core::engine::{encode, Game, State};
 use kit::Kit;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
@@ -27,7 +27,7 @@ type Draw = (
     Vec<(u8, bool, u8, u128)>,
 );
 
-fn draws(k: &Kit) -> impl Strategy<Value = (Draw, Vec<u32>, Vec<u16>)> {
+fn draws(k: &Kit) -> impl Strategy<Value = (Draw, Vec<encode::Code>, Vec<u16>)> {
     let provinces = k.map.provinces;
     let powers = k.map.powers as u8;
     let unit = proptest::option::weighted(0.45, (0..powers, any::<bool>(), any::<u8>()));
@@ -48,7 +48,7 @@ fn draws(k: &Kit) -> impl Strategy<Value = (Draw, Vec<u32>, Vec<u16>)> {
         dislodged,
     );
     // Arbitrary codes, and picks among the legal lists (an index into each).
-    let codes = proptest::collection::vec(any::<u32>(), 0..40);
+    let codes = proptest::collection::vec(prop_oneof![any::<u64>(), 0..=encode::USED], 0..40);
     let picks = proptest::collection::vec(any::<u16>(), 0..80);
     (board, codes, picks)
 }
@@ -66,7 +66,7 @@ fn fitting(k: &Kit, q: usize, power: u8, fleet_coin: bool, coast_coin: u8) -> (i
     (i64::from(power), i64::from(fleet), loc as i64)
 }
 
-fn build(k: &Kit, d: &Draw) -> State {
+fn build(k: &Kit, d: &Draw) -> State<u128> {
     let map = k.map;
     let (units, owners, phase, dislodged) = d;
     let (season, kind) = PHASES[*phase];
@@ -111,7 +111,7 @@ fn build(k: &Kit, d: &Draw) -> State {
 }
 
 /// The state written back the way `State::new` reads it, and read again: it must be valid.
-fn reread(k: &Kit, st: &State) -> Result<State, String> {
+fn reread(k: &Kit, st: &State<u128>) -> Result<State<u128>, String> {
     let map = k.map;
     let mut units = Vec::new();
     let mut centers = Vec::new();
@@ -149,7 +149,7 @@ fn reread(k: &Kit, st: &State) -> Result<State, String> {
     )
 }
 
-fn count(k: &Kit, st: &State) -> (usize, usize) {
+fn count(k: &Kit, st: &State<u128>) -> (usize, usize) {
     let units = (0..k.map.provinces)
         .filter(|&q| st.units[q].is_some())
         .count();
@@ -159,10 +159,15 @@ fn count(k: &Kit, st: &State) -> (usize, usize) {
     (units, gone)
 }
 
-fn check_phase(k: &Kit, d: &Draw, codes: &[u32], picks: &[u16]) -> Result<(), TestCaseError> {
+fn check_phase(
+    k: &Kit,
+    d: &Draw,
+    codes: &[encode::Code],
+    picks: &[u16],
+) -> Result<(), TestCaseError> {
     let state = build(k, d);
-    let mut game: Game = k.game(state.clone());
-    let mut orders: Vec<u32> = codes.to_vec();
+    let mut game: Game<u128> = k.game(state.clone());
+    let mut orders: Vec<encode::Code> = codes.to_vec();
     game.with_legal(|legal, slots| {
         for (s, pick) in slots.iter().zip(picks) {
             let list = legal.codes_of(s);

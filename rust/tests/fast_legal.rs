@@ -314,13 +314,13 @@ fn malformed_codes_are_illegal() {
     let par = k.loc("PAR");
     let n = k.map.locations;
     for code in [
-        encode::hold(par) | 1 << 27,
+        encode::hold(par) | 1 << 36,
         encode::hold(par) | encode::VIA,
         encode::hold(par) | encode::FLEET,
         encode::support_hold(par, n - 1), // a coast where a province belongs
-        encode::move_to(par, k.loc("BUR"), false) | 1 << 18,
-        9 | (par as u32) << 4,
-        encode::hold(n.min(127)),
+        encode::move_to(par, k.loc("BUR"), false) | 1 << encode::B_SHIFT,
+        9 | (par as encode::Code) << 4,
+        encode::hold(n.min(1023)),
     ] {
         let mut legal = diplo_core::engine::legality::Legal::default();
         legal.prepare(k.map, &game.state, game.stamp);

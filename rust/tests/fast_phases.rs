@@ -10,12 +10,12 @@ use diplo_core::engine::phases::result::{BOUNCE, DISLODGED, ILLEGAL, OK, VOID};
 use diplo_core::engine::Game;
 use kit::Kit;
 
-fn play(k: &Kit, game: &mut Game, orders: &[&str]) {
+fn play(k: &Kit, game: &mut Game<u128>, orders: &[&str]) {
     game.orders = orders.iter().map(|o| k.code(o)).collect();
     game.process().expect("processed");
 }
 
-fn units(k: &Kit, game: &Game) -> Vec<String> {
+fn units(k: &Kit, game: &Game<u128>) -> Vec<String> {
     let st = &game.state;
     let mut out = Vec::new();
     for q in 0..k.map.provinces {
@@ -29,7 +29,7 @@ fn units(k: &Kit, game: &Game) -> Vec<String> {
     out
 }
 
-fn implied(k: &Kit, game: &Game) -> Vec<String> {
+fn implied(k: &Kit, game: &Game<u128>) -> Vec<String> {
     game.implied.iter().map(|&(c, _, _)| k.text(c)).collect()
 }
 
@@ -310,7 +310,7 @@ fn batches_rule_like_one_by_one() {
             g.process().unwrap();
             singles.push(g);
         }
-        let mut refs: Vec<&mut Game> = batch.iter_mut().collect();
+        let mut refs: Vec<&mut Game<u128>> = batch.iter_mut().collect();
         process_all(&mut refs, threads).unwrap();
         for (a, b) in batch.iter().zip(&singles) {
             assert_eq!(a.results, b.results);
@@ -321,9 +321,9 @@ fn batches_rule_like_one_by_one() {
         }
     }
     // A panic in one game is reported; the others are processed.
-    let mut games: Vec<Game> = (0..4).map(|_| base.clone()).collect();
+    let mut games: Vec<Game<u128>> = (0..4).map(|_| base.clone()).collect();
     games[2].poisoned = true;
-    let mut refs: Vec<&mut Game> = games.iter_mut().collect();
+    let mut refs: Vec<&mut Game<u128>> = games.iter_mut().collect();
     let err = process_all(&mut refs, 2).unwrap_err();
     assert!(err.contains("deliberate panic"), "{err}");
     assert_eq!(games[0].state.phase_name(), "F1901M");

@@ -23,7 +23,7 @@ struct Out {
 }
 
 impl Out {
-    fn new(env: &VectorEnv) -> Out {
+    fn new(env: &VectorEnv<u128>) -> Out {
         let n = env.games.len();
         let z = env.sizes();
         Out {
@@ -58,7 +58,7 @@ impl Out {
     }
 }
 
-fn env(k: &Kit, n: usize) -> VectorEnv {
+fn env(k: &Kit, n: usize) -> VectorEnv<u128> {
     let start = k.state(
         "S1901M",
         &[
@@ -108,7 +108,7 @@ fn it_plays_what_the_games_play_on_any_thread_count() {
     let (mut a, mut b) = (Out::new(&one), Out::new(&two));
     one.reset(a.bufs(), 1).unwrap();
     two.reset(b.bufs(), 2).unwrap();
-    let mut twins: Vec<Game> = one.games.iter().map(|e| e.game.clone()).collect();
+    let mut twins: Vec<Game<u128>> = one.games.iter().map(|e| e.game.clone()).collect();
     let per = one.sizes().counts;
     let mut ended = 0;
     for step in 0..40 {

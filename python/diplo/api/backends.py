@@ -65,7 +65,7 @@ def check_backend(backend: Backend | str | None) -> Backend:
     raise ValueError(f"unknown backend {backend!r} (expected 'rust' or 'python')")
 
 
-#: Maps the engine cannot hold, with the reason (its encoding has room for 128 locations).
+#: Maps the engine cannot hold, with the reason (it takes up to 1,024 locations).
 _TOO_BIG: WeakKeyDictionary[Map, str] = WeakKeyDictionary()
 
 

@@ -50,7 +50,7 @@ from typing import Any
 
 from ..model.backend import Backend
 from ..model.limits import check_max_year
-from ..model.map import Map, standard_map
+from ..model.map import Map, power_named, standard_map
 from ..model.orders import (
     Build,
     Convoy,
@@ -278,8 +278,8 @@ class Game:
     def _power(self, power: str) -> str:
         if not isinstance(power, str):
             raise ValueError(f"a power is named by a string, not {power!r}")
-        name = power.strip().upper()
-        if name not in self.map.powers:
+        name = power_named(power, self.map)
+        if name is None:
             known = ", ".join(self.map.powers)
             raise ValueError(f"unknown power {power!r} (the powers are {known})")
         return name

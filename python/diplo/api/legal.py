@@ -5,6 +5,7 @@ texts, from the engine when it plays the map (same keys, lists and order: tested
 
 from __future__ import annotations
 
+from ..model.map import power_named
 from ..model.orders import format_order
 from ..model.position import Position
 from ..reference.legal import ConvoyDiagnostic, RouteStatus, convoy_diagnostic, legal_orders
@@ -27,8 +28,11 @@ def legal_order_texts(
     the engine lists them without building an order object; those texts are what
     :func:`~diplo.adjudicate.process_phase` reads fastest.
     """
-    if power is not None and power not in position.map.powers:
-        raise ValueError(f"unknown power {power!r}")
+    if power is not None:
+        named = power_named(power, position.map)
+        if named is None:
+            raise ValueError(f"unknown power {power!r}")
+        power = named
     if backend_for(backend, position.map) == "rust":
         texts: dict[str, list[str]] = engine().legal_order_texts_engine(position, power)
         return texts

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..model.limits import MAX_YEAR, show
+from ..model.map import power_named
 from ..model.orders import Order
 from ..model.position import Position, PositionError
 from ..model.results import PhaseOutcome
@@ -30,17 +31,24 @@ def process_phase(
     (:mod:`diplo.reference`). Both give
     the same outcome (``tests/test_engine.py``).
 
-    ``orders`` is keyed by power names as the map spells them; an unknown power raises
-    ``ValueError`` (as ``Game.set_orders`` and the JSON contract refuse it), while the orders
-    themselves are only ever ruled on. A phase whose next phase would fall after
+    ``orders`` is keyed by power names in any case (``"england"`` is ``ENGLAND``, as in
+    ``Game.set_orders`` and the JSON contract; two keys naming one power have their orders
+    joined); an unknown power raises ``ValueError``, while the orders themselves are only ever
+    ruled on. A phase whose next phase would fall after
     :data:`~diplo.model.limits.MAX_YEAR` raises :class:`~diplo.model.position.PositionError`.
     """
     powers = position.map.powers
-    for power in orders:
-        if power not in powers:
-            raise ValueError(
-                f"process_phase: unknown power {show(power)} (the powers are {', '.join(powers)})"
-            )
+    if any(power not in powers for power in orders):
+        joined: dict[str, list[str | Order]] = {}
+        for power, given in orders.items():
+            name = power_named(power, position.map)
+            if name is None:
+                raise ValueError(
+                    f"process_phase: unknown power {show(power)} "
+                    f"(the powers are {', '.join(powers)})"
+                )
+            joined.setdefault(name, []).extend(given)
+        orders = joined
     try:
         if backend_for(backend, position.map) == "rust":
             outcome: PhaseOutcome = engine().process_phase_engine(position, orders)

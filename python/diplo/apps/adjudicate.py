@@ -14,8 +14,7 @@ from ..formats.contract import DocumentError, adjudicate_document, adjudicate_do
 from ..model.limits import DOCUMENT_LIMIT
 from ..model.map import Map, MapError
 from ..model.rules import Rules, RulesError
-from ..model.variants import add_variant_arguments, variant_arguments
-from .common import INTERNAL_ERROR, contract_path
+from .common import INTERNAL_ERROR, add_variant_arguments, contract_path, variant_arguments
 from .common import describe as _describe
 from .common import fail as _fail
 
@@ -32,7 +31,12 @@ def register(sub: Any) -> None:
     )
     adj.add_argument("file", nargs="?", default="-", help="input document, '-' for stdin")
     adj.add_argument("--jsonl", action="store_true", help="one document per line in and out")
-    adj.add_argument("--backend", choices=("rust", "python"), default=None)
+    adj.add_argument(
+        "--backend",
+        choices=("rust", "python"),
+        default=None,
+        help="rust (the engine) or python (the reference rules); default: the fastest built",
+    )
     adj.add_argument(
         "--indent", type=int, default=None, help="pretty-print the output (not with --jsonl)"
     )

@@ -86,6 +86,7 @@ from ..model.orders import Order, format_order, parse_order
 from ..model.position import Position
 from ..model.variants import load_map
 from .adjudicate import run_jsonl
+from .common import add_map_argument, first_year, map_argument
 from .play import play_game
 
 __all__ = [
@@ -641,6 +642,7 @@ class Measurement:
     phases: int = 0
     seconds: float = 0.0
     rounds: list[float] = field(default_factory=list)
+    runs: int = 0  # the engine's runs of the workload, over all rounds (repeats included)
 
     @property
     def us_per_phase(self) -> float:
@@ -686,6 +688,7 @@ def measure(
                 raise BenchError(f"{engine.name} processed no phase")
             m = out[engine.name]
             m.phases += phases
+            m.runs += repeats[engine.name]
             m.seconds += elapsed
             m.rounds.append(elapsed * 1e6 / phases)
     return out
@@ -812,11 +815,31 @@ class Report:
             lines.append(f"{workload}: {DESCRIPTIONS[workload]}")
             lines.append(f"  {details[workload]}")
             head = f"÷ {ref}" if base else ""
-            lines.append(f"  {'engine':<22}{'µs/phase':>10}{'phases':>9}{'seconds':>10}  {head}")
+            lines.append(
+                f"  {'engine':<22}{'µs/phase':>10}{'phases/run':>11}{'runs':>6}{'phases':>9}"
+                f"{'seconds':>10}  {head}"
+            )
+            per_run: set[float] = set()
             for name, m in results.items():
                 ratio = f"{m.us_per_phase / base:8.2f}" if base else ""
+                each = m.phases / m.runs if m.runs else 0.0
+                per_run.add(round(each, 1))
                 lines.append(
-                    f"  {name:<22}{m.us_per_phase:>10.1f}{m.phases:>9}{m.seconds:>10.3f}  {ratio}"
+                    f"  {name:<22}{m.us_per_phase:>10.1f}{each:>11.1f}{m.runs:>6}{m.phases:>9}"
+                    f"{m.seconds:>10.3f}  {ratio}"
+                )
+            lines.append(
+                "  phases/run: one run's work, the same for engines that did the same work; runs: "
+                f"over {s.rounds} rounds,"
+            )
+            lines.append(
+                f"  a fast engine repeating its run in a round to last {MIN_RUN_SECONDS * 1000:.0f}"
+                " ms or more; phases, seconds: totals over all runs"
+            )
+            if len(per_run) > 1:
+                lines.append(
+                    "  not the same phases/run on every engine (the same seeds): compare µs per "
+                    "phase, not seconds"
                 )
             lines.append("")
         return "\n".join(lines)
@@ -914,7 +937,8 @@ def register(sub: Any) -> None:
         "bench",
         help="time diplo's engines (and MILA's) on random full-board play",
         description=(
-            "Time the movement, selfplay, mila-api and batch workloads on every engine, "
+            "Time the movement, strings, selfplay, mila-api, jsonl and batch workloads on every "
+            "engine, "
             "interleaved in rounds; report the median µs per phase. The defaults take about a "
             "minute."
         ),
@@ -954,14 +978,25 @@ def register(sub: Any) -> None:
     bench.add_argument(
         "--max-year",
         type=int,
-        default=defaults.max_year,
-        help=f"last year of the self-play games (default {defaults.max_year})",
+        default=None,
+        help=f"last year of the self-play games (default {defaults.max_year}, or as many years "
+        "from a map's own first year)",
     )
     bench.add_argument(
-        "--engines", nargs="+", choices=ENGINES, default=list(ENGINES), metavar="ENGINE"
+        "--engines",
+        nargs="+",
+        choices=ENGINES,
+        default=list(ENGINES),
+        metavar="ENGINE",
+        help=f"engines to time (default all that run here): {', '.join(ENGINES)}",
     )
     bench.add_argument(
-        "--workloads", nargs="+", choices=WORKLOADS, default=list(WORKLOADS), metavar="WORKLOAD"
+        "--workloads",
+        nargs="+",
+        choices=WORKLOADS,
+        default=list(WORKLOADS),
+        metavar="WORKLOAD",
+        help=f"workloads to run (default all): {', '.join(WORKLOADS)}",
     )
     bench.add_argument("--seed", type=int, default=defaults.seed, help="random seed (default 0)")
     bench.add_argument(
@@ -973,12 +1008,7 @@ def register(sub: Any) -> None:
         "contract in --jsonl mode (one process per round, all phases on its standard input), "
         "beside diplo's own command (diplo-jsonl); repeatable",
     )
-    bench.add_argument(
-        "--map",
-        default=None,
-        metavar="NAME|FILE",
-        help="play the workloads on a shipped map or a map file (default: standard)",
-    )
+    add_map_argument(bench)
     bench.set_defaults(handler=run)
 
 
@@ -991,10 +1021,13 @@ def _positive(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        first = Position.initial(load_map(args.map)).phase.year if args.map else 1901
+        game_map = map_argument(args.map)
     except MapError as exc:
         print(f"diplo: {exc}", file=sys.stderr)
         return 2
+    first = 1901 if game_map is None else first_year(game_map)
+    if args.max_year is None:
+        args.max_year = first + Settings().max_year - 1901
     if args.max_year < first:
         print(f"diplo: --max-year must be {first} or later", file=sys.stderr)
         return 2

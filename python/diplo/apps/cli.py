@@ -22,8 +22,11 @@ from .conformance import DATC_VERSION
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    parser, commands = _parsers()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # Said by the subcommand's parser, so the usage shown is that command's.
+        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
@@ -36,14 +39,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         return INTERNAL_ERROR
 
 
-@cache
+class _Formatter(argparse.HelpFormatter):
+    """Help text wrapped at spaces only: a path or an option is never cut at its hyphens."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(
+            " ".join(text.split()),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(
+            " ".join(text.split()), width, break_on_hyphens=False, break_long_words=False
+        )
+
+
 def _parser() -> argparse.ArgumentParser:
-    """The command line's parser, built once per process (about 2 ms with every command's
-    options: the start-up cost of each ``main`` call of a program that calls it often)."""
+    """The command line's parser (see :func:`_parsers`)."""
+    return _parsers()[0]
+
+
+@cache
+def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The command line's parser and each subcommand's, built once per process (about 2 ms with
+    every command's options: the start-up cost of each ``main`` call of a program that calls it
+    often)."""
     parser = argparse.ArgumentParser(
         prog="diplo",
         description="A Diplomacy adjudicator following the DATC v3.0.",
         epilog=f"The JSON contract (diplo adjudicate's documents): {contract_path()}",
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True)
@@ -52,7 +85,10 @@ def _parser() -> argparse.ArgumentParser:
     datc.register(sub)
     for command in (play, bench, render_cli, rollouts_cli):
         command.register(sub)
-    return parser
+    commands: dict[str, argparse.ArgumentParser] = dict(sub.choices)
+    for each in commands.values():
+        each.formatter_class = _Formatter
+    return parser, commands
 
 
 def _version() -> str:

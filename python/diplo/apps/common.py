@@ -1,10 +1,17 @@
-"""What every ``diplo`` subcommand shares: the one-line error, and where the contract is."""
+"""What every ``diplo`` subcommand shares: the one-line error, where the contract is, and the
+one ``--map NAME|FILE`` (and ``--rules``) option, read the same way by every subcommand."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from importlib import resources
 from pathlib import Path
+
+from ..model.map import SHIPPED_MAPS, Map
+from ..model.position import Position
+from ..model.rules import Rules
+from ..model.variants import load_map
 
 #: The exit status of bad input or arguments (one line on stderr).
 BAD_INPUT = 2
@@ -28,3 +35,50 @@ def describe(exc: BaseException) -> str:
 def contract_path() -> Path:
     """Where the JSON contract (``docs/json-contract.md``) is in the installed package."""
     return Path(str(resources.files("diplo") / "docs" / "json-contract.md"))
+
+
+MAP_HELP = (
+    f"a shipped map ({', '.join(SHIPPED_MAPS)}), a diplo map file (.json) or a MILA map file (.map)"
+)
+
+
+def add_map_argument(parser: argparse.ArgumentParser, default: str = "standard") -> None:
+    """``--map NAME|FILE``: the same option, with the same meaning, on every subcommand."""
+    parser.add_argument(
+        "--map", default=None, metavar="NAME|FILE", help=f"{MAP_HELP}; default: {default}"
+    )
+
+
+def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--map NAME|FILE`` and ``--rules KEY=VALUE,...`` for a command."""
+    add_map_argument(parser)
+    parser.add_argument(
+        "--rules",
+        default=None,
+        metavar="KEY=VALUE,...",
+        help="rule options, e.g. edition=1982 or civil_disorder=home,build_sites=any,"
+        "victory_centers=10,year_limit=1910 (default: the map's rules, the DATC's unless the "
+        "variant says otherwise)",
+    )
+
+
+def map_argument(value: str | None) -> Map | None:
+    """The map ``--map`` names (``None`` when not given): a shipped name, a diplo ``.json`` map
+    or a MILA ``.map`` file. Raises :class:`~diplo.model.map.MapError` naming what is wrong."""
+    return None if value is None else load_map(value)
+
+
+def variant_arguments(args: argparse.Namespace) -> tuple[Map | None, Rules | None]:
+    """The map and rules a command was given (``None``: the defaults). Raises
+    :class:`~diplo.model.map.MapError` or :class:`~diplo.model.rules.RulesError` naming what is
+    wrong."""
+    game_map = map_argument(args.map)
+    rules = None
+    if args.rules is not None:
+        rules = Rules.parse(args.rules, game_map.rules if game_map is not None else Rules())
+    return game_map, rules
+
+
+def first_year(game_map: Map) -> int:
+    """The year a game on ``game_map`` starts in (1901 on the standard map, 1 on ancmed)."""
+    return Position.initial(game_map).phase.year

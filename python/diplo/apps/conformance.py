@@ -41,6 +41,7 @@ from ..model.orders import (
 )
 from ..model.position import Dislodged, Phase, Piece, Position, parse_piece
 from ..model.results import PhaseOutcome
+from ..model.rules import Rules
 
 DATC_VERSION = "3.0"
 
@@ -106,9 +107,12 @@ def load_cases(path: Path | None = None) -> list[dict[str, Any]]:
     return cases
 
 
-def run_case(case: Mapping[str, Any], path: str, game_map: Map | None = None) -> CaseResult:
+def run_case(
+    case: Mapping[str, Any], path: str, game_map: Map | None = None, rules: Rules | None = None
+) -> CaseResult:
     """Play one DATC case on ``path`` (``python``, ``rust`` or ``fast``) and list every way the
-    ruling differs from the expectation."""
+    ruling differs from the expectation; under ``rules`` (default: the map's, today's rulings)
+    for the cases whose notes rule them under another rulebook edition."""
     if path not in PATHS:
         raise ValueError(f"unknown path {path!r} (expected one of {', '.join(PATHS)})")
     game_map = game_map or standard_map()
@@ -118,7 +122,7 @@ def run_case(case: Mapping[str, Any], path: str, game_map: Map | None = None) ->
     problems: list[str] = []
     left_out: list[str] = []
     try:
-        _play(case, expected, path, game_map, problems, left_out)
+        _play(case, expected, path, game_map, problems, left_out, rules)
     except Exception as exc:  # a crash is a failure of the case, reported, never hidden
         problems.append(f"crashed: {type(exc).__name__}: {exc}")
     return CaseResult(case["id"], case["title"], not problems, tuple(problems), tuple(left_out))
@@ -130,6 +134,30 @@ def run_all(
     return [run_case(c, path, game_map) for c in cases]
 
 
+def load_edition_cases(cases: Iterable[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The DATC cases whose notes give the answer under another rulebook edition, each with
+    that answer (``diplo/data/datc_editions.json``: the case's id, the edition and the ruling,
+    with the note it comes from): a case of the fixture with its expectation replaced, its id
+    written ``6.F.17@1982``, its ``edition`` to be run under (:func:`run_edition_cases`)."""
+    base = {c["id"]: c for c in (load_cases() if cases is None else cases)}
+    data = Path(str(resources.files("diplo") / "data" / "datc_editions.json"))
+    out = []
+    for entry in json.loads(data.read_text(encoding="utf-8")):
+        case = dict(base[entry["id"]])
+        case.update(
+            id=f"{entry['id']}@{entry['edition']}",
+            edition=entry["edition"],
+            expected=entry["expected"],
+        )
+        out.append(case)
+    return out
+
+
+def run_edition_cases(cases: Iterable[Mapping[str, Any]], path: str) -> list[CaseResult]:
+    """:func:`run_case` for each edition case, under the rules of its edition."""
+    return [run_case(c, path, rules=Rules(edition=c["edition"])) for c in cases]
+
+
 def _play(
     case: Mapping[str, Any],
     expected: Mapping[str, Any],
@@ -137,10 +165,13 @@ def _play(
     game_map: Map,
     problems: list[str],
     left_out: list[str],
+    rules: Rules | None = None,
 ) -> None:
     previous: _Previous | None = None
     for number, spec in enumerate(expected["phases"]):
         position = _start(case, number, previous, game_map)
+        if rules is not None:
+            position = position.with_changes(rules=rules)
         where = f"phase {number + 1} ({spec['kind']})"
         if path == "fast":
             ruling, nxt, dislodged = _rule_fast(position, spec["orders"], where, left_out)
@@ -487,8 +518,10 @@ __all__ = [
     "explicit_cases",
     "find_fixture",
     "load_cases",
+    "load_edition_cases",
     "reference_phases",
     "run_all",
     "run_case",
+    "run_edition_cases",
     "summary",
 ]

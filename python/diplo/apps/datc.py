@@ -13,7 +13,15 @@ from .common import fail as _fail
 
 def register(sub: Any) -> None:
     """Add ``diplo datc`` to the command line."""
-    datc = sub.add_parser("datc", help="run the DATC v3.0 conformance suite")
+    datc = sub.add_parser(
+        "datc",
+        help="run the DATC v3.0 conformance suite",
+        description=(
+            "Run every case of the DATC v3.0 (the Diplomacy Adjudicator Test Cases) on each path "
+            "diplo rules by: the object API on the python and rust backends, and the code API "
+            "(FastGame). Prints the passed count per path; exit status 1 if any case fails."
+        ),
+    )
     datc.add_argument(
         "--backend",
         choices=("rust", "python"),
@@ -49,7 +57,16 @@ def register(sub: Any) -> None:
 
 
 def _datc(args: argparse.Namespace) -> int:
-    from .conformance import DATC_VERSION, XFAIL, available_paths, load_cases, run_all, summary
+    from .conformance import (
+        DATC_VERSION,
+        XFAIL,
+        available_paths,
+        load_cases,
+        load_edition_cases,
+        run_all,
+        run_edition_cases,
+        summary,
+    )
 
     try:
         cases = load_cases(args.fixture)
@@ -78,6 +95,12 @@ def _datc(args: argparse.Namespace) -> int:
         if path in ("python", "rust"):
             report["backends"][path] = entry
         failed_any = failed_any or bool(entry["failed"])
+        editions: list[Any] = []
+        if args.fixture is None:
+            # The cases whose notes rule them under another rulebook, under that edition.
+            editions = run_edition_cases(load_edition_cases(cases), path)
+            entry["editions"] = summary(editions)
+            failed_any = failed_any or bool(entry["editions"]["failed"])
         if args.json:
             continue
         title = _PATH_TITLES[path]
@@ -87,6 +110,13 @@ def _datc(args: argparse.Namespace) -> int:
             sections.setdefault(r.case_id.rsplit(".", 1)[0], []).append(r.passed)
         line = "  ".join(f"{s} {sum(v)}/{len(v)}" for s, v in sections.items())
         print(f"  {line}")
+        if editions:
+            by: dict[str, list[bool]] = {}
+            for r in editions:
+                by.setdefault(r.case_id.split("@")[1], []).append(r.passed)
+            line = "  ".join(f"{e} {sum(v)}/{len(v)}" for e, v in by.items())
+            print(f"  under other editions (the case notes' rulings): {line}")
+            results = [*results, *editions]
         partial = entry["not_expressible"]
         if partial:
             print(

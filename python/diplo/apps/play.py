@@ -19,19 +19,11 @@ from ..api.player import RandomPlayer
 from ..formats.gamefile import save
 from ..model.limits import check_max_year
 from ..model.map import Map, MapError, standard_map
-from ..model.position import Phase, Position
+from ..model.position import Position
 from ..model.results import PhaseOutcome
 from ..model.rules import Rules, RulesError
-from ..model.variants import add_variant_arguments, variant_arguments
-from ..model.wording import power_name
-
-_SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
-_KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
-
-
-def phase_words(phase: Phase) -> str:
-    """A phase as players name it: ``Spring 1901, movement``."""
-    return f"{_SEASONS[phase.season]} {phase.year}, {_KINDS[phase.kind]}"
+from ..model.wording import phase_words, power_name, year_words
+from .common import add_variant_arguments, variant_arguments
 
 
 def register(sub: Any) -> None:
@@ -39,10 +31,11 @@ def register(sub: Any) -> None:
         "play",
         help="play a whole game with seven random players",
         description="Seven random players (every unit ordered at random among its legal orders) "
-        "play a game on the standard map; every phase is ruled and printed, then the final "
-        "supply-centre count. Without --max-year the game runs until one power wins with 18 "
-        "supply centres (which can take a few hundred years of random play); with it, the game "
-        "ends as a draw after that year. The same seed gives the same game on every backend.",
+        "play a game on the standard map or the one --map names; every phase is ruled and "
+        "printed, then the final supply-centre count. Without --max-year the game runs until "
+        "one power wins with the map's victory count (18 centres on the standard map, which can "
+        "take a few hundred years of random play); with it, the game ends as a draw after that "
+        "year. The same seed gives the same game on every backend.",
     )
     play.add_argument(
         "--seed",
@@ -177,10 +170,10 @@ def _print_final(game: Game) -> None:
     ranking = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     year = game.position.phase.year
     if game.winner:
-        print(f"{power_name(game.winner)} wins in {year}.")
+        print(f"{power_name(game.winner)} wins in {year_words(year)}.")
     elif game.draw:
         names = ", ".join(power_name(p) for p in game.survivors)
-        why = "the last year was played" if game.end_reason == "max_year" else game.end_reason
+        why = "the year limit was reached" if game.end_reason == "max_year" else game.end_reason
         print(f"Draw among {names} ({why}).")
     units = {p: len(game.position.units_of(p)) for p in counts}
     print("")

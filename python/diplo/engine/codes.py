@@ -6,23 +6,25 @@ integer orders; ``tests/test_fast.py`` holds the two to identical rulings, posit
 ends.
 
 Encoded orders
-    One ``int`` (a ``u32``) per order::
+    One ``int`` (a ``u64``) per order; the layout is the core's, read from
+    ``_core.CODE_LAYOUT``::
 
         bits  0-3   kind: 0 hold, 1 move, 2 support hold, 3 support move, 4 convoy,
                           5 retreat, 6 disband, 7 build, 8 waive
-        bits  4-10  the ordered unit's LOCATION (index of ``Map.locations``; a fleet on a split
+        bits  4-13  the ordered unit's LOCATION (index of ``Map.locations``; a fleet on a split
                     coast is on its coast). Build: the build location (``STP/NC`` for a fleet
                     there). Waive: the POWER index (position in ``Map.powers``)
-        bits 11-17  a: move / retreat destination location; support hold: the supported unit's
+        bits 14-23  a: move / retreat destination location; support hold: the supported unit's
                     province; support move: the moving unit's province; convoy: the army's
                     province
-        bits 18-24  b: support move: the destination as written, a coast or a province (a coast
+        bits 24-33  b: support move: the destination as written, a coast or a province (a coast
                     in the support of a fleet's move must match it, DATC 6.B.9); convoy: the
                     destination province
-        bit  25     move: "via convoy"
-        bit  26     build: a fleet (else an army)
+        bit  34     move: "via convoy"
+        bit  35     build: a fleet (else an army)
 
-    Unused fields and bits 27-31 are zero; a code breaking that, or naming an index the map does
+    Ten bits a field: a map may have up to 1,024 locations. Unused fields and bits 36-63 are
+    zero; a code breaking that, or naming an index the map does
     not have, is *malformed*: :func:`decode_order` refuses it and a game rules it illegal. A code
     carries no unit type (validation ignores a wrong one, DATC 4.C.2), so it means an order for
     whatever unit stands at that location; its meaning is exactly the normalised
@@ -32,7 +34,7 @@ Encoded orders
     :func:`decode_order` translate between codes and orders.
 
     What any ``int`` in :meth:`FastGame.set_orders` means, on both paths alike (held together by
-    ``tests/test_fuzz.py``): a malformed code (including one outside ``0..2**32``) is ruled
+    ``tests/test_fuzz.py``): a malformed code (including one outside ``0..2**64``) is ruled
     ``illegal``; a well-formed code not in its unit's legal list (no unit there, an order of
     another phase kind, an impossible move) is ruled ``illegal``, as the reference rules its
     decoded order; either way its unit is unordered (it holds, or is disbanded in a retreat
@@ -41,9 +43,9 @@ Encoded orders
 Batches
     :func:`process_batch` processes many independent games at once, the GIL released, on several
     threads. Their orders come as a list of code lists, or (faster: nothing is converted per
-    code while the GIL is held) flat: one buffer of ``u32`` codes and one of offsets, game ``i``
-    getting ``codes[offsets[i]:offsets[i + 1]]``. :func:`pack_orders` turns code lists into
-    that form once, for orders that are reused or built elsewhere.
+    code while the GIL is held) flat: one buffer of ``u64`` codes and one of ``u32`` offsets,
+    game ``i`` getting ``codes[offsets[i]:offsets[i + 1]]``. :func:`pack_orders` turns code
+    lists into that form once, for orders that are reused or built elsewhere.
 
 Slots
     :meth:`FastGame.legal_orders` returns one list per orderable slot and :meth:`FastGame.slots`
@@ -478,45 +480,53 @@ def position_from_state(game_map: Map, state: FastState, rules: Rules | None = N
     )
 
 
-#: Buffer formats read as native ``u32`` values (besides byte buffers of whole ``u32`` values).
-_U32_FORMATS = frozenset({"I", "@I", "=I", "<I" if sys.byteorder == "little" else ">I"})
+_NATIVE = "<" if sys.byteorder == "little" else ">"
+#: Buffer formats read as native ``u32`` / ``u64`` values (besides byte buffers of whole values).
+_FORMATS = {
+    4: frozenset({"I", "@I", "=I", _NATIVE + "I", "L", "@L", "=L", _NATIVE + "L"}),
+    8: frozenset({"Q", "@Q", "=Q", _NATIVE + "Q", "L", "@L", "=L", _NATIVE + "L"}),
+}
+_TYPECODES = {4: "I", 8: "Q"}
 _BYTE_FORMATS = frozenset({"B", "b", "c", "@B", "=B", "@b", "=b"})
 
 
-def _u32_bytes(what: str, buffer: object) -> bytes:
-    """A flat buffer of ``u32`` values as ``bytes`` (unchanged when it already is), or
-    ``ValueError`` naming the problem."""
+def _flat_bytes(what: str, buffer: object, size: int) -> bytes:
+    """A flat buffer of unsigned ``size``-byte values (4: ``u32``, 8: ``u64``) as ``bytes``
+    (unchanged when it already is), or ``ValueError`` naming the problem."""
+    name = f"u{8 * size}"
+    code = _TYPECODES[size]
     if type(buffer) is bytes:
         return buffer
     try:
         view = memoryview(buffer)  # type: ignore[arg-type]
     except TypeError:
         raise ValueError(
-            f"{what} must be a buffer of u32 values (bytes, array('I'), memoryview), "
+            f"{what} must be a buffer of {name} values (bytes, array({code!r}), memoryview), "
             f"got {type(buffer).__name__}"
         ) from None
     with view:
         if view.ndim != 1:
             raise ValueError(f"{what} must be one-dimensional, got {view.ndim} dimensions")
-        if view.itemsize == 4 and view.format.replace("L", "I") in _U32_FORMATS:
+        if view.itemsize == size and view.format in _FORMATS[size]:
             return view.tobytes()
         if view.format in _BYTE_FORMATS:
-            if view.nbytes % 4:
+            if view.nbytes % size:
                 raise ValueError(
-                    f"{what}: {view.nbytes} bytes is not a whole number of u32 values "
-                    "(4 bytes each)"
+                    f"{what}: {view.nbytes} bytes is not a whole number of {name} values "
+                    f"({size} bytes each)"
                 )
             return view.tobytes()
         raise ValueError(
-            f"{what} must hold native-endian u32 values (format 'I'), got format "
+            f"{what} must hold native-endian {name} values (format {code!r}), got format "
             f"{view.format!r} with {view.itemsize}-byte items"
         )
 
 
 def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
-    """The flat form of a batch's orders for :func:`process_batch`: ``(codes, offsets)``, both
-    ``bytes`` of native-endian ``u32`` values, game ``i`` getting codes ``offsets[i]`` to
-    ``offsets[i + 1]``. A code outside ``0..2**32`` becomes ``0xFFFFFFFF`` (malformed, so ruled
+    """The flat form of a batch's orders for :func:`process_batch`: ``(codes, offsets)``,
+    ``bytes`` of native-endian ``u64`` codes and ``u32`` offsets, game ``i`` getting codes
+    ``offsets[i]`` to ``offsets[i + 1]``. A code outside ``0..2**64`` becomes ``2**64 - 1``
+    (malformed, so ruled
     illegal, as it is in a list). Raises ``ValueError`` as :meth:`FastGame.set_orders` does."""
     return _core.pack_orders(orders)
 
@@ -537,12 +547,13 @@ def process_batch(
     available to the process, as found on the first call).
     The rulings are the same as processing the games one by one; a game may appear only once.
 
-    With ``offsets``, the orders are flat: ``orders`` a buffer of ``u32`` codes and ``offsets``
+    With ``offsets``, the orders are flat: ``orders`` a buffer of ``u64`` codes and ``offsets``
     one of ``len(games) + 1`` ``u32`` offsets into it (the first 0, none below the one before,
     the last the number of codes), game ``i`` getting ``orders[offsets[i]:offsets[i + 1]]``. A
     buffer is ``bytes`` (used as it is: the fastest form, what :func:`pack_orders` returns) or
-    anything else with the buffer protocol holding native-endian ``u32`` values, such as
-    ``array.array('I')``, a ``memoryview`` or a byte buffer of whole values (copied once).
+    anything else with the buffer protocol holding native-endian values (``u64`` codes, such as
+    ``array.array('Q')``; ``u32`` offsets, such as ``array.array('I')``), a ``memoryview`` or a
+    byte buffer of whole values (copied once).
 
     Raises ``ValueError`` for bad arguments (checked before any game is touched) and
     :class:`diplo.game.GameOverError` when a game is over."""
@@ -557,5 +568,5 @@ def process_batch(
     if offsets is None:
         _core.process_batch(cores, cast("Sequence[Sequence[int]]", orders), threads)
     else:
-        flat = _u32_bytes("orders", orders)
-        _core.process_batch(cores, flat, threads, _u32_bytes("offsets", offsets))
+        flat = _flat_bytes("orders", orders, 8)
+        _core.process_batch(cores, flat, threads, _flat_bytes("offsets", offsets, 4))

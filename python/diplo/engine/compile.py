@@ -39,8 +39,8 @@ _FAST_MAPS: WeakKeyDictionary[Map, _core.FastMap] = WeakKeyDictionary()
 def fast_map(game_map: Map) -> _core.FastMap:
     """``game_map`` compiled for the code API, once per map (later calls return the same table).
 
-    Raises ``ValueError`` when the map does not fit the encoding (more than 128 locations or 127
-    powers).
+    Raises ``ValueError`` when the map does not fit the encoding (more than 1,024 locations or
+    254 powers).
     """
     table = _FAST_MAPS.get(game_map)
     if table is None:
@@ -65,6 +65,7 @@ def fast_map(game_map: Map) -> _core.FastMap:
             [rank[p] for p in provinces],
             game_map.victory,
             order_classes=_ORDER_CLASSES,
+            ports=sorted(index[p] for p in game_map.ports),
         )
         _FAST_MAPS[game_map] = table
     return table

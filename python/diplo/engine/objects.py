@@ -39,6 +39,7 @@ from ..model.limits import MAX_YEAR, MIN_YEAR
 from ..model.map import Map
 from ..model.orders import (
     Build,
+    Hold,
     Order,
     OrderParseError,
     Unit,
@@ -49,7 +50,13 @@ from ..model.orders import (
 )
 from ..model.outcome import RulingFacts, explain_facts, explain_ruling, explain_tail
 from ..model.position import Dislodged, Phase, Piece, Position, PositionError
-from ..model.refusals import multiple_orders_message, named_piece, read_order, refusal_message
+from ..model.refusals import (
+    implied_hold_reason,
+    multiple_orders_message,
+    named_piece,
+    read_order,
+    refusal_message,
+)
 from ..model.results import PhaseOutcome, Result
 from ..model.rules import Rules
 from .codes import encode_order, location_of, waive_code
@@ -196,7 +203,10 @@ def read_position(doc: Mapping[str, Any], game_map: Map) -> EnginePosition | Non
     core = t.fast.read_position(doc)
     if core is None:
         return None
-    phase = t.phase(doc["phase"])
+    try:
+        phase = t.phase(doc["phase"])
+    except PositionError:
+        return None  # (e.g. S00001M): Position.from_json says what is wrong with it
     if not MIN_YEAR <= phase.year <= MAX_YEAR:
         return None
     return EnginePosition(game_map, phase, core, game_map.rules)
@@ -442,10 +452,7 @@ def _implied_hold_reason(
     refused: list[tuple[str | None, str]], prov: str, piece: str, dislodged_by: str | None
 ) -> str:
     codes = [code for p, code in refused if p == prov]
-    why = f"its order was refused ({codes[-1]})" if codes else "it was not ordered"
-    if dislodged_by is not None:
-        return f"{piece} held because {why}, and was dislodged by the unit from {dislodged_by}."
-    return f"{piece} held because {why}."
+    return implied_hold_reason(piece, codes[-1] if codes else None, dislodged_by)
 
 
 # The JSON words of a result's flags.
@@ -641,9 +648,15 @@ def _refused(
     text = item if isinstance(item, str) else format_order(item)
     if intake.code is not None:
         unit = None if order is None or isinstance(order, Waive) else str(order.unit)
+        prov = None
+        if order is None and intake.unit is not None:
+            # An unreadable order still names its unit when its start can be read.
+            board = named_piece(position, Hold(intake.unit))
+            if board is not None:
+                unit, prov = str(board), board.province
         canonical = text if order is None else format_order(order)
         result = Result(power, unit, canonical, True, False, False, "illegal", intake.message)
-        return result, None, intake.code
+        return result, prov, intake.code
     assert order is not None
     code = (
         REASON_NAMES[reason]

@@ -10,7 +10,7 @@ from typing import Any
 from ..api.backends import Backend, backend_for, engine
 from ..api.phase import process_phase
 from ..model.limits import MAX_YEAR, clip, show
-from ..model.map import Map, MapError, map_named
+from ..model.map import Map, MapError, map_named, power_named
 from ..model.orders import Order
 from ..model.position import Position, PositionError
 from ..model.results import PhaseOutcome
@@ -99,8 +99,8 @@ def _document_orders(raw: Any, game_map: Map) -> dict[str, list[str | Order]]:
         ):
             out[name] = list(texts)  # the common case: the map's name and a list of strings
             continue
-        power = str(name).upper()
-        if power not in game_map.powers:
+        power = power_named(name, game_map)
+        if power is None:
             raise DocumentError(f"orders: unknown power {show(name)}")
         if not isinstance(texts, list):
             raise DocumentError(f"orders.{power} must be a list of order strings")

@@ -18,7 +18,7 @@ from .. import __version__
 from ..api.game import Game, PhaseRecord
 from ..model.backend import Backend
 from ..model.limits import clip, show
-from ..model.map import Map, MapError, map_named
+from ..model.map import SHIPPED_MAPS, Map, MapError, map_named
 from ..model.orders import format_order
 from ..model.position import Dislodged, Phase, Position, PositionError, parse_piece
 from ..model.results import PhaseOutcome, Result
@@ -85,10 +85,13 @@ def to_json(game: Game) -> dict[str, Any]:
             if p in pending
         },
     }
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "map": game.map.name}
+    if not _is_shipped(game.map):
+        # A map read from a file (a MILA .map, a diplo .json) travels with the game, so that
+        # the file can be read and drawn where that map file is not.
+        doc["map_data"] = game.map.to_dict()
     return {
-        "format": FORMAT,
-        "version": VERSION,
-        "map": game.map.name,
+        **doc,
         "rules": game.rules.to_json(),
         "initial": game.initial_position.to_json(),
         "phases": phases,
@@ -175,7 +178,7 @@ def _read_game(
         raise GameFileError(f"not a diplo game file (format {show(data.get('format'))})")
     if data.get("version") != VERSION:
         raise GameFileError(f"unsupported game file version {show(data.get('version'))}")
-    game_map = _map(data.get("map", "standard"), maps)
+    game_map = _map(data.get("map", "standard"), maps, data.get("map_data"))
     status = data.get("status") or {}
     if not isinstance(status, Mapping):
         raise GameFileError("'status' must be an object")
@@ -226,11 +229,29 @@ def _read_game(
     return game
 
 
-def _map(name: Any, maps: Mapping[str, Map] | None) -> Map:
+def _is_shipped(game_map: Map) -> bool:
+    if game_map.name not in SHIPPED_MAPS:
+        return False
+    return game_map is map_named(game_map.name)
+
+
+def _map(name: Any, maps: Mapping[str, Map] | None, data: Any = None) -> Map:
+    """The game's map: one of ``maps`` by name, a shipped map, or the file's own ``map_data``
+    (written for a map that is not shipped)."""
+    if data is None or (maps is not None and isinstance(name, str) and name in maps):
+        try:
+            return map_named(name, maps)
+        except MapError as exc:
+            raise GameFileError(str(exc)) from exc
     try:
-        return map_named(name, maps)
+        game_map = Map.from_dict(data) if isinstance(data, Mapping) else None
     except MapError as exc:
-        raise GameFileError(str(exc)) from exc
+        raise GameFileError(f"map_data: {exc}") from exc
+    if game_map is None:
+        raise GameFileError("map_data must be a map object (docs/design.md, Map)")
+    if game_map.name != name:
+        raise GameFileError(f"map_data is the map {show(game_map.name)}, not {show(name)}")
+    return game_map
 
 
 def _object(value: Any, where: str) -> Mapping[str, Any]:

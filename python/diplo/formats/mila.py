@@ -64,11 +64,9 @@ _FROM_MILA = {mila: ours for ours, mila in MILA_MAP_NAMES.items()}
 
 def mila_phase(name: object) -> Phase:
     """A MILA phase name read: MILA writes years below 1000 with four digits (``S0001M``),
-    diplo without leading zeros (``S1M``)."""
-    text = str(name)
-    if len(text) > 2 and text[1] == "0":
-        text = text[0] + (text[1:-1].lstrip("0") or "0") + text[-1]
-    return Phase.parse(text)
+    diplo without leading zeros (``S1M``); :meth:`Phase.parse` reads both (and refuses other
+    leading zeros, ``S00001M``)."""
+    return Phase.parse(str(name))
 
 
 def mila_phase_name(phase: Phase) -> str:

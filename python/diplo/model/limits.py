@@ -74,7 +74,8 @@ def _size(value: object) -> str:
 
 def check_max_year(max_year: object, first_year: int, where: str) -> int | None:
     """``max_year`` for a game starting in ``first_year``: ``None`` or an int from the first year
-    to ``MAX_YEAR - 1`` (a game ended by ``max_year`` shows its final board in the year after);
+    to ``MAX_YEAR - 1`` (a game ended by ``max_year`` shows its final board in the year after),
+    and not a four-digit year on a map whose years start below 1000;
     raises ``ValueError`` naming ``where`` otherwise. ``Game`` and ``FastGame`` both use it."""
     if max_year is None:
         return None
@@ -88,5 +89,13 @@ def check_max_year(max_year: object, first_year: int, where: str) -> int | None:
     if max_year < first_year:
         raise ValueError(
             f"{where}: max_year {max_year} is before {first_year}, the first year of the game"
+        )
+    if first_year < 1000 <= max_year:
+        # A map whose years start low (year 1 of Ancient Mediterranean): a four-digit limit is
+        # the standard board's calendar by mistake, and would play on to a solo.
+        raise ValueError(
+            f"{where}: max_year {max_year} is {max_year - first_year} years after this map's "
+            f"first year {first_year}: its years count from {first_year} (give, say, "
+            f"{first_year + 4} for five years)"
         )
     return max_year

@@ -34,6 +34,7 @@ __all__ = [
     "ProvinceKind",
     "UnitType",
     "map_named",
+    "power_named",
     "standard_map",
 ]
 
@@ -65,7 +66,7 @@ _COAST_PREFIX_RE = re.compile(
 
 _REQUIRED_KEYS = frozenset({"name", "powers", "provinces", "army_edges", "fleet_edges"})
 _TOP_KEYS = _REQUIRED_KEYS | {"victory", "first_phase", "source", "rules"}
-_PROVINCE_KEYS = frozenset({"abbr", "name", "type", "center", "coasts", "aliases"})
+_PROVINCE_KEYS = frozenset({"abbr", "name", "type", "center", "coasts", "aliases", "port"})
 _POWER_KEYS = frozenset({"adjective", "homes", "units"})
 
 
@@ -84,6 +85,9 @@ class Province:
     home: str | None
     coasts: tuple[str, ...]
     aliases: tuple[str, ...]
+    #: A port: a coastal province whose fleet may convoy, as a fleet at sea does (MILA's
+    #: ``PORT``, ancmed's Baleares).
+    is_port: bool = False
 
 
 def _compact(text: str) -> str:
@@ -259,6 +263,7 @@ class Map:
                 "center": p.is_center,
                 "coasts": list(p.coasts),
                 "aliases": list(p.aliases),
+                **({"port": True} if p.is_port else {}),
             }
             for p in self.provinces.values()
         ]
@@ -320,6 +325,9 @@ class Map:
                 _require(_COAST_RE.fullmatch(c) is not None, f"{what}: bad coast code {c!r}")
             _require(len(set(coasts)) == len(coasts), f"{what}: duplicate coast in {coasts}")
             aliases = _str_list(entry.get("aliases", []), f"{what}: 'aliases'")
+            port = entry.get("port", False)
+            _require(isinstance(port, bool), f"{what}: 'port' must be true or false")
+            _require(not port or kind == "coast", f"{what}: only a coastal province can be a port")
             entries.append(
                 {
                     "abbr": abbr,
@@ -328,6 +336,7 @@ class Map:
                     "center": center,
                     "coasts": tuple(coasts),
                     "aliases": tuple(aliases),
+                    "port": port,
                 }
             )
         return entries
@@ -413,9 +422,12 @@ class Map:
                 home=home_owner.get(p["abbr"]),
                 coasts=p["coasts"],
                 aliases=p["aliases"],
+                is_port=p["port"],
             )
             for p in provinces
         }
+        #: The ports (see :meth:`may_convoy`).
+        self.ports: frozenset[str] = frozenset(p["abbr"] for p in provinces if p["port"])
 
     def _read_edges(self, army_raw: object, fleet_raw: object) -> None:
         provinces = self.provinces
@@ -533,7 +545,7 @@ class Map:
             for loc in (a, *self._coasts[a]):
                 touched |= self._fleet_prov[loc]
             self._border[a] = frozenset(touched)
-            self._seas[a] = frozenset(p for p in touched if provinces[p].kind == "sea")
+            self._seas[a] = frozenset(p for p in touched if self.may_convoy(p))
 
         self._names = self._build_names()
 
@@ -596,8 +608,9 @@ class Map:
             raise MapError(f"unknown location {loc!r}") from None
 
     def sea_neighbours(self, prov: str) -> frozenset[str]:
-        """Sea provinces bordering ``prov`` along any of its coasts (where a convoy can start or
-        end: an army in Bulgaria may board in the Black Sea or the Aegean)."""
+        """The provinces a fleet may convoy from (:meth:`may_convoy`: seas and ports) bordering
+        ``prov`` along any of its coasts (where a convoy can start or end: an army in Bulgaria may
+        board in the Black Sea or the Aegean)."""
         try:
             return self._seas[self._province_of[prov]]
         except KeyError:
@@ -642,6 +655,11 @@ class Map:
 
     def is_sea(self, prov: str) -> bool:
         return self._kind_of(prov) == "sea"
+
+    def may_convoy(self, prov: str) -> bool:
+        """Whether a fleet in ``prov`` may convoy: the one rule of where convoys run, for both
+        engines. A sea, or a port (a coastal province the map marks ``"port"``)."""
+        return self._kind_of(prov) == "sea" or prov in self.ports
 
     def is_land(self, prov: str) -> bool:
         """Inland: no shore at all (fleets can never enter)."""
@@ -732,6 +750,19 @@ def shipped_map(name: str) -> Map:
 def standard_map() -> Map:
     """The standard board, loaded once from the package data."""
     return shipped_map("standard")
+
+
+def power_named(name: object, game_map: Map) -> str | None:
+    """The power of ``game_map`` that ``name`` names, in any case (``"england"``, ``"England"``
+    and ``"ENGLAND"`` alike), as the map spells it; ``None`` for anything else. Every front
+    door (the object API, the code API's helpers, the JSON contract, game files) reads power
+    names this way."""
+    if not isinstance(name, str):
+        return None
+    if name in game_map.powers:
+        return name
+    upper = name.upper()
+    return upper if upper in game_map.powers else None
 
 
 def map_named(name: object, maps: Mapping[str, Map] | None = None) -> Map:

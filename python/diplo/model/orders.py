@@ -357,6 +357,22 @@ def parse_power_order(text: str, game_map: Map) -> tuple[str | None, Order]:
     return power, _parse_tokens(_Reader(text, tokens, game_map))
 
 
+def unit_named(text: object, game_map: Map) -> Unit | None:
+    """The unit an order text starts with (``A PAR`` of ``A PAR - BURG``) when that much can be
+    read, even if the rest cannot; ``None`` otherwise. Names the unit of an unreadable order."""
+    if not isinstance(text, str) or len(text) > ORDER_LIMIT or _CONTROL.search(text):
+        return None
+    try:
+        _, body = _split_power(text, game_map)
+        r = _Reader(text, _tokens(body, game_map), game_map)
+        if r.take(_BUILD) or r.take(_DISBAND):
+            pass
+        unit = r.unit("unit location")
+    except (OrderParseError, ValueError):
+        return None
+    return unit if unit.type is not None else None
+
+
 def parse_order(text: str, game_map: Map) -> Order:
     """Parse one order in any accepted notation; raises :class:`OrderParseError`."""
     return parse_power_order(text, game_map)[1]

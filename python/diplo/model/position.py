@@ -16,7 +16,7 @@ from weakref import WeakKeyDictionary
 
 from .display import svg_of
 from .limits import MAX_YEAR, MIN_YEAR, show
-from .map import Map, MapError
+from .map import Map, MapError, power_named
 from .orders import Unit, UnitType
 from .rules import Rules, RulesError
 
@@ -29,7 +29,10 @@ class PositionError(ValueError):
 
 
 # ASCII digits only: a phase written with other digits (full-width, Arabic-Indic) is refused.
-_PHASE = re.compile(r"^([SFW])([1-9][0-9]{0,5})([MRA])$", re.ASCII)
+# A year is written without leading zeros (diplo's names, ``S1M``) or with exactly four digits
+# (MILA's names, ``S0001M``); both read the same phase, which diplo writes in its own form.
+_PHASE = re.compile(r"^([SFW])([1-9][0-9]{0,5}|0[0-9]{3})([MRA])$", re.ASCII)
+_ZEROS = re.compile(r"^[SFW]0[0-9]*[MRA]$", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -40,8 +43,15 @@ class Phase:
 
     @classmethod
     def parse(cls, text: str) -> Phase:
+        """Read a phase name: diplo's (``S1901M``, ``F1R``) or MILA's, whose years have four
+        digits (``S0001M``); anything else is a :class:`PositionError` naming the text."""
         match = _PHASE.match(text.strip().upper()) if isinstance(text, str) else None
         if not match:
+            if isinstance(text, str) and _ZEROS.match(text.strip().upper()):
+                raise PositionError(
+                    f"bad phase {show(text)}: a year with leading zeros must have four digits "
+                    f"(as MILA writes them, e.g. S0001M)"
+                )
             raise PositionError(f"bad phase {show(text)} (expected e.g. S1901M, F1901R, W1901A)")
         season, year, kind = match.group(1), int(match.group(2)), match.group(3)
         if not MIN_YEAR <= year <= MAX_YEAR:
@@ -314,8 +324,8 @@ def _power_items(raw: Any, key: str, game_map: Map) -> Iterable[tuple[str, Any]]
         raise PositionError(f"'{key}' must be an object keyed by power")
     items = []
     for name, value in raw.items():
-        power = str(name).upper()
-        if power not in game_map.powers:
+        power = power_named(name, game_map)
+        if power is None:
             raise PositionError(f"{key}: unknown power {show(name)}")
         items.append((power, value))
     return items

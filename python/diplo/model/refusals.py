@@ -27,16 +27,19 @@ from .orders import (
     Retreat,
     SupportHold,
     SupportMove,
+    Unit,
     Waive,
     format_order,
     order_unit,
     parse_power_order,
+    unit_named,
 )
 from .position import Piece, Position
 from .wording import power_name, sentence
 
 __all__ = [
     "Intake",
+    "implied_hold_reason",
     "multiple_orders_message",
     "named_piece",
     "read_order",
@@ -53,6 +56,8 @@ class Intake(NamedTuple):
     #: ``unknown_location``, with ``message`` its sentence.
     code: str | None
     message: str
+    #: The unit an unreadable order text starts with, when that much could be read.
+    unit: Unit | None = None
 
 
 def read_order(item: str | Order, power: str, game_map: Map) -> Intake:
@@ -71,7 +76,8 @@ def read_order(item: str | Order, power: str, game_map: Map) -> Intake:
         for loc in _places(order):
             game_map.province_of(loc)  # raises MapError naming the place
     except OrderParseError as exc:
-        return Intake(None, "unparsable", sentence(f"{show(text)}: {exc.reason}"))
+        unit = unit_named(item, game_map)
+        return Intake(None, "unparsable", sentence(f"{show(text)}: {exc.reason}"), unit)
     except MapError as exc:
         # Only an Order object built by hand can name a place the map does not have.
         assert order is not None
@@ -110,6 +116,20 @@ def named_piece(position: Position, order: Order) -> Piece | None:
 def refusal_message(code: str, power: str, order: Order, position: Position) -> str:
     """The sentence of ``order`` (as given, read by :func:`read_order`) refused for ``code``."""
     return sentence(f"{format_order(order)}: {refusal_reason(code, power, order, position)}")
+
+
+def implied_hold_reason(piece: object, refused: str | None, dislodged_by: str | None) -> str:
+    """Why an unordered unit (or one whose every order was refused: ``refused`` is the last
+    refusal's code) held, and who dislodged it. Both backends word it here."""
+    if refused is None:
+        why = "it was not ordered"
+    elif refused == "unparsable":
+        why = "its order could not be read"
+    else:
+        why = f"its order was refused ({refused})"
+    if dislodged_by is not None:
+        return f"{piece} held because {why}, and was dislodged by the unit from {dislodged_by}."
+    return f"{piece} held because {why}."
 
 
 def multiple_orders_message(order: str, unit: str, count: int) -> str:
@@ -170,7 +190,7 @@ def refusal_reason(code: str, power: str, order: Order, position: Position) -> s
         if code == "no_supported_unit":
             return f"there is no unit in {other_prov} to support"
         if code == "convoy_not_at_sea":  # decided before the army is looked at
-            return f"{piece} is not in a sea province and cannot convoy"
+            return f"{piece} is not in a sea province (or a port) and cannot convoy"
         target = position.units[other_prov]
         if isinstance(order, SupportHold):
             if code == "support_self":

@@ -21,6 +21,25 @@ Each option is read in one place per language:
   alone; ``None`` takes the map's count (18 on the standard map).
 * ``year_limit`` -- the last year played: the game ends in a draw when a phase of a later year
   would come next (``None``: no limit).
+
+The rulebook editions (DATC chapter 4): ``edition`` names a rulebook and sets the choices the
+DATC ties to it (:data:`EDITIONS`, the one table of them); an option given explicitly overrides
+the edition's. The movement choices are read by the resolver, one decision each
+(``diplo.reference.resolver``; ``rust/src/resolver``):
+
+* ``adjacent_convoy`` (4.A.3) -- when an army ordered to a neighbouring province goes by convoy:
+  ``"intent"`` (1982, 2000, 2023: ordered "via convoy", or a fleet of its own power ordered to
+  convoy it; no fallback to the land route, 6.G.8), ``"explicit"`` (the DPTG: only "via
+  convoy"), ``"opposite"`` (1971: whoever's fleet convoys it, but only when the unit in the
+  destination moves the opposite way: a swap).
+* ``convoy_disruption`` (4.A.1) -- a multi-route convoy fails when ``"all"`` its routes are
+  broken (1982 onwards) or when ``"any"`` of them is (1971).
+* ``paradox`` (4.A.2) -- the convoy paradox rule: ``"szykman"`` (the DATC's preference, with
+  2000 and 2023), ``"1971"`` (a convoyed army does not cut the support of a fleet attacking one
+  of its convoying fleets), ``"1982"`` (a convoyed army does not cut a support of an action in
+  a sea holding a convoying fleet) or ``"2000"`` (the 2000 and 2023 rulebooks' text: a convoyed
+  army does not cut a support of an attack on a fleet every route of it needs). Where the
+  rule gives no answer, Szykman's decides.
 """
 
 from __future__ import annotations
@@ -29,14 +48,93 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-__all__ = ["DEFAULT_RULES", "BuildSites", "CivilDisorder", "Rules", "RulesError"]
+__all__ = [
+    "DEFAULT_RULES",
+    "EDITIONS",
+    "AdjacentConvoy",
+    "BuildSites",
+    "CivilDisorder",
+    "ConvoyDisruption",
+    "Edition",
+    "Paradox",
+    "Rules",
+    "RulesError",
+]
 
 CivilDisorder: TypeAlias = Literal["owned", "home"]
 BuildSites: TypeAlias = Literal["home", "any"]
+Edition: TypeAlias = Literal["1971", "1982", "2000", "2023", "dptg"]
+AdjacentConvoy: TypeAlias = Literal["intent", "explicit", "opposite"]
+ConvoyDisruption: TypeAlias = Literal["all", "any"]
+Paradox: TypeAlias = Literal["szykman", "1971", "1982", "2000"]
 
-_CIVIL_DISORDER = ("owned", "home")
-_BUILD_SITES = ("home", "any")
-_KEYS = ("civil_disorder", "build_sites", "victory_centers", "year_limit")
+#: The choices each rulebook edition makes (DATC v3.0 chapter 4, listed with their sections in
+#: ``docs/rules-and-variants.md``): the one home of the editions in Python. An option a rules
+#: object names explicitly overrides its edition's.
+EDITIONS: Mapping[str, Mapping[str, str]] = {
+    # 4.A.1 a, 4.A.2 (1971 rule), 4.A.3 (a swap only), 4.D.8 (home centres).
+    "1971": {
+        "adjacent_convoy": "opposite",
+        "convoy_disruption": "any",
+        "paradox": "1971",
+        "civil_disorder": "home",
+    },
+    # 4.A.1 b, 4.A.2 (1982 rule), 4.A.3 (intent), 4.D.8 (home centres).
+    "1982": {
+        "adjacent_convoy": "intent",
+        "convoy_disruption": "all",
+        "paradox": "1982",
+        "civil_disorder": "home",
+    },
+    # 4.A.2 (2000/2023 rule), 4.A.3 ("via convoy", no fallback), 4.D.8 (home centres).
+    "2000": {
+        "adjacent_convoy": "intent",
+        "convoy_disruption": "all",
+        "paradox": "2000",
+        "civil_disorder": "home",
+    },
+    # Today's rulings: the DATC v3.0 preferences, which follow the 2023 rulebook except for
+    # the paradox rule (4.A.2: Szykman's; the rulebook's own text is paradox="2000").
+    "2023": {
+        "adjacent_convoy": "intent",
+        "convoy_disruption": "all",
+        "paradox": "szykman",
+        "civil_disorder": "owned",
+    },
+    # The Diplomacy Player's Technical Guide: 4.A.3, only "by convoy" convoys to a neighbour;
+    # every other choice as today's (the DATC ties no other to it).
+    "dptg": {
+        "adjacent_convoy": "explicit",
+        "convoy_disruption": "all",
+        "paradox": "szykman",
+        "civil_disorder": "owned",
+    },
+}
+_CHOICES: Mapping[str, tuple[str, ...]] = {
+    "edition": tuple(EDITIONS),
+    "civil_disorder": ("owned", "home"),
+    "build_sites": ("home", "any"),
+    "adjacent_convoy": ("intent", "explicit", "opposite"),
+    "convoy_disruption": ("all", "any"),
+    "paradox": ("szykman", "1971", "1982", "2000"),
+}
+_CIVIL_DISORDER = _CHOICES["civil_disorder"]
+_BUILD_SITES = _CHOICES["build_sites"]
+#: Every option by its JSON name; ``edition`` first, so that reading the options in this order
+#: (as the Rust engine does) applies the edition before the options that override it.
+_KEYS = (
+    "edition",
+    "civil_disorder",
+    "build_sites",
+    "victory_centers",
+    "year_limit",
+    "adjacent_convoy",
+    "convoy_disruption",
+    "paradox",
+)
+_TIED = frozenset(k for choices in EDITIONS.values() for k in choices)
+#: The value of an edition-tied field not given: the edition's choice (filled in on creation).
+_FROM_EDITION: Any = None
 #: The last year limit: ``diplo.checks.MAX_YEAR - 1``, as for ``max_year`` (a game ended by its
 #: limit shows its final board in the year after). Not imported from ``diplo.checks``, which
 #: reads maps, which carry rules; ``tests/test_rules.py`` holds the two together.
@@ -59,12 +157,30 @@ def _count(value: object, what: str, low: int, high: int) -> int | None:
 class Rules:
     """The options a game is played under (see the module documentation)."""
 
-    civil_disorder: CivilDisorder = "owned"
+    civil_disorder: CivilDisorder = _FROM_EDITION
     build_sites: BuildSites = "home"
     victory_centers: int | None = None
     year_limit: int | None = None
+    edition: Edition = "2023"
+    adjacent_convoy: AdjacentConvoy = _FROM_EDITION
+    convoy_disruption: ConvoyDisruption = _FROM_EDITION
+    paradox: Paradox = _FROM_EDITION
 
     def __post_init__(self) -> None:
+        if self.edition not in EDITIONS:
+            raise RulesError(
+                f"rules: edition must be one of {', '.join(map(repr, EDITIONS))}, "
+                f"got {self.edition!r}"
+            )
+        for key, value in EDITIONS[self.edition].items():
+            if getattr(self, key) is None:
+                object.__setattr__(self, key, value)
+        for key in ("adjacent_convoy", "convoy_disruption", "paradox"):
+            if getattr(self, key) not in _CHOICES[key]:
+                raise RulesError(
+                    f"rules: {key} must be one of {', '.join(map(repr, _CHOICES[key]))}, "
+                    f"got {getattr(self, key)!r}"
+                )
         if self.civil_disorder not in _CIVIL_DISORDER:
             raise RulesError(
                 f"rules: civil_disorder must be 'owned' (2023) or 'home' (older rulebooks), "
@@ -105,12 +221,17 @@ class Rules:
                 f"rules: unknown option(s) {', '.join(map(repr, unknown))} "
                 f"(known: {', '.join(_KEYS)})"
             )
-        return cls(**{**base.to_json(), **{str(k): v for k, v in doc.items()}})
+        kept = base.to_json()
+        if "edition" in doc:
+            # A new edition brings its own choices; only the options the document names
+            # override them (and those the editions leave alone are kept from the base).
+            kept = {k: v for k, v in kept.items() if k not in _TIED}
+        return cls(**{**kept, **{str(k): v for k, v in doc.items()}})
 
     @classmethod
     def parse(cls, text: str, base: Rules | None = None) -> Rules:
         """Read the CLI form: ``key=value`` pairs separated by commas, e.g.
-        ``civil_disorder=home,build_sites=any,victory_centers=10`` (``none`` for no value);
+        ``edition=1982,build_sites=any,victory_centers=10`` (``none`` for no value);
         options not named keep their value in ``base`` (default: the defaults)."""
         doc: dict[str, Any] = {}
         for part in filter(None, (p.strip() for p in text.split(","))):

@@ -14,9 +14,8 @@ format it inherits) into a checked :class:`~diplo.map.Map`. What it reads:
   An upper-case neighbour is reachable by both unit types (as the terrain allows), a lower-case
   one by armies only, a capitalised one (``Xyz``) by fleets only; a province with coasts is
   declared in lower case (``bul``) and its coasts as ``BUL/EC``. ``SHUT`` (impassable) locations
-  are left out of the board. A ``PORT`` (a coastal province whose fleets may also convoy, such as
-  ancmed's Baleares) is read as a plain coastal province: diplo has no port kind yet, so a fleet
-  there cannot convoy (a known limitation, counted by the differential test);
+  are left out of the board. A ``PORT`` is a coastal province whose fleets may also convoy, such
+  as ancmed's Baleares (``"port": true`` in diplo's map format);
 * ``POWER (ADJECTIVE[:letter]) HOME ...`` followed by its starting units ``A LOC`` / ``F LOC``;
   ``UNOWNED|NEUTRAL|CENTERS CENTRE ...``: centres nobody owns at the start;
 * ``UNPLAYED POWER, ...``: powers taken out of an included map (their home centres stay centres
@@ -35,29 +34,25 @@ variant; the reader only changes their notation.
 
 from __future__ import annotations
 
-import argparse
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .map import MAX_MAP_BYTES, SHIPPED_MAPS, Map, MapError, map_named
-from .rules import Rules
 from .vocabulary import KEYWORDS
 
 __all__ = [
     "MAX_INCLUDE_DEPTH",
-    "add_variant_arguments",
     "load_map",
     "load_mila_map",
     "mila_map_data",
-    "variant_arguments",
 ]
 
 #: How deeply ``MAP``/``USE`` lines may include other files (MILA's own variants use one level).
 MAX_INCLUDE_DEPTH = 8
 
-_TERRAIN = {"LAND": "land", "WATER": "sea", "COAST": "coast", "PORT": "coast", "SHUT": "shut"}
+_TERRAIN = {"LAND": "land", "WATER": "sea", "COAST": "coast", "PORT": "port", "SHUT": "shut"}
 _SEASONS = {"SPRING": "S", "FALL": "F", "AUTUMN": "F", "WINTER": "W"}
 _KINDS = {"MOVEMENT": "M", "RETREATS": "R", "RETREAT": "R", "ADJUSTMENTS": "A", "ADJUSTMENT": "A"}
 _KNOWN_RULES = {"BUILD_ANY": ("build_sites", "any")}
@@ -84,34 +79,6 @@ def load_map(name_or_path: str | Path) -> Map:
     )
 
 
-def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--map NAME|FILE`` and ``--rules KEY=VALUE,...`` for a command."""
-    parser.add_argument(
-        "--map",
-        default=None,
-        metavar="NAME|FILE",
-        help=f"a shipped map ({', '.join(SHIPPED_MAPS)}), a diplo map file (.json) or a MILA "
-        "map file (.map); default: standard",
-    )
-    parser.add_argument(
-        "--rules",
-        default=None,
-        metavar="KEY=VALUE,...",
-        help="rule options, e.g. civil_disorder=home,build_sites=any,victory_centers=10,"
-        "year_limit=1910 (default: the map's rules, the DATC's unless the variant says otherwise)",
-    )
-
-
-def variant_arguments(args: argparse.Namespace) -> tuple[Map | None, Rules | None]:
-    """The map and rules a command was given (``None``: the defaults). Raises
-    :class:`MapError` or :class:`~diplo.rules.RulesError` naming what is wrong."""
-    game_map = None if args.map is None else load_map(args.map)
-    rules = None
-    if args.rules is not None:
-        rules = Rules.parse(args.rules, game_map.rules if game_map is not None else Rules())
-    return game_map, rules
-
-
 def load_mila_map(path: str | Path) -> Map:
     """Read a MILA ``.map`` file into a checked map (see the module documentation)."""
     data = mila_map_data(path)
@@ -124,7 +91,7 @@ def load_mila_map(path: str | Path) -> Map:
 @dataclass
 class _Location:
     declared: str  # as written: "bul" (a split province), "BUL/EC", "PAR"
-    terrain: str  # land, sea, coast, shut
+    terrain: str  # land, sea, coast, port (a coast whose fleets may convoy), shut
     abuts: list[str]
     where: str  # file:line
 
@@ -146,6 +113,7 @@ class _Reader:
     first_phase: str | None = None
     rules: dict[str, Any] = field(default_factory=dict)
     current: str | None = None
+    first_power: str | None = None  # where the first line read as a power's is ("bad.map:1")
     files: list[Path] = field(default_factory=list)
 
     def read(self, path: Path, depth: int) -> None:
@@ -284,14 +252,20 @@ class _Reader:
             rest = rest[1:]
         self.powers[name] = _Power(adjective, [w.upper() for w in rest])
         self.current = name
+        if self.first_power is None:
+            self.first_power = f"{where} {' '.join(words)[:60]!r}"
 
     # ------------------------------------------------------------------ to diplo's map data
 
-    def data(self, title: str) -> dict[str, Any]:
+    def data(self, title: str, label: str | None = None) -> dict[str, Any]:
+        label = label or title
         if not self.locations:
-            raise MapError(f"{title}: no locations (LAND/WATER/COAST lines)")
+            guess = f" ({self.first_power} was read as a power's line)" if self.first_power else ""
+            raise MapError(
+                f"{label}: no locations (LAND/WATER/COAST lines), so not a MILA map file{guess}"
+            )
         if not self.powers:
-            raise MapError(f"{title}: no powers")
+            raise MapError(f"{label}: no powers (a line naming a power, then its units)")
         locs = {k: v for k, v in self.locations.items() if v.terrain != "shut"}
         provinces = [k for k in locs if "/" not in k]
         coasts: dict[str, list[str]] = {p: [] for p in provinces}
@@ -300,7 +274,7 @@ class _Reader:
                 prov, coast = key.split("/")
                 if prov not in coasts:
                     raise MapError(f"{loc.where}: coast {loc.declared} of an undeclared province")
-                if locs[prov].terrain != "coast":
+                if locs[prov].terrain not in ("coast", "port"):
                     raise MapError(f"{loc.where}: coast {loc.declared} of a {locs[prov].terrain}")
                 coasts[prov].append(coast)
 
@@ -365,10 +339,11 @@ class _Reader:
                 {
                     "abbr": p,
                     "name": names[p][0],
-                    "type": locs[p].terrain,
+                    "type": "coast" if locs[p].terrain == "port" else locs[p].terrain,
                     "center": p in centres,
                     "coasts": coasts[p],
                     "aliases": names[p][1],
+                    **({"port": True} if locs[p].terrain == "port" else {}),
                 }
                 for p in provinces
             ],
@@ -435,4 +410,4 @@ def mila_map_data(path: str | Path) -> dict[str, Any]:
         reader.read(p, 0)
     except RecursionError:
         raise MapError(f"{p.name}: includes nested too deeply") from None
-    return reader.data(p.stem)
+    return reader.data(p.stem, p.name)

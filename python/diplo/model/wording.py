@@ -6,14 +6,47 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from typing import Protocol
 
-__all__ = ["power_name", "sentence", "suggestions"]
+__all__ = ["count", "phase_words", "power_name", "sentence", "suggestions", "year_words"]
 
 
 def power_name(power: str) -> str:
     """A power's name for sentences: ``FRANCE`` -> ``France``, ``NORTH_KINGDOM`` -> ``North
     Kingdom``."""
     return power.replace("_", " ").title()
+
+
+_SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
+_KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``1 phase``, ``3 phases`` (``plural`` when adding an s is wrong)."""
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def year_words(year: int) -> str:
+    """A year for sentences: ``1901`` as it is, a variant's low year as ``year 98`` (a bare
+    ``98`` reads as a typo)."""
+    return str(year) if year >= 1000 else f"year {year}"
+
+
+class _PhaseLike(Protocol):
+    @property
+    def season(self) -> str: ...
+    @property
+    def year(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+
+
+def phase_words(phase: _PhaseLike) -> str:
+    """A phase as players name it: ``Spring 1901, movement``; ``Spring of year 4, movement`` on
+    a map whose years start low (a :class:`~diplo.model.position.Phase`)."""
+    season, kind = _SEASONS[phase.season], _KINDS[phase.kind]
+    when = f"{season} {phase.year}" if phase.year >= 1000 else f"{season} of year {phase.year}"
+    return f"{when}, {kind}"
 
 
 def sentence(text: str) -> str:

@@ -22,12 +22,13 @@ _CACHE_SIZE = 256  # convoy tables kept per map (one per set of seas holding a f
 class _Geometry:
     """What convoys need to know about a map, computed once per map.
 
-    A convoy runs between coastal provinces that touch a sea (``shore_seas``), through seas.
+    A convoy runs between coastal provinces that touch a sea (``shore_seas``), through seas
+    (and ports: every province where :meth:`Map.may_convoy`).
     """
 
     def __init__(self, game_map: Map) -> None:
         provinces = game_map.provinces
-        seas = frozenset(p for p in provinces if game_map.is_sea(p))
+        seas = frozenset(p for p in provinces if game_map.may_convoy(p))
         self.shore_seas: dict[str, frozenset[str]] = {
             p: game_map.sea_neighbours(p)
             for p in provinces

@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from ..model.map import Map
+from ..model.map import Map, power_named
 from ..model.orders import (
     Build,
     Convoy,
@@ -86,7 +86,8 @@ class _Tables:
     def __init__(self, game_map: Map) -> None:
         self.map = game_map
         provinces = game_map.provinces
-        self.seas = frozenset(p for p in provinces if game_map.is_sea(p))
+        # Where a fleet may convoy (seas and ports, `Map.may_convoy`).
+        self.seas = frozenset(p for p in provinces if game_map.may_convoy(p))
         self.inland = frozenset(p for p in provinces if game_map.is_land(p))
         # Army moves: army edges never touch a sea, so these are exactly the legal land moves.
         self.army_moves: dict[str, tuple[str, ...]] = {
@@ -138,8 +139,11 @@ def legal_orders(position: Position, power: str | None = None) -> dict[str, list
     Raises ``ValueError`` for a power the map does not know.
     """
     game_map = position.map
-    if power is not None and power not in game_map.powers:
-        raise ValueError(f"unknown power {power!r}")
+    if power is not None:
+        named = power_named(power, game_map)
+        if named is None:
+            raise ValueError(f"unknown power {power!r}")
+        power = named
     tables = _tables(game_map)
     kind = position.phase.kind
     if kind == "M":
@@ -171,8 +175,8 @@ def _movement_orders(
     if not own:
         return {}
     seas = tables.seas
-    # Convoy routes run only through seas holding a fleet (DATC 6.D.32); only fleets stand at sea.
-    fleets = frozenset(prov for prov in units if prov in seas)
+    # Convoy routes run only through seas (and ports) holding a fleet (DATC 6.D.32).
+    fleets = frozenset(prov for prov, piece in units.items() if prov in seas and piece.type == "F")
     convoy = convoy_table(tables.map, fleets)
     unit_of = {prov: piece.unit for prov, piece in units.items()}
 
@@ -441,7 +445,9 @@ def convoy_diagnostic(
             f"{what}: a convoy runs between two coastal provinces, so none can carry it.",
         )
 
-    fleets = frozenset(prov for prov in position.units if prov in tables.seas)
+    fleets = frozenset(
+        prov for prov, p in position.units.items() if prov in tables.seas and p.type == "F"
+    )
     convoy = convoy_table(tables.map, fleets)
     found = convoy.minimal_routes(src, dst)
     if not found:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from ..model.orders import Convoy, Disband, Hold, Move, Order, Retreat, RetreatOrder, format_order
 from ..model.outcome import Outcome, RulingFacts, explain_movement, explain_ruling
 from ..model.position import Dislodged, Phase, Piece, Position
+from ..model.refusals import implied_hold_reason
 from ..model.results import PhaseOutcome, Result, named_unit
 from .adjustments import adjustment_counts, resolve_adjustments
 from .resolver import MovementResolution, resolve_movement
@@ -38,7 +39,7 @@ def process_phase_reference(
 
 def _movement(position: Position, validated: Validated) -> PhaseOutcome:
     game_map = position.map
-    resolution = resolve_movement(game_map, position.units, validated.orders)
+    resolution = resolve_movement(game_map, position.units, validated.orders, position.rules)
     results = _given_results(validated)
     for index, ruling in enumerate(validated.rulings):
         if not ruling.legal or ruling.unit is None:
@@ -114,10 +115,7 @@ def _implied_hold_reason(
         for r in validated.rulings
         if r.unit is not None and r.unit.province == prov and not r.legal
     ]
-    why = f"its order was refused ({refused[-1].code})" if refused else "it was not ordered"
-    if dislodged_by is not None:
-        return f"{piece} held because {why}, and was dislodged by the unit from {dislodged_by}."
-    return f"{piece} held because {why}."
+    return implied_hold_reason(piece, refused[-1].code if refused else None, dislodged_by)
 
 
 def _given_results(validated: Validated) -> list[Result]:

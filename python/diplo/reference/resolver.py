@@ -29,6 +29,7 @@ from ..model.map import Map
 from ..model.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from ..model.outcome import UnitOutcome
 from ..model.position import Piece
+from ..model.rules import DEFAULT_RULES, Rules
 from .retreats import retreat_options
 
 Kind: TypeAlias = Literal["move", "support", "convoy"]
@@ -56,8 +57,15 @@ class MovementResolution:
 
 
 class _MovementResolver:
-    def __init__(self, game_map: Map, units: Mapping[str, Piece], orders: Mapping[str, Order]):
+    def __init__(
+        self,
+        game_map: Map,
+        units: Mapping[str, Piece],
+        orders: Mapping[str, Order],
+        rules: Rules = DEFAULT_RULES,
+    ):
         self.map = game_map
+        self.rules = rules
         self.units = units
         self.orders: dict[str, Order] = {p: orders.get(p, Hold(u.unit)) for p, u in units.items()}
         self.moves: dict[str, str] = {}  # origin province -> destination province
@@ -100,6 +108,8 @@ class _MovementResolver:
                     # A unit ordered to move cannot be supported in hold, even when its move
                     # fails (DATC 6.D.7, 6.D.8, 6.D.25).
                     self.void.add(prov)
+        # DATC 4.A.2, 1982 rule: the seas holding a fleet that convoys (an order that matched).
+        self.convoying_seas = frozenset(f for fs in self.convoy_fleets.values() for f in fs)
         # Resolver administration (DATC 5.F).
         self.resolution: dict[Decision, bool] = {}
         self.resolved: set[Decision] = set()
@@ -134,7 +144,18 @@ class _MovementResolver:
         if piece.type != "A":
             return False
         dest = self.moves[origin]
-        if order.via or dest not in self.map.army_neighbours(origin):
+        if dest not in self.map.army_neighbours(origin):
+            return True
+        rule = self.rules.adjacent_convoy
+        if rule == "explicit":
+            return order.via  # the DPTG: only "by convoy" goes by convoy to a neighbour
+        if rule == "opposite":
+            # 1971 (DATC 4.A.3): any fleet's convoy counts, but only for a swap.
+            return self.moves.get(dest) == origin and any(
+                isinstance(o, Convoy) and o.army.province == origin and o.dest == dest
+                for o in self.orders.values()
+            )
+        if order.via:
             return True
         return any(
             isinstance(o, Convoy)
@@ -151,6 +172,10 @@ class _MovementResolver:
         if not self.convoyed[origin]:
             return True
         dest = self.moves[origin]
+        if self.rules.convoy_disruption == "any":
+            # DATC 4.A.1, 1971: one broken route breaks the convoy.
+            on_routes = self._fleets_on_routes(origin, dest)
+            return bool(on_routes) and all(self.resolve(("convoy", f)) for f in on_routes)
         fleets = [f for f in self.convoy_fleets[origin] if self.resolve(("convoy", f))]
         start = self.map.sea_neighbours(origin)
         frontier = [f for f in fleets if f in start]
@@ -165,6 +190,47 @@ class _MovementResolver:
                     seen.add(other)
                     frontier.append(other)
         return False
+
+    def _fleets_on_routes(self, origin: str, dest: str) -> list[str]:
+        """The convoying fleets of the army at ``origin`` that lie on some complete route to
+        ``dest``, dislodged or not (the fleets whose loss disrupts a 1971 convoy)."""
+        fleets = self.convoy_fleets[origin]
+
+        def reach(start: frozenset[str]) -> set[str]:
+            seen = {f for f in fleets if f in start}
+            frontier = list(seen)
+            while frontier:
+                here = frontier.pop()
+                for other in fleets:
+                    if other not in seen and other in self.map.fleet_neighbours(here):
+                        seen.add(other)
+                        frontier.append(other)
+            return seen
+
+        forward = reach(frozenset(self.map.sea_neighbours(origin)))
+        backward = reach(frozenset(self.map.sea_neighbours(dest)))
+        return [f for f in fleets if f in forward and f in backward]
+
+    def _necessary_fleets(self, origin: str) -> list[str]:
+        """The convoying fleets of the army at ``origin`` that every route needs (DATC 4.A.2,
+        the 2000/2023 rule's "fleets necessary for the army to convoy")."""
+        dest = self.moves[origin]
+        on_routes = self._fleets_on_routes(origin, dest)
+        start, goal = self.map.sea_neighbours(origin), self.map.sea_neighbours(dest)
+        out = []
+        for fleet in on_routes:
+            others = [f for f in on_routes if f != fleet]
+            seen = {f for f in others if f in start}
+            frontier = list(seen)
+            while frontier:
+                here = frontier.pop()
+                for other in others:
+                    if other not in seen and other in self.map.fleet_neighbours(here):
+                        seen.add(other)
+                        frontier.append(other)
+            if not any(f in goal for f in seen):
+                out.append(fleet)
+        return out
 
     # ------------------------------------------------------------------ strengths (DATC 5.B)
 
@@ -275,10 +341,46 @@ class _MovementResolver:
             if attacker == self._supported_against(supporter):
                 # DATC 4.A.4, 6.G.13: the army's starting province counts, even when convoyed.
                 continue
+            if self.convoyed[attacker] and self._paradox_rule_keeps(supporter, attacker):
+                continue
             if self.path(attacker):
                 # DATC 6.F.6: a convoyed attack cuts only when its convoy arrives.
                 return attacker
         return None
+
+    def _paradox_rule_keeps(self, supporter: str, attacker: str) -> bool:
+        """DATC 4.A.2, the older paradox rules: whether the convoyed army from ``attacker``
+        leaves the support from ``supporter`` uncut. 1971: a support of a fleet's attack on one
+        of the army's convoying fleets; 1982: a support of an action in a sea that holds a
+        convoying fleet; 2000 (the 2000 and 2023 rulebooks' text): a support of an attack on a
+        fleet every route of the army needs. (Szykman's rule breaks the paradox in the backup
+        rule instead, and decides where these give no answer.)"""
+        rule = self.rules.paradox
+        order = self.orders[supporter]
+        if rule == "2000":
+            if not isinstance(order, SupportMove):
+                return False
+            target = self.map.province_of(order.dest)
+            return target in self._necessary_fleets(attacker)
+        if rule == "1971":
+            if not isinstance(order, SupportMove):
+                return False
+            supported = self.units.get(order.supported.province)
+            target = self.map.province_of(order.dest)
+            return (
+                supported is not None
+                and supported.type == "F"
+                and target in self.convoy_fleets[attacker]
+            )
+        if rule == "1982":
+            if isinstance(order, SupportMove):
+                target = self.map.province_of(order.dest)
+            elif isinstance(order, SupportHold):
+                target = order.supported.province
+            else:
+                return False
+            return self.map.is_sea(target) and target in self.convoying_seas
+        return False
 
     def _supported_against(self, supporter: str) -> str | None:
         """The province a support is directed against (a move support's destination province;
@@ -311,10 +413,13 @@ class _MovementResolver:
         if self.cut_by(supporter) is not None:
             return False
         power = self.units[supporter].power
+        # DATC 6.F.17: where an older paradox rule keeps a support, it takes precedence over
+        # the dislodge rule: the army it spares cannot undo the support by dislodging it.
         return not any(
             self.resolve(("move", a))
             for a in self.attackers.get(supporter, [])
             if self.units[a].power != power
+            and not (self.convoyed[a] and self._paradox_rule_keeps(supporter, a))
         )
 
     def adjudicate_convoy(self, fleet: str) -> bool:
@@ -533,8 +638,12 @@ class _MovementResolver:
 
 
 def resolve_movement(
-    game_map: Map, units: Mapping[str, Piece], orders: Mapping[str, Order]
+    game_map: Map,
+    units: Mapping[str, Piece],
+    orders: Mapping[str, Order],
+    rules: Rules = DEFAULT_RULES,
 ) -> MovementResolution:
     """Rule on a movement phase: ``units`` by province, ``orders`` the effective legal orders
-    by province (a unit without one holds)."""
-    return _MovementResolver(game_map, units, orders).run()
+    by province (a unit without one holds), under the movement choices of ``rules``
+    (``adjacent_convoy``, ``convoy_disruption``, ``paradox``)."""
+    return _MovementResolver(game_map, units, orders, rules).run()

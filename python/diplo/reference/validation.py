@@ -138,7 +138,9 @@ def _rule(position: Position, power: str, item: str | Order, fleets: frozenset[s
     intake = read_order(item, power, position.map)
     order = intake.order
     if intake.code is not None:
-        return Ruling(power, text, order, None, False, intake.code, intake.message)
+        # An unreadable order still names its unit when its start can be read (A PAR - BURG).
+        named = None if intake.unit is None else named_piece(position, Hold(intake.unit))
+        return Ruling(power, text, order, named, False, intake.code, intake.message)
     assert order is not None
     piece = named_piece(position, order)
     try:
@@ -175,8 +177,13 @@ def _own_piece(position: Position, power: str, unit: Unit) -> Piece:
 
 
 def _fleets(position: Position) -> frozenset[str]:
-    """The sea provinces holding a fleet: the only places a convoy route can run through."""
-    return frozenset(prov for prov, piece in position.units.items() if position.map.is_sea(prov))
+    """The seas (and ports) holding a fleet: the only places a convoy route can run through."""
+    game_map = position.map
+    return frozenset(
+        prov
+        for prov, piece in position.units.items()
+        if piece.type == "F" and game_map.may_convoy(prov)
+    )
 
 
 def _movement(position: Position, power: str, order: Order, fleets: frozenset[str]) -> Order:
@@ -312,8 +319,8 @@ def _check_convoy(
     position: Position, piece: Piece, order: Convoy, fleets: frozenset[str]
 ) -> Convoy:
     game_map = position.map
-    if not game_map.is_sea(piece.province):
-        # DATC 6.F.1: only a fleet at sea convoys.
+    if piece.type != "F" or not game_map.may_convoy(piece.province):
+        # DATC 6.F.1: only a fleet at sea (or in a port) convoys.
         raise _Illegal("convoy_not_at_sea")
     army = _supported_piece(position, order.army)
     if army.type != "A":

@@ -8,8 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..apps.common import add_map_argument, map_argument
 from ..model.map import Map, MapError
 from ..model.position import Phase, PositionError
+from ..model.wording import count
 from .frames import Frame, RenderError, frames_from_document
 from .geometry import GeometryError
 from .html import game_page
@@ -38,7 +40,7 @@ def register(sub: Any) -> None:
         default=None,
         help="draw only this phase of a game file (e.g. F1903M, or 'last' for the final board)",
     )
-    render.add_argument("--map", dest="map_file", default=None, help="a map file for variants")
+    add_map_argument(render, "the map the document names")
     render.set_defaults(handler=_render)
 
     view = sub.add_parser(
@@ -54,7 +56,7 @@ def register(sub: Any) -> None:
         "-o", "--output", default=None, help="HTML file to write (default: FILE with .html)"
     )
     view.add_argument("--title", default=None, help="page title (default: the file name)")
-    view.add_argument("--map", dest="map_file", default=None, help="a map file for variants")
+    add_map_argument(view, "the map the game file names")
     view.set_defaults(handler=_view)
 
 
@@ -63,23 +65,41 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _frames(path: str, map_file: str | None) -> list[Frame]:
+def _frames(path: str, map_arg: str | None) -> list[Frame]:
+    """The pictures of the document at ``path``; ``--map`` supplies a map the document names
+    that is not shipped (a game file carries its own such map)."""
     maps: dict[str, Map] | None = None
-    if map_file is not None:
-        try:
-            extra = Map.load(map_file)
-        except (OSError, MapError) as exc:
-            raise RenderError(f"cannot load map {map_file}: {exc}") from exc
+    try:
+        extra = map_argument(map_arg)
+    except MapError as exc:
+        raise RenderError(f"--map: {exc}") from exc
+    if extra is not None:
         maps = {extra.name: extra}
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as exc:
-        raise RenderError(f"cannot read {path}: {exc.strerror}") from exc
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RenderError(f"{path}: bad JSON: {exc.msg} at line {exc.lineno}") from exc
+        raise RenderError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    doc = read_json(raw, path)
+    if extra is not None and isinstance(doc, dict) and "map" not in doc:
+        doc = {**doc, "map": extra.name}  # --map: the map of a document that names none
     return frames_from_document(doc, maps)
+
+
+def read_json(raw: bytes, path: str) -> Any:
+    """A JSON document from ``raw`` bytes; anything that is not one (not UTF-8, bad JSON,
+    nested too deeply, a number too long to read) is a :class:`RenderError` naming ``path``."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RenderError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RenderError(f"{path}: bad JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise RenderError(f"{path}: bad JSON: nested too deeply") from None
+    except ValueError as exc:  # an integer of too many digits
+        raise RenderError(f"{path}: bad JSON: {exc}") from None
 
 
 def _select(frames: list[Frame], phase: str) -> Frame:
@@ -101,7 +121,7 @@ def _select(frames: list[Frame], phase: str) -> Frame:
 
 def _render(args: argparse.Namespace) -> int:
     try:
-        frames = _frames(args.file, args.map_file)
+        frames = _frames(args.file, args.map)
         if args.phase is not None:
             frames = [_select(frames, args.phase)]
         if len(frames) == 1:
@@ -117,11 +137,16 @@ def _render(args: argparse.Namespace) -> int:
                 "or one phase with --phase"
             )
         target = Path(args.output)
+        if target.suffix.lower() == ".svg" or (target.exists() and not target.is_dir()):
+            raise RenderError(
+                f"this document has {len(frames)} pictures and -o {args.output} names one file: "
+                "name a directory for one file per phase, or one phase with --phase"
+            )
         target.mkdir(parents=True, exist_ok=True)
         for index, frame in enumerate(frames):
             name = f"{index:03d}-{frame.phase}{'-end' if not frame.results else ''}.svg"
             (target / name).write_text(frame.svg() + "\n", encoding="utf-8")
-        print(f"wrote {len(frames)} pictures to {target}")
+        print(f"wrote {count(len(frames), 'picture')} to {target}")
         return 0
     except (RenderError, GeometryError) as exc:
         return _fail(str(exc))
@@ -131,7 +156,7 @@ def _render(args: argparse.Namespace) -> int:
 
 def _view(args: argparse.Namespace) -> int:
     try:
-        frames = _frames(args.file, args.map_file)
+        frames = _frames(args.file, args.map)
         title = args.title or ("diplo game" if args.file == "-" else Path(args.file).name)
         page = game_page(frames, title)
         if args.output is not None:
@@ -141,7 +166,7 @@ def _view(args: argparse.Namespace) -> int:
         else:
             output = Path(args.file).with_suffix(".html")
         output.write_text(page, encoding="utf-8")
-        print(f"wrote {output} ({len(frames)} phases)")
+        print(f"wrote {output} ({count(len(frames), 'picture')})")
         return 0
     except (RenderError, GeometryError) as exc:
         return _fail(str(exc))

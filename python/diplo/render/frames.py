@@ -17,7 +17,7 @@ from ..model.map import Map, MapError, map_named
 from ..model.orders import Build, Disband, OrderParseError, Retreat, parse_order
 from ..model.position import Dislodged, Phase, Piece, Position, PositionError, parse_piece
 from ..model.results import PhaseOutcome
-from .svg import board_svg, phase_name
+from .svg import RESULT_CODES, board_svg, phase_name
 
 __all__ = ["Frame", "RenderError", "frame_of_outcome", "frames_from_document", "frames_of_game"]
 
@@ -88,11 +88,12 @@ def frames_from_document(doc: Any, maps: Mapping[str, Map] | None = None) -> lis
     """
     if not isinstance(doc, Mapping):
         raise RenderError("the document must be a JSON object")
+    _check_text(doc)
     if doc.get("format") == "diplo-game":
         from ..formats.gamefile import GameFileError, from_json
 
         try:
-            game = from_json(doc, verify=False, maps=maps)
+            game = from_json(doc, maps=maps)
         except GameFileError as exc:
             raise RenderError(f"bad game file: {exc}") from exc
         return frames_of_game(game)
@@ -110,6 +111,27 @@ def frames_from_document(doc: Any, maps: Mapping[str, Map] | None = None) -> lis
     except DocumentError as exc:
         raise RenderError(f"bad document: {exc}") from exc
     return [Frame(position, tuple(out["results"]), _dislodged(out.get("dislodged"), game_map))]
+
+
+def _check_text(doc: Any) -> None:
+    """Every string of ``doc`` (keys too) is Unicode text: JSON may spell a lone surrogate
+    (``"\\ud800"``), which no page or picture can hold. One pass, no recursion."""
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise RenderError(
+                    f"{where or 'the document'}: not Unicode text (a lone surrogate)"
+                ) from None
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                stack.append((key, f"{where}.{key!r}" if where else repr(key)))
+                stack.append((item, f"{where}.{key}" if where else str(key)))
+        elif isinstance(value, list):
+            stack.extend((item, f"{where}[{i}]") for i, item in enumerate(value))
 
 
 def _map(doc: Mapping[str, Any], maps: Mapping[str, Map] | None) -> Map:
@@ -148,8 +170,10 @@ def _frame_of_output(doc: Mapping[str, Any], game_map: Map) -> Frame:
     except PositionError as exc:
         raise RenderError(f"bad output document: {exc}") from exc
     results = doc.get("results")
-    if not isinstance(results, list) or not all(isinstance(r, Mapping) for r in results):
+    if not isinstance(results, list):
         raise RenderError("bad output document: 'results' must be a list of objects")
+    for index, result in enumerate(results):
+        _check_result(result, index, game_map)
     raw_next = doc.get("next")
     if not isinstance(raw_next, Mapping):
         raise RenderError("bad output document: 'next' is missing")
@@ -192,6 +216,39 @@ def _frame_of_output(doc: Mapping[str, Any], game_map: Map) -> Frame:
     before = Position(game_map, phase, units, centers, dislodged_now)
     moved = _dislodged(doc.get("dislodged"), game_map) if phase.kind == "M" else {}
     return Frame(before, tuple(results), moved)
+
+
+_RESULT_TYPES: dict[str, tuple[type, ...]] = {
+    "unit": (str, type(None)),
+    "order": (str,),
+    "given": (bool,),
+    "legal": (bool,),
+    "success": (bool,),
+    "reason": (str,),
+    "dislodged_by": (str, type(None)),
+}
+
+
+def _check_result(result: Any, index: int, game_map: Map) -> None:
+    """A stored result is drawn only when it is one diplo could have written: a power of the
+    map, a known code, each field of its type (a stranger's document is never copied as it is)."""
+    where = f"bad output document: results[{index}]"
+    if not isinstance(result, Mapping):
+        raise RenderError(f"{where} must be an object")
+    power = result.get("power")
+    if not isinstance(power, str) or power not in game_map.powers:
+        raise RenderError(
+            f"{where}.power must be one of the map's powers ({', '.join(game_map.powers)})"
+        )
+    code = result.get("code")
+    if code is not None and (not isinstance(code, str) or code not in RESULT_CODES):
+        raise RenderError(f"{where}.code must be one of {', '.join(sorted(RESULT_CODES))}")
+    if not isinstance(result.get("order"), str):
+        raise RenderError(f"{where}.order must be a string")
+    for key, types in _RESULT_TYPES.items():
+        if key in result and not isinstance(result[key], types):
+            names = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise RenderError(f"{where}.{key} must be {names}")
 
 
 def _parsed(text: Any, game_map: Map) -> Any:

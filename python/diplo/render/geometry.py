@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import weakref
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +44,9 @@ class Border:
     between: tuple[str, str]  # the two provinces ("#name" for impassable land)
 
 
+Label = tuple[float, float, float]  # a name's centre (x, y) and its font size
+
+
 @dataclass
 class Geometry:
     """Page coordinates for one map: unit anchors, province shapes and their borders."""
@@ -53,17 +58,41 @@ class Geometry:
     borders: list[Border]
     impassable: list[list[Point]] = field(default_factory=list)
     schematic: bool = False  # True when computed from the graph, not read from a file
+    labels: dict[str, Label] = field(default_factory=dict)  # province -> its name's place
+
+
+# Where a picture may put things around a location's anchor (see ``render/svg.py``): the unit
+# (and the ring of a hold) within ``UNIT_R``; a unit dislodged from the province at ``ASIDE``;
+# a supply centre's dot at ``DOT``. Labels are placed clear of all of them.
+UNIT_R = 13.5
+ASIDE = (15.0, 17.0)
+DOT = (15.0, -12.0)
+DOT_R = 5.5
+LABEL_SIZE = 10.0  # font size of a province's name (smaller only where it would not fit)
+_SMALLER = (8.0, 6.5)
+
+
+def label_box(
+    name: str, centre: Point, size: float = LABEL_SIZE
+) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) a province's name takes at ``size`` centred on ``centre``."""
+    half = 0.36 * size * len(name) + 1.0
+    tall = 0.55 * size
+    return (centre[0] - half, centre[1] - tall, centre[0] + half, centre[1] + tall)
 
 
 # --------------------------------------------------------------------------- loading
 
-_CACHE: dict[tuple[str, int], Geometry] = {}
+# Held by the map object itself (weakly): an entry lives exactly as long as its map, so a
+# later map can never be drawn with an earlier one's geometry (as an ``id()`` key allowed).
+_CACHE: weakref.WeakKeyDictionary[Map, Geometry] = weakref.WeakKeyDictionary()
+# A map's name becomes a file name only when it is a plain word: never a path.
+_DATA_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 def geometry_for(game_map: Map) -> Geometry:
     """The geometry of ``game_map``: its data file when one ships, else the graph layout."""
-    key = (game_map.name, id(game_map))
-    cached = _CACHE.get(key)
+    cached = _CACHE.get(game_map)
     if cached is not None:
         return cached
     data = _shipped(game_map.name)
@@ -71,7 +100,7 @@ def geometry_for(game_map: Map) -> Geometry:
         geometry = load_geometry(data, game_map)
     else:
         geometry = _standard_board(game_map) or schematic(game_map)
-    _CACHE[key] = geometry
+    _CACHE[game_map] = geometry
     return geometry
 
 
@@ -90,6 +119,11 @@ def _standard_board(game_map: Map) -> Geometry | None:
 
 
 def _shipped(name: str) -> dict[str, Any] | None:
+    """The geometry shipped in the package's data for a map called ``name``, if any. Only a
+    plain name is looked up (``../x`` or ``/etc/x`` never is), so no file outside the
+    package's data is ever read."""
+    if _DATA_NAME.fullmatch(name) is None:
+        return None
     resource = resources.files("diplo.data").joinpath(f"{name}.geometry.json")
     if not resource.is_file():
         return None
@@ -167,8 +201,10 @@ def load_geometry(source: Mapping[str, Any] | str | Path, game_map: Map) -> Geom
 def schematic(game_map: Map) -> Geometry:
     """A geometry computed from the adjacency graph alone, for maps that ship none."""
     spots = graph_layout(game_map)
-    width = WIDTH
-    height = WIDTH * 0.75
+    # Room for a unit and its name in every province: the page grows with the map beyond the
+    # standard board's size (about 100 provinces on a page 1150 wide).
+    width = WIDTH * max(1.0, math.sqrt(len(game_map.provinces) / 100))
+    height = width * 0.75
     margin = 60.0
     xs = [p[0] for p in spots.values()]
     ys = [p[1] for p in spots.values()]
@@ -291,7 +327,176 @@ def _build(
             for loc in game_map.coasts_of(prov):
                 cx, cy = anchors[loc]
                 anchors[loc] = (new[0] + cx - old[0], new[1] + cy - old[1])
-    return Geometry(width, height, anchors, shapes, borders, impassable, schematic)
+    labels = place_labels(game_map, anchors, shapes)
+    return Geometry(width, height, anchors, shapes, borders, impassable, schematic, labels)
+
+
+# --------------------------------------------------------------------------- labels
+
+_CELL = 48.0  # bucket size of the index of things already on the page
+
+
+class _Index:
+    """Boxes on the page, bucketed on a grid so a query looks at its neighbourhood only."""
+
+    def __init__(self) -> None:
+        self.buckets: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+
+    def _keys(self, box: tuple[float, float, float, float]) -> list[tuple[int, int]]:
+        x0, y0, x1, y1 = (math.floor(v / _CELL) for v in box)
+        return [(i, j) for i in range(x0, x1 + 1) for j in range(y0, y1 + 1)]
+
+    def add(self, box: tuple[float, float, float, float]) -> None:
+        for key in self._keys(box):
+            self.buckets.setdefault(key, []).append(box)
+
+    def hits(self, box: tuple[float, float, float, float]) -> bool:
+        for key in self._keys(box):
+            for o in self.buckets.get(key, ()):
+                if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]:
+                    return True
+        return False
+
+
+def inside(point: Point, polygons: Sequence[Sequence[Point]]) -> bool:
+    """Whether ``point`` lies inside the province drawn as ``polygons`` (even-odd rule)."""
+    x, y = point
+    hit = False
+    for poly in polygons:
+        n = len(poly)
+        for k in range(n):
+            (ax, ay), (bx, by) = poly[k], poly[(k + 1) % n]
+            if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
+                hit = not hit
+    return hit
+
+
+def _box_inside(
+    box: tuple[float, float, float, float], polygons: Sequence[Sequence[Point]]
+) -> bool:
+    x0, y0, x1, y1 = box
+    xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
+    probes = ((x0, y0), (x1, y0), (x0, y1), (x1, y1), (xm, y0), (xm, y1), (x0, ym), (x1, ym))
+    return all(inside(p, polygons) for p in probes)
+
+
+# Tried first, in order: below the unit (the usual place), above, beside, farther out.
+_OFFSETS: tuple[Point, ...] = (
+    (0.0, 19.0),
+    (0.0, -18.0),
+    (-31.0, 0.0),
+    (31.0, 0.0),
+    (0.0, 29.0),
+    (-26.0, 20.0),
+    (26.0, 20.0),
+    (-26.0, -17.0),
+    (26.0, -22.0),
+    (0.0, -29.0),
+    (0.0, 39.0),
+    (-42.0, 0.0),
+    (42.0, 0.0),
+)
+
+
+Box = tuple[float, float, float, float]
+
+
+def _square(x: float, y: float, r: float) -> Box:
+    return (x - r, y - r, x + r, y + r)
+
+
+def place_labels(
+    game_map: Map,
+    anchors: Mapping[str, Point],
+    shapes: Mapping[str, list[list[Point]]],
+    occupied: Sequence[Box] | None = None,
+    prefer: Mapping[str, Label] | None = None,
+) -> dict[str, Label]:
+    """A centre for every province's name: inside the province and clear of the units, the
+    centres' dots and the names placed before it.
+
+    Without ``occupied`` (the map's own labels) every place a unit may stand is kept clear: its
+    locations and, where there is room, the spot beside it where a dislodged unit is drawn.
+    With ``occupied`` (the boxes of one picture's units), the ``prefer`` spot of a province is
+    kept unless a unit of that picture covers it. A few spots around the unit are tried, then
+    points of the province nearest to it; time near-linear in the map's size (a grid index of
+    what is already placed)."""
+    firm = _Index()  # never covered: units (or where they may stand) and the centres' dots
+    aside = _Index()  # covered only when a dislodged unit is drawn beside the one in place
+    for loc, (x, y) in anchors.items():
+        if occupied is None:
+            firm.add(_square(x, y, UNIT_R))
+        if loc in game_map.provinces:
+            if occupied is None:
+                aside.add(_square(x + ASIDE[0], y + ASIDE[1], UNIT_R))
+            if loc in game_map.centers:
+                firm.add(_square(x + DOT[0], y + DOT[1], DOT_R))
+    for box in occupied or ():
+        firm.add(box)
+    labels: dict[str, Label] = {}
+    for prov in game_map.provinces:
+        ax, ay = anchors[prov]
+        polygons = shapes.get(prov) or []
+        spots = [(ax + dx, ay + dy) for dx, dy in _OFFSETS]
+        label = None
+        if prefer is not None and prov in prefer:
+            x, y, size = prefer[prov]
+            if _free(prov, (x, y), size, polygons, (firm,)):
+                label = prefer[prov]
+        # The usual size wherever it fits, clear of a dislodged unit's spot if it can be;
+        # smaller type only in a province too small for it.
+        for size in (LABEL_SIZE, *_SMALLER):
+            for avoid in ((firm, aside), (firm,)):
+                if label is not None:
+                    break
+                label = _first_free(prov, spots, size, polygons, avoid)
+                if label is None and polygons:
+                    label = _first_free(prov, _interior(polygons, (ax, ay)), size, polygons, avoid)
+        if label is None:
+            label = (ax, ay + _OFFSETS[0][1], _SMALLER[-1])
+        labels[prov] = label
+        firm.add(label_box(prov, (label[0], label[1]), label[2]))
+    return labels
+
+
+def _free(
+    name: str,
+    spot: Point,
+    size: float,
+    polygons: Sequence[Sequence[Point]],
+    avoid: Sequence[_Index],
+) -> bool:
+    box = label_box(name, spot, size)
+    return not any(i.hits(box) for i in avoid) and (not polygons or _box_inside(box, polygons))
+
+
+def _first_free(
+    name: str,
+    spots: Sequence[Point],
+    size: float,
+    polygons: Sequence[Sequence[Point]],
+    avoid: Sequence[_Index],
+) -> Label | None:
+    for spot in spots:
+        if _free(name, spot, size, polygons, avoid):
+            return (spot[0], spot[1], size)
+    return None
+
+
+def _interior(polygons: Sequence[Sequence[Point]], near: Point, step: float = 4.0) -> list[Point]:
+    """Grid points of a province's bounding box, nearest ``near`` first (at most about 170, so
+    that a huge province costs no more than a small one)."""
+    xs = [p[0] for poly in polygons for p in poly]
+    ys = [p[1] for poly in polygons for p in poly]
+    span = max(max(xs) - min(xs), max(ys) - min(ys))
+    step = max(step, span / 12)
+    points = [
+        (min(xs) + i * step, min(ys) + j * step)
+        for i in range(int((max(xs) - min(xs)) / step) + 1)
+        for j in range(int((max(ys) - min(ys)) / step) + 1)
+    ]
+    points.sort(key=lambda p: (p[0] - near[0]) ** 2 + (p[1] - near[1]) ** 2)
+    return points
 
 
 def _outline(edges: Sequence[tuple[Point, Point]]) -> list[list[Point]] | None:
@@ -342,64 +547,147 @@ def _neighbours(game_map: Map) -> dict[str, set[str]]:
     return graph
 
 
-def _bfs(graph: Mapping[str, set[str]], start: str) -> dict[str, int]:
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        for n in sorted(graph[here]):
-            if n not in dist:
-                dist[n] = dist[here] + 1
-                queue.append(n)
-    return dist
-
-
-def graph_layout(game_map: Map, iterations: int = 80) -> dict[str, Point]:
+def graph_layout(game_map: Map, iterations: int = 40) -> dict[str, Point]:
     """Deterministic positions for the provinces of any map from its adjacency alone.
 
-    Graph distances are laid out by stress majorisation, started from two pivot axes (the BFS
-    distances from far-apart provinces), so neighbours end up near each other and the picture is
-    the same on every run.
+    Pivot MDS (Brandes and Pich): graph distances from a few far-apart pivot provinces, centred
+    and reduced to two axes by power iteration, then sparse stress majorisation (each province
+    pulled towards its neighbours within two steps and the pivots at their graph distances).
+    Time and memory grow with the map's size times the number of pivots, never with its
+    square, and the same map always gives the same picture.
     """
     names = list(game_map.provinces)
     n = len(names)
     if n == 1:
         return {names[0]: (0.0, 0.0)}
+    index = {p: i for i, p in enumerate(names)}
     graph = _neighbours(game_map)
-    dist_from = {p: _bfs(graph, p) for p in names}
-    far = 1 + max(d for row in dist_from.values() for d in row.values())
-    d = [[float(dist_from[a].get(b, far)) for b in names] for a in names]
-    # Pivots: the province farthest from the first, the one farthest from that, then the one
-    # farthest from both.
-    p1 = max(range(n), key=lambda j: (d[0][j], -j))
-    p2 = max(range(n), key=lambda j: (d[p1][j], -j))
-    p3 = max(range(n), key=lambda j: (min(d[p1][j], d[p2][j]), -j))
-    xs = [d[p1][i] - d[p2][i] for i in range(n)]
-    ys = [d[p3][i] - (d[p1][i] + d[p2][i]) / 2 for i in range(n)]
+    adj = [sorted(index[q] for q in graph[p]) for p in names]
+    # Pivots: each the province farthest from those chosen already.
+    pivots = [0]
+    rows = [_bfs_index(adj, 0)]
+    nearest = list(rows[0])
+    for _ in range(min(n, _PIVOTS) - 1):
+        nxt = max(range(n), key=lambda j: (nearest[j], -j))
+        if nearest[nxt] == 0:
+            break
+        pivots.append(nxt)
+        rows.append(_bfs_index(adj, nxt))
+        nearest = [min(a, b) for a, b in zip(nearest, rows[-1], strict=True)]
+    far = 1 + max(d for row in rows for d in row if d < _UNREACHED)
+    dist = [[float(d if d < _UNREACHED else far) for d in row] for row in rows]  # k x n
+    xs, ys = _pivot_mds(dist)
     # Break ties between provinces the pivots cannot tell apart (small fixed spiral).
+    spread = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
     for i in range(n):
-        xs[i] += 0.05 * math.cos(2.4 * i)
-        ys[i] += 0.05 * math.sin(2.4 * i)
+        xs[i] += 0.002 * spread * math.cos(2.4 * i)
+        ys[i] += 0.002 * spread * math.sin(2.4 * i)
+    _sparse_stress(adj, pivots, dist, xs, ys, iterations)
+    # Landscape: put the longer spread across the page.
+    if max(ys) - min(ys) > max(xs) - min(xs):
+        xs, ys = ys, xs
+    return {names[i]: (xs[i], ys[i]) for i in range(n)}
+
+
+_PIVOTS = 24
+_UNREACHED = 1 << 30
+
+
+def _bfs_index(adj: Sequence[Sequence[int]], start: int) -> list[int]:
+    dist = [_UNREACHED] * len(adj)
+    dist[start] = 0
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for n in adj[here]:
+            if dist[n] == _UNREACHED:
+                dist[n] = dist[here] + 1
+                queue.append(n)
+    return dist
+
+
+def _pivot_mds(dist: Sequence[Sequence[float]]) -> tuple[list[float], list[float]]:
+    """Two axes from the k x n pivot distances (double-centred squares, top two right singular
+    vectors by power iteration on the k x k product)."""
+    k, n = len(dist), len(dist[0])
+    sq = [[d * d for d in row] for row in dist]
+    col_mean = [sum(row) / n for row in sq]  # per pivot
+    row_mean = [sum(sq[a][i] for a in range(k)) / k for i in range(n)]  # per province
+    total = sum(col_mean) / k
+    c = [
+        [-0.5 * (sq[a][i] - col_mean[a] - row_mean[i] + total) for i in range(n)] for a in range(k)
+    ]
+    ctc = [
+        [sum(x * y for x, y in zip(c[a], c[b], strict=True)) for b in range(k)] for a in range(k)
+    ]
+    axes: list[list[float]] = []
+    for axis in range(2):
+        v = [1.0 + 0.1 * ((a * 7 + axis * 3) % 5) for a in range(k)]
+        value = 0.0
+        for _ in range(200):
+            w = [sum(ctc[a][b] * v[b] for b in range(k)) for a in range(k)]
+            for u in axes:  # deflate: stay orthogonal to the axes found
+                dot = sum(x * y for x, y in zip(w, u, strict=True))
+                w = [x - dot * y for x, y in zip(w, u, strict=True)]
+            norm = math.sqrt(sum(x * x for x in w))
+            if norm < 1e-12:
+                break
+            value = norm
+            w = [x / norm for x in w]
+            if max(abs(x - y) for x, y in zip(w, v, strict=True)) < 1e-9:
+                v = w
+                break
+            v = w
+        axes.append(v)
+        if value < 1e-12:
+            axes[-1] = [0.0] * k
+    scale = [max(sum(x * x for x in u), 1e-12) ** 0.25 for u in axes]
+    coords = [
+        [sum(c[a][i] * axes[t][a] for a in range(k)) / scale[t] for i in range(n)] for t in range(2)
+    ]
+    return coords[0], coords[1]
+
+
+def _sparse_stress(
+    adj: Sequence[Sequence[int]],
+    pivots: Sequence[int],
+    dist: Sequence[Sequence[float]],
+    xs: list[float],
+    ys: list[float],
+    iterations: int,
+) -> None:
+    """Stress majorisation over the pairs within two steps, plus every province's distance to
+    each pivot (weighted as the provinces that pivot stands for): O(n * (degree^2 + pivots))
+    a round."""
+    n = len(adj)
+    terms: list[list[tuple[int, float, float]]] = []
+    for i in range(n):
+        near: dict[int, float] = {}
+        for j in adj[i]:
+            near[j] = 1.0
+        for j in adj[i]:
+            for q in adj[j]:
+                if q != i and q not in near:
+                    near[q] = 2.0
+        row = [(j, d, 1.0 / (d * d)) for j, d in near.items()]
+        share = max(1.0, (n - len(near) - 1) / max(len(pivots), 1))
+        for a, p in enumerate(pivots):
+            d = dist[a][i]
+            if p != i and p not in near and d > 0:
+                row.append((p, d, share / (d * d)))
+        terms.append(row)
     for _ in range(iterations):
         for i in range(n):
             num_x = num_y = den = 0.0
             xi, yi = xs[i], ys[i]
-            row = d[i]
-            for j in range(n):
-                if j == i:
-                    continue
-                dij = row[j]
-                w = 1.0 / (dij * dij)
+            for j, dij, w in terms[i]:
                 dx, dy = xi - xs[j], yi - ys[j]
                 length = math.hypot(dx, dy) or 1e-9
                 num_x += w * (xs[j] + dij * dx / length)
                 num_y += w * (ys[j] + dij * dy / length)
                 den += w
-            xs[i], ys[i] = num_x / den, num_y / den
-    # Landscape: put the longer spread across the page.
-    if max(ys) - min(ys) > max(xs) - min(xs):
-        xs, ys = ys, xs
-    return {names[i]: (xs[i], ys[i]) for i in range(n)}
+            if den:
+                xs[i], ys[i] = num_x / den, num_y / den
 
 
 def centroid(polygons: Sequence[Sequence[Point]]) -> Point:

@@ -6,15 +6,16 @@ No external files, scripts or fonts: the pictures are inline SVG and the script 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import Any
 
 from .frames import Frame
-from .svg import phase_name
+from .svg import escape, phase_name
 
-__all__ = ["game_page"]
+__all__ = ["CSP", "game_page"]
 
 _STYLE = """
 body { margin: 0; font-family: "DejaVu Sans", Verdana, sans-serif; background: #f3f1ea;
@@ -80,6 +81,18 @@ _SCRIPT = """
 """
 
 
+def _digest(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+#: The page's Content-Security-Policy: nothing loads from anywhere, and the only style and
+#: script that run are the page's own (by hash), so no text copied from a game can act.
+CSP = (
+    f"default-src 'none'; style-src {_digest(_STYLE)}; script-src {_digest(_SCRIPT)}; "
+    "img-src data:; base-uri 'none'; form-action 'none'"
+)
+
+
 def game_page(frames: Sequence[Frame], title: str = "diplo game") -> str:
     """The page for ``frames`` (see :func:`~diplo.render.frames.frames_of_game`)."""
     if not frames:
@@ -91,13 +104,14 @@ def game_page(frames: Sequence[Frame], title: str = "diplo game") -> str:
     body: list[str] = []
     for i, frame in enumerate(frames):
         body.append(
-            f'<section class="frame" data-phase="{keys[i]}"{" hidden" if i else ""}>'
+            f'<section class="frame" data-phase="{escape(keys[i])}"{" hidden" if i else ""}>'
             f'<main><div class="board">{frame.svg(f"f{i}-")}</div>'
             f"<aside>{_orders_html(frame)}</aside></main></section>"
         )
     phases_json = json.dumps(keys).replace("</", "<\\/")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         f"<title>{escape(title)}</title>"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<style>{_STYLE}</style></head><body>"
@@ -152,6 +166,8 @@ def _orders_html(frame: Frame) -> str:
         parts.append("<h3>Dislodged</h3><ul>")
         for d in frame.dislodged.values():
             where = ", ".join(d.options) if d.options else "nowhere: disbanded"
-            parts.append(f'<li class="bad">{escape(str(d.piece))} may retreat to {where}</li>')
+            parts.append(
+                f'<li class="bad">{escape(str(d.piece))} may retreat to {escape(where)}</li>'
+            )
         parts.append("</ul>")
     return "".join(parts)

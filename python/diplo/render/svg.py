@@ -7,10 +7,11 @@ attributes (power, unit, order, code) so a program can read a picture back.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
-from typing import Any
+from html import escape as _html_escape
+from typing import Any, get_args
 
 from ..model.orders import (
     Build,
@@ -25,11 +26,36 @@ from ..model.orders import (
     SupportMove,
     parse_order,
 )
+from ..model.outcome import Code
 from ..model.position import Dislodged, Position
-from .geometry import Geometry, geometry_for
+from ..model.wording import phase_words
+from .geometry import (
+    ASIDE,
+    DOT,
+    UNIT_R,
+    Box,
+    Geometry,
+    Label,
+    geometry_for,
+    place_labels,
+)
 from .voronoi import Point
 
-__all__ = ["POWER_COLOURS", "board_svg", "phase_name", "power_colour"]
+__all__ = ["POWER_COLOURS", "RESULT_CODES", "board_svg", "escape", "phase_name", "power_colour"]
+
+#: Every code a result may carry (the JSON contract's); anything else is not drawn as a code.
+RESULT_CODES: frozenset[str] = frozenset(get_args(Code))
+
+# Characters XML 1.0 does not allow even escaped (C0 controls but tab and newlines, lone
+# surrogates, U+FFFE/U+FFFF): they would make the picture ill-formed, so they become U+FFFD.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape(value: object) -> str:
+    """``value`` as text safe inside an XML/HTML element or a quoted attribute: markup
+    characters escaped, characters XML cannot hold replaced."""
+    return _html_escape(_NOT_XML.sub("\ufffd", str(value)), quote=True)
+
 
 POWER_COLOURS: dict[str, str] = {
     "AUSTRIA": "#d8433a",
@@ -50,9 +76,6 @@ FAIL = "#d0021b"
 PANEL = 230.0
 HEADER = 44.0
 
-_SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
-_KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
-
 
 def power_colour(power: str, powers: Sequence[str]) -> str:
     """The colour of a power: the usual one on the standard board, a fixed spare one otherwise."""
@@ -64,8 +87,8 @@ def power_colour(power: str, powers: Sequence[str]) -> str:
 
 
 def phase_name(phase: Any) -> str:
-    """``S1901M`` -> ``Spring 1901, movement``."""
-    return f"{_SEASONS[phase.season]} {phase.year}, {_KINDS[phase.kind]}"
+    """``S1901M`` -> ``Spring 1901, movement`` (:func:`diplo.model.wording.phase_words`)."""
+    return phase_words(phase)
 
 
 def _tint(colour: str, amount: float) -> str:
@@ -97,6 +120,7 @@ class _Drawn:
     text: str
     code: str
     success: bool
+    given: bool = True  # False: an order the rules gave (a civil-disorder disband, say)
 
 
 def board_svg(
@@ -124,24 +148,35 @@ def board_svg(
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
         f'width="{_f(width)}" height="{_f(height)}" font-family="DejaVu Sans, Verdana, sans-serif"'
-        f' class="diplo-board" data-phase="{position.phase}" data-map="{escape(game_map.name)}">',
+        f' class="diplo-board" data-phase="{escape(position.phase)}" '
+        f'data-map="{escape(game_map.name)}">',
         _defs(colour),
         f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf6"/>',
         f'<text x="14" y="29" font-size="21" font-weight="bold" fill="{INK}" class="title">'
         f"{escape(title or phase_name(position.phase))}</text>",
         f'<g transform="translate(0,{_f(HEADER)})" class="map">',
     ]
-    out.append(_provinces(position, geo, colour))
-    drawn = _orders(position, results)
+    drawn = _orders(position, results, colour)
     dislodged_now = dict(position.dislodged)
     if dislodged:
         dislodged_now.update(dislodged)
-    out.append(_order_layer(position, geo, drawn, colour))
+    labels = place_labels(
+        game_map,
+        geo.anchors,
+        geo.shapes,
+        occupied=_unit_boxes(position, geo, drawn, dislodged_now),
+        prefer=geo.labels,
+    )
+    out.append(_provinces(position, geo, colour, labels))
+    out.append(_order_layer(position, geo, drawn, colour, dislodged_now))
     out.append(_unit_layer(position, geo, colour, drawn, dislodged_now))
     out.append(_failure_layer(position, geo, drawn, dislodged_now))
     out.append("</g>")
-    refused = [str(r.get("order")) for r in results if r.get("legal") is False]
-    out.append(_panel(position, geo, colour, drawn, dislodged_now, refused))
+    refused = [
+        str(r.get("order")) for r in results if isinstance(r, Mapping) and r.get("legal") is False
+    ]
+    # The panel lists what this phase did: a retreat phase's units were dislodged before it.
+    out.append(_panel(position, geo, colour, drawn, dict(dislodged or {}), refused))
     out.append("</svg>")
     text = "\n".join(s for s in out if s)
     if id_prefix:
@@ -154,9 +189,9 @@ def board_svg(
 
 def _defs(colour: Mapping[str, str]) -> str:
     parts = ["<defs>"]
-    for power, c in colour.items():
+    for k, c in enumerate(colour.values()):
         parts.append(
-            f'<marker id="arrow-{power}" viewBox="0 0 10 10" refX="7" refY="5" '
+            f'<marker id="arrow-{k}" viewBox="0 0 10 10" refX="7" refY="5" '
             f'markerWidth="4.2" markerHeight="4.2" orient="auto-start-reverse">'
             f'<path d="M0,0 L10,5 L0,10 z" fill="{c}" stroke="{INK}" stroke-width="1"/></marker>'
         )
@@ -169,7 +204,25 @@ def _defs(colour: Mapping[str, str]) -> str:
     return "".join(parts)
 
 
-def _provinces(position: Position, geo: Geometry, colour: Mapping[str, str]) -> str:
+def _unit_boxes(
+    position: Position, geo: Geometry, drawn: Sequence[_Drawn], dislodged: Mapping[str, Dislodged]
+) -> list[Box]:
+    """Where this picture's units stand (those in place, beside them, and built)."""
+    spots = [
+        geo.anchors[piece.loc]
+        for prov, piece in position.units.items()
+        if prov not in dislodged or prov in position.dislodged
+    ]
+    spots += [geo.anchors[d.order.unit.loc] for d in drawn if isinstance(d.order, Build)]
+    for gone in dislodged.values():
+        x, y = geo.anchors[gone.piece.loc]
+        spots.append((x + ASIDE[0], y + ASIDE[1]))
+    return [(x - UNIT_R, y - UNIT_R, x + UNIT_R, y + UNIT_R) for x, y in spots]
+
+
+def _provinces(
+    position: Position, geo: Geometry, colour: Mapping[str, str], labels: Mapping[str, Label]
+) -> str:
     game_map = position.map
     parts = ['<g class="provinces" stroke-linejoin="round">']
     if not geo.schematic:
@@ -186,7 +239,9 @@ def _provinces(position: Position, geo: Geometry, colour: Mapping[str, str]) -> 
             fill = _tint(colour[owner], 0.45)
         else:
             fill = LAND
-        attrs = f'data-province="{prov}"' + (f' data-owner="{owner}"' if owner else "")
+        attrs = f'data-province="{escape(prov)}"' + (
+            f' data-owner="{escape(owner)}"' if owner else ""
+        )
         outline = " ".join(f"M{_pts(poly)}Z" for poly in polys)
         parts.append(
             f'<g class="province" {attrs} fill="{fill}" stroke="{fill}">'
@@ -209,40 +264,57 @@ def _provinces(position: Position, geo: Geometry, colour: Mapping[str, str]) -> 
     parts.append('<g class="labels">')
     for prov in game_map.provinces:
         x, y = geo.anchors[prov]
+        lx, ly, size = labels[prov]
         sea = game_map.provinces[prov].kind == "sea"
         fill = "#4a7393" if sea else INK
         style_extra = ' font-style="italic"' if sea else ""
         parts.append(
-            f'<text x="{_f(x)}" y="{_f(y + 22)}" font-size="10" text-anchor="middle" '
-            f'fill="{fill}"{style_extra}>{prov}</text>'
+            f'<text class="label" data-province="{escape(prov)}" x="{_f(lx)}" '
+            f'y="{_f(ly + 0.36 * size)}" font-size="{_f(size)}" text-anchor="middle" '
+            f'fill="{fill}"{style_extra}>{escape(prov)}</text>'
         )
+        if prov in game_map.ports:
+            # A port (a coast whose fleets may convoy): a small sea-blue anchor ring.
+            parts.append(
+                f'<g class="port" data-province="{prov}"><title>port</title>'
+                f'<circle cx="{_f(x - 15)}" cy="{_f(y - 12)}" r="3.6" fill="none" '
+                f'stroke="#4a7393" stroke-width="1.6"/>'
+                f'<path d="M{_f(x - 20)} {_f(y - 9)} Q{_f(x - 15)} {_f(y - 3)} {_f(x - 10)} '
+                f'{_f(y - 9)}" fill="none" stroke="#4a7393" stroke-width="1.6"/></g>'
+            )
         if prov in game_map.centers:
             owner = position.centers.get(prov)
             dot = colour[owner] if owner else "#ffffff"
             parts.append(
-                f'<circle class="center" data-province="{prov}" cx="{_f(x + 15)}" '
-                f'cy="{_f(y - 12)}" r="4.2" fill="{dot}" stroke="{INK}" stroke-width="1.3"/>'
+                f'<circle class="center" data-province="{escape(prov)}" cx="{_f(x + DOT[0])}" '
+                f'cy="{_f(y + DOT[1])}" r="4.2" fill="{dot}" stroke="{INK}" stroke-width="1.3"/>'
             )
     parts.append("</g>")
     return "\n".join(parts)
 
 
-def _orders(position: Position, results: Sequence[Mapping[str, Any]]) -> list[_Drawn]:
+def _orders(
+    position: Position, results: Sequence[Mapping[str, Any]], colour: Mapping[str, str]
+) -> list[_Drawn]:
     drawn: list[_Drawn] = []
     for r in results:
-        if not r.get("given", True) or r.get("legal") is False:
+        if not isinstance(r, Mapping) or r.get("legal") is False:
             continue
         text = r.get("order")
         power = r.get("power")
-        if not isinstance(text, str) or not isinstance(power, str):
+        # Only what a result can be is drawn: a power of the map, an order of it, a known code.
+        if not isinstance(text, str) or not isinstance(power, str) or power not in colour:
             continue
         try:
             order = parse_order(text, position.map)
         except (OrderParseError, ValueError):
             continue
+        given = r.get("given", True) is not False
+        if not given and not isinstance(order, Disband):
+            continue  # implied holds and waives: nothing to draw
         code = r.get("code")
-        code = code if isinstance(code, str) else ""
-        drawn.append(_Drawn(power, order, text, code, bool(r.get("success"))))
+        code = code if isinstance(code, str) and code in RESULT_CODES else ""
+        drawn.append(_Drawn(power, order, text, code, r.get("success") is True, given))
     return drawn
 
 
@@ -261,66 +333,89 @@ def _toward(a: Point, b: Point, cut_start: float, cut_end: float) -> tuple[Point
     return start, (b[0] - ux * cut_end, b[1] - uy * cut_end)
 
 
-def _where(position: Position, geo: Geometry, loc: str) -> Point:
-    """Where the unit at ``loc`` is drawn (dislodged units sit off to one side)."""
+def _where(position: Position, geo: Geometry, aside: Collection[str], loc: str) -> Point:
+    """Where the unit at ``loc`` is drawn: a unit dislodged (by this phase, or waiting to
+    retreat) sits off to one side, so the unit that took its place can stand in the middle."""
     prov = position.map.province_of(loc)
     x, y = _anchor(geo, loc)
-    if prov in position.dislodged:
-        return (x + 13, y + 11)
+    if prov in aside:
+        return (x + ASIDE[0], y + ASIDE[1])
     return (x, y)
 
 
 def _move_line(
-    position: Position, geo: Geometry, src: str, dst: str, cut_end: float = 11
+    position: Position,
+    geo: Geometry,
+    aside: Collection[str],
+    src: str,
+    dst: str,
+    cut_end: float = 11,
 ) -> tuple[Point, Point]:
-    return _toward(_where(position, geo, src), _anchor(geo, dst), 10, cut_end)
+    return _toward(_where(position, geo, aside, src), _anchor(geo, dst), 10, cut_end)
 
 
 def _order_layer(
-    position: Position, geo: Geometry, drawn: Sequence[_Drawn], colour: Mapping[str, str]
+    position: Position,
+    geo: Geometry,
+    drawn: Sequence[_Drawn],
+    colour: Mapping[str, str],
+    aside: Collection[str],
 ) -> str:
     parts = ['<g class="orders" fill="none" stroke-linecap="round">']
-    moves: dict[str, tuple[Point, Point]] = {}
+    arrow = {power: k for k, power in enumerate(colour)}
+    # Each unit's ordered move: where it goes, and the arrow drawn for it.
+    moves: dict[str, tuple[str, tuple[Point, Point]]] = {}
     for d in drawn:
         if isinstance(d.order, Move):
-            moves[d.order.unit.province] = _move_line(position, geo, d.order.unit.loc, d.order.dest)
+            unit, dest = d.order.unit, d.order.dest
+            line = _move_line(position, geo, aside, unit.loc, dest)
+            moves[unit.province] = (position.map.province_of(dest), line)
     supports: list[str] = []
     arrows: list[str] = []
     for d in drawn:
         o = d.order
         c = colour.get(d.power, INK)
         data = (
-            f'data-power="{d.power}" data-order="{escape(d.text)}" data-code="{d.code}" '
+            f'data-power="{escape(d.power)}" data-order="{escape(d.text)}" '
+            f'data-code="{escape(d.code)}" '
             f'data-success="{str(d.success).lower()}"'
         )
         if isinstance(o, Move | Retreat):
-            a, b = _move_line(position, geo, o.unit.loc, o.dest)
+            a, b = _move_line(position, geo, aside, o.unit.loc, o.dest)
             kind = "move" if isinstance(o, Move) else "retreat"
             dash = ' stroke-dasharray="9 4"' if kind == "retreat" else ""
             arrows.append(
                 f'<g class="order {kind}" {data}>'
                 f'<path d="{_line(a, b)}" stroke="{INK}" stroke-width="6"{dash}/>'
                 f'<path d="{_line(a, b)}" stroke="{c}" stroke-width="3.6"{dash} '
-                f'marker-end="url(#arrow-{d.power})"/></g>'
+                f'marker-end="url(#arrow-{arrow[d.power]})"/></g>'
             )
         elif isinstance(o, SupportMove | SupportHold | Convoy):
-            start = _where(position, geo, o.unit.loc)
+            start = _where(position, geo, aside, o.unit.loc)
             if isinstance(o, SupportHold):
-                target = _where(position, geo, _loc_of(position, o.supported.province))
+                target = _where(position, geo, aside, _loc_of(position, o.supported.province))
                 a, b = _toward(start, target, 10, 13)
                 end = f'<circle cx="{_f(target[0])}" cy="{_f(target[1])}" r="13" stroke="{c}"/>'
                 kind, dash = "support", "7 4"
             else:
+                # Onto the arrow of the move it backs only when that move was ordered; a support
+                # or convoy of a move nobody ordered points at the place it names, failed.
                 mover = o.supported if isinstance(o, SupportMove) else o.army
-                if mover.province in moves:
-                    ma, mb = moves[mover.province]
-                    target = ((ma[0] + 2 * mb[0]) / 3, (ma[1] + 2 * mb[1]) / 3)
-                    if isinstance(o, Convoy):
-                        target = ((ma[0] + mb[0]) / 2, (ma[1] + mb[1]) / 2)
+                ordered = moves.get(mover.province)
+                dest = position.map.province_of(o.dest)
+                if ordered is not None and ordered[0] == dest:
+                    ma, mb = ordered[1]
+                    share = 0.5 if isinstance(o, Convoy) else 2 / 3
+                    target = (ma[0] + share * (mb[0] - ma[0]), ma[1] + share * (mb[1] - ma[1]))
+                    onto = "move"
                 else:
                     target = _anchor(geo, o.dest)
-                a, b = _toward(start, target, 10, 2)
+                    onto = "place"
+                a, b = _toward(start, target, 10, 2 if onto == "move" else 12)
                 end = f'<circle cx="{_f(b[0])}" cy="{_f(b[1])}" r="3.2" fill="{c}"/>'
+                if onto == "place":
+                    end += _cross(b[0], b[1], 4.5, cls="fail unbacked")
+                data += f' data-to="{escape(dest)}" data-onto="{onto}"'
                 kind, dash = ("convoy", "1.5 5") if isinstance(o, Convoy) else ("support", "7 4")
             control = _bend(a, b)
             curve = (
@@ -335,7 +430,7 @@ def _order_layer(
                 f'stroke-dasharray="{dash}"/>{end}</g>'
             )
         elif isinstance(o, Hold):
-            x, y = _where(position, geo, o.unit.loc)
+            x, y = _where(position, geo, aside, o.unit.loc)
             supports.append(
                 f'<g class="order hold" {data}><circle cx="{_f(x)}" cy="{_f(y)}" r="13" '
                 f'stroke="{c}" stroke-width="2.4"/></g>'
@@ -398,10 +493,13 @@ def _unit_layer(
 ) -> str:
     parts = ['<g class="units">']
     for prov, piece in position.units.items():
+        if prov in dislodged and prov not in position.dislodged:
+            continue  # dislodged by this phase: drawn once, aside, below
         x, y = _anchor(geo, piece.loc)
         parts.append(
-            f'<g class="unit" data-power="{piece.power}" data-unit="{piece}" '
-            f'data-province="{prov}">{_unit_shape(piece.type, x, y, colour[piece.power])}</g>'
+            f'<g class="unit" data-power="{escape(piece.power)}" data-unit="{escape(piece)}" '
+            f'data-province="{escape(prov)}">'
+            f"{_unit_shape(piece.type, x, y, colour[piece.power])}</g>"
         )
     for d in drawn:
         if isinstance(d.order, Build):
@@ -411,23 +509,25 @@ def _unit_layer(
                 'stroke-width="1.6" stroke-dasharray="3 3"/>'
             )
             parts.append(
-                f'<g class="unit build" data-power="{d.power}" data-unit="{d.order.unit}" '
-                f'data-order="{escape(d.text)}" data-code="{d.code}" '
+                f'<g class="unit build" data-power="{escape(d.power)}" '
+                f'data-unit="{escape(d.order.unit)}" '
+                f'data-order="{escape(d.text)}" data-code="{escape(d.code)}" '
                 f'data-success="{str(d.success).lower()}">'
                 f"{_unit_shape(d.order.unit.type or 'A', x, y, colour[d.power], ring)}</g>"
             )
     for prov, gone in dislodged.items():
         piece = gone.piece
         x, y = _anchor(geo, piece.loc)
-        x, y = x + 13, y + 11
+        x, y = x + ASIDE[0], y + ASIDE[1]
         ring = (
             f'<circle cx="{_f(x)}" cy="{_f(y)}" r="13" fill="none" stroke="{FAIL}" '
             'stroke-width="2.2"/>'
         )
         options = " ".join(gone.options)
         parts.append(
-            f'<g class="unit dislodged" data-power="{piece.power}" data-unit="{piece}" '
-            f'data-province="{prov}" data-options="{options}">'
+            f'<g class="unit dislodged" data-power="{escape(piece.power)}" '
+            f'data-unit="{escape(piece)}" '
+            f'data-province="{escape(prov)}" data-options="{escape(options)}">'
             f"{_unit_shape(piece.type, x, y, colour[piece.power], ring)}</g>"
         )
     parts.append("</g>")
@@ -451,35 +551,37 @@ def _failure_layer(
     drawn: Sequence[_Drawn],
     dislodged: Mapping[str, Dislodged],
 ) -> str:
+    aside = dislodged
     parts = ['<g class="failures">']
     for d in drawn:
         o = d.order
         if not d.code or d.success:
             continue
         if isinstance(o, Move | Retreat):
-            a, b = _move_line(position, geo, o.unit.loc, o.dest)
-            # The cross sits just short of the arrow head.
-            x, y = _toward(a, b, 0, 9)[1]
-            parts.append(_cross(x, y, cls=f"fail {d.code}"))
+            a, b = _move_line(position, geo, aside, o.unit.loc, o.dest)
+            # The cross sits a little short of the arrow head (apart from other bounces there).
+            x, y = _toward(a, b, 0, 22)[1]
+            parts.append(_cross(x, y, cls=f"fail {escape(d.code)}"))
         elif isinstance(o, SupportMove | SupportHold | Convoy):
-            x, y = _where(position, geo, o.unit.loc)
-            parts.append(_cross(x + 11, y - 10, 5, cls=f"fail {d.code}"))
+            x, y = _where(position, geo, aside, o.unit.loc)
+            parts.append(_cross(x + 11, y - 10, 5, cls=f"fail {escape(d.code)}"))
         elif isinstance(o, Disband | Build):
             continue
     for d in drawn:
         if isinstance(d.order, Disband) and d.success:
-            x, y = _where(position, geo, d.order.unit.loc)
+            x, y = _where(position, geo, aside, d.order.unit.loc)
             parts.append(_cross(x, y, 11, cls="disband"))
     # Retreat options of units dislodged this phase (in the movement picture).
     for prov, gone in dislodged.items():
         if prov in position.dislodged:
             continue  # retreat phase: the retreat orders say it
         x, y = _anchor(geo, gone.piece.loc)
-        start = (x + 13, y + 11)
+        start = (x + ASIDE[0], y + ASIDE[1])
         for option in gone.options:
             a, b = _toward(start, _anchor(geo, option), 13, 6)
             parts.append(
-                f'<path class="retreat-option" data-from="{prov}" data-to="{option}" '
+                f'<path class="retreat-option" data-from="{escape(prov)}" '
+                f'data-to="{escape(option)}" '
                 f'd="{_line(a, b)}" stroke="{FAIL}" stroke-width="1.6" stroke-dasharray="2 3" '
                 'fill="none"/>'
                 f'<circle cx="{_f(b[0])}" cy="{_f(b[1])}" r="2.5" fill="{FAIL}"/>'
@@ -531,9 +633,10 @@ def _panel(
     )
     y += 34
     parts.append(_legend(y))
-    y += 150
+    y += 20 * len(_LEGEND) + 10
     failed = [d for d in drawn if d.code and not d.success and d.code != "ok"]
-    if failed or dislodged or refused:
+    disbanded = [d for d in drawn if isinstance(d.order, Disband) and d.success]
+    if failed or dislodged or refused or disbanded:
         parts.append(
             f'<text x="0" y="{_f(y)}" font-size="13" font-weight="bold" fill="{INK}">'
             "What failed</text>"
@@ -541,9 +644,12 @@ def _panel(
         y += 17
         said = [f"{d.text}: {d.code.replace('_', ' ')}" for d in failed]
         said += [f"{text}: illegal" for text in refused]
-        for d in dislodged.values():
-            where = ", ".join(d.options) if d.options else "nowhere, disbanded"
-            said.append(f"{d.piece} dislodged, may retreat to {where}")
+        for gone in disbanded:
+            why = "ordered" if gone.given else _unordered_disband(position)
+            said.append(f"{gone.text} ({why})")
+        for out in dislodged.values():
+            where = ", ".join(out.options) if out.options else "nowhere, disbanded"
+            said.append(f"{out.piece} dislodged, may retreat to {where}")
         lines = [line for text in said for line in _wrap(text)]
         for line in lines[:18]:
             parts.append(
@@ -571,45 +677,62 @@ def _wrap(text: str, width: int = 36) -> list[str]:
     return [*lines, line]
 
 
+def _unordered_disband(position: Position) -> str:
+    if position.phase.kind == "A":
+        return "civil disorder: too few builds ordered away"
+    return "no retreat ordered"
+
+
+_MOVE = f'<path d="M2,{{y}}L34,{{y}}" stroke="{INK}" stroke-width="3"/>'
+_HEAD = f'<path d="M30,{{y0}}L38,{{y}}L30,{{y1}}z" fill="{INK}"/>'
+_LEGEND: tuple[tuple[str, str], ...] = (
+    ("move", _MOVE + _HEAD),
+    (
+        "support of a move",
+        f'<path d="M2,{{y}}L34,{{y}}" stroke="{INK}" stroke-width="2.6" stroke-dasharray="7 4"/>'
+        f'<circle cx="36" cy="{{y}}" r="3.2" fill="{INK}"/>',
+    ),
+    (
+        "hold, support to hold",
+        f'<circle cx="12" cy="{{y}}" r="7" fill="none" stroke="{INK}" stroke-width="2.2"/>'
+        f'<path d="M20,{{y}}L38,{{y}}" stroke="{INK}" stroke-width="2.2" stroke-dasharray="5 3"/>',
+    ),
+    (
+        "convoy",
+        f'<path d="M2,{{y}}L38,{{y}}" stroke="{INK}" stroke-width="3.6" '
+        'stroke-dasharray="1.5 5" stroke-linecap="round"/>',
+    ),
+    (
+        "retreat",
+        f'<path d="M2,{{y}}L34,{{y}}" stroke="{INK}" stroke-width="3" stroke-dasharray="9 4"/>'
+        + _HEAD,
+    ),
+    (
+        "build (dashed ring)",
+        f'<circle cx="20" cy="{{y}}" r="8" fill="none" stroke="{INK}" stroke-width="1.6" '
+        'stroke-dasharray="3 3"/>',
+    ),
+    ("failed (bounced, cut, void)", "cross"),
+    ("disbanded (big cross)", "big-cross"),
+    (
+        "dislodged, retreat options",
+        f'<circle cx="14" cy="{{y}}" r="7" fill="none" stroke="{FAIL}" stroke-width="2"/>'
+        f'<path d="M22,{{y}}L38,{{y}}" stroke="{FAIL}" stroke-width="1.6" '
+        'stroke-dasharray="2 3"/>',
+    ),
+)
+
+
 def _legend(y: float) -> str:
-    items = [
-        (
-            "move",
-            f'<path d="M2,{{y}}L34,{{y}}" stroke="{INK}" stroke-width="3"/>'
-            f'<path d="M30,{{y0}}L38,{{y}}L30,{{y1}}z" fill="{INK}"/>',
-        ),
-        (
-            "support",
-            f'<path d="M2,{{y}}L38,{{y}}" stroke="{INK}" stroke-width="2.6" '
-            'stroke-dasharray="7 4"/>',
-        ),
-        (
-            "convoy",
-            f'<path d="M2,{{y}}L38,{{y}}" stroke="{INK}" stroke-width="3.6" '
-            'stroke-dasharray="1.5 5" stroke-linecap="round"/>',
-        ),
-        (
-            "retreat",
-            f'<path d="M2,{{y}}L34,{{y}}" stroke="{INK}" stroke-width="3" '
-            'stroke-dasharray="9 4"/>'
-            f'<path d="M30,{{y0}}L38,{{y}}L30,{{y1}}z" fill="{INK}"/>',
-        ),
-        ("failed (bounced, cut, void)", ""),
-        ("dislodged, retreat options", ""),
-    ]
     parts = [f'<g class="legend" font-size="11" fill="{INK}">']
-    for k, (label, shape) in enumerate(items):
+    for k, (label, shape) in enumerate(_LEGEND):
         yy = y + k * 20
-        if shape:
-            parts.append(shape.format(y=_f(yy), y0=_f(yy - 4), y1=_f(yy + 4)))
-        elif k == 4:
+        if shape == "cross":
             parts.append(_cross(20, yy, 5, cls="key"))
+        elif shape == "big-cross":
+            parts.append(_cross(20, yy, 8, cls="key"))
         else:
-            parts.append(
-                f'<circle cx="14" cy="{_f(yy)}" r="7" fill="none" stroke="{FAIL}" '
-                f'stroke-width="2"/><path d="M22,{_f(yy)}L38,{_f(yy)}" stroke="{FAIL}" '
-                'stroke-width="1.6" stroke-dasharray="2 3"/>'
-            )
+            parts.append(shape.format(y=_f(yy), y0=_f(yy - 4), y1=_f(yy + 4)))
         parts.append(f'<text x="48" y="{_f(yy + 4)}" stroke="none">{escape(label)}</text>')
     parts.append("</g>")
     return "".join(parts)

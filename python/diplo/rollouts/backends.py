@@ -8,8 +8,10 @@ the interrupt go on.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import signal
+import socket
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -80,6 +82,38 @@ def run_local(tasks: Sequence[GameTask], workers: int, on_done: OnDone) -> None:
     pool.shutdown(wait=True)  # every batch is in: this only joins the idle workers
 
 
+#: How long joining a cluster may take to open a connection before the run gives up.
+CONNECT_TIMEOUT = 5.0
+_TOKEN_LOGGER = "ray._private.authentication.authentication_token_setup"
+
+
+class _QuietTokenNotice(logging.Filter):
+    """Ray tells every embedded start that token authentication is on (it stays on); that notice
+    is not news to a user of ``diplo rollouts``, so it is dropped. Other warnings pass."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "Token authentication is enabled for this Ray cluster" not in record.getMessage()
+
+
+def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Raise :class:`RolloutError` unless a cluster address ``host:port`` (or
+    ``ray://host:port``) accepts a connection within ``timeout`` seconds: Ray itself retries a
+    wrong address for minutes. ``auto`` and other forms are left to Ray."""
+    text = address.removeprefix("ray://")
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        why = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise RolloutError(
+            f"cannot reach a Ray cluster at {address} ({why}, waited up to {timeout:g} s); "
+            "check the address, or leave --address out to run on this machine"
+        ) from None
+
+
 def run_ray(
     tasks: Sequence[GameTask], workers: int, on_done: OnDone, address: str | None = None
 ) -> None:
@@ -97,7 +131,15 @@ def run_ray(
         }
         if address is None:
             options["num_cpus"] = workers
-        ray.init(address=address, **options)
+        else:
+            check_reachable(address)
+        quiet = _QuietTokenNotice()
+        notices = logging.getLogger(_TOKEN_LOGGER)
+        notices.addFilter(quiet)
+        try:
+            ray.init(address=address, **options)
+        finally:
+            notices.removeFilter(quiet)
         started = True
     try:
         remote = ray.remote(num_cpus=1, max_retries=0)(play_batch)

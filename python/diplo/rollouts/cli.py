@@ -6,6 +6,9 @@ import argparse
 import sys
 from typing import Any
 
+from ..apps.common import add_map_argument, first_year, map_argument
+from ..model.map import MapError
+from ..model.wording import count
 from .play import RolloutError
 from .run import DEFAULT_BATCH, DEFAULT_MAX_YEAR, run_rollouts
 
@@ -29,12 +32,13 @@ def register(sub: Any) -> None:
         "--backend", choices=("local", "ray"), default=None, help="default: ray when installed"
     )
     cmd.add_argument("--address", default=None, help="join this Ray cluster (e.g. 'auto')")
-    cmd.add_argument("--map", default="standard", help="map name (default standard)")
+    add_map_argument(cmd)
     cmd.add_argument(
         "--max-year",
         type=int,
-        default=DEFAULT_MAX_YEAR,
-        help=f"last year played (default {DEFAULT_MAX_YEAR})",
+        default=None,
+        help=f"last year played (default {DEFAULT_MAX_YEAR} on maps that start in 1901: "
+        f"{DEFAULT_MAX_YEAR - 1900} years of play from the map's first year)",
     )
     cmd.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     cmd.add_argument("--batch", type=_positive, default=DEFAULT_BATCH, help="games per worker task")
@@ -58,6 +62,15 @@ def _positive(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    max_year = args.max_year
+    if max_year is None:
+        try:
+            game_map = map_argument(args.map)
+        except MapError as exc:
+            print(f"diplo: {exc}", file=sys.stderr)
+            return 2
+        first = 1901 if game_map is None else first_year(game_map)
+        max_year = first + DEFAULT_MAX_YEAR - 1901
     try:
         report = run_rollouts(
             args.games,
@@ -65,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             backend=args.backend,
             first_seed=args.seed,
-            map_name=args.map,
-            max_year=args.max_year,
+            map_name=args.map or "standard",
+            max_year=max_year,
             batch_size=args.batch,
             address=args.address,
             progress=not args.no_progress,
@@ -81,18 +94,17 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, RolloutError, OSError) as exc:
         print(f"diplo: {exc}", file=sys.stderr)
         return 2
-    plural = "" if report.workers == 1 else "s"
     draws = sum(1 for r in report.rows if r["draw"])
     wins = sum(1 for r in report.rows if r["winner"])
     print(
-        f"{report.played} games played, {report.skipped} already there "
-        f"({report.backend}, {report.workers} worker{plural}, {report.seconds:.1f} s, "
+        f"{count(report.played, 'game')} played, {report.skipped} already there "
+        f"({report.backend}, {count(report.workers, 'worker')}, {report.seconds:.1f} s, "
         f"{report.games_per_second:.1f} games/s)"
     )
     tables = ", ".join(str(p) for p in (report.parquet, report.csv) if p is not None)
     print(
-        f"{len(report.rows)} games in {report.out / 'games'}: {wins} won, {draws} drawn; "
-        f"summary: {tables}"
+        f"{count(len(report.rows), 'game')} in {report.out / 'games'}: {wins} won, "
+        f"{draws} drawn; summary: {tables}"
     )
     if report.parquet is None:
         print('(no Parquet: pip install "diplo[rollouts]" for pyarrow)', file=sys.stderr)

@@ -40,6 +40,9 @@ class GameTask:
 
     seeds: tuple[int, ...]
     map_name: str = "standard"
+    #: The map itself when it is not shipped (read from a file by the caller): workers need not
+    #: see the file.
+    game_map: Map | None = None
     max_year: int | None = 1915
     policy: CodePolicy | OrderPolicy | None = None
     #: Write ``.json.gz`` (gzip, about a tenth of the size) rather than ``.json``.
@@ -75,7 +78,7 @@ def game_id(seed: int) -> str:
 
 def play_batch(task: GameTask) -> list[PlayedGame]:
     """Play the games of ``task`` to their end and return them, in seed order."""
-    game_map = map_named(task.map_name)
+    game_map = task.game_map if task.game_map is not None else map_named(task.map_name)
     policy: CodePolicy | OrderPolicy = task.policy if task.policy is not None else RandomPolicy()
     games = [FastGame(Position.initial(game_map), task.max_year) for _ in task.seeds]
     rngs = [random.Random(seed) for seed in task.seeds]

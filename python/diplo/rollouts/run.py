@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..model.map import MapError, map_named
+from ..model.map import SHIPPED_MAPS, MapError
+from ..model.position import Position
+from ..model.variants import load_map
 from .backends import BACKENDS, default_backend, ray_available, run_local, run_ray
 from .play import GameTask, PlayedGame, RolloutError, file_name
 from .policy import CodePolicy, OrderPolicy
@@ -95,21 +97,35 @@ def run_rollouts(
     if max_year is not None and (not isinstance(max_year, int) or isinstance(max_year, bool)):
         raise ValueError(f"max_year must be a year, got {max_year!r}")
     try:
-        game_map = map_named(map_name)
+        game_map = load_map(map_name)
     except MapError as exc:
         raise ValueError(str(exc)) from None
-    if max_year is not None and max_year < 1901:
-        raise ValueError(f"max_year {max_year} is before the first year (1901)")
+    first = Position.initial(game_map).phase.year
+    if max_year is not None and max_year < first:
+        raise ValueError(f"max_year {max_year} is before the map's first year ({first})")
+    shipped = map_name in SHIPPED_MAPS
 
     root = Path(out)
     folder = root / "games"
-    folder.mkdir(parents=True, exist_ok=True)
+    if root.exists() and not root.is_dir():
+        raise ValueError(f"--out {out}: that is a file; name a folder (it is made if missing)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"--out {out}: cannot make the folder {folder} ({exc.strerror})") from None
     report = RolloutReport(root, backend, workers, len(wanted))
     rows = {row["seed"]: row for row in _rows_on_disk(folder, game_map.name, max_year)}
     todo = [s for s in wanted if s not in rows]
     report.skipped = len(wanted) - len(todo)
     tasks = [
-        GameTask(tuple(todo[i : i + batch_size]), map_name, max_year, policy, bool(compress))
+        GameTask(
+            tuple(todo[i : i + batch_size]),
+            game_map.name,
+            None if shipped else game_map,
+            max_year,
+            policy,
+            bool(compress),
+        )
         for i in range(0, len(todo), batch_size)
     ]
     stream = None if isinstance(progress, bool) else _stream(progress)

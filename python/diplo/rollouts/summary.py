@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..model.position import Phase
+
 __all__ = ["columns", "summary_row", "write_csv", "write_parquet"]
 
 _FIXED = ("game_id", "seed", "winner", "draw", "end", "phases", "years", "final_year", "file")
@@ -28,7 +30,7 @@ def summary_row(doc: Mapping[str, Any], name: str) -> dict[str, Any]:
     rollout = meta.get("rollout") or {}
     status = doc["status"]
     phases = doc.get("phases") or []
-    years = {int(p["phase"][1:5]) for p in phases}
+    years = {Phase.parse(p["phase"]).year for p in phases}  # (S1M on ancmed, S1901M, S0001M)
     row: dict[str, Any] = {
         "game_id": rollout.get("id"),
         "seed": rollout.get("seed"),

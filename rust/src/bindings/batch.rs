@@ -5,10 +5,13 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
+use super::any::{on_game, AnyGame};
 use super::errors::{guarded, GameOverError};
 use super::game::{in_last_year, PyFastGame};
 use super::intake::read_codes;
 use crate::engine::batch::{process_all, process_all_with};
+use crate::engine::encode::Code;
+use crate::engine::game_map::Mask;
 use crate::engine::phases::Game;
 
 fn items<'py>(what: &str, obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
@@ -20,19 +23,24 @@ fn items<'py>(what: &str, obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, Py
         .collect()
 }
 
-/// A flat buffer of native-endian `u32` values, as `bytes` (immutable, so it can be read with the
-/// GIL released).
-fn u32_bytes<'a>(what: &str, obj: &'a Bound<'_, PyAny>) -> PyResult<&'a [u8]> {
+/// A flat buffer of native-endian values of `size` bytes (`name`: `u32`, `u64`), as `bytes`
+/// (immutable, so it can be read with the GIL released).
+fn flat_bytes<'a>(
+    what: &str,
+    obj: &'a Bound<'_, PyAny>,
+    name: &str,
+    size: usize,
+) -> PyResult<&'a [u8]> {
     let bytes = obj.downcast::<PyBytes>().map_err(|_| {
         PyValueError::new_err(format!(
-            "{what} must be bytes of native-endian u32 values when offsets are given \
-             (diplo.fast.process_batch also takes any u32 buffer)"
+            "{what} must be bytes of native-endian {name} values when offsets are given \
+             (diplo.fast.process_batch also takes any {name} buffer)"
         ))
     })?;
     let raw = bytes.as_bytes();
-    if raw.len() % 4 != 0 {
+    if raw.len() % size != 0 {
         return Err(PyValueError::new_err(format!(
-            "{what}: {} bytes is not a whole number of u32 values (4 bytes each)",
+            "{what}: {} bytes is not a whole number of {name} values ({size} bytes each)",
             raw.len()
         )));
     }
@@ -41,6 +49,36 @@ fn u32_bytes<'a>(what: &str, obj: &'a Bound<'_, PyAny>) -> PyResult<&'a [u8]> {
 
 fn u32_at(raw: &[u8], i: usize) -> u32 {
     u32::from_ne_bytes([raw[4 * i], raw[4 * i + 1], raw[4 * i + 2], raw[4 * i + 3]])
+}
+
+/// Bytes per code in a flat buffer.
+const CODE_BYTES: usize = size_of::<Code>();
+
+fn code_at(raw: &[u8], i: usize) -> Code {
+    let mut b = [0u8; CODE_BYTES];
+    b.copy_from_slice(&raw[CODE_BYTES * i..CODE_BYTES * (i + 1)]);
+    Code::from_ne_bytes(b)
+}
+
+/// Processes the games of one width (see `process_batch`).
+fn run_width<M: Mask>(
+    all: &mut [&mut Game<M>],
+    index: &[usize],
+    threads: usize,
+    flat: Option<&(&[u8], Vec<usize>)>,
+) -> Result<(), String> {
+    if all.is_empty() {
+        return Ok(());
+    }
+    match flat {
+        None => process_all(all, threads),
+        Some((codes, offsets)) => process_all_with(all, threads, |k, game| {
+            let i = index[k];
+            game.orders.clear();
+            game.orders
+                .extend((offsets[i]..offsets[i + 1]).map(|j| code_at(codes, j)));
+        }),
+    }
 }
 
 /// Checks the offsets of a flat batch of `games` games over `codes` codes.
@@ -77,7 +115,7 @@ fn flat_offsets(raw: &[u8], games: usize, codes: usize) -> PyResult<Vec<usize>> 
 }
 
 /// `set_orders` and `process` on every game, the GIL released, on `threads` threads. The orders
-/// are a list of code lists, or with `offsets` flat `bytes` of `u32` codes (game `i` gets codes
+/// are a list of code lists, or with `offsets` flat `bytes` of `u64` codes (game `i` gets codes
 /// `offsets[i]..offsets[i + 1]`), read by the threads that process the games.
 #[pyfunction]
 #[pyo3(signature = (games, orders, threads=None, offsets=None))]
@@ -94,9 +132,12 @@ fn process_batch(
         let flat = match offsets {
             None => None,
             Some(offsets) => {
-                let codes = u32_bytes("orders", orders)?;
-                let offsets =
-                    flat_offsets(u32_bytes("offsets", offsets)?, games.len(), codes.len() / 4)?;
+                let codes = flat_bytes("orders", orders, "u64", CODE_BYTES)?;
+                let offsets = flat_offsets(
+                    flat_bytes("offsets", offsets, "u32", 4)?,
+                    games.len(),
+                    codes.len() / CODE_BYTES,
+                )?;
                 Some((codes, offsets))
             }
         };
@@ -137,16 +178,16 @@ fn process_batch(
                     "games[{i}] appears twice in the batch (or is in use elsewhere)"
                 ))
             })?;
-            if r.game.over {
+            if r.game.over() {
                 return Err(GameOverError::new_err(format!(
                     "games[{i}]: the game is over"
                 )));
             }
-            if in_last_year(&r.game) {
+            if on_game!(&r.game, g => in_last_year(g)) {
                 return Err(PyValueError::new_err(format!(
                     "games[{i}] is in {}, the last year: process it with FastGame.process, which \
                  refuses to go past it",
-                    r.game.state.phase_name()
+                    on_game!(&r.game, g => g.state.phase_name())
                 )));
             }
             refs.push(r);
@@ -165,23 +206,41 @@ fn process_batch(
             read.push(codes);
         }
         for (r, codes) in refs.iter_mut().zip(read) {
-            r.game.orders = codes;
+            on_game!(&mut r.game, g => g.orders = codes);
         }
-        let mut all: Vec<&mut Game> = refs.iter_mut().map(|r| &mut r.game).collect();
-        py.allow_threads(|| match &flat {
-            None => process_all(&mut all, threads),
-            Some((codes, offsets)) => process_all_with(&mut all, threads, |i, game| {
-                game.orders.clear();
-                game.orders
-                    .extend((offsets[i]..offsets[i + 1]).map(|k| u32_at(codes, k)));
-            }),
+        // The games of each width go together (a batch usually has one map, so one width).
+        let (mut narrow, mut w256, mut w1024) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut i_narrow, mut i_256, mut i_1024) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, r) in refs.iter_mut().enumerate() {
+            match &mut r.game {
+                AnyGame::W128(g) => {
+                    narrow.push(g);
+                    i_narrow.push(i);
+                }
+                AnyGame::W256(g) => {
+                    w256.push(g);
+                    i_256.push(i);
+                }
+                AnyGame::W1024(g) => {
+                    w1024.push(g);
+                    i_1024.push(i);
+                }
+            }
+        }
+        py.allow_threads(|| {
+            let flat = flat.as_ref();
+            let a = run_width(&mut narrow, &i_narrow, threads, flat);
+            let b = run_width(&mut w256, &i_256, threads, flat);
+            let c = run_width(&mut w1024, &i_1024, threads, flat);
+            a.and(b).and(c)
         })
         .map_err(PyRuntimeError::new_err)
     })
 }
 
-/// The flat form of a batch's orders: `(codes, offsets)`, both `bytes` of native-endian `u32`
-/// values; a code outside `0..2**32` becomes `0xFFFFFFFF` (malformed, so illegal, as in a list).
+/// The flat form of a batch's orders: `(codes, offsets)`, `bytes` of native-endian `u64` codes
+/// and `u32` offsets; a code outside `0..2**64` becomes `2**64 - 1` (malformed, so illegal, as
+/// in a list).
 #[pyfunction]
 fn pack_orders<'py>(
     py: Python<'py>,

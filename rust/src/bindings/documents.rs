@@ -4,9 +4,9 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
+use super::any::{new_game, Known};
 use super::game::{PyFastGame, RawPiece};
-use crate::engine::game_map::{Bits, GameMap};
-use crate::engine::phases::Game;
+use crate::engine::game_map::{Bits, GameMap, Mask};
 use crate::engine::state::State;
 
 /// A document's `{power: value}` entries, the power as its index.
@@ -14,8 +14,8 @@ type PowerItems<'py> = Vec<(i64, Bound<'py, PyAny>)>;
 
 /// A game at the position of a canonical adjudicate document, or `None` (see
 /// `PyFastMap::read_position`).
-pub(super) fn read_position(
-    map: &'static GameMap,
+pub(super) fn read_position<M: Known>(
+    map: &'static GameMap<M>,
     doc: &Bound<'_, PyAny>,
 ) -> PyResult<Option<PyFastGame>> {
     let Ok(doc) = doc.downcast::<PyDict>() else {
@@ -144,23 +144,23 @@ pub(super) fn read_position(
         State::new(map, year, season, kind, &units, &centers, &dislodged)
             .ok()
             .map(|state| PyFastGame {
-                game: Game::new(map, state, None),
+                game: new_game(map, state, None),
             }),
     )
 }
 
 /// The position as `diplo.position.Position.to_json` writes it (see `PyFastGame::position_json`).
-pub(super) fn position_json<'py>(
+pub(super) fn position_json<'py, M: Mask>(
     py: Python<'py>,
-    map: &GameMap,
-    st: &State,
+    map: &GameMap<M>,
+    st: &State<M>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let board = BoardLists::of(map, st);
     let out = PyDict::new(py);
     out.set_item("phase", st.phase_name())?;
-    fn grouped<'py, S: AsRef<str>>(
+    fn grouped<'py, M: Mask, S: AsRef<str>>(
         py: Python<'py>,
-        map: &GameMap,
+        map: &GameMap<M>,
         lists: &[Vec<S>],
     ) -> PyResult<Bound<'py, PyDict>> {
         let by_power = PyDict::new(py);
@@ -191,7 +191,11 @@ pub(super) fn position_json<'py>(
 }
 
 /// See `PyFastGame::position_json_text`: the same lists in the same order as `position_json`.
-pub(super) fn position_text(map: &GameMap, st: &State, phase: Option<&str>) -> String {
+pub(super) fn position_text<M: Mask>(
+    map: &GameMap<M>,
+    st: &State<M>,
+    phase: Option<&str>,
+) -> String {
     use std::fmt::Write as _;
     let board = BoardLists::of(map, st);
     let mut out = String::with_capacity(1024);
@@ -201,7 +205,7 @@ pub(super) fn position_text(map: &GameMap, st: &State, phase: Option<&str>) -> S
         }
         None => out.push_str("{\"phase\": null, \"units\": {"),
     }
-    fn group<S: AsRef<str>>(out: &mut String, map: &GameMap, lists: &[Vec<S>]) {
+    fn group<M: Mask, S: AsRef<str>>(out: &mut String, map: &GameMap<M>, lists: &[Vec<S>]) {
         let mut first = true;
         for (power, list) in lists.iter().enumerate() {
             if list.is_empty() {
@@ -261,7 +265,7 @@ pub(super) fn position_text(map: &GameMap, st: &State, phase: Option<&str>) -> S
 }
 
 /// A unit as a position document writes it (`A PAR`, `F STP/SC`).
-pub(super) fn piece_text(map: &GameMap, p: crate::engine::state::Piece) -> String {
+pub(super) fn piece_text<M: Mask>(map: &GameMap<M>, p: crate::engine::state::Piece) -> String {
     format!(
         "{} {}",
         if p.fleet { "F" } else { "A" },
@@ -279,7 +283,7 @@ struct BoardLists<'m> {
 }
 
 impl<'m> BoardLists<'m> {
-    fn of(map: &'m GameMap, st: &State) -> Self {
+    fn of<M: Mask>(map: &'m GameMap<M>, st: &State<M>) -> Self {
         let mut units: Vec<Vec<String>> = vec![Vec::new(); map.powers];
         let mut centers: Vec<Vec<&'m str>> = vec![Vec::new(); map.powers];
         let mut gone: Vec<(&'m str, usize)> = Vec::new();

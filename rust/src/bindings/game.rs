@@ -5,12 +5,14 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
+use super::any::{on_game, on_map, same_width, AnyGame, Known};
 use super::documents::{self, position_text};
 use super::errors::{guarded, GameOverError};
 use super::intake::read_codes;
 use super::map::PyFastMap;
-use super::texts::map_names;
-use crate::engine::game_map::Bits;
+use super::texts::{map_names, texts_by_power};
+use crate::engine::encode::Code;
+use crate::engine::game_map::{Bits, Mask};
 use crate::engine::phases::Game;
 use crate::engine::rules::{RuleValue, Rules};
 use crate::engine::state::{State, MAX_YEAR, SPRING};
@@ -48,18 +50,43 @@ fn rules_of(raw: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
 }
 
 /// Whether processing `game` might take it past [`MAX_YEAR`] (a Fall or Winter of that year).
-pub(super) fn in_last_year(game: &Game) -> bool {
+pub(super) fn in_last_year<M: Mask>(game: &Game<M>) -> bool {
     !game.over && game.state.year >= MAX_YEAR && game.state.season != SPRING
 }
 
 /// One game on the engine (wrapped by `diplo.fast.FastGame`).
 #[pyclass(name = "FastGame", module = "diplo._core")]
 pub struct PyFastGame {
-    pub(crate) game: Game,
+    pub(crate) game: AnyGame,
 }
 
 fn game_over() -> PyErr {
     GameOverError::new_err("the game is over")
+}
+
+fn other_map() -> PyErr {
+    PyValueError::new_err("before is a game on another map")
+}
+
+/// Processes `game`, refusing (the game unchanged) to go past [`MAX_YEAR`].
+fn process_checked<M: Known>(game: &mut Game<M>) -> PyResult<()> {
+    if in_last_year(game) {
+        // Rare: play a copy, kept only if it stays within the years a state may have.
+        let mut trial = game.clone();
+        trial
+            .process()
+            .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+        if trial.state.year > MAX_YEAR {
+            return Err(PyValueError::new_err(format!(
+                "{}: the game cannot go past the year {MAX_YEAR}",
+                game.state.phase_name()
+            )));
+        }
+        *game = trial;
+        return Ok(());
+    }
+    game.process()
+        .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))
 }
 
 #[pymethods]
@@ -80,9 +107,7 @@ impl PyFastGame {
     ) -> PyResult<Self> {
         let map = map.get().map;
         guarded(|| {
-            let mut state = State::new(map, year, season, kind, &units, &centers, &dislodged)
-                .map_err(|e| PyValueError::new_err(format!("bad position: {e}")))?;
-            state.rules = rules_of(rules.as_ref())?;
+            let rules = rules_of(rules.as_ref())?;
             let max_year =
                 match max_year {
                     None => None,
@@ -90,119 +115,102 @@ impl PyFastGame {
                         PyValueError::new_err(format!("max_year {y} is not a year"))
                     })?),
                 };
-            Ok(PyFastGame {
-                game: Game::new(map, state, max_year),
+            on_map!(map, map => {
+                let mut state = State::new(map, year, season, kind, &units, &centers, &dislodged)
+                    .map_err(|e| PyValueError::new_err(format!("bad position: {e}")))?;
+                state.rules = rules;
+                Ok(PyFastGame {
+                    game: super::any::new_game(map, state, max_year),
+                })
             })
         })
     }
 
     #[getter]
     fn phase(&self) -> PyResult<String> {
-        guarded(|| Ok(self.game.state.phase_name()))
+        guarded(|| Ok(on_game!(&self.game, g => g.state.phase_name())))
     }
 
     #[getter]
     fn is_over(&self) -> bool {
-        self.game.over
+        self.game.over()
     }
 
     #[getter]
     fn winner(&self) -> PyResult<Option<&str>> {
-        guarded(|| {
-            Ok(self
-                .game
-                .winner
-                .map(|w| self.game.map.power_name(w as usize)))
-        })
+        guarded(|| Ok(on_game!(&self.game, g => g.winner.map(|w| g.map.power_name(w as usize)))))
     }
 
     #[getter]
     fn max_year(&self) -> Option<u32> {
-        self.game.max_year
+        on_game!(&self.game, g => g.max_year)
     }
 
     fn legal_orders<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         guarded(|| {
-            self.game.with_legal(|legal, slots| {
+            on_game!(&self.game, g => g.with_legal(|legal, slots| {
                 let mut lists = Vec::with_capacity(slots.len());
                 for s in slots {
                     lists.push(PyList::new(py, legal.codes_of(s).iter().copied())?);
                 }
                 PyList::new(py, lists)
-            })
+            }))
         })
     }
 
     fn slots<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let map = self.game.map;
         guarded(|| {
-            let pairs: Vec<(&str, &str)> = self.game.with_legal(|_, slots| {
-                slots
-                    .iter()
-                    .map(|s| {
-                        let key = if s.key_is_power {
-                            map.power_name(s.key as usize)
-                        } else {
-                            map.loc_name(s.key as usize)
-                        };
-                        (map.power_name(s.power as usize), key)
-                    })
-                    .collect()
-            });
-            PyList::new(py, pairs)
+            on_game!(&self.game, g => {
+                let map = g.map;
+                let pairs: Vec<(&str, &str)> = g.with_legal(|_, slots| {
+                    slots
+                        .iter()
+                        .map(|s| {
+                            let key = if s.key_is_power {
+                                map.power_name(s.key as usize)
+                            } else {
+                                map.loc_name(s.key as usize)
+                            };
+                            (map.power_name(s.power as usize), key)
+                        })
+                        .collect()
+                });
+                PyList::new(py, pairs)
+            })
         })
     }
 
     fn set_orders(&mut self, orders: &Bound<'_, PyAny>) -> PyResult<()> {
-        if self.game.over {
+        if self.game.over() {
             return Err(game_over());
         }
         // Read everything first: a rejected argument leaves the pending orders as they were.
         let mut codes = Vec::new();
         guarded(|| read_codes(orders, &mut codes))?;
-        self.game.orders = codes;
+        on_game!(&mut self.game, g => g.orders = codes);
         Ok(())
     }
 
     fn process(&mut self) -> PyResult<()> {
-        if self.game.over {
+        if self.game.over() {
             return Err(game_over());
         }
-        guarded(|| {
-            if in_last_year(&self.game) {
-                // Rare: play a copy, kept only if it stays within the years a state may have.
-                let mut trial = self.game.clone();
-                trial
-                    .process()
-                    .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
-                if trial.state.year > MAX_YEAR {
-                    return Err(PyValueError::new_err(format!(
-                        "{}: the game cannot go past the year {MAX_YEAR}",
-                        self.game.state.phase_name()
-                    )));
-                }
-                self.game = trial;
-                return Ok(());
-            }
-            self.game
-                .process()
-                .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))
-        })
+        guarded(|| on_game!(&mut self.game, g => process_checked(g)))
     }
 
     fn result_codes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         guarded(|| {
             // Not `Vec<u8>`: PyO3 would make that `bytes`.
-            PyList::new(py, self.game.results.iter().map(|&c| u32::from(c)))
+            on_game!(&self.game, g => PyList::new(py, g.results.iter().map(|&c| u32::from(c))))
         })
     }
 
     fn result_success(&self) -> Vec<bool> {
-        self.game.success.clone()
+        on_game!(&self.game, g => g.success.clone())
     }
 
-    fn implied_results(&self) -> Vec<(u32, u8, bool)> {
-        self.game.implied.clone()
+    fn implied_results(&self) -> Vec<(Code, u8, bool)> {
+        on_game!(&self.game, g => g.implied.clone())
     }
 
     /// `(year, season, kind, units, centers, dislodged)` with units `(power, is_fleet, loc)`,
@@ -214,38 +222,40 @@ impl PyFastGame {
         u32,
         &'static str,
         &'static str,
-        Vec<(u8, bool, u8)>,
+        Vec<(u8, bool, u16)>,
         Vec<(usize, u8)>,
-        Vec<(u8, bool, u8, Vec<usize>)>,
+        Vec<(u8, bool, u16, Vec<usize>)>,
     )> {
         guarded(|| {
-            let st = &self.game.state;
-            let map = self.game.map;
-            let season = ["S", "F", "W"][st.season as usize];
-            let kind = ["M", "R", "A"][st.kind as usize];
-            let mut units = Vec::new();
-            let mut centers = Vec::new();
-            let mut dislodged = Vec::new();
-            for q in 0..map.provinces {
-                let u = st.units[q];
-                if u.is_some() {
-                    units.push((u.power, u.fleet, u.loc));
+            on_game!(&self.game, g => {
+                let st = &g.state;
+                let map = g.map;
+                let season = ["S", "F", "W"][st.season as usize];
+                let kind = ["M", "R", "A"][st.kind as usize];
+                let mut units = Vec::new();
+                let mut centers = Vec::new();
+                let mut dislodged = Vec::new();
+                for q in 0..map.provinces {
+                    let u = st.units[q];
+                    if u.is_some() {
+                        units.push((u.power, u.fleet, u.loc));
+                    }
+                    if st.centers[q] != crate::engine::game_map::NO_POWER {
+                        centers.push((q, st.centers[q]));
+                    }
+                    let d = st.dislodged[q];
+                    if d.is_some() {
+                        dislodged.push((d.power, d.fleet, d.loc, Bits(st.retreats[q]).collect()));
+                    }
                 }
-                if st.centers[q] != crate::engine::game_map::NO_POWER {
-                    centers.push((q, st.centers[q]));
-                }
-                let d = st.dislodged[q];
-                if d.is_some() {
-                    dislodged.push((d.power, d.fleet, d.loc, Bits(st.retreats[q]).collect()));
-                }
-            }
-            Ok((st.year, season, kind, units, centers, dislodged))
+                Ok((st.year, season, kind, units, centers, dislodged))
+            })
         })
     }
 
     fn clone(&self) -> PyFastGame {
         let mut game = self.game.clone();
-        game.poisoned = false;
+        on_game!(&mut game, g => g.poisoned = false);
         PyFastGame { game }
     }
 
@@ -253,43 +263,47 @@ impl PyFastGame {
     /// processes the phase, recording the explanations (`reasons`, `normal_forms`, `facts`,
     /// `gone`).
     fn run(&mut self, codes: &Bound<'_, PyAny>, powers: &Bound<'_, PyBytes>) -> PyResult<()> {
-        if self.game.over {
+        if self.game.over() {
             return Err(game_over());
         }
         guarded(|| {
-            read_codes(codes, &mut self.game.orders)?;
-            let p = powers.as_bytes();
-            if p.len() != self.game.orders.len() {
-                return Err(PyValueError::new_err(format!(
-                    "{} codes but {} powers",
-                    self.game.orders.len(),
-                    p.len()
-                )));
-            }
-            self.game.powers.clear();
-            self.game.powers.extend_from_slice(p);
-            self.game.explain = true;
-            let done = self.game.process();
-            self.game.explain = false;
-            self.game.powers.clear();
-            done.map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))
+            on_game!(&mut self.game, g => {
+                read_codes(codes, &mut g.orders)?;
+                let p = powers.as_bytes();
+                if p.len() != g.orders.len() {
+                    return Err(PyValueError::new_err(format!(
+                        "{} codes but {} powers",
+                        g.orders.len(),
+                        p.len()
+                    )));
+                }
+                g.powers.clear();
+                g.powers.extend_from_slice(p);
+                g.explain = true;
+                let done = g.process();
+                g.explain = false;
+                g.powers.clear();
+                done.map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))
+            })
         })
     }
 
     /// Per code of the last `run`: its reason code (index of `REASON_NAMES`; 0 when legal).
     fn reasons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        guarded(|| PyList::new(py, self.game.reasons.iter().map(|&c| u32::from(c))))
+        guarded(
+            || on_game!(&self.game, g => PyList::new(py, g.reasons.iter().map(|&c| u32::from(c)))),
+        )
     }
 
     /// Per code of the last `run`: its normal form (0 when refused).
-    fn normal_forms(&self) -> Vec<u32> {
-        self.game.normal.clone()
+    fn normal_forms(&self) -> Vec<Code> {
+        on_game!(&self.game, g => g.normal.clone())
     }
 
     /// Movement, last `run`: per code then per implied hold, `(dislodged_by, by, attack,
     /// opposition, convoyed, szykman)` (locations, -1 for none).
     fn facts(&self) -> Vec<(i32, i32, u8, u8, bool, bool)> {
-        self.game
+        on_game!(&self.game, g => g
             .facts
             .iter()
             .map(|f| {
@@ -302,36 +316,37 @@ impl PyFastGame {
                     f.szykman,
                 )
             })
-            .collect()
+            .collect())
     }
 
     /// Movement, last `run`: every dislodged unit `(power, is_fleet, loc, options)`.
     #[allow(clippy::type_complexity)]
-    fn gone(&self) -> PyResult<Vec<(u8, bool, u8, Vec<usize>)>> {
+    fn gone(&self) -> PyResult<Vec<(u8, bool, u16, Vec<usize>)>> {
         guarded(|| {
-            Ok(self
-                .game
+            Ok(on_game!(&self.game, g => g
                 .gone
                 .iter()
                 .map(|(p, m)| (p.power, p.fleet, p.loc, Bits(*m).collect()))
-                .collect())
+                .collect()))
         })
     }
 
     /// The canonical texts of normal-form codes in the current state.
-    fn texts<'py>(&self, py: Python<'py>, codes: Vec<u32>) -> PyResult<Bound<'py, PyList>> {
+    fn texts<'py>(&self, py: Python<'py>, codes: Vec<Code>) -> PyResult<Bound<'py, PyList>> {
         guarded(|| {
-            let mut buf = String::new();
-            let map = self.game.map;
-            let st = &self.game.state;
-            let items: Vec<Bound<'py, PyString>> = codes
-                .iter()
-                .map(|&c| {
-                    crate::engine::text::order_text(map, st, c, &mut buf);
-                    PyString::new(py, &buf)
-                })
-                .collect();
-            PyList::new(py, items)
+            on_game!(&self.game, g => {
+                let mut buf = String::new();
+                let map = g.map;
+                let st = &g.state;
+                let items: Vec<Bound<'py, PyString>> = codes
+                    .iter()
+                    .map(|&c| {
+                        crate::engine::text::order_text(map, st, c, &mut buf);
+                        PyString::new(py, &buf)
+                    })
+                    .collect();
+                PyList::new(py, items)
+            })
         })
     }
 
@@ -343,41 +358,43 @@ impl PyFastGame {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyList>)> {
-        let map = self.game.map;
-        let st = &self.game.state;
-        let names = map_names(py, map);
         guarded(|| {
-            let mut cache = names.texts.lock().unwrap_or_else(|e| e.into_inner());
-            self.game.with_legal(|legal, slots| {
-                let mut codes = Vec::with_capacity(slots.len());
-                let mut texts = Vec::with_capacity(slots.len());
-                let mut keys = Vec::with_capacity(slots.len());
-                let mut pairs: Vec<(u32, u32)> = Vec::new();
-                for s in slots {
-                    pairs.clear();
-                    for &c in legal.codes_of(s) {
-                        pairs.push((cache.get(py, map, st, c), c));
+            on_game!(&self.game, g => {
+                let map = g.map;
+                let st = &g.state;
+                let names = map_names(py, map);
+                let mut cache = names.texts.lock().unwrap_or_else(|e| e.into_inner());
+                g.with_legal(|legal, slots| {
+                    let mut codes = Vec::with_capacity(slots.len());
+                    let mut texts = Vec::with_capacity(slots.len());
+                    let mut keys = Vec::with_capacity(slots.len());
+                    let mut pairs: Vec<(u32, Code)> = Vec::new();
+                    for s in slots {
+                        pairs.clear();
+                        for &c in legal.codes_of(s) {
+                            pairs.push((cache.get(py, map, st, c), c));
+                        }
+                        let arena = &cache.arena;
+                        pairs
+                            .sort_unstable_by(|x, y| arena[x.0 as usize].0.cmp(&arena[y.0 as usize].0));
+                        codes.push(PyList::new(py, pairs.iter().map(|p| p.1))?);
+                        texts.push(PyList::new(
+                            py,
+                            pairs.iter().map(|p| arena[p.0 as usize].1.bind(py)),
+                        )?);
+                        let key = if s.key_is_power {
+                            &names.powers[s.key as usize]
+                        } else {
+                            &names.locations[s.key as usize]
+                        };
+                        keys.push((names.powers[s.power as usize].bind(py), key.bind(py)));
                     }
-                    let arena = &cache.arena;
-                    pairs
-                        .sort_unstable_by(|x, y| arena[x.0 as usize].0.cmp(&arena[y.0 as usize].0));
-                    codes.push(PyList::new(py, pairs.iter().map(|p| p.1))?);
-                    texts.push(PyList::new(
-                        py,
-                        pairs.iter().map(|p| arena[p.0 as usize].1.bind(py)),
-                    )?);
-                    let key = if s.key_is_power {
-                        &names.powers[s.key as usize]
-                    } else {
-                        &names.locations[s.key as usize]
-                    };
-                    keys.push((names.powers[s.power as usize].bind(py), key.bind(py)));
-                }
-                Ok((
-                    PyList::new(py, codes)?,
-                    PyList::new(py, texts)?,
-                    PyList::new(py, keys)?,
-                ))
+                    Ok((
+                        PyList::new(py, codes)?,
+                        PyList::new(py, texts)?,
+                        PyList::new(py, keys)?,
+                    ))
+                })
             })
         })
     }
@@ -386,20 +403,20 @@ impl PyFastGame {
     /// that has a slot: `{power: {key: [text, ...]}}`, keys in that function's order (provinces
     /// sorted, then the power's waive), each list sorted by text.
     fn legal_by_power<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.texts_by_power(py, None)
+        on_game!(&self.game, g => texts_by_power(g, py, None))
     }
 
     /// One power's entry of `legal_by_power` (`{key: [text, ...]}`, empty when the power has no
     /// slot), made afresh on each call (the lists are the caller's), without making the other
     /// powers' texts.
     fn legal_of<'py>(&self, py: Python<'py>, power: usize) -> PyResult<Bound<'py, PyDict>> {
-        if power >= self.game.map.powers {
+        if power >= self.game.map().powers() {
             return Err(PyValueError::new_err(format!(
                 "{power} is not a power index"
             )));
         }
-        let all = self.texts_by_power(py, Some(power as u8))?;
-        let name = map_names(py, self.game.map).powers[power].bind(py);
+        let all = on_game!(&self.game, g => texts_by_power(g, py, Some(power as u8)))?;
+        let name = on_game!(&self.game, g => map_names(py, g.map)).powers[power].bind(py);
         match all.get_item(name)? {
             Some(d) => Ok(d.downcast_into::<PyDict>()?),
             None => Ok(PyDict::new(py)),
@@ -409,20 +426,22 @@ impl PyFastGame {
     /// The powers with something to order, in map order: those with a slot other than a waive
     /// (the keys of `legal_by_power` other than the power itself), without making any text.
     fn orderable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let map = self.game.map;
-        let names = map_names(py, map);
         guarded(|| {
-            let mut has = vec![false; map.powers];
-            self.game.with_legal(|_, slots| {
-                for s in slots.iter().filter(|s| !s.key_is_power) {
-                    has[s.power as usize] = true;
-                }
-            });
-            let found: Vec<&Bound<'py, PyString>> = (0..map.powers)
-                .filter(|&p| has[p])
-                .map(|p| names.powers[p].bind(py))
-                .collect();
-            PyList::new(py, found)
+            on_game!(&self.game, g => {
+                let map = g.map;
+                let names = map_names(py, map);
+                let mut has = vec![false; map.powers];
+                g.with_legal(|_, slots| {
+                    for s in slots.iter().filter(|s| !s.key_is_power) {
+                        has[s.power as usize] = true;
+                    }
+                });
+                let found: Vec<&Bound<'py, PyString>> = (0..map.powers)
+                    .filter(|&p| has[p])
+                    .map(|p| names.powers[p].bind(py))
+                    .collect();
+                PyList::new(py, found)
+            })
         })
     }
     /// Movement, last `run` (this game) from `before` (the game as it was): per submitted code,
@@ -435,61 +454,62 @@ impl PyFastGame {
         py: Python<'py>,
         before: &Bound<'py, PyFastGame>,
     ) -> PyResult<Bound<'py, PyList>> {
+        let before = before.borrow();
         guarded(|| {
-            let before = before.borrow();
-            let map = self.game.map;
-            let st = &before.game.state;
-            let g = &self.game;
-            let names = map_names(py, map);
-            let loc = |i: i32| -> Option<Bound<'py, PyString>> {
-                (i >= 0).then(|| names.locations[i as usize].bind(py).clone())
-            };
-            let mut buf = String::new();
-            let mut rows: Vec<Bound<'py, PyAny>> = Vec::with_capacity(g.results.len());
-            for j in 0..g.results.len() {
-                if g.reasons.get(j).copied().unwrap_or(1) != 0 || j >= g.facts.len() {
-                    rows.push(py.None().into_bound(py));
-                    continue;
+            on_game!(&self.game, g => {
+                let map = g.map;
+                let st = &same_width(g, &before.game).ok_or_else(other_map)?.state;
+                let names = map_names(py, map);
+                let loc = |i: i32| -> Option<Bound<'py, PyString>> {
+                    (i >= 0).then(|| names.locations[i as usize].bind(py).clone())
+                };
+                let mut buf = String::new();
+                let mut rows: Vec<Bound<'py, PyAny>> = Vec::with_capacity(g.results.len());
+                for j in 0..g.results.len() {
+                    if g.reasons.get(j).copied().unwrap_or(1) != 0 || j >= g.facts.len() {
+                        rows.push(py.None().into_bound(py));
+                        continue;
+                    }
+                    let c = g.normal[j];
+                    crate::engine::text::order_text(map, st, c, &mut buf);
+                    let unit = &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)];
+                    let f = g.facts[j];
+                    let row = (
+                        buf.as_str(),
+                        unit,
+                        names.kinds[crate::engine::encode::kind_of(c) as usize].bind(py),
+                        names.codes[g.results[j] as usize].bind(py),
+                        g.success[j],
+                        loc(f.dislodged_by),
+                        loc(f.by),
+                        f.attack,
+                        f.opposition,
+                        f.convoyed,
+                        f.szykman,
+                    );
+                    rows.push(row.into_pyobject(py)?.into_any());
                 }
-                let c = g.normal[j];
-                crate::engine::text::order_text(map, st, c, &mut buf);
-                let unit = &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)];
-                let f = g.facts[j];
-                let row = (
-                    buf.as_str(),
-                    unit,
-                    names.kinds[crate::engine::encode::kind_of(c) as usize].bind(py),
-                    names.codes[g.results[j] as usize].bind(py),
-                    g.success[j],
-                    loc(f.dislodged_by),
-                    loc(f.by),
-                    f.attack,
-                    f.opposition,
-                    f.convoyed,
-                    f.szykman,
-                );
-                rows.push(row.into_pyobject(py)?.into_any());
-            }
-            // Then the implied holds: (power, unit, province, code, success, dislodged_by).
-            let n = g.results.len();
-            for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
-                let prov = map.prov_of[crate::engine::encode::loc_of(code)] as usize;
-                let u = st.units[prov];
-                buf.clear();
-                buf.push_str(if u.fleet { "F " } else { "A " });
-                buf.push_str(map.loc_name(u.loc as usize));
-                let origin = g.facts.get(n + k).map_or(-1, |f| f.dislodged_by);
-                let row = (
-                    names.powers[u.power as usize].bind(py),
-                    buf.as_str(),
-                    names.locations[prov].bind(py),
-                    names.codes[res as usize].bind(py),
-                    ok,
-                    loc(origin),
-                );
-                rows.push(row.into_pyobject(py)?.into_any());
-            }
-            PyList::new(py, rows)
+                // Then the implied holds: (power, unit, province, code, success, dislodged_by).
+                let n = g.results.len();
+                for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
+                    let prov = map.prov_of[crate::engine::encode::loc_of(code)] as usize;
+                    let u = st.units[prov];
+                    buf.clear();
+                    buf.push_str(if u.fleet { "F " } else { "A " });
+                    buf.push_str(map.loc_name(u.loc as usize));
+                    let origin = g.facts.get(n + k).map_or(-1, |f| f.dislodged_by);
+                    let row = (
+                        names.powers[u.power as usize].bind(py),
+                        buf.as_str(),
+                        names.locations[prov].bind(py),
+                        names.codes[res as usize].bind(py),
+                        ok,
+                        loc(origin),
+                    );
+                    rows.push(row.into_pyobject(py)?.into_any());
+                }
+                PyList::new(py, rows)
+            })
         })
     }
     /// Retreats or adjustments, last `run` (this game) from `before` (the game as it was): per
@@ -506,81 +526,82 @@ impl PyFastGame {
         before: &Bound<'py, PyFastGame>,
     ) -> PyResult<Bound<'py, PyList>> {
         use crate::engine::phases::{explain, Ruling};
+        let before = before.borrow();
         guarded(|| {
-            let before = before.borrow();
-            let map = self.game.map;
-            let st = &before.game.state;
-            let g = &self.game;
-            let names = map_names(py, map);
-            let loc = |i: i32| -> Option<Bound<'py, PyString>> {
-                (i >= 0).then(|| names.locations[i as usize].bind(py).clone())
-            };
-            let row = |code: u8, ok: bool, unit: Option<&str>, order: &str, r: &Ruling| {
-                let other = if r.other.is_some() {
-                    Some(documents::piece_text(map, r.other))
-                } else {
-                    (r.other_place >= 0).then(|| map.loc_name(r.other_place as usize).to_string())
+            on_game!(&self.game, g => {
+                let map = g.map;
+                let st = &same_width(g, &before.game).ok_or_else(other_map)?.state;
+                let names = map_names(py, map);
+                let loc = |i: i32| -> Option<Bound<'py, PyString>> {
+                    (i >= 0).then(|| names.locations[i as usize].bind(py).clone())
                 };
-                let rivals: Vec<(&Bound<'py, PyString>, String)> = r
-                    .rivals
-                    .iter()
-                    .map(|p| {
-                        (
-                            names.powers[p.power as usize].bind(py),
-                            documents::piece_text(map, *p),
-                        )
-                    })
-                    .collect();
-                let facts = (
-                    r.why,
-                    names.powers[r.power as usize].bind(py),
-                    r.unit.is_some().then(|| documents::piece_text(map, r.unit)),
-                    order,
-                    loc(r.place),
-                    other,
-                    r.count,
-                    r.home,
-                    rivals,
-                );
-                let out = (names.codes[code as usize].bind(py), ok, unit, facts);
-                out.into_pyobject(py).map(|t| t.into_any())
-            };
-            let n = g.results.len();
-            let mut rows: Vec<Option<Bound<'py, PyAny>>> = Vec::with_capacity(n + g.implied.len());
-            let mut buf = String::new();
-            for j in 0..n {
-                let r = match g.rulings.get(j) {
-                    Some(r) if r.why != explain::NONE && g.reasons.get(j) == Some(&0) => r,
-                    _ => {
-                        rows.push(None);
-                        continue;
-                    }
+                let row = |code: u8, ok: bool, unit: Option<&str>, order: &str, r: &Ruling| {
+                    let other = if r.other.is_some() {
+                        Some(documents::piece_text(map, r.other))
+                    } else {
+                        (r.other_place >= 0).then(|| map.loc_name(r.other_place as usize).to_string())
+                    };
+                    let rivals: Vec<(&Bound<'py, PyString>, String)> = r
+                        .rivals
+                        .iter()
+                        .map(|p| {
+                            (
+                                names.powers[p.power as usize].bind(py),
+                                documents::piece_text(map, *p),
+                            )
+                        })
+                        .collect();
+                    let facts = (
+                        r.why,
+                        names.powers[r.power as usize].bind(py),
+                        r.unit.is_some().then(|| documents::piece_text(map, r.unit)),
+                        order,
+                        loc(r.place),
+                        other,
+                        r.count,
+                        r.home,
+                        rivals,
+                    );
+                    let out = (names.codes[code as usize].bind(py), ok, unit, facts);
+                    out.into_pyobject(py).map(|t| t.into_any())
                 };
-                crate::engine::text::order_text(map, st, g.normal[j], &mut buf);
-                let unit = (buf != "WAIVE")
-                    .then(|| &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)]);
-                rows.push(Some(row(g.results[j], g.success[j], unit, &buf, r)?));
-            }
-            for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
-                let Some(r) = g.rulings.get(n + k) else {
-                    break;
-                };
-                if crate::engine::encode::kind_of(code) == crate::engine::encode::kind::WAIVE {
-                    rows.push(Some(row(res, ok, None, "WAIVE", r)?));
-                } else {
-                    let unit = documents::piece_text(map, r.unit);
-                    let order = format!("{unit} D");
-                    rows.push(Some(row(res, ok, Some(&unit), &order, r)?));
+                let n = g.results.len();
+                let mut rows: Vec<Option<Bound<'py, PyAny>>> = Vec::with_capacity(n + g.implied.len());
+                let mut buf = String::new();
+                for j in 0..n {
+                    let r = match g.rulings.get(j) {
+                        Some(r) if r.why != explain::NONE && g.reasons.get(j) == Some(&0) => r,
+                        _ => {
+                            rows.push(None);
+                            continue;
+                        }
+                    };
+                    crate::engine::text::order_text(map, st, g.normal[j], &mut buf);
+                    let unit = (buf != "WAIVE")
+                        .then(|| &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)]);
+                    rows.push(Some(row(g.results[j], g.success[j], unit, &buf, r)?));
                 }
-            }
-            PyList::new(py, rows)
+                for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
+                    let Some(r) = g.rulings.get(n + k) else {
+                        break;
+                    };
+                    if crate::engine::encode::kind_of(code) == crate::engine::encode::kind::WAIVE {
+                        rows.push(Some(row(res, ok, None, "WAIVE", r)?));
+                    } else {
+                        let unit = documents::piece_text(map, r.unit);
+                        let order = format!("{unit} D");
+                        rows.push(Some(row(res, ok, Some(&unit), &order, r)?));
+                    }
+                }
+                PyList::new(py, rows)
+            })
         })
     }
 
     /// The position as `diplo.position.Position.to_json` writes it: the phase, units and centres
     /// per power in map order (lists sorted), dislodged units per power with their options.
     fn position_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        guarded(|| documents::position_json(py, self.game.map, &self.game.state))
+        guarded(|| on_game!(&self.game, g => documents::position_json(py, g.map, &g.state)))
     }
 
     /// `json.dumps` of `position_json` (with `phase` as the phase, `None`: null), byte for
@@ -588,20 +609,20 @@ impl PyFastGame {
     /// without quote or backslash), for `diplo adjudicate --jsonl`.
     #[pyo3(signature = (phase))]
     fn position_json_text(&self, phase: Option<&str>) -> PyResult<String> {
-        guarded(|| Ok(position_text(self.game.map, &self.game.state, phase)))
+        guarded(|| Ok(on_game!(&self.game, g => position_text(g.map, &g.state, phase))))
     }
 
     /// Test hook: the next processing of this game panics inside the core.
     fn _poison(&mut self) {
-        self.game.poisoned = true;
+        on_game!(&mut self.game, g => g.poisoned = true);
     }
 
     fn __repr__(&self) -> PyResult<String> {
         guarded(|| {
-            let state = if self.game.over {
+            let state = if self.game.over() {
                 "over".to_string()
             } else {
-                self.game.state.phase_name()
+                on_game!(&self.game, g => g.state.phase_name())
             };
             Ok(format!("<FastGame {state}>"))
         })

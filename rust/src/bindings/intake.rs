@@ -6,21 +6,21 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
 
-use crate::engine::encode::{self, kind};
-use crate::engine::game_map::GameMap;
+use crate::engine::encode::{self, kind, Code};
+use crate::engine::game_map::{GameMap, Mask};
 
-/// A code that is not a `u32` (negative, too large): malformed, so ruled illegal.
-const GARBAGE: u32 = u32::MAX;
+/// A code that is not a [`Code`] (negative, too large): malformed, so ruled illegal.
+pub(super) const GARBAGE: Code = Code::MAX;
 
-/// Reads one code: an `int`; one outside `0..2**32` is kept as a malformed code.
-pub(super) fn code_of(i: usize, item: &Bound<'_, PyAny>) -> PyResult<u32> {
+/// Reads one code: an `int`; one outside `0..2**64` is kept as a malformed code.
+pub(super) fn code_of(i: usize, item: &Bound<'_, PyAny>) -> PyResult<Code> {
     if item.is_instance_of::<PyBool>() {
         return Err(PyValueError::new_err(format!(
             "orders[{i}]: expected an int code, got a bool"
         )));
     }
     match item.extract::<i64>() {
-        Ok(v) => Ok(u32::try_from(v).unwrap_or(GARBAGE)),
+        Ok(v) => Ok(Code::try_from(v).unwrap_or(GARBAGE)),
         Err(_) if item.is_instance_of::<PyInt>() => Ok(GARBAGE),
         Err(_) => Err(PyValueError::new_err(format!(
             "orders[{i}]: expected an int code, got {}",
@@ -33,7 +33,7 @@ pub(super) fn code_of(i: usize, item: &Bound<'_, PyAny>) -> PyResult<u32> {
 }
 
 /// Reads a sequence of codes into `out`.
-pub(super) fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<u32>) -> PyResult<()> {
+pub(super) fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<Code>) -> PyResult<()> {
     out.clear();
     if let Ok(list) = orders.downcast::<PyList>() {
         // The common case, read without PyO3's general conversion (this loop runs under the
@@ -55,7 +55,7 @@ pub(super) fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<u32>) -> PyRes
                 if v == -1 && PyErr::take(py).is_some() {
                     out.push(GARBAGE); // beyond 64 bits
                 } else {
-                    out.push(u32::try_from(v).unwrap_or(GARBAGE));
+                    out.push(Code::try_from(v).unwrap_or(GARBAGE));
                 }
             } else {
                 // SAFETY: a borrowed reference to a live object, used at once.
@@ -86,8 +86,8 @@ pub(super) fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<u32>) -> PyRes
 }
 
 /// A phase's orders as `(codes, powers)` (see `PyFastMap::submit_orders`).
-pub(super) fn submit_orders<'py>(
-    map: &GameMap,
+pub(super) fn submit_orders<'py, M: Mask>(
+    map: &GameMap<M>,
     classes: &OrderClasses,
     py: Python<'py>,
     orders: &Bound<'py, PyAny>,
@@ -96,14 +96,14 @@ pub(super) fn submit_orders<'py>(
     let Ok(orders) = orders.downcast::<PyDict>() else {
         return Ok(None);
     };
-    let mut codes: Vec<u32> = Vec::with_capacity(40);
+    let mut codes: Vec<Code> = Vec::with_capacity(40);
     let mut powers: Vec<u8> = Vec::with_capacity(40);
     for (power, given) in orders.iter() {
         let Some(pi) = power_index.get_item(&power)? else {
             return Ok(None);
         };
         let pi: u8 = pi.extract()?;
-        let one = |item: Bound<'py, PyAny>| -> PyResult<Option<u32>> {
+        let one = |item: Bound<'py, PyAny>| -> PyResult<Option<Code>> {
             if item.is_exact_instance_of::<PyString>() {
                 let text = item.downcast::<PyString>()?.to_str()?;
                 if text == "WAIVE" {
@@ -142,14 +142,22 @@ pub(super) fn submit_orders<'py>(
 }
 
 /// A location named by a string attribute of `obj`.
-fn loc_attr(map: &GameMap, obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> Option<usize> {
+fn loc_attr<M: Mask>(
+    map: &GameMap<M>,
+    obj: &Bound<'_, PyAny>,
+    name: &Bound<'_, PyString>,
+) -> Option<usize> {
     let value = obj.getattr(name).ok()?;
     let text = value.downcast::<PyString>().ok()?;
     map.loc_index.get(text.to_str().ok()?).map(|&i| i as usize)
 }
 
 /// The location of the unit in attribute `name` of `obj` (a `diplo.orders.Unit`).
-fn unit_loc(map: &GameMap, obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -> Option<usize> {
+fn unit_loc<M: Mask>(
+    map: &GameMap<M>,
+    obj: &Bound<'_, PyAny>,
+    name: &Bound<'_, PyString>,
+) -> Option<usize> {
     let py = obj.py();
     loc_attr(map, &obj.getattr(name).ok()?, pyo3::intern!(py, "loc"))
 }
@@ -190,7 +198,11 @@ impl OrderClasses {
 /// One order object of kind `k` (see [`OrderClasses::kind_of`]) as a code (see
 /// `PyFastMap::encode_objects`); `None` for a waive (its code names its power, which the object
 /// does not say).
-pub(super) fn encode_object(map: &GameMap, k: u32, item: &Bound<'_, PyAny>) -> Option<u32> {
+pub(super) fn encode_object<M: Mask>(
+    map: &GameMap<M>,
+    k: u32,
+    item: &Bound<'_, PyAny>,
+) -> Option<Code> {
     let py = item.py();
     let prov = |l: usize| map.prov_of[l] as usize;
     let here = || unit_loc(map, item, pyo3::intern!(py, "unit"));

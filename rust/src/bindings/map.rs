@@ -6,11 +6,12 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyType};
 
+use super::any::{on_map, AnyMap};
 use super::documents;
 use super::errors::guarded;
 use super::game::PyFastGame;
 use super::intake::{self, OrderClasses};
-use crate::engine::game_map::{GameMap, MapSpec};
+use crate::engine::game_map::MapSpec;
 
 fn indices(what: &str, v: &[i64]) -> PyResult<Vec<u16>> {
     v.iter()
@@ -24,7 +25,7 @@ fn indices(what: &str, v: &[i64]) -> PyResult<Vec<u16>> {
 /// A map compiled for the engine (built once per map by `diplo.engine.fast_map`).
 #[pyclass(frozen, name = "FastMap", module = "diplo._core")]
 pub struct PyFastMap {
-    pub(super) map: &'static GameMap,
+    pub(super) map: AnyMap,
     /// How order objects' kinds are told (`order_classes`).
     classes: OrderClasses,
 }
@@ -34,7 +35,7 @@ impl PyFastMap {
     #[new]
     #[pyo3(signature = (
         locations, powers, loc_province, province_kind, army_adj, fleet_adj, centers, homes,
-        name_rank, victory=0, *, order_classes=None
+        name_rank, victory=0, *, order_classes=None, ports=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -49,6 +50,7 @@ impl PyFastMap {
         name_rank: Vec<i64>,
         victory: i64,
         order_classes: Option<Vec<Bound<'_, PyType>>>,
+        ports: Option<Vec<i64>>,
     ) -> PyResult<Self> {
         guarded(|| {
             let lists = |what: &str, v: &[Vec<i64>]| -> PyResult<Vec<Vec<u16>>> {
@@ -70,13 +72,14 @@ impl PyFastMap {
                 army_adj: lists("army_adj", &army_adj)?,
                 fleet_adj: lists("fleet_adj", &fleet_adj)?,
                 centers: indices("centers", &centers)?,
+                ports: indices("ports", &ports.unwrap_or_default())?,
                 homes: lists("homes", &homes)?,
                 name_rank: indices("name_rank", &name_rank)?,
                 victory: u32::try_from(victory).map_err(|_| {
                     PyValueError::new_err(format!("victory {victory} is not a count"))
                 })?,
             };
-            let map = GameMap::intern(spec).map_err(PyValueError::new_err)?;
+            let map = AnyMap::intern(spec).map_err(PyValueError::new_err)?;
             let classes = OrderClasses::new(order_classes)?;
             Ok(PyFastMap { map, classes })
         })
@@ -84,17 +87,17 @@ impl PyFastMap {
 
     #[getter]
     fn num_locations(&self) -> usize {
-        self.map.locations
+        self.map.locations()
     }
 
     #[getter]
     fn num_provinces(&self) -> usize {
-        self.map.provinces
+        self.map.provinces()
     }
 
     #[getter]
     fn num_powers(&self) -> usize {
-        self.map.powers
+        self.map.powers()
     }
 
     /// The codes of order objects (`diplo.orders` classes) read by their fields, without
@@ -102,14 +105,13 @@ impl PyFastMap {
     /// needs more than its fields (a waive, an untyped build); the caller rules on those.
     fn encode_objects(&self, items: &Bound<'_, PyList>) -> PyResult<Vec<i64>> {
         guarded(|| {
-            let map = self.map;
             let mut out = Vec::with_capacity(items.len());
             for item in items.iter() {
                 let code = match self.classes.kind_of(&item) {
-                    Some(k) => intake::encode_object(map, k, &item),
+                    Some(k) => on_map!(self.map, map => intake::encode_object(map, k, &item)),
                     None => None,
                 };
-                out.push(code.map_or(-1, i64::from));
+                out.push(code.map_or(-1, |c| i64::try_from(c).unwrap_or(-1)));
             }
             Ok(out)
         })
@@ -126,7 +128,9 @@ impl PyFastMap {
         orders: &Bound<'py, PyAny>,
         power_index: &Bound<'py, PyDict>,
     ) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyBytes>)>> {
-        guarded(|| intake::submit_orders(self.map, &self.classes, py, orders, power_index))
+        guarded(
+            || on_map!(self.map, map => intake::submit_orders(map, &self.classes, py, orders, power_index)),
+        )
     }
 
     /// A game at the position of an adjudicate document (`diplo.position.Position.from_json`'s
@@ -135,19 +139,21 @@ impl PyFastMap {
     /// `None` for anything else, or a position that is not valid (the caller then reads the
     /// document with `Position.from_json`, which says what is wrong).
     fn read_position(&self, doc: &Bound<'_, PyAny>) -> PyResult<Option<PyFastGame>> {
-        guarded(|| documents::read_position(self.map, doc))
+        guarded(|| on_map!(self.map, map => documents::read_position(map, doc)))
     }
 
     /// The code of an order text in the canonical short form, or `None` (see
     /// `engine::text::parse_canonical`).
-    fn parse_canonical(&self, text: &str) -> PyResult<Option<u32>> {
-        guarded(|| Ok(crate::engine::text::parse_canonical(self.map, text)))
+    fn parse_canonical(&self, text: &str) -> PyResult<Option<u64>> {
+        guarded(|| Ok(on_map!(self.map, map => crate::engine::text::parse_canonical(map, text))))
     }
 
     fn __repr__(&self) -> String {
         format!(
             "FastMap(num_provinces={}, num_locations={}, num_powers={})",
-            self.map.provinces, self.map.locations, self.map.powers
+            self.map.provinces(),
+            self.map.locations(),
+            self.map.powers()
         )
     }
 }

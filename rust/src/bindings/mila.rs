@@ -9,17 +9,19 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
+use super::any::on_game;
 use super::errors::guarded;
 use super::game::PyFastGame;
 use super::texts::map_names;
-use crate::engine::encode::{a_of, kind, kind_of, loc_of, via_of};
-use crate::engine::game_map::{has, GameMap};
+use crate::engine::encode::{a_of, kind, kind_of, loc_of, via_of, Code};
+use crate::engine::game_map::{has, GameMap, Mask};
+use crate::engine::phases::Game;
 use crate::engine::state::{Piece, State, ADJUSTMENTS, RETREATS};
 use crate::engine::text::order_text;
 
 /// The text of a legal code (the canonical short form, `engine::text::order_text`), or `None`
 /// for the one form MILA does not list: an army's plain move beyond its neighbours.
-fn text(map: &GameMap, st: &State, code: u32) -> Option<String> {
+fn text<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> Option<String> {
     if kind_of(code) == kind::MOVE && !via_of(code) {
         let prov = map.prov_of[loc_of(code)] as usize;
         let me = if st.kind == RETREATS {
@@ -36,7 +38,7 @@ fn text(map: &GameMap, st: &State, code: u32) -> Option<String> {
     Some(out)
 }
 
-/// A unit's part of a text key: 0 for none, else `1 + 2 * location + is_fleet` (9 bits).
+/// A unit's part of a text key: 0 for none, else `1 + 2 * location + is_fleet` (12 bits).
 fn tag(piece: Piece) -> u64 {
     if piece.is_some() {
         1 + 2 * piece.loc as u64 + piece.fleet as u64
@@ -46,10 +48,10 @@ fn tag(piece: Piece) -> u64 {
 }
 
 /// What a code's text depends on: the code, the ordered unit and the unit in province `a`.
-fn text_key(map: &GameMap, st: &State, code: u32) -> u64 {
+fn text_key<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> u64 {
     let k = kind_of(code);
     if k == kind::WAIVE || k == kind::BUILD {
-        return code as u64;
+        return code;
     }
     let prov = map.prov_of[loc_of(code)] as usize;
     let me = if st.kind == RETREATS {
@@ -57,8 +59,14 @@ fn text_key(map: &GameMap, st: &State, code: u32) -> u64 {
     } else {
         st.units[prov]
     };
-    let other = st.units.get(a_of(code)).copied().unwrap_or(Piece::NONE);
-    code as u64 | tag(me) << 27 | tag(other) << 36
+    let other = st
+        .units
+        .as_ref()
+        .get(a_of(code))
+        .copied()
+        .unwrap_or(Piece::NONE);
+    // A well-formed code uses bits 0-35.
+    code | tag(me) << 36 | tag(other) << 48
 }
 
 const NOT_LISTED: u32 = u32::MAX;
@@ -66,7 +74,7 @@ const NOT_LISTED: u32 = u32::MAX;
 const TEXTS_MAX: usize = 1 << 19;
 
 /// A slot's power, key, whether the key is a power, and its codes.
-type SlotCodes = (u8, u8, bool, Vec<u32>);
+type SlotCodes = (u8, u16, bool, Vec<Code>);
 
 /// The phase as MILA's `Game` shows it to a bot, in one call: `(possible, orderable, codes)`.
 /// `possible` maps every location name to the sorted texts of the orders listed there (a unit's
@@ -76,11 +84,10 @@ type SlotCodes = (u8, u8, bool, Vec<u32>);
 /// Runs inside the panic guard (`errors::guarded`): a bug is a `RuntimeError`.
 #[pyfunction]
 fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyTuple>> {
-    guarded(|| turn(py, &game))
+    guarded(|| on_game!(&game.game, g => turn(py, g)))
 }
 
-fn turn<'py>(py: Python<'py>, game: &PyFastGame) -> PyResult<Bound<'py, PyTuple>> {
-    let g = &game.game;
+fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTuple>> {
     let map = g.map;
     let st = &g.state;
     let mut slots = g.with_legal(|legal, slots| {
@@ -91,7 +98,7 @@ fn turn<'py>(py: Python<'py>, game: &PyFastGame) -> PyResult<Bound<'py, PyTuple>
     });
     // The engine lists a power's waive in a slot of its own after its build sites (one shape
     // with `diplo.legal`); MILA lists it at every build site.
-    let waives: Vec<(u8, u32)> = slots
+    let waives: Vec<(u8, Code)> = slots
         .iter()
         .filter(|s| s.2)
         .flat_map(|s| s.3.iter().map(move |&c| (s.0, c)))
@@ -107,7 +114,7 @@ fn turn<'py>(py: Python<'py>, game: &PyFastGame) -> PyResult<Bound<'py, PyTuple>
         cache.arena.clear();
     }
     // Per slot, the indexes of its listed texts (made where missing).
-    let mut listed_of: Vec<Vec<(u32, u32)>> = Vec::with_capacity(slots.len());
+    let mut listed_of: Vec<Vec<(u32, Code)>> = Vec::with_capacity(slots.len());
     for (_, _, key_is_power, codes) in &slots {
         let mut listed = Vec::with_capacity(if *key_is_power { 0 } else { codes.len() });
         if !*key_is_power {

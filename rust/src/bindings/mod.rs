@@ -12,6 +12,7 @@
 //! * `batch` — `process_batch`, `pack_orders`.
 //! * `vector` — the `VectorEnv` class (NumPy buffers filled in place).
 
+mod any;
 mod batch;
 mod documents;
 mod errors;

@@ -5,10 +5,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use super::errors::guarded;
-use super::game::PyFastGame;
-use crate::engine::encode::kind;
-use crate::engine::game_map::GameMap;
-use crate::engine::phases::result;
+use crate::engine::encode::{kind, Code};
+use crate::engine::game_map::{GameMap, Mask};
+use crate::engine::phases::{result, Game};
 use crate::engine::state::State;
 use crate::resolver::code;
 
@@ -49,7 +48,7 @@ pub(crate) type MilaTexts = TextArena<u64, (Box<str>, Py<PyString>, Py<PyAny>)>;
 
 /// Order texts as Rust and Python strings, by [`text_key`]: a map has a bounded number of them
 /// (every order of every unit type at every place), so they are made once.
-pub(super) type TextCache = TextArena<u32, (Box<str>, Py<PyString>)>;
+pub(super) type TextCache = TextArena<u64, (Box<str>, Py<PyString>)>;
 
 /// A hasher for integer text keys (a multiply: the keys are already well spread).
 #[derive(Default)]
@@ -76,9 +75,9 @@ impl std::hash::Hasher for KeyHasher {
 
 /// What the text of `code` in `st` depends on: the code, the ordered unit's type, and for a
 /// support or convoy the named unit's type and exact location (`F SPA/NC`) in place of its
-/// province. Bits 27-30 are free in a well-formed code.
-fn text_key(map: &GameMap, st: &State, code: u32) -> u32 {
-    use crate::engine::encode::{self, kind};
+/// province. Bits 36-63 are free in a well-formed code.
+fn text_key<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> u64 {
+    use crate::engine::encode::{self, kind, A_SHIFT, FIELD};
     let k = encode::kind_of(code);
     if k == kind::BUILD || k == kind::WAIVE {
         return code;
@@ -90,27 +89,33 @@ fn text_key(map: &GameMap, st: &State, code: u32) -> u32 {
     }
     let mut key = code;
     if !me.is_some() {
-        key |= 1 << 30;
+        key |= 1 << 39;
     } else if me.fleet {
-        key |= 1 << 27;
+        key |= 1 << 36;
     }
     if k == kind::SUPPORT_HOLD || k == kind::SUPPORT_MOVE || k == kind::CONVOY {
         let named = st.units[encode::a_of(code)];
         if named.is_some() {
-            key = (key & !(0x7F << 11)) | (u32::from(named.loc) << 11);
+            key = (key & !(FIELD << A_SHIFT)) | (Code::from(named.loc) << A_SHIFT);
             if named.fleet {
-                key |= 1 << 28;
+                key |= 1 << 37;
             }
         } else {
-            key |= 1 << 29;
+            key |= 1 << 38;
         }
     }
     key
 }
 
-impl TextArena<u32, (Box<str>, Py<PyString>)> {
+impl TextArena<u64, (Box<str>, Py<PyString>)> {
     /// The arena index of the text of `code` in `st`, made on first use.
-    pub(super) fn get(&mut self, py: Python<'_>, map: &GameMap, st: &State, code: u32) -> u32 {
+    pub(super) fn get<M: Mask>(
+        &mut self,
+        py: Python<'_>,
+        map: &GameMap<M>,
+        st: &State<M>,
+        code: Code,
+    ) -> u32 {
         let key = text_key(map, st, code);
         if let Some(&i) = self.index.get(&key) {
             return i;
@@ -127,9 +132,9 @@ impl TextArena<u32, (Box<str>, Py<PyString>)> {
 
 /// The Python names of `map` (made on first use, kept for the life of the process, as the map
 /// itself is).
-pub(crate) fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNames {
+pub(crate) fn map_names<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'static MapNames {
     static ALL: std::sync::Mutex<Vec<&'static MapNames>> = std::sync::Mutex::new(Vec::new());
-    let key = map as *const GameMap as usize;
+    let key = map as *const GameMap<M> as usize;
     let mut all = ALL.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(found) = all.iter().find(|n| n.map == key) {
         return found;
@@ -158,19 +163,19 @@ pub(crate) fn map_names(py: Python<'_>, map: &'static GameMap) -> &'static MapNa
     names
 }
 
-impl PyFastGame {
-    /// `legal_by_power`, for every power or only `only`.
-    pub(super) fn texts_by_power<'py>(
-        &self,
-        py: Python<'py>,
-        only: Option<u8>,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        let map = self.game.map;
-        let st = &self.game.state;
+/// `legal_by_power`, for every power or only `only`.
+pub(super) fn texts_by_power<'py, M: Mask>(
+    game: &Game<M>,
+    py: Python<'py>,
+    only: Option<u8>,
+) -> PyResult<Bound<'py, PyDict>> {
+    {
+        let map = game.map;
+        let st = &game.state;
         let names = map_names(py, map);
         guarded(|| {
             let mut cache = names.texts.lock().unwrap_or_else(|e| e.into_inner());
-            self.game.with_legal(|legal, slots| {
+            game.with_legal(|legal, slots| {
                 // Slots per power, keyed by name: provinces sorted, then the waive.
                 let mut order: Vec<(u8, bool, &str, usize)> = slots
                     .iter()
@@ -187,7 +192,7 @@ impl PyFastGame {
                     .collect();
                 order.sort_unstable();
                 let out = PyDict::new(py);
-                let mut pairs: Vec<(u32, u32)> = Vec::new();
+                let mut pairs: Vec<(u32, Code)> = Vec::new();
                 let mut current: Option<(u8, Bound<'py, PyDict>)> = None;
                 for &(power, key_is_power, _, i) in &order {
                     let s = &slots[i];

@@ -10,14 +10,74 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::any::AnyGame;
 use super::errors::guarded;
 use super::game::PyFastGame;
+use crate::engine::mask::{Mask, Wide};
 use crate::engine::vector::{Buffers, Config, VectorEnv};
+
+/// An environment at its map's width (see `bindings::any`).
+#[allow(clippy::large_enum_variant)]
+enum AnyVector {
+    W128(VectorEnv<u128>),
+    W256(VectorEnv<Wide<4>>),
+    W1024(VectorEnv<Wide<16>>),
+}
+
+/// `match` on an [`AnyVector`], binding `$v` to the environment of each width in turn.
+macro_rules! on_vec {
+    ($e:expr, $v:ident => $body:expr) => {
+        match $e {
+            AnyVector::W128($v) => $body,
+            AnyVector::W256($v) => $body,
+            AnyVector::W1024($v) => $body,
+        }
+    };
+}
+
+/// What a call asks of the engine with the buffers borrowed.
+enum Op<'a> {
+    Reset,
+    Step(&'a [i64]),
+}
+
+fn apply<M: Mask>(
+    env: &mut VectorEnv<M>,
+    op: Op<'_>,
+    bufs: Buffers<'_>,
+    threads: usize,
+) -> Result<usize, String> {
+    match op {
+        Op::Reset => env.reset(bufs, threads).map(|_| 0),
+        Op::Step(actions) => env.step(actions, bufs, threads),
+    }
+}
+
+fn make<M: Mask>(
+    game: &crate::engine::phases::Game<M>,
+    n: usize,
+    first_year: u32,
+    slots: usize,
+    choices: usize,
+    win: f32,
+    draw: f32,
+) -> Result<VectorEnv<M>, String> {
+    let cfg = Config {
+        start: game.state.clone(),
+        max_year: game.max_year,
+        first_year,
+        slots,
+        choices,
+        win,
+        draw,
+    };
+    VectorEnv::new(game.map, cfg, n)
+}
 
 /// N games stepped together (see `diplo.env.vector`).
 #[pyclass(name = "VectorEnv", module = "diplo._core")]
 pub struct PyVectorEnv {
-    env: VectorEnv,
+    env: AnyVector,
     threads: usize,
     board: Py<PyArray3<i8>>,
     phase: Py<PyArray2<i16>>,
@@ -46,12 +106,8 @@ fn busy<E>(_: E) -> PyErr {
 }
 
 impl PyVectorEnv {
-    /// Runs `f` on the engine with every buffer borrowed mutably, the GIL released.
-    fn with_buffers<R: Send>(
-        &mut self,
-        py: Python<'_>,
-        f: impl FnOnce(&mut VectorEnv, Buffers<'_>, usize) -> R + Send,
-    ) -> PyResult<R> {
+    /// Runs `op` on the engine with every buffer borrowed mutably, the GIL released.
+    fn with_buffers(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<Result<usize, String>> {
         let mut board = self.board.bind(py).try_readwrite().map_err(busy)?;
         let mut phase = self.phase.bind(py).try_readwrite().map_err(busy)?;
         let mut counts = self.counts.bind(py).try_readwrite().map_err(busy)?;
@@ -78,7 +134,11 @@ impl PyVectorEnv {
         };
         let env = &mut self.env;
         let threads = self.threads;
-        Ok(py.allow_threads(move || f(env, bufs, threads)))
+        Ok(py.allow_threads(move || on_vec!(env, e => apply(e, op, bufs, threads))))
+    }
+
+    fn num_games(&self) -> usize {
+        on_vec!(&self.env, e => e.games.len())
     }
 }
 
@@ -101,8 +161,7 @@ impl PyVectorEnv {
         threads: i64,
     ) -> PyResult<Self> {
         let start = start.borrow();
-        let game = &start.game;
-        if game.over {
+        if start.game.over() {
             return Err(PyValueError::new_err("the start game is over"));
         }
         let count = |what: &str, v: i64| {
@@ -121,19 +180,16 @@ impl PyVectorEnv {
         }
         let first_year = u32::try_from(first_year)
             .map_err(|_| PyValueError::new_err(format!("first_year {first_year} is not a year")))?;
-        let cfg = Config {
-            start: game.state.clone(),
-            max_year: game.max_year,
-            first_year,
-            slots,
-            choices,
-            win: win as f32,
-            draw: draw as f32,
-        };
+        let (w, d) = (win as f32, draw as f32);
+        let env = match &start.game {
+            AnyGame::W128(g) => make(g, n, first_year, slots, choices, w, d).map(AnyVector::W128),
+            AnyGame::W256(g) => make(g, n, first_year, slots, choices, w, d).map(AnyVector::W256),
+            AnyGame::W1024(g) => make(g, n, first_year, slots, choices, w, d).map(AnyVector::W1024),
+        }
+        .map_err(PyValueError::new_err)?;
         let threads = threads_of(threads)?;
-        let env = VectorEnv::new(game.map, cfg, n).map_err(PyValueError::new_err)?;
-        let z = env.sizes();
-        let (l, c, p) = (env.layout.locations, env.layout.channels, z.powers);
+        let (z, layout) = on_vec!(&env, e => (e.sizes(), e.layout));
+        let (l, c, p) = (layout.locations, layout.channels, z.powers);
         Ok(PyVectorEnv {
             threads,
             board: PyArray3::zeros(py, [n, l, c], false).unbind(),
@@ -153,7 +209,7 @@ impl PyVectorEnv {
 
     #[getter]
     fn num_envs(&self) -> usize {
-        self.env.games.len()
+        self.num_games()
     }
 
     #[getter]
@@ -169,7 +225,7 @@ impl PyVectorEnv {
 
     /// The board columns' starts by name (`docs/env.md`), and `channels`, `locations`, `powers`.
     fn layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let l = &self.env.layout;
+        let l = &on_vec!(&self.env, e => e.layout);
         let d = PyDict::new(py);
         for (name, v) in [
             ("locations", l.locations),
@@ -210,7 +266,8 @@ impl PyVectorEnv {
     /// Starts every game again from the start position.
     fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
         guarded(|| {
-            self.with_buffers(py, |env, bufs, threads| env.reset(bufs, threads))?
+            self.with_buffers(py, Op::Reset)?
+                .map(|_| ())
                 .map_err(PyRuntimeError::new_err)
         })
     }
@@ -225,8 +282,8 @@ impl PyVectorEnv {
                     "actions must be a 3-dimensional int64 NumPy array (games, powers, slots)",
                 )
             })?;
-            let z = self.env.sizes();
-            let want = [self.env.games.len(), z.powers, self.env.cfg.slots];
+            let (z, slots) = on_vec!(&self.env, e => (e.sizes(), e.cfg.slots));
+            let want = [self.num_games(), z.powers, slots];
             if array.shape() != want {
                 return Err(PyValueError::new_err(format!(
                     "actions: expected shape {want:?}, got {:?}",
@@ -243,7 +300,7 @@ impl PyVectorEnv {
                     &owned[..]
                 }
             };
-            let r = self.with_buffers(py, |env, bufs, threads| env.step(slice, bufs, threads))?;
+            let r = self.with_buffers(py, Op::Step(slice))?;
             r.map_err(|e| {
                 if e.starts_with("actions") {
                     PyValueError::new_err(e)
@@ -256,76 +313,80 @@ impl PyVectorEnv {
 
     /// Game `i`'s legal codes per power (map order) and slot: `[[codes, ...], ...]`.
     fn legal_codes<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
-        let all = self
-            .env
-            .legal(i)
-            .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
-        let lists: PyResult<Vec<Bound<'py, PyList>>> = all
-            .iter()
-            .map(|slots| {
-                let inner: PyResult<Vec<Bound<'py, PyList>>> = slots
-                    .iter()
-                    .map(|(codes, _)| PyList::new(py, codes.iter().copied()))
-                    .collect();
-                PyList::new(py, inner?)
-            })
-            .collect();
-        PyList::new(py, lists?)
+        on_vec!(&self.env, env => {
+            let all = env
+                .legal(i)
+                .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
+            let lists: PyResult<Vec<Bound<'py, PyList>>> = all
+                .iter()
+                .map(|slots| {
+                    let inner: PyResult<Vec<Bound<'py, PyList>>> = slots
+                        .iter()
+                        .map(|(codes, _)| PyList::new(py, codes.iter().copied()))
+                        .collect();
+                    PyList::new(py, inner?)
+                })
+                .collect();
+            PyList::new(py, lists?)
+        })
     }
 
     /// Game `i`'s slot keys per power and slot (a location name, or the power's name for a
     /// waive without a build site), as `FastGame.slots` names them.
     fn slot_keys<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
-        let map = self.env.map;
-        let all = self
-            .env
-            .legal(i)
-            .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
-        let lists: PyResult<Vec<Bound<'py, PyList>>> = all
-            .iter()
-            .map(|slots| {
-                PyList::new(
-                    py,
-                    slots.iter().map(|(_, (key, is_power))| {
-                        if *is_power {
-                            map.power_name(*key as usize)
-                        } else {
-                            map.loc_name(*key as usize)
-                        }
-                    }),
-                )
-            })
-            .collect();
-        PyList::new(py, lists?)
+        on_vec!(&self.env, env => {
+            let map = env.map;
+            let all = env
+                .legal(i)
+                .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
+            let lists: PyResult<Vec<Bound<'py, PyList>>> = all
+                .iter()
+                .map(|slots| {
+                    PyList::new(
+                        py,
+                        slots.iter().map(|(_, (key, is_power))| {
+                            if *is_power {
+                                map.power_name(*key as usize)
+                            } else {
+                                map.loc_name(*key as usize)
+                            }
+                        }),
+                    )
+                })
+                .collect();
+            PyList::new(py, lists?)
+        })
     }
 
     /// A copy of game `i` as a `FastGame` (changing it leaves the environment as it is).
     fn game(&self, i: usize) -> PyResult<PyFastGame> {
-        let e = self
-            .env
-            .games
-            .get(i)
-            .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
-        let mut game = e.game.clone();
-        game.poisoned = false;
+        let none = || PyValueError::new_err(format!("no game {i}"));
+        let game = match &self.env {
+            AnyVector::W128(e) => AnyGame::W128(e.games.get(i).ok_or_else(none)?.game.clone()),
+            AnyVector::W256(e) => AnyGame::W256(e.games.get(i).ok_or_else(none)?.game.clone()),
+            AnyVector::W1024(e) => AnyGame::W1024(e.games.get(i).ok_or_else(none)?.game.clone()),
+        };
+        let mut game = game;
+        crate::bindings::any::on_game!(&mut game, g => g.poisoned = false);
         Ok(PyFastGame { game })
     }
 
     /// Test hook: the next step of game `i` panics inside the core.
     fn _poison(&mut self, i: usize) -> PyResult<()> {
-        let e = self
-            .env
-            .games
-            .get_mut(i)
-            .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
-        e.game.poisoned = true;
+        on_vec!(&mut self.env, env => {
+            let e = env
+                .games
+                .get_mut(i)
+                .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
+            e.game.poisoned = true;
+        });
         Ok(())
     }
 
     fn __repr__(&self) -> String {
         format!(
             "<VectorEnv {} games, {} threads>",
-            self.env.games.len(),
+            self.num_games(),
             self.threads
         )
     }

@@ -19,6 +19,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
+use super::mask::Mask;
 use super::phases::{borrow_spare_scratch, forget_scratch, return_scratch, Game};
 
 /// At most this many pool threads (more threads asked for than this share the pool's).
@@ -27,19 +28,19 @@ const MAX_POOL_THREADS: usize = 63;
 /// Processes every game (its `orders` already set) on up to `threads` threads, the calling thread
 /// included. Returns the first error (an internal inconsistency or a panic, as a message); the
 /// other games are processed all the same.
-pub fn process_all(games: &mut [&mut Game], threads: usize) -> Result<(), String> {
+pub fn process_all<M: Mask>(games: &mut [&mut Game<M>], threads: usize) -> Result<(), String> {
     process_all_with(games, threads, |_, _| {})
 }
 
 /// As [`process_all`], calling `prepare(i, game)` on `games[i]` just before processing it, on the
 /// thread that processes it (to set its orders outside the caller's serial part).
-pub fn process_all_with<F>(
-    games: &mut [&mut Game],
+pub fn process_all_with<M: Mask, F>(
+    games: &mut [&mut Game<M>],
     threads: usize,
     prepare: F,
 ) -> Result<(), String>
 where
-    F: Fn(usize, &mut Game) + Sync,
+    F: Fn(usize, &mut Game<M>) + Sync,
 {
     let threads = threads.clamp(1, games.len().max(1));
     if threads == 1 {
@@ -47,7 +48,8 @@ where
     }
     let map = games[0].map;
     let block = (games.len() / (threads * 32)).clamp(1, 32);
-    let queue: Mutex<VecDeque<(usize, &mut [&mut Game])>> = Mutex::new(
+    #[allow(clippy::type_complexity)]
+    let queue: Mutex<VecDeque<(usize, &mut [&mut Game<M>])>> = Mutex::new(
         games
             .chunks_mut(block)
             .enumerate()
@@ -92,9 +94,9 @@ where
     }
 }
 
-fn run<F>(start: usize, games: &mut [&mut Game], prepare: &F) -> Result<(), String>
+fn run<M: Mask, F>(start: usize, games: &mut [&mut Game<M>], prepare: &F) -> Result<(), String>
 where
-    F: Fn(usize, &mut Game) + Sync,
+    F: Fn(usize, &mut Game<M>) + Sync,
 {
     let mut outcome = Ok(());
     for (k, game) in games.iter_mut().enumerate() {

@@ -33,8 +33,8 @@
 //! per phase with 128-bit sets, and a unit's list is built on first use and kept until the state
 //! changes (each state carries a `stamp`, see `phases`).
 
-use super::encode::{self, kind, well_formed};
-use super::game_map::{bit, has, Bits, GameMap, Mask, LAND, NO_POWER};
+use super::encode::{self, kind, well_formed, Code};
+use super::game_map::{has, Bits, GameMap, Mask, LAND, NO_POWER};
 use super::rules::BuildSites;
 use super::state::{State, ADJUSTMENTS, MOVEMENT};
 
@@ -107,7 +107,7 @@ use reason::*;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
     pub power: u8,
-    pub key: u8,
+    pub key: u16,
     pub key_is_power: bool,
     start: u32,
     len: u32,
@@ -115,36 +115,37 @@ pub struct Slot {
 
 /// A minimal-route answer: the seas lying on some minimal convoy route from `army` to `dst`.
 #[derive(Clone, Copy, Debug)]
-struct Route {
-    army: u8,
-    dst: u8,
-    seas: Mask,
+struct Route<M> {
+    army: u16,
+    dst: u16,
+    seas: M,
 }
 
-const N: usize = encode::MAX_INDEX;
 /// No list yet for a slot key.
 const NO_SLOT: u32 = u32::MAX;
 
 /// The legal-order tables of one state, with reusable buffers (see the module documentation).
-pub struct Legal {
+pub struct Legal<M: Mask> {
     /// The state these tables describe (0: none).
     stamp: u64,
-    tables: Tables,
+    tables: Tables<M>,
     routes_ready: bool,
-    routes: Vec<Route>,
-    useful: [Mask; N],
-    codes: Vec<u32>,
+    routes: Vec<Route<M>>,
+    useful: M::Table<M>,
+    codes: Vec<Code>,
     /// Per province (movement, retreat, adjustment site or unit), the index of its slot's list.
-    slot_of: [u32; N],
+    slot_of: M::Table<u32>,
     slots: Vec<Slot>,
     /// Whether `slots` lists every slot of the phase.
     complete: bool,
     /// Adjustments: the waive slot of each power that may build, or NO_SLOT.
-    power_slot: [u32; N],
+    power_slot: M::Table<u32>,
     /// Scratch of `all_slots`.
     spare: Vec<Slot>,
     /// Scratch of `check`: one section of a list.
-    section: Vec<u32>,
+    section: Vec<Code>,
+    /// Scratch of `walk`: the routes still to extend.
+    steps: Vec<Step<M>>,
 }
 
 /// What the movement lists are made of, worked out once per state: who could move where.
@@ -154,17 +155,17 @@ pub struct Legal {
 /// ([`Tables::push_supports`]) and, for a fleet at sea, the convoys ([`push_convoys`]).
 /// Checking a code only needs the section it would be listed in, which is what
 /// [`Legal::check`] builds when the unit's whole list has not been asked for.
-struct Tables {
-    occupied: Mask,
-    fleets: Mask,
+struct Tables<M: Mask> {
+    occupied: M,
+    fleets: M,
     /// Per province, the provinces whose unit could move into it.
-    into: [Mask; N],
+    into: M::Table<M>,
     /// Per province, the provinces whose army could reach it only by convoy.
-    convoy_only: [Mask; N],
+    convoy_only: M::Table<M>,
     /// Per army province, where the fleets at sea could carry it.
-    by_sea: [Mask; N],
+    by_sea: M::Table<M>,
     /// Per army province, the seas of fleets its convoys could use.
-    closure: [Mask; N],
+    closure: M::Table<M>,
 }
 
 // The rules. Each decides one rule and gives its reason ([`reason`]; `OK` when the rule allows
@@ -172,7 +173,7 @@ struct Tables {
 
 /// Where the unit in `p` may support: the provinces it could enter itself (DATC 6.B.4: province
 /// level, 6.B.5 from the supporter's own coast; never its own, DATC 6.D.34).
-fn support_reach(map: &GameMap, st: &State, p: usize) -> Mask {
+fn support_reach<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize) -> M {
     let u = st.units[p];
     if u.fleet {
         map.fleet_reach[u.loc as usize]
@@ -184,7 +185,7 @@ fn support_reach(map: &GameMap, st: &State, p: usize) -> Mask {
 /// The army in `p` ordered to another province `q` (`via`: "via convoy"): over land to a
 /// neighbour, or wherever the fleets at sea could carry it (DATC 4.E.1, 6.D.32: "via convoy"
 /// needs such fleets).
-fn army_move(map: &GameMap, t: &Tables, p: usize, q: usize, via: bool) -> u8 {
+fn army_move<M: Mask>(map: &GameMap<M>, t: &Tables<M>, p: usize, q: usize, via: bool) -> u8 {
     if map.is_sea(q) {
         return ARMY_TO_SEA;
     }
@@ -202,13 +203,13 @@ fn army_move(map: &GameMap, t: &Tables, p: usize, q: usize, via: bool) -> u8 {
 
 /// A fleet at location `here` ordered to location `dest`: the location it moves to (with one
 /// coast of the province reachable, that coast, DATC 4.B.2), or why it cannot (DATC 4.B.1-4.B.3).
-fn fleet_move(map: &GameMap, here: usize, dest: usize) -> Result<usize, u8> {
+fn fleet_move<M: Mask>(map: &GameMap<M>, here: usize, dest: usize) -> Result<usize, u8> {
     let dp = map.prov_of[dest] as usize;
     if map.kind[dp] == LAND {
         return Err(FLEET_TO_LAND);
     }
     let reachable = map.fleet_adj[here] & map.locs_of(dp);
-    if reachable == 0 {
+    if reachable.is_zero() {
         return Err(NOT_ADJACENT);
     }
     if dest != dp {
@@ -218,14 +219,14 @@ fn fleet_move(map: &GameMap, here: usize, dest: usize) -> Result<usize, u8> {
             Err(BAD_COAST)
         };
     }
-    if reachable.count_ones() > 1 {
+    if reachable.count() > 1 {
         return Err(COAST_NEEDED);
     }
-    Ok(reachable.trailing_zeros() as usize)
+    reachable.first().ok_or(NOT_ADJACENT)
 }
 
 /// The unit in `p` supporting the unit in province `a` to hold.
-fn support_hold(map: &GameMap, st: &State, p: usize, a: usize) -> u8 {
+fn support_hold<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize, a: usize) -> u8 {
     if !st.units[a].is_some() {
         return NO_SUPPORTED_UNIT;
     }
@@ -241,7 +242,7 @@ fn support_hold(map: &GameMap, st: &State, p: usize, a: usize) -> u8 {
 /// The unit in `p` supporting the unit in province `a` into province `dp`, as far as the
 /// supporter decides it; whether that move is possible (DATC 4.E.1, 6.A.5, 6.D.31) is the
 /// search of [`Tables::push_supports`].
-fn support_move(map: &GameMap, st: &State, p: usize, a: usize, dp: usize) -> u8 {
+fn support_move<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize, a: usize, dp: usize) -> u8 {
     if !st.units[a].is_some() {
         return NO_SUPPORTED_UNIT;
     }
@@ -259,7 +260,12 @@ fn support_move(map: &GameMap, st: &State, p: usize, a: usize, dp: usize) -> u8 
 
 /// The unit dislodged from `p` ordered to location `a`: the location it retreats to (an army to
 /// the province, DATC 4.B.6; a fleet to the one coast among its options), or why it cannot.
-fn retreat_destination(map: &GameMap, st: &State, p: usize, a: usize) -> Result<usize, u8> {
+fn retreat_destination<M: Mask>(
+    map: &GameMap<M>,
+    st: &State<M>,
+    p: usize,
+    a: usize,
+) -> Result<usize, u8> {
     let dp = map.prov_of[a] as usize;
     let options = st.retreats[p];
     let mut dest = a;
@@ -267,11 +273,11 @@ fn retreat_destination(map: &GameMap, st: &State, p: usize, a: usize) -> Result<
         dest = dp;
     } else if a == dp && !has(options, a) {
         let coasts = options & map.coasts[dp];
-        if coasts.count_ones() > 1 {
+        if coasts.count() > 1 {
             return Err(COAST_NEEDED);
         }
-        if coasts != 0 {
-            dest = coasts.trailing_zeros() as usize;
+        if let Some(c) = coasts.first() {
+            dest = c;
         }
     }
     if has(options, dest) {
@@ -283,7 +289,7 @@ fn retreat_destination(map: &GameMap, st: &State, p: usize, a: usize) -> Result<
 
 /// What `power` owes in an adjustment phase: its centres less its units (more than zero:
 /// builds; less: disbands).
-fn owed(map: &GameMap, st: &State, power: usize) -> i64 {
+fn owed<M: Mask>(map: &GameMap<M>, st: &State<M>, power: usize) -> i64 {
     let mut owed = 0i64;
     for q in 0..map.provinces {
         if st.centers[q] == power as u8 {
@@ -309,25 +315,31 @@ fn adjustment(k: u32, owed: i64) -> u8 {
 
 /// A fleet built at location `loc` of a build site: never inland (DATC 4.C.4, 6.I.2), on a
 /// split coast only with the coast (DATC 4.B.7).
-fn fleet_build(map: &GameMap, loc: usize) -> u8 {
+fn fleet_build<M: Mask>(map: &GameMap<M>, loc: usize) -> u8 {
     let prov = map.prov_of[loc] as usize;
     if map.kind[prov] == LAND {
         return FLEET_TO_LAND;
     }
-    if map.coasts[prov] != 0 && loc == prov {
+    if !map.coasts[prov].is_zero() && loc == prov {
         return COAST_NEEDED;
     }
     OK
 }
 
+/// Whether the unit in `p` may convoy: a fleet at sea or in a port (DATC 6.F.1;
+/// [`GameMap::may_convoy`]).
+fn convoys_from<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize) -> bool {
+    st.units[p].fleet && map.may_convoy(p)
+}
+
 /// Section: the hold.
-fn push_hold(st: &State, p: usize, out: &mut Vec<u32>) {
+fn push_hold<M: Mask>(st: &State<M>, p: usize, out: &mut Vec<Code>) {
     out.push(encode::hold(st.units[p].loc as usize));
 }
 
 /// Section: the convoys of the fleet at sea in `p` (DATC 6.G.19, 4.E.1: only a fleet on some
 /// minimal route may convoy the army).
-fn push_convoys(routes: &[Route], st: &State, p: usize, out: &mut Vec<u32>) {
+fn push_convoys<M: Mask>(routes: &[Route<M>], st: &State<M>, p: usize, out: &mut Vec<Code>) {
     let loc = st.units[p].loc as usize;
     for r in routes {
         if has(r.seas, p) {
@@ -336,9 +348,9 @@ fn push_convoys(routes: &[Route], st: &State, p: usize, out: &mut Vec<u32>) {
     }
 }
 
-impl Tables {
+impl<M: Mask> Tables<M> {
     /// Section: the moves of the unit in `p`.
-    fn push_moves(&self, map: &GameMap, st: &State, p: usize, out: &mut Vec<u32>) {
+    fn push_moves(&self, map: &GameMap<M>, st: &State<M>, p: usize, out: &mut Vec<Code>) {
         let u = st.units[p];
         let loc = u.loc as usize;
         if u.fleet {
@@ -366,13 +378,20 @@ impl Tables {
     /// a fleet's move into a split-coast province with the bare province and with each coast it
     /// can reach (DATC 6.B.9); a convoyed move only with a route that does not need this fleet
     /// (DATC 6.D.31).
-    fn push_supports(&self, map: &GameMap, st: &State, p: usize, into: Mask, out: &mut Vec<u32>) {
+    fn push_supports(
+        &self,
+        map: &GameMap<M>,
+        st: &State<M>,
+        p: usize,
+        into: M,
+        out: &mut Vec<Code>,
+    ) {
         let loc = st.units[p].loc as usize;
-        let at_sea = map.is_sea(p);
+        let at_sea = convoys_from(map, st, p);
         // 6.D.31: per army, its reach by sea without this fleet (worked out on first need and
         // kept for a few armies).
-        let mut avoiding = [0 as Mask; 8];
-        let mut armies = [0u8; 8];
+        let mut avoiding = [M::ZERO; 8];
+        let mut armies = [0u16; 8];
         let mut cached = 0;
         for q in Bits(into) {
             if support_hold(map, st, p, q) == OK {
@@ -396,9 +415,9 @@ impl Tables {
                     let reach = match found {
                         Some(i) => avoiding[i],
                         None => {
-                            let r = map.convoy_reach(m, self.fleets, bit(p)).0;
+                            let r = map.convoy_reach(m, self.fleets, M::bit(p)).0;
                             if cached < armies.len() {
-                                armies[cached] = m as u8;
+                                armies[cached] = m as u16;
                                 avoiding[cached] = r;
                                 cached += 1;
                             }
@@ -415,42 +434,43 @@ impl Tables {
     }
 }
 
-impl Default for Legal {
+impl<M: Mask> Default for Legal<M> {
     fn default() -> Self {
         Legal {
             stamp: 0,
             tables: Tables {
-                occupied: 0,
-                fleets: 0,
-                into: [0; N],
-                convoy_only: [0; N],
-                by_sea: [0; N],
-                closure: [0; N],
+                occupied: M::ZERO,
+                fleets: M::ZERO,
+                into: M::table(M::ZERO),
+                convoy_only: M::table(M::ZERO),
+                by_sea: M::table(M::ZERO),
+                closure: M::table(M::ZERO),
             },
             routes_ready: false,
             routes: Vec::new(),
-            useful: [0; N],
+            useful: M::table(M::ZERO),
             codes: Vec::new(),
-            slot_of: [NO_SLOT; N],
+            slot_of: M::table(NO_SLOT),
             slots: Vec::new(),
             complete: false,
-            power_slot: [NO_SLOT; N],
+            power_slot: M::table(NO_SLOT),
             spare: Vec::new(),
             section: Vec::new(),
+            steps: Vec::new(),
         }
     }
 }
 
-impl Legal {
+impl<M: Mask> Legal<M> {
     /// Makes the tables describe `st` (whose stamp is `stamp`); a no-op when they already do.
-    pub fn prepare(&mut self, map: &GameMap, st: &State, stamp: u64) {
+    pub fn prepare(&mut self, map: &GameMap<M>, st: &State<M>, stamp: u64) {
         if self.stamp == stamp && stamp != 0 {
             return;
         }
         self.stamp = stamp;
         self.codes.clear();
         self.slots.clear();
-        self.slot_of[..map.provinces].fill(NO_SLOT);
+        self.slot_of.as_mut()[..map.provinces].fill(NO_SLOT);
         self.complete = false;
         self.routes_ready = false;
         self.routes.clear();
@@ -466,53 +486,58 @@ impl Legal {
         self.stamp = 0;
     }
 
-    fn prepare_movement(&mut self, map: &GameMap, st: &State) {
+    fn prepare_movement(&mut self, map: &GameMap<M>, st: &State<M>) {
         let p = map.provinces;
         let t = &mut self.tables;
-        let mut occupied = 0;
+        let mut occupied = M::ZERO;
+        let mut afloat = M::ZERO;
         for q in 0..p {
             if st.units[q].is_some() {
-                occupied |= bit(q);
+                occupied |= M::bit(q);
+                if st.units[q].fleet {
+                    afloat |= M::bit(q);
+                }
             }
         }
-        let fleets = occupied & map.seas;
+        // The fleets that could convoy: at sea or in a port.
+        let fleets = afloat & map.carriers;
         t.occupied = occupied;
         t.fleets = fleets;
-        t.into[..p].fill(0);
-        t.convoy_only[..p].fill(0);
+        t.into.as_mut()[..p].fill(M::ZERO);
+        t.convoy_only.as_mut()[..p].fill(M::ZERO);
         for m in Bits(occupied) {
             let u = st.units[m];
             if u.fleet {
                 for q in Bits(map.fleet_reach[u.loc as usize]) {
-                    t.into[q] |= bit(m);
+                    t.into[q] |= M::bit(m);
                 }
             } else {
                 let land = map.army_adj[m];
-                let (sea, closure) = if map.shore_seas[m] & fleets != 0 {
-                    map.convoy_reach(m, fleets, 0)
+                let (sea, closure) = if !(map.shore_seas[m] & fleets).is_zero() {
+                    map.convoy_reach(m, fleets, M::ZERO)
                 } else {
-                    (0, 0)
+                    (M::ZERO, M::ZERO)
                 };
                 t.by_sea[m] = sea;
                 t.closure[m] = closure;
                 for q in Bits(land | sea) {
-                    t.into[q] |= bit(m);
+                    t.into[q] |= M::bit(m);
                 }
                 for q in Bits(sea & !land) {
-                    t.convoy_only[q] |= bit(m);
+                    t.convoy_only[q] |= M::bit(m);
                 }
             }
         }
     }
 
-    fn prepare_adjustments(&mut self, map: &GameMap, st: &State) {
-        let mut occupied: Mask = 0;
+    fn prepare_adjustments(&mut self, map: &GameMap<M>, st: &State<M>) {
+        let mut occupied = M::ZERO;
         for q in 0..map.provinces {
             if st.units[q].is_some() {
-                occupied |= bit(q);
+                occupied |= M::bit(q);
             }
         }
-        self.power_slot[..map.powers].fill(NO_SLOT);
+        self.power_slot.as_mut()[..map.powers].fill(NO_SLOT);
         for power in 0..map.powers {
             let owed = owed(map, st, power);
             if adjustment(kind::BUILD, owed) == OK {
@@ -556,7 +581,7 @@ impl Legal {
         }
         self.slots.push(Slot {
             power: power as u8,
-            key: key as u8,
+            key: key as u16,
             key_is_power,
             start: self.codes.len() as u32,
             len: 0,
@@ -571,7 +596,7 @@ impl Legal {
     }
 
     /// The codes of one slot.
-    pub fn codes_of(&self, slot: &Slot) -> &[u32] {
+    pub fn codes_of(&self, slot: &Slot) -> &[Code] {
         &self.codes[slot.start as usize..(slot.start + slot.len) as usize]
     }
 
@@ -579,9 +604,9 @@ impl Legal {
     /// dislodged unit by province; adjustments, per power in map order its build sites by
     /// province (each list: the builds there) and then its waive, or its units by province
     /// (each list: the disband).
-    pub fn all_slots(&mut self, map: &GameMap, st: &State) {
+    pub fn all_slots(&mut self, map: &GameMap<M>, st: &State<M>) {
         if !self.complete {
-            let mut order = [0u32; N];
+            let mut order = M::table(0u32);
             let mut count = 0;
             for q in 0..map.provinces {
                 let present = if st.kind == MOVEMENT {
@@ -598,7 +623,11 @@ impl Legal {
             // order.
             let mut sorted = std::mem::take(&mut self.spare);
             sorted.clear();
-            sorted.extend(order[..count].iter().map(|&i| self.slots[i as usize]));
+            sorted.extend(
+                order.as_ref()[..count]
+                    .iter()
+                    .map(|&i| self.slots[i as usize]),
+            );
             std::mem::swap(&mut self.slots, &mut sorted);
             self.spare = sorted;
             for (i, s) in self.slots.iter().enumerate() {
@@ -615,7 +644,7 @@ impl Legal {
 
     /// The slot of the unit (movement) or dislodged unit (retreats) in province `q`, its list
     /// built on first use. The province must hold such a unit.
-    fn unit_slot(&mut self, map: &GameMap, st: &State, q: usize) -> u32 {
+    fn unit_slot(&mut self, map: &GameMap<M>, st: &State<M>, q: usize) -> u32 {
         let index = self.slot_of[q];
         if index != NO_SLOT {
             return index;
@@ -634,19 +663,19 @@ impl Legal {
     }
 
     /// A unit's whole list: the concatenation of its sections (see [`Tables`]).
-    fn movement_list(&mut self, map: &GameMap, st: &State, p: usize) {
+    fn movement_list(&mut self, map: &GameMap<M>, st: &State<M>, p: usize) {
         let t = &self.tables;
         let codes = &mut self.codes;
         push_hold(st, p, codes);
         t.push_moves(map, st, p, codes);
         t.push_supports(map, st, p, support_reach(map, st, p), codes);
-        if map.is_sea(p) {
+        if convoys_from(map, st, p) {
             self.ensure_routes(map, st);
             push_convoys(&self.routes, st, p, &mut self.codes);
         }
     }
 
-    fn retreat_list(&mut self, map: &GameMap, st: &State, p: usize) {
+    fn retreat_list(&mut self, map: &GameMap<M>, st: &State<M>, p: usize) {
         let loc = st.dislodged[p].loc as usize;
         for o in Bits(st.retreats[p]) {
             if retreat_destination(map, st, p, o) == Ok(o) {
@@ -659,7 +688,7 @@ impl Legal {
     /// For every army a convoy could carry: per destination, the seas on some minimal route
     /// (the definition of `diplo.convoys.route_fleets`: an induced chain of fleet seas, only its
     /// first touching the army's province and only its last the destination).
-    fn ensure_routes(&mut self, map: &GameMap, st: &State) {
+    fn ensure_routes(&mut self, map: &GameMap<M>, st: &State<M>) {
         if self.routes_ready {
             return;
         }
@@ -667,57 +696,58 @@ impl Legal {
         self.routes.clear();
         let fleets = self.tables.fleets;
         for a in Bits(self.tables.occupied & map.shores) {
-            if st.units[a].fleet || self.tables.by_sea[a] == 0 {
+            if st.units[a].fleet || self.tables.by_sea[a].is_zero() {
                 continue;
             }
             let src_seas = map.shore_seas[a] & fleets;
-            let mut found: Mask = 0;
+            let mut found = M::ZERO;
             for first in Bits(src_seas) {
                 walk(
                     map,
                     fleets,
                     src_seas,
                     Step {
-                        path: bit(first),
+                        path: M::bit(first),
                         last: first,
-                        blocked: bit(first),
-                        touched: bit(a),
+                        blocked: M::bit(first),
+                        touched: M::bit(a),
                     },
+                    &mut self.steps,
                     &mut self.useful,
                     &mut found,
                 );
             }
             for d in Bits(found) {
                 self.routes.push(Route {
-                    army: a as u8,
-                    dst: d as u8,
+                    army: a as u16,
+                    dst: d as u16,
                     seas: self.useful[d],
                 });
-                self.useful[d] = 0;
+                self.useful[d] = M::ZERO;
             }
         }
     }
 
     /// The seas holding a fleet (movement tables; [`Legal::prepare`] first).
-    pub fn fleets(&self) -> Mask {
+    pub fn fleets(&self) -> M {
         self.tables.fleets
     }
 
     /// The seas on some minimal convoy route of the army in province `army` to province `dst`
     /// (`diplo.convoys.route_fleets`); empty when no convoy could carry it there.
-    pub fn route_seas(&mut self, map: &GameMap, st: &State, army: usize, dst: usize) -> Mask {
+    pub fn route_seas(&mut self, map: &GameMap<M>, st: &State<M>, army: usize, dst: usize) -> M {
         self.ensure_routes(map, st);
         self.routes
             .iter()
             .find(|r| r.army as usize == army && r.dst as usize == dst)
-            .map_or(0, |r| r.seas)
+            .map_or(M::ZERO, |r| r.seas)
     }
 
     /// The normal form of a submitted code in `st` and the key of the slot it belongs to (the
     /// province of the unit, dislodged unit or build site; the power for a waive), or `None` when
     /// the code is malformed or names no unit that could take it. Not yet a verdict: see
     /// [`Legal::check`].
-    pub fn canonical(map: &GameMap, st: &State, code: u32) -> Option<(usize, u32)> {
+    pub fn canonical(map: &GameMap<M>, st: &State<M>, code: Code) -> Option<(usize, Code)> {
         if !well_formed(code, map.locations, map.provinces, map.powers) {
             return None;
         }
@@ -806,7 +836,7 @@ impl Legal {
     /// The verdict on a submitted code: `Some((key, normal form))` when it is legal (its normal
     /// form is in its slot's list), else `None`. [`Legal::prepare`] must have been called for
     /// `st`.
-    pub fn check(&mut self, map: &GameMap, st: &State, code: u32) -> Option<(usize, u32)> {
+    pub fn check(&mut self, map: &GameMap<M>, st: &State<M>, code: Code) -> Option<(usize, Code)> {
         let (key, c) = Self::canonical(map, st, code)?;
         let slot = match st.kind {
             ADJUSTMENTS => {
@@ -839,11 +869,11 @@ impl Legal {
     /// would be listed; false when no section of that unit could list it.
     fn section_of(
         &mut self,
-        map: &GameMap,
-        st: &State,
+        map: &GameMap<M>,
+        st: &State<M>,
         p: usize,
-        c: u32,
-        out: &mut Vec<u32>,
+        c: Code,
+        out: &mut Vec<Code>,
     ) -> bool {
         match encode::kind_of(c) {
             kind::HOLD => push_hold(st, p, out),
@@ -857,10 +887,10 @@ impl Legal {
                 if !has(support_reach(map, st, p), q) {
                     return false;
                 }
-                self.tables.push_supports(map, st, p, bit(q), out);
+                self.tables.push_supports(map, st, p, M::bit(q), out);
             }
             kind::CONVOY => {
-                if !map.is_sea(p) {
+                if !convoys_from(map, st, p) {
                     return false;
                 }
                 self.ensure_routes(map, st);
@@ -876,50 +906,58 @@ impl Legal {
 /// use (neighbours of earlier seas: a chord would make a shorter route) and the shores touched
 /// before `last` (with the army's own province).
 #[derive(Clone, Copy)]
-struct Step {
-    path: Mask,
+struct Step<M> {
+    path: M,
     last: usize,
-    blocked: Mask,
-    touched: Mask,
+    blocked: M,
+    touched: M,
 }
 
-fn walk(
-    map: &GameMap,
-    fleets: Mask,
-    src_seas: Mask,
-    s: Step,
-    useful: &mut [Mask; N],
-    found: &mut Mask,
+/// Every minimal route from the army's seas `src_seas` that starts with `start`: marks in
+/// `useful` (per destination) the seas on such routes, and in `found` the destinations. An
+/// explicit stack (`stack`, a reusable buffer), not recursion: a chain of a thousand seas is as
+/// safe as a chain of three.
+fn walk<M: Mask>(
+    map: &GameMap<M>,
+    fleets: M,
+    src_seas: M,
+    start: Step<M>,
+    stack: &mut Vec<Step<M>>,
+    useful: &mut M::Table<M>,
+    found: &mut M,
 ) {
-    let shores = map.sea_shores[s.last];
-    let ends = shores & !s.touched;
-    for d in Bits(ends) {
-        useful[d] |= s.path;
-    }
-    *found |= ends;
-    let touched = s.touched | shores;
-    let adj = map.sea_adj[s.last] & fleets;
-    let blocked = s.blocked | adj;
-    for next in Bits(adj & !s.blocked & !src_seas & !s.path) {
-        walk(
-            map,
-            fleets,
-            src_seas,
-            Step {
-                path: s.path | bit(next),
+    stack.clear();
+    stack.push(start);
+    while let Some(s) = stack.pop() {
+        let shores = map.sea_shores[s.last];
+        let ends = shores & !s.touched;
+        for d in Bits(ends) {
+            useful[d] |= s.path;
+        }
+        *found |= ends;
+        let touched = s.touched | shores;
+        let adj = map.sea_adj[s.last] & fleets;
+        let blocked = s.blocked | adj;
+        for next in Bits(adj & !s.blocked & !src_seas & !s.path) {
+            stack.push(Step {
+                path: s.path | M::bit(next),
                 last: next,
                 blocked,
                 touched,
-            },
-            useful,
-            found,
-        );
+            });
+        }
     }
 }
 
 /// The reason `code`, submitted by `power` (`NO_POWER`: by the owner of whatever it orders),
 /// is refused in `st`, or `OK`. [`Legal::prepare`] must have been called for `st`.
-pub fn why(legal: &mut Legal, map: &GameMap, st: &State, power: u8, code: u32) -> u8 {
+pub fn why<M: Mask>(
+    legal: &mut Legal<M>,
+    map: &GameMap<M>,
+    st: &State<M>,
+    power: u8,
+    code: Code,
+) -> u8 {
     if !well_formed(code, map.locations, map.provinces, map.powers) {
         return MALFORMED;
     }
@@ -930,7 +968,13 @@ pub fn why(legal: &mut Legal, map: &GameMap, st: &State, power: u8, code: u32) -
     }
 }
 
-fn why_movement(legal: &mut Legal, map: &GameMap, st: &State, power: u8, code: u32) -> u8 {
+fn why_movement<M: Mask>(
+    legal: &mut Legal<M>,
+    map: &GameMap<M>,
+    st: &State<M>,
+    power: u8,
+    code: Code,
+) -> u8 {
     let k = encode::kind_of(code);
     if k > kind::CONVOY {
         return WRONG_PHASE;
@@ -984,7 +1028,7 @@ fn why_movement(legal: &mut Legal, map: &GameMap, st: &State, power: u8, code: u
             }
         }
         _ => {
-            if !map.is_sea(p) {
+            if !convoys_from(map, st, p) {
                 return CONVOY_NOT_AT_SEA;
             }
             let army = st.units[a];
@@ -1005,7 +1049,7 @@ fn why_movement(legal: &mut Legal, map: &GameMap, st: &State, power: u8, code: u
     }
 }
 
-fn why_retreat(map: &GameMap, st: &State, power: u8, code: u32) -> u8 {
+fn why_retreat<M: Mask>(map: &GameMap<M>, st: &State<M>, power: u8, code: Code) -> u8 {
     let k = encode::kind_of(code);
     if k != kind::MOVE && k != kind::RETREAT && k != kind::DISBAND {
         return WRONG_PHASE; // DATC 6.H.1, 6.H.2
@@ -1026,7 +1070,7 @@ fn why_retreat(map: &GameMap, st: &State, power: u8, code: u32) -> u8 {
         .unwrap_or(OK)
 }
 
-fn why_adjustment(map: &GameMap, st: &State, power: u8, code: u32) -> u8 {
+fn why_adjustment<M: Mask>(map: &GameMap<M>, st: &State<M>, power: u8, code: Code) -> u8 {
     let k = encode::kind_of(code);
     if k != kind::BUILD && k != kind::DISBAND && k != kind::WAIVE {
         return WRONG_PHASE;

@@ -4,7 +4,9 @@
 //! The Python reference (`diplo.adjudicate`, `diplo.validation`) gives the same meaning on
 //! strings and objects; `tests/test_fast.py` and `tests/test_engine.py` hold the two together.
 //!
-//! * [`encode`] — the `u32` order layout.
+//! * [`encode`] — the order layout ([`encode::Code`], a `u64`).
+//! * [`mask`] — [`Mask`], the sets and tables sized to the map (`u128` up to 128 locations,
+//!   wider up to 1,024): the engine is generic over it.
 //! * [`game_map`] — [`GameMap`], the per-map table (interned, shared by every game and thread).
 //! * [`state`] — [`State`], the board of one phase, a fixed-size value.
 //! * [`legality`] — complete legal-order lists per slot, legality as membership, and why a code
@@ -19,6 +21,7 @@ pub mod batch;
 pub mod encode;
 pub mod game_map;
 pub mod legality;
+pub mod mask;
 pub mod observe;
 pub mod phases;
 pub mod rules;
@@ -27,6 +30,7 @@ pub mod text;
 pub mod vector;
 
 pub use game_map::{GameMap, MapSpec};
+pub use mask::{Mask, Wide, Width};
 pub use phases::Game;
 pub use rules::Rules;
 pub use state::State;

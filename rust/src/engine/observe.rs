@@ -30,6 +30,7 @@
 
 use super::encode::{self, kind, Code};
 use super::game_map::{GameMap, NO_POWER};
+use super::mask::{has, Mask};
 use super::state::State;
 
 /// Entries of a phase observation.
@@ -55,7 +56,7 @@ pub struct Layout {
 }
 
 impl Layout {
-    pub fn new(map: &GameMap) -> Layout {
+    pub fn new<M: Mask>(map: &GameMap<M>) -> Layout {
         let p = map.powers;
         let home = 5 + 3 * p;
         let prev_kind = home + p;
@@ -81,11 +82,11 @@ impl Layout {
     }
 
     /// The constant part of every board of `map`: centres and home centres.
-    pub fn base(&self, map: &GameMap) -> Vec<i8> {
+    pub fn base<M: Mask>(&self, map: &GameMap<M>) -> Vec<i8> {
         let c = self.channels;
         let mut out = vec![0i8; self.board_size()];
         for q in 0..map.provinces {
-            if super::game_map::has(map.centers, q) {
+            if has(map.centers, q) {
                 out[q * c + self.centre] = 1;
             }
             let h = map.home_of[q];
@@ -98,11 +99,11 @@ impl Layout {
 
     /// Writes the board of `st` into `out` (`board_size` entries), starting from `base` (from
     /// [`Layout::base`]); `prev` holds the previous phase's orders with their success.
-    pub fn board(
+    pub fn board<M: Mask>(
         &self,
-        map: &GameMap,
+        map: &GameMap<M>,
         base: &[i8],
-        st: &State,
+        st: &State<M>,
         prev: &[(Code, bool)],
         out: &mut [i8],
     ) {
@@ -153,7 +154,7 @@ impl Layout {
 
 /// Writes the phase of `st` into `out` (`PHASE_SIZE` entries); `first_year` is at most the
 /// state's year (see the module documentation).
-pub fn phase(st: &State, first_year: u32, out: &mut [i16]) {
+pub fn phase<M: Mask>(st: &State<M>, first_year: u32, out: &mut [i16]) {
     out.fill(0);
     let years = st.year.saturating_sub(first_year).min(i16::MAX as u32);
     out[0] = years as i16;

@@ -31,7 +31,9 @@ use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use super::encode::{self, kind};
+use std::any::Any;
+
+use super::encode::{self, kind, Code};
 use super::game_map::NO_POWER;
 use super::game_map::{bit, has, Bits, GameMap, Mask};
 use super::legality::{reason, why, Legal, Slot};
@@ -178,9 +180,8 @@ impl Ruling {
     }
 }
 
-const N: usize = encode::MAX_INDEX;
 /// The ruling of a code that is illegal.
-const REFUSED: u8 = u8::MAX;
+const REFUSED: u16 = u16::MAX;
 
 static STAMPS: AtomicU64 = AtomicU64::new(1);
 /// Stamps a thread hands out before it takes a new block from `STAMPS`.
@@ -207,9 +208,9 @@ fn fresh_stamp() -> u64 {
 
 /// A game on the engine (see the module documentation).
 #[derive(Clone, Debug)]
-pub struct Game {
-    pub map: &'static GameMap,
-    pub state: State,
+pub struct Game<M: Mask> {
+    pub map: &'static GameMap<M>,
+    pub state: State<M>,
     /// The game ends once a phase of a later year would come next.
     pub max_year: Option<u32>,
     pub over: bool,
@@ -217,12 +218,12 @@ pub struct Game {
     /// Names the state for the legal-order tables (see the module documentation).
     pub stamp: u64,
     /// The codes submitted for the current phase.
-    pub orders: Vec<u32>,
+    pub orders: Vec<Code>,
     /// Per code submitted for the last processed phase: result code and success.
     pub results: Vec<u8>,
     pub success: Vec<bool>,
     /// What the last processed phase did without an order: (code, result, success).
-    pub implied: Vec<(u32, u8, bool)>,
+    pub implied: Vec<(Code, u8, bool)>,
     /// Test hook: the next processing panics (to show that no panic reaches Python).
     pub poisoned: bool,
     /// Per submitted code, the power that gave it (`NO_POWER` or none at all: the owner of
@@ -234,12 +235,12 @@ pub struct Game {
     /// With `explain`: per submitted code, its reason code (`legality::reason`, OK when legal).
     pub reasons: Vec<u8>,
     /// With `explain`: per submitted code, its normal form (0 when refused).
-    pub normal: Vec<u32>,
+    pub normal: Vec<Code>,
     /// With `explain`, movement: the facts behind each result, per submitted code then per
     /// implied result.
     pub facts: Vec<Fact>,
     /// With `explain`, movement: every dislodged unit (province order) and its retreat options.
-    pub gone: Vec<(Piece, Mask)>,
+    pub gone: Vec<(Piece, M)>,
     /// With `explain`, retreats and adjustments: why each result is what it is, per submitted
     /// code (`explain::NONE` when refused) then per implied result.
     pub rulings: Vec<Ruling>,
@@ -258,10 +259,10 @@ pub struct Fact {
     pub szykman: bool,
 }
 
-impl Game {
+impl<M: Mask> Game<M> {
     /// A game from `state` under the state's rules; it ends after `max_year` or the rules'
     /// year limit, whichever comes first.
-    pub fn new(map: &'static GameMap, state: State, max_year: Option<u32>) -> Game {
+    pub fn new(map: &'static GameMap<M>, state: State<M>, max_year: Option<u32>) -> Game<M> {
         let max_year = match (max_year, state.rules.year_limit) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -289,7 +290,7 @@ impl Game {
     }
 
     /// Calls `f` with the slots and lists of the current phase (none once the game is over).
-    pub fn with_legal<R>(&self, f: impl FnOnce(&Legal, &[Slot]) -> R) -> R {
+    pub fn with_legal<R>(&self, f: impl FnOnce(&Legal<M>, &[Slot]) -> R) -> R {
         let (map, st, stamp) = (self.map, &self.state, self.stamp);
         with_scratch(map, |s| {
             s.legal.prepare(map, st, stamp);
@@ -339,26 +340,26 @@ impl Game {
 }
 
 /// The per-thread buffers of one map (see "Buffers" in the module documentation).
-pub struct Scratch {
-    map: &'static GameMap,
-    pub legal: Legal,
+pub struct Scratch<M: Mask> {
+    map: &'static GameMap<M>,
+    pub legal: Legal<M>,
     adj: Adjudicator<'static>,
     out: MovementOutcome,
     units: Vec<Unit>,
     orders: Vec<Order>,
     /// Per submitted code: the key of its slot (province, or power for a waive) or REFUSED.
-    keys: Vec<u8>,
+    keys: Vec<u16>,
     /// Per submitted code: its normal form.
-    normal: Vec<u32>,
+    normal: Vec<Code>,
     /// Per province: the effective order.
-    effective: [u32; N],
+    effective: M::Table<Code>,
     /// Per province: the resolver's index of its unit.
-    index: [u16; N],
-    candidates: Vec<(u32, u8)>,
+    index: M::Table<u16>,
+    candidates: Vec<(u32, u16)>,
 }
 
-impl Scratch {
-    fn new(map: &'static GameMap) -> Scratch {
+impl<M: Mask> Scratch<M> {
+    fn new(map: &'static GameMap<M>) -> Scratch<M> {
         Scratch {
             map,
             legal: Legal::default(),
@@ -368,22 +369,22 @@ impl Scratch {
             orders: Vec::new(),
             keys: Vec::new(),
             normal: Vec::new(),
-            effective: [0; N],
-            index: [0; N],
+            effective: M::table(0),
+            index: M::table(0),
             candidates: Vec::new(),
         }
     }
 
     /// Rules on every submitted code of a movement or retreat phase: fills `keys` and `normal`,
     /// `effective` per province, and returns the provinces with exactly one (legal) order.
-    fn rule_unit_orders(&mut self, game: &mut Game) -> Mask {
+    fn rule_unit_orders(&mut self, game: &mut Game<M>) -> M {
         let map = self.map;
         let st = &game.state;
         self.legal.prepare(map, st, game.stamp);
         self.keys.clear();
         self.normal.clear();
-        let mut ordered: Mask = 0;
-        let mut conflict: Mask = 0;
+        let mut ordered = M::ZERO;
+        let mut conflict = M::ZERO;
         for (i, &code) in game.orders.iter().enumerate() {
             let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
             let verdict = self.legal.check(map, st, code).filter(|&(p, _)| {
@@ -397,15 +398,15 @@ impl Scratch {
             });
             match verdict {
                 Some((p, c)) => {
-                    self.keys.push(p as u8);
+                    self.keys.push(p as u16);
                     self.normal.push(c);
                     if has(ordered, p) {
                         if self.effective[p] != c {
                             // DATC 4.D.3: two different orders to one unit: both void, it holds.
-                            conflict |= bit(p);
+                            conflict |= M::bit(p);
                         }
                     } else {
-                        ordered |= bit(p);
+                        ordered |= M::bit(p);
                         self.effective[p] = c;
                     }
                 }
@@ -437,24 +438,24 @@ impl Scratch {
         effective
     }
 
-    fn movement(&mut self, game: &mut Game) -> Result<(), String> {
+    fn movement(&mut self, game: &mut Game<M>) -> Result<(), String> {
         let map = self.map;
         let effective = self.rule_unit_orders(game);
         let st = &game.state;
         self.units.clear();
         self.orders.clear();
-        let mut occupied: Mask = 0;
+        let mut occupied = M::ZERO;
         for q in 0..map.provinces {
             let u = st.units[q];
             if !u.is_some() {
                 continue;
             }
-            occupied |= bit(q);
+            occupied |= M::bit(q);
             self.index[q] = self.units.len() as u16;
             self.units.push(Unit {
                 power: u.power,
                 is_fleet: u.fleet,
-                loc: u.loc as u16,
+                loc: u.loc,
             });
             self.orders.push(if has(effective, q) {
                 to_order(self.effective[q])
@@ -462,8 +463,8 @@ impl Scratch {
                 Order::Hold
             });
         }
-        self.adj
-            .resolve_into(&self.units, &self.orders, &mut self.out)
+        self.adj.rulings = st.rules.resolver;
+        crate::resolver::resolve_with(&mut self.adj, &self.units, &self.orders, &mut self.out)
             .map_err(|e| format!("the resolver refused a legal order set: {e}"))?;
         let out = &self.out;
 
@@ -483,7 +484,7 @@ impl Scratch {
         }
         game.implied.clear();
         game.implied
-            .reserve((occupied & !effective).count_ones() as usize);
+            .reserve((occupied & !effective).count() as usize);
         for q in Bits(occupied & !effective) {
             let i = self.index[q] as usize;
             game.implied.push((
@@ -511,9 +512,9 @@ impl Scratch {
         // Only the provinces' part of the tables is copied and rewritten (see `after_turn`).
         game.gone.clear();
         let np = map.provinces;
-        let mut before = [Piece::NONE; N];
-        before[..np].copy_from_slice(&st.units[..np]);
-        st.units[..np].fill(Piece::NONE);
+        let mut before = M::table(Piece::NONE);
+        before.as_mut()[..np].copy_from_slice(&st.units.as_ref()[..np]);
+        st.units.as_mut()[..np].fill(Piece::NONE);
         st.clear_dislodged();
         let mut pending = false;
         for q in Bits(occupied) {
@@ -523,17 +524,17 @@ impl Scratch {
             if has(effective, q) && encode::kind_of(order) == kind::MOVE && out.success[i] {
                 let dest = encode::a_of(order);
                 st.units[map.prov_of[dest] as usize] = Piece {
-                    loc: dest as u8,
+                    loc: dest as u16,
                     ..u
                 };
             } else if out.dislodged_by[i] >= 0 {
                 let options = out.retreats[i]
                     .iter()
-                    .fold(0, |m: Mask, &l| m | bit(l as usize));
+                    .fold(M::ZERO, |m: M, &l| m | M::bit(l as usize));
                 if game.explain {
                     game.gone.push((u, options));
                 }
-                if options != 0 {
+                if !options.is_zero() {
                     st.set_dislodged(q, u, options);
                     pending = true;
                 }
@@ -549,24 +550,24 @@ impl Scratch {
         Ok(())
     }
 
-    fn retreats(&mut self, game: &mut Game) {
+    fn retreats(&mut self, game: &mut Game<M>) {
         let map = self.map;
         let effective = self.rule_unit_orders(game);
         game.facts.clear();
         game.gone.clear();
         let st = &mut game.state;
-        let mut once: Mask = 0;
-        let mut twice: Mask = 0;
+        let mut once = M::ZERO;
+        let mut twice = M::ZERO;
         for q in Bits(effective) {
             let order = self.effective[q];
             if encode::kind_of(order) == kind::RETREAT {
-                let dp = bit(map.prov_of[encode::a_of(order)] as usize);
+                let dp = M::bit(map.prov_of[encode::a_of(order)] as usize);
                 twice |= once & dp;
                 once |= dp;
             }
         }
         // Per dislodged province: the outcome of its effective order.
-        let mut bounced: Mask = 0;
+        let mut bounced = M::ZERO;
         let dislodged = st.dislodged_at;
         for q in Bits(effective) {
             let order = self.effective[q];
@@ -575,10 +576,10 @@ impl Scratch {
                 let dp = map.prov_of[dest] as usize;
                 if has(twice, dp) {
                     // DATC 6.H.7, 6.H.8: units retreating to one province are all disbanded.
-                    bounced |= bit(q);
+                    bounced |= M::bit(q);
                 } else {
                     st.units[dp] = Piece {
-                        loc: dest as u8,
+                        loc: dest as u16,
                         ..st.dislodged[q]
                     };
                 }
@@ -627,25 +628,25 @@ impl Scratch {
         }
     }
 
-    fn adjustments(&mut self, game: &mut Game) {
+    fn adjustments(&mut self, game: &mut Game<M>) {
         let map = self.map;
         let st = &game.state;
         self.legal.prepare(map, st, game.stamp);
-        let mut centers = [0u32; N];
-        let mut units = [0u32; N];
-        st.center_counts(map, &mut centers[..map.powers]);
-        st.unit_counts(map, &mut units[..map.powers]);
+        let mut centers = M::table(0u32);
+        let mut units = M::table(0u32);
+        st.center_counts(map, &mut centers.as_mut()[..map.powers]);
+        st.unit_counts(map, &mut units.as_mut()[..map.powers]);
         // Builds allowed (> 0, at most the build sites) or disbands owed (< 0).
-        let mut allowed = [0i64; N];
+        let mut allowed = M::table(0i64);
         for power in 0..map.powers {
             allowed[power] = st
                 .rules
                 .allowance(map, st, power, centers[power], units[power]);
         }
-        let mut used = [0i64; N];
-        let mut built: Mask = 0;
-        let mut removed: Mask = 0;
-        let mut added = [Piece::NONE; N];
+        let mut used = M::table(0i64);
+        let mut built = M::ZERO;
+        let mut removed = M::ZERO;
+        let mut added = M::table(Piece::NONE);
         game.results.clear();
         game.success.clear();
         game.reasons.clear();
@@ -707,7 +708,7 @@ impl Scratch {
                         (false, r)
                     } else {
                         used[power] += 1;
-                        removed |= bit(key);
+                        removed |= M::bit(key);
                         (true, Ruling::of_unit(explain::DISBANDED, unit))
                     }
                 }
@@ -753,11 +754,11 @@ impl Scratch {
                     } else {
                         used[power] += 1;
                         if k == kind::BUILD {
-                            built |= bit(key);
+                            built |= M::bit(key);
                             let unit = Piece {
                                 power: p,
                                 fleet: encode::fleet_of(c),
-                                loc: encode::loc_of(c) as u8,
+                                loc: encode::loc_of(c) as u16,
                             };
                             added[key] = unit;
                             (true, Ruling::of_unit(explain::BUILT, unit))
@@ -794,7 +795,7 @@ impl Scratch {
                     self.civil_disorder(st, power, shortfall as usize, removed);
                     for &(_, q) in &self.candidates[..shortfall as usize] {
                         let q = q as usize;
-                        removed |= bit(q);
+                        removed |= M::bit(q);
                         game.implied.push((
                             encode::disband(st.units[q].loc as usize),
                             result::OK,
@@ -827,17 +828,17 @@ impl Scratch {
     /// counts, DATC 6.J.6, 6.J.10, 6.J.11), fleets before armies (6.J.7), then by English name
     /// (6.J.4). At least `count` units are there.
     #[allow(clippy::needless_range_loop)] // per-province tables indexed together
-    fn civil_disorder(&mut self, st: &State, power: usize, count: usize, removed: Mask) {
+    fn civil_disorder(&mut self, st: &State<M>, power: usize, count: usize, removed: M) {
         let map = self.map;
         let owned = st.rules.disorder_sources(map, st, power);
         // Breadth-first distances over every border; unreachable: provinces + 1.
         let far = map.provinces as u32 + 1;
-        let mut dist = [far; N];
+        let mut dist = M::table(far);
         let mut seen = owned;
         let mut frontier = owned;
         let mut d = 0;
-        while frontier != 0 {
-            let mut next: Mask = 0;
+        while !frontier.is_zero() {
+            let mut next = M::ZERO;
             for q in Bits(frontier) {
                 dist[q] = d;
                 next |= map.border[q];
@@ -854,7 +855,7 @@ impl Scratch {
                 let key = ((far - dist[q]) << 20) | (u32::from(!u.fleet) << 16);
                 // Larger distance first: sort by (far - dist) ascending, then army bit, then name.
                 self.candidates
-                    .push((key | u32::from(map.name_rank[q]), q as u8));
+                    .push((key | u32::from(map.name_rank[q]), q as u16));
             }
         }
         self.candidates.sort_unstable();
@@ -864,22 +865,22 @@ impl Scratch {
 
 /// Records why each result of a retreat phase is what it is (`Game::rulings`), per submitted
 /// code then per implied disband, from the phase's state (`st`, dislodged units still there).
-fn explain_retreats(
-    map: &GameMap,
-    keys: &[u8],
-    orders: &[u32; N],
-    effective: Mask,
-    bounced: Mask,
-    st: &State,
+fn explain_retreats<M: Mask>(
+    map: &GameMap<M>,
+    keys: &[u16],
+    orders: &M::Table<Code>,
+    effective: M,
+    bounced: M,
+    st: &State<M>,
     rulings: &mut Vec<Ruling>,
 ) {
     // The dislodged provinces with an effective order, in the order of their first order.
-    let mut seen: Mask = 0;
+    let mut seen = M::ZERO;
     let mut first: Vec<usize> = Vec::new();
     for &key in keys {
         let q = key as usize;
         if key != REFUSED && has(effective, q) && !has(seen, q) {
-            seen |= bit(q);
+            seen |= M::bit(q);
             first.push(q);
         }
     }
@@ -927,13 +928,13 @@ fn explain_retreats(
 
 /// Why the civil-disorder rule removes `unit` (of `power`), naming the distance to the nearest
 /// centre the rule counts (`sources`) as `diplo.model.outcome` words it.
-fn explain_disorder(map: &GameMap, st: &State, power: usize, unit: Piece) -> Ruling {
+fn explain_disorder<M: Mask>(map: &GameMap<M>, st: &State<M>, power: usize, unit: Piece) -> Ruling {
     let home = matches!(
         st.rules.civil_disorder,
         super::rules::CivilDisorder::HomeCentres
     );
     let sources = st.rules.disorder_sources(map, st, power);
-    if sources == 0 {
+    if sources.is_zero() {
         let why = if home {
             explain::DISORDER_NO_HOME
         } else {
@@ -944,12 +945,12 @@ fn explain_disorder(map: &GameMap, st: &State, power: usize, unit: Piece) -> Rul
     // Breadth-first distances from the unit's province over every border.
     let start = map.prov_of[unit.loc as usize] as usize;
     let far = u32::MAX;
-    let mut dist = [far; N];
-    let mut seen = bit(start);
-    let mut frontier = bit(start);
+    let mut dist = M::table(far);
+    let mut seen = bit::<M>(start);
+    let mut frontier = bit::<M>(start);
     let mut d = 0;
-    while frontier != 0 {
-        let mut next: Mask = 0;
+    while !frontier.is_zero() {
+        let mut next = M::ZERO;
         for q in Bits(frontier) {
             dist[q] = d;
             next |= map.border[q];
@@ -985,26 +986,26 @@ fn explain_disorder(map: &GameMap, st: &State, power: usize, unit: Piece) -> Rul
 /// Records the facts behind a movement phase's results (`Game::facts`), per submitted code then
 /// per implied hold.
 #[allow(clippy::too_many_arguments)]
-fn explain_movement(
-    map: &GameMap,
+fn explain_movement<M: Mask>(
+    map: &GameMap<M>,
     out: &MovementOutcome,
-    keys: &[u8],
-    orders: &[u32; N],
-    index: &[u16; N],
-    effective: Mask,
-    occupied: Mask,
-    game: &mut Game,
+    keys: &[u16],
+    orders: &M::Table<Code>,
+    index: &M::Table<u16>,
+    effective: M,
+    occupied: M,
+    game: &mut Game<M>,
 ) {
-    let mut szykman: Mask = 0;
+    let mut szykman = M::ZERO;
     for &q in &out.szykman {
-        szykman |= bit(q as usize);
+        szykman |= M::bit(q as usize);
     }
     // Armies whose convoy (an order not void) a fleet broken by the Szykman rule was to carry.
-    let mut broken: Mask = 0;
+    let mut broken = M::ZERO;
     for q in Bits(effective & szykman) {
         let c = orders[q];
         if encode::kind_of(c) == kind::CONVOY && out.codes[index[q] as usize] != result::VOID {
-            broken |= bit(encode::a_of(c));
+            broken |= M::bit(encode::a_of(c));
         }
     }
     let fact = |q: usize| {
@@ -1042,7 +1043,7 @@ fn explain_movement(
     let _ = map;
 }
 
-fn to_order(code: u32) -> Order {
+fn to_order(code: Code) -> Order {
     let a = encode::a_of(code) as u16;
     let b = encode::b_of(code) as u16;
     match encode::kind_of(code) {
@@ -1061,7 +1062,7 @@ fn to_order(code: u32) -> Order {
 /// after the Fall, centres change hands (an empty centre keeps its owner), a power with the
 /// victory count ([`super::rules::Rules::victory`]) wins,
 /// and the winter is played only when some power can build or must disband.
-fn after_turn(map: &GameMap, game: &mut Game) {
+fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
     let st = &mut game.state;
     if st.season == SPRING {
         st.season = FALL;
@@ -1076,10 +1077,10 @@ fn after_turn(map: &GameMap, game: &mut Game) {
             st.centers[q] = u.power;
         }
     }
-    let mut centers = [0u32; N];
-    let mut units = [0u32; N];
-    st.center_counts(map, &mut centers[..map.powers]);
-    st.unit_counts(map, &mut units[..map.powers]);
+    let mut centers = M::table(0u32);
+    let mut units = M::table(0u32);
+    st.center_counts(map, &mut centers.as_mut()[..map.powers]);
+    st.unit_counts(map, &mut units.as_mut()[..map.powers]);
     // Two powers at 18 or more cannot happen on the standard map (34 centres); elsewhere the
     // larger wins, the first in map order on a tie.
     let victory = st.rules.victory(map);
@@ -1095,7 +1096,7 @@ fn after_turn(map: &GameMap, game: &mut Game) {
         game.winner = Some(w as u8);
         return;
     }
-    if !winter_needed(map, st, &centers, &units) {
+    if !winter_needed(map, st, centers.as_ref(), units.as_ref()) {
         st.year += 1;
         st.season = SPRING;
         st.kind = MOVEMENT;
@@ -1103,7 +1104,7 @@ fn after_turn(map: &GameMap, game: &mut Game) {
 }
 
 /// Whether some power can build (somewhere) or has to disband.
-fn winter_needed(map: &GameMap, st: &State, centers: &[u32], units: &[u32]) -> bool {
+fn winter_needed<M: Mask>(map: &GameMap<M>, st: &State<M>, centers: &[u32], units: &[u32]) -> bool {
     (0..map.powers).any(|power| {
         st.rules
             .allowance(map, st, power, centers[power], units[power])
@@ -1111,34 +1112,50 @@ fn winter_needed(map: &GameMap, st: &State, centers: &[u32], units: &[u32]) -> b
     })
 }
 
+/// One thread's buffers for one map: the map's address (the key) and its [`Scratch`] of the
+/// map's width.
+type Slot0 = (usize, Box<dyn Any + Send>);
+
 thread_local! {
-    static SCRATCH: RefCell<Vec<Box<Scratch>>> = const { RefCell::new(Vec::new()) };
+    static SCRATCH: RefCell<Vec<Slot0>> = const { RefCell::new(Vec::new()) };
+}
+
+fn key_of<M: Mask>(map: &'static GameMap<M>) -> usize {
+    map as *const GameMap<M> as usize
 }
 
 /// Runs `f` with this thread's buffers for `map` (created on first use).
-pub fn with_scratch<R>(map: &'static GameMap, f: impl FnOnce(&mut Scratch) -> R) -> R {
+pub fn with_scratch<M: Mask, R>(
+    map: &'static GameMap<M>,
+    f: impl FnOnce(&mut Scratch<M>) -> R,
+) -> R {
     SCRATCH.with(|cell| {
         let mut all = cell.borrow_mut();
-        let i = match all.iter().position(|s| std::ptr::eq(s.map, map)) {
+        let key = key_of(map);
+        let i = match all.iter().position(|s| s.0 == key) {
             Some(i) => i,
             None => {
-                all.push(Box::new(Scratch::new(map)));
+                all.push((key, Box::new(Scratch::new(map))));
                 all.len() - 1
             }
         };
-        f(&mut all[i])
+        match all[i].1.downcast_mut::<Scratch<M>>() {
+            Some(s) => f(s),
+            None => unreachable!("a map's buffers are of its width"),
+        }
     })
 }
 
 /// Buffers of threads that have finished a batch, for the next batch's threads.
-static SPARE: Mutex<Vec<Box<Scratch>>> = Mutex::new(Vec::new());
+static SPARE: Mutex<Vec<Slot0>> = Mutex::new(Vec::new());
 
 /// Gives this thread spare buffers for `map` left by an earlier batch's thread, if any (a new
 /// thread would otherwise grow its buffers from nothing).
-pub fn borrow_spare_scratch(map: &'static GameMap) {
+pub fn borrow_spare_scratch<M: Mask>(map: &'static GameMap<M>) {
+    let key = key_of(map);
     let found = {
         let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
-        let i = spare.iter().position(|s| std::ptr::eq(s.map, map));
+        let i = spare.iter().position(|s| s.0 == key);
         i.map(|i| spare.swap_remove(i))
     };
     if let Some(s) = found {
@@ -1148,7 +1165,7 @@ pub fn borrow_spare_scratch(map: &'static GameMap) {
 
 /// Hands this thread's buffers over to the next batch's threads (a thread about to end).
 pub fn return_scratch() {
-    let mine: Vec<Box<Scratch>> = SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
+    let mine: Vec<Slot0> = SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
     if !mine.is_empty() {
         let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
         spare.extend(mine);

@@ -8,8 +8,22 @@
 //! ([`Rules::disorder_sources`]) and the victory count ([`Rules::victory`]). The phase code and
 //! the legal-order tables call these and nothing else.
 
-use super::game_map::{bit, Bits, GameMap, Mask};
+use super::game_map::{Bits, GameMap, Mask};
 use super::state::State;
+use crate::resolver::{AdjacentConvoy, ConvoyDisruption, Paradox, Rulings};
+
+/// A rulebook edition (DATC v3.0 chapter 4): a name for the choices [`Rules::set_edition`] makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Edition {
+    E1971,
+    E1982,
+    E2000,
+    /// Today's rulings, the DATC v3.0 preferences.
+    #[default]
+    E2023,
+    /// The Diplomacy Player's Technical Guide.
+    Dptg,
+}
 
 /// What the civil-disorder distance is measured to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -40,6 +54,10 @@ pub struct Rules {
     pub victory_centers: Option<u32>,
     /// The last year played; `None`: no limit.
     pub year_limit: Option<u32>,
+    /// The rulebook edition the other choices started from.
+    pub edition: Edition,
+    /// The movement choices (DATC 4.A.1-4.A.3), read by the resolver.
+    pub resolver: Rulings,
 }
 
 /// The value of one option as `diplo.rules.Rules.to_json()` writes it: a name or a count.
@@ -54,7 +72,43 @@ impl Rules {
     /// reads an option's name and values, so the bindings pass the rules by name and a new
     /// option touches only this file among the engine's plumbing.
     pub fn set(&mut self, name: &str, value: RuleValue<'_>) -> Result<(), String> {
+        let bad = |what: &str, v: &str| Err(format!("rules: {what} must be one of {v:?}"));
         match (name, value) {
+            ("edition", RuleValue::Name(v)) => {
+                let edition = match v {
+                    "1971" => Edition::E1971,
+                    "1982" => Edition::E1982,
+                    "2000" => Edition::E2000,
+                    "2023" => Edition::E2023,
+                    "dptg" => Edition::Dptg,
+                    _ => return bad("edition", "1971 1982 2000 2023 dptg"),
+                };
+                self.set_edition(edition);
+            }
+            ("adjacent_convoy", RuleValue::Name(v)) => {
+                self.resolver.adjacent_convoy = match v {
+                    "intent" => AdjacentConvoy::Intent,
+                    "explicit" => AdjacentConvoy::Explicit,
+                    "opposite" => AdjacentConvoy::Opposite,
+                    _ => return bad("adjacent_convoy", "intent explicit opposite"),
+                }
+            }
+            ("convoy_disruption", RuleValue::Name(v)) => {
+                self.resolver.convoy_disruption = match v {
+                    "all" => ConvoyDisruption::AllRoutes,
+                    "any" => ConvoyDisruption::AnyRoute,
+                    _ => return bad("convoy_disruption", "all any"),
+                }
+            }
+            ("paradox", RuleValue::Name(v)) => {
+                self.resolver.paradox = match v {
+                    "szykman" => Paradox::Szykman,
+                    "1971" => Paradox::Rule1971,
+                    "1982" => Paradox::Rule1982,
+                    "2000" => Paradox::Rule2000,
+                    _ => return bad("paradox", "szykman 1971 1982 2000"),
+                }
+            }
             ("civil_disorder", RuleValue::Name(v)) => {
                 self.civil_disorder = match v {
                     "owned" => CivilDisorder::OwnedCentres,
@@ -89,6 +143,32 @@ impl Rules {
         Ok(())
     }
 
+    /// Sets the edition and every choice the DATC (chapter 4) ties to it, the same table as
+    /// `diplo.model.rules.EDITIONS`: the one place of the editions in Rust. Options set after it
+    /// override its choices.
+    pub fn set_edition(&mut self, edition: Edition) {
+        use AdjacentConvoy::{Explicit, Intent, Opposite};
+        use CivilDisorder::{HomeCentres, OwnedCentres};
+        use ConvoyDisruption::{AllRoutes, AnyRoute};
+        let (adjacent_convoy, convoy_disruption, paradox, civil_disorder) = match edition {
+            // 4.A.3 (a swap only), 4.A.1 a, 4.A.2 (1971 rule), 4.D.8 (home centres).
+            Edition::E1971 => (Opposite, AnyRoute, Paradox::Rule1971, HomeCentres),
+            Edition::E1982 => (Intent, AllRoutes, Paradox::Rule1982, HomeCentres),
+            Edition::E2000 => (Intent, AllRoutes, Paradox::Rule2000, HomeCentres),
+            // The DATC's preferences: the 2023 rulebook but Szykman's paradox rule (4.A.2).
+            Edition::E2023 => (Intent, AllRoutes, Paradox::Szykman, OwnedCentres),
+            // 4.A.3: only "by convoy" convoys to a neighbour; the rest as today's.
+            Edition::Dptg => (Explicit, AllRoutes, Paradox::Szykman, OwnedCentres),
+        };
+        self.edition = edition;
+        self.resolver = Rulings {
+            adjacent_convoy,
+            convoy_disruption,
+            paradox,
+        };
+        self.civil_disorder = civil_disorder;
+    }
+
     /// Reads the names `diplo.rules.Rules` uses (`"owned"`/`"home"`, `"home"`/`"any"`).
     pub fn from_names(
         civil_disorder: &str,
@@ -106,48 +186,48 @@ impl Rules {
 
     /// Centres a power needs after a Fall turn to win alone.
     #[inline]
-    pub fn victory(&self, map: &GameMap) -> u32 {
+    pub fn victory<M: Mask>(&self, map: &GameMap<M>) -> u32 {
         self.victory_centers.unwrap_or(map.victory)
     }
 
     /// The provinces where `power` may build now: owned, vacant home centres (or any owned,
     /// vacant centre under [`BuildSites::AnyOwnedCentre`]).
-    pub fn build_sites(&self, map: &GameMap, st: &State, power: usize) -> Mask {
+    pub fn build_sites<M: Mask>(&self, map: &GameMap<M>, st: &State<M>, power: usize) -> M {
         let candidates = match self.build_sites {
             BuildSites::HomeCentres => map.homes[power],
             BuildSites::AnyOwnedCentre => map.centers,
         };
         Bits(candidates)
             .filter(|&q| st.centers[q] == power as u8 && !st.units[q].is_some())
-            .fold(0, |m, q| m | bit(q))
+            .fold(M::ZERO, |m, q| m | M::bit(q))
     }
 
     /// Builds allowed (> 0) or disbands owed (< 0) to `power` with `centers` centres and
     /// `units` units: the surplus, capped at the number of build sites (DATC 4.D.7: a power
     /// whose every site is taken builds nothing, though it may still waive).
-    pub fn allowance(
+    pub fn allowance<M: Mask>(
         &self,
-        map: &GameMap,
-        st: &State,
+        map: &GameMap<M>,
+        st: &State<M>,
         power: usize,
         centers: u32,
         units: u32,
     ) -> i64 {
         let surplus = i64::from(centers) - i64::from(units);
         if surplus > 0 {
-            surplus.min(i64::from(self.build_sites(map, st, power).count_ones()))
+            surplus.min(i64::from(self.build_sites(map, st, power).count()))
         } else {
             surplus
         }
     }
 
     /// The provinces the civil-disorder distance of `power`'s units is measured to.
-    pub fn disorder_sources(&self, map: &GameMap, st: &State, power: usize) -> Mask {
+    pub fn disorder_sources<M: Mask>(&self, map: &GameMap<M>, st: &State<M>, power: usize) -> M {
         match self.civil_disorder {
             // DATC 6.J.11 (2023 rules): the nearest owned centre.
             CivilDisorder::OwnedCentres => Bits(map.centers)
                 .filter(|&q| st.centers[q] == power as u8)
-                .fold(0, |m, q| m | bit(q)),
+                .fold(M::ZERO, |m, q| m | M::bit(q)),
             // The older rulebooks (DATC 6.J.11): the nearest home centre.
             CivilDisorder::HomeCentres => map.homes[power],
         }
@@ -171,5 +251,22 @@ mod tests {
         assert!(Rules::from_names("own", "home", None, None).is_err());
         assert!(Rules::from_names("owned", "anywhere", None, None).is_err());
         assert!(Rules::from_names("owned", "home", Some(0), None).is_err());
+    }
+
+    #[test]
+    fn an_edition_sets_its_choices_and_later_options_override_them() {
+        let mut r = Rules::default();
+        r.set("edition", RuleValue::Name("1971")).unwrap();
+        assert_eq!(r.edition, Edition::E1971);
+        assert_eq!(r.civil_disorder, CivilDisorder::HomeCentres);
+        assert_eq!(r.resolver.adjacent_convoy, AdjacentConvoy::Opposite);
+        assert_eq!(r.resolver.convoy_disruption, ConvoyDisruption::AnyRoute);
+        assert_eq!(r.resolver.paradox, Paradox::Rule1971);
+        r.set("paradox", RuleValue::Name("szykman")).unwrap();
+        assert_eq!(r.resolver.paradox, Paradox::Szykman);
+        r.set("edition", RuleValue::Name("2023")).unwrap();
+        assert_eq!(r, Rules::default());
+        assert!(r.set("edition", RuleValue::Name("1983")).is_err());
+        assert!(r.set("paradox", RuleValue::Name("none")).is_err());
     }
 }

@@ -1,9 +1,9 @@
 //! The state of a fast game: the phase, the units per province, the owner of each centre and the
-//! dislodged units with their retreat options. A plain fixed-size value (about 3 KB): cloning a
-//! game copies it without touching the heap.
+//! dislodged units with their retreat options. On a map of up to 128 locations a plain
+//! fixed-size value (about 3 KB): cloning a game copies it without touching the heap; on a wider
+//! map its tables are on the heap (see `mask`).
 
-use super::encode::MAX_INDEX;
-use super::game_map::{bit, has, Bits, GameMap, Mask, COAST, LAND, NO_POWER, SEA};
+use super::game_map::{has, Bits, GameMap, Mask, COAST, LAND, NO_POWER, SEA};
 use super::rules::Rules;
 
 /// Seasons and phase kinds.
@@ -23,7 +23,7 @@ pub const MAX_YEAR: u32 = 9_999;
 pub struct Piece {
     pub power: u8,
     pub fleet: bool,
-    pub loc: u8,
+    pub loc: u16,
 }
 
 impl Piece {
@@ -42,20 +42,20 @@ impl Piece {
 /// The board at the start of a phase (see the module documentation). Tables are indexed by
 /// province.
 #[derive(Clone, Debug)]
-pub struct State {
+pub struct State<M: Mask> {
     pub year: u32,
     pub season: u8,
     pub kind: u8,
-    pub units: [Piece; MAX_INDEX],
+    pub units: M::Table<Piece>,
     /// Owner of each supply centre, or `NO_POWER`.
-    pub centers: [u8; MAX_INDEX],
+    pub centers: M::Table<u8>,
     /// Retreat phase: the dislodged unit of each province (the attacker may stand there too).
     /// Change it with [`State::set_dislodged`] and [`State::clear_dislodged`].
-    pub dislodged: [Piece; MAX_INDEX],
+    pub dislodged: M::Table<Piece>,
     /// The provinces with a dislodged unit (so that clearing touches only those).
-    pub dislodged_at: Mask,
+    pub dislodged_at: M,
     /// Its retreat options (locations).
-    pub retreats: [Mask; MAX_INDEX],
+    pub retreats: M::Table<M>,
     /// The rules the game is played under (default: the DATC's); they travel with the board.
     pub rules: Rules,
 }
@@ -82,7 +82,11 @@ fn index(what: &Label<'_>, v: i64, limit: usize) -> Result<usize, String> {
 
 /// Checks one unit against the map: an army on a land or coastal province (never a coast
 /// location), a fleet at sea or on a coast (on a coast location where the province is split).
-fn piece(map: &GameMap, (list, i): (&str, usize), raw: RawUnit) -> Result<Piece, String> {
+fn piece<M: Mask>(
+    map: &GameMap<M>,
+    (list, i): (&str, usize),
+    raw: RawUnit,
+) -> Result<Piece, String> {
     let what = Label(list, i, "");
     let (power, fleet, loc) = raw;
     let power = index(&Label(list, i, " power"), power, map.powers)?;
@@ -99,7 +103,7 @@ fn piece(map: &GameMap, (list, i): (&str, usize), raw: RawUnit) -> Result<Piece,
         if kind == LAND {
             return Err(format!("{what}: a fleet cannot stand inland ({name})"));
         }
-        if loc == prov && map.coasts[prov] != 0 {
+        if loc == prov && !map.coasts[prov].is_zero() {
             return Err(format!(
                 "{what}: a fleet in {name} must stand on one of its coasts"
             ));
@@ -118,21 +122,21 @@ fn piece(map: &GameMap, (list, i): (&str, usize), raw: RawUnit) -> Result<Piece,
     Ok(Piece {
         power: power as u8,
         fleet,
-        loc: loc as u8,
+        loc: loc as u16,
     })
 }
 
-impl State {
+impl<M: Mask> State<M> {
     /// Builds and checks a state; the error names what is wrong.
     pub fn new(
-        map: &GameMap,
+        map: &GameMap<M>,
         year: i64,
         season: &str,
         kind: &str,
         units: &[RawUnit],
         centers: &[(i64, i64)],
         dislodged: &[(RawUnit, Vec<i64>)],
-    ) -> Result<State, String> {
+    ) -> Result<State<M>, String> {
         let year = u32::try_from(year)
             .ok()
             .filter(|&y| (MIN_YEAR..=MAX_YEAR).contains(&y))
@@ -149,11 +153,11 @@ impl State {
             year,
             season,
             kind,
-            units: [Piece::NONE; MAX_INDEX],
-            centers: [NO_POWER; MAX_INDEX],
-            dislodged: [Piece::NONE; MAX_INDEX],
-            dislodged_at: 0,
-            retreats: [0; MAX_INDEX],
+            units: M::table(Piece::NONE),
+            centers: M::table(NO_POWER),
+            dislodged: M::table(Piece::NONE),
+            dislodged_at: M::ZERO,
+            retreats: M::table(M::ZERO),
             rules: Rules::default(),
         };
         for (i, &raw) in units.iter().enumerate() {
@@ -203,7 +207,7 @@ impl State {
             } else {
                 map.army_adj[prov]
             };
-            let mut mask: Mask = 0;
+            let mut mask = M::ZERO;
             for &o in options {
                 let o = index(&Label("dislodged", i, " option"), o, map.locations)?;
                 let name = map.loc_name(o);
@@ -215,7 +219,7 @@ impl State {
                 if st.units[map.prov_of[o] as usize].is_some() {
                     return Err(format!("dislodged[{i}]: its option {name} holds a unit"));
                 }
-                mask |= bit(o);
+                mask |= M::bit(o);
             }
             st.set_dislodged(prov, p, mask);
         }
@@ -223,19 +227,19 @@ impl State {
     }
 
     /// Puts a dislodged unit with its retreat options in province `prov`.
-    pub fn set_dislodged(&mut self, prov: usize, piece: Piece, options: Mask) {
+    pub fn set_dislodged(&mut self, prov: usize, piece: Piece, options: M) {
         self.dislodged[prov] = piece;
         self.retreats[prov] = options;
-        self.dislodged_at |= bit(prov);
+        self.dislodged_at |= M::bit(prov);
     }
 
     /// Removes every dislodged unit.
     pub fn clear_dislodged(&mut self) {
         for q in Bits(self.dislodged_at) {
             self.dislodged[q] = Piece::NONE;
-            self.retreats[q] = 0;
+            self.retreats[q] = M::ZERO;
         }
-        self.dislodged_at = 0;
+        self.dislodged_at = M::ZERO;
     }
 
     /// `S1901M`.
@@ -246,7 +250,7 @@ impl State {
     }
 
     /// Supply centres owned, per power.
-    pub fn center_counts(&self, map: &GameMap, out: &mut [u32]) {
+    pub fn center_counts(&self, map: &GameMap<M>, out: &mut [u32]) {
         out.fill(0);
         for q in 0..map.provinces {
             let o = self.centers[q];
@@ -257,7 +261,7 @@ impl State {
     }
 
     /// Units on the board, per power.
-    pub fn unit_counts(&self, map: &GameMap, out: &mut [u32]) {
+    pub fn unit_counts(&self, map: &GameMap<M>, out: &mut [u32]) {
         out.fill(0);
         for q in 0..map.provinces {
             let u = self.units[q];

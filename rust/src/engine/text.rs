@@ -1,18 +1,18 @@
 //! The canonical short form of an order code (what `diplo.orders.format_order` prints for the
 //! normalised order), in a given state: `A PAR - BUR`, `F NTH C A LON - BEL`, `WAIVE`.
 
-use super::encode::{self, kind};
-use super::game_map::GameMap;
+use super::encode::{self, kind, Code};
+use super::game_map::{GameMap, Mask};
 use super::state::{Piece, State, RETREATS};
 
-fn unit(out: &mut String, map: &GameMap, p: Piece) {
+fn unit<M: Mask>(out: &mut String, map: &GameMap<M>, p: Piece) {
     out.push_str(if p.fleet { "F " } else { "A " });
     out.push_str(map.loc_name(p.loc as usize));
 }
 
 /// The text of the legal normal-form `code` in `st` (units named as they stand). A code naming
 /// no unit where it needs one names the unit by its location with type `?`.
-pub fn order_text(map: &GameMap, st: &State, code: u32, out: &mut String) {
+pub fn order_text<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code, out: &mut String) {
     out.clear();
     let k = encode::kind_of(code);
     let loc = encode::loc_of(code);
@@ -27,7 +27,7 @@ pub fn order_text(map: &GameMap, st: &State, code: u32, out: &mut String) {
             Piece {
                 power: 0,
                 fleet: encode::fleet_of(code),
-                loc: loc as u8,
+                loc: loc as u16,
             },
         );
         out.push_str(" B");
@@ -92,7 +92,7 @@ pub fn order_text(map: &GameMap, st: &State, code: u32, out: &mut String) {
 /// `F NTH C A LON - BEL`, `A PAR - BUR VIA`, `F STP/NC B`, ...; not `WAIVE`, whose code names
 /// its power), or `None` for any other text (which the general parser, `diplo.orders`, reads).
 /// The code is the one `diplo.fast.encode_order` gives the parsed order.
-pub fn parse_canonical(map: &GameMap, text: &str) -> Option<u32> {
+pub fn parse_canonical<M: Mask>(map: &GameMap<M>, text: &str) -> Option<Code> {
     let mut words = text.split(' ');
     let unit_type = words.next()?;
     if unit_type != "A" && unit_type != "F" {

@@ -21,15 +21,16 @@ use std::sync::Mutex;
 use super::batch::panic_message;
 use super::encode::Code;
 use super::game_map::GameMap;
+use super::mask::Mask;
 use super::observe::{self, Layout, PHASE_SIZE};
 use super::phases::{borrow_spare_scratch, forget_scratch, return_scratch, Game};
 use super::state::{State, MAX_YEAR, SPRING};
 
 /// What every game of an environment starts from and is scored by.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct Config<M: Mask> {
     /// The start of every episode.
-    pub start: State,
+    pub start: State<M>,
     /// The game ends (a draw) once a phase of a later year would come next.
     pub max_year: Option<u32>,
     /// The year the phase observation counts from (at most the start's year).
@@ -45,15 +46,15 @@ pub struct Config {
 
 /// One game of the environment with the legal lists of its current phase.
 #[derive(Clone, Debug)]
-pub struct Episode {
-    pub game: Game,
+pub struct Episode<M: Mask> {
+    pub game: Game<M>,
     /// The legal codes of the current phase, slot after slot.
     codes: Vec<Code>,
     /// Per `p * S + s`: where the slot's list starts in `codes`, and its length (0: no slot).
     start: Vec<u32>,
     count: Vec<u32>,
     /// Per `p * S + s`: the slot's key (a province, or with `true` a power: a waive).
-    keys: Vec<(u8, bool)>,
+    keys: Vec<(u16, bool)>,
     /// The previous phase's orders with their success (the board shows them).
     prev: Vec<(Code, bool)>,
     /// Supply centres per power now.
@@ -105,12 +106,12 @@ pub struct Sizes {
 }
 
 /// N games held together (see the module documentation).
-pub struct VectorEnv {
-    pub map: &'static GameMap,
-    pub cfg: Config,
+pub struct VectorEnv<M: Mask> {
+    pub map: &'static GameMap<M>,
+    pub cfg: Config<M>,
     pub layout: Layout,
     base: Vec<i8>,
-    pub games: Vec<Episode>,
+    pub games: Vec<Episode<M>>,
     /// The step has been refused since the last error (an unrepresentable position): reset.
     pub broken: bool,
 }
@@ -123,9 +124,9 @@ enum Done {
     Cut,
 }
 
-impl VectorEnv {
+impl<M: Mask> VectorEnv<M> {
     /// `n` games from `cfg.start` (not yet started: call [`VectorEnv::reset`]).
-    pub fn new(map: &'static GameMap, cfg: Config, n: usize) -> Result<VectorEnv, String> {
+    pub fn new(map: &'static GameMap<M>, cfg: Config<M>, n: usize) -> Result<VectorEnv<M>, String> {
         if n == 0 {
             return Err("num_envs must be at least 1".into());
         }
@@ -258,7 +259,7 @@ impl VectorEnv {
 
     /// The legal codes of game `i`'s current phase per power and slot, and the slot keys.
     #[allow(clippy::type_complexity)]
-    pub fn legal(&self, i: usize) -> Option<Vec<Vec<(&[Code], (u8, bool))>>> {
+    pub fn legal(&self, i: usize) -> Option<Vec<Vec<(&[Code], (u16, bool))>>> {
         let e = self.games.get(i)?;
         let s = self.cfg.slots;
         Some(
@@ -290,7 +291,7 @@ impl VectorEnv {
             layout: &self.layout,
             base: &self.base,
         };
-        let mut work: Vec<(&mut Episode, Row<'_>)> = Vec::with_capacity(self.games.len());
+        let mut work: Vec<(&mut Episode<M>, Row<'_>)> = Vec::with_capacity(self.games.len());
         {
             let mut board = bufs.board.chunks_exact_mut(z.board);
             let mut phase = bufs.phase.chunks_exact_mut(z.phase);
@@ -329,7 +330,7 @@ impl VectorEnv {
         let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
         let next = AtomicUsize::new(0);
         let block = (n / (threads.max(1) * 16)).clamp(1, 64);
-        let items: Vec<Mutex<&mut [(&mut Episode, Row<'_>)]>> =
+        let items: Vec<Mutex<&mut [(&mut Episode<M>, Row<'_>)]>> =
             work.chunks_mut(block).map(Mutex::new).collect();
         let per = z.counts;
         let one = |k: usize| {
@@ -394,18 +395,18 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// What every game of a step reads.
-struct Shared<'a> {
-    map: &'static GameMap,
-    cfg: &'a Config,
+struct Shared<'a, M: Mask> {
+    map: &'static GameMap<M>,
+    cfg: &'a Config<M>,
     layout: &'a Layout,
     base: &'a [i8],
 }
 
-impl Episode {
+impl<M: Mask> Episode<M> {
     /// One game's part of a step (`action`: its `P * S` entries) or of a reset (`None`).
     fn advance(
         &mut self,
-        env: &Shared<'_>,
+        env: &Shared<'_, M>,
         action: Option<&[i64]>,
         row: &mut Row<'_>,
     ) -> Result<Done, String> {
@@ -438,7 +439,12 @@ impl Episode {
         Ok(done)
     }
 
-    fn play(&mut self, env: &Shared<'_>, action: &[i64], row: &mut Row<'_>) -> Result<(), String> {
+    fn play(
+        &mut self,
+        env: &Shared<'_, M>,
+        action: &[i64],
+        row: &mut Row<'_>,
+    ) -> Result<(), String> {
         let game = &mut self.game;
         game.orders.clear();
         for (j, &a) in action.iter().enumerate() {
@@ -486,7 +492,7 @@ impl Episode {
     }
 
     /// Writes the observation of the current phase and keeps its legal lists.
-    fn observe(&mut self, env: &Shared<'_>, row: &mut Row<'_>) -> Result<(), String> {
+    fn observe(&mut self, env: &Shared<'_, M>, row: &mut Row<'_>) -> Result<(), String> {
         let map = env.map;
         let st = &self.game.state;
         env.layout.board(map, env.base, st, &self.prev, row.board);

@@ -67,6 +67,7 @@ use super::convoy;
 use super::map::CompiledMap;
 use super::orders::{Board, Order, Unit, CONVOY, MOVE, NONE, SUPPORT_MOVE};
 use super::outcome::{self, MovementOutcome};
+use super::{ConvoyDisruption, Paradox, Rulings};
 
 const RESOLVED: u8 = 1;
 const VISITED: u8 = 2;
@@ -79,6 +80,8 @@ const NO_GUESS: u32 = u32::MAX;
 /// allocating on the hot path.
 pub struct Adjudicator<'m> {
     pub(crate) map: &'m CompiledMap,
+    /// The rulebook choices of the phases resolved (default: today's, the DATC's).
+    pub rulings: Rulings,
     pub(crate) board: Board,
     /// Per unit decision: RESOLVED | VISITED | IN_CYCLE | RESOLUTION bits.
     flags: Vec<u8>,
@@ -107,6 +110,7 @@ impl<'m> Adjudicator<'m> {
     pub fn new(map: &'m CompiledMap) -> Self {
         Adjudicator {
             map,
+            rulings: Rulings::default(),
             board: Board::default(),
             flags: Vec::new(),
             stopped: Vec::new(),
@@ -132,7 +136,7 @@ impl<'m> Adjudicator<'m> {
         orders: &[Order],
         out: &mut MovementOutcome,
     ) -> Result<(), String> {
-        self.board.load(self.map, units, orders)?;
+        self.board.load(self.map, units, orders, self.rulings)?;
         self.resolve_all();
         outcome::fill(self, out);
         Ok(())
@@ -393,7 +397,12 @@ impl<'m> Adjudicator<'m> {
         while cur != NONE {
             let m = cur as usize;
             cur = self.board.into_next[m];
-            if self.board.power[m] != power && self.resolve(m) {
+            // DATC 6.F.17: where an older paradox rule keeps the support, it takes precedence
+            // over the dislodge rule (the army it spares cannot undo it by dislodging).
+            if self.board.power[m] != power
+                && !(self.board.convoyed[m] && self.paradox_rule_keeps(s, m))
+                && self.resolve(m)
+            {
                 return false;
             }
         }
@@ -420,11 +429,72 @@ impl<'m> Adjudicator<'m> {
             let m = cur as usize;
             cur = self.board.into_next[m];
             // DATC 6.D.20 (own power), 6.D.15 (the attacked province), 6.F.6 (no route).
-            if self.board.power[m] != power && self.board.prov[m] != exempt && self.path(m) {
+            if self.board.power[m] != power
+                && self.board.prov[m] != exempt
+                && !(self.board.convoyed[m] && self.paradox_rule_keeps(s, m))
+                && self.path(m)
+            {
                 return self.board.prov[m];
             }
         }
         NONE
+    }
+
+    /// DATC 4.A.2, the older paradox rules: whether the convoyed army `m` leaves support `s`
+    /// uncut. 1971: a support of a fleet's attack on one of `m`'s convoying fleets; 1982: a
+    /// support of an action in a sea holding a convoying fleet (Szykman's rule, the default,
+    /// breaks paradoxes in the backup rule instead).
+    fn paradox_rule_keeps(&self, s: usize, m: usize) -> bool {
+        let b = &self.board;
+        match self.rulings.paradox {
+            Paradox::Szykman => false,
+            Paradox::Rule1971 => {
+                if b.kind[s] != SUPPORT_MOVE {
+                    return false;
+                }
+                let supported = b.unit_at[b.a[s] as usize];
+                let target = b.unit_at[b.b[s] as usize];
+                supported != NONE
+                    && b.fleet[supported as usize]
+                    && target != NONE
+                    && b.convoys_of(m).any(|f| f == target as usize)
+            }
+            Paradox::Rule2000 => {
+                if b.kind[s] != SUPPORT_MOVE {
+                    return false;
+                }
+                let target = b.unit_at[b.b[s] as usize];
+                target != NONE
+                    && b.convoys_of(m).any(|f| f == target as usize)
+                    && self.necessary(m, target as usize)
+            }
+            Paradox::Rule1982 => {
+                let sea = if b.kind[s] == SUPPORT_MOVE {
+                    b.b[s]
+                } else {
+                    b.a[s]
+                };
+                let there = b.unit_at[sea as usize];
+                self.map.is_sea(sea)
+                    && there != NONE
+                    && b.kind[there as usize] == CONVOY
+                    && b.matched[there as usize]
+            }
+        }
+    }
+
+    /// Whether convoying fleet `f` is on every route of army `m` (DATC 4.A.2, the 2000 rule's
+    /// "necessary" fleets): on some route, and no route is left without it.
+    fn necessary(&self, m: usize, f: usize) -> bool {
+        let b = &self.board;
+        let fleets: Vec<usize> = b.convoys_of(m).collect();
+        let provs: Vec<u16> = fleets.iter().map(|&x| b.prov[x]).collect();
+        let (from, to) = (b.prov[m], b.a[m]);
+        let on = convoy::on_routes(self.map, from, to, &provs);
+        let Some(i) = fleets.iter().position(|&x| x == f) else {
+            return false;
+        };
+        on[i] && !convoy::route_exists(self.map, from, to, &provs, |j| on[j] && j != i)
     }
 
     /// DATC 5.B.3 CONVOY (the fleet is not dislodged), with the 5.D hack: the attackers' moves are
@@ -475,6 +545,12 @@ impl<'m> Adjudicator<'m> {
             count += 1;
         }
         let map = self.map;
+        if self.rulings.convoy_disruption == ConvoyDisruption::AnyRoute {
+            // DATC 4.A.1, 1971: one broken route breaks the convoy.
+            let on = convoy::on_routes(map, from, to, &provs[..count]);
+            return on.iter().any(|&x| x)
+                && (0..count).all(|i| !on[i] || self.resolve(units[i] as usize));
+        }
         convoy::route_exists(map, from, to, &provs[..count], |i| {
             self.resolve(units[i] as usize)
         })
@@ -487,6 +563,11 @@ impl<'m> Adjudicator<'m> {
         let units: Vec<usize> = self.board.convoys_of(u).collect();
         let provs: Vec<u16> = units.iter().map(|&f| self.board.prov[f]).collect();
         let map = self.map;
+        if self.rulings.convoy_disruption == ConvoyDisruption::AnyRoute {
+            let on = convoy::on_routes(map, from, to, &provs);
+            return on.iter().any(|&x| x)
+                && (0..units.len()).all(|i| !on[i] || self.resolve(units[i]));
+        }
         convoy::route_exists(map, from, to, &provs, |i| self.resolve(units[i]))
     }
 }

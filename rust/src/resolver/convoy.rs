@@ -109,6 +109,38 @@ fn search<F: FnMut(usize) -> bool>(
     false
 }
 
+/// Which candidate fleets lie on some chain linking province `from` to province `to`, whether
+/// or not they are dislodged (DATC 4.A.1, 1971: the loss of any of them disrupts the convoy).
+pub fn on_routes(map: &CompiledMap, from: u16, to: u16, fleet_provs: &[u16]) -> Vec<bool> {
+    let reach = |start: u16| -> Vec<bool> {
+        let n = fleet_provs.len();
+        let mut seen = vec![false; n];
+        let mut queue: Vec<usize> = Vec::with_capacity(n);
+        for i in 0..n {
+            if map.convoy_link(start, fleet_provs[i]) {
+                seen[i] = true;
+                queue.push(i);
+            }
+        }
+        while let Some(i) = queue.pop() {
+            for j in 0..n {
+                if !seen[j] && map.convoy_link(fleet_provs[i], fleet_provs[j]) {
+                    seen[j] = true;
+                    queue.push(j);
+                }
+            }
+        }
+        seen
+    };
+    let forward = reach(from);
+    let backward = reach(to);
+    forward
+        .iter()
+        .zip(&backward)
+        .map(|(&f, &b)| f && b)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,6 +199,17 @@ mod tests {
             true
         }));
         assert_eq!(asked, vec![0]);
+    }
+
+    #[test]
+    fn fleets_on_some_route() {
+        // Both routes' fleets are on a route; the dead end (DATC 6.F.12) is not.
+        let m = line();
+        assert_eq!(
+            on_routes(&m, 0, 3, &[1, 2, 4, 5]),
+            vec![true, true, true, false]
+        );
+        assert_eq!(on_routes(&m, 0, 3, &[1]), vec![false]);
     }
 
     #[test]

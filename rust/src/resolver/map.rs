@@ -37,6 +37,8 @@ impl BitMatrix {
 pub struct CompiledMap {
     loc_province: Vec<u16>,
     province_is_sea: Vec<bool>,
+    /// Ports: coastal provinces whose fleets may convoy ([`CompiledMap::with_ports`]).
+    province_is_port: Vec<bool>,
     province_has_coasts: Vec<bool>,
     army_adj: Vec<Vec<u16>>,
     fleet_adj: Vec<Vec<u16>>,
@@ -201,7 +203,21 @@ impl CompiledMap {
             army_matrix,
             fleet_matrix,
             convoy_link,
+            province_is_port: vec![false; p],
         })
+    }
+
+    /// The same map with the ports `ports` (coastal provinces whose fleets may convoy, as a
+    /// fleet at sea does).
+    pub fn with_ports(mut self, ports: &[u16]) -> Result<CompiledMap, String> {
+        for &q in ports {
+            let q = q as usize;
+            if q >= self.num_provinces() || self.province_is_sea[q] {
+                return Err(format!("port {q} is not a coastal province"));
+            }
+            self.province_is_port[q] = true;
+        }
+        Ok(self)
     }
 
     /// Number of provinces `P`.
@@ -225,6 +241,12 @@ impl CompiledMap {
     #[inline]
     pub fn is_sea(&self, prov: u16) -> bool {
         self.province_is_sea[prov as usize]
+    }
+
+    /// Whether a fleet in the province may convoy: a sea or a port.
+    #[inline]
+    pub fn may_convoy(&self, prov: u16) -> bool {
+        self.province_is_sea[prov as usize] || self.province_is_port[prov as usize]
     }
 
     /// Whether the province has coast locations (a fleet there must stand on one of them).

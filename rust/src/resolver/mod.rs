@@ -18,6 +18,55 @@ mod retreat;
 mod strength;
 
 pub use adjudicator::Adjudicator;
+
+/// How an army ordered to a neighbouring province comes to go by convoy (DATC 4.A.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AdjacentConvoy {
+    /// "Via convoy", or a fleet of its own power ordered to convoy it; no land fallback (1982,
+    /// 2000, 2023; the DATC v3.0 preference).
+    #[default]
+    Intent,
+    /// Only "via convoy" (the DPTG).
+    Explicit,
+    /// Any fleet's convoy, but only when the destination's unit moves the opposite way (1971).
+    Opposite,
+}
+
+/// When a convoy with several routes is disrupted (DATC 4.A.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ConvoyDisruption {
+    /// When every route is broken (1982 onwards).
+    #[default]
+    AllRoutes,
+    /// When any route is broken (1971).
+    AnyRoute,
+}
+
+/// The convoy paradox rule (DATC 4.A.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Paradox {
+    /// Szykman's: the convoying fleets of a paradox do not convoy (the DATC's preference).
+    #[default]
+    Szykman,
+    /// 1971: a convoyed army does not cut the support of a fleet attacking one of its convoying
+    /// fleets (Szykman's rule where that gives no answer).
+    Rule1971,
+    /// 1982: a convoyed army does not cut a support of an action in a sea holding a convoying
+    /// fleet (Szykman's rule where that gives no answer).
+    Rule1982,
+    /// The 2000 and 2023 rulebooks' text: a convoyed army does not cut the support of an attack
+    /// on a fleet that every route of it needs (Szykman's rule where that gives no answer).
+    Rule2000,
+}
+
+/// The rulebook choices the movement resolver reads, set from the game's rules
+/// (`crate::engine::rules::Rules`, which decides them per edition); the default is today's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rulings {
+    pub adjacent_convoy: AdjacentConvoy,
+    pub convoy_disruption: ConvoyDisruption,
+    pub paradox: Paradox,
+}
 pub use map::CompiledMap;
 pub use orders::{Order, Unit};
 pub use outcome::{code, MovementOutcome};
@@ -36,19 +85,28 @@ pub fn resolve_movement(
     units: &[Unit],
     orders: &[Order],
 ) -> Result<MovementOutcome, String> {
-    let run = || {
-        let mut adj = Adjudicator::new(map);
-        let mut out = MovementOutcome::default();
-        adj.resolve_into(units, orders, &mut out).map(|()| out)
-    };
+    let mut adj = Adjudicator::new(map);
+    let mut out = MovementOutcome::default();
+    resolve_with(&mut adj, units, orders, &mut out).map(|()| out)
+}
+
+/// [`Adjudicator::resolve_into`] with the stack the recursion needs: on the caller's stack up to
+/// [`INLINE_UNITS`] units, beyond that on a helper thread whose stack grows with the number of
+/// units, so that no board (a chain of a thousand moves included) overflows a thread's stack.
+pub fn resolve_with(
+    adj: &mut Adjudicator<'_>,
+    units: &[Unit],
+    orders: &[Order],
+    out: &mut MovementOutcome,
+) -> Result<(), String> {
     if units.len() <= INLINE_UNITS {
-        return run();
+        return adj.resolve_into(units, orders, out);
     }
     let stack = (1 << 20) + units.len() * (16 << 10);
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
             .stack_size(stack)
-            .spawn_scoped(scope, run)
+            .spawn_scoped(scope, || adj.resolve_into(units, orders, out))
             .map_err(|e| format!("cannot start the resolver thread: {e}"))?;
         match handle.join() {
             Ok(result) => result,

@@ -11,6 +11,7 @@
 //! grown to the size of the board.
 
 use super::map::CompiledMap;
+use super::{AdjacentConvoy, Rulings};
 
 /// A unit on the board: owner, type and location (for a fleet, the exact coast).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -149,6 +150,7 @@ impl Board {
         map: &CompiledMap,
         units: &[Unit],
         orders: &[Order],
+        rulings: Rulings,
     ) -> Result<(), String> {
         if units.len() != orders.len() {
             return Err(format!(
@@ -260,7 +262,9 @@ impl Board {
                         // DATC 4.A.3: an army move is convoyed when the destination is not
                         // adjacent or the order says "via convoy"; the third reason (an own
                         // convoying fleet) is added below, once all orders are known.
-                        self.convoyed[i] = via || !map.army_adjacent(here, dp);
+                        let adjacent = map.army_adjacent(here, dp);
+                        self.convoyed[i] = !adjacent
+                            || (via && rulings.adjacent_convoy != AdjacentConvoy::Opposite);
                     }
                     self.kind[i] = MOVE;
                     self.a[i] = dp;
@@ -302,9 +306,11 @@ impl Board {
                 Order::Convoy { from, to } => {
                     check_prov(i, "convoyed army's province", from)?;
                     check_prov(i, "convoy destination", to)?;
-                    // DATC 6.F.1: only fleets at sea convoy.
-                    if !self.fleet[i] || !map.is_sea(here) {
-                        return Err(format!("order of unit {i}: only a fleet at sea can convoy"));
+                    // DATC 6.F.1: only fleets at sea (or in a port) convoy.
+                    if !self.fleet[i] || !map.may_convoy(here) {
+                        return Err(format!(
+                            "order of unit {i}: only a fleet at sea or in a port can convoy"
+                        ));
                     }
                     if from == to {
                         return Err(format!("order of unit {i}: convoy from {from} to itself"));
@@ -328,10 +334,22 @@ impl Board {
         // DATC 4.A.3 (2000/2023 rules, v3.0 preference): a convoy order by a fleet of the army's
         // own power shows the intent to be convoyed, even to an adjacent province (6.G.1, 6.G.5);
         // a foreign fleet cannot (6.G.2 kidnapping).
+        // The DPTG: no fleet shows intent, only "via convoy"; 1971: any fleet's convoy, when the
+        // destination's unit moves the opposite way (a swap).
         for c in 0..n {
             if self.kind[c] == CONVOY {
                 if let Some(army) = convoyed_army(self, c) {
-                    if self.power[army] == self.power[c] {
+                    let shown = match rulings.adjacent_convoy {
+                        AdjacentConvoy::Intent => self.power[army] == self.power[c],
+                        AdjacentConvoy::Explicit => false,
+                        AdjacentConvoy::Opposite => {
+                            let there = self.unit_at[self.a[army] as usize];
+                            there != NONE
+                                && self.kind[there as usize] == MOVE
+                                && self.a[there as usize] == self.prov[army]
+                        }
+                    };
+                    if shown {
                         self.convoyed[army] = true;
                     }
                 }

@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use diplo_core::engine::encode;
+use diplo_core::engine::encode::{self, Code};
 use diplo_core::engine::legality::Legal;
 use diplo_core::engine::{Game, GameMap, MapSpec, State};
 use diplo_core::{code, resolve_movement, CompiledMap, MovementOutcome, Order, Unit};
@@ -570,7 +570,7 @@ pub const VOID: u8 = code::VOID;
 
 /// The standard map on the fast path: states written as text, orders as codes.
 pub struct Kit {
-    pub map: &'static GameMap,
+    pub map: &'static GameMap<u128>,
     pub names: Names,
     pub powers: Vec<String>,
 }
@@ -638,6 +638,7 @@ impl Kit {
             homes,
             name_rank,
             victory: 0,
+            ports: Vec::new(),
         };
         Kit {
             map: GameMap::intern(spec).expect("the standard map compiles"),
@@ -674,7 +675,7 @@ impl Kit {
         units: &[(&str, &str)],
         centers: &[(&str, &[&str])],
         dislodged: &[(&str, &str, &[&str])],
-    ) -> State {
+    ) -> State<u128> {
         self.try_state(phase, units, centers, dislodged)
             .expect("a valid state")
     }
@@ -686,7 +687,7 @@ impl Kit {
         units: &[(&str, &str)],
         centers: &[(&str, &[&str])],
         dislodged: &[(&str, &str, &[&str])],
-    ) -> Result<State, String> {
+    ) -> Result<State<u128>, String> {
         let units: Vec<_> = units.iter().map(|(p, u)| self.piece(p, u)).collect();
         let centers: Vec<(i64, i64)> = centers
             .iter()
@@ -717,12 +718,12 @@ impl Kit {
         )
     }
 
-    pub fn game(&self, state: State) -> Game {
+    pub fn game(&self, state: State<u128>) -> Game<u128> {
         Game::new(self.map, state, None)
     }
 
     /// The code of an order in the kit's notation.
-    pub fn code(&self, text: &str) -> u32 {
+    pub fn code(&self, text: &str) -> Code {
         let w = read(text);
         let loc = || self.loc(w.loc);
         let prov = |name: &str| self.map.prov_of[self.loc(name)] as usize;
@@ -744,7 +745,7 @@ impl Kit {
     }
 
     /// A code in the notation (unit types left out, builds typed).
-    pub fn text(&self, code: u32) -> String {
+    pub fn text(&self, code: Code) -> String {
         let name = |i: usize| self.map.loc_name(i).to_string();
         let (loc, a, b) = (encode::loc_of(code), encode::a_of(code), encode::b_of(code));
         match encode::kind_of(code) {
@@ -770,7 +771,7 @@ impl Kit {
     }
 
     /// The slots of the game's phase, as (key, sorted order texts).
-    pub fn slots(&self, game: &Game) -> Vec<(String, Vec<String>)> {
+    pub fn slots(&self, game: &Game<u128>) -> Vec<(String, Vec<String>)> {
         game.with_legal(|legal, slots| {
             slots
                 .iter()
@@ -790,7 +791,7 @@ impl Kit {
     }
 
     /// The sorted list of the slot keyed `key`.
-    pub fn list(&self, game: &Game, key: &str) -> Vec<String> {
+    pub fn list(&self, game: &Game<u128>, key: &str) -> Vec<String> {
         self.slots(game)
             .into_iter()
             .find(|(k, _)| k == key)
@@ -799,7 +800,7 @@ impl Kit {
     }
 
     /// Whether the order is legal in the game's state, and its normal form.
-    pub fn verdict(&self, game: &Game, text: &str) -> Option<String> {
+    pub fn verdict(&self, game: &Game<u128>, text: &str) -> Option<String> {
         let mut legal = Legal::default();
         legal.prepare(self.map, &game.state, game.stamp);
         legal
@@ -890,7 +891,7 @@ impl Board {
     }
 
     /// The fast-path game at the board's movement phase (no centres owned).
-    pub fn game(&self, k: &Kit) -> Game {
+    pub fn game(&self, k: &Kit) -> Game<u128> {
         let units = self.units();
         let units: Vec<(&str, &str)> = units.iter().map(|(p, u)| (*p, u.as_str())).collect();
         k.game(k.state(&self.phase, &units, &[], &[]))
