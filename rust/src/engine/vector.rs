@@ -116,6 +116,9 @@ pub struct VectorEnv<M: Mask> {
     pub broken: bool,
 }
 
+/// One game and its buffers, as a step hands them to a thread.
+type Work<'a, M> = (&'a mut Episode<M>, Row<'a>);
+
 /// What one step or reset of one game did.
 enum Done {
     Played,
@@ -291,7 +294,7 @@ impl<M: Mask> VectorEnv<M> {
             layout: &self.layout,
             base: &self.base,
         };
-        let mut work: Vec<(&mut Episode<M>, Row<'_>)> = Vec::with_capacity(self.games.len());
+        let mut work: Vec<Work<'_, M>> = Vec::with_capacity(self.games.len());
         {
             let mut board = bufs.board.chunks_exact_mut(z.board);
             let mut phase = bufs.phase.chunks_exact_mut(z.phase);
@@ -330,7 +333,7 @@ impl<M: Mask> VectorEnv<M> {
         let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
         let next = AtomicUsize::new(0);
         let block = (n / (threads.max(1) * 16)).clamp(1, 64);
-        let items: Vec<Mutex<&mut [(&mut Episode<M>, Row<'_>)]>> =
+        let items: Vec<Mutex<&mut [Work<'_, M>]>> =
             work.chunks_mut(block).map(Mutex::new).collect();
         let per = z.counts;
         let one = |k: usize| {
