@@ -165,14 +165,31 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
                 raise ValueError(f"unknown agent {agent!r}")
             if agent not in self.agents:
                 continue  # eliminated: nothing to order
-            if not isinstance(action, np.ndarray):
-                action = list(action)
-            if len(action) != slots:
-                raise ValueError(f"{agent}: an action has {slots} entries, got {len(action)}")
-            try:
-                table[0, index] = check_actions(action, (slots,), self.max_orders)
-            except ValueError as exc:
-                raise ValueError(f"{agent}: {exc}") from exc
+            row: Any
+            if isinstance(action, np.ndarray):
+                try:
+                    row = check_actions(action, (slots,), self.max_orders)
+                except ValueError as exc:
+                    raise ValueError(f"{agent}: {exc}") from exc
+            else:
+                # A list: checked in plain Python (NumPy costs microseconds per small array).
+                row = list(action)
+                if len(row) != slots:
+                    raise ValueError(f"{agent}: an action has {slots} entries, got {len(row)}")
+                if not all(type(a) is int for a in row):
+                    try:
+                        row = check_actions(row, (slots,), self.max_orders).tolist()
+                    except ValueError as exc:
+                        raise ValueError(f"{agent}: {exc}") from exc
+                elif row and (min(row) < 0 or max(row) >= self.max_orders):
+                    bad = min(row) if min(row) < 0 else max(row)
+                    raise ValueError(
+                        f"{agent}: actions[{row.index(bad)}] = {bad} is outside the action "
+                        f"space 0..{self.max_orders}"
+                    )
+            if len(row) != slots:
+                raise ValueError(f"{agent}: an action has {slots} entries, got {len(row)}")
+            table[0, index] = row
         before = self._centres
         try:
             self._core.step(table)
