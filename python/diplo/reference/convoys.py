@@ -1,37 +1,85 @@
 """Convoy geometry: which seas could ever carry an army from one coast to another.
 
 These are questions about the map and the fleets on it, not about orders: validation asks them
-(is this convoyed move, this convoy order, this support possible at all?) and so does legal-order
-generation, both through one :class:`ConvoyTable` per set of seas holding a fleet. Whether a
-convoy actually carries an army depends on the other orders and is the resolver's business.
+(is this convoyed move, this convoy order, this support possible at all?) and so does the
+legal-order listing, both through one :class:`ConvoyTable` per set of seas holding a fleet.
+Whether a convoy actually carries an army depends on the other orders and is the resolver's
+business.
+
+Every answer is a breadth-first search over the fleets at sea, so each costs time polynomial in
+the map (no convoy route is ever enumerated):
+
+* **reach** (DATC 6.D.32): an army in ``src`` can be convoyed to ``dst`` when a chain of seas
+  holding fleets, each next to the one before, runs from a sea touching ``src`` to a sea
+  touching ``dst``;
+* **necessary fleets** (DATC 4.E.1, 6.G.19: a fleet no route needs cannot legally convoy): a
+  fleet may convoy an army from ``src`` to ``dst`` when it lies on a *minimal* route (no proper
+  subset of its seas is a route: a chain of seas whose first alone touches ``src``, whose last
+  alone touches ``dst``, and no two of which touch unless they follow each other, a chordless
+  chain). Deciding that for one sea is NP-complete on arbitrary maps, so it is decided by
+  listing the chordless chains only on maps whose seas form at most :data:`MAX_SEA_CHAINS` of
+  them (standard 375, ancmed 954, MILA's colonial 5,635 and known_world_901 34,094, but not
+  MILA's world, 193,343), which bounds the work: the bound on which the engine is to refuse a
+  map. On a map with more (a grid of seas has
+  millions), a fleet may convoy when it lies on a *shortest* chain between a pair of *end seas*
+  (a first sea touching ``src`` and not ``dst``, a last sea touching ``dst`` and not ``src``)
+  through seas touching neither end, or alone touches both: two breadth-first searches per
+  pair. Every such chain is a minimal route, so this never admits a fleet 6.G.19 rejects; it
+  leaves out the fleets lying only on longer chordless chains between the same end seas.
+
+Which provinces a fleet may convoy from is :func:`convoy_provinces` (the seas, DATC 6.F.1, and
+ports: :meth:`Map.may_convoy`).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Collection, Iterator
 from weakref import WeakKeyDictionary
 
 from ..model.map import Map
+from ..model.position import Position
 
 _EMPTY: frozenset[str] = frozenset()
 _CACHE_SIZE = 256  # convoy tables kept per map (one per set of seas holding a fleet)
+#: The most chordless chains of seas a map may have for the minimal routes to be listed (see the
+#: module docstring). The engine lists the same chains and is to refuse maps with more (issue 20:
+#: ``MAX_SEA_CHAINS`` in ``rust/src/engine/game_map.rs``): keep the two equal, so that both
+#: engines decide the same way on every map both play.
+MAX_SEA_CHAINS = 50_000
+
+
+def convoying_fleets(position: Position) -> frozenset[str]:
+    """The provinces of ``position`` holding a fleet that may convoy (a fleet at sea or in a
+    port): the only places a convoy route can run through (DATC 6.D.32)."""
+    game_map = position.map
+    return frozenset(
+        prov
+        for prov, piece in position.units.items()
+        if piece.type == "F" and game_map.may_convoy(prov)
+    )
+
+
+def convoy_provinces(game_map: Map) -> frozenset[str]:
+    """The provinces from which a fleet may convoy (DATC 6.F.1: the seas; and the ports of a map
+    that has them, :meth:`Map.may_convoy`, the one rule of it)."""
+    return frozenset(p for p in game_map.provinces if game_map.may_convoy(p))
 
 
 class _Geometry:
     """What convoys need to know about a map, computed once per map.
 
-    A convoy runs between coastal provinces that touch a sea (``shore_seas``), through seas
-    (and ports: every province where :meth:`Map.may_convoy`).
+    A convoy runs between coastal provinces that touch a convoying province (``shore_seas``),
+    through convoying provinces (``sea_adj``): seas and ports (:func:`convoy_provinces`).
     """
 
     def __init__(self, game_map: Map) -> None:
-        provinces = game_map.provinces
-        seas = frozenset(p for p in provinces if game_map.may_convoy(p))
+        seas = convoy_provinces(game_map)
+        self.seas = seas
+        # Map.sea_neighbours: the convoying provinces a province borders (a port is a shore too).
         self.shore_seas: dict[str, frozenset[str]] = {
             p: game_map.sea_neighbours(p)
-            for p in provinces
+            for p in game_map.provinces
             if game_map.is_coastal(p) and game_map.sea_neighbours(p)
         }
         self.sea_adj: dict[str, frozenset[str]] = {
@@ -46,22 +94,47 @@ class _Geometry:
             for s in seas
         }
         self.tables: OrderedDict[frozenset[str], ConvoyTable] = OrderedDict()
+        #: Whether minimal routes are listed on this map (few enough chains), see the module
+        #: docstring; else the shortest chains between end seas decide.
+        self.exact = sea_chains(self.sea_adj, MAX_SEA_CHAINS) is not None
+
+
+def sea_chains(sea_adj: dict[str, frozenset[str]], limit: int) -> int | None:
+    """The number of chordless chains of seas (paths none of whose seas touches another of the
+    path but its neighbours on it, counted from each end and one sea alone), or ``None`` once
+    there are more than ``limit``. Every minimal convoy route on any board is such a chain."""
+    stack = [(sea, frozenset((sea,)), frozenset((sea,))) for sea in sea_adj]
+    count = 0
+    while stack:
+        last, path, blocked = stack.pop()
+        count += 1
+        if count > limit:
+            return None
+        later = blocked | sea_adj[last]
+        for sea in sea_adj[last] - blocked - path:
+            stack.append((sea, path | {sea}, later))
+    return count
 
 
 _GEOMETRY: WeakKeyDictionary[Map, _Geometry] = WeakKeyDictionary()
 
 
-def convoy_table(game_map: Map, fleets: Collection[str]) -> ConvoyTable:
-    """The convoy answers for ``fleets`` (the sea provinces holding a fleet), cached per map in a
-    small LRU: they depend on nothing else (DATC 6.D.32: routes run only through fleets)."""
+def _geometry(game_map: Map) -> _Geometry:
     geometry = _GEOMETRY.get(game_map)
     if geometry is None:
         geometry = _GEOMETRY[game_map] = _Geometry(game_map)
+    return geometry
+
+
+def convoy_table(game_map: Map, fleets: Collection[str]) -> ConvoyTable:
+    """The convoy answers for ``fleets`` (the sea provinces holding a fleet), cached per map in a
+    small LRU: they depend on nothing else (DATC 6.D.32: routes run only through fleets)."""
+    geometry = _geometry(game_map)
     key = fleets if isinstance(fleets, frozenset) else frozenset(fleets)
     tables = geometry.tables
     table = tables.get(key)
     if table is None:
-        table = tables[key] = ConvoyTable(geometry, key)
+        table = tables[key] = ConvoyTable(geometry, key & geometry.seas)
         if len(tables) > _CACHE_SIZE:
             tables.popitem(last=False)
     else:
@@ -70,9 +143,8 @@ def convoy_table(game_map: Map, fleets: Collection[str]) -> ConvoyTable:
 
 
 def shores(game_map: Map) -> frozenset[str]:
-    """The provinces a convoy can start from or land on: coastal, touching a sea."""
-    convoy_table(game_map, _EMPTY)
-    return frozenset(_GEOMETRY[game_map].shore_seas)
+    """The provinces a convoy can start from or land on: coastal, touching a convoying sea."""
+    return frozenset(_geometry(game_map).shore_seas)
 
 
 def sea_route_exists(
@@ -89,23 +161,38 @@ def sea_route_exists(
 
 
 def route_fleets(game_map: Map, src: str, dst: str, fleets: Collection[str]) -> frozenset[str]:
-    """The seas of ``fleets`` that lie on some *minimal* convoy route from ``src`` to ``dst``.
+    """The fleets of ``fleets`` necessary for the convoy of an army from ``src`` to ``dst`` (see
+    the module docstring): those that may legally convoy it (DATC 4.E.1, 6.G.19). An empty
+    answer means no convoy from ``src`` to ``dst`` is possible at all."""
+    return convoy_table(game_map, fleets).necessary(src, dst)
 
-    DATC 4.E.1 and 6.G.19: a convoy order by a fleet that is not necessary for any route is
-    illegal. A route is minimal when no proper subset of its seas is also a route, which is the
-    same as being an induced path: no sea touches the army's province except the first, none
-    touches the destination except the last, and no two seas touch unless they follow each other.
-    An empty answer means no convoy from ``src`` to ``dst`` is possible at all.
-    """
-    return convoy_table(game_map, fleets).route_seas(src).get(dst, _EMPTY)
+
+def _distances(
+    adj: dict[str, frozenset[str]], start: str, allowed: Collection[str]
+) -> dict[str, int]:
+    """Breadth-first distances from ``start`` over the seas of ``allowed`` (``start`` itself may
+    lie outside it: it is where the walk begins, never a step)."""
+    dist = {start: 0}
+    frontier = [start]
+    step = 0
+    while frontier:
+        step += 1
+        nxt: list[str] = []
+        for sea in frontier:
+            for other in adj[sea]:
+                if other not in dist and other in allowed:
+                    dist[other] = step
+                    nxt.append(other)
+        frontier = nxt
+    return dist
 
 
 class ConvoyTable:
     """Convoy answers for one set of seas holding fleets, computed on demand and kept.
 
     ``reach(src, avoid)`` answers :func:`sea_route_exists` for every destination at once;
-    ``route_seas(src)`` answers :func:`route_fleets` for every destination at once. Validation
-    asks one destination, legal-order generation all of them: both read the same table.
+    ``route_seas(src)`` answers :func:`route_fleets` for every destination at once (what the
+    listing reads) and ``necessary(src, dst)`` for one (what validation asks): one computation.
     """
 
     def __init__(self, tables: _Geometry, fleets: frozenset[str]) -> None:
@@ -113,11 +200,16 @@ class ConvoyTable:
         self.fleets = fleets
         self.adj: dict[str, frozenset[str]] = {s: tables.sea_adj[s] & fleets for s in fleets}
         self._reach: dict[tuple[str, str | None], frozenset[str]] = {}
+        self._necessary: dict[tuple[frozenset[str], frozenset[str]], frozenset[str]] = {}
         self._routes: dict[str, dict[str, frozenset[str]]] = {}
+        self._dist: dict[tuple[str, frozenset[str]], dict[str, int]] = {}
+        self._minimal: dict[str, dict[str, frozenset[str]]] = {}
 
     def reach(self, src: str, avoid: str | None = None) -> frozenset[str]:
         """Coastal provinces an army in ``src`` could be convoyed to over seas holding fleets,
         never through ``avoid`` (DATC 6.D.32; 6.D.31 for the avoided supporter)."""
+        if avoid is not None and avoid not in self.fleets:
+            avoid = None  # avoiding a sea without a fleet changes nothing
         key = (src, avoid)
         found = self._reach.get(key)
         if found is None:
@@ -146,59 +238,134 @@ class ConvoyTable:
         dests.discard(src)
         return frozenset(dests)
 
+    def _touching(self, prov: str) -> frozenset[str]:
+        """The fleets an army in (or landing in) ``prov`` could board from (or land from)."""
+        return self.tables.shore_seas.get(prov, _EMPTY) & self.fleets
+
+    def _from(self, start: str, corridor: frozenset[str]) -> dict[str, int]:
+        key = (start, corridor)
+        found = self._dist.get(key)
+        if found is None:
+            found = self._dist[key] = _distances(self.adj, start, corridor)
+        return found
+
+    def _pairs(
+        self, first: frozenset[str], last: frozenset[str]
+    ) -> Iterator[tuple[str, str, int, dict[str, int], dict[str, int]]]:
+        """Every pair of end seas (one of ``first`` not in ``last``, one of ``last`` not in
+        ``first``) joined by a chain through the corridor (the fleets in neither), with the
+        chain's shortest length (in steps) and the distances from either end over the
+        corridor."""
+        starts, ends = first - last, last - first
+        if not starts or not ends:
+            return
+        corridor = self.fleets - first - last
+        for a in sorted(starts):
+            from_a = self._from(a, corridor)
+            for b in sorted(ends):
+                if b in self.adj[a]:
+                    yield a, b, 1, from_a, {b: 0}
+                    continue
+                steps = [from_a[u] for u in self.adj[b] if u in from_a and u != a]
+                if steps:
+                    yield a, b, min(steps) + 1, from_a, self._from(b, corridor)
+
+    def necessary(self, src: str, dst: str) -> frozenset[str]:
+        """The fleets that may convoy an army from ``src`` to ``dst`` (module docstring)."""
+        if src == dst:
+            return _EMPTY
+        if self.tables.exact:
+            return self._minimal_fleets(src).get(dst, _EMPTY)
+        # The answer depends only on the fleets touching either end: kept by those.
+        key = (self._touching(src), self._touching(dst))
+        found = self._necessary.get(key)
+        if found is None:
+            found = self._necessary[key] = self._compute_necessary(*key)
+        return found
+
+    def _compute_necessary(self, first: frozenset[str], last: frozenset[str]) -> frozenset[str]:
+        useful = set(first & last)  # a sea touching both ends is a route by itself
+        for a, b, length, from_a, from_b in self._pairs(first, last):
+            useful.add(a)
+            useful.add(b)
+            for sea, da in from_a.items():
+                db = from_b.get(sea)
+                if db is not None and da + db == length:
+                    useful.add(sea)
+        return frozenset(useful)
+
     def route_seas(self, src: str) -> dict[str, frozenset[str]]:
-        """Per destination, the seas lying on some minimal convoy route from ``src`` (DATC 4.E.1,
-        6.G.19: only such a fleet may legally convoy). Destinations without a route are absent."""
+        """Per destination, the fleets that may convoy an army from ``src`` there (DATC 4.E.1,
+        6.G.19). Destinations without a route are absent."""
         found = self._routes.get(src)
         if found is None:
-            useful: dict[str, set[str]] = {}
-            for path in self._induced_paths(src):
-                for dst in path.ends:
-                    useful.setdefault(dst, set()).update(path.seas)
-            found = {dst: frozenset(seas) for dst, seas in useful.items()}
+            found = {dst: self.necessary(src, dst) for dst in self.reach(src)}
             self._routes[src] = found
         return found
 
     def minimal_routes(self, src: str, dst: str) -> list[tuple[str, ...]]:
-        """Every minimal convoy route from ``src`` to ``dst``, shortest first."""
-        routes = [p.seas for p in self._induced_paths(src) if dst in p.ends]
+        """Minimal routes from ``src`` to ``dst``, shortest first (the convoy diagnostic shows
+        them): every one where they are listed, else one shortest per pair of end seas (module
+        docstring)."""
+        if src == dst:
+            return []
+        if self.tables.exact:
+            routes = [seas for seas, ends in self._chains(src) if dst in ends]
+            routes.sort(key=lambda r: (len(r), r))
+            return routes
+        first, last = self._touching(src), self._touching(dst)
+        routes = [(s,) for s in sorted(first & last)]
+        for a, b, length, from_a, from_b in self._pairs(first, last):
+            route = [a]
+            for i in range(1, length):
+                # The first (by name) neighbour one step further on a shortest chain.
+                route.append(
+                    min(
+                        s
+                        for s in self.adj[route[-1]]
+                        if from_a.get(s) == i and from_b.get(s) == length - i
+                    )
+                )
+            route.append(b)
+            routes.append(tuple(route))
         routes.sort(key=lambda r: (len(r), r))
         return routes
 
-    def _induced_paths(self, src: str) -> list[_Path]:
-        """Every chain of fleet seas that is a minimal route to at least one destination.
+    def _minimal_fleets(self, src: str) -> dict[str, frozenset[str]]:
+        """Per destination, the fleets on some minimal route from ``src`` (maps with few enough
+        chains only, see the module docstring)."""
+        found = self._minimal.get(src)
+        if found is None:
+            useful: dict[str, set[str]] = {}
+            for seas, ends in self._chains(src):
+                for dst in ends:
+                    useful.setdefault(dst, set()).update(seas)
+            found = self._minimal[src] = {d: frozenset(f) for d, f in useful.items()}
+        return found
 
-        A route is minimal when no proper subset of its seas is a route (see
-        :func:`route_fleets`): only its first sea touches ``src``, no two of its seas
-        touch unless consecutive, and only its last sea touches the destination. So one
-        depth-first walk over such chains answers for every destination: a chain is a minimal
-        route to each shore its last sea touches and no earlier sea (nor ``src``) does.
-        """
-        shore = self.tables.shore_seas.get(src)
-        if not shore:
-            return []
-        src_seas = shore & self.fleets
+    def _chains(self, src: str) -> list[tuple[tuple[str, ...], frozenset[str]]]:
+        """Every chain of fleet seas that is a minimal route from ``src`` to some destination,
+        with those destinations: only its first sea touches ``src``, no two of its seas touch
+        unless consecutive, and it ends at each shore its last sea touches and no earlier sea
+        (nor ``src``) does. A walk on an explicit stack, at most as long as the map's chains."""
+        first = self._touching(src)
         adj = self.adj
         sea_shores = self.tables.sea_shores
-        out: list[_Path] = []
-
-        def walk(path: tuple[str, ...], blocked: frozenset[str], touched: frozenset[str]) -> None:
+        out: list[tuple[tuple[str, ...], frozenset[str]]] = []
+        # (the chain, the seas no later step may take, the shores touched before its last sea)
+        stack: list[tuple[tuple[str, ...], frozenset[str], frozenset[str]]] = [
+            ((sea,), frozenset((sea,)), frozenset((src,))) for sea in sorted(first)
+        ]
+        while stack:
+            path, blocked, touched = stack.pop()
             last = path[-1]
             shores = sea_shores[last]
             ends = shores - touched
             if ends:
-                out.append(_Path(path, ends))
+                out.append((path, ends))
             touched = touched | shores
-            for nxt in adj[last]:
-                if nxt not in blocked and nxt not in src_seas and nxt not in path:
-                    walk((*path, nxt), blocked | adj[last], touched)
-
-        for first in sorted(src_seas):
-            walk((first,), frozenset((first,)), frozenset((src,)))
+            later = blocked | adj[last]
+            for sea in adj[last]:
+                if sea not in blocked and sea not in first and sea not in path:
+                    stack.append(((*path, sea), later, touched))
         return out
-
-
-@dataclass(frozen=True, slots=True)
-class _Path:
-    seas: tuple[str, ...]
-    ends: frozenset[str]

@@ -1,11 +1,12 @@
 """Every legal order of every orderable unit (for bots), and the convoy diagnostic (for players).
 
 :func:`legal_orders` lists, for the phase of a position, the complete set of orders that
-:mod:`diplo.validation` accepts, each in the normalised form validation gives it (the ``order`` of
-a legal :class:`~diplo.validation.Ruling`). The contract, held by the property tests in
-``tests/test_legal.py``: an order validates as legal exactly when its normalised form is listed.
-So the rules below mirror validation's, rule for rule; where validation changes, this module must
-follow.
+:mod:`diplo.reference.validation` accepts, each in the normalised form validation gives it (the
+``order`` of a legal :class:`~diplo.reference.validation.Ruling`). Both ask the same rules,
+:mod:`diplo.reference.legality`: this module only enumerates candidates (from the map's tables and
+the convoy facts of :mod:`diplo.reference.convoys`) and keeps those the rules accept. So an order
+validates as legal exactly when its normalised form is listed (``tests/test_legal.py``,
+``tests/test_legality_home.py``).
 
 Keys and values of the answer:
 
@@ -35,10 +36,12 @@ two orders; a supported fleet move into a split-coast province is listed with th
 can reach (``F GAS S F MAO - SPA/NC``), since validation keeps a coast written in the support of a
 fleet (DATC 6.B.9) and the two normalise differently.
 
-Speed: everything about the map alone is computed once per map (:class:`_Tables`), and everything
-about convoys (which provinces an army can reach by sea, which fleets lie on minimal routes)
-depends only on the set of seas holding a fleet: :func:`diplo.convoys.convoy_table`, the same
-table validation asks, computed lazily and cached per such set.
+Speed: everything about the map alone is computed once per map
+(:class:`~diplo.reference.legality.MapTables`); everything about convoys depends only on the set
+of seas holding a fleet (:func:`diplo.reference.convoys.convoy_table`, the table validation asks,
+computed lazily and cached per such set); and a rule's answer for a candidate is kept per map by
+the names and convoy facts it was given (its whole input), so that a candidate seen before costs
+one lookup.
 """
 
 from __future__ import annotations
@@ -49,22 +52,20 @@ from weakref import WeakKeyDictionary
 
 from ..model.map import Map, power_named
 from ..model.orders import (
-    Build,
     Convoy,
     Disband,
     Hold,
     Move,
     Order,
-    Retreat,
-    SupportHold,
-    SupportMove,
     Unit,
     Waive,
     format_order,
 )
 from ..model.position import Piece, Position
-from .adjustments import build_sites, centre_surplus
-from .convoys import convoy_table, shores
+from . import legality
+from .adjustments import build_sites
+from .convoys import convoy_table, convoying_fleets, shores
+from .legality import MapTables, map_tables
 from .validation import validate
 
 __all__ = [
@@ -77,56 +78,38 @@ __all__ = [
 _EMPTY: frozenset[str] = frozenset()
 
 
-# --------------------------------------------------------------------------- per-map tables
+# --------------------------------------------------------------------------- memo
 
 
-class _Tables:
-    """What the generator asks about the map alone, computed once per map."""
+class _Memo:
+    """Per map: the listed (canonical text, order) pairs of a candidate, by the names and convoy
+    facts the rule read (its whole input), so that a candidate seen before costs one lookup.
+    Orders are immutable, and most of them recur from phase to phase."""
 
-    def __init__(self, game_map: Map) -> None:
-        self.map = game_map
-        provinces = game_map.provinces
-        # Where a fleet may convoy (seas and ports, `Map.may_convoy`).
-        self.seas = frozenset(p for p in provinces if game_map.may_convoy(p))
-        self.inland = frozenset(p for p in provinces if game_map.is_land(p))
-        # Army moves: army edges never touch a sea, so these are exactly the legal land moves.
-        self.army_moves: dict[str, tuple[str, ...]] = {
-            p: tuple(sorted(game_map.army_neighbours(p))) for p in provinces
-        }
-        self.army_reach: dict[str, frozenset[str]] = {
-            p: game_map.army_neighbours(p) for p in provinces
-        }
-        # Fleet moves: every neighbouring location, each coast of a split-coast province apart
-        # (DATC 4.B.1/4.B.2: validation turns a bare destination into the one reachable coast).
-        self.fleet_moves: dict[str, tuple[str, ...]] = {
-            loc: tuple(sorted(game_map.fleet_neighbours(loc))) for loc in game_map.locations
-        }
-        # A supported fleet move into a province, as validation normalises it: the bare province
-        # and every coast of it the mover can reach (for a province without coasts, just it).
-        self.fleet_support_dests: dict[str, dict[str, tuple[str, ...]]] = {}
-        self.fleet_reach: dict[str, frozenset[str]] = {}
-        for loc in game_map.locations:
-            by_prov: dict[str, tuple[str, ...]] = {}
-            for n in game_map.fleet_neighbours(loc):
-                prov = game_map.province_of(n)
-                if prov not in by_prov:
-                    coasts = game_map.reachable_coasts(loc, prov)
-                    by_prov[prov] = (prov,) if coasts == (prov,) else (prov, *coasts)
-            self.fleet_support_dests[loc] = by_prov
-            self.fleet_reach[loc] = frozenset(by_prov)
-        self.pairs: dict[tuple[str, ...], tuple[tuple[str, Order], ...]] = {}
+    def __init__(self) -> None:
+        self.pairs: dict[tuple[object, ...], tuple[tuple[str, Order], ...]] = {}
 
 
 _PAIR_CACHE_SIZE = 200_000
-_TABLES: WeakKeyDictionary[Map, _Tables] = WeakKeyDictionary()
+_MEMO: WeakKeyDictionary[Map, _Memo] = WeakKeyDictionary()
 
 
-def _tables(game_map: Map) -> _Tables:
-    tables = _TABLES.get(game_map)
-    if tables is None:
-        tables = _Tables(game_map)
-        _TABLES[game_map] = tables
-    return tables
+def _memo(game_map: Map) -> dict[tuple[object, ...], tuple[tuple[str, Order], ...]]:
+    memo = _MEMO.get(game_map)
+    if memo is None:
+        memo = _MEMO[game_map] = _Memo()
+    if len(memo.pairs) > _PAIR_CACHE_SIZE:
+        memo.pairs.clear()
+    return memo.pairs
+
+
+def _legal(answers: Iterable[Order | str]) -> tuple[tuple[str, Order], ...]:
+    """The orders the rules accepted, each once, with their canonical text."""
+    seen: dict[str, Order] = {}
+    for answer in answers:
+        if not isinstance(answer, str):
+            seen.setdefault(format_order(answer), answer)
+    return tuple(seen.items())
 
 
 # --------------------------------------------------------------------------- legal orders
@@ -144,13 +127,15 @@ def legal_orders(position: Position, power: str | None = None) -> dict[str, list
         if named is None:
             raise ValueError(f"unknown power {power!r}")
         power = named
-    tables = _tables(game_map)
+    tables = map_tables(game_map)
     kind = position.phase.kind
     if kind == "M":
         out = _movement_orders(position, tables, power)  # already sorted, see there
     else:
         raw = (
-            _retreat_orders(position, power) if kind == "R" else _adjustment_orders(position, power)
+            _retreat_orders(position, tables, power)
+            if kind == "R"
+            else _adjustment_orders(position, tables, power)
         )
         out = {key: sorted(orders, key=format_order) for key, orders in raw.items()}
     return {key: out[key] for key in sorted(out, key=_key_order(game_map))}
@@ -168,141 +153,115 @@ def _key_order(game_map: Map) -> Callable[[str], tuple[int, str]]:
 
 
 def _movement_orders(
-    position: Position, tables: _Tables, power: str | None
+    position: Position, tables: MapTables, power: str | None
 ) -> dict[str, list[Order]]:
+    """Candidates from the tables and the convoy facts, kept when :mod:`.legality` accepts them
+    (the rule is asked once per distinct input, see :class:`_Memo`)."""
     units = position.units
     own = [prov for prov, piece in units.items() if power is None or piece.power == power]
     if not own:
         return {}
-    seas = tables.seas
     # Convoy routes run only through seas (and ports) holding a fleet (DATC 6.D.32).
-    fleets = frozenset(prov for prov, piece in units.items() if prov in seas and piece.type == "F")
+    fleets = convoying_fleets(position)
     convoy = convoy_table(tables.map, fleets)
-    unit_of = {prov: piece.unit for prov, piece in units.items()}
+    memo = _memo(tables.map)
+    name_of = {prov: str(piece.unit) for prov, piece in units.items()}
 
-    # Every possible move of every unit on the board, by destination province: what a support
-    # could name (DATC 4.E.1: the supported move must itself be possible). Entries are
-    # (mover's province, normalised destinations of the support, whether only a convoy makes it).
-    into: dict[str, list[tuple[str, tuple[str, ...], bool]]] = {}
-    convoy_reach: dict[str, frozenset[str]] = {}
+    # Every province each unit could be ordered into (by land, sea or convoy): the candidate
+    # destinations of its moves, and the moves a support could name (DATC 4.E.1).
+    by_sea: dict[str, frozenset[str]] = {}
+    into: dict[str, list[str]] = {}
     for prov, piece in units.items():
         if piece.type == "A":
-            for dst in tables.army_moves[prov]:
-                into.setdefault(dst, []).append((prov, (dst,), False))
-            by_sea = convoy.reach(prov) if fleets else _EMPTY
-            convoy_reach[prov] = by_sea
-            land = tables.army_reach[prov]
-            for dst in by_sea:
-                if dst not in land:
-                    into.setdefault(dst, []).append((prov, (dst,), True))
+            by_sea[prov] = sea = convoy.reach(prov) if fleets else _EMPTY
+            dests: Iterable[str] = tables.army_reach[prov] | sea
         else:
-            for dst, dests in tables.fleet_support_dests[piece.loc].items():
-                into.setdefault(dst, []).append((prov, dests, False))
+            dests = tables.fleet_reach[piece.loc]
+        for dst in dests:
+            into.setdefault(dst, []).append(prov)
 
-    # Convoy orders by sea: (army province, destination) pairs whose minimal routes use the sea.
-    convoys_by_sea: dict[str, list[tuple[str, str]]] = {}
-    if any(prov in seas for prov in own):
+    # Candidate convoys by fleet: the (army, destination) pairs the fleet is necessary for.
+    convoys_of: dict[str, list[tuple[str, str]]] = {}
+    if any(prov in fleets for prov in own):
         for prov, piece in units.items():
-            if piece.type == "A" and convoy_reach.get(prov):
-                for dst, route in convoy.route_seas(prov).items():
-                    for sea in route:
-                        convoys_by_sea.setdefault(sea, []).append((prov, dst))
+            if piece.type == "A" and by_sea[prov]:
+                for dst, seas in convoy.route_seas(prov).items():
+                    for fleet in seas:
+                        convoys_of.setdefault(fleet, []).append((prov, dst))
 
-    # Lists are built from (canonical text, order) pairs, the text made from the unit names
-    # exactly as format_order writes it, so that sorting needs no formatting pass. The pairs
-    # depend only on the names involved, so they are kept per map (``tables.pairs``) and shared
-    # between calls: orders are immutable, and most of them recur from phase to phase.
-    name_of = {prov: str(unit) for prov, unit in unit_of.items()}
-    cache = tables.pairs
-    if len(cache) > _PAIR_CACHE_SIZE:
-        cache.clear()
     out: dict[str, list[Order]] = {}
     for prov in own:
         piece = units[prov]
-        unit = unit_of[prov]
         name = name_of[prov]
         pairs: list[tuple[str, Order]] = []
         extend = pairs.extend
-        key: tuple[str, ...] = (name, "H")
-        got = cache.get(key)
+        key: tuple[object, ...] = (name, "H")
+        got = memo.get(key)
         if got is None:
-            got = cache[key] = ((f"{name} H", Hold(unit)),)
+            got = memo[key] = ((f"{name} H", Hold(piece.unit)),)
         extend(got)
+        # Moves: army to every neighbour and every shore fleets could carry it to, with and
+        # without "via convoy"; fleet to every neighbouring location.
         if piece.type == "A":
-            by_sea = convoy_reach[prov]
-            land = tables.army_reach[prov]
-            key = (name, "-")
-            got = cache.get(key)
-            if got is None:
-                moves: list[tuple[str, Order]] = []
-                for dst in tables.army_moves[prov]:
-                    moves.append((f"{name} - {dst}", Move(unit, dst, False)))
-                    moves.append((f"{name} - {dst} VIA", Move(unit, dst, True)))
-                got = cache[key] = tuple(moves)
-            # DATC 4.E.1, 6.D.32: "via convoy" to a neighbour needs fleets that could carry it.
-            for pair in got:
-                move = pair[1]
-                if isinstance(move, Move) and (not move.via or move.dest in by_sea):
-                    pairs.append(pair)
-            for dst in by_sea:
-                if dst not in land:
-                    # DATC 6.D.32: a move beyond the army's neighbours needs fleets that could
-                    # carry it; with or without "via", it is the same convoyed move in intent.
-                    key = (name, "-", dst)
-                    got = cache.get(key)
-                    if got is None:
-                        got = cache[key] = (
-                            (f"{name} - {dst}", Move(unit, dst, False)),
-                            (f"{name} - {dst} VIA", Move(unit, dst, True)),
-                        )
-                    extend(got)
-            reach = land
+            sea = by_sea[prov]
+            reach = tables.army_reach[prov]
+            for dst in reach | sea if sea else reach:
+                fact = dst in sea
+                key = (name, "-", dst, fact)
+                got = memo.get(key)
+                if got is None:
+                    got = memo[key] = _legal(
+                        legality.move_rule(tables, piece, dst, via, fact) for via in (False, True)
+                    )
+                extend(got)
         else:
-            # DATC 6.A.7: a fleet cannot be convoyed, so no VIA form for fleets.
+            reach = tables.fleet_reach[piece.loc]
             key = (name, "-")
-            got = cache.get(key)
+            got = memo.get(key)
             if got is None:
-                got = cache[key] = tuple(
-                    (f"{name} - {loc}", Move(unit, loc, False))
+                got = memo[key] = _legal(
+                    legality.move_rule(tables, piece, loc, False, False)
                     for loc in tables.fleet_moves[piece.loc]
                 )
             extend(got)
-            reach = tables.fleet_reach[piece.loc]
-        at_sea = prov in seas
+        # Supports: into every province the unit could enter, of the unit there (hold) and of
+        # every unit that could be ordered there (move; a fleet's move by province and coast).
+        at_sea = prov in fleets
+        avoiding: dict[str, frozenset[str]] = {}  # per army: where fleets but this one carry it
         for dst in reach:
-            # Support only into a province the supporter could enter itself (DATC 6.B.5 for
-            # coasts: province level), never its own (the reach never contains it, DATC 6.D.34).
-            if dst in unit_of:
+            target = units.get(dst)
+            if target is not None:
                 key = (name, "S", name_of[dst])
-                got = cache.get(key)
+                got = memo.get(key)
                 if got is None:
-                    text = f"{name} S {name_of[dst]}"
-                    got = cache[key] = ((text, SupportHold(unit, unit_of[dst])),)
+                    got = memo[key] = _legal((legality.support_hold_rule(tables, piece, target),))
                 extend(got)
-            for mover, dests, by_convoy in into.get(dst, ()):
-                if mover == prov:
-                    continue
-                # DATC 6.D.31: a fleet cannot support a convoyed move that needs that fleet.
-                if by_convoy and at_sea and dst not in convoy.reach(mover, prov):
-                    continue
-                key = (name, name_of[mover], dst)
-                got = cache.get(key)
+            for mover in into.get(dst, ()):
+                moving = units[mover]
+                # DATC 6.D.31: could fleets other than this unit carry the mover there? (Not
+                # when no fleets could; the same answer when this unit is no fleet at sea.)
+                fact = moving.type == "A" and dst in by_sea[mover]
+                if fact and at_sea:
+                    without = avoiding.get(mover)
+                    if without is None:
+                        without = avoiding[mover] = convoy.reach(mover, prov)
+                    fact = dst in without
+                key = (name, name_of[mover], dst, fact)
+                got = memo.get(key)
                 if got is None:
-                    head = f"{name} S {name_of[mover]} - "
-                    mover_unit = unit_of[mover]
-                    got = cache[key] = tuple(
-                        (head + d, SupportMove(unit, mover_unit, d)) for d in dests
+                    forms = (dst, *tables.coasts[dst]) if moving.type == "F" else (dst,)
+                    got = memo[key] = _legal(
+                        legality.support_move_rule(tables, piece, moving, d, fact) for d in forms
                     )
                 extend(got)
-        if at_sea:
-            # DATC 6.G.19 and 4.E.1: only a fleet on some minimal route may convoy the army.
-            for army, dst in convoys_by_sea.get(prov, ()):
-                key = (name, "C", name_of[army], dst)
-                got = cache.get(key)
-                if got is None:
-                    text = f"{name} C {name_of[army]} - {dst}"
-                    got = cache[key] = ((text, Convoy(unit, unit_of[army], dst)),)
-                extend(got)
+        for army, dst in convoys_of.get(prov, ()):
+            key = (name, "C", name_of[army], dst)
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = _legal(
+                    (legality.convoy_rule(tables, piece, units[army], dst, True),)
+                )
+            extend(got)
         pairs.sort(key=_text)
         out[prov] = [order for _, order in pairs]
     return out
@@ -312,42 +271,39 @@ def _text(pair: tuple[str, Order]) -> str:
     return pair[0]
 
 
-def _retreat_orders(position: Position, power: str | None) -> dict[str, list[Order]]:
-    game_map = position.map
+def _retreat_orders(
+    position: Position, tables: MapTables, power: str | None
+) -> dict[str, list[Order]]:
     out: dict[str, list[Order]] = {}
     for prov, dislodged in position.dislodged.items():
         piece = dislodged.piece
         if power is not None and piece.power != power:
             continue
-        unit = piece.unit
-        if piece.type == "A":
-            # DATC 4.B.6: an army's retreat is to a province (a coast written is ignored).
-            dests = {o for o in dislodged.options if game_map.province_of(o) == o}
-        else:
-            dests = set(dislodged.options)
-        orders: list[Order] = [Retreat(unit, d) for d in dests]
-        orders.append(Disband(unit))
-        out[prov] = orders
+        legal = _legal(legality.retreat_rule(tables, dislodged, o) for o in dislodged.options)
+        out[prov] = [order for _, order in legal]
+        out[prov].append(Disband(piece.unit))
     return out
 
 
-def _adjustment_orders(position: Position, power: str | None) -> dict[str, list[Order]]:
+def _adjustment_orders(
+    position: Position, tables: MapTables, power: str | None
+) -> dict[str, list[Order]]:
     game_map = position.map
     powers: Iterable[str] = game_map.powers if power is None else (power,)
     out: dict[str, list[Order]] = {}
     for p in powers:
-        owed = centre_surplus(position, p)
-        if owed > 0:
+        if legality.waive_rule(position, p) is None:
             for home in build_sites(position, p):
-                builds: list[Order] = [Build(Unit("A", home))]
-                if not game_map.is_land(home):
-                    # DATC 4.C.4: no fleet inland; 4.B.7: a split-coast province needs the coast.
-                    coasts = game_map.coasts_of(home) or (home,)
-                    builds.extend(Build(Unit("F", c)) for c in coasts)
-                out[home] = builds
-            # DATC 4.D.7: a power that may build may waive instead.
+                # Every unit type and coast a build there could name.
+                candidates = [
+                    Unit("A", home),
+                    *(Unit("F", c) for c in tables.coasts[home] or (home,)),
+                ]
+                legal = _legal(legality.build_rule(tables, position, p, u) for u in candidates)
+                if legal:
+                    out[home] = [order for _, order in legal]
             out[p] = [Waive()]
-        elif owed < 0:
+        elif legality.disband_rule(position, p) is None:
             for piece in position.units_of(p):
                 out[piece.province] = [Disband(piece.unit)]
     return out
@@ -435,7 +391,7 @@ def convoy_diagnostic(
     what = f"{piece} - {dst}"
     if dst == src:
         return result(False, (), False, f"{what}: an army cannot be convoyed to its own province.")
-    tables = _tables(game_map)
+    tables = map_tables(game_map)
     coasts = shores(tables.map)
     if src not in coasts or dst not in coasts:
         return result(
@@ -445,10 +401,7 @@ def convoy_diagnostic(
             f"{what}: a convoy runs between two coastal provinces, so none can carry it.",
         )
 
-    fleets = frozenset(
-        prov for prov, p in position.units.items() if prov in tables.seas and p.type == "F"
-    )
-    convoy = convoy_table(tables.map, fleets)
+    convoy = convoy_table(tables.map, convoying_fleets(position))
     found = convoy.minimal_routes(src, dst)
     if not found:
         return result(

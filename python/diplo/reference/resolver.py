@@ -15,15 +15,20 @@ cycle and broken the same way. This terminates: every application of the backup 
 least one unresolved decision into a resolved one, resolved decisions never change, and there are
 finitely many decisions (at most three per unit).
 
+Every rule that reads a decision is a generator that yields the decision and is sent its value
+(``Steps``); ``_run`` answers them on an explicit stack, so that the depth of a chain of
+dependencies (a line of 2,000 moves, each into the next one's province) is bounded by memory, not
+by Python's recursion limit.
+
 The resolver receives the effective orders after validation: every order is legal on its own, and
 every unit without one holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, TypeVar
 
 from ..model.map import Map
 from ..model.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
@@ -35,6 +40,10 @@ from .retreats import retreat_options
 Kind: TypeAlias = Literal["move", "support", "convoy"]
 _NO_GUESS = 1 << 62  # ``low`` when no guess has been read
 Decision: TypeAlias = tuple[Kind, str]
+_T = TypeVar("_T")
+# A rule that reads decisions: it yields each decision it needs and is sent back its value (see
+# ``_MovementResolver._run``), so that dependencies are followed on an explicit stack.
+Steps: TypeAlias = Generator[Decision, bool, _T]
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,12 @@ class _MovementResolver:
         self.attackers: dict[str, list[str]] = {}
         for origin in sorted(self.moves, key=index.__getitem__):
             self.attackers.setdefault(self.moves[origin], []).append(origin)
+        # The powers whose fleets are ordered to convoy each (army province, destination).
+        self._convoying_powers: dict[tuple[str, str], set[str]] = {}
+        for prov, order in self.orders.items():
+            if isinstance(order, Convoy):
+                key = (order.army.province, order.dest)
+                self._convoying_powers.setdefault(key, set()).add(units[prov].power)
         self.convoyed = {o: self._is_convoyed(o) for o in self.moves}
         # Convoys and supports that match an ordered move (or hold); the rest are void.
         self.convoy_fleets: dict[str, list[str]] = {o: [] for o in self.moves}
@@ -157,15 +172,9 @@ class _MovementResolver:
             )
         if order.via:
             return True
-        return any(
-            isinstance(o, Convoy)
-            and o.army.province == origin
-            and o.dest == dest
-            and self.units[p].power == piece.power
-            for p, o in self.orders.items()
-        )
+        return piece.power in self._convoying_powers.get((origin, dest), ())
 
-    def path(self, origin: str) -> bool:
+    def path(self, origin: str) -> Steps[bool]:
         """DATC 5.B.4: a convoyed army needs a chain of fleets that convoy it and are not
         dislodged (DATC 6.C.5); multi-route convoys fail only when every route is broken
         (DATC 4.A.1, 6.F.9-6.F.13)."""
@@ -175,8 +184,16 @@ class _MovementResolver:
         if self.rules.convoy_disruption == "any":
             # DATC 4.A.1, 1971: one broken route breaks the convoy.
             on_routes = self._fleets_on_routes(origin, dest)
-            return bool(on_routes) and all(self.resolve(("convoy", f)) for f in on_routes)
-        fleets = [f for f in self.convoy_fleets[origin] if self.resolve(("convoy", f))]
+            if not on_routes:
+                return False
+            for f in on_routes:
+                if not (yield ("convoy", f)):
+                    return False
+            return True
+        fleets: list[str] = []
+        for f in self.convoy_fleets[origin]:
+            if (yield ("convoy", f)):
+                fleets.append(f)
         start = self.map.sea_neighbours(origin)
         frontier = [f for f in fleets if f in start]
         seen = set(frontier)
@@ -246,62 +263,60 @@ class _MovementResolver:
             return dest
         return None
 
-    def support_count(self, supporters: list[str], exclude_power: str | None = None) -> int:
+    def support_count(self, supporters: list[str], exclude_power: str | None = None) -> Steps[int]:
         count = 0
         for s in supporters:
             if exclude_power is not None and self.units[s].power == exclude_power:
                 continue
-            if self.resolve(("support", s)):
+            if (yield ("support", s)):
                 count += 1
         return count
 
-    def attack_strength(self, origin: str) -> int:
+    def attack_strength(self, origin: str) -> Steps[int]:
         """DATC 5.B.8."""
-        if not self.path(origin):
+        if not (yield from self.path(origin)):
             return 0
         dest = self.moves[origin]
         defender = self.units.get(dest)
         supports = self.move_supports[origin]
         if defender is None or (
-            dest in self.moves
-            and self.head_to_head(origin) is None
-            and self.resolve(("move", dest))
+            dest in self.moves and self.head_to_head(origin) is None and (yield ("move", dest))
         ):
-            return 1 + self.support_count(supports)
+            return 1 + (yield from self.support_count(supports))
         if defender.power == self.units[origin].power:
             # DATC 6.D.10, 6.D.11, 6.E.2: a unit never dislodges a unit of its own power, so its
             # attack has no strength.
             return 0
         # DATC 6.D.12, 6.D.13, 6.E.3: support from the defender's own power never helps to
         # dislodge it.
-        return 1 + self.support_count(supports, exclude_power=defender.power)
+        return 1 + (yield from self.support_count(supports, exclude_power=defender.power))
 
-    def hold_strength(self, province: str) -> int:
+    def hold_strength(self, province: str) -> Steps[int]:
         """DATC 5.B.5."""
         if province not in self.units:
             return 0
         if province in self.moves:
             # DATC 6.D.7: a unit ordered to move has no hold support, even when its move fails.
-            return 0 if self.resolve(("move", province)) else 1
-        return 1 + self.support_count(self.hold_supports.get(province, []))
+            return 0 if (yield ("move", province)) else 1
+        return 1 + (yield from self.support_count(self.hold_supports.get(province, [])))
 
-    def defend_strength(self, origin: str) -> int:
+    def defend_strength(self, origin: str) -> Steps[int]:
         """DATC 5.B.7."""
-        return 1 + self.support_count(self.move_supports[origin])
+        return 1 + (yield from self.support_count(self.move_supports[origin]))
 
-    def prevent_strength(self, origin: str) -> int:
+    def prevent_strength(self, origin: str) -> Steps[int]:
         """DATC 5.B.6."""
-        if not self.path(origin):
+        if not (yield from self.path(origin)):
             return 0
         opponent = self.head_to_head(origin)
-        if opponent is not None and self.resolve(("move", opponent)):
+        if opponent is not None and (yield ("move", opponent)):
             # DATC 6.E.1: a unit that lost its head-to-head battle prevents nothing.
             return 0
-        return 1 + self.support_count(self.move_supports[origin])
+        return 1 + (yield from self.support_count(self.move_supports[origin]))
 
     # ------------------------------------------------------------------ the reasons (DATC 5.B)
 
-    def opposition(self, origin: str, attack: int | None = None) -> tuple[int, str]:
+    def opposition(self, origin: str, attack: int | None = None) -> Steps[tuple[int, str]]:
         """DATC 5.B.1: the strongest opposition to the move from ``origin`` and where it comes
         from: the destination's hold strength (head to head, the opponent's defend strength,
         DATC 6.E.1), then every rival's prevent strength, rivals in location order; on a tie the
@@ -315,7 +330,10 @@ class _MovementResolver:
         opponent = self.head_to_head(origin)
         # DATC 6.E.4: head to head, the opponent defends with its defend strength whether or not
         # it is dislodged; else the destination holds with its hold strength.
-        best = self.defend_strength(opponent) if opponent is not None else self.hold_strength(dest)
+        if opponent is not None:
+            best = yield from self.defend_strength(opponent)
+        else:
+            best = yield from self.hold_strength(dest)
         by = dest
         if attack is not None and best >= attack:
             return best, by
@@ -323,14 +341,14 @@ class _MovementResolver:
             if other == origin:
                 continue
             # DATC 6.A.11, 6.A.12, 6.C.3: a rival's prevent strength bounces the move.
-            strength = self.prevent_strength(other)
+            strength = yield from self.prevent_strength(other)
             if strength > best:
                 best, by = strength, other
                 if attack is not None and best >= attack:
                     break
         return best, by
 
-    def cut_by(self, supporter: str) -> str | None:
+    def cut_by(self, supporter: str) -> Steps[str | None]:
         """DATC 5.B.2: the first attack (in location order) that cuts the support given from
         ``supporter``, or ``None``. Any attack with a route cuts, except one of the supporter's
         own power (DATC 6.D.20) and the one from the province the support is directed against
@@ -343,7 +361,7 @@ class _MovementResolver:
                 continue
             if self.convoyed[attacker] and self._paradox_rule_keeps(supporter, attacker):
                 continue
-            if self.path(attacker):
+            if (yield from self.path(attacker)):
                 # DATC 6.F.6: a convoyed attack cuts only when its convoy arrives.
                 return attacker
         return None
@@ -390,39 +408,41 @@ class _MovementResolver:
 
     # ------------------------------------------------------------------ the three decisions
 
-    def adjudicate(self, decision: Decision) -> bool:
+    def adjudicate(self, decision: Decision) -> Steps[bool]:
         kind, prov = decision
         if kind == "move":
-            return self.adjudicate_move(prov)
+            return (yield from self.adjudicate_move(prov))
         if kind == "support":
-            return self.adjudicate_support(prov)
-        return self.adjudicate_convoy(prov)
+            return (yield from self.adjudicate_support(prov))
+        return (yield from self.adjudicate_convoy(prov))
 
-    def adjudicate_move(self, origin: str) -> bool:
+    def adjudicate_move(self, origin: str) -> Steps[bool]:
         """DATC 5.B.1: the move succeeds when its attack beats the strongest opposition."""
-        attack = self.attack_strength(origin)
+        attack = yield from self.attack_strength(origin)
         if attack == 0:
             return False
-        best, _ = self.opposition(origin, attack)
+        best, _ = yield from self.opposition(origin, attack)
         return attack > best
 
-    def adjudicate_support(self, supporter: str) -> bool:
+    def adjudicate_support(self, supporter: str) -> Steps[bool]:
         """DATC 5.B.2: a support succeeds unless it is cut (:meth:`cut_by`) or its unit is
         dislodged; the attack from the province the support is directed against can only do the
         latter (DATC 6.D.15, 6.D.17)."""
-        if self.cut_by(supporter) is not None:
+        if (yield from self.cut_by(supporter)) is not None:
             return False
         power = self.units[supporter].power
         # DATC 6.F.17: where an older paradox rule keeps a support, it takes precedence over
         # the dislodge rule: the army it spares cannot undo the support by dislodging it.
-        return not any(
-            self.resolve(("move", a))
-            for a in self.attackers.get(supporter, [])
-            if self.units[a].power != power
-            and not (self.convoyed[a] and self._paradox_rule_keeps(supporter, a))
-        )
+        for a in self.attackers.get(supporter, []):
+            if self.units[a].power == power:
+                continue
+            if self.convoyed[a] and self._paradox_rule_keeps(supporter, a):
+                continue
+            if (yield ("move", a)):
+                return False
+        return True
 
-    def adjudicate_convoy(self, fleet: str) -> bool:
+    def adjudicate_convoy(self, fleet: str) -> Steps[bool]:
         """DATC 5.B.3: a convoy works while its fleet is not dislodged; an attack alone does
         not disrupt it (DATC 6.F.4, 6.F.5).
 
@@ -430,21 +450,41 @@ class _MovementResolver:
         that keeps the fleet's own decision out of the attackers' cycles, so every cycle is a
         clean, single cycle (Pandin's paradox, 6.F.16).
         """
-        return not any(self.adjudicate_move(a) for a in self.attackers.get(fleet, []))
+        for a in self.attackers.get(fleet, []):
+            if (yield from self.adjudicate_move(a)):
+                return False
+        return True
 
     # ------------------------------------------------------------------ resolve (DATC 5.F)
 
     def resolve(self, decision: Decision) -> bool:
-        """DATC 5.F ``resolve`` (the guess algorithm), with an exact test of cycle ownership.
+        """The value of ``decision``, resolving it (and whatever it depends on) when needed."""
+        known = self._known(decision)
+        return known if known is not None else self._run(self._evaluate(decision))
 
-        5.F lets a decision try its second guess when ``recursion_hits`` is back to its value on
-        entry. That test is too weak when a decision reads one that already sits in the cycle
-        list of an *enclosing* cycle: the count does not move, the decision believes it owns a
-        cycle and may settle on a value resting on the enclosing cycle's guess. So, as the low
-        link of Tarjan's algorithm, every frame records the lowest stack depth whose guess it
-        has read (``self.low``); a decision owns a cycle exactly when that is not above its own
-        depth. The Rust core decides ownership the same way.
-        """
+    def _run(self, steps: Steps[_T]) -> _T:
+        """Drive ``steps`` to its answer, evaluating every decision it asks for on an explicit
+        stack, so that a chain of dependencies as long as the board (a line of 2,000 moves, each
+        into the next one's province) needs no Python recursion."""
+        stack: list[Steps[Any]] = [steps]
+        value: Any = None
+        while True:
+            try:
+                request = stack[-1].send(value)
+            except StopIteration as done:
+                stack.pop()
+                if not stack:
+                    answer: _T = done.value
+                    return answer
+                value = done.value
+                continue
+            value = self._known(request)
+            if value is None:
+                stack.append(self._evaluate(request))
+
+    def _known(self, decision: Decision) -> bool | None:
+        """The answer :meth:`_evaluate` gives without adjudicating, or ``None``: a resolved
+        decision, one resting on a cycle not yet settled, or a cyclic dependency."""
         if decision in self.resolved:
             return self.resolution[decision]
         if decision in self.low_of:
@@ -458,14 +498,28 @@ class _MovementResolver:
             self.low_of[decision] = depth
             self.low = min(self.low, depth)
             return self.resolution[decision]
+        return None
 
+    def _evaluate(self, decision: Decision) -> Steps[bool]:
+        """DATC 5.F ``resolve`` (the guess algorithm), with an exact test of cycle ownership,
+        for a decision :meth:`_known` does not answer. Every decision it reads is asked for by
+        yielding it (:meth:`_run` answers); its stack depth is its place in ``depth_of``.
+
+        5.F lets a decision try its second guess when ``recursion_hits`` is back to its value on
+        entry. That test is too weak when a decision reads one that already sits in the cycle
+        list of an *enclosing* cycle: the count does not move, the decision believes it owns a
+        cycle and may settle on a value resting on the enclosing cycle's guess. So, as the low
+        link of Tarjan's algorithm, every frame records the lowest stack depth whose guess it
+        has read (``self.low``); a decision owns a cycle exactly when that is not above its own
+        depth. The Rust core decides ownership the same way.
+        """
         depth = len(self.depth_of)
         self.depth_of[decision] = depth
         old_cycle_len = len(self.cycle)
         old_low = self.low
         self.low = _NO_GUESS
         self.resolution[decision] = False
-        first = self.adjudicate(decision)
+        first = yield from self.adjudicate(decision)
 
         if self.low == _NO_GUESS:
             # No guess was read: the answer is final.
@@ -480,7 +534,7 @@ class _MovementResolver:
             self._truncate_cycle(old_cycle_len)
             self.resolution[decision] = True
             self.low = _NO_GUESS
-            second = self.adjudicate(decision)
+            second = yield from self.adjudicate(decision)
             if self.low >= depth:
                 del self.depth_of[decision]
                 self.low = old_low
@@ -492,7 +546,7 @@ class _MovementResolver:
                 members = list(dict.fromkeys([decision, *self.cycle[old_cycle_len:]]))
                 self._truncate_cycle(old_cycle_len)
                 self.backup_rule(members)
-                return self.resolve(decision)
+                return (yield decision)
             # The other guess led into a cycle owned further up: so does this decision.
             result = second
 
@@ -576,10 +630,11 @@ class _MovementResolver:
                 if self.resolution[("support", prov)]:
                     outcomes[prov] = UnitOutcome("ok", True)
                 else:
-                    outcomes[prov] = UnitOutcome("cut", False, None, self.cut_by(prov))
+                    cut = self._run(self.cut_by(prov))
+                    outcomes[prov] = UnitOutcome("cut", False, None, cut)
             elif isinstance(order, Convoy):
                 army = order.army.province
-                carried = self.resolution[("convoy", prov)] and self.path(army)
+                carried = self.resolution[("convoy", prov)] and self._run(self.path(army))
                 outcomes[prov] = UnitOutcome("ok" if carried else "no_convoy", carried)
             else:
                 outcomes[prov] = UnitOutcome("ok", True)
@@ -599,7 +654,7 @@ class _MovementResolver:
             dest
             for dest, origins in self.attackers.items()
             if dest not in units
-            and any(not self._moved(o) and self.prevent_strength(o) > 0 for o in origins)
+            and any(not self._moved(o) and self._run(self.prevent_strength(o)) > 0 for o in origins)
         )
         occupied = frozenset(units)
         retreats = {
@@ -624,15 +679,15 @@ class _MovementResolver:
         (the destination's hold or defend strength, or a rival's prevent strength), reported for
         every move; ``by`` names where it came from when the move bounced."""
         convoyed = self.convoyed[origin]
-        attack = self.attack_strength(origin)
-        best, by = self.opposition(origin)
+        attack = self._run(self.attack_strength(origin))
+        best, by = self._run(self.opposition(origin))
         if self._moved(origin):
             return UnitOutcome("ok", True, None, None, attack, best, convoyed)
         if dislodged_by is not None:
             return UnitOutcome(
                 "dislodged", False, dislodged_by, dislodged_by, attack, best, convoyed
             )
-        if not self.path(origin):
+        if not self._run(self.path(origin)):
             return UnitOutcome("no_convoy", False, None, None, 0, best, convoyed)
         return UnitOutcome("bounce", False, None, by, attack, best, convoyed)
 

@@ -6,15 +6,18 @@ movement phase and disbands in a retreat phase. The legal orders, normalised to 
 the board, form the *effective* orders handed to the resolver.
 
 Legality is decided on the board alone, never on the other orders: whether a convoyed move finds
-its fleets or a support finds its move is the resolver's question (DATC 4.E.1's "valid").
+its fleets or a support finds its move is the resolver's question (DATC 4.E.1's "valid"). Here
+the submitted text is read and the units it names are found (the intake refusals: no such unit,
+another power's, the wrong phase); whether the order is legal is then asked of the one rule of
+:mod:`diplo.reference.legality` for its kind, the rule the legal-order listing asks too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
-from ..model.map import Map
 from ..model.orders import (
     AdjustmentOrder,
     Build,
@@ -32,8 +35,11 @@ from ..model.orders import (
 )
 from ..model.position import Piece, Position
 from ..model.refusals import multiple_orders_message, named_piece, read_order, refusal_message
-from .adjustments import build_sites, centre_surplus
-from .convoys import route_fleets, sea_route_exists
+from . import legality
+from .convoys import convoying_fleets, route_fleets, sea_route_exists
+from .legality import map_tables
+
+_O = TypeVar("_O", bound=Order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,77 +184,44 @@ def _own_piece(position: Position, power: str, unit: Unit) -> Piece:
 
 def _fleets(position: Position) -> frozenset[str]:
     """The seas (and ports) holding a fleet: the only places a convoy route can run through."""
-    game_map = position.map
-    return frozenset(
-        prov
-        for prov, piece in position.units.items()
-        if piece.type == "F" and game_map.may_convoy(prov)
-    )
+    return convoying_fleets(position)
+
+
+def _verdict(answer: _O | str) -> _O:
+    """The order a rule of :mod:`diplo.reference.legality` normalised, or its refusal raised."""
+    if isinstance(answer, str):
+        raise _Illegal(answer)
+    return answer
 
 
 def _movement(position: Position, power: str, order: Order, fleets: frozenset[str]) -> Order:
     if isinstance(order, Retreat | Disband | Build | Waive):
         raise _Illegal("wrong_phase")
     piece = _own_piece(position, power, order.unit)
-    unit = piece.unit
+    game_map = position.map
+    tables = map_tables(game_map)
     if isinstance(order, Hold):
-        return Hold(unit)
+        return Hold(piece.unit)
     if isinstance(order, Move):
-        return _check_move(position.map, piece, order.dest, order.via, fleets)
+        by_sea = piece.type == "A" and sea_route_exists(
+            game_map, piece.province, game_map.province_of(order.dest), fleets
+        )
+        return _verdict(legality.move_rule(tables, piece, order.dest, order.via, by_sea))
     if isinstance(order, SupportHold):
-        return _check_support_hold(position, piece, order)
+        target = _supported_piece(position, order.supported)
+        return _verdict(legality.support_hold_rule(tables, piece, target))
     if isinstance(order, SupportMove):
-        return _check_support_move(position, piece, order, fleets)
-    return _check_convoy(position, piece, order, fleets)
-
-
-def _check_move(game_map: Map, piece: Piece, dest: str, via: bool, fleets: frozenset[str]) -> Move:
-    src = piece.province
-    dst = game_map.province_of(dest)
-    if dst == src:
-        # DATC 6.A.4, 6.A.5, 6.B.11: a move to the unit's own province (another coast of it
-        # included) is illegal, convoy or not.
-        raise _Illegal("move_to_self")
-    if piece.type == "A":
-        if game_map.is_sea(dst):
-            # DATC 6.A.2, 6.D.24: an army cannot move to sea.
-            raise _Illegal("army_to_sea")
-        # DATC 4.B.6, 6.B.12: a coast written on an army's destination is irrelevant and ignored.
-        if sea_route_exists(game_map, src, dst, fleets):
-            return Move(piece.unit, dst, via)
-        if dst not in game_map.army_neighbours(src):
-            # DATC 6.D.32: no neighbour, and no fleets on the board could carry it there.
-            raise _Illegal("not_adjacent")
-        if via:
-            # DATC 4.E.1, 6.D.32: "via convoy" can never be valid when the fleets on the board
-            # could not carry the army, so the order is illegal (the army holds).
-            raise _Illegal("no_convoy_route")
-        return Move(piece.unit, dst, via)
-    if via:
-        # DATC 6.A.7: only armies can be convoyed.
-        raise _Illegal("convoy_of_fleet")
-    return Move(piece.unit, _fleet_destination(game_map, piece, dest), False)
-
-
-def _fleet_destination(game_map: Map, piece: Piece, dest: str) -> str:
-    dst = game_map.province_of(dest)
-    if game_map.is_land(dst):
-        # DATC 6.A.3, 6.D.22: a fleet cannot move inland.
-        raise _Illegal("fleet_to_land")
-    reachable = game_map.reachable_coasts(piece.loc, dst)
-    if not reachable:
-        # DATC 6.A.1, 6.A.9, 6.D.28, 6.E.14: no border a fleet there could cross.
-        raise _Illegal("not_adjacent")
-    if dest != dst:
-        if dest not in reachable:
-            # DATC 4.B.3, 6.B.3, 6.D.29: a named coast the fleet cannot reach is illegal.
-            raise _Illegal("bad_coast")
-        return dest
-    if len(reachable) > 1:
-        # DATC 4.B.1, 6.B.1, 6.D.30: with two coasts reachable the coast must be named.
-        raise _Illegal("coast_needed")
-    # DATC 4.B.2, 6.B.2: with one coast reachable an omitted coast means that coast.
-    return reachable[0]
+        mover = _supported_piece(position, order.supported)
+        by_sea = mover.type == "A" and sea_route_exists(
+            game_map, mover.province, game_map.province_of(order.dest), fleets, piece.province
+        )
+        return _verdict(legality.support_move_rule(tables, piece, mover, order.dest, by_sea))
+    army = position.units.get(game_map.province_of(order.army.loc))
+    dst = game_map.province_of(order.dest)
+    necessary = army is not None and piece.province in route_fleets(
+        game_map, army.province, dst, fleets
+    )
+    return _verdict(legality.convoy_rule(tables, piece, army, order.dest, necessary))
 
 
 def _supported_piece(position: Position, unit: Unit) -> Piece:
@@ -257,83 +230,6 @@ def _supported_piece(position: Position, unit: Unit) -> Piece:
     if piece is None:
         raise _Illegal("no_supported_unit")
     return piece
-
-
-def _check_support_hold(position: Position, piece: Piece, order: SupportHold) -> SupportHold:
-    game_map = position.map
-    target = _supported_piece(position, order.supported)
-    if target.province == piece.province:
-        # DATC 6.A.8: no hold support for oneself.
-        raise _Illegal("support_self")
-    if not game_map.can_reach(piece.type, piece.loc, target.province):
-        raise _Illegal("cannot_support")
-    # DATC 4.C.5/4.C.6 and 4.C.2: nationality and unit type of the supported unit are ignored.
-    return SupportHold(piece.unit, target.unit)
-
-
-def _check_support_move(
-    position: Position, piece: Piece, order: SupportMove, fleets: frozenset[str]
-) -> SupportMove:
-    game_map = position.map
-    mover = _supported_piece(position, order.supported)
-    dst = game_map.province_of(order.dest)
-    if mover.province == piece.province:
-        raise _Illegal("support_self")
-    if dst == piece.province:
-        # DATC 6.D.34: support into the supporter's own province is illegal.
-        raise _Illegal("cannot_support")
-    if not game_map.can_reach(piece.type, piece.loc, dst):
-        # DATC 6.A.10, 6.B.5 and the rulebook: a unit may only support to a province it could enter.
-        raise _Illegal("cannot_support")
-    if not _move_possible(game_map, mover, order.dest, fleets, piece.province):
-        # DATC 4.E.1, 6.A.5, 6.D.22-6.D.24, 6.D.31: the supported move itself must be possible
-        # (and a convoyed
-        # move must have a route that does not need the supporting fleet).
-        raise _Illegal("impossible_move")
-    # DATC 4.B.4, 6.B.4: support is given to a province, so the supporter need not reach the
-    # coast; but a coast written in the support must match the move (6.B.9), so it is kept.
-    dest = order.dest if mover.type == "F" else dst
-    return SupportMove(piece.unit, mover.unit, dest)
-
-
-def _move_possible(
-    game_map: Map, mover: Piece, dest: str, fleets: frozenset[str], avoid: str
-) -> bool:
-    src = mover.province
-    dst = game_map.province_of(dest)
-    if dst == src:
-        return False
-    if mover.type == "A":
-        if game_map.is_sea(dst):
-            return False
-        return dst in game_map.army_neighbours(src) or sea_route_exists(
-            game_map, src, dst, fleets, avoid
-        )
-    reachable = game_map.reachable_coasts(mover.loc, dst)
-    if dest != dst:
-        return dest in reachable
-    return bool(reachable)
-
-
-def _check_convoy(
-    position: Position, piece: Piece, order: Convoy, fleets: frozenset[str]
-) -> Convoy:
-    game_map = position.map
-    if piece.type != "F" or not game_map.may_convoy(piece.province):
-        # DATC 6.F.1: only a fleet at sea (or in a port) convoys.
-        raise _Illegal("convoy_not_at_sea")
-    army = _supported_piece(position, order.army)
-    if army.type != "A":
-        # DATC 6.A.7: only armies can be convoyed.
-        raise _Illegal("convoy_of_fleet")
-    dst = game_map.province_of(order.dest)
-    if dst == army.province:
-        raise _Illegal("move_to_self")
-    if piece.province not in route_fleets(game_map, army.province, dst, fleets):
-        # DATC 6.G.19 and 4.E.1: a fleet that no convoy route from the army to the
-        # destination needs cannot legally convoy it.
-        raise _Illegal("convoy_impossible")
-    return Convoy(piece.unit, army.unit, dst)
 
 
 # --------------------------------------------------------------------------- retreats
@@ -352,75 +248,28 @@ def _retreat(position: Position, power: str, order: Order) -> Order:
     if dislodged is None:
         # DATC 6.H.4: only dislodged units move in a retreat phase.
         raise _Illegal("not_dislodged")
-    piece = dislodged.piece
-    if piece.power != power:
+    if dislodged.piece.power != power:
         raise _Illegal("foreign_unit")
     if isinstance(order, Disband):
-        return Disband(piece.unit)
-    dest = order.dest
-    dst = game_map.province_of(dest)
-    options = dislodged.options
-    if piece.type == "A":
-        dest = dst  # DATC 4.B.6: a coast on an army's retreat is ignored.
-    elif dest == dst and dst not in options:
-        coasts = [o for o in options if game_map.province_of(o) == dst]
-        if len(coasts) > 1:
-            raise _Illegal("coast_needed")
-        if coasts:
-            dest = coasts[0]
-    if dest not in options:
-        raise _Illegal("bad_retreat")
-    return Retreat(piece.unit, dest)
+        return Disband(dislodged.piece.unit)
+    return _verdict(legality.retreat_rule(map_tables(game_map), dislodged, order.dest))
 
 
 # --------------------------------------------------------------------------- adjustments
 
 
 def _adjustment(position: Position, power: str, order: Order) -> Order:
-    game_map = position.map
     if isinstance(order, Move | Hold | SupportHold | SupportMove | Convoy | Retreat):
         raise _Illegal("wrong_phase")
-    owed = centre_surplus(position, power)
     if isinstance(order, Waive):
-        if owed <= 0:
-            raise _Illegal("no_builds")
+        refusal = legality.waive_rule(position, power)
+        if refusal is not None:
+            raise _Illegal(refusal)
         return order
     if isinstance(order, Disband):
-        if owed >= 0:
-            raise _Illegal("no_disbands")
+        refusal = legality.disband_rule(position, power)
+        if refusal is not None:
+            raise _Illegal(refusal)
         return Disband(_own_piece(position, power, order.unit).unit)
     assert isinstance(order, Build)
-    if owed <= 0:
-        raise _Illegal("no_builds")
-    loc = order.unit.loc
-    prov = game_map.province_of(loc)
-    if prov not in build_sites(position, power):
-        # adjustments.build_sites decides (the rules' build sites); here only the reason.
-        if position.rules.build_sites == "home" and prov not in game_map.homes.get(power, ()):
-            raise _Illegal("not_home_center")
-        if prov not in game_map.centers:
-            raise _Illegal("not_home_center")
-        if position.centers.get(prov) != power:
-            raise _Illegal("center_not_owned")
-        raise _Illegal("occupied")
-    unit_type = order.unit.type
-    if unit_type is None:
-        # DATC 4.C.3 (choice c): an army inland, a fleet where a coast is named, else no build.
-        if game_map.is_land(prov):
-            unit_type = "A"
-        elif loc != prov:
-            unit_type = "F"
-        else:
-            raise _Illegal("unit_type_needed")
-    if unit_type == "A":
-        return Build(Unit("A", prov))  # DATC 4.B.6: a coast on an army build is ignored.
-    if game_map.is_land(prov):
-        # DATC 4.C.4, 6.I.2: a fleet cannot be built inland.
-        raise _Illegal("fleet_to_land")
-    coasts = game_map.coasts_of(prov)
-    if coasts and loc == prov:
-        # DATC 4.B.7, 6.B.14: a fleet built in a split-coast province needs its coast.
-        raise _Illegal("coast_needed")
-    if coasts and loc not in coasts:
-        raise _Illegal("bad_coast")
-    return Build(Unit("F", loc))
+    return _verdict(legality.build_rule(map_tables(position.map), position, power, order.unit))
