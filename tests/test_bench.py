@@ -27,6 +27,7 @@ from diplo.reference.legal import legal_orders
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--games", "1", "--phases", "3", "--rounds", "1", "--batch-size", "4", "--max-year", "1901"]
+TINY += ["--vector-envs", "4"]
 
 
 def diplo(*args: str) -> subprocess.CompletedProcess[str]:
@@ -70,6 +71,15 @@ def test_json_report_has_every_workload_and_engine() -> None:
         expected["batch"] = {"diplo-rust-1thread", "diplo-rust-2threads"}
     else:
         assert "batch omitted" in done.stderr
+    if fast and bench._optional("diplo.env") is not None:
+        expected["vector"] = {
+            "diplo-vector-1thread",
+            "diplo-vector-2threads",
+            "diplo-env",
+            "diplo-rust",
+        }
+    else:
+        assert "vector omitted" in done.stderr
     if fast:
         expected["mila-api"] = {"diplo-compat"}
     if bench.mila_module() is not None:

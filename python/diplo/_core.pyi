@@ -18,6 +18,7 @@ __all__ = [
     "FastGame",
     "FastMap",
     "GameOverError",
+    "VectorEnv",
     "__version__",
     "_panic_for_test",
     "_panic_in_next_call",
@@ -215,6 +216,42 @@ class FastGame:
         """Per candidate order set: next hash, centres per power, the game."""
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
+
+@final
+class VectorEnv:
+    """N games of one map stepped together (diplo.env.vector): NumPy buffers filled in place,
+    the GIL released, the games spread over ``threads`` threads."""
+
+    def __new__(
+        cls,
+        start: FastGame,
+        num_envs: int,
+        first_year: int,
+        slots: int,
+        choices: int,
+        win: float = 10.0,
+        draw: float = 10.0,
+        threads: int = 1,
+    ) -> VectorEnv: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    @threads.setter
+    def threads(self, threads: int) -> None: ...
+    def layout(self) -> dict[str, int]:
+        """The board columns' starts by name, and ``locations``, ``powers``, ``channels``."""
+    def buffers(self) -> dict[str, Any]:
+        """The output NumPy arrays by name (the same arrays after every call)."""
+    def reset(self) -> None: ...
+    def step(self, actions: Any) -> int:
+        """``actions``: ``int64[num_envs, powers, slots]``; returns the phases played."""
+    def legal_codes(self, i: int) -> list[list[list[int]]]: ...
+    def slot_keys(self, i: int) -> list[list[str]]: ...
+    def game(self, i: int) -> FastGame:
+        """A copy of game ``i``."""
+    def _poison(self, i: int) -> None:
+        """Tests only: the next step of game ``i`` panics inside the core."""
 
 def mila_turn(
     game: FastGame,

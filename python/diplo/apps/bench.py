@@ -38,6 +38,13 @@ Four workloads, each measured on every engine in the same run (the report is spe
     only the dataset (``rollouts-dataset``), and the plain code-API loop on one core
     (``diplo-rust``), on the same games; ``us_per_phase`` is µs per game per core there
     (:mod:`diplo.rollouts.bench`). Run only when asked for (``--workloads rollouts``).
+``vector``
+    Random play through the vectorised environment (:class:`diplo.env.DiplomacyVectorEnv`,
+    ``--vector-envs`` games to ``max_year``, restarted as they end; the NumPy
+    :class:`~diplo.env.UniformPolicy` chooses, included in the time) on 1 thread
+    (``diplo-vector-1thread``) and 2 (``diplo-vector-2threads``), against the PettingZoo
+    environment's random loop of ``docs/env.md`` (``diplo-env``) and the plain ``FastGame`` loop
+    of ``selfplay`` (``diplo-rust``); only with the ``env`` extra and ``diplo.fast``.
 
 Engines: ``diplo-python`` (:func:`~diplo.adjudicate.process_phase` with the Python resolver,
 :class:`~diplo.game.Game` for self-play), ``diplo-rust`` (the code API :mod:`diplo.fast` when it is
@@ -106,9 +113,10 @@ __all__ = [
     "run",
     "run_benchmarks",
     "selfplay_engines",
+    "vector_engines",
 ]
 
-WORKLOADS = ("movement", "strings", "selfplay", "mila-api", "jsonl", "batch", "rollouts")
+WORKLOADS = ("movement", "strings", "selfplay", "mila-api", "jsonl", "batch", "vector", "rollouts")
 #: The workloads run when none is named (``rollouts`` starts worker processes: asked for only).
 DEFAULT_WORKLOADS = tuple(w for w in WORKLOADS if w != "rollouts")
 ENGINES = ("diplo-rust", "diplo-rust-objects", "diplo-python", "mila")
@@ -121,6 +129,7 @@ REFERENCE = {
     "batch": "diplo-rust-2threads",
     "mila-api": "diplo-compat",
     "rollouts": "diplo-rust",
+    "vector": "diplo-env",
 }
 FULL_BOARD = 30
 DESCRIPTIONS = {
@@ -132,6 +141,7 @@ DESCRIPTIONS = {
     "mila-api": "random self-play through MILA's Game API: diplo.compat.mila.Game and MILA",
     "rollouts": "diplo rollouts on 2 workers (game files; dataset only) and the plain FastGame "
     "loop on 1 core (µs per game per core)",
+    "vector": "random play through the vectorised environment, the PettingZoo env, FastGame",
 }
 
 
@@ -578,6 +588,60 @@ def batch_engines(
     return [engine(count) for count in threads]
 
 
+def vector_engines(
+    seed: int, max_year: int, envs: int, fast: ModuleType, game_map: Map | None = None
+) -> list[Engine]:
+    """The ``vector`` workload (module documentation): each run plays ``VECTOR_STEPS`` steps
+    of ``envs`` games (``phases_played`` counted) or one PettingZoo / ``FastGame`` game."""
+    from ..env import DiplomacyEnv, DiplomacyVectorEnv, UniformPolicy
+
+    policy = UniformPolicy()
+
+    def vector(threads: int) -> Engine:
+        # A fresh environment per run (made and reset outside the timer).
+        def setup(r: int) -> tuple[Any, Any, Any]:
+            env = DiplomacyVectorEnv(envs, game_map, max_year=max_year, threads=threads)
+            return (env, *env.reset(seed=seed + r * envs))
+
+        def run(state: tuple[Any, Any, Any]) -> int:
+            env, obs, infos = state
+            phases = 0
+            for _ in range(VECTOR_STEPS):
+                obs, _r, _t, _u, infos = env.step(policy(obs, infos, env.seeds))
+                phases += infos["phases_played"]
+            return phases
+
+        name = f"diplo-vector-{threads}thread" + ("s" if threads > 1 else "")
+        return Engine(name, setup, run)
+
+    def pz_setup(r: int) -> tuple[Any, Any, random.Random]:
+        pz = DiplomacyEnv(game_map, max_year=max_year)
+        return pz, pz.reset(seed=seed + r)[1], random.Random(seed + r)
+
+    def pz_run(state: tuple[Any, Any, random.Random]) -> int:
+        pz, infos, rng = state
+        pick, width, phases = rng.randrange, pz.max_slots, 0
+        while pz.agents:
+            actions = {}
+            for power in pz.agents:
+                picks = [pick(k) for k in infos[power]["legal_counts"]]
+                actions[power] = picks + [0] * (width - len(picks))
+            _obs, _rewards, _term, _trunc, infos = pz.step(actions)
+            phases += 1
+        return phases
+
+    return [
+        vector(1),
+        vector(2),
+        Engine("diplo-env", pz_setup, pz_run),
+        _fast_selfplay_engine(seed, max_year, fast, game_map),
+    ]
+
+
+#: Steps of every game per run of a ``vector`` engine.
+VECTOR_STEPS = 40
+
+
 # --------------------------------------------------------------------------- measuring
 
 
@@ -678,6 +742,8 @@ class Settings:
     phases: int = 40
     rounds: int = 30
     batch_size: int = 1000
+    #: Games of the ``vector`` workload's environment.
+    vector_envs: int = 256
     max_year: int = 1915
     #: A shipped map's name or a map file (``--map``); ``None``: the standard map.
     map: str | None = None
@@ -754,6 +820,8 @@ class Report:
             "mila-api": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
             "rollouts": f"{s.rollout_games} games per engine x {s.rollout_rounds} rounds to "
             f"{s.max_year} (µs per game per core)",
+            "vector": f"{s.vector_envs} games x {VECTOR_STEPS} steps per run (the env and "
+            f"FastGame: one game per run) to {s.max_year} x {s.rounds} rounds",
         }
         lines: list[str] = []
         for workload, results in self.workloads.items():
@@ -883,6 +951,17 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
                 name: Measurement(games, seconds, rounds)
                 for name, (games, seconds, rounds) in measured.items()
             }
+    if "vector" in settings.workloads:
+        if fast is None:
+            say("vector omitted: diplo.fast is not built")
+        elif _optional("diplo.env") is None:
+            say("vector omitted: diplo.env needs the env extra (pip install 'diplo[env]')")
+        else:
+            engines = vector_engines(
+                settings.seed, settings.max_year, settings.vector_envs, fast, game_map
+            )
+            say(f"vector: {settings.vector_envs} games x {settings.rounds} rounds")
+            report.workloads["vector"] = measure(engines, settings.rounds)
     return report
 
 
@@ -922,6 +1001,12 @@ def register(sub: Any) -> None:
         type=_positive,
         default=defaults.batch_size,
         help=f"phases per process_batch call (default {defaults.batch_size})",
+    )
+    bench.add_argument(
+        "--vector-envs",
+        type=_positive,
+        default=defaults.vector_envs,
+        help=f"games of the vector workload's environment (default {defaults.vector_envs})",
     )
     bench.add_argument(
         "--max-year",
@@ -994,6 +1079,7 @@ def run(args: argparse.Namespace) -> int:
         phases=args.phases,
         rounds=args.rounds,
         batch_size=args.batch_size,
+        vector_envs=args.vector_envs,
         max_year=args.max_year,
         map=args.map,
         external=tuple(args.engine),

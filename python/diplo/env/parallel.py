@@ -1,4 +1,6 @@
-"""A PettingZoo ``ParallelEnv`` of Diplomacy on the code API (``docs/env.md``).
+"""A PettingZoo ``ParallelEnv`` of Diplomacy on the code API (``docs/env.md``), played by the
+same Rust core as :class:`~diplo.env.vector.DiplomacyVectorEnv` (one game of it): the same
+observations, and the same games for the same actions.
 
 Agents are the powers (``Map.powers``); one step is one phase, every power acting at once (a
 power with nothing to order in a retreat or adjustment phase acts with an empty action). A
@@ -10,10 +12,12 @@ Action: ``MultiDiscrete([K] * S)``: slot ``s`` of the power (the ``s``-th of its
 in retreats, its build sites or its units in adjustments) picks entry ``a[s]`` of the slot's
 list of legal code-API codes, ``infos[power]["legal_codes"][s]``. ``observation["action_mask"]``
 holds one ``int8[K]`` mask per slot (1 = a legal choice); a masked-out entry, and every entry of
-a slot the power does not have, orders nothing (the unit holds; a build site is waived).
-``S`` is ``len(map.centers) // 2 + 1`` (no power reaches that many units without winning) and
-``K`` is ``max_orders`` (default 128; the most legal orders one unit had in 10,000 random phases
-was 81): a slot with more choices raises :class:`EnvError` rather than hide some.
+a slot the power does not have, orders nothing (the unit holds; a build site is waived). An
+action outside the space (a negative entry, ``K`` or more, floats, NaN) is refused with
+``ValueError`` before anything is played. ``S`` is ``len(map.centers) // 2 + 1`` (no power
+reaches that many units without winning) and ``K`` is ``max_orders`` (default 512; the most legal
+orders one unit had in 2,000 random games was 210): a slot with more choices raises
+:class:`EnvError` rather than hide some.
 """
 
 from __future__ import annotations
@@ -25,20 +29,19 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
+from .. import _core
 from ..engine.codes import FastGame
 from ..model.limits import show
 from ..model.map import Map, standard_map
 from ..model.position import Position
 from .encoding import BoardEncoder
 from .reward import CentreReward, RewardFn
+from .vector import DEFAULT_MAX_ORDERS, EnvError, check_actions, first_year, max_slots
 
 __all__ = ["DiplomacyEnv", "EnvError", "parallel_env"]
 
-DEFAULT_MAX_ORDERS = 512
-
-
-class EnvError(RuntimeError):
-    """The environment cannot represent a position, or was stepped when it could not be."""
+#: The core's "no action" entry (the spaces are ``0..K``; see ``rust/src/engine/vector.rs``).
+_NOTHING = -1
 
 
 class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
@@ -70,18 +73,34 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
         self.start = position if position is not None else Position.initial(self.map)
         self.max_year = max_year
         self.reward_fn: RewardFn = reward if reward is not None else CentreReward()
-        self.max_slots = len(self.map.centers) // 2 + 1
+        self.max_slots = max_slots(self.map)
         self.max_orders = max_orders
         self.encoder = BoardEncoder(self.map)
+        self.first_year = first_year(self.map, self.start)
         self.possible_agents: list[str] = list(self.map.powers)
         self.agents: list[str] = []
         self._powers = list(self.map.powers)
+        self._index = {p: i for i, p in enumerate(self._powers)}
         # The mask of a slot with k choices is row k (read-only, shared by every observation).
         self._mask_rows = np.tril(np.ones((max_orders + 1, max_orders), dtype=np.int8), -1)
         self._mask_rows.setflags(write=False)
-        self._game: FastGame | None = None
-        self._legal: dict[str, list[list[int]]] = {}
+        self._core = _core.VectorEnv(
+            FastGame(self.start, max_year)._core,
+            1,
+            self.first_year,
+            self.max_slots,
+            max_orders,
+            # The rewards are the reward function's (below), not the core's.
+            0.0,
+            0.0,
+            1,
+        )
+        self._buffers: dict[str, Any] = self._core.buffers()
+        self._over = True
+        self._ready = False
         self._centres: dict[str, int] = {}
+        self._legal: dict[str, list[list[int]]] = {}
+        self._actions = np.full((1, len(self._powers), self.max_slots), _NOTHING, dtype=np.int64)
         self._obs_spaces = {a: self._observation_space() for a in self.possible_agents}
         self._act_spaces = {
             a: spaces.MultiDiscrete([max_orders] * self.max_slots, dtype=np.int64)
@@ -106,102 +125,131 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
 
     @property
     def game(self) -> FastGame:
-        """The game being played (read it; processing it behind the env's back is not allowed)."""
-        if self._game is None:
+        """A copy of the game being played (changing it leaves the environment as it is)."""
+        if not self._ready:
             raise EnvError("call reset() first")
-        return self._game
+        return FastGame._wrap(self._core.game(0), self.map, self.start.rules)
 
     # ------------------------------------------------------------------ the parallel API
 
     def reset(
         self, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Start a new game. The game has no randomness: ``seed`` is accepted and changes
-        nothing (seed the agents' own generators instead)."""
-        self._game = FastGame(self.start, self.max_year)
-        state = self._game.state_indices()
-        self._count_centres(state)
-        self.agents = self._alive(state)
-        return self._observe(state, self.agents)
+        """Start a new game. The game has no chance: ``seed`` is kept as ``self.seed`` (for
+        :class:`~diplo.env.policy.UniformPolicy`, as the vector environment keeps one per
+        game) and changes nothing else."""
+        self.seed = seed
+        try:
+            self._core.reset()
+        except RuntimeError as exc:
+            self._ready = False
+            raise EnvError(str(exc)) from exc
+        self._ready = True
+        self._over = False
+        self._count_centres()
+        self.agents = self._alive()
+        return self._observe(self.agents)
 
     def step(
         self, actions: Mapping[str, Any]
     ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
-        game = self.game
-        if not self.agents or game.is_over:
+        if not self._ready:
+            raise EnvError("call reset() first")
+        if not self.agents or self._over:
             raise EnvError("the game is over: call reset()")
         if not isinstance(actions, Mapping):
             raise ValueError(f"actions must be a dict of agent -> action, got {show(actions)}")
-        codes: list[int] = []
         slots = self.max_slots
+        table = self._actions
+        table.fill(_NOTHING)
         for agent, action in actions.items():
-            lists = self._legal.get(agent)
-            if lists is None:
-                if agent in self.possible_agents:
-                    continue  # eliminated: nothing to order
+            index = self._index.get(agent)
+            if index is None:
                 raise ValueError(f"unknown agent {agent!r}")
-            if not lists:
-                continue
-            choice = _choices(agent, action, slots)
-            for options, index in zip(lists, choice, strict=False):
-                if 0 <= index < len(options):
-                    codes.append(options[index])
+            if agent not in self.agents:
+                continue  # eliminated: nothing to order
+            row: Any
+            if isinstance(action, np.ndarray):
+                try:
+                    row = check_actions(action, (slots,), self.max_orders)
+                except ValueError as exc:
+                    raise ValueError(f"{agent}: {exc}") from exc
+            else:
+                # A list: checked in plain Python (NumPy costs microseconds per small array).
+                row = list(action)
+                if len(row) != slots:
+                    raise ValueError(f"{agent}: an action has {slots} entries, got {len(row)}")
+                if not all(type(a) is int for a in row):
+                    try:
+                        row = check_actions(row, (slots,), self.max_orders).tolist()
+                    except ValueError as exc:
+                        raise ValueError(f"{agent}: {exc}") from exc
+                elif row and (min(row) < 0 or max(row) >= self.max_orders):
+                    bad = min(row) if min(row) < 0 else max(row)
+                    raise ValueError(
+                        f"{agent}: actions[{row.index(bad)}] = {bad} is outside the action "
+                        f"space 0..{self.max_orders}"
+                    )
+            if len(row) != slots:
+                raise ValueError(f"{agent}: an action has {slots} entries, got {len(row)}")
+            table[0, index] = row
         before = self._centres
-        game.set_orders(codes)
-        game.process()
-        state = game.state_indices()
-        over = game.is_over
+        try:
+            self._core.step(table)
+        except RuntimeError as exc:
+            self._ready = False
+            raise EnvError(f"{exc}; call reset()") from exc
+        b = self._buffers
+        over = bool(b["terminated"][0] or b["truncated"][0])
+        self._over = over
         live = self.agents
-        self._count_centres(state)
-        obs, infos = self._observe(state, live)
-        rewards = self.reward_fn(before, self._centres, over, game.winner)
-        alive = self._alive(state)
+        self._count_centres()
+        obs, infos = self._observe(live)
+        winner = int(b["winner"][0])
+        rewards = self.reward_fn(
+            before, self._centres, over, self._powers[winner] if winner >= 0 else None
+        )
+        alive = self._alive()
         terminations = {a: over or a not in alive for a in live}
         truncations = dict.fromkeys(live, False)
         self.agents = [a for a in live if not terminations[a]]
         return obs, {a: rewards[a] for a in live}, terminations, truncations, infos
 
     def close(self) -> None:
-        self._game = None
+        self._ready = False
 
     # ------------------------------------------------------------------ internals
 
-    def _alive(self, state: tuple[Any, ...]) -> list[str]:
-        """Powers with centres, units or dislodged units (needs ``self._centres`` of ``state``)."""
-        centres = self._centres
-        if all(centres.values()):
-            return list(self._powers)
-        _y, _s, _k, units, _c, dislodged = state
-        owners = {u[0] for u in units} | {d[0] for d in dislodged}
-        return [p for i, p in enumerate(self._powers) if centres[p] or i in owners]
+    def _alive(self) -> list[str]:
+        """Powers with centres, units or dislodged units."""
+        alive = self._buffers["alive"][0].tolist()
+        return [p for p, a in zip(self._powers, alive, strict=True) if a]
 
-    def _count_centres(self, state: tuple[Any, ...]) -> None:
-        counts = [0] * len(self._powers)
-        for _prov, owner in state[4]:
-            counts[owner] += 1
+    def _count_centres(self) -> None:
+        counts = self._buffers["centres"][0].tolist()
         self._centres = dict(zip(self._powers, counts, strict=True))
 
-    def _observe(
-        self, state: tuple[Any, ...], agents: list[str]
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        game = self.game
-        board, phase = self.encoder.encode(state)
-        powers = self._powers
-        legal: dict[str, list[list[int]]] = {a: [] for a in powers}
-        keys: dict[str, list[str]] = {a: [] for a in powers}
-        slots = game.slots()
-        lists = game.legal_orders()
-        for (power, key), options in zip(slots, lists, strict=True):
-            legal[power].append(options)
-            keys[power].append(key)
-        if lists and max(map(len, lists)) > self.max_orders:
-            (power, key), options = max(zip(slots, lists, strict=True), key=lambda s: len(s[1]))
-            raise EnvError(
-                f"{game.phase}: {power} {key} has {len(options)} legal orders, more than "
-                f"max_orders={self.max_orders}; make the env with a larger max_orders"
-            )
-        self._legal = legal
-        name = game.phase
+    def _phase_name(self) -> str:
+        phase = self._buffers["phase"][0].tolist()
+        season = "SFW"[phase[1:4].index(1)]
+        kind = "MRA"[phase[4:7].index(1)]
+        return f"{season}{self.first_year + phase[0]}{kind}"
+
+    def _observe(self, agents: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+        b = self._buffers
+        # Copies (3.5 KB on the standard map): an observation stays as it was after later steps.
+        board = b["board"][0].copy()
+        phase = b["phase"][0].copy()
+        board.setflags(write=False)
+        phase.setflags(write=False)
+        if self._over:
+            lists: list[list[list[int]]] = [[] for _ in self._powers]
+            keys: list[list[str]] = [[] for _ in self._powers]
+        else:
+            lists = self._core.legal_codes(0)
+            keys = self._core.slot_keys(0)
+        self._legal = legal = dict(zip(self._powers, lists, strict=True))
+        name = self._phase_name()
         rows = self._mask_rows
         empty = rows[0]
         width = self.max_slots
@@ -209,14 +257,12 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
         infos: dict[str, Any] = {}
         for agent in agents:
             mine = legal[agent]
-            if len(mine) > width:
-                raise EnvError(f"{name}: {agent} has {len(mine)} slots, more than {width}")
             sizes = [len(o) for o in mine]
             mask = tuple([rows[k] for k in sizes] + [empty] * (width - len(sizes)))
             obs[agent] = {"board": board, "phase": phase, "action_mask": mask}
             infos[agent] = {
                 "phase": name,
-                "slots": keys[agent],
+                "slots": keys[self._index[agent]],
                 "legal_codes": mine,
                 "legal_counts": sizes,
             }

@@ -10,6 +10,7 @@
 //! * `texts` — a map's Python strings: names and interned order texts.
 //! * `mila` — MILA's order texts (`mila_turn`).
 //! * `batch` — `process_batch`, `pack_orders`.
+//! * `vector` — the `VectorEnv` class (NumPy buffers filled in place).
 
 mod any;
 mod batch;
@@ -20,6 +21,7 @@ mod intake;
 mod map;
 mod mila;
 mod texts;
+mod vector;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -34,6 +36,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<map::PyFastMap>()?;
     m.add_class::<game::PyFastGame>()?;
     batch::register(m)?;
+    vector::register(m)?;
     mila::register(m)?;
     m.add("__version__", crate::version())?;
     // One table per concept, each from its one home in the core.

@@ -17,18 +17,22 @@
 //! * [`zobrist`] — the board hash a state keeps as it changes.
 //! * [`search`] — a game's compact state (pickling) and many candidate order sets from one
 //!   position.
+//! * [`observe`] — observations of a board for learning bots, as flat integer arrays.
+//! * [`vector`] — [`vector::VectorEnv`]: N games stepped together, observed in place.
 
 pub mod batch;
 pub mod encode;
 pub mod game_map;
 pub mod legality;
 pub mod mask;
+pub mod observe;
 pub mod phases;
 pub mod rules;
 pub mod search;
 pub mod state;
 pub mod text;
 pub mod zobrist;
+pub mod vector;
 
 pub use game_map::{GameMap, MapSpec};
 pub use mask::{Mask, Wide, Width};

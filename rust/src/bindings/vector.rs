@@ -1,0 +1,398 @@
+//! `diplo._core.VectorEnv`: the vectorised environment ([`crate::engine::vector`]) with its
+//! output buffers as NumPy arrays (the `numpy` crate), allocated once and filled in place by
+//! every `reset` and `step`, the GIL released. Wrapped by `diplo.env.vector`, which checks and
+//! converts actions; NumPy is imported only when an environment is made.
+
+use numpy::{
+    PyArray1, PyArray2, PyArray3, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use super::any::AnyGame;
+use super::errors::guarded;
+use super::game::PyFastGame;
+use crate::engine::mask::{Mask, Wide};
+use crate::engine::vector::{Buffers, Config, VectorEnv};
+
+/// An environment at its map's width (see `bindings::any`).
+#[allow(clippy::large_enum_variant)]
+enum AnyVector {
+    W128(VectorEnv<u128>),
+    W256(VectorEnv<Wide<4>>),
+    W1024(VectorEnv<Wide<16>>),
+}
+
+/// `match` on an [`AnyVector`], binding `$v` to the environment of each width in turn.
+macro_rules! on_vec {
+    ($e:expr, $v:ident => $body:expr) => {
+        match $e {
+            AnyVector::W128($v) => $body,
+            AnyVector::W256($v) => $body,
+            AnyVector::W1024($v) => $body,
+        }
+    };
+}
+
+/// What a call asks of the engine with the buffers borrowed.
+enum Op<'a> {
+    Reset,
+    Step(&'a [i64]),
+}
+
+fn apply<M: Mask>(
+    env: &mut VectorEnv<M>,
+    op: Op<'_>,
+    bufs: Buffers<'_>,
+    threads: usize,
+) -> Result<usize, String> {
+    match op {
+        Op::Reset => env.reset(bufs, threads).map(|_| 0),
+        Op::Step(actions) => env.step(actions, bufs, threads),
+    }
+}
+
+fn make<M: Mask>(
+    game: &crate::engine::phases::Game<M>,
+    n: usize,
+    first_year: u32,
+    slots: usize,
+    choices: usize,
+    win: f32,
+    draw: f32,
+) -> Result<VectorEnv<M>, String> {
+    let cfg = Config {
+        start: game.state.clone(),
+        max_year: game.max_year,
+        first_year,
+        slots,
+        choices,
+        win,
+        draw,
+    };
+    VectorEnv::new(game.map, cfg, n)
+}
+
+/// N games stepped together (see `diplo.env.vector`).
+#[pyclass(name = "VectorEnv", module = "diplo._core")]
+pub struct PyVectorEnv {
+    env: AnyVector,
+    threads: usize,
+    board: Py<PyArray3<i8>>,
+    phase: Py<PyArray2<i16>>,
+    counts: Py<PyArray3<i16>>,
+    rewards: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    centres: Py<PyArray2<i16>>,
+    alive: Py<PyArray2<bool>>,
+    winner: Py<PyArray1<i8>>,
+    steps: Py<PyArray1<i32>>,
+    episodes: Py<PyArray1<i32>>,
+}
+
+fn threads_of(t: i64) -> PyResult<usize> {
+    if t < 1 {
+        return Err(PyValueError::new_err(format!(
+            "threads must be at least 1, got {t}"
+        )));
+    }
+    Ok(usize::try_from(t).unwrap_or(usize::MAX).min(256))
+}
+
+fn busy<E>(_: E) -> PyErr {
+    PyRuntimeError::new_err("a buffer of the environment is borrowed elsewhere")
+}
+
+impl PyVectorEnv {
+    /// Runs `op` on the engine with every buffer borrowed mutably, the GIL released.
+    fn with_buffers(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<Result<usize, String>> {
+        let mut board = self.board.bind(py).try_readwrite().map_err(busy)?;
+        let mut phase = self.phase.bind(py).try_readwrite().map_err(busy)?;
+        let mut counts = self.counts.bind(py).try_readwrite().map_err(busy)?;
+        let mut rewards = self.rewards.bind(py).try_readwrite().map_err(busy)?;
+        let mut terminated = self.terminated.bind(py).try_readwrite().map_err(busy)?;
+        let mut truncated = self.truncated.bind(py).try_readwrite().map_err(busy)?;
+        let mut centres = self.centres.bind(py).try_readwrite().map_err(busy)?;
+        let mut alive = self.alive.bind(py).try_readwrite().map_err(busy)?;
+        let mut winner = self.winner.bind(py).try_readwrite().map_err(busy)?;
+        let mut steps = self.steps.bind(py).try_readwrite().map_err(busy)?;
+        let mut episodes = self.episodes.bind(py).try_readwrite().map_err(busy)?;
+        let bufs = Buffers {
+            board: board.as_slice_mut().map_err(busy)?,
+            phase: phase.as_slice_mut().map_err(busy)?,
+            counts: counts.as_slice_mut().map_err(busy)?,
+            rewards: rewards.as_slice_mut().map_err(busy)?,
+            terminated: terminated.as_slice_mut().map_err(busy)?,
+            truncated: truncated.as_slice_mut().map_err(busy)?,
+            centres: centres.as_slice_mut().map_err(busy)?,
+            alive: alive.as_slice_mut().map_err(busy)?,
+            winner: winner.as_slice_mut().map_err(busy)?,
+            steps: steps.as_slice_mut().map_err(busy)?,
+            episodes: episodes.as_slice_mut().map_err(busy)?,
+        };
+        let env = &mut self.env;
+        let threads = self.threads;
+        Ok(py.allow_threads(move || on_vec!(env, e => apply(e, op, bufs, threads))))
+    }
+
+    fn num_games(&self) -> usize {
+        on_vec!(&self.env, e => e.games.len())
+    }
+}
+
+#[pymethods]
+impl PyVectorEnv {
+    /// `num_envs` games starting from `start`'s position (its rules and year limit), `slots`
+    /// slots of `choices` choices per power, rewards `win` and `draw` at the end of a game.
+    #[new]
+    #[pyo3(signature = (start, num_envs, first_year, slots, choices, win=10.0, draw=10.0, threads=1))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        start: &Bound<'_, PyFastGame>,
+        num_envs: i64,
+        first_year: i64,
+        slots: i64,
+        choices: i64,
+        win: f64,
+        draw: f64,
+        threads: i64,
+    ) -> PyResult<Self> {
+        let start = start.borrow();
+        if start.game.over() {
+            return Err(PyValueError::new_err("the start game is over"));
+        }
+        let count = |what: &str, v: i64| {
+            usize::try_from(v)
+                .ok()
+                .filter(|&v| (1..=1 << 24).contains(&v))
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!("{what} must be in 1..=2**24, got {v}"))
+                })
+        };
+        let n = count("num_envs", num_envs)?;
+        let slots = count("slots", slots)?;
+        let choices = count("choices", choices)?;
+        if !win.is_finite() || !draw.is_finite() {
+            return Err(PyValueError::new_err("win and draw must be finite numbers"));
+        }
+        let first_year = u32::try_from(first_year)
+            .map_err(|_| PyValueError::new_err(format!("first_year {first_year} is not a year")))?;
+        let (w, d) = (win as f32, draw as f32);
+        let env = match &start.game {
+            AnyGame::W128(g) => make(g, n, first_year, slots, choices, w, d).map(AnyVector::W128),
+            AnyGame::W256(g) => make(g, n, first_year, slots, choices, w, d).map(AnyVector::W256),
+            AnyGame::W1024(g) => make(g, n, first_year, slots, choices, w, d).map(AnyVector::W1024),
+        }
+        .map_err(PyValueError::new_err)?;
+        let threads = threads_of(threads)?;
+        let (z, layout) = on_vec!(&env, e => (e.sizes(), e.layout));
+        let (l, c, p) = (layout.locations, layout.channels, z.powers);
+        Ok(PyVectorEnv {
+            threads,
+            board: PyArray3::zeros(py, [n, l, c], false).unbind(),
+            phase: PyArray2::zeros(py, [n, z.phase], false).unbind(),
+            counts: PyArray3::zeros(py, [n, p, slots], false).unbind(),
+            rewards: PyArray2::zeros(py, [n, p], false).unbind(),
+            terminated: PyArray1::zeros(py, [n], false).unbind(),
+            truncated: PyArray1::zeros(py, [n], false).unbind(),
+            centres: PyArray2::zeros(py, [n, p], false).unbind(),
+            alive: PyArray2::zeros(py, [n, p], false).unbind(),
+            winner: PyArray1::zeros(py, [n], false).unbind(),
+            steps: PyArray1::zeros(py, [n], false).unbind(),
+            episodes: PyArray1::zeros(py, [n], false).unbind(),
+            env,
+        })
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.num_games()
+    }
+
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
+    #[setter]
+    fn set_threads(&mut self, threads: i64) -> PyResult<()> {
+        self.threads = threads_of(threads)?;
+        Ok(())
+    }
+
+    /// The board columns' starts by name (`docs/env.md`), and `channels`, `locations`, `powers`.
+    fn layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let l = &on_vec!(&self.env, e => e.layout);
+        let d = PyDict::new(py);
+        for (name, v) in [
+            ("locations", l.locations),
+            ("powers", l.powers),
+            ("channels", l.channels),
+            ("owner", l.owner),
+            ("dislodged", l.dislodged),
+            ("dislodged_owner", l.dislodged_owner),
+            ("centre", l.centre),
+            ("centre_owner", l.centre_owner),
+            ("home", l.home),
+            ("prev_kind", l.prev_kind),
+            ("prev_success", l.prev_success),
+            ("prev_target", l.prev_target),
+        ] {
+            d.set_item(name, v)?;
+        }
+        Ok(d)
+    }
+
+    /// The output arrays by name (the same arrays after every call, filled in place).
+    fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("board", self.board.bind(py))?;
+        d.set_item("phase", self.phase.bind(py))?;
+        d.set_item("legal_counts", self.counts.bind(py))?;
+        d.set_item("rewards", self.rewards.bind(py))?;
+        d.set_item("terminated", self.terminated.bind(py))?;
+        d.set_item("truncated", self.truncated.bind(py))?;
+        d.set_item("centres", self.centres.bind(py))?;
+        d.set_item("alive", self.alive.bind(py))?;
+        d.set_item("winner", self.winner.bind(py))?;
+        d.set_item("steps", self.steps.bind(py))?;
+        d.set_item("episodes", self.episodes.bind(py))?;
+        Ok(d)
+    }
+
+    /// Starts every game again from the start position.
+    fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
+        guarded(|| {
+            self.with_buffers(py, Op::Reset)?
+                .map(|_| ())
+                .map_err(PyRuntimeError::new_err)
+        })
+    }
+
+    /// Plays one phase of every game with `actions`, a C-contiguous `int64` array of shape
+    /// `(num_envs, powers, slots)`; returns the number of phases played (games restarted by the
+    /// autoreset are not counted). Refused actions change nothing.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
+        guarded(|| {
+            let array = actions.downcast::<PyArray3<i64>>().map_err(|_| {
+                PyValueError::new_err(
+                    "actions must be a 3-dimensional int64 NumPy array (games, powers, slots)",
+                )
+            })?;
+            let (z, slots) = on_vec!(&self.env, e => (e.sizes(), e.cfg.slots));
+            let want = [self.num_games(), z.powers, slots];
+            if array.shape() != want {
+                return Err(PyValueError::new_err(format!(
+                    "actions: expected shape {want:?}, got {:?}",
+                    array.shape()
+                )));
+            }
+            debug_assert!(array.dtype().is_equiv_to(&numpy::dtype::<i64>(py)));
+            let read = array.try_readonly().map_err(busy)?;
+            let owned;
+            let slice = match read.as_slice() {
+                Ok(s) => s,
+                Err(_) => {
+                    owned = read.as_array().iter().copied().collect::<Vec<i64>>();
+                    &owned[..]
+                }
+            };
+            let r = self.with_buffers(py, Op::Step(slice))?;
+            r.map_err(|e| {
+                if e.starts_with("actions") {
+                    PyValueError::new_err(e)
+                } else {
+                    PyRuntimeError::new_err(e)
+                }
+            })
+        })
+    }
+
+    /// Game `i`'s legal codes per power (map order) and slot: `[[codes, ...], ...]`.
+    fn legal_codes<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
+        on_vec!(&self.env, env => {
+            let all = env
+                .legal(i)
+                .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
+            let lists: PyResult<Vec<Bound<'py, PyList>>> = all
+                .iter()
+                .map(|slots| {
+                    let inner: PyResult<Vec<Bound<'py, PyList>>> = slots
+                        .iter()
+                        .map(|(codes, _)| PyList::new(py, codes.iter().copied()))
+                        .collect();
+                    PyList::new(py, inner?)
+                })
+                .collect();
+            PyList::new(py, lists?)
+        })
+    }
+
+    /// Game `i`'s slot keys per power and slot (a location name, or the power's name for a
+    /// waive without a build site), as `FastGame.slots` names them.
+    fn slot_keys<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
+        on_vec!(&self.env, env => {
+            let map = env.map;
+            let all = env
+                .legal(i)
+                .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
+            let lists: PyResult<Vec<Bound<'py, PyList>>> = all
+                .iter()
+                .map(|slots| {
+                    PyList::new(
+                        py,
+                        slots.iter().map(|(_, (key, is_power))| {
+                            if *is_power {
+                                map.power_name(*key as usize)
+                            } else {
+                                map.loc_name(*key as usize)
+                            }
+                        }),
+                    )
+                })
+                .collect();
+            PyList::new(py, lists?)
+        })
+    }
+
+    /// A copy of game `i` as a `FastGame` (changing it leaves the environment as it is).
+    fn game(&self, i: usize) -> PyResult<PyFastGame> {
+        let none = || PyValueError::new_err(format!("no game {i}"));
+        let game = match &self.env {
+            AnyVector::W128(e) => AnyGame::W128(e.games.get(i).ok_or_else(none)?.game.clone()),
+            AnyVector::W256(e) => AnyGame::W256(e.games.get(i).ok_or_else(none)?.game.clone()),
+            AnyVector::W1024(e) => AnyGame::W1024(e.games.get(i).ok_or_else(none)?.game.clone()),
+        };
+        let mut game = game;
+        crate::bindings::any::on_game!(&mut game, g => g.poisoned = false);
+        Ok(PyFastGame { game })
+    }
+
+    /// Test hook: the next step of game `i` panics inside the core.
+    fn _poison(&mut self, i: usize) -> PyResult<()> {
+        on_vec!(&mut self.env, env => {
+            let e = env
+                .games
+                .get_mut(i)
+                .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
+            e.game.poisoned = true;
+        });
+        Ok(())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<VectorEnv {} games, {} threads>",
+            self.num_games(),
+            self.threads
+        )
+    }
+}
+
+/// Adds `VectorEnv` to `diplo._core`.
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyVectorEnv>()
+}

@@ -1,0 +1,583 @@
+//! The vectorised environment: N games of one map stepped together, each on its own thread's
+//! buffers, the observations written in place into flat arrays (`diplo.env.vector` hands them to
+//! Python as NumPy arrays; `docs/env.md` documents them).
+//!
+//! One step plays one phase of every game: the action of game `i` is `P * S` indices (power
+//! `p`, its `s`-th slot in the engine's slot order), each picking an entry of that slot's legal
+//! list; an index at or past the list's length, or -1, orders nothing (the unit holds, a
+//! dislodged unit is disbanded, a build is waived), an index outside `-1..K` is refused before
+//! anything is played (the Python spaces are `0..K`; -1 is how `diplo.env.DiplomacyEnv` says
+//! "no action" for a power that sent none). A game that ended in the previous step is started again instead (its action is
+//! ignored: Gymnasium's "next step" autoreset), so every step plays or restarts every game.
+//!
+//! Each game keeps the legal lists of its current phase from the observation that showed them,
+//! so a phase's lists are worked out once. The games are handed to the threads in small blocks
+//! from a shared counter: the same rulings, in any thread count, as playing them one by one.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use super::batch::panic_message;
+use super::encode::Code;
+use super::game_map::GameMap;
+use super::mask::Mask;
+use super::observe::{self, Layout, PHASE_SIZE};
+use super::phases::{borrow_spare_scratch, forget_scratch, return_scratch, Game};
+use super::state::{State, MAX_YEAR, SPRING};
+
+/// What every game of an environment starts from and is scored by.
+#[derive(Clone, Debug)]
+pub struct Config<M: Mask> {
+    /// The start of every episode.
+    pub start: State<M>,
+    /// The game ends (a draw) once a phase of a later year would come next.
+    pub max_year: Option<u32>,
+    /// The year the phase observation counts from (at most the start's year).
+    pub first_year: u32,
+    /// `S`: slots per power in an action.
+    pub slots: usize,
+    /// `K`: choices per slot.
+    pub choices: usize,
+    /// The end-of-game reward of the solo winner, and of a draw shared by the powers with centres.
+    pub win: f32,
+    pub draw: f32,
+}
+
+/// One game of the environment with the legal lists of its current phase.
+#[derive(Clone, Debug)]
+pub struct Episode<M: Mask> {
+    pub game: Game<M>,
+    /// The legal codes of the current phase, slot after slot.
+    codes: Vec<Code>,
+    /// Per `p * S + s`: where the slot's list starts in `codes`, and its length (0: no slot).
+    start: Vec<u32>,
+    count: Vec<u32>,
+    /// Per `p * S + s`: the slot's key (a province, or with `true` a power: a waive).
+    keys: Vec<(u16, bool)>,
+    /// The previous phase's orders with their success (the board shows them).
+    prev: Vec<(Code, bool)>,
+    /// Supply centres per power now.
+    centres: Vec<u32>,
+    /// Phases played since the episode started, and episodes started since the last reset.
+    pub steps: u32,
+    pub episodes: u32,
+    /// The game ended in the last step: the next step starts it again.
+    pub done: bool,
+}
+
+/// The output buffers of every game, flat, game after game (see [`VectorEnv::sizes`]).
+pub struct Buffers<'a> {
+    pub board: &'a mut [i8],
+    pub phase: &'a mut [i16],
+    pub counts: &'a mut [i16],
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut [bool],
+    pub truncated: &'a mut [bool],
+    pub centres: &'a mut [i16],
+    pub alive: &'a mut [bool],
+    pub winner: &'a mut [i8],
+    pub steps: &'a mut [i32],
+    pub episodes: &'a mut [i32],
+}
+
+/// The buffers of one game.
+struct Row<'a> {
+    board: &'a mut [i8],
+    phase: &'a mut [i16],
+    counts: &'a mut [i16],
+    rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+    centres: &'a mut [i16],
+    alive: &'a mut [bool],
+    winner: &'a mut i8,
+    steps: &'a mut i32,
+    episodes: &'a mut i32,
+}
+
+/// Entries per game of each buffer, in [`Buffers`] order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    pub board: usize,
+    pub phase: usize,
+    pub counts: usize,
+    pub powers: usize,
+}
+
+/// N games held together (see the module documentation).
+pub struct VectorEnv<M: Mask> {
+    pub map: &'static GameMap<M>,
+    pub cfg: Config<M>,
+    pub layout: Layout,
+    base: Vec<i8>,
+    pub games: Vec<Episode<M>>,
+    /// The step has been refused since the last error (an unrepresentable position): reset.
+    pub broken: bool,
+}
+
+/// One game and its buffers, as a step hands them to a thread.
+type Work<'a, M> = (&'a mut Episode<M>, Row<'a>);
+
+/// What one step or reset of one game did.
+enum Done {
+    Played,
+    Restarted,
+    /// Truncated before a phase that could pass the last year a state may have.
+    Cut,
+}
+
+impl<M: Mask> VectorEnv<M> {
+    /// `n` games from `cfg.start` (not yet started: call [`VectorEnv::reset`]).
+    pub fn new(map: &'static GameMap<M>, cfg: Config<M>, n: usize) -> Result<VectorEnv<M>, String> {
+        if n == 0 {
+            return Err("num_envs must be at least 1".into());
+        }
+        if cfg.slots == 0 || cfg.choices == 0 || cfg.choices > i16::MAX as usize {
+            return Err(format!(
+                "slots must be at least 1 and choices in 1..={}, got {} and {}",
+                i16::MAX,
+                cfg.slots,
+                cfg.choices
+            ));
+        }
+        if cfg.first_year > cfg.start.year {
+            return Err(format!(
+                "first_year {} is after the start's year {}",
+                cfg.first_year, cfg.start.year
+            ));
+        }
+        let layout = Layout::new(map);
+        let ps = map.powers * cfg.slots;
+        let episode = Episode {
+            game: Game::new(map, cfg.start.clone(), cfg.max_year),
+            codes: Vec::new(),
+            start: vec![0; ps],
+            count: vec![0; ps],
+            keys: vec![(0, false); ps],
+            prev: Vec::new(),
+            centres: vec![0; map.powers],
+            steps: 0,
+            episodes: 0,
+            done: true,
+        };
+        Ok(VectorEnv {
+            map,
+            base: layout.base(map),
+            layout,
+            games: vec![episode; n],
+            cfg,
+            broken: true,
+        })
+    }
+
+    pub fn sizes(&self) -> Sizes {
+        Sizes {
+            board: self.layout.board_size(),
+            phase: PHASE_SIZE,
+            counts: self.map.powers * self.cfg.slots,
+            powers: self.map.powers,
+        }
+    }
+
+    /// Checks that `bufs` holds every game's buffers.
+    fn check(&self, bufs: &Buffers<'_>) -> Result<(), String> {
+        let n = self.games.len();
+        let z = self.sizes();
+        let ok = bufs.board.len() == n * z.board
+            && bufs.phase.len() == n * z.phase
+            && bufs.counts.len() == n * z.counts
+            && bufs.rewards.len() == n * z.powers
+            && bufs.terminated.len() == n
+            && bufs.truncated.len() == n
+            && bufs.centres.len() == n * z.powers
+            && bufs.alive.len() == n * z.powers
+            && bufs.winner.len() == n
+            && bufs.steps.len() == n
+            && bufs.episodes.len() == n;
+        if ok {
+            Ok(())
+        } else {
+            Err("the buffers do not match the environment's sizes".into())
+        }
+    }
+
+    /// Starts every game again from the start position (episode counts start again at 1).
+    pub fn reset(&mut self, bufs: Buffers<'_>, threads: usize) -> Result<(), String> {
+        self.check(&bufs)?;
+        for e in &mut self.games {
+            e.done = true;
+            e.episodes = 0;
+        }
+        self.broken = false;
+        let r = self.run(bufs, None, threads).map(|_| ());
+        self.broken = r.is_err();
+        r
+    }
+
+    /// Whether every entry of `actions` (`N * P * S`) is in `-1..K`: the one check of an action,
+    /// made before any game is touched.
+    pub fn check_actions(&self, actions: &[i64]) -> Result<(), String> {
+        let z = self.sizes();
+        if actions.len() != self.games.len() * z.counts {
+            return Err(format!(
+                "actions: expected {} entries ({} games x {} powers x {} slots), got {}",
+                self.games.len() * z.counts,
+                self.games.len(),
+                self.map.powers,
+                self.cfg.slots,
+                actions.len()
+            ));
+        }
+        let k = self.cfg.choices as i64;
+        if let Some(i) = actions.iter().position(|&a| !(-1..k).contains(&a)) {
+            let (g, rest) = (i / z.counts, i % z.counts);
+            let (p, s) = (rest / self.cfg.slots, rest % self.cfg.slots);
+            return Err(format!(
+                "actions[{g}, {p}, {s}] = {} is outside -1..{k} (game {g}, {} slot {s})",
+                actions[i],
+                self.map.power_name(p)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Plays one phase of every game (or starts it again, see the module documentation).
+    /// Returns the number of phases played. Refused actions change nothing.
+    pub fn step(
+        &mut self,
+        actions: &[i64],
+        bufs: Buffers<'_>,
+        threads: usize,
+    ) -> Result<usize, String> {
+        if self.broken {
+            return Err("the environment must be reset first".into());
+        }
+        self.check(&bufs)?;
+        self.check_actions(actions)?;
+        let r = self.run(bufs, Some(actions), threads);
+        self.broken = r.is_err();
+        r
+    }
+
+    /// The legal codes of game `i`'s current phase per power and slot, and the slot keys.
+    #[allow(clippy::type_complexity)]
+    pub fn legal(&self, i: usize) -> Option<Vec<Vec<(&[Code], (u16, bool))>>> {
+        let e = self.games.get(i)?;
+        let s = self.cfg.slots;
+        Some(
+            (0..self.map.powers)
+                .map(|p| {
+                    (0..s)
+                        .take_while(|&k| e.count[p * s + k] > 0)
+                        .map(|k| {
+                            let j = p * s + k;
+                            let at = e.start[j] as usize;
+                            (&e.codes[at..at + e.count[j] as usize], e.keys[j])
+                        })
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+
+    fn run(
+        &mut self,
+        bufs: Buffers<'_>,
+        actions: Option<&[i64]>,
+        threads: usize,
+    ) -> Result<usize, String> {
+        let z = self.sizes();
+        let shared = Shared {
+            map: self.map,
+            cfg: &self.cfg,
+            layout: &self.layout,
+            base: &self.base,
+        };
+        let mut work: Vec<Work<'_, M>> = Vec::with_capacity(self.games.len());
+        {
+            let mut board = bufs.board.chunks_exact_mut(z.board);
+            let mut phase = bufs.phase.chunks_exact_mut(z.phase);
+            let mut counts = bufs.counts.chunks_exact_mut(z.counts);
+            let mut rewards = bufs.rewards.chunks_exact_mut(z.powers);
+            let mut terminated = bufs.terminated.iter_mut();
+            let mut truncated = bufs.truncated.iter_mut();
+            let mut centres = bufs.centres.chunks_exact_mut(z.powers);
+            let mut alive = bufs.alive.chunks_exact_mut(z.powers);
+            let mut winner = bufs.winner.iter_mut();
+            let mut steps = bufs.steps.iter_mut();
+            let mut episodes = bufs.episodes.iter_mut();
+            for e in self.games.iter_mut() {
+                // The sizes were checked: every iterator has an entry per game.
+                let row = (|| {
+                    Some(Row {
+                        board: board.next()?,
+                        phase: phase.next()?,
+                        counts: counts.next()?,
+                        rewards: rewards.next()?,
+                        terminated: terminated.next()?,
+                        truncated: truncated.next()?,
+                        centres: centres.next()?,
+                        alive: alive.next()?,
+                        winner: winner.next()?,
+                        steps: steps.next()?,
+                        episodes: episodes.next()?,
+                    })
+                })()
+                .ok_or("the buffers do not match the environment's sizes")?;
+                work.push((e, row));
+            }
+        }
+        let n = work.len();
+        let played = AtomicUsize::new(0);
+        let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
+        let next = AtomicUsize::new(0);
+        let block = (n / (threads.max(1) * 16)).clamp(1, 64);
+        let items: Vec<Mutex<&mut [Work<'_, M>]>> =
+            work.chunks_mut(block).map(Mutex::new).collect();
+        let per = z.counts;
+        let one = |k: usize| {
+            let mut part = lock(&items[k]);
+            for (j, (e, row)) in part.iter_mut().enumerate() {
+                let g = k * block + j;
+                let mine = actions.map(|a| &a[g * per..(g + 1) * per]);
+                let r = catch_unwind(AssertUnwindSafe(|| e.advance(&shared, mine, row)))
+                    .unwrap_or_else(|payload| {
+                        forget_scratch();
+                        Err(format!(
+                            "internal error in the diplo engine: {}",
+                            panic_message(payload.as_ref())
+                        ))
+                    });
+                match r {
+                    Ok(Done::Played) => {
+                        played.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Ok(Done::Restarted | Done::Cut) => {}
+                    Err(msg) => {
+                        let mut f = lock(&failure);
+                        if f.as_ref().is_none_or(|(h, _)| g < *h) {
+                            *f = Some((g, msg));
+                        }
+                    }
+                }
+            }
+        };
+        let work_loop = || loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= items.len() {
+                return;
+            }
+            one(k);
+        };
+        let threads = threads.clamp(1, items.len().max(1));
+        if threads == 1 {
+            work_loop();
+        } else {
+            let map = self.map;
+            std::thread::scope(|scope| {
+                for _ in 1..threads {
+                    scope.spawn(|| {
+                        borrow_spare_scratch(map);
+                        work_loop();
+                        return_scratch();
+                    });
+                }
+                work_loop();
+            });
+        }
+        match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some((g, msg)) => Err(format!("game {g}: {msg}")),
+            None => Ok(played.into_inner()),
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What every game of a step reads.
+struct Shared<'a, M: Mask> {
+    map: &'static GameMap<M>,
+    cfg: &'a Config<M>,
+    layout: &'a Layout,
+    base: &'a [i8],
+}
+
+impl<M: Mask> Episode<M> {
+    /// One game's part of a step (`action`: its `P * S` entries) or of a reset (`None`).
+    fn advance(
+        &mut self,
+        env: &Shared<'_, M>,
+        action: Option<&[i64]>,
+        row: &mut Row<'_>,
+    ) -> Result<Done, String> {
+        row.rewards.fill(0.0);
+        *row.terminated = false;
+        *row.truncated = false;
+        let done = match action {
+            Some(action) if !self.done => {
+                let game = &self.game;
+                if game.state.year >= MAX_YEAR && game.state.season != SPRING {
+                    // The next phase could be past the last year a state may have: cut here.
+                    *row.truncated = true;
+                    self.done = true;
+                    Done::Cut
+                } else {
+                    self.play(env, action, row)?;
+                    Done::Played
+                }
+            }
+            _ => {
+                self.game = Game::new(env.map, env.cfg.start.clone(), env.cfg.max_year);
+                self.prev.clear();
+                self.steps = 0;
+                self.episodes += 1;
+                self.done = false;
+                Done::Restarted
+            }
+        };
+        self.observe(env, row)?;
+        Ok(done)
+    }
+
+    fn play(
+        &mut self,
+        env: &Shared<'_, M>,
+        action: &[i64],
+        row: &mut Row<'_>,
+    ) -> Result<(), String> {
+        let game = &mut self.game;
+        game.orders.clear();
+        for (j, &a) in action.iter().enumerate() {
+            // In -1..K (checked before the step): -1 orders nothing.
+            if let Ok(a) = u32::try_from(a) {
+                if a < self.count[j] {
+                    game.orders.push(self.codes[(self.start[j] + a) as usize]);
+                }
+            }
+        }
+        self.prev.clear();
+        self.prev.extend(game.orders.iter().map(|&c| (c, false)));
+        game.process()?;
+        for (p, &ok) in self.prev.iter_mut().zip(&game.success) {
+            p.1 = ok;
+        }
+        self.prev
+            .extend(game.implied.iter().map(|&(c, _, ok)| (c, ok)));
+        self.steps += 1;
+        let mut counts = [0u32; 256];
+        let after = &mut counts[..env.map.powers];
+        game.state.center_counts(env.map, after);
+        for (r, (&a, &b)) in row.rewards.iter_mut().zip(after.iter().zip(&self.centres)) {
+            *r = a as f32 - b as f32;
+        }
+        if game.over {
+            *row.terminated = true;
+            self.done = true;
+            match game.winner {
+                Some(w) => row.rewards[w as usize] += env.cfg.win,
+                None => {
+                    let alive = after.iter().filter(|&&c| c > 0).count();
+                    if alive > 0 {
+                        let share = env.cfg.draw / alive as f32;
+                        for (r, &c) in row.rewards.iter_mut().zip(after.iter()) {
+                            if c > 0 {
+                                *r += share;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the observation of the current phase and keeps its legal lists.
+    fn observe(&mut self, env: &Shared<'_, M>, row: &mut Row<'_>) -> Result<(), String> {
+        let map = env.map;
+        let st = &self.game.state;
+        env.layout.board(map, env.base, st, &self.prev, row.board);
+        observe::phase(st, env.cfg.first_year, row.phase);
+        st.center_counts(map, &mut self.centres);
+        for p in 0..map.powers {
+            row.centres[p] = self.centres[p].min(i16::MAX as u32) as i16;
+            row.alive[p] = self.centres[p] > 0;
+        }
+        for q in 0..map.provinces {
+            for u in [st.units[q], st.dislodged[q]] {
+                if u.is_some() {
+                    row.alive[u.power as usize] = true;
+                }
+            }
+        }
+        *row.winner = self.game.winner.map_or(-1, |w| w as i8);
+        *row.steps = self.steps.min(i32::MAX as u32) as i32;
+        *row.episodes = self.episodes.min(i32::MAX as u32) as i32;
+        let (s, k) = (env.cfg.slots, env.cfg.choices);
+        self.codes.clear();
+        self.count.fill(0);
+        let mut error = None;
+        let Episode {
+            game,
+            codes,
+            start,
+            count,
+            keys,
+            ..
+        } = self;
+        if !game.over {
+            let mut used = [0usize; 256];
+            game.with_legal(|legal, slots| {
+                for slot in slots {
+                    let p = slot.power as usize;
+                    let n = used[p];
+                    used[p] += 1;
+                    let list = legal.codes_of(slot);
+                    let name = || {
+                        if slot.key_is_power {
+                            map.power_name(slot.key as usize).to_string()
+                        } else {
+                            map.loc_name(slot.key as usize).to_string()
+                        }
+                    };
+                    if n >= s {
+                        error.get_or_insert_with(|| {
+                            format!(
+                                "{}: {} has more than {s} slots (the action's slots)",
+                                game.state.phase_name(),
+                                map.power_name(p)
+                            )
+                        });
+                        continue;
+                    }
+                    if list.len() > k {
+                        error.get_or_insert_with(|| {
+                            format!(
+                                "{}: {} {} has {} legal orders, more than max_orders={k}; make \
+                                 the environment with a larger max_orders",
+                                game.state.phase_name(),
+                                map.power_name(p),
+                                name(),
+                                list.len()
+                            )
+                        });
+                    }
+                    let j = p * s + n;
+                    start[j] = codes.len() as u32;
+                    count[j] = list.len().min(k) as u32;
+                    keys[j] = (slot.key, slot.key_is_power);
+                    codes.extend_from_slice(&list[..list.len().min(k)]);
+                }
+            });
+        }
+        for (o, &c) in row.counts.iter_mut().zip(count.iter()) {
+            *o = c as i16;
+        }
+        match error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! The vectorised environment (`engine::vector`) against games played one by one: the same
+//! positions for the same choices, on any thread count, and refused actions that change nothing.
+
+mod kit;
+
+use diplo_core::engine::observe::Layout;
+use diplo_core::engine::vector::{Buffers, Config, VectorEnv};
+use diplo_core::engine::Game;
+use kit::Kit;
+
+struct Out {
+    board: Vec<i8>,
+    phase: Vec<i16>,
+    counts: Vec<i16>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    centres: Vec<i16>,
+    alive: Vec<bool>,
+    winner: Vec<i8>,
+    steps: Vec<i32>,
+    episodes: Vec<i32>,
+}
+
+impl Out {
+    fn new(env: &VectorEnv<u128>) -> Out {
+        let n = env.games.len();
+        let z = env.sizes();
+        Out {
+            board: vec![0; n * z.board],
+            phase: vec![0; n * z.phase],
+            counts: vec![0; n * z.counts],
+            rewards: vec![0.0; n * z.powers],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            centres: vec![0; n * z.powers],
+            alive: vec![false; n * z.powers],
+            winner: vec![0; n],
+            steps: vec![0; n],
+            episodes: vec![0; n],
+        }
+    }
+
+    fn bufs(&mut self) -> Buffers<'_> {
+        Buffers {
+            board: &mut self.board,
+            phase: &mut self.phase,
+            counts: &mut self.counts,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            centres: &mut self.centres,
+            alive: &mut self.alive,
+            winner: &mut self.winner,
+            steps: &mut self.steps,
+            episodes: &mut self.episodes,
+        }
+    }
+}
+
+fn env(k: &Kit, n: usize) -> VectorEnv<u128> {
+    let start = k.state(
+        "S1901M",
+        &[
+            ("FRANCE", "A PAR"),
+            ("FRANCE", "F BRE"),
+            ("GERMANY", "A MUN"),
+            ("GERMANY", "F KIE"),
+            ("ENGLAND", "F LON"),
+            ("ENGLAND", "F EDI"),
+        ],
+        &[
+            ("FRANCE", &["PAR", "BRE"]),
+            ("GERMANY", &["MUN", "KIE"]),
+            ("ENGLAND", &["LON", "EDI"]),
+        ],
+        &[],
+    );
+    let cfg = Config {
+        start,
+        max_year: Some(1903),
+        first_year: 1901,
+        slots: 18,
+        choices: 512,
+        win: 10.0,
+        draw: 10.0,
+    };
+    VectorEnv::new(k.map, cfg, n).expect("an environment")
+}
+
+/// A deterministic choice per entry (some at or past the slot's count: nothing ordered).
+fn actions(step: u64, len: usize) -> Vec<i64> {
+    (0..len as u64)
+        .map(|i| {
+            let x = (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ step.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            ((x >> 40) % 9) as i64 - 1
+        })
+        .collect()
+}
+
+#[test]
+fn it_plays_what_the_games_play_on_any_thread_count() {
+    let k = Kit::standard();
+    let n = 23;
+    let mut one = env(&k, n);
+    let mut two = env(&k, n);
+    let (mut a, mut b) = (Out::new(&one), Out::new(&two));
+    one.reset(a.bufs(), 1).unwrap();
+    two.reset(b.bufs(), 2).unwrap();
+    let mut twins: Vec<Game<u128>> = one.games.iter().map(|e| e.game.clone()).collect();
+    let per = one.sizes().counts;
+    let mut ended = 0;
+    for step in 0..40 {
+        let acts = actions(step, n * per);
+        for (i, twin) in twins.iter_mut().enumerate() {
+            if one.games[i].done {
+                *twin = Game::new(k.map, one.cfg.start.clone(), one.cfg.max_year);
+                continue;
+            }
+            let legal = one.legal(i).unwrap();
+            twin.orders.clear();
+            for (p, slots) in legal.iter().enumerate() {
+                for (s, (codes, _)) in slots.iter().enumerate() {
+                    if let Ok(c) = usize::try_from(acts[i * per + p * 18 + s]) {
+                        if c < codes.len() {
+                            twin.orders.push(codes[c]);
+                        }
+                    }
+                }
+            }
+            twin.process().unwrap();
+        }
+        one.step(&acts, a.bufs(), 1).unwrap();
+        two.step(&acts, b.bufs(), 2).unwrap();
+        assert_eq!(a.board, b.board);
+        assert_eq!(a.counts, b.counts);
+        assert_eq!(a.rewards, b.rewards);
+        assert_eq!(a.terminated, b.terminated);
+        for (i, twin) in twins.iter().enumerate() {
+            let g = &one.games[i].game;
+            assert_eq!(g.state.phase_name(), twin.state.phase_name());
+            assert_eq!(g.state.units, twin.state.units);
+            assert_eq!(g.state.centers[..], twin.state.centers[..]);
+            assert_eq!(g.over, twin.over);
+            ended += usize::from(a.terminated[i]);
+        }
+    }
+    assert!(ended >= n, "every game ended at least once ({ended})");
+}
+
+#[test]
+fn refused_actions_change_nothing() {
+    let k = Kit::standard();
+    let mut e = env(&k, 3);
+    let mut out = Out::new(&e);
+    let per = e.sizes().counts;
+    assert!(e.step(&vec![0; 3 * per], out.bufs(), 1).is_err()); // before a reset
+    e.reset(out.bufs(), 1).unwrap();
+    let board = out.board.clone();
+    let mut bad = vec![0; 3 * per];
+    bad[per + 5] = 512;
+    let err = e.step(&bad, out.bufs(), 2).unwrap_err();
+    assert!(err.contains("actions[1, 0, 5] = 512"), "{err}");
+    assert!(e.step(&vec![-2; 3 * per], out.bufs(), 1).is_err());
+    assert!(e.step(&[0; 5], out.bufs(), 1).is_err());
+    assert_eq!(out.board, board);
+    assert!(e
+        .games
+        .iter()
+        .all(|g| g.game.state.phase_name() == "S1901M"));
+    // The board's static columns: centres and home centres.
+    let lay = Layout::new(k.map);
+    let par = k.loc("PAR") * lay.channels;
+    assert_eq!(out.board[par + lay.centre], 1);
+    assert_eq!(out.board[par + lay.home + k.power("FRANCE")], 1);
+    assert_eq!(out.board[par + lay.owner + k.power("FRANCE")], 1);
+}
