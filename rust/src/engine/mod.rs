@@ -31,8 +31,8 @@ pub mod rules;
 pub mod search;
 pub mod state;
 pub mod text;
-pub mod zobrist;
 pub mod vector;
+pub mod zobrist;
 
 pub use game_map::{GameMap, MapSpec};
 pub use mask::{Mask, Wide, Width};
