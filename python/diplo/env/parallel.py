@@ -176,7 +176,12 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
                     raise ValueError(f"{agent}: {exc}") from exc
             else:
                 # A list: checked in plain Python (NumPy costs microseconds per small array).
-                row = list(action)
+                try:
+                    row = list(action)
+                except TypeError:
+                    raise ValueError(
+                        f"{agent}: an action is a sequence of {slots} integers, got {show(action)}"
+                    ) from None
                 if len(row) != slots:
                     raise ValueError(f"{agent}: an action has {slots} entries, got {len(row)}")
                 if not all(type(a) is int for a in row):

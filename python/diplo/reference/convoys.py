@@ -46,7 +46,7 @@ _CACHE_SIZE = 256  # convoy tables kept per map (one per set of seas holding a f
 #: module docstring). The engine lists the same chains and is to refuse maps with more (issue 20:
 #: ``MAX_SEA_CHAINS`` in ``rust/src/engine/game_map.rs``): keep the two equal, so that both
 #: engines decide the same way on every map both play.
-MAX_SEA_CHAINS = 50_000
+MAX_SEA_CHAINS = 500_000
 
 
 def convoying_fleets(position: Position) -> frozenset[str]:
