@@ -55,7 +55,10 @@ _WORDS = [
     *("England:", "FRANCE:", "Narnia:", "German", "(nc)", "(south coast)", "/SC", "/XX"),
     *("north coast", "Mid-Atlantic", "St. Petersburg", "–", "—", "−", "=>", ":", "(", ")"),
 ]
-_JUNK = ["", " ", "  ", "\t", "\n", "\r", "\x00", "\x1b", "\u200b", "\ufeff", "１", "é", "ß", "🙂"]
+_JUNK = [
+    *("", " ", "  ", "\t", "\n", "\r", "\x00", "\x1b", "\u200b", "\ufeff", "１", "é", "ß", "🙂"),
+    *("\ud800", "\udfff"),  # lone surrogates: valid JSON ("\ud800"), no UTF-8
+]
 
 
 def _real_order(rng: random.Random) -> str:
@@ -341,9 +344,9 @@ def check_fast_codes(
         elif roll < 0.8:
             kind = rng.randint(0, 8)
             code = kind | rng.randrange(len(M.locations)) << 4
-            code |= rng.randrange(len(M.locations)) << 14
+            code |= rng.randrange(len(M.locations)) << 11
             if kind in (3, 4):
-                code |= rng.randrange(len(M.provinces)) << 24
+                code |= rng.randrange(len(M.provinces)) << 18
             codes.append(code)
         else:
             codes.append(rng.choice([-1, 2**32, 2**64, 2**100, 15, 0xFFFFFFFF]))
@@ -439,3 +442,331 @@ def check_fast_calls(
             if expected is not None:
                 assert game.position() == expected
     return "calls"
+
+
+# --------------------------------------------------------------------------- the JSONL stream
+
+
+def check_jsonl(rng: random.Random) -> str:
+    """A stream of lines for ``diplo adjudicate --jsonl`` (mutated documents, broken JSON, bytes
+    that are not UTF-8, lone surrogates, blank and CRLF lines), ruled in this process: one JSON
+    answer line per input line, each the ruling :func:`adjudicate_document` gives or an error
+    naming its line, never an internal error."""
+    import contextlib
+    import io
+
+    from diplo.apps.adjudicate import run_jsonl
+
+    seeds = seed_documents()
+    lines: list[bytes] = []
+    docs: list[Any] = []
+    for _ in range(rng.randint(1, 4)):
+        roll = rng.random()
+        doc: Any = None
+        if roll < 0.6:
+            doc = mutate(json.loads(rng.choice(seeds)), rng)
+            line = json.dumps(doc).encode()
+        elif roll < 0.7:
+            line = rng.choice([b"", b" ", b"{", b"[]", b"null", b"\xff\xfe", b'"\\ud800"'])
+        elif roll < 0.85:
+            doc = json.loads(rng.choice(seeds))
+            doc.setdefault("orders", {})["FRANCE"] = [rng.choice(["\ud800", "A PAR\udfff H"])]
+            line = json.dumps(doc).encode()
+        else:
+            line = _edit_string(rng.choice(seeds), rng).encode("utf-8", "surrogatepass")
+            line = line.replace(b"\n", b" ")  # (one line: a LF would make two)
+            doc = None
+        if rng.random() < 0.1:
+            line += b"\r"
+        lines.append(line)
+        docs.append(doc)
+    backend = rng.choice(["rust", "python", None])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        run_jsonl(io.BytesIO(b"\n".join(lines) + b"\n"), backend)
+    answers = out.getvalue().split("\n")
+    assert answers[-1] == "", answers[-1][:200]
+    answers = answers[:-1]
+    assert len(answers) == len(lines), (len(answers), len(lines))
+    for number, (answer, doc) in enumerate(zip(answers, docs, strict=True), 1):
+        parsed = json.loads(answer)
+        if "error" in parsed:
+            assert parsed["error"].startswith(f"line {number}: "), parsed
+            assert "internal error" not in parsed["error"], parsed["error"]
+        elif doc is not None and rng.random() < 0.3:
+            assert parsed == adjudicate_document(doc, backend), number
+    return "streamed"
+
+
+# --------------------------------------------------------------------------- the PettingZoo env
+
+
+def _env_action(rng: random.Random, masks: Any, slots: int) -> Any:
+    import numpy as np
+
+    roll = rng.random()
+    if roll < 0.5:  # a legal choice per slot (masked-out entries order nothing)
+        return np.array(
+            [rng.choice(np.flatnonzero(m).tolist() or [0]) for m in masks], dtype=np.int64
+        )
+    if roll < 0.7:
+        return np.array([rng.randint(-5, 600) for _ in range(slots)])
+    return rng.choice(
+        [
+            None,
+            5,
+            "A PAR H",
+            [],
+            [0] * (slots + 1),
+            [1.5] * slots,
+            [True] * slots,
+            [None] * slots,
+            [2**70] * slots,
+            [float("nan")] * slots,
+            np.zeros((slots, 2), dtype=np.int64),
+            np.zeros(slots, dtype=np.float64),
+            {"a": 1},
+            [[0]] * slots,
+            ["0"] * slots,
+        ]
+    )
+
+
+def check_env(rng: random.Random) -> str:
+    """The PettingZoo env under arbitrary actions: a step either plays (observations in their
+    spaces, masks matching the legal codes, finite rewards, terminations that end the agents)
+    or is refused with ``ValueError`` / ``EnvError`` and changes nothing."""
+    import math
+
+    from diplo.env import DiplomacyEnv, EnvError
+
+    env = DiplomacyEnv(max_year=rng.choice([1901, 1902, 1903]))
+    obs, infos = env.reset(seed=rng.randint(0, 9))
+    steps = 0
+    for _ in range(rng.randint(1, 10)):
+        if not env.agents:
+            obs, infos = env.reset()
+        before = (env.game.phase, env.game.state_indices(), list(env.agents))
+        actions: Any = {
+            agent: _env_action(rng, obs[agent]["action_mask"], env.max_slots)
+            for agent in env.agents
+            if rng.random() < 0.9
+        }
+        if rng.random() < 0.05:
+            actions[rng.choice(["NARNIA", "france", 7, None])] = [0] * env.max_slots
+        if rng.random() < 0.03:
+            actions = rng.choice([None, [], "FRANCE", 5])
+        try:
+            obs, rewards, terms, truncs, infos = env.step(actions)
+        except (ValueError, EnvError) as exc:
+            message = str(exc)
+            assert len(message) < 500 and "Traceback" not in message, message
+            assert (env.game.phase, env.game.state_indices(), list(env.agents)) == before
+            continue
+        steps += 1
+        for agent in obs:
+            space = env.observation_space(agent)
+            assert space.contains(obs[agent]), agent
+            counts = [int(m.sum()) for m in obs[agent]["action_mask"]]
+            legal = infos[agent]["legal_codes"]
+            assert counts[: len(legal)] == [len(o) for o in legal], agent
+            assert not any(counts[len(legal) :]), agent
+        assert all(isinstance(r, float) and math.isfinite(r) for r in rewards.values()), rewards
+        assert set(terms) == set(truncs) == set(rewards)
+        assert env.agents == [a for a in terms if not terms[a]]
+        if env.game.is_over:
+            assert env.agents == []
+    return f"steps {min(steps, 3)}+" if steps >= 3 else f"steps {steps}"
+
+
+# --------------------------------------------------------------------------- the MILA drop-in
+
+
+_MILA_POWERS: list[Any] = ["FRANCE", "england", "Russia", "NARNIA", "", "FRA", None, 7, "TURKEY"]
+
+
+def _mila_orders(rng: random.Random, game: Any) -> Any:
+    possible = game.get_all_possible_orders()
+    listed = [o for opts in possible.values() for o in opts]
+    roll = rng.random()
+    if roll < 0.5 and listed:
+        return [rng.choice(listed) for _ in range(rng.randint(0, 6))]
+    if roll < 0.7:
+        return [order_text(rng) for _ in range(rng.randint(0, 4))]
+    if roll < 0.8 and listed:
+        return rng.choice(listed)  # one order as a string
+    return rng.choice([[], None, 5, [None], [1.5], ["\ud800"], [_nested(30)], ("A PAR H",)])
+
+
+def _mila_snapshot(game: Any) -> Any:
+    state = game.get_state()
+    state.pop("timestamp", None)
+    return json.dumps(state, sort_keys=True), json.dumps(game.get_orders(), sort_keys=True)
+
+
+def check_mila_dropin(rng: random.Random) -> str:
+    """``diplo.compat.mila.Game`` under random call sequences with arbitrary arguments: a call
+    either works (the orders kept are possible orders; the state reads back) or raises
+    ``MilaError`` / ``ValueError`` (``TypeError`` saying what an argument must be) and changes
+    nothing."""
+    from diplo.compat.mila import Game as MilaGame
+    from diplo.compat.mila import MilaError as DropInError
+    from diplo.formats.mila import position_from_mila
+
+    game = MilaGame()
+    calls = 0
+    for _ in range(rng.randint(1, 14)):
+        power = rng.choice(_MILA_POWERS)
+        roll = rng.random()
+        before = _mila_snapshot(game)
+        try:
+            if roll < 0.35:
+                game.set_orders(power, _mila_orders(rng, game), replace=rng.random() < 0.7)
+            elif roll < 0.5:
+                game.process()
+            elif roll < 0.6:
+                getter = rng.choice(
+                    [
+                        game.get_units,
+                        game.get_centers,
+                        game.get_orderable_locations,
+                        game.get_orders,
+                    ]
+                )
+                getter(power) if rng.random() < 0.8 else getter()
+            elif roll < 0.65:
+                game.clear_orders(power if rng.random() < 0.7 else None)
+            elif roll < 0.72:
+                game.get_power(power)
+            elif roll < 0.85:
+                state = game.get_state()
+                if rng.random() < 0.7:
+                    state = mutate(state, rng)
+                game.set_state(state, clear_history=rng.random() < 0.3)
+            elif roll < 0.9:
+                _ = game.result_history, game.order_history, game.outcome
+            else:
+                _ = game.phase, game.phase_type, game.is_game_done, game.powers
+        except (DropInError, ValueError, KeyError, TypeError) as exc:
+            if isinstance(exc, KeyError):
+                raise AssertionError(f"KeyError, not a clear error: {exc!r}") from None
+            message = str(exc)
+            # The drop-in raises TypeError, as MILA does, for an argument of the wrong type,
+            # saying what it must be; any other TypeError is a bug.
+            assert not isinstance(exc, TypeError) or " must be " in message, message
+            assert len(message) < 1000 and "Traceback" not in message, message[:200]
+            assert _mila_snapshot(game) == before, "a refused call changed the game"
+            continue
+        calls += 1
+        # What the game says of itself holds together.
+        state = game.get_state()
+        position_from_mila(state)
+        if not game.is_game_done:
+            possible = game.get_all_possible_orders()
+            listed = {o for opts in possible.values() for o in opts}
+            for orders in game.get_orders().values():
+                assert set(orders) <= listed, (orders, game.phase)
+    return "calls"
+
+
+# --------------------------------------------------------------------------- rollouts
+
+
+@cache
+def _rollout_seed_folder() -> str:
+    """A folder with two rollouts (seeds 0 and 1, standard map, to 1902), made once."""
+    import tempfile
+
+    from diplo.rollouts.run import run_rollouts
+
+    root = tempfile.mkdtemp(prefix="diplo-fuzz-rollouts-")
+    run_rollouts(2, root, workers=1, backend="local", max_year=1902, progress=False)
+    return root
+
+
+def check_rollouts(rng: random.Random) -> str:
+    """``run_rollouts`` with arbitrary options and output folders (existing games, mutated or
+    truncated game files, junk, a file where a folder goes): a report whose every row has its
+    game file, which loads; or ``ValueError`` / ``RolloutError`` / ``OSError``, clearly."""
+    import gzip
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from diplo.rollouts.play import RolloutError
+    from diplo.rollouts.run import run_rollouts
+
+    base = Path(_rollout_seed_folder())
+    work = Path(tempfile.mkdtemp(prefix="diplo-fuzz-"))
+    try:
+        out = work / "out"
+        roll = rng.random()
+        if roll < 0.7:
+            shutil.copytree(base, out)
+            files = sorted((out / "games").iterdir())
+            for _ in range(rng.randint(0, 2)):
+                victim = rng.choice(files)
+                what = rng.random()
+                if what < 0.5:
+                    victim.write_text(json.dumps(mutate(json.loads(victim.read_text()), rng)))
+                elif what < 0.7:
+                    victim.write_bytes(victim.read_bytes()[: rng.randint(0, 200)])
+                elif what < 0.8:
+                    (out / "games" / f"game-{rng.randint(0, 99):06d}.json").write_bytes(b"\xff")
+                else:
+                    (out / "games" / "notes.txt").write_text("junk")
+        elif roll < 0.8:
+            out.write_text("a file where the folder goes")
+        elif roll < 0.9:
+            out = work / "a" / "b" / "ü ∂ 🙂"
+        hostile: dict[str, list[Any]] = {
+            "games": [-1, 2.5, None, True],
+            "first_seed": [-3, 2**70, "0", None],
+            "max_year": [1900, 10**6, "1902", 1.5],
+            "map_name": ["narnia", "../standard", "", None, "standard\x00"],
+            "batch_size": [0, -1, True, 2.0],
+            "workers": [0, -2, 1.0, "1"],
+        }
+        options: dict[str, Any] = {
+            "games": rng.choice([0, 1, 2, 2]),
+            "first_seed": 0,
+            "max_year": 1902,
+            "map_name": "standard",
+            "batch_size": rng.choice([1, 2, 50]),
+            "workers": 1,
+        }
+        for key, values in hostile.items():
+            if rng.random() < 0.08:
+                options[key] = rng.choice(values)
+        if options["games"] == 2 and rng.random() < 0.8:
+            options["first_seed"] = rng.choice([0, 1])  # at most one new game: workers start slowly
+        on_disk = {p.name for p in (out / "games").iterdir()} if (out / "games").is_dir() else set()
+        try:
+            report = run_rollouts(
+                options["games"],
+                out,
+                workers=options["workers"],
+                backend="local",
+                first_seed=options["first_seed"],
+                map_name=options["map_name"],
+                max_year=options["max_year"],
+                batch_size=options["batch_size"],
+                progress=False,
+                compress=rng.random() < 0.2,
+            )
+        except (ValueError, RolloutError, OSError) as exc:
+            message = str(exc)
+            assert "Traceback" not in message and len(message) < 2000, message[:300]
+            return "refused"
+        played_now = {r["seed"] for r in report.rows if r["file"][len("games/") :] not in on_disk}
+        for row in report.rows:
+            path = out / str(row["file"])
+            assert path.exists(), (row["file"], sorted(p.name for p in (out / "games").iterdir()))
+            # A game played now replays and verifies; one resumed from the folder was read as
+            # it is (a stored ruling is not replayed on resume).
+            raw = path.read_bytes()
+            doc = json.loads(gzip.decompress(raw) if path.name.endswith(".gz") else raw)
+            gamefile.from_json(doc, verify=row["seed"] in played_now)
+        return "played" if report.played else "resumed"
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

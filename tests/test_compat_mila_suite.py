@@ -140,7 +140,7 @@ def test_the_ruling_reaches_the_engine(name: str, monkeypatch: pytest.MonkeyPatc
 
 def _mila_edition() -> Rules:
     try:
-        return Rules(edition="mila")  # type: ignore[arg-type]
+        return Rules(edition="mila")
     except (TypeError, RulesError) as exc:
         pytest.skip(f"Rules has no MILA ruling mode yet (edition='mila': {exc})")
 

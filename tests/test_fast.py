@@ -81,7 +81,7 @@ def power_of(code: int, position: Position) -> str:
     except ValueError:
         return FIRST_POWER
     if isinstance(order, Waive):
-        return game_map.powers[code >> 4 & 0x3FF]
+        return game_map.powers[code >> 4 & 0x7F]
     prov = game_map.province_of(order.unit.loc)
     if isinstance(order, Build):
         return game_map.provinces[prov].home or FIRST_POWER
@@ -196,9 +196,9 @@ def noise(rng: random.Random, game: FastGame, chosen: list[int]) -> list[int]:
             b = rng.randrange(len(M.provinces) if kind == 4 else len(M.locations))
             code = kind | loc << 4
             if kind in (1, 2, 3, 4, 5):
-                code |= a << 14
+                code |= a << 11
             if kind in (3, 4):
-                code |= b << 24
+                code |= b << 18
             if kind == 1 and rng.random() < 0.3:
                 code |= fast.VIA
             if kind == 7 and rng.random() < 0.5:
@@ -228,13 +228,14 @@ def test_encoding_layout_and_round_trip() -> None:
     order: Order = SupportMove(Unit("F", "MAO"), Unit("F", "GAS"), "SPA/NC")
     code = encode_order(order, M)
     assert code & 0xF == fast.SUPPORT_MOVE
-    assert code >> 4 & 0x3FF == index["MAO"]
-    assert code >> 14 & 0x3FF == index["GAS"]
-    assert code >> 24 & 0x3FF == index["SPA/NC"]
+    assert code >> 4 & 0x7F == index["MAO"]
+    assert code >> 11 & 0x7F == index["GAS"]
+    assert code >> 18 & 0x7F == index["SPA/NC"]
+    assert code < 2**27  # a map of at most 128 locations: the high bits are zero
     assert decode_order(code, M) == SupportMove(Unit(None, "MAO"), Unit(None, "GAS"), "SPA/NC")
     move = encode_order(Move(Unit("A", "LON"), "BEL", True), M)
-    assert move == fast.MOVE | index["LON"] << 4 | index["BEL"] << 14 | fast.VIA
-    assert fast.VIA == 1 << 34 and fast.FLEET == 1 << 35
+    assert move == fast.MOVE | index["LON"] << 4 | index["BEL"] << 11 | fast.VIA
+    assert fast.VIA == 1 << 25 and fast.FLEET == 1 << 26
     build = encode_order(Build(Unit("F", "STP/NC")), M)
     assert build == fast.BUILD | index["STP/NC"] << 4 | fast.FLEET
     assert decode_order(build, M) == Build(Unit("F", "STP/NC"))
@@ -258,7 +259,7 @@ def test_encoding_layout_and_round_trip() -> None:
         encode_order(Build(Unit(None, "LON")), M)  # army or fleet? (DATC 4.C.3)
     with pytest.raises(ValueError):
         encode_order(Hold(Unit("A", "XXX")), M)
-    for bad in (-1, 2**64, 1 << 36, 9, 15, fast.HOLD | 81 << 4, fast.SUPPORT_HOLD | 80 << 14):
+    for bad in (-1, 2**64, 1 << 36, 9, 15, fast.HOLD | 81 << 4, fast.SUPPORT_HOLD | 80 << 11):
         with pytest.raises(ValueError):
             decode_order(bad, M)
 
@@ -266,7 +267,7 @@ def test_encoding_layout_and_round_trip() -> None:
 def test_decoding_with_the_position_types_the_units() -> None:
     pos = Position.initial(M)
     index = M.location_index
-    code = fast.SUPPORT_MOVE | index["BRE"] << 4 | index["PAR"] << 14 | index["PIC"] << 24
+    code = fast.SUPPORT_MOVE | index["BRE"] << 4 | index["PAR"] << 11 | index["PIC"] << 18
     assert decode_order(code, M, pos) == SupportMove(Unit("F", "BRE"), Unit("A", "PAR"), "PIC")
     stp = fast.HOLD | index["STP/SC"] << 4
     assert decode_order(stp, M, pos) == Hold(Unit("F", "STP/SC"))
@@ -691,7 +692,12 @@ def test_long_move_chains_on_wide_maps(n: int) -> None:
     game_map = _line_map(n)
     index = game_map.location_index
     game = FastGame(Position.initial(game_map), max_year=1901)
-    moves = [fast.MOVE | index[f"P{i}"] << 4 | index[f"P{i + 1}"] << 14 for i in range(n - 1)]
+    moves = [encode_order(Move(Unit("A", f"P{i}"), f"P{i + 1}"), game_map) for i in range(n - 1)]
+    if n > 128:
+        # An index of 128 and up puts its high bits above the flags (bits 27-35).
+        top = encode_order(Move(Unit("A", f"P{n - 2}"), f"P{n - 1}"), game_map)
+        assert fast.location_of(top) == index[f"P{n - 2}"] and top >= 1 << 27
+        assert decode_order(top, game_map) == Move(Unit(None, f"P{n - 2}"), f"P{n - 1}")
     game.set_orders(moves)
     game.process()
     assert game.result_codes() == [0] * (n - 1)
@@ -702,7 +708,7 @@ def test_long_move_chains_on_wide_maps(n: int) -> None:
     ring = _line_map(n, ring=True)
     index = ring.location_index
     game = FastGame(Position.initial(ring), max_year=1901)
-    turn = [fast.MOVE | index[f"P{i}"] << 4 | index[f"P{(i + 1) % n}"] << 14 for i in range(n)]
+    turn = [encode_order(Move(Unit("A", f"P{i}"), f"P{(i + 1) % n}"), ring) for i in range(n)]
     game.set_orders(turn[: n - 1])
     game.process()
     assert game.result_codes() == [0] * (n - 1)
@@ -760,7 +766,7 @@ def test_small_custom_map_plays() -> None:
 def power_of_map(code: int, position: Position, game_map: Map) -> str:
     order = decode_order(code, game_map)
     if isinstance(order, Waive):
-        return game_map.powers[code >> 4 & 0x3FF]
+        return game_map.powers[code >> 4 & 0x7F]
     prov = game_map.province_of(order.unit.loc)
     if isinstance(order, Build):
         return game_map.provinces[prov].home or game_map.powers[0]

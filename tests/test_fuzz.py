@@ -8,6 +8,7 @@ import contextlib
 import random
 import threading
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -57,6 +58,31 @@ def test_fast_codes(rng: random.Random) -> None:
 @given(RNG)
 def test_fast_call_sequences(rng: random.Random) -> None:
     fuzzing.check_fast_calls(rng, generated_position, slow_orders)
+
+
+@ci(60)
+@given(RNG)
+def test_jsonl_stream(rng: random.Random) -> None:
+    fuzzing.check_jsonl(rng)
+
+
+@ci(40)
+@given(RNG)
+def test_env_actions(rng: random.Random) -> None:
+    pytest.importorskip("pettingzoo")
+    fuzzing.check_env(rng)
+
+
+@ci(80)
+@given(RNG)
+def test_mila_drop_in_calls(rng: random.Random) -> None:
+    fuzzing.check_mila_dropin(rng)
+
+
+@ci(12)
+@given(RNG)
+def test_rollouts_options_and_folders(rng: random.Random) -> None:
+    fuzzing.check_rollouts(rng)
 
 
 def test_fast_calls_from_several_threads_rule_as_one_thread() -> None:

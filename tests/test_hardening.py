@@ -1,17 +1,24 @@
-"""The reproducers of issue 13, one test each: bad input gets a clear error naming what was wrong,
-never a traceback, a hang, or a silently changed game; a rejected call leaves state as it was."""
+"""The reproducers of issues 13 and 20, one test each: bad input gets a clear error naming what
+was wrong, never a traceback, a hang, or a silently changed game; a rejected call leaves state as
+it was."""
 
 from __future__ import annotations
 
+import copy
 import io
 import json
+import os
+import select
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from diplo.api.backends import backend_for
 from diplo.api.game import Game
 from diplo.api.phase import process_phase
 from diplo.apps import adjudicate as adjudicate_command
@@ -19,12 +26,15 @@ from diplo.apps import cli
 from diplo.apps.common import INTERNAL_ERROR
 from diplo.engine import codes as fast
 from diplo.engine.codes import FastGame, encode_order, process_batch
+from diplo.formats import gamefile, mila
 from diplo.formats.contract import DocumentError, adjudicate_document
 from diplo.model import orders
 from diplo.model.limits import DOCUMENT_LIMIT, MAX_YEAR, ORDER_LIMIT
-from diplo.model.map import standard_map
-from diplo.model.orders import OrderParseError, parse_order
+from diplo.model.map import Map, MapError, standard_map
+from diplo.model.orders import OrderParseError, format_order, parse_order
 from diplo.model.position import Dislodged, Phase, Piece, Position, PositionError
+from diplo.model.variants import load_map, load_mila_map
+from diplo.rollouts.run import run_rollouts
 
 ROOT = Path(__file__).resolve().parent.parent
 M = standard_map()
@@ -438,3 +448,351 @@ def test_documents_beyond_the_size_limit_are_refused_and_the_stream_goes_on(
     outputs, status = jsonl([b"[" + b" " * DOCUMENT_LIMIT + b"]", good])
     assert "line 1: the line is longer than the limit" in outputs[0]["error"]
     assert outputs[1]["phase"] == "S1901M" and status == 1
+
+
+# =========================================================================== issue 20
+# Hostile input, round two: each reproducer of the issue (outside the pictures), one test.
+
+SURROGATE_DOC = {
+    **Position.initial(M).to_json(),
+    "orders": {"FRANCE": ["A PAR - BUR\ud800", "\ud800", "F BRE\udfff - MAO"]},
+}
+
+
+def test_a_lone_surrogate_in_an_order_is_ruled_not_an_internal_error() -> None:
+    """JSON ``"\\ud800"`` is valid JSON but no UTF-8: the engine cannot take the text, so the
+    adapter reads it in Python, and both backends rule alike."""
+    text = json.dumps(SURROGATE_DOC).encode()
+    plain = diplo("adjudicate", "-", stdin=text)
+    assert plain.returncode == 0, plain.stderr
+    lines = diplo("adjudicate", "--jsonl", stdin=text + b"\n")
+    assert lines.returncode == 0, lines.stdout
+    ruled = json.loads(plain.stdout)
+    assert json.loads(lines.stdout) == ruled
+    assert ruled == adjudicate_document(SURROGATE_DOC, "python")
+    assert adjudicate_document(SURROGATE_DOC, "rust") == ruled
+
+
+@pytest.mark.parametrize("phase", ["S0001M", "S00001M", "S1901M\ud800"])
+def test_a_phase_that_cannot_be_read_is_a_bad_document_not_an_internal_error(phase: str) -> None:
+    doc = json.dumps({**Position.initial(M).to_json(), "phase": phase}).encode()
+    plain = diplo("adjudicate", "-", stdin=doc)
+    lines = diplo("adjudicate", "--jsonl", stdin=doc + b"\n")
+    for out in (plain.stdout + plain.stderr, lines.stdout):
+        assert b"internal error" not in out, out
+    if plain.returncode != 0:  # (a phase the model learns to read is ruled instead)
+        assert plain.returncode == 2 and b"bad document" in plain.stderr, plain.stderr
+        assert json.loads(lines.stdout)["error"].startswith("line 1: bad document")
+
+
+DAEMON_AT_EXIT = """
+import threading, time
+from diplo.engine.codes import FastGame, process_batch
+def loop():
+    while True:
+        games = [FastGame() for _ in range(48)]
+        for _ in range(4):
+            process_batch(games, [[o[0] for o in g.legal_orders()] for g in games], threads=2)
+threading.Thread(target=loop, daemon=True).start()
+time.sleep(0.3)
+"""
+
+
+def test_the_interpreter_exits_cleanly_with_a_daemon_thread_inside_a_batch() -> None:
+    """At exit CPython ends daemon threads that ask for the GIL back; a thread inside
+    ``process_batch`` then parks instead (the forced unwind would abort the process)."""
+    for _ in range(4):
+        proc = subprocess.run(
+            [sys.executable, "-c", DAEMON_AT_EXIT], capture_output=True, timeout=120, cwd=ROOT
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_a_fast_game_used_by_another_call_gives_a_clear_error() -> None:
+    """A FastGame held by one call (here ``set_orders``, re-entered from an item's
+    ``__index__``; across threads, a running ``process_batch``) is refused clearly."""
+    game = FastGame()
+    seen: list[Exception] = []
+
+    class Peek:
+        def __index__(self) -> int:
+            try:
+                game.phase  # noqa: B018
+            except RuntimeError as exc:
+                seen.append(exc)
+            return 0
+
+    game.set_orders([Peek()])  # type: ignore[list-item]
+    assert len(seen) == 1
+    assert "in use by another thread" in str(seen[0]), seen
+    assert "borrowed" not in str(seen[0])
+    assert game.phase == "S1901M"
+
+
+def test_threads_sharing_a_game_with_a_running_batch_get_the_clear_error() -> None:
+    games = [FastGame() for _ in range(300)]
+    errors: list[str] = []
+    stop = threading.Event()
+
+    def batches() -> None:
+        for _ in range(6):
+            process_batch(games, [[o[0] for o in g.legal_orders()] for g in games], threads=2)
+        stop.set()
+
+    def reader() -> None:
+        while not stop.is_set():
+            for g in games[::50]:
+                try:
+                    g.phase  # noqa: B018
+                    g.legal_orders()
+                except RuntimeError as exc:
+                    errors.append(str(exc))
+
+    workers = [threading.Thread(target=reader), threading.Thread(target=batches)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert all("in use by another thread" in e for e in errors), set(errors)
+
+
+def test_set_orders_refuses_a_list_that_changes_while_it_is_read() -> None:
+    game = FastGame()
+    codes = [options[0] for options in game.legal_orders()]
+
+    class Clearing:
+        def __init__(self, items: list[Any]) -> None:
+            self.items = items
+
+        def __index__(self) -> int:
+            self.items.clear()
+            return codes[0]
+
+    for call in (
+        lambda items: game.set_orders(items),
+        lambda items: process_batch([game], [items]),
+        lambda items: fast.pack_orders([items]),
+    ):
+        items: list[Any] = list(codes)
+        items.insert(0, Clearing(items))
+        with pytest.raises(ValueError, match="changed while they were read"):
+            call(items)
+    game.process()  # the game was left as it was: it processes its (empty) orders
+    assert game.phase == "F1901M"
+
+
+PANICS = """
+import diplo._core as core
+from diplo.engine.codes import FastGame
+try:
+    core._panic_for_test("boom")
+except RuntimeError as exc:
+    print(exc)
+game = FastGame()
+game._core._poison()
+try:
+    game.process()
+except RuntimeError as exc:
+    print(exc)
+"""
+
+
+def test_caught_panics_print_nothing_to_stderr() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DIPLO_PANIC_TRACE"}
+    env["RUST_BACKTRACE"] = "1"  # (Rust's own hook would print a backtrace)
+    proc = subprocess.run(
+        [sys.executable, "-c", PANICS], capture_output=True, timeout=120, cwd=ROOT, env=env
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == b"", proc.stderr[:2000]
+    said = proc.stdout.decode().splitlines()
+    assert said[0].startswith("internal error in the diplo core: boom (at rust/src/")
+    assert said[1].startswith("internal error in the diplo engine: deliberate panic")
+
+
+# --------------------------------------------------------------------------- silent changes
+
+
+def played_game() -> Game:
+    game = Game(max_year=1902)
+    game.set_orders("FRANCE", ["A PAR - BUR", "F BRE - MAO"])
+    game.process()
+    return game
+
+
+def test_pending_orders_that_are_a_string_are_refused_not_split() -> None:
+    data = gamefile.to_json(played_game())
+    data["status"]["pending_orders"] = {"FRANCE": "A BUR - MUN"}
+    with pytest.raises(gamefile.GameFileError, match="must be a list of strings"):
+        gamefile.from_json(data)
+    data["status"]["pending_orders"] = {"FRANCE": ["A BUR - MUN"]}
+    assert gamefile.from_json(data).orders == {"FRANCE": ["A BUR - MUN"]}
+
+
+def drawn_mila() -> dict[str, Any]:
+    game = played_game()
+    for power in game.voters():
+        if not game.is_over:
+            game.propose_draw(power)
+    assert game.end_reason == "draw_vote"
+    return mila.game_to_mila(game)
+
+
+def test_a_mila_draw_is_taken_when_its_powers_and_board_are_diplos() -> None:
+    game = mila.game_from_mila(drawn_mila())
+    assert game.end_reason == "draw_vote" and game.winner is None
+
+
+def completed_note(data: dict[str, Any], note: str) -> dict[str, Any]:
+    data["phases"][-1]["state"]["note"] = note
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: completed_note(d, "Victory by: NAR, ZZZ"), "not a power of standard"),
+        (lambda d: completed_note(d, "Victory by: FRA, ENG"), "the powers on the board are"),
+        (
+            lambda d: d["phases"][-1]["state"]["units"]["FRANCE"].append("A PIC"),
+            "units: diplo also has",
+        ),
+        (lambda d: d["phases"].insert(1, copy.deepcopy(d["phases"][-1])), "must be the last"),
+    ],
+)
+def test_a_mila_completed_entry_is_checked_before_it_ends_the_game(
+    change: Callable[[dict[str, Any]], object], message: str
+) -> None:
+    data = drawn_mila()
+    change(data)
+    with pytest.raises(mila.MilaError, match=message):
+        mila.game_from_mila(data)
+
+
+def test_a_mila_map_may_include_a_file_only_once(tmp_path: Path) -> None:
+    """Each level including the next ten times grew ten times per level; now a second include
+    of a file is refused at once."""
+    source = Path(diplomacy_maps()) / "standard.map"
+    (tmp_path / "standard.map").write_bytes(source.read_bytes())
+    for level in range(6):
+        (tmp_path / f"l{level}.map").write_text(f"USE l{level + 1}\n" * 10)
+    (tmp_path / "l6.map").write_text("USE standard\n")
+    with pytest.raises(MapError, match="included a second time"):
+        load_mila_map(tmp_path / "l0.map")
+    (tmp_path / "once.map").write_text("USE standard\n")
+    assert len(load_mila_map(tmp_path / "once.map").locations) == 81
+
+
+def diplomacy_maps() -> Path:
+    mila_package = pytest.importorskip("diplomacy")
+    return Path(mila_package.__file__).parent / "maps"
+
+
+# --------------------------------------------------------------------------- super-linear
+
+
+def test_thousands_of_conflicting_orders_are_all_refused_as_multiple() -> None:
+    """The multiple-order check groups the orders once (it rescanned every order for each: 8,000
+    orders took 16 s); the ruling is the same on both backends (growth: tools/limits_growth.py)."""
+    orders = ["A PAR H", "A PAR - BUR", "A PAR - PIC", "A PAR - GAS"] * 500
+    doc = {**Position.initial(M).to_json(), "orders": {"FRANCE": orders}}
+    ruled = adjudicate_document(doc, "rust")
+    assert ruled == adjudicate_document(doc, "python")
+    refused = [r for r in ruled["results"] if r["unit"] == "A PAR" and r["given"]]
+    assert len(refused) == 2000
+    assert all("was given 4 different orders" in r["reason"] for r in refused)
+
+
+def grid_map(n: int) -> Map:
+    """A custom map: an ``n`` by ``n`` grid of seas full of fleets, four shores at its corners."""
+    seas = [f"S{r}X{c}" for r in range(n) for c in range(n)]
+    shores = [f"C{k}" for k in range(4)]
+    provinces = [
+        {"abbr": s, "name": f"Sea {s}", "type": "sea", "center": False, "coasts": [], "aliases": []}
+        for s in seas
+    ] + [
+        {"abbr": s, "name": f"Shore {s}", "type": "coast", "center": True, "coasts": []}
+        for s in shores
+    ]
+    edges = [[f"S{r}X{c}", f"S{r}X{c + 1}"] for r in range(n) for c in range(n - 1)]
+    edges += [[f"S{r}X{c}", f"S{r + 1}X{c}"] for r in range(n - 1) for c in range(n)]
+    edges += [["C0", "S0X0"], ["C1", f"S0X{n - 1}"], ["C2", f"S{n - 1}X0"]]
+    edges += [["C3", f"S{n - 1}X{n - 1}"]]
+    half = len(seas) // 2
+    return Map.from_dict(
+        {
+            "name": f"grid{n}",
+            "first_phase": "S1901M",
+            "powers": {
+                "NORTH": {
+                    "adjective": "Northern",
+                    "homes": ["C0", "C1"],
+                    "units": ["A C0", *(f"F {s}" for s in seas[:half])],
+                },
+                "SOUTH": {
+                    "adjective": "Southern",
+                    "homes": ["C2", "C3"],
+                    "units": ["A C2", *(f"F {s}" for s in seas[half:])],
+                },
+            },
+            "provinces": provinces,
+            "army_edges": [["C0", "C1"], ["C2", "C3"]],
+            "fleet_edges": edges,
+        }
+    )
+
+
+def test_the_engine_refuses_a_map_whose_convoy_routes_would_explode() -> None:
+    """A grid of seas has millions of minimal convoy routes: the engine refuses the map with
+    the reason (it took 15 s per phase); small grids and every real map stay on the engine."""
+    with pytest.raises(ValueError, match="chains a convoy could follow"):
+        FastGame(Position.initial(grid_map(7)))
+    with pytest.raises(ValueError, match="chains a convoy could follow"):
+        backend_for("rust", grid_map(7))
+    small = FastGame(Position.initial(grid_map(4)))
+    army = next(k for k, (_, key) in enumerate(small.slots()) if key == "C0")
+    moves = {format_order(fast.decode_order(c, small.map)) for c in small.legal_orders()[army]}
+    assert {"C0 - C3 VIA", "C0 - C2 VIA"} <= moves, moves
+
+
+# --------------------------------------------------------------------------- the stream
+
+
+def test_jsonl_answers_each_line_as_it_is_ruled() -> None:
+    """A client writes one document, waits for its ruling, writes the next: every answer comes
+    while the input is still open (it came only at the end of the input)."""
+    doc = json.dumps({**Position.initial(M).to_json(), "orders": {"FRANCE": ["A PAR - BUR"]}})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "diplo.apps.cli", "adjudicate", "--jsonl"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        for k, line in enumerate([doc, "not json", doc]):
+            proc.stdin.write(line.encode() + b"\n")
+            proc.stdin.flush()
+            ready, _, _ = select.select([proc.stdout], [], [], 60)
+            assert ready, f"no answer to line {k + 1} within 60 s"
+            answer = json.loads(proc.stdout.readline())
+            assert ("error" in answer) == (line == "not json"), answer
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+        proc.stdout.close()
+        assert proc.stderr is not None
+        proc.stderr.close()
+    assert proc.returncode == 1
+
+
+@pytest.mark.parametrize("name", [None, 5, b"standard", "standard\x00"])
+def test_a_map_that_is_no_name_or_path_is_a_map_error(name: Any) -> None:
+    """``run_rollouts(map_name=None)`` raised ``TypeError`` from pathlib (found by the
+    rollouts fuzz surface); every front door that loads a map by name or path says what is
+    wrong instead."""
+    with pytest.raises(MapError, match="map"):
+        load_map(name)
+    with pytest.raises(ValueError, match="map"):
+        run_rollouts(1, "/nonexistent-never-written", workers=1, backend="local", map_name=name)

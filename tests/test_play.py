@@ -85,7 +85,7 @@ def test_negative_seeds_are_refused() -> None:
 def test_help_explains_the_options_and_the_default_end() -> None:
     proc = _play("--help")
     text = " ".join(proc.stdout.split())
-    assert "runs until one power wins with 18 supply centres" in text
+    assert "runs until one power wins with the map's victory count (18 centres" in text
     for option in ("--seed", "--max-year", "--backend", "--verbose", "--quiet", "--save"):
         assert option in text
     assert "say why each order succeeded or failed" in text

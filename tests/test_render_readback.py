@@ -221,7 +221,7 @@ def test_a_winter_draws_and_lists_its_civil_disorder_disband() -> None:
     crosses = [g for g in root.iter(f"{NS}g") if g.get("class") == "disband"]
     assert len(crosses) == 2  # F BRE and A BUR go
     panel = " ".join(t.text or "" for t in root.iter(f"{NS}text") if t.get("font-size") == "10.5")
-    assert "F BRE D (civil disorder" in panel
+    assert "F BRE D (civil disorder: its disbands were not ordered)" in " ".join(panel.split())
     builds = [g for g in root.iter(f"{NS}g") if "build" in _classes(g)]
     assert [g.get("data-unit") for g in builds] == ["A BER"]
 
@@ -258,3 +258,52 @@ def test_ancient_mediterranean_is_drawn_at_its_real_places() -> None:
     assert x["LUS"] < x["MAS"] < x["ROM"] < x["ATH"] < x["ALE"] < x["DAM"]
     assert y["GAU"] < y["ROM"] < y["SIC"] < y["CAR"] < y["LEP"] < y["PHA"]
     assert y["BYZ"] < y["ATH"] < y["CRE"] < y["ALE"] < y["THB"]
+
+
+def _gallery() -> Any:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "tools" / "gallery.py"
+    spec = importlib.util.spec_from_file_location("gallery", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_gallery_is_what_diplo_draws_and_reads_back() -> None:
+    gallery = _gallery()
+    fresh = gallery.pictures()
+    assert set(fresh) == {"movement.svg", "retreat.svg", "winter.svg", "variant-ancmed.svg"}
+    for name, svg in fresh.items():
+        committed = gallery.FOLDER / name
+        assert committed.is_file(), f"docs/gallery/{name} missing: run python tools/gallery.py"
+        assert committed.read_text(encoding="utf-8") == svg, (
+            f"{name} is stale: run tools/gallery.py"
+        )
+        root = check_layout(svg)
+        assert root.find(f".//{NS}g[@class='units']") is not None
+    movement = ET.fromstring(fresh["movement.svg"])
+    kinds = {g.get("class") for g in movement.iter(f"{NS}g") if "order" in _classes(g)}
+    assert {"order move", "order support", "order convoy"} <= kinds
+    assert any("dislodged" in _classes(g) for g in movement.iter(f"{NS}g"))
+    winter = ET.fromstring(fresh["winter.svg"])
+    assert len([g for g in winter.iter(f"{NS}g") if g.get("class") == "disband"]) == 2
+    assert len([g for g in winter.iter(f"{NS}g") if "build" in _classes(g)]) == 3
+
+
+def test_refused_orders_never_put_a_unit_on_the_rebuilt_board() -> None:
+    # France orders Germany's army and a fleet that does not exist; Germany orders its army as a
+    # fleet. The picture of the outcome rebuilds the board it ruled on: the opening's 22 units.
+    from diplo.api.phase import process_phase
+
+    orders = {"FRANCE": ["A MUN - BOH", "F BUR - MAR"], "GERMANY": ["F MUN H"]}
+    outcome = process_phase(Position.initial(M), orders)
+    svg = outcome._repr_svg_()
+    assert svg is not None
+    root = check_layout(svg)
+    units = sorted(
+        g.get("data-unit") or "" for g in root.iter(f"{NS}g") if g.get("class") == "unit"
+    )
+    assert units == sorted(str(p) for p in Position.initial(M).units.values())

@@ -345,6 +345,10 @@ MOVEMENT_OPTIONS = {
     "adjacent_convoy": ("intent", "explicit", "opposite"),
     "convoy_disruption": ("all", "any"),
     "paradox": ("szykman", "1971", "1982", "2000"),
+    "convoy_fallback": ("none", "land"),
+    "support_coast": ("match", "any"),
+    "own_support": ("never", "convoyed"),
+    "convoyed_attack_from": ("army", "sea"),
 }
 
 
@@ -352,6 +356,7 @@ def test_an_edition_is_its_chapter_4_choices() -> None:
     assert Rules() == Rules(edition="2023") == DEFAULT_RULES
     old = Rules(edition="1971")
     assert (old.adjacent_convoy, old.convoy_disruption, old.paradox) == ("opposite", "any", "1971")
+    assert old.convoy_fallback == "land" and Rules(edition="2000").convoy_fallback == "none"
     assert old.civil_disorder == "home" and not old.is_default
     for name, choices in EDITIONS.items():
         rules = Rules(edition=name)  # type: ignore[arg-type]
@@ -402,7 +407,7 @@ def test_datc_cases_under_the_edition_their_notes_name(case: dict[str, Any], pat
 
 
 def test_the_edition_cases_cover_every_edition_and_differ_from_today() -> None:
-    assert {c["edition"] for c in EDITION_CASES} == set(EDITIONS) - {"2023"}
+    assert {c["edition"] for c in EDITION_CASES} == set(EDITIONS) - {"2023", "mila"}
     # Most notes give another answer than today's: run under today's rules, those cases fail
     # (6.F.17 under 1971, 1982 and 2000, the 6.G swaps under 1971 and the DPTG, ...).
     failing = [c["id"] for c in EDITION_CASES if not run_case(c, "python").passed]
@@ -458,3 +463,133 @@ def test_the_contract_and_the_cli_take_an_edition() -> None:
     assert dptg["next"]["rules"]["edition"] == "dptg"
     with pytest.raises(DocumentError, match="edition must be one of"):
         adjudicate_document({**doc, "rules": {"edition": "1999"}})
+
+
+# --------------------------------------------------------------------------- MILA's rulings
+
+MILA = Rules(edition="mila")
+
+
+def _ruled(doc: dict[str, Any], rules: Rules, backend: str) -> dict[str, Any]:
+    position = Position.from_json(doc, standard_map()).with_changes(rules=rules)
+    orders = {p: list(os) for p, os in doc.get("orders", {}).items()}
+    out = process_phase(position, orders, backend).to_json()
+    fast = _fast_json(position, orders)
+    assert fast is None or fast == out["next"], (rules, doc)
+    return out
+
+
+def _fast_json(position: Position, orders: dict[str, list[str]]) -> dict[str, Any] | None:
+    from diplo.engine.codes import encode_order
+    from diplo.model.orders import parse_order
+
+    codes = []
+    for power, texts in orders.items():
+        for text in texts:
+            codes.append(encode_order(parse_order(text, position.map), position.map, power))
+    return _fast_next(position, codes).to_json()
+
+
+def _board(out: dict[str, Any]) -> set[str]:
+    return {f"{p} {u}" for p, us in out["next"]["units"].items() for u in us}
+
+
+def _code(out: dict[str, Any], unit: str) -> str:
+    return str(next(r["code"] for r in out["results"] if r["unit"] == unit))
+
+
+def test_mila_is_todays_rulings_with_its_departures() -> None:
+    assert {k: getattr(MILA, k) for k in MOVEMENT_OPTIONS} == {
+        "adjacent_convoy": "intent",
+        "convoy_disruption": "all",
+        "paradox": "szykman",
+        "convoy_fallback": "land",
+        "support_coast": "any",
+        "own_support": "convoyed",
+        "convoyed_attack_from": "sea",
+    }
+    assert MILA.waive == "free" and MILA.civil_disorder == "owned"
+    assert Rules().waive == "uses_build" and Rules(edition="1971").convoy_fallback == "land"
+    assert Rules(edition="mila", waive="uses_build").waive == "uses_build"
+
+
+def test_mila_moves_overland_when_the_convoy_orders_form_no_route(backend: str) -> None:
+    # convoy_intent_fallback (DATC 6.G.8 family): "via convoy", and the fleet does not convoy.
+    doc = {
+        "phase": "S1901M",
+        "units": {"FRANCE": ["A PIC", "F ENG"]},
+        "orders": {"FRANCE": ["A PIC - BEL VIA", "F ENG H"]},
+    }
+    assert _board(_ruled(doc, DEFAULT_RULES, backend)) == {"FRANCE A PIC", "FRANCE F ENG"}
+    assert _board(_ruled(doc, MILA, backend)) == {"FRANCE A BEL", "FRANCE F ENG"}
+
+
+def test_mila_falls_back_after_a_disruption(backend: str) -> None:
+    # fallback_after_disruption (DATC 6.G.3 family): an own fleet's convoy, the fleet dislodged.
+    doc = {
+        "phase": "S1901M",
+        "units": {"FRANCE": ["A PIC", "F ENG"], "ENGLAND": ["F LON", "F NTH"]},
+        "orders": {
+            "FRANCE": ["A PIC - BEL", "F ENG C A PIC - BEL"],
+            "ENGLAND": ["F LON - ENG", "F NTH S F LON - ENG"],
+        },
+    }
+    today = _ruled(doc, DEFAULT_RULES, backend)
+    assert "FRANCE A PIC" in _board(today) and _code(today, "A PIC") == "no_convoy"
+    mila = _ruled(doc, MILA, backend)
+    assert "FRANCE A BEL" in _board(mila) and _code(mila, "A PIC") == "ok"
+    # With "via convoy" MILA does not fall back either.
+    orders = {
+        "FRANCE": ["A PIC - BEL VIA", "F ENG C A PIC - BEL"],
+        "ENGLAND": ["F LON - ENG", "F NTH S F LON - ENG"],
+    }
+    via = {**doc, "orders": orders}
+    assert "FRANCE A PIC" in _board(_ruled(via, MILA, backend))
+
+
+def test_mila_counts_a_support_naming_the_other_coast(backend: str) -> None:
+    # support_coast_ignored (DATC 6.B.9).
+    doc = {
+        "phase": "S1901M",
+        "units": {"FRANCE": ["F POR", "F MAO"], "ITALY": ["A SPA"]},
+        "orders": {"FRANCE": ["F POR - SPA/NC", "F MAO S F POR - SPA/SC"]},
+    }
+    assert "FRANCE F POR" in _board(_ruled(doc, DEFAULT_RULES, backend))
+    assert "FRANCE F SPA/NC" in _board(_ruled(doc, MILA, backend))
+
+
+def test_mila_counts_own_support_of_a_convoyed_attack(backend: str) -> None:
+    # own_support_counts_for_convoyed_attack (DATC 6.D.12; the corpus README's repro).
+    doc = {
+        "phase": "S1901M",
+        "units": {"RUSSIA": ["A RUM", "F BLA"], "TURKEY": ["F ARM", "A SYR"]},
+        "orders": {
+            "RUSSIA": ["A RUM - ARM VIA", "F BLA C A RUM - ARM"],
+            "TURKEY": ["F ARM H", "A SYR S A RUM - ARM"],
+        },
+    }
+    assert not _ruled(doc, DEFAULT_RULES, backend)["dislodged"]
+    assert "RUSSIA A ARM" in _board(_ruled(doc, MILA, backend))
+
+
+def test_mila_convoyed_attack_comes_from_the_sea(backend: str) -> None:
+    # convoyed_attack_comes_from_the_army (DATC 4.A.4): the support given to SKA.
+    doc = {
+        "phase": "S1901M",
+        "units": {"ENGLAND": ["A NWY", "F SKA"], "RUSSIA": ["F SWE"]},
+        "orders": {"ENGLAND": ["A NWY - SWE", "F SKA C A NWY - SWE"], "RUSSIA": ["F SWE S F SKA"]},
+    }
+    assert _code(_ruled(doc, DEFAULT_RULES, backend), "F SWE") == "cut"
+    assert _code(_ruled(doc, MILA, backend), "F SWE") == "ok"
+
+
+def test_mila_waives_use_no_build(backend: str) -> None:
+    # waive_after_builds (DATC 4.D.4, 4.D.7): one build, WAIVE then A PAR B.
+    doc = {
+        "phase": "W1901A",
+        "units": {"FRANCE": ["A MAR", "F BRE"]},
+        "centers": {"FRANCE": ["PAR", "MAR", "BRE"]},
+        "orders": {"FRANCE": ["WAIVE", "A PAR B"]},
+    }
+    assert "FRANCE A PAR" not in _board(_ruled(doc, DEFAULT_RULES, backend))
+    assert "FRANCE A PAR" in _board(_ruled(doc, MILA, backend))

@@ -56,8 +56,11 @@ class FastMap:
     ``name_rank``: per province its rank by English name (the civil-disorder tie-break);
     ``order_classes``: the ``diplo.orders`` classes in ``ORDER_KINDS`` order, by which order
     objects are told apart (by identity; without them the core reads no order object);
-    ``ports``: the coastal provinces whose fleets may convoy. Raises
-    ``ValueError`` on a map that does not fit the encoding or does not check.
+    ``ports``: the coastal provinces whose fleets may convoy. Raises ``ValueError`` on a map
+    that does not fit the encoding or does not check (or has more chains of seas than the
+    engine lists convoys over, or is one map more than the 1,024 one process compiles).
+
+    Threads: immutable; share it freely.
     """
 
     def __new__(
@@ -97,7 +100,11 @@ class FastMap:
 @final
 class FastGame:
     """A game on the code API. Units ``(power, is_fleet, loc)``, centres ``(province, power)``,
-    dislodged ``((power, is_fleet, loc), options)``; raises ``ValueError`` on a bad position."""
+    dislodged ``((power, is_fleet, loc), options)``; raises ``ValueError`` on a bad position.
+
+    Threads: one thread at a time. A call made while another call holds the game (another
+    thread's ``process_batch``, or a call re-entered from an item's ``__index__``) raises
+    ``RuntimeError`` (PyO3's borrow error, which ``diplo.engine.codes.FastGame`` words)."""
 
     def __new__(
         cls,
@@ -206,7 +213,11 @@ def process_batch(
 ) -> None:
     """With ``offsets``, ``orders`` is ``bytes`` of native-endian ``u64`` codes and ``offsets``
     ``bytes`` of native-endian ``u32`` values: game ``i`` gets codes ``offsets[i]`` to
-    ``offsets[i + 1]``."""
+    ``offsets[i + 1]``.
+
+    Threads: releases the GIL while it processes, holding every game of the batch; several
+    threads may call it at once on different games. At interpreter exit a daemon thread inside
+    it parks rather than take the GIL back."""
 
 def _panic_in_next_call() -> None:
     """The next guarded call of the code API panics on entry and raises ``RuntimeError``

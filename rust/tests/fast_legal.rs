@@ -315,6 +315,7 @@ fn malformed_codes_are_illegal() {
     let n = k.map.locations;
     for code in [
         encode::hold(par) | 1 << 36,
+        encode::hold(par) | 1 << 27, // location par + 128
         encode::hold(par) | encode::VIA,
         encode::hold(par) | encode::FLEET,
         encode::support_hold(par, n - 1), // a coast where a province belongs

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import select
 import sys
 from collections.abc import Iterator
 from typing import Any, BinaryIO
@@ -139,13 +141,20 @@ def _decode(data: bytes) -> Any:
 
 
 def _adjudicate_lines(source: BinaryIO, backend: str, rule: _Variant) -> int:
-    """One output line per input line, whatever the line holds; errors name the line."""
+    """One output line per input line, whatever the line holds; errors name the line.
+
+    Each answer is written as soon as it is ruled unless more input is already waiting (a
+    complete line read ahead, or bytes in the pipe): then answers are gathered, up to
+    :data:`_OUTPUT_BATCH` characters, and written together. A client that sends one document
+    and waits gets its answer at once; a stream read as fast as it comes keeps batch
+    throughput."""
     status = 0
-    pending: list[str] = []  # output lines not written yet: written in batches
+    pending: list[str] = []  # output lines not written yet
     size = 0
-    write = sys.stdout.write
+    out = sys.stdout
     adjudicate = rule.adjudicate_text
-    for number, line in _lines(source, DOCUMENT_LIMIT):
+    lines = _LineReader(source, DOCUMENT_LIMIT)
+    for number, line in lines:
         try:
             if line is None:
                 raise _InputError(f"the line is longer than the limit of {DOCUMENT_LIMIT} bytes")
@@ -161,40 +170,104 @@ def _adjudicate_lines(source: BinaryIO, backend: str, rule: _Variant) -> int:
             status = INTERNAL_ERROR
         pending.append(text)
         size += len(text)
-        if size >= _OUTPUT_BATCH:
+        if size >= _OUTPUT_BATCH or not lines.waiting():
             pending.append("")
-            write("\n".join(pending))
+            out.write("\n".join(pending))
+            out.flush()
             pending.clear()
             size = 0
     if pending:
         pending.append("")
-        write("\n".join(pending))
+        out.write("\n".join(pending))
+    out.flush()
     return status
 
 
-#: Characters of output lines gathered before one write (about 16 movement documents).
+#: Characters of output lines gathered at most before one write (about 16 movement documents).
 _OUTPUT_BATCH = 1 << 17
 
+#: Bytes read from the input at a time.
+_CHUNK = 1 << 16
 
-def _lines(source: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | None]]:
-    """``(number, line)`` per line split at LF only (a CR inside a line stays in it; a CRLF end
-    is dropped), or ``(number, None)`` for a line longer than ``limit`` bytes, skipped in
-    bounded chunks."""
-    number = 0
-    while True:
-        line = source.readline(limit + 1)
-        if not line:
-            return
-        number += 1
-        if line.endswith(b"\n"):
-            line = line[:-1]
-            if line.endswith(b"\r"):
-                line = line[:-1]
-        elif len(line) > limit:
-            while True:
-                rest = source.readline(1 << 16)
-                if not rest or rest.endswith(b"\n"):
+
+class _LineReader:
+    """``(number, line)`` per input line split at LF only (a CR inside a line stays in it; a CRLF
+    end is dropped), or ``(number, None)`` for a line longer than ``limit`` bytes, skipped in
+    bounded chunks. Reads the file descriptor itself where there is one (so that
+    :meth:`waiting` can tell whether more input has arrived), else the stream's ``read``."""
+
+    def __init__(self, source: BinaryIO, limit: int) -> None:
+        self.source = source
+        self.limit = limit
+        self.buf = bytearray()
+        self.pos = 0  # where the next line starts in buf
+        self.eof = False
+        self.fd: int | None
+        try:
+            self.fd = source.fileno()
+        except (AttributeError, OSError, ValueError):
+            self.fd = None
+
+    def _fill(self) -> bool:
+        """Reads more input into the buffer; False at the end of the input."""
+        if self.eof:
+            return False
+        if self.pos:
+            del self.buf[: self.pos]
+            self.pos = 0
+        chunk = os.read(self.fd, _CHUNK) if self.fd is not None else self.source.read(_CHUNK)
+        if not chunk:
+            self.eof = True
+            return False
+        self.buf += chunk
+        return True
+
+    def waiting(self) -> bool:
+        """Whether more input is already there: a complete line read ahead, or bytes ready to be
+        read (only a descriptor can tell; without one, input is taken as waiting)."""
+        if self.buf.find(b"\n", self.pos) >= 0:
+            return True
+        if self.eof:
+            return False
+        if self.fd is None:
+            return True
+        try:
+            ready, _, _ = select.select([self.fd], [], [], 0)
+        except (OSError, ValueError):  # (no select on this kind of descriptor)
+            return False
+        return bool(ready)
+
+    def __iter__(self) -> Iterator[tuple[int, bytes | None]]:
+        number = 0
+        limit = self.limit
+        buf = self.buf
+        while True:
+            end = buf.find(b"\n", self.pos)
+            while end < 0 and len(buf) - self.pos <= limit:
+                scanned = len(buf) - self.pos
+                if not self._fill():
                     break
-            yield number, None
-            continue
-        yield number, line
+                end = buf.find(b"\n", self.pos + scanned)
+            if end < 0 and self.pos == len(buf):
+                return  # the end of the input
+            number += 1
+            if (end if end >= 0 else len(buf)) - self.pos > limit:
+                # Longer than the limit: skipped to its end in bounded memory.
+                while end < 0:
+                    buf.clear()
+                    self.pos = 0
+                    if not self._fill():
+                        break
+                    end = buf.find(b"\n")
+                self.pos = len(buf) if end < 0 else end + 1
+                yield number, None
+                continue
+            if end < 0:  # a last line without LF
+                line = bytes(buf[self.pos :])
+                self.pos = len(buf)
+            else:
+                line = bytes(buf[self.pos : end])
+                self.pos = end + 1
+                if line.endswith(b"\r"):
+                    line = line[:-1]
+            yield number, line

@@ -42,15 +42,14 @@ from .. import _core
 from ..api.game import PhaseRecord
 from ..api.phase import process_phase
 from ..engine.codes import (
-    _FIELD,
     _KIND,
-    _LOC,
     WAIVE,
     FastGame,
     FastState,
     decode_order,
     encode_order,
     kind_of,
+    location_of,
     position_from_state,
 )
 from ..formats.mila import (
@@ -1169,7 +1168,12 @@ class Game:
         if turn.kind == "M" and "NO_CHECK" not in self.rules:
             # The bot's path: listed texts, one per unit.
             for text in texts:
-                code = codes.get(text)
+                try:
+                    code = codes.get(text)
+                except TypeError:  # an unhashable item (a list, a dict): no order
+                    raise TypeError(
+                        f"set_orders: every order must be a string, got {type(text).__name__}"
+                    ) from None
                 if code is None:
                     if not text:
                         continue
@@ -1179,7 +1183,7 @@ class Game:
                     if code is None:
                         continue
                     text = turn.text(code)
-                slot = province[code >> _LOC & _FIELD]
+                slot = province[location_of(code)]
                 if replace or slot not in kept:
                     kept[slot] = (text, code)
             self._orders[power] = kept
@@ -1207,7 +1211,7 @@ class Game:
                 text = turn.text(code)
             # What the order is for: its unit's (or build site's) province; each waive its own.
             waive = code & _KIND == WAIVE
-            slot = -1 - len(kept) if waive else province[code >> _LOC & _FIELD]
+            slot = -1 - len(kept) if waive else province[location_of(code)]
             if slot in this_call and adjustment:
                 kept[-2000 - len(kept)] = (f"VOID {text}", None)  # MILA: a second order, void
                 continue

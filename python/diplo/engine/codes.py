@@ -11,20 +11,22 @@ Encoded orders
 
         bits  0-3   kind: 0 hold, 1 move, 2 support hold, 3 support move, 4 convoy,
                           5 retreat, 6 disband, 7 build, 8 waive
-        bits  4-13  the ordered unit's LOCATION (index of ``Map.locations``; a fleet on a split
+        bits  4-10  the ordered unit's LOCATION (index of ``Map.locations``; a fleet on a split
                     coast is on its coast). Build: the build location (``STP/NC`` for a fleet
                     there). Waive: the POWER index (position in ``Map.powers``)
-        bits 14-23  a: move / retreat destination location; support hold: the supported unit's
+        bits 11-17  a: move / retreat destination location; support hold: the supported unit's
                     province; support move: the moving unit's province; convoy: the army's
                     province
-        bits 24-33  b: support move: the destination as written, a coast or a province (a coast
+        bits 18-24  b: support move: the destination as written, a coast or a province (a coast
                     in the support of a fleet's move must match it, DATC 6.B.9); convoy: the
                     destination province
-        bit  34     move: "via convoy"
-        bit  35     build: a fleet (else an army)
+        bit  25     move: "via convoy"
+        bit  26     build: a fleet (else an army)
+        bits 27-29, 30-32, 33-35: the high 3 bits of the location, a and b
 
-    Ten bits a field: a map may have up to 1,024 locations. Unused fields and bits 36-63 are
-    zero; a code breaking that, or naming an index the map does
+    An index has ten bits, so a map may have up to 1,024 locations; on a map of at most 128
+    (the standard map) the high bits are zero and every code is below ``2**27``. Unused fields
+    and bits 36-63 are zero; a code breaking that, or naming an index the map does
     not have, is *malformed*: :func:`decode_order` refuses it and a game rules it illegal. A code
     carries no unit type (validation ignores a wrong one, DATC 4.C.2), so it means an order for
     whatever unit stands at that location; its meaning is exactly the normalised
@@ -152,8 +154,26 @@ _LOC = _LAYOUT["loc_shift"]
 _POWER = _LAYOUT["power_shift"]
 _A = _LAYOUT["a_shift"]
 _B = _LAYOUT["b_shift"]
+_LOC_HIGH = _LAYOUT["loc_high_shift"]
+_POWER_HIGH = _LOC_HIGH
+_A_HIGH = _LAYOUT["a_high_shift"]
+_B_HIGH = _LAYOUT["b_high_shift"]
+_LOW_WIDTH = _LAYOUT["low_width"]
+_LOW = _LAYOUT["low_mask"]
+_HIGH = _LAYOUT["field_mask"] >> _LOW_WIDTH
 _FIELD = _LAYOUT["field_mask"]
 _USED = _LAYOUT["used_mask"]
+
+
+def _put(i: int, low: int, high: int) -> int:
+    """Index ``i`` in the field whose low bits start at ``low`` and high bits at ``high``."""
+    return (i & _LOW) << low | (i >> _LOW_WIDTH) << high
+
+
+def _get(code: int, low: int, high: int) -> int:
+    """The index in the field whose low bits start at ``low`` and high bits at ``high``."""
+    return (code >> low & _LOW) | (code >> high & _HIGH) << _LOW_WIDTH
+
 
 #: Result codes, indexed by the integers of :meth:`FastGame.result_codes`.
 RESULT_CODES: Final = (*_core.RESULT_NAMES, "illegal")
@@ -166,12 +186,12 @@ def kind_of(code: int) -> int:
 
 def location_of(code: int) -> int:
     """The location index of the ordered unit (a build's location; meaningless for a waive)."""
-    return code >> _LOC & _FIELD
+    return _get(code, _LOC, _LOC_HIGH)
 
 
 def waive_code(power: int) -> int:
     """The code of a waive by the power of index ``power``."""
-    return WAIVE | power << _POWER
+    return WAIVE | _put(power, _POWER, _POWER_HIGH)
 
 
 #: A fast game's raw state, as ``_core.FastGame.state()`` returns it: ``(year, season, kind,
@@ -219,19 +239,21 @@ def encode_order(order: Order, game_map: Map, power: str | None = None) -> int:
         order, Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build
     ):
         raise ValueError(f"not an order: {order!r}")
-    here = at(order.unit.loc) << _LOC
+    here = _put(at(order.unit.loc), _LOC, _LOC_HIGH)
     if isinstance(order, Hold):
         return HOLD | here
     if isinstance(order, Move):
-        return MOVE | here | at(order.dest) << _A | (VIA if order.via else 0)
+        return MOVE | here | _put(at(order.dest), _A, _A_HIGH) | (VIA if order.via else 0)
     if isinstance(order, SupportHold):
-        return SUPPORT_HOLD | here | province(order.supported.loc) << _A
+        return SUPPORT_HOLD | here | _put(province(order.supported.loc), _A, _A_HIGH)
     if isinstance(order, SupportMove):
-        return SUPPORT_MOVE | here | province(order.supported.loc) << _A | at(order.dest) << _B
+        supported = _put(province(order.supported.loc), _A, _A_HIGH)
+        return SUPPORT_MOVE | here | supported | _put(at(order.dest), _B, _B_HIGH)
     if isinstance(order, Convoy):
-        return CONVOY | here | province(order.army.loc) << _A | province(order.dest) << _B
+        army = _put(province(order.army.loc), _A, _A_HIGH)
+        return CONVOY | here | army | _put(province(order.dest), _B, _B_HIGH)
     if isinstance(order, Retreat):
-        return RETREAT | here | at(order.dest) << _A
+        return RETREAT | here | _put(at(order.dest), _A, _A_HIGH)
     if isinstance(order, Disband):
         return DISBAND | here
     unit_type = order.unit.type
@@ -249,8 +271,8 @@ def encode_order(order: Order, game_map: Map, power: str | None = None) -> int:
 def _well_formed(code: int, game_map: Map) -> bool:
     if not isinstance(code, int) or isinstance(code, bool) or code < 0 or code & ~_USED:
         return False
-    kind, loc = code & _KIND, code >> _LOC & _FIELD
-    a, b = code >> _A & _FIELD, code >> _B & _FIELD
+    kind, loc = code & _KIND, _get(code, _LOC, _LOC_HIGH)
+    a, b = _get(code, _A, _A_HIGH), _get(code, _B, _B_HIGH)
     via, fleet = bool(code & VIA), bool(code & FLEET)
     locations, provinces = len(game_map.locations), len(game_map.provinces)
     if kind > WAIVE:
@@ -284,9 +306,9 @@ def decode_order(code: int, game_map: Map, position: Position | None = None) -> 
         raise ValueError(f"malformed order code {code!r}")
     locations = game_map.locations
     kind = code & 0xF
-    loc = code >> _LOC & _FIELD
-    a = locations[code >> _A & _FIELD]
-    b = locations[code >> _B & _FIELD]
+    loc = _get(code, _LOC, _LOC_HIGH)
+    a = locations[_get(code, _A, _A_HIGH)]
+    b = locations[_get(code, _B, _B_HIGH)]
     if kind == WAIVE:
         return Waive()
     where = locations[loc]
@@ -326,6 +348,21 @@ def decode_order(code: int, game_map: Map, position: Position | None = None) -> 
 
 
 # --------------------------------------------------------------------------- games
+
+
+#: What PyO3 says when a core object is borrowed by another call (another thread's batch).
+_BORROWED = frozenset({"Already borrowed", "Already mutably borrowed"})
+
+
+def _in_use(exc: RuntimeError) -> RuntimeError:
+    """``exc``, or the clear error for a game another thread is using (PyO3's borrow error)."""
+    if str(exc) in _BORROWED:
+        return RuntimeError(
+            "this FastGame is in use by another thread (inside process_batch, which holds its "
+            "games while it runs): use a FastGame from one thread at a time (docs/design.md, "
+            "'Threads')"
+        )
+    return exc
 
 
 class FastGame:
@@ -372,32 +409,50 @@ class FastGame:
     @property
     def phase(self) -> str:
         """The current phase, e.g. ``"S1901M"`` (the final one once the game is over)."""
-        return self._core.phase
+        try:
+            return self._core.phase
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended (solo victory or ``max_year``)."""
-        return self._core.is_over
+        try:
+            return self._core.is_over
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     @property
     def winner(self) -> str | None:
         """The power that won alone (the victory count of the rules or the map), or ``None``."""
-        return self._core.winner
+        try:
+            return self._core.winner
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     @property
     def max_year(self) -> int | None:
-        return self._core.max_year
+        try:
+            return self._core.max_year
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def legal_orders(self) -> list[list[int]]:
         """Every legal order of every orderable slot, as codes: one list per slot (see the module
         documentation), in the order of :meth:`slots`. Empty once the game is over."""
-        return self._core.legal_orders()
+        try:
+            return self._core.legal_orders()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def slots(self) -> list[tuple[str, str]]:
         """``(power, key)`` per slot, in the order of :meth:`legal_orders`: the key is the
         province of the unit, dislodged unit or build site, or the power's own name for the waive
         of a power with no build site."""
-        return self._core.slots()
+        try:
+            return self._core.slots()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def set_orders(self, orders: Sequence[int]) -> None:
         """The orders of every power for this phase, as codes, in any order and any number
@@ -405,33 +460,51 @@ class FastGame:
         one is refused (its unit holds / is disbanded), two different orders to one unit are both
         refused (DATC 4.D.3), builds beyond the allowed count are void (DATC 4.D.4). Raises
         ``ValueError`` when ``orders`` is not a sequence of ints."""
-        self._core.set_orders(orders)
+        try:
+            self._core.set_orders(orders)
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def process(self) -> None:
         """Rule on the phase and move on to the next one with something to decide. Raises
         ``ValueError`` (the game unchanged) when that phase would fall after the last year,
         :data:`diplo.checks.MAX_YEAR`, as :func:`diplo.adjudicate.process_phase` does."""
-        self._core.process()
+        try:
+            self._core.process()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def result_codes(self) -> list[int]:
         """Per code submitted for the last processed phase, its result (:data:`RESULT_CODES`)."""
-        return self._core.result_codes()
+        try:
+            return self._core.result_codes()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def result_success(self) -> list[bool]:
         """Per code submitted for the last processed phase, whether it succeeded (DATC sense)."""
-        return self._core.result_success()
+        try:
+            return self._core.result_success()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def implied_results(self) -> list[tuple[int, int, bool]]:
         """What the last processed phase did without an order, as ``(code, result, success)``:
         holds of unordered units and disbands of dislodged units without a legal order (by
         province), then per power in map order the waives of unused builds and the
         civil-disorder disbands (in removal order)."""
-        return self._core.implied_results()
+        try:
+            return self._core.implied_results()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def position(self) -> Position:
         """The current state as an immutable :class:`~diplo.position.Position` (retreat options
         in location order)."""
-        return position_from_state(self._map, self._core.state(), self._rules)
+        try:
+            return position_from_state(self._map, self._core.state(), self._rules)
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def state_indices(
         self,
@@ -448,14 +521,23 @@ class FastGame:
         units ``(power, is_fleet, location)``, centres ``(province, power)``, dislodged units
         ``(power, is_fleet, location, retreat options)``; locations and provinces index
         ``Map.locations``, powers ``Map.powers``."""
-        return self._core.state()
+        try:
+            return self._core.state()
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def clone(self) -> FastGame:
         """An independent copy (state, year limit, end, and the last phase's results)."""
-        return FastGame._wrap(self._core.clone(), self._map, self._rules)
+        try:
+            return FastGame._wrap(self._core.clone(), self._map, self._rules)
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
     def __repr__(self) -> str:
-        return repr(self._core)
+        try:
+            return repr(self._core)
+        except RuntimeError as exc:
+            raise _in_use(exc) from None
 
 
 def position_from_state(game_map: Map, state: FastState, rules: Rules | None = None) -> Position:

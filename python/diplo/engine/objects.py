@@ -200,7 +200,10 @@ def read_position(doc: Mapping[str, Any], game_map: Map) -> EnginePosition | Non
     if doc.get("rules") is not None or not game_map.rules.is_default:
         return None  # Position.from_json reads (and checks) the rules
     t = tables(game_map)
-    core = t.fast.read_position(doc)
+    try:
+        core = t.fast.read_position(doc)
+    except UnicodeEncodeError:  # a lone surrogate: Position.from_json says what is wrong
+        return None
     if core is None:
         return None
     try:
@@ -287,7 +290,10 @@ def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Sub
             if not isinstance(item, str | Waive):
                 next(found)
         elif isinstance(item, str):
-            code = t.fast.parse_canonical(item)
+            try:
+                code = t.fast.parse_canonical(item)
+            except UnicodeEncodeError:  # a lone surrogate: the parser here reads what it can
+                code = None
             if code is None:
                 code = waive_code(pi) if item == "WAIVE" else _learn(t, power, item)
         elif isinstance(item, Waive):
@@ -315,7 +321,10 @@ def process_phase_engine(
     """Rule on one phase in the engine (see the module documentation)."""
     game_map = position.map
     t = tables(game_map)
-    quick = t.fast.submit_orders(orders, t.power_index)
+    try:
+        quick = t.fast.submit_orders(orders, t.power_index)
+    except UnicodeEncodeError:  # a text with a lone surrogate: not UTF-8, read here instead
+        quick = None
     if quick is not None:
         sub = _Submission(orders)
         sub.codes, sub.powers = quick
@@ -516,6 +525,7 @@ def _build_results(
     kind = position.phase.kind
     rows = after.movement_rows(before) if kind == "M" else None
     reasons: list[int] | None = None
+    multiple: _MultipleOrders | None = None
     results: list[Any] = []
     refused: list[tuple[str | None, str]] = []
     new = tuple.__new__
@@ -553,8 +563,10 @@ def _build_results(
             results.append(None)  # legal: filled in below (retreats, adjustments)
             continue
         if j >= 0 and reasons[j] == _MULTIPLE:
-            results.append(_multiple(t, before, after, j, power))
-            refused.append((t.provinces[location_of(after.normal_forms()[j])], "multiple_orders"))
+            if multiple is None:
+                multiple = _MultipleOrders(t, before, after, reasons)
+            results.append(multiple.result(j, power))
+            refused.append((multiple.province[j], "multiple_orders"))
             continue
         if item is None:
             item = sub.items[j][1]
@@ -685,21 +697,36 @@ def _untyped_build_reason(position: Position, before: Any, power: str, order: Or
     return "unit_type_needed" if name == "ok" else name
 
 
-def _multiple(t: _Tables, before: Any, after: Any, j: int, power: str) -> Result:
-    """The result of an order refused because its unit was given different orders (4.D.3)."""
-    reasons = after.reasons()
-    normals = after.normal_forms()
-    prov = t.provinces[location_of(normals[j])]
-    same = [
-        k
-        for k, r in enumerate(reasons)
-        if r == _MULTIPLE and t.provinces[location_of(normals[k])] == prov
-    ]
-    texts = before.texts([normals[k] for k in same])
-    text = texts[same.index(j)]
-    unit = text[: text.find(" ", 2)]
-    message = multiple_orders_message(text, unit, len(set(texts)))
-    return Result(power, unit, text, True, False, False, "illegal", message)
+class _MultipleOrders:
+    """The orders of a phase refused because their unit was given different orders (4.D.3),
+    grouped by province once per phase: each one's result is then found without rescanning the
+    others (a document of thousands of conflicting orders stays linear)."""
+
+    def __init__(self, t: _Tables, before: Any, after: Any, reasons: list[int]) -> None:
+        normals = after.normal_forms()
+        provinces = t.provinces
+        #: order index -> its unit's province, for every refused-as-multiple order
+        self.province: dict[int, str] = {}
+        groups: dict[str, list[int]] = {}
+        for k, r in enumerate(reasons):
+            if r == _MULTIPLE:
+                prov = provinces[location_of(normals[k])]
+                self.province[k] = prov
+                groups.setdefault(prov, []).append(k)
+        # index -> (its text, how many different texts its unit was given)
+        self._texts: dict[int, tuple[str, int]] = {}
+        for same in groups.values():
+            texts = before.texts([normals[k] for k in same])
+            count = len(set(texts))
+            for k, text in zip(same, texts, strict=True):
+                self._texts[k] = (text, count)
+
+    def result(self, j: int, power: str) -> Result:
+        """The result of the ``j``-th order."""
+        text, count = self._texts[j]
+        unit = text[: text.find(" ", 2)]
+        message = multiple_orders_message(text, unit, count)
+        return Result(power, unit, text, True, False, False, "illegal", message)
 
 
 def _legal_by_power(position: Position) -> dict[str, dict[str, list[str]]]:

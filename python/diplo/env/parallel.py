@@ -26,6 +26,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from ..engine.codes import FastGame
+from ..model.limits import show
 from ..model.map import Map, standard_map
 from ..model.position import Position
 from .encoding import BoardEncoder
@@ -129,6 +130,8 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
         game = self.game
         if not self.agents or game.is_over:
             raise EnvError("the game is over: call reset()")
+        if not isinstance(actions, Mapping):
+            raise ValueError(f"actions must be a dict of agent -> action, got {show(actions)}")
         codes: list[int] = []
         slots = self.max_slots
         for agent, action in actions.items():
@@ -139,9 +142,7 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
                 raise ValueError(f"unknown agent {agent!r}")
             if not lists:
                 continue
-            choice = action.tolist() if isinstance(action, np.ndarray) else list(action)
-            if len(choice) != slots:
-                raise ValueError(f"{agent}: an action has {slots} entries, got {len(choice)}")
+            choice = _choices(agent, action, slots)
             for options, index in zip(lists, choice, strict=False):
                 if 0 <= index < len(options):
                     codes.append(options[index])
@@ -220,6 +221,22 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
                 "legal_counts": sizes,
             }
         return obs, infos
+
+
+def _choices(agent: str, action: Any, slots: int) -> list[int]:
+    """An agent's action as ``slots`` ints, or ``ValueError`` saying what it is instead."""
+    try:
+        choice = action.tolist() if isinstance(action, np.ndarray) else list(action)
+    except TypeError:
+        raise ValueError(
+            f"{agent}: an action is a sequence of {slots} ints, got {show(action)}"
+        ) from None
+    if len(choice) != slots:
+        raise ValueError(f"{agent}: an action has {slots} entries, got {len(choice)}")
+    for entry in choice:
+        if not isinstance(entry, int | np.integer) or isinstance(entry, bool | np.bool_):
+            raise ValueError(f"{agent}: an action's entries are ints, got {show(entry)}")
+    return [int(entry) for entry in choice]
 
 
 def parallel_env(**kwargs: Any) -> DiplomacyEnv:

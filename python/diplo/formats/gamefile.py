@@ -433,6 +433,9 @@ def _restore_status(game: Game, status: Mapping[str, Any], resigned: Mapping[str
         return
     pending = status.get("pending_orders") or {}
     for power, texts in _object(pending, "status.pending_orders").items():
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            # (a string would otherwise become one order per character)
+            raise GameFileError(f"status.pending_orders.{show(power)} must be a list of strings")
         try:
             game.set_orders(power, list(texts))
         except ValueError as exc:

@@ -95,6 +95,8 @@ def position_from_mila(
     A dislodged unit without options (MILA removes those at once) is left out.
     """
     game_map = standard_map() if game_map is None else game_map
+    if not isinstance(state, Mapping):
+        raise MilaError(f"a MILA state must be an object, not {show(state)}")
     name = state.get("name") if phase is None else phase
     try:
         parsed = name if isinstance(name, Phase) else mila_phase(name)
@@ -359,6 +361,11 @@ def _replay_mila(
     for index, entry in enumerate(phases):
         name = entry.get("name")
         if name == COMPLETED:
+            if index != len(phases) - 1:
+                raise MilaError(
+                    f"phases[{index}]: {COMPLETED} must be the last phase "
+                    f"({len(phases) - 1 - index} follow it)"
+                )
             _complete(game, entry, strict)
             break
         try:
@@ -420,17 +427,53 @@ def _resignations(phases: list[Any], game_map: Map) -> dict[int, list[str]]:
 
 
 def _complete(game: Game, entry: Mapping[str, Any], strict: bool) -> None:
-    note = str((entry.get("state") or {}).get("note") or "")
-    winners = [w.strip() for w in note.partition("Victory by:")[2].split(",") if w.strip()]
+    """Ends the replay at MILA's ``COMPLETED`` entry: a game diplo has ended stays as it is; a
+    note naming two or more powers is an agreed draw, taken only when they are exactly the
+    powers still on diplo's board and the entry's board is diplo's."""
+    state = entry.get("state") or {}
+    note = str(state.get("note") or "")
+    named = [w.strip() for w in note.partition("Victory by:")[2].split(",") if w.strip()]
     if game.is_over:
         return
-    if len(winners) > 1:
-        for power in game.voters():
-            if not game.is_over:
-                game.propose_draw(power)
+    if len(named) > 1:
+        powers = [_mila_power(w, game.map) for w in named]
+        problem = _draw_problem(game, powers, state)
+        if problem is None:
+            for power in game.voters():
+                if not game.is_over:
+                    game.propose_draw(power)
+            return
+        if strict:
+            raise MilaError(f"{COMPLETED}: MILA's draw ({clip(note)}) {problem}")
+        game.meta["mila"]["stopped_at"] = COMPLETED
         return
     if strict:
-        raise MilaError(f"MILA ended the game ({note or 'no note'}) where diplo's replay did not")
+        raise MilaError(
+            f"MILA ended the game ({clip(note) or 'no note'}) where diplo's replay did not"
+        )
+
+
+def _mila_power(word: str, game_map: Map) -> str:
+    """The power a MILA note names (its full name or its first three letters, as MILA writes)."""
+    upper = word.upper()
+    for power in game_map.powers:
+        if upper in (power, power[:3]):
+            return power
+    raise MilaError(f"{COMPLETED}: the note names {show(word)}, not a power of {game_map.name}")
+
+
+def _draw_problem(game: Game, powers: list[str], state: Mapping[str, Any]) -> str | None:
+    """Why MILA's draw of ``powers`` is not the draw diplo's replay would agree, or ``None``."""
+    survivors = game.survivors
+    if sorted(set(powers)) != sorted(survivors):
+        return f"names {', '.join(sorted(set(powers)))}, but the powers on the board are " + (
+            ", ".join(survivors) or "none"
+        )
+    try:
+        theirs = position_from_mila(state, game.phase, game.map)
+    except MilaError as exc:
+        return f"has a board diplo cannot read: {exc}"
+    return _board_difference(game.position, theirs)
 
 
 def _divergence(outcome: PhaseOutcome, following: Mapping[str, Any], game_map: Map) -> str | None:
@@ -445,6 +488,11 @@ def _divergence(outcome: PhaseOutcome, following: Mapping[str, Any], game_map: M
         theirs = position_from_mila(following.get("state") or {}, nxt.phase, game_map)
     except MilaError as exc:
         return str(exc)
+    return _board_difference(nxt, theirs)
+
+
+def _board_difference(nxt: Position, theirs: Position) -> str | None:
+    """How diplo's board ``nxt`` differs from MILA's ``theirs``, or ``None``."""
     ours_units = sorted(f"{p.power} {p}" for p in nxt.units.values())
     mila_units = sorted(f"{p.power} {p}" for p in theirs.units.values())
     if ours_units != mila_units:

@@ -155,7 +155,8 @@ _FLEET = vocabulary.FLEET
 _KEYWORDS = vocabulary.KEYWORDS
 _DASHES = re.compile(r"\s*(?:->|=>|[-\u2010-\u2015\u2212>])\s*")
 _NAME_KEYS: WeakKeyDictionary[Map, frozenset[str]] = WeakKeyDictionary()
-_COAST_PAREN = re.compile(r"\s*\(\s*([^)]*?)\s*\)")
+# (no bracket inside: a run of "(" without ")" is then scanned once, not once per bracket)
+_COAST_PAREN = re.compile(r"\s*\(\s*([^()]*?)\s*\)")
 
 
 def _tokens(body: str, game_map: Map) -> list[str]:
@@ -358,19 +359,32 @@ def parse_power_order(text: str, game_map: Map) -> tuple[str | None, Order]:
 
 
 def unit_named(text: object, game_map: Map) -> Unit | None:
-    """The unit an order text starts with (``A PAR`` of ``A PAR - BURG``) when that much can be
-    read, even if the rest cannot; ``None`` otherwise. Names the unit of an unreadable order."""
+    """The unit an order text starts with (``A PAR`` of ``A PAR - BURG`` or ``A PAR jumps``)
+    when that much can be read, even if the rest cannot; ``None`` otherwise. Names the unit of
+    an unreadable order."""
     if not isinstance(text, str) or len(text) > ORDER_LIMIT or _CONTROL.search(text):
         return None
     try:
         _, body = _split_power(text, game_map)
         r = _Reader(text, _tokens(body, game_map), game_map)
-        if r.take(_BUILD) or r.take(_DISBAND):
-            pass
-        unit = r.unit("unit location")
     except (OrderParseError, ValueError):
         return None
-    return unit if unit.type is not None else None
+    if r.take(_BUILD) is None:
+        r.take(_DISBAND)
+    unit_type: UnitType | None = "A" if r.take(_ARMY) else "F" if r.take(_FLEET) else None
+    if unit_type is None:
+        return None
+    words: list[str] = []
+    while (token := r.peek()) is not None and token not in _KEYWORDS:
+        words.append(token)
+        r.pos += 1
+    # The longest run of words that names a place: "A PAR jumps" is A PAR.
+    for n in range(len(words), 0, -1):
+        try:
+            return Unit(unit_type, game_map.lookup(" ".join(words[:n])))
+        except MapError:
+            continue
+    return None
 
 
 def parse_order(text: str, game_map: Map) -> Order:

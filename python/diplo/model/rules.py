@@ -40,6 +40,16 @@ the edition's. The movement choices are read by the resolver, one decision each
   a sea holding a convoying fleet) or ``"2000"`` (the 2000 and 2023 rulebooks' text: a convoyed
   army does not cut a support of an attack on a fleet every route of it needs). Where the
   rule gives no answer, Szykman's decides.
+
+``edition="mila"`` is today's rulings but where MILA (``diplomacy`` 1.1.2) departs from the DATC
+(``docs/mila-compat.md``), each departure an option of its own: ``convoy_fallback="land"`` (an
+army convoyed to a neighbour moves overland when its convoy orders form no route, or, not
+ordered "via convoy", when its convoy is disrupted; the 1971 edition reads 6.G.4 so too),
+``support_coast="any"`` (a fleet's move support counts whatever coast it names),
+``own_support="convoyed"`` (a power's support of an attack on its own unit counts when the attack
+is convoyed "via convoy" or beyond the army's neighbours), ``convoyed_attack_from="sea"`` (a
+convoyed attack does not cut a support to hold a fleet every route of it needs) and ``waive="free"``
+(a waive never uses up a build).
 """
 
 from __future__ import annotations
@@ -55,18 +65,45 @@ __all__ = [
     "BuildSites",
     "CivilDisorder",
     "ConvoyDisruption",
+    "ConvoyFallback",
+    "ConvoyedAttackFrom",
     "Edition",
+    "OwnSupport",
     "Paradox",
     "Rules",
     "RulesError",
+    "SupportCoast",
+    "Waive",
 ]
 
 CivilDisorder: TypeAlias = Literal["owned", "home"]
 BuildSites: TypeAlias = Literal["home", "any"]
-Edition: TypeAlias = Literal["1971", "1982", "2000", "2023", "dptg"]
+Edition: TypeAlias = Literal["1971", "1982", "2000", "2023", "dptg", "mila"]
 AdjacentConvoy: TypeAlias = Literal["intent", "explicit", "opposite"]
 ConvoyDisruption: TypeAlias = Literal["all", "any"]
 Paradox: TypeAlias = Literal["szykman", "1971", "1982", "2000"]
+ConvoyFallback: TypeAlias = Literal["none", "land"]
+SupportCoast: TypeAlias = Literal["match", "any"]
+OwnSupport: TypeAlias = Literal["never", "convoyed"]
+ConvoyedAttackFrom: TypeAlias = Literal["army", "sea"]
+Waive: TypeAlias = Literal["uses_build", "free"]
+
+#: The choices of today's rulings that MILA (``diplomacy`` 1.1.2) departs from, each with MILA's
+#: value (``docs/mila-compat.md``): only the ``mila`` edition turns them on.
+_TODAY_NOT_MILA = {
+    "convoy_fallback": "none",
+    "support_coast": "match",
+    "own_support": "never",
+    "convoyed_attack_from": "army",
+    "waive": "uses_build",
+}
+_MILA = {
+    "convoy_fallback": "land",
+    "support_coast": "any",
+    "own_support": "convoyed",
+    "convoyed_attack_from": "sea",
+    "waive": "free",
+}
 
 #: The choices each rulebook edition makes (DATC v3.0 chapter 4, listed with their sections in
 #: ``docs/rules-and-variants.md``): the one home of the editions in Python. An option a rules
@@ -78,6 +115,9 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         "convoy_disruption": "any",
         "paradox": "1971",
         "civil_disorder": "home",
+        **_TODAY_NOT_MILA,
+        # 4.A.3, 6.G.4: a disrupted "unwanted" convoy to a neighbour is not taken.
+        "convoy_fallback": "land",
     },
     # 4.A.1 b, 4.A.2 (1982 rule), 4.A.3 (intent), 4.D.8 (home centres).
     "1982": {
@@ -85,6 +125,7 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         "convoy_disruption": "all",
         "paradox": "1982",
         "civil_disorder": "home",
+        **_TODAY_NOT_MILA,
     },
     # 4.A.2 (2000/2023 rule), 4.A.3 ("via convoy", no fallback), 4.D.8 (home centres).
     "2000": {
@@ -92,6 +133,7 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         "convoy_disruption": "all",
         "paradox": "2000",
         "civil_disorder": "home",
+        **_TODAY_NOT_MILA,
     },
     # Today's rulings: the DATC v3.0 preferences, which follow the 2023 rulebook except for
     # the paradox rule (4.A.2: Szykman's; the rulebook's own text is paradox="2000").
@@ -100,6 +142,7 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         "convoy_disruption": "all",
         "paradox": "szykman",
         "civil_disorder": "owned",
+        **_TODAY_NOT_MILA,
     },
     # The Diplomacy Player's Technical Guide: 4.A.3, only "by convoy" convoys to a neighbour;
     # every other choice as today's (the DATC ties no other to it).
@@ -108,6 +151,15 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         "convoy_disruption": "all",
         "paradox": "szykman",
         "civil_disorder": "owned",
+        **_TODAY_NOT_MILA,
+    },
+    # MILA's rulings where they depart from the DATC's (docs/mila-compat.md); today's otherwise.
+    "mila": {
+        "adjacent_convoy": "intent",
+        "convoy_disruption": "all",
+        "paradox": "szykman",
+        "civil_disorder": "owned",
+        **_MILA,
     },
 }
 _CHOICES: Mapping[str, tuple[str, ...]] = {
@@ -117,6 +169,11 @@ _CHOICES: Mapping[str, tuple[str, ...]] = {
     "adjacent_convoy": ("intent", "explicit", "opposite"),
     "convoy_disruption": ("all", "any"),
     "paradox": ("szykman", "1971", "1982", "2000"),
+    "convoy_fallback": ("none", "land"),
+    "support_coast": ("match", "any"),
+    "own_support": ("never", "convoyed"),
+    "convoyed_attack_from": ("army", "sea"),
+    "waive": ("uses_build", "free"),
 }
 _CIVIL_DISORDER = _CHOICES["civil_disorder"]
 _BUILD_SITES = _CHOICES["build_sites"]
@@ -131,6 +188,11 @@ _KEYS = (
     "adjacent_convoy",
     "convoy_disruption",
     "paradox",
+    "convoy_fallback",
+    "support_coast",
+    "own_support",
+    "convoyed_attack_from",
+    "waive",
 )
 _TIED = frozenset(k for choices in EDITIONS.values() for k in choices)
 #: The value of an edition-tied field not given: the edition's choice (filled in on creation).
@@ -165,6 +227,11 @@ class Rules:
     adjacent_convoy: AdjacentConvoy = _FROM_EDITION
     convoy_disruption: ConvoyDisruption = _FROM_EDITION
     paradox: Paradox = _FROM_EDITION
+    convoy_fallback: ConvoyFallback = _FROM_EDITION
+    support_coast: SupportCoast = _FROM_EDITION
+    own_support: OwnSupport = _FROM_EDITION
+    convoyed_attack_from: ConvoyedAttackFrom = _FROM_EDITION
+    waive: Waive = _FROM_EDITION
 
     def __post_init__(self) -> None:
         if self.edition not in EDITIONS:
@@ -175,7 +242,7 @@ class Rules:
         for key, value in EDITIONS[self.edition].items():
             if getattr(self, key) is None:
                 object.__setattr__(self, key, value)
-        for key in ("adjacent_convoy", "convoy_disruption", "paradox"):
+        for key in _TIED - {"civil_disorder"}:
             if getattr(self, key) not in _CHOICES[key]:
                 raise RulesError(
                     f"rules: {key} must be one of {', '.join(map(repr, _CHOICES[key]))}, "

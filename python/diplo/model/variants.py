@@ -21,7 +21,9 @@ format it inherits) into a checked :class:`~diplo.map.Map`. What it reads:
 * ``UNPLAYED POWER, ...``: powers taken out of an included map (their home centres stay centres
   only where an ``UNOWNED`` line lists them, as in MILA);
 * ``MAP|USE file``: another map file of the same directory, read in place (how MILA's
-  ``standard_fleet_rome.map`` builds on ``standard.map``);
+  ``standard_fleet_rome.map`` builds on ``standard.map``); each file is read at most once per
+  map (a second include of it is refused), and all of them together hold at most
+  ``MAX_MAP_BYTES``;
 * ``BEGIN SPRING 1901 MOVEMENT``: the first phase; ``VICTORY n``: the centres for a solo win
   (default, as in MILA: more than half of them); ``RULE[S] BUILD_ANY``: the build-anywhere rule;
   ``DUMMY``/``DUMMIES``: ignored (who plays a power is no concern of the adjudicator).
@@ -39,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .limits import show
 from .map import MAX_MAP_BYTES, SHIPPED_MAPS, Map, MapError, map_named
 from .vocabulary import KEYWORDS
 
@@ -66,9 +69,13 @@ _ALIAS_RE = re.compile(r"[A-Za-z][A-Za-z .'-]*")
 def load_map(name_or_path: str | Path) -> Map:
     """A shipped map by name (``"ancmed"``), or a map file: a MILA ``.map`` file or a diplo map
     (``.json``). Raises :class:`MapError` naming what is wrong."""
+    if not isinstance(name_or_path, str | Path):
+        raise MapError(f"a map is a shipped map's name or a file path, not {show(name_or_path)}")
     text = str(name_or_path)
     if isinstance(name_or_path, str) and name_or_path in SHIPPED_MAPS:
         return map_named(name_or_path)
+    if "\x00" in text:
+        raise MapError(f"unknown map {show(text)}: a file path holds no NUL character")
     path = Path(name_or_path)
     if path.suffix.lower() == ".map":
         return load_mila_map(path)
@@ -115,6 +122,10 @@ class _Reader:
     current: str | None = None
     first_power: str | None = None  # where the first line read as a power's is ("bad.map:1")
     files: list[Path] = field(default_factory=list)
+    #: Every file read so far (each is read once: an include of one already read is refused,
+    #: so the expansion stays linear in the files' size), and their bytes in all.
+    seen: set[Path] = field(default_factory=set)
+    total: int = 0
 
     def read(self, path: Path, depth: int) -> None:
         if depth > MAX_INCLUDE_DEPTH:
@@ -127,8 +138,19 @@ class _Reader:
             raise MapError(f"{path}: cannot read the map file ({exc.strerror or exc})") from None
         if resolved in self.files:
             raise MapError(f"{path.name}: includes itself (through {self.files[-1].name})")
+        if resolved in self.seen:
+            raise MapError(
+                f"{path.name}: included a second time (through {self.files[-1].name}); "
+                "each map file is read once"
+            )
         if len(raw) > MAX_MAP_BYTES:
             raise MapError(f"{path.name}: larger than {MAX_MAP_BYTES} bytes, not a map file")
+        self.total += len(raw)
+        if self.total > MAX_MAP_BYTES:
+            raise MapError(
+                f"{path.name}: the map's files are larger than {MAX_MAP_BYTES} bytes in all"
+            )
+        self.seen.add(resolved)
         self.files.append(resolved)
         for number, line_bytes in enumerate(raw.split(b"\n"), 1):
             where = f"{path.name}:{number}"

@@ -57,8 +57,16 @@ def sentence(text: str) -> str:
     return text + "."
 
 
+#: Words longer than this get no suggestion.
+_SUGGEST_LIMIT = 60
+
+
 def suggestions(word: str, names: Iterable[str], limit: int = 3) -> str:
-    """`` (did you mean BUR or BRE?)`` for the names nearest ``word`` (any case), or ``""``."""
+    """`` (did you mean BUR or BRE?)`` for the names nearest ``word`` (any case), or ``""``
+    (always for a word longer than :data:`_SUGGEST_LIMIT` characters: no name is that long,
+    and comparing costs time in the product of the lengths)."""
+    if len(word) > _SUGGEST_LIMIT:
+        return ""
     by_key: dict[str, str] = {}
     for name in names:
         by_key.setdefault(name.casefold(), name)

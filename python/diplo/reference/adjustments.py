@@ -273,6 +273,9 @@ def _build_or_waive(
         if first is not None:
             # DATC 4.D.5 / 6.I.7: one unit per province; the first build there is used.
             return void("build_same_province", place=piece.province, other=first)
+    if piece is None and position.rules.waive == "free":
+        # MILA: a waive never uses up a build.
+        return Outcome("ok", True, explain_ruling(RulingFacts("waived", power)))
     if ledger.used >= allowed:
         # DATC 4.D.4 / 6.I.1: the first legal builds (and waives, DATC 4.D.7) are used.
         return void("build_excess", number=allowed)

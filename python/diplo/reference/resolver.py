@@ -72,9 +72,12 @@ class _MovementResolver:
         units: Mapping[str, Piece],
         orders: Mapping[str, Order],
         rules: Rules = DEFAULT_RULES,
+        overland: frozenset[str] = frozenset(),
     ):
         self.map = game_map
         self.rules = rules
+        # MILA's fallback: armies with convoy intent that go overland (``resolve_movement``).
+        self.overland = overland
         self.units = units
         self.orders: dict[str, Order] = {p: orders.get(p, Hold(u.unit)) for p, u in units.items()}
         self.moves: dict[str, str] = {}  # origin province -> destination province
@@ -95,6 +98,10 @@ class _MovementResolver:
                 key = (order.army.province, order.dest)
                 self._convoying_powers.setdefault(key, set()).add(units[prov].power)
         self.convoyed = {o: self._is_convoyed(o) for o in self.moves}
+        if rules.convoy_fallback == "land":
+            for origin in self.moves:
+                if self.convoyed[origin] and self._falls_back(origin):
+                    self.convoyed[origin] = False
         # Convoys and supports that match an ordered move (or hold); the rest are void.
         self.convoy_fleets: dict[str, list[str]] = {o: [] for o in self.moves}
         self.move_supports: dict[str, list[str]] = {o: [] for o in self.moves}
@@ -109,7 +116,7 @@ class _MovementResolver:
                     self.void.add(prov)
             elif isinstance(order, SupportMove):
                 mover = order.supported.province
-                if self._support_matches(mover, order.dest):
+                if self._support_matches(mover, order.dest, prov):
                     self.move_supports[mover].append(prov)
                 else:
                     self.void.add(prov)
@@ -134,13 +141,15 @@ class _MovementResolver:
         self.low = _NO_GUESS  # the lowest depth whose guess the current frame has read
         self.szykman: set[str] = set()  # fleets the Szykman rule stopped
 
-    def _support_matches(self, mover: str, dest: str) -> bool:
+    def _support_matches(self, mover: str, dest: str, supporter: str) -> bool:
         """A move support matches the move ordered; a coast it names must be the move's coast
         (DATC 6.B.9), while one it leaves out matches either coast (4.B.4, 6.B.7, 6.B.8,
         6.B.15). A unit that holds gets no move support (DATC 6.D.9)."""
         move = self.orders.get(mover)
         if not isinstance(move, Move) or self.moves[mover] != self.map.province_of(dest):
             return False
+        if self.rules.support_coast == "any" and self.units[supporter].type == "F":
+            return True  # MILA: for a fleet's support the province is enough
         return dest == self.moves[mover] or dest == move.dest
 
     # ------------------------------------------------------------------ convoy intent and paths
@@ -173,6 +182,36 @@ class _MovementResolver:
         if order.via:
             return True
         return piece.power in self._convoying_powers.get((origin, dest), ())
+
+    def _falls_back(self, origin: str) -> bool:
+        """MILA's fallback: an army with convoy intent to a neighbouring province goes
+        overland when the convoy orders given for it form no route (or when a first resolution
+        found its convoy disrupted: ``self.overland``)."""
+        dest = self.moves[origin]
+        if dest not in self.map.army_neighbours(origin):
+            return False
+        if origin in self.overland:
+            return True
+        fleets = {
+            p
+            for p, o in self.orders.items()
+            if isinstance(o, Convoy) and o.army.province == origin and o.dest == dest
+        }
+        return not self._route_through(origin, dest, fleets)
+
+    def _route_through(self, origin: str, dest: str, fleets: set[str]) -> bool:
+        start, goal = self.map.sea_neighbours(origin), self.map.sea_neighbours(dest)
+        seen = {f for f in fleets if f in start}
+        frontier = list(seen)
+        while frontier:
+            here = frontier.pop()
+            if here in goal:
+                return True
+            for other in fleets:
+                if other not in seen and other in self.map.fleet_neighbours(here):
+                    seen.add(other)
+                    frontier.append(other)
+        return False
 
     def path(self, origin: str) -> Steps[bool]:
         """DATC 5.B.4: a convoyed army needs a chain of fleets that convoy it and are not
@@ -287,6 +326,9 @@ class _MovementResolver:
             # DATC 6.D.10, 6.D.11, 6.E.2: a unit never dislodges a unit of its own power, so its
             # attack has no strength.
             return 0
+        if self.rules.own_support == "convoyed" and self._explicitly_convoyed(origin):
+            # MILA: it counts for a convoyed attack.
+            return 1 + (yield from self.support_count(supports))
         # DATC 6.D.12, 6.D.13, 6.E.3: support from the defender's own power never helps to
         # dislodge it.
         return 1 + (yield from self.support_count(supports, exclude_power=defender.power))
@@ -361,10 +403,32 @@ class _MovementResolver:
                 continue
             if self.convoyed[attacker] and self._paradox_rule_keeps(supporter, attacker):
                 continue
+            if self.rules.convoyed_attack_from == "sea" and self._given_to_its_sea(
+                supporter, attacker
+            ):
+                continue
             if (yield from self.path(attacker)):
                 # DATC 6.F.6: a convoyed attack cuts only when its convoy arrives.
                 return attacker
         return None
+
+    def _explicitly_convoyed(self, origin: str) -> bool:
+        """A convoyed move ordered "via convoy" or to a province the army cannot walk to (MILA's
+        own support counts only for those)."""
+        order = self.orders[origin]
+        assert isinstance(order, Move)
+        return self.convoyed[origin] and (
+            order.via or self.moves[origin] not in self.map.army_neighbours(origin)
+        )
+
+    def _given_to_its_sea(self, supporter: str, attacker: str) -> bool:
+        """MILA: whether the support from ``supporter`` is a support to hold a fleet that every
+        route of the convoyed army needs (the attack then comes from that sea and does not cut
+        it)."""
+        order = self.orders[supporter]
+        if not self.convoyed[attacker] or not isinstance(order, SupportHold):
+            return False
+        return order.supported.province in self._necessary_fleets(attacker)
 
     def _paradox_rule_keeps(self, supporter: str, attacker: str) -> bool:
         """DATC 4.A.2, the older paradox rules: whether the convoyed army from ``attacker``
@@ -700,5 +764,28 @@ def resolve_movement(
 ) -> MovementResolution:
     """Rule on a movement phase: ``units`` by province, ``orders`` the effective legal orders
     by province (a unit without one holds), under the movement choices of ``rules``
-    (``adjacent_convoy``, ``convoy_disruption``, ``paradox``)."""
-    return _MovementResolver(game_map, units, orders, rules).run()
+    (``adjacent_convoy``, ``convoy_disruption``, ``paradox`` and MILA's departures).
+
+    Under MILA's fallback an army convoyed by intent to a neighbouring province, not ordered
+    "via convoy", whose convoy is disrupted moves overland instead: the phase is resolved again
+    with it moving overland, until no such army is left."""
+    overland: frozenset[str] = frozenset()
+    while True:
+        resolver = _MovementResolver(game_map, units, orders, rules, overland)
+        resolution = resolver.run()
+        if rules.convoy_fallback != "land":
+            return resolution
+        fallen = {
+            origin
+            for origin, order in resolver.orders.items()
+            if isinstance(order, Move)
+            and resolver.convoyed.get(origin)
+            and not order.via
+            and resolver.moves[origin] in game_map.army_neighbours(origin)
+            and not resolver._run(resolver.path(origin))
+            # A convoy the paradox rule stopped does not fall back (DATC 6.G.11, as MILA).
+            and not set(resolver.convoy_fleets[origin]) & resolver.szykman
+        }
+        if not fallen:
+            return resolution
+        overland |= fallen

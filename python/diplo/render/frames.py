@@ -186,6 +186,8 @@ def _frame_of_output(doc: Mapping[str, Any], game_map: Map) -> Frame:
         raise RenderError(f"bad output document: next: {exc}") from exc
     ordered: dict[str, Piece] = {}
     for r in results:
+        if r.get("legal") is False:
+            continue  # a refused order may name a unit that is not there (or not its power's)
         unit, power = r.get("unit"), r.get("power")
         if isinstance(unit, str) and isinstance(power, str):
             try:
@@ -213,7 +215,10 @@ def _frame_of_output(doc: Mapping[str, Any], game_map: Map) -> Frame:
                 if gone is not None:
                     units[gone.province] = gone
     centers = dict(after.centers)
-    before = Position(game_map, phase, units, centers, dislodged_now)
+    try:
+        before = Position(game_map, phase, units, centers, dislodged_now)
+    except PositionError as exc:
+        raise RenderError(f"bad output document: its results make no board: {exc}") from exc
     moved = _dislodged(doc.get("dislodged"), game_map) if phase.kind == "M" else {}
     return Frame(before, tuple(results), moved)
 

@@ -63,11 +63,14 @@ class Geometry:
 
 # Where a picture may put things around a location's anchor (see ``render/svg.py``): the unit
 # (and the ring of a hold) within ``UNIT_R``; a unit dislodged from the province at ``ASIDE``;
-# a supply centre's dot at ``DOT``. Labels are placed clear of all of them.
+# a supply centre's dot at ``DOT``; a port's mark at ``PORT``. Labels are placed clear of all
+# of them.
 UNIT_R = 13.5
 ASIDE = (15.0, 17.0)
 DOT = (15.0, -12.0)
 DOT_R = 5.5
+PORT = (-15.0, -8.0)  # the port mark (render/svg.py: a ring and an arc left of the unit)
+PORT_R = 7.0
 LABEL_SIZE = 10.0  # font size of a province's name (smaller only where it would not fit)
 _SMALLER = (8.0, 6.5)
 
@@ -431,6 +434,8 @@ def place_labels(
                 aside.add(_square(x + ASIDE[0], y + ASIDE[1], UNIT_R))
             if loc in game_map.centers:
                 firm.add(_square(x + DOT[0], y + DOT[1], DOT_R))
+            if loc in game_map.ports:
+                firm.add(_square(x + PORT[0], y + PORT[1], PORT_R))
     for box in occupied or ():
         firm.add(box)
     labels: dict[str, Label] = {}
@@ -452,6 +457,9 @@ def place_labels(
                 label = _first_free(prov, spots, size, polygons, avoid)
                 if label is None and polygons:
                     label = _first_free(prov, _interior(polygons, (ax, ay)), size, polygons, avoid)
+        if label is None and polygons:
+            # No room clear of the units: inside the province at least, in the smallest type.
+            label = _first_free(prov, _interior(polygons, (ax, ay)), _SMALLER[-1], polygons, ())
         if label is None:
             label = (ax, ay + _OFFSETS[0][1], _SMALLER[-1])
         labels[prov] = label

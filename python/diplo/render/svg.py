@@ -276,7 +276,7 @@ def _provinces(
         if prov in game_map.ports:
             # A port (a coast whose fleets may convoy): a small sea-blue anchor ring.
             parts.append(
-                f'<g class="port" data-province="{prov}"><title>port</title>'
+                f'<g class="port" data-province="{escape(prov)}"><title>port</title>'
                 f'<circle cx="{_f(x - 15)}" cy="{_f(y - 12)}" r="3.6" fill="none" '
                 f'stroke="#4a7393" stroke-width="1.6"/>'
                 f'<path d="M{_f(x - 20)} {_f(y - 9)} Q{_f(x - 15)} {_f(y - 3)} {_f(x - 10)} '
@@ -679,7 +679,7 @@ def _wrap(text: str, width: int = 36) -> list[str]:
 
 def _unordered_disband(position: Position) -> str:
     if position.phase.kind == "A":
-        return "civil disorder: too few builds ordered away"
+        return "civil disorder: its disbands were not ordered"
     return "no retreat ordered"
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..formats import gamefile
 from ..model.map import SHIPPED_MAPS, MapError
 from ..model.position import Position
 from ..model.variants import load_map
@@ -207,6 +208,8 @@ def _rows_on_disk(folder: Path, map_name: str, max_year: int | None) -> list[dic
         try:
             raw = path.read_bytes()
             doc = json.loads(gzip.decompress(raw) if path.name.endswith(".gz") else raw)
+            # A damaged file is refused, not summarised (read as it is: not replayed).
+            gamefile.from_json(doc, verify=False)
             row = summary_row(doc, path.name)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise RolloutError(f"{path}: not a rollout game file ({exc})") from None

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use super::any::{on_game, AnyGame};
-use super::errors::{guarded, GameOverError};
+use super::errors::{guarded, without_gil, GameOverError};
 use super::game::{in_last_year, PyFastGame};
 use super::intake::read_codes;
 use crate::engine::batch::{process_all, process_all_with};
@@ -175,7 +175,8 @@ fn process_batch(
                 .map_err(|_| PyValueError::new_err(format!("games[{i}] is not a FastGame")))?;
             let r = g.try_borrow_mut().map_err(|_| {
                 PyValueError::new_err(format!(
-                    "games[{i}] appears twice in the batch (or is in use elsewhere)"
+                    "games[{i}] appears twice in the batch, or is in use by another thread (a \
+                     FastGame is used by one thread at a time)"
                 ))
             })?;
             if r.game.over() {
@@ -227,7 +228,7 @@ fn process_batch(
                 }
             }
         }
-        py.allow_threads(|| {
+        without_gil(py, || {
             let flat = flat.as_ref();
             let a = run_width(&mut narrow, &i_narrow, threads, flat);
             let b = run_width(&mut w256, &i_256, threads, flat);

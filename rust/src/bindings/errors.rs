@@ -7,10 +7,12 @@
 //! (a bug) is caught by [`guarded`] and raised as `RuntimeError`, so no panic ever crosses into
 //! Python.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 
 use crate::engine::batch::panic_message;
@@ -35,8 +37,9 @@ fn catching<T>(part: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
         Err(payload) => {
             forget_scratch();
             Err(PyRuntimeError::new_err(format!(
-                "internal error in the diplo {part}: {}",
-                panic_message(payload.as_ref())
+                "internal error in the diplo {part}: {}{}",
+                panic_message(payload.as_ref()),
+                panic_place()
             )))
         }
     }
@@ -60,7 +63,135 @@ fn guarded_without_gil<T: Send>(
     py: Python<'_>,
     work: impl FnOnce() -> Result<T, String> + Send,
 ) -> PyResult<T> {
-    py.allow_threads(|| catching("core", || work().map_err(PyValueError::new_err)))
+    without_gil(py, || {
+        catching("core", || work().map_err(PyValueError::new_err))
+    })
+}
+
+/// Threads of this process that have finished their work in [`without_gil`] and are taking the
+/// GIL back, and whether the interpreter is shutting down (set by [`_at_exit`]).
+struct Released {
+    returning: usize,
+    exiting: bool,
+    /// The process the count is of (a forked child starts from none).
+    pid: u32,
+}
+
+static RELEASED: Mutex<Released> = Mutex::new(Released {
+    returning: 0,
+    exiting: false,
+    pid: 0,
+});
+/// Signalled when a thread has taken the GIL back.
+static RETURNED: Condvar = Condvar::new();
+
+fn released() -> MutexGuard<'static, Released> {
+    let mut r = RELEASED.lock().unwrap_or_else(|e| e.into_inner());
+    let pid = std::process::id();
+    if r.pid != pid {
+        r.pid = pid;
+        r.returning = 0;
+    }
+    r
+}
+
+/// Runs `f` with the GIL released (as `Python::allow_threads`), safely at interpreter exit.
+///
+/// At exit CPython ends a daemon thread that asks for the GIL back by `pthread_exit`, a forced
+/// unwind, which aborts the process when it meets a Rust frame (a `catch_unwind`, or the
+/// `extern "C"` trampoline of every binding). So no thread asks for the GIL back once the
+/// interpreter is shutting down: [`_at_exit`], an `atexit` callback, marks the shutdown and
+/// waits (the GIL released) for the threads already taking the GIL back; a thread that finishes
+/// its work after the mark parks for good instead (the process is ending). Once the mark is set,
+/// `f` runs with the GIL held. `f` must not call into Python.
+pub(crate) fn without_gil<T>(py: Python<'_>, f: impl FnOnce() -> T) -> T {
+    if released().exiting {
+        return f();
+    }
+    // SAFETY: the thread holds the GIL (`py`); it is taken back below before `py` is used
+    // again, and `f` does not touch Python (its contract).
+    let state = unsafe { ffi::PyEval_SaveThread() };
+    let out = catch_unwind(AssertUnwindSafe(f));
+    {
+        let mut r = released();
+        if r.exiting {
+            // Asking for the GIL now would end this thread by a forced unwind: park instead.
+            drop(r);
+            loop {
+                std::thread::park();
+            }
+        }
+        r.returning += 1;
+    }
+    // SAFETY: `state` is this thread's, saved above; the shutdown was not marked when this
+    // thread was counted, and `_at_exit` waits for the threads counted.
+    unsafe { ffi::PyEval_RestoreThread(state) };
+    released().returning -= 1;
+    RETURNED.notify_all();
+    let _ = py;
+    match out {
+        Ok(v) => v,
+        Err(payload) => resume_unwind(payload),
+    }
+}
+
+/// The `atexit` callback of `diplo._core` (registered on import, not a module attribute): see
+/// [`without_gil`].
+#[pyfunction]
+fn _at_exit(py: Python<'_>) {
+    released().exiting = true;
+    // SAFETY: the GIL is held (`py`) and taken back before returning; nothing here touches
+    // Python while it is released. atexit callbacks run before the interpreter finalizes, so
+    // taking the GIL back is safe.
+    let state = unsafe { ffi::PyEval_SaveThread() };
+    {
+        let mut r = released();
+        while r.returning > 0 {
+            r = RETURNED.wait(r).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+    // SAFETY: as above.
+    unsafe { ffi::PyEval_RestoreThread(state) };
+    let _ = py;
+}
+
+thread_local! {
+    /// Where the last panic on this thread happened (`file:line`), for the guard's message.
+    static PANIC_AT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Installs the panic hook of `diplo._core`: a panic is reported once, by the guard that
+/// catches it (`RuntimeError`, with where it happened), not also printed to standard error by
+/// Rust's default hook; with `DIPLO_PANIC_TRACE` set (debugging the core) the default hook
+/// prints it too.
+fn install_quiet_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let at = info
+                .location()
+                .map(|l| format!("{}:{}", l.file(), l.line()));
+            let _ = PANIC_AT.try_with(|cell| {
+                if let Ok(mut slot) = cell.try_borrow_mut() {
+                    *slot = at;
+                }
+            });
+            if std::env::var_os("DIPLO_PANIC_TRACE").is_some() {
+                default(info);
+            }
+        }));
+    });
+}
+
+/// Where the panic just caught on this thread happened, as `" (at file:line)"`, or nothing.
+pub(crate) fn panic_place() -> String {
+    PANIC_AT
+        .try_with(|cell| cell.try_borrow_mut().ok().and_then(|mut s| s.take()))
+        .ok()
+        .flatten()
+        .map(|at| format!(" (at {at})"))
+        .unwrap_or_default()
 }
 
 /// Panics inside the guard, so that a test can prove a panic arrives in Python as
@@ -79,6 +210,10 @@ fn _panic_in_next_call() {
 
 /// Adds the exception types and the test hooks to `diplo._core`.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    install_quiet_hook();
+    m.py()
+        .import("atexit")?
+        .call_method1("register", (wrap_pyfunction!(_at_exit, m)?,))?;
     m.add("GameOverError", m.py().get_type::<GameOverError>())?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_in_next_call, m)?)

@@ -11,7 +11,7 @@ use super::errors::{guarded, GameOverError};
 use super::intake::read_codes;
 use super::map::PyFastMap;
 use super::texts::{map_names, texts_by_power};
-use crate::engine::encode::Code;
+use crate::engine::encode::{signed, Code};
 use crate::engine::game_map::{Bits, Mask};
 use crate::engine::phases::Game;
 use crate::engine::rules::{RuleValue, Rules};
@@ -151,7 +151,7 @@ impl PyFastGame {
             on_game!(&self.game, g => g.with_legal(|legal, slots| {
                 let mut lists = Vec::with_capacity(slots.len());
                 for s in slots {
-                    lists.push(PyList::new(py, legal.codes_of(s).iter().copied())?);
+                    lists.push(PyList::new(py, legal.codes_of(s).iter().map(|&c| signed(c)))?);
                 }
                 PyList::new(py, lists)
             }))
@@ -209,8 +209,8 @@ impl PyFastGame {
         on_game!(&self.game, g => g.success.clone())
     }
 
-    fn implied_results(&self) -> Vec<(Code, u8, bool)> {
-        on_game!(&self.game, g => g.implied.clone())
+    fn implied_results(&self) -> Vec<(i64, u8, bool)> {
+        on_game!(&self.game, g => g.implied.iter().map(|&(c, r, s)| (signed(c), r, s)).collect())
     }
 
     /// `(year, season, kind, units, centers, dislodged)` with units `(power, is_fleet, loc)`,
@@ -296,8 +296,8 @@ impl PyFastGame {
     }
 
     /// Per code of the last `run`: its normal form (0 when refused).
-    fn normal_forms(&self) -> Vec<Code> {
-        on_game!(&self.game, g => g.normal.clone())
+    fn normal_forms(&self) -> Vec<i64> {
+        on_game!(&self.game, g => g.normal.iter().map(|&c| signed(c)).collect())
     }
 
     /// Movement, last `run`: per code then per implied hold, `(dislodged_by, by, attack,
@@ -377,7 +377,7 @@ impl PyFastGame {
                         let arena = &cache.arena;
                         pairs
                             .sort_unstable_by(|x, y| arena[x.0 as usize].0.cmp(&arena[y.0 as usize].0));
-                        codes.push(PyList::new(py, pairs.iter().map(|p| p.1))?);
+                        codes.push(PyList::new(py, pairs.iter().map(|p| signed(p.1)))?);
                         texts.push(PyList::new(
                             py,
                             pairs.iter().map(|p| arena[p.0 as usize].1.bind(py)),

@@ -42,8 +42,16 @@ pub(super) fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<Code>) -> PyRe
         let n = list.len();
         out.reserve(n);
         for i in 0..n {
-            // SAFETY: `i` is below the length and no Python code runs while the borrowed item
-            // is used, so the list cannot change under us.
+            // An item's `__index__` is Python code, which may change the list: refused, as
+            // the list read is no longer the list given.
+            if list.len() != n {
+                return Err(PyValueError::new_err(format!(
+                    "orders changed while they were read (from {n} to {} items, at item {i})",
+                    list.len()
+                )));
+            }
+            // SAFETY: `i` is below the length (checked just above) and no Python code runs
+            // while the borrowed item is used (a non-int item is taken as a new reference).
             let item = unsafe { ffi::PyList_GetItem(list.as_ptr(), i as ffi::Py_ssize_t) };
             if item.is_null() {
                 return Err(PyErr::fetch(py));

@@ -13,7 +13,7 @@ use super::any::on_game;
 use super::errors::guarded;
 use super::game::PyFastGame;
 use super::texts::map_names;
-use crate::engine::encode::{a_of, kind, kind_of, loc_of, via_of, Code};
+use crate::engine::encode::{a_of, kind, kind_of, loc_of, signed, via_of, Code};
 use crate::engine::game_map::{has, GameMap, Mask};
 use crate::engine::phases::Game;
 use crate::engine::state::{Piece, State, ADJUSTMENTS, RETREATS};
@@ -149,7 +149,7 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
                         let i = match text(map, st, code) {
                             Some(t) => {
                                 let py_text = PyString::new(py, &t).unbind();
-                                let py_code = code.into_pyobject(py)?.into_any().unbind();
+                                let py_code = signed(code).into_pyobject(py)?.into_any().unbind();
                                 cache.arena.push(MilaText {
                                     key: sort_key(&t),
                                     text: t.into_boxed_str(),

@@ -15,7 +15,6 @@ use crate::resolver::code;
 /// order texts made so far: the one home of the Python strings of a map (`mila` keeps its
 /// MILA texts here too).
 pub(crate) struct MapNames {
-    map: usize,
     /// Canonical order texts already made (see [`text_key`]).
     pub(super) texts: std::sync::Mutex<TextCache>,
     /// MILA's texts already made, with their codes as Python ints (see `mila`).
@@ -76,7 +75,7 @@ impl std::hash::Hasher for KeyHasher {
 /// support or convoy the named unit's type and exact location (`F SPA/NC`) in place of its
 /// province. Bits 36-63 are free in a well-formed code.
 fn text_key<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> u64 {
-    use crate::engine::encode::{self, kind, A_SHIFT, FIELD};
+    use crate::engine::encode::{self, kind};
     let k = encode::kind_of(code);
     if k == kind::BUILD || k == kind::WAIVE {
         return code;
@@ -95,7 +94,7 @@ fn text_key<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> u64 {
     if k == kind::SUPPORT_HOLD || k == kind::SUPPORT_MOVE || k == kind::CONVOY {
         let named = st.units[encode::a_of(code)];
         if named.is_some() {
-            key = (key & !(FIELD << A_SHIFT)) | (Code::from(named.loc) << A_SHIFT);
+            key = encode::with_a(key, named.loc as usize);
             if named.fleet {
                 key |= 1 << 37;
             }
@@ -132,10 +131,12 @@ impl TextArena<u64, (Box<str>, Py<PyString>)> {
 /// The Python names of `map` (made on first use, kept for the life of the process, as the map
 /// itself is).
 pub(crate) fn map_names<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'static MapNames {
-    static ALL: std::sync::Mutex<Vec<&'static MapNames>> = std::sync::Mutex::new(Vec::new());
+    type Names = std::collections::HashMap<usize, &'static MapNames>;
+    static ALL: std::sync::Mutex<Option<Names>> = std::sync::Mutex::new(None);
     let key = map as *const GameMap<M> as usize;
-    let mut all = ALL.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(found) = all.iter().find(|n| n.map == key) {
+    let mut guard = ALL.lock().unwrap_or_else(|e| e.into_inner());
+    let all = guard.get_or_insert_with(Names::new);
+    if let Some(&found) = all.get(&key) {
         return found;
     }
     let strings = |v: &[&str]| -> Vec<Py<PyString>> {
@@ -150,7 +151,6 @@ pub(crate) fn map_names<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'
         .chain([result::ILLEGAL_NAME])
         .collect();
     let names: &'static MapNames = Box::leak(Box::new(MapNames {
-        map: key,
         texts: std::sync::Mutex::new(TextCache::default()),
         mila: std::sync::Mutex::new(TextArena::default()),
         locations: strings(&locations),
@@ -158,7 +158,7 @@ pub(crate) fn map_names<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'
         kinds: strings(&kind::NAMES),
         codes: strings(&results),
     }));
-    all.push(names);
+    all.insert(key, names);
     names
 }
 

@@ -3,23 +3,29 @@
 //! ```text
 //! bits  0-3   kind: 0 hold, 1 move, 2 support hold, 3 support move, 4 convoy,
 //!                   5 retreat, 6 disband, 7 build, 8 waive
-//! bits  4-13  the ordered unit's LOCATION (index of `Map.locations`; a fleet on a split coast is
+//! bits  4-10  the ordered unit's LOCATION (index of `Map.locations`; a fleet on a split coast is
 //!             on its coast). Build: the build location (`STP/NC` for a fleet there). Waive: the
 //!             POWER index (position in `Map.powers`).
-//! bits 14-23  a: move / retreat destination location; support hold: the supported unit's
+//! bits 11-17  a: move / retreat destination location; support hold: the supported unit's
 //!             province; support move: the moving unit's province; convoy: the army's province
-//! bits 24-33  b: support move: the destination AS WRITTEN, a coast or a province (a coast in
+//! bits 18-24  b: support move: the destination AS WRITTEN, a coast or a province (a coast in
 //!             the support of a fleet must match the move, DATC 6.B.9); convoy: the destination
 //!             province
-//! bit  34     move: "via convoy"
-//! bit  35     build: a fleet (else an army)
+//! bit  25     move: "via convoy"
+//! bit  26     build: a fleet (else an army)
+//! bits 27-29  the location's high 3 bits (indices 128 and up)
+//! bits 30-32  a's high 3 bits
+//! bits 33-35  b's high 3 bits
 //! bits 36-63  zero
 //! ```
 //!
-//! A field is 10 bits, so a map may have up to 1,024 locations ([`MAX_INDEX`], the engine's
-//! widest set, `mask::MAX_LOCATIONS`); the sets and tables themselves are sized to each map
-//! (see `mask`), the code is one layout for all. Python reads this layout from
-//! `_core.CODE_LAYOUT` and never writes it out again.
+//! An index is 10 bits, so a map may have up to 1,024 locations ([`MAX_INDEX`], the engine's
+//! widest set, `mask::MAX_LOCATIONS`): its low 7 bits where they have always been and its high 3
+//! bits above the flags. A map of at most 128 locations (the standard map) has codes below 2**27,
+//! exactly as before maps could be larger, so Python holds them as one-digit ints and no
+//! fixture changes; the sets and tables are sized to each map (see `mask`), the code is one
+//! layout for all. Python reads this layout from `_core.CODE_LAYOUT` and never writes it out
+//! again.
 //!
 //! Fields an order kind does not use are zero. A code breaking these rules (unknown kind, a field
 //! out of range for the map, a province field holding a coast, stray bits) is *malformed*: it
@@ -64,45 +70,83 @@ pub mod kind {
 
 /// Bits 0-3: the kind.
 pub const KIND_MASK: Code = 0xF;
-/// The width of each index field (`loc`, `a`, `b`).
+/// The width of an index (`loc`, `a`, `b`): its low part and its high part.
 pub const FIELD_WIDTH: u32 = 10;
-/// An index field, shifted down.
+/// An index, shifted down and put together.
 pub const FIELD: Code = (1 << FIELD_WIDTH) - 1;
+/// The width of the low part of an index.
+pub const LOW_WIDTH: u32 = 7;
+/// The low part of an index.
+pub const LOW: Code = (1 << LOW_WIDTH) - 1;
+/// The high part of an index, shifted down.
+pub const HIGH: Code = FIELD >> LOW_WIDTH;
 /// Where the ordered unit's location (a build's location, a waive's power) starts.
 pub const LOC_SHIFT: u32 = 4;
 /// Where a waive's power index starts: the location field.
 pub const POWER_SHIFT: u32 = LOC_SHIFT;
 /// Where field `a` starts.
-pub const A_SHIFT: u32 = LOC_SHIFT + FIELD_WIDTH;
+pub const A_SHIFT: u32 = LOC_SHIFT + LOW_WIDTH;
 /// Where field `b` starts.
-pub const B_SHIFT: u32 = A_SHIFT + FIELD_WIDTH;
+pub const B_SHIFT: u32 = A_SHIFT + LOW_WIDTH;
 /// The bit of a move's "via convoy".
-pub const VIA_SHIFT: u32 = B_SHIFT + FIELD_WIDTH;
+pub const VIA_SHIFT: u32 = B_SHIFT + LOW_WIDTH;
 /// The bit of a fleet build.
 pub const FLEET_SHIFT: u32 = VIA_SHIFT + 1;
-/// Bit 34: the move is ordered "via convoy".
+/// Where the location's high bits start.
+pub const LOC_HIGH_SHIFT: u32 = FLEET_SHIFT + 1;
+/// Where `a`'s high bits start.
+pub const A_HIGH_SHIFT: u32 = LOC_HIGH_SHIFT + FIELD_WIDTH - LOW_WIDTH;
+/// Where `b`'s high bits start.
+pub const B_HIGH_SHIFT: u32 = A_HIGH_SHIFT + FIELD_WIDTH - LOW_WIDTH;
+/// Bit 25: the move is ordered "via convoy".
 pub const VIA: Code = 1 << VIA_SHIFT;
-/// Bit 35: the build is a fleet.
+/// Bit 26: the build is a fleet.
 pub const FLEET: Code = 1 << FLEET_SHIFT;
 /// Every bit a well-formed code may use (bits 36-63 are zero).
-pub const USED: Code = (1 << (FLEET_SHIFT + 1)) - 1;
+pub const USED: Code = (1 << (B_HIGH_SHIFT + FIELD_WIDTH - LOW_WIDTH)) - 1;
 
-/// The layout above by name (`_core.CODE_LAYOUT`), for the Python side's own encoder.
-pub const LAYOUT: [(&str, Code); 10] = [
+/// The layout above by name (`_core.CODE_LAYOUT`), for the Python side's own encoder: an index
+/// `i` of a field is `(i & low_mask) << shift | (i >> low_width) << high_shift`.
+pub const LAYOUT: [(&str, Code); 15] = [
     ("kind_mask", KIND_MASK),
     ("field_width", FIELD_WIDTH as Code),
     ("field_mask", FIELD),
+    ("low_width", LOW_WIDTH as Code),
+    ("low_mask", LOW),
     ("loc_shift", LOC_SHIFT as Code),
     ("power_shift", POWER_SHIFT as Code),
     ("a_shift", A_SHIFT as Code),
     ("b_shift", B_SHIFT as Code),
+    ("loc_high_shift", LOC_HIGH_SHIFT as Code),
+    ("a_high_shift", A_HIGH_SHIFT as Code),
+    ("b_high_shift", B_HIGH_SHIFT as Code),
     ("via_shift", VIA_SHIFT as Code),
     ("fleet_shift", FLEET_SHIFT as Code),
     ("used_mask", USED),
 ];
 
+/// A code as a signed integer, the form Python makes its ints from fastest (every code is
+/// below 2**36).
+#[inline]
+pub fn signed(code: Code) -> i64 {
+    code as i64
+}
+
 /// The most locations (and powers) a map may have for its indices to fit the 10-bit fields.
 pub const MAX_INDEX: usize = 1 << FIELD_WIDTH;
+
+/// An index put in a field whose low part starts at `low` and high part at `high`.
+#[inline]
+fn put(i: usize, low: u32, high: u32) -> Code {
+    let i = i as Code;
+    (i & LOW) << low | (i >> LOW_WIDTH) << high
+}
+
+/// The index of the field whose low part starts at `low` and high part at `high`.
+#[inline]
+fn get(code: Code, low: u32, high: u32) -> usize {
+    ((code >> low & LOW) | (code >> high & HIGH) << LOW_WIDTH) as usize
+}
 
 /// The kind of a code (bits 0-3).
 #[inline]
@@ -113,19 +157,25 @@ pub fn kind_of(code: Code) -> u32 {
 /// The ordered unit's location (build: the build location; waive: the power index).
 #[inline]
 pub fn loc_of(code: Code) -> usize {
-    ((code >> LOC_SHIFT) & FIELD) as usize
+    get(code, LOC_SHIFT, LOC_HIGH_SHIFT)
 }
 
-/// Field `a` (bits 14-23).
+/// Field `a` (bits 11-17 and 30-32).
 #[inline]
 pub fn a_of(code: Code) -> usize {
-    ((code >> A_SHIFT) & FIELD) as usize
+    get(code, A_SHIFT, A_HIGH_SHIFT)
 }
 
-/// Field `b` (bits 18-24).
+/// Field `b` (bits 18-24 and 33-35).
 #[inline]
 pub fn b_of(code: Code) -> usize {
-    ((code >> B_SHIFT) & FIELD) as usize
+    get(code, B_SHIFT, B_HIGH_SHIFT)
+}
+
+/// `code` with field `a` set to `a` (the text caches key a support by its unit's location).
+#[inline]
+pub fn with_a(code: Code, a: usize) -> Code {
+    code & !(LOW << A_SHIFT | HIGH << A_HIGH_SHIFT) | put(a, A_SHIFT, A_HIGH_SHIFT)
 }
 
 #[inline]
@@ -141,7 +191,10 @@ pub fn fleet_of(code: Code) -> bool {
 #[inline]
 fn pack(kind: u32, loc: usize, a: usize, b: usize) -> Code {
     debug_assert!(loc < MAX_INDEX && a < MAX_INDEX && b < MAX_INDEX);
-    Code::from(kind) | (loc as Code) << LOC_SHIFT | (a as Code) << A_SHIFT | (b as Code) << B_SHIFT
+    Code::from(kind)
+        | put(loc, LOC_SHIFT, LOC_HIGH_SHIFT)
+        | put(a, A_SHIFT, A_HIGH_SHIFT)
+        | put(b, B_SHIFT, B_HIGH_SHIFT)
 }
 
 #[inline]
@@ -235,11 +288,13 @@ mod tests {
         let f = build(77, true);
         assert!(fleet_of(f) && kind_of(f) == kind::BUILD && loc_of(f) == 77);
         assert_eq!(waive(6), 8 | 6 << 4);
+        assert_eq!(loc_of(waive(250)), 250);
         assert!(well_formed(m, 128, 75, 7));
         assert!(!well_formed(m, 127, 75, 7));
         assert!(!well_formed(support_hold(1, 80), 81, 75, 7));
         assert!(!well_formed(waive(7), 81, 75, 7));
         assert!(!well_formed(hold(1) | 1 << 36, 81, 75, 7));
+        assert!(!well_formed(hold(1) | 1 << 27, 81, 75, 7)); // location 129
         assert!(!well_formed(hold(1) | VIA, 81, 75, 7));
         assert!(!well_formed(move_to(1, 2, false) | FLEET, 81, 75, 7));
         assert!(!well_formed(9, 81, 75, 7));
@@ -247,8 +302,18 @@ mod tests {
 
     #[test]
     fn layout_is_the_documented_one() {
-        assert_eq!((LOC_SHIFT, A_SHIFT, B_SHIFT, FIELD), (4, 14, 24, 0x3FF));
-        assert_eq!((VIA, FLEET, USED), (1 << 34, 1 << 35, (1 << 36) - 1));
+        assert_eq!((LOC_SHIFT, A_SHIFT, B_SHIFT, LOW), (4, 11, 18, 0x7F));
+        assert_eq!((VIA, FLEET), (1 << 25, 1 << 26));
+        assert_eq!((LOC_HIGH_SHIFT, A_HIGH_SHIFT, B_HIGH_SHIFT), (27, 30, 33));
+        assert_eq!((FIELD, USED), (0x3FF, (1 << 36) - 1));
+        // A small map's codes are below 2**27, as before wider maps.
+        assert!(support_move(127, 127, 127) < 1 << 25);
+        assert_eq!(
+            support_move(128 + 5, 256 + 6, 512 + 7),
+            3 | 5 << 4 | 6 << 11 | 7 << 18 | 1 << 27 | 2 << 30 | 4 << 33
+        );
+        assert_eq!(a_of(with_a(support_move(1, 2, 3), 700)), 700);
+        assert_eq!(b_of(with_a(support_move(1, 2, 3), 700)), 3);
         assert_eq!(MAX_INDEX, super::super::mask::MAX_LOCATIONS);
         assert_eq!(kind::NAMES.len() as u32, kind::WAIVE + 1);
     }

@@ -8,14 +8,47 @@
 //! A table is built once per distinct map and *interned* for the life of the process
 //! ([`GameMap::intern`]): a game holds a `&'static GameMap`, so every thread can keep a resolver
 //! (`crate::Adjudicator`, which borrows its map) for it without reference counting. Interning
-//! compares the map data, so asking again for the same map returns the same table and the memory
-//! kept is one table per distinct map ever used.
+//! compares the map data (found by its hash), so asking again for the same map returns the same
+//! table and the memory kept is one table per distinct map ever used, at most [`MAX_MAPS`] of
+//! them (a further map is refused with the reason).
 
 use std::any::Any;
 use std::sync::Mutex;
 
 pub use super::mask::{bit, has, Bits, Mask};
 use crate::resolver::map::CompiledMap;
+
+/// The most distinct maps one process compiles for the engine (see [`GameMap::intern`]): a
+/// compiled map is kept for the life of the process, so this bounds the memory they take.
+pub const MAX_MAPS: usize = 1024;
+
+/// The most chains of seas a map may have for the engine ([`sea_chains`]): the legal-order
+/// lists walk the minimal convoy routes of the fleets on the board (DATC 6.G.19), at most this
+/// many per army, so a phase's work stays bounded on any map the engine takes. Real maps have
+/// far fewer (standard 375, ancmed 954, MILA's colonial 5,635, world 193,343); a grid of seas
+/// six by six has 669,108, seven by seven millions.
+pub const MAX_SEA_CHAINS: usize = 500_000;
+
+/// The number of chains of seas (induced paths of the sea graph, counted from each end: a path
+/// whose seas touch no sea of the path but their neighbours on it), or `None` once there are
+/// more than `limit`. Every minimal convoy route on any board is such a chain.
+pub fn sea_chains<M: Mask>(sea_adj: &[M], seas: M, limit: usize) -> Option<usize> {
+    // (path so far, its last sea, the seas no later step may take)
+    let mut stack: Vec<(M, usize, M)> = Bits(seas).map(|s| (bit(s), s, bit(s))).collect();
+    let mut count = 0;
+    while let Some((path, last, blocked)) = stack.pop() {
+        count += 1;
+        if count > limit {
+            return None;
+        }
+        let adj = sea_adj[last];
+        let next_blocked = blocked | adj;
+        for next in Bits(adj & !blocked & !path) {
+            stack.push((path | bit::<M>(next), next, next_blocked));
+        }
+    }
+    Some(count)
+}
 
 /// "No power" in a per-province table.
 pub const NO_POWER: u8 = u8::MAX;
@@ -29,7 +62,7 @@ pub const COAST: u8 = 1;
 pub const SEA: u8 = 2;
 
 /// The map as `diplo.fast` sends it (indices as in `Map.locations` and `Map.powers`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MapSpec {
     /// Names of the locations (provinces first, then coasts), for messages and slots.
     pub locations: Vec<String>,
@@ -223,6 +256,13 @@ impl<M: Mask> GameMap<M> {
             sea_adj[s] = fleet_from[s] & carriers;
             sea_shores[s] = fleet_from[s] & shores;
         }
+        if sea_chains(&sea_adj, seas, MAX_SEA_CHAINS).is_none() {
+            return Err(format!(
+                "the map's seas form more than {MAX_SEA_CHAINS} chains a convoy could follow \
+                 (induced paths of seas: the minimal routes of DATC 6.G.19 the engine lists), \
+                 so its convoy search would not stay fast on a board full of fleets"
+            ));
+        }
 
         let mut centers = M::ZERO;
         for &c in &spec.centers {
@@ -302,20 +342,38 @@ impl<M: Mask> GameMap<M> {
     }
 
     /// The table for `spec`, built on first use and kept for the life of the process (see the
-    /// module documentation).
+    /// module documentation), found by a hash of the map data (one table for every width: a
+    /// table is found by its spec and its type). At most [`MAX_MAPS`] distinct maps are
+    /// compiled in one process; one more is refused with the reason.
     pub fn intern(spec: MapSpec) -> Result<&'static GameMap<M>, String> {
-        // One list for every width: a table is found by its spec and its type.
-        static TABLES: Mutex<Vec<&'static (dyn Any + Send + Sync)>> = Mutex::new(Vec::new());
-        let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
-        let found = tables
-            .iter()
-            .filter_map(|t| t.downcast_ref::<GameMap<M>>())
-            .find(|m| m.spec == spec);
+        use std::collections::HashMap;
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        /// The number of maps, and the maps by the hash of their data.
+        type Interned = (usize, HashMap<u64, Vec<&'static (dyn Any + Send + Sync)>>);
+        static TABLES: Mutex<Option<Interned>> = Mutex::new(None);
+        let mut hasher = DefaultHasher::new();
+        spec.hash(&mut hasher);
+        let key = hasher.finish();
+        let mut guard = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+        let (count, tables) = guard.get_or_insert_with(|| (0, HashMap::new()));
+        let found = tables.get(&key).and_then(|same| {
+            same.iter()
+                .filter_map(|t| t.downcast_ref::<GameMap<M>>())
+                .find(|m| m.spec == spec)
+        });
         if let Some(found) = found {
             return Ok(found);
         }
+        if *count >= MAX_MAPS {
+            return Err(format!(
+                "the engine has compiled {MAX_MAPS} distinct maps in this process, its limit \
+                 (each is kept for the life of the process); play further maps in another \
+                 process, or on the reference backend"
+            ));
+        }
         let table: &'static GameMap<M> = Box::leak(Box::new(GameMap::build(spec)?));
-        tables.push(table);
+        tables.entry(key).or_default().push(table);
+        *count += 1;
         Ok(table)
     }
 
@@ -368,5 +426,34 @@ impl<M: Mask> GameMap<M> {
             dests |= self.sea_shores[s];
         }
         (dests & !M::bit(src), seen)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seas 0-1-2 in a line, and 3-4-5 in a triangle.
+    fn seas() -> (Vec<u128>, u128) {
+        let b = |i: usize| 1u128 << i;
+        let adj = vec![
+            b(1),
+            b(0) | b(2),
+            b(1),
+            b(4) | b(5),
+            b(3) | b(5),
+            b(3) | b(4),
+        ];
+        (adj, 0b11_1111)
+    }
+
+    #[test]
+    fn sea_chains_are_the_induced_paths_from_each_end() {
+        let (adj, all) = seas();
+        // The line: 0, 01, 012, 1, 10, 12, 2, 21, 210; the triangle: each sea alone and with
+        // one neighbour (the third sea touches the first: a chord), 3 x 3.
+        assert_eq!(sea_chains(&adj, all, 100), Some(18));
+        assert_eq!(sea_chains(&adj, all, 17), None);
+        assert_eq!(sea_chains(&adj, 0u128, 1), Some(0));
     }
 }

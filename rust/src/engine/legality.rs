@@ -173,6 +173,7 @@ struct Tables<M: Mask> {
 
 /// Where the unit in `p` may support: the provinces it could enter itself (DATC 6.B.4: province
 /// level, 6.B.5 from the supporter's own coast; never its own, DATC 6.D.34).
+#[inline]
 fn support_reach<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize) -> M {
     let u = st.units[p];
     if u.fleet {
@@ -185,6 +186,7 @@ fn support_reach<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize) -> M {
 /// The army in `p` ordered to another province `q` (`via`: "via convoy"): over land to a
 /// neighbour, or wherever the fleets at sea could carry it (DATC 4.E.1, 6.D.32: "via convoy"
 /// needs such fleets).
+#[inline]
 fn army_move<M: Mask>(map: &GameMap<M>, t: &Tables<M>, p: usize, q: usize, via: bool) -> u8 {
     if map.is_sea(q) {
         return ARMY_TO_SEA;
@@ -203,6 +205,7 @@ fn army_move<M: Mask>(map: &GameMap<M>, t: &Tables<M>, p: usize, q: usize, via: 
 
 /// A fleet at location `here` ordered to location `dest`: the location it moves to (with one
 /// coast of the province reachable, that coast, DATC 4.B.2), or why it cannot (DATC 4.B.1-4.B.3).
+#[inline]
 fn fleet_move<M: Mask>(map: &GameMap<M>, here: usize, dest: usize) -> Result<usize, u8> {
     let dp = map.prov_of[dest] as usize;
     if map.kind[dp] == LAND {
@@ -226,6 +229,7 @@ fn fleet_move<M: Mask>(map: &GameMap<M>, here: usize, dest: usize) -> Result<usi
 }
 
 /// The unit in `p` supporting the unit in province `a` to hold.
+#[inline]
 fn support_hold<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize, a: usize) -> u8 {
     if !st.units[a].is_some() {
         return NO_SUPPORTED_UNIT;
@@ -242,6 +246,7 @@ fn support_hold<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize, a: usize) ->
 /// The unit in `p` supporting the unit in province `a` into province `dp`, as far as the
 /// supporter decides it; whether that move is possible (DATC 4.E.1, 6.A.5, 6.D.31) is the
 /// search of [`Tables::push_supports`].
+#[inline]
 fn support_move<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize, a: usize, dp: usize) -> u8 {
     if !st.units[a].is_some() {
         return NO_SUPPORTED_UNIT;
@@ -260,6 +265,7 @@ fn support_move<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize, a: usize, dp
 
 /// The unit dislodged from `p` ordered to location `a`: the location it retreats to (an army to
 /// the province, DATC 4.B.6; a fleet to the one coast among its options), or why it cannot.
+#[inline]
 fn retreat_destination<M: Mask>(
     map: &GameMap<M>,
     st: &State<M>,
@@ -328,11 +334,13 @@ fn fleet_build<M: Mask>(map: &GameMap<M>, loc: usize) -> u8 {
 
 /// Whether the unit in `p` may convoy: a fleet at sea or in a port (DATC 6.F.1;
 /// [`GameMap::may_convoy`]).
+#[inline]
 fn convoys_from<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize) -> bool {
     st.units[p].fleet && map.may_convoy(p)
 }
 
 /// Section: the hold.
+#[inline]
 fn push_hold<M: Mask>(st: &State<M>, p: usize, out: &mut Vec<Code>) {
     out.push(encode::hold(st.units[p].loc as usize));
 }

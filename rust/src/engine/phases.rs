@@ -744,6 +744,9 @@ impl<M: Mask> Scratch<M> {
                             ..Ruling::new(explain::BUILD_SAME_PROVINCE, p)
                         };
                         (false, r)
+                    } else if k == kind::WAIVE && st.rules.waive_free {
+                        // MILA: a waive never uses up a build.
+                        (true, Ruling::new(explain::WAIVED, p))
                     } else if used[power] >= n {
                         // DATC 4.D.4: the first builds and waives (4.D.7) are used.
                         let r = Ruling {
@@ -1124,7 +1127,13 @@ fn key_of<M: Mask>(map: &'static GameMap<M>) -> usize {
     map as *const GameMap<M> as usize
 }
 
-/// Runs `f` with this thread's buffers for `map` (created on first use).
+/// Buffers a thread keeps, for its most recently used maps (the others' are dropped).
+const SCRATCH_MAPS: usize = 4;
+/// Spare buffers kept between batches, in all.
+const SPARE_LIMIT: usize = 64;
+
+/// Runs `f` with this thread's buffers for `map` (created on first use; a thread keeps those of
+/// its [`SCRATCH_MAPS`] most recently used maps).
 pub fn with_scratch<M: Mask, R>(
     map: &'static GameMap<M>,
     f: impl FnOnce(&mut Scratch<M>) -> R,
@@ -1132,14 +1141,15 @@ pub fn with_scratch<M: Mask, R>(
     SCRATCH.with(|cell| {
         let mut all = cell.borrow_mut();
         let key = key_of(map);
-        let i = match all.iter().position(|s| s.0 == key) {
-            Some(i) => i,
+        match all.iter().position(|s| s.0 == key) {
+            Some(0) => {}
+            Some(i) => all[..=i].rotate_right(1),
             None => {
-                all.push((key, Box::new(Scratch::new(map))));
-                all.len() - 1
+                all.truncate(SCRATCH_MAPS - 1);
+                all.insert(0, (key, Box::new(Scratch::new(map))));
             }
-        };
-        match all[i].1.downcast_mut::<Scratch<M>>() {
+        }
+        match all[0].1.downcast_mut::<Scratch<M>>() {
             Some(s) => f(s),
             None => unreachable!("a map's buffers are of its width"),
         }
@@ -1168,7 +1178,11 @@ pub fn return_scratch() {
     let mine: Vec<Slot0> = SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
     if !mine.is_empty() {
         let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+        // Bounded: batches of threads started for them, on games of many maps, would otherwise
+        // pile up the buffers of maps no later thread asks for.
         spare.extend(mine);
+        let over = spare.len().saturating_sub(SPARE_LIMIT);
+        spare.drain(..over); // the oldest go
     }
 }
 

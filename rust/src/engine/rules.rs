@@ -23,6 +23,8 @@ pub enum Edition {
     E2023,
     /// The Diplomacy Player's Technical Guide.
     Dptg,
+    /// MILA's rulings (`diplomacy` 1.1.2) where they depart from the DATC: today's otherwise.
+    Mila,
 }
 
 /// What the civil-disorder distance is measured to.
@@ -58,6 +60,8 @@ pub struct Rules {
     pub edition: Edition,
     /// The movement choices (DATC 4.A.1-4.A.3), read by the resolver.
     pub resolver: Rulings,
+    /// MILA: a waive never uses up a build (off: it does, DATC 4.D.7).
+    pub waive_free: bool,
 }
 
 /// The value of one option as `diplo.rules.Rules.to_json()` writes it: a name or a count.
@@ -81,7 +85,8 @@ impl Rules {
                     "2000" => Edition::E2000,
                     "2023" => Edition::E2023,
                     "dptg" => Edition::Dptg,
-                    _ => return bad("edition", "1971 1982 2000 2023 dptg"),
+                    "mila" => Edition::Mila,
+                    _ => return bad("edition", "1971 1982 2000 2023 dptg mila"),
                 };
                 self.set_edition(edition);
             }
@@ -98,6 +103,41 @@ impl Rules {
                     "all" => ConvoyDisruption::AllRoutes,
                     "any" => ConvoyDisruption::AnyRoute,
                     _ => return bad("convoy_disruption", "all any"),
+                }
+            }
+            ("convoy_fallback", RuleValue::Name(v)) => {
+                self.resolver.convoy_fallback = match v {
+                    "none" => false,
+                    "land" => true,
+                    _ => return bad("convoy_fallback", "none land"),
+                }
+            }
+            ("support_coast", RuleValue::Name(v)) => {
+                self.resolver.support_coast_ignored = match v {
+                    "match" => false,
+                    "any" => true,
+                    _ => return bad("support_coast", "match any"),
+                }
+            }
+            ("own_support", RuleValue::Name(v)) => {
+                self.resolver.own_support_of_convoyed = match v {
+                    "never" => false,
+                    "convoyed" => true,
+                    _ => return bad("own_support", "never convoyed"),
+                }
+            }
+            ("convoyed_attack_from", RuleValue::Name(v)) => {
+                self.resolver.attack_from_sea = match v {
+                    "army" => false,
+                    "sea" => true,
+                    _ => return bad("convoyed_attack_from", "army sea"),
+                }
+            }
+            ("waive", RuleValue::Name(v)) => {
+                self.waive_free = match v {
+                    "uses_build" => false,
+                    "free" => true,
+                    _ => return bad("waive", "uses_build free"),
                 }
             }
             ("paradox", RuleValue::Name(v)) => {
@@ -159,13 +199,23 @@ impl Rules {
             Edition::E2023 => (Intent, AllRoutes, Paradox::Szykman, OwnedCentres),
             // 4.A.3: only "by convoy" convoys to a neighbour; the rest as today's.
             Edition::Dptg => (Explicit, AllRoutes, Paradox::Szykman, OwnedCentres),
+            Edition::Mila => (Intent, AllRoutes, Paradox::Szykman, OwnedCentres),
         };
+        // MILA's departures from the DATC (`docs/mila-compat.md`), on only in its edition.
+        let mila = edition == Edition::Mila;
         self.edition = edition;
         self.resolver = Rulings {
             adjacent_convoy,
             convoy_disruption,
             paradox,
+            // 4.A.3: 1971 takes no disrupted "unwanted" convoy to a neighbour (6.G.4); MILA
+            // falls back to the land route as well.
+            convoy_fallback: mila || edition == Edition::E1971,
+            support_coast_ignored: mila,
+            own_support_of_convoyed: mila,
+            attack_from_sea: mila,
         };
+        self.waive_free = mila;
         self.civil_disorder = civil_disorder;
     }
 
@@ -262,10 +312,15 @@ mod tests {
         assert_eq!(r.resolver.adjacent_convoy, AdjacentConvoy::Opposite);
         assert_eq!(r.resolver.convoy_disruption, ConvoyDisruption::AnyRoute);
         assert_eq!(r.resolver.paradox, Paradox::Rule1971);
+        assert!(r.resolver.convoy_fallback && !r.waive_free);
         r.set("paradox", RuleValue::Name("szykman")).unwrap();
         assert_eq!(r.resolver.paradox, Paradox::Szykman);
         r.set("edition", RuleValue::Name("2023")).unwrap();
         assert_eq!(r, Rules::default());
+        r.set("edition", RuleValue::Name("mila")).unwrap();
+        assert!(r.waive_free && r.resolver.convoy_fallback && r.resolver.attack_from_sea);
+        r.set("waive", RuleValue::Name("uses_build")).unwrap();
+        assert!(!r.waive_free);
         assert!(r.set("edition", RuleValue::Name("1983")).is_err());
         assert!(r.set("paradox", RuleValue::Name("none")).is_err());
     }

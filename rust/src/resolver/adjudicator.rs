@@ -65,7 +65,7 @@
 
 use super::convoy;
 use super::map::CompiledMap;
-use super::orders::{Board, Order, Unit, CONVOY, MOVE, NONE, SUPPORT_MOVE};
+use super::orders::{Board, Order, Unit, CONVOY, MOVE, NONE, SUPPORT_HOLD, SUPPORT_MOVE};
 use super::outcome::{self, MovementOutcome};
 use super::{ConvoyDisruption, Paradox, Rulings};
 
@@ -82,6 +82,8 @@ pub struct Adjudicator<'m> {
     pub(crate) map: &'m CompiledMap,
     /// The rulebook choices of the phases resolved (default: today's, the DATC's).
     pub rulings: Rulings,
+    /// Per unit: an army moved overland by MILA's fallback after a disruption.
+    overland: Vec<bool>,
     pub(crate) board: Board,
     /// Per unit decision: RESOLVED | VISITED | IN_CYCLE | RESOLUTION bits.
     flags: Vec<u8>,
@@ -111,6 +113,7 @@ impl<'m> Adjudicator<'m> {
         Adjudicator {
             map,
             rulings: Rulings::default(),
+            overland: Vec::new(),
             board: Board::default(),
             flags: Vec::new(),
             stopped: Vec::new(),
@@ -136,10 +139,38 @@ impl<'m> Adjudicator<'m> {
         orders: &[Order],
         out: &mut MovementOutcome,
     ) -> Result<(), String> {
-        self.board.load(self.map, units, orders, self.rulings)?;
-        self.resolve_all();
+        self.overland.clear();
+        self.overland.resize(units.len(), false);
+        loop {
+            self.board
+                .load(self.map, units, orders, self.rulings, &self.overland)?;
+            self.resolve_all();
+            if !self.rulings.convoy_fallback || !self.fall_back(orders) {
+                break;
+            }
+        }
         outcome::fill(self, out);
         Ok(())
+    }
+
+    /// MILA's fallback after a disruption: marks overland every army convoyed by intent to a
+    /// neighbouring province, not ordered "via convoy", whose convoy failed; whether any was
+    /// (the phase is then resolved again with those armies moving overland).
+    fn fall_back(&mut self, orders: &[Order]) -> bool {
+        let mut again = false;
+        for (u, order) in orders.iter().enumerate() {
+            if self.board.kind[u] != MOVE || !self.board.convoyed[u] {
+                continue;
+            }
+            let via = matches!(order, Order::Move { via: true, .. });
+            let adjacent = self.map.army_adjacent(self.board.prov[u], self.board.a[u]);
+            // A convoy the paradox rule stopped does not fall back (DATC 6.G.11, as MILA).
+            if !via && adjacent && !self.stopped[u] && !self.path(u) {
+                self.overland[u] = true;
+                again = true;
+            }
+        }
+        again
     }
 
     /// The map this adjudicator was built for.
@@ -431,6 +462,7 @@ impl<'m> Adjudicator<'m> {
             // DATC 6.D.20 (own power), 6.D.15 (the attacked province), 6.F.6 (no route).
             if self.board.power[m] != power
                 && self.board.prov[m] != exempt
+                && !(self.rulings.attack_from_sea && self.given_to_its_sea(s, m))
                 && !(self.board.convoyed[m] && self.paradox_rule_keeps(s, m))
                 && self.path(m)
             {
@@ -481,6 +513,19 @@ impl<'m> Adjudicator<'m> {
                     && b.matched[there as usize]
             }
         }
+    }
+
+    /// MILA: whether support `s` is a support to hold a fleet that every route of convoyed
+    /// army `m` needs (the attack then counts as coming from that sea and does not cut it).
+    fn given_to_its_sea(&self, s: usize, m: usize) -> bool {
+        let b = &self.board;
+        if !b.convoyed[m] || b.kind[s] != SUPPORT_HOLD {
+            return false;
+        }
+        let there = b.unit_at[b.a[s] as usize];
+        there != NONE
+            && b.convoys_of(m).any(|f| f == there as usize)
+            && self.necessary(m, there as usize)
     }
 
     /// Whether convoying fleet `f` is on every route of army `m` (DATC 4.A.2, the 2000 rule's

@@ -66,6 +66,20 @@ pub struct Rulings {
     pub adjacent_convoy: AdjacentConvoy,
     pub convoy_disruption: ConvoyDisruption,
     pub paradox: Paradox,
+    /// The land fallback (MILA's, and 1971's reading of 6.G.4): an army convoyed to a
+    /// neighbouring province moves overland when its convoy orders form no route, or (not
+    /// ordered "via convoy") when its convoy is disrupted. Off: no fallback (DATC 4.A.3, 6.G.8,
+    /// 6.G.20).
+    pub convoy_fallback: bool,
+    /// MILA: a fleet's move support counts whatever coast it names (off: the coast must match,
+    /// 6.B.9).
+    pub support_coast_ignored: bool,
+    /// MILA: a power's support of an attack on its own unit counts when the attack is convoyed
+    /// "via convoy" or beyond the army's neighbours (off: 6.D.12).
+    pub own_support_of_convoyed: bool,
+    /// MILA: a convoyed attack comes from its convoying sea, so it does not cut a support to
+    /// hold a fleet every route of it needs (off: it comes from the army's province, 4.A.4).
+    pub attack_from_sea: bool,
 }
 pub use map::CompiledMap;
 pub use orders::{Order, Unit};

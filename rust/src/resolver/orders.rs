@@ -73,6 +73,8 @@ pub(crate) struct Board {
     pub loc_arg: Vec<u16>,
     /// MOVE: treated as convoyed (DATC 4.A.3, v3.0 preference: no fallback to the land route).
     pub convoyed: Vec<bool>,
+    /// MOVE: an army ordered "via convoy" or to a province it cannot walk to.
+    pub explicit: Vec<bool>,
     /// SUPPORT / CONVOY: the order matches what the named unit was ordered (not void).
     pub matched: Vec<bool>,
     /// MOVE: the unit it meets head to head (neither move convoyed), or NONE.
@@ -151,6 +153,7 @@ impl Board {
         units: &[Unit],
         orders: &[Order],
         rulings: Rulings,
+        overland: &[bool],
     ) -> Result<(), String> {
         if units.len() != orders.len() {
             return Err(format!(
@@ -175,6 +178,7 @@ impl Board {
         reset(&mut self.b, n, NONE);
         reset(&mut self.loc_arg, n, NONE);
         reset(&mut self.convoyed, n, false);
+        reset(&mut self.explicit, n, false);
         reset(&mut self.matched, n, false);
         reset(&mut self.opp, n, NONE);
         reset(&mut self.into_next, n, NONE);
@@ -263,6 +267,7 @@ impl Board {
                         // adjacent or the order says "via convoy"; the third reason (an own
                         // convoying fleet) is added below, once all orders are known.
                         let adjacent = map.army_adjacent(here, dp);
+                        self.explicit[i] = via || !adjacent;
                         self.convoyed[i] = !adjacent
                             || (via && rulings.adjacent_convoy != AdjacentConvoy::Opposite);
                     }
@@ -355,6 +360,29 @@ impl Board {
                 }
             }
         }
+        if rulings.convoy_fallback {
+            // MILA: an army with convoy intent to a neighbouring province goes overland when
+            // the convoy orders given for it form no route, or when a first resolution found
+            // its convoy disrupted (`overland`, see `Adjudicator::resolve_into`).
+            for u in 0..n {
+                if self.kind[u] != MOVE || !self.convoyed[u] {
+                    continue;
+                }
+                let (from, to) = (self.prov[u], self.a[u]);
+                if !map.army_adjacent(from, to) {
+                    continue;
+                }
+                let fleets: Vec<u16> = (0..n)
+                    .filter(|&c| self.kind[c] == CONVOY && convoyed_army(self, c) == Some(u))
+                    .map(|c| self.prov[c])
+                    .collect();
+                if overland.get(u).copied().unwrap_or(false)
+                    || !super::convoy::route_exists(map, from, to, &fleets, |_| true)
+                {
+                    self.convoyed[u] = false;
+                }
+            }
+        }
 
         // Lists are built by pushing at the head while walking units backwards, so that each
         // list comes out in increasing unit order; except the moves into a province, kept in
@@ -407,7 +435,9 @@ impl Board {
                     if t != NONE
                         && self.kind[t as usize] == MOVE
                         && self.a[t as usize] == self.b[i]
-                        && (coast == NONE || self.loc_arg[t as usize] == coast)
+                        && (coast == NONE
+                            || (rulings.support_coast_ignored && self.fleet[i])
+                            || self.loc_arg[t as usize] == coast)
                     {
                         self.matched[i] = true;
                         self.sup_next[i] = self.sup_head[t as usize];

@@ -62,6 +62,12 @@ impl Adjudicator<'_> {
         if defender == self.board.power[u] {
             return 0;
         }
+        // MILA: a power's support of a convoyed attack ("via convoy", or beyond the army's
+        // neighbours) on its own unit counts.
+        if self.rulings.own_support_of_convoyed && self.board.convoyed[u] && self.board.explicit[u]
+        {
+            return 1 + self.supports(u, None);
+        }
         1 + self.supports(u, Some(defender))
     }
 
