@@ -69,6 +69,28 @@ fn text_key<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> u64 {
     code | tag(me) << 36 | tag(other) << 48
 }
 
+/// A text's first bytes as three big-endian words (zero past its end): comparing keys orders
+/// texts as comparing the texts does, up to the first 24 bytes (texts hold no zero byte).
+type SortKey = [u64; 3];
+
+fn sort_key(text: &str) -> SortKey {
+    let mut bytes = [0u8; 24];
+    let n = text.len().min(24);
+    bytes[..n].copy_from_slice(&text.as_bytes()[..n]);
+    let word = |i: usize| u64::from_be_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
+    [word(0), word(1), word(2)]
+}
+
+/// One of a map's MILA texts: its sort key (beside the entry, so that sorting a phase's texts
+/// reads no text), the text, the text as a Python string and its code as a Python int (a text
+/// is one code's).
+pub(crate) struct MilaText {
+    key: SortKey,
+    text: Box<str>,
+    py_text: Py<PyString>,
+    py_code: Py<PyAny>,
+}
+
 const NOT_LISTED: u32 = u32::MAX;
 /// A map's texts are forgotten past this many.
 const TEXTS_MAX: usize = 1 << 19;
@@ -113,8 +135,9 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
         cache.index.clear();
         cache.arena.clear();
     }
-    // Per slot, the indexes of its listed texts (made where missing).
+    // Per slot, the indexes of its listed texts (made where missing), sorted by text.
     let mut listed_of: Vec<Vec<(u32, Code)>> = Vec::with_capacity(slots.len());
+    let mut keyed: Vec<(SortKey, u32, Code)> = Vec::new();
     for (_, _, key_is_power, codes) in &slots {
         let mut listed = Vec::with_capacity(if *key_is_power { 0 } else { codes.len() });
         if !*key_is_power {
@@ -127,7 +150,12 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
                             Some(t) => {
                                 let py_text = PyString::new(py, &t).unbind();
                                 let py_code = signed(code).into_pyobject(py)?.into_any().unbind();
-                                cache.arena.push((t.into_boxed_str(), py_text, py_code));
+                                cache.arena.push(MilaText {
+                                    key: sort_key(&t),
+                                    text: t.into_boxed_str(),
+                                    py_text,
+                                    py_code,
+                                });
                                 (cache.arena.len() - 1) as u32
                             }
                             None => NOT_LISTED,
@@ -137,11 +165,16 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
                     }
                 };
                 if i != NOT_LISTED {
-                    listed.push((i, code));
+                    keyed.push((cache.arena[i as usize].key, i, code));
                 }
             }
             let texts = &cache.arena;
-            listed.sort_unstable_by(|x, y| texts[x.0 as usize].0.cmp(&texts[y.0 as usize].0));
+            // Equal keys: texts alike in their first 24 bytes, told apart by the rest.
+            keyed.sort_unstable_by(|x, y| {
+                x.0.cmp(&y.0)
+                    .then_with(|| texts[x.1 as usize].text.cmp(&texts[y.1 as usize].text))
+            });
+            listed.extend(keyed.drain(..).map(|(_, i, code)| (i, code)));
         }
         listed_of.push(listed);
     }
@@ -171,11 +204,13 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
         keys[power].append(key_name)?;
         let texts = PyList::new(
             py,
-            listed.iter().map(|x| cache.arena[x.0 as usize].1.bind(py)),
+            listed
+                .iter()
+                .map(|x| cache.arena[x.0 as usize].py_text.bind(py)),
         )?;
         for &(i, _) in listed {
             let entry = &cache.arena[i as usize];
-            by_text[power].set_item(entry.1.bind(py), entry.2.bind(py))?;
+            by_text[power].set_item(entry.py_text.bind(py), entry.py_code.bind(py))?;
         }
         possible.set_item(key_name, &texts)?;
         let loc = loc_of(listed[0].1);

@@ -40,10 +40,9 @@ impl<K, E> Default for TextArena<K, E> {
     }
 }
 
-/// MILA's order texts by `mila`'s key: the text, as a Python string, and its code as a
-/// Python int (a text is one code's). Most orders recur from phase to phase, so a phase mostly
-/// reuses Python strings, their hashes included.
-pub(crate) type MilaTexts = TextArena<u64, (Box<str>, Py<PyString>, Py<PyAny>)>;
+/// MILA's order texts by `mila`'s key (see `mila::MilaText`). Most orders recur from phase to
+/// phase, so a phase mostly reuses Python strings, their hashes included.
+pub(crate) type MilaTexts = TextArena<u64, super::mila::MilaText>;
 
 /// Order texts as Rust and Python strings, by [`text_key`]: a map has a bounded number of them
 /// (every order of every unit type at every place), so they are made once.
