@@ -970,10 +970,9 @@ def register(sub: Any) -> None:
         "bench",
         help="time diplo's engines (and MILA's) on random full-board play",
         description=(
-            "Time the movement, strings, selfplay, mila-api, jsonl and batch workloads on every "
-            "engine, "
-            "interleaved in rounds; report the median µs per phase. The defaults take about a "
-            "minute."
+            "Time the movement, strings, selfplay, mila-api, jsonl, batch and vector workloads "
+            "(and rollouts, when asked for) on every engine, interleaved in rounds; report the "
+            "median µs per phase. The defaults take a few minutes."
         ),
     )
     defaults = Settings()
