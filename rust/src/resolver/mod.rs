@@ -87,8 +87,10 @@ pub use outcome::{code, MovementOutcome};
 
 /// Boards up to this many units are resolved on the caller's stack; larger ones (never seen on a
 /// standard board, which has at most 34 units) on a helper thread with a stack sized for the
-/// recursion depth, which grows with the number of decisions.
-const INLINE_UNITS: usize = 256;
+/// recursion depth, which grows with the number of decisions. An unoptimised (debug) build's
+/// frames are several times larger, so there the helper thread takes over sooner: a chain of 255
+/// moves overflowed a 128 KiB stack in `cargo test` (`rust/tests/wide.rs`) but not in release.
+const INLINE_UNITS: usize = if cfg!(debug_assertions) { 64 } else { 256 };
 
 /// Resolves one movement phase. `orders[i]` is the order of `units[i]`.
 ///
