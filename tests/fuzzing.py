@@ -579,6 +579,83 @@ def check_env(rng: random.Random) -> str:
     return f"steps {min(steps, 3)}+" if steps >= 3 else f"steps {steps}"
 
 
+# --------------------------------------------------------------------------- the vectorised env
+
+
+def _vector_action(rng: random.Random, env: Any) -> Any:
+    import numpy as np
+
+    shape = (env.num_envs, len(env.powers), env.max_slots)
+    roll = rng.random()
+    if roll < 0.5:  # a legal choice per slot (0 where a slot has nothing to order)
+        counts = env._buffers["legal_counts"]
+        return np.array(
+            [[[rng.randrange(max(int(c), 1)) for c in row] for row in game] for game in counts],
+            dtype=np.int64,
+        )
+    if roll < 0.7:
+        return np.array(
+            [[[rng.randint(-5, 600) for _ in range(shape[2])] for _ in range(shape[1])]] * shape[0]
+        )
+    return rng.choice(
+        [
+            None,
+            5,
+            "A PAR H",
+            [],
+            np.zeros(shape[1:], dtype=np.int64),
+            np.zeros((shape[0] + 1, *shape[1:]), dtype=np.int64),
+            np.zeros(shape, dtype=np.float64) + 0.5,
+            np.full(shape, np.nan),
+            np.full(shape, 2**40, dtype=np.int64),
+            np.zeros(shape, dtype=np.bool_),
+            np.zeros(shape, dtype=np.int64).tolist(),
+            {"a": 1},
+        ]
+    )
+
+
+def check_vector_env(rng: random.Random) -> str:
+    """The vectorised env under arbitrary actions: a step either plays (observations in their
+    space, legal counts matching each game's legal codes, finite rewards) or is refused with
+    ``ValueError`` / ``EnvError`` and changes no game."""
+    import numpy as np
+
+    from diplo.env import DiplomacyVectorEnv, EnvError
+
+    env = DiplomacyVectorEnv(
+        rng.randint(1, 3),
+        max_year=rng.choice([1901, 1902, 1903]),
+        threads=rng.choice([1, 2]),
+        copy=True,
+    )
+    env.reset(seed=rng.randint(0, 9))
+    steps = 0
+    try:
+        for _ in range(rng.randint(1, 8)):
+            before = [env.game(i).state_indices() for i in range(env.num_envs)]
+            actions = _vector_action(rng, env)
+            try:
+                obs, rewards, terms, truncs, _infos = env.step(actions)
+            except (ValueError, EnvError) as exc:
+                message = str(exc)
+                assert len(message) < 500 and "Traceback" not in message, message
+                assert [env.game(i).state_indices() for i in range(env.num_envs)] == before
+                continue
+            steps += 1
+            assert env.observation_space.contains(obs)
+            assert np.isfinite(rewards).all(), rewards
+            assert terms.shape == truncs.shape == (env.num_envs,)
+            for i in range(env.num_envs):
+                counts = obs["legal_counts"][i]
+                for p, slots in enumerate(env.legal_codes(i)):
+                    assert [int(c) for c in counts[p][: len(slots)]] == [len(o) for o in slots]
+                    assert not counts[p][len(slots) :].any()
+    finally:
+        env.close()
+    return f"steps {min(steps, 3)}+" if steps >= 3 else f"steps {steps}"
+
+
 # --------------------------------------------------------------------------- the MILA drop-in
 
 

@@ -73,6 +73,13 @@ def test_env_actions(rng: random.Random) -> None:
     fuzzing.check_env(rng)
 
 
+@ci(30)
+@given(RNG)
+def test_vector_env_actions(rng: random.Random) -> None:
+    pytest.importorskip("gymnasium")
+    fuzzing.check_vector_env(rng)
+
+
 @ci(80)
 @given(RNG)
 def test_mila_drop_in_calls(rng: random.Random) -> None:

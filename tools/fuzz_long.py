@@ -37,6 +37,7 @@ SURFACES: dict[str, tuple[float, Callable[[random.Random], str]]] = {
     "fast_calls": (5, lambda r: fuzzing.check_fast_calls(r, generated_position, slow_orders)),
     "jsonl": (5, fuzzing.check_jsonl),
     "env": (2, fuzzing.check_env),
+    "vector": (2, fuzzing.check_vector_env),
     "mila_dropin": (3, fuzzing.check_mila_dropin),
     "rollouts": (0.2, fuzzing.check_rollouts),
 }
