@@ -228,6 +228,15 @@ def test_game_page_in_headless_chromium(tmp_path: Path) -> None:
         assert changed > 0.003 * len(first) * len(first[0]), "the board did not change after Next"
         browser.evaluate("document.getElementById('prev').click()")
         assert browser.evaluate(visible) == "S1901M"
-        assert browser.screenshot() == first
+        # The page repaints after the click; on a loaded machine a screenshot can come first, so
+        # wait (a bounded number of frames) for the first board to be back. The comparison is a
+        # plain bool: pytest's diff of two screenshots' pixel lists would take minutes.
+        back = False
+        for _ in range(50):
+            back = browser.screenshot() == first
+            if back:
+                break
+            time.sleep(0.1)
+        assert back, "the first board did not come back after Prev"
     finally:
         browser.close()
