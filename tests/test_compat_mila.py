@@ -27,6 +27,7 @@ from diplo.engine.codes import decode_order
 from diplo.formats.mila import position_from_mila
 from diplo.model.map import standard_map
 from diplo.model.orders import Move, Waive, format_order, parse_order
+from diplo.model.rules import Rules
 from diplo.reference.legal import legal_orders
 from test_mila import judge
 
@@ -53,13 +54,14 @@ def board(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def play_both(seed: int, mila: Any) -> tuple[Counter[str], list[str]]:
-    """One game through both engines; (counts, problems)."""
+def play_both(seed: int, mila: Any, ruling: Rules | None = None) -> tuple[Counter[str], list[str]]:
+    """One game through both engines, the drop-in under ``ruling`` (default: today's rulings);
+    (counts, problems)."""
     counts: Counter[str] = Counter()
     problems: list[str] = []
     game_map = standard_map()
     rng = random.Random(seed)
-    theirs, ours = mila.Game(), Game()
+    theirs, ours = mila.Game(), Game(ruling=ruling)
     while not theirs.is_game_done and int(theirs.get_current_phase()[1:5]) <= LAST_YEAR:
         phase = theirs.get_current_phase()
         where = f"seed {seed} {phase}"
@@ -94,9 +96,10 @@ def play_both(seed: int, mila: Any) -> tuple[Counter[str], list[str]]:
             counts["same"] += 1
             continue
         # A departure: it must be diplo's reference ruling, and a named one.
-        position = position_from_mila(before, phase, game_map)
+        position = position_from_mila(before, phase, game_map, rules=ruling)
         reference = process_phase(position, orders).next
-        if position_from_mila(ours.get_state(), game_map=game_map).to_json() != reference.to_json():
+        drop_in = position_from_mila(ours.get_state(), game_map=game_map, rules=ruling)
+        if drop_in.to_json() != reference.to_json():
             problems.append(f"{where}: the drop-in's board is not diplo's ruling")
         record = {
             "seed": seed,
@@ -107,7 +110,7 @@ def play_both(seed: int, mila: Any) -> tuple[Counter[str], list[str]]:
             "next_phase": theirs.get_current_phase(),
             "next_state": after,
         }
-        verdict = judge(record, game_map, None)
+        verdict = judge(record, game_map, None, ruling)
         problems += [f"{where}: unexplained: {d}" for d in verdict.unexplained]
         counts.update(f"rule {r}" for r in verdict.rules)
         counts["departures"] += 1
@@ -126,6 +129,22 @@ def test_the_same_bot_plays_alike_through_mila_and_the_drop_in() -> None:
     print(f"{GAMES} games to {LAST_YEAR}: {dict(totals)}")
     assert totals["phases"] > 20 * GAMES
     assert not problems, "\n".join(problems[:30])
+
+
+def test_in_milas_ruling_mode_the_drop_in_plays_as_mila() -> None:
+    # edition=mila: the same bot, the same orders, and every phase's board (units, centres,
+    # retreat lists, the next phase) is MILA's: no departure at all.
+    mila = pytest.importorskip("diplomacy", reason="MILA (the 'compare' extra) is not installed")
+    totals: Counter[str] = Counter()
+    problems: list[str] = []
+    for seed in range(GAMES):
+        counts, found = play_both(seed, mila, Rules(edition="mila"))
+        totals.update(counts)
+        problems += found
+    print(f"{GAMES} games to {LAST_YEAR} under edition=mila: {dict(totals)}")
+    assert totals["phases"] > 20 * GAMES
+    assert not problems, "\n".join(problems[:30])
+    assert totals["departures"] == 0 and totals["same"] == totals["phases"], dict(totals)
 
 
 # --------------------------------------------------------------------------- without MILA

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from diplo.formats import gamefile
 from diplo.formats.contract import DocumentError, adjudicate_document
 from diplo.model.map import Map, standard_map
 from diplo.model.orders import Build, format_order
-from diplo.model.position import Position
+from diplo.model.position import Position, PositionError
 from diplo.model.rules import DEFAULT_RULES, Rules, RulesError
 from diplo.reference.adjustments import adjustment_counts, build_sites
 from diplo.reference.legal import legal_orders
@@ -349,6 +350,7 @@ MOVEMENT_OPTIONS = {
     "support_coast": ("match", "any"),
     "own_support": ("never", "convoyed"),
     "convoyed_attack_from": ("army", "sea"),
+    "retreat_after_convoy": ("vacant", "any"),
 }
 
 
@@ -507,6 +509,7 @@ def test_mila_is_todays_rulings_with_its_departures() -> None:
         "support_coast": "any",
         "own_support": "convoyed",
         "convoyed_attack_from": "sea",
+        "retreat_after_convoy": "any",
     }
     assert MILA.waive == "free" and MILA.civil_disorder == "owned"
     assert Rules().waive == "uses_build" and Rules(edition="1971").convoy_fallback == "land"
@@ -593,3 +596,175 @@ def test_mila_waives_use_no_build(backend: str) -> None:
     }
     assert "FRANCE A PAR" not in _board(_ruled(doc, DEFAULT_RULES, backend))
     assert "FRANCE A PAR" in _board(_ruled(doc, MILA, backend))
+
+
+# A convoyed attack dislodges Turkey's A ARM. Its neighbours: ANK and SEV held, SYR held (its move
+# bounced), SMY left empty by a standoff. MILA 1.1.2 itself, given these orders, lists all four in
+# its state (``retreats``), offers ``A ARM R SMY`` and ``A ARM D`` and refuses ``A ARM R ANK``.
+CONVOYED_DISLODGEMENT: dict[str, Any] = {
+    "phase": "S1901M",
+    "units": {
+        "RUSSIA": ["A RUM", "F BLA", "A SEV"],
+        "TURKEY": ["A ARM", "F ANK", "A CON", "A SYR"],
+    },
+    "orders": {
+        "RUSSIA": ["A RUM - ARM VIA", "F BLA C A RUM - ARM", "A SEV S A RUM - ARM"],
+        "TURKEY": ["A ARM H", "F ANK H", "A CON - SMY", "A SYR - SMY"],
+    },
+}
+
+
+def _options(out: dict[str, Any]) -> list[str]:
+    return list(out["next"]["dislodged"].get("TURKEY", {}).get("A ARM", []))
+
+
+def test_mila_lists_every_retreat_after_a_convoyed_attack(backend: str) -> None:
+    # retreat_options_after_convoyed_attack: today the unit has no retreat (SMY is a standoff's,
+    # DATC 6.H.6) and is disbanded at once; MILA lists every neighbour, occupied ones included.
+    today = _ruled(CONVOYED_DISLODGEMENT, DEFAULT_RULES, backend)
+    assert today["next"]["phase"] == "F1901M" and not today["next"]["dislodged"]
+    mila = _ruled(CONVOYED_DISLODGEMENT, MILA, backend)
+    assert mila["next"]["phase"] == "S1901R"
+    assert _options(mila) == ["ANK", "SEV", "SMY", "SYR"]
+    # The option alone, on today's other rulings, does the same; a plain attack is unchanged.
+    alone = Rules(retreat_after_convoy="any")
+    assert _options(_ruled(CONVOYED_DISLODGEMENT, alone, backend)) == ["ANK", "SEV", "SMY", "SYR"]
+    plain = {**CONVOYED_DISLODGEMENT, "units": {**CONVOYED_DISLODGEMENT["units"]}}
+    plain["orders"] = {**plain["orders"], "RUSSIA": ["A RUM - ARM", "A SEV S A RUM - ARM"]}
+    plain["units"]["RUSSIA"] = ["A RUM", "A SEV"]
+    assert not _ruled(plain, MILA, backend)["next"]["dislodged"]
+
+
+def _retreat_phase(rules: Rules, backend: str) -> Position:
+    position = Position.from_json(CONVOYED_DISLODGEMENT, standard_map()).with_changes(rules=rules)
+    orders = {p: list(os) for p, os in CONVOYED_DISLODGEMENT["orders"].items()}
+    return process_phase(position, orders, backend).next
+
+
+@pytest.mark.parametrize("order", ["A ARM R SMY", "A ARM R ANK", "A ARM R SYR", "A ARM D"])
+def test_mila_never_retreats_where_a_unit_stands(backend: str, order: str) -> None:
+    from diplo.api.legal import legal_order_texts
+
+    position = _retreat_phase(MILA, backend)
+    assert sorted(legal_order_texts(position, "TURKEY", backend=backend)["ARM"]) == [
+        "A ARM D",
+        "A ARM R SMY",
+    ]
+    out = process_phase(position, {"TURKEY": [order]}, backend)
+    (result,) = [r for r in out.results if r.unit == "A ARM" and r.given]
+    turkey = {str(p) for p in out.next.units.values() if p.power == "TURKEY"}
+    if order == "A ARM R SMY":
+        assert result.legal and result.success and "A SMY" in turkey
+    else:
+        assert "A ARM" not in turkey and len(out.next.units) == 6
+        if order != "A ARM D":
+            assert not result.legal and "may retreat to SMY" in (result.reason or "")
+    # The code API rules alike, from the same retreat phase.
+    from diplo.engine.codes import encode_order
+    from diplo.model.orders import parse_order
+
+    code = encode_order(parse_order(order, position.map), position.map, "TURKEY")
+    assert _fast_next(position, [code]).to_json() == out.next.to_json()
+
+
+def test_mila_keeps_a_unit_whose_listed_retreats_are_all_occupied(backend: str) -> None:
+    # MILA 1.1.2: with SMY held too, the state still lists ANK, SEV, SMY and SYR, so the unit is
+    # not removed at once: a retreat phase follows in which it may only disband.
+    doc = {**CONVOYED_DISLODGEMENT, "units": {**CONVOYED_DISLODGEMENT["units"]}}
+    doc["units"]["TURKEY"] = ["A ARM", "F ANK", "A SMY", "A SYR"]
+    doc["orders"] = {**doc["orders"], "TURKEY": ["A ARM H"]}
+    assert not _ruled(doc, DEFAULT_RULES, backend)["next"]["dislodged"]
+    mila = _ruled(doc, MILA, backend)
+    assert mila["next"]["phase"] == "S1901R" and _options(mila) == ["ANK", "SEV", "SMY", "SYR"]
+    position = Position.from_json(mila["next"], standard_map())
+    assert position.rules == MILA
+    out = process_phase(position, {}, backend)
+    assert str(out.next.phase) == "F1901M"
+    assert {str(p) for p in out.next.units.values() if p.power == "TURKEY"} == {
+        "F ANK",
+        "A SMY",
+        "A SYR",
+    }
+
+
+def test_an_occupied_option_is_a_bad_position_but_under_milas_lists() -> None:
+    doc = {
+        "phase": "S1901R",
+        "units": {"RUSSIA": ["A ARM"], "TURKEY": ["F ANK"]},
+        "dislodged": {"TURKEY": {"A ARM": ["ANK", "SMY"]}},
+    }
+    with pytest.raises(PositionError, match="F ANK stands there"):
+        Position.from_json(doc, standard_map())
+    kept = Position.from_json({**doc, "rules": {"edition": "mila"}}, standard_map())
+    assert kept.dislodged["ARM"].options == ("ANK", "SMY")
+    # The contract's reading leaves the occupied option out under any other rules.
+    read = Position.from_json(doc, standard_map(), occupied_options=True)
+    assert read.dislodged["ARM"].options == ("SMY",)
+    # The engine takes MILA's list only with MILA's rules.
+    assert FastGame(kept).position().dislodged["ARM"].options == ("ANK", "SMY")
+
+
+def test_milas_own_retreat_lists_agree() -> None:
+    diplomacy = pytest.importorskip("diplomacy")
+    game = diplomacy.Game()
+    game.clear_units()
+    for power, units in CONVOYED_DISLODGEMENT["units"].items():
+        game.set_units(power, units)
+    for power, orders in CONVOYED_DISLODGEMENT["orders"].items():
+        game.set_orders(power, orders)
+    game.process()
+    ours = _ruled(CONVOYED_DISLODGEMENT, MILA, "python")
+    assert game.get_current_phase() == ours["next"]["phase"]
+    assert sorted(game.get_state()["retreats"]["TURKEY"]["A ARM"]) == _options(ours)
+    assert sorted(game.get_all_possible_orders()["ARM"]) == ["A ARM D", "A ARM R SMY"]
+
+
+def _retreat_phase_listing_occupied(seed: int) -> tuple[Position, dict[str, list[str]]] | None:
+    """A retreat phase under MILA's retreat lists reached from a generated movement phase, with
+    random retreat orders that aim at every listed option (occupied ones too) or disband."""
+    import random
+
+    position, orders = _movement_phase(seed)
+    rules = replace(position.rules, retreat_after_convoy="any")
+    nxt = process_phase(position.with_changes(rules=rules), orders, "python").next
+    if not nxt.dislodged:
+        return None
+    rng = random.Random(seed)
+    retreats: dict[str, list[str]] = {}
+    for d in nxt.dislodged.values():
+        choice = rng.choice([*d.options, None])
+        order = f"{d.piece} D" if choice is None else f"{d.piece} R {choice}"
+        retreats.setdefault(d.piece.power, []).append(order)
+    return nxt, retreats
+
+
+@pytest.mark.skipif(not rust_available(), reason="the cross-check needs the Rust core")
+def test_both_engines_rule_milas_retreat_lists_alike() -> None:
+    from diplo.engine.codes import encode_order
+    from diplo.model.orders import parse_order
+
+    listed = 0
+    for seed in range(1000):
+        phase = _retreat_phase_listing_occupied(seed)
+        if phase is None:
+            continue
+        position, orders = phase
+        listed += any(
+            position.map.province_of(o) in position.units
+            for d in position.dislodged.values()
+            for o in d.options
+        )
+        ref = process_phase(position, orders, "python")
+        eng = process_phase(position, orders, "rust")
+        where = (position.to_json(), orders)
+        assert eng.to_json() == ref.to_json(), where
+        # The engine read from the document the reference wrote, and the code API, alike.
+        again = Position.from_json(position.to_json(), position.map)
+        assert process_phase(again, orders, "rust").to_json() == ref.to_json(), where
+        codes = [
+            encode_order(parse_order(t, position.map), position.map, p)
+            for p, ts in orders.items()
+            for t in ts
+        ]
+        assert _fast_next(position, codes).to_json() == ref.next.to_json(), where
+    assert listed >= 5, listed  # the generated phases do list occupied provinces

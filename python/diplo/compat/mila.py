@@ -638,7 +638,7 @@ class Game:
         a movement phase), the pending orders are kept where they still apply."""
         board = self._board()
         state = dict(board, name=phase_name)
-        position = position_from_mila(state, game_map=self._map)
+        position = position_from_mila(state, game_map=self._map, rules=self._ruling)
         pending = {p: [t for t, _ in given.values()] for p, given in self._orders.items()}
         outcome, done = self._outcome, self._done
         self._start(position)
@@ -920,7 +920,10 @@ class Game:
         name = str(state.get("name") or "")
         done = name == COMPLETED
         position = position_from_mila(
-            state, phase=self._core.phase if done else None, game_map=self._map
+            state,
+            phase=self._core.phase if done else None,
+            game_map=self._map,
+            rules=self._ruling,
         )
         self._start(position)
         if done:

@@ -33,6 +33,7 @@ from ..model.map import Map, MapError, map_named, standard_map
 from ..model.orders import format_order
 from ..model.position import Dislodged, Phase, Piece, Position, PositionError, parse_piece
 from ..model.results import PhaseOutcome, Result
+from ..model.rules import Rules
 from ..reference.adjustments import adjustment_counts, build_sites
 
 __all__ = [
@@ -85,16 +86,25 @@ class MilaError(ValueError):
 
 
 def position_from_mila(
-    state: Mapping[str, Any], phase: str | Phase | None = None, game_map: Map | None = None
+    state: Mapping[str, Any],
+    phase: str | Phase | None = None,
+    game_map: Map | None = None,
+    *,
+    rules: Rules | None = None,
 ) -> Position:
-    """The position of a MILA phase state (``Game.get_state()`` or a saved phase's ``state``).
+    """The position of a MILA phase state (``Game.get_state()`` or a saved phase's ``state``),
+    under ``rules`` (default: the map's).
 
     ``phase`` defaults to the state's ``name``. Units marked ``*`` are the dislodged units of a
     retreat phase; their options are read from ``retreats`` as given (MILA's lists are kept even
     where they differ from diplo's, as the JSON contract does for a retreat-phase document).
+    After a convoyed attack MILA's list also names occupied provinces, where MILA's orders never
+    let the unit go: they are kept under rules that list them too
+    (``retreat_after_convoy="any"``, ``edition=mila``) and left out under any other.
     A dislodged unit without options (MILA removes those at once) is left out.
     """
     game_map = standard_map() if game_map is None else game_map
+    rules = game_map.rules if rules is None else rules
     if not isinstance(state, Mapping):
         raise MilaError(f"a MILA state must be an object, not {show(state)}")
     name = state.get("name") if phase is None else phase
@@ -124,7 +134,13 @@ def position_from_mila(
                 centers[game_map.province_of(game_map.lookup(prov))] = power
         if parsed.kind != "R":
             dislodged = {}
-        return Position(game_map, parsed, units, centers, dislodged, "MILA import")
+        elif rules.retreat_after_convoy != "any":
+            province_of = game_map.province_of
+            dislodged = {
+                prov: Dislodged(d.piece, tuple(o for o in d.options if province_of(o) not in units))
+                for prov, d in dislodged.items()
+            }
+        return Position(game_map, parsed, units, centers, dislodged, "MILA import", rules=rules)
     except (PositionError, ValueError, TypeError, AttributeError, KeyError) as exc:
         # A MILA file is input: any value of the wrong shape is a malformed file.
         raise MilaError(f"{show(name)}: bad MILA state: {exc}") from exc

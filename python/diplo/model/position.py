@@ -213,12 +213,16 @@ class Position:
 
         A retreat option that names a province a unit stands in is refused, unless
         ``occupied_options`` is true: then the option is left out (the JSON contract takes such a
-        document, and a retreat there is ruled illegal as not among the unit's options). An
-        option the unit could never move to is refused either way.
+        document, and a retreat there is ruled illegal as not among the unit's options). Under
+        rules that list such options (``retreat_after_convoy="any"``, MILA's) it is kept (and a
+        retreat there is illegal all the same). An option the unit could never move to is
+        refused either way.
         """
         try:
             phase, units, centers, dislodged = _read_position(doc, game_map)
-            if occupied_options:
+            # Options the document leaves out keep the map's values.
+            rules = Rules.from_json(doc.get("rules"), game_map.rules)
+            if occupied_options and rules.retreat_after_convoy != "any":
                 dislodged = {
                     prov: Dislodged(
                         d.piece,
@@ -226,8 +230,6 @@ class Position:
                     )
                     for prov, d in dislodged.items()
                 }
-            # Options the document leaves out keep the map's values.
-            rules = Rules.from_json(doc.get("rules"), game_map.rules)
         except (PositionError, RulesError) as exc:
             raise PositionError(f"{where}: {exc}") from None
         return cls(game_map, phase, units, centers, dislodged, where, rules=rules)
@@ -493,7 +495,9 @@ def _explain(position: Position, where: str) -> None:
             if option not in reach:
                 raise fail(f"dislodged {piece} cannot retreat to {option}: it cannot move there")
             target = game_map.province_of(option)
-            if target in units:
+            # MILA's retreat lists (``retreat_after_convoy="any"``) name occupied provinces,
+            # which the retreat rule then never allows; under every other rule none is listed.
+            if target in units and position.rules.retreat_after_convoy != "any":
                 raise fail(
                     f"dislodged {piece} cannot retreat to {option}: "
                     f"{units[target].power} {units[target]} stands there"

@@ -178,7 +178,12 @@ def refusal_reason(code: str, power: str, order: Order, position: Position) -> s
         if code == "coast_needed":
             return f"{dst} has two coasts {piece} could retreat to: name one"
         # bad_retreat (DATC 4.B.6: a coast on an army's retreat is ignored).
-        options = position.dislodged[prov].options
+        # The options a unit stands in (MILA's lists name them) are no retreat.
+        options = [
+            o
+            for o in position.dislodged[prov].options
+            if game_map.province_of(o) not in position.units
+        ]
         allowed = ", ".join(options) if options else "nowhere"
         dest = dst if piece.type == "A" else order.dest
         return f"{piece} cannot retreat to {dest}; it may retreat to {allowed}"

@@ -48,8 +48,11 @@ ordered "via convoy", when its convoy is disrupted; the 1971 edition reads 6.G.4
 ``support_coast="any"`` (a fleet's move support counts whatever coast it names),
 ``own_support="convoyed"`` (a power's support of an attack on its own unit counts when the attack
 is convoyed "via convoy" or beyond the army's neighbours), ``convoyed_attack_from="sea"`` (a
-convoyed attack does not cut a support to hold a fleet every route of it needs) and ``waive="free"``
-(a waive never uses up a build).
+convoyed attack does not cut a support to hold a fleet every route of it needs),
+``retreat_after_convoy="any"`` (a unit dislodged by a convoyed attack lists every place it could
+move to among its retreat options, occupied provinces included, and may retreat to any of them
+that is vacant, a standoff's included; the rulebook, ``"vacant"``: only to a vacant province no
+standoff left empty, DATC 6.H.6) and ``waive="free"`` (a waive never uses up a build).
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ __all__ = [
     "Edition",
     "OwnSupport",
     "Paradox",
+    "RetreatAfterConvoy",
     "Rules",
     "RulesError",
     "SupportCoast",
@@ -86,6 +90,7 @@ ConvoyFallback: TypeAlias = Literal["none", "land"]
 SupportCoast: TypeAlias = Literal["match", "any"]
 OwnSupport: TypeAlias = Literal["never", "convoyed"]
 ConvoyedAttackFrom: TypeAlias = Literal["army", "sea"]
+RetreatAfterConvoy: TypeAlias = Literal["vacant", "any"]
 Waive: TypeAlias = Literal["uses_build", "free"]
 
 #: The choices of today's rulings that MILA (``diplomacy`` 1.1.2) departs from, each with MILA's
@@ -95,6 +100,7 @@ _TODAY_NOT_MILA = {
     "support_coast": "match",
     "own_support": "never",
     "convoyed_attack_from": "army",
+    "retreat_after_convoy": "vacant",
     "waive": "uses_build",
 }
 _MILA = {
@@ -102,6 +108,7 @@ _MILA = {
     "support_coast": "any",
     "own_support": "convoyed",
     "convoyed_attack_from": "sea",
+    "retreat_after_convoy": "any",
     "waive": "free",
 }
 
@@ -173,6 +180,7 @@ _CHOICES: Mapping[str, tuple[str, ...]] = {
     "support_coast": ("match", "any"),
     "own_support": ("never", "convoyed"),
     "convoyed_attack_from": ("army", "sea"),
+    "retreat_after_convoy": ("vacant", "any"),
     "waive": ("uses_build", "free"),
 }
 _CIVIL_DISORDER = _CHOICES["civil_disorder"]
@@ -192,6 +200,7 @@ _KEYS = (
     "support_coast",
     "own_support",
     "convoyed_attack_from",
+    "retreat_after_convoy",
     "waive",
 )
 _TIED = frozenset(k for choices in EDITIONS.values() for k in choices)
@@ -231,6 +240,7 @@ class Rules:
     support_coast: SupportCoast = _FROM_EDITION
     own_support: OwnSupport = _FROM_EDITION
     convoyed_attack_from: ConvoyedAttackFrom = _FROM_EDITION
+    retreat_after_convoy: RetreatAfterConvoy = _FROM_EDITION
     waive: Waive = _FROM_EDITION
 
     def __post_init__(self) -> None:

@@ -279,7 +279,9 @@ def _retreat_orders(
         piece = dislodged.piece
         if power is not None and piece.power != power:
             continue
-        legal = _legal(legality.retreat_rule(tables, dislodged, o) for o in dislodged.options)
+        legal = _legal(
+            legality.retreat_rule(tables, dislodged, o, position.units) for o in dislodged.options
+        )
         out[prov] = [order for _, order in legal]
         out[prov].append(Disband(piece.unit))
     return out

@@ -23,6 +23,7 @@ the wrong phase) are validation's: they are about the text, not about a candidat
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from weakref import WeakKeyDictionary
 
 from ..model.map import Map
@@ -233,8 +234,11 @@ def convoy_rule(
 # --------------------------------------------------------------------------- retreats
 
 
-def retreat_rule(t: MapTables, dislodged: Dislodged, dest: str) -> Retreat | str:
-    """The dislodged unit retreating to location ``dest``."""
+def retreat_rule(
+    t: MapTables, dislodged: Dislodged, dest: str, occupied: Collection[str]
+) -> Retreat | str:
+    """The dislodged unit retreating to location ``dest``; ``occupied``: the provinces a unit
+    stands in (the position's ``units``)."""
     piece = dislodged.piece
     dst = t.province_of[dest]
     options = dislodged.options
@@ -246,7 +250,9 @@ def retreat_rule(t: MapTables, dislodged: Dislodged, dest: str) -> Retreat | str
             return "coast_needed"
         if coasts:
             dest = coasts[0]
-    if dest not in options:
+    if dest not in options or dst in occupied:
+        # Only to a listed option, and never where a unit stands: under the rules' own options
+        # no listed province holds a unit; MILA's (``retreat_after_convoy="any"``) lists them.
         return "bad_retreat"
     return Retreat(piece.unit, dest)
 

@@ -723,7 +723,13 @@ class _MovementResolver:
         occupied = frozenset(units)
         retreats = {
             prov: retreat_options(
-                self.map, self.units[prov], occupied, contested, origin, by_convoy
+                self.map,
+                self.units[prov],
+                occupied,
+                contested,
+                origin,
+                by_convoy,
+                self.rules.retreat_after_convoy == "any",
             )
             for prov, (origin, by_convoy) in dislodged.items()
         }

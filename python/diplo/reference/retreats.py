@@ -12,6 +12,11 @@ Rules (DATC v3.0, 2023 rulebook):
   (6.H.6, for every coast of the province: 6.H.16), and is not the province the attacker came from
   (6.H.5, every coast of it: 6.H.15) -- unless that attack came by convoy (DATC 4.A.5 choice b,
   6.H.11, 6.H.12).
+* Under ``retreat_after_convoy="any"`` (MILA's ruling, ``edition=mila``) a unit dislodged by a
+  convoyed attack keeps every location it could move to as an option, occupied provinces and
+  standoffs included; the retreat rule (:func:`diplo.reference.legality.retreat_rule`) then
+  refuses a retreat into a province a unit stands in, so such an option is listed and never
+  taken (as MILA's state lists it and MILA's orders refuse it).
 * Retreats have no strength: two or more units retreating to the same province are all disbanded
   (6.H.7, 6.H.8). A unit without a legal retreat order is disbanded.
 """
@@ -40,6 +45,7 @@ def retreat_options(
     contested: Collection[str],
     attacker_origin: str | None,
     attack_convoyed: bool,
+    any_after_convoy: bool = False,
 ) -> tuple[str, ...]:
     """The locations a dislodged ``piece`` may retreat to, in the map's location order.
 
@@ -51,7 +57,8 @@ def retreat_options(
     An army's candidates are its army neighbours; a fleet's are the fleet neighbours of its exact
     location, so each reachable coast of a split-coast province is a separate option (a fleet in
     Portugal may go to ``SPA/NC`` or ``SPA/SC``, one in Gascony only to ``SPA/NC``). Exclusions
-    apply to whole provinces.
+    apply to whole provinces. With ``any_after_convoy`` (``Rules.retreat_after_convoy``) a unit
+    dislodged by a convoyed attack keeps every candidate: no exclusion applies.
     """
     if piece.type == "A":
         candidates = game_map.army_neighbours(piece.province)
@@ -66,6 +73,9 @@ def retreat_options(
         else game_map.province_of(attacker_origin)
     )
     province_of = game_map.province_of
+    if attack_convoyed and any_after_convoy:
+        # MILA: after a convoyed attack every place the unit could move to is listed.
+        return tuple(sorted(candidates, key=game_map.location_index.__getitem__))
     options = []
     for loc in candidates:
         prov = province_of(loc)

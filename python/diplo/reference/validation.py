@@ -252,7 +252,9 @@ def _retreat(position: Position, power: str, order: Order) -> Order:
         raise _Illegal("foreign_unit")
     if isinstance(order, Disband):
         return Disband(dislodged.piece.unit)
-    return _verdict(legality.retreat_rule(map_tables(game_map), dislodged, order.dest))
+    return _verdict(
+        legality.retreat_rule(map_tables(game_map), dislodged, order.dest, position.units)
+    )
 
 
 # --------------------------------------------------------------------------- adjustments

@@ -125,9 +125,10 @@ impl PyFastGame {
                     })?),
                 };
             on_map!(map, map => {
-                let mut state = State::new(map, year, season, kind, &units, &centers, &dislodged)
-                    .map_err(|e| PyValueError::new_err(format!("bad position: {e}")))?;
-                state.rules = rules;
+                let state = State::with_rules(
+                    map, year, season, kind, &units, &centers, &dislodged, rules,
+                )
+                .map_err(|e| PyValueError::new_err(format!("bad position: {e}")))?;
                 Ok(PyFastGame {
                     game: super::any::new_game(map, state, max_year),
                 })

@@ -264,7 +264,8 @@ fn support_move<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize, a: usize, dp
 }
 
 /// The unit dislodged from `p` ordered to location `a`: the location it retreats to (an army to
-/// the province, DATC 4.B.6; a fleet to the one coast among its options), or why it cannot.
+/// the province, DATC 4.B.6; a fleet to the one coast among its options, in a province no unit
+/// stands in), or why it cannot.
 #[inline]
 fn retreat_destination<M: Mask>(
     map: &GameMap<M>,
@@ -286,7 +287,9 @@ fn retreat_destination<M: Mask>(
             dest = c;
         }
     }
-    if has(options, dest) {
+    // Never where a unit stands: only MILA's lists (`retreat_after_convoy="any"`) name such a
+    // province among the options.
+    if has(options, dest) && !st.units[dp].is_some() {
         Ok(dest)
     } else {
         Err(BAD_RETREAT)

@@ -852,23 +852,9 @@ impl<M: Mask> Scratch<M> {
     fn civil_disorder(&mut self, st: &State<M>, power: usize, count: usize, removed: M) {
         let map = self.map;
         let owned = st.rules.disorder_sources(map, st, power);
-        // Breadth-first distances over every border; unreachable: provinces + 1.
+        // Distances over every border; unreachable: provinces + 1.
         let far = map.provinces as u32 + 1;
-        let mut dist = M::table(far);
-        let mut seen = owned;
-        let mut frontier = owned;
-        let mut d = 0;
-        while !frontier.is_zero() {
-            let mut next = M::ZERO;
-            for q in Bits(frontier) {
-                dist[q] = d;
-                next |= map.border[q];
-            }
-            next &= !seen;
-            seen |= next;
-            frontier = next;
-            d += 1;
-        }
+        let dist = border_distances(map, owned, far);
         self.candidates.clear();
         for q in 0..map.provinces {
             let u = st.units[q];
@@ -947,6 +933,29 @@ fn explain_retreats<M: Mask>(
     }
 }
 
+/// Breadth-first distances over every border (`map.border`, armies' and fleets' alike: DATC
+/// 6.J.6, 6.J.10) from the provinces of `sources`, per province; `far` where none reaches. The
+/// one distance of civil disorder: which units go (`Scratch::civil_disorder`) and why
+/// ([`explain_disorder`]).
+fn border_distances<M: Mask>(map: &GameMap<M>, sources: M, far: u32) -> M::Table<u32> {
+    let mut dist = M::table(far);
+    let mut seen = sources;
+    let mut frontier = sources;
+    let mut d = 0;
+    while !frontier.is_zero() {
+        let mut next = M::ZERO;
+        for q in Bits(frontier) {
+            dist[q] = d;
+            next |= map.border[q];
+        }
+        next &= !seen;
+        seen |= next;
+        frontier = next;
+        d += 1;
+    }
+    dist
+}
+
 /// Why the civil-disorder rule removes `unit` (of `power`), naming the distance to the nearest
 /// centre the rule counts (`sources`) as `diplo.model.outcome` words it.
 fn explain_disorder<M: Mask>(map: &GameMap<M>, st: &State<M>, power: usize, unit: Piece) -> Ruling {
@@ -963,24 +972,10 @@ fn explain_disorder<M: Mask>(map: &GameMap<M>, st: &State<M>, power: usize, unit
         };
         return Ruling::of_unit(why, unit);
     }
-    // Breadth-first distances from the unit's province over every border.
+    // Distances from the unit's province over every border.
     let start = map.prov_of[unit.loc as usize] as usize;
     let far = u32::MAX;
-    let mut dist = M::table(far);
-    let mut seen = bit::<M>(start);
-    let mut frontier = bit::<M>(start);
-    let mut d = 0;
-    while !frontier.is_zero() {
-        let mut next = M::ZERO;
-        for q in Bits(frontier) {
-            dist[q] = d;
-            next |= map.border[q];
-        }
-        next &= !seen;
-        seen |= next;
-        frontier = next;
-        d += 1;
-    }
+    let dist = border_distances(map, bit::<M>(start), far);
     // The nearest centre; on equal distance the first in the map's order.
     let nearest = Bits(sources)
         .filter(|&c| dist[c] != far)

@@ -133,6 +133,13 @@ impl Rules {
                     _ => return bad("convoyed_attack_from", "army sea"),
                 }
             }
+            ("retreat_after_convoy", RuleValue::Name(v)) => {
+                self.resolver.retreat_any_after_convoy = match v {
+                    "vacant" => false,
+                    "any" => true,
+                    _ => return bad("retreat_after_convoy", "vacant any"),
+                }
+            }
             ("waive", RuleValue::Name(v)) => {
                 self.waive_free = match v {
                     "uses_build" => false,
@@ -214,6 +221,7 @@ impl Rules {
             support_coast_ignored: mila,
             own_support_of_convoyed: mila,
             attack_from_sea: mila,
+            retreat_any_after_convoy: mila,
         };
         self.waive_free = mila;
         self.civil_disorder = civil_disorder;
@@ -319,6 +327,13 @@ mod tests {
         assert_eq!(r, Rules::default());
         r.set("edition", RuleValue::Name("mila")).unwrap();
         assert!(r.waive_free && r.resolver.convoy_fallback && r.resolver.attack_from_sea);
+        assert!(r.resolver.retreat_any_after_convoy);
+        r.set("retreat_after_convoy", RuleValue::Name("vacant"))
+            .unwrap();
+        assert!(!r.resolver.retreat_any_after_convoy);
+        assert!(r
+            .set("retreat_after_convoy", RuleValue::Name("open"))
+            .is_err());
         r.set("waive", RuleValue::Name("uses_build")).unwrap();
         assert!(!r.waive_free);
         assert!(r.set("edition", RuleValue::Name("1983")).is_err());

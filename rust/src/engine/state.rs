@@ -133,7 +133,7 @@ fn piece<M: Mask>(
 }
 
 impl<M: Mask> State<M> {
-    /// Builds and checks a state; the error names what is wrong.
+    /// Builds and checks a state under today's rules; the error names what is wrong.
     pub fn new(
         map: &GameMap<M>,
         year: i64,
@@ -142,6 +142,31 @@ impl<M: Mask> State<M> {
         units: &[RawUnit],
         centers: &[(i64, i64)],
         dislodged: &[(RawUnit, Vec<i64>)],
+    ) -> Result<State<M>, String> {
+        Self::with_rules(
+            map,
+            year,
+            season,
+            kind,
+            units,
+            centers,
+            dislodged,
+            Rules::default(),
+        )
+    }
+
+    /// Builds and checks a state under `rules` (which decide whether a retreat option may name a
+    /// province a unit stands in: only MILA's lists do); the error names what is wrong.
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_rules(
+        map: &GameMap<M>,
+        year: i64,
+        season: &str,
+        kind: &str,
+        units: &[RawUnit],
+        centers: &[(i64, i64)],
+        dislodged: &[(RawUnit, Vec<i64>)],
+        rules: Rules,
     ) -> Result<State<M>, String> {
         let year = u32::try_from(year)
             .ok()
@@ -164,7 +189,7 @@ impl<M: Mask> State<M> {
             dislodged: M::table(Piece::NONE),
             dislodged_at: M::ZERO,
             retreats: M::table(M::ZERO),
-            rules: Rules::default(),
+            rules,
             hash: 0,
             zseed: zobrist::map_seed(map),
         };
@@ -209,7 +234,9 @@ impl<M: Mask> State<M> {
                 ));
             }
             // An option must be a place the unit could move to and that is empty: anything else
-            // would put an army at sea or two units in one province.
+            // would put an army at sea or two units in one province. (MILA's lists,
+            // `retreat_after_convoy="any"`, name occupied provinces; the retreat rule then never
+            // lets the unit go there.)
             let reach = if p.fleet {
                 map.fleet_adj[p.loc as usize]
             } else {
@@ -224,7 +251,9 @@ impl<M: Mask> State<M> {
                         "dislodged[{i}]: the unit cannot move to its option {name}"
                     ));
                 }
-                if st.units[map.prov_of[o] as usize].is_some() {
+                if st.units[map.prov_of[o] as usize].is_some()
+                    && !rules.resolver.retreat_any_after_convoy
+                {
                     return Err(format!("dislodged[{i}]: its option {name} holds a unit"));
                 }
                 mask |= M::bit(o);

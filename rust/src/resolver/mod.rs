@@ -80,6 +80,10 @@ pub struct Rulings {
     /// MILA: a convoyed attack comes from its convoying sea, so it does not cut a support to
     /// hold a fleet every route of it needs (off: it comes from the army's province, 4.A.4).
     pub attack_from_sea: bool,
+    /// MILA: a unit dislodged by a convoyed attack lists every place it could move to among
+    /// its retreat options, occupied provinces and standoffs included (a retreat never goes
+    /// where a unit stands). Off: only vacant provinces no standoff left empty (DATC 6.H.6).
+    pub retreat_any_after_convoy: bool,
 }
 pub use map::CompiledMap;
 pub use orders::{Order, Unit};

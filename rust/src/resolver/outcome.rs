@@ -189,6 +189,7 @@ pub(crate) fn fill(adj: &mut Adjudicator<'_>, out: &mut MovementOutcome) {
                 adj.board.loc[u],
                 by as u16,
                 adj.board.convoyed[attacker],
+                adj.rulings.retreat_any_after_convoy,
                 &closed,
                 &mut out.retreats[u],
             );

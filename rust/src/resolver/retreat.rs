@@ -48,18 +48,24 @@ pub(crate) fn mark_closed(
 /// reachable coast of a split-coast province as a separate option), except closed provinces
 /// (DATC 6.H.6, 6.H.16: a contested province is closed on every coast) and the province the
 /// attacker came from (DATC 6.H.5, 6.H.15: every coast of it) unless that attack was convoyed (DATC 4.A.5 choice b, 6.H.11,
-/// 6.H.12).
+/// 6.H.12). With `any_after_convoy` (MILA's `retreat_after_convoy="any"`) a unit dislodged by a
+/// convoyed attack keeps every such location, closed provinces included (the retreat rule then
+/// refuses the occupied ones).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn options(
     map: &CompiledMap,
     is_fleet: bool,
     loc: u16,
     attacker_origin: u16,
     attacker_convoyed: bool,
+    any_after_convoy: bool,
     closed: &[bool],
     out: &mut Vec<u16>,
 ) {
     out.clear();
-    let open = |q: u16| !closed[q as usize] && (q != attacker_origin || attacker_convoyed);
+    let every = attacker_convoyed && any_after_convoy;
+    let open =
+        |q: u16| every || (!closed[q as usize] && (q != attacker_origin || attacker_convoyed));
     if is_fleet {
         out.extend(
             map.fleet_neighbours(loc)
@@ -99,14 +105,20 @@ mod tests {
         let m = map();
         let mut out = Vec::new();
         let closed = [false; 5];
-        options(&m, false, 0, 1, false, &closed, &mut out);
+        options(&m, false, 0, 1, false, false, &closed, &mut out);
         assert_eq!(out, vec![2, 3]);
         // DATC 4.A.5: dislodged by a convoyed army, the attacker's origin is open.
-        options(&m, false, 0, 1, true, &closed, &mut out);
+        options(&m, false, 0, 1, true, false, &closed, &mut out);
         assert_eq!(out, vec![1, 2, 3]);
         let closed = [false, false, true, false, false];
-        options(&m, false, 0, 1, true, &closed, &mut out);
+        options(&m, false, 0, 1, true, false, &closed, &mut out);
         assert_eq!(out, vec![1, 3]);
+        // MILA (`retreat_after_convoy="any"`): after a convoyed attack every neighbour is listed,
+        // closed ones included; after a plain attack the rulebook's exclusions stay.
+        options(&m, false, 0, 1, true, true, &closed, &mut out);
+        assert_eq!(out, vec![1, 2, 3]);
+        options(&m, false, 0, 1, false, true, &closed, &mut out);
+        assert_eq!(out, vec![3]);
     }
 
     #[test]
@@ -114,11 +126,11 @@ mod tests {
         let m = map();
         let mut out = Vec::new();
         let closed = [false; 5];
-        options(&m, true, 4, NONE, false, &closed, &mut out);
+        options(&m, true, 4, NONE, false, false, &closed, &mut out);
         assert_eq!(out, vec![5, 6]);
         // DATC 6.H.16: contested on one coast closes the whole province.
         let closed = [false, false, false, true, false];
-        options(&m, true, 4, NONE, false, &closed, &mut out);
+        options(&m, true, 4, NONE, false, false, &closed, &mut out);
         assert!(out.is_empty());
     }
 }
