@@ -768,3 +768,32 @@ def test_both_engines_rule_milas_retreat_lists_alike() -> None:
         ]
         assert _fast_next(position, codes).to_json() == ref.next.to_json(), where
     assert listed >= 5, listed  # the generated phases do list occupied provinces
+
+
+def test_a_pickled_fast_game_keeps_its_edition() -> None:
+    import pickle
+
+    # The engine's state bytes keep only the adjustment options; the edition rides beside them.
+    doc = {"phase": "S1901M", "units": {"FRANCE": ["A BEL"], "ENGLAND": ["F NTH"]}}
+    position = Position.from_json(doc, standard_map()).with_changes(rules=MILA)
+    from diplo.engine.codes import encode_order
+    from diplo.model.orders import parse_order
+
+    code = encode_order(parse_order("A BEL - HOL VIA", position.map), position.map, "FRANCE")
+    for game in (FastGame(position), pickle.loads(pickle.dumps(FastGame(position)))):
+        assert game.rules == MILA
+        game.set_orders([code])
+        game.process()
+        # convoy_intent_fallback: MILA moves the army overland.
+        assert "HOL" in game.position().units
+    # A retreat phase whose MILA list names an occupied province pickles too.
+    retreat = _retreat_phase(MILA, "python")
+    back = pickle.loads(pickle.dumps(FastGame(retreat)))
+    assert back.position().to_json() == retreat.to_json() and back.rules == MILA
+    # Rules that contradict the options the bytes keep are refused, naming why.
+    from diplo import _core
+    from diplo.engine.codes import fast_map
+
+    data = FastGame(position)._core.state_bytes()
+    with pytest.raises(ValueError, match="do not match"):
+        _core.FastGame.from_state_bytes(fast_map(position.map), data, OLDER.to_json())

@@ -206,8 +206,11 @@ class FastGame:
     def state_bytes(self) -> bytes:
         """The compact, versioned state (without the map)."""
     @staticmethod
-    def from_state_bytes(map: FastMap, data: bytes) -> FastGame:
-        """The game of state_bytes on ``map``; ValueError for damaged bytes."""
+    def from_state_bytes(
+        map: FastMap, data: bytes, rules: dict[str, Any] | None = None
+    ) -> FastGame:
+        """The game of state_bytes on ``map``, under ``rules`` (``Rules.to_json()``) when given;
+        ValueError for damaged bytes or rules that do not match them."""
     def __copy__(self) -> FastGame: ...
     def __deepcopy__(self, _memo: Any) -> FastGame: ...
     def play_candidates(

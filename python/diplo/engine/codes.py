@@ -608,7 +608,8 @@ def _unpickle_fast_game(
         parsed = Rules.from_json(rules)
     except (RulesError, TypeError) as exc:
         raise ValueError(f"pickled FastGame: {exc}") from None
-    core = _core.FastGame.from_state_bytes(fast_map(game_map), state)
+    # The bytes keep only some options; the edition and the movement options come with them.
+    core = _core.FastGame.from_state_bytes(fast_map(game_map), state, parsed.to_json())
     return FastGame._wrap(core, game_map, parsed)
 
 

@@ -754,13 +754,24 @@ impl PyFastGame {
         })
     }
 
-    /// The game of `state_bytes` on `map`; damaged bytes raise `ValueError` naming the fault.
+    /// The game of `state_bytes` on `map`, under `rules` (`diplo.rules.Rules.to_json()`) when
+    /// given: the bytes keep only some options (`search::game_from_bytes_under`); damaged bytes
+    /// or rules that do not match them raise `ValueError` naming the fault.
     #[staticmethod]
-    fn from_state_bytes(map: &Bound<'_, PyFastMap>, data: &Bound<'_, PyBytes>) -> PyResult<Self> {
+    #[pyo3(signature = (map, data, rules=None))]
+    fn from_state_bytes(
+        map: &Bound<'_, PyFastMap>,
+        data: &Bound<'_, PyBytes>,
+        rules: Option<Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         let map = map.get().map;
         guarded(|| {
+            let given = match rules.as_ref() {
+                None => None,
+                Some(raw) => Some(rules_of(Some(raw))?),
+            };
             on_map!(map, map => {
-                search::game_from_bytes(map, data.as_bytes())
+                search::game_from_bytes_under(map, data.as_bytes(), given)
                     .map(|game| PyFastGame { game: Known::wrap(game) })
                     .map_err(|e| PyValueError::new_err(format!("bad FastGame state: {e}")))
             })

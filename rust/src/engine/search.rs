@@ -178,6 +178,18 @@ impl Reader<'_> {
 
 /// A game from the bytes of [`state_bytes`] on `map`; the error names what is wrong.
 pub fn game_from_bytes<M: Mask>(map: &'static GameMap<M>, data: &[u8]) -> Result<Game<M>, String> {
+    game_from_bytes_under(map, data, None)
+}
+
+/// [`game_from_bytes`] under `given` rules when they are known (the bytes keep only the options
+/// of the adjustment phase and the game's end: `civil_disorder`, `build_sites`,
+/// `victory_centers` and `year_limit`; an edition and the movement options ride beside them, as
+/// `diplo.engine.codes.FastGame` pickles them). The given rules must agree with those four.
+pub fn game_from_bytes_under<M: Mask>(
+    map: &'static GameMap<M>,
+    data: &[u8],
+    given: Option<Rules>,
+) -> Result<Game<M>, String> {
     let mut r = Reader { data, at: 0 };
     if r.take(3, "the magic").ok() != Some(MAGIC.as_slice()) {
         return Err("not a FastGame state (bad magic bytes)".into());
@@ -235,7 +247,26 @@ pub fn game_from_bytes<M: Mask>(map: &'static GameMap<M>, data: &[u8]) -> Result
         v => Some(v),
     };
     let limit = r.u32("year_limit")?.checked_sub(1);
-    let rules = Rules::from_names(civil, sites, victory, limit)?;
+    let kept = Rules::from_names(civil, sites, victory, limit)?;
+    let rules = match given {
+        None => kept,
+        Some(g)
+            if (
+                g.civil_disorder,
+                g.build_sites,
+                g.victory_centers,
+                g.year_limit,
+            ) == (
+                kept.civil_disorder,
+                kept.build_sites,
+                kept.victory_centers,
+                kept.year_limit,
+            ) =>
+        {
+            g
+        }
+        Some(_) => return Err("the rules given do not match the state's".into()),
+    };
 
     let n = r.count("units", 4, provinces as u32)?;
     let mut units: Vec<RawUnit> = Vec::with_capacity(n);
@@ -268,11 +299,19 @@ pub fn game_from_bytes<M: Mask>(map: &'static GameMap<M>, data: &[u8]) -> Result
         }
         dislodged.push(((power as i64, fleet as i64, loc as i64), options));
     }
-    let mut state = State::<M>::new(map, year as i64, season, kind, &units, &centers, &dislodged)?;
+    let state = State::<M>::with_rules(
+        map,
+        year as i64,
+        season,
+        kind,
+        &units,
+        &centers,
+        &dislodged,
+        rules,
+    )?;
     if kind == "R" && dislodged.is_empty() {
         return Err("a retreat phase without a dislodged unit".into());
     }
-    state.rules = rules;
     if winner.is_some() && !over {
         return Err("a winner named in a game that is not over".into());
     }
