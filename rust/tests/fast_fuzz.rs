@@ -12,6 +12,7 @@
 mod kit;
 
 use diplo_core::engine::game_map::{has, Bits, NO_POWER, SEA};
+use diplo_core::engine::rules::{RuleValue, Rules};
 use diplo_core::engine::{encode, Game, State};
 use kit::Kit;
 use proptest::prelude::*;
@@ -274,6 +275,25 @@ fn occupied_or_unreachable_retreat_options_are_refused() {
     };
     let err = pic(&[k.loc("BRE") as i64, k.loc("BEL") as i64]).unwrap_err();
     assert!(err.contains("BRE holds a unit"), "{err}");
+    // MILA's retreat lists (`retreat_after_convoy="any"`) name occupied provinces: a state holds
+    // one only under those rules (the retreat rule never lets the unit go there).
+    let mut mila = Rules::default();
+    mila.set("edition", RuleValue::Name("mila")).unwrap();
+    let listed = State::with_rules(
+        k.map,
+        1901,
+        "F",
+        "R",
+        &[(1, 1, k.loc("BRE") as i64)],
+        &[],
+        &[(
+            (2, 0, k.loc("PIC") as i64),
+            vec![k.loc("BRE") as i64, k.loc("BEL") as i64],
+        )],
+        mila,
+    )
+    .unwrap();
+    assert_eq!(listed.rules, mila);
     let err = pic(&[k.loc("NTH") as i64]).unwrap_err();
     assert!(err.contains("cannot move to its option NTH"), "{err}");
     assert!(pic(&[k.loc("BEL") as i64]).is_ok());
