@@ -1377,7 +1377,8 @@ def register(sub: Any) -> None:
         "--games",
         type=_positive,
         default=defaults.games,
-        help=f"self-play games per engine, one per round (default {defaults.games})",
+        help=f"games per engine of the selfplay and mila-api workloads, one per round (default "
+        f"{defaults.games})",
     )
     bench.add_argument(
         "--phases",
@@ -1389,7 +1390,8 @@ def register(sub: Any) -> None:
         "--rounds",
         type=_positive,
         default=defaults.rounds,
-        help=f"rounds of the movement and batch workloads (default {defaults.rounds})",
+        help=f"rounds of the movement, strings, jsonl, batch and vector workloads (default "
+        f"{defaults.rounds})",
     )
     bench.add_argument(
         "--batch-size",
