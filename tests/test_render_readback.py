@@ -123,6 +123,25 @@ def check_layout(svg: str) -> ET.Element:
         for other, marker2 in units[k + 1 :]:
             assert not _clash(marker, marker2), f"{name} and {other} overlap"
     check_arrows(root, units)
+    for g in root.iter(f"{NS}g"):  # no arrow on a name
+        if _classes(g) & {"move", "retreat"}:
+            path = g.find(f"{NS}path")
+            assert path is not None
+            for px, py in _path_points(path.get("d") or ""):
+                for prov, box in names.items():
+                    assert not _overlap(box, (px - 1.5, py - 1.5, px + 1.5, py + 1.5)), (
+                        f"{g.get('data-order')} runs over {prov}'s name"
+                    )
+            values = _numbers(path.get("d") or "")
+            (cx, cy), (x, y) = (values[-4], values[-3]), (values[-2], values[-1])
+            ux, uy = (x - cx) / math.dist((cx, cy), (x, y)), (y - cy) / math.dist((cx, cy), (x, y))
+            # The head: from 10.5 px behind the path's end to 4.5 px beyond, 7 px either side.
+            for t in (-10.5, -7, -3.5, 0, 4.5):
+                px, py = x + t * ux, y + t * uy
+                for prov, box in names.items():
+                    assert not _overlap(box, (px - 4, py - 4, px + 4, py + 4)), (
+                        f"{g.get('data-order')}'s head is on {prov}'s name"
+                    )
     return root
 
 

@@ -161,14 +161,19 @@ def board_svg(
     if dislodged:
         dislodged_now.update(dislodged)
     spots = _unit_spots(position, geo, drawn, dislodged_now)
+    paths = _arrow_paths(position, geo, drawn, dislodged_now, spots)
+    # Names stay clear of the units and of the arrow heads (which end where names like to sit).
+    heads = [_head(c, b) for _a, c, b in paths.values()]
+    shafts = [p for a, c, b in paths.values() for p in _along(a, c, b, 6.0)]
     labels = place_labels(
         game_map,
         geo.anchors,
         geo.shapes,
-        occupied=[(x - UNIT_R, y - UNIT_R, x + UNIT_R, y + UNIT_R) for _p, (x, y) in spots],
+        occupied=[(x - UNIT_R, y - UNIT_R, x + UNIT_R, y + UNIT_R) for _p, (x, y) in spots]
+        + [(x - HEAD_R, y - HEAD_R, x + HEAD_R, y + HEAD_R) for x, y in heads]
+        + [(x - 3, y - 3, x + 3, y + 3) for x, y in shafts],
         prefer=geo.labels,
     )
-    paths = _arrow_paths(position, geo, drawn, dislodged_now, spots)
     out.append(_provinces(position, geo, colour, labels))
     out.append(_order_layer(position, geo, drawn, colour, dislodged_now, paths))
     out.append(_unit_layer(position, geo, colour, drawn, dislodged_now))
@@ -495,6 +500,24 @@ def _at(a: Point, control: Point, b: Point, t: float) -> Point:
 
 #: How far from a unit's centre an arrow passing it must stay: the marker and the arrow's width.
 CLEAR = UNIT_R + 4
+#: Half the side of the square an arrow head covers (around :func:`_head`).
+HEAD_R = 10.0
+
+
+def _along(a: Point, control: Point, b: Point, step: float) -> list[Point]:
+    """Points every ``step`` px or so along the path a -> b pulled by ``control``."""
+    n = max(2, int(math.dist(a, b) / step) + 1)
+    return [_at(a, control, b, i / n) for i in range(n + 1)]
+
+
+def _head(control: Point, end: Point) -> Point:
+    """The middle of the arrow head of a path ending at ``end`` (coming from ``control``): the
+    head (the marker, 15 px long at the arrow's width) reaches 10.5 px back and 4.5 px on."""
+    length = math.dist(control, end) or 1.0
+    return (
+        end[0] - 3 * (end[0] - control[0]) / length,
+        end[1] - 3 * (end[1] - control[1]) / length,
+    )
 
 
 def _closest(a: Point, control: Point, b: Point, spots: Sequence[Point]) -> float:
