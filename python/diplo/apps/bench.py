@@ -1,7 +1,7 @@
 """``diplo bench``: how fast diplo plays random Diplomacy, against itself and the MILA engine.
 
-Four workloads, each measured on every engine in the same run (the report is specified in
-``../shared/spec/adjudicate-json.md``, "Reports"):
+Eight workloads, each measured on every engine in the same run (the report is specified in
+``../shared/spec/adjudicate-json.md``, "Reports", and ``docs/json-contract.md``):
 
 ``movement``
     Full-board movement phases with random legal orders: validation, resolution and the next
@@ -598,7 +598,7 @@ def _record_game(game_seed: int, max_year: int, game_map: Map | None) -> _Record
 
 #: Per phase, per canonical slot: (the index of the slot in the code API's lists, where each
 #: canonical option of the slot stands in that list).
-_FastPlan = list[list[tuple[int, list[int]]]]
+_FastPlan = list[tuple[tuple[int, tuple[int, ...]], ...]]
 
 
 def _fast_plan(recorded: _Recorded, max_year: int, fast: ModuleType, start: Position) -> _FastPlan:
@@ -616,7 +616,7 @@ def _fast_plan(recorded: _Recorded, max_year: int, fast: ModuleType, start: Posi
             )
         lists = game.legal_orders()
         where = {slot: j for j, slot in enumerate(game.slots())}
-        plan: list[tuple[int, list[int]]] = []
+        plan: list[tuple[int, tuple[int, ...]]] = []
         for power, key, texts, _chosen in canonical:
             j = where.get((power, key))
             own = {} if j is None else _texts_at(lists[j], fast, position)
@@ -625,8 +625,8 @@ def _fast_plan(recorded: _Recorded, max_year: int, fast: ModuleType, start: Posi
                     f"{position.phase}: diplo-rust and the object API list different orders "
                     f"for {power} {key}"
                 )
-            plan.append((j, [own[t] for t in texts]))
-        plans.append(plan)
+            plan.append((j, tuple(own[t] for t in texts)))
+        plans.append(tuple(plan))  # tuples: compact, read once per phase
         game.set_orders([lists[j][p[k]] for (j, p), (*_s, k) in zip(plan, canonical, strict=True)])
         game.process()
     if not game.is_over or position_digest(game.position()) != position_digest(
