@@ -1215,7 +1215,7 @@ class Report:
                 " ms or more; phases, seconds: totals over all runs"
             )
             if checked:
-                lines += _same_games_lines(results, rounds)
+                lines += _same_games_lines(results)
             if len(per_run) > 1:
                 lines.append(
                     "  not the same phases/run on every engine (the same seeds): compare µs per "
@@ -1225,15 +1225,15 @@ class Report:
         return "\n".join(lines)
 
 
-def _same_games_lines(results: dict[str, Measurement], rounds: int) -> list[str]:
+def _same_games_lines(results: dict[str, Measurement]) -> list[str]:
     """What the ``final positions`` column shows: whether every engine ended every round where
     the others did, and what the replaying engines (``mila``) had to be helped with."""
     digests = {name: m.final_positions for name, m in results.items() if m.digests}
     lines: list[str] = []
     if len(set(digests.values())) == 1 and len(digests) == len(results):
         lines.append(
-            f"  final positions: a digest of the position each of the {rounds} rounds' games ended "
-            "in: the same games on every engine"
+            "  final positions: a digest of the positions every round's game ended in: the same "
+            "games on every engine"
         )
     else:
         differ = ", ".join(f"{name} {d or '-'}" for name, d in digests.items())
@@ -1241,18 +1241,27 @@ def _same_games_lines(results: dict[str, Measurement], rounds: int) -> list[str]
     for name, m in results.items():
         if m.resets is None:
             continue
+        if not m.resets:
+            lines.append(
+                f"  {name} replays the canonical games, listing its own possible orders every "
+                "phase: it ruled every phase as diplo did"
+            )
+            continue
+        others = m.resets - m.departures
+        explained = f"all {m.resets}" if not others else f"{m.departures}; {others} not"
         lines.append(
-            f"  {name} replays the canonical games: it lists its own orders every phase and takes "
-            "the canonical choice"
+            f"  {name} replays the canonical games: it lists its own possible orders every phase "
+            "and takes the"
         )
         lines.append(
-            f"  out of its list; it ruled {m.resets} of its {m.phases} phases otherwise ("
-            f"{m.departures} as diplo rules under edition=mila:"
+            f"  canonical choice out of its list; it ruled {m.resets} of its {m.phases} phases "
+            f"otherwise than diplo ({explained}"
         )
         lines.append(
-            "  its departures from the DATC, docs/mila-compat.md) and was then set to the "
-            "canonical next position, untimed"
+            "  as diplo rules under edition=mila: its departures from the DATC, "
+            "docs/mila-compat.md) and after"
         )
+        lines.append("  each was set to the canonical next position, untimed")
     return lines
 
 
