@@ -123,7 +123,15 @@ def check_layout(svg: str) -> ET.Element:
         for other, marker2 in units[k + 1 :]:
             assert not _clash(marker, marker2), f"{name} and {other} overlap"
     check_arrows(root, units)
-    for g in root.iter(f"{NS}g"):  # no arrow on a name
+    for g in root.iter(f"{NS}g"):  # no line on a name
+        if "order" in _classes(g) and _classes(g) & {"support", "convoy"}:
+            path = g.find(f"{NS}path")
+            assert path is not None
+            for px, py in _path_points(path.get("d") or ""):
+                for prov, box in names.items():
+                    assert not _overlap(box, (px - 1.5, py - 1.5, px + 1.5, py + 1.5)), (
+                        f"{g.get('data-order')} runs over {prov}'s name"
+                    )
         if _classes(g) & {"move", "retreat"}:
             path = g.find(f"{NS}path")
             assert path is not None

@@ -162,9 +162,12 @@ def board_svg(
         dislodged_now.update(dislodged)
     spots = _unit_spots(position, geo, drawn, dislodged_now)
     paths = _arrow_paths(position, geo, drawn, dislodged_now, spots)
-    # Names stay clear of the units and of the arrow heads (which end where names like to sit).
+    lines = _backing_lines(position, geo, drawn, dislodged_now, paths)
+    # Names stay clear of the units, the arrows (their heads end where names like to sit) and
+    # the lines of supports and convoys.
     heads = [_head(c, b) for _a, c, b in paths.values()]
     shafts = [p for a, c, b in paths.values() for p in _along(a, c, b, 6.0)]
+    shafts += [p for a, b, _onto in lines.values() for p in _along(a, _bend(a, b), b, 6.0)]
     labels = place_labels(
         game_map,
         geo.anchors,
@@ -175,7 +178,7 @@ def board_svg(
         prefer=geo.labels,
     )
     out.append(_provinces(position, geo, colour, labels))
-    out.append(_order_layer(position, geo, drawn, colour, dislodged_now, paths))
+    out.append(_order_layer(position, geo, drawn, colour, dislodged_now, paths, lines))
     out.append(_unit_layer(position, geo, colour, drawn, dislodged_now))
     out.append(_failure_layer(position, geo, drawn, dislodged_now, paths))
     out.append("</g>")
@@ -385,16 +388,17 @@ def _arrow_paths(
     return paths
 
 
-def _order_layer(
+def _backing_lines(
     position: Position,
     geo: Geometry,
     drawn: Sequence[_Drawn],
-    colour: Mapping[str, str],
     aside: Collection[str],
     paths: Mapping[int, tuple[Point, Point, Point]],
-) -> str:
-    parts = ['<g class="orders" fill="none" stroke-linecap="round">']
-    arrow = {power: k for k, power in enumerate(colour)}
+) -> dict[int, tuple[Point, Point, str]]:
+    """Each support and convoy (by index in ``drawn``) as ``(start, end, onto)``: to the unit
+    supported to hold (``"hold"``), onto the arrow of the move it backs when that move was ordered
+    (``"move"``), else to the place it names (``"place"``: it is drawn failed); its curve is
+    :func:`_bend`'s."""
     # Each unit's ordered move: where it goes, and its arrow.
     moves: dict[str, tuple[str, tuple[Point, Point, Point]]] = {}
     for k, d in enumerate(drawn):
@@ -403,6 +407,39 @@ def _order_layer(
     # Where the supports and convoys of an ordered move meet its arrow: apart from each other,
     # in the order their lines come from along the arrow.
     meets = _meeting_points(position, geo, drawn, aside, moves)
+    out: dict[int, tuple[Point, Point, str]] = {}
+    for k, d in enumerate(drawn):
+        o = d.order
+        if not isinstance(o, SupportMove | SupportHold | Convoy):
+            continue
+        start = _where(position, geo, aside, o.unit.loc)
+        if isinstance(o, SupportHold):
+            target = _where(position, geo, aside, _loc_of(position, o.supported.province))
+            a, b = _toward(start, target, 10, 13)
+            out[k] = (a, b, "hold")
+            continue
+        mover = o.supported if isinstance(o, SupportMove) else o.army
+        ordered = moves.get(mover.province)
+        if ordered is not None and ordered[0] == position.map.province_of(o.dest):
+            a, b = _toward(start, meets[k], 10, 2)
+            out[k] = (a, b, "move")
+        else:
+            a, b = _toward(start, _anchor(geo, o.dest), 10, 12)
+            out[k] = (a, b, "place")
+    return out
+
+
+def _order_layer(
+    position: Position,
+    geo: Geometry,
+    drawn: Sequence[_Drawn],
+    colour: Mapping[str, str],
+    aside: Collection[str],
+    paths: Mapping[int, tuple[Point, Point, Point]],
+    lines: Mapping[int, tuple[Point, Point, str]],
+) -> str:
+    parts = ['<g class="orders" fill="none" stroke-linecap="round">']
+    arrow = {power: k for k, power in enumerate(colour)}
     supports: list[str] = []
     arrows: list[str] = []
     for k, d in enumerate(drawn):
@@ -425,25 +462,13 @@ def _order_layer(
                 f'marker-end="url(#arrow-{arrow[d.power]})"/></g>'
             )
         elif isinstance(o, SupportMove | SupportHold | Convoy):
-            start = _where(position, geo, aside, o.unit.loc)
+            a, b, onto = lines[k]
             if isinstance(o, SupportHold):
                 target = _where(position, geo, aside, _loc_of(position, o.supported.province))
-                a, b = _toward(start, target, 10, 13)
                 end = f'<circle cx="{_f(target[0])}" cy="{_f(target[1])}" r="13" stroke="{c}"/>'
                 kind, dash = "support", "7 4"
             else:
-                # Onto the arrow of the move it backs only when that move was ordered; a support
-                # or convoy of a move nobody ordered points at the place it names, failed.
-                mover = o.supported if isinstance(o, SupportMove) else o.army
-                ordered = moves.get(mover.province)
                 dest = position.map.province_of(o.dest)
-                if ordered is not None and ordered[0] == dest:
-                    target = meets[k]
-                    onto = "move"
-                else:
-                    target = _anchor(geo, o.dest)
-                    onto = "place"
-                a, b = _toward(start, target, 10, 2 if onto == "move" else 12)
                 end = f'<circle cx="{_f(b[0])}" cy="{_f(b[1])}" r="3.2" fill="{c}"/>'
                 if onto == "place":
                     end += _cross(b[0], b[1], 4.5, cls="fail unbacked")
