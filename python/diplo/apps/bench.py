@@ -598,14 +598,21 @@ def _record_game(game_seed: int, max_year: int, game_map: Map | None) -> _Record
 
 #: Per phase, per canonical slot: (the index of the slot in the code API's lists, where each
 #: canonical option of the slot stands in that list).
-_FastPlan = list[tuple[tuple[int, tuple[int, ...]], ...]]
+_FastPlan = list[tuple[tuple[int, Sequence[int]], ...]]
 
 
-def _fast_plan(recorded: _Recorded, max_year: int, fast: ModuleType, start: Position) -> _FastPlan:
+def _fast_plan(
+    recorded: _Recorded,
+    max_year: int,
+    fast: ModuleType,
+    start: Position,
+    shared: dict[Any, Any] | None = None,
+) -> _FastPlan:
     """Where the canonical options stand in the code API's own lists, phase by phase: the
     canonical game played once on a fast game (untimed), every listed code decoded. Raises
     :class:`BenchError` when the code API lists other orders or reaches another position."""
     game: FastGame = fast.FastGame(start, max_year)
+    shared = {} if shared is None else shared
     plans: _FastPlan = []
     for i, canonical in enumerate(recorded.slots):
         position = game.position()
@@ -616,7 +623,7 @@ def _fast_plan(recorded: _Recorded, max_year: int, fast: ModuleType, start: Posi
             )
         lists = game.legal_orders()
         where = {slot: j for j, slot in enumerate(game.slots())}
-        plan: list[tuple[int, tuple[int, ...]]] = []
+        plan: list[tuple[int, Sequence[int]]] = []
         for power, key, texts, _chosen in canonical:
             j = where.get((power, key))
             own = {} if j is None else _texts_at(lists[j], fast, position)
@@ -625,8 +632,12 @@ def _fast_plan(recorded: _Recorded, max_year: int, fast: ModuleType, start: Posi
                     f"{position.phase}: diplo-rust and the object API list different orders "
                     f"for {power} {key}"
                 )
-            plan.append((j, tuple(own[t] for t in texts)))
-        plans.append(tuple(plan))  # tuples: compact, read once per phase
+            positions = _compact([own[t] for t in texts])
+            # One object per distinct slot plan, shared across phases and games: the less
+            # memory the timed loop reads, the fewer cache misses it pays.
+            pair = (j, shared.setdefault(positions, positions))
+            plan.append(shared.setdefault(pair, pair))
+        plans.append(tuple(plan))
         game.set_orders([lists[j][p[k]] for (j, p), (*_s, k) in zip(plan, canonical, strict=True)])
         game.process()
     if not game.is_over or position_digest(game.position()) != position_digest(
@@ -634,6 +645,13 @@ def _fast_plan(recorded: _Recorded, max_year: int, fast: ModuleType, start: Posi
     ):
         raise BenchError("diplo-rust did not end the game where the object API did")
     return plans
+
+
+def _compact(indexes: list[int]) -> Sequence[int]:
+    """Positions as ``bytes`` when they fit: a byte each where a tuple takes a pointer to an
+    int each. The plan is read every phase, so its size is cache misses in the timed loop
+    (tuples made the loop measurably slower than with bytes)."""
+    return bytes(indexes) if max(indexes, default=0) < 256 else tuple(indexes)
 
 
 def _texts_at(codes: list[int], fast: ModuleType, position: Position) -> dict[str, int]:
@@ -655,10 +673,11 @@ def _canonical_fast_engine(
     (``choice`` over where the canonical options stand in its list, learnt before the clock)."""
     start = Position.initial(game_map if game_map is not None else standard_map())
     plans: dict[int, _FastPlan] = {}
+    shared: dict[Any, Any] = {}
 
     def setup(r: int) -> tuple[FastGame, Callable[[Sequence[int]], int], Any]:
         if r not in plans:
-            plans[r] = _fast_plan(record(seed + r), max_year, fast, start)
+            plans[r] = _fast_plan(record(seed + r), max_year, fast, start, shared)
         return fast.FastGame(start, max_year), random.Random(seed + r).choice, iter(plans[r])
 
     def run(state: tuple[FastGame, Callable[[Sequence[int]], int], Any]) -> int:
