@@ -1,6 +1,6 @@
 """What following the canonical order costs ``diplo-rust`` on the ``selfplay`` workload.
 
-    python benches/selfplay_order_cost.py [--games 10] [--turns 40] [--cpu]
+    python benches/selfplay_order_cost.py [--games 10] [--turns 40] [--cpu] [--own-games]
     valgrind --tool=cachegrind --cache-sim=no python benches/selfplay_order_cost.py --only main
     valgrind --tool=cachegrind --cache-sim=no python benches/selfplay_order_cost.py --only canonical
     valgrind --tool=cachegrind --cache-sim=no python benches/selfplay_order_cost.py --only none
@@ -12,7 +12,10 @@ what ``selfplay`` timed before) draws ``choice(codes)``. To see only the loop's 
 the *same* games here: the plain loop's own games of seeds 0..N-1 to 1915, the canonical loop
 driven by an identity plan (each option where it stands), so both draw the same random numbers
 and submit the same codes. Without ``--only``: both loops in alternating turns, µs per phase
-(wall clock, or this thread's CPU time with ``--cpu``), min and median over the turns. With
+(wall clock, or this thread's CPU time with ``--cpu``), min and median over the turns (the
+identity plans share more objects than real ones, so this is the loop's cost at best). With
+``--own-games``: each loop on its own games (the canonical loop's real plans), as ``diplo bench``
+measures them, three times. With
 ``--only``: one loop once (``none``: the set-up alone), for counting instructions under valgrind;
 the loop's instructions are the count minus ``none``'s. Nothing is asserted: this prints figures.
 """
@@ -57,10 +60,34 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=40)
     parser.add_argument("--cpu", action="store_true", help="this thread's CPU time")
     parser.add_argument("--only", choices=("none", "main", "canonical"))
+    parser.add_argument(
+        "--own-games",
+        action="store_true",
+        help="each loop on its own games, as diplo bench runs them (bench.measure, --games rounds)",
+    )
     args = parser.parse_args()
     fast = bench.fast_module()
     if fast is None:
         raise SystemExit("needs the code API (diplo.fast)")
+    if args.own_games:
+        if args.cpu:
+            time.perf_counter = time.thread_time  # measure() reads this clock
+        main_engine = bench._fast_selfplay_engine(0, 1915, fast)
+        (canonical_engine,) = bench.selfplay_engines(0, 1915, ["diplo-rust"], fast)
+        for _turn in range(3):
+            res = bench.measure(
+                [
+                    bench.Engine("main", main_engine.setup, main_engine.run),
+                    bench.Engine("canonical", canonical_engine.setup, canonical_engine.run),
+                ],
+                args.games,
+            )
+            main_us, canonical_us = res["main"].us_per_phase, res["canonical"].us_per_phase
+            print(
+                f"main {main_us:.2f}  canonical {canonical_us:.2f} µs/phase  "
+                f"canonical / main {canonical_us / main_us:.3f}"
+            )
+        return
     seeds = range(args.games)
     plans = {s: identity_plan(fast, s) for s in seeds}
     plain = bench._fast_selfplay_engine(0, 1915, fast).run
