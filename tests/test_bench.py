@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 import types
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 from diplo.api.backends import rust_available
+from diplo.api.legal import legal_order_texts
 from diplo.api.phase import process_phase
 from diplo.apps import bench
 from diplo.model.map import Map, standard_map
@@ -40,8 +42,15 @@ def diplo(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def check_entry(entry: Any) -> None:
-    assert set(entry) == {"phases", "seconds", "us_per_phase"}
+def check_entry(entry: Any, workload: str = "", engine: str = "") -> None:
+    keys = {"phases", "seconds", "us_per_phase"}
+    if workload == "selfplay":  # the engines play the same games: their final positions
+        keys.add("final_positions")
+        assert isinstance(entry["final_positions"], str) and len(entry["final_positions"]) == 16
+        if engine == "mila":  # MILA replays them (docs/json-contract.md)
+            keys.add("resets")
+            assert isinstance(entry["resets"], int) and entry["resets"] >= 0
+    assert set(entry) == keys
     assert isinstance(entry["phases"], int)
     assert entry["phases"] > 0
     assert entry["seconds"] > 0
@@ -91,9 +100,12 @@ def test_json_report_has_every_workload_and_engine() -> None:
         assert "mila omitted" in done.stderr
     workloads = report["workloads"]
     assert {w: set(engines) for w, engines in workloads.items()} == expected
-    for engines in workloads.values():
-        for entry in engines.values():
-            check_entry(entry)
+    for workload, engines in workloads.items():
+        for name, entry in engines.items():
+            check_entry(entry, workload, name)
+    # Every engine played the same game: the same phases and the same final position.
+    selfplay = workloads["selfplay"].values()
+    assert len({e["final_positions"] for e in selfplay}) == 1
     for entry in workloads["movement"].values():
         assert entry["phases"] % 3 == 0  # the 3 phases, as many times as a round needs
     for workload, engines in workloads.items():
@@ -202,7 +214,7 @@ def encode_order(order: Order, game_map: Map) -> int:
     return _CODES.setdefault(format_order(order), len(_CODES))
 
 
-def decode_order(code: int, game_map: Map) -> Order:
+def decode_order(code: int, game_map: Map, position: Position | None = None) -> Order:
     text = next(t for t, c in _CODES.items() if c == code)
     return Waive() if text == "WAIVE" else parse_order(text, game_map)
 
@@ -241,9 +253,9 @@ def test_fast_path_engines_and_batch(stand_in: types.ModuleType) -> None:
     assert set(workloads["selfplay"]) == {"diplo-rust", "diplo-rust-objects", "diplo-python"}
     assert set(workloads["batch"]) == {"diplo-rust-1thread", "diplo-rust-2threads"}
     assert workloads["batch"]["diplo-rust-1thread"]["phases"] % 3 == 0  # 3 per call
-    for engines in workloads.values():
-        for entry in engines.values():
-            check_entry(entry)
+    for workload, engines in workloads.items():
+        for name, entry in engines.items():
+            check_entry(entry, workload, name)
     assert set(report["ratios"]["batch"]) == {"diplo-rust-1thread/diplo-rust-2threads"}
     assert report["settings"]["fast_path"] is True
 
@@ -302,3 +314,118 @@ def test_rollouts_workload_times_files_dataset_and_the_plain_loop() -> None:
         f"{e}/diplo-rust" for e in expected - {"diplo-rust"}
     }
     assert "rollouts" not in bench.Settings().workloads  # asked for only
+
+
+# --------------------------------------------------------------------------- the same games
+
+
+def _selfplay(engines: list[bench.Engine], rounds: int) -> dict[str, list[tuple[int, str]]]:
+    """Each engine's (phases, final-position digest) per round, played as measure() plays."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for engine in engines:
+        assert engine.check is not None
+        for r in range(rounds):
+            work = engine.setup(r)
+            phases = engine.run(work)
+            out.setdefault(engine.name, []).append((phases, engine.check(work).digest))
+    return out
+
+
+def _every_selfplay_engine() -> list[bench.Engine]:
+    fast = bench.fast_module() if rust_available() else None
+    engines = bench.selfplay_engines(3, 1903, bench.ENGINES, fast, bench.mila_module())
+    names = {e.name for e in engines}
+    assert "diplo-python" in names
+    if rust_available():
+        assert {"diplo-rust"} <= names
+    return engines
+
+
+def test_selfplay_engines_play_the_same_games() -> None:
+    engines = _every_selfplay_engine()
+    played = _selfplay(engines, 3)
+    # Every engine: the same number of phases and the same final position, seed by seed, and
+    # those of the canonical game (the object API's loop, recorded).
+    expected = []
+    for r in range(3):
+        recorded = bench._record_game(3 + r, 1903, None)
+        expected.append((len(recorded.slots), bench.position_digest(recorded.positions[-1])))
+    assert len({d for _p, d in expected}) == 3  # three seeds, three games
+    for name, games in played.items():
+        assert games == expected, name
+
+
+def test_a_changed_choice_order_is_seen(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The check above can fail: an engine whose lists come in another order plays other games.
+    engines = {e.name: e for e in _every_selfplay_engine()}
+    canonical = _selfplay([engines["diplo-python"]], 2)["diplo-python"]
+    real = legal_order_texts
+
+    def reversed_lists(*args: Any) -> dict[str, list[str]]:
+        return {k: v[::-1] for k, v in real(*args).items()}
+
+    monkeypatch.setattr("diplo.apps.bench.legal_order_texts", reversed_lists)
+    changed = _selfplay([engines["diplo-python"]], 2)["diplo-python"]
+    assert [d for _p, d in changed] != [d for _p, d in canonical]
+
+
+@pytest.mark.skipif(bench.mila_module() is None, reason="needs the MILA engine (compare extra)")
+def test_mila_replays_the_canonical_games_and_names_its_departures() -> None:
+    (engine,) = bench.selfplay_engines(0, 1904, ["mila"], None, bench.mila_module())
+    assert engine.check is not None
+    resets = departures = 0
+    for r in range(3):
+        work = engine.setup(r)
+        phases = engine.run(work)
+        check = engine.check(work)
+        recorded = bench._record_game(r, 1904, None)
+        assert phases == len(recorded.slots)
+        assert check.digest == bench.position_digest(recorded.positions[-1])
+        assert check.resets is not None
+        resets += check.resets
+        departures += check.departures
+    # Random play meets MILA's departures from the DATC, and each one is a ruling diplo
+    # reproduces under edition=mila.
+    assert resets > 0
+    assert departures == resets
+
+
+def test_measure_checks_runs_and_takes_off_untimed_seconds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ticks = iter(range(1000))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(ticks)))
+
+    def engine(name: str, digests: list[str], untimed: float) -> bench.Engine:
+        it = iter(digests)
+
+        def check(_work: object) -> bench.RunCheck:
+            return bench.RunCheck(next(it), untimed, 1 if untimed else None, 1 if untimed else 0)
+
+        return bench.Engine(name, lambda r: r, lambda _w: 2, check)
+
+    results = bench.measure([engine("a", ["x"] * 3, 0.25)], rounds=3, min_run=0)
+    m = results["a"]
+    assert m.digests == ["x", "x", "x"] and m.resets == 3 and m.departures == 3
+    assert m.seconds == pytest.approx(3 * (1 - 0.25))  # each timed run: 1 tick, 0.25 untimed
+    with pytest.raises(bench.BenchError, match="two ways"):
+        # Round 0 repeated (the warm-up asks for 2 runs): the two runs ended apart.
+        slow = engine("b", ["x", "y"], 0.0)
+        bench.measure([slow], rounds=1, min_run=1.5)
+
+
+def test_text_report_shows_the_same_games() -> None:
+    settings = bench.Settings(
+        workloads=("selfplay",), engines=("diplo-rust", "diplo-python"), games=2, max_year=1902
+    )
+    table = bench.run_benchmarks(settings).table()
+    lines = table.splitlines()
+    assert "final positions" in lines[4]
+    rows = [
+        line.split() for line in lines[5:] if line.split()[:1] in (["diplo-rust"], ["diplo-python"])
+    ]
+    assert len(rows) == (2 if rust_available() else 1)
+    assert len({row[2] for row in rows}) == 1  # phases/run
+    assert len({row[6] for row in rows}) == 1  # final positions
+    assert "the same games on every engine" in table
+    assert "NOT the same games" not in table

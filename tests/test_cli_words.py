@@ -98,8 +98,16 @@ def test_help_texts_say_what_each_option_does() -> None:
     assert "strings" in bench and "jsonl" in bench
     adjudicate = diplo("adjudicate", "--help").stdout
     assert "rust (the engine) or python" in adjudicate
-    play = diplo("play", "--help").stdout
-    assert "standard map or the one --map names" in " ".join(play.split())
+    play = " ".join(diplo("play", "--help").stdout.split())
+    assert "standard map or the one --map names" in play
+    # Not "seven" players: a variant has as many as it has powers (ancmed five).
+    assert play.startswith("usage:") and "Random players, one per power (seven on the" in play
+    top = " ".join(diplo("--help").stdout.split())
+    assert "a random player for every power" in top and "seven" not in top
+    # The rounds and games of bench name the workloads they count.
+    bench_words = " ".join(bench.split())
+    assert "rounds of the movement, strings, jsonl, batch and vector workloads" in bench_words
+    assert "games per engine of the selfplay and mila-api workloads" in bench_words
 
 
 def test_the_contract_path_is_never_cut_and_a_subcommand_error_shows_its_usage() -> None:
@@ -174,3 +182,25 @@ def test_render_of_many_pictures_to_one_svg_is_refused_and_view_counts_right(
 
 def test_ancmed_is_a_shipped_map_with_low_years() -> None:
     assert Position.initial(shipped_map("ancmed")).phase.year == 1
+
+
+def test_the_readme_names_every_test_that_skips_without_the_workspace_files() -> None:
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    named = []
+    for path in sorted((root / "tests").glob("test_*.py")):
+        text = path.read_text(encoding="utf-8")
+        # A test marked to skip when a file beside the checkout is missing.
+        for match in re.finditer(
+            r"@pytest\.mark\.skipif\(not (CORPUS|DATC_HTML)\.exists\(\).*?\ndef (\w+)", text, re.S
+        ):
+            named.append(f"tests/{path.name}::{match.group(2)}")
+        # One that skips itself in its body (the DATC text).
+        for match in re.finditer(r"def (\w+)\([^)]*\)[^:]*:\n(?:    .*\n){0,3}.*shared", text):
+            if "pytest.skip" in text[match.start() : match.start() + 400]:
+                named.append(f"tests/{path.name}::{match.group(1)}")
+    assert len(named) >= 4
+    for name in named:
+        assert name in readme, f"README does not say {name} skips without the workspace's files"

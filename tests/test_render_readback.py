@@ -5,6 +5,7 @@ what this phase did (not the one before).
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import xml.etree.ElementTree as ET
@@ -121,7 +122,86 @@ def check_layout(svg: str) -> ET.Element:
     for k, (name, marker) in enumerate(units):
         for other, marker2 in units[k + 1 :]:
             assert not _clash(marker, marker2), f"{name} and {other} overlap"
+    check_arrows(root, units)
+    for g in root.iter(f"{NS}g"):  # no line on a name
+        if "order" in _classes(g) and _classes(g) & {"support", "convoy"}:
+            path = g.find(f"{NS}path")
+            assert path is not None
+            for px, py in _path_points(path.get("d") or ""):
+                for prov, box in names.items():
+                    assert not _overlap(box, (px - 1.5, py - 1.5, px + 1.5, py + 1.5)), (
+                        f"{g.get('data-order')} runs over {prov}'s name"
+                    )
+        if _classes(g) & {"move", "retreat"}:
+            path = g.find(f"{NS}path")
+            assert path is not None
+            for px, py in _path_points(path.get("d") or ""):
+                for prov, box in names.items():
+                    assert not _overlap(box, (px - 1.5, py - 1.5, px + 1.5, py + 1.5)), (
+                        f"{g.get('data-order')} runs over {prov}'s name"
+                    )
+            values = _numbers(path.get("d") or "")
+            (cx, cy), (x, y) = (values[-4], values[-3]), (values[-2], values[-1])
+            ux, uy = (x - cx) / math.dist((cx, cy), (x, y)), (y - cy) / math.dist((cx, cy), (x, y))
+            # The head: from 10.5 px behind the path's end to 4.5 px beyond, 7 px either side.
+            for t in (-10.5, -7, -3.5, 0, 4.5):
+                px, py = x + t * ux, y + t * uy
+                for prov, box in names.items():
+                    assert not _overlap(box, (px - 4, py - 4, px + 4, py + 4)), (
+                        f"{g.get('data-order')}'s head is on {prov}'s name"
+                    )
     return root
+
+
+def _path_points(d: str) -> list[tuple[float, float]]:
+    """A move's path (``M a L b`` or ``M a Q c b``) sampled along its length."""
+    values = _numbers(d)
+    a, b = (values[0], values[1]), (values[-2], values[-1])
+    c = (values[2], values[3]) if "Q" in d else ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    out = []
+    for i in range(65):
+        t = i / 64
+        u = 1 - t
+        out.append(
+            (
+                u * u * a[0] + 2 * u * t * c[0] + t * t * b[0],
+                u * u * a[1] + 2 * u * t * c[1] + t * t * b[1],
+            )
+        )
+    return out
+
+
+def _province_of(unit: str) -> str:
+    return unit.split()[-1].split("/")[0]
+
+
+def check_arrows(root: ET.Element, units: list[tuple[str, Marker]]) -> None:
+    """No move or retreat arrow runs over the marker of a unit of another province than the
+    two it joins, and no two lines backing moves end on the same spot of an arrow."""
+    for g in root.iter(f"{NS}g"):
+        if not _classes(g) & {"move", "retreat"}:
+            continue
+        words = (g.get("data-order") or "").split()
+        ends = {_province_of(words[1]), _province_of(words[-1])}
+        path = g.find(f"{NS}path")
+        assert path is not None
+        points = _path_points(path.get("d") or "")
+        for name, m in units:
+            if _province_of(name) in ends:
+                continue
+            cx, cy = (m[0] + m[2]) / 2, (m[1] + m[3]) / 2
+            r = m[4] or max(m[2] - m[0], m[3] - m[1]) / 2
+            near = min(math.dist((cx, cy), p) for p in points)
+            assert near > r, f"{g.get('data-order')} runs over {name}"
+    ends_on_arrows = []
+    for g in root.iter(f"{NS}g"):
+        if g.get("data-onto") == "move":
+            dot = [c for c in g.findall(f"{NS}circle") if c.get("r") == "3.2"]
+            assert len(dot) == 1
+            ends_on_arrows.append((float(dot[0].get("cx") or 0), float(dot[0].get("cy") or 0)))
+    for k, p in enumerate(ends_on_arrows):
+        for q in ends_on_arrows[k + 1 :]:
+            assert math.dist(p, q) >= 10, f"two lines backing moves end together at {p}"
 
 
 def _full_board(rng: random.Random, phase: str = "F1902M") -> Position:
@@ -307,3 +387,15 @@ def test_refused_orders_never_put_a_unit_on_the_rebuilt_board() -> None:
         g.get("data-unit") or "" for g in root.iter(f"{NS}g") if g.get("class") == "unit"
     )
     assert units == sorted(str(p) for p in Position.initial(M).units.values())
+
+
+def test_the_legend_explains_the_port_sign_where_the_map_has_ports() -> None:
+    for name, has_ports in (("ancmed", True), ("standard", False)):
+        svg = board_svg(Position.initial(shipped_map(name)))
+        root = check_layout(svg)
+        legend = root.find(f".//{NS}g[@class='legend']")
+        assert legend is not None
+        keys = [t.text for t in legend.iter(f"{NS}text")]
+        ports = [g for g in root.iter(f"{NS}g") if g.get("class") == "port"]
+        assert bool(ports) is has_ports, name
+        assert ("port: its fleets may convoy" in keys) is has_ports, name

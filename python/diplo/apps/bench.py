@@ -1,7 +1,7 @@
 """``diplo bench``: how fast diplo plays random Diplomacy, against itself and the MILA engine.
 
-Four workloads, each measured on every engine in the same run (the report is specified in
-``../shared/spec/adjudicate-json.md``, "Reports"):
+Eight workloads, each measured on every engine in the same run (the report is specified in
+``../shared/spec/adjudicate-json.md``, "Reports", and ``docs/json-contract.md``):
 
 ``movement``
     Full-board movement phases with random legal orders: validation, resolution and the next
@@ -17,7 +17,13 @@ Four workloads, each measured on every engine in the same run (the report is spe
     The whole random self-play loop from S1901 to the end of ``max_year`` (or a solo victory):
     list the legal orders, choose one per unit, submit, process, every phase type. On the object
     API (:class:`~diplo.game.Game`) with order strings: :func:`diplo.legal.legal_order_texts`
-    per orderable power, one random text per key, ``set_orders``, ``process``.
+    per orderable power, one random text per key, ``set_orders``, ``process``. Every engine
+    plays the same game for a seed, the canonical one (:func:`selfplay_engines`): ``diplo-rust``
+    draws over where the canonical options stand in its own code lists, learnt before the
+    clock; ``mila`` replays the game, taking each choice out of its own sorted lists and set
+    back on the canonical game after a phase it rules otherwise (its departures from the DATC),
+    untimed. Each run's final position is digested after the clock stops and the table shows
+    one digest per engine (``final positions``): equal digests, the same games.
 ``jsonl``
     ``diplo adjudicate --jsonl`` on the movement phases as documents (position and order
     strings, one JSON line each): the whole command from text in to text out, on each backend
@@ -44,7 +50,8 @@ Four workloads, each measured on every engine in the same run (the report is spe
     :class:`~diplo.env.UniformPolicy` chooses, included in the time) on 1 thread
     (``diplo-vector-1thread``) and 2 (``diplo-vector-2threads``), against the PettingZoo
     environment's random loop of ``docs/env.md`` (``diplo-env``) and the plain ``FastGame`` loop
-    of ``selfplay`` (``diplo-rust``); only with the ``env`` extra and ``diplo.fast``.
+    (``diplo-rust``: a random code from each list as the engine lists it); only with the ``env``
+    extra and ``diplo.fast``.
 
 Engines: ``diplo-python`` (:func:`~diplo.adjudicate.process_phase` with the Python resolver,
 :class:`~diplo.game.Game` for self-play), ``diplo-rust`` (the code API :mod:`diplo.fast` when it is
@@ -69,6 +76,7 @@ from __future__ import annotations
 import argparse
 import copy
 import gc
+import hashlib
 import importlib
 import json
 import math
@@ -77,7 +85,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -85,10 +93,11 @@ from ..api.backends import rust_available
 from ..api.game import Game
 from ..api.legal import legal_order_texts
 from ..api.phase import process_phase
-from ..formats.mila import MILA_MAP_NAMES, position_to_mila
-from ..model.map import Map, MapError
+from ..formats.mila import MILA_MAP_NAMES, position_from_mila, position_to_mila
+from ..model.map import Map, MapError, standard_map
 from ..model.orders import Order, format_order, parse_order
 from ..model.position import Position
+from ..model.rules import Rules
 from ..model.variants import load_map
 from .adjudicate import run_jsonl
 from .common import add_map_argument, first_year, map_argument
@@ -162,6 +171,7 @@ class FastGame(Protocol):
     def set_orders(self, orders: Sequence[int]) -> None: ...
     def process(self) -> None: ...
     def clone(self) -> FastGame: ...
+    def position(self) -> Position: ...
 
 
 def fast_module() -> ModuleType | None:
@@ -249,6 +259,25 @@ class Engine:
     name: str
     setup: Callable[[int], Any]
     run: Callable[[Any], int]
+    #: Asked after each timed run, outside the timer (workloads whose engines play the same
+    #: games): what the run left to check, see :class:`RunCheck`.
+    check: Callable[[Any], RunCheck] | None = None
+
+
+@dataclass(frozen=True)
+class RunCheck:
+    """What a run of a self-play engine leaves: the digest of its final position
+    (:func:`position_digest`), the seconds of the run that were not its work (taken off its
+    time) and how many times it was set to the recorded position after ruling a phase otherwise
+    (``None``: an engine that plays its games rather than replaying them), and of those resets
+    how many diplo reproduces under ``Rules(edition="mila")`` (MILA's known departures from the
+    DATC, ``docs/mila-compat.md``)."""
+
+    digest: str
+    untimed: float = 0.0
+    resets: int | None = None
+    #: Of the resets, those where diplo under ``edition=mila`` rules as MILA did.
+    departures: int = 0
 
 
 def movement_engines(
@@ -468,14 +497,36 @@ def selfplay_engines(
     mila_map: str = "standard",
 ) -> list[Engine]:
     """The engines of the self-play workload; round ``r`` plays the game of seed ``seed + r``
-    (on ``game_map``, default the standard map, which MILA knows as ``mila_map``)."""
+    (on ``game_map``, default the standard map, which MILA knows as ``mila_map``).
+
+    Every engine plays the same game for a seed, the *canonical* game: one ``random.Random(seed)``
+    stream, one ``choice`` per slot, the slots and their options in the order diplo's object API
+    lists them (powers in map order; per power, the keys of :func:`~diplo.api.legal.legal_orders`,
+    provinces sorted then the waive; each list sorted by the order's canonical text). The object
+    engines play it directly. The code API (``diplo-rust``) lists its codes in an order of its
+    own (a fixed order of the same set, not promised to be any particular one), so before the
+    clock it learns, by playing the game once untimed with every code decoded, where each
+    slot's canonical options stand in its lists; in the timed loop it still lists every phase
+    and draws ``choice(p)`` over those positions, one subscript more than ``choice(codes)``.
+    ``mila`` replays the canonical game (see :func:`_mila_replay_engine`). Each run's final
+    position is digested after the clock stops (:class:`RunCheck`).
+    """
+    recorded: dict[int, _Recorded] = {}
+
+    def record(game_seed: int) -> _Recorded:
+        if game_seed not in recorded:
+            recorded[game_seed] = _record_game(game_seed, max_year, game_map)
+        return recorded[game_seed]
 
     def objects(backend: str, name: str) -> Engine:
         # A bot on the object API with order strings: the legal texts of each orderable power,
-        # one random text per key, submitted and processed.
-        def run(game_seed: int) -> int:
-            game = Game(game_map, backend=backend, max_year=max_year)
-            choice = random.Random(game_seed).choice
+        # one random text per key, submitted and processed (the canonical order by itself).
+        def setup(r: int) -> tuple[Game, random.Random]:
+            return Game(game_map, backend=backend, max_year=max_year), random.Random(seed + r)
+
+        def run(state: tuple[Game, random.Random]) -> int:
+            game, rng = state
+            choice = rng.choice
             while not game.is_over:
                 position = game.position
                 for power in game.orderable_powers():
@@ -484,21 +535,311 @@ def selfplay_engines(
                 game.process()
             return len(game.history)
 
-        return Engine(name, lambda r: seed + r, run)
+        return Engine(name, setup, run, lambda state: RunCheck(position_digest(state[0].position)))
 
     return _pick(
         engines,
         objects,
-        None if fast is None else lambda: _fast_selfplay_engine(seed, max_year, fast, game_map),
+        None
+        if fast is None
+        else lambda: _canonical_fast_engine(seed, max_year, fast, record, game_map),
         None
         if mila is None
-        else lambda: _mila_selfplay_engine(seed, max_year, mila, mila_map=mila_map),
+        else lambda: _mila_replay_engine(seed, mila, mila_map, record, game_map),
     )
+
+
+def position_digest(position: Position) -> str:
+    """A short digest of a position (phase, units, centre owners, dislodged units and their
+    retreat options): equal digests, equal boards, whichever engine reached them."""
+    lines = [str(position.phase)]
+    lines += sorted(f"{p.power} {p}" for p in position.units.values())
+    lines += sorted(f"{prov} {power}" for prov, power in position.centers.items())
+    lines += sorted(
+        f"*{d.piece.power} {d.piece} {' '.join(sorted(d.options))}"
+        for d in position.dislodged.values()
+    )
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class _Recorded:
+    """The canonical game of one seed as the object engines play it: the position at the start
+    of every phase and the final one (``positions``), and per phase the slots in canonical order
+    as ``(power, key, texts, index of the text chosen)``."""
+
+    positions: list[Position]
+    slots: list[list[tuple[str, str, list[str], int]]]
+
+
+def _record_game(game_seed: int, max_year: int, game_map: Map | None) -> _Recorded:
+    """The object engines' loop (``selfplay_engines``), untimed, keeping what it chose:
+    ``choice(range(n))`` draws exactly as ``choice(options)`` does from a list of ``n``."""
+    game = Game(game_map, max_year=max_year)
+    choice = random.Random(game_seed).choice
+    positions: list[Position] = []
+    slots: list[list[tuple[str, str, list[str], int]]] = []
+    while not game.is_over:
+        position = game.position
+        positions.append(position)
+        phase: list[tuple[str, str, list[str], int]] = []
+        for power in game.orderable_powers():
+            legal = legal_order_texts(position, power)
+            chosen = [
+                (power, key, texts, choice(range(len(texts)))) for key, texts in legal.items()
+            ]
+            game.set_orders(power, [texts[k] for _p, _key, texts, k in chosen])
+            phase += chosen
+        slots.append(phase)
+        game.process()
+    positions.append(game.position)
+    return _Recorded(positions, slots)
+
+
+#: Per phase, per canonical slot: (the index of the slot in the code API's lists, where each
+#: canonical option of the slot stands in that list).
+_FastPlan = list[tuple[tuple[int, Sequence[int]], ...]]
+
+
+def _fast_plan(
+    recorded: _Recorded,
+    max_year: int,
+    fast: ModuleType,
+    start: Position,
+    shared: dict[Any, Any] | None = None,
+) -> _FastPlan:
+    """Where the canonical options stand in the code API's own lists, phase by phase: the
+    canonical game played once on a fast game (untimed), every listed code decoded. Raises
+    :class:`BenchError` when the code API lists other orders or reaches another position."""
+    game: FastGame = fast.FastGame(start, max_year)
+    shared = {} if shared is None else shared
+    plans: _FastPlan = []
+    for i, canonical in enumerate(recorded.slots):
+        position = game.position()
+        if game.is_over or position_digest(position) != position_digest(recorded.positions[i]):
+            raise BenchError(
+                f"diplo-rust is not where the object API is at phase {i + 1} "
+                f"({recorded.positions[i].phase})"
+            )
+        lists = game.legal_orders()
+        where = {slot: j for j, slot in enumerate(game.slots())}
+        plan: list[tuple[int, Sequence[int]]] = []
+        for power, key, texts, _chosen in canonical:
+            j = where.get((power, key))
+            own = {} if j is None else _texts_at(lists[j], fast, position)
+            if j is None or len(own) != len(texts) or not own.keys() >= set(texts):
+                raise BenchError(
+                    f"{position.phase}: diplo-rust and the object API list different orders "
+                    f"for {power} {key}"
+                )
+            positions = _compact([own[t] for t in texts])
+            # One object per distinct slot plan, shared across phases and games: the less
+            # memory the timed loop reads, the fewer cache misses it pays.
+            pair = (j, shared.setdefault(positions, positions))
+            plan.append(shared.setdefault(pair, pair))
+        plans.append(tuple(plan))
+        game.set_orders([lists[j][p[k]] for (j, p), (*_s, k) in zip(plan, canonical, strict=True)])
+        game.process()
+    if not game.is_over or position_digest(game.position()) != position_digest(
+        recorded.positions[-1]
+    ):
+        raise BenchError("diplo-rust did not end the game where the object API did")
+    return plans
+
+
+def _compact(indexes: list[int]) -> Sequence[int]:
+    """Positions as ``bytes`` when they fit: a byte each where a tuple takes a pointer to an
+    int each. The plan is read every phase, so its size is cache misses in the timed loop
+    (tuples made the loop measurably slower than with bytes)."""
+    return bytes(indexes) if max(indexes, default=0) < 256 else tuple(indexes)
+
+
+def _texts_at(codes: list[int], fast: ModuleType, position: Position) -> dict[str, int]:
+    """Each code's canonical text -> its index in ``codes``."""
+    game_map = position.map
+    return {
+        format_order(fast.decode_order(code, game_map, position)): n for n, code in enumerate(codes)
+    }
+
+
+def _canonical_fast_engine(
+    seed: int,
+    max_year: int,
+    fast: ModuleType,
+    record: Callable[[int], _Recorded],
+    game_map: Map | None = None,
+) -> Engine:
+    """``diplo-rust`` on the canonical game: lists its codes every phase and draws one per slot
+    (``choice`` over where the canonical options stand in its list, learnt before the clock)."""
+    start = Position.initial(game_map if game_map is not None else standard_map())
+    plans: dict[int, _FastPlan] = {}
+    shared: dict[Any, Any] = {}
+
+    def setup(r: int) -> tuple[FastGame, Callable[[Sequence[int]], int], Any]:
+        if r not in plans:
+            plans[r] = _fast_plan(record(seed + r), max_year, fast, start, shared)
+        return fast.FastGame(start, max_year), random.Random(seed + r).choice, iter(plans[r])
+
+    def run(state: tuple[FastGame, Callable[[Sequence[int]], int], Any]) -> int:
+        game, choice, plan = state
+        phases = 0
+        while not game.is_over:
+            lists = game.legal_orders()
+            game.set_orders([lists[j][choice(p)] for j, p in next(plan)])
+            game.process()
+            phases += 1
+        return phases
+
+    def check(state: tuple[FastGame, Any, Any]) -> RunCheck:
+        return RunCheck(position_digest(state[0].position()))
+
+    return Engine("diplo-rust", setup, run, check)
+
+
+@dataclass
+class _MilaReplay:
+    """A MILA game with what it replays: per phase, the position in MILA's sorted list of each
+    orderable location's choice (or the text itself when MILA does not list it), and the state
+    to set after the phase when MILA rules it otherwise than the DATC."""
+
+    game: Any
+    steps: list[tuple[list[int | str], dict[str, Any] | None]]
+    departures: int
+    untimed: float = 0.0
+    resets: int = 0
+
+
+def _mila_replay_engine(
+    seed: int,
+    mila: ModuleType,
+    mila_map: str,
+    record: Callable[[int], _Recorded],
+    game_map: Map | None = None,
+) -> Engine:
+    """``mila`` on the canonical game. MILA's possible orders are in an order of its own and,
+    where MILA departs from the DATC (``docs/mila-compat.md``), its next position differs from
+    the canonical game's, so it replays: every phase it lists its possible orders and orderable
+    locations (timed, as the MILA corpus bot does), sorts each location's list and takes the
+    canonical choice out of it; after a phase MILA ruled otherwise, it is set to the canonical
+    next position (``set_state``, taken off its time) and counted. Which phases those are, and
+    where the choices stand in MILA's lists, is learnt before the clock by replaying once."""
+    the_map = game_map if game_map is not None else standard_map()
+    plans: dict[int, tuple[list[tuple[list[int | str], dict[str, Any] | None]], int]] = {}
+
+    def setup(r: int) -> _MilaReplay:
+        if r not in plans:
+            plans[r] = _mila_plan(record(seed + r), mila, mila_map, the_map)
+        return _MilaReplay(mila.Game(map_name=mila_map), *plans[r])
+
+    def run(replay: _MilaReplay) -> int:
+        game = replay.game
+        clock = time.perf_counter
+        phases = 0
+        for picks, reset in replay.steps:
+            possible = game.get_all_possible_orders()
+            chosen = iter(picks)
+            for power, locs in sorted(game.get_orderable_locations().items()):
+                orders = [
+                    _take(sorted(possible[loc]), next(chosen))
+                    for loc in sorted(locs)
+                    if possible[loc]
+                ]
+                game.set_orders(power, orders)
+            game.process()
+            phases += 1
+            if reset is not None:
+                start = clock()
+                game.set_state(reset)
+                replay.untimed += clock() - start
+                replay.resets += 1
+        return phases
+
+    def check(replay: _MilaReplay) -> RunCheck:
+        final = position_from_mila(replay.game.get_state(), game_map=the_map)
+        departures = replay.departures if replay.resets else 0
+        return RunCheck(position_digest(final), replay.untimed, replay.resets, departures)
+
+    return Engine("mila", setup, run, check)
+
+
+def _take(options: list[str], pick: int | str) -> str:
+    return options[pick] if type(pick) is int else pick  # type: ignore[return-value]
+
+
+def _mila_plan(
+    recorded: _Recorded, mila: ModuleType, mila_map: str, game_map: Map
+) -> tuple[list[tuple[list[int | str], dict[str, Any] | None]], int]:
+    """The steps of :class:`_MilaReplay` for a canonical game, found by replaying it once, and
+    how many of the phases MILA rules otherwise diplo rules as MILA under ``edition=mila``."""
+    game = mila.Game(map_name=mila_map)
+    steps: list[tuple[list[int | str], dict[str, Any] | None]] = []
+    departures = 0
+    for i, canonical in enumerate(recorded.slots):
+        wanted: dict[str, list[str]] = {}
+        for power, _key, texts, k in canonical:
+            wanted.setdefault(power, []).append(texts[k])
+        possible = game.get_all_possible_orders()
+        picks: list[int | str] = []
+        for power, locs in sorted(game.get_orderable_locations().items()):
+            left = list(wanted.get(power, ()))
+            orders: list[str] = []
+            for loc in sorted(locs):
+                if not possible[loc]:
+                    continue
+                options = sorted(possible[loc])
+                at = {text: n for n, text in enumerate(options)}
+                # MILA lists a convoyed move beyond the army's neighbours with "VIA", diplo
+                # without (the same order: DATC 4.A.3).
+                for n, text in enumerate(options):
+                    if text.endswith(" VIA"):
+                        at.setdefault(text[:-4], n)
+                # The canonical order of this location: a build before a waive (both listed).
+                hit = next((t for t in left if t in at and t != "WAIVE"), None)
+                hit = hit or next((t for t in left if t in at), None)
+                if hit is not None:
+                    picks.append(at[hit])
+                    orders.append(options[at[hit]])
+                else:  # not in MILA's list: given as diplo writes it
+                    hit = next((t for t in left if _unit_of(t) == loc), None)
+                    if hit is None:
+                        raise BenchError(
+                            f"{recorded.positions[i].phase}: MILA orders {power} at {loc}, "
+                            "which the canonical game does not"
+                        )
+                    picks.append(hit)
+                    orders.append(hit)
+                left.remove(hit)
+            game.set_orders(power, orders)
+        game.process()
+        nxt = recorded.positions[i + 1]
+        theirs = position_from_mila(game.get_state(), game_map=game_map)
+        if position_digest(theirs) == position_digest(nxt):
+            steps.append((picks, None))
+        else:
+            given: dict[str, list[str]] = {}
+            for power, _key, texts, k in canonical:
+                given.setdefault(power, []).append(texts[k])
+            position = recorded.positions[i]
+            mila_rules = Rules.from_json({"edition": "mila"}, position.rules)
+            ruled = process_phase(replace(position, rules=mila_rules), given).next
+            departures += position_digest(ruled) == position_digest(theirs)
+            state = position_to_mila(nxt)
+            game.set_state(state)
+            steps.append((picks, state))
+    return steps, departures
+
+
+def _unit_of(text: str) -> str:
+    """The location an order text is for (``A PAR - BUR``: ``PAR``)."""
+    words = text.split()
+    return words[1] if len(words) > 1 else ""
 
 
 def _fast_selfplay_engine(
     seed: int, max_year: int, fast: ModuleType, game_map: Map | None = None
 ) -> Engine:
+    """The plain code-API loop: a random code from each list in the engine's own order (the
+    ``vector`` workload's ``diplo-rust``; ``selfplay`` plays the canonical game instead)."""
     start = None if game_map is None else Position.initial(game_map)
 
     def setup(r: int) -> tuple[FastGame, random.Random]:
@@ -653,17 +994,35 @@ class Measurement:
     seconds: float = 0.0
     rounds: list[float] = field(default_factory=list)
     runs: int = 0  # the engine's runs of the workload, over all rounds (repeats included)
+    #: Engines with a :class:`RunCheck`: the digest of each round's final position, in order.
+    digests: list[str] = field(default_factory=list)
+    #: A replaying engine's resets over all runs (:class:`RunCheck`), else ``None``; of those,
+    #: the known departures of MILA's from the DATC.
+    resets: int | None = None
+    departures: int = 0
+
+    @property
+    def final_positions(self) -> str | None:
+        """One digest of the final positions of every round (``None`` when not checked)."""
+        if not self.digests:
+            return None
+        return hashlib.sha256(" ".join(self.digests).encode()).hexdigest()[:16]
 
     @property
     def us_per_phase(self) -> float:
         return statistics.median(self.rounds)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "phases": self.phases,
             "seconds": round(self.seconds, 6),
             "us_per_phase": round(self.us_per_phase, 3),
         }
+        if self.digests:
+            out["final_positions"] = self.final_positions
+        if self.resets is not None:
+            out["resets"] = self.resets
+        return out
 
 
 #: A timed run lasts at least this long: shorter ones repeat the engine's run within the round.
@@ -693,10 +1052,19 @@ def measure(
             start = clock()
             phases = sum(engine.run(work) for work in works)
             elapsed = clock() - start
+            m = out[engine.name]
+            if engine.check is not None:
+                checks = [engine.check(work) for work in works]
+                if len({c.digest for c in checks}) > 1:
+                    raise BenchError(f"{engine.name} played round {r}'s game two ways")
+                m.digests.append(checks[0].digest)
+                elapsed -= sum(c.untimed for c in checks)
+                if checks[0].resets is not None:
+                    m.resets = (m.resets or 0) + sum(c.resets or 0 for c in checks)
+                    m.departures += sum(c.departures for c in checks)
             del works
             if phases < 1:
                 raise BenchError(f"{engine.name} processed no phase")
-            m = out[engine.name]
             m.phases += phases
             m.runs += repeats[engine.name]
             m.seconds += elapsed
@@ -815,7 +1183,8 @@ class Report:
             f" units x {s.rounds} rounds",
             "strings": f"{len(units)} phases x {s.rounds} rounds",
             "jsonl": f"{len(units)} documents per run x {s.rounds} rounds (µs per document)",
-            "selfplay": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
+            "selfplay": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}"
+            ", one per round",
             "batch": f"{s.batch_size} phases per call x {s.rounds} rounds",
             "mila-api": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
             "rollouts": f"{s.rollout_games} games per engine x {s.rollout_rounds} rounds to "
@@ -827,30 +1196,45 @@ class Report:
         for workload, results in self.workloads.items():
             ref = REFERENCE[workload]
             base = results[ref].us_per_phase if ref in results else None
+            checked = any(m.digests for m in results.values())
             lines.append(f"{workload}: {DESCRIPTIONS[workload]}")
             lines.append(f"  {details[workload]}")
+            if checked:
+                lines.append(
+                    "  every engine plays each seed's canonical game: one random stream, one "
+                    "choice per slot in the order"
+                )
+                lines.append(
+                    "  of diplo's object API (powers in map order, provinces sorted, each list in "
+                    "text order)"
+                )
             head = f"÷ {ref}" if base else ""
+            final = f"{'final positions':>18}" if checked else ""
             lines.append(
                 f"  {'engine':<22}{'µs/phase':>10}{'phases/run':>11}{'runs':>6}{'phases':>9}"
-                f"{'seconds':>10}  {head}"
+                f"{'seconds':>10}{final}  {head}"
             )
             per_run: set[float] = set()
             for name, m in results.items():
                 ratio = f"{m.us_per_phase / base:8.2f}" if base else ""
                 each = m.phases / m.runs if m.runs else 0.0
                 per_run.add(round(each, 1))
+                digest = f"{m.final_positions or '-':>18}" if checked else ""
                 lines.append(
                     f"  {name:<22}{m.us_per_phase:>10.1f}{each:>11.1f}{m.runs:>6}{m.phases:>9}"
-                    f"{m.seconds:>10.3f}  {ratio}"
+                    f"{m.seconds:>10.3f}{digest}  {ratio}"
                 )
+            rounds = max((len(m.rounds) for m in results.values()), default=0)
             lines.append(
                 "  phases/run: one run's work, the same for engines that did the same work; runs: "
-                f"over {s.rounds} rounds,"
+                f"over {rounds} rounds,"
             )
             lines.append(
                 f"  a fast engine repeating its run in a round to last {MIN_RUN_SECONDS * 1000:.0f}"
                 " ms or more; phases, seconds: totals over all runs"
             )
+            if checked:
+                lines += _same_games_lines(results)
             if len(per_run) > 1:
                 lines.append(
                     "  not the same phases/run on every engine (the same seeds): compare µs per "
@@ -858,6 +1242,46 @@ class Report:
                 )
             lines.append("")
         return "\n".join(lines)
+
+
+def _same_games_lines(results: dict[str, Measurement]) -> list[str]:
+    """What the ``final positions`` column shows: whether every engine ended every round where
+    the others did, and what the replaying engines (``mila``) had to be helped with."""
+    digests = {name: m.final_positions for name, m in results.items() if m.digests}
+    lines: list[str] = []
+    if len(set(digests.values())) == 1 and len(digests) == len(results):
+        lines.append(
+            "  final positions: a digest of the positions every round's game ended in: the same "
+            "games on every engine"
+        )
+    else:
+        differ = ", ".join(f"{name} {d or '-'}" for name, d in digests.items())
+        lines.append(f"  final positions differ: NOT the same games on every engine ({differ})")
+    for name, m in results.items():
+        if m.resets is None:
+            continue
+        if not m.resets:
+            lines.append(
+                f"  {name} replays the canonical games, listing its own possible orders every "
+                "phase: it ruled every phase as diplo did"
+            )
+            continue
+        others = m.resets - m.departures
+        explained = f"all {m.resets}" if not others else f"{m.departures}; {others} not"
+        lines.append(
+            f"  {name} replays the canonical games: it lists its own possible orders every phase "
+            "and takes the"
+        )
+        lines.append(
+            f"  canonical choice out of its list; it ruled {m.resets} of its {m.phases} phases "
+            f"otherwise than diplo ({explained}"
+        )
+        lines.append(
+            "  as diplo rules under edition=mila: its departures from the DATC, "
+            "docs/mila-compat.md) and after"
+        )
+        lines.append("  each was set to the canonical next position, untimed")
+    return lines
 
 
 Note = Callable[[str], None]
@@ -981,7 +1405,8 @@ def register(sub: Any) -> None:
         "--games",
         type=_positive,
         default=defaults.games,
-        help=f"self-play games per engine, one per round (default {defaults.games})",
+        help=f"games per engine of the selfplay and mila-api workloads, one per round (default "
+        f"{defaults.games})",
     )
     bench.add_argument(
         "--phases",
@@ -993,7 +1418,8 @@ def register(sub: Any) -> None:
         "--rounds",
         type=_positive,
         default=defaults.rounds,
-        help=f"rounds of the movement and batch workloads (default {defaults.rounds})",
+        help=f"rounds of the movement, strings, jsonl, batch and vector workloads (default "
+        f"{defaults.rounds})",
     )
     bench.add_argument(
         "--batch-size",

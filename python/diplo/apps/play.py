@@ -1,4 +1,4 @@
-"""``diplo play``: seven random players play a whole game, phase by phase.
+"""``diplo play``: random players, one per power of the map, play a whole game, phase by phase.
 
 The same seed gives the same game on every backend: the players draw from one generator in a
 fixed order (powers in map order, units sorted), and both backends rule identically.
@@ -29,9 +29,10 @@ from .common import add_variant_arguments, variant_arguments
 def register(sub: Any) -> None:
     play = sub.add_parser(
         "play",
-        help="play a whole game with seven random players",
-        description="Seven random players (every unit ordered at random among its legal orders) "
-        "play a game on the standard map or the one --map names; every phase is ruled and "
+        help="play a whole game with a random player for every power",
+        description="Random players, one per power (seven on the standard map; every unit "
+        "ordered at random among its legal orders), play a game on the standard map or the one "
+        "--map names; every phase is ruled and "
         "printed, then the final supply-centre count. Without --max-year the game runs until "
         "one power wins with the map's victory count (18 centres on the standard map, which can "
         "take a few hundred years of random play); with it, the game ends as a draw after that "

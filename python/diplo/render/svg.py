@@ -6,6 +6,7 @@ attributes (power, unit, order, code) so a program can read a picture back.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -33,7 +34,6 @@ from .geometry import (
     ASIDE,
     DOT,
     UNIT_R,
-    Box,
     Geometry,
     Label,
     geometry_for,
@@ -160,17 +160,27 @@ def board_svg(
     dislodged_now = dict(position.dislodged)
     if dislodged:
         dislodged_now.update(dislodged)
+    spots = _unit_spots(position, geo, drawn, dislodged_now)
+    paths = _arrow_paths(position, geo, drawn, dislodged_now, spots)
+    lines = _backing_lines(position, geo, drawn, dislodged_now, paths)
+    # Names stay clear of the units, the arrows (their heads end where names like to sit) and
+    # the lines of supports and convoys.
+    heads = [_head(c, b) for _a, c, b in paths.values()]
+    shafts = [p for a, c, b in paths.values() for p in _along(a, c, b, 6.0)]
+    shafts += [p for a, b, _onto in lines.values() for p in _along(a, _bend(a, b), b, 6.0)]
     labels = place_labels(
         game_map,
         geo.anchors,
         geo.shapes,
-        occupied=_unit_boxes(position, geo, drawn, dislodged_now),
+        occupied=[(x - UNIT_R, y - UNIT_R, x + UNIT_R, y + UNIT_R) for _p, (x, y) in spots]
+        + [(x - HEAD_R, y - HEAD_R, x + HEAD_R, y + HEAD_R) for x, y in heads]
+        + [(x - 3, y - 3, x + 3, y + 3) for x, y in shafts],
         prefer=geo.labels,
     )
     out.append(_provinces(position, geo, colour, labels))
-    out.append(_order_layer(position, geo, drawn, colour, dislodged_now))
+    out.append(_order_layer(position, geo, drawn, colour, dislodged_now, paths, lines))
     out.append(_unit_layer(position, geo, colour, drawn, dislodged_now))
-    out.append(_failure_layer(position, geo, drawn, dislodged_now))
+    out.append(_failure_layer(position, geo, drawn, dislodged_now, paths))
     out.append("</g>")
     refused = [
         str(r.get("order")) for r in results if isinstance(r, Mapping) and r.get("legal") is False
@@ -204,20 +214,25 @@ def _defs(colour: Mapping[str, str]) -> str:
     return "".join(parts)
 
 
-def _unit_boxes(
+def _unit_spots(
     position: Position, geo: Geometry, drawn: Sequence[_Drawn], dislodged: Mapping[str, Dislodged]
-) -> list[Box]:
-    """Where this picture's units stand (those in place, beside them, and built)."""
+) -> list[tuple[str, Point]]:
+    """Where this picture's units stand (those in place, beside them, and built), with the
+    province of each."""
     spots = [
-        geo.anchors[piece.loc]
+        (prov, geo.anchors[piece.loc])
         for prov, piece in position.units.items()
         if prov not in dislodged or prov in position.dislodged
     ]
-    spots += [geo.anchors[d.order.unit.loc] for d in drawn if isinstance(d.order, Build)]
-    for gone in dislodged.values():
+    spots += [
+        (d.order.unit.province, geo.anchors[d.order.unit.loc])
+        for d in drawn
+        if isinstance(d.order, Build)
+    ]
+    for prov, gone in dislodged.items():
         x, y = geo.anchors[gone.piece.loc]
-        spots.append((x + ASIDE[0], y + ASIDE[1]))
-    return [(x - UNIT_R, y - UNIT_R, x + UNIT_R, y + UNIT_R) for x, y in spots]
+        spots.append((prov, (x + ASIDE[0], y + ASIDE[1])))
+    return spots
 
 
 def _provinces(
@@ -354,25 +369,80 @@ def _move_line(
     return _toward(_where(position, geo, aside, src), _anchor(geo, dst), 10, cut_end)
 
 
+def _arrow_paths(
+    position: Position,
+    geo: Geometry,
+    drawn: Sequence[_Drawn],
+    aside: Collection[str],
+    spots: Sequence[tuple[str, Point]],
+) -> dict[int, tuple[Point, Point, Point]]:
+    """Each arrow (moves and retreats, by index in ``drawn``) as ``(start, control, end)``:
+    straight, or bent around any unit of another province standing on its straight way."""
+    paths: dict[int, tuple[Point, Point, Point]] = {}
+    for k, d in enumerate(drawn):
+        if isinstance(d.order, Move | Retreat):
+            a, b = _move_line(position, geo, aside, d.order.unit.loc, d.order.dest)
+            ends = {d.order.unit.province, position.map.province_of(d.order.dest)}
+            others = [p for prov, p in spots if prov not in ends]
+            paths[k] = (a, _clearing_control(a, b, others), b)
+    return paths
+
+
+def _backing_lines(
+    position: Position,
+    geo: Geometry,
+    drawn: Sequence[_Drawn],
+    aside: Collection[str],
+    paths: Mapping[int, tuple[Point, Point, Point]],
+) -> dict[int, tuple[Point, Point, str]]:
+    """Each support and convoy (by index in ``drawn``) as ``(start, end, onto)``: to the unit
+    supported to hold (``"hold"``), onto the arrow of the move it backs when that move was ordered
+    (``"move"``), else to the place it names (``"place"``: it is drawn failed); its curve is
+    :func:`_bend`'s."""
+    # Each unit's ordered move: where it goes, and its arrow.
+    moves: dict[str, tuple[str, tuple[Point, Point, Point]]] = {}
+    for k, d in enumerate(drawn):
+        if isinstance(d.order, Move):
+            moves[d.order.unit.province] = (position.map.province_of(d.order.dest), paths[k])
+    # Where the supports and convoys of an ordered move meet its arrow: apart from each other,
+    # in the order their lines come from along the arrow.
+    meets = _meeting_points(position, geo, drawn, aside, moves)
+    out: dict[int, tuple[Point, Point, str]] = {}
+    for k, d in enumerate(drawn):
+        o = d.order
+        if not isinstance(o, SupportMove | SupportHold | Convoy):
+            continue
+        start = _where(position, geo, aside, o.unit.loc)
+        if isinstance(o, SupportHold):
+            target = _where(position, geo, aside, _loc_of(position, o.supported.province))
+            a, b = _toward(start, target, 10, 13)
+            out[k] = (a, b, "hold")
+            continue
+        mover = o.supported if isinstance(o, SupportMove) else o.army
+        ordered = moves.get(mover.province)
+        if ordered is not None and ordered[0] == position.map.province_of(o.dest):
+            a, b = _toward(start, meets[k], 10, 2)
+            out[k] = (a, b, "move")
+        else:
+            a, b = _toward(start, _anchor(geo, o.dest), 10, 12)
+            out[k] = (a, b, "place")
+    return out
+
+
 def _order_layer(
     position: Position,
     geo: Geometry,
     drawn: Sequence[_Drawn],
     colour: Mapping[str, str],
     aside: Collection[str],
+    paths: Mapping[int, tuple[Point, Point, Point]],
+    lines: Mapping[int, tuple[Point, Point, str]],
 ) -> str:
     parts = ['<g class="orders" fill="none" stroke-linecap="round">']
     arrow = {power: k for k, power in enumerate(colour)}
-    # Each unit's ordered move: where it goes, and the arrow drawn for it.
-    moves: dict[str, tuple[str, tuple[Point, Point]]] = {}
-    for d in drawn:
-        if isinstance(d.order, Move):
-            unit, dest = d.order.unit, d.order.dest
-            line = _move_line(position, geo, aside, unit.loc, dest)
-            moves[unit.province] = (position.map.province_of(dest), line)
     supports: list[str] = []
     arrows: list[str] = []
-    for d in drawn:
+    for k, d in enumerate(drawn):
         o = d.order
         c = colour.get(d.power, INK)
         data = (
@@ -381,46 +451,30 @@ def _order_layer(
             f'data-success="{str(d.success).lower()}"'
         )
         if isinstance(o, Move | Retreat):
-            a, b = _move_line(position, geo, aside, o.unit.loc, o.dest)
+            a, control, b = paths[k]
+            line = _curve(a, control, b)
             kind = "move" if isinstance(o, Move) else "retreat"
             dash = ' stroke-dasharray="9 4"' if kind == "retreat" else ""
             arrows.append(
                 f'<g class="order {kind}" {data}>'
-                f'<path d="{_line(a, b)}" stroke="{INK}" stroke-width="6"{dash}/>'
-                f'<path d="{_line(a, b)}" stroke="{c}" stroke-width="3.6"{dash} '
+                f'<path d="{line}" stroke="{INK}" stroke-width="6"{dash}/>'
+                f'<path d="{line}" stroke="{c}" stroke-width="3.6"{dash} '
                 f'marker-end="url(#arrow-{arrow[d.power]})"/></g>'
             )
         elif isinstance(o, SupportMove | SupportHold | Convoy):
-            start = _where(position, geo, aside, o.unit.loc)
+            a, b, onto = lines[k]
             if isinstance(o, SupportHold):
                 target = _where(position, geo, aside, _loc_of(position, o.supported.province))
-                a, b = _toward(start, target, 10, 13)
                 end = f'<circle cx="{_f(target[0])}" cy="{_f(target[1])}" r="13" stroke="{c}"/>'
                 kind, dash = "support", "7 4"
             else:
-                # Onto the arrow of the move it backs only when that move was ordered; a support
-                # or convoy of a move nobody ordered points at the place it names, failed.
-                mover = o.supported if isinstance(o, SupportMove) else o.army
-                ordered = moves.get(mover.province)
                 dest = position.map.province_of(o.dest)
-                if ordered is not None and ordered[0] == dest:
-                    ma, mb = ordered[1]
-                    share = 0.5 if isinstance(o, Convoy) else 2 / 3
-                    target = (ma[0] + share * (mb[0] - ma[0]), ma[1] + share * (mb[1] - ma[1]))
-                    onto = "move"
-                else:
-                    target = _anchor(geo, o.dest)
-                    onto = "place"
-                a, b = _toward(start, target, 10, 2 if onto == "move" else 12)
                 end = f'<circle cx="{_f(b[0])}" cy="{_f(b[1])}" r="3.2" fill="{c}"/>'
                 if onto == "place":
                     end += _cross(b[0], b[1], 4.5, cls="fail unbacked")
                 data += f' data-to="{escape(dest)}" data-onto="{onto}"'
                 kind, dash = ("convoy", "1.5 5") if isinstance(o, Convoy) else ("support", "7 4")
-            control = _bend(a, b)
-            curve = (
-                f"M{_f(a[0])},{_f(a[1])}Q{_f(control[0])},{_f(control[1])} {_f(b[0])},{_f(b[1])}"
-            )
+            curve = _curve(a, _bend(a, b), b)
             width = "3.6" if kind == "convoy" else "2.6"
             supports.append(
                 f'<g class="order {kind}" {data}>'
@@ -450,6 +504,126 @@ def _loc_of(position: Position, prov: str) -> str:
 
 def _line(a: Point, b: Point) -> str:
     return f"M{_f(a[0])},{_f(a[1])}L{_f(b[0])},{_f(b[1])}"
+
+
+def _curve(a: Point, control: Point, b: Point) -> str:
+    """A path from ``a`` to ``b``: straight when ``control`` is their midpoint, else a
+    quadratic curve through ``control``'s pull."""
+    if math.dist(control, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)) < 0.05:
+        return _line(a, b)
+    return f"M{_f(a[0])},{_f(a[1])}Q{_f(control[0])},{_f(control[1])} {_f(b[0])},{_f(b[1])}"
+
+
+def _at(a: Point, control: Point, b: Point, t: float) -> Point:
+    """The point at ``t`` (0 to 1) along the quadratic curve a -> b pulled by ``control``."""
+    u = 1 - t
+    return (
+        u * u * a[0] + 2 * u * t * control[0] + t * t * b[0],
+        u * u * a[1] + 2 * u * t * control[1] + t * t * b[1],
+    )
+
+
+#: How far from a unit's centre an arrow passing it must stay: the marker and the arrow's width.
+CLEAR = UNIT_R + 4
+#: Half the side of the square an arrow head covers (around :func:`_head`).
+HEAD_R = 10.0
+
+
+def _along(a: Point, control: Point, b: Point, step: float) -> list[Point]:
+    """Points every ``step`` px or so along the path a -> b pulled by ``control``."""
+    n = max(2, int(math.dist(a, b) / step) + 1)
+    return [_at(a, control, b, i / n) for i in range(n + 1)]
+
+
+def _head(control: Point, end: Point) -> Point:
+    """The middle of the arrow head of a path ending at ``end`` (coming from ``control``): the
+    head (the marker, 15 px long at the arrow's width) reaches 10.5 px back and 4.5 px on."""
+    length = math.dist(control, end) or 1.0
+    return (
+        end[0] - 3 * (end[0] - control[0]) / length,
+        end[1] - 3 * (end[1] - control[1]) / length,
+    )
+
+
+def _closest(a: Point, control: Point, b: Point, spots: Sequence[Point]) -> float:
+    """The distance from the curve to the nearest of ``spots`` (sampled finely)."""
+    best = math.inf
+    samples = [_at(a, control, b, i / 32) for i in range(33)]
+    for p, q in itertools.pairwise(samples):
+        for s in spots:
+            best = min(best, _to_segment(s, p, q))
+    return best
+
+
+def _to_segment(s: Point, p: Point, q: Point) -> float:
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    length2 = dx * dx + dy * dy
+    t = (
+        0.0
+        if length2 == 0
+        else max(0.0, min(1.0, ((s[0] - p[0]) * dx + (s[1] - p[1]) * dy) / length2))
+    )
+    return math.dist(s, (p[0] + t * dx, p[1] + t * dy))
+
+
+def _clearing_control(a: Point, b: Point, others: Sequence[Point]) -> Point:
+    """The control point of an arrow a -> b: the midpoint (a straight arrow) unless that passes
+    over another unit, else the least bend, to either side, that keeps clear of every unit."""
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    near = [s for s in others if _to_segment(s, a, b) < CLEAR + 40]
+    if not near or _closest(a, mid, b, near) >= CLEAR:
+        return mid
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length, dx / length
+    best, best_gap = mid, _closest(a, mid, b, near)
+    for pull in (0.15, 0.25, 0.35, 0.5, 0.7):
+        for side in (1, -1):
+            control = (mid[0] + side * pull * length * nx, mid[1] + side * pull * length * ny)
+            gap = _closest(a, control, b, near)
+            if gap >= CLEAR:
+                return control
+            if gap > best_gap:
+                best, best_gap = control, gap
+    return best
+
+
+def _meeting_points(
+    position: Position,
+    geo: Geometry,
+    drawn: Sequence[_Drawn],
+    aside: Collection[str],
+    moves: Mapping[str, tuple[str, tuple[Point, Point, Point]]],
+) -> dict[int, Point]:
+    """Where each support or convoy of an ordered move meets that move's arrow (by its index
+    in ``drawn``): a lone convoy halfway, a lone support two thirds along; several spread from
+    0.3 to 0.8, in the order of where their lines start along the arrow."""
+    backers: dict[str, list[tuple[float, int]]] = {}
+    for k, d in enumerate(drawn):
+        o = d.order
+        if not isinstance(o, SupportMove | Convoy):
+            continue
+        mover = o.supported if isinstance(o, SupportMove) else o.army
+        ordered = moves.get(mover.province)
+        if ordered is None or ordered[0] != position.map.province_of(o.dest):
+            continue
+        a, _control, b = ordered[1]
+        start = _where(position, geo, aside, o.unit.loc)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        along = ((start[0] - a[0]) * dx + (start[1] - a[1]) * dy) / ((dx * dx + dy * dy) or 1.0)
+        backers.setdefault(mover.province, []).append((along, k))
+    out: dict[int, Point] = {}
+    for prov, found in backers.items():
+        a, control, b = moves[prov][1]
+        found.sort()
+        if len(found) == 1:
+            k = found[0][1]
+            shares = [0.5 if isinstance(drawn[k].order, Convoy) else 2 / 3]
+        else:
+            shares = [0.3 + 0.5 * i / (len(found) - 1) for i in range(len(found))]
+        for share, (_along, k) in zip(shares, found, strict=True):
+            out[k] = _at(a, control, b, share)
+    return out
 
 
 def _bend(a: Point, b: Point) -> Point:
@@ -550,17 +724,18 @@ def _failure_layer(
     geo: Geometry,
     drawn: Sequence[_Drawn],
     dislodged: Mapping[str, Dislodged],
+    paths: Mapping[int, tuple[Point, Point, Point]],
 ) -> str:
     aside = dislodged
     parts = ['<g class="failures">']
-    for d in drawn:
+    for k, d in enumerate(drawn):
         o = d.order
         if not d.code or d.success:
             continue
         if isinstance(o, Move | Retreat):
-            a, b = _move_line(position, geo, aside, o.unit.loc, o.dest)
+            a, control, b = paths[k]
             # The cross sits a little short of the arrow head (apart from other bounces there).
-            x, y = _toward(a, b, 0, 22)[1]
+            x, y = _at(a, control, b, max(0.5, 1 - 22 / (math.dist(a, b) or 1.0)))
             parts.append(_cross(x, y, cls=f"fail {escape(d.code)}"))
         elif isinstance(o, SupportMove | SupportHold | Convoy):
             x, y = _where(position, geo, aside, o.unit.loc)
@@ -632,8 +807,9 @@ def _panel(
         f"{neutral}</text>"
     )
     y += 34
-    parts.append(_legend(y))
-    y += 20 * len(_LEGEND) + 10
+    legend = _legend_for(game_map)
+    parts.append(_legend(y, legend))
+    y += 20 * len(legend) + 10
     failed = [d for d in drawn if d.code and not d.success and d.code != "ok"]
     disbanded = [d for d in drawn if isinstance(d.order, Disband) and d.success]
     if failed or dislodged or refused or disbanded:
@@ -723,16 +899,30 @@ _LEGEND: tuple[tuple[str, str], ...] = (
 )
 
 
-def _legend(y: float) -> str:
+#: The key to a port's sign (drawn by :func:`_provinces` beside the province's name).
+_PORT = (
+    "port: its fleets may convoy",
+    '<circle cx="20" cy="{y0}" r="3.6" fill="none" stroke="#4a7393" stroke-width="1.6"/>'
+    '<path d="M15 {p1} Q20 {p2} 25 {p1}" fill="none" stroke="#4a7393" stroke-width="1.6"/>',
+)
+
+
+def _legend_for(game_map: Any) -> tuple[tuple[str, str], ...]:
+    """The legend's lines: every sign drawn, and the port's on a map that has ports."""
+    return (*_LEGEND, _PORT) if game_map.ports else _LEGEND
+
+
+def _legend(y: float, lines: Sequence[tuple[str, str]] = _LEGEND) -> str:
     parts = [f'<g class="legend" font-size="11" fill="{INK}">']
-    for k, (label, shape) in enumerate(_LEGEND):
+    for k, (label, shape) in enumerate(lines):
         yy = y + k * 20
         if shape == "cross":
             parts.append(_cross(20, yy, 5, cls="key"))
         elif shape == "big-cross":
             parts.append(_cross(20, yy, 8, cls="key"))
         else:
-            parts.append(shape.format(y=_f(yy), y0=_f(yy - 4), y1=_f(yy + 4)))
+            spots = {"y": yy, "y0": yy - 4, "y1": yy + 4, "p1": yy - 1, "p2": yy + 5}
+            parts.append(shape.format(**{k: _f(v) for k, v in spots.items()}))
         parts.append(f'<text x="48" y="{_f(yy + 4)}" stroke="none">{escape(label)}</text>')
     parts.append("</g>")
     return "".join(parts)
