@@ -218,18 +218,17 @@ class FastGame:
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
 
-
 @final
 class RolloutPlayer:
     """Random games (diplo.rollouts' default policy, ``random.Random(seed)``'s draws) played
     and written whole by the engine (rust/src/bindings/rollout.rs)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         start: FastGame,
         word_tail: Callable[[int], str],
         word_ruling: Callable[[tuple[Any, ...]], str],
-    ) -> None: ...
+    ) -> RolloutPlayer: ...
     def play(
         self, seed: int, files: bool, dataset: bool
     ) -> tuple[bytes | None, int, int, int | None, FastGame] | None:

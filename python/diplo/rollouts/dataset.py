@@ -28,10 +28,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .write import OrderRows
-
 __all__ = [
     "COLUMNS",
+    "OrderRows",
     "part_name",
     "pyarrow_available",
     "settings_of",
@@ -39,6 +38,27 @@ __all__ = [
     "table_of_rows",
     "to_parquet",
 ]
+
+
+class OrderRows:
+    """The dataset's columns for the orders of some games (see :mod:`diplo.rollouts.dataset`):
+    plain lists, one entry per order given."""
+
+    __slots__ = ("code", "game", "order", "phase", "power", "reason", "result", "success")
+
+    def __init__(self) -> None:
+        self.game: list[int] = []
+        self.phase: list[str] = []
+        self.power: list[str] = []
+        self.order: list[str] = []
+        self.code: list[int] = []
+        self.success: list[bool] = []
+        self.result: list[int] = []
+        self.reason: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self.code)
+
 
 COLUMNS = ("game", "phase", "power", "order", "code", "success", "result", "reason")
 

@@ -32,7 +32,7 @@ import os
 from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from ..model.map import SHIPPED_MAPS, Map, MapError
 from ..model.position import Position
@@ -53,6 +53,8 @@ from .verify import (
     verify_batch,
     verify_parts,
 )
+
+Item = TypeVar("Item")
 
 __all__ = ["MAX_WORKERS_PER_CORE", "RolloutReport", "max_workers", "run_rollouts"]
 
@@ -417,7 +419,7 @@ def _verify_parts(
     return seeds
 
 
-def _chunks_of(items: Iterator[tuple[int, str]], size: int) -> Iterator[list[tuple[int, str]]]:
+def _chunks_of(items: Iterator[Item], size: int) -> Iterator[list[Item]]:
     while True:
         chunk = list(itertools.islice(items, size))
         if not chunk:

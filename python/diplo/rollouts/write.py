@@ -41,6 +41,7 @@ from ..model.map import SHIPPED_MAPS, Map, map_named
 from ..model.outcome import explain_ruling, explain_tail
 from ..model.position import Position
 from ..model.rules import Rules
+from .dataset import OrderRows, table_of_buffers
 
 __all__ = [
     "EngineGames",
@@ -51,26 +52,6 @@ __all__ = [
     "status_of",
     "word_tail",
 ]
-
-
-class OrderRows:
-    """The dataset's columns for the orders of some games (see :mod:`diplo.rollouts.dataset`):
-    plain lists, one entry per order given."""
-
-    __slots__ = ("code", "game", "order", "phase", "power", "reason", "result", "success")
-
-    def __init__(self) -> None:
-        self.game: list[int] = []
-        self.phase: list[str] = []
-        self.power: list[str] = []
-        self.order: list[str] = []
-        self.code: list[int] = []
-        self.success: list[bool] = []
-        self.result: list[int] = []
-        self.reason: list[int] = []
-
-    def __len__(self) -> int:
-        return len(self.code)
 
 
 class EngineWriter:
@@ -432,8 +413,6 @@ class EngineGames:
 
     def take_rows(self) -> Any:
         """The dataset rows of the games played since the last call, as a pyarrow table."""
-        from .dataset import table_of_buffers
-
         rows, buffers = self._player.take_dataset()
         return table_of_buffers(rows, buffers)
 
