@@ -231,3 +231,49 @@ def test_the_local_pool_is_kept_from_run_to_run(tmp_path: Path) -> None:
     shutdown_workers()
     assert local_pool(2) is not pool
     assert json.loads((tmp_path / "b" / "games" / "game-00000001.json").read_text())["map"]
+
+
+def test_a_mutated_part_is_kept_whole_or_refused_with_a_reason(
+    dataset_run: Path, tmp_path: Path
+) -> None:
+    """Arbitrary changes to a part's cells (seeded): the check names a reason or keeps the
+    part, never raises; a kept part's rows are those of the engine's games."""
+    import random
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from diplo.rollouts.verify import PartTask, verify_parts
+
+    source = dataset_run / "dataset" / "part-00000003-00000005.parquet"
+    table = pq.read_table(source)
+    (good,) = verify_parts(PartTask((str(source),), "standard", 1903))
+    assert good.problem is None and good.seeds == (3, 4, 5)
+    rng = random.Random(18)
+    choices: dict[str, list[Any]] = {
+        "game": [3, 4, 5, 6, -1, None],
+        "phase": ["S1901M", "F1901M", "W1901A", "X", "", None],
+        "power": ["FRANCE", "ENGLAND", "france", "ATLANTIS", None],
+        "order": ["A PAR H", "", "\ud7ff", None],
+        "code": [0, 1, 2**63, 2**64 - 1, None],
+        "success": [True, False, None],
+        "result": [0, 1, 6, 127, -128, None],
+        "reason": [0, 3, 127, None],
+    }
+    outcomes = set()
+    for k in range(40):
+        rows = table.to_pylist()
+        for _ in range(rng.choice([1, 1, 3])):
+            row = rng.randrange(len(rows))
+            column = rng.choice(list(choices))
+            rows[row][column] = rng.choice(choices[column])
+        path = tmp_path / f"m{k}" / source.name
+        path.parent.mkdir()
+        pq.write_table(pa.Table.from_pylist(rows, schema=table.schema), path)
+        (checked,) = verify_parts(PartTask((str(path),), "standard", 1903))
+        if checked.problem is None:
+            assert checked.rows == good.rows  # only a change to what it was can be kept
+        else:
+            assert str(checked.problem) and "Traceback" not in checked.problem
+        outcomes.add(checked.problem is None)
+    assert False in outcomes

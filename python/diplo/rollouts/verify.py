@@ -217,6 +217,8 @@ def _check_part(path: Path, task: PartTask) -> CheckedPart:
         return refused(f"not a readable Parquet file ({exc})")
     if not table.schema.equals(schema()):
         return refused("its columns are not the dataset's")
+    if any(column.null_count for column in table.columns):
+        return refused("it has empty cells")
     said = settings_of(table.schema)
     if said is not None and said != (task.map_name, task.max_year):
         return refused(
@@ -295,7 +297,7 @@ class _GameChecker:
                 writer.play_codes(
                     [r["power"] for r in stored[i:j]], [r["code"] for r in stored[i:j]]
                 )
-            except (ValueError, OverflowError) as exc:
+            except (ValueError, OverflowError, TypeError) as exc:
                 return f"{phase}: the engine refuses its orders ({exc})"
             i = j
         if i != n:
