@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::hash::BuildHasherDefault;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -21,6 +22,7 @@ use super::any::{on_game, AnyGame, Known};
 use super::documents::{piece_text, position_text};
 use super::errors::guarded;
 use super::game::PyFastGame;
+use super::texts::KeyHasher;
 use crate::engine::encode::{self, kind, Code};
 use crate::engine::game_map::{Bits, GameMap, Mask};
 use crate::engine::phases::{explain, Game, Ruling};
@@ -239,7 +241,7 @@ const CACHE_LIMIT: usize = 1 << 17;
 struct Kept {
     word_tail: Py<PyAny>,
     word_ruling: Py<PyAny>,
-    tails: HashMap<u64, Box<str>>,
+    tails: HashMap<u64, Box<str>, BuildHasherDefault<KeyHasher>>,
     rulings: HashMap<String, Box<str>>,
     data: Columns,
 }
@@ -276,7 +278,7 @@ impl PyRolloutPlayer {
             kept: Kept {
                 word_tail,
                 word_ruling,
-                tails: HashMap::new(),
+                tails: HashMap::default(),
                 rulings: HashMap::new(),
                 data: Columns::default(),
             },
