@@ -1,13 +1,16 @@
 """One worker's job: play a batch of games on the code API and write each as a game file.
 
-Each game is played phase by phase on the engine: the policy chooses the orders, the engine
-rules on them with its explanations and :class:`~diplo.rollouts.write.EngineWriter` writes the
-phase's entry of the game file from the engine's own rulings (no replay through the object API;
-the same bytes as :func:`diplo.gamefile.to_json` of the same game). A game whose policy gave a
-code the engine takes otherwise than given (not the normal form of a legal order) is written
-by replaying its orders through :class:`diplo.game.Game` instead (:func:`replay`), and the final
-board of that replay is checked against the fast path's, so a file is never written for a game
-the two implementations disagree on.
+A game of the default policy is played and written whole by the engine
+(:class:`~diplo.rollouts.write.EngineGames`: the same game, file and dataset rows as below, in
+one call). Any other game is played phase by phase on the engine: the policy chooses the
+orders, the engine rules on them with its explanations and
+:class:`~diplo.rollouts.write.EngineWriter` writes the phase's entry of the game file from the
+engine's own rulings (no replay through the object API; the same bytes as
+:func:`diplo.gamefile.to_json` of the same game). A game whose policy gave a code the engine
+takes otherwise than given (not the normal form of a legal order) is written by replaying its
+orders through :class:`diplo.game.Game` instead (:func:`replay`), and the final board of that
+replay is checked against the fast path's, so a file is never written for a game the two
+implementations disagree on.
 
 With ``task.dataset`` the batch also returns the dataset's rows of its games (one per order,
 :mod:`diplo.rollouts.dataset`) as Parquet bytes; with ``task.files`` false no game file is made.
@@ -158,6 +161,10 @@ def play_task(task: GameTask) -> PlayedBatch:
             pieces.append(engine.take_rows())
         import pyarrow as pa
 
+        if not pieces:
+            from .dataset import table_of_rows
+
+            pieces.append(table_of_rows(OrderRows()))
         table = pa.concat_tables(pieces) if len(pieces) != 1 else pieces[0]
         data = to_parquet(table, (game_map.name, task.max_year))
     batch = PlayedBatch(out, data)
