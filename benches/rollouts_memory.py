@@ -44,7 +44,15 @@ def main(argv: list[str] | None = None) -> int:
                "--out", str(out), "--no-progress"]  # fmt: skip
         if args.dataset:
             cmd.append("--dataset")
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            # Ctrl-C must reach the run even when this bench was started in the background of a
+            # shell without job control (which starts it with SIGINT ignored, as its children).
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
         peak = 0
         samples = []
         start = time.monotonic()

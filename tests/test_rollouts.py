@@ -373,10 +373,14 @@ def test_dataset_only_writes_no_game_file(tmp_path: Path) -> None:
     assert not (tmp_path / "games").exists()
     assert sorted({r["game"] for r in pq.read_table(tmp_path / "dataset").to_pylist()}) == [0, 1, 2]
     assert [r["seed"] for r in report.rows] == [0, 1, 2]
-    assert all(r["file"] == "" for r in report.rows)
-    with pytest.raises(RolloutError, match="already holds a dataset"):
-        run_rollouts(3, tmp_path, workers=1, backend="local", max_year=1902, dataset=True,
-                     files=False, progress=False)  # fmt: skip
+    first = report.rows
+    assert all(r["file"] == "" for r in first)
+    # Run again with more games: the parts verify, their games are kept, the rest are played.
+    again = run_rollouts(5, tmp_path, workers=1, backend="local", max_year=1902, dataset=True,
+                         files=False, progress=False)  # fmt: skip
+    assert (again.played, again.skipped, again.games) == (2, 3, 5)
+    assert [r["seed"] for r in again.rows] == [0, 1, 2, 3, 4]
+    assert again.rows[:3] == first
 
 
 def test_workers_are_bounded(tmp_path: Path) -> None:

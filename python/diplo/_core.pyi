@@ -6,7 +6,7 @@ province's index is also its location index. Outcome codes index ``RESULT_NAMES`
 1 bounce, 2 cut, 3 dislodged, 4 no_convoy, 5 void (docs/design.md, "Outcomes").
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, final
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "FastGame",
     "FastMap",
     "GameOverError",
+    "RolloutPlayer",
     "VectorEnv",
     "__version__",
     "_panic_for_test",
@@ -219,6 +220,24 @@ class FastGame:
         """Per candidate order set: next hash, centres per power, the game."""
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
+
+@final
+class RolloutPlayer:
+    """Random games (diplo.rollouts' default policy, ``random.Random(seed)``'s draws) played
+    and written whole by the engine (rust/src/bindings/rollout.rs)."""
+
+    def __new__(
+        cls,
+        start: FastGame,
+        word_tail: Callable[[int], str],
+        word_ruling: Callable[[tuple[Any, ...]], str],
+    ) -> RolloutPlayer: ...
+    def play(
+        self, seed: int, files: bool, dataset: bool
+    ) -> tuple[bytes | None, int, int, int | None, FastGame] | None:
+        """``(phases, count, years, final_year, game)``, or None: play it on the code API."""
+    def take_dataset(self) -> tuple[int, list[bytes]]:
+        """The dataset's rows since the last call as Arrow buffers (rows, then 11 buffers)."""
 
 @final
 class VectorEnv:

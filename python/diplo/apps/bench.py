@@ -43,7 +43,9 @@ Eight workloads, each measured on every engine in the same run (the report is sp
     ``diplo rollouts`` with two workers writing game files (``rollouts-files``), the same writing
     only the dataset (``rollouts-dataset``), and the plain code-API loop on one core
     (``diplo-rust``), on the same games; ``us_per_phase`` is µs per game per core there
-    (:mod:`diplo.rollouts.bench`). Run only when asked for (``--workloads rollouts``).
+    (:mod:`diplo.rollouts.bench`; the workers' pool is started once, before the rounds, and
+    kept, as a process running rollouts again keeps it). Run only when asked for
+    (``--workloads rollouts``).
 ``vector``
     Random play through the vectorised environment (:class:`diplo.env.DiplomacyVectorEnv`,
     ``--vector-envs`` games to ``max_year``, restarted as they end; the NumPy
@@ -1372,7 +1374,8 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
                 settings.map or "standard",
             )
             report.workloads["rollouts"] = {
-                name: Measurement(games, seconds, rounds)
+                # One run per round: the table's phases/run is games per run.
+                name: Measurement(games, seconds, rounds, len(rounds))
                 for name, (games, seconds, rounds) in measured.items()
             }
     if "vector" in settings.workloads:

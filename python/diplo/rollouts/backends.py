@@ -23,7 +23,16 @@ from typing import Any, TypeVar
 
 from .play import RolloutError, play_task
 
-__all__ = ["BACKENDS", "default_backend", "ray_available", "run_local", "run_ray"]
+__all__ = [
+    "BACKENDS",
+    "default_backend",
+    "local_pool",
+    "ray_available",
+    "run_local",
+    "run_ray",
+    "shutdown_workers",
+    "start_workers",
+]
 
 BACKENDS = ("local", "ray")
 
@@ -60,9 +69,68 @@ def _handing_over() -> Iterator[None]:
         mask(signal.SIG_SETMASK, old)
 
 
-def _ignore_interrupts() -> None:
+def _start_worker() -> None:
     # Ctrl-C reaches the whole process group; the parent decides what stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: The local pool kept between runs (one at a time), by its number of workers: a process that
+#: runs rollouts again (a training loop, the benchmark's rounds) starts its workers once.
+_KEPT: dict[int, ProcessPoolExecutor] = {}
+
+
+def local_pool(workers: int) -> ProcessPoolExecutor:
+    """The kept pool of ``workers`` processes (started fresh: spawned, no fork of a process
+    whose fast path may already hold batch threads), made when there is none of that size or
+    the kept one is broken; another kept pool is shut down."""
+    pool = _KEPT.get(workers)
+    if pool is not None and not getattr(pool, "_broken", False):
+        return pool
+    shutdown_workers()
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker)
+    _KEPT[workers] = pool
+    return pool
+
+
+def start_workers(workers: int, dataset: bool = False, timeout: float = 120.0) -> None:
+    """Starts the kept pool of ``workers`` processes now and returns once every one has started
+    (imported the games' modules, and pyarrow with ``dataset``), so that the next run does not
+    wait for them."""
+    import time
+
+    pool = local_pool(workers)
+    seen: set[int] = set()
+    end = time.monotonic() + timeout
+    while len(seen) < workers and time.monotonic() < end:
+        seen.update(f.result() for f in [pool.submit(_started, dataset) for _ in range(workers)])
+
+
+def _started(dataset: bool) -> int:
+    """A worker's answer to :func:`start_workers`: its process id, after a short pause (so that
+    one worker does not answer for all)."""
+    import os
+    import time
+
+    if dataset:
+        import pyarrow.parquet  # noqa: F401
+
+    time.sleep(0.05)
+    return os.getpid()
+
+
+def shutdown_workers() -> None:
+    """Stops the kept pool's workers (the interpreter does it at exit)."""
+    for pool in _KEPT.values():
+        pool.shutdown(wait=False, cancel_futures=True)
+    _KEPT.clear()
+
+
+def _drop(pool: ProcessPoolExecutor) -> None:
+    for n, kept in list(_KEPT.items()):
+        if kept is pool:
+            del _KEPT[n]
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def run_local(
@@ -73,14 +141,14 @@ def run_local(
     window: int | None = None,
     held: Callable[[], int] = lambda: 0,
 ) -> None:
-    """A pool of ``workers`` processes, started fresh (spawned: no fork of a process whose fast
-    path may already hold batch threads), running ``fn`` (default
-    :func:`~diplo.rollouts.play.play_task`) on each task; ``on_done(k, result)`` gets the
-    result of the ``k``-th task, as tasks finish. Tasks are taken from ``tasks`` only as room
-    frees up: at most ``window`` (default twice the workers) are in flight or ``held`` by the
-    caller (results it keeps until earlier ones arrive), so the parent's memory does not grow
-    with the number of tasks. On Ctrl-C the tasks not started are dropped and those being
-    played are finished and handed over (a second Ctrl-C stops at once).
+    """A pool of ``workers`` processes (:func:`local_pool`: kept from run to run) running ``fn``
+    (default :func:`~diplo.rollouts.play.play_task`) on each task; ``on_done(k, result)`` gets
+    the result of the ``k``-th task, as tasks finish. Tasks are taken from ``tasks`` only as
+    room frees up: at most ``window`` (default twice the workers) are in flight or ``held`` by
+    the caller (results it keeps until earlier ones arrive), so the parent's memory does not
+    grow with the number of tasks. On Ctrl-C the tasks not started are dropped and those being
+    played are finished and handed over (a second Ctrl-C stops at once); the pool is then
+    shut down, as it is after any error.
 
     A worker that dies (killed, or a ``__main__`` that cannot be imported again: a script must
     guard its top level with ``if __name__ == "__main__":``) raises :class:`RolloutError`."""
@@ -90,8 +158,7 @@ def run_local(
     first = next(stream, None)
     if first is None:
         return
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupts)
+    pool = local_pool(workers)
     inflight: dict[Future[Any], int] = {}
     pending: list[tuple[int, Task]] = [first]
 
@@ -122,15 +189,14 @@ def run_local(
                         on_done(rest[future], future.result())
             raise
     except BrokenProcessPool as exc:
-        pool.shutdown(wait=False, cancel_futures=True)
+        _drop(pool)
         raise RolloutError(
             f"a worker process died ({exc}); a script using the local backend must be "
             'importable again by its workers: guard its top level with if __name__ == "__main__":'
         ) from None
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
+        _drop(pool)
         raise
-    pool.shutdown(wait=True)  # every task is in: this only joins the idle workers
 
 
 #: How long joining a cluster may take to open a connection before the run gives up.

@@ -5,8 +5,10 @@ same random games (the seeds of a round, the default policy):
 
 ``rollouts-files``
     :func:`~diplo.rollouts.run.run_rollouts` with two workers (the local pool) writing game files
-    and the summary into a fresh folder: the whole run as a user starts it, the pool's start
-    included.
+    and the summary into a fresh folder: the whole run as a process that runs rollouts again and
+    again makes it (the pool is started once, before the rounds, and kept, as
+    :func:`~diplo.rollouts.backends.local_pool` keeps it from run to run; its start, about half
+    a second on a quiet machine, is in no round).
 ``rollouts-dataset``
     The same writing only the dataset (one Parquet row per order) and the summary, no game file
     (left out without pyarrow).
@@ -29,6 +31,7 @@ from pathlib import Path
 from ..engine.codes import FastGame
 from ..model.position import Position
 from ..model.variants import load_map
+from .backends import start_workers
 from .dataset import pyarrow_available
 from .run import run_rollouts
 
@@ -47,6 +50,7 @@ def measure_rollouts(
     engines = [e for e in ENGINES if e != "rollouts-dataset" or pyarrow_available()]
     out: dict[str, tuple[int, float, list[float]]] = {e: (0, 0.0, []) for e in engines}
     game_map = load_map(map_name)
+    start_workers(WORKERS, dataset="rollouts-dataset" in engines)
     for r in range(rounds):
         first = seed + r * games
         shift = r % len(engines)

@@ -23,7 +23,8 @@ def register(sub: Any) -> None:
             "Play the games of seeds SEED..SEED+N-1 on the code API and write DIR/games/*.json "
             "(game files) and DIR/summary.parquet + DIR/summary.csv (with --dataset also "
             "DIR/dataset/*.parquet, one row per order). Seeds already in DIR are skipped "
-            "(resume) once every file there verifies; Ctrl-C keeps the games written so far."
+            "(resume) once every file there verifies (with --no-files: every dataset part); "
+            "Ctrl-C keeps the games written so far."
         ),
     )
     cmd.add_argument("--games", type=_count, required=True, metavar="N", help="number of games")

@@ -1,13 +1,16 @@
 """One worker's job: play a batch of games on the code API and write each as a game file.
 
-Each game is played phase by phase on the engine: the policy chooses the orders, the engine
-rules on them with its explanations and :class:`~diplo.rollouts.write.EngineWriter` writes the
-phase's entry of the game file from the engine's own rulings (no replay through the object API;
-the same bytes as :func:`diplo.gamefile.to_json` of the same game). A game whose policy gave a
-code the engine takes otherwise than given (not the normal form of a legal order) is written
-by replaying its orders through :class:`diplo.game.Game` instead (:func:`replay`), and the final
-board of that replay is checked against the fast path's, so a file is never written for a game
-the two implementations disagree on.
+A game of the default policy is played and written whole by the engine
+(:class:`~diplo.rollouts.write.EngineGames`: the same game, file and dataset rows as below, in
+one call). Any other game is played phase by phase on the engine: the policy chooses the
+orders, the engine rules on them with its explanations and
+:class:`~diplo.rollouts.write.EngineWriter` writes the phase's entry of the game file from the
+engine's own rulings (no replay through the object API; the same bytes as
+:func:`diplo.gamefile.to_json` of the same game). A game whose policy gave a code the engine
+takes otherwise than given (not the normal form of a legal order) is written by replaying its
+orders through :class:`diplo.game.Game` instead (:func:`replay`), and the final board of that
+replay is checked against the fast path's, so a file is never written for a game the two
+implementations disagree on.
 
 With ``task.dataset`` the batch also returns the dataset's rows of its games (one per order,
 :mod:`diplo.rollouts.dataset`) as Parquet bytes; with ``task.files`` false no game file is made.
@@ -21,17 +24,19 @@ import operator
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..api.game import Game
 from ..engine.codes import FastGame, decode_order
+from ..engine.objects import _plain_names
 from ..formats.gamefile import to_json
 from ..model.map import Map, map_named
 from ..model.orders import Order
 from ..model.position import Position
 from .policy import CodePolicy, OrderPolicy, PolicyError, RandomPolicy, choose
 from .summary import summary_row
-from .write import EngineWriter, OrderRows
+from .write import EngineGames, EngineWriter, OrderRows
 
 __all__ = [
     "GameTask",
@@ -42,6 +47,7 @@ __all__ = [
     "game_id",
     "play_batch",
     "play_task",
+    "write_atomic",
     "write_by_replay",
 ]
 
@@ -67,17 +73,22 @@ class GameTask:
     files: bool = True
     #: Collect the dataset's rows (one per order given) as Parquet bytes.
     dataset: bool = False
+    #: The run's folder, when the worker writes the files and the dataset part itself (a worker
+    #: on the same machine: no bytes sent back); ``None``: the caller writes them.
+    folder: str | None = None
 
 
 @dataclass(frozen=True)
 class PlayedGame:
     """A finished game: its seed, its game file (JSON, gzipped when the task says so; empty
-    without files), the file's name and its row of the summary."""
+    without files, or when the worker wrote it), the file's name and its row of the summary."""
 
     seed: int
     data: bytes
     name: str
     row: dict[str, Any]
+    #: The worker wrote the file itself (``data`` is then empty).
+    written: bool = False
 
     @property
     def text(self) -> str:
@@ -93,6 +104,8 @@ class PlayedBatch:
 
     games: list[PlayedGame]
     dataset: bytes = b""
+    #: The worker wrote the files and the dataset part itself.
+    written: bool = False
 
 
 def file_name(seed: int, compress: bool = False) -> str:
@@ -112,41 +125,143 @@ def play_batch(task: GameTask) -> list[PlayedGame]:
 
 def play_task(task: GameTask) -> PlayedBatch:
     """Play the games of ``task`` to their end: them in seed order, and their dataset rows
-    when the task asks for them (what a worker sends back)."""
+    when the task asks for them (what a worker sends back). With ``task.folder`` the files (and
+    the batch's dataset part) are written there, each under a temporary name then renamed, and
+    the games come back without their bytes (``written``)."""
     game_map = task.game_map if task.game_map is not None else map_named(task.map_name)
     policy: CodePolicy | OrderPolicy = task.policy if task.policy is not None else RandomPolicy()
-    initial = Position.initial(game_map)
-    rows = OrderRows() if task.dataset else None
+    engine = _engine_games(task, game_map) if type(policy) is RandomPolicy else None
+    initial: Position | None = None
+    pieces: list[Any] = []  # the dataset's rows in game order, as pyarrow tables
     out = []
     for seed in task.seeds:
-        game = FastGame(initial, task.max_year)
-        writer = EngineWriter(game_map, game.rules, game._core, initial, seed, rows, task.files)
-        rng = random.Random(seed)
-        played: list[list[tuple[str, int]]] = []
-        core = game._core
-        if type(policy) is RandomPolicy:
-            # The default policy, without the checks a policy of one's own needs: a legal code
-            # per slot, the slot's power with it.
-            choice = rng.choice
-            while not core.is_over:
-                codes = [choice(options) for options in core.legal_orders()]
-                powers = [p for p, _key in core.slots()]
-                played.append(list(zip(powers, codes, strict=True)))
-                writer.play_codes(powers, codes)
-        while not game.is_over:
-            try:
-                chosen = choose(policy, game, game.legal_orders(), rng)
-            except PolicyError as exc:
-                raise RolloutError(f"seed {seed}: {exc}") from None
-            played.append(chosen)
-            writer.play(chosen)
-        out.append(_finish(seed, game, writer, played, game_map, task))
+        name = file_name(seed, task.compress)
+        meta = _meta(seed, task)
+        if engine is not None and engine.usable(game_map, seed):
+            got = engine.play(seed, task.files, task.dataset, meta, name)
+            if got is not None:
+                data, row = got
+                out.append(_packed(seed, data, name if task.files else "", row, task))
+                continue
+            if task.dataset:
+                pieces.append(engine.take_rows())
+        if initial is None:
+            initial = Position.initial(game_map)
+        rows = OrderRows() if task.dataset else None
+        out.append(_play_one(seed, task, policy, game_map, initial, rows, meta, name))
+        if rows is not None:
+            from .dataset import table_of_rows
+
+            pieces.append(table_of_rows(rows))
     data = b""
-    if rows is not None:
+    if task.dataset:
         from .dataset import to_parquet
 
-        data = to_parquet(rows)
-    return PlayedBatch(out, data)
+        if engine is not None:
+            pieces.append(engine.take_rows())
+        import pyarrow as pa
+
+        if not pieces:
+            from .dataset import table_of_rows
+
+            pieces.append(table_of_rows(OrderRows()))
+        table = pa.concat_tables(pieces) if len(pieces) != 1 else pieces[0]
+        data = to_parquet(table, (game_map.name, task.max_year))
+    batch = PlayedBatch(out, data)
+    return batch if task.folder is None else _write_out(batch, Path(task.folder), task)
+
+
+def _play_one(
+    seed: int,
+    task: GameTask,
+    policy: CodePolicy | OrderPolicy,
+    game_map: Map,
+    initial: Position,
+    rows: OrderRows | None,
+    meta: dict[str, Any],
+    name: str,
+) -> PlayedGame:
+    """One game on the code API, written phase by phase by :class:`EngineWriter`."""
+    game = FastGame(initial, task.max_year)
+    writer = EngineWriter(game_map, game.rules, game._core, initial, seed, rows, task.files)
+    rng = random.Random(seed)
+    played: list[list[tuple[str, int]]] = []
+    core = game._core
+    if type(policy) is RandomPolicy:
+        # The default policy, without the checks a policy of one's own needs: a legal code
+        # per slot, the slot's power with it.
+        choice = rng.choice
+        while not core.is_over:
+            codes = [choice(options) for options in core.legal_orders()]
+            powers = [p for p, _key in core.slots()]
+            played.append(list(zip(powers, codes, strict=True)))
+            writer.play_codes(powers, codes)
+    while not game.is_over:
+        try:
+            chosen = choose(policy, game, game.legal_orders(), rng)
+        except PolicyError as exc:
+            raise RolloutError(f"seed {seed}: {exc}") from None
+        played.append(chosen)
+        writer.play(chosen)
+    return _finish(seed, game, writer, played, game_map, task, meta, name)
+
+
+#: Per shipped map and year limit, the engine's player of random games (kept by a worker from
+#: task to task: its sentences are worded once).
+_ENGINES: dict[tuple[str, int | None], EngineGames] = {}
+
+
+def _engine_games(task: GameTask, game_map: Map) -> EngineGames | None:
+    if task.game_map is not None:
+        return EngineGames(game_map, task.max_year) if _plain_names(game_map) else None
+    key = (task.map_name, task.max_year)
+    engine = _ENGINES.get(key)
+    if engine is None:
+        if not _plain_names(game_map):
+            return None
+        if len(_ENGINES) > 8:
+            _ENGINES.clear()
+        engine = _ENGINES[key] = EngineGames(game_map, task.max_year)
+    return engine
+
+
+def _meta(seed: int, task: GameTask) -> dict[str, Any]:
+    return {
+        "rollout": {
+            "id": game_id(seed),
+            "seed": seed,
+            "policy": "random" if task.policy is None else type(task.policy).__name__,
+        }
+    }
+
+
+def _packed(seed: int, data: bytes, name: str, row: dict[str, Any], task: GameTask) -> PlayedGame:
+    if task.compress and data:
+        data = gzip.compress(data, mtime=0)  # no time stamp: same game, same bytes
+    return PlayedGame(seed, data, name, row)
+
+
+def _write_out(batch: PlayedBatch, root: Path, task: GameTask) -> PlayedBatch:
+    """Writes the batch's files and dataset part under ``root`` (as the parent would) and
+    returns it without their bytes."""
+    games = []
+    for played in batch.games:
+        if task.files:
+            write_atomic(root / "games" / played.name, played.data)
+        games.append(PlayedGame(played.seed, b"", played.name, played.row, written=True))
+    if task.dataset and games:
+        from .dataset import part_name
+
+        first, last = games[0].seed, games[-1].seed
+        write_atomic(root / "dataset" / part_name(first, last), batch.dataset)
+    return PlayedBatch(games, b"", written=True)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Writes ``data`` to ``path`` under a temporary name, then renames it: never half a file."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
 
 
 def _finish(
@@ -156,15 +271,9 @@ def _finish(
     phases: Sequence[Sequence[tuple[str, int]]],
     game_map: Map,
     task: GameTask,
+    meta: dict[str, Any],
+    name: str,
 ) -> PlayedGame:
-    meta = {
-        "rollout": {
-            "id": game_id(seed),
-            "seed": seed,
-            "policy": "random" if task.policy is None else type(task.policy).__name__,
-        }
-    }
-    name = file_name(seed, task.compress)
     if not task.files:
         return PlayedGame(seed, b"", "", writer.summary_row(game_id(seed), task.max_year))
     if writer.exact:
@@ -172,10 +281,7 @@ def _finish(
         row = writer.summary_row(game_id(seed), task.max_year, name)
     else:
         text, row = _by_replay(seed, fast, phases, game_map, task, meta, name)
-    data = text.encode("utf-8")
-    if task.compress:
-        data = gzip.compress(data, mtime=0)  # no time stamp: same game, same bytes
-    return PlayedGame(seed, data, name, row)
+    return _packed(seed, text.encode("utf-8"), name, row, task)
 
 
 def _by_replay(

@@ -9,9 +9,10 @@ Layout of the output folder::
     DIR/summary.parquet             one row per game file in DIR/games (needs pyarrow)
     DIR/summary.csv                 the same rows
 
-Files are written by the calling process only (workers return the bytes), each under a temporary
-name then renamed, so an interrupted run never leaves half a file, and a cluster's workers need
-no shared disk. A run skips the seeds whose file is already there (resume), after the workers
+Files are written each under a temporary name then renamed, so an interrupted run never leaves
+half a file: by the local backend's workers themselves (no file's bytes cross a pipe), by the
+calling process on Ray (workers return the bytes: a cluster's workers need no shared disk).
+A run skips the seeds whose file is already there (resume), after the workers
 have verified every file in the folder (:mod:`diplo.rollouts.verify`): a file the engine does not
 verify, or that is not exactly what its verified game writes, is refused by name and the run
 stops before playing anything.
@@ -19,29 +20,41 @@ stops before playing anything.
 Memory stays flat however many games are asked for: tasks are made from the seeds as workers
 free up (at most a few per worker queued), and the summary's rows wait on disk
 (:class:`~diplo.rollouts.summary.RowSpill`) until the tables are written, in one pass, at the
-end. Without game files (``files=False``) only the dataset and the summary of the games played
-are written, and nothing is resumed.
+end. Without game files (``files=False``) the dataset and the summary are written, and a run
+resumes from the dataset's parts already in the folder, after the workers have verified each
+(:func:`~diplo.rollouts.verify.verify_parts`), refusing by name any that does not verify.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from ..model.map import SHIPPED_MAPS, Map, MapError
 from ..model.position import Position
 from ..model.variants import load_map
 from .backends import BACKENDS, default_backend, ray_available, run_local, run_ray
 from .dataset import part_name, pyarrow_available
-from .play import GameTask, PlayedBatch, RolloutError
+from .play import GameTask, PlayedBatch, RolloutError, write_atomic
 from .policy import CodePolicy, OrderPolicy
 from .progress import Progress
 from .summary import RowSpill, columns_for, merged, read_csv_rows, write_tables
-from .verify import Checked, VerifyTask, seed_of_name, verify_batch
+from .verify import (
+    Checked,
+    CheckedPart,
+    PartTask,
+    VerifyTask,
+    seed_of_name,
+    seeds_of_part_name,
+    verify_batch,
+    verify_parts,
+)
+
+Item = TypeVar("Item")
 
 __all__ = ["MAX_WORKERS_PER_CORE", "RolloutReport", "max_workers", "run_rollouts"]
 
@@ -54,6 +67,8 @@ MAX_WORKERS_PER_CORE = 4
 MAX_RAY_WORKERS = 4096
 #: Files checked per verification task.
 VERIFY_BATCH = 16
+#: Dataset parts checked per verification task.
+VERIFY_PARTS = 2
 #: Tasks in flight or waiting for an earlier one, per worker.
 WINDOW_PER_WORKER = 4
 #: Refused files named in the error (the count says how many more).
@@ -165,43 +180,39 @@ def run_rollouts(
     except OSError as exc:
         raise ValueError(f"--out {out}: cannot make the folder {made} ({exc.strerror})") from None
     if dataset:
-        if not files and parts.is_dir() and any(parts.iterdir()):
-            raise RolloutError(
-                f"{parts} already holds a dataset and a run without game files cannot resume: "
-                "use another folder"
-            )
         parts.mkdir(exist_ok=True)
     report = RolloutReport(root, backend, workers, len(wanted))
     report.dataset = parts if dataset else None
     on_disk = _names_on_disk(folder) if files else {}
-    todo = (s for s in wanted if s not in on_disk)
-    report.skipped = sum(1 for s in wanted if s in on_disk)
-    tasks = (
-        GameTask(
-            batch,
-            game_map.name,
-            own_map,
-            max_year,
-            policy,
-            compress=bool(compress),
-            files=files,
-            dataset=dataset,
-        )
-        for batch in _chunks(todo, batch_size)
-    )
+    parts_on_disk = _parts_on_disk(parts) if dataset and not files else []
+    done: Container[int] = on_disk
     window = WINDOW_PER_WORKER * workers
     kept = RowSpill(root / f".summary-kept.{os.getpid()}.tmp")
     fresh = RowSpill(root / f".summary-played.{os.getpid()}.tmp")
     try:
+        settings = (game_map.name, own_map, max_year)
+        where = (backend, workers, address)
         if on_disk:
-            _verify(
-                folder,
-                on_disk,
-                (game_map.name, own_map, max_year),
-                (backend, workers, address),
-                window,
-                kept,
+            _verify(folder, on_disk, settings, where, window, kept)
+        elif parts_on_disk:
+            done = _verify_parts(parts, parts_on_disk, settings, where, window, kept)
+        report.skipped = sum(1 for s in wanted if s in done)
+        todo = (s for s in wanted if s not in done)
+        tasks = (
+            GameTask(
+                batch,
+                game_map.name,
+                own_map,
+                max_year,
+                policy,
+                compress=bool(compress),
+                files=files,
+                dataset=dataset,
+                # Local workers write their games themselves: no file's bytes cross a pipe.
+                folder=str(root) if backend == "local" else None,
             )
+            for batch in _chunks(todo, batch_size)
+        )
         stream = None if isinstance(progress, bool) else _stream(progress)
         bar = Progress(len(wanted), report.skipped, stream)
         if progress is False:
@@ -209,12 +220,13 @@ def run_rollouts(
         order = _InOrder(fresh)
 
         def on_done(k: int, batch: PlayedBatch) -> None:
-            for played in batch.games:
-                if files:
-                    _write_atomic(folder / played.name, played.data)
-            if dataset and batch.games:
-                first, last = batch.games[0].seed, batch.games[-1].seed
-                _write_atomic(parts / part_name(first, last), batch.dataset)
+            if not batch.written:
+                for played in batch.games:
+                    if files:
+                        write_atomic(folder / played.name, played.data)
+                if dataset and batch.games:
+                    first, last = batch.games[0].seed, batch.games[-1].seed
+                    write_atomic(parts / part_name(first, last), batch.dataset)
             order.put(k, [played.row for played in batch.games])
             report.played += len(batch.games)
             bar.advance(len(batch.games))
@@ -296,10 +308,10 @@ def _names_on_disk(folder: Path) -> dict[int, str]:
     return dict(sorted(found.items()))
 
 
-def _refusal(problems: Sequence[str]) -> str:
+def _refusal(problems: Sequence[str], what: str = "game file") -> str:
     shown = "; ".join(problems[:_NAMED])
     more = f" (and {len(problems) - _NAMED} more)" if len(problems) > _NAMED else ""
-    return f"refused {len(problems)} game file(s) in the folder: {shown}{more}"
+    return f"refused {len(problems)} {what}(s) in the folder: {shown}{more}"
 
 
 def _verify(
@@ -342,7 +354,72 @@ def _verify(
         raise RolloutError(_refusal(problems))
 
 
-def _chunks_of(items: Iterator[tuple[int, str]], size: int) -> Iterator[list[tuple[int, str]]]:
+def _parts_on_disk(parts: Path) -> list[str]:
+    """The dataset parts in ``parts`` (names starting ``part-``), by their first seed; a name
+    that is not a rollout's part is refused."""
+    found: list[tuple[int, str]] = []
+    bad = []
+    with os.scandir(parts) as entries:
+        for entry in entries:
+            name = entry.name
+            if not name.startswith("part-"):
+                continue
+            seeds = seeds_of_part_name(name)
+            if seeds is None:
+                bad.append(f"{parts / name}: not a dataset part name of a rollout")
+            else:
+                found.append((seeds[0], name))
+    if bad:
+        raise RolloutError(_refusal(bad, "dataset part"))
+    return [name for _first, name in sorted(found)]
+
+
+def _verify_parts(
+    parts: Path,
+    names: list[str],
+    settings: tuple[str, Map | None, int | None],
+    where: tuple[str, int, str | None],
+    window: int,
+    kept: RowSpill,
+) -> set[int]:
+    """Has the workers verify every dataset part (a run without game files resumes from them:
+    see :func:`~diplo.rollouts.verify.verify_parts`); their rows go to ``kept`` and the seeds of
+    their games are returned. Any refusal (or a game in two parts) raises
+    :class:`RolloutError` naming the parts."""
+    map_name, own_map, max_year = settings
+    backend, workers, address = where
+    tasks = (
+        PartTask(tuple(str(parts / n) for n in chunk), map_name, max_year, own_map)
+        for chunk in _chunks_of(iter(names), VERIFY_PARTS)
+    )
+    problems: list[str] = []
+    seeds: set[int] = set()
+    order = _InOrder(kept)
+
+    def on_done(k: int, checked: list[CheckedPart]) -> None:
+        rows = []
+        for c in checked:
+            if c.problem is not None:
+                problems.append(f"{c.path}: {c.problem}")
+                continue
+            twice = [s for s in c.seeds if s in seeds]
+            if twice:
+                problems.append(f"{c.path}: game {twice[0]} is also in another part")
+                continue
+            seeds.update(c.seeds)
+            rows.extend(c.rows)
+        order.put(k, rows)
+
+    run = run_ray if backend == "ray" else run_local
+    options: dict[str, Any] = {"address": address} if backend == "ray" else {}
+    run(tasks, workers, on_done, fn=verify_parts, window=window, held=order.held, **options)
+    if problems:
+        problems.sort()
+        raise RolloutError(_refusal(problems, "dataset part"))
+    return seeds
+
+
+def _chunks_of(items: Iterator[Item], size: int) -> Iterator[list[Item]]:
     while True:
         chunk = list(itertools.islice(items, size))
         if not chunk:
@@ -398,12 +475,6 @@ def _stream(progress: Any) -> TextIO:
         raise ValueError(f"progress must be a bool or a text stream, got {progress!r}")
     stream: TextIO = progress
     return stream
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
 
 
 def _write_summary(

@@ -27,7 +27,16 @@ from ..formats.gamefile import GameFileError, from_json, to_json
 from ..model.map import Map
 from .play import file_name, game_id
 
-__all__ = ["Checked", "VerifyTask", "seed_of_name", "verify_batch"]
+__all__ = [
+    "Checked",
+    "CheckedPart",
+    "PartTask",
+    "VerifyTask",
+    "seed_of_name",
+    "seeds_of_part_name",
+    "verify_batch",
+    "verify_parts",
+]
 
 _NAME = re.compile(r"game-(m?)(\d{8,})\.json(\.gz)?")
 
@@ -141,3 +150,170 @@ def row_of_game(game: Game, seed: int, name: str) -> dict[str, Any]:
     for power, count in game.centers.items():
         row[f"centers_{power}"] = count
     return row
+
+
+# ------------------------------------------------------------------ dataset parts (no files)
+
+_PART = re.compile(r"part-(m?\d{8,})-(m?\d{8,})\.parquet")
+
+
+def seeds_of_part_name(name: str) -> tuple[int, int] | None:
+    """The first and last seeds a dataset part's name names (``part-00000000-00000007.parquet``
+    -> ``(0, 7)``), or ``None``."""
+    from .dataset import part_name
+
+    m = _PART.fullmatch(name)
+    if m is None:
+        return None
+    first, last = (-int(g[1:]) if g.startswith("m") else int(g) for g in m.groups())
+    return (first, last) if part_name(first, last) == name else None
+
+
+@dataclass(frozen=True)
+class PartTask:
+    """Dataset parts of a rollout folder without game files, to check against the run's
+    settings."""
+
+    paths: tuple[str, ...]
+    map_name: str
+    max_year: int | None
+    game_map: Map | None = None
+
+
+@dataclass(frozen=True)
+class CheckedPart:
+    """One checked part: its games' seeds and summary rows, or why it is refused."""
+
+    path: str
+    seeds: tuple[int, ...]
+    rows: list[dict[str, Any]]
+    problem: str | None = None
+
+
+def verify_parts(task: PartTask) -> list[CheckedPart]:
+    """Check every dataset part of ``task``: a part is kept only when it is a table of the
+    dataset's columns, made for the run's map and year limit (when it says so), its games'
+    rows together, its name naming its first and last games, and every game in it is exactly
+    what the engine rules for its orders, played to the end (replayed phase by phase; a game
+    the engine's own player gives for its seed is that already). The summary rows come from
+    the verified games."""
+    return [_check_part(Path(p), task) for p in task.paths]
+
+
+def _check_part(path: Path, task: PartTask) -> CheckedPart:
+    from .dataset import schema, settings_of
+
+    def refused(problem: str) -> CheckedPart:
+        return CheckedPart(str(path), (), [], problem)
+
+    named = seeds_of_part_name(path.name)
+    if named is None:
+        return refused("not a dataset part name of a rollout")
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError) as exc:
+        return refused(f"not a readable Parquet file ({exc})")
+    if not table.schema.equals(schema()):
+        return refused("its columns are not the dataset's")
+    if any(column.null_count for column in table.columns):
+        return refused("it has empty cells")
+    said = settings_of(table.schema)
+    if said is not None and said != (task.map_name, task.max_year):
+        return refused(
+            f"it was played on map {said[0]!r} to {said[1]}, not {task.map_name!r} to "
+            f"{task.max_year}: use another folder"
+        )
+    games = table.column("game").to_pylist()
+    if not games:
+        return refused("it holds no game")
+    starts = [0] + [i for i in range(1, len(games)) if games[i] != games[i - 1]]
+    seeds = [games[i] for i in starts]
+    if len(set(seeds)) != len(seeds):
+        return refused("the rows of one of its games are not together")
+    if (seeds[0], seeds[-1]) != named:
+        return refused("its name does not name its first and last games")
+    checker = _GameChecker(task)
+    rows = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(games)
+        seed = seeds[k]
+        got = checker.check(seed, table.slice(start, end - start))
+        if isinstance(got, str):
+            return refused(f"game {seed}: {got}")
+        rows.append(got)
+    return CheckedPart(str(path), tuple(seeds), rows)
+
+
+class _GameChecker:
+    """Checks one game's dataset rows against the engine (see :func:`verify_parts`)."""
+
+    def __init__(self, task: PartTask) -> None:
+        from ..model.map import map_named
+        from ..model.position import Position
+        from .write import EngineGames
+
+        self.map = task.game_map if task.game_map is not None else map_named(task.map_name)
+        self.max_year = task.max_year
+        self.initial = Position.initial(self.map)
+        self.engine = EngineGames(self.map, task.max_year) if _plain(self.map) else None
+
+    def check(self, seed: int, stored: Any) -> dict[str, Any] | str:
+        """The game's summary row, or why its rows (a pyarrow table) are refused."""
+        if self.engine is not None and self.engine.usable(self.map, seed):
+            meta = {"rollout": {"id": game_id(seed)}}
+            got = self.engine.play(seed, False, True, meta, "")
+            if got is not None and self.engine.take_rows().equals(stored):
+                return got[1]  # the default policy's game of this seed, played just now
+        return self._replay(seed, stored.to_pylist())
+
+    def _replay(self, seed: int, stored: list[dict[str, Any]]) -> dict[str, Any] | str:
+        from ..engine.codes import FastGame
+        from .dataset import COLUMNS
+        from .write import EngineWriter, OrderRows
+
+        powers = set(self.map.powers)
+        if any(r["power"] not in powers for r in stored):
+            return "an order of a power the map does not have"
+        game = FastGame(self.initial, self.max_year)
+        again = OrderRows()
+        writer = EngineWriter(
+            self.map, game.rules, game._core, self.initial, seed, again, files=False
+        )
+        core = game._core
+        i, n = 0, len(stored)
+        while not core.is_over:
+            phase = core.phase
+            j = i
+            while j < n and stored[j]["phase"] == phase:
+                j += 1
+            if j == i and core.orderable():
+                return (
+                    "its rows stop before the game's end" if i == n else
+                    f"its rows do not follow the game's phases (at {phase})"
+                )  # fmt: skip
+            try:
+                writer.play_codes(
+                    [r["power"] for r in stored[i:j]], [r["code"] for r in stored[i:j]]
+                )
+            except (ValueError, OverflowError, TypeError) as exc:
+                return f"{phase}: the engine refuses its orders ({exc})"
+            i = j
+        if i != n:
+            return "it has rows after the game's end"
+        made = list(zip(*(getattr(again, c) for c in COLUMNS), strict=True))
+        kept = [tuple(r[c] for c in COLUMNS) for r in stored]
+        if made != kept:
+            k = next(
+                (k for k, (a, b) in enumerate(zip(made, kept, strict=False)) if a != b), len(made)
+            )
+            where = f" ({kept[k][1]} {kept[k][2]}: {kept[k][3]!r})" if k < len(kept) else ""
+            return f"its rows are not what the engine rules for its orders{where}"
+        return writer.summary_row(game_id(seed), self.max_year)
+
+
+def _plain(game_map: Map) -> bool:
+    from ..engine.objects import _plain_names
+
+    return _plain_names(game_map)

@@ -41,28 +41,17 @@ from ..model.map import SHIPPED_MAPS, Map, map_named
 from ..model.outcome import explain_ruling, explain_tail
 from ..model.position import Position
 from ..model.rules import Rules
+from .dataset import OrderRows, table_of_buffers
 
-__all__ = ["EngineWriter", "OrderRows"]
-
-
-class OrderRows:
-    """The dataset's columns for the orders of some games (see :mod:`diplo.rollouts.dataset`):
-    plain lists, one entry per order given."""
-
-    __slots__ = ("code", "game", "order", "phase", "power", "reason", "result", "success")
-
-    def __init__(self) -> None:
-        self.game: list[int] = []
-        self.phase: list[str] = []
-        self.power: list[str] = []
-        self.order: list[str] = []
-        self.code: list[int] = []
-        self.success: list[bool] = []
-        self.result: list[int] = []
-        self.reason: list[int] = []
-
-    def __len__(self) -> int:
-        return len(self.code)
+__all__ = [
+    "EngineGames",
+    "EngineWriter",
+    "OrderRows",
+    "head_text",
+    "row_of",
+    "status_of",
+    "word_tail",
+]
 
 
 class EngineWriter:
@@ -164,7 +153,8 @@ class EngineWriter:
             rows.game.extend([self.seed] * n)
             rows.phase.extend([phase] * n)
             rows.power.extend(owners)
-            rows.order.extend(t if c else "" for t, c in zip(texts, normal, strict=True))
+            # A refused code has no text (its normal form is 0, as is a hold in location 0).
+            rows.order.extend(t if not r else "" for t, r in zip(texts, reasons, strict=True))
             rows.code.extend(codes)
             rows.success.extend(core.result_success())
             rows.result.extend(core.result_codes())
@@ -265,77 +255,171 @@ class EngineWriter:
         return ruled[len(head) : -1]
 
     def _status(self, max_year: int | None) -> dict[str, Any]:
-        """The file's ``status`` (a finished game's; no resignations or draw votes here)."""
-        core = self.core
-        powers = self._map.powers
-        _year, _season, _kind, units, centers, dislodged = core.state()
-        counts = dict.fromkeys(powers, 0)
-        alive: set[int] = set()
-        for _prov, power in centers:
-            counts[powers[power]] += 1
-            alive.add(power)
-        alive.update(u[0] for u in units)
-        alive.update(d[0] for d in dislodged)
-        over = core.is_over
-        winner = core.winner
-        end = None if not over else "solo" if winner is not None else "max_year"
-        return {
-            "phase": None if over else core.phase,
-            "over": over,
-            "end": end,
-            "winner": winner,
-            "draw": end == "max_year",
-            "max_year": max_year,
-            "centers": counts,
-            "survivors": [p for i, p in enumerate(powers) if i in alive],
-            "resigned": {},
-            "draw_votes": None,
-            "pending_orders": {},
-        }
+        return status_of(self._map, self.core, max_year)
 
     def summary_row(self, game: str, max_year: int | None, name: str = "") -> dict[str, Any]:
         """The game's summary row (:func:`diplo.rollouts.summary.summary_row` of its file)."""
-        status = self._status(max_year)
         years = set(self._years)
-        row: dict[str, Any] = {
-            "game_id": game,
-            "seed": self.seed,
-            "winner": status["winner"],
-            "draw": status["draw"],
-            "end": status["end"],
-            "phases": len(self._years),
-            "years": len(years),
-            "final_year": max(years) if years else None,
-            "file": f"games/{name}" if name else "",
-        }
-        for power, count in status["centers"].items():
-            row[f"centers_{power}"] = count
-        return row
+        return row_of(
+            game,
+            self.seed,
+            self._status(max_year),
+            (len(self._years), len(years), max(years) if years else None),
+            name,
+        )
 
     def text(self, meta: dict[str, Any], max_year: int | None) -> str:
         """The finished game's file (``json.dumps(gamefile.to_json(game), ensure_ascii=False)``
         and a newline, for the same game played to ``max_year``)."""
-        key = (id(self._map), id(self._rules), id(self._initial))
-        kept = _HEADS.get(key)
-        if kept is not None and kept[0] is self._initial:
-            head = kept[1]
-        else:
-            doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "map": self._map.name}
-            if not _shipped(self._map):
-                # As gamefile.to_json: a map read from a file travels with the game.
-                doc["map_data"] = self._map.to_dict()
-            doc["rules"] = self._rules.to_json()
-            doc["initial"] = self._initial.to_json()
-            head = _dumps(doc)[:-1]
-            if len(_HEADS) > 16:
-                _HEADS.clear()
-            _HEADS[key] = (self._initial, head)
-        meta_doc = {"generator": f"diplo {__version__}", **meta}
+        head = head_text(self._map, self._rules, self._initial)
         return (
             f"{head}, "
             f'"phases": [{", ".join(self._entries)}], '
-            f'"status": {_dumps(self._status(max_year))}, "meta": {_dumps(meta_doc)}}}\n'
+            f'"status": {_dumps(self._status(max_year))}, "meta": {_meta_text(meta)}}}\n'
         )
+
+
+def status_of(game_map: Map, core: _core.FastGame, max_year: int | None) -> dict[str, Any]:
+    """A game file's ``status`` of the finished game ``core`` (a rollout's: no resignations or
+    draw votes)."""
+    powers = game_map.powers
+    _year, _season, _kind, units, centers, dislodged = core.state()
+    counts = dict.fromkeys(powers, 0)
+    alive: set[int] = set()
+    for _prov, power in centers:
+        counts[powers[power]] += 1
+        alive.add(power)
+    alive.update(u[0] for u in units)
+    alive.update(d[0] for d in dislodged)
+    over = core.is_over
+    winner = core.winner
+    end = None if not over else "solo" if winner is not None else "max_year"
+    return {
+        "phase": None if over else core.phase,
+        "over": over,
+        "end": end,
+        "winner": winner,
+        "draw": end == "max_year",
+        "max_year": max_year,
+        "centers": counts,
+        "survivors": [p for i, p in enumerate(powers) if i in alive],
+        "resigned": {},
+        "draw_votes": None,
+        "pending_orders": {},
+    }
+
+
+def row_of(
+    game: str,
+    seed: int,
+    status: dict[str, Any],
+    phases: tuple[int, int, int | None],
+    name: str = "",
+) -> dict[str, Any]:
+    """A game's summary row (:func:`diplo.rollouts.summary.summary_row` of its file) from its
+    ``status`` and ``phases``: the count of its phases, of its distinct years, and its last
+    year."""
+    count, years, final = phases
+    row: dict[str, Any] = {
+        "game_id": game,
+        "seed": seed,
+        "winner": status["winner"],
+        "draw": status["draw"],
+        "end": status["end"],
+        "phases": count,
+        "years": years,
+        "final_year": final,
+        "file": f"games/{name}" if name else "",
+    }
+    for power, count_of in status["centers"].items():
+        row[f"centers_{power}"] = count_of
+    return row
+
+
+def head_text(game_map: Map, rules: Rules, initial: Position) -> str:
+    """The start of a game file (format, map, rules, initial position), without its closing
+    brace: the same for every game of a rollout."""
+    key = (id(game_map), id(rules), id(initial))
+    kept = _HEADS.get(key)
+    if kept is not None and kept[0] is initial:
+        return kept[1]
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "map": game_map.name}
+    if not _shipped(game_map):
+        # As gamefile.to_json: a map read from a file travels with the game.
+        doc["map_data"] = game_map.to_dict()
+    doc["rules"] = rules.to_json()
+    doc["initial"] = initial.to_json()
+    head = _dumps(doc)[:-1]
+    if len(_HEADS) > 16:
+        _HEADS.clear()
+    _HEADS[key] = (initial, head)
+    return head
+
+
+def _meta_text(meta: dict[str, Any]) -> str:
+    return _dumps({"generator": f"diplo {__version__}", **meta})
+
+
+class EngineGames:
+    """Random games of the default policy played and written whole by the engine
+    (``_core.RolloutPlayer``: the same random numbers as ``random.Random(seed)``, so the same
+    games as :class:`~diplo.rollouts.policy.RandomPolicy` on the code API, and the same files
+    as :class:`EngineWriter`), on a map whose names need no JSON escape (:func:`usable`). The
+    sentences are worded here, once each, by the model (the engine keeps them)."""
+
+    def __init__(self, game_map: Map, max_year: int | None) -> None:
+        from ..engine.codes import FastGame
+
+        initial = Position.initial(game_map)
+        start = FastGame(initial, max_year)
+        t = tables(game_map)
+        self.map = game_map
+        self.max_year = max_year
+        self._head = head_text(game_map, start.rules, initial).encode("utf-8")
+        self._player = _core.RolloutPlayer(start._core, lambda key: word_tail(t, key), _word_ruling)
+
+    @staticmethod
+    def usable(game_map: Map, seed: int) -> bool:
+        """Whether games of ``game_map`` and ``seed`` can be played here."""
+        return _plain_names(game_map) and -(1 << 63) < seed < 1 << 63
+
+    def play(
+        self, seed: int, files: bool, dataset: bool, meta: dict[str, Any], name: str
+    ) -> tuple[bytes, dict[str, Any]] | None:
+        """The game of ``seed``: its file (``b""`` without ``files``) and summary row; its
+        dataset rows are kept for :meth:`take_rows`. ``None`` when the engine cannot write it
+        (then nothing was kept: play it on the code API)."""
+        got = self._player.play(seed, files, dataset)
+        if got is None:
+            return None
+        phases, count, years, final, core = got
+        status = status_of(self.map, core, self.max_year)
+        game = str(meta["rollout"]["id"])
+        if phases is None:
+            return b"", row_of(game, seed, status, (count, years, final))
+        data = b"".join(
+            (
+                self._head,
+                b', "phases": [',
+                phases,
+                b'], "status": ',
+                _dumps(status).encode("utf-8"),
+                b', "meta": ',
+                _meta_text(meta).encode("utf-8"),
+                b"}\n",
+            )
+        )
+        return data, row_of(game, seed, status, (count, years, final), name)
+
+    def take_rows(self) -> Any:
+        """The dataset rows of the games played since the last call, as a pyarrow table."""
+        rows, buffers = self._player.take_dataset()
+        return table_of_buffers(rows, buffers)
+
+
+def _word_ruling(raw: tuple[Any, ...]) -> str:
+    """A retreat or adjustment result's sentence as JSON text, from the engine's facts."""
+    return _string(explain_ruling(_ruling_facts(raw)))
 
 
 def _shipped(game_map: Map) -> bool:
@@ -364,8 +448,15 @@ _KINDS = tuple(_core.ORDER_KINDS)
 
 
 def _tail(t: Any, tails: dict[int, str], key: int) -> str:
+    """The tail of a movement result's sentence (:func:`word_tail`), remembered in
+    :data:`_TAILS`."""
+    tail = tails[key] = word_tail(t, key)
+    return tail
+
+
+def word_tail(t: Any, key: int) -> str:
     """The tail of a movement result's sentence (what follows the order's text, or an implied
-    hold's unit) from its facts' key, worded by the model, remembered in :data:`_TAILS`."""
+    hold's unit) from its facts' key (``FastGame.movement_json``), worded by the model."""
     locations = t.locations
 
     def place(field: int) -> str | None:
@@ -374,20 +465,17 @@ def _tail(t: Any, tails: dict[int, str], key: int) -> str:
     origin = place(key >> 7 & 0x7FF)
     if key >> 47 & 1:
         unit = "A X"  # any text: the sentence is cut after it
-        tail = _implied_hold_reason([], "", unit, origin)[len(unit) :]
-    else:
-        tail = explain_tail(
-            _KINDS[key & 0xF],
-            RESULT_CODES[key >> 4 & 0x7],
-            origin,
-            place(key >> 18 & 0x7FF),
-            key >> 29 & 0xFF,
-            key >> 37 & 0xFF,
-            bool(key >> 45 & 1),
-            bool(key >> 46 & 1),
-        )
-    tails[key] = tail
-    return tail
+        return _implied_hold_reason([], "", unit, origin)[len(unit) :]
+    return explain_tail(
+        _KINDS[key & 0xF],
+        RESULT_CODES[key >> 4 & 0x7],
+        origin,
+        place(key >> 18 & 0x7FF),
+        key >> 29 & 0xFF,
+        key >> 37 & 0xFF,
+        bool(key >> 45 & 1),
+        bool(key >> 46 & 1),
+    )
 
 
 def _name(text: str | None) -> str:

@@ -172,7 +172,16 @@ pub(super) fn position_json<'py, M: Mask>(
         }
         Ok(by_power)
     }
-    out.set_item("units", grouped(py, map, &board.units)?)?;
+    let units: Vec<Vec<String>> = board
+        .units
+        .iter()
+        .map(|list| {
+            list.iter()
+                .map(|&(fleet, loc)| unit_text(fleet, loc))
+                .collect()
+        })
+        .collect();
+    out.set_item("units", grouped(py, map, &units)?)?;
     out.set_item("centers", grouped(py, map, &board.centers)?)?;
     let by_power = PyDict::new(py);
     for (power, qs) in board.dislodged.iter().enumerate() {
@@ -205,7 +214,13 @@ pub(super) fn position_text<M: Mask>(
         }
         None => out.push_str("{\"phase\": null, \"units\": {"),
     }
-    fn group<M: Mask, S: AsRef<str>>(out: &mut String, map: &GameMap<M>, lists: &[Vec<S>]) {
+    /// `{power: [text, ...]}` of the non-empty lists, each item written by `item`.
+    fn group<M: Mask, T>(
+        out: &mut String,
+        map: &GameMap<M>,
+        lists: &[Vec<T>],
+        item: impl Fn(&mut String, &T),
+    ) {
         let mut first = true;
         for (power, list) in lists.iter().enumerate() {
             if list.is_empty() {
@@ -218,20 +233,25 @@ pub(super) fn position_text<M: Mask>(
             out.push('"');
             out.push_str(map.power_name(power));
             out.push_str("\": [");
-            for (i, name) in list.iter().enumerate() {
+            for (i, x) in list.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
                 out.push('"');
-                out.push_str(name.as_ref());
+                item(out, x);
                 out.push('"');
             }
             out.push(']');
         }
     }
-    group(&mut out, map, &board.units);
+    group(&mut out, map, &board.units, |out, &(fleet, loc)| {
+        out.push_str(if fleet { "F " } else { "A " });
+        out.push_str(loc);
+    });
     out.push_str("}, \"centers\": {");
-    group(&mut out, map, &board.centers);
+    group(&mut out, map, &board.centers, |out, name| {
+        out.push_str(name)
+    });
     out.push_str("}, \"dislodged\": {");
     let mut first = true;
     for (power, qs) in board.dislodged.iter().enumerate() {
@@ -273,24 +293,31 @@ pub(super) fn piece_text<M: Mask>(map: &GameMap<M>, p: crate::engine::state::Pie
     )
 }
 
+/// A unit's text from its type and location name (`A PAR`, `F STP/SC`).
+fn unit_text(fleet: bool, loc: &str) -> String {
+    format!("{} {loc}", if fleet { "F" } else { "A" })
+}
+
 /// The lists of a position document (`diplo.position.Position.to_json`), per power in map
 /// order: units and centres sorted by text, dislodged units (their provinces) in the order of
 /// their locations' names. One home for both writers, `position_json` and `position_text`.
+/// A unit is kept as its type (fleet or not) and location name: in that order they sort as
+/// their texts (`A ...` before `F ...`, then by name).
 struct BoardLists<'m> {
-    units: Vec<Vec<String>>,
+    units: Vec<Vec<(bool, &'m str)>>,
     centers: Vec<Vec<&'m str>>,
     dislodged: Vec<Vec<usize>>,
 }
 
 impl<'m> BoardLists<'m> {
     fn of<M: Mask>(map: &'m GameMap<M>, st: &State<M>) -> Self {
-        let mut units: Vec<Vec<String>> = vec![Vec::new(); map.powers];
+        let mut units: Vec<Vec<(bool, &'m str)>> = vec![Vec::new(); map.powers];
         let mut centers: Vec<Vec<&'m str>> = vec![Vec::new(); map.powers];
         let mut gone: Vec<(&'m str, usize)> = Vec::new();
         for q in 0..map.provinces {
             let u = st.units[q];
             if u.is_some() {
-                units[u.power as usize].push(piece_text(map, u));
+                units[u.power as usize].push((u.fleet, map.loc_name(u.loc as usize)));
             }
             let o = st.centers[q];
             if o != crate::engine::game_map::NO_POWER {

@@ -61,14 +61,6 @@ pub struct PyFastGame {
     pub(crate) game: AnyGame,
 }
 
-/// The name of a result code (`diplo.engine.codes.RESULT_CODES`).
-fn result_name(code: u8) -> &'static str {
-    crate::resolver::code::NAMES
-        .get(code as usize)
-        .copied()
-        .unwrap_or(crate::engine::phases::result::ILLEGAL_NAME)
-}
-
 fn game_over() -> PyErr {
     GameOverError::new_err("the game is over")
 }
@@ -535,100 +527,12 @@ impl PyFastGame {
         before: &Bound<'_, PyFastGame>,
         owners: &Bound<'_, PyBytes>,
     ) -> PyResult<(Vec<String>, Vec<u64>)> {
-        use std::fmt::Write;
         let before = before.borrow();
         let owners = owners.as_bytes();
         guarded(|| {
             on_game!(&self.game, g => {
-                let map = g.map;
                 let st = &same_width(g, &before.game).ok_or_else(other_map)?.state;
-                let n = g.results.len();
-                let legal = n == owners.len()
-                    && g.facts.len() >= n
-                    && g.reasons.len() == n
-                    && g.reasons.iter().all(|&r| r == 0)
-                    && owners.iter().all(|&p| (p as usize) < map.powers);
-                if !legal {
-                    return Err(PyValueError::new_err(
-                        "movement_json: every code of the last run must be legal, one owner each",
-                    ));
-                }
-                let name = |i: i32| if i >= 0 { map.loc_name(i as usize) } else { "" };
-                let plus = |i: i32| (i + 1) as u64;
-                let flag = |b: bool| if b { "true" } else { "false" };
-                let mut parts = Vec::with_capacity(n + g.implied.len() + 1);
-                let mut keys = Vec::with_capacity(n + g.implied.len());
-                let mut cur = String::with_capacity(256);
-                let mut buf = String::new();
-                let end = |cur: &mut String, origin: i32| {
-                    if origin >= 0 {
-                        let _ = write!(cur, "\", \"dislodged_by\": \"{}\"}}", name(origin));
-                    } else {
-                        cur.push_str("\"}");
-                    }
-                };
-                for (j, &owner) in owners.iter().enumerate() {
-                    if j > 0 {
-                        end(&mut cur, g.facts[j - 1].dislodged_by);
-                        cur.push_str(", ");
-                    }
-                    let c = g.normal[j];
-                    crate::engine::text::order_text(map, st, c, &mut buf);
-                    let unit = &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)];
-                    let f = g.facts[j];
-                    let _ = write!(
-                        cur,
-                        "{{\"power\": \"{}\", \"unit\": \"{unit}\", \"order\": \"{buf}\", \
-                         \"given\": true, \"legal\": true, \"success\": {}, \"code\": \"{}\", \
-                         \"reason\": \"{buf}",
-                        map.power_name(owner as usize),
-                        flag(g.success[j]),
-                        result_name(g.results[j]),
-                    );
-                    parts.push(std::mem::take(&mut cur));
-                    keys.push(
-                        crate::engine::encode::kind_of(c) as u64
-                            | (g.results[j] as u64) << 4
-                            | plus(f.dislodged_by) << 7
-                            | plus(f.by) << 18
-                            | (f.attack as u64) << 29
-                            | (f.opposition as u64) << 37
-                            | (f.convoyed as u64) << 45
-                            | (f.szykman as u64) << 46,
-                    );
-                }
-                let mut last = if n > 0 { g.facts[n - 1].dislodged_by } else { -2 };
-                for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
-                    if last != -2 {
-                        end(&mut cur, last);
-                        cur.push_str(", ");
-                    }
-                    let prov = map.prov_of[crate::engine::encode::loc_of(code)] as usize;
-                    let u = st.units[prov];
-                    let unit = format!(
-                        "{} {}",
-                        if u.fleet { "F" } else { "A" },
-                        map.loc_name(u.loc as usize)
-                    );
-                    let origin = g.facts.get(n + k).map_or(-1, |f| f.dislodged_by);
-                    let _ = write!(
-                        cur,
-                        "{{\"power\": \"{}\", \"unit\": \"{unit}\", \"order\": \"{unit} H\", \
-                         \"given\": false, \"legal\": true, \"success\": {}, \"code\": \"{}\", \
-                         \"reason\": \"{unit}",
-                        map.power_name(u.power as usize),
-                        flag(ok),
-                        result_name(res),
-                    );
-                    parts.push(std::mem::take(&mut cur));
-                    keys.push(plus(origin) << 7 | 1 << 47);
-                    last = origin;
-                }
-                if last != -2 {
-                    end(&mut cur, last);
-                }
-                parts.push(cur);
-                Ok((parts, keys))
+                super::rollout::movement_pieces(g, st, owners).map_err(PyValueError::new_err)
             })
         })
     }

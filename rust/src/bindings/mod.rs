@@ -10,6 +10,7 @@
 //! * `texts` — a map's Python strings: names and interned order texts.
 //! * `mila` — MILA's order texts (`mila_turn`).
 //! * `batch` — `process_batch`, `pack_orders`.
+//! * `rollout` — the game-file writer of `diplo rollouts` and its `RolloutPlayer` class.
 //! * `vector` — the `VectorEnv` class (NumPy buffers filled in place).
 
 mod any;
@@ -20,6 +21,7 @@ mod game;
 mod intake;
 mod map;
 mod mila;
+mod rollout;
 mod texts;
 mod vector;
 
@@ -35,6 +37,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_class::<map::PyFastMap>()?;
     m.add_class::<game::PyFastGame>()?;
+    m.add_class::<rollout::PyRolloutPlayer>()?;
     batch::register(m)?;
     vector::register(m)?;
     mila::register(m)?;

@@ -12,6 +12,7 @@
 //! * [`legality`] — complete legal-order lists per slot, legality as membership, and why a code
 //!   is refused (`diplo.validation`'s reason codes), each rule decided once.
 //! * [`phases`] — [`Game`]: validation, the three phase kinds, the next position.
+//! * [`rollout`] — random games as `diplo rollouts` plays them (Python's random numbers).
 //! * [`rules`] — [`Rules`]: the rulebook options, and every decision they change.
 //! * [`batch`] — many games in parallel with scoped threads.
 //! * [`zobrist`] — the board hash a state keeps as it changes.
@@ -27,6 +28,7 @@ pub mod legality;
 pub mod mask;
 pub mod observe;
 pub mod phases;
+pub mod rollout;
 pub mod rules;
 pub mod search;
 pub mod state;
