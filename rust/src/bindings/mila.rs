@@ -113,6 +113,7 @@ pub(crate) struct MilaTexts {
 
 impl MilaTexts {
     /// The id of the text of `code` in `st` (made on first use), or [`NOT_LISTED`].
+    #[inline]
     fn get<M: Mask>(
         &mut self,
         py: Python<'_>,
@@ -121,9 +122,23 @@ impl MilaTexts {
         code: Code,
     ) -> PyResult<u32> {
         let key = text_key(map, st, code);
-        if let Some(&id) = self.index.get(&key) {
-            return Ok(id);
+        match self.index.get(&key) {
+            Some(&id) => Ok(id),
+            None => self.make(py, map, st, code, key),
         }
+    }
+
+    /// [`Self::get`] of a key not met before (rare once a map's games have been played).
+    #[cold]
+    #[inline(never)]
+    fn make<M: Mask>(
+        &mut self,
+        py: Python<'_>,
+        map: &GameMap<M>,
+        st: &State<M>,
+        code: Code,
+        key: u64,
+    ) -> PyResult<u32> {
         let id = match text(map, st, code) {
             Some(t) => self.add_text(py, map, t, code)?,
             None => NOT_LISTED,
