@@ -185,3 +185,43 @@ def test_the_history_keeps_each_phase_as_played() -> None:
         }
         kept = {p: [t for t in o if t != "WAIVE"] for p, o in phase.orders.items()}
         assert {p: o for p, o in kept.items() if o} == {p: o for p, o in given.items() if o}
+
+
+def test_a_bots_orders_read_by_lookup_as_the_long_way_reads_them() -> None:
+    """Orders given as a list of listed texts (one lookup each) are kept as the same orders
+    given otherwise (a tuple: read one by one) are, in every kind of phase: two orders for one
+    unit or build site (MILA voids the second adjustment order), waives, another power's text."""
+    rng = random.Random(11)
+    game = Game()
+    kinds = set()
+    while game.get_current_phase() != "S1904M":
+        possible, orderable = listed(game)
+        kinds.add(game.get_current_phase()[-1])
+        for power, locs in sorted(orderable.items()):
+            texts = [t for loc in locs for t in possible[loc]]
+            other = [
+                t for p, ls in orderable.items() if p != power for loc in ls for t in possible[loc]
+            ]
+            tries: list[list[str]] = [
+                [possible[loc][0] for loc in locs if possible[loc]],
+                texts[:2] + texts[:1],
+                ["WAIVE", "WAIVE", *texts[:1]],
+                texts[:1] + other[:1],
+                [rng.choice(texts)] * 2 if texts else [],
+            ]
+            for orders in tries:
+                by_list, by_tuple = copy.deepcopy(game), copy.deepcopy(game)
+                by_list.set_orders(power, list(orders))
+                by_tuple.set_orders(power, tuple(orders))  # read one by one
+                assert by_list.get_orders() == by_tuple.get_orders(), (power, orders)
+                assert by_list.error == by_tuple.error
+                by_list.process()
+                by_tuple.process()
+                assert by_list.get_state()["units"] == by_tuple.get_state()["units"]
+                assert by_list.get_phase_history()[-1].orders == (
+                    by_tuple.get_phase_history()[-1].orders
+                )
+        for power, locs in sorted(orderable.items()):
+            game.set_orders(power, [rng.choice(sorted(possible[loc])) for loc in sorted(locs)])
+        game.process()
+    assert kinds >= {"M", "A"}

@@ -281,9 +281,11 @@ def mila_take(
     mark: int,
     texts: list[str],
     before: dict[int, tuple[Any, ...]] | None,
+    distinct: bool = False,
 ) -> dict[int, tuple[Any, ...]] | None:
     """``before`` (or an empty dict) copied, each of ``texts`` put at its slot as its ``lookup``
-    entry; ``None`` unless every text is in ``lookup`` and marked ``mark`` in ``owner``."""
+    entry; ``None`` unless every text is in ``lookup`` and marked ``mark`` in ``owner`` (and,
+    with ``distinct``, no two texts are for one slot)."""
 
 def process_batch(
     games: Sequence[FastGame],

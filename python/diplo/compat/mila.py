@@ -181,9 +181,10 @@ class _Turn:
         self.kind: str = phase[-1]
         self.name = _mila_name(phase)  # MILA's name: four-digit years (S0001M)
         self.tables = tables
-        #: Power -> the mark ``owner`` holds for it; whether a bot's orders are read by lookup.
+        #: Power -> the mark ``owner`` holds for it; whether two orders for one slot are
+        #: read the long way (MILA voids the second adjustment order; a waive is, always).
         self.marks = tables.power_mark
-        self.by_lookup = phase[-1] != "A"
+        self.adjusting = phase[-1] == "A"
         #: Every location -> its listed texts; power -> its keys; text id -> 1 + its power's
         #: index (0: none); the map's {text: (text, code, slot, text id)}; a copy of
         #: ``orderable`` for the first caller to have (``None`` once handed out).
@@ -1204,9 +1205,8 @@ class Game:
         power. ``expand`` is accepted for MILA's signature."""
         del expand
         turn = self._turn_cache
-        if (  # a bot's path: texts as listed this movement or retreat phase, one lookup each
+        if (  # a bot's path: texts as listed this phase, one lookup each
             turn is not None
-            and turn.by_lookup
             and type(orders) is list
             and replace is True
             and not (self._loaded or self._orders_loaded or self._done)
@@ -1217,7 +1217,12 @@ class Game:
                 # Each text's entry (text, code, slot, text id) kept at its slot; None: some
                 # text not listed for the power (or not a string), read the long way.
                 kept = _core.mila_take(
-                    turn.lookup, turn.owner, mark, orders, self._orders.get(power_name)
+                    turn.lookup,
+                    turn.owner,
+                    mark,
+                    orders,
+                    self._orders.get(power_name),
+                    turn.adjusting,
                 )
                 if kept is not None:
                     self._orders[power_name] = kept

@@ -103,8 +103,8 @@ pub(crate) struct MilaTexts {
     /// Every text, in order -> its id; text id -> its string, code and rank.
     ids: std::collections::BTreeMap<Box<str>, u32>,
     texts: Vec<Text>,
-    /// `{text: (text, code, slot, id)}` of every text with one code (`slot`: the location
-    /// index of the province ordered); a new dict when the texts are forgotten, so that the
+    /// `{text: (text, code, slot, id)}` of every text with one code but the waive (`slot`:
+    /// the location index of the province ordered); a new dict when the texts are forgotten, so that the
     /// dict and the `owner` bytes a phase handed out keep agreeing.
     lookup: Option<Py<PyDict>>,
     /// `{location: None}` in the map's order: a phase's `possible` starts as its copy.
@@ -181,7 +181,10 @@ impl MilaTexts {
                 id.into_pyobject(py)?.into_any(),
             ],
         )?;
-        lookup.set_item(py_text.bind(py), entry)?;
+        // A waive is no unit's order (the drop-in gives each its own slot): read the long way.
+        if kind_of(code) != kind::WAIVE {
+            lookup.set_item(py_text.bind(py), entry)?;
+        }
         // A rank halfway between the neighbours' (all ranked anew when there is no room).
         let below = self
             .ids
@@ -408,8 +411,10 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
 /// A bot's orders for one power, read as `mila_turn` listed them: `before` (the orders kept
 /// so far, slot -> entry; `None` for none) with each of `texts` put at its slot as its `lookup`
 /// entry, in a new dict; `None` (nothing made) unless every text is in `lookup` with `owner`
-/// marking it `mark`'s. Runs inside the panic guard.
+/// marking it `mark`'s, and, with `distinct`, no two texts are for one slot (an adjustment
+/// phase, where MILA voids the second). Runs inside the panic guard.
 #[pyfunction]
+#[pyo3(signature = (lookup, owner, mark, texts, before, distinct = false))]
 fn mila_take<'py>(
     py: Python<'py>,
     lookup: &Bound<'py, PyDict>,
@@ -417,8 +422,9 @@ fn mila_take<'py>(
     mark: u8,
     texts: &Bound<'py, PyList>,
     before: Option<&Bound<'py, PyDict>>,
+    distinct: bool,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
-    guarded(|| take(py, lookup, owner, mark, texts, before))
+    guarded(|| take(py, lookup, owner, mark, texts, before, distinct))
 }
 
 fn take<'py>(
@@ -428,6 +434,7 @@ fn take<'py>(
     mark: u8,
     texts: &Bound<'py, PyList>,
     before: Option<&Bound<'py, PyDict>>,
+    distinct: bool,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
     let marks = owner.as_bytes();
     let mut found = Vec::with_capacity(texts.len());
@@ -446,6 +453,16 @@ fn take<'py>(
             return Ok(None);
         }
         found.push((entry.get_item(2)?, entry));
+    }
+    if distinct {
+        let mut slots = Vec::with_capacity(found.len());
+        for (slot, _) in &found {
+            slots.push(slot.extract::<usize>()?);
+        }
+        slots.sort_unstable();
+        if slots.windows(2).any(|w| w[0] == w[1]) {
+            return Ok(None);
+        }
     }
     let out = match before {
         Some(before) => before.copy()?,
