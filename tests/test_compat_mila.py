@@ -23,7 +23,7 @@ import pytest
 
 from diplo.api.phase import process_phase
 from diplo.compat.mila import Game, MilaError, from_saved_game_format, to_saved_game_format
-from diplo.engine.codes import decode_order
+from diplo.engine.codes import decode_order, location_of
 from diplo.formats.mila import position_from_mila
 from diplo.model.map import standard_map
 from diplo.model.orders import Move, Waive, format_order, parse_order
@@ -210,7 +210,25 @@ def test_the_cores_texts_are_format_order_of_the_decoded_codes() -> None:
             game_map = position.map
             kinds.add(position.phase.kind)
             core = game._core
-            possible, orderable, codes = _core.mila_turn(core)
+            possible, orderable, owner, lookup, again = _core.mila_turn(core)
+            assert again == orderable and again is not orderable
+            codes = _core.mila_codes(core)
+            # The bot's path: lookup and owner name exactly each power's listed texts.
+            marks = {p: i + 1 for i, p in enumerate(game_map.powers)}
+            index = game_map.location_index
+            for power, listed_texts in codes.items():
+                for text, code in listed_texts.items():
+                    if text not in lookup:
+                        continue  # a text of two codes (a waive): read the long way
+                    same, same_code, slot_at, tid = lookup[text]
+                    assert same == text and same_code == code
+                    loc = game_map.locations[location_of(code)]
+                    assert slot_at == index[game_map.province_of(loc)]
+                    assert owner[tid] in (marks[power], 255)
+            for text, (_, code, _, tid) in lookup.items():
+                if tid < len(owner) and 0 < owner[tid] < 255:
+                    power = game_map.powers[owner[tid] - 1]
+                    assert codes[power].get(text) == code
             legal: dict[str, set[int]] = {}
             for (power, key), slot in zip(core.slots(), core.legal_orders(), strict=True):
                 legal.setdefault(power, set()).update(slot)

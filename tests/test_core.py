@@ -59,6 +59,10 @@ def _entry_points() -> dict[str, Any]:
         "process_batch": lambda: _core.process_batch([], []),
         "pack_orders": lambda: _core.pack_orders([[1]]),
         "mila_turn": lambda: _core.mila_turn(game),
+        "mila_codes": lambda: _core.mila_codes(game),
+        "mila_take": lambda: _core.mila_take(
+            _core.mila_turn(game)[3], _core.mila_turn(game)[2], 1, ["A PAR H"], None
+        ),
     }
 
 

@@ -23,6 +23,8 @@ __all__ = [
     "__version__",
     "_panic_for_test",
     "_panic_in_next_call",
+    "mila_codes",
+    "mila_take",
     "mila_turn",
     "pack_orders",
     "process_batch",
@@ -277,11 +279,35 @@ class VectorEnv:
 
 def mila_turn(
     game: FastGame,
-) -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, dict[str, int]]]:
-    """The phase as MILA's ``Game`` shows it: ``(possible, orderable, codes)``: every location
-    -> the sorted texts of the orders listed there (a fleet on a split coast under its province
-    and its coast); power -> the keys it orders; power -> ``{text: code}`` of its listed orders.
-    A plain army move beyond the neighbours is not listed (MILA lists it with ``VIA``)."""
+) -> tuple[
+    dict[str, list[str]],
+    dict[str, list[str]],
+    bytes,
+    dict[str, tuple[str, int, int, int]],
+    dict[str, list[str]],
+]:
+    """The phase as MILA's ``Game`` shows it: ``(possible, orderable, owner, lookup,
+    orderable_again)``: every location -> the sorted texts of the orders listed there (a fleet
+    on a split coast under its province and its coast; each list new); power -> the keys it
+    orders; per text id ``1 +`` the index of the power that may give the text now (0: none, 255:
+    more than one); the map's ``{text: (text, code, slot, text id)}`` (``slot``: the location
+    index of the province ordered); a second ``orderable``. A plain army move beyond the
+    neighbours is not listed (MILA lists it with ``VIA``)."""
+
+def mila_codes(game: FastGame) -> dict[str, dict[str, int]]:
+    """Per power, ``{text: code}`` of the orders :func:`mila_turn` lists this phase."""
+
+def mila_take(
+    lookup: dict[str, tuple[str, int, int, int]],
+    owner: bytes,
+    mark: int,
+    texts: list[str],
+    before: dict[int, tuple[Any, ...]] | None,
+    distinct: bool = False,
+) -> dict[int, tuple[Any, ...]] | None:
+    """``before`` (or an empty dict) copied, each of ``texts`` put at its slot as its ``lookup``
+    entry; ``None`` unless every text is in ``lookup`` and marked ``mark`` in ``owner`` (and,
+    with ``distinct``, no two texts are for one slot)."""
 
 def process_batch(
     games: Sequence[FastGame],

@@ -141,6 +141,11 @@ class _Tables:
         self.map = game_map
         self.locations: tuple[str, ...] = tuple(game_map.locations)
         self.province: list[int] = [index[game_map.province_of(loc)] for loc in self.locations]
+        self.powers: tuple[str, ...] = tuple(game_map.powers)
+        #: Power -> 1 + its index (``_Turn.owner``'s marks; a byte each, 255 meaning none).
+        self.power_mark: dict[str, int] = {
+            p: i + 1 for i, p in enumerate(game_map.powers) if i + 1 < 255
+        }
 
 
 _TABLES: WeakKeyDictionary[_DiploMap, _Tables] = WeakKeyDictionary()
@@ -161,22 +166,49 @@ class _Turn:
 
     The texts come from the core (``_core.mila_turn``: sorted, MILA's forms only), which makes
     them as :func:`diplo.orders.format_order` writes the decoded orders (held together by
-    ``tests/test_compat_mila.py``)."""
+    ``tests/test_compat_mila.py``). A bot's order is read with ``lookup`` (the map's
+    ``{text: (text, code, slot, text id)}``) and ``owner`` (per text id, ``1 +`` the index of
+    the power that may give it now): one dict lookup and one byte. Everything else (the raw
+    state, each power's ``{text: code}``, the legal codes, the position) is made when first
+    asked for."""
 
     def __init__(
         self, core: _core.FastGame, game_map: _DiploMap, tables: _Tables, rules: Rules | None
     ) -> None:
-        self.state: FastState = core.state()
         self.rules = rules
         self._position: Position | None = None
-        year, season, kind, _units, _centers, _dislodged = self.state
-        self.kind: str = kind
-        self.name = f"{season}{year:04d}{kind}"  # MILA's name: four-digit years (S0001M)
+        phase = core.phase
+        self.kind: str = phase[-1]
+        self.name = _mila_name(phase)  # MILA's name: four-digit years (S0001M)
         self.tables = tables
-        #: Every location -> its listed texts; power -> its keys; power -> {listed text: code}.
-        self.possible, self.orderable, self.codes = _core.mila_turn(core)
+        #: Power -> the mark ``owner`` holds for it; whether two orders for one slot are
+        #: read the long way (MILA voids the second adjustment order; a waive is, always).
+        self.marks = tables.power_mark
+        self.adjusting = phase[-1] == "A"
+        #: Every location -> its listed texts; power -> its keys; text id -> 1 + its power's
+        #: index (0: none); the map's {text: (text, code, slot, text id)}; a copy of
+        #: ``orderable`` for the first caller to have (``None`` once handed out).
+        made = _core.mila_turn(core)
+        self.possible, self.orderable, self.owner, self.lookup, spare = made
+        self.spare: dict[str, list[str]] | None = spare
         self._core = core
+        self._state: FastState | None = None
+        self._codes: dict[str, dict[str, int]] | None = None
         self._legal: dict[str, set[int]] | None = None
+
+    @property
+    def state(self) -> FastState:
+        """The engine's raw state of this phase."""
+        if self._state is None:
+            self._state = self._core.state()
+        return self._state
+
+    @property
+    def codes(self) -> dict[str, dict[str, int]]:
+        """Per power, ``{text: code}`` of its listed orders (the long way of reading orders)."""
+        if self._codes is None:
+            self._codes = _core.mila_codes(self._core)
+        return self._codes
 
     @property
     def legal(self) -> dict[str, set[int]]:
@@ -206,16 +238,22 @@ class _Turn:
 
 class _Record:
     """A processed phase: its raw state (``None`` for a phase read from a save without replay),
-    the orders kept per power, its messages, and what is worked out (or was given) later."""
+    the orders kept per power, its messages, and what is worked out (or was given) later.
+
+    The raw state may be given as a copy of the engine at that phase (a ``_core.FastGame``,
+    which costs less to keep than to read), and the orders as the game kept them (``pending``:
+    power -> slot -> entry, the text first, and the map's powers): each is read when first
+    asked for."""
 
     __slots__ = (
+        "_orders",
+        "_state",
         "dislodged",
         "extra",
         "messages",
         "name",
-        "orders",
+        "pending",
         "results",
-        "state",
         "state_doc",
         "voids",
     )
@@ -223,8 +261,8 @@ class _Record:
     def __init__(
         self,
         name: str,
-        state: FastState | None,
-        orders: dict[str, list[str]],
+        state: FastState | _core.FastGame | None,
+        orders: dict[str, list[str]] | None,
         messages: History[int, Message] | None = None,
         results: dict[str, list[str]] | None = None,
         state_doc: dict[str, Any] | None = None,
@@ -236,17 +274,40 @@ class _Record:
         self.voids: list[tuple[str, str]] = voids or []
         #: Dislodged unit -> the province its attacker came from (worked out with the results).
         self.dislodged: dict[str, str] | None = None
-        self.state = state
-        self.orders = orders
+        self._state = state
+        self._orders = orders
+        self.pending: tuple[dict[str, dict[int, tuple[Any, ...]]], tuple[str, ...]] | None = None
         self.messages: History[int, Message] = messages if messages is not None else History()
         self.results = results
         self.state_doc = state_doc
         self.extra: dict[str, Any] = extra or {}
 
+    @property
+    def orders(self) -> dict[str, list[str]]:
+        """Power -> the orders kept (the map's powers in order, ``[]`` for none)."""
+        orders = self._orders
+        if orders is None:
+            assert self.pending is not None
+            given, powers = self.pending
+            orders = self._orders = {
+                p: [e[0] for e in given[p].values()] if p in given else [] for p in powers
+            }
+            self.pending = None
+        return orders
+
+    @property
+    def state(self) -> FastState | None:
+        """The engine's raw state of the phase (``None``: a phase read from a save)."""
+        raw = self._state
+        if raw is None or isinstance(raw, tuple):
+            return raw
+        state = self._state = raw.state()
+        return state
+
     def copy(self) -> _Record:
         return _Record(
             self.name,
-            self.state,
+            self._state,  # a copy of the engine is never changed: shared
             {p: list(o) for p, o in self.orders.items()},
             History({t: m.copy() for t, m in self.messages.items()}),
             None if self.results is None else {u: list(r) for u, r in self.results.items()},
@@ -256,6 +317,8 @@ class _Record:
         )
 
     def __getstate__(self) -> tuple[Any, ...]:
+        self.state  # noqa: B018 (read: a copy of the engine does not pickle)
+        self.orders  # noqa: B018
         return tuple(getattr(self, name) for name in self.__slots__)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
@@ -566,7 +629,9 @@ class Game:
         self._done = False  # kept with the core's: asked for on every call
         self._done_type: str | None = "-"
         self._outcome: list[str] = []
-        self._orders: dict[str, dict[int, tuple[str, int | None]]] = {}
+        #: Power -> slot -> (text, code, ...): the orders kept this phase (code None: kept
+        #: unchecked, or void).
+        self._orders: dict[str, dict[int, tuple[Any, ...]]] = {}
         self._turn_cache: _Turn | None = None
         self._doc_cache: dict[str, Any] | None = None
         self._bump()
@@ -639,7 +704,7 @@ class Game:
         board = self._board()
         state = dict(board, name=phase_name)
         position = position_from_mila(state, game_map=self._map, rules=self._ruling)
-        pending = {p: [t for t, _ in given.values()] for p, given in self._orders.items()}
+        pending = {p: [e[0] for e in given.values()] for p, given in self._orders.items()}
         outcome, done = self._outcome, self._done
         self._start(position)
         if phase_name == COMPLETED:
@@ -1115,11 +1180,17 @@ class Game:
         disband."""
         if self._loaded or self._orders_loaded:
             self._sync()
+        if power_name is not None:
+            name = self._power(power_name)
+            return [] if self._done else list(self._turn.orderable[name])
         if self._done:
-            locs: dict[str, list[str]] = {p: [] for p in self._map.powers}
-        else:
-            locs = {p: list(v) for p, v in self._turn.orderable.items()}
-        return locs if power_name is None else locs[self._power(power_name)]
+            return {p: [] for p in self._map.powers}
+        turn = self._turn
+        spare = turn.spare
+        if spare is not None:
+            turn.spare = None
+            return spare
+        return {p: list(v) for p, v in turn.orderable.items()}
 
     def set_orders(
         self,
@@ -1136,6 +1207,29 @@ class Game:
         void at processing when illegal). Raises :class:`MapPowerException` for an unknown
         power. ``expand`` is accepted for MILA's signature."""
         del expand
+        turn = self._turn_cache
+        if (  # a bot's path: texts as listed this phase, one lookup each
+            turn is not None
+            and type(orders) is list
+            and replace is True
+            and not (self._loaded or self._orders_loaded or self._done)
+            and "NO_CHECK" not in self.rules
+        ):
+            mark = turn.marks.get(power_name)
+            if mark is not None:
+                # Each text's entry (text, code, slot, text id) kept at its slot; None: some
+                # text not listed for the power (or not a string), read the long way.
+                kept = _core.mila_take(
+                    turn.lookup,
+                    turn.owner,
+                    mark,
+                    orders,
+                    self._orders.get(power_name),
+                    turn.adjusting,
+                )
+                if kept is not None:
+                    self._orders[power_name] = kept
+                    return
         power = power_name if power_name in self._powers else self._power(power_name)
         kind = type(orders)
         texts: Sequence[str]
@@ -1308,7 +1402,7 @@ class Game:
     def _orders_of(self, power: str) -> list[str]:
         return [
             t
-            for t, c in self._orders.get(power, {}).values()
+            for t, c in _pairs(self._orders.get(power, {}))
             if (c is None and not t.startswith("VOID ")) or (c is not None and kind_of(c) != WAIVE)
         ]
 
@@ -1319,7 +1413,7 @@ class Game:
         if self.phase_type != "M":
             return {}
         out: dict[str, str] = {}
-        for text, _ in given.values():
+        for text, _ in _pairs(given):
             words = text.split()
             out[" ".join(words[:2])] = " ".join(words[2:])
         return out
@@ -1327,7 +1421,7 @@ class Game:
     def _adjust_list(self, power: str) -> list[str]:
         if self.phase_type == "M":
             return []
-        return [t for t, _ in self._orders.get(power, {}).values()]
+        return [e[0] for e in self._orders.get(power, {}).values()]
 
     def clear_orders(self, power_name: str | None = None) -> None:
         """Drop the orders given this phase by a power (all powers: every order)."""
@@ -1424,29 +1518,22 @@ class Game:
         if self._done:
             return
         turn = self._turn
-        powers = self._map.powers
-        codes: list[int] = []
-        kept: dict[str, list[str]] = {}
+        powers = self._tables.powers
         voids: list[tuple[str, str]] = []
         orders = self._orders
-        for power in powers:
-            given = orders.get(power)
-            if not given:
-                kept[power] = []
-                continue
-            texts = kept[power] = []
-            for text, code in given.values():
-                if code is None:  # kept unchecked: read now, void when it cannot be
-                    read = None if text.startswith("VOID ") else self._read(power, text, turn, True)
-                    if read is None:
-                        voids.append((power, " ".join(text.removeprefix("VOID ").split()[:2])))
-                        continue
-                    code, text = read, turn.text(read)
-                texts.append(text)
-                codes.append(code)
-        self._core.set_orders(codes)
-        self._core.process()
-        self._records.append(_Record(turn.name, turn.state, kept, self.messages, voids=voids))
+        # Every order was read when given (code None: kept unchecked, read now).
+        codes = [e[1] for p in powers if p in orders for e in orders[p].values()]
+        kept: dict[str, list[str]] | None = None
+        if None in codes:
+            codes, kept = self._codes_to_play(turn, voids)
+        core = self._core
+        before = core.clone()  # the phase's state, read when the history is asked for
+        core.set_orders(codes)
+        core.process()
+        record = _Record(turn.name, before, kept, self.messages, voids=voids)
+        if kept is None:
+            record.pending = (orders, powers)  # the orders' texts listed when asked for
+        self._records.append(record)
         self.messages = History()
         self._orders = {}
         self._turn_cache = None
@@ -1455,15 +1542,39 @@ class Game:
             self._bump()
         elif self._orders_loaded:
             self._forget_order_views()
-        core = self._core
         winner = core.winner  # cheaper than is_over, which is asked only with a year limit
         if winner is not None or (core.max_year is not None and core.is_over):
             self._finish([winner] if winner is not None else self._survivors(), turn.name)
         else:
             self._draw_after_years(turn)
 
+    def _codes_to_play(
+        self, turn: _Turn, voids: list[tuple[str, str]]
+    ) -> tuple[list[int], dict[str, list[str]]]:
+        """The codes to process and the orders to keep, orders kept unchecked read now (a void
+        one noted in ``voids``)."""
+        codes: list[int] = []
+        kept: dict[str, list[str]] = {}
+        orders = self._orders
+        for power in self._tables.powers:
+            given = orders.get(power)
+            if not given:
+                kept[power] = []
+                continue
+            texts = kept[power] = []
+            for text, code in _pairs(given):
+                if code is None:  # kept unchecked: read now, void when it cannot be
+                    read = None if text.startswith("VOID ") else self._read(power, text, turn, True)
+                    if read is None:
+                        voids.append((power, " ".join(text.removeprefix("VOID ").split()[:2])))
+                        continue
+                    code, text = read, turn.text(read)
+                texts.append(text)
+                codes.append(code)
+        return codes, kept
+
     def _draw_after_years(self, turn: _Turn) -> None:
-        year = turn.state[0]
+        year = int(turn.name[1:-1])
         if year - self._first_year_cached + 1 < DRAW_AFTER_YEARS:
             return
         now = self._core.phase
@@ -1664,6 +1775,7 @@ class Game:
         if self._turn_cache is not None:  # the phase's texts are shared; its engine is the copy's
             turn = new._turn_cache = _copy.copy(self._turn_cache)
             turn._core = new._core
+            turn.spare = None  # the original's to hand out
         new._orders = {p: dict(o) for p, o in self._orders.items()}
         new._powers = {p: Power(new, p) for p in self._map.powers}
         new._loaded = set()
@@ -1744,6 +1856,11 @@ def _map_named(name: str) -> Map:
     if found is None:
         found = _MAPS[name] = Map(name)
     return found
+
+
+def _pairs(given: dict[int, tuple[Any, ...]]) -> list[tuple[str, int | None]]:
+    """The (text, code) of a power's orders kept this phase (an entry may hold more after)."""
+    return [(e[0], e[1]) for e in given.values()]
 
 
 def _without_waives(orders: dict[str, list[str]]) -> dict[str, list[str]]:

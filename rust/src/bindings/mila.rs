@@ -1,18 +1,28 @@
-//! The legal orders of a fast game as text in MILA's notation (`diplo._core.mila_turn`), for
-//! `diplo.compat.mila`, whose bots read every possible order as a string each phase: making the
-//! strings here, once per order, costs a fraction of doing it in Python.
+//! The legal orders of a fast game as text in MILA's notation (`diplo._core.mila_turn`,
+//! `diplo._core.mila_codes`), for `diplo.compat.mila`, whose bots read every possible order as a
+//! string each phase: making the strings here, once per order and map, costs a fraction of doing
+//! it in Python.
 //!
 //! The texts are those `diplo.orders.format_order` writes for the decoded orders (the tests of
 //! `diplo.compat.mila` hold the two together), less the plain form of an army's move beyond its
 //! neighbours (MILA lists a convoyed move with `VIA` only).
+//!
+//! Each map keeps every text made so far twice over: by the key of what it depends on (a code
+//! and the units it names; [`MilaTexts::index`]) and by the text itself (a *text id*: one Python
+//! string, its code, and an entry `text -> (id, code, slot)` of one Python dict per map, the
+//! `lookup` that `mila_turn` returns). A phase then answers "which power may give this text
+//! now?" with a byte per text id (`owner`), and the drop-in reads a bot's orders with one dict
+//! lookup and one byte each, with no per-phase dict of texts.
+
+use std::ops::Bound::{Excluded, Unbounded};
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use super::any::on_game;
 use super::errors::guarded;
 use super::game::PyFastGame;
-use super::texts::map_names;
+use super::texts::{map_names, KeyHasher, MapNames};
 use crate::engine::encode::{a_of, kind, kind_of, loc_of, signed, via_of, Code};
 use crate::engine::game_map::{has, GameMap, Mask};
 use crate::engine::phases::Game;
@@ -69,57 +79,164 @@ fn text_key<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> u64 {
     code | tag(me) << 36 | tag(other) << 48
 }
 
-/// A text's first bytes as three big-endian words (zero past its end): comparing keys orders
-/// texts as comparing the texts does, up to the first 24 bytes (texts hold no zero byte).
-type SortKey = [u64; 3];
-
-fn sort_key(text: &str) -> SortKey {
-    let mut bytes = [0u8; 24];
-    let n = text.len().min(24);
-    bytes[..n].copy_from_slice(&text.as_bytes()[..n]);
-    let word = |i: usize| u64::from_be_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
-    [word(0), word(1), word(2)]
-}
-
-/// One of a map's MILA texts: its sort key (beside the entry, so that sorting a phase's texts
-/// reads no text), the text, the text as a Python string and its code as a Python int (a text
-/// is one code's).
-pub(crate) struct MilaText {
-    key: SortKey,
-    text: Box<str>,
+/// One distinct text: the text as a Python string, its code (a text is one code's; see
+/// [`MilaTexts::add_text`]) and its rank among the map's texts (comparing ranks orders texts
+/// as comparing the texts does, so that sorting a phase's texts reads no text).
+struct Text {
     py_text: Py<PyString>,
-    py_code: Py<PyAny>,
+    code: Code,
+    rank: u64,
 }
 
+/// An entry of [`MilaTexts::index`] for a code MILA does not list.
 const NOT_LISTED: u32 = u32::MAX;
-/// A map's texts are forgotten past this many.
+/// A map's texts are forgotten past this many keys.
 const TEXTS_MAX: usize = 1 << 19;
+/// `owner` of a text listed for two powers in one phase (no power's fast path takes it).
+const SHARED: u8 = u8::MAX;
+
+/// A map's MILA texts (kept by `texts::MapNames`).
+#[derive(Default)]
+pub(crate) struct MilaTexts {
+    /// Text key -> text id (or [`NOT_LISTED`]).
+    index: std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>,
+    /// Every text, in order -> its id; text id -> its string, code and rank.
+    ids: std::collections::BTreeMap<Box<str>, u32>,
+    texts: Vec<Text>,
+    /// `{text: (text, code, slot, id)}` of every text with one code but the waive (`slot`:
+    /// the location index of the province ordered); a new dict when the texts are forgotten, so that the
+    /// dict and the `owner` bytes a phase handed out keep agreeing.
+    lookup: Option<Py<PyDict>>,
+    /// `{location: None}` in the map's order: a phase's `possible` starts as its copy.
+    template: Option<Py<PyDict>>,
+}
+
+impl MilaTexts {
+    /// The id of the text of `code` in `st` (made on first use), or [`NOT_LISTED`].
+    #[inline]
+    fn get<M: Mask>(
+        &mut self,
+        py: Python<'_>,
+        map: &GameMap<M>,
+        st: &State<M>,
+        code: Code,
+    ) -> PyResult<u32> {
+        let key = text_key(map, st, code);
+        match self.index.get(&key) {
+            Some(&id) => Ok(id),
+            None => self.make(py, map, st, code, key),
+        }
+    }
+
+    /// [`Self::get`] of a key not met before (rare once a map's games have been played).
+    #[cold]
+    #[inline(never)]
+    fn make<M: Mask>(
+        &mut self,
+        py: Python<'_>,
+        map: &GameMap<M>,
+        st: &State<M>,
+        code: Code,
+        key: u64,
+    ) -> PyResult<u32> {
+        let id = match text(map, st, code) {
+            Some(t) => self.add_text(py, map, t, code)?,
+            None => NOT_LISTED,
+        };
+        self.index.insert(key, id);
+        Ok(id)
+    }
+
+    /// The id of `text` (the text of `code`), made, ranked and put in `lookup` on first use.
+    /// A text met again with another code (none is known: a text names its order) is taken
+    /// out of `lookup`, so that the drop-in reads it the long way.
+    fn add_text<M: Mask>(
+        &mut self,
+        py: Python<'_>,
+        map: &GameMap<M>,
+        text: String,
+        code: Code,
+    ) -> PyResult<u32> {
+        let lookup = self
+            .lookup
+            .get_or_insert_with(|| PyDict::new(py).unbind())
+            .bind(py)
+            .clone();
+        if let Some(&id) = self.ids.get(text.as_str()) {
+            let known = &self.texts[id as usize];
+            if known.code != code && lookup.contains(known.py_text.bind(py))? {
+                lookup.del_item(known.py_text.bind(py))?;
+            }
+            return Ok(id);
+        }
+        let id = self.texts.len() as u32;
+        let py_text = PyString::new(py, &text).unbind();
+        let slot = map.prov_of[loc_of(code)] as usize;
+        let entry = PyTuple::new(
+            py,
+            [
+                py_text.bind(py).clone().into_any(),
+                signed(code).into_pyobject(py)?.into_any(),
+                slot.into_pyobject(py)?.into_any(),
+                id.into_pyobject(py)?.into_any(),
+            ],
+        )?;
+        // A waive is no unit's order (the drop-in gives each its own slot): read the long way.
+        if kind_of(code) != kind::WAIVE {
+            lookup.set_item(py_text.bind(py), entry)?;
+        }
+        // A rank halfway between the neighbours' (all ranked anew when there is no room).
+        let below = self
+            .ids
+            .range::<str, _>((Unbounded, Excluded(text.as_str())))
+            .next_back()
+            .map_or(0, |(_, &i)| self.texts[i as usize].rank);
+        let above = self
+            .ids
+            .range::<str, _>((Excluded(text.as_str()), Unbounded))
+            .next()
+            .map_or(u64::MAX, |(_, &i)| self.texts[i as usize].rank);
+        let rank = below + (above - below) / 2;
+        self.ids.insert(text.into_boxed_str(), id);
+        self.texts.push(Text {
+            py_text,
+            code,
+            rank,
+        });
+        if rank == below || rank == above {
+            self.rerank();
+        }
+        Ok(id)
+    }
+
+    /// Ranks every text anew, evenly spaced.
+    fn rerank(&mut self) {
+        let step = u64::MAX / (self.ids.len() as u64 + 1);
+        for (n, &id) in self.ids.values().enumerate() {
+            self.texts[id as usize].rank = step * (n as u64 + 1);
+        }
+    }
+
+    fn forget_all(&mut self) {
+        self.index.clear();
+        self.ids.clear();
+        self.texts.clear();
+        self.lookup = None;
+    }
+}
 
 /// A slot's power, key, whether the key is a power, and its codes.
 type SlotCodes = (u8, u16, bool, Vec<Code>);
 
-/// The phase as MILA's `Game` shows it to a bot, in one call: `(possible, orderable, codes)`.
-/// `possible` maps every location name to the sorted texts of the orders listed there (a unit's
-/// province, and also its coast for a fleet on a split coast; a build site's province);
-/// `orderable` maps each power to the keys it orders; `codes` maps each power to `{text: code}`
-/// of its listed orders. A power that may build but has no free home centre lists nothing.
-/// Runs inside the panic guard (`errors::guarded`): a bug is a `RuntimeError`.
-#[pyfunction]
-fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyTuple>> {
-    guarded(|| on_game!(&game.game, g => turn(py, g)))
-}
-
-fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTuple>> {
-    let map = g.map;
-    let st = &g.state;
+/// The game's slots with their codes, MILA's way: a power's waive listed at each of its build
+/// sites (the engine lists it in a slot of its own after them, one shape with `diplo.legal`).
+fn slot_codes<M: Mask>(g: &Game<M>) -> Vec<SlotCodes> {
     let mut slots = g.with_legal(|legal, slots| {
         slots
             .iter()
             .map(|s| (s.power, s.key, s.key_is_power, legal.codes_of(s).to_vec()))
             .collect::<Vec<SlotCodes>>()
     });
-    // The engine lists a power's waive in a slot of its own after its build sites (one shape
-    // with `diplo.legal`); MILA lists it at every build site.
     let waives: Vec<(u8, Code)> = slots
         .iter()
         .filter(|s| s.2)
@@ -128,108 +245,265 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
     for s in slots.iter_mut().filter(|s| !s.2) {
         s.3.extend(waives.iter().filter(|w| w.0 == s.0).map(|w| w.1));
     }
-    let names = map_names(py, map);
-    let mut guard = names.mila.lock().unwrap_or_else(|e| e.into_inner());
-    let cache = &mut *guard;
-    if cache.arena.len() > TEXTS_MAX {
-        cache.index.clear();
-        cache.arena.clear();
+    slots
+}
+
+/// The ids of the texts listed in each slot of `slots` (with their codes), sorted by text:
+/// slot `i`'s are `listed[bounds[i]..bounds[i + 1]]` (`cache` holding the map's texts, made
+/// where missing).
+struct Listed {
+    listed: Vec<(u32, Code)>,
+    bounds: Vec<usize>,
+}
+
+impl Listed {
+    fn of(&self, slot: usize) -> &[(u32, Code)] {
+        &self.listed[self.bounds[slot]..self.bounds[slot + 1]]
     }
-    // Per slot, the indexes of its listed texts (made where missing), sorted by text.
-    let mut listed_of: Vec<Vec<(u32, Code)>> = Vec::with_capacity(slots.len());
-    let mut keyed: Vec<(SortKey, u32, Code)> = Vec::new();
-    for (_, _, key_is_power, codes) in &slots {
-        let mut listed = Vec::with_capacity(if *key_is_power { 0 } else { codes.len() });
+}
+
+fn listed<M: Mask>(
+    py: Python<'_>,
+    g: &Game<M>,
+    cache: &mut MilaTexts,
+    slots: &[SlotCodes],
+) -> PyResult<Listed> {
+    let (map, st) = (g.map, &g.state);
+    if cache.index.len() > TEXTS_MAX {
+        cache.forget_all();
+    }
+    let mut keyed: Vec<(u64, u32, Code)> = Vec::new();
+    let mut out = Listed {
+        listed: Vec::with_capacity(slots.iter().map(|s| s.3.len()).sum()),
+        bounds: Vec::with_capacity(slots.len() + 1),
+    };
+    out.bounds.push(0);
+    for (_, _, key_is_power, codes) in slots {
         if !*key_is_power {
             for &code in codes {
-                let key = text_key(map, st, code);
-                let i = match cache.index.get(&key) {
-                    Some(&i) => i,
-                    None => {
-                        let i = match text(map, st, code) {
-                            Some(t) => {
-                                let py_text = PyString::new(py, &t).unbind();
-                                let py_code = signed(code).into_pyobject(py)?.into_any().unbind();
-                                cache.arena.push(MilaText {
-                                    key: sort_key(&t),
-                                    text: t.into_boxed_str(),
-                                    py_text,
-                                    py_code,
-                                });
-                                (cache.arena.len() - 1) as u32
-                            }
-                            None => NOT_LISTED,
-                        };
-                        cache.index.insert(key, i);
-                        i
-                    }
-                };
-                if i != NOT_LISTED {
-                    keyed.push((cache.arena[i as usize].key, i, code));
+                let id = cache.get(py, map, st, code)?;
+                if id != NOT_LISTED {
+                    keyed.push((0, id, code));
                 }
             }
-            let texts = &cache.arena;
-            // Equal keys: texts alike in their first 24 bytes, told apart by the rest.
-            keyed.sort_unstable_by(|x, y| {
-                x.0.cmp(&y.0)
-                    .then_with(|| texts[x.1 as usize].text.cmp(&texts[y.1 as usize].text))
-            });
-            listed.extend(keyed.drain(..).map(|(_, i, code)| (i, code)));
+            // Ranks read after the slot's texts are made (a new text may rank all anew).
+            for k in keyed.iter_mut() {
+                k.0 = cache.texts[k.1 as usize].rank;
+            }
+            keyed.sort_unstable_by_key(|k| k.0);
+            out.listed
+                .extend(keyed.drain(..).map(|(_, id, code)| (id, code)));
         }
-        listed_of.push(listed);
+        out.bounds.push(out.listed.len());
     }
-    let cache = &*guard;
-    let possible = PyDict::new(py);
-    for name in &names.locations {
-        possible.set_item(name.bind(py), PyList::empty(py))?;
-    }
-    let orderable = PyDict::new(py);
-    let codes_by_power = PyDict::new(py);
-    let mut keys = Vec::with_capacity(map.powers);
-    let mut by_text = Vec::with_capacity(map.powers);
-    for name in &names.powers {
-        let (list, dict) = (PyList::empty(py), PyDict::new(py));
-        orderable.set_item(name.bind(py), &list)?;
-        codes_by_power.set_item(name.bind(py), &dict)?;
-        keys.push(list);
-        by_text.push(dict);
-    }
-    let split = st.kind != ADJUSTMENTS;
-    for ((power, key, _, _), listed) in slots.iter().zip(&listed_of) {
+    Ok(out)
+}
+
+/// The phase as MILA's `Game` shows it to a bot, in one call:
+/// `(possible, orderable, owner, lookup, orderable_again)`. `possible` maps every location name to the sorted
+/// texts of the orders listed there (a unit's province, and also its coast for a fleet on a
+/// split coast; a build site's province), each list new; `orderable` maps each power to the
+/// keys it orders; `owner` holds per text id `1 +` the index of the power that may give the text
+/// now (0: none; 255: more than one); `lookup` is the map's `{text: (text, code, slot, id)}`;
+/// `orderable_again` is a second `orderable`, for a caller to keep. A power
+/// that may build but has no free home centre lists nothing. Runs inside the panic guard
+/// (`errors::guarded`): a bug is a `RuntimeError`.
+#[pyfunction]
+fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyTuple>> {
+    guarded(|| on_game!(&game.game, g => turn(py, g)))
+}
+
+fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTuple>> {
+    let map = g.map;
+    let slots = slot_codes(g);
+    let names: &MapNames = map_names(py, map);
+    let mut guard = names.mila.lock().unwrap_or_else(|e| e.into_inner());
+    let cache = &mut *guard;
+    let listed_of = listed(py, g, cache, &slots)?;
+    let template = cache
+        .template
+        .get_or_insert_with(|| {
+            let d = PyDict::new(py);
+            for name in &names.locations {
+                // Setting a key of a fresh dict cannot fail.
+                let _ = d.set_item(name.bind(py), py.None());
+            }
+            d.unbind()
+        })
+        .bind(py)
+        .clone();
+    let lookup = cache
+        .lookup
+        .get_or_insert_with(|| PyDict::new(py).unbind())
+        .bind(py)
+        .clone();
+    let mut lists: Vec<Option<Bound<'py, PyList>>> = vec![None; names.locations.len()];
+    let mut keys: Vec<Vec<&Py<PyString>>> = vec![Vec::new(); map.powers];
+    let split = g.state.kind != ADJUSTMENTS;
+    let texts = &cache.texts;
+    let owner = PyBytes::new_with(py, texts.len(), |buf| {
+        buf.fill(0);
+        for (n, (power, _, _, _)) in slots.iter().enumerate() {
+            for &(id, _) in listed_of.of(n) {
+                let mine = if *power < SHARED - 1 {
+                    power + 1
+                } else {
+                    SHARED
+                };
+                let mark = &mut buf[id as usize];
+                *mark = if *mark == 0 || *mark == mine {
+                    mine
+                } else {
+                    SHARED
+                };
+            }
+        }
+        Ok(())
+    })?;
+    for (n, (power, key, _, _)) in slots.iter().enumerate() {
+        let listed = listed_of.of(n);
         if listed.is_empty() {
             continue;
         }
-        let (power, key) = (*power as usize, *key as usize);
-        let key_name = names.locations[key].bind(py);
-        keys[power].append(key_name)?;
-        let texts = PyList::new(
+        let key = *key as usize;
+        keys[*power as usize].push(&names.locations[key]);
+        let list = PyList::new(
             py,
-            listed
-                .iter()
-                .map(|x| cache.arena[x.0 as usize].py_text.bind(py)),
+            listed.iter().map(|x| texts[x.0 as usize].py_text.bind(py)),
         )?;
-        for &(i, _) in listed {
-            let entry = &cache.arena[i as usize];
-            by_text[power].set_item(entry.py_text.bind(py), entry.py_code.bind(py))?;
-        }
-        possible.set_item(key_name, &texts)?;
         let loc = loc_of(listed[0].1);
-        if split && loc != key {
-            possible.set_item(names.locations[loc].bind(py), &texts)?;
+        if split && loc != key && loc < lists.len() {
+            lists[loc] = Some(list.clone());
+        }
+        lists[key] = Some(list);
+    }
+    let possible = template.copy()?;
+    for (name, list) in names.locations.iter().zip(lists) {
+        match list {
+            Some(list) => possible.set_item(name.bind(py), list)?,
+            None => possible.set_item(name.bind(py), PyList::empty(py))?,
         }
     }
     drop(guard);
+    // Two alike: one kept, one handed to the first caller (who may change it).
+    let orderable = || -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (name, keys) in names.powers.iter().zip(&keys) {
+            d.set_item(
+                name.bind(py),
+                PyList::new(py, keys.iter().map(|k| k.bind(py)))?,
+            )?;
+        }
+        Ok(d)
+    };
     PyTuple::new(
         py,
         [
             possible.into_any(),
-            orderable.into_any(),
-            codes_by_power.into_any(),
+            orderable()?.into_any(),
+            owner.into_any(),
+            lookup.into_any(),
+            orderable()?.into_any(),
         ],
     )
 }
 
-/// Adds `mila_turn` to `diplo._core`.
+/// A bot's orders for one power, read as `mila_turn` listed them: `before` (the orders kept
+/// so far, slot -> entry; `None` for none) with each of `texts` put at its slot as its `lookup`
+/// entry, in a new dict; `None` (nothing made) unless every text is in `lookup` with `owner`
+/// marking it `mark`'s, and, with `distinct`, no two texts are for one slot (an adjustment
+/// phase, where MILA voids the second). Runs inside the panic guard.
+#[pyfunction]
+#[pyo3(signature = (lookup, owner, mark, texts, before, distinct = false))]
+fn mila_take<'py>(
+    py: Python<'py>,
+    lookup: &Bound<'py, PyDict>,
+    owner: &Bound<'py, PyBytes>,
+    mark: u8,
+    texts: &Bound<'py, PyList>,
+    before: Option<&Bound<'py, PyDict>>,
+    distinct: bool,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    guarded(|| take(py, lookup, owner, mark, texts, before, distinct))
+}
+
+fn take<'py>(
+    py: Python<'py>,
+    lookup: &Bound<'py, PyDict>,
+    owner: &Bound<'py, PyBytes>,
+    mark: u8,
+    texts: &Bound<'py, PyList>,
+    before: Option<&Bound<'py, PyDict>>,
+    distinct: bool,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let marks = owner.as_bytes();
+    let mut found = Vec::with_capacity(texts.len());
+    for text in texts.iter() {
+        // An unhashable item is not listed: the caller reads it the long way (and says why).
+        let Ok(Some(entry)) = lookup.get_item(&text) else {
+            return Ok(None);
+        };
+        let Ok(entry) = entry.downcast_into::<PyTuple>() else {
+            return Ok(None);
+        };
+        let Ok(id) = entry.get_item(3).and_then(|id| id.extract::<usize>()) else {
+            return Ok(None);
+        };
+        if marks.get(id) != Some(&mark) {
+            return Ok(None);
+        }
+        found.push((entry.get_item(2)?, entry));
+    }
+    if distinct {
+        let mut slots = Vec::with_capacity(found.len());
+        for (slot, _) in &found {
+            slots.push(slot.extract::<usize>()?);
+        }
+        slots.sort_unstable();
+        if slots.windows(2).any(|w| w[0] == w[1]) {
+            return Ok(None);
+        }
+    }
+    let out = match before {
+        Some(before) => before.copy()?,
+        None => PyDict::new(py),
+    };
+    for (slot, entry) in found {
+        out.set_item(slot, entry)?;
+    }
+    Ok(Some(out))
+}
+
+/// Per power, `{text: code}` of the orders listed this phase (as `mila_turn` lists them): the
+/// drop-in's long way, for orders that `mila_turn`'s `lookup` and `owner` do not settle.
+#[pyfunction]
+fn mila_codes<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyDict>> {
+    guarded(|| on_game!(&game.game, g => codes(py, g)))
+}
+
+fn codes<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyDict>> {
+    let slots = slot_codes(g);
+    let names = map_names(py, g.map);
+    let mut guard = names.mila.lock().unwrap_or_else(|e| e.into_inner());
+    let cache = &mut *guard;
+    let listed_of = listed(py, g, cache, &slots)?;
+    let out = PyDict::new(py);
+    let by_power: Vec<Bound<'py, PyDict>> = names.powers.iter().map(|_| PyDict::new(py)).collect();
+    for (name, dict) in names.powers.iter().zip(&by_power) {
+        out.set_item(name.bind(py), dict)?;
+    }
+    for (n, (power, _, _, _)) in slots.iter().enumerate() {
+        for &(id, code) in listed_of.of(n) {
+            let text = cache.texts[id as usize].py_text.bind(py);
+            by_power[*power as usize].set_item(text, signed(code))?;
+        }
+    }
+    Ok(out)
+}
+
+/// Adds `mila_turn`, `mila_codes` and `mila_take` to `diplo._core`.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(mila_turn, m)?)
+    m.add_function(wrap_pyfunction!(mila_turn, m)?)?;
+    m.add_function(wrap_pyfunction!(mila_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(mila_take, m)?)
 }

@@ -17,7 +17,7 @@ use crate::resolver::code;
 pub(crate) struct MapNames {
     /// Canonical order texts already made (see [`text_key`]).
     pub(super) texts: std::sync::Mutex<TextCache>,
-    /// MILA's texts already made, with their codes as Python ints (see `mila`).
+    /// MILA's texts already made, by key and by text, with their lookup dict (see `mila`).
     pub(crate) mila: std::sync::Mutex<MilaTexts>,
     pub(crate) locations: Vec<Py<PyString>>,
     pub(crate) powers: Vec<Py<PyString>>,
@@ -40,9 +40,9 @@ impl<K, E> Default for TextArena<K, E> {
     }
 }
 
-/// MILA's order texts by `mila`'s key (see `mila::MilaText`). Most orders recur from phase to
+/// MILA's order texts (see `mila::MilaTexts`). Most orders recur from phase to
 /// phase, so a phase mostly reuses Python strings, their hashes included.
-pub(crate) type MilaTexts = TextArena<u64, super::mila::MilaText>;
+pub(crate) type MilaTexts = super::mila::MilaTexts;
 
 /// Order texts as Rust and Python strings, by [`text_key`]: a map has a bounded number of them
 /// (every order of every unit type at every place), so they are made once.
@@ -152,7 +152,7 @@ pub(crate) fn map_names<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'
         .collect();
     let names: &'static MapNames = Box::leak(Box::new(MapNames {
         texts: std::sync::Mutex::new(TextCache::default()),
-        mila: std::sync::Mutex::new(TextArena::default()),
+        mila: std::sync::Mutex::new(MilaTexts::default()),
         locations: strings(&locations),
         powers: strings(&powers),
         kinds: strings(&kind::NAMES),
