@@ -157,6 +157,8 @@ pub struct Legal<M: Mask> {
 /// [`Legal::check`] builds when the unit's whole list has not been asked for.
 struct Tables<M: Mask> {
     occupied: M,
+    /// The provinces holding a fleet.
+    afloat: M,
     fleets: M,
     /// Per province, the provinces whose unit could move into it.
     into: M::Table<M>,
@@ -396,11 +398,7 @@ impl<M: Mask> Tables<M> {
     ) {
         let loc = st.units[p].loc as usize;
         let at_sea = convoys_from(map, st, p);
-        // 6.D.31: per army, its reach by sea without this fleet (worked out on first need and
-        // kept for a few armies).
-        let mut avoiding = [M::ZERO; 8];
-        let mut armies = [0u16; 8];
-        let mut cached = 0;
+        let mut avoiding = Avoiding::new();
         for q in Bits(into) {
             if support_hold(map, st, p, q) == OK {
                 out.push(encode::support_hold(loc, q));
@@ -417,28 +415,105 @@ impl<M: Mask> Tables<M> {
                     }
                     continue;
                 }
-                if at_sea && has(self.convoy_only[q], m) && has(self.closure[m], p) {
-                    // The army's sea route may need this fleet: find its reach without it.
-                    let found = armies[..cached].iter().position(|&x| x as usize == m);
-                    let reach = match found {
-                        Some(i) => avoiding[i],
-                        None => {
-                            let r = map.convoy_reach(m, self.fleets, M::bit(p)).0;
-                            if cached < armies.len() {
-                                armies[cached] = m as u16;
-                                avoiding[cached] = r;
-                                cached += 1;
-                            }
-                            r
-                        }
-                    };
-                    if !has(reach, q) {
-                        continue;
-                    }
+                if at_sea
+                    && has(self.convoy_only[q], m)
+                    && has(self.closure[m], p)
+                    && !has(avoiding.reach(map, self.fleets, m, p), q)
+                {
+                    continue; // the army's sea route needs this fleet
                 }
                 out.push(encode::support_move(loc, m, q));
             }
         }
+    }
+
+    /// The length of [`Tables::push_moves`]'s section, without listing it.
+    fn count_moves(&self, map: &GameMap<M>, st: &State<M>, p: usize) -> usize {
+        let u = st.units[p];
+        let loc = u.loc as usize;
+        if u.fleet {
+            return Bits(map.fleet_adj[loc])
+                .filter(|&m| fleet_move(map, loc, m) == Ok(m))
+                .count();
+        }
+        let land = map.army_adj[p];
+        let mut n = 0;
+        for q in Bits(land).chain(Bits(self.by_sea[p] & !land)) {
+            n += usize::from(army_move(map, self, p, q, false) == OK);
+            n += usize::from(army_move(map, self, p, q, true) == OK);
+        }
+        n
+    }
+
+    /// The length of [`Tables::push_supports`]'s section for the one province `q`, without
+    /// listing it: the same rules, counted a set at a time.
+    fn count_supports_into(
+        &self,
+        map: &GameMap<M>,
+        st: &State<M>,
+        p: usize,
+        q: usize,
+        at_sea: bool,
+        avoiding: &mut Avoiding<M>,
+    ) -> usize {
+        let mut n = usize::from(support_hold(map, st, p, q) == OK);
+        // `support_move` refuses every mover alike when the destination is the supporter's own
+        // province or out of its reach, and the supporter itself as a mover.
+        if q == p || !has(support_reach(map, st, p), q) {
+            return n;
+        }
+        let movers = self.into[q] & self.occupied & !M::bit(p);
+        n += movers.count() as usize;
+        let coasts = map.coasts[q];
+        if !coasts.is_zero() {
+            // A fleet's move is listed once more per coast of `q` it can reach (DATC 6.B.9).
+            for m in Bits(movers & self.afloat) {
+                n += (map.fleet_adj[st.units[m].loc as usize] & coasts).count() as usize;
+            }
+        }
+        if at_sea {
+            for m in Bits(movers & !self.afloat & self.convoy_only[q]) {
+                if has(self.closure[m], p) && !has(avoiding.reach(map, self.fleets, m, p), q) {
+                    n -= 1; // DATC 6.D.31: its sea route needs this fleet
+                }
+            }
+        }
+        n
+    }
+}
+
+/// 6.D.31: per army, its reach by sea without the supporting fleet, worked out on first need
+/// and kept for a few armies (one supporter at a time).
+struct Avoiding<M> {
+    armies: [u16; 8],
+    reach: [M; 8],
+    cached: usize,
+}
+
+impl<M: Mask> Avoiding<M> {
+    fn new() -> Avoiding<M> {
+        Avoiding {
+            armies: [0; 8],
+            reach: [M::ZERO; 8],
+            cached: 0,
+        }
+    }
+
+    /// Where the army in `m` could be carried by the fleets `fleets` other than the one in `p`.
+    fn reach(&mut self, map: &GameMap<M>, fleets: M, m: usize, p: usize) -> M {
+        if let Some(i) = self.armies[..self.cached]
+            .iter()
+            .position(|&x| x as usize == m)
+        {
+            return self.reach[i];
+        }
+        let r = map.convoy_reach(m, fleets, M::bit(p)).0;
+        if self.cached < self.armies.len() {
+            self.armies[self.cached] = m as u16;
+            self.reach[self.cached] = r;
+            self.cached += 1;
+        }
+        r
     }
 }
 
@@ -448,6 +523,7 @@ impl<M: Mask> Default for Legal<M> {
             stamp: 0,
             tables: Tables {
                 occupied: M::ZERO,
+                afloat: M::ZERO,
                 fleets: M::ZERO,
                 into: M::table(M::ZERO),
                 convoy_only: M::table(M::ZERO),
@@ -510,6 +586,7 @@ impl<M: Mask> Legal<M> {
         // The fleets that could convoy: at sea or in a port.
         let fleets = afloat & map.carriers;
         t.occupied = occupied;
+        t.afloat = afloat;
         t.fleets = fleets;
         t.into.as_mut()[..p].fill(M::ZERO);
         t.convoy_only.as_mut()[..p].fill(M::ZERO);
@@ -668,6 +745,82 @@ impl<M: Mask> Legal<M> {
         }
         self.close_slot();
         self.slot_of[q]
+    }
+
+    /// How many legal orders the unit in province `q` has in a movement phase: the length of
+    /// its list, without making it (the same rules, counted a set at a time where they allow;
+    /// [`Legal::prepare`] first). The province must hold a unit.
+    pub fn movement_count(&mut self, map: &GameMap<M>, st: &State<M>, q: usize) -> usize {
+        let index = self.slot_of[q];
+        if index != NO_SLOT {
+            return self.slots[index as usize].len as usize;
+        }
+        let t = &self.tables;
+        let at_sea = convoys_from(map, st, q);
+        let mut avoiding = Avoiding::new();
+        let mut n = 1 + t.count_moves(map, st, q);
+        for into in Bits(support_reach(map, st, q)) {
+            n += t.count_supports_into(map, st, q, into, at_sea, &mut avoiding);
+        }
+        if at_sea {
+            self.ensure_routes(map, st);
+            n += self.routes.iter().filter(|r| has(r.seas, q)).count();
+        }
+        n
+    }
+
+    /// The `i`-th entry of the list of the unit in province `q` in a movement phase (`None`
+    /// past its end), making only the section it lies in ([`Legal::prepare`] first). The
+    /// province must hold a unit.
+    pub fn movement_nth(
+        &mut self,
+        map: &GameMap<M>,
+        st: &State<M>,
+        q: usize,
+        i: usize,
+    ) -> Option<Code> {
+        let index = self.slot_of[q];
+        if index != NO_SLOT {
+            let s = self.slots[index as usize];
+            return self.codes_of(&s).get(i).copied();
+        }
+        if i == 0 {
+            return Some(encode::hold(st.units[q].loc as usize));
+        }
+        let mut i = i - 1;
+        let mut section = std::mem::take(&mut self.section);
+        section.clear();
+        let found = 'found: {
+            let t = &self.tables;
+            t.push_moves(map, st, q, &mut section);
+            if i < section.len() {
+                break 'found Some(section[i]);
+            }
+            i -= section.len();
+            let at_sea = convoys_from(map, st, q);
+            let mut avoiding = Avoiding::new();
+            for into in Bits(support_reach(map, st, q)) {
+                let n = t.count_supports_into(map, st, q, into, at_sea, &mut avoiding);
+                if i < n {
+                    section.clear();
+                    t.push_supports(map, st, q, M::bit(into), &mut section);
+                    break 'found section.get(i).copied();
+                }
+                i -= n;
+            }
+            if !at_sea {
+                break 'found None;
+            }
+            self.ensure_routes(map, st);
+            let loc = st.units[q].loc as usize;
+            self.routes
+                .iter()
+                .filter(|r| has(r.seas, q))
+                .nth(i)
+                .map(|r| encode::convoy(loc, r.army as usize, r.dst as usize))
+        };
+        self.section = section;
+        found
     }
 
     /// A unit's whole list: the concatenation of its sections (see [`Tables`]).
