@@ -146,7 +146,14 @@ pub struct Legal<M: Mask> {
     section: Vec<Code>,
     /// Scratch of `walk`: the routes still to extend.
     steps: Vec<Step<M>>,
+    /// Per location, how many moves a fleet there has (`NO_COUNT`: not yet worked out), for
+    /// the map at `moves_of` (its address): a fact of the map alone.
+    fleet_moves: M::Table<u16>,
+    moves_of: usize,
 }
+
+/// No count yet.
+const NO_COUNT: u16 = u16::MAX;
 
 /// What the movement lists are made of, worked out once per state: who could move where.
 ///
@@ -160,8 +167,9 @@ struct Tables<M: Mask> {
     /// The provinces holding a fleet.
     afloat: M,
     fleets: M,
-    /// Per province, the provinces whose unit could move into it.
+    /// Per province, the provinces whose unit could move into it, and how many they are.
     into: M::Table<M>,
+    into_count: M::Table<u16>,
     /// Per province, the provinces whose army could reach it only by convoy.
     convoy_only: M::Table<M>,
     /// Per army province, where the fleets at sea could carry it.
@@ -297,7 +305,7 @@ fn retreat_destination<M: Mask>(
 
 /// What `power` owes in an adjustment phase: its centres less its units (more than zero:
 /// builds; less: disbands).
-fn owed<M: Mask>(map: &GameMap<M>, st: &State<M>, power: usize) -> i64 {
+fn owed_by<M: Mask>(map: &GameMap<M>, st: &State<M>, power: usize) -> i64 {
     let mut owed = 0i64;
     for q in 0..map.provinces {
         if st.centers[q] == power as u8 {
@@ -427,57 +435,108 @@ impl<M: Mask> Tables<M> {
         }
     }
 
-    /// The length of [`Tables::push_moves`]'s section, without listing it.
-    fn count_moves(&self, map: &GameMap<M>, st: &State<M>, p: usize) -> usize {
-        let u = st.units[p];
-        let loc = u.loc as usize;
-        if u.fleet {
-            return Bits(map.fleet_adj[loc])
-                .filter(|&m| fleet_move(map, loc, m) == Ok(m))
-                .count();
-        }
+    /// The length of [`Tables::push_moves`]'s section of the army in `p`, without listing it:
+    /// per province it could reach, the plain move, and "via convoy" where the fleets could
+    /// carry it there (`army_move`'s rules counted a province at a time).
+    fn count_army_moves(&self, map: &GameMap<M>, p: usize) -> usize {
         let land = map.army_adj[p];
+        let sea = self.by_sea[p];
         let mut n = 0;
-        for q in Bits(land).chain(Bits(self.by_sea[p] & !land)) {
-            n += usize::from(army_move(map, self, p, q, false) == OK);
-            n += usize::from(army_move(map, self, p, q, true) == OK);
+        for q in Bits(land) {
+            if !map.is_sea(q) {
+                n += 1 + usize::from(has(sea, q));
+            }
         }
+        for q in Bits(sea & !land) {
+            if !map.is_sea(q) {
+                n += 2;
+            }
+        }
+        debug_assert_eq!(
+            n,
+            Bits(land)
+                .chain(Bits(sea & !land))
+                .map(|q| [false, true]
+                    .into_iter()
+                    .filter(|&via| army_move(map, self, p, q, via) == OK)
+                    .count())
+                .sum::<usize>()
+        );
         n
     }
 
-    /// The length of [`Tables::push_supports`]'s section for the one province `q`, without
-    /// listing it: the same rules, counted a set at a time.
+    /// The length of [`Tables::push_supports`]'s section for the one province `q` of `reach`
+    /// (the supporter's [`support_reach`]), without listing it: the same rules, counted a set
+    /// at a time.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn count_supports_into(
         &self,
         map: &GameMap<M>,
         st: &State<M>,
         p: usize,
+        reach: M,
         q: usize,
         at_sea: bool,
-        avoiding: &mut Avoiding<M>,
+        avoiding: &mut Option<Avoiding<M>>,
     ) -> usize {
-        let mut n = usize::from(support_hold(map, st, p, q) == OK);
-        // `support_move` refuses every mover alike when the destination is the supporter's own
-        // province or out of its reach, and the supporter itself as a mover.
-        if q == p || !has(support_reach(map, st, p), q) {
-            return n;
+        debug_assert_eq!(reach, support_reach(map, st, p));
+        debug_assert!(has(reach, q));
+        // `support_hold` and `support_move` with `q` in the reach: a unit in `q`, and every
+        // unit that could move there but the supporter, unless `q` is its own province.
+        if q == p {
+            return 0;
         }
-        let movers = self.into[q] & self.occupied & !M::bit(p);
-        n += movers.count() as usize;
+        let into = self.into[q];
+        let mut n = usize::from(has(self.occupied, q)) + usize::from(self.into_count[q])
+            - usize::from(has(into, p));
+        debug_assert_eq!(
+            usize::from(has(self.occupied, q)),
+            usize::from(support_hold(map, st, p, q) == OK)
+        );
+        if !map.coasts[q].is_zero() || at_sea {
+            n = n + self.count_coasts(map, st, p, q, into)
+                - self.count_needing(map, st, p, q, into, at_sea, avoiding);
+        }
+        n
+    }
+
+    /// Moves of fleets into the split-coast province `q` are listed once more per coast of
+    /// `q` they can reach (DATC 6.B.9): how many more.
+    fn count_coasts(&self, map: &GameMap<M>, st: &State<M>, p: usize, q: usize, into: M) -> usize {
         let coasts = map.coasts[q];
-        if !coasts.is_zero() {
-            // A fleet's move is listed once more per coast of `q` it can reach (DATC 6.B.9).
-            for m in Bits(movers & self.afloat) {
-                n += (map.fleet_adj[st.units[m].loc as usize] & coasts).count() as usize;
+        if coasts.is_zero() {
+            return 0;
+        }
+        Bits(into & self.afloat & !M::bit(p))
+            .map(|m| Bits(map.fleet_adj[st.units[m].loc as usize] & coasts).count())
+            .sum()
+    }
+
+    /// How many armies' moves into `q` the fleet in `p` may not support because their sea
+    /// route needs it (DATC 6.D.31).
+    #[allow(clippy::too_many_arguments)]
+    fn count_needing(
+        &self,
+        map: &GameMap<M>,
+        st: &State<M>,
+        p: usize,
+        q: usize,
+        into: M,
+        at_sea: bool,
+        avoiding: &mut Option<Avoiding<M>>,
+    ) -> usize {
+        if !at_sea {
+            return 0;
+        }
+        let mut n = 0;
+        for m in Bits(into & !self.afloat & self.convoy_only[q] & !M::bit(p)) {
+            if has(self.closure[m], p) {
+                let cache = avoiding.get_or_insert_with(Avoiding::new);
+                n += usize::from(!has(cache.reach(map, self.fleets, m, p), q));
             }
         }
-        if at_sea {
-            for m in Bits(movers & !self.afloat & self.convoy_only[q]) {
-                if has(self.closure[m], p) && !has(avoiding.reach(map, self.fleets, m, p), q) {
-                    n -= 1; // DATC 6.D.31: its sea route needs this fleet
-                }
-            }
-        }
+        debug_assert!(st.units[p].fleet);
         n
     }
 }
@@ -526,6 +585,7 @@ impl<M: Mask> Default for Legal<M> {
                 afloat: M::ZERO,
                 fleets: M::ZERO,
                 into: M::table(M::ZERO),
+                into_count: M::table(0),
                 convoy_only: M::table(M::ZERO),
                 by_sea: M::table(M::ZERO),
                 closure: M::table(M::ZERO),
@@ -541,6 +601,8 @@ impl<M: Mask> Default for Legal<M> {
             spare: Vec::new(),
             section: Vec::new(),
             steps: Vec::new(),
+            fleet_moves: M::table(NO_COUNT),
+            moves_of: 0,
         }
     }
 }
@@ -589,12 +651,14 @@ impl<M: Mask> Legal<M> {
         t.afloat = afloat;
         t.fleets = fleets;
         t.into.as_mut()[..p].fill(M::ZERO);
+        t.into_count.as_mut()[..p].fill(0);
         t.convoy_only.as_mut()[..p].fill(M::ZERO);
         for m in Bits(occupied) {
             let u = st.units[m];
             if u.fleet {
                 for q in Bits(map.fleet_reach[u.loc as usize]) {
                     t.into[q] |= M::bit(m);
+                    t.into_count[q] += 1;
                 }
             } else {
                 let land = map.army_adj[m];
@@ -607,6 +671,7 @@ impl<M: Mask> Legal<M> {
                 t.closure[m] = closure;
                 for q in Bits(land | sea) {
                     t.into[q] |= M::bit(m);
+                    t.into_count[q] += 1;
                 }
                 for q in Bits(sea & !land) {
                     t.convoy_only[q] |= M::bit(m);
@@ -623,8 +688,21 @@ impl<M: Mask> Legal<M> {
             }
         }
         self.power_slot.as_mut()[..map.powers].fill(NO_SLOT);
+        // What each power owes (`owed`), counted in one pass over the board.
+        let mut owes = M::table(0i64);
+        for q in 0..map.provinces {
+            let c = st.centers[q];
+            if (c as usize) < map.powers {
+                owes[c as usize] += 1;
+            }
+            let u = st.units[q];
+            if u.is_some() && (u.power as usize) < map.powers {
+                owes[u.power as usize] -= 1;
+            }
+        }
         for power in 0..map.powers {
-            let owed = owed(map, st, power);
+            let owed = owes[power];
+            debug_assert_eq!(owed, owed_by(map, st, power));
             if adjustment(kind::BUILD, owed) == OK {
                 let sites = st.rules.build_sites(map, st, power);
                 for q in Bits(sites) {
@@ -755,18 +833,41 @@ impl<M: Mask> Legal<M> {
         if index != NO_SLOT {
             return self.slots[index as usize].len as usize;
         }
+        let mut n = 1 + self.count_moves(map, st, q);
         let t = &self.tables;
         let at_sea = convoys_from(map, st, q);
-        let mut avoiding = Avoiding::new();
-        let mut n = 1 + t.count_moves(map, st, q);
-        for into in Bits(support_reach(map, st, q)) {
-            n += t.count_supports_into(map, st, q, into, at_sea, &mut avoiding);
+        let mut avoiding = None;
+        let reach = support_reach(map, st, q);
+        for into in Bits(reach) {
+            n += t.count_supports_into(map, st, q, reach, into, at_sea, &mut avoiding);
         }
         if at_sea {
             self.ensure_routes(map, st);
             n += self.routes.iter().filter(|r| has(r.seas, q)).count();
         }
         n
+    }
+
+    /// The length of the moves section of the unit in `p` ([`Tables::push_moves`]).
+    fn count_moves(&mut self, map: &GameMap<M>, st: &State<M>, p: usize) -> usize {
+        let u = st.units[p];
+        if !u.fleet {
+            return self.tables.count_army_moves(map, p);
+        }
+        let key = map as *const GameMap<M> as usize;
+        if self.moves_of != key {
+            self.fleet_moves.as_mut().fill(NO_COUNT);
+            self.moves_of = key;
+        }
+        let loc = u.loc as usize;
+        if self.fleet_moves[loc] == NO_COUNT {
+            // A fleet's moves depend on where it is alone (`fleet_move`).
+            let n = Bits(map.fleet_adj[loc])
+                .filter(|&m| fleet_move(map, loc, m) == Ok(m))
+                .count();
+            self.fleet_moves[loc] = n as u16;
+        }
+        self.fleet_moves[loc] as usize
     }
 
     /// The `i`-th entry of the list of the unit in province `q` in a movement phase (`None`
@@ -788,22 +889,25 @@ impl<M: Mask> Legal<M> {
             return Some(encode::hold(st.units[q].loc as usize));
         }
         let mut i = i - 1;
+        let moves = self.count_moves(map, st, q);
         let mut section = std::mem::take(&mut self.section);
         section.clear();
         let found = 'found: {
             let t = &self.tables;
-            t.push_moves(map, st, q, &mut section);
-            if i < section.len() {
-                break 'found Some(section[i]);
+            if i < moves {
+                t.push_moves(map, st, q, &mut section);
+                debug_assert_eq!(section.len(), moves);
+                break 'found section.get(i).copied();
             }
-            i -= section.len();
+            i -= moves;
             let at_sea = convoys_from(map, st, q);
-            let mut avoiding = Avoiding::new();
-            for into in Bits(support_reach(map, st, q)) {
-                let n = t.count_supports_into(map, st, q, into, at_sea, &mut avoiding);
+            let mut avoiding = None;
+            let reach = support_reach(map, st, q);
+            for into in Bits(reach) {
+                let n = t.count_supports_into(map, st, q, reach, into, at_sea, &mut avoiding);
                 if i < n {
-                    section.clear();
                     t.push_supports(map, st, q, M::bit(into), &mut section);
+                    debug_assert_eq!(section.len(), n);
                     break 'found section.get(i).copied();
                 }
                 i -= n;
@@ -1267,7 +1371,7 @@ fn why_adjustment<M: Mask>(map: &GameMap<M>, st: &State<M>, power: u8, code: Cod
             }
         }
     };
-    let allowed = adjustment(k, owed(map, st, who));
+    let allowed = adjustment(k, owed_by(map, st, who));
     if allowed != OK {
         return allowed;
     }

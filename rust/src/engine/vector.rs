@@ -18,10 +18,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::batch::panic_message;
+use super::batch::{on_pool, panic_message};
 use super::encode::Code;
 use super::game_map::GameMap;
-use super::mask::Mask;
+use super::mask::{Bits, Mask};
 use super::observe::{self, Layout, PHASE_SIZE};
 use super::phases::{borrow_spare_scratch, forget_scratch, return_scratch, with_scratch, Game};
 use super::state::{State, MAX_YEAR, MOVEMENT, SPRING};
@@ -398,7 +398,8 @@ impl<M: Mask> VectorEnv<M> {
         let threads = threads.clamp(1, items.len().max(1));
         if threads == 1 {
             work_loop();
-        } else {
+        } else if !on_pool(threads - 1, &work_loop, work_loop) {
+            // Another call has the pool: threads of this step's own.
             let map = self.map;
             std::thread::scope(|scope| {
                 for _ in 1..threads {
@@ -555,11 +556,13 @@ impl<M: Mask> Episode<M> {
             row.alive[p] = self.centres[p] > 0;
         }
         for q in 0..map.provinces {
-            for u in [st.units[q], st.dislodged[q]] {
-                if u.is_some() {
-                    row.alive[u.power as usize] = true;
-                }
+            let u = st.units[q];
+            if u.is_some() {
+                row.alive[u.power as usize] = true;
             }
+        }
+        for q in Bits(st.dislodged_at) {
+            row.alive[st.dislodged[q].power as usize] = true;
         }
         *row.winner = self.game.winner.map_or(-1, |w| w as i8);
         *row.steps = self.steps.min(i32::MAX as u32) as i32;
