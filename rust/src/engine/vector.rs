@@ -10,9 +10,17 @@
 //! "no action" for a power that sent none). A game that ended in the previous step is started again instead (its action is
 //! ignored: Gymnasium's "next step" autoreset), so every step plays or restarts every game.
 //!
-//! Each game keeps the legal lists of its current phase from the observation that showed them,
-//! so a phase's lists are worked out once. The games are handed to the threads in small blocks
-//! from a shared counter: the same rulings, in any thread count, as playing them one by one.
+//! A movement phase is not listed: the observation shows each slot's count of legal orders
+//! ([`Legal::movement_count`]), and playing makes only the chosen entries
+//! ([`Legal::movement_nth`]); the phase is then processed without checking those codes again
+//! ([`Game::process_listed`]). Retreat and adjustment lists are short: a game keeps them from
+//! the observation (and a movement phase's too with [`Config::keep_lists`]). The games are
+//! handed in small blocks from a shared counter to the calling thread and the threads of the
+//! process's pool ([`on_pool`]): the same rulings, in any thread count, as playing them one by
+//! one.
+//!
+//! [`Legal::movement_count`]: super::legality::Legal::movement_count
+//! [`Legal::movement_nth`]: super::legality::Legal::movement_nth
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -53,7 +61,7 @@ pub struct Episode<M: Mask> {
     pub game: Game<M>,
     /// The legal codes of the current phase, slot after slot, unless `listed` is false: then a
     /// slot's count is worked out without its list, and the code a choice picks is made when
-    /// the phase is played ([`Legal::movement_nth`]); so for movement phases, unless the
+    /// the phase is played (`Legal::movement_nth`); so for movement phases, unless the
     /// environment keeps the lists ([`Config::keep_lists`]).
     codes: Vec<Code>,
     listed: bool,
@@ -356,10 +364,13 @@ impl<M: Mask> VectorEnv<M> {
         let n = work.len();
         let played = AtomicUsize::new(0);
         let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
-        let next = AtomicUsize::new(0);
         let block = (n / (threads.max(1) * 16)).clamp(1, 64);
         let items: Vec<Mutex<&mut [Work<'_, M>]>> =
             work.chunks_mut(block).map(Mutex::new).collect();
+        // The blocks not yet taken, `front..back`: the calling thread takes them from the front
+        // and the others from the back, so that a game tends to be played by the same thread
+        // (its data in that core's cache) step after step.
+        let left = Mutex::new((0, items.len()));
         let per = z.counts;
         let one = |k: usize| {
             let mut part = lock(&items[k]);
@@ -388,17 +399,27 @@ impl<M: Mask> VectorEnv<M> {
                 }
             }
         };
-        let work_loop = || loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            if k >= items.len() {
-                return;
-            }
+        let take = |front: bool| loop {
+            let k = {
+                let mut range = lock(&left);
+                if range.0 >= range.1 {
+                    return;
+                }
+                if front {
+                    range.0 += 1;
+                    range.0 - 1
+                } else {
+                    range.1 -= 1;
+                    range.1
+                }
+            };
             one(k);
         };
+        let work_loop = || take(false);
         let threads = threads.clamp(1, items.len().max(1));
         if threads == 1 {
-            work_loop();
-        } else if !on_pool(threads - 1, &work_loop, work_loop) {
+            take(true);
+        } else if !on_pool(threads - 1, &work_loop, || take(true)) {
             // Another call has the pool: threads of this step's own.
             let map = self.map;
             std::thread::scope(|scope| {
@@ -409,7 +430,7 @@ impl<M: Mask> VectorEnv<M> {
                         return_scratch();
                     });
                 }
-                work_loop();
+                take(true);
             });
         }
         match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
