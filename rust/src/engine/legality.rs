@@ -146,9 +146,11 @@ pub struct Legal<M: Mask> {
     section: Vec<Code>,
     /// Scratch of `walk`: the routes still to extend.
     steps: Vec<Step<M>>,
-    /// Per location, how many moves a fleet there has (`NO_COUNT`: not yet worked out), for
-    /// the map at `moves_of` (its address): a fact of the map alone.
+    /// Per location, how many moves a fleet there has, and per province, how many an army has
+    /// when no fleet could carry it (`NO_COUNT`: not yet worked out), for the map at `moves_of`
+    /// (its address): facts of the map alone.
     fleet_moves: M::Table<u16>,
+    army_moves: M::Table<u16>,
     moves_of: usize,
 }
 
@@ -602,6 +604,7 @@ impl<M: Mask> Default for Legal<M> {
             section: Vec::new(),
             steps: Vec::new(),
             fleet_moves: M::table(NO_COUNT),
+            army_moves: M::table(NO_COUNT),
             moves_of: 0,
         }
     }
@@ -851,13 +854,25 @@ impl<M: Mask> Legal<M> {
     /// The length of the moves section of the unit in `p` ([`Tables::push_moves`]).
     fn count_moves(&mut self, map: &GameMap<M>, st: &State<M>, p: usize) -> usize {
         let u = st.units[p];
-        if !u.fleet {
-            return self.tables.count_army_moves(map, p);
-        }
         let key = map as *const GameMap<M> as usize;
         if self.moves_of != key {
             self.fleet_moves.as_mut().fill(NO_COUNT);
+            self.army_moves.as_mut().fill(NO_COUNT);
             self.moves_of = key;
+        }
+        if !u.fleet {
+            if !self.tables.by_sea[p].is_zero() {
+                return self.tables.count_army_moves(map, p);
+            }
+            // No fleet could carry it: its moves over land alone.
+            if self.army_moves[p] == NO_COUNT {
+                self.army_moves[p] = self.tables.count_army_moves(map, p) as u16;
+            }
+            debug_assert_eq!(
+                self.army_moves[p] as usize,
+                self.tables.count_army_moves(map, p)
+            );
+            return self.army_moves[p] as usize;
         }
         let loc = u.loc as usize;
         if self.fleet_moves[loc] == NO_COUNT {
