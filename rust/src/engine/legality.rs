@@ -152,6 +152,8 @@ pub struct Legal<M: Mask> {
     fleet_moves: M::Table<u16>,
     army_moves: M::Table<u16>,
     moves_of: usize,
+    /// Per location, where a fleet there may move (valid where `fleet_moves` is known).
+    fleet_dests: M::Table<M>,
 }
 
 /// No count yet.
@@ -606,6 +608,7 @@ impl<M: Mask> Default for Legal<M> {
             fleet_moves: M::table(NO_COUNT),
             army_moves: M::table(NO_COUNT),
             moves_of: 0,
+            fleet_dests: M::table(M::ZERO),
         }
     }
 }
@@ -877,10 +880,14 @@ impl<M: Mask> Legal<M> {
         let loc = u.loc as usize;
         if self.fleet_moves[loc] == NO_COUNT {
             // A fleet's moves depend on where it is alone (`fleet_move`).
-            let n = Bits(map.fleet_adj[loc])
-                .filter(|&m| fleet_move(map, loc, m) == Ok(m))
-                .count();
-            self.fleet_moves[loc] = n as u16;
+            let mut dests = M::ZERO;
+            for m in Bits(map.fleet_adj[loc]) {
+                if fleet_move(map, loc, m) == Ok(m) {
+                    dests |= M::bit(m);
+                }
+            }
+            self.fleet_dests[loc] = dests;
+            self.fleet_moves[loc] = Bits(dests).count() as u16;
         }
         self.fleet_moves[loc] as usize
     }
@@ -910,6 +917,31 @@ impl<M: Mask> Legal<M> {
         let found = 'found: {
             let t = &self.tables;
             if i < moves {
+                let u = st.units[q];
+                let loc = u.loc as usize;
+                // The common cases without a list: a fleet (its moves are the map's), an army
+                // no fleet could carry (one move per neighbouring land province).
+                let plain = if u.fleet {
+                    Some(self.fleet_dests[loc])
+                } else if t.by_sea[q].is_zero() {
+                    let mut land = M::ZERO;
+                    for d in Bits(map.army_adj[q]) {
+                        if !map.is_sea(d) {
+                            land |= M::bit(d);
+                        }
+                    }
+                    Some(land)
+                } else {
+                    None
+                };
+                if let Some(dests) = plain {
+                    let code = Bits(dests).nth(i).map(|d| encode::move_to(loc, d, false));
+                    if cfg!(debug_assertions) {
+                        t.push_moves(map, st, q, &mut section);
+                        debug_assert_eq!(code, section.get(i).copied());
+                    }
+                    break 'found code;
+                }
                 t.push_moves(map, st, q, &mut section);
                 debug_assert_eq!(section.len(), moves);
                 break 'found section.get(i).copied();
@@ -921,6 +953,24 @@ impl<M: Mask> Legal<M> {
             for into in Bits(reach) {
                 let n = t.count_supports_into(map, st, q, reach, into, at_sea, &mut avoiding);
                 if i < n {
+                    if map.coasts[into].is_zero() && !at_sea && into != q {
+                        // The common case without a list: the hold of the unit there, then
+                        // every other unit that could move there, by province.
+                        let loc = st.units[q].loc as usize;
+                        let held = has(t.occupied, into);
+                        let code = if held && i == 0 {
+                            Some(encode::support_hold(loc, into))
+                        } else {
+                            Bits(t.into[into] & !M::bit(q))
+                                .nth(i - usize::from(held))
+                                .map(|m| encode::support_move(loc, m, into))
+                        };
+                        if cfg!(debug_assertions) {
+                            t.push_supports(map, st, q, M::bit(into), &mut section);
+                            debug_assert_eq!(code, section.get(i).copied());
+                        }
+                        break 'found code;
+                    }
                     t.push_supports(map, st, q, M::bit(into), &mut section);
                     debug_assert_eq!(section.len(), n);
                     break 'found section.get(i).copied();
