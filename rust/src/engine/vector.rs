@@ -22,6 +22,7 @@
 //! [`Legal::movement_count`]: super::legality::Legal::movement_count
 //! [`Legal::movement_nth`]: super::legality::Legal::movement_nth
 
+use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -277,9 +278,9 @@ impl<M: Mask> VectorEnv<M> {
     }
 
     /// The legal codes of game `i`'s current phase per power and slot (at most `K` per slot),
-    /// and the slot keys.
+    /// and the slot keys: the lists the game keeps, or (a movement phase it counted) made now.
     #[allow(clippy::type_complexity)]
-    pub fn legal(&self, i: usize) -> Option<Vec<Vec<(Vec<Code>, (u16, bool))>>> {
+    pub fn legal(&self, i: usize) -> Option<Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>>> {
         let e = self.games.get(i)?;
         let (s, k) = (self.cfg.slots, self.cfg.choices);
         if e.listed {
@@ -291,21 +292,22 @@ impl<M: Mask> VectorEnv<M> {
                             .map(|k| {
                                 let j = p * s + k;
                                 let at = e.start[j] as usize;
-                                (e.codes[at..at + e.count[j] as usize].to_vec(), e.keys[j])
+                                let codes = &e.codes[at..at + e.count[j] as usize];
+                                (Cow::Borrowed(codes), e.keys[j])
                             })
                             .collect()
                     })
                     .collect(),
             );
         }
-        let mut out: Vec<Vec<(Vec<Code>, (u16, bool))>> = vec![Vec::new(); self.map.powers];
+        let mut out: Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>> = vec![Vec::new(); self.map.powers];
         e.game.with_legal(|legal, slots| {
             for slot in slots {
                 let list = &mut out[slot.power as usize];
                 if list.len() < s {
                     let codes = legal.codes_of(slot);
                     list.push((
-                        codes[..codes.len().min(k)].to_vec(),
+                        Cow::Owned(codes[..codes.len().min(k)].to_vec()),
                         (slot.key, slot.key_is_power),
                     ));
                 }
