@@ -366,7 +366,8 @@ impl<M: Mask> VectorEnv<M> {
         let n = work.len();
         let played = AtomicUsize::new(0);
         let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
-        let block = (n / (threads.max(1) * 16)).clamp(1, 64);
+        // Small blocks: the calling thread waits at the end for the block a pool thread is in.
+        let block = (n / (threads.max(1) * 64)).clamp(1, 64);
         let items: Vec<Mutex<&mut [Work<'_, M>]>> =
             work.chunks_mut(block).map(Mutex::new).collect();
         // The blocks not yet taken, `front..back`: the calling thread takes them from the front
@@ -376,6 +377,8 @@ impl<M: Mask> VectorEnv<M> {
         let per = z.counts;
         let one = |k: usize| {
             let mut part = lock(&items[k]);
+            // Counted per block: one shared counter touched per game would bounce between cores.
+            let mut count = 0;
             for (j, (e, row)) in part.iter_mut().enumerate() {
                 let g = k * block + j;
                 let mine = actions.map(|a| &a[g * per..(g + 1) * per]);
@@ -388,9 +391,7 @@ impl<M: Mask> VectorEnv<M> {
                         ))
                     });
                 match r {
-                    Ok(Done::Played) => {
-                        played.fetch_add(1, Ordering::Relaxed);
-                    }
+                    Ok(Done::Played) => count += 1,
                     Ok(Done::Restarted | Done::Cut) => {}
                     Err(msg) => {
                         let mut f = lock(&failure);
@@ -400,6 +401,7 @@ impl<M: Mask> VectorEnv<M> {
                     }
                 }
             }
+            played.fetch_add(count, Ordering::Relaxed);
         };
         let take = |front: bool| loop {
             let k = {
