@@ -198,9 +198,29 @@ def test_observations_stay_in_their_space_on_every_map(name: str) -> None:
     assert env.observation_space.contains(obs)
     assert (obs["phase"][:, 0] == 0).all()  # the first year (ancmed's is 1)
     policy = UniformPolicy()
-    for _ in range(40):
-        obs, _r, _t, _u, infos = env.step(policy(obs, infos, env.seeds))
+    for step in range(40):
+        actions = policy(obs, infos, env.seeds)
+        if step % 4 == 0:
+            # The counts are worked out without the lists, and a choice is made when played:
+            # both must be the code API's lists, on every map (ports, coasts, convoys).
+            i = step // 4 % env.num_envs
+            game = env.game(i)
+            lists = _grouped(game, env.powers) if not game.is_over else [[] for _ in env.powers]
+            counts = obs["legal_counts"][i]
+            assert [counts[p, : len(s)].tolist() for p, s in enumerate(lists)] == [
+                [len(o) for o in s] for s in lists
+            ]
+            assert env.legal_codes(i) == lists
+            twin = None if game.is_over else env.game(i)
+            if twin is not None:
+                twin.set_orders(env.codes(i, actions[i]))
+                twin.process()
+        else:
+            twin = None
+        obs, _r, _t, _u, infos = env.step(actions)
         assert env.observation_space.contains(obs)
+        if twin is not None:  # the game played the codes its action names
+            assert env.game(i).position().to_json() == twin.position().to_json()
     pz = DiplomacyEnv(game_map, max_year=None)
     pz_obs, _ = pz.reset()
     for agent, o in pz_obs.items():

@@ -256,6 +256,7 @@ class VectorEnv:
         win: float = 10.0,
         draw: float = 10.0,
         threads: int = 1,
+        keep_lists: bool = False,
     ) -> VectorEnv: ...
     @property
     def num_envs(self) -> int: ...

@@ -3,10 +3,13 @@
 
 mod kit;
 
+use diplo_core::engine::encode;
+use diplo_core::engine::legality::Legal;
 use diplo_core::engine::observe::Layout;
+use diplo_core::engine::state::{State, MOVEMENT};
 use diplo_core::engine::vector::{Buffers, Config, VectorEnv};
 use diplo_core::engine::Game;
-use kit::Kit;
+use kit::{Kit, MapData};
 
 struct Out {
     board: Vec<i8>,
@@ -59,6 +62,10 @@ impl Out {
 }
 
 fn env(k: &Kit, n: usize) -> VectorEnv<u128> {
+    env_with(k, n, false)
+}
+
+fn env_with(k: &Kit, n: usize, keep_lists: bool) -> VectorEnv<u128> {
     let start = k.state(
         "S1901M",
         &[
@@ -84,6 +91,7 @@ fn env(k: &Kit, n: usize) -> VectorEnv<u128> {
         choices: 512,
         win: 10.0,
         draw: 10.0,
+        keep_lists,
     };
     VectorEnv::new(k.map, cfg, n).expect("an environment")
 }
@@ -101,10 +109,19 @@ fn actions(step: u64, len: usize) -> Vec<i64> {
 
 #[test]
 fn it_plays_what_the_games_play_on_any_thread_count() {
+    plays_what_the_games_play(false);
+}
+
+#[test]
+fn it_plays_what_the_games_play_keeping_the_lists() {
+    plays_what_the_games_play(true);
+}
+
+fn plays_what_the_games_play(keep_lists: bool) {
     let k = Kit::standard();
     let n = 23;
-    let mut one = env(&k, n);
-    let mut two = env(&k, n);
+    let mut one = env_with(&k, n, keep_lists);
+    let mut two = env_with(&k, n, !keep_lists);
     let (mut a, mut b) = (Out::new(&one), Out::new(&two));
     one.reset(a.bufs(), 1).unwrap();
     two.reset(b.bufs(), 2).unwrap();
@@ -175,4 +192,104 @@ fn refused_actions_change_nothing() {
     assert_eq!(out.board[par + lay.centre], 1);
     assert_eq!(out.board[par + lay.home + k.power("FRANCE")], 1);
     assert_eq!(out.board[par + lay.owner + k.power("FRANCE")], 1);
+}
+
+/// The standard opening (units as the map file gives them, centres at home).
+fn opening(k: &Kit) -> State<u128> {
+    let units: [(&str, &str); 22] = [
+        ("AUSTRIA", "A BUD"),
+        ("AUSTRIA", "F TRI"),
+        ("AUSTRIA", "A VIE"),
+        ("ENGLAND", "F EDI"),
+        ("ENGLAND", "F LON"),
+        ("ENGLAND", "A LVP"),
+        ("FRANCE", "F BRE"),
+        ("FRANCE", "A MAR"),
+        ("FRANCE", "A PAR"),
+        ("GERMANY", "F KIE"),
+        ("GERMANY", "A BER"),
+        ("GERMANY", "A MUN"),
+        ("ITALY", "F NAP"),
+        ("ITALY", "A ROM"),
+        ("ITALY", "A VEN"),
+        ("RUSSIA", "A MOS"),
+        ("RUSSIA", "F SEV"),
+        ("RUSSIA", "F STP/SC"),
+        ("RUSSIA", "A WAR"),
+        ("TURKEY", "F ANK"),
+        ("TURKEY", "A CON"),
+        ("TURKEY", "A SMY"),
+    ];
+    let homes: Vec<(String, Vec<&str>)> = MapData::standard()
+        .powers
+        .iter()
+        .map(|(p, h)| (p.clone(), h.iter().map(String::as_str).collect()))
+        .collect();
+    let centers: Vec<(&str, &[&str])> = homes
+        .iter()
+        .map(|(p, h)| (p.as_str(), h.as_slice()))
+        .collect();
+    k.state("S1901M", &units, &centers, &[])
+}
+
+/// `Legal::movement_count` and `Legal::movement_nth` (what the environment uses instead of the
+/// lists) are the length and the entries of every unit's list, in every movement phase of
+/// random games from the opening (convoys, split coasts and supports a convoy needs included).
+#[test]
+fn counts_and_entries_are_the_lists() {
+    let k = Kit::standard();
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n as u64) as usize
+    };
+    let (mut phases, mut convoys, mut coasts) = (0, 0, 0);
+    for _ in 0..25 {
+        let mut game = Game::new(k.map, opening(&k), Some(1915));
+        while !game.over {
+            let st = game.state.clone();
+            let lists: Vec<(usize, Vec<u64>)> = game.with_legal(|legal, slots| {
+                slots
+                    .iter()
+                    .map(|s| (s.key as usize, legal.codes_of(s).to_vec()))
+                    .collect()
+            });
+            if st.kind == MOVEMENT {
+                phases += 1;
+                // A fresh table, as a thread that has not listed this state would have.
+                let mut legal: Legal<u128> = Legal::default();
+                legal.prepare(k.map, &st, game.stamp);
+                for (q, list) in &lists {
+                    assert_eq!(
+                        legal.movement_count(k.map, &st, *q),
+                        list.len(),
+                        "{} {}",
+                        st.phase_name(),
+                        k.map.loc_name(*q)
+                    );
+                    for (i, &c) in list.iter().enumerate() {
+                        assert_eq!(legal.movement_nth(k.map, &st, *q, i), Some(c));
+                        let kind = encode::kind_of(c);
+                        convoys += usize::from(kind == encode::kind::CONVOY);
+                        coasts += usize::from(
+                            kind == encode::kind::SUPPORT_MOVE
+                                && encode::b_of(c) >= k.map.provinces,
+                        );
+                    }
+                    assert_eq!(legal.movement_nth(k.map, &st, *q, list.len()), None);
+                }
+            }
+            game.orders.clear();
+            for (_, list) in &lists {
+                game.orders.push(list[next(list.len())]);
+            }
+            game.process().unwrap();
+        }
+    }
+    assert!(
+        phases > 500 && convoys > 100 && coasts > 0,
+        "{phases} {convoys} {coasts}"
+    );
 }

@@ -51,9 +51,10 @@ Eight workloads, each measured on every engine in the same run (the report is sp
     ``--vector-envs`` games to ``max_year``, restarted as they end; the NumPy
     :class:`~diplo.env.UniformPolicy` chooses, included in the time) on 1 thread
     (``diplo-vector-1thread``) and 2 (``diplo-vector-2threads``), against the PettingZoo
-    environment's random loop of ``docs/env.md`` (``diplo-env``) and the plain ``FastGame`` loop
-    (``diplo-rust``: a random code from each list as the engine lists it); only with the ``env``
-    extra and ``diplo.fast``.
+    environment's random loop of ``docs/env.md`` (``diplo-env``), the plain ``FastGame`` loop
+    (``diplo-rust``: a random code from each list as the engine lists it) and, when it is
+    installed, MILA playing the corpus bot's random games of ``mila-api`` (``mila``), so that
+    every ratio is read in one table; only with the ``env`` extra and ``diplo.fast``.
 
 Engines: ``diplo-python`` (:func:`~diplo.adjudicate.process_phase` with the Python resolver,
 :class:`~diplo.game.Game` for self-play), ``diplo-rust`` (the code API :mod:`diplo.fast` when it is
@@ -932,10 +933,17 @@ def batch_engines(
 
 
 def vector_engines(
-    seed: int, max_year: int, envs: int, fast: ModuleType, game_map: Map | None = None
+    seed: int,
+    max_year: int,
+    envs: int,
+    fast: ModuleType,
+    game_map: Map | None = None,
+    mila: ModuleType | None = None,
+    mila_map: str = "standard",
 ) -> list[Engine]:
     """The ``vector`` workload (module documentation): each run plays ``VECTOR_STEPS`` steps
-    of ``envs`` games (``phases_played`` counted) or one PettingZoo / ``FastGame`` game."""
+    of ``envs`` games (``phases_played`` counted) or one PettingZoo / ``FastGame`` / MILA game
+    (MILA when ``mila`` is given, on ``mila_map``)."""
     from ..env import DiplomacyEnv, DiplomacyVectorEnv, UniformPolicy
 
     policy = UniformPolicy()
@@ -973,12 +981,17 @@ def vector_engines(
             phases += 1
         return phases
 
-    return [
+    engines = [
         vector(1),
         vector(2),
         Engine("diplo-env", pz_setup, pz_run),
         _fast_selfplay_engine(seed, max_year, fast, game_map),
     ]
+    if mila is not None:
+        # MILA's random self-play (the corpus bot of mila-api), so the ratio to MILA is read in
+        # this table.
+        engines.append(_mila_selfplay_engine(seed, max_year, mila, mila_map=mila_map))
+    return engines
 
 
 #: Steps of every game per run of a ``vector`` engine.
@@ -1191,8 +1204,8 @@ class Report:
             "mila-api": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
             "rollouts": f"{s.rollout_games} games per engine x {s.rollout_rounds} rounds to "
             f"{s.max_year} (µs per game per core)",
-            "vector": f"{s.vector_envs} games x {VECTOR_STEPS} steps per run (the env and "
-            f"FastGame: one game per run) to {s.max_year} x {s.rounds} rounds",
+            "vector": f"{s.vector_envs} games x {VECTOR_STEPS} steps per run (the env, FastGame "
+            f"and MILA: one game per run) to {s.max_year} x {s.rounds} rounds",
         }
         lines: list[str] = []
         for workload, results in self.workloads.items():
@@ -1242,6 +1255,8 @@ class Report:
                     "  not the same phases/run on every engine (the same seeds): compare µs per "
                     "phase, not seconds"
                 )
+            if workload == "vector":
+                lines.extend(_vector_summary(results))
             lines.append("")
         return "\n".join(lines)
 
@@ -1284,6 +1299,21 @@ def _same_games_lines(results: dict[str, Measurement]) -> list[str]:
         )
         lines.append("  each was set to the canonical next position, untimed")
     return lines
+
+
+def _vector_summary(results: dict[str, Measurement]) -> list[str]:
+    """The vector workload's headline: the 2-thread environment's phases per second as a
+    multiple of the PettingZoo environment's and of MILA's, from this one run."""
+    fast = results.get("diplo-vector-2threads")
+    if fast is None:
+        return []
+    others = [name for name in ("diplo-env", "mila") if name in results]
+    if not others:
+        return []
+    times = ", ".join(
+        f"{results[name].us_per_phase / fast.us_per_phase:.1f} x {name}'s" for name in others
+    )
+    return [f"  diplo-vector-2threads plays {times} phases per second"]
 
 
 Note = Callable[[str], None]
@@ -1385,7 +1415,13 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
             say("vector omitted: diplo.env needs the env extra (pip install 'diplo[env]')")
         else:
             engines = vector_engines(
-                settings.seed, settings.max_year, settings.vector_envs, fast, game_map
+                settings.seed,
+                settings.max_year,
+                settings.vector_envs,
+                fast,
+                game_map,
+                mila,
+                mila_map or "standard",
             )
             say(f"vector: {settings.vector_envs} games x {settings.rounds} rounds")
             report.workloads["vector"] = measure(engines, settings.rounds)

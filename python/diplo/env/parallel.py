@@ -94,6 +94,8 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
             0.0,
             0.0,
             1,
+            # The lists are read after every step (legal_codes): keep them, not only counts.
+            keep_lists=True,
         )
         self._buffers: dict[str, Any] = self._core.buffers()
         self._over = True

@@ -41,24 +41,30 @@ def uniform_actions(
     """Actions ``int64[N, P, S]``: per slot a uniform index below its count (0 where the count
     is 0), drawn from each game's ``seeds``, ``episodes`` and ``steps`` (see the module
     documentation)."""
-    n = counts.shape[0]
     with np.errstate(over="ignore"):
         key = _mix(
             seeds.astype(np.uint64) * _GOLDEN
             + episodes.astype(np.uint64) * _EPISODE
             + steps.astype(np.uint64) * _STEP
         )
-        lanes = _lanes(counts.shape[1:])
-        # One multiply-xorshift round per lane (in place: a few passes over N * P * S words).
-        x = np.add(key.reshape(n, 1, 1), lanes)
-        np.bitwise_xor(x, x >> _32, out=x)
-        np.multiply(x, _M1, out=x)
-        np.bitwise_xor(x, x >> _29, out=x)
+        lanes = _lanes(counts.shape[1:]).reshape(-1)
+        flat = counts.reshape(-1)
+        # Only the slots with choices (a quarter of them or fewer): the others stay 0.
+        where = np.not_equal(flat, 0).nonzero()[0]  # (NumPy's nonzero is fastest on bools)
+        game = where // lanes.size
+        # One multiply-xorshift round per lane (in place on the chosen lanes only).
+        x = key[game]
+        x += lanes[where - game * lanes.size]
+        x ^= x >> _32
+        x *= _M1
+        x ^= x >> _29
         # The high 32 bits times the count, shifted down: uniform below the count (Lemire).
-        np.right_shift(x, _32, out=x)
-        np.multiply(x, counts.astype(np.uint64), out=x)
-        np.right_shift(x, _32, out=x)
-    return x.view(np.int64)
+        x >>= _32
+        x *= flat[where].astype(np.uint64)
+        x >>= _32
+    out = np.zeros(counts.shape, dtype=np.int64)
+    out.reshape(-1)[where] = x.view(np.int64)
+    return out
 
 
 _32 = np.uint64(32)

@@ -53,6 +53,7 @@ fn apply<M: Mask>(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn make<M: Mask>(
     game: &crate::engine::phases::Game<M>,
     n: usize,
@@ -61,6 +62,7 @@ fn make<M: Mask>(
     choices: usize,
     win: f32,
     draw: f32,
+    keep_lists: bool,
 ) -> Result<VectorEnv<M>, String> {
     let cfg = Config {
         start: game.state.clone(),
@@ -70,6 +72,7 @@ fn make<M: Mask>(
         choices,
         win,
         draw,
+        keep_lists,
     };
     VectorEnv::new(game.map, cfg, n)
 }
@@ -145,9 +148,11 @@ impl PyVectorEnv {
 #[pymethods]
 impl PyVectorEnv {
     /// `num_envs` games starting from `start`'s position (its rules and year limit), `slots`
-    /// slots of `choices` choices per power, rewards `win` and `draw` at the end of a game.
+    /// slots of `choices` choices per power, rewards `win` and `draw` at the end of a game;
+    /// `keep_lists`: keep every slot's legal list after each step (for `legal_codes` after
+    /// every step), not only the counts.
     #[new]
-    #[pyo3(signature = (start, num_envs, first_year, slots, choices, win=10.0, draw=10.0, threads=1))]
+    #[pyo3(signature = (start, num_envs, first_year, slots, choices, win=10.0, draw=10.0, threads=1, keep_lists=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -159,6 +164,7 @@ impl PyVectorEnv {
         win: f64,
         draw: f64,
         threads: i64,
+        keep_lists: bool,
     ) -> PyResult<Self> {
         let start = start.borrow();
         if start.game.over() {
@@ -180,11 +186,17 @@ impl PyVectorEnv {
         }
         let first_year = u32::try_from(first_year)
             .map_err(|_| PyValueError::new_err(format!("first_year {first_year} is not a year")))?;
-        let (w, d) = (win as f32, draw as f32);
+        let (w, d, l) = (win as f32, draw as f32, keep_lists);
         let env = match &start.game {
-            AnyGame::W128(g) => make(g, n, first_year, slots, choices, w, d).map(AnyVector::W128),
-            AnyGame::W256(g) => make(g, n, first_year, slots, choices, w, d).map(AnyVector::W256),
-            AnyGame::W1024(g) => make(g, n, first_year, slots, choices, w, d).map(AnyVector::W1024),
+            AnyGame::W128(g) => {
+                make(g, n, first_year, slots, choices, w, d, l).map(AnyVector::W128)
+            }
+            AnyGame::W256(g) => {
+                make(g, n, first_year, slots, choices, w, d, l).map(AnyVector::W256)
+            }
+            AnyGame::W1024(g) => {
+                make(g, n, first_year, slots, choices, w, d, l).map(AnyVector::W1024)
+            }
         }
         .map_err(PyValueError::new_err)?;
         let threads = threads_of(threads)?;

@@ -120,6 +120,14 @@ where
     outcome
 }
 
+/// Runs `mine` on the calling thread while up to `helpers` threads of the process's pool run
+/// `theirs` (see the module documentation; `theirs` must take its work from a shared queue, as
+/// a pool thread may come late or not at all). Returns false, running nothing, when another call
+/// has the pool: the caller starts threads of its own instead.
+pub(crate) fn on_pool(helpers: usize, theirs: &(dyn Fn() + Sync), mine: impl FnOnce()) -> bool {
+    POOL.run(helpers, theirs, mine)
+}
+
 /// The message of a caught panic.
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {

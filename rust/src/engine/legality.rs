@@ -146,7 +146,18 @@ pub struct Legal<M: Mask> {
     section: Vec<Code>,
     /// Scratch of `walk`: the routes still to extend.
     steps: Vec<Step<M>>,
+    /// Per location, how many moves a fleet there has, and per province, how many an army has
+    /// when no fleet could carry it (`NO_COUNT`: not yet worked out), for the map at `moves_of`
+    /// (its address): facts of the map alone.
+    fleet_moves: M::Table<u16>,
+    army_moves: M::Table<u16>,
+    moves_of: usize,
+    /// Per location, where a fleet there may move (valid where `fleet_moves` is known).
+    fleet_dests: M::Table<M>,
 }
+
+/// No count yet.
+const NO_COUNT: u16 = u16::MAX;
 
 /// What the movement lists are made of, worked out once per state: who could move where.
 ///
@@ -157,9 +168,12 @@ pub struct Legal<M: Mask> {
 /// [`Legal::check`] builds when the unit's whole list has not been asked for.
 struct Tables<M: Mask> {
     occupied: M,
+    /// The provinces holding a fleet.
+    afloat: M,
     fleets: M,
-    /// Per province, the provinces whose unit could move into it.
+    /// Per province, the provinces whose unit could move into it, and how many they are.
     into: M::Table<M>,
+    into_count: M::Table<u16>,
     /// Per province, the provinces whose army could reach it only by convoy.
     convoy_only: M::Table<M>,
     /// Per army province, where the fleets at sea could carry it.
@@ -298,7 +312,7 @@ fn retreat_destination<M: Mask>(
 
 /// What `power` owes in an adjustment phase: its centres less its units (more than zero:
 /// builds; less: disbands).
-fn owed<M: Mask>(map: &GameMap<M>, st: &State<M>, power: usize) -> i64 {
+fn owed_by<M: Mask>(map: &GameMap<M>, st: &State<M>, power: usize) -> i64 {
     let mut owed = 0i64;
     for q in 0..map.provinces {
         if st.centers[q] == power as u8 {
@@ -399,11 +413,7 @@ impl<M: Mask> Tables<M> {
     ) {
         let loc = st.units[p].loc as usize;
         let at_sea = convoys_from(map, st, p);
-        // 6.D.31: per army, its reach by sea without this fleet (worked out on first need and
-        // kept for a few armies).
-        let mut avoiding = [M::ZERO; 8];
-        let mut armies = [0u16; 8];
-        let mut cached = 0;
+        let mut avoiding = Avoiding::new();
         for q in Bits(into) {
             if support_hold(map, st, p, q) == OK {
                 out.push(encode::support_hold(loc, q));
@@ -420,28 +430,156 @@ impl<M: Mask> Tables<M> {
                     }
                     continue;
                 }
-                if at_sea && has(self.convoy_only[q], m) && has(self.closure[m], p) {
-                    // The army's sea route may need this fleet: find its reach without it.
-                    let found = armies[..cached].iter().position(|&x| x as usize == m);
-                    let reach = match found {
-                        Some(i) => avoiding[i],
-                        None => {
-                            let r = map.convoy_reach(m, self.fleets, M::bit(p)).0;
-                            if cached < armies.len() {
-                                armies[cached] = m as u16;
-                                avoiding[cached] = r;
-                                cached += 1;
-                            }
-                            r
-                        }
-                    };
-                    if !has(reach, q) {
-                        continue;
-                    }
+                if at_sea
+                    && has(self.convoy_only[q], m)
+                    && has(self.closure[m], p)
+                    && !has(avoiding.reach(map, self.fleets, m, p), q)
+                {
+                    continue; // the army's sea route needs this fleet
                 }
                 out.push(encode::support_move(loc, m, q));
             }
         }
+    }
+
+    /// The length of [`Tables::push_moves`]'s section of the army in `p`, without listing it:
+    /// per province it could reach, the plain move, and "via convoy" where the fleets could
+    /// carry it there (`army_move`'s rules counted a province at a time).
+    fn count_army_moves(&self, map: &GameMap<M>, p: usize) -> usize {
+        let land = map.army_adj[p];
+        let sea = self.by_sea[p];
+        let mut n = 0;
+        for q in Bits(land) {
+            if !map.is_sea(q) {
+                n += 1 + usize::from(has(sea, q));
+            }
+        }
+        for q in Bits(sea & !land) {
+            if !map.is_sea(q) {
+                n += 2;
+            }
+        }
+        debug_assert_eq!(
+            n,
+            Bits(land)
+                .chain(Bits(sea & !land))
+                .map(|q| [false, true]
+                    .into_iter()
+                    .filter(|&via| army_move(map, self, p, q, via) == OK)
+                    .count())
+                .sum::<usize>()
+        );
+        n
+    }
+
+    /// The length of [`Tables::push_supports`]'s section for the one province `q` of `reach`
+    /// (the supporter's [`support_reach`]), without listing it: the same rules, counted a set
+    /// at a time.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn count_supports_into(
+        &self,
+        map: &GameMap<M>,
+        st: &State<M>,
+        p: usize,
+        reach: M,
+        q: usize,
+        at_sea: bool,
+        avoiding: &mut Option<Avoiding<M>>,
+    ) -> usize {
+        debug_assert_eq!(reach, support_reach(map, st, p));
+        debug_assert!(has(reach, q));
+        // `support_hold` and `support_move` with `q` in the reach: a unit in `q`, and every
+        // unit that could move there but the supporter, unless `q` is its own province.
+        if q == p {
+            return 0;
+        }
+        let into = self.into[q];
+        let mut n = usize::from(has(self.occupied, q)) + usize::from(self.into_count[q])
+            - usize::from(has(into, p));
+        debug_assert_eq!(
+            usize::from(has(self.occupied, q)),
+            usize::from(support_hold(map, st, p, q) == OK)
+        );
+        if !map.coasts[q].is_zero() || at_sea {
+            n = n + self.count_coasts(map, st, p, q, into)
+                - self.count_needing(map, st, p, q, into, at_sea, avoiding);
+        }
+        n
+    }
+
+    /// Moves of fleets into the split-coast province `q` are listed once more per coast of
+    /// `q` they can reach (DATC 6.B.9): how many more.
+    fn count_coasts(&self, map: &GameMap<M>, st: &State<M>, p: usize, q: usize, into: M) -> usize {
+        let coasts = map.coasts[q];
+        if coasts.is_zero() {
+            return 0;
+        }
+        Bits(into & self.afloat & !M::bit(p))
+            .map(|m| Bits(map.fleet_adj[st.units[m].loc as usize] & coasts).count())
+            .sum()
+    }
+
+    /// How many armies' moves into `q` the fleet in `p` may not support because their sea
+    /// route needs it (DATC 6.D.31).
+    #[allow(clippy::too_many_arguments)]
+    fn count_needing(
+        &self,
+        map: &GameMap<M>,
+        st: &State<M>,
+        p: usize,
+        q: usize,
+        into: M,
+        at_sea: bool,
+        avoiding: &mut Option<Avoiding<M>>,
+    ) -> usize {
+        if !at_sea {
+            return 0;
+        }
+        let mut n = 0;
+        for m in Bits(into & !self.afloat & self.convoy_only[q] & !M::bit(p)) {
+            if has(self.closure[m], p) {
+                let cache = avoiding.get_or_insert_with(Avoiding::new);
+                n += usize::from(!has(cache.reach(map, self.fleets, m, p), q));
+            }
+        }
+        debug_assert!(st.units[p].fleet);
+        n
+    }
+}
+
+/// 6.D.31: per army, its reach by sea without the supporting fleet, worked out on first need
+/// and kept for a few armies (one supporter at a time).
+struct Avoiding<M> {
+    armies: [u16; 8],
+    reach: [M; 8],
+    cached: usize,
+}
+
+impl<M: Mask> Avoiding<M> {
+    fn new() -> Avoiding<M> {
+        Avoiding {
+            armies: [0; 8],
+            reach: [M::ZERO; 8],
+            cached: 0,
+        }
+    }
+
+    /// Where the army in `m` could be carried by the fleets `fleets` other than the one in `p`.
+    fn reach(&mut self, map: &GameMap<M>, fleets: M, m: usize, p: usize) -> M {
+        if let Some(i) = self.armies[..self.cached]
+            .iter()
+            .position(|&x| x as usize == m)
+        {
+            return self.reach[i];
+        }
+        let r = map.convoy_reach(m, fleets, M::bit(p)).0;
+        if self.cached < self.armies.len() {
+            self.armies[self.cached] = m as u16;
+            self.reach[self.cached] = r;
+            self.cached += 1;
+        }
+        r
     }
 }
 
@@ -451,8 +589,10 @@ impl<M: Mask> Default for Legal<M> {
             stamp: 0,
             tables: Tables {
                 occupied: M::ZERO,
+                afloat: M::ZERO,
                 fleets: M::ZERO,
                 into: M::table(M::ZERO),
+                into_count: M::table(0),
                 convoy_only: M::table(M::ZERO),
                 by_sea: M::table(M::ZERO),
                 closure: M::table(M::ZERO),
@@ -468,6 +608,10 @@ impl<M: Mask> Default for Legal<M> {
             spare: Vec::new(),
             section: Vec::new(),
             steps: Vec::new(),
+            fleet_moves: M::table(NO_COUNT),
+            army_moves: M::table(NO_COUNT),
+            moves_of: 0,
+            fleet_dests: M::table(M::ZERO),
         }
     }
 }
@@ -513,14 +657,17 @@ impl<M: Mask> Legal<M> {
         // The fleets that could convoy: at sea or in a port.
         let fleets = afloat & map.carriers;
         t.occupied = occupied;
+        t.afloat = afloat;
         t.fleets = fleets;
         t.into.as_mut()[..p].fill(M::ZERO);
+        t.into_count.as_mut()[..p].fill(0);
         t.convoy_only.as_mut()[..p].fill(M::ZERO);
         for m in Bits(occupied) {
             let u = st.units[m];
             if u.fleet {
                 for q in Bits(map.fleet_reach[u.loc as usize]) {
                     t.into[q] |= M::bit(m);
+                    t.into_count[q] += 1;
                 }
             } else {
                 let land = map.army_adj[m];
@@ -533,6 +680,7 @@ impl<M: Mask> Legal<M> {
                 t.closure[m] = closure;
                 for q in Bits(land | sea) {
                     t.into[q] |= M::bit(m);
+                    t.into_count[q] += 1;
                 }
                 for q in Bits(sea & !land) {
                     t.convoy_only[q] |= M::bit(m);
@@ -549,8 +697,21 @@ impl<M: Mask> Legal<M> {
             }
         }
         self.power_slot.as_mut()[..map.powers].fill(NO_SLOT);
+        // What each power owes (`owed`), counted in one pass over the board.
+        let mut owes = M::table(0i64);
+        for q in 0..map.provinces {
+            let c = st.centers[q];
+            if (c as usize) < map.powers {
+                owes[c as usize] += 1;
+            }
+            let u = st.units[q];
+            if u.is_some() && (u.power as usize) < map.powers {
+                owes[u.power as usize] -= 1;
+            }
+        }
         for power in 0..map.powers {
-            let owed = owed(map, st, power);
+            let owed = owes[power];
+            debug_assert_eq!(owed, owed_by(map, st, power));
             if adjustment(kind::BUILD, owed) == OK {
                 let sites = st.rules.build_sites(map, st, power);
                 for q in Bits(sites) {
@@ -671,6 +832,167 @@ impl<M: Mask> Legal<M> {
         }
         self.close_slot();
         self.slot_of[q]
+    }
+
+    /// How many legal orders the unit in province `q` has in a movement phase: the length of
+    /// its list, without making it (the same rules, counted a set at a time where they allow;
+    /// [`Legal::prepare`] first). The province must hold a unit.
+    pub fn movement_count(&mut self, map: &GameMap<M>, st: &State<M>, q: usize) -> usize {
+        let index = self.slot_of[q];
+        if index != NO_SLOT {
+            return self.slots[index as usize].len as usize;
+        }
+        let mut n = 1 + self.count_moves(map, st, q);
+        let t = &self.tables;
+        let at_sea = convoys_from(map, st, q);
+        let mut avoiding = None;
+        let reach = support_reach(map, st, q);
+        for into in Bits(reach) {
+            n += t.count_supports_into(map, st, q, reach, into, at_sea, &mut avoiding);
+        }
+        if at_sea {
+            self.ensure_routes(map, st);
+            n += self.routes.iter().filter(|r| has(r.seas, q)).count();
+        }
+        n
+    }
+
+    /// The length of the moves section of the unit in `p` ([`Tables::push_moves`]).
+    fn count_moves(&mut self, map: &GameMap<M>, st: &State<M>, p: usize) -> usize {
+        let u = st.units[p];
+        let key = map as *const GameMap<M> as usize;
+        if self.moves_of != key {
+            self.fleet_moves.as_mut().fill(NO_COUNT);
+            self.army_moves.as_mut().fill(NO_COUNT);
+            self.moves_of = key;
+        }
+        if !u.fleet {
+            if !self.tables.by_sea[p].is_zero() {
+                return self.tables.count_army_moves(map, p);
+            }
+            // No fleet could carry it: its moves over land alone.
+            if self.army_moves[p] == NO_COUNT {
+                self.army_moves[p] = self.tables.count_army_moves(map, p) as u16;
+            }
+            debug_assert_eq!(
+                self.army_moves[p] as usize,
+                self.tables.count_army_moves(map, p)
+            );
+            return self.army_moves[p] as usize;
+        }
+        let loc = u.loc as usize;
+        if self.fleet_moves[loc] == NO_COUNT {
+            // A fleet's moves depend on where it is alone (`fleet_move`).
+            let mut dests = M::ZERO;
+            for m in Bits(map.fleet_adj[loc]) {
+                if fleet_move(map, loc, m) == Ok(m) {
+                    dests |= M::bit(m);
+                }
+            }
+            self.fleet_dests[loc] = dests;
+            self.fleet_moves[loc] = Bits(dests).count() as u16;
+        }
+        self.fleet_moves[loc] as usize
+    }
+
+    /// The `i`-th entry of the list of the unit in province `q` in a movement phase (`None`
+    /// past its end), making only the section it lies in ([`Legal::prepare`] first). The
+    /// province must hold a unit.
+    pub fn movement_nth(
+        &mut self,
+        map: &GameMap<M>,
+        st: &State<M>,
+        q: usize,
+        i: usize,
+    ) -> Option<Code> {
+        let index = self.slot_of[q];
+        if index != NO_SLOT {
+            let s = self.slots[index as usize];
+            return self.codes_of(&s).get(i).copied();
+        }
+        if i == 0 {
+            return Some(encode::hold(st.units[q].loc as usize));
+        }
+        let mut i = i - 1;
+        let moves = self.count_moves(map, st, q);
+        let mut section = std::mem::take(&mut self.section);
+        section.clear();
+        let found = 'found: {
+            let t = &self.tables;
+            if i < moves {
+                let u = st.units[q];
+                let loc = u.loc as usize;
+                // The common cases without a list: a fleet (its moves are the map's), an army
+                // no fleet could carry (one move per neighbouring land province).
+                let plain = if u.fleet {
+                    Some(self.fleet_dests[loc])
+                } else if t.by_sea[q].is_zero() {
+                    let mut land = M::ZERO;
+                    for d in Bits(map.army_adj[q]) {
+                        if !map.is_sea(d) {
+                            land |= M::bit(d);
+                        }
+                    }
+                    Some(land)
+                } else {
+                    None
+                };
+                if let Some(dests) = plain {
+                    let code = Bits(dests).nth(i).map(|d| encode::move_to(loc, d, false));
+                    if cfg!(debug_assertions) {
+                        t.push_moves(map, st, q, &mut section);
+                        debug_assert_eq!(code, section.get(i).copied());
+                    }
+                    break 'found code;
+                }
+                t.push_moves(map, st, q, &mut section);
+                debug_assert_eq!(section.len(), moves);
+                break 'found section.get(i).copied();
+            }
+            i -= moves;
+            let at_sea = convoys_from(map, st, q);
+            let mut avoiding = None;
+            let reach = support_reach(map, st, q);
+            for into in Bits(reach) {
+                let n = t.count_supports_into(map, st, q, reach, into, at_sea, &mut avoiding);
+                if i < n {
+                    if map.coasts[into].is_zero() && !at_sea && into != q {
+                        // The common case without a list: the hold of the unit there, then
+                        // every other unit that could move there, by province.
+                        let loc = st.units[q].loc as usize;
+                        let held = has(t.occupied, into);
+                        let code = if held && i == 0 {
+                            Some(encode::support_hold(loc, into))
+                        } else {
+                            Bits(t.into[into] & !M::bit(q))
+                                .nth(i - usize::from(held))
+                                .map(|m| encode::support_move(loc, m, into))
+                        };
+                        if cfg!(debug_assertions) {
+                            t.push_supports(map, st, q, M::bit(into), &mut section);
+                            debug_assert_eq!(code, section.get(i).copied());
+                        }
+                        break 'found code;
+                    }
+                    t.push_supports(map, st, q, M::bit(into), &mut section);
+                    debug_assert_eq!(section.len(), n);
+                    break 'found section.get(i).copied();
+                }
+                i -= n;
+            }
+            if !at_sea {
+                break 'found None;
+            }
+            self.ensure_routes(map, st);
+            let loc = st.units[q].loc as usize;
+            self.routes
+                .iter()
+                .filter(|r| has(r.seas, q))
+                .nth(i)
+                .map(|r| encode::convoy(loc, r.army as usize, r.dst as usize))
+        };
+        self.section = section;
+        found
     }
 
     /// A unit's whole list: the concatenation of its sections (see [`Tables`]).
@@ -1117,7 +1439,7 @@ fn why_adjustment<M: Mask>(map: &GameMap<M>, st: &State<M>, power: u8, code: Cod
             }
         }
     };
-    let allowed = adjustment(k, owed(map, st, who));
+    let allowed = adjustment(k, owed_by(map, st, who));
     if allowed != OK {
         return allowed;
     }

@@ -305,6 +305,18 @@ impl<M: Mask> Game<M> {
     /// Rules on the submitted codes and moves on to the next phase. Errors only on an internal
     /// inconsistency (a bug), never on the codes.
     pub fn process(&mut self) -> Result<(), String> {
+        self.process_codes(false)
+    }
+
+    /// [`Game::process`] for codes taken from the current phase's legal lists, at most one per
+    /// slot and none given for another power (the vectorised environment's): a movement or
+    /// retreat phase takes them without checking them again (debug builds still check). The
+    /// same rulings as `process` for such codes; anything else is a bug of the caller.
+    pub fn process_listed(&mut self) -> Result<(), String> {
+        self.process_codes(true)
+    }
+
+    fn process_codes(&mut self, listed: bool) -> Result<(), String> {
         if self.poisoned {
             self.poisoned = false;
             panic!("deliberate panic (test hook)");
@@ -314,15 +326,18 @@ impl<M: Mask> Game<M> {
         }
         let map = self.map;
         self.rulings.clear();
-        let outcome = with_scratch(map, |s| match self.state.kind {
-            MOVEMENT => s.movement(self),
-            RETREATS => {
-                s.retreats(self);
-                Ok(())
-            }
-            _ => {
-                s.adjustments(self);
-                Ok(())
+        let outcome = with_scratch(map, |s| {
+            s.listed = listed;
+            match self.state.kind {
+                MOVEMENT => s.movement(self),
+                RETREATS => {
+                    s.retreats(self);
+                    Ok(())
+                }
+                _ => {
+                    s.adjustments(self);
+                    Ok(())
+                }
             }
         });
         self.orders.clear();
@@ -361,6 +376,8 @@ pub struct Scratch<M: Mask> {
     /// Per province: the resolver's index of its unit.
     index: M::Table<u16>,
     candidates: Vec<(u32, u16)>,
+    /// The codes come from the phase's lists ([`Game::process_listed`]).
+    listed: bool,
 }
 
 impl<M: Mask> Scratch<M> {
@@ -377,6 +394,7 @@ impl<M: Mask> Scratch<M> {
             effective: M::table(0),
             index: M::table(0),
             candidates: Vec::new(),
+            listed: false,
         }
     }
 
@@ -385,13 +403,27 @@ impl<M: Mask> Scratch<M> {
     fn rule_unit_orders(&mut self, game: &mut Game<M>) -> M {
         let map = self.map;
         let st = &game.state;
-        self.legal.prepare(map, st, game.stamp);
+        // Adjustments check their codes against lists they make anyway.
+        let listed = self.listed && !game.explain && st.kind != ADJUSTMENTS;
+        if !listed || cfg!(debug_assertions) {
+            self.legal.prepare(map, st, game.stamp);
+        }
         self.keys.clear();
         self.normal.clear();
         let mut ordered = M::ZERO;
         let mut conflict = M::ZERO;
         for (i, &code) in game.orders.iter().enumerate() {
             let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
+            if listed {
+                // A code of the lists is its own normal form, keyed by its unit's province.
+                let key = map.prov_of[encode::loc_of(code)] as usize;
+                debug_assert_eq!(self.legal.check(map, st, code), Some((key, code)));
+                self.keys.push(key as u16);
+                self.normal.push(code);
+                ordered |= M::bit(key);
+                self.effective[key] = code;
+                continue;
+            }
             let verdict = self.legal.check(map, st, code).filter(|&(p, _)| {
                 // DATC 6.A.6: an order for another power's unit is refused.
                 let owner = if st.kind == MOVEMENT {

@@ -10,21 +10,30 @@
 //! "no action" for a power that sent none). A game that ended in the previous step is started again instead (its action is
 //! ignored: Gymnasium's "next step" autoreset), so every step plays or restarts every game.
 //!
-//! Each game keeps the legal lists of its current phase from the observation that showed them,
-//! so a phase's lists are worked out once. The games are handed to the threads in small blocks
-//! from a shared counter: the same rulings, in any thread count, as playing them one by one.
+//! A movement phase is not listed: the observation shows each slot's count of legal orders
+//! ([`Legal::movement_count`]), and playing makes only the chosen entries
+//! ([`Legal::movement_nth`]); the phase is then processed without checking those codes again
+//! ([`Game::process_listed`]). Retreat and adjustment lists are short: a game keeps them from
+//! the observation (and a movement phase's too with [`Config::keep_lists`]). The games are
+//! handed in small blocks from a shared counter to the calling thread and the threads of the
+//! process's pool ([`on_pool`]): the same rulings, in any thread count, as playing them one by
+//! one.
+//!
+//! [`Legal::movement_count`]: super::legality::Legal::movement_count
+//! [`Legal::movement_nth`]: super::legality::Legal::movement_nth
 
+use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::batch::panic_message;
+use super::batch::{on_pool, panic_message};
 use super::encode::Code;
 use super::game_map::GameMap;
-use super::mask::Mask;
+use super::mask::{Bits, Mask};
 use super::observe::{self, Layout, PHASE_SIZE};
-use super::phases::{borrow_spare_scratch, forget_scratch, return_scratch, Game};
-use super::state::{State, MAX_YEAR, SPRING};
+use super::phases::{borrow_spare_scratch, forget_scratch, return_scratch, with_scratch, Game};
+use super::state::{State, MAX_YEAR, MOVEMENT, SPRING};
 
 /// What every game of an environment starts from and is scored by.
 #[derive(Clone, Debug)]
@@ -42,14 +51,21 @@ pub struct Config<M: Mask> {
     /// The end-of-game reward of the solo winner, and of a draw shared by the powers with centres.
     pub win: f32,
     pub draw: f32,
+    /// Keep every slot's list of a movement phase too (for a caller that reads the lists after
+    /// every step, as `diplo.env.DiplomacyEnv` does), not only its count.
+    pub keep_lists: bool,
 }
 
 /// One game of the environment with the legal lists of its current phase.
 #[derive(Clone, Debug)]
 pub struct Episode<M: Mask> {
     pub game: Game<M>,
-    /// The legal codes of the current phase, slot after slot.
+    /// The legal codes of the current phase, slot after slot, unless `listed` is false: then a
+    /// slot's count is worked out without its list, and the code a choice picks is made when
+    /// the phase is played (`Legal::movement_nth`); so for movement phases, unless the
+    /// environment keeps the lists ([`Config::keep_lists`]).
     codes: Vec<Code>,
+    listed: bool,
     /// Per `p * S + s`: where the slot's list starts in `codes`, and its length (0: no slot).
     start: Vec<u32>,
     count: Vec<u32>,
@@ -152,6 +168,7 @@ impl<M: Mask> VectorEnv<M> {
         let episode = Episode {
             game: Game::new(map, cfg.start.clone(), cfg.max_year),
             codes: Vec::new(),
+            listed: false,
             start: vec![0; ps],
             count: vec![0; ps],
             keys: vec![(0, false); ps],
@@ -260,25 +277,43 @@ impl<M: Mask> VectorEnv<M> {
         r
     }
 
-    /// The legal codes of game `i`'s current phase per power and slot, and the slot keys.
+    /// The legal codes of game `i`'s current phase per power and slot (at most `K` per slot),
+    /// and the slot keys: the lists the game keeps, or (a movement phase it counted) made now.
     #[allow(clippy::type_complexity)]
-    pub fn legal(&self, i: usize) -> Option<Vec<Vec<(&[Code], (u16, bool))>>> {
+    pub fn legal(&self, i: usize) -> Option<Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>>> {
         let e = self.games.get(i)?;
-        let s = self.cfg.slots;
-        Some(
-            (0..self.map.powers)
-                .map(|p| {
-                    (0..s)
-                        .take_while(|&k| e.count[p * s + k] > 0)
-                        .map(|k| {
-                            let j = p * s + k;
-                            let at = e.start[j] as usize;
-                            (&e.codes[at..at + e.count[j] as usize], e.keys[j])
-                        })
-                        .collect()
-                })
-                .collect(),
-        )
+        let (s, k) = (self.cfg.slots, self.cfg.choices);
+        if e.listed {
+            return Some(
+                (0..self.map.powers)
+                    .map(|p| {
+                        (0..s)
+                            .take_while(|&k| e.count[p * s + k] > 0)
+                            .map(|k| {
+                                let j = p * s + k;
+                                let at = e.start[j] as usize;
+                                let codes = &e.codes[at..at + e.count[j] as usize];
+                                (Cow::Borrowed(codes), e.keys[j])
+                            })
+                            .collect()
+                    })
+                    .collect(),
+            );
+        }
+        let mut out: Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>> = vec![Vec::new(); self.map.powers];
+        e.game.with_legal(|legal, slots| {
+            for slot in slots {
+                let list = &mut out[slot.power as usize];
+                if list.len() < s {
+                    let codes = legal.codes_of(slot);
+                    list.push((
+                        Cow::Owned(codes[..codes.len().min(k)].to_vec()),
+                        (slot.key, slot.key_is_power),
+                    ));
+                }
+            }
+        });
+        Some(out)
     }
 
     fn run(
@@ -331,13 +366,19 @@ impl<M: Mask> VectorEnv<M> {
         let n = work.len();
         let played = AtomicUsize::new(0);
         let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
-        let next = AtomicUsize::new(0);
-        let block = (n / (threads.max(1) * 16)).clamp(1, 64);
+        // Small blocks: the calling thread waits at the end for the block a pool thread is in.
+        let block = (n / (threads.max(1) * 64)).clamp(1, 64);
         let items: Vec<Mutex<&mut [Work<'_, M>]>> =
             work.chunks_mut(block).map(Mutex::new).collect();
+        // The blocks not yet taken, `front..back`: the calling thread takes them from the front
+        // and the others from the back, so that a game tends to be played by the same thread
+        // (its data in that core's cache) step after step.
+        let left = Mutex::new((0, items.len()));
         let per = z.counts;
         let one = |k: usize| {
             let mut part = lock(&items[k]);
+            // Counted per block: one shared counter touched per game would bounce between cores.
+            let mut count = 0;
             for (j, (e, row)) in part.iter_mut().enumerate() {
                 let g = k * block + j;
                 let mine = actions.map(|a| &a[g * per..(g + 1) * per]);
@@ -350,9 +391,7 @@ impl<M: Mask> VectorEnv<M> {
                         ))
                     });
                 match r {
-                    Ok(Done::Played) => {
-                        played.fetch_add(1, Ordering::Relaxed);
-                    }
+                    Ok(Done::Played) => count += 1,
                     Ok(Done::Restarted | Done::Cut) => {}
                     Err(msg) => {
                         let mut f = lock(&failure);
@@ -362,18 +401,30 @@ impl<M: Mask> VectorEnv<M> {
                     }
                 }
             }
+            played.fetch_add(count, Ordering::Relaxed);
         };
-        let work_loop = || loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            if k >= items.len() {
-                return;
-            }
+        let take = |front: bool| loop {
+            let k = {
+                let mut range = lock(&left);
+                if range.0 >= range.1 {
+                    return;
+                }
+                if front {
+                    range.0 += 1;
+                    range.0 - 1
+                } else {
+                    range.1 -= 1;
+                    range.1
+                }
+            };
             one(k);
         };
+        let work_loop = || take(false);
         let threads = threads.clamp(1, items.len().max(1));
         if threads == 1 {
-            work_loop();
-        } else {
+            take(true);
+        } else if !on_pool(threads - 1, &work_loop, || take(true)) {
+            // Another call has the pool: threads of this step's own.
             let map = self.map;
             std::thread::scope(|scope| {
                 for _ in 1..threads {
@@ -383,7 +434,7 @@ impl<M: Mask> VectorEnv<M> {
                         return_scratch();
                     });
                 }
-                work_loop();
+                take(true);
             });
         }
         match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
@@ -450,17 +501,41 @@ impl<M: Mask> Episode<M> {
     ) -> Result<(), String> {
         let game = &mut self.game;
         game.orders.clear();
-        for (j, &a) in action.iter().enumerate() {
-            // In -1..K (checked before the step): -1 orders nothing.
-            if let Ok(a) = u32::try_from(a) {
-                if a < self.count[j] {
-                    game.orders.push(self.codes[(self.start[j] + a) as usize]);
+        let chosen = action
+            .iter()
+            .zip(&self.count)
+            .enumerate()
+            // In -1..K (checked before the step): -1, or a count or more, orders nothing.
+            .filter_map(|(j, (&a, &n))| u32::try_from(a).ok().filter(|&a| a < n).map(|a| (j, a)));
+        if !self.listed {
+            let (map, stamp) = (env.map, game.stamp);
+            let (st, orders, keys) = (&game.state, &mut game.orders, &self.keys);
+            with_scratch(map, |s| {
+                s.legal.prepare(map, st, stamp);
+                for (j, a) in chosen {
+                    let q = keys[j].0 as usize;
+                    let code = s
+                        .legal
+                        .movement_nth(map, st, q, a as usize)
+                        .ok_or_else(|| {
+                            format!(
+                                "{}: no legal order {a} of {}",
+                                st.phase_name(),
+                                map.loc_name(q)
+                            )
+                        })?;
+                    orders.push(code);
                 }
+                Ok::<(), String>(())
+            })?;
+        } else {
+            for (j, a) in chosen {
+                game.orders.push(self.codes[(self.start[j] + a) as usize]);
             }
         }
         self.prev.clear();
         self.prev.extend(game.orders.iter().map(|&c| (c, false)));
-        game.process()?;
+        game.process_listed()?;
         for (p, &ok) in self.prev.iter_mut().zip(&game.success) {
             p.1 = ok;
         }
@@ -506,11 +581,13 @@ impl<M: Mask> Episode<M> {
             row.alive[p] = self.centres[p] > 0;
         }
         for q in 0..map.provinces {
-            for u in [st.units[q], st.dislodged[q]] {
-                if u.is_some() {
-                    row.alive[u.power as usize] = true;
-                }
+            let u = st.units[q];
+            if u.is_some() {
+                row.alive[u.power as usize] = true;
             }
+        }
+        for q in Bits(st.dislodged_at) {
+            row.alive[st.dislodged[q].power as usize] = true;
         }
         *row.winner = self.game.winner.map_or(-1, |w| w as i8);
         *row.steps = self.steps.min(i32::MAX as u32) as i32;
@@ -522,6 +599,7 @@ impl<M: Mask> Episode<M> {
         let Episode {
             game,
             codes,
+            listed,
             start,
             count,
             keys,
@@ -529,48 +607,70 @@ impl<M: Mask> Episode<M> {
         } = self;
         if !game.over {
             let mut used = [0usize; 256];
-            game.with_legal(|legal, slots| {
-                for slot in slots {
-                    let p = slot.power as usize;
-                    let n = used[p];
-                    used[p] += 1;
-                    let list = legal.codes_of(slot);
-                    let name = || {
-                        if slot.key_is_power {
-                            map.power_name(slot.key as usize).to_string()
-                        } else {
-                            map.loc_name(slot.key as usize).to_string()
-                        }
-                    };
-                    if n >= s {
-                        error.get_or_insert_with(|| {
-                            format!(
-                                "{}: {} has more than {s} slots (the action's slots)",
-                                game.state.phase_name(),
-                                map.power_name(p)
-                            )
-                        });
-                        continue;
+            let st = &game.state;
+            // Files one slot of `n` choices; false when it does not fit the action.
+            let mut file = |power: usize, key: (u16, bool), n: usize| -> Option<usize> {
+                let at = used[power];
+                used[power] += 1;
+                let name = || {
+                    if key.1 {
+                        map.power_name(key.0 as usize).to_string()
+                    } else {
+                        map.loc_name(key.0 as usize).to_string()
                     }
-                    if list.len() > k {
-                        error.get_or_insert_with(|| {
-                            format!(
-                                "{}: {} {} has {} legal orders, more than max_orders={k}; make \
-                                 the environment with a larger max_orders",
-                                game.state.phase_name(),
-                                map.power_name(p),
-                                name(),
-                                list.len()
-                            )
-                        });
-                    }
-                    let j = p * s + n;
-                    start[j] = codes.len() as u32;
-                    count[j] = list.len().min(k) as u32;
-                    keys[j] = (slot.key, slot.key_is_power);
-                    codes.extend_from_slice(&list[..list.len().min(k)]);
+                };
+                if at >= s {
+                    error.get_or_insert_with(|| {
+                        format!(
+                            "{}: {} has more than {s} slots (the action's slots)",
+                            st.phase_name(),
+                            map.power_name(power)
+                        )
+                    });
+                    return None;
                 }
-            });
+                if n > k {
+                    error.get_or_insert_with(|| {
+                        format!(
+                            "{}: {} {} has {n} legal orders, more than max_orders={k}; make \
+                             the environment with a larger max_orders",
+                            st.phase_name(),
+                            map.power_name(power),
+                            name(),
+                        )
+                    });
+                }
+                let j = power * s + at;
+                count[j] = n.min(k) as u32;
+                keys[j] = key;
+                Some(j)
+            };
+            *listed = st.kind != MOVEMENT || env.cfg.keep_lists;
+            if !*listed {
+                // Counts only: the lists are made when a choice is played.
+                let stamp = game.stamp;
+                with_scratch(map, |sc| {
+                    sc.legal.prepare(map, st, stamp);
+                    for q in 0..map.provinces {
+                        let u = st.units[q];
+                        if u.is_some() {
+                            let n = sc.legal.movement_count(map, st, q);
+                            file(u.power as usize, (q as u16, false), n);
+                        }
+                    }
+                });
+            } else {
+                game.with_legal(|legal, slots| {
+                    for slot in slots {
+                        let list = legal.codes_of(slot);
+                        let key = (slot.key, slot.key_is_power);
+                        if let Some(j) = file(slot.power as usize, key, list.len()) {
+                            start[j] = codes.len() as u32;
+                            codes.extend_from_slice(&list[..list.len().min(k)]);
+                        }
+                    }
+                });
+            }
         }
         for (o, &c) in row.counts.iter_mut().zip(count.iter()) {
             *o = c as i16;
