@@ -383,6 +383,43 @@ def test_dataset_only_writes_no_game_file(tmp_path: Path) -> None:
     assert again.rows[:3] == first
 
 
+def test_a_run_with_files_and_dataset_resumes_only_when_both_hold_the_same_games(
+    tmp_path: Path,
+) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    settings: dict[str, Any] = dict(
+        workers=1, backend="local", max_year=1902, dataset=True, progress=False, batch_size=2
+    )
+    run_rollouts(4, tmp_path, **settings)
+    # Both agree: the resume keeps the four games and plays the fifth, in files and rows alike.
+    again = run_rollouts(5, tmp_path, **settings)
+    assert (again.played, again.skipped) == (1, 4)
+    games = sorted({r["game"] for r in pq.read_table(tmp_path / "dataset").to_pylist()})
+    assert games == [0, 1, 2, 3, 4]
+    # A part lost (a run stopped between a batch's files and its part): refused, by game.
+    lost = sorted((tmp_path / "dataset").glob("part-*"))[0]
+    rows_before = lost.read_bytes()
+    lost.unlink()
+    with pytest.raises(RolloutError, match="no rows of the game of seed 0") as refused:
+        run_rollouts(6, tmp_path, **settings)
+    assert "seed 1" in str(refused.value)
+    assert not (tmp_path / "games" / f"{game_id(5)}.json").exists()  # nothing was played
+    # A file lost: its game's rows have no file.
+    lost.write_bytes(rows_before)
+    (tmp_path / "games" / f"{game_id(4)}.json").unlink()
+    with pytest.raises(RolloutError, match="rows of the game of seed 4, which has no file"):
+        run_rollouts(6, tmp_path, **settings)
+
+
+def test_files_of_a_run_without_the_dataset_do_not_resume_into_one(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow.parquet")
+    run_rollouts(2, tmp_path, workers=1, backend="local", max_year=1902, progress=False)
+    with pytest.raises(RolloutError, match="no rows of the game of seed 0"):
+        run_rollouts(
+            3, tmp_path, workers=1, backend="local", max_year=1902, dataset=True, progress=False
+        )
+
+
 def test_workers_are_bounded(tmp_path: Path) -> None:
     from diplo.rollouts.run import max_workers
 

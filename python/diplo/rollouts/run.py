@@ -184,7 +184,7 @@ def run_rollouts(
     report = RolloutReport(root, backend, workers, len(wanted))
     report.dataset = parts if dataset else None
     on_disk = _names_on_disk(folder) if files else {}
-    parts_on_disk = _parts_on_disk(parts) if dataset and not files else []
+    parts_on_disk = _parts_on_disk(parts) if dataset else []
     done: Container[int] = on_disk
     window = WINDOW_PER_WORKER * workers
     kept = RowSpill(root / f".summary-kept.{os.getpid()}.tmp")
@@ -192,6 +192,8 @@ def run_rollouts(
     try:
         settings = (game_map.name, own_map, max_year)
         where = (backend, workers, address)
+        if files and dataset and (on_disk or parts_on_disk):
+            _match_parts(parts, parts_on_disk, on_disk, settings, where, window, root)
         if on_disk:
             _verify(folder, on_disk, settings, where, window, kept)
         elif parts_on_disk:
@@ -417,6 +419,41 @@ def _verify_parts(
         problems.sort()
         raise RolloutError(_refusal(problems, "dataset part"))
     return seeds
+
+
+def _match_parts(
+    parts: Path,
+    names: list[str],
+    on_disk: dict[int, str],
+    settings: tuple[str, Map | None, int | None],
+    where: tuple[str, int, str | None],
+    window: int,
+    root: Path,
+) -> None:
+    """A run writing both game files and the dataset resumes from its files, so its dataset's
+    parts (verified by the workers) must hold exactly the games of those files: a run stopped
+    between a batch's files and its part, or files written by a run without the dataset, would
+    otherwise leave the dataset silently short. Any difference raises :class:`RolloutError`
+    naming the games."""
+    scratch = RowSpill(root / f".summary-parts.{os.getpid()}.tmp")
+    try:
+        in_parts = _verify_parts(parts, names, settings, where, window, scratch) if names else set()
+    finally:
+        scratch.remove()
+    with_files = set(on_disk)
+    problems = [
+        f"{parts}: no rows of the game of seed {s}, whose file {on_disk[s]} is kept"
+        for s in sorted(with_files - in_parts)
+    ] + [
+        f"{parts}: rows of the game of seed {s}, which has no file"
+        for s in sorted(in_parts - with_files)
+    ]
+    if problems:
+        raise RolloutError(
+            _refusal(problems, "game")
+            + "; the files and the dataset must hold the same games: remove those games' files"
+            " and parts to play them again, or resume without the dataset"
+        )
 
 
 def _chunks_of(items: Iterator[Item], size: int) -> Iterator[list[Item]]:
