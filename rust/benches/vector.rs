@@ -12,100 +12,11 @@ mod kit;
 
 use std::time::Instant;
 
-use diplo_core::engine::state::State;
-use diplo_core::engine::vector::{Buffers, Config, VectorEnv};
-use kit::{Kit, MapData};
+use diplo_core::engine::vector::{Config, VectorEnv};
+use kit::{opening, Kit, VectorOut as Out};
 
 const GAMES: usize = 256;
 const STEPS: usize = 100;
-
-struct Out {
-    board: Vec<i8>,
-    phase: Vec<i16>,
-    counts: Vec<i16>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-    centres: Vec<i16>,
-    alive: Vec<bool>,
-    winner: Vec<i8>,
-    steps: Vec<i32>,
-    episodes: Vec<i32>,
-}
-
-impl Out {
-    fn new(env: &VectorEnv<u128>) -> Out {
-        let n = env.games.len();
-        let z = env.sizes();
-        Out {
-            board: vec![0; n * z.board],
-            phase: vec![0; n * z.phase],
-            counts: vec![0; n * z.counts],
-            rewards: vec![0.0; n * z.powers],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            centres: vec![0; n * z.powers],
-            alive: vec![false; n * z.powers],
-            winner: vec![0; n],
-            steps: vec![0; n],
-            episodes: vec![0; n],
-        }
-    }
-
-    fn bufs(&mut self) -> Buffers<'_> {
-        Buffers {
-            board: &mut self.board,
-            phase: &mut self.phase,
-            counts: &mut self.counts,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-            centres: &mut self.centres,
-            alive: &mut self.alive,
-            winner: &mut self.winner,
-            steps: &mut self.steps,
-            episodes: &mut self.episodes,
-        }
-    }
-}
-
-/// The standard opening (units as the map file gives them).
-fn opening(k: &Kit) -> State<u128> {
-    let units: [(&str, &str); 22] = [
-        ("AUSTRIA", "A BUD"),
-        ("AUSTRIA", "F TRI"),
-        ("AUSTRIA", "A VIE"),
-        ("ENGLAND", "F EDI"),
-        ("ENGLAND", "F LON"),
-        ("ENGLAND", "A LVP"),
-        ("FRANCE", "F BRE"),
-        ("FRANCE", "A MAR"),
-        ("FRANCE", "A PAR"),
-        ("GERMANY", "F KIE"),
-        ("GERMANY", "A BER"),
-        ("GERMANY", "A MUN"),
-        ("ITALY", "F NAP"),
-        ("ITALY", "A ROM"),
-        ("ITALY", "A VEN"),
-        ("RUSSIA", "A MOS"),
-        ("RUSSIA", "F SEV"),
-        ("RUSSIA", "F STP/SC"),
-        ("RUSSIA", "A WAR"),
-        ("TURKEY", "F ANK"),
-        ("TURKEY", "A CON"),
-        ("TURKEY", "A SMY"),
-    ];
-    let homes: Vec<(String, Vec<&str>)> = MapData::standard()
-        .powers
-        .iter()
-        .map(|(p, h)| (p.clone(), h.iter().map(String::as_str).collect()))
-        .collect();
-    let centers: Vec<(&str, &[&str])> = homes
-        .iter()
-        .map(|(p, h)| (p.as_str(), h.as_slice()))
-        .collect();
-    k.state("S1901M", &units, &centers, &[])
-}
 
 /// A uniform index below each slot's count, from a hash of the game, its step and the slot.
 fn policy(counts: &[i16], steps: &[i32], episodes: &[i32], out: &mut [i64]) {

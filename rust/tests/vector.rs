@@ -6,60 +6,10 @@ mod kit;
 use diplo_core::engine::encode;
 use diplo_core::engine::legality::Legal;
 use diplo_core::engine::observe::Layout;
-use diplo_core::engine::state::{State, MOVEMENT};
-use diplo_core::engine::vector::{Buffers, Config, VectorEnv};
+use diplo_core::engine::state::MOVEMENT;
+use diplo_core::engine::vector::{Config, VectorEnv};
 use diplo_core::engine::Game;
-use kit::{Kit, MapData};
-
-struct Out {
-    board: Vec<i8>,
-    phase: Vec<i16>,
-    counts: Vec<i16>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-    centres: Vec<i16>,
-    alive: Vec<bool>,
-    winner: Vec<i8>,
-    steps: Vec<i32>,
-    episodes: Vec<i32>,
-}
-
-impl Out {
-    fn new(env: &VectorEnv<u128>) -> Out {
-        let n = env.games.len();
-        let z = env.sizes();
-        Out {
-            board: vec![0; n * z.board],
-            phase: vec![0; n * z.phase],
-            counts: vec![0; n * z.counts],
-            rewards: vec![0.0; n * z.powers],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            centres: vec![0; n * z.powers],
-            alive: vec![false; n * z.powers],
-            winner: vec![0; n],
-            steps: vec![0; n],
-            episodes: vec![0; n],
-        }
-    }
-
-    fn bufs(&mut self) -> Buffers<'_> {
-        Buffers {
-            board: &mut self.board,
-            phase: &mut self.phase,
-            counts: &mut self.counts,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-            centres: &mut self.centres,
-            alive: &mut self.alive,
-            winner: &mut self.winner,
-            steps: &mut self.steps,
-            episodes: &mut self.episodes,
-        }
-    }
-}
+use kit::{opening, Kit, VectorOut as Out};
 
 fn env(k: &Kit, n: usize) -> VectorEnv<u128> {
     env_with(k, n, false)
@@ -192,44 +142,6 @@ fn refused_actions_change_nothing() {
     assert_eq!(out.board[par + lay.centre], 1);
     assert_eq!(out.board[par + lay.home + k.power("FRANCE")], 1);
     assert_eq!(out.board[par + lay.owner + k.power("FRANCE")], 1);
-}
-
-/// The standard opening (units as the map file gives them, centres at home).
-fn opening(k: &Kit) -> State<u128> {
-    let units: [(&str, &str); 22] = [
-        ("AUSTRIA", "A BUD"),
-        ("AUSTRIA", "F TRI"),
-        ("AUSTRIA", "A VIE"),
-        ("ENGLAND", "F EDI"),
-        ("ENGLAND", "F LON"),
-        ("ENGLAND", "A LVP"),
-        ("FRANCE", "F BRE"),
-        ("FRANCE", "A MAR"),
-        ("FRANCE", "A PAR"),
-        ("GERMANY", "F KIE"),
-        ("GERMANY", "A BER"),
-        ("GERMANY", "A MUN"),
-        ("ITALY", "F NAP"),
-        ("ITALY", "A ROM"),
-        ("ITALY", "A VEN"),
-        ("RUSSIA", "A MOS"),
-        ("RUSSIA", "F SEV"),
-        ("RUSSIA", "F STP/SC"),
-        ("RUSSIA", "A WAR"),
-        ("TURKEY", "F ANK"),
-        ("TURKEY", "A CON"),
-        ("TURKEY", "A SMY"),
-    ];
-    let homes: Vec<(String, Vec<&str>)> = MapData::standard()
-        .powers
-        .iter()
-        .map(|(p, h)| (p.clone(), h.iter().map(String::as_str).collect()))
-        .collect();
-    let centers: Vec<(&str, &[&str])> = homes
-        .iter()
-        .map(|(p, h)| (p.as_str(), h.as_slice()))
-        .collect();
-    k.state("S1901M", &units, &centers, &[])
 }
 
 /// `Legal::movement_count` and `Legal::movement_nth` (what the environment uses instead of the
