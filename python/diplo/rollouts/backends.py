@@ -167,7 +167,11 @@ def run_local(
             item = pending.pop() if pending else next(stream, None)
             if item is None:
                 return
-            inflight[pool.submit(run, item[1])] = item[0]
+            # A task handed to a worker is recorded at once, Ctrl-C held back between the two:
+            # local workers write their games themselves, so a task submitted but not recorded
+            # would leave files on disk that no summary row names.
+            with _handing_over():
+                inflight[pool.submit(run, item[1])] = item[0]
 
     try:
         try:
