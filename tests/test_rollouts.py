@@ -288,17 +288,8 @@ def test_workers_that_cannot_start_are_an_error_not_a_hang(tmp_path: Path) -> No
 def _phases_of(seed: int, max_year: int, map_name: str = "standard") -> list[Any]:
     """The ``(power, code)`` orders of every phase of the game of ``seed`` (the default policy)."""
     from diplo.model.map import map_named
-    from diplo.rollouts.policy import RandomPolicy, choose
 
-    game = FastGame(Position.initial(map_named(map_name)), max_year)
-    rng = random.Random(seed)
-    phases = []
-    while not game.is_over:
-        chosen = choose(RandomPolicy(), game, game.legal_orders(), rng)
-        phases.append(chosen)
-        game.set_orders([code for _power, code in chosen])
-        game.process()
-    return phases
+    return _phases_of_map(seed, max_year, map_named(map_name))
 
 
 @pytest.mark.parametrize(("map_name", "max_year"), [("standard", 1908), ("pure", 1906)])

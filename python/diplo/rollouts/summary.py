@@ -230,18 +230,7 @@ def write_parquet(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
     import pyarrow.parquet as pq
 
     names = columns(rows)
-    types = {
-        "game_id": pa.string(),
-        "seed": pa.int64(),
-        "winner": pa.string(),
-        "draw": pa.bool_(),
-        "end": pa.string(),
-        "phases": pa.int32(),
-        "years": pa.int32(),
-        "final_year": pa.int32(),
-        "file": pa.string(),
-    }
-    schema = pa.schema([(n, types.get(n, pa.int32())) for n in names])
+    schema = _schema(names)
     table = pa.Table.from_pylist([{k: r.get(k) for k in names} for r in rows], schema=schema)
     tmp = _atomic(path)
     pq.write_table(table, tmp)
