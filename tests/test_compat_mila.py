@@ -210,12 +210,13 @@ def test_the_cores_texts_are_format_order_of_the_decoded_codes() -> None:
             game_map = position.map
             kinds.add(position.phase.kind)
             core = game._core
-            possible, orderable, owner, lookup, again = _core.mila_turn(core)
+            possible, orderable, check, lookup, again = _core.mila_turn(core)
             assert again == orderable and again is not orderable
             codes = _core.mila_codes(core)
-            # The bot's path: lookup and owner name exactly each power's listed texts.
-            marks = {p: i + 1 for i, p in enumerate(game_map.powers)}
+            # The bot's path: lookup and check name exactly each power's listed texts.
+            powers = game_map.powers
             index = game_map.location_index
+            allowed = 0
             for power, listed_texts in codes.items():
                 for text, code in listed_texts.items():
                     if text not in lookup:
@@ -224,11 +225,14 @@ def test_the_cores_texts_are_format_order_of_the_decoded_codes() -> None:
                     assert same == text and same_code == code
                     loc = game_map.locations[location_of(code)]
                     assert slot_at == index[game_map.province_of(loc)]
-                    assert owner[tid] in (marks[power], 255)
-            for text, (_, code, _, tid) in lookup.items():
-                if tid < len(owner) and 0 < owner[tid] < 255:
-                    power = game_map.powers[owner[tid] - 1]
-                    assert codes[power].get(text) == code
+                    assert check.allows_text(slot_at, tid, powers.index(power))
+                    allowed += 1
+            for text, (_, code, slot_at, tid) in lookup.items():
+                for i, power in enumerate(powers):
+                    if check.allows_text(slot_at, tid, i):
+                        assert codes[power].get(text) == code
+                        allowed -= 1
+            assert allowed == 0  # each listed text allowed for its power, and nothing else
             legal: dict[str, set[int]] = {}
             for (power, key), slot in zip(core.slots(), core.legal_orders(), strict=True):
                 legal.setdefault(power, set()).update(slot)

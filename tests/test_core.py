@@ -60,9 +60,8 @@ def _entry_points() -> dict[str, Any]:
         "pack_orders": lambda: _core.pack_orders([[1]]),
         "mila_turn": lambda: _core.mila_turn(game),
         "mila_codes": lambda: _core.mila_codes(game),
-        "mila_take": lambda: _core.mila_take(
-            _core.mila_turn(game)[3], _core.mila_turn(game)[2], 1, ["A PAR H"], None
-        ),
+        "MilaCheck.take": lambda: _core.mila_turn(game)[2].take("FRANCE", ["A PAR H"], None),
+        "mila_play": lambda: repr(_core.mila_play(game.clone(), _core.mila_turn(game)[2], {}, ())),
     }
 
 

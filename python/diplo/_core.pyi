@@ -18,13 +18,14 @@ __all__ = [
     "FastGame",
     "FastMap",
     "GameOverError",
+    "MilaCheck",
     "RolloutPlayer",
     "VectorEnv",
     "__version__",
     "_panic_for_test",
     "_panic_in_next_call",
     "mila_codes",
-    "mila_take",
+    "mila_play",
     "mila_turn",
     "pack_orders",
     "process_batch",
@@ -278,37 +279,53 @@ class VectorEnv:
     def _poison(self, i: int) -> None:
         """Tests only: the next step of game ``i`` panics inside the core."""
 
+@final
+class MilaCheck:
+    """Which texts each power may give in the phase :func:`mila_turn` listed (equal for two
+    calls on one state)."""
+
+    def __eq__(self, value: object, /) -> bool: ...
+    def allows_text(self, slot: int, text_id: int, power: int) -> bool:
+        """Whether the text with id ``text_id`` is listed at ``slot`` for the power with index
+        ``power`` (the check :meth:`take` makes of each text)."""
+    def take(
+        self, power: object, texts: list[str], before: dict[int, tuple[Any, ...]] | None
+    ) -> dict[int, tuple[Any, ...]] | None:
+        """``before`` (or an empty dict) copied, each of ``texts`` put at its slot as its
+        ``lookup`` entry; ``None`` unless ``power`` is one of the map's powers and every text is
+        in ``lookup`` and listed for it (and, in an adjustment phase, no two texts are for one
+        slot)."""
+
 def mila_turn(
     game: FastGame,
 ) -> tuple[
     dict[str, list[str]],
     dict[str, list[str]],
-    bytes,
+    MilaCheck,
     dict[str, tuple[str, int, int, int]],
     dict[str, list[str]],
 ]:
-    """The phase as MILA's ``Game`` shows it: ``(possible, orderable, owner, lookup,
+    """The phase as MILA's ``Game`` shows it: ``(possible, orderable, check, lookup,
     orderable_again)``: every location -> the sorted texts of the orders listed there (a fleet
     on a split coast under its province and its coast; each list new); power -> the keys it
-    orders; per text id ``1 +`` the index of the power that may give the text now (0: none, 255:
-    more than one); the map's ``{text: (text, code, slot, text id)}`` (``slot``: the location
-    index of the province ordered); a second ``orderable``. A plain army move beyond the
-    neighbours is not listed (MILA lists it with ``VIA``)."""
+    orders; which texts each power may give now; the map's ``{text: (text, code, slot, text
+    id)}`` (``slot``: the location index of the province ordered); a second ``orderable``. A
+    plain army move beyond the neighbours is not listed (MILA lists it with ``VIA``)."""
 
 def mila_codes(game: FastGame) -> dict[str, dict[str, int]]:
     """Per power, ``{text: code}`` of the orders :func:`mila_turn` lists this phase."""
 
-def mila_take(
-    lookup: dict[str, tuple[str, int, int, int]],
-    owner: bytes,
-    mark: int,
-    texts: list[str],
-    before: dict[int, tuple[Any, ...]] | None,
-    distinct: bool = False,
-) -> dict[int, tuple[Any, ...]] | None:
-    """``before`` (or an empty dict) copied, each of ``texts`` put at its slot as its ``lookup``
-    entry; ``None`` unless every text is in ``lookup`` and marked ``mark`` in ``owner`` (and,
-    with ``distinct``, no two texts are for one slot)."""
+def mila_play(
+    game: FastGame,
+    check: MilaCheck,
+    orders: dict[str, dict[int, tuple[Any, ...]]],
+    powers: tuple[str, ...],
+) -> FastGame | None:
+    """Plays the phase on the orders kept by ``diplo.compat.mila`` (power -> slot -> entry, the
+    code second), read in the order of ``powers``; returns a copy of the game before the phase,
+    or ``None`` (nothing done) when an order was kept unread (its code ``None``). Orders that
+    ``check`` lists for their power are taken as listed; any other makes the engine check them
+    all."""
 
 def process_batch(
     games: Sequence[FastGame],

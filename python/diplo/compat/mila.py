@@ -142,7 +142,7 @@ class _Tables:
         self.locations: tuple[str, ...] = tuple(game_map.locations)
         self.province: list[int] = [index[game_map.province_of(loc)] for loc in self.locations]
         self.powers: tuple[str, ...] = tuple(game_map.powers)
-        #: Power -> 1 + its index (``_Turn.owner``'s marks; a byte each, 255 meaning none).
+        #: Power -> 1 + its index (the marks of ``_Turn.check``; 255 meaning more than one).
         self.power_mark: dict[str, int] = {
             p: i + 1 for i, p in enumerate(game_map.powers) if i + 1 < 255
         }
@@ -167,8 +167,9 @@ class _Turn:
     The texts come from the core (``_core.mila_turn``: sorted, MILA's forms only), which makes
     them as :func:`diplo.orders.format_order` writes the decoded orders (held together by
     ``tests/test_compat_mila.py``). A bot's order is read with ``lookup`` (the map's
-    ``{text: (text, code, slot, text id)}``) and ``owner`` (per text id, ``1 +`` the index of
-    the power that may give it now): one dict lookup and one byte. Everything else (the raw
+    ``{text: (text, code, slot, text id)}``) and ``check`` (per slot, the power ordering there
+    and the ids of the texts listed there): one dict lookup and a look at the slot. Everything
+    else (the raw
     state, each power's ``{text: code}``, the legal codes, the position) is made when first
     asked for."""
 
@@ -181,15 +182,15 @@ class _Turn:
         self.kind: str = phase[-1]
         self.name = _mila_name(phase)  # MILA's name: four-digit years (S0001M)
         self.tables = tables
-        #: Power -> the mark ``owner`` holds for it; whether two orders for one slot are
+        #: Power -> the mark ``check`` holds for it; whether two orders for one slot are
         #: read the long way (MILA voids the second adjustment order; a waive is, always).
         self.marks = tables.power_mark
         self.adjusting = phase[-1] == "A"
-        #: Every location -> its listed texts; power -> its keys; text id -> 1 + its power's
-        #: index (0: none); the map's {text: (text, code, slot, text id)}; a copy of
-        #: ``orderable`` for the first caller to have (``None`` once handed out).
+        #: Every location -> its listed texts; power -> its keys; which texts each power may
+        #: give (``_core.MilaCheck``); the map's {text: (text, code, slot, text id)}; a copy
+        #: of ``orderable`` for the first caller to have (``None`` once handed out).
         made = _core.mila_turn(core)
-        self.possible, self.orderable, self.owner, self.lookup, spare = made
+        self.possible, self.orderable, self.check, self.lookup, spare = made
         self.spare: dict[str, list[str]] | None = spare
         self._core = core
         self._state: FastState | None = None
@@ -1215,21 +1216,12 @@ class Game:
             and not (self._loaded or self._orders_loaded or self._done)
             and "NO_CHECK" not in self.rules
         ):
-            mark = turn.marks.get(power_name)
-            if mark is not None:
-                # Each text's entry (text, code, slot, text id) kept at its slot; None: some
-                # text not listed for the power (or not a string), read the long way.
-                kept = _core.mila_take(
-                    turn.lookup,
-                    turn.owner,
-                    mark,
-                    orders,
-                    self._orders.get(power_name),
-                    turn.adjusting,
-                )
-                if kept is not None:
-                    self._orders[power_name] = kept
-                    return
+            # Each text's entry (text, code, slot, text id) kept at its slot; None: some text
+            # not listed for the power (or not a string, or an unknown power), read the long way.
+            kept = turn.check.take(power_name, orders, self._orders.get(power_name))
+            if kept is not None:
+                self._orders[power_name] = kept
+                return
         power = power_name if power_name in self._powers else self._power(power_name)
         kind = type(orders)
         texts: Sequence[str]
@@ -1520,19 +1512,19 @@ class Game:
         turn = self._turn
         powers = self._tables.powers
         voids: list[tuple[str, str]] = []
-        orders = self._orders
-        # Every order was read when given (code None: kept unchecked, read now).
-        codes = [e[1] for p in powers if p in orders for e in orders[p].values()]
-        kept: dict[str, list[str]] | None = None
-        if None in codes:
-            codes, kept = self._codes_to_play(turn, voids)
         core = self._core
-        before = core.clone()  # the phase's state, read when the history is asked for
-        core.set_orders(codes)
-        core.process()
+        # Every order was read when given (code None: kept unchecked, read now); the engine
+        # copied before the phase is kept for the history.
+        before = _core.mila_play(core, turn.check, self._orders, powers)
+        kept: dict[str, list[str]] | None = None
+        if before is None:
+            codes, kept = self._codes_to_play(turn, voids)
+            before = core.clone()
+            core.set_orders(codes)
+            core.process()
         record = _Record(turn.name, before, kept, self.messages, voids=voids)
         if kept is None:
-            record.pending = (orders, powers)  # the orders' texts listed when asked for
+            record.pending = (self._orders, powers)  # the orders' texts listed when asked for
         self._records.append(record)
         self.messages = History()
         self._orders = {}

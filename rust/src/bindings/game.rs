@@ -61,7 +61,7 @@ pub struct PyFastGame {
     pub(crate) game: AnyGame,
 }
 
-fn game_over() -> PyErr {
+pub(super) fn game_over() -> PyErr {
     GameOverError::new_err("the game is over")
 }
 
@@ -70,7 +70,7 @@ fn other_map() -> PyErr {
 }
 
 /// Processes `game`, refusing (the game unchanged) to go past [`MAX_YEAR`].
-fn process_checked<M: Known>(game: &mut Game<M>) -> PyResult<()> {
+pub(super) fn process_checked<M: Known>(game: &mut Game<M>) -> PyResult<()> {
     if in_last_year(game) {
         // Rare: play a copy, kept only if it stays within the years a state may have.
         let mut trial = game.clone();
@@ -88,6 +88,15 @@ fn process_checked<M: Known>(game: &mut Game<M>) -> PyResult<()> {
     }
     game.process()
         .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))
+}
+
+impl PyFastGame {
+    /// A copy of the game (`FastGame.clone`), its panic test hook unset.
+    pub(super) fn clone_game(&self) -> PyFastGame {
+        let mut game = self.game.clone();
+        on_game!(&mut game, g => g.poisoned = false);
+        PyFastGame { game }
+    }
 }
 
 #[pymethods]
@@ -256,9 +265,7 @@ impl PyFastGame {
     }
 
     fn clone(&self) -> PyFastGame {
-        let mut game = self.game.clone();
-        on_game!(&mut game, g => g.poisoned = false);
-        PyFastGame { game }
+        self.clone_game()
     }
 
     /// Submits `codes` given by `powers` (bytes, one power index per code; 255: the owner) and

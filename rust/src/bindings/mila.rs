@@ -15,13 +15,16 @@
 //! lookup and one byte each, with no per-phase dict of texts.
 
 use std::ops::Bound::{Excluded, Unbounded};
+use std::sync::Arc;
 
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::any::on_game;
 use super::errors::guarded;
-use super::game::PyFastGame;
+use super::game::{game_over, in_last_year, process_checked, PyFastGame};
+use super::intake::GARBAGE;
 use super::texts::{map_names, KeyHasher, MapNames};
 use crate::engine::encode::{a_of, kind, kind_of, loc_of, signed, via_of, Code};
 use crate::engine::game_map::{has, GameMap, Mask};
@@ -109,6 +112,38 @@ pub(crate) struct MilaTexts {
     lookup: Option<Py<PyDict>>,
     /// `{location: None}` in the map's order: a phase's `possible` starts as its copy.
     template: Option<Py<PyDict>>,
+    /// Slot listings made before, by [`listing_hash`] of their text keys (see [`Listing`]).
+    listings:
+        std::collections::HashMap<u64, Arc<Listing>, std::hash::BuildHasherDefault<KeyHasher>>,
+}
+
+/// One slot's listing as made before. A slot's texts depend on nothing but its keys (the
+/// [`text_key`] of each of its codes, written per slot: see [`SlotKeys`]), so a slot whose keys
+/// are those of a listing made before lists the same texts: the listing is reused, its list copied, and
+/// neither the texts nor their order is looked up again. Units standing as they stood before
+/// (the neighbours, the fleets at sea alike) are common from phase to phase and game to game.
+struct Listing {
+    /// The slot's keys ([`SlotKeys`]; compared in full on a hit).
+    keys: Box<[u64]>,
+    /// The listed text ids, in text order, and their codes.
+    ids: Arc<[u32]>,
+    codes: Box<[Code]>,
+    /// The location of the listed codes' unit (or build site): a fleet's coast.
+    loc: usize,
+    /// The listed texts (copied for each phase, never handed out).
+    list: Py<PyList>,
+}
+
+/// A map's listings are forgotten past this many.
+const LISTINGS_MAX: usize = 1 << 16;
+
+/// The key of a listing: its keys hashed (a hit is then checked key by key).
+fn listing_hash(keys: &[u64]) -> u64 {
+    let mut h = 0x243F_6A88_85A3_08D3u64 ^ keys.len() as u64;
+    for &k in keys {
+        h = (h ^ k).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    }
+    h
 }
 
 impl MilaTexts {
@@ -222,92 +257,243 @@ impl MilaTexts {
         self.ids.clear();
         self.texts.clear();
         self.lookup = None;
+        self.listings.clear();
     }
-}
 
-/// A slot's power, key, whether the key is a power, and its codes.
-type SlotCodes = (u8, u16, bool, Vec<Code>);
-
-/// The game's slots with their codes, MILA's way: a power's waive listed at each of its build
-/// sites (the engine lists it in a slot of its own after them, one shape with `diplo.legal`).
-fn slot_codes<M: Mask>(g: &Game<M>) -> Vec<SlotCodes> {
-    let mut slots = g.with_legal(|legal, slots| {
-        slots
-            .iter()
-            .map(|s| (s.power, s.key, s.key_is_power, legal.codes_of(s).to_vec()))
-            .collect::<Vec<SlotCodes>>()
-    });
-    let waives: Vec<(u8, Code)> = slots
-        .iter()
-        .filter(|s| s.2)
-        .flat_map(|s| s.3.iter().map(move |&c| (s.0, c)))
-        .collect();
-    for s in slots.iter_mut().filter(|s| !s.2) {
-        s.3.extend(waives.iter().filter(|w| w.0 == s.0).map(|w| w.1));
-    }
-    slots
-}
-
-/// The ids of the texts listed in each slot of `slots` (with their codes), sorted by text:
-/// slot `i`'s are `listed[bounds[i]..bounds[i + 1]]` (`cache` holding the map's texts, made
-/// where missing).
-struct Listed {
-    listed: Vec<(u32, Code)>,
-    bounds: Vec<usize>,
-}
-
-impl Listed {
-    fn of(&self, slot: usize) -> &[(u32, Code)] {
-        &self.listed[self.bounds[slot]..self.bounds[slot + 1]]
-    }
-}
-
-fn listed<M: Mask>(
-    py: Python<'_>,
-    g: &Game<M>,
-    cache: &mut MilaTexts,
-    slots: &[SlotCodes],
-) -> PyResult<Listed> {
-    let (map, st) = (g.map, &g.state);
-    if cache.index.len() > TEXTS_MAX {
-        cache.forget_all();
-    }
-    let mut keyed: Vec<(u64, u32, Code)> = Vec::new();
-    let mut out = Listed {
-        listed: Vec::with_capacity(slots.iter().map(|s| s.3.len()).sum()),
-        bounds: Vec::with_capacity(slots.len() + 1),
-    };
-    out.bounds.push(0);
-    for (_, _, key_is_power, codes) in slots {
-        if !*key_is_power {
-            for &code in codes {
-                let id = cache.get(py, map, st, code)?;
-                if id != NOT_LISTED {
-                    keyed.push((0, id, code));
-                }
+    /// The listing of a slot whose codes are `codes` with keys `keys` ([`SlotKeys`]; made and
+    /// kept on first use).
+    fn listing<M: Mask>(
+        &mut self,
+        py: Python<'_>,
+        map: &GameMap<M>,
+        st: &State<M>,
+        codes: &[Code],
+        keys: &[u64],
+    ) -> PyResult<Arc<Listing>> {
+        let h = listing_hash(keys);
+        if let Some(found) = self.listings.get(&h) {
+            if *found.keys == *keys {
+                return Ok(found.clone());
             }
-            // Ranks read after the slot's texts are made (a new text may rank all anew).
-            for k in keyed.iter_mut() {
-                k.0 = cache.texts[k.1 as usize].rank;
-            }
-            keyed.sort_unstable_by_key(|k| k.0);
-            out.listed
-                .extend(keyed.drain(..).map(|(_, id, code)| (id, code)));
         }
-        out.bounds.push(out.listed.len());
+        let mut keyed: Vec<(u64, u32, Code)> = Vec::with_capacity(codes.len());
+        for &code in codes {
+            let id = self.get(py, map, st, code)?;
+            if id != NOT_LISTED {
+                keyed.push((0, id, code));
+            }
+        }
+        // Ranks read after the slot's texts are made (a new text may rank all anew).
+        for k in keyed.iter_mut() {
+            k.0 = self.texts[k.1 as usize].rank;
+        }
+        keyed.sort_unstable_by_key(|k| k.0);
+        let list = PyList::new(
+            py,
+            keyed
+                .iter()
+                .map(|k| self.texts[k.1 as usize].py_text.bind(py)),
+        )?;
+        let made = Arc::new(Listing {
+            keys: keys.into(),
+            ids: keyed.iter().map(|k| k.1).collect(),
+            codes: keyed.iter().map(|k| k.2).collect(),
+            loc: keyed.first().map_or(usize::MAX, |k| loc_of(k.2)),
+            list: list.unbind(),
+        });
+        if self.listings.len() >= LISTINGS_MAX {
+            self.listings.clear();
+        }
+        self.listings.insert(h, made.clone());
+        Ok(made)
     }
-    Ok(out)
+}
+
+/// Which texts each power may give this phase, and the bot's way in (`MilaCheck.take`): per
+/// slot (the location index of a unit's or build site's province), `1 +` the index of the power
+/// ordering there (0: none; [`SHARED`]: more than one) and the ids of the texts listed there;
+/// the map's `lookup` (`{text: (text, code, slot, id)}`); whether two orders for one slot are
+/// refused (an adjustment phase: MILA voids the second); the state it describes (its stamp).
+/// Made by `mila_turn`; never changed.
+#[pyclass(frozen, name = "MilaCheck", module = "diplo._core")]
+pub(crate) struct MilaCheck {
+    marks: Box<[u8]>,
+    ids: Box<[Option<Arc<[u32]>>]>,
+    lookup: Py<PyDict>,
+    distinct: bool,
+    stamp: u64,
+    names: &'static MapNames,
+}
+
+impl MilaCheck {
+    /// Whether text id `id` is listed at `slot` for the power marked `mark`.
+    #[inline]
+    fn allows(&self, slot: usize, id: u32, mark: u8) -> bool {
+        self.marks.get(slot) == Some(&mark)
+            && self.ids[slot].as_ref().is_some_and(|ids| ids.contains(&id))
+    }
+
+    /// The mark of the power named `power` (the map's own name object, or an equal string),
+    /// or `None`.
+    fn mark_of(&self, power: &Bound<'_, PyAny>) -> Option<u8> {
+        let names = &self.names.powers;
+        let at = names
+            .iter()
+            .position(|n| n.as_ptr() == power.as_ptr())
+            .or_else(|| {
+                let text = power.downcast::<PyString>().ok()?.to_str().ok()?;
+                names
+                    .iter()
+                    .position(|n| n.bind(power.py()).to_str().ok() == Some(text))
+            })?;
+        u8::try_from(at + 1).ok().filter(|&m| m < SHARED)
+    }
+
+    /// Whether `entry` (an order kept by [`MilaCheck::take`]) is a text listed for the power
+    /// marked `mark`, and its code.
+    fn listed_code(&self, entry: &Bound<'_, PyTuple>, mark: u8) -> Option<Code> {
+        if entry.len() != 4 {
+            return None;
+        }
+        let slot = entry.get_item(2).ok()?.extract::<usize>().ok()?;
+        let id = entry.get_item(3).ok()?.extract::<u32>().ok()?;
+        let code = entry.get_item(1).ok()?.extract::<i64>().ok()?;
+        self.allows(slot, id, mark)
+            .then(|| Code::try_from(code).ok())?
+    }
+}
+
+#[pymethods]
+impl MilaCheck {
+    /// Equal checks describe one state alike (two calls of `mila_turn` on one game).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        let Ok(other) = other.downcast::<MilaCheck>() else {
+            return false;
+        };
+        let other = other.get();
+        self.stamp == other.stamp
+            && self.distinct == other.distinct
+            && self.marks == other.marks
+            && self.ids == other.ids
+            && self.lookup.is(&other.lookup)
+    }
+
+    /// Whether the text with id ``text_id`` is listed at ``slot`` for the power with index
+    /// ``power`` (the check `take` makes of each text).
+    fn allows_text(&self, slot: usize, text_id: u32, power: usize) -> bool {
+        power < usize::from(SHARED - 1) && self.allows(slot, text_id, power as u8 + 1)
+    }
+
+    /// A bot's orders for one power, read as `mila_turn` listed them: `before` (the orders kept
+    /// so far, slot -> entry; `None` for none) with each of `texts` put at its slot as its
+    /// `lookup` entry, in a new dict; `None` (nothing made) unless `power` is one of the map's
+    /// powers and every text is in `lookup` and listed for it, and, in an adjustment phase, no
+    /// two texts are for one slot. Runs inside the panic guard.
+    #[pyo3(signature = (power, texts, before))]
+    fn take<'py>(
+        &self,
+        power: &Bound<'py, PyAny>,
+        texts: &Bound<'py, PyList>,
+        before: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        guarded(|| {
+            let Some(mark) = self.mark_of(power) else {
+                return Ok(None);
+            };
+            take(
+                power.py(),
+                self.lookup.bind(power.py()),
+                self,
+                mark,
+                texts,
+                before,
+            )
+        })
+    }
+}
+
+/// A slot of the phase for MILA's lists: its power and province, and where its codes and text
+/// keys lie in [`SlotKeys`]' buffers.
+struct KeyedSlot {
+    power: u8,
+    key: u16,
+    start: usize,
+    end: usize,
+}
+
+/// The phase's slots with their codes and listing keys, MILA's way: a power's waive listed at
+/// each of its build sites (the engine lists it in a slot of its own after them, one shape with
+/// `diplo.legal`), the waive's own slot left out. A slot's keys are the tag of the unit it
+/// orders, then per code the code with the tag of the unit it names (a support's or convoy's):
+/// what its texts are made of ([`text_key`] of each code, the ordered unit written once); its
+/// codes start with a placeholder beside the first key.
+struct SlotKeys {
+    slots: Vec<KeyedSlot>,
+    codes: Vec<Code>,
+    keys: Vec<u64>,
+}
+
+fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
+    let (map, st) = (g.map, &g.state);
+    g.with_legal(|legal, slots| {
+        let waives: Vec<(u8, Code)> = slots
+            .iter()
+            .filter(|s| s.key_is_power)
+            .flat_map(|s| legal.codes_of(s).iter().map(move |&c| (s.power, c)))
+            .collect();
+        let total = slots
+            .iter()
+            .map(|s| legal.codes_of(s).len() + 1)
+            .sum::<usize>()
+            + waives.len() * slots.len().min(map.provinces);
+        let mut out = SlotKeys {
+            slots: Vec::with_capacity(slots.len()),
+            codes: Vec::with_capacity(total),
+            keys: Vec::with_capacity(total),
+        };
+        for s in slots.iter().filter(|s| !s.key_is_power) {
+            let start = out.keys.len();
+            let waived = waives.iter().filter(|w| w.0 == s.power).map(|w| w.1);
+            // The unit ordered (for a build site, the unit there: none), then each code with
+            // the unit it names: all that the texts depend on (`text_key`, made per slot).
+            let me = if st.kind == RETREATS {
+                st.dislodged[s.key as usize]
+            } else {
+                st.units[s.key as usize]
+            };
+            out.keys.push(tag(me));
+            out.codes.push(0);
+            for code in legal.codes_of(s).iter().copied().chain(waived) {
+                let k = kind_of(code);
+                let named =
+                    if k == kind::SUPPORT_HOLD || k == kind::SUPPORT_MOVE || k == kind::CONVOY {
+                        let other = st.units.as_ref().get(a_of(code)).copied();
+                        tag(other.unwrap_or(Piece::NONE)) << 48
+                    } else {
+                        0
+                    };
+                out.codes.push(code);
+                out.keys.push(code | named);
+            }
+            out.slots.push(KeyedSlot {
+                power: s.power,
+                key: s.key,
+                start,
+                end: out.keys.len(),
+            });
+        }
+        out
+    })
 }
 
 /// The phase as MILA's `Game` shows it to a bot, in one call:
-/// `(possible, orderable, owner, lookup, orderable_again)`. `possible` maps every location name to the sorted
-/// texts of the orders listed there (a unit's province, and also its coast for a fleet on a
-/// split coast; a build site's province), each list new; `orderable` maps each power to the
-/// keys it orders; `owner` holds per text id `1 +` the index of the power that may give the text
-/// now (0: none; 255: more than one); `lookup` is the map's `{text: (text, code, slot, id)}`;
-/// `orderable_again` is a second `orderable`, for a caller to keep. A power
-/// that may build but has no free home centre lists nothing. Runs inside the panic guard
-/// (`errors::guarded`): a bug is a `RuntimeError`.
+/// `(possible, orderable, check, lookup, orderable_again)`. `possible` maps every location name
+/// to the sorted texts of the orders listed there (a unit's province, and also its coast for a
+/// fleet on a split coast; a build site's province), each list new; `orderable` maps each power
+/// to the keys it orders; `check` is the phase's [`MilaCheck`]; `lookup` is the map's
+/// `{text: (text, code, slot, id)}`; `orderable_again` is a second `orderable`, for a caller to
+/// keep. A power that may build but has no free home centre lists nothing. Runs inside the
+/// panic guard (`errors::guarded`): a bug is a `RuntimeError`.
 #[pyfunction]
 fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyTuple>> {
     guarded(|| on_game!(&game.game, g => turn(py, g)))
@@ -315,11 +501,21 @@ fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bou
 
 fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTuple>> {
     let map = g.map;
-    let slots = slot_codes(g);
+    let keyed = slot_keys(g);
     let names: &MapNames = map_names(py, map);
     let mut guard = names.mila.lock().unwrap_or_else(|e| e.into_inner());
     let cache = &mut *guard;
-    let listed_of = listed(py, g, cache, &slots)?;
+    if cache.index.len() > TEXTS_MAX {
+        cache.forget_all();
+    }
+    let mut listings = Vec::with_capacity(keyed.slots.len());
+    for s in &keyed.slots {
+        let (codes, keys) = (
+            &keyed.codes[s.start + 1..s.end],
+            &keyed.keys[s.start..s.end],
+        );
+        listings.push(cache.listing(py, map, &g.state, codes, keys)?);
+    }
     let template = cache
         .template
         .get_or_insert_with(|| {
@@ -337,41 +533,34 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
         .get_or_insert_with(|| PyDict::new(py).unbind())
         .bind(py)
         .clone();
-    let mut lists: Vec<Option<Bound<'py, PyList>>> = vec![None; names.locations.len()];
+    drop(guard);
+    let locations = names.locations.len();
+    let mut lists: Vec<Option<Bound<'py, PyList>>> = vec![None; locations];
     let mut keys: Vec<Vec<&Py<PyString>>> = vec![Vec::new(); map.powers];
     let split = g.state.kind != ADJUSTMENTS;
-    let texts = &cache.texts;
-    let owner = PyBytes::new_with(py, texts.len(), |buf| {
-        buf.fill(0);
-        for (n, (power, _, _, _)) in slots.iter().enumerate() {
-            for &(id, _) in listed_of.of(n) {
-                let mine = if *power < SHARED - 1 {
-                    power + 1
-                } else {
-                    SHARED
-                };
-                let mark = &mut buf[id as usize];
-                *mark = if *mark == 0 || *mark == mine {
-                    mine
-                } else {
-                    SHARED
-                };
-            }
-        }
-        Ok(())
-    })?;
-    for (n, (power, key, _, _)) in slots.iter().enumerate() {
-        let listed = listed_of.of(n);
-        if listed.is_empty() {
+    let mut marks = vec![0u8; locations].into_boxed_slice();
+    let mut ids: Box<[Option<Arc<[u32]>>]> = vec![None; locations].into_boxed_slice();
+    for (s, listing) in keyed.slots.iter().zip(&listings) {
+        if listing.ids.is_empty() {
             continue;
         }
-        let key = *key as usize;
-        keys[*power as usize].push(&names.locations[key]);
-        let list = PyList::new(
-            py,
-            listed.iter().map(|x| texts[x.0 as usize].py_text.bind(py)),
-        )?;
-        let loc = loc_of(listed[0].1);
+        let key = s.key as usize;
+        let mine = if s.power < SHARED - 1 {
+            s.power + 1
+        } else {
+            SHARED
+        };
+        let mark = &mut marks[key];
+        *mark = if *mark == 0 || *mark == mine {
+            mine
+        } else {
+            SHARED
+        };
+        ids[key] = Some(listing.ids.clone());
+        keys[s.power as usize].push(&names.locations[key]);
+        let bound = listing.list.bind(py);
+        let list = bound.get_slice(0, bound.len());
+        let loc = listing.loc;
         if split && loc != key && loc < lists.len() {
             lists[loc] = Some(list.clone());
         }
@@ -384,7 +573,17 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
             None => possible.set_item(name.bind(py), PyList::empty(py))?,
         }
     }
-    drop(guard);
+    let check = Bound::new(
+        py,
+        MilaCheck {
+            marks,
+            ids,
+            lookup: lookup.clone().unbind(),
+            distinct: g.state.kind == ADJUSTMENTS,
+            stamp: g.stamp,
+            names,
+        },
+    )?;
     // Two alike: one kept, one handed to the first caller (who may change it).
     let orderable = || -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -401,43 +600,25 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
         [
             possible.into_any(),
             orderable()?.into_any(),
-            owner.into_any(),
+            check.into_any(),
             lookup.into_any(),
             orderable()?.into_any(),
         ],
     )
 }
 
-/// A bot's orders for one power, read as `mila_turn` listed them: `before` (the orders kept
-/// so far, slot -> entry; `None` for none) with each of `texts` put at its slot as its `lookup`
-/// entry, in a new dict; `None` (nothing made) unless every text is in `lookup` with `owner`
-/// marking it `mark`'s, and, with `distinct`, no two texts are for one slot (an adjustment
-/// phase, where MILA voids the second). Runs inside the panic guard.
-#[pyfunction]
-#[pyo3(signature = (lookup, owner, mark, texts, before, distinct = false))]
-fn mila_take<'py>(
-    py: Python<'py>,
-    lookup: &Bound<'py, PyDict>,
-    owner: &Bound<'py, PyBytes>,
-    mark: u8,
-    texts: &Bound<'py, PyList>,
-    before: Option<&Bound<'py, PyDict>>,
-    distinct: bool,
-) -> PyResult<Option<Bound<'py, PyDict>>> {
-    guarded(|| take(py, lookup, owner, mark, texts, before, distinct))
-}
-
+/// [`MilaCheck::take`] for the power marked `mark`.
 fn take<'py>(
     py: Python<'py>,
     lookup: &Bound<'py, PyDict>,
-    owner: &Bound<'py, PyBytes>,
+    check: &MilaCheck,
     mark: u8,
     texts: &Bound<'py, PyList>,
     before: Option<&Bound<'py, PyDict>>,
-    distinct: bool,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let marks = owner.as_bytes();
+    let distinct = check.distinct;
     let mut found = Vec::with_capacity(texts.len());
+    let mut slots = Vec::with_capacity(if distinct { texts.len() } else { 0 });
     for text in texts.iter() {
         // An unhashable item is not listed: the caller reads it the long way (and says why).
         let Ok(Some(entry)) = lookup.get_item(&text) else {
@@ -446,19 +627,21 @@ fn take<'py>(
         let Ok(entry) = entry.downcast_into::<PyTuple>() else {
             return Ok(None);
         };
-        let Ok(id) = entry.get_item(3).and_then(|id| id.extract::<usize>()) else {
+        let (Ok(slot), Ok(id)) = (
+            entry.get_item(2).and_then(|s| s.extract::<usize>()),
+            entry.get_item(3).and_then(|id| id.extract::<u32>()),
+        ) else {
             return Ok(None);
         };
-        if marks.get(id) != Some(&mark) {
+        if !check.allows(slot, id, mark) {
             return Ok(None);
+        }
+        if distinct {
+            slots.push(slot);
         }
         found.push((entry.get_item(2)?, entry));
     }
     if distinct {
-        let mut slots = Vec::with_capacity(found.len());
-        for (slot, _) in &found {
-            slots.push(slot.extract::<usize>()?);
-        }
         slots.sort_unstable();
         if slots.windows(2).any(|w| w[0] == w[1]) {
             return Ok(None);
@@ -482,28 +665,96 @@ fn mila_codes<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bo
 }
 
 fn codes<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyDict>> {
-    let slots = slot_codes(g);
+    let keyed = slot_keys(g);
     let names = map_names(py, g.map);
     let mut guard = names.mila.lock().unwrap_or_else(|e| e.into_inner());
     let cache = &mut *guard;
-    let listed_of = listed(py, g, cache, &slots)?;
+    if cache.index.len() > TEXTS_MAX {
+        cache.forget_all();
+    }
     let out = PyDict::new(py);
     let by_power: Vec<Bound<'py, PyDict>> = names.powers.iter().map(|_| PyDict::new(py)).collect();
     for (name, dict) in names.powers.iter().zip(&by_power) {
         out.set_item(name.bind(py), dict)?;
     }
-    for (n, (power, _, _, _)) in slots.iter().enumerate() {
-        for &(id, code) in listed_of.of(n) {
+    for s in &keyed.slots {
+        let (codes, keys) = (
+            &keyed.codes[s.start + 1..s.end],
+            &keyed.keys[s.start..s.end],
+        );
+        let listing = cache.listing(py, g.map, &g.state, codes, keys)?;
+        for (&id, &code) in listing.ids.iter().zip(listing.codes.iter()) {
             let text = cache.texts[id as usize].py_text.bind(py);
-            by_power[*power as usize].set_item(text, signed(code))?;
+            by_power[s.power as usize].set_item(text, signed(code))?;
         }
     }
     Ok(out)
 }
 
-/// Adds `mila_turn`, `mila_codes` and `mila_take` to `diplo._core`.
+/// Plays the phase on the orders kept by the drop-in: `orders` (power -> slot -> entry, the
+/// code second) read in the order of `powers`. Returns a copy of the game as it was, for the
+/// history; `None`, with nothing done, when an order was kept unread (its code `None`). Orders
+/// that `check` (this state's) lists for their power, one per slot, are taken as listed
+/// (`Game::process_listed`); any other order makes the engine check them all. Runs inside the
+/// panic guard.
+#[pyfunction]
+fn mila_play(
+    mut game: PyRefMut<'_, PyFastGame>,
+    check: &Bound<'_, MilaCheck>,
+    orders: &Bound<'_, PyDict>,
+    powers: &Bound<'_, PyTuple>,
+) -> PyResult<Option<PyFastGame>> {
+    guarded(|| {
+        if game.game.over() {
+            return Err(game_over());
+        }
+        let check = check.get();
+        let stamp = on_game!(&game.game, g => g.stamp);
+        let mut listed = check.stamp == stamp;
+        let mut codes: Vec<Code> = Vec::new();
+        for power in powers.iter() {
+            let Some(given) = orders.get_item(&power)? else {
+                continue;
+            };
+            let given = given.downcast_into::<PyDict>()?;
+            let mark = check.mark_of(&power).unwrap_or(0);
+            for entry in given.values().iter() {
+                let entry = entry.downcast_into::<PyTuple>()?;
+                if listed {
+                    if let Some(code) = check.listed_code(&entry, mark) {
+                        codes.push(code);
+                        continue;
+                    }
+                    listed = false;
+                }
+                let code = entry.get_item(1)?;
+                if code.is_none() {
+                    return Ok(None);
+                }
+                codes.push(
+                    code.extract::<i64>()
+                        .map_or(GARBAGE, |c| Code::try_from(c).unwrap_or(GARBAGE)),
+                );
+            }
+        }
+        let before = game.clone_game();
+        on_game!(&mut game.game, g => {
+            g.orders = codes;
+            if listed && !in_last_year(g) {
+                g.process_listed()
+                    .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+            } else {
+                process_checked(g)?;
+            }
+        });
+        Ok(Some(before))
+    })
+}
+
+/// Adds `MilaCheck`, `mila_turn`, `mila_codes` and `mila_play` to `diplo._core`.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<MilaCheck>()?;
     m.add_function(wrap_pyfunction!(mila_turn, m)?)?;
     m.add_function(wrap_pyfunction!(mila_codes, m)?)?;
-    m.add_function(wrap_pyfunction!(mila_take, m)?)
+    m.add_function(wrap_pyfunction!(mila_play, m)?)
 }

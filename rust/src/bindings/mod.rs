@@ -8,7 +8,7 @@
 //! * `intake` — reading orders: codes, order objects, canonical texts.
 //! * `documents` — the position document reader and writers.
 //! * `texts` — a map's Python strings: names and interned order texts.
-//! * `mila` — MILA's order texts, a bot's orders read back (`mila_turn`, `mila_take`).
+//! * `mila` — MILA's order texts, a bot's orders read back and played (`mila_turn`, `MilaCheck`, `mila_play`).
 //! * `batch` — `process_batch`, `pack_orders`.
 //! * `rollout` — the game-file writer of `diplo rollouts` and its `RolloutPlayer` class.
 //! * `vector` — the `VectorEnv` class (NumPy buffers filled in place).
