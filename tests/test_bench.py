@@ -96,6 +96,8 @@ def test_json_report_has_every_workload_and_engine() -> None:
         expected["strings"].add("mila")
         expected["selfplay"].add("mila")
         expected.setdefault("mila-api", set()).add("mila")
+        if fast:
+            expected["mila-api"].add("api-floor")
         if "vector" in expected:
             expected["vector"].add("mila")
     else:
@@ -431,3 +433,40 @@ def test_text_report_shows_the_same_games() -> None:
     assert len({row[6] for row in rows}) == 1  # final positions
     assert "the same games on every engine" in table
     assert "NOT the same games" not in table
+
+
+@pytest.mark.skipif(not rust_available(), reason="the drop-in needs the Rust core")
+def test_api_floor_replays_the_drop_ins_games_and_asks_the_same_questions() -> None:
+    """``api-floor`` (the bound on any implementation's ratio) hands the bot the drop-in's own
+    phases, so the bot plays the same game on it: the same phases and the same orders, each call
+    a new dict of new lists."""
+    import random
+
+    from diplo.compat import mila as compat
+
+    class Given:
+        """A game whose ``set_orders`` calls are written down."""
+
+        def __init__(self, game: Any) -> None:
+            self.game = game
+            self.orders: list[tuple[str, str, list[str]]] = []
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.game, name)
+
+        def set_orders(self, power: str, orders: list[str]) -> None:
+            self.orders.append((self.game.get_current_phase(), power, orders))
+            self.game.set_orders(power, orders)
+
+    for seed in (3, 8):
+        floor, _ = bench._api_floor_engine(seed, 1903, compat).setup(0)
+        first = floor.get_all_possible_orders()
+        again = floor.get_all_possible_orders()
+        assert first == again and first is not again
+        assert all(first[loc] is not again[loc] for loc in first)
+        assert first["PAR"] and not first["NAO"]
+        on_floor, on_drop_in = Given(floor), Given(compat.Game(map_name="standard"))
+        phases = bench._mila_bot(on_floor, random.Random(seed), 1903)
+        assert phases == bench._mila_bot(on_drop_in, random.Random(seed), 1903) >= 6
+        assert on_floor.orders == on_drop_in.orders
+        assert floor.get_current_phase() == "S1904M" and not floor.is_game_done
