@@ -61,7 +61,7 @@ def _entry_points() -> dict[str, Any]:
         "mila_turn": lambda: _core.mila_turn(game),
         "mila_codes": lambda: _core.mila_codes(game),
         "MilaCheck.take": lambda: _core.mila_turn(game)[2].take("FRANCE", ["A PAR H"], None),
-        "mila_play": lambda: repr(_core.mila_play(game.clone(), _core.mila_turn(game)[2], {}, ())),
+        "mila_play": lambda: repr(_core.mila_play(game.clone(), _core.mila_turn(game)[2], {})),
     }
 
 

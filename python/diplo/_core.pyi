@@ -316,13 +316,10 @@ def mila_codes(game: FastGame) -> dict[str, dict[str, int]]:
     """Per power, ``{text: code}`` of the orders :func:`mila_turn` lists this phase."""
 
 def mila_play(
-    game: FastGame,
-    check: MilaCheck,
-    orders: dict[str, dict[int, tuple[Any, ...]]],
-    powers: tuple[str, ...],
+    game: FastGame, check: MilaCheck, orders: dict[str, dict[int, tuple[Any, ...]]]
 ) -> FastGame | None:
     """Plays the phase on the orders kept by ``diplo.compat.mila`` (power -> slot -> entry, the
-    code second), read in the order of ``powers``; returns a copy of the game before the phase,
+    code second), read in the map's order of powers; returns a copy of the game before the phase,
     or ``None`` (nothing done) when an order was kept unread (its code ``None``). Orders that
     ``check`` lists for their power are taken as listed; any other makes the engine check them
     all."""

@@ -1515,7 +1515,7 @@ class Game:
         core = self._core
         # Every order was read when given (code None: kept unchecked, read now); the engine
         # copied before the phase is kept for the history.
-        before = _core.mila_play(core, turn.check, self._orders, powers)
+        before = _core.mila_play(core, turn.check, self._orders)
         kept: dict[str, list[str]] | None = None
         if before is None:
             codes, kept = self._codes_to_play(turn, voids)

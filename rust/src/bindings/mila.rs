@@ -18,6 +18,7 @@ use std::ops::Bound::{Excluded, Unbounded};
 use std::sync::Arc;
 
 use pyo3::exceptions::PyRuntimeError;
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
@@ -134,8 +135,8 @@ struct Listing {
     list: Py<PyList>,
 }
 
-/// A map's listings are forgotten past this many.
-const LISTINGS_MAX: usize = 1 << 16;
+/// A map's listings are forgotten past this many (each some 700 bytes: about 23 MB at most).
+const LISTINGS_MAX: usize = 1 << 15;
 
 /// The key of a listing: its keys hashed (a hit is then checked key by key).
 fn listing_hash(keys: &[u64]) -> u64 {
@@ -348,18 +349,37 @@ impl MilaCheck {
             })?;
         u8::try_from(at + 1).ok().filter(|&m| m < SHARED)
     }
+}
 
-    /// Whether `entry` (an order kept by [`MilaCheck::take`]) is a text listed for the power
-    /// marked `mark`, and its code.
-    fn listed_code(&self, entry: &Bound<'_, PyTuple>, mark: u8) -> Option<Code> {
-        if entry.len() != 4 {
+/// The fields of a kept entry `(text, code, slot, id)` (a tuple of `lookup`): its code, slot and
+/// text id, or `None` for anything else (a tuple of another length, a field out of range).
+///
+/// # Safety
+/// `entry` is a live object and the GIL is held; nothing here runs Python code (the fields are
+/// read from an exact tuple of exact ints only).
+unsafe fn entry_fields(entry: *mut ffi::PyObject) -> Option<(Code, usize, u32)> {
+    // SAFETY: per the function's contract.
+    unsafe {
+        if ffi::PyTuple_CheckExact(entry) == 0 || ffi::PyTuple_Size(entry) != 4 {
             return None;
         }
-        let slot = entry.get_item(2).ok()?.extract::<usize>().ok()?;
-        let id = entry.get_item(3).ok()?.extract::<u32>().ok()?;
-        let code = entry.get_item(1).ok()?.extract::<i64>().ok()?;
-        self.allows(slot, id, mark)
-            .then(|| Code::try_from(code).ok())?
+        let field = |i: ffi::Py_ssize_t| -> Option<u64> {
+            let item = ffi::PyTuple_GetItem(entry, i); // borrowed, in range
+            if item.is_null() || ffi::PyLong_CheckExact(item) == 0 {
+                ffi::PyErr_Clear();
+                return None;
+            }
+            let v = ffi::PyLong_AsUnsignedLongLong(item);
+            if v == u64::MAX && !ffi::PyErr_Occurred().is_null() {
+                ffi::PyErr_Clear();
+                return None;
+            }
+            Some(v)
+        };
+        let code = field(1)?;
+        let slot = usize::try_from(field(2)?).ok()?;
+        let id = u32::try_from(field(3)?).ok()?;
+        Some((code, slot, id))
     }
 }
 
@@ -431,6 +451,13 @@ struct SlotKeys {
     slots: Vec<KeyedSlot>,
     codes: Vec<Code>,
     keys: Vec<u64>,
+}
+
+impl SlotKeys {
+    /// The codes and keys of slot `s` (the codes without the placeholder).
+    fn of(&self, s: &KeyedSlot) -> (&[Code], &[u64]) {
+        (&self.codes[s.start + 1..s.end], &self.keys[s.start..s.end])
+    }
 }
 
 fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
@@ -510,10 +537,7 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
     }
     let mut listings = Vec::with_capacity(keyed.slots.len());
     for s in &keyed.slots {
-        let (codes, keys) = (
-            &keyed.codes[s.start + 1..s.end],
-            &keyed.keys[s.start..s.end],
-        );
+        let (codes, keys) = keyed.of(s);
         listings.push(cache.listing(py, map, &g.state, codes, keys)?);
     }
     let template = cache
@@ -616,32 +640,36 @@ fn take<'py>(
     texts: &Bound<'py, PyList>,
     before: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let distinct = check.distinct;
-    let mut found = Vec::with_capacity(texts.len());
-    let mut slots = Vec::with_capacity(if distinct { texts.len() } else { 0 });
-    for text in texts.iter() {
-        // An unhashable item is not listed: the caller reads it the long way (and says why).
-        let Ok(Some(entry)) = lookup.get_item(&text) else {
-            return Ok(None);
-        };
-        let Ok(entry) = entry.downcast_into::<PyTuple>() else {
-            return Ok(None);
-        };
-        let (Ok(slot), Ok(id)) = (
-            entry.get_item(2).and_then(|s| s.extract::<usize>()),
-            entry.get_item(3).and_then(|id| id.extract::<u32>()),
-        ) else {
-            return Ok(None);
-        };
-        if !check.allows(slot, id, mark) {
-            return Ok(None);
+    let n = texts.len();
+    // Each text's slot and entry, borrowed: only exact strings are looked up in a dict of exact
+    // strings, so no Python code runs (nothing can change the list or the dict) until the
+    // entries are stored, which takes new references.
+    let mut found: Vec<(usize, *mut ffi::PyObject)> = Vec::with_capacity(n);
+    for i in 0..n {
+        // SAFETY: `i` is below the list's length, which nothing changes meanwhile; the GIL is
+        // held; the items and entries are borrowed from live containers.
+        unsafe {
+            let text = ffi::PyList_GetItem(texts.as_ptr(), i as ffi::Py_ssize_t);
+            if text.is_null() || ffi::PyUnicode_CheckExact(text) == 0 {
+                ffi::PyErr_Clear();
+                return Ok(None); // read the long way, which says what is wrong
+            }
+            let entry = ffi::PyDict_GetItemWithError(lookup.as_ptr(), text);
+            if entry.is_null() {
+                ffi::PyErr_Clear();
+                return Ok(None);
+            }
+            let Some((_, slot, id)) = entry_fields(entry) else {
+                return Ok(None);
+            };
+            if !check.allows(slot, id, mark) {
+                return Ok(None);
+            }
+            found.push((slot, entry));
         }
-        if distinct {
-            slots.push(slot);
-        }
-        found.push((entry.get_item(2)?, entry));
     }
-    if distinct {
+    if check.distinct {
+        let mut slots: Vec<usize> = found.iter().map(|f| f.0).collect();
         slots.sort_unstable();
         if slots.windows(2).any(|w| w[0] == w[1]) {
             return Ok(None);
@@ -651,7 +679,14 @@ fn take<'py>(
         Some(before) => before.copy()?,
         None => PyDict::new(py),
     };
-    for (slot, entry) in found {
+    for (_, entry) in found {
+        // SAFETY: `entry` is a live tuple of 4 items (read above; the dict still holds it).
+        let (slot, entry) = unsafe {
+            (
+                Bound::from_borrowed_ptr(py, ffi::PyTuple_GetItem(entry, 2)),
+                Bound::from_borrowed_ptr(py, entry),
+            )
+        };
         out.set_item(slot, entry)?;
     }
     Ok(Some(out))
@@ -678,10 +713,7 @@ fn codes<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyDi
         out.set_item(name.bind(py), dict)?;
     }
     for s in &keyed.slots {
-        let (codes, keys) = (
-            &keyed.codes[s.start + 1..s.end],
-            &keyed.keys[s.start..s.end],
-        );
+        let (codes, keys) = keyed.of(s);
         let listing = cache.listing(py, g.map, &g.state, codes, keys)?;
         for (&id, &code) in listing.ids.iter().zip(listing.codes.iter()) {
             let text = cache.texts[id as usize].py_text.bind(py);
@@ -692,7 +724,7 @@ fn codes<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyDi
 }
 
 /// Plays the phase on the orders kept by the drop-in: `orders` (power -> slot -> entry, the
-/// code second) read in the order of `powers`. Returns a copy of the game as it was, for the
+/// code second) read in the map's order of powers. Returns a copy of the game as it was, for the
 /// history; `None`, with nothing done, when an order was kept unread (its code `None`). Orders
 /// that `check` (this state's) lists for their power, one per slot, are taken as listed
 /// (`Game::process_listed`); any other order makes the engine check them all. Runs inside the
@@ -702,7 +734,6 @@ fn mila_play(
     mut game: PyRefMut<'_, PyFastGame>,
     check: &Bound<'_, MilaCheck>,
     orders: &Bound<'_, PyDict>,
-    powers: &Bound<'_, PyTuple>,
 ) -> PyResult<Option<PyFastGame>> {
     guarded(|| {
         if game.game.over() {
@@ -712,21 +743,28 @@ fn mila_play(
         let stamp = on_game!(&game.game, g => g.stamp);
         let mut listed = check.stamp == stamp;
         let mut codes: Vec<Code> = Vec::new();
-        for power in powers.iter() {
-            let Some(given) = orders.get_item(&power)? else {
+        for (i, power) in check.names.powers.iter().enumerate() {
+            let Some(given) = orders.get_item(power.bind(orders.py()))? else {
                 continue;
             };
             let given = given.downcast_into::<PyDict>()?;
-            let mark = check.mark_of(&power).unwrap_or(0);
-            for entry in given.values().iter() {
-                let entry = entry.downcast_into::<PyTuple>()?;
-                if listed {
-                    if let Some(code) = check.listed_code(&entry, mark) {
-                        codes.push(code);
-                        continue;
-                    }
-                    listed = false;
+            let mark = u8::try_from(i + 1).unwrap_or(SHARED);
+            let mut at: ffi::Py_ssize_t = 0;
+            let mut key: *mut ffi::PyObject = std::ptr::null_mut();
+            let mut entry: *mut ffi::PyObject = std::ptr::null_mut();
+            // SAFETY: the GIL is held and nothing below runs Python code (the entries are read
+            // as exact tuples of exact ints), so the dict and its borrowed items stay as they are.
+            while unsafe { ffi::PyDict_Next(given.as_ptr(), &mut at, &mut key, &mut entry) } != 0 {
+                // SAFETY: `entry` is a live value of the dict.
+                if let Some((code, slot, id)) = unsafe { entry_fields(entry) } {
+                    listed &= check.allows(slot, id, mark);
+                    codes.push(code);
+                    continue;
                 }
+                listed = false;
+                // Another order kept: `(text, code)`, the code `None` when left unread.
+                // SAFETY: as above; `entry` is borrowed from the dict.
+                let entry = unsafe { Bound::from_borrowed_ptr(orders.py(), entry) };
                 let code = entry.get_item(1)?;
                 if code.is_none() {
                     return Ok(None);
