@@ -1,5 +1,7 @@
 """mila-api: the selfplay game played through MILA's ``Game`` API, on ``diplo.compat.mila.Game``
-(``diplo-compat``) and on MILA itself; every round replays the game of SEED."""
+(``diplo-compat``), on MILA itself, and on ``api-floor`` (the drop-in's phases recorded and handed
+out with no rule applied: the bound on any implementation's ratio); every round replays the game
+of SEED."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from diplo.apps import bench
 
 
 @pytest.mark.benchmark(group="mila-api")
-@pytest.mark.parametrize("engine", ["diplo-compat", "mila"])
+@pytest.mark.parametrize("engine", ["diplo-compat", "mila", "api-floor"])
 def test_mila_api(time_engine: Any, mila_api_engines: list[bench.Engine], engine: str) -> None:
     time_engine(mila_api_engines, engine, 10)
 

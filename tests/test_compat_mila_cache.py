@@ -1,10 +1,11 @@
 """The drop-in's caches never answer for a board that has changed.
 
 ``diplo.compat.mila.Game`` keeps the phase's possible orders, the map's texts (one Python string
-per text, shared by every game on the map) and, per phase, which power may give each text, so
-that a bot's orders are read with one lookup each. Every way MILA's API changes the board must
-show at once: after each set-up call below, the game offers what a new game set to the same state
-offers, and takes an order only if that game would.
+per text, shared by every game on the map), each slot's sorted list by what its texts are made of
+(reused in any later phase of any game on the map) and, per phase, which power may give each
+text, so that a bot's orders are read with one lookup each. Every way MILA's API changes the
+board must show at once: after each set-up call below, the game offers what a new game set to the
+same state offers, and takes an order only if that game would.
 """
 
 from __future__ import annotations
@@ -225,3 +226,44 @@ def test_a_bots_orders_read_by_lookup_as_the_long_way_reads_them() -> None:
             game.set_orders(power, [rng.choice(sorted(possible[loc])) for loc in sorted(locs)])
         game.process()
     assert kinds >= {"M", "A"}
+
+
+@pytest.mark.parametrize("map_name", ["standard", "modern"])
+def test_listings_kept_from_other_phases_are_what_a_cold_start_lists(map_name: str) -> None:
+    """The core keeps each slot's sorted list per map, by what its texts are made of, and
+    reuses it whenever those recur (in another phase, another game). Every phase of several
+    games, listed with all that was kept before (the second play of a seed reuses every list),
+    equals the same phase listed after everything kept for the map is forgotten: the possible
+    orders, the orderable locations, and which power may give each listed text."""
+    from diplo import _core
+
+    def allowed(check: Any, lookup: dict[str, Any], text: str, powers: int) -> list[int]:
+        _, _, slot, tid = lookup[text]
+        return [p for p in range(powers) if check.allows_text(slot, tid, p)]
+
+    phases: list[tuple[Any, Any]] = []
+    for seed in (0, 1, 2, 3, 4, 5, 0, 1):
+        game = Game(map_name=map_name)
+        rng = random.Random(seed)
+        last = int(game.get_current_phase()[1:5]) + 9
+        while not game.is_game_done and int(game.get_current_phase()[1:5]) <= last:
+            phases.append((game._core.clone(), _core.mila_turn(game._core)))
+            possible = game.get_all_possible_orders()
+            for power, locs in sorted(game.get_orderable_locations().items()):
+                game.set_orders(power, [rng.choice(possible[loc]) for loc in locs if possible[loc]])
+            game.process()
+    kinds = set()
+    for core, (possible, orderable, check, lookup, _) in phases:
+        kinds.add(core.phase[-1])
+        _core._mila_forget(core)
+        cold_possible, cold_orderable, cold_check, cold_lookup, _ = _core.mila_turn(core)
+        assert possible == cold_possible
+        assert orderable == cold_orderable
+        powers = len(orderable)
+        for texts in possible.values():
+            for text in texts:
+                if text in lookup:  # not a waive
+                    want = allowed(cold_check, cold_lookup, text, powers)
+                    assert allowed(check, lookup, text, powers) == want
+                    assert len(want) == 1
+    assert kinds == {"M", "R", "A"}

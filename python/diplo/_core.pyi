@@ -22,6 +22,7 @@ __all__ = [
     "RolloutPlayer",
     "VectorEnv",
     "__version__",
+    "_mila_forget",
     "_panic_for_test",
     "_panic_in_next_call",
     "mila_codes",
@@ -314,6 +315,9 @@ def mila_turn(
 
 def mila_codes(game: FastGame) -> dict[str, dict[str, int]]:
     """Per power, ``{text: code}`` of the orders :func:`mila_turn` lists this phase."""
+
+def _mila_forget(game: FastGame) -> None:
+    """Tests only: forgets every MILA text and listing kept for the game's map."""
 
 def mila_play(
     game: FastGame, check: MilaCheck, orders: dict[str, dict[int, tuple[Any, ...]]]

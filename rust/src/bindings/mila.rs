@@ -9,10 +9,12 @@
 //!
 //! Each map keeps every text made so far twice over: by the key of what it depends on (a code
 //! and the units it names; [`MilaTexts::index`]) and by the text itself (a *text id*: one Python
-//! string, its code, and an entry `text -> (id, code, slot)` of one Python dict per map, the
-//! `lookup` that `mila_turn` returns). A phase then answers "which power may give this text
-//! now?" with a byte per text id (`owner`), and the drop-in reads a bot's orders with one dict
-//! lookup and one byte each, with no per-phase dict of texts.
+//! string, its code, and an entry `text -> (text, code, slot, id)` of one Python dict per map,
+//! the `lookup` that `mila_turn` returns). It also keeps each slot's sorted list by what its
+//! texts are made of ([`Listing`]), so a unit standing as it stood in some earlier phase gets its
+//! list without a text looked up. A phase answers "which power may give this text now?" per
+//! slot ([`MilaCheck`]), and the drop-in reads a bot's orders with one dict lookup and a look at
+//! the slot each, with no per-phase dict of texts; `mila_play` plays the orders kept so.
 
 use std::ops::Bound::{Excluded, Unbounded};
 use std::sync::Arc;
@@ -96,7 +98,7 @@ struct Text {
 const NOT_LISTED: u32 = u32::MAX;
 /// A map's texts are forgotten past this many keys.
 const TEXTS_MAX: usize = 1 << 19;
-/// `owner` of a text listed for two powers in one phase (no power's fast path takes it).
+/// The mark of a slot ordered by two powers in one phase (no power's fast path takes its texts).
 const SHARED: u8 = u8::MAX;
 
 /// A map's MILA texts (kept by `texts::MapNames`).
@@ -108,8 +110,8 @@ pub(crate) struct MilaTexts {
     ids: std::collections::BTreeMap<Box<str>, u32>,
     texts: Vec<Text>,
     /// `{text: (text, code, slot, id)}` of every text with one code but the waive (`slot`:
-    /// the location index of the province ordered); a new dict when the texts are forgotten, so that the
-    /// dict and the `owner` bytes a phase handed out keep agreeing.
+    /// the location index of the province ordered); a new dict when the texts are forgotten, so
+    /// that the dict and the check a phase handed out keep agreeing.
     lookup: Option<Py<PyDict>>,
     /// `{location: None}` in the map's order: a phase's `possible` starts as its copy.
     template: Option<Py<PyDict>>,
@@ -693,7 +695,7 @@ fn take<'py>(
 }
 
 /// Per power, `{text: code}` of the orders listed this phase (as `mila_turn` lists them): the
-/// drop-in's long way, for orders that `mila_turn`'s `lookup` and `owner` do not settle.
+/// drop-in's long way, for orders that `mila_turn`'s `lookup` and `check` do not settle.
 #[pyfunction]
 fn mila_codes<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyDict>> {
     guarded(|| on_game!(&game.game, g => codes(py, g)))
@@ -789,10 +791,21 @@ fn mila_play(
     })
 }
 
-/// Adds `MilaCheck`, `mila_turn`, `mila_codes` and `mila_play` to `diplo._core`.
+/// Tests only: forgets every MILA text and listing kept for the game's map (the next phase is
+/// listed from nothing; phases listed before keep their own lookup and check).
+#[pyfunction]
+fn _mila_forget(py: Python<'_>, game: PyRef<'_, PyFastGame>) {
+    on_game!(&game.game, g => {
+        let names = map_names(py, g.map);
+        names.mila.lock().unwrap_or_else(|e| e.into_inner()).forget_all();
+    });
+}
+
+/// Adds `MilaCheck`, `mila_turn`, `mila_codes`, `mila_play` and `_mila_forget` to `diplo._core`.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MilaCheck>()?;
     m.add_function(wrap_pyfunction!(mila_turn, m)?)?;
     m.add_function(wrap_pyfunction!(mila_codes, m)?)?;
-    m.add_function(wrap_pyfunction!(mila_play, m)?)
+    m.add_function(wrap_pyfunction!(mila_play, m)?)?;
+    m.add_function(wrap_pyfunction!(_mila_forget, m)?)
 }
