@@ -454,26 +454,32 @@ impl<M: Mask> Tables<M> {
             if support_hold_in(reach, st, p, q) == OK {
                 out.push(encode::support_hold(loc, q));
             }
+            // The units that could move into `q` but the supporter's own (which
+            // `support_move` refuses, SUPPORT_SELF: not even asked).
+            let movers = self.into[q] & !M::bit(p);
+            if movers.is_zero() {
+                continue;
+            }
             // What the moves into `q` need beyond the plain support: the coasts of a fleet's
             // move (none unless `q` is split), the route of a convoyed army (only a fleet that
             // may convoy could be on it).
             let coasts = map.coasts[q];
             let convoyed = if at_sea { self.convoy_only[q] } else { M::ZERO };
             if coasts.is_zero() && convoyed.is_zero() {
-                // The common case: one support per unit that could move there (but the
-                // supporter's own, which `support_move` refuses: not even asked).
-                for m in Bits(self.into[q] & !M::bit(p)) {
+                // The common case: one support per unit that could move there.
+                for m in Bits(movers) {
                     if support_move_in(reach, st, p, m, q) == OK {
                         out.push(encode::support_move(loc, m, q));
                     }
                 }
                 continue;
             }
-            for m in Bits(self.into[q]) {
+            for m in Bits(movers) {
                 if support_move_in(reach, st, p, m, q) != OK {
                     continue;
                 }
-                if has(convoyed, m)
+                if !convoyed.is_zero()
+                    && has(convoyed, m)
                     && has(self.closure[m], p)
                     && !has(
                         avoiding
