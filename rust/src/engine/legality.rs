@@ -5,7 +5,8 @@
 //! Each rule is decided once, by a rule function that gives its refusal reason (`OK` when the
 //! rule allows the order) and that both the lists and the reasons use: `support_reach`
 //! (DATC 6.B.5, 6.D.34), `army_move` (DATC 4.E.1, 6.D.32 on the phase's sea reach),
-//! `fleet_move` (DATC 4.B.1-4.B.3), `support_hold` and `support_move` (the supported unit),
+//! `fleet_move` (DATC 4.B.1-4.B.3), `support_hold` and `support_move` (the supported unit; the
+//! rule itself in `support_hold_in` and `support_move_in`, which take the supporter's reach),
 //! `retreat_destination` (DATC 4.B.6, the retreat options), `owed` and `adjustment` (who
 //! builds or disbands), `fleet_build` (DATC 4.C.4, 4.B.7). Where a rule is a search (the convoy
 //! routes, DATC 6.G.19; a supported move that must not need the supporting fleet, DATC 6.D.31)
@@ -31,7 +32,9 @@
 //!
 //! Everything about convoys depends on the set of seas holding a fleet, so it is worked out once
 //! per phase with 128-bit sets, and a unit's list is built on first use and kept until the state
-//! changes (each state carries a `stamp`, see `phases`).
+//! changes (each state carries a `stamp`, see `phases`). The moves sections that are facts of the
+//! map alone (a fleet's, an army's no fleet could carry) are listed once per map, by the same
+//! code, and copied after.
 
 use super::encode::{self, kind, well_formed, Code};
 use super::game_map::{has, Bits, GameMap, Mask, LAND, NO_POWER};
