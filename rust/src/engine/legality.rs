@@ -5,7 +5,8 @@
 //! Each rule is decided once, by a rule function that gives its refusal reason (`OK` when the
 //! rule allows the order) and that both the lists and the reasons use: `support_reach`
 //! (DATC 6.B.5, 6.D.34), `army_move` (DATC 4.E.1, 6.D.32 on the phase's sea reach),
-//! `fleet_move` (DATC 4.B.1-4.B.3), `support_hold` and `support_move` (the supported unit),
+//! `fleet_move` (DATC 4.B.1-4.B.3), `support_hold` and `support_move` (the supported unit; the
+//! rule itself in `support_hold_in` and `support_move_in`, which take the supporter's reach),
 //! `retreat_destination` (DATC 4.B.6, the retreat options), `owed` and `adjustment` (who
 //! builds or disbands), `fleet_build` (DATC 4.C.4, 4.B.7). Where a rule is a search (the convoy
 //! routes, DATC 6.G.19; a supported move that must not need the supporting fleet, DATC 6.D.31)
@@ -31,7 +32,9 @@
 //!
 //! Everything about convoys depends on the set of seas holding a fleet, so it is worked out once
 //! per phase with 128-bit sets, and a unit's list is built on first use and kept until the state
-//! changes (each state carries a `stamp`, see `phases`).
+//! changes (each state carries a `stamp`, see `phases`). The moves sections that are facts of the
+//! map alone (a fleet's, an army's no fleet could carry) are listed once per map, by the same
+//! code, and copied after.
 
 use super::encode::{self, kind, well_formed, Code};
 use super::game_map::{has, Bits, GameMap, Mask, LAND, NO_POWER};
@@ -146,18 +149,40 @@ pub struct Legal<M: Mask> {
     section: Vec<Code>,
     /// Scratch of `walk`: the routes still to extend.
     steps: Vec<Step<M>>,
-    /// Per location, how many moves a fleet there has, and per province, how many an army has
-    /// when no fleet could carry it (`NO_COUNT`: not yet worked out), for the map at `moves_of`
-    /// (its address): facts of the map alone.
-    fleet_moves: M::Table<u16>,
-    army_moves: M::Table<u16>,
+    /// The moves sections that are facts of the map alone, for the map at `moves_of` (its
+    /// address), listed by [`Tables::push_moves`] on first need and copied from here after:
+    /// per location, the span in `move_codes` of a fleet's moves from there, and per province,
+    /// of an army's when no fleet could carry it (`NO_SPAN`: not yet listed).
+    move_codes: Vec<Code>,
+    fleet_span: M::Table<Span>,
+    army_span: M::Table<Span>,
     moves_of: usize,
-    /// Per location, where a fleet there may move (valid where `fleet_moves` is known).
+    /// Per location, where a fleet there may move (valid where `fleet_span` is listed).
     fleet_dests: M::Table<M>,
 }
 
-/// No count yet.
-const NO_COUNT: u16 = u16::MAX;
+/// A run of codes in a buffer.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u32,
+    len: u32,
+}
+
+/// No span yet.
+const NO_SPAN: Span = Span {
+    start: u32::MAX,
+    len: 0,
+};
+
+impl Span {
+    fn listed(self) -> bool {
+        self.start != u32::MAX
+    }
+
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
 
 /// What the movement lists are made of, worked out once per state: who could move where.
 ///
@@ -171,9 +196,8 @@ struct Tables<M: Mask> {
     /// The provinces holding a fleet.
     afloat: M,
     fleets: M,
-    /// Per province, the provinces whose unit could move into it, and how many they are.
+    /// Per province, the provinces whose unit could move into it.
     into: M::Table<M>,
-    into_count: M::Table<u16>,
     /// Per province, the provinces whose army could reach it only by convoy.
     convoy_only: M::Table<M>,
     /// Per army province, where the fleets at sea could carry it.
@@ -245,13 +269,20 @@ fn fleet_move<M: Mask>(map: &GameMap<M>, here: usize, dest: usize) -> Result<usi
 /// The unit in `p` supporting the unit in province `a` to hold.
 #[inline]
 fn support_hold<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize, a: usize) -> u8 {
+    support_hold_in(support_reach(map, st, p), st, p, a)
+}
+
+/// [`support_hold`], the supporter's [`support_reach`] given (`reach`): the rule itself, for
+/// the loops that ask it of one supporter many times.
+#[inline(always)]
+fn support_hold_in<M: Mask>(reach: M, st: &State<M>, p: usize, a: usize) -> u8 {
     if !st.units[a].is_some() {
         return NO_SUPPORTED_UNIT;
     }
     if a == p {
         return SUPPORT_SELF;
     }
-    if !has(support_reach(map, st, p), a) {
+    if !has(reach, a) {
         return CANNOT_SUPPORT;
     }
     OK
@@ -262,6 +293,13 @@ fn support_hold<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize, a: usize) ->
 /// search of [`Tables::push_supports`].
 #[inline]
 fn support_move<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize, a: usize, dp: usize) -> u8 {
+    support_move_in(support_reach(map, st, p), st, p, a, dp)
+}
+
+/// [`support_move`], the supporter's [`support_reach`] given (`reach`): the rule itself, for
+/// the loops that ask it of one supporter many times.
+#[inline(always)]
+fn support_move_in<M: Mask>(reach: M, st: &State<M>, p: usize, a: usize, dp: usize) -> u8 {
     if !st.units[a].is_some() {
         return NO_SUPPORTED_UNIT;
     }
@@ -271,7 +309,7 @@ fn support_move<M: Mask>(map: &GameMap<M>, st: &State<M>, p: usize, a: usize, dp
     if dp == p {
         return CANNOT_SUPPORT; // DATC 6.D.34
     }
-    if !has(support_reach(map, st, p), dp) {
+    if !has(reach, dp) {
         return CANNOT_SUPPORT; // DATC 6.B.4, 6.B.5
     }
     OK
@@ -413,31 +451,54 @@ impl<M: Mask> Tables<M> {
     ) {
         let loc = st.units[p].loc as usize;
         let at_sea = convoys_from(map, st, p);
-        let mut avoiding = Avoiding::new();
+        let reach = support_reach(map, st, p);
+        let mut avoiding = None;
         for q in Bits(into) {
-            if support_hold(map, st, p, q) == OK {
+            if support_hold_in(reach, st, p, q) == OK {
                 out.push(encode::support_hold(loc, q));
             }
-            for m in Bits(self.into[q]) {
-                if support_move(map, st, p, m, q) != OK {
-                    continue;
-                }
-                let mover = st.units[m];
-                if mover.fleet {
-                    out.push(encode::support_move(loc, m, q));
-                    for c in Bits(map.fleet_adj[mover.loc as usize] & map.coasts[q]) {
-                        out.push(encode::support_move(loc, m, c));
+            // The units that could move into `q` but the supporter's own (which
+            // `support_move` refuses, SUPPORT_SELF: not even asked).
+            let movers = self.into[q] & !M::bit(p);
+            if movers.is_zero() {
+                continue;
+            }
+            // What the moves into `q` need beyond the plain support: the coasts of a fleet's
+            // move (none unless `q` is split), the route of a convoyed army (only a fleet that
+            // may convoy could be on it).
+            let coasts = map.coasts[q];
+            let convoyed = if at_sea { self.convoy_only[q] } else { M::ZERO };
+            if coasts.is_zero() && convoyed.is_zero() {
+                // The common case: one support per unit that could move there.
+                for m in Bits(movers) {
+                    if support_move_in(reach, st, p, m, q) == OK {
+                        out.push(encode::support_move(loc, m, q));
                     }
+                }
+                continue;
+            }
+            for m in Bits(movers) {
+                if support_move_in(reach, st, p, m, q) != OK {
                     continue;
                 }
-                if at_sea
-                    && has(self.convoy_only[q], m)
+                if !convoyed.is_zero()
+                    && has(convoyed, m)
                     && has(self.closure[m], p)
-                    && !has(avoiding.reach(map, self.fleets, m, p), q)
+                    && !has(
+                        avoiding
+                            .get_or_insert_with(Avoiding::new)
+                            .reach(map, self.fleets, m, p),
+                        q,
+                    )
                 {
                     continue; // the army's sea route needs this fleet
                 }
                 out.push(encode::support_move(loc, m, q));
+                if !coasts.is_zero() && st.units[m].fleet {
+                    for c in Bits(map.fleet_adj[st.units[m].loc as usize] & coasts) {
+                        out.push(encode::support_move(loc, m, c));
+                    }
+                }
             }
         }
     }
@@ -495,8 +556,8 @@ impl<M: Mask> Tables<M> {
             return 0;
         }
         let into = self.into[q];
-        let mut n = usize::from(has(self.occupied, q)) + usize::from(self.into_count[q])
-            - usize::from(has(into, p));
+        let mut n =
+            usize::from(has(self.occupied, q)) + into.count() as usize - usize::from(has(into, p));
         debug_assert_eq!(
             usize::from(has(self.occupied, q)),
             usize::from(support_hold(map, st, p, q) == OK)
@@ -592,7 +653,6 @@ impl<M: Mask> Default for Legal<M> {
                 afloat: M::ZERO,
                 fleets: M::ZERO,
                 into: M::table(M::ZERO),
-                into_count: M::table(0),
                 convoy_only: M::table(M::ZERO),
                 by_sea: M::table(M::ZERO),
                 closure: M::table(M::ZERO),
@@ -608,8 +668,9 @@ impl<M: Mask> Default for Legal<M> {
             spare: Vec::new(),
             section: Vec::new(),
             steps: Vec::new(),
-            fleet_moves: M::table(NO_COUNT),
-            army_moves: M::table(NO_COUNT),
+            move_codes: Vec::new(),
+            fleet_span: M::table(NO_SPAN),
+            army_span: M::table(NO_SPAN),
             moves_of: 0,
             fleet_dests: M::table(M::ZERO),
         }
@@ -660,14 +721,12 @@ impl<M: Mask> Legal<M> {
         t.afloat = afloat;
         t.fleets = fleets;
         t.into.as_mut()[..p].fill(M::ZERO);
-        t.into_count.as_mut()[..p].fill(0);
         t.convoy_only.as_mut()[..p].fill(M::ZERO);
         for m in Bits(occupied) {
             let u = st.units[m];
             if u.fleet {
                 for q in Bits(map.fleet_reach[u.loc as usize]) {
                     t.into[q] |= M::bit(m);
-                    t.into_count[q] += 1;
                 }
             } else {
                 let land = map.army_adj[m];
@@ -680,7 +739,6 @@ impl<M: Mask> Legal<M> {
                 t.closure[m] = closure;
                 for q in Bits(land | sea) {
                     t.into[q] |= M::bit(m);
-                    t.into_count[q] += 1;
                 }
                 for q in Bits(sea & !land) {
                     t.convoy_only[q] |= M::bit(m);
@@ -859,40 +917,54 @@ impl<M: Mask> Legal<M> {
 
     /// The length of the moves section of the unit in `p` ([`Tables::push_moves`]).
     fn count_moves(&mut self, map: &GameMap<M>, st: &State<M>, p: usize) -> usize {
-        let u = st.units[p];
+        if let Some(span) = self.map_moves(map, st, p) {
+            return span.len as usize;
+        }
+        self.tables.count_army_moves(map, p)
+    }
+
+    /// The span in `move_codes` of the moves section of the unit in `p` when that section is a
+    /// fact of the map alone — a fleet's (`fleet_move` depends on where it is alone), an army's
+    /// that no fleet could carry (`army_move` then depends on the map alone) — listed by
+    /// [`Tables::push_moves`] on first need; `None` for an army the fleets could carry.
+    fn map_moves(&mut self, map: &GameMap<M>, st: &State<M>, p: usize) -> Option<Span> {
         let key = map as *const GameMap<M> as usize;
         if self.moves_of != key {
-            self.fleet_moves.as_mut().fill(NO_COUNT);
-            self.army_moves.as_mut().fill(NO_COUNT);
+            self.fleet_span.as_mut().fill(NO_SPAN);
+            self.army_span.as_mut().fill(NO_SPAN);
+            self.move_codes.clear();
             self.moves_of = key;
         }
-        if !u.fleet {
-            if !self.tables.by_sea[p].is_zero() {
-                return self.tables.count_army_moves(map, p);
-            }
-            // No fleet could carry it: its moves over land alone.
-            if self.army_moves[p] == NO_COUNT {
-                self.army_moves[p] = self.tables.count_army_moves(map, p) as u16;
-            }
-            debug_assert_eq!(
-                self.army_moves[p] as usize,
-                self.tables.count_army_moves(map, p)
-            );
-            return self.army_moves[p] as usize;
-        }
+        let u = st.units[p];
         let loc = u.loc as usize;
-        if self.fleet_moves[loc] == NO_COUNT {
-            // A fleet's moves depend on where it is alone (`fleet_move`).
+        let span = if u.fleet {
+            self.fleet_span[loc]
+        } else if self.tables.by_sea[p].is_zero() {
+            self.army_span[p]
+        } else {
+            return None;
+        };
+        if span.listed() {
+            return Some(span);
+        }
+        let start = self.move_codes.len();
+        self.tables.push_moves(map, st, p, &mut self.move_codes);
+        let span = Span {
+            start: start as u32,
+            len: (self.move_codes.len() - start) as u32,
+        };
+        if u.fleet {
             let mut dests = M::ZERO;
-            for m in Bits(map.fleet_adj[loc]) {
-                if fleet_move(map, loc, m) == Ok(m) {
-                    dests |= M::bit(m);
-                }
+            for &c in &self.move_codes[span.range()] {
+                dests |= M::bit(encode::a_of(c));
             }
             self.fleet_dests[loc] = dests;
-            self.fleet_moves[loc] = Bits(dests).count() as u16;
+            self.fleet_span[loc] = span;
+        } else {
+            debug_assert_eq!(span.len as usize, self.tables.count_army_moves(map, p));
+            self.army_span[p] = span;
         }
-        self.fleet_moves[loc] as usize
+        Some(span)
     }
 
     /// The `i`-th entry of the list of the unit in province `q` in a movement phase (`None`
@@ -997,10 +1069,23 @@ impl<M: Mask> Legal<M> {
 
     /// A unit's whole list: the concatenation of its sections (see [`Tables`]).
     fn movement_list(&mut self, map: &GameMap<M>, st: &State<M>, p: usize) {
+        push_hold(st, p, &mut self.codes);
+        match self.map_moves(map, st, p) {
+            Some(span) => {
+                let start = self.codes.len();
+                self.codes.extend_from_slice(&self.move_codes[span.range()]);
+                if cfg!(debug_assertions) {
+                    let mut fresh = std::mem::take(&mut self.section);
+                    fresh.clear();
+                    self.tables.push_moves(map, st, p, &mut fresh);
+                    debug_assert_eq!(self.codes[start..], fresh[..]);
+                    self.section = fresh;
+                }
+            }
+            None => self.tables.push_moves(map, st, p, &mut self.codes),
+        }
         let t = &self.tables;
         let codes = &mut self.codes;
-        push_hold(st, p, codes);
-        t.push_moves(map, st, p, codes);
         t.push_supports(map, st, p, support_reach(map, st, p), codes);
         if convoys_from(map, st, p) {
             self.ensure_routes(map, st);

@@ -102,12 +102,19 @@ impl Mask for u128 {
     }
     #[inline]
     fn pop_first(&mut self) -> Option<usize> {
-        if *self == 0 {
+        // A word at a time: the low word alone in the common case, where the 128-bit count
+        // and decrement would work on both (the loops of the legal-order lists pop millions).
+        let low = *self as u64;
+        if low != 0 {
+            *self ^= u128::from(low & low.wrapping_neg());
+            return Some(low.trailing_zeros() as usize);
+        }
+        let high = (*self >> 64) as u64;
+        if high == 0 {
             return None;
         }
-        let i = self.trailing_zeros() as usize;
-        *self &= *self - 1;
-        Some(i)
+        *self ^= u128::from(high & high.wrapping_neg()) << 64;
+        Some(64 + high.trailing_zeros() as usize)
     }
 }
 
