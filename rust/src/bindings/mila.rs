@@ -115,7 +115,10 @@ pub(crate) struct MilaTexts {
     lookup: Option<Py<PyDict>>,
     /// `{location: None}` in the map's order: a phase's `possible` starts as its copy.
     template: Option<Py<PyDict>>,
-    /// Slot listings made before, by [`listing_hash`] of their text keys (see [`Listing`]).
+    /// Slot listings made or met since the last turn of generations, by [`listing_hash`] of
+    /// their keys (see [`Listing`]), and those of the generation before (a listing met again
+    /// moves up): the listings in use stay kept, the others are forgotten a generation on.
+    older: std::collections::HashMap<u64, Arc<Listing>, std::hash::BuildHasherDefault<KeyHasher>>,
     listings:
         std::collections::HashMap<u64, Arc<Listing>, std::hash::BuildHasherDefault<KeyHasher>>,
 }
@@ -137,7 +140,8 @@ struct Listing {
     list: Py<PyList>,
 }
 
-/// A map's listings are forgotten past this many (each some 700 bytes: about 23 MB at most).
+/// A map keeps at most this many listings, in two generations (each listing some 700 bytes:
+/// about 23 MB at most).
 const LISTINGS_MAX: usize = 1 << 15;
 
 /// The key of a listing: its keys hashed (a hit is then checked key by key).
@@ -261,6 +265,7 @@ impl MilaTexts {
         self.texts.clear();
         self.lookup = None;
         self.listings.clear();
+        self.older.clear();
     }
 
     /// The listing of a slot whose codes are `codes` with keys `keys` ([`SlotKeys`]; made and
@@ -277,6 +282,12 @@ impl MilaTexts {
         if let Some(found) = self.listings.get(&h) {
             if *found.keys == *keys {
                 return Ok(found.clone());
+            }
+        }
+        if let Some(found) = self.older.remove(&h) {
+            if *found.keys == *keys {
+                self.keep(h, found.clone());
+                return Ok(found);
             }
         }
         let mut keyed: Vec<(u64, u32, Code)> = Vec::with_capacity(codes.len());
@@ -304,11 +315,17 @@ impl MilaTexts {
             loc: keyed.first().map_or(usize::MAX, |k| loc_of(k.2)),
             list: list.unbind(),
         });
-        if self.listings.len() >= LISTINGS_MAX {
-            self.listings.clear();
-        }
-        self.listings.insert(h, made.clone());
+        self.keep(h, made.clone());
         Ok(made)
+    }
+
+    /// Keeps `listing` in the current generation; a full generation becomes the older one (the
+    /// older one forgotten).
+    fn keep(&mut self, h: u64, listing: Arc<Listing>) {
+        if self.listings.len() >= LISTINGS_MAX / 2 {
+            self.older = std::mem::take(&mut self.listings);
+        }
+        self.listings.insert(h, listing);
     }
 }
 
