@@ -125,9 +125,10 @@ pub(crate) struct MilaTexts {
 
 /// One slot's listing as made before. A slot's texts depend on nothing but its keys (the
 /// [`text_key`] of each of its codes, written per slot: see [`SlotKeys`]), so a slot whose keys
-/// are those of a listing made before lists the same texts: the listing is reused, its list copied, and
-/// neither the texts nor their order is looked up again. Units standing as they stood before
-/// (the neighbours, the fleets at sea alike) are common from phase to phase and game to game.
+/// are those of a listing made before lists the same texts: the listing is reused, its list
+/// copied, and neither the texts nor their order is looked up again. Units standing as they
+/// stood before (the neighbours, the fleets at sea alike) are common from phase to phase and
+/// from game to game.
 struct Listing {
     /// The slot's keys ([`SlotKeys`]; compared in full on a hit).
     keys: Box<[u64]>,
