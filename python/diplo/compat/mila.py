@@ -142,10 +142,6 @@ class _Tables:
         self.locations: tuple[str, ...] = tuple(game_map.locations)
         self.province: list[int] = [index[game_map.province_of(loc)] for loc in self.locations]
         self.powers: tuple[str, ...] = tuple(game_map.powers)
-        #: Power -> 1 + its index (the marks of ``_Turn.check``; 255 meaning more than one).
-        self.power_mark: dict[str, int] = {
-            p: i + 1 for i, p in enumerate(game_map.powers) if i + 1 < 255
-        }
 
 
 _TABLES: WeakKeyDictionary[_DiploMap, _Tables] = WeakKeyDictionary()
@@ -169,9 +165,8 @@ class _Turn:
     ``tests/test_compat_mila.py``). A bot's order is read with ``lookup`` (the map's
     ``{text: (text, code, slot, text id)}``) and ``check`` (per slot, the power ordering there
     and the ids of the texts listed there): one dict lookup and a look at the slot. Everything
-    else (the raw
-    state, each power's ``{text: code}``, the legal codes, the position) is made when first
-    asked for."""
+    else (the raw state, each power's ``{text: code}``, the legal codes, the position) is made
+    when first asked for."""
 
     def __init__(
         self, core: _core.FastGame, game_map: _DiploMap, tables: _Tables, rules: Rules | None
@@ -182,10 +177,6 @@ class _Turn:
         self.kind: str = phase[-1]
         self.name = _mila_name(phase)  # MILA's name: four-digit years (S0001M)
         self.tables = tables
-        #: Power -> the mark ``check`` holds for it; whether two orders for one slot are
-        #: read the long way (MILA voids the second adjustment order; a waive is, always).
-        self.marks = tables.power_mark
-        self.adjusting = phase[-1] == "A"
         #: Every location -> its listed texts; power -> its keys; which texts each power may
         #: give (``_core.MilaCheck``); the map's {text: (text, code, slot, text id)}; a copy
         #: of ``orderable`` for the first caller to have (``None`` once handed out).
