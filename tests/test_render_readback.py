@@ -127,19 +127,11 @@ def check_layout(svg: str) -> ET.Element:
         if "order" in _classes(g) and _classes(g) & {"support", "convoy"}:
             path = g.find(f"{NS}path")
             assert path is not None
-            for px, py in _path_points(path.get("d") or ""):
-                for prov, box in names.items():
-                    assert not _overlap(box, (px - 1.5, py - 1.5, px + 1.5, py + 1.5)), (
-                        f"{g.get('data-order')} runs over {prov}'s name"
-                    )
+            _assert_off_names(g, path, names)
         if _classes(g) & {"move", "retreat"}:
             path = g.find(f"{NS}path")
             assert path is not None
-            for px, py in _path_points(path.get("d") or ""):
-                for prov, box in names.items():
-                    assert not _overlap(box, (px - 1.5, py - 1.5, px + 1.5, py + 1.5)), (
-                        f"{g.get('data-order')} runs over {prov}'s name"
-                    )
+            _assert_off_names(g, path, names)
             values = _numbers(path.get("d") or "")
             (cx, cy), (x, y) = (values[-4], values[-3]), (values[-2], values[-1])
             ux, uy = (x - cx) / math.dist((cx, cy), (x, y)), (y - cy) / math.dist((cx, cy), (x, y))
@@ -151,6 +143,15 @@ def check_layout(svg: str) -> ET.Element:
                         f"{g.get('data-order')}'s head is on {prov}'s name"
                     )
     return root
+
+
+def _assert_off_names(g: ET.Element, path: ET.Element, names: dict[str, Box]) -> None:
+    """No point of the order ``g``'s line ``path`` lies on a province's name."""
+    for px, py in _path_points(path.get("d") or ""):
+        for prov, box in names.items():
+            assert not _overlap(box, (px - 1.5, py - 1.5, px + 1.5, py + 1.5)), (
+                f"{g.get('data-order')} runs over {prov}'s name"
+            )
 
 
 def _path_points(d: str) -> list[tuple[float, float]]:
