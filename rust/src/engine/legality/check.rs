@@ -1,0 +1,163 @@
+//! A submitted code's normal form (`canonical`) and its verdict (`check`).
+
+use super::*;
+
+impl<M: Mask> Legal<M> {
+    /// The normal form of a submitted code in `st` and the key of the slot it belongs to (the
+    /// province of the unit, dislodged unit or build site; the power for a waive), or `None` when
+    /// the code is malformed or names no unit that could take it. Not yet a verdict: see
+    /// [`Legal::check`].
+    pub fn canonical(map: &GameMap<M>, st: &State<M>, code: Code) -> Option<(usize, Code)> {
+        if !well_formed(code, map.locations, map.provinces, map.powers) {
+            return None;
+        }
+        let k = encode::kind_of(code);
+        let loc = encode::loc_of(code);
+        let a = encode::a_of(code);
+        let b = encode::b_of(code);
+        let prov = map.prov_of[loc] as usize;
+        match st.kind {
+            MOVEMENT => {
+                let u = st.units[prov];
+                if !u.is_some() {
+                    return None;
+                }
+                let here = u.loc as usize;
+                let c = match k {
+                    kind::HOLD => encode::hold(here),
+                    kind::MOVE if !u.fleet => {
+                        // DATC 4.B.6: a coast on an army's destination is ignored.
+                        encode::move_to(here, map.prov_of[a] as usize, encode::via_of(code))
+                    }
+                    kind::MOVE => {
+                        let dest = fleet_move(map, here, a).ok()?;
+                        encode::move_to(here, dest, encode::via_of(code))
+                    }
+                    kind::SUPPORT_HOLD => encode::support_hold(here, a),
+                    kind::SUPPORT_MOVE => {
+                        let mover = st.units[a];
+                        if !mover.is_some() {
+                            return None;
+                        }
+                        // DATC 6.B.9 keeps a coast written for a fleet's move; an army moves to
+                        // a province.
+                        let dest = if mover.fleet {
+                            b
+                        } else {
+                            map.prov_of[b] as usize
+                        };
+                        encode::support_move(here, a, dest)
+                    }
+                    kind::CONVOY => encode::convoy(here, a, b),
+                    _ => return None,
+                };
+                Some((prov, c))
+            }
+            ADJUSTMENTS => match k {
+                kind::BUILD => {
+                    // Only a centre can be a build site; the slot lists decide the rest.
+                    if !has(map.centers, prov) {
+                        return None;
+                    }
+                    // DATC 4.B.6: a coast on an army build is ignored.
+                    let c = if encode::fleet_of(code) {
+                        code
+                    } else {
+                        encode::build(prov, false)
+                    };
+                    Some((prov, c))
+                }
+                kind::DISBAND => {
+                    let u = st.units[prov];
+                    u.is_some().then(|| (prov, encode::disband(u.loc as usize)))
+                }
+                kind::WAIVE => Some((loc, code)),
+                _ => None,
+            },
+            _ => {
+                let d = st.dislodged[prov];
+                if !d.is_some() {
+                    return None;
+                }
+                let here = d.loc as usize;
+                match k {
+                    kind::DISBAND => Some((prov, encode::disband(here))),
+                    // A retreat may be written as a move.
+                    kind::MOVE | kind::RETREAT => {
+                        let dest = retreat_destination(map, st, prov, a).ok()?;
+                        Some((prov, encode::retreat(here, dest)))
+                    }
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    /// The verdict on a submitted code: `Some((key, normal form))` when it is legal (its normal
+    /// form is in its slot's list), else `None`. [`Legal::prepare`] must have been called for
+    /// `st`.
+    pub fn check(&mut self, map: &GameMap<M>, st: &State<M>, code: Code) -> Option<(usize, Code)> {
+        let (key, c) = Self::canonical(map, st, code)?;
+        let slot = match st.kind {
+            ADJUSTMENTS => {
+                let index = if encode::kind_of(c) == kind::WAIVE {
+                    self.power_slot[key]
+                } else {
+                    self.slot_of[key]
+                };
+                if index == NO_SLOT {
+                    return None;
+                }
+                index
+            }
+            MOVEMENT if self.slot_of[key] == NO_SLOT => {
+                // The unit's list has not been asked for: build only the section the code
+                // would be listed in.
+                let mut section = std::mem::take(&mut self.section);
+                section.clear();
+                let listed = self.section_of(map, st, key, c, &mut section) && section.contains(&c);
+                self.section = section;
+                return listed.then_some((key, c));
+            }
+            _ => self.unit_slot(map, st, key),
+        };
+        let s = self.slots[slot as usize];
+        self.codes_of(&s).contains(&c).then_some((key, c))
+    }
+
+    /// Fills `out` with the section of the list of the unit in `p` where the movement code `c`
+    /// would be listed; false when no section of that unit could list it.
+    pub(super) fn section_of(
+        &mut self,
+        map: &GameMap<M>,
+        st: &State<M>,
+        p: usize,
+        c: Code,
+        out: &mut Vec<Code>,
+    ) -> bool {
+        match encode::kind_of(c) {
+            kind::HOLD => push_hold(st, p, out),
+            kind::MOVE => self.tables.push_moves(map, st, p, out),
+            k @ (kind::SUPPORT_HOLD | kind::SUPPORT_MOVE) => {
+                let q = if k == kind::SUPPORT_HOLD {
+                    encode::a_of(c)
+                } else {
+                    map.prov_of[encode::b_of(c)] as usize
+                };
+                if !has(support_reach(map, st, p), q) {
+                    return false;
+                }
+                self.tables.push_supports(map, st, p, M::bit(q), out);
+            }
+            kind::CONVOY => {
+                if !convoys_from(map, st, p) {
+                    return false;
+                }
+                self.ensure_routes(map, st);
+                push_convoys(&self.routes, st, p, out);
+            }
+            _ => return false,
+        }
+        true
+    }
+}

@@ -1,0 +1,532 @@
+//! Legality in the game engine, in one place: the complete legal-order list of every orderable
+//! slot, legality of a submitted code as membership in that list, and why a refused code is
+//! refused (`diplo.validation`'s reason codes, [`reason`], named by [`NAMES`]).
+//!
+//! Each rule is decided once, by a rule function that gives its refusal reason (`OK` when the
+//! rule allows the order) and that both the lists and the reasons use: `support_reach`
+//! (DATC 6.B.5, 6.D.34), `army_move` (DATC 4.E.1, 6.D.32 on the phase's sea reach),
+//! `fleet_move` (DATC 4.B.1-4.B.3), `support_hold` and `support_move` (the supported unit; the
+//! rule itself in `support_hold_in` and `support_move_in`, which take the supporter's reach),
+//! `retreat_destination` (DATC 4.B.6, the retreat options), `owed` and `adjustment` (who
+//! builds or disbands), `fleet_build` (DATC 4.C.4, 4.B.7). Where a rule is a search (the convoy
+//! routes, DATC 6.G.19; a supported move that must not need the supporting fleet, DATC 6.D.31)
+//! the reason is membership in the section of the list the search made.
+//!
+//! The lists are exactly `diplo.legal.legal_orders` (which is exactly what `diplo.validation`
+//! accepts), encoded. A submitted code is first put in its normal form by [`Legal::canonical`] —
+//! what validation does to an order before it judges it: the ordered unit's real location (DATC
+//! 4.B.5, 4.C.2), a fleet's only reachable coast filled in (4.B.2), a coast on an army's
+//! destination or build dropped (4.B.6), an army's move support to a province — and then it is
+//! legal exactly when its unit's list contains it ([`Legal::check`]). So there is one source of
+//! truth for legality: the generator, built from the rule functions.
+//!
+//! Movement (per unit): the hold; moves to every neighbour (a fleet to each reachable coast apart;
+//! an army also "via convoy" where fleets could carry it, DATC 4.E.1, 6.D.32) and to every coast
+//! the fleets at sea could carry an army to (with and without "via"); supports to hold of every
+//! unit in a province the supporter could enter, and supports of every possible move into such a
+//! province (DATC 6.B.4: province level; from the supporter's own coast, 6.B.5; a fleet's move into a split-coast province supported
+//! with the bare province and with each coast it can reach, DATC 6.B.9; a fleet cannot support a
+//! convoyed move that needs it, DATC 6.D.31); for a fleet at sea, convoys of every army whose
+//! *minimal* routes use that sea (DATC 6.G.19), routes running only through seas holding fleets
+//! (DATC 6.D.32).
+//!
+//! Everything about convoys depends on the set of seas holding a fleet, so it is worked out once
+//! per phase with 128-bit sets, and a unit's list is built on first use and kept until the state
+//! changes (each state carries a `stamp`, see `phases`). The moves sections that are facts of the
+//! map alone (a fleet's, an army's no fleet could carry) are listed once per map, by the same
+//! code, and copied after.
+//!
+//! # Files
+//!
+//! This file holds the reason codes, the tables' types and the lists; beside it: `rules` (the
+//! rule functions), `tables` (the moves and supports sections), `count` (the environment's
+//! counting, [`Legal::movement_count`] and [`Legal::movement_nth`], without listing), `check`
+//! ([`Legal::canonical`] and [`Legal::check`]), `convoy` (the minimal-route walk) and `why`
+//! ([`why`]: the reason a refused code is refused).
+
+use super::encode::{self, kind, well_formed, Code};
+use super::game_map::{has, Bits, GameMap, Mask, LAND, NO_POWER};
+use super::rules::BuildSites;
+use super::state::{State, ADJUSTMENTS, MOVEMENT};
+
+/// Reason codes, indexed as [`NAMES`]; `OK` is a legal order.
+pub mod reason {
+    pub const OK: u8 = 0;
+    pub const MALFORMED: u8 = 1;
+    pub const WRONG_PHASE: u8 = 2;
+    pub const NO_UNIT: u8 = 3;
+    pub const FOREIGN_UNIT: u8 = 4;
+    pub const MOVE_TO_SELF: u8 = 5;
+    pub const ARMY_TO_SEA: u8 = 6;
+    pub const NOT_ADJACENT: u8 = 7;
+    pub const NO_CONVOY_ROUTE: u8 = 8;
+    pub const CONVOY_OF_FLEET: u8 = 9;
+    pub const FLEET_TO_LAND: u8 = 10;
+    pub const BAD_COAST: u8 = 11;
+    pub const COAST_NEEDED: u8 = 12;
+    pub const NO_SUPPORTED_UNIT: u8 = 13;
+    pub const SUPPORT_SELF: u8 = 14;
+    pub const CANNOT_SUPPORT: u8 = 15;
+    pub const IMPOSSIBLE_MOVE: u8 = 16;
+    pub const CONVOY_NOT_AT_SEA: u8 = 17;
+    pub const CONVOY_IMPOSSIBLE: u8 = 18;
+    pub const NOT_DISLODGED: u8 = 19;
+    pub const BAD_RETREAT: u8 = 20;
+    pub const NO_BUILDS: u8 = 21;
+    pub const NO_DISBANDS: u8 = 22;
+    pub const NOT_HOME_CENTER: u8 = 23;
+    pub const CENTER_NOT_OWNED: u8 = 24;
+    pub const OCCUPIED: u8 = 25;
+    pub const MULTIPLE_ORDERS: u8 = 26;
+}
+
+/// The names of the reason codes, as `diplo.validation` spells them.
+pub const NAMES: [&str; 27] = [
+    "ok",
+    "malformed",
+    "wrong_phase",
+    "no_unit",
+    "foreign_unit",
+    "move_to_self",
+    "army_to_sea",
+    "not_adjacent",
+    "no_convoy_route",
+    "convoy_of_fleet",
+    "fleet_to_land",
+    "bad_coast",
+    "coast_needed",
+    "no_supported_unit",
+    "support_self",
+    "cannot_support",
+    "impossible_move",
+    "convoy_not_at_sea",
+    "convoy_impossible",
+    "not_dislodged",
+    "bad_retreat",
+    "no_builds",
+    "no_disbands",
+    "not_home_center",
+    "center_not_owned",
+    "occupied",
+    "multiple_orders",
+];
+
+use reason::*;
+
+/// One orderable slot: the power, and the province of the unit or build site (or, for the waive
+/// of a power with no build site, the power index, `key_is_power`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub power: u8,
+    pub key: u16,
+    pub key_is_power: bool,
+    start: u32,
+    len: u32,
+}
+
+/// A minimal-route answer: the seas lying on some minimal convoy route from `army` to `dst`.
+#[derive(Clone, Copy, Debug)]
+struct Route<M> {
+    army: u16,
+    dst: u16,
+    seas: M,
+}
+
+/// No list yet for a slot key.
+const NO_SLOT: u32 = u32::MAX;
+
+/// The legal-order tables of one state, with reusable buffers (see the module documentation).
+pub struct Legal<M: Mask> {
+    /// The state these tables describe (0: none).
+    stamp: u64,
+    tables: Tables<M>,
+    routes_ready: bool,
+    routes: Vec<Route<M>>,
+    useful: M::Table<M>,
+    codes: Vec<Code>,
+    /// Per province (movement, retreat, adjustment site or unit), the index of its slot's list.
+    slot_of: M::Table<u32>,
+    slots: Vec<Slot>,
+    /// Whether `slots` lists every slot of the phase.
+    complete: bool,
+    /// Adjustments: the waive slot of each power that may build, or NO_SLOT.
+    power_slot: M::Table<u32>,
+    /// Scratch of `all_slots`.
+    spare: Vec<Slot>,
+    /// Scratch of `check`: one section of a list.
+    section: Vec<Code>,
+    /// Scratch of `walk`: the routes still to extend.
+    steps: Vec<Step<M>>,
+    /// The moves sections that are facts of the map alone, for the map at `moves_of` (its
+    /// address), listed by [`Tables::push_moves`] on first need and copied from here after:
+    /// per location, the span in `move_codes` of a fleet's moves from there, and per province,
+    /// of an army's when no fleet could carry it (`NO_SPAN`: not yet listed).
+    move_codes: Vec<Code>,
+    fleet_span: M::Table<Span>,
+    army_span: M::Table<Span>,
+    moves_of: usize,
+    /// Per location, where a fleet there may move (valid where `fleet_span` is listed).
+    fleet_dests: M::Table<M>,
+}
+
+/// A run of codes in a buffer.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u32,
+    len: u32,
+}
+
+/// No span yet.
+const NO_SPAN: Span = Span {
+    start: u32::MAX,
+    len: 0,
+};
+
+impl Span {
+    fn listed(self) -> bool {
+        self.start != u32::MAX
+    }
+
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+/// What the movement lists are made of, worked out once per state: who could move where.
+///
+/// A unit's list is the concatenation of its *sections*: the hold ([`push_hold`]), the moves
+/// ([`Tables::push_moves`]), per province it could enter the supports into that province
+/// ([`Tables::push_supports`]) and, for a fleet at sea, the convoys ([`push_convoys`]).
+/// Checking a code only needs the section it would be listed in, which is what
+/// [`Legal::check`] builds when the unit's whole list has not been asked for.
+struct Tables<M: Mask> {
+    occupied: M,
+    /// The provinces holding a fleet.
+    afloat: M,
+    fleets: M,
+    /// Per province, the provinces whose unit could move into it.
+    into: M::Table<M>,
+    /// Per province, the provinces whose army could reach it only by convoy.
+    convoy_only: M::Table<M>,
+    /// Per army province, where the fleets at sea could carry it.
+    by_sea: M::Table<M>,
+    /// Per army province, the seas of fleets its convoys could use.
+    closure: M::Table<M>,
+}
+
+mod check;
+mod convoy;
+mod count;
+mod rules;
+mod tables;
+mod why;
+
+pub use why::why;
+
+use convoy::Step;
+use rules::{
+    adjustment, army_move, convoys_from, fleet_build, fleet_move, owed_by, push_convoys, push_hold,
+    retreat_destination, support_hold, support_hold_in, support_move, support_move_in,
+    support_reach,
+};
+use tables::Avoiding;
+
+impl<M: Mask> Default for Legal<M> {
+    fn default() -> Self {
+        Legal {
+            stamp: 0,
+            tables: Tables {
+                occupied: M::ZERO,
+                afloat: M::ZERO,
+                fleets: M::ZERO,
+                into: M::table(M::ZERO),
+                convoy_only: M::table(M::ZERO),
+                by_sea: M::table(M::ZERO),
+                closure: M::table(M::ZERO),
+            },
+            routes_ready: false,
+            routes: Vec::new(),
+            useful: M::table(M::ZERO),
+            codes: Vec::new(),
+            slot_of: M::table(NO_SLOT),
+            slots: Vec::new(),
+            complete: false,
+            power_slot: M::table(NO_SLOT),
+            spare: Vec::new(),
+            section: Vec::new(),
+            steps: Vec::new(),
+            move_codes: Vec::new(),
+            fleet_span: M::table(NO_SPAN),
+            army_span: M::table(NO_SPAN),
+            moves_of: 0,
+            fleet_dests: M::table(M::ZERO),
+        }
+    }
+}
+
+impl<M: Mask> Legal<M> {
+    /// Makes the tables describe `st` (whose stamp is `stamp`); a no-op when they already do.
+    pub fn prepare(&mut self, map: &GameMap<M>, st: &State<M>, stamp: u64) {
+        if self.stamp == stamp && stamp != 0 {
+            return;
+        }
+        self.stamp = stamp;
+        self.codes.clear();
+        self.slots.clear();
+        self.slot_of.as_mut()[..map.provinces].fill(NO_SLOT);
+        self.complete = false;
+        self.routes_ready = false;
+        self.routes.clear();
+        match st.kind {
+            MOVEMENT => self.prepare_movement(map, st),
+            ADJUSTMENTS => self.prepare_adjustments(map, st),
+            _ => {}
+        }
+    }
+
+    /// Forgets the state described (after an interrupted call).
+    pub fn invalidate(&mut self) {
+        self.stamp = 0;
+    }
+
+    fn prepare_movement(&mut self, map: &GameMap<M>, st: &State<M>) {
+        let p = map.provinces;
+        let t = &mut self.tables;
+        let mut occupied = M::ZERO;
+        let mut afloat = M::ZERO;
+        for q in 0..p {
+            if st.units[q].is_some() {
+                occupied |= M::bit(q);
+                if st.units[q].fleet {
+                    afloat |= M::bit(q);
+                }
+            }
+        }
+        // The fleets that could convoy: at sea or in a port.
+        let fleets = afloat & map.carriers;
+        t.occupied = occupied;
+        t.afloat = afloat;
+        t.fleets = fleets;
+        t.into.as_mut()[..p].fill(M::ZERO);
+        t.convoy_only.as_mut()[..p].fill(M::ZERO);
+        for m in Bits(occupied) {
+            let u = st.units[m];
+            if u.fleet {
+                for q in Bits(map.fleet_reach[u.loc as usize]) {
+                    t.into[q] |= M::bit(m);
+                }
+            } else {
+                let land = map.army_adj[m];
+                let (sea, closure) = if !(map.shore_seas[m] & fleets).is_zero() {
+                    map.convoy_reach(m, fleets, M::ZERO)
+                } else {
+                    (M::ZERO, M::ZERO)
+                };
+                t.by_sea[m] = sea;
+                t.closure[m] = closure;
+                for q in Bits(land | sea) {
+                    t.into[q] |= M::bit(m);
+                }
+                for q in Bits(sea & !land) {
+                    t.convoy_only[q] |= M::bit(m);
+                }
+            }
+        }
+    }
+
+    fn prepare_adjustments(&mut self, map: &GameMap<M>, st: &State<M>) {
+        let mut occupied = M::ZERO;
+        for q in 0..map.provinces {
+            if st.units[q].is_some() {
+                occupied |= M::bit(q);
+            }
+        }
+        self.power_slot.as_mut()[..map.powers].fill(NO_SLOT);
+        // What each power owes (`owed`), counted in one pass over the board.
+        let mut owes = M::table(0i64);
+        for q in 0..map.provinces {
+            let c = st.centers[q];
+            if (c as usize) < map.powers {
+                owes[c as usize] += 1;
+            }
+            let u = st.units[q];
+            if u.is_some() && (u.power as usize) < map.powers {
+                owes[u.power as usize] -= 1;
+            }
+        }
+        for power in 0..map.powers {
+            let owed = owes[power];
+            debug_assert_eq!(owed, owed_by(map, st, power));
+            if adjustment(kind::BUILD, owed) == OK {
+                let sites = st.rules.build_sites(map, st, power);
+                for q in Bits(sites) {
+                    self.open_slot(power, q, false);
+                    self.codes.push(encode::build(q, false));
+                    for l in Bits(map.locs_of(q)) {
+                        if fleet_build(map, l) == OK {
+                            self.codes.push(encode::build(l, true));
+                        }
+                    }
+                    self.close_slot();
+                }
+                // DATC 4.D.7: the waive, legal even with nowhere to build, in a slot of its own
+                // after the power's build sites: orders given slot by slot put it after every
+                // build, where it can only use a build left over, never void a chosen one.
+                self.open_slot(power, power, true);
+                self.codes.push(encode::waive(power));
+                self.close_slot();
+            } else if adjustment(kind::DISBAND, owed) == OK {
+                for q in Bits(occupied) {
+                    let u = st.units[q];
+                    if u.power == power as u8 {
+                        self.open_slot(power, q, false);
+                        self.codes.push(encode::disband(u.loc as usize));
+                        self.close_slot();
+                    }
+                }
+            }
+        }
+        self.complete = true;
+    }
+
+    fn open_slot(&mut self, power: usize, key: usize, key_is_power: bool) {
+        let index = self.slots.len() as u32;
+        if key_is_power {
+            self.power_slot[power] = index;
+        } else {
+            self.slot_of[key] = index;
+        }
+        self.slots.push(Slot {
+            power: power as u8,
+            key: key as u16,
+            key_is_power,
+            start: self.codes.len() as u32,
+            len: 0,
+        });
+    }
+
+    fn close_slot(&mut self) {
+        let end = self.codes.len() as u32;
+        if let Some(s) = self.slots.last_mut() {
+            s.len = end - s.start;
+        }
+    }
+
+    /// The codes of one slot.
+    pub fn codes_of(&self, slot: &Slot) -> &[Code] {
+        &self.codes[slot.start as usize..(slot.start + slot.len) as usize]
+    }
+
+    /// Every slot of the phase, in order: movement, every unit by province; retreats, every
+    /// dislodged unit by province; adjustments, per power in map order its build sites by
+    /// province (each list: the builds there) and then its waive, or its units by province
+    /// (each list: the disband).
+    pub fn all_slots(&mut self, map: &GameMap<M>, st: &State<M>) {
+        if !self.complete {
+            let mut order = M::table(0u32);
+            let mut count = 0;
+            for q in 0..map.provinces {
+                let present = if st.kind == MOVEMENT {
+                    st.units[q].is_some()
+                } else {
+                    st.dislodged[q].is_some()
+                };
+                if present {
+                    order[count] = self.unit_slot(map, st, q);
+                    count += 1;
+                }
+            }
+            // Lazily built lists come in the order they were asked for; put them in province
+            // order.
+            let mut sorted = std::mem::take(&mut self.spare);
+            sorted.clear();
+            sorted.extend(
+                order.as_ref()[..count]
+                    .iter()
+                    .map(|&i| self.slots[i as usize]),
+            );
+            std::mem::swap(&mut self.slots, &mut sorted);
+            self.spare = sorted;
+            for (i, s) in self.slots.iter().enumerate() {
+                self.slot_of[s.key as usize] = i as u32;
+            }
+            self.complete = true;
+        }
+    }
+
+    /// The slots listed so far (all of them after [`Legal::all_slots`]).
+    pub fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    /// The slot of the unit (movement) or dislodged unit (retreats) in province `q`, its list
+    /// built on first use. The province must hold such a unit.
+    fn unit_slot(&mut self, map: &GameMap<M>, st: &State<M>, q: usize) -> u32 {
+        let index = self.slot_of[q];
+        if index != NO_SLOT {
+            return index;
+        }
+        if st.kind == MOVEMENT {
+            let power = st.units[q].power as usize;
+            self.open_slot(power, q, false);
+            self.movement_list(map, st, q);
+        } else {
+            let power = st.dislodged[q].power as usize;
+            self.open_slot(power, q, false);
+            self.retreat_list(map, st, q);
+        }
+        self.close_slot();
+        self.slot_of[q]
+    }
+
+    /// A unit's whole list: the concatenation of its sections (see [`Tables`]).
+    fn movement_list(&mut self, map: &GameMap<M>, st: &State<M>, p: usize) {
+        push_hold(st, p, &mut self.codes);
+        match self.map_moves(map, st, p) {
+            Some(span) => {
+                let start = self.codes.len();
+                self.codes.extend_from_slice(&self.move_codes[span.range()]);
+                if cfg!(debug_assertions) {
+                    let mut fresh = std::mem::take(&mut self.section);
+                    fresh.clear();
+                    self.tables.push_moves(map, st, p, &mut fresh);
+                    debug_assert_eq!(self.codes[start..], fresh[..]);
+                    self.section = fresh;
+                }
+            }
+            None => self.tables.push_moves(map, st, p, &mut self.codes),
+        }
+        let t = &self.tables;
+        let codes = &mut self.codes;
+        t.push_supports(map, st, p, support_reach(map, st, p), codes);
+        if convoys_from(map, st, p) {
+            self.ensure_routes(map, st);
+            push_convoys(&self.routes, st, p, &mut self.codes);
+        }
+    }
+
+    fn retreat_list(&mut self, map: &GameMap<M>, st: &State<M>, p: usize) {
+        let loc = st.dislodged[p].loc as usize;
+        for o in Bits(st.retreats[p]) {
+            if retreat_destination(map, st, p, o) == Ok(o) {
+                self.codes.push(encode::retreat(loc, o));
+            }
+        }
+        self.codes.push(encode::disband(loc));
+    }
+
+    /// The seas holding a fleet (movement tables; [`Legal::prepare`] first).
+    pub fn fleets(&self) -> M {
+        self.tables.fleets
+    }
+
+    /// The seas on some minimal convoy route of the army in province `army` to province `dst`
+    /// (`diplo.convoys.route_fleets`); empty when no convoy could carry it there.
+    pub fn route_seas(&mut self, map: &GameMap<M>, st: &State<M>, army: usize, dst: usize) -> M {
+        self.ensure_routes(map, st);
+        self.routes
+            .iter()
+            .find(|r| r.army as usize == army && r.dst as usize == dst)
+            .map_or(M::ZERO, |r| r.seas)
+    }
+}

@@ -1,0 +1,269 @@
+//! A fast game and its phases: validation of the submitted codes, the movement resolver, the
+//! retreat and adjustment phases, and the next position with phase skipping, centre changes after
+//! the Fall turn and the victory (the rules' count, 18 centres on the standard map) — what `diplo.adjudicate.process_phase` and
+//! `diplo.game.Game` do, on encoded orders.
+//!
+//! # Results
+//!
+//! Every submitted code gets a result code and a success flag ([`result`]): an illegal code
+//! (malformed, not in its unit's legal list, or one of two different orders to one unit, DATC
+//! 4.D.3) gets `ILLEGAL`; a legal one the outcome of its unit (movement: the resolver's code;
+//! retreats: ok, or bounce when two units retreat to one province; adjustments: ok, or void for
+//! builds, waives and disbands beyond the count, DATC 4.D.4-4.D.6). The same code given twice is
+//! one order and both copies get its result. What happens without an order is reported as
+//! *implied* results, `(code, result, success)`: holds of unordered units (province order),
+//! disbands of dislodged units without a legal order (province order), and per power in map
+//! order the waives of unused builds and the disbands of the civil-disorder rule (removal order).
+//! With `Game::explain`, retreats and adjustments also record why each result is what it is
+//! ([`Ruling`]: an [`explain`] code and the facts its sentence names, per code then per implied
+//! result), so the object API words them without ruling the phase again.
+//!
+//! # Buffers
+//!
+//! Everything a phase needs besides the game itself (the legal-order tables, the resolver and its
+//! outcome, scratch arrays) lives in one [`Scratch`] per thread and map, so neither processing
+//! nor cloning a game allocates once the buffers have grown. The legal-order tables describe one
+//! state, named by its `stamp`: a fresh number for every state a game enters (a clone keeps its
+//! original's stamp: it is the same state), so asking for the legal orders and then processing
+//! the same state works the tables out once.
+//!
+//! # Files
+//!
+//! This file holds [`Game`] and the next position; beside it: `codes` (the [`result`] and
+//! [`explain`] codes, [`Ruling`]), `play` ([`Scratch`]: validation and the three phase kinds),
+//! `explainers` (why each result is what it is) and `pool` (the per-thread scratch pool and the
+//! stamps naming states).
+
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use std::any::Any;
+
+use super::encode::{self, kind, Code};
+use super::game_map::NO_POWER;
+use super::game_map::{bit, has, Bits, GameMap, Mask};
+use super::legality::{reason, why, Legal, Slot};
+use super::rules::BuildSites;
+use super::state::{Piece, State, ADJUSTMENTS, FALL, MOVEMENT, RETREATS, SPRING, WINTER};
+use crate::resolver::orders::{Order, Unit};
+use crate::resolver::outcome::MovementOutcome;
+use crate::resolver::Adjudicator;
+
+mod codes;
+mod explainers;
+mod play;
+mod pool;
+
+pub use codes::{explain, result, Ruling, EXPLAIN_NAMES};
+pub use play::Scratch;
+pub use pool::{borrow_spare_scratch, forget_scratch, return_scratch, with_scratch};
+
+use explainers::{border_distances, explain_disorder, explain_movement, explain_retreats};
+use pool::fresh_stamp;
+
+/// The ruling of a code that is illegal.
+const REFUSED: u16 = u16::MAX;
+
+/// A game on the engine (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Game<M: Mask> {
+    pub map: &'static GameMap<M>,
+    pub state: State<M>,
+    /// The game ends once a phase of a later year would come next.
+    pub max_year: Option<u32>,
+    pub over: bool,
+    pub winner: Option<u8>,
+    /// Names the state for the legal-order tables (see the module documentation).
+    pub stamp: u64,
+    /// The codes submitted for the current phase.
+    pub orders: Vec<Code>,
+    /// Per code submitted for the last processed phase: result code and success.
+    pub results: Vec<u8>,
+    pub success: Vec<bool>,
+    /// What the last processed phase did without an order: (code, result, success).
+    pub implied: Vec<(Code, u8, bool)>,
+    /// Test hook: the next processing panics (to show that no panic reaches Python).
+    pub poisoned: bool,
+    /// Per submitted code, the power that gave it (`NO_POWER` or none at all: the owner of
+    /// whatever it orders, as for a bot's codes). An order for another power's unit is refused.
+    pub powers: Vec<u8>,
+    /// Whether processing also records why (`reasons`, `normal`, `facts`, `gone`): the object
+    /// API's explanations. Off for a bot's codes (`diplo.fast`).
+    pub explain: bool,
+    /// With `explain`: per submitted code, its reason code (`legality::reason`, OK when legal).
+    pub reasons: Vec<u8>,
+    /// With `explain`: per submitted code, its normal form (0 when refused).
+    pub normal: Vec<Code>,
+    /// With `explain`, movement: the facts behind each result, per submitted code then per
+    /// implied result.
+    pub facts: Vec<Fact>,
+    /// With `explain`, movement: every dislodged unit (province order) and its retreat options.
+    pub gone: Vec<(Piece, M)>,
+    /// With `explain`, retreats and adjustments: why each result is what it is, per submitted
+    /// code (`explain::NONE` when refused) then per implied result.
+    pub rulings: Vec<Ruling>,
+}
+
+/// What a movement result rests on (see `crate::resolver::outcome::MovementOutcome`): the dislodger's
+/// origin and the unit behind the result (locations, -1 for none), the strengths compared,
+/// whether the move went by convoy, and whether the Szykman rule broke the convoy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fact {
+    pub dislodged_by: i32,
+    pub by: i32,
+    pub attack: u8,
+    pub opposition: u8,
+    pub convoyed: bool,
+    pub szykman: bool,
+}
+
+impl<M: Mask> Game<M> {
+    /// A game from `state` under the state's rules; it ends after `max_year` or the rules'
+    /// year limit, whichever comes first.
+    pub fn new(map: &'static GameMap<M>, state: State<M>, max_year: Option<u32>) -> Game<M> {
+        let max_year = match (max_year, state.rules.year_limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Game {
+            map,
+            state,
+            max_year,
+            over: false,
+            winner: None,
+            stamp: fresh_stamp(),
+            orders: Vec::new(),
+            results: Vec::new(),
+            success: Vec::new(),
+            implied: Vec::new(),
+            poisoned: false,
+            powers: Vec::new(),
+            explain: false,
+            reasons: Vec::new(),
+            normal: Vec::new(),
+            facts: Vec::new(),
+            gone: Vec::new(),
+            rulings: Vec::new(),
+        }
+    }
+
+    /// Calls `f` with the slots and lists of the current phase (none once the game is over).
+    pub fn with_legal<R>(&self, f: impl FnOnce(&Legal<M>, &[Slot]) -> R) -> R {
+        let (map, st, stamp) = (self.map, &self.state, self.stamp);
+        with_scratch(map, |s| {
+            s.legal.prepare(map, st, stamp);
+            if self.over {
+                return f(&s.legal, &[]);
+            }
+            s.legal.all_slots(map, st);
+            f(&s.legal, s.legal.slots())
+        })
+    }
+
+    /// Rules on the submitted codes and moves on to the next phase. Errors only on an internal
+    /// inconsistency (a bug), never on the codes.
+    pub fn process(&mut self) -> Result<(), String> {
+        self.process_codes(false)
+    }
+
+    /// [`Game::process`] for codes taken from the current phase's legal lists, at most one per
+    /// slot and none given for another power (the vectorised environment's): a movement or
+    /// retreat phase takes them without checking them again (debug builds still check). The
+    /// same rulings as `process` for such codes; anything else is a bug of the caller.
+    pub fn process_listed(&mut self) -> Result<(), String> {
+        self.process_codes(true)
+    }
+
+    fn process_codes(&mut self, listed: bool) -> Result<(), String> {
+        if self.poisoned {
+            self.poisoned = false;
+            panic!("deliberate panic (test hook)");
+        }
+        if self.over {
+            return Err("the game is over".into());
+        }
+        let map = self.map;
+        self.rulings.clear();
+        let outcome = with_scratch(map, |s| {
+            s.listed = listed;
+            match self.state.kind {
+                MOVEMENT => s.movement(self),
+                RETREATS => {
+                    s.retreats(self);
+                    Ok(())
+                }
+                _ => {
+                    s.adjustments(self);
+                    Ok(())
+                }
+            }
+        });
+        self.orders.clear();
+        self.stamp = fresh_stamp();
+        outcome?;
+        debug_assert_eq!(
+            self.state.hash,
+            super::zobrist::full_hash(map, &self.state),
+            "the kept hash is the hash of the board"
+        );
+        if self.winner.is_some() {
+            self.over = true;
+        } else if let Some(last) = self.max_year {
+            if self.state.year > last {
+                self.over = true;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The phase after a movement or retreat phase with no retreat pending: Fall after Spring;
+/// after the Fall, centres change hands (an empty centre keeps its owner), a power with the
+/// victory count ([`super::rules::Rules::victory`]) wins,
+/// and the winter is played only when some power can build or must disband.
+fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
+    let st = &mut game.state;
+    if st.season == SPRING {
+        st.set_phase(st.year, FALL, MOVEMENT);
+        return;
+    }
+    for q in Bits(map.centers) {
+        let u = st.units[q];
+        // Written only when it changes: a game may be processed on another core than the one
+        // that made it, and every line written is a line that core must fetch.
+        if u.is_some() && st.centers[q] != u.power {
+            st.set_center(q, u.power);
+        }
+    }
+    let mut centers = M::table(0u32);
+    let mut units = M::table(0u32);
+    st.center_counts(map, &mut centers.as_mut()[..map.powers]);
+    st.unit_counts(map, &mut units.as_mut()[..map.powers]);
+    // Two powers at 18 or more cannot happen on the standard map (34 centres); elsewhere the
+    // larger wins, the first in map order on a tie.
+    let victory = st.rules.victory(map);
+    let mut best: Option<usize> = None;
+    for power in 0..map.powers {
+        if centers[power] >= victory && best.is_none_or(|b| centers[power] > centers[b]) {
+            best = Some(power);
+        }
+    }
+    st.set_phase(st.year, WINTER, ADJUSTMENTS);
+    if let Some(w) = best {
+        game.winner = Some(w as u8);
+        return;
+    }
+    if !winter_needed(map, st, centers.as_ref(), units.as_ref()) {
+        st.set_phase(st.year + 1, SPRING, MOVEMENT);
+    }
+}
+
+/// Whether some power can build (somewhere) or has to disband.
+fn winter_needed<M: Mask>(map: &GameMap<M>, st: &State<M>, centers: &[u32], units: &[u32]) -> bool {
+    (0..map.powers).any(|power| {
+        st.rules
+            .allowance(map, st, power, centers[power], units[power])
+            != 0
+    })
+}

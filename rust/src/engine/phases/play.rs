@@ -1,0 +1,561 @@
+//! The three phase kinds, ruled on a thread's [`Scratch`].
+
+use super::*;
+
+/// The per-thread buffers of one map (see "Buffers" in the module documentation).
+pub struct Scratch<M: Mask> {
+    pub(super) map: &'static GameMap<M>,
+    pub legal: Legal<M>,
+    pub(super) adj: Adjudicator<'static>,
+    pub(super) out: MovementOutcome,
+    pub(super) units: Vec<Unit>,
+    pub(super) orders: Vec<Order>,
+    /// Per submitted code: the key of its slot (province, or power for a waive) or REFUSED.
+    pub(super) keys: Vec<u16>,
+    /// Per submitted code: its normal form.
+    pub(super) normal: Vec<Code>,
+    /// Per province: the effective order.
+    pub(super) effective: M::Table<Code>,
+    /// Per province: the resolver's index of its unit.
+    pub(super) index: M::Table<u16>,
+    pub(super) candidates: Vec<(u32, u16)>,
+    /// The codes come from the phase's lists ([`Game::process_listed`]).
+    pub(super) listed: bool,
+}
+
+impl<M: Mask> Scratch<M> {
+    pub(super) fn new(map: &'static GameMap<M>) -> Scratch<M> {
+        Scratch {
+            map,
+            legal: Legal::default(),
+            adj: Adjudicator::new(&map.cmap),
+            out: MovementOutcome::default(),
+            units: Vec::new(),
+            orders: Vec::new(),
+            keys: Vec::new(),
+            normal: Vec::new(),
+            effective: M::table(0),
+            index: M::table(0),
+            candidates: Vec::new(),
+            listed: false,
+        }
+    }
+
+    /// Rules on every submitted code of a movement or retreat phase: fills `keys` and `normal`,
+    /// `effective` per province, and returns the provinces with exactly one (legal) order.
+    pub(super) fn rule_unit_orders(&mut self, game: &mut Game<M>) -> M {
+        let map = self.map;
+        let st = &game.state;
+        // Adjustments check their codes against lists they make anyway.
+        let listed = self.listed && !game.explain && st.kind != ADJUSTMENTS;
+        if !listed || cfg!(debug_assertions) {
+            self.legal.prepare(map, st, game.stamp);
+        }
+        self.keys.clear();
+        self.normal.clear();
+        let mut ordered = M::ZERO;
+        let mut conflict = M::ZERO;
+        for (i, &code) in game.orders.iter().enumerate() {
+            let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
+            if listed {
+                // A code of the lists is its own normal form, keyed by its unit's province.
+                let key = map.prov_of[encode::loc_of(code)] as usize;
+                debug_assert_eq!(self.legal.check(map, st, code), Some((key, code)));
+                self.keys.push(key as u16);
+                self.normal.push(code);
+                ordered |= M::bit(key);
+                self.effective[key] = code;
+                continue;
+            }
+            let verdict = self.legal.check(map, st, code).filter(|&(p, _)| {
+                // DATC 6.A.6: an order for another power's unit is refused.
+                let owner = if st.kind == MOVEMENT {
+                    st.units[p].power
+                } else {
+                    st.dislodged[p].power
+                };
+                by == NO_POWER || by == owner
+            });
+            match verdict {
+                Some((p, c)) => {
+                    self.keys.push(p as u16);
+                    self.normal.push(c);
+                    if has(ordered, p) {
+                        if self.effective[p] != c {
+                            // DATC 4.D.3: two different orders to one unit: both void, it holds.
+                            conflict |= M::bit(p);
+                        }
+                    } else {
+                        ordered |= M::bit(p);
+                        self.effective[p] = c;
+                    }
+                }
+                None => {
+                    self.keys.push(REFUSED);
+                    self.normal.push(0);
+                }
+            }
+        }
+        let effective = ordered & !conflict;
+        if game.explain {
+            game.reasons.clear();
+            game.normal.clear();
+            for (i, &code) in game.orders.iter().enumerate() {
+                let key = self.keys[i];
+                let r = if key == REFUSED {
+                    let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
+                    why(&mut self.legal, map, st, by, code)
+                } else if !has(effective, key as usize) {
+                    reason::MULTIPLE_ORDERS
+                } else {
+                    reason::OK
+                };
+                game.reasons.push(r);
+                game.normal
+                    .push(if key == REFUSED { 0 } else { self.normal[i] });
+            }
+        }
+        effective
+    }
+
+    pub(super) fn movement(&mut self, game: &mut Game<M>) -> Result<(), String> {
+        let map = self.map;
+        let effective = self.rule_unit_orders(game);
+        let st = &game.state;
+        self.units.clear();
+        self.orders.clear();
+        let mut occupied = M::ZERO;
+        for q in 0..map.provinces {
+            let u = st.units[q];
+            if !u.is_some() {
+                continue;
+            }
+            occupied |= M::bit(q);
+            self.index[q] = self.units.len() as u16;
+            self.units.push(Unit {
+                power: u.power,
+                is_fleet: u.fleet,
+                loc: u.loc,
+            });
+            self.orders.push(if has(effective, q) {
+                to_order(self.effective[q])
+            } else {
+                Order::Hold
+            });
+        }
+        self.adj.rulings = st.rules.resolver;
+        crate::resolver::resolve_with(&mut self.adj, &self.units, &self.orders, &mut self.out)
+            .map_err(|e| format!("the resolver refused a legal order set: {e}"))?;
+        let out = &self.out;
+
+        game.results.clear();
+        game.success.clear();
+        game.results.reserve(self.keys.len());
+        game.success.reserve(self.keys.len());
+        for &key in &self.keys {
+            if key == REFUSED || !has(effective, key as usize) {
+                game.results.push(result::ILLEGAL);
+                game.success.push(false);
+            } else {
+                let i = self.index[key as usize] as usize;
+                game.results.push(out.codes[i]);
+                game.success.push(out.success[i]);
+            }
+        }
+        game.implied.clear();
+        game.implied
+            .reserve((occupied & !effective).count() as usize);
+        for q in Bits(occupied & !effective) {
+            let i = self.index[q] as usize;
+            game.implied.push((
+                encode::hold(st.units[q].loc as usize),
+                out.codes[i],
+                out.success[i],
+            ));
+        }
+        if game.explain {
+            explain_movement(
+                map,
+                out,
+                &self.keys,
+                &self.effective,
+                &self.index,
+                effective,
+                occupied,
+                game,
+            );
+        }
+        let st = &mut game.state;
+
+        // The next board: moved units at their destination, dislodged ones aside with their
+        // retreat options (units with none are gone), the rest where they were. First every
+        // unit that leaves its province is lifted, then the movers are put down (a successful
+        // move's destination is empty by then), so only what changes is written (and hashed).
+        game.gone.clear();
+        st.clear_dislodged();
+        let moves = |q: usize| {
+            has(effective, q)
+                && encode::kind_of(self.effective[q]) == kind::MOVE
+                && out.success[self.index[q] as usize]
+        };
+        let mut leaving = M::ZERO;
+        for q in Bits(occupied) {
+            if moves(q) || out.dislodged_by[self.index[q] as usize] >= 0 {
+                leaving |= M::bit(q);
+            }
+        }
+        let mut before = M::table(Piece::NONE);
+        for q in Bits(leaving) {
+            before[q] = st.units[q];
+            st.set_unit(q, Piece::NONE);
+        }
+        let mut pending = false;
+        for q in Bits(leaving) {
+            let i = self.index[q] as usize;
+            let u = before[q];
+            if moves(q) {
+                let dest = encode::a_of(self.effective[q]);
+                let dp = map.prov_of[dest] as usize;
+                debug_assert!(!st.units[dp].is_some());
+                st.set_unit(
+                    dp,
+                    Piece {
+                        loc: dest as u16,
+                        ..u
+                    },
+                );
+            } else {
+                let options = out.retreats[i]
+                    .iter()
+                    .fold(M::ZERO, |m: M, &l| m | M::bit(l as usize));
+                if game.explain {
+                    game.gone.push((u, options));
+                }
+                if !options.is_zero() {
+                    st.set_dislodged(q, u, options);
+                    pending = true;
+                }
+            }
+        }
+        if pending {
+            st.set_phase(st.year, st.season, RETREATS);
+        } else {
+            after_turn(map, game);
+        }
+        Ok(())
+    }
+
+    pub(super) fn retreats(&mut self, game: &mut Game<M>) {
+        let map = self.map;
+        let effective = self.rule_unit_orders(game);
+        game.facts.clear();
+        game.gone.clear();
+        let st = &mut game.state;
+        let mut once = M::ZERO;
+        let mut twice = M::ZERO;
+        for q in Bits(effective) {
+            let order = self.effective[q];
+            if encode::kind_of(order) == kind::RETREAT {
+                let dp = M::bit(map.prov_of[encode::a_of(order)] as usize);
+                twice |= once & dp;
+                once |= dp;
+            }
+        }
+        // Per dislodged province: the outcome of its effective order.
+        let mut bounced = M::ZERO;
+        let dislodged = st.dislodged_at;
+        for q in Bits(effective) {
+            let order = self.effective[q];
+            if encode::kind_of(order) == kind::RETREAT {
+                let dest = encode::a_of(order);
+                let dp = map.prov_of[dest] as usize;
+                if has(twice, dp) {
+                    // DATC 6.H.7, 6.H.8: units retreating to one province are all disbanded.
+                    bounced |= M::bit(q);
+                } else {
+                    let moved = Piece {
+                        loc: dest as u16,
+                        ..st.dislodged[q]
+                    };
+                    st.set_unit(dp, moved);
+                }
+            }
+        }
+        game.results.clear();
+        game.success.clear();
+        for &key in &self.keys {
+            if key == REFUSED || !has(effective, key as usize) {
+                game.results.push(result::ILLEGAL);
+                game.success.push(false);
+            } else if has(bounced, key as usize) {
+                game.results.push(result::BOUNCE);
+                game.success.push(false);
+            } else {
+                game.results.push(result::OK);
+                game.success.push(true);
+            }
+        }
+        game.implied.clear();
+        for q in Bits(dislodged & !effective) {
+            game.implied.push((
+                encode::disband(st.dislodged[q].loc as usize),
+                result::OK,
+                true,
+            ));
+        }
+        if game.explain {
+            explain_retreats(
+                map,
+                &self.keys,
+                &self.effective,
+                effective,
+                bounced,
+                &game.state,
+                &mut game.rulings,
+            );
+        }
+        let st = &mut game.state;
+        st.clear_dislodged();
+        if st.season == SPRING {
+            st.set_phase(st.year, FALL, MOVEMENT);
+        } else {
+            after_turn(map, game);
+        }
+    }
+
+    pub(super) fn adjustments(&mut self, game: &mut Game<M>) {
+        let map = self.map;
+        let st = &game.state;
+        self.legal.prepare(map, st, game.stamp);
+        let mut centers = M::table(0u32);
+        let mut units = M::table(0u32);
+        st.center_counts(map, &mut centers.as_mut()[..map.powers]);
+        st.unit_counts(map, &mut units.as_mut()[..map.powers]);
+        // Builds allowed (> 0, at most the build sites) or disbands owed (< 0).
+        let mut allowed = M::table(0i64);
+        for power in 0..map.powers {
+            allowed[power] = st
+                .rules
+                .allowance(map, st, power, centers[power], units[power]);
+        }
+        let mut used = M::table(0i64);
+        let mut built = M::ZERO;
+        let mut removed = M::ZERO;
+        let mut added = M::table(Piece::NONE);
+        game.results.clear();
+        game.success.clear();
+        game.reasons.clear();
+        game.normal.clear();
+        game.facts.clear();
+        game.gone.clear();
+        for i in 0..game.orders.len() {
+            let code = game.orders[i];
+            let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
+            let verdict = self.legal.check(map, st, code).filter(|&(key, c)| {
+                // An order for another power's unit, home centre or waive is refused.
+                by == NO_POWER
+                    || by as usize
+                        == match encode::kind_of(c) {
+                            kind::DISBAND => st.units[key].power as usize,
+                            kind::WAIVE => key,
+                            // A build site is a centre its power owns (home or not, as the
+                            // rules say), so the build is the owner's order.
+                            _ => st.centers[key] as usize,
+                        }
+            });
+            let Some((key, c)) = verdict else {
+                game.results.push(result::ILLEGAL);
+                game.success.push(false);
+                if game.explain {
+                    game.reasons.push(why(&mut self.legal, map, st, by, code));
+                    game.normal.push(0);
+                    game.rulings.push(Ruling::new(explain::NONE, NO_POWER));
+                }
+                continue;
+            };
+            if game.explain {
+                game.reasons.push(reason::OK);
+                game.normal.push(c);
+            }
+            let (ok, ruling) = match encode::kind_of(c) {
+                kind::DISBAND => {
+                    let unit = st.units[key];
+                    let power = unit.power as usize;
+                    let owed = -allowed[power];
+                    let p = power as u8;
+                    if owed < 0 {
+                        let r = Ruling {
+                            count: -owed as i32,
+                            ..Ruling::new(explain::DISBAND_WHILE_BUILDING, p)
+                        };
+                        (false, r)
+                    } else if owed == 0 {
+                        (false, Ruling::new(explain::DISBAND_NOT_OWED, p))
+                    } else if has(removed, key) {
+                        // DATC 6.J.2: the same unit twice counts once.
+                        (true, Ruling::of_unit(explain::DISBAND_REPEAT, unit))
+                    } else if used[power] >= owed {
+                        // DATC 4.D.6: the first disbands are used.
+                        let r = Ruling {
+                            count: owed as i32,
+                            ..Ruling::new(explain::DISBAND_EXCESS, p)
+                        };
+                        (false, r)
+                    } else {
+                        used[power] += 1;
+                        removed |= M::bit(key);
+                        (true, Ruling::of_unit(explain::DISBANDED, unit))
+                    }
+                }
+                k => {
+                    // A build is legal only on a centre its power owns (a build site).
+                    let power = if k == kind::WAIVE {
+                        key
+                    } else {
+                        st.centers[key] as usize
+                    };
+                    let p = power as u8;
+                    let n = allowed[power];
+                    if n < 0 {
+                        let r = Ruling {
+                            count: -n as i32,
+                            ..Ruling::new(explain::BUILD_WHILE_OWING, p)
+                        };
+                        (false, r)
+                    } else if n == 0 {
+                        let why = if centers[power] <= units[power] {
+                            explain::BUILD_NO_SURPLUS
+                        } else if matches!(st.rules.build_sites, BuildSites::HomeCentres) {
+                            explain::BUILD_NO_HOME_SITE
+                        } else {
+                            explain::BUILD_NO_SITE
+                        };
+                        (false, Ruling::new(why, p))
+                    } else if k == kind::BUILD && has(built, key) {
+                        // DATC 4.D.5: one build per province.
+                        let r = Ruling {
+                            place: key as i32,
+                            other: added[key],
+                            ..Ruling::new(explain::BUILD_SAME_PROVINCE, p)
+                        };
+                        (false, r)
+                    } else if k == kind::WAIVE && st.rules.waive_free {
+                        // MILA: a waive never uses up a build.
+                        (true, Ruling::new(explain::WAIVED, p))
+                    } else if used[power] >= n {
+                        // DATC 4.D.4: the first builds and waives (4.D.7) are used.
+                        let r = Ruling {
+                            count: n as i32,
+                            ..Ruling::new(explain::BUILD_EXCESS, p)
+                        };
+                        (false, r)
+                    } else {
+                        used[power] += 1;
+                        if k == kind::BUILD {
+                            built |= M::bit(key);
+                            let unit = Piece {
+                                power: p,
+                                fleet: encode::fleet_of(c),
+                                loc: encode::loc_of(c) as u16,
+                            };
+                            added[key] = unit;
+                            (true, Ruling::of_unit(explain::BUILT, unit))
+                        } else {
+                            (true, Ruling::new(explain::WAIVED, p))
+                        }
+                    }
+                }
+            };
+            game.results
+                .push(if ok { result::OK } else { result::VOID });
+            game.success.push(ok);
+            if game.explain {
+                game.rulings.push(ruling);
+            }
+        }
+
+        game.implied.clear();
+        for power in 0..map.powers {
+            let n = allowed[power];
+            if n > 0 {
+                for _ in used[power]..n {
+                    game.implied.push((encode::waive(power), result::OK, true));
+                    if game.explain {
+                        game.rulings.push(Ruling {
+                            count: n as i32,
+                            ..Ruling::new(explain::UNUSED_BUILD, power as u8)
+                        });
+                    }
+                }
+            } else if n < 0 {
+                let shortfall = -n - used[power];
+                if shortfall > 0 {
+                    self.civil_disorder(st, power, shortfall as usize, removed);
+                    for &(_, q) in &self.candidates[..shortfall as usize] {
+                        let q = q as usize;
+                        removed |= M::bit(q);
+                        game.implied.push((
+                            encode::disband(st.units[q].loc as usize),
+                            result::OK,
+                            true,
+                        ));
+                        if game.explain {
+                            game.rulings
+                                .push(explain_disorder(map, st, power, st.units[q]));
+                        }
+                    }
+                }
+            }
+        }
+        let st = &mut game.state;
+        for q in Bits(removed) {
+            st.set_unit(q, Piece::NONE);
+        }
+        for q in Bits(built) {
+            st.set_unit(q, added[q]);
+        }
+        st.clear_dislodged();
+        st.set_phase(st.year + 1, SPRING, MOVEMENT);
+    }
+
+    /// DATC 4.D.8 (2023 rules): sorts the units of `power` not yet removed into `candidates`,
+    /// first to go first: farthest from the nearest centre the power owns (or, under the older
+    /// rulebooks' rule, its nearest home centre: [`super::rules::Rules::disorder_sources`]; every border
+    /// counts, DATC 6.J.6, 6.J.10, 6.J.11), fleets before armies (6.J.7), then by English name
+    /// (6.J.4). At least `count` units are there.
+    #[allow(clippy::needless_range_loop)] // per-province tables indexed together
+    pub(super) fn civil_disorder(&mut self, st: &State<M>, power: usize, count: usize, removed: M) {
+        let map = self.map;
+        let owned = st.rules.disorder_sources(map, st, power);
+        // Distances over every border; unreachable: provinces + 1.
+        let far = map.provinces as u32 + 1;
+        let dist = border_distances(map, owned, far);
+        self.candidates.clear();
+        for q in 0..map.provinces {
+            let u = st.units[q];
+            if u.power == power as u8 && !has(removed, q) {
+                let key = ((far - dist[q]) << 20) | (u32::from(!u.fleet) << 16);
+                // Larger distance first: sort by (far - dist) ascending, then army bit, then name.
+                self.candidates
+                    .push((key | u32::from(map.name_rank[q]), q as u16));
+            }
+        }
+        self.candidates.sort_unstable();
+        debug_assert!(self.candidates.len() >= count);
+    }
+}
+
+pub(super) fn to_order(code: Code) -> Order {
+    let a = encode::a_of(code) as u16;
+    let b = encode::b_of(code) as u16;
+    match encode::kind_of(code) {
+        kind::MOVE => Order::Move {
+            dest: a,
+            via: encode::via_of(code),
+        },
+        kind::SUPPORT_HOLD => Order::SupportHold { target: a },
+        kind::SUPPORT_MOVE => Order::SupportMove { from: a, to: b },
+        kind::CONVOY => Order::Convoy { from: a, to: b },
+        _ => Order::Hold,
+    }
+}
