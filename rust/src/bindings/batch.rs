@@ -7,8 +7,9 @@ use pyo3::types::{PyBytes, PyString};
 
 use super::any::{on_game, AnyGame};
 use super::errors::{guarded, without_gil, GameOverError};
-use super::game::{in_last_year, PyFastGame};
+use super::handles::PyFastGame;
 use super::intake::read_codes;
+use super::process::in_last_year;
 use crate::engine::batch::{process_all, process_all_with};
 use crate::engine::encode::Code;
 use crate::engine::game_map::Mask;

@@ -5,9 +5,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use super::any::{new_game, Known};
-use super::game::{PyFastGame, RawPiece};
+use super::handles::PyFastGame;
 use crate::engine::game_map::{Bits, GameMap, Mask};
 use crate::engine::state::State;
+
+/// A unit as `FastGame(...)` takes it: `(power, is_fleet, location)` indices.
+pub(super) type RawPiece = (i64, i64, i64);
 
 /// A document's `{power: value}` entries, the power as its index.
 type PowerItems<'py> = Vec<(i64, Bound<'py, PyAny>)>;

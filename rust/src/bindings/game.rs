@@ -5,20 +5,18 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
-use super::any::{on_game, on_map, same_width, AnyGame, Known};
-use super::documents::{self, position_text};
-use super::errors::{guarded, GameOverError};
+use super::any::{on_game, on_map, same_width, Known};
+use super::documents::{self, position_text, RawPiece};
+use super::errors::guarded;
+use super::handles::{PyFastGame, PyFastMap};
 use super::intake::read_codes;
-use super::map::PyFastMap;
+use super::process::{game_over, in_last_year, process_checked};
 use super::texts::{map_names, texts_by_power};
 use crate::engine::encode::{signed, Code};
-use crate::engine::game_map::{Bits, Mask};
-use crate::engine::phases::Game;
+use crate::engine::game_map::Bits;
 use crate::engine::rules::{RuleValue, Rules};
 use crate::engine::search;
-use crate::engine::state::{State, MAX_YEAR, SPRING};
-
-pub(super) type RawPiece = (i64, i64, i64);
+use crate::engine::state::State;
 
 /// The rules of a game from `diplo.rules.Rules.to_json()` (each option by its name; absent ones
 /// keep their defaults): read by [`Rules::set`], so a new option needs nothing here.
@@ -50,53 +48,8 @@ fn rules_of(raw: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
     Ok(rules)
 }
 
-/// Whether processing `game` might take it past [`MAX_YEAR`] (a Fall or Winter of that year).
-pub(super) fn in_last_year<M: Mask>(game: &Game<M>) -> bool {
-    !game.over && game.state.year >= MAX_YEAR && game.state.season != SPRING
-}
-
-/// One game on the engine (wrapped by `diplo.fast.FastGame`).
-#[pyclass(name = "FastGame", module = "diplo._core")]
-pub struct PyFastGame {
-    pub(crate) game: AnyGame,
-}
-
-pub(super) fn game_over() -> PyErr {
-    GameOverError::new_err("the game is over")
-}
-
 fn other_map() -> PyErr {
     PyValueError::new_err("before is a game on another map")
-}
-
-/// Processes `game`, refusing (the game unchanged) to go past [`MAX_YEAR`].
-pub(super) fn process_checked<M: Known>(game: &mut Game<M>) -> PyResult<()> {
-    if in_last_year(game) {
-        // Rare: play a copy, kept only if it stays within the years a state may have.
-        let mut trial = game.clone();
-        trial
-            .process()
-            .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
-        if trial.state.year > MAX_YEAR {
-            return Err(PyValueError::new_err(format!(
-                "{}: the game cannot go past the year {MAX_YEAR}",
-                game.state.phase_name()
-            )));
-        }
-        *game = trial;
-        return Ok(());
-    }
-    game.process()
-        .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))
-}
-
-impl PyFastGame {
-    /// A copy of the game (`FastGame.clone`), its panic test hook unset.
-    pub(super) fn clone_game(&self) -> PyFastGame {
-        let mut game = self.game.clone();
-        on_game!(&mut game, g => g.poisoned = false);
-        PyFastGame { game }
-    }
 }
 
 #[pymethods]
@@ -539,7 +492,7 @@ impl PyFastGame {
         guarded(|| {
             on_game!(&self.game, g => {
                 let st = &same_width(g, &before.game).ok_or_else(other_map)?.state;
-                super::rollout::movement_pieces(g, st, owners).map_err(PyValueError::new_err)
+                crate::engine::game_file::movement_pieces(g, st, owners).map_err(PyValueError::new_err)
             })
         })
     }

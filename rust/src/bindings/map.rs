@@ -9,7 +9,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyType};
 use super::any::{on_map, AnyMap};
 use super::documents;
 use super::errors::guarded;
-use super::game::PyFastGame;
+use super::handles::{PyFastGame, PyFastMap};
 use super::intake::{self, OrderClasses};
 use crate::engine::game_map::MapSpec;
 
@@ -20,14 +20,6 @@ fn indices(what: &str, v: &[i64]) -> PyResult<Vec<u16>> {
                 .map_err(|_| PyValueError::new_err(format!("{what}: {x} is not an index")))
         })
         .collect()
-}
-
-/// A map compiled for the engine (built once per map by `diplo.engine.fast_map`).
-#[pyclass(frozen, name = "FastMap", module = "diplo._core")]
-pub struct PyFastMap {
-    pub(super) map: AnyMap,
-    /// How order objects' kinds are told (`order_classes`).
-    classes: OrderClasses,
 }
 
 #[pymethods]

@@ -25,10 +25,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::any::on_game;
+use super::cache::{KeyHasher, PerMap};
 use super::errors::guarded;
-use super::game::{game_over, in_last_year, process_checked, PyFastGame};
+use super::handles::PyFastGame;
 use super::intake::GARBAGE;
-use super::texts::{map_names, KeyHasher, MapNames};
+use super::process::{game_over, in_last_year, process_checked};
+use super::texts::{map_names, MapNames};
 use crate::engine::encode::{a_of, kind, kind_of, loc_of, signed, via_of, Code};
 use crate::engine::game_map::{has, GameMap, Mask};
 use crate::engine::phases::Game;
@@ -101,9 +103,9 @@ const TEXTS_MAX: usize = 1 << 19;
 /// The mark of a slot ordered by two powers in one phase (no power's fast path takes its texts).
 const SHARED: u8 = u8::MAX;
 
-/// A map's MILA texts (kept by `texts::MapNames`).
+/// A map's MILA texts (kept per map by [`mila_texts`]).
 #[derive(Default)]
-pub(crate) struct MilaTexts {
+struct MilaTexts {
     /// Text key -> text id (or [`NOT_LISTED`]).
     index: std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>,
     /// Every text, in order -> its id; text id -> its string, code and rank.
@@ -121,6 +123,13 @@ pub(crate) struct MilaTexts {
     older: std::collections::HashMap<u64, Arc<Listing>, std::hash::BuildHasherDefault<KeyHasher>>,
     listings:
         std::collections::HashMap<u64, Arc<Listing>, std::hash::BuildHasherDefault<KeyHasher>>,
+}
+
+/// The MILA texts of `map` (made on first use, kept for the life of the process, as the map
+/// itself is).
+fn mila_texts<M: Mask>(map: &'static GameMap<M>) -> &'static std::sync::Mutex<MilaTexts> {
+    static ALL: PerMap<std::sync::Mutex<MilaTexts>> = PerMap::new();
+    ALL.get(map, Default::default)
 }
 
 /// One slot's listing as made before. A slot's texts depend on nothing but its keys (the
@@ -550,7 +559,7 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
     let map = g.map;
     let keyed = slot_keys(g);
     let names: &MapNames = map_names(py, map);
-    let mut guard = names.mila.lock().unwrap_or_else(|e| e.into_inner());
+    let mut guard = mila_texts(map).lock().unwrap_or_else(|e| e.into_inner());
     let cache = &mut *guard;
     if cache.index.len() > TEXTS_MAX {
         cache.forget_all();
@@ -722,7 +731,7 @@ fn mila_codes<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bo
 fn codes<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyDict>> {
     let keyed = slot_keys(g);
     let names = map_names(py, g.map);
-    let mut guard = names.mila.lock().unwrap_or_else(|e| e.into_inner());
+    let mut guard = mila_texts(g.map).lock().unwrap_or_else(|e| e.into_inner());
     let cache = &mut *guard;
     if cache.index.len() > TEXTS_MAX {
         cache.forget_all();
@@ -812,10 +821,9 @@ fn mila_play(
 /// Tests only: forgets every MILA text and listing kept for the game's map (the next phase is
 /// listed from nothing; phases listed before keep their own lookup and check).
 #[pyfunction]
-fn _mila_forget(py: Python<'_>, game: PyRef<'_, PyFastGame>) {
+fn _mila_forget(game: PyRef<'_, PyFastGame>) {
     on_game!(&game.game, g => {
-        let names = map_names(py, g.map);
-        names.mila.lock().unwrap_or_else(|e| e.into_inner()).forget_all();
+        mila_texts(g.map).lock().unwrap_or_else(|e| e.into_inner()).forget_all();
     });
 }
 

@@ -1,28 +1,72 @@
 //! PyO3 bindings: the extension module `diplo._core` over the game engine (feature `python`),
-//! wrapped by `python/diplo/engine.py` and `python/diplo/fast.py`; typed in
+//! wrapped by the `diplo.engine` package (`python/diplo/engine/codes.py`,
+//! `python/diplo/engine/objects.py`, `python/diplo/engine/compile.py`); typed in
 //! `python/diplo/_core.pyi`.
 //!
+//! # The modules, as a tree
+//!
+//! Two layers. The helpers below hold no class's Python methods and import no class module;
+//! each class module above them imports helpers only, never another class module (a class that
+//! takes or returns a map or a game finds its struct in `handles`). So there is no circle:
+//!
+//! ```text
+//! mod.rs (registers everything)
+//! ├── classes: map, game, mila, rollout, vector, batch
+//! │     map ──────► any, documents, errors, handles, intake
+//! │     game ─────► any, documents, errors, handles, intake, process, texts
+//! │     mila ─────► any, cache, errors, handles, intake, process, texts
+//! │     rollout ──► any, cache, documents, errors, handles
+//! │     vector ───► any, errors, handles
+//! │     batch ────► any, errors, handles, intake, process
+//! └── helpers
+//!       documents ► any, handles
+//!       handles ──► any, intake
+//!       process ──► any, errors
+//!       texts ────► cache, errors
+//!       any, cache, errors, intake: no other binding module
+//! ```
+//!
+//! Classes:
+//!
+//! * `map` — the `FastMap` class's methods.
+//! * `game` — the `FastGame` class's methods.
+//! * `mila` — MILA's order texts, a bot's orders read back and played (`mila_turn`,
+//!   `MilaCheck`, `mila_play`).
+//! * `rollout` — the `RolloutPlayer` class: whole random games written as game files.
+//! * `vector` — the `VectorEnv` class (NumPy buffers filled in place).
+//! * `batch` — `process_batch`, `pack_orders`.
+//!
+//! Helpers:
+//!
+//! * `handles` — the structs of `FastMap` and `FastGame`, which other classes take and return.
+//! * `any` — a map or game of any width (`AnyMap`, `AnyGame`) and the macros that dispatch on it.
+//! * `process` — processing as every class does (the last year a state may have, a finished
+//!   game's error).
 //! * `errors` — `GameOverError` and the one panic guard (with its test hooks).
-//! * `map` — the `FastMap` class.
-//! * `game` — the `FastGame` class.
 //! * `intake` — reading orders: codes, order objects, canonical texts.
 //! * `documents` — the position document reader and writers.
-//! * `texts` — a map's Python strings: names and interned order texts.
-//! * `mila` — MILA's order texts, a bot's orders read back and played (`mila_turn`, `MilaCheck`, `mila_play`).
-//! * `batch` — `process_batch`, `pack_orders`.
-//! * `rollout` — the game-file writer of `diplo rollouts` and its `RolloutPlayer` class.
-//! * `vector` — the `VectorEnv` class (NumPy buffers filled in place).
+//! * `texts` — a map's Python strings: names and the order texts.
+//! * `cache` — the integer-keyed caches (`KeyHasher`, `TextArena`, `PerMap`).
+//!
+//! What needs no Python is in the engine: the game file's text of a movement phase is
+//! `crate::engine::game_file`, the order texts `crate::engine::text`.
 
+// The helpers (no class's methods; none imports a class module).
 mod any;
-mod batch;
+mod cache;
 mod documents;
 mod errors;
-mod game;
+mod handles;
 mod intake;
+mod process;
+mod texts;
+
+// One module per Python class (or family of functions); none imports another.
+mod batch;
+mod game;
 mod map;
 mod mila;
 mod rollout;
-mod texts;
 mod vector;
 
 use pyo3::prelude::*;
@@ -35,8 +79,8 @@ use crate::resolver::code;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
-    m.add_class::<map::PyFastMap>()?;
-    m.add_class::<game::PyFastGame>()?;
+    m.add_class::<handles::PyFastMap>()?;
+    m.add_class::<handles::PyFastGame>()?;
     m.add_class::<rollout::PyRolloutPlayer>()?;
     batch::register(m)?;
     vector::register(m)?;

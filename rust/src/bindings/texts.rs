@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
+use super::cache::{PerMap, TextArena};
 use super::errors::guarded;
 use crate::engine::encode::{kind, Code};
 use crate::engine::game_map::{GameMap, Mask};
@@ -12,64 +13,19 @@ use crate::engine::state::State;
 use crate::resolver::code;
 
 /// The names a map's results are made of, as Python strings made once per map, and the map's
-/// order texts made so far: the one home of the Python strings of a map (`mila` keeps its
-/// MILA texts here too).
+/// order texts made so far: the one home of the Python strings of a map.
 pub(crate) struct MapNames {
     /// Canonical order texts already made (see [`text_key`]).
     pub(super) texts: std::sync::Mutex<TextCache>,
-    /// MILA's texts already made, by key and by text, with their lookup dict (see `mila`).
-    pub(crate) mila: std::sync::Mutex<MilaTexts>,
     pub(crate) locations: Vec<Py<PyString>>,
     pub(crate) powers: Vec<Py<PyString>>,
     pub(super) kinds: Vec<Py<PyString>>,
     pub(super) codes: Vec<Py<PyString>>,
 }
 
-/// Texts made once and kept by key: `index` maps a key to its entry in `arena`.
-pub(crate) struct TextArena<K, E> {
-    pub(crate) index: std::collections::HashMap<K, u32, std::hash::BuildHasherDefault<KeyHasher>>,
-    pub(crate) arena: Vec<E>,
-}
-
-impl<K, E> Default for TextArena<K, E> {
-    fn default() -> Self {
-        TextArena {
-            index: std::collections::HashMap::default(),
-            arena: Vec::new(),
-        }
-    }
-}
-
-/// MILA's order texts (see `mila::MilaTexts`). Most orders recur from phase to
-/// phase, so a phase mostly reuses Python strings, their hashes included.
-pub(crate) type MilaTexts = super::mila::MilaTexts;
-
 /// Order texts as Rust and Python strings, by [`text_key`]: a map has a bounded number of them
 /// (every order of every unit type at every place), so they are made once.
 pub(super) type TextCache = TextArena<u64, (Box<str>, Py<PyString>)>;
-
-/// A hasher for integer text keys (a multiply: the keys are already well spread).
-#[derive(Default)]
-pub(crate) struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u32(&mut self, v: u32) {
-        self.0 = u64::from(v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0 ^ n)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(29);
-    }
-}
 
 /// What the text of `code` in `st` depends on: the code, the ordered unit's type, and for a
 /// support or convoy the named unit's type and exact location (`F SPA/NC`) in place of its
@@ -131,14 +87,11 @@ impl TextArena<u64, (Box<str>, Py<PyString>)> {
 /// The Python names of `map` (made on first use, kept for the life of the process, as the map
 /// itself is).
 pub(crate) fn map_names<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'static MapNames {
-    type Names = std::collections::HashMap<usize, &'static MapNames>;
-    static ALL: std::sync::Mutex<Option<Names>> = std::sync::Mutex::new(None);
-    let key = map as *const GameMap<M> as usize;
-    let mut guard = ALL.lock().unwrap_or_else(|e| e.into_inner());
-    let all = guard.get_or_insert_with(Names::new);
-    if let Some(&found) = all.get(&key) {
-        return found;
-    }
+    static ALL: PerMap<MapNames> = PerMap::new();
+    ALL.get(map, || make_names(py, map))
+}
+
+fn make_names<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> MapNames {
     let strings = |v: &[&str]| -> Vec<Py<PyString>> {
         v.iter().map(|s| PyString::intern(py, s).unbind()).collect()
     };
@@ -150,16 +103,13 @@ pub(crate) fn map_names<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'
         .copied()
         .chain([result::ILLEGAL_NAME])
         .collect();
-    let names: &'static MapNames = Box::leak(Box::new(MapNames {
+    MapNames {
         texts: std::sync::Mutex::new(TextCache::default()),
-        mila: std::sync::Mutex::new(MilaTexts::default()),
         locations: strings(&locations),
         powers: strings(&powers),
         kinds: strings(&kind::NAMES),
         codes: strings(&results),
-    }));
-    all.insert(key, names);
-    names
+    }
 }
 
 /// `legal_by_power`, for every power or only `only`.

@@ -12,7 +12,7 @@ use pyo3::types::{PyDict, PyList};
 
 use super::any::AnyGame;
 use super::errors::guarded;
-use super::game::PyFastGame;
+use super::handles::PyFastGame;
 use crate::engine::mask::{Mask, Wide};
 use crate::engine::vector::{Buffers, Config, VectorEnv};
 

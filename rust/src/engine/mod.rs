@@ -12,6 +12,7 @@
 //! * [`legality`] — complete legal-order lists per slot, legality as membership, and why a code
 //!   is refused (`diplo.validation`'s reason codes), each rule decided once.
 //! * [`phases`] — [`Game`]: validation, the three phase kinds, the next position.
+//! * [`game_file`] — a movement phase's results as the game file's JSON text.
 //! * [`rollout`] — random games as `diplo rollouts` plays them (Python's random numbers).
 //! * [`rules`] — [`Rules`]: the rulebook options, and every decision they change.
 //! * [`batch`] — many games in parallel with scoped threads.
@@ -23,6 +24,7 @@
 
 pub mod batch;
 pub mod encode;
+pub mod game_file;
 pub mod game_map;
 pub mod legality;
 pub mod mask;
