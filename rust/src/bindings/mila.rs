@@ -17,7 +17,7 @@
 //! the slot each, with no per-phase dict of texts; `mila_play` plays the orders kept so.
 
 use std::ops::Bound::{Excluded, Unbounded};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::ffi;
@@ -30,61 +30,22 @@ use super::errors::guarded;
 use super::handles::PyFastGame;
 use super::intake::GARBAGE;
 use super::process::{game_over, in_last_year, process_checked};
-use super::texts::{map_names, MapNames};
+use super::texts::{map_names, named_part, text_key, unit_tag, MapNames, TextCache};
 use crate::engine::encode::{a_of, kind, kind_of, loc_of, signed, via_of, Code};
 use crate::engine::game_map::{has, GameMap, Mask};
 use crate::engine::phases::Game;
-use crate::engine::state::{Piece, State, ADJUSTMENTS, RETREATS};
-use crate::engine::text::order_text;
+use crate::engine::state::{State, ADJUSTMENTS, RETREATS};
+use crate::engine::text::ordered_unit;
 
-/// The text of a legal code (the canonical short form, `engine::text::order_text`), or `None`
-/// for the one form MILA does not list: an army's plain move beyond its neighbours.
-fn text<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> Option<String> {
+/// Whether MILA lists the legal `code`: all but one form, an army's plain move beyond its
+/// neighbours. Its text is the canonical short form, kept by `texts` ([`TextCache`]).
+fn listed<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> bool {
     if kind_of(code) == kind::MOVE && !via_of(code) {
         let prov = map.prov_of[loc_of(code)] as usize;
-        let me = if st.kind == RETREATS {
-            st.dislodged[prov]
-        } else {
-            st.units[prov]
-        };
-        if !me.fleet && !has(map.army_adj[prov], a_of(code)) {
-            return None;
-        }
+        let me = ordered_unit(map, st, code);
+        return me.fleet || has(map.army_adj[prov], a_of(code));
     }
-    let mut out = String::with_capacity(24);
-    order_text(map, st, code, &mut out);
-    Some(out)
-}
-
-/// A unit's part of a text key: 0 for none, else `1 + 2 * location + is_fleet` (12 bits).
-fn tag(piece: Piece) -> u64 {
-    if piece.is_some() {
-        1 + 2 * piece.loc as u64 + piece.fleet as u64
-    } else {
-        0
-    }
-}
-
-/// What a code's text depends on: the code, the ordered unit and the unit in province `a`.
-fn text_key<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> u64 {
-    let k = kind_of(code);
-    if k == kind::WAIVE || k == kind::BUILD {
-        return code;
-    }
-    let prov = map.prov_of[loc_of(code)] as usize;
-    let me = if st.kind == RETREATS {
-        st.dislodged[prov]
-    } else {
-        st.units[prov]
-    };
-    let other = st
-        .units
-        .as_ref()
-        .get(a_of(code))
-        .copied()
-        .unwrap_or(Piece::NONE);
-    // A well-formed code uses bits 0-35.
-    code | tag(me) << 36 | tag(other) << 48
+    true
 }
 
 /// One distinct text: the text as a Python string, its code (a text is one code's; see
@@ -104,8 +65,10 @@ const TEXTS_MAX: usize = 1 << 19;
 const SHARED: u8 = u8::MAX;
 
 /// A map's MILA texts (kept per map by [`mila_texts`]).
-#[derive(Default)]
 struct MilaTexts {
+    /// The map's order texts, which every user shares (`texts::MapNames::texts`): MILA's
+    /// texts are its strings, ranked and looked up MILA's way.
+    order_texts: &'static Mutex<TextCache>,
     /// Text key -> text id (or [`NOT_LISTED`]).
     index: std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>,
     /// Every text, in order -> its id; text id -> its string, code and rank.
@@ -127,9 +90,20 @@ struct MilaTexts {
 
 /// The MILA texts of `map` (made on first use, kept for the life of the process, as the map
 /// itself is).
-fn mila_texts<M: Mask>(map: &'static GameMap<M>) -> &'static std::sync::Mutex<MilaTexts> {
-    static ALL: PerMap<std::sync::Mutex<MilaTexts>> = PerMap::new();
-    ALL.get(map, Default::default)
+fn mila_texts<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'static Mutex<MilaTexts> {
+    static ALL: PerMap<Mutex<MilaTexts>> = PerMap::new();
+    ALL.get(map, || {
+        Mutex::new(MilaTexts {
+            order_texts: &map_names(py, map).texts,
+            index: Default::default(),
+            ids: Default::default(),
+            texts: Vec::new(),
+            lookup: None,
+            template: None,
+            older: Default::default(),
+            listings: Default::default(),
+        })
+    })
 }
 
 /// One slot's listing as made before. A slot's texts depend on nothing but its keys (the
@@ -191,9 +165,16 @@ impl MilaTexts {
         code: Code,
         key: u64,
     ) -> PyResult<u32> {
-        let id = match text(map, st, code) {
-            Some(t) => self.add_text(py, map, t, code)?,
-            None => NOT_LISTED,
+        let id = if listed(map, st, code) {
+            let (text, py_text) = {
+                let mut shared = self.order_texts.lock().unwrap_or_else(|e| e.into_inner());
+                let i = shared.get_keyed(py, map, st, code, key) as usize;
+                let (text, py_text) = &shared.arena[i];
+                (text.clone(), py_text.clone_ref(py))
+            };
+            self.add_text(py, map, text, py_text, code)?
+        } else {
+            NOT_LISTED
         };
         self.index.insert(key, id);
         Ok(id)
@@ -206,7 +187,8 @@ impl MilaTexts {
         &mut self,
         py: Python<'_>,
         map: &GameMap<M>,
-        text: String,
+        text: Box<str>,
+        py_text: Py<PyString>,
         code: Code,
     ) -> PyResult<u32> {
         let lookup = self
@@ -214,7 +196,7 @@ impl MilaTexts {
             .get_or_insert_with(|| PyDict::new(py).unbind())
             .bind(py)
             .clone();
-        if let Some(&id) = self.ids.get(text.as_str()) {
+        if let Some(&id) = self.ids.get(&*text) {
             let known = &self.texts[id as usize];
             if known.code != code && lookup.contains(known.py_text.bind(py))? {
                 lookup.del_item(known.py_text.bind(py))?;
@@ -222,7 +204,6 @@ impl MilaTexts {
             return Ok(id);
         }
         let id = self.texts.len() as u32;
-        let py_text = PyString::new(py, &text).unbind();
         let slot = map.prov_of[loc_of(code)] as usize;
         let entry = PyTuple::new(
             py,
@@ -240,16 +221,16 @@ impl MilaTexts {
         // A rank halfway between the neighbours' (all ranked anew when there is no room).
         let below = self
             .ids
-            .range::<str, _>((Unbounded, Excluded(text.as_str())))
+            .range::<str, _>((Unbounded, Excluded(&*text)))
             .next_back()
             .map_or(0, |(_, &i)| self.texts[i as usize].rank);
         let above = self
             .ids
-            .range::<str, _>((Excluded(text.as_str()), Unbounded))
+            .range::<str, _>((Excluded(&*text), Unbounded))
             .next()
             .map_or(u64::MAX, |(_, &i)| self.texts[i as usize].rank);
         let rank = below + (above - below) / 2;
-        self.ids.insert(text.into_boxed_str(), id);
+        self.ids.insert(text, id);
         self.texts.push(Text {
             py_text,
             code,
@@ -517,19 +498,11 @@ fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
             } else {
                 st.units[s.key as usize]
             };
-            out.keys.push(tag(me));
+            out.keys.push(unit_tag(me));
             out.codes.push(0);
             for code in legal.codes_of(s).iter().copied().chain(waived) {
-                let k = kind_of(code);
-                let named =
-                    if k == kind::SUPPORT_HOLD || k == kind::SUPPORT_MOVE || k == kind::CONVOY {
-                        let other = st.units.as_ref().get(a_of(code)).copied();
-                        tag(other.unwrap_or(Piece::NONE)) << 48
-                    } else {
-                        0
-                    };
                 out.codes.push(code);
-                out.keys.push(code | named);
+                out.keys.push(code | named_part(st, code));
             }
             out.slots.push(KeyedSlot {
                 power: s.power,
@@ -559,7 +532,9 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
     let map = g.map;
     let keyed = slot_keys(g);
     let names: &MapNames = map_names(py, map);
-    let mut guard = mila_texts(map).lock().unwrap_or_else(|e| e.into_inner());
+    let mut guard = mila_texts(py, map)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     let cache = &mut *guard;
     if cache.index.len() > TEXTS_MAX {
         cache.forget_all();
@@ -731,7 +706,9 @@ fn mila_codes<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bo
 fn codes<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyDict>> {
     let keyed = slot_keys(g);
     let names = map_names(py, g.map);
-    let mut guard = mila_texts(g.map).lock().unwrap_or_else(|e| e.into_inner());
+    let mut guard = mila_texts(py, g.map)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     let cache = &mut *guard;
     if cache.index.len() > TEXTS_MAX {
         cache.forget_all();
@@ -821,9 +798,9 @@ fn mila_play(
 /// Tests only: forgets every MILA text and listing kept for the game's map (the next phase is
 /// listed from nothing; phases listed before keep their own lookup and check).
 #[pyfunction]
-fn _mila_forget(game: PyRef<'_, PyFastGame>) {
+fn _mila_forget(py: Python<'_>, game: PyRef<'_, PyFastGame>) {
     on_game!(&game.game, g => {
-        mila_texts(g.map).lock().unwrap_or_else(|e| e.into_inner()).forget_all();
+        mila_texts(py, g.map).lock().unwrap_or_else(|e| e.into_inner()).forget_all();
     });
 }
 

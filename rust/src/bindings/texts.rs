@@ -6,10 +6,11 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use super::cache::{PerMap, TextArena};
 use super::errors::guarded;
-use crate::engine::encode::{kind, Code};
+use crate::engine::encode::{a_of, kind, kind_of, Code};
 use crate::engine::game_map::{GameMap, Mask};
 use crate::engine::phases::{result, Game};
-use crate::engine::state::State;
+use crate::engine::state::{Piece, State};
+use crate::engine::text::ordered_unit;
 use crate::resolver::code;
 
 /// The names a map's results are made of, as Python strings made once per map, and the map's
@@ -27,38 +28,48 @@ pub(crate) struct MapNames {
 /// (every order of every unit type at every place), so they are made once.
 pub(super) type TextCache = TextArena<u64, (Box<str>, Py<PyString>)>;
 
-/// What the text of `code` in `st` depends on: the code, the ordered unit's type, and for a
-/// support or convoy the named unit's type and exact location (`F SPA/NC`) in place of its
-/// province. Bits 36-63 are free in a well-formed code.
-fn text_key<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> u64 {
-    use crate::engine::encode::{self, kind};
-    let k = encode::kind_of(code);
+/// A unit's part of a [`text_key`]: 0 for none, else `1 + 2 * location + is_fleet` (12 bits:
+/// a map has at most 1,024 locations).
+#[inline]
+pub(super) fn unit_tag(piece: Piece) -> u64 {
+    if piece.is_some() {
+        1 + 2 * piece.loc as u64 + piece.fleet as u64
+    } else {
+        0
+    }
+}
+
+/// Where a [`text_key`] keeps the ordered unit's [`unit_tag`] (a well-formed code uses bits
+/// 0-35).
+pub(super) const ORDERED_SHIFT: u32 = 36;
+/// Where a [`text_key`] keeps the named unit's [`unit_tag`].
+pub(super) const NAMED_SHIFT: u32 = 48;
+
+/// The named unit's part of a [`text_key`] (shifted into place): the [`unit_tag`] of the unit
+/// a support or convoy names (in province `a` of the code); 0 for any other kind.
+#[inline]
+pub(super) fn named_part<M: Mask>(st: &State<M>, code: Code) -> u64 {
+    let k = kind_of(code);
+    if k == kind::SUPPORT_HOLD || k == kind::SUPPORT_MOVE || k == kind::CONVOY {
+        let named = st.units.as_ref().get(a_of(code)).copied();
+        unit_tag(named.unwrap_or(Piece::NONE)) << NAMED_SHIFT
+    } else {
+        0
+    }
+}
+
+/// What the text of `code` in `st` depends on (`engine::text::order_text`), the one key of
+/// the order texts of every user (this cache, MILA's listings): the code, the unit it orders
+/// ([`ordered_unit`]'s [`unit_tag`], bits 36-47) and, for a support or convoy, the unit it
+/// names ([`named_part`], bits 48-59: its type and exact location, `F SPA/NC`). A build or a
+/// waive depends on its code alone.
+#[inline]
+pub(super) fn text_key<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> u64 {
+    let k = kind_of(code);
     if k == kind::BUILD || k == kind::WAIVE {
         return code;
     }
-    let prov = map.prov_of[encode::loc_of(code)] as usize;
-    let mut me = st.units[prov];
-    if st.kind == crate::engine::state::RETREATS && st.dislodged[prov].is_some() {
-        me = st.dislodged[prov];
-    }
-    let mut key = code;
-    if !me.is_some() {
-        key |= 1 << 39;
-    } else if me.fleet {
-        key |= 1 << 36;
-    }
-    if k == kind::SUPPORT_HOLD || k == kind::SUPPORT_MOVE || k == kind::CONVOY {
-        let named = st.units[encode::a_of(code)];
-        if named.is_some() {
-            key = encode::with_a(key, named.loc as usize);
-            if named.fleet {
-                key |= 1 << 37;
-            }
-        } else {
-            key |= 1 << 38;
-        }
-    }
-    key
+    code | unit_tag(ordered_unit(map, st, code)) << ORDERED_SHIFT | named_part(st, code)
 }
 
 impl TextArena<u64, (Box<str>, Py<PyString>)> {
@@ -70,7 +81,18 @@ impl TextArena<u64, (Box<str>, Py<PyString>)> {
         st: &State<M>,
         code: Code,
     ) -> u32 {
-        let key = text_key(map, st, code);
+        self.get_keyed(py, map, st, code, text_key(map, st, code))
+    }
+
+    /// [`Self::get`] with the code's [`text_key`] given.
+    pub(super) fn get_keyed<M: Mask>(
+        &mut self,
+        py: Python<'_>,
+        map: &GameMap<M>,
+        st: &State<M>,
+        code: Code,
+        key: u64,
+    ) -> u32 {
         if let Some(&i) = self.index.get(&key) {
             return i;
         }

@@ -10,6 +10,18 @@ fn unit<M: Mask>(out: &mut String, map: &GameMap<M>, p: Piece) {
     out.push_str(map.loc_name(p.loc as usize));
 }
 
+/// The unit `code` orders in `st` (`Piece::NONE` for none): the one in its province, the
+/// dislodged one in a retreat phase. What its text names first.
+#[inline]
+pub fn ordered_unit<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code) -> Piece {
+    let prov = map.prov_of[encode::loc_of(code)] as usize;
+    if st.kind == RETREATS && st.dislodged[prov].is_some() {
+        st.dislodged[prov]
+    } else {
+        st.units[prov]
+    }
+}
+
 /// The text of the legal normal-form `code` in `st` (units named as they stand). A code naming
 /// no unit where it needs one names the unit by its location with type `?`.
 pub fn order_text<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code, out: &mut String) {
@@ -33,11 +45,7 @@ pub fn order_text<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code, out: &mu
         out.push_str(" B");
         return;
     }
-    let prov = map.prov_of[loc] as usize;
-    let mut me = st.units[prov];
-    if st.kind == RETREATS && st.dislodged[prov].is_some() {
-        me = st.dislodged[prov];
-    }
+    let me = ordered_unit(map, st, code);
     let named = |out: &mut String, q: usize| {
         let p = st.units[q];
         if p.is_some() {
