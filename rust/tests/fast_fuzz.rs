@@ -13,7 +13,7 @@ mod kit;
 
 use diplo_core::engine::game_map::{has, Bits, NO_POWER, SEA};
 use diplo_core::engine::rules::{RuleValue, Rules};
-use diplo_core::engine::{encode, Game, State};
+use diplo_core::engine::{encode, EngineError, ErrorKind, Game, State};
 use kit::Kit;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
@@ -112,7 +112,7 @@ fn build(k: &Kit, d: &Draw) -> State<u128> {
 }
 
 /// The state written back the way `State::new` reads it, and read again: it must be valid.
-fn reread(k: &Kit, st: &State<u128>) -> Result<State<u128>, String> {
+fn reread(k: &Kit, st: &State<u128>) -> Result<State<u128>, EngineError> {
     let map = k.map;
     let mut units = Vec::new();
     let mut centers = Vec::new();
@@ -121,7 +121,10 @@ fn reread(k: &Kit, st: &State<u128>) -> Result<State<u128>, String> {
         let u = st.units[q];
         if u.is_some() {
             if map.prov_of[u.loc as usize] as usize != q {
-                return Err(format!("unit at {} filed under province {q}", u.loc));
+                return Err(EngineError::invalid(format!(
+                    "unit at {} filed under province {q}",
+                    u.loc
+                )));
             }
             units.push((i64::from(u.power), i64::from(u.fleet), i64::from(u.loc)));
         }
@@ -274,7 +277,8 @@ fn occupied_or_unreachable_retreat_options_are_refused() {
         )
     };
     let err = pic(&[k.loc("BRE") as i64, k.loc("BEL") as i64]).unwrap_err();
-    assert!(err.contains("BRE holds a unit"), "{err}");
+    assert!(err.message().contains("BRE holds a unit"), "{err}");
+    assert_eq!(err.kind(), ErrorKind::Invalid);
     // MILA's retreat lists (`retreat_after_convoy="any"`) name occupied provinces: a state holds
     // one only under those rules (the retreat rule never lets the unit go there).
     let mut mila = Rules::default();
@@ -295,7 +299,10 @@ fn occupied_or_unreachable_retreat_options_are_refused() {
     .unwrap();
     assert_eq!(listed.rules, mila);
     let err = pic(&[k.loc("NTH") as i64]).unwrap_err();
-    assert!(err.contains("cannot move to its option NTH"), "{err}");
+    assert!(
+        err.message().contains("cannot move to its option NTH"),
+        "{err}"
+    );
     assert!(pic(&[k.loc("BEL") as i64]).is_ok());
     let err = State::new(
         k.map,
@@ -307,7 +314,11 @@ fn occupied_or_unreachable_retreat_options_are_refused() {
         &[((2, 0, k.loc("PIC") as i64), vec![])],
     )
     .unwrap_err();
-    assert!(err.contains("only held in retreat phases"), "{err}");
+    assert!(
+        err.message().contains("only held in retreat phases"),
+        "{err}"
+    );
     let err = State::new(k.map, 10_000, "S", "M", &[], &[], &[]).unwrap_err();
-    assert!(err.contains("not in 1..=9999"), "{err}");
+    assert_eq!(err.to_string(), "year 10000 is not in 1..=9999");
+    assert_eq!(err.kind(), ErrorKind::OutOfRange);
 }

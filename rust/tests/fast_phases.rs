@@ -7,7 +7,7 @@ mod kit;
 
 use diplo_core::engine::batch::process_all;
 use diplo_core::engine::phases::result::{BOUNCE, DISLODGED, ILLEGAL, OK, VOID};
-use diplo_core::engine::Game;
+use diplo_core::engine::{ErrorKind, Game};
 use kit::Kit;
 
 fn play(k: &Kit, game: &mut Game<u128>, orders: &[&str]) {
@@ -325,7 +325,8 @@ fn batches_rule_like_one_by_one() {
     games[2].poisoned = true;
     let mut refs: Vec<&mut Game<u128>> = games.iter_mut().collect();
     let err = process_all(&mut refs, 2).unwrap_err();
-    assert!(err.contains("deliberate panic"), "{err}");
+    assert!(err.message().contains("deliberate panic"), "{err}");
+    assert_eq!(err.kind(), ErrorKind::Internal);
     assert_eq!(games[0].state.phase_name(), "F1901M");
     assert_eq!(games[3].state.phase_name(), "F1901M");
 }

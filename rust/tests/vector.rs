@@ -8,6 +8,7 @@ use diplo_core::engine::legality::Legal;
 use diplo_core::engine::observe::Layout;
 use diplo_core::engine::state::MOVEMENT;
 use diplo_core::engine::vector::{Config, VectorEnv};
+use diplo_core::engine::ErrorKind;
 use diplo_core::engine::Game;
 use kit::{opening, Kit, VectorOut as Out};
 
@@ -122,13 +123,15 @@ fn refused_actions_change_nothing() {
     let mut e = env(&k, 3);
     let mut out = Out::new(&e);
     let per = e.sizes().counts;
-    assert!(e.step(&vec![0; 3 * per], out.bufs(), 1).is_err()); // before a reset
+    let early = e.step(&vec![0; 3 * per], out.bufs(), 1).unwrap_err();
+    assert_eq!(early.kind(), ErrorKind::WrongState, "{early}"); // before a reset
     e.reset(out.bufs(), 1).unwrap();
     let board = out.board.clone();
     let mut bad = vec![0; 3 * per];
     bad[per + 5] = 512;
     let err = e.step(&bad, out.bufs(), 2).unwrap_err();
-    assert!(err.contains("actions[1, 0, 5] = 512"), "{err}");
+    assert!(err.message().contains("actions[1, 0, 5] = 512"), "{err}");
+    assert_eq!(err.kind(), ErrorKind::OutOfRange);
     assert!(e.step(&vec![-2; 3 * per], out.bufs(), 1).is_err());
     assert!(e.step(&[0; 5], out.bufs(), 1).is_err());
     assert_eq!(out.board, board);

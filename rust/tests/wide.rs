@@ -2,7 +2,7 @@
 //! a thousand moves resolves on a thread with a small stack (no recursion limit).
 
 use diplo_core::engine::encode;
-use diplo_core::engine::{Game, GameMap, MapSpec, Mask, State, Wide};
+use diplo_core::engine::{ErrorKind, Game, GameMap, MapSpec, Mask, State, Wide};
 
 /// `n` land provinces in a line (a ring with `ring`), one power.
 fn line(n: usize, ring: bool) -> MapSpec {
@@ -70,6 +70,7 @@ fn every_width_plays_a_long_chain_on_a_small_stack() {
 #[test]
 fn a_map_must_fit_its_width() {
     let err = GameMap::<u128>::build(line(129, false)).unwrap_err();
-    assert!(err.contains("129 locations"), "{err}");
+    assert!(err.message().contains("129 locations"), "{err}");
+    assert_eq!(err.kind(), ErrorKind::Limit);
     assert!(GameMap::<Wide<4>>::build(line(129, false)).is_ok());
 }

@@ -3,6 +3,7 @@
 //! Every other binding is written once, generic over the width, inside [`on_map!`] or
 //! [`on_game!`], which expand their body once per width.
 
+use crate::engine::error::EngineError;
 use crate::engine::game_map::{GameMap, MapSpec};
 use crate::engine::mask::{Mask, Wide, Width, MAX_LOCATIONS};
 use crate::engine::phases::Game;
@@ -86,16 +87,16 @@ pub fn same_width<'a, M: Known>(_like: &Game<M>, other: &'a AnyGame) -> Option<&
 
 impl AnyMap {
     /// The table for `spec` at the narrowest width it fits (see `GameMap::intern`).
-    pub fn intern(spec: MapSpec) -> Result<AnyMap, String> {
+    pub fn intern(spec: MapSpec) -> Result<AnyMap, EngineError> {
         let (l, p) = (spec.loc_province.len(), spec.powers.len());
         match Width::of(l, p) {
             Some(Width::W128) => GameMap::intern(spec).map(AnyMap::W128),
             Some(Width::W256) => GameMap::intern(spec).map(AnyMap::W256),
             Some(Width::W1024) => GameMap::intern(spec).map(AnyMap::W1024),
-            None => Err(format!(
+            None => Err(EngineError::limit(format!(
                 "the map has {l} locations and {p} powers; the engine takes at most \
                  {MAX_LOCATIONS} locations"
-            )),
+            ))),
         }
     }
 

@@ -1,17 +1,18 @@
 //! Many games at once: `process_batch` (the GIL released, the games spread over threads) and
 //! `pack_orders` (the flat form of a batch's orders).
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use super::any::{on_game, AnyGame};
-use super::errors::{guarded, without_gil, GameOverError};
+use super::errors::{guarded, without_gil};
 use super::handles::PyFastGame;
 use super::intake::read_codes;
 use super::process::in_last_year;
 use crate::engine::batch::{process_all, process_all_with};
 use crate::engine::encode::Code;
+use crate::engine::error::EngineError;
 use crate::engine::game_map::Mask;
 use crate::engine::phases::Game;
 
@@ -67,7 +68,7 @@ fn run_width<M: Mask>(
     index: &[usize],
     threads: usize,
     flat: Option<&(&[u8], Vec<usize>)>,
-) -> Result<(), String> {
+) -> Result<(), EngineError> {
     if all.is_empty() {
         return Ok(());
     }
@@ -181,9 +182,9 @@ fn process_batch(
                 ))
             })?;
             if r.game.over() {
-                return Err(GameOverError::new_err(format!(
-                    "games[{i}]: the game is over"
-                )));
+                return Err(EngineError::game_over()
+                    .within(format_args!("games[{i}]"))
+                    .into());
             }
             if on_game!(&r.game, g => in_last_year(g)) {
                 return Err(PyValueError::new_err(format!(
@@ -236,7 +237,7 @@ fn process_batch(
             let c = run_width(&mut w1024, &i_1024, threads, flat);
             a.and(b).and(c)
         })
-        .map_err(PyRuntimeError::new_err)
+        .map_err(PyErr::from)
     })
 }
 

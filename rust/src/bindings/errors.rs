@@ -1,6 +1,12 @@
 //! How the core fails in Python: the exception types it raises besides Python's built-in ones,
 //! and the one panic guard every entry point runs in.
 //!
+//! The engine's errors ([`EngineError`]) become Python exceptions here, by their kind and in
+//! this one place ([`to_py`], behind `impl From<EngineError> for PyErr`): a bad value, a number
+//! out of range or a limit passed is `ValueError`, a finished game `GameOverError`, a call the
+//! object's state does not allow, a step broken part-way or a bug `RuntimeError`. No caller
+//! picks a class by reading an error's text.
+//!
 //! `GameOverError` is defined here once and re-exported by the Python package
 //! (`diplo.GameOverError`, `diplo.game.GameOverError`), so that the core never imports a Python
 //! module to raise an error. Malformed input raises `ValueError` naming the problem; a panic
@@ -16,6 +22,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 
 use crate::engine::batch::panic_message;
+use crate::engine::error::{EngineError, ErrorKind};
 use crate::engine::phases::forget_scratch;
 
 pyo3::create_exception!(
@@ -24,6 +31,27 @@ pyo3::create_exception!(
     PyRuntimeError,
     "An action that needs a running game was asked of a game that has ended."
 );
+
+/// The Python exception of an engine error, by its kind (see the module documentation); the
+/// message is the error's own.
+pub(crate) fn to_py(e: EngineError) -> PyErr {
+    let message = e.message().to_owned();
+    match e.kind() {
+        ErrorKind::Invalid | ErrorKind::OutOfRange | ErrorKind::Limit => {
+            PyValueError::new_err(message)
+        }
+        ErrorKind::GameOver => GameOverError::new_err(message),
+        ErrorKind::WrongState | ErrorKind::Broken | ErrorKind::Internal => {
+            PyRuntimeError::new_err(message)
+        }
+    }
+}
+
+impl From<EngineError> for PyErr {
+    fn from(e: EngineError) -> PyErr {
+        to_py(e)
+    }
+}
 
 /// Set by `_panic_in_next_call` (a test hook): the next guarded call panics on entry.
 static PANIC_NEXT: AtomicBool = AtomicBool::new(false);
@@ -57,15 +85,13 @@ pub(crate) fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     })
 }
 
-/// The same guard around pure Rust work run with the GIL released; its error message becomes
-/// `ValueError`.
+/// The same guard around pure Rust work run with the GIL released; its error becomes the
+/// Python exception of its kind ([`to_py`]).
 fn guarded_without_gil<T: Send>(
     py: Python<'_>,
-    work: impl FnOnce() -> Result<T, String> + Send,
+    work: impl FnOnce() -> Result<T, EngineError> + Send,
 ) -> PyResult<T> {
-    without_gil(py, || {
-        catching("core", || work().map_err(PyValueError::new_err))
-    })
+    without_gil(py, || catching("core", || work().map_err(to_py)))
 }
 
 /// Threads of this process that have finished their work in [`without_gil`] and are taking the
@@ -198,7 +224,9 @@ pub(crate) fn panic_place() -> String {
 /// `RuntimeError` (it is not part of the API).
 #[pyfunction]
 fn _panic_for_test(py: Python<'_>, message: String) -> PyResult<()> {
-    guarded_without_gil(py, move || -> Result<(), String> { panic!("{message}") })
+    guarded_without_gil(py, move || -> Result<(), EngineError> {
+        panic!("{message}")
+    })
 }
 
 /// Test hook: the next guarded call (any thread) panics on entry, so tests can prove each entry

@@ -1,7 +1,7 @@
 //! `diplo._core.FastGame`: one game on the engine (wrapped by `diplo.fast.FastGame` and used by
 //! `diplo.engine`). Single-game calls keep the GIL: they take microseconds.
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
@@ -43,7 +43,7 @@ fn rules_of(raw: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
                 .map_err(|_| PyValueError::new_err(format!("rules: {name} {n} is out of range")))?;
             RuleValue::Count(Some(n))
         };
-        rules.set(&name, value).map_err(PyValueError::new_err)?;
+        rules.set(&name, value)?;
     }
     Ok(rules)
 }
@@ -82,7 +82,7 @@ impl PyFastGame {
                 let state = State::with_rules(
                     map, year, season, kind, &units, &centers, &dislodged, rules,
                 )
-                .map_err(|e| PyValueError::new_err(format!("bad position: {e}")))?;
+                .map_err(|e| e.within("bad position"))?;
                 Ok(PyFastGame {
                     game: super::any::new_game(map, state, max_year),
                 })
@@ -245,7 +245,7 @@ impl PyFastGame {
                 let done = g.process();
                 g.explain = false;
                 g.powers.clear();
-                done.map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))
+                Ok(done?)
             })
         })
     }
@@ -492,7 +492,7 @@ impl PyFastGame {
         guarded(|| {
             on_game!(&self.game, g => {
                 let st = &same_width(g, &before.game).ok_or_else(other_map)?.state;
-                crate::engine::game_file::movement_pieces(g, st, owners).map_err(PyValueError::new_err)
+                Ok(crate::engine::game_file::movement_pieces(g, st, owners)?)
             })
         })
     }
@@ -637,7 +637,7 @@ impl PyFastGame {
             on_map!(map, map => {
                 search::game_from_bytes_under(map, data.as_bytes(), given)
                     .map(|game| PyFastGame { game: Known::wrap(game) })
-                    .map_err(|e| PyValueError::new_err(format!("bad FastGame state: {e}")))
+                    .map_err(|e| e.within("bad FastGame state").into())
             })
         })
     }
@@ -689,7 +689,7 @@ impl PyFastGame {
             on_game!(&self.game, game => {
                 let played = py
                     .allow_threads(|| search::play_candidates(game, &sets))
-                    .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+                    ?;
                 let mut hashes = Vec::with_capacity(played.len());
                 let mut centers = Vec::with_capacity(played.len());
                 let mut games = Vec::with_capacity(played.len());

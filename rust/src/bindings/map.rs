@@ -71,7 +71,7 @@ impl PyFastMap {
                     PyValueError::new_err(format!("victory {victory} is not a count"))
                 })?,
             };
-            let map = AnyMap::intern(spec).map_err(PyValueError::new_err)?;
+            let map = AnyMap::intern(spec)?;
             let classes = OrderClasses::new(order_classes)?;
             Ok(PyFastMap { map, classes })
         })

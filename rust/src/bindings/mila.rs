@@ -19,7 +19,6 @@
 use std::ops::Bound::{Excluded, Unbounded};
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -785,8 +784,7 @@ fn mila_play(
         on_game!(&mut game.game, g => {
             g.orders = codes;
             if listed && !in_last_year(g) {
-                g.process_listed()
-                    .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+                g.process_listed()?;
             } else {
                 process_checked(g)?;
             }

@@ -42,7 +42,8 @@
 //! * `any` — a map or game of any width (`AnyMap`, `AnyGame`) and the macros that dispatch on it.
 //! * `process` — processing as every class does (the last year a state may have, a finished
 //!   game's error).
-//! * `errors` — `GameOverError` and the one panic guard (with its test hooks).
+//! * `errors` — `GameOverError`, the one mapping of engine errors to Python exceptions (by
+//!   kind), and the one panic guard (with its test hooks).
 //! * `intake` — reading orders: codes, order objects, canonical texts.
 //! * `documents` — the position document reader and writers.
 //! * `texts` — a map's Python strings: names and the order texts.

@@ -1,11 +1,11 @@
 //! Processing a game as every class does: refusing to go past the last year a state may have
 //! ([`process_checked`]) and the error of a finished game ([`game_over`]).
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::any::Known;
-use super::errors::GameOverError;
+use crate::engine::error::EngineError;
 use crate::engine::game_map::Mask;
 use crate::engine::phases::Game;
 use crate::engine::state::{MAX_YEAR, SPRING};
@@ -17,7 +17,7 @@ pub(super) fn in_last_year<M: Mask>(game: &Game<M>) -> bool {
 
 /// The error of processing a finished game.
 pub(super) fn game_over() -> PyErr {
-    GameOverError::new_err("the game is over")
+    EngineError::game_over().into()
 }
 
 /// Processes `game`, refusing (the game unchanged) to go past [`MAX_YEAR`].
@@ -25,9 +25,7 @@ pub(super) fn process_checked<M: Known>(game: &mut Game<M>) -> PyResult<()> {
     if in_last_year(game) {
         // Rare: play a copy, kept only if it stays within the years a state may have.
         let mut trial = game.clone();
-        trial
-            .process()
-            .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+        trial.process()?;
         if trial.state.year > MAX_YEAR {
             return Err(PyValueError::new_err(format!(
                 "{}: the game cannot go past the year {MAX_YEAR}",
@@ -37,6 +35,5 @@ pub(super) fn process_checked<M: Known>(game: &mut Game<M>) -> PyResult<()> {
         *game = trial;
         return Ok(());
     }
-    game.process()
-        .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))
+    Ok(game.process()?)
 }

@@ -2,7 +2,7 @@
 //! file (`docs/game-files.md`) as text, byte for byte what `diplo.gamefile.to_json` and
 //! `json.dumps` write for the same game on a map whose names need no JSON escape.
 //!
-//! * [`movement_pieces`] — a movement phase's results, cut where each sentence's tail goes
+//! * `crate::engine::game_file::movement_pieces` — a movement phase's results, cut where each sentence's tail goes
 //!   (`FastGame.movement_json`, used by `diplo.rollouts.write` phase by phase).
 //! * `RolloutPlayer` — whole random games (`crate::engine::rollout`) played and written here, in
 //!   one call per game, with the dataset's rows (`diplo.rollouts.dataset`) as Arrow buffers.
@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::BuildHasherDefault;
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
@@ -297,7 +297,7 @@ fn play_game<Mk: Known>(
         let done = game.process();
         game.explain = false;
         game.powers.clear();
-        done.map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+        done?;
         if game.reasons.iter().any(|&r| r != 0) || game.normal != codes {
             return Ok(None);
         }

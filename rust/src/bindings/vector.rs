@@ -13,6 +13,7 @@ use pyo3::types::{PyDict, PyList};
 use super::any::AnyGame;
 use super::errors::guarded;
 use super::handles::PyFastGame;
+use crate::engine::error::EngineError;
 use crate::engine::mask::{Mask, Wide};
 use crate::engine::vector::{Buffers, Config, VectorEnv};
 
@@ -46,7 +47,7 @@ fn apply<M: Mask>(
     op: Op<'_>,
     bufs: Buffers<'_>,
     threads: usize,
-) -> Result<usize, String> {
+) -> Result<usize, EngineError> {
     match op {
         Op::Reset => env.reset(bufs, threads).map(|_| 0),
         Op::Step(actions) => env.step(actions, bufs, threads),
@@ -63,7 +64,7 @@ fn make<M: Mask>(
     win: f32,
     draw: f32,
     keep_lists: bool,
-) -> Result<VectorEnv<M>, String> {
+) -> Result<VectorEnv<M>, EngineError> {
     let cfg = Config {
         start: game.state.clone(),
         max_year: game.max_year,
@@ -110,7 +111,7 @@ fn busy<E>(_: E) -> PyErr {
 
 impl PyVectorEnv {
     /// Runs `op` on the engine with every buffer borrowed mutably, the GIL released.
-    fn with_buffers(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<Result<usize, String>> {
+    fn with_buffers(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<Result<usize, EngineError>> {
         let mut board = self.board.bind(py).try_readwrite().map_err(busy)?;
         let mut phase = self.phase.bind(py).try_readwrite().map_err(busy)?;
         let mut counts = self.counts.bind(py).try_readwrite().map_err(busy)?;
@@ -197,8 +198,7 @@ impl PyVectorEnv {
             AnyGame::W1024(g) => {
                 make(g, n, first_year, slots, choices, w, d, l).map(AnyVector::W1024)
             }
-        }
-        .map_err(PyValueError::new_err)?;
+        }?;
         let threads = threads_of(threads)?;
         let (z, layout) = on_vec!(&env, e => (e.sizes(), e.layout));
         let (l, c, p) = (layout.locations, layout.channels, z.powers);
@@ -277,11 +277,7 @@ impl PyVectorEnv {
 
     /// Starts every game again from the start position.
     fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
-        guarded(|| {
-            self.with_buffers(py, Op::Reset)?
-                .map(|_| ())
-                .map_err(PyRuntimeError::new_err)
-        })
+        guarded(|| Ok(self.with_buffers(py, Op::Reset)?.map(|_| ())?))
     }
 
     /// Plays one phase of every game with `actions`, a C-contiguous `int64` array of shape
@@ -312,14 +308,9 @@ impl PyVectorEnv {
                     &owned[..]
                 }
             };
-            let r = self.with_buffers(py, Op::Step(slice))?;
-            r.map_err(|e| {
-                if e.starts_with("actions") {
-                    PyValueError::new_err(e)
-                } else {
-                    PyRuntimeError::new_err(e)
-                }
-            })
+            // The engine's error becomes the exception of its kind (`errors::to_py`): a bad
+            // action `ValueError`, a step broken part-way `RuntimeError`.
+            Ok(self.with_buffers(py, Op::Step(slice))??)
         })
     }
 

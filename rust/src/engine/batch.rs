@@ -19,6 +19,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
+use super::error::{EngineError, ErrorKind};
 use super::mask::Mask;
 use super::phases::{borrow_spare_scratch, forget_scratch, return_scratch, Game};
 
@@ -28,7 +29,7 @@ const MAX_POOL_THREADS: usize = 63;
 /// Processes every game (its `orders` already set) on up to `threads` threads, the calling thread
 /// included. Returns the first error (an internal inconsistency or a panic, as a message); the
 /// other games are processed all the same.
-pub fn process_all<M: Mask>(games: &mut [&mut Game<M>], threads: usize) -> Result<(), String> {
+pub fn process_all<M: Mask>(games: &mut [&mut Game<M>], threads: usize) -> Result<(), EngineError> {
     process_all_with(games, threads, |_, _| {})
 }
 
@@ -38,7 +39,7 @@ pub fn process_all_with<M: Mask, F>(
     games: &mut [&mut Game<M>],
     threads: usize,
     prepare: F,
-) -> Result<(), String>
+) -> Result<(), EngineError>
 where
     F: Fn(usize, &mut Game<M>) + Sync,
 {
@@ -56,7 +57,7 @@ where
             .map(|(k, part)| (k * block, part))
             .collect(),
     );
-    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let failure: Mutex<Option<EngineError>> = Mutex::new(None);
     let work = |front: bool| loop {
         let next = {
             let mut q = lock(&queue);
@@ -94,7 +95,7 @@ where
     }
 }
 
-fn run<M: Mask, F>(start: usize, games: &mut [&mut Game<M>], prepare: &F) -> Result<(), String>
+fn run<M: Mask, F>(start: usize, games: &mut [&mut Game<M>], prepare: &F) -> Result<(), EngineError>
 where
     F: Fn(usize, &mut Game<M>) + Sync,
 {
@@ -107,9 +108,12 @@ where
             Ok(r) => r,
             Err(payload) => {
                 forget_scratch();
-                Err(format!(
-                    "internal error in the diplo engine: {}",
-                    panic_message(payload.as_ref())
+                Err(EngineError::new(
+                    ErrorKind::Internal,
+                    format!(
+                        "internal error in the diplo engine: {}",
+                        panic_message(payload.as_ref())
+                    ),
                 ))
             }
         };

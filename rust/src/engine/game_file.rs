@@ -5,6 +5,7 @@
 //! write with it.
 
 use super::encode;
+use super::error::EngineError;
 use super::game_map::Mask;
 use super::phases::Game;
 use super::state::State;
@@ -31,17 +32,19 @@ pub fn movement_pieces<M: Mask>(
     g: &Game<M>,
     st: &State<M>,
     owners: &[u8],
-) -> Result<(Vec<String>, Vec<u64>), &'static str> {
+) -> Result<(Vec<String>, Vec<u64>), EngineError> {
     let mut parts = Vec::with_capacity(g.results.len() + g.implied.len() + 1);
     let mut keys = Vec::with_capacity(g.results.len() + g.implied.len());
     let mut cur = String::with_capacity(256);
     if !movement_legal(g, owners) {
-        return Err("movement_json: every code of the last run must be legal, one owner each");
+        return Err(EngineError::invalid(
+            "movement_json: every code of the last run must be legal, one owner each",
+        ));
     }
     write_movement(g, st, owners, &mut cur, &mut |cur: &mut String, key| {
         parts.push(std::mem::take(cur));
         keys.push(key);
-        Ok::<(), &'static str>(())
+        Ok::<(), EngineError>(())
     })?;
     parts.push(cur);
     Ok((parts, keys))

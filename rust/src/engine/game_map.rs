@@ -15,6 +15,7 @@
 use std::any::Any;
 use std::sync::Mutex;
 
+use super::error::EngineError;
 pub use super::mask::{bit, has, Bits, Mask};
 use crate::resolver::map::CompiledMap;
 
@@ -146,42 +147,44 @@ fn mask_of<M: Mask>(items: &[u16]) -> M {
 
 impl<M: Mask> GameMap<M> {
     /// Checks and compiles a map; the error names what is wrong.
-    pub fn build(spec: MapSpec) -> Result<GameMap<M>, String> {
+    pub fn build(spec: MapSpec) -> Result<GameMap<M>, EngineError> {
         let l = spec.loc_province.len();
         let p = spec.province_kind.len();
         let n_powers = spec.powers.len();
         if l > M::BITS {
-            return Err(format!(
+            return Err(EngineError::limit(format!(
                 "the map has {l} locations; the engine takes at most {}",
                 super::mask::MAX_LOCATIONS.min(M::BITS)
-            ));
+            )));
         }
         if n_powers == 0 || n_powers > MAX_POWERS {
-            return Err(format!(
+            return Err(EngineError::invalid(format!(
                 "the map has {n_powers} powers; the engine needs 1 to {MAX_POWERS}"
-            ));
+            )));
         }
         if spec.locations.len() != l {
-            return Err(format!(
+            return Err(EngineError::invalid(format!(
                 "{} location names for {l} locations",
                 spec.locations.len()
-            ));
+            )));
         }
         if let Some(k) = spec.province_kind.iter().find(|&&k| k > SEA) {
-            return Err(format!(
+            return Err(EngineError::invalid(format!(
                 "unknown province kind {k} (0 land, 1 coast, 2 sea)"
-            ));
+            )));
         }
         if spec.name_rank.len() != p {
-            return Err(format!(
+            return Err(EngineError::invalid(format!(
                 "name_rank has {} entries for {p} provinces",
                 spec.name_rank.len()
-            ));
+            )));
         }
         let mut ranks = spec.name_rank.clone();
         ranks.sort_unstable();
         if ranks.iter().enumerate().any(|(i, &r)| r as usize != i) {
-            return Err("name_rank must number the provinces 0, 1, 2, ... once each".into());
+            return Err(EngineError::invalid(
+                "name_rank must number the provinces 0, 1, 2, ... once each",
+            ));
         }
         let is_sea: Vec<bool> = spec.province_kind.iter().map(|&k| k == SEA).collect();
         let cmap = CompiledMap::new(
@@ -189,22 +192,23 @@ impl<M: Mask> GameMap<M> {
             is_sea,
             spec.army_adj.clone(),
             spec.fleet_adj.clone(),
-        )?
-        .with_ports(&spec.ports)?;
+        )
+        .and_then(|m| m.with_ports(&spec.ports))
+        .map_err(EngineError::invalid)?;
         let prov_of: Vec<u16> = spec.loc_province.clone();
         let kind = spec.province_kind.clone();
         for (loc, list) in spec.fleet_adj.iter().enumerate() {
             if !list.is_empty() && kind[prov_of[loc] as usize] == LAND {
-                return Err(format!(
+                return Err(EngineError::invalid(format!(
                     "fleet edge at location {loc}, which is in an inland province"
-                ));
+                )));
             }
         }
         for (loc, &prov) in prov_of.iter().enumerate().skip(p) {
             if kind[prov as usize] != COAST {
-                return Err(format!(
+                return Err(EngineError::invalid(format!(
                     "coast location {loc} of a province that is not coastal"
-                ));
+                )));
             }
         }
 
@@ -229,7 +233,9 @@ impl<M: Mask> GameMap<M> {
         for &q in &spec.ports {
             let q = q as usize;
             if q >= p || kind[q] != COAST {
-                return Err(format!("port {q} is not a coastal province"));
+                return Err(EngineError::invalid(format!(
+                    "port {q} is not a coastal province"
+                )));
             }
             ports |= M::bit(q);
         }
@@ -257,26 +263,28 @@ impl<M: Mask> GameMap<M> {
             sea_shores[s] = fleet_from[s] & shores;
         }
         if sea_chains(&sea_adj, seas, MAX_SEA_CHAINS).is_none() {
-            return Err(format!(
+            return Err(EngineError::invalid(format!(
                 "the map's seas form more than {MAX_SEA_CHAINS} chains a convoy could follow \
                  (induced paths of seas: the minimal routes of DATC 6.G.19 the engine lists), \
                  so its convoy search would not stay fast on a board full of fleets"
-            ));
+            )));
         }
 
         let mut centers = M::ZERO;
         for &c in &spec.centers {
             let c = c as usize;
             if c >= p {
-                return Err(format!("centre {c} is not a province"));
+                return Err(EngineError::invalid(format!(
+                    "centre {c} is not a province"
+                )));
             }
             centers |= M::bit(c);
         }
         if spec.homes.len() != n_powers {
-            return Err(format!(
+            return Err(EngineError::invalid(format!(
                 "{} home lists for {n_powers} powers",
                 spec.homes.len()
-            ));
+            )));
         }
         let mut home_of = vec![NO_POWER; p];
         let mut homes = Vec::with_capacity(n_powers);
@@ -285,10 +293,14 @@ impl<M: Mask> GameMap<M> {
             for &h in list {
                 let h = h as usize;
                 if h >= p || !has(centers, h) {
-                    return Err(format!("home centre {h} of power {power} is not a centre"));
+                    return Err(EngineError::invalid(format!(
+                        "home centre {h} of power {power} is not a centre"
+                    )));
                 }
                 if home_of[h] != NO_POWER {
-                    return Err(format!("home centre {h} belongs to two powers"));
+                    return Err(EngineError::invalid(format!(
+                        "home centre {h} belongs to two powers"
+                    )));
                 }
                 home_of[h] = power as u8;
                 m |= M::bit(h);
@@ -302,9 +314,9 @@ impl<M: Mask> GameMap<M> {
             spec.victory
         };
         if victory > n_centers.max(1) {
-            return Err(format!(
+            return Err(EngineError::invalid(format!(
                 "victory needs {victory} centres but the map has {n_centers}"
-            ));
+            )));
         }
         let loc_index = spec
             .locations
@@ -345,7 +357,7 @@ impl<M: Mask> GameMap<M> {
     /// module documentation), found by a hash of the map data (one table for every width: a
     /// table is found by its spec and its type). At most [`MAX_MAPS`] distinct maps are
     /// compiled in one process; one more is refused with the reason.
-    pub fn intern(spec: MapSpec) -> Result<&'static GameMap<M>, String> {
+    pub fn intern(spec: MapSpec) -> Result<&'static GameMap<M>, EngineError> {
         use std::collections::HashMap;
         use std::hash::{DefaultHasher, Hash, Hasher};
         /// The number of maps, and the maps by the hash of their data.
@@ -365,11 +377,11 @@ impl<M: Mask> GameMap<M> {
             return Ok(found);
         }
         if *count >= MAX_MAPS {
-            return Err(format!(
+            return Err(EngineError::limit(format!(
                 "the engine has compiled {MAX_MAPS} distinct maps in this process, its limit \
                  (each is kept for the life of the process); play further maps in another \
                  process, or on the reference backend"
-            ));
+            )));
         }
         let table: &'static GameMap<M> = Box::leak(Box::new(GameMap::build(spec)?));
         tables.entry(key).or_default().push(table);

@@ -5,6 +5,7 @@
 //! strings and objects; `tests/test_fast.py` and `tests/test_engine.py` hold the two together.
 //!
 //! * [`encode`] — the order layout ([`encode::Code`], a `u64`).
+//! * [`error`] — [`EngineError`]: the engine's errors, by kind ([`ErrorKind`]).
 //! * [`mask`] — [`Mask`], the sets and tables sized to the map (`u128` up to 128 locations,
 //!   wider up to 1,024): the engine is generic over it.
 //! * [`game_map`] — [`GameMap`], the per-map table (interned, shared by every game and thread).
@@ -24,6 +25,7 @@
 
 pub mod batch;
 pub mod encode;
+pub mod error;
 pub mod game_file;
 pub mod game_map;
 pub mod legality;
@@ -38,6 +40,7 @@ pub mod text;
 pub mod vector;
 pub mod zobrist;
 
+pub use error::{EngineError, EngineResult, ErrorKind};
 pub use game_map::{GameMap, MapSpec};
 pub use mask::{Mask, Wide, Width};
 pub use phases::Game;

@@ -13,6 +13,7 @@
 //! phase a power whose only slot is its waive (it may build but has no vacant site) gives none.
 
 use super::encode::Code;
+use super::error::EngineError;
 use super::game_map::Mask;
 use super::phases::Game;
 use super::state::ADJUSTMENTS;
@@ -125,7 +126,7 @@ pub fn random_orders<Mk: Mask>(
     rng: &mut PyRandom,
     codes: &mut Vec<Code>,
     owners: &mut Vec<u8>,
-) -> Result<(), String> {
+) -> Result<(), EngineError> {
     codes.clear();
     owners.clear();
     let powers = game.map.powers;
@@ -135,11 +136,11 @@ pub fn random_orders<Mk: Mask>(
         for s in slots {
             let options = legal.codes_of(s);
             if options.is_empty() {
-                return Err(format!(
+                return Err(EngineError::invalid(format!(
                     "{}: a slot of {} has no legal order",
                     game.state.phase_name(),
                     game.map.power_name(s.power as usize)
-                ));
+                )));
             }
             let k = rng.below(options.len() as u32) as usize;
             chosen.push((s.power, options[k]));

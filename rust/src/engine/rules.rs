@@ -8,6 +8,7 @@
 //! ([`Rules::disorder_sources`]) and the victory count ([`Rules::victory`]). The phase code and
 //! the legal-order tables call these and nothing else.
 
+use super::error::EngineError;
 use super::game_map::{Bits, GameMap, Mask};
 use super::state::State;
 use crate::resolver::{AdjacentConvoy, ConvoyDisruption, Paradox, Rulings};
@@ -75,8 +76,12 @@ impl Rules {
     /// Sets the option `name` (as `diplo.rules.Rules` names it) to `value`: the one place that
     /// reads an option's name and values, so the bindings pass the rules by name and a new
     /// option touches only this file among the engine's plumbing.
-    pub fn set(&mut self, name: &str, value: RuleValue<'_>) -> Result<(), String> {
-        let bad = |what: &str, v: &str| Err(format!("rules: {what} must be one of {v:?}"));
+    pub fn set(&mut self, name: &str, value: RuleValue<'_>) -> Result<(), EngineError> {
+        let bad = |what: &str, v: &str| {
+            Err(EngineError::invalid(format!(
+                "rules: {what} must be one of {v:?}"
+            )))
+        };
         match (name, value) {
             ("edition", RuleValue::Name(v)) => {
                 let edition = match v {
@@ -161,9 +166,9 @@ impl Rules {
                     "owned" => CivilDisorder::OwnedCentres,
                     "home" => CivilDisorder::HomeCentres,
                     other => {
-                        return Err(format!(
+                        return Err(EngineError::invalid(format!(
                             "rules: civil_disorder must be 'owned' or 'home', got {other:?}"
-                        ))
+                        )))
                     }
                 }
             }
@@ -172,20 +177,26 @@ impl Rules {
                     "home" => BuildSites::HomeCentres,
                     "any" => BuildSites::AnyOwnedCentre,
                     other => {
-                        return Err(format!(
+                        return Err(EngineError::invalid(format!(
                             "rules: build_sites must be 'home' or 'any', got {other:?}"
-                        ))
+                        )))
                     }
                 }
             }
             ("victory_centers", RuleValue::Count(v)) => {
                 if v == Some(0) {
-                    return Err("rules: victory_centers must be at least 1".into());
+                    return Err(EngineError::invalid(
+                        "rules: victory_centers must be at least 1",
+                    ));
                 }
                 self.victory_centers = v;
             }
             ("year_limit", RuleValue::Count(v)) => self.year_limit = v,
-            (name, value) => return Err(format!("rules: bad option {name:?} = {value:?}")),
+            (name, value) => {
+                return Err(EngineError::invalid(format!(
+                    "rules: bad option {name:?} = {value:?}"
+                )))
+            }
         }
         Ok(())
     }
@@ -233,7 +244,7 @@ impl Rules {
         build_sites: &str,
         victory_centers: Option<u32>,
         year_limit: Option<u32>,
-    ) -> Result<Rules, String> {
+    ) -> Result<Rules, EngineError> {
         let mut rules = Rules::default();
         rules.set("civil_disorder", RuleValue::Name(civil_disorder))?;
         rules.set("build_sites", RuleValue::Name(build_sites))?;

@@ -25,6 +25,7 @@
 //! wrong, never a panic or a changed game.
 
 use super::encode::Code;
+use super::error::EngineError;
 use super::game_map::{Bits, GameMap, Mask, NO_POWER};
 use super::phases::{result, Game};
 use super::rules::{BuildSites, CivilDisorder, Rules};
@@ -130,54 +131,61 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&[u8], String> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&[u8], EngineError> {
         if self.data.len() - self.at < n {
-            return Err(format!(
+            return Err(EngineError::invalid(format!(
                 "the state ends early (at byte {}, reading {what})",
                 self.at
-            ));
+            )));
         }
         let s = &self.data[self.at..self.at + n];
         self.at += n;
         Ok(s)
     }
-    fn u8(&mut self, what: &str) -> Result<u8, String> {
+    fn u8(&mut self, what: &str) -> Result<u8, EngineError> {
         Ok(self.take(1, what)?[0])
     }
-    fn u16(&mut self, what: &str) -> Result<u16, String> {
+    fn u16(&mut self, what: &str) -> Result<u16, EngineError> {
         let b = self.take(2, what)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
-    fn u32(&mut self, what: &str) -> Result<u32, String> {
+    fn u32(&mut self, what: &str) -> Result<u32, EngineError> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
-    fn code(&mut self, what: &str) -> Result<Code, String> {
+    fn code(&mut self, what: &str) -> Result<Code, EngineError> {
         let b = self.take(CODE_BYTES, what)?;
         let mut a = [0u8; CODE_BYTES];
         a.copy_from_slice(b);
         Ok(Code::from_le_bytes(a))
     }
-    fn flag(&mut self, what: &str) -> Result<bool, String> {
+    fn flag(&mut self, what: &str) -> Result<bool, EngineError> {
         match self.u8(what)? {
             0 => Ok(false),
             1 => Ok(true),
-            v => Err(format!("{what} must be 0 or 1, got {v}")),
+            v => Err(EngineError::invalid(format!(
+                "{what} must be 0 or 1, got {v}"
+            ))),
         }
     }
     /// A count of items of at least `size` bytes each, checked against the bytes left (so a
     /// damaged count cannot make a huge allocation) and against `limit`.
-    fn count(&mut self, what: &str, size: usize, limit: u32) -> Result<usize, String> {
+    fn count(&mut self, what: &str, size: usize, limit: u32) -> Result<usize, EngineError> {
         let n = self.u32(what)?;
         if n > limit || (n as usize).saturating_mul(size) > self.data.len() - self.at {
-            return Err(format!("{what}: a count of {n} does not fit the state"));
+            return Err(EngineError::invalid(format!(
+                "{what}: a count of {n} does not fit the state"
+            )));
         }
         Ok(n as usize)
     }
 }
 
 /// A game from the bytes of [`state_bytes`] on `map`; the error names what is wrong.
-pub fn game_from_bytes<M: Mask>(map: &'static GameMap<M>, data: &[u8]) -> Result<Game<M>, String> {
+pub fn game_from_bytes<M: Mask>(
+    map: &'static GameMap<M>,
+    data: &[u8],
+) -> Result<Game<M>, EngineError> {
     game_from_bytes_under(map, data, None)
 }
 
@@ -189,17 +197,19 @@ pub fn game_from_bytes_under<M: Mask>(
     map: &'static GameMap<M>,
     data: &[u8],
     given: Option<Rules>,
-) -> Result<Game<M>, String> {
+) -> Result<Game<M>, EngineError> {
     let mut r = Reader { data, at: 0 };
     if r.take(3, "the magic").ok() != Some(MAGIC.as_slice()) {
-        return Err("not a FastGame state (bad magic bytes)".into());
+        return Err(EngineError::invalid(
+            "not a FastGame state (bad magic bytes)",
+        ));
     }
     let version = r.u8("the version")?;
     if version != STATE_VERSION {
-        return Err(format!(
+        return Err(EngineError::invalid(format!(
             "FastGame state version {version} is not supported (this diplo reads version \
              {STATE_VERSION})"
-        ));
+        )));
     }
     let (locations, provinces, powers) = (
         r.u16("locations")? as usize,
@@ -207,21 +217,21 @@ pub fn game_from_bytes_under<M: Mask>(
         r.u16("powers")? as usize,
     );
     if (locations, provinces, powers) != (map.locations, map.provinces, map.powers) {
-        return Err(format!(
+        return Err(EngineError::invalid(format!(
             "the state is of a map with {locations} locations, {provinces} provinces and \
              {powers} powers, not this one ({}, {}, {})",
             map.locations, map.provinces, map.powers
-        ));
+        )));
     }
     let year = r.u32("year")?;
     let season = r.u8("season")?;
     let kind = r.u8("kind")?;
     let season = *["S", "F", "W"]
         .get(season as usize)
-        .ok_or_else(|| format!("season {season} is not 0, 1 or 2"))?;
+        .ok_or_else(|| EngineError::invalid(format!("season {season} is not 0, 1 or 2")))?;
     let kind = *["M", "R", "A"]
         .get(kind as usize)
-        .ok_or_else(|| format!("phase kind {kind} is not 0, 1 or 2"))?;
+        .ok_or_else(|| EngineError::invalid(format!("phase kind {kind} is not 0, 1 or 2")))?;
     let max_year = match r.u32("max_year")? {
         0 => None,
         y => Some(y),
@@ -230,7 +240,11 @@ pub fn game_from_bytes_under<M: Mask>(
     let winner = match r.u8("winner")? {
         NO_POWER => None,
         w if (w as usize) < powers => Some(w),
-        w => return Err(format!("winner {w} is not a power index")),
+        w => {
+            return Err(EngineError::invalid(format!(
+                "winner {w} is not a power index"
+            )))
+        }
     };
     let civil = if r.flag("civil_disorder")? {
         "home"
@@ -265,7 +279,11 @@ pub fn game_from_bytes_under<M: Mask>(
         {
             g
         }
-        Some(_) => return Err("the rules given do not match the state's".into()),
+        Some(_) => {
+            return Err(EngineError::invalid(
+                "the rules given do not match the state's",
+            ))
+        }
     };
 
     let n = r.count("units", 4, provinces as u32)?;
@@ -291,7 +309,9 @@ pub fn game_from_bytes_under<M: Mask>(
         let loc = r.u16("a dislodged unit's location")?;
         let k = r.u16("retreat options")? as usize;
         if k > locations {
-            return Err(format!("a dislodged unit with {k} retreat options"));
+            return Err(EngineError::invalid(format!(
+                "a dislodged unit with {k} retreat options"
+            )));
         }
         let mut options = Vec::with_capacity(k);
         for _ in 0..k {
@@ -310,10 +330,14 @@ pub fn game_from_bytes_under<M: Mask>(
         rules,
     )?;
     if kind == "R" && dislodged.is_empty() {
-        return Err("a retreat phase without a dislodged unit".into());
+        return Err(EngineError::invalid(
+            "a retreat phase without a dislodged unit",
+        ));
     }
     if winner.is_some() && !over {
-        return Err("a winner named in a game that is not over".into());
+        return Err(EngineError::invalid(
+            "a winner named in a game that is not over",
+        ));
     }
     let mut game = Game::new(map, state, None);
     game.max_year = max_year;
@@ -328,7 +352,9 @@ pub fn game_from_bytes_under<M: Mask>(
     for _ in 0..n {
         let code = r.u8("a result")?;
         if code > result::ILLEGAL {
-            return Err(format!("result code {code} is not one of the engine's"));
+            return Err(EngineError::invalid(format!(
+                "result code {code} is not one of the engine's"
+            )));
         }
         game.results.push(code);
         game.success.push(r.flag("a result's success")?);
@@ -338,16 +364,18 @@ pub fn game_from_bytes_under<M: Mask>(
         let c = r.code("an implied result's code")?;
         let code = r.u8("an implied result")?;
         if code > result::ILLEGAL {
-            return Err(format!("result code {code} is not one of the engine's"));
+            return Err(EngineError::invalid(format!(
+                "result code {code} is not one of the engine's"
+            )));
         }
         let ok = r.flag("an implied result's success")?;
         game.implied.push((c, code, ok));
     }
     if r.at != data.len() {
-        return Err(format!(
+        return Err(EngineError::invalid(format!(
             "{} bytes follow the end of the state",
             data.len() - r.at
-        ));
+        )));
     }
     Ok(game)
 }
@@ -365,7 +393,7 @@ pub struct Candidate<M: Mask> {
 pub fn play_candidates<M: Mask>(
     game: &Game<M>,
     candidates: &[Vec<Code>],
-) -> Result<Vec<Candidate<M>>, String> {
+) -> Result<Vec<Candidate<M>>, EngineError> {
     let map = game.map;
     let mut out = Vec::with_capacity(candidates.len());
     for codes in candidates {

@@ -3,6 +3,7 @@
 //! fixed-size value (about 3 KB): cloning a game copies it without touching the heap; on a wider
 //! map its tables are on the heap (see `mask`).
 
+use super::error::EngineError;
 use super::game_map::{has, Bits, GameMap, Mask, COAST, LAND, NO_POWER, SEA};
 use super::rules::Rules;
 use super::zobrist;
@@ -79,11 +80,13 @@ impl std::fmt::Display for Label<'_> {
     }
 }
 
-fn index(what: &Label<'_>, v: i64, limit: usize) -> Result<usize, String> {
+fn index(what: &Label<'_>, v: i64, limit: usize) -> Result<usize, EngineError> {
     usize::try_from(v)
         .ok()
         .filter(|&x| x < limit)
-        .ok_or_else(|| format!("{what}: {v} is not an index below {limit}"))
+        .ok_or_else(|| {
+            EngineError::out_of_range(format!("{what}: {v} is not an index below {limit}"))
+        })
 }
 
 /// Checks one unit against the map: an army on a land or coastal province (never a coast
@@ -92,14 +95,18 @@ fn piece<M: Mask>(
     map: &GameMap<M>,
     (list, i): (&str, usize),
     raw: RawUnit,
-) -> Result<Piece, String> {
+) -> Result<Piece, EngineError> {
     let what = Label(list, i, "");
     let (power, fleet, loc) = raw;
     let power = index(&Label(list, i, " power"), power, map.powers)?;
     let fleet = match fleet {
         0 => false,
         1 => true,
-        other => return Err(format!("{what}: is_fleet must be 0 or 1, got {other}")),
+        other => {
+            return Err(EngineError::invalid(format!(
+                "{what}: is_fleet must be 0 or 1, got {other}"
+            )))
+        }
     };
     let loc = index(&Label(list, i, " location"), loc, map.locations)?;
     let prov = map.prov_of[loc] as usize;
@@ -107,21 +114,25 @@ fn piece<M: Mask>(
     let name = map.loc_name(loc);
     if fleet {
         if kind == LAND {
-            return Err(format!("{what}: a fleet cannot stand inland ({name})"));
+            return Err(EngineError::invalid(format!(
+                "{what}: a fleet cannot stand inland ({name})"
+            )));
         }
         if loc == prov && !map.coasts[prov].is_zero() {
-            return Err(format!(
+            return Err(EngineError::invalid(format!(
                 "{what}: a fleet in {name} must stand on one of its coasts"
-            ));
+            )));
         }
     } else {
         if kind == SEA {
-            return Err(format!("{what}: an army cannot stand at sea ({name})"));
+            return Err(EngineError::invalid(format!(
+                "{what}: an army cannot stand at sea ({name})"
+            )));
         }
         if loc != prov {
-            return Err(format!(
+            return Err(EngineError::invalid(format!(
                 "{what}: an army stands on a province, not on {name}"
-            ));
+            )));
         }
     }
     debug_assert!(kind == COAST || kind == LAND || fleet);
@@ -142,7 +153,7 @@ impl<M: Mask> State<M> {
         units: &[RawUnit],
         centers: &[(i64, i64)],
         dislodged: &[(RawUnit, Vec<i64>)],
-    ) -> Result<State<M>, String> {
+    ) -> Result<State<M>, EngineError> {
         Self::with_rules(
             map,
             year,
@@ -167,18 +178,24 @@ impl<M: Mask> State<M> {
         centers: &[(i64, i64)],
         dislodged: &[(RawUnit, Vec<i64>)],
         rules: Rules,
-    ) -> Result<State<M>, String> {
+    ) -> Result<State<M>, EngineError> {
         let year = u32::try_from(year)
             .ok()
             .filter(|&y| (MIN_YEAR..=MAX_YEAR).contains(&y))
-            .ok_or_else(|| format!("year {year} is not in {MIN_YEAR}..={MAX_YEAR}"))?;
+            .ok_or_else(|| {
+                EngineError::out_of_range(format!("year {year} is not in {MIN_YEAR}..={MAX_YEAR}"))
+            })?;
         let (season, kind) = match (season, kind) {
             ("S", "M") => (SPRING, MOVEMENT),
             ("S", "R") => (SPRING, RETREATS),
             ("F", "M") => (FALL, MOVEMENT),
             ("F", "R") => (FALL, RETREATS),
             ("W", "A") => (WINTER, ADJUSTMENTS),
-            _ => return Err(format!("no phase {season}{year}{kind}")),
+            _ => {
+                return Err(EngineError::invalid(format!(
+                    "no phase {season}{year}{kind}"
+                )))
+            }
         };
         let mut st = State {
             year,
@@ -197,10 +214,10 @@ impl<M: Mask> State<M> {
             let p = piece(map, ("units", i), raw)?;
             let prov = map.prov_of[p.loc as usize] as usize;
             if st.units[prov].is_some() {
-                return Err(format!(
+                return Err(EngineError::invalid(format!(
                     "units[{i}]: {} already holds a unit",
                     map.loc_name(prov)
-                ));
+                )));
             }
             st.set_unit(prov, p);
         }
@@ -208,30 +225,32 @@ impl<M: Mask> State<M> {
             let prov = index(&Label("centers", i, " province"), prov, map.provinces)?;
             let power = index(&Label("centers", i, " power"), power, map.powers)?;
             if !has(map.centers, prov) {
-                return Err(format!(
+                return Err(EngineError::invalid(format!(
                     "centers[{i}]: {} is not a supply centre",
                     map.loc_name(prov)
-                ));
+                )));
             }
             if st.centers[prov] != NO_POWER && st.centers[prov] != power as u8 {
-                return Err(format!(
+                return Err(EngineError::invalid(format!(
                     "centers[{i}]: {} is owned twice",
                     map.loc_name(prov)
-                ));
+                )));
             }
             st.set_center(prov, power as u8);
         }
         if !dislodged.is_empty() && kind != RETREATS {
-            return Err("dislodged units are only held in retreat phases".into());
+            return Err(EngineError::invalid(
+                "dislodged units are only held in retreat phases",
+            ));
         }
         for (i, (raw, options)) in dislodged.iter().enumerate() {
             let p = piece(map, ("dislodged", i), *raw)?;
             let prov = map.prov_of[p.loc as usize] as usize;
             if st.dislodged[prov].is_some() {
-                return Err(format!(
+                return Err(EngineError::invalid(format!(
                     "dislodged[{i}]: two dislodged units in {}",
                     map.loc_name(prov)
-                ));
+                )));
             }
             // An option must be a place the unit could move to and that is empty: anything else
             // would put an army at sea or two units in one province. (MILA's lists,
@@ -247,14 +266,16 @@ impl<M: Mask> State<M> {
                 let o = index(&Label("dislodged", i, " option"), o, map.locations)?;
                 let name = map.loc_name(o);
                 if !has(reach, o) {
-                    return Err(format!(
+                    return Err(EngineError::invalid(format!(
                         "dislodged[{i}]: the unit cannot move to its option {name}"
-                    ));
+                    )));
                 }
                 if st.units[map.prov_of[o] as usize].is_some()
                     && !rules.resolver.retreat_any_after_convoy
                 {
-                    return Err(format!("dislodged[{i}]: its option {name} holds a unit"));
+                    return Err(EngineError::invalid(format!(
+                        "dislodged[{i}]: its option {name} holds a unit"
+                    )));
                 }
                 mask |= M::bit(o);
             }

@@ -29,6 +29,7 @@ use std::sync::Mutex;
 
 use super::batch::{on_pool, panic_message};
 use super::encode::Code;
+use super::error::{EngineError, ErrorKind};
 use super::game_map::GameMap;
 use super::mask::{Bits, Mask};
 use super::observe::{self, Layout, PHASE_SIZE};
@@ -145,23 +146,27 @@ enum Done {
 
 impl<M: Mask> VectorEnv<M> {
     /// `n` games from `cfg.start` (not yet started: call [`VectorEnv::reset`]).
-    pub fn new(map: &'static GameMap<M>, cfg: Config<M>, n: usize) -> Result<VectorEnv<M>, String> {
+    pub fn new(
+        map: &'static GameMap<M>,
+        cfg: Config<M>,
+        n: usize,
+    ) -> Result<VectorEnv<M>, EngineError> {
         if n == 0 {
-            return Err("num_envs must be at least 1".into());
+            return Err(EngineError::out_of_range("num_envs must be at least 1"));
         }
         if cfg.slots == 0 || cfg.choices == 0 || cfg.choices > i16::MAX as usize {
-            return Err(format!(
+            return Err(EngineError::out_of_range(format!(
                 "slots must be at least 1 and choices in 1..={}, got {} and {}",
                 i16::MAX,
                 cfg.slots,
                 cfg.choices
-            ));
+            )));
         }
         if cfg.first_year > cfg.start.year {
-            return Err(format!(
+            return Err(EngineError::invalid(format!(
                 "first_year {} is after the start's year {}",
                 cfg.first_year, cfg.start.year
-            ));
+            )));
         }
         let layout = Layout::new(map);
         let ps = map.powers * cfg.slots;
@@ -198,7 +203,7 @@ impl<M: Mask> VectorEnv<M> {
     }
 
     /// Checks that `bufs` holds every game's buffers.
-    fn check(&self, bufs: &Buffers<'_>) -> Result<(), String> {
+    fn check(&self, bufs: &Buffers<'_>) -> Result<(), EngineError> {
         let n = self.games.len();
         let z = self.sizes();
         let ok = bufs.board.len() == n * z.board
@@ -215,12 +220,14 @@ impl<M: Mask> VectorEnv<M> {
         if ok {
             Ok(())
         } else {
-            Err("the buffers do not match the environment's sizes".into())
+            Err(EngineError::wrong_state(
+                "the buffers do not match the environment's sizes",
+            ))
         }
     }
 
     /// Starts every game again from the start position (episode counts start again at 1).
-    pub fn reset(&mut self, bufs: Buffers<'_>, threads: usize) -> Result<(), String> {
+    pub fn reset(&mut self, bufs: Buffers<'_>, threads: usize) -> Result<(), EngineError> {
         self.check(&bufs)?;
         for e in &mut self.games {
             e.done = true;
@@ -234,27 +241,27 @@ impl<M: Mask> VectorEnv<M> {
 
     /// Whether every entry of `actions` (`N * P * S`) is in `-1..K`: the one check of an action,
     /// made before any game is touched.
-    pub fn check_actions(&self, actions: &[i64]) -> Result<(), String> {
+    pub fn check_actions(&self, actions: &[i64]) -> Result<(), EngineError> {
         let z = self.sizes();
         if actions.len() != self.games.len() * z.counts {
-            return Err(format!(
+            return Err(EngineError::invalid(format!(
                 "actions: expected {} entries ({} games x {} powers x {} slots), got {}",
                 self.games.len() * z.counts,
                 self.games.len(),
                 self.map.powers,
                 self.cfg.slots,
                 actions.len()
-            ));
+            )));
         }
         let k = self.cfg.choices as i64;
         if let Some(i) = actions.iter().position(|&a| !(-1..k).contains(&a)) {
             let (g, rest) = (i / z.counts, i % z.counts);
             let (p, s) = (rest / self.cfg.slots, rest % self.cfg.slots);
-            return Err(format!(
+            return Err(EngineError::out_of_range(format!(
                 "actions[{g}, {p}, {s}] = {} is outside -1..{k} (game {g}, {} slot {s})",
                 actions[i],
                 self.map.power_name(p)
-            ));
+            )));
         }
         Ok(())
     }
@@ -266,9 +273,11 @@ impl<M: Mask> VectorEnv<M> {
         actions: &[i64],
         bufs: Buffers<'_>,
         threads: usize,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, EngineError> {
         if self.broken {
-            return Err("the environment must be reset first".into());
+            return Err(EngineError::wrong_state(
+                "the environment must be reset first",
+            ));
         }
         self.check(&bufs)?;
         self.check_actions(actions)?;
@@ -321,7 +330,7 @@ impl<M: Mask> VectorEnv<M> {
         bufs: Buffers<'_>,
         actions: Option<&[i64]>,
         threads: usize,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, EngineError> {
         let z = self.sizes();
         let shared = Shared {
             map: self.map,
@@ -359,13 +368,15 @@ impl<M: Mask> VectorEnv<M> {
                         episodes: episodes.next()?,
                     })
                 })()
-                .ok_or("the buffers do not match the environment's sizes")?;
+                .ok_or_else(|| {
+                    EngineError::wrong_state("the buffers do not match the environment's sizes")
+                })?;
                 work.push((e, row));
             }
         }
         let n = work.len();
         let played = AtomicUsize::new(0);
-        let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
+        let failure: Mutex<Option<(usize, EngineError)>> = Mutex::new(None);
         // Small blocks: the calling thread waits at the end for the block a pool thread is in.
         let block = (n / (threads.max(1) * 64)).clamp(1, 64);
         let items: Vec<Mutex<&mut [Work<'_, M>]>> =
@@ -385,9 +396,12 @@ impl<M: Mask> VectorEnv<M> {
                 let r = catch_unwind(AssertUnwindSafe(|| e.advance(&shared, mine, row)))
                     .unwrap_or_else(|payload| {
                         forget_scratch();
-                        Err(format!(
-                            "internal error in the diplo engine: {}",
-                            panic_message(payload.as_ref())
+                        Err(EngineError::new(
+                            ErrorKind::Internal,
+                            format!(
+                                "internal error in the diplo engine: {}",
+                                panic_message(payload.as_ref())
+                            ),
                         ))
                     });
                 match r {
@@ -438,7 +452,10 @@ impl<M: Mask> VectorEnv<M> {
             });
         }
         match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            Some((g, msg)) => Err(format!("game {g}: {msg}")),
+            Some((g, e)) => Err(EngineError::new(
+                ErrorKind::Broken,
+                format!("game {g}: {e}"),
+            )),
             None => Ok(played.into_inner()),
         }
     }
@@ -463,7 +480,7 @@ impl<M: Mask> Episode<M> {
         env: &Shared<'_, M>,
         action: Option<&[i64]>,
         row: &mut Row<'_>,
-    ) -> Result<Done, String> {
+    ) -> Result<Done, EngineError> {
         row.rewards.fill(0.0);
         *row.terminated = false;
         *row.truncated = false;
@@ -498,7 +515,7 @@ impl<M: Mask> Episode<M> {
         env: &Shared<'_, M>,
         action: &[i64],
         row: &mut Row<'_>,
-    ) -> Result<(), String> {
+    ) -> Result<(), EngineError> {
         let game = &mut self.game;
         game.orders.clear();
         let chosen = action
@@ -518,15 +535,15 @@ impl<M: Mask> Episode<M> {
                         .legal
                         .movement_nth(map, st, q, a as usize)
                         .ok_or_else(|| {
-                            format!(
+                            EngineError::out_of_range(format!(
                                 "{}: no legal order {a} of {}",
                                 st.phase_name(),
                                 map.loc_name(q)
-                            )
+                            ))
                         })?;
                     orders.push(code);
                 }
-                Ok::<(), String>(())
+                Ok::<(), EngineError>(())
             })?;
         } else {
             for (j, a) in chosen {
@@ -570,7 +587,7 @@ impl<M: Mask> Episode<M> {
     }
 
     /// Writes the observation of the current phase and keeps its legal lists.
-    fn observe(&mut self, env: &Shared<'_, M>, row: &mut Row<'_>) -> Result<(), String> {
+    fn observe(&mut self, env: &Shared<'_, M>, row: &mut Row<'_>) -> Result<(), EngineError> {
         let map = env.map;
         let st = &self.game.state;
         env.layout.board(map, env.base, st, &self.prev, row.board);
@@ -621,23 +638,23 @@ impl<M: Mask> Episode<M> {
                 };
                 if at >= s {
                     error.get_or_insert_with(|| {
-                        format!(
+                        EngineError::limit(format!(
                             "{}: {} has more than {s} slots (the action's slots)",
                             st.phase_name(),
                             map.power_name(power)
-                        )
+                        ))
                     });
                     return None;
                 }
                 if n > k {
                     error.get_or_insert_with(|| {
-                        format!(
+                        EngineError::limit(format!(
                             "{}: {} {} has {n} legal orders, more than max_orders={k}; make \
                              the environment with a larger max_orders",
                             st.phase_name(),
                             map.power_name(power),
                             name(),
-                        )
+                        ))
                     });
                 }
                 let j = power * s + at;

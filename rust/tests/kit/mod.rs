@@ -688,7 +688,7 @@ impl Kit {
         units: &[(&str, &str)],
         centers: &[(&str, &[&str])],
         dislodged: &[(&str, &str, &[&str])],
-    ) -> Result<State<u128>, String> {
+    ) -> Result<State<u128>, diplo_core::engine::EngineError> {
         let units: Vec<_> = units.iter().map(|(p, u)| self.piece(p, u)).collect();
         let centers: Vec<(i64, i64)> = centers
             .iter()

@@ -46,6 +46,7 @@ use super::game_map::{bit, has, Bits, GameMap, Mask};
 use super::legality::{reason, why, Legal, Slot};
 use super::rules::BuildSites;
 use super::state::{Piece, State, ADJUSTMENTS, FALL, MOVEMENT, RETREATS, SPRING, WINTER};
+use crate::engine::error::EngineError;
 use crate::resolver::orders::{Order, Unit};
 use crate::resolver::outcome::MovementOutcome;
 use crate::resolver::Adjudicator;
@@ -163,7 +164,7 @@ impl<M: Mask> Game<M> {
 
     /// Rules on the submitted codes and moves on to the next phase. Errors only on an internal
     /// inconsistency (a bug), never on the codes.
-    pub fn process(&mut self) -> Result<(), String> {
+    pub fn process(&mut self) -> Result<(), EngineError> {
         self.process_codes(false)
     }
 
@@ -171,17 +172,17 @@ impl<M: Mask> Game<M> {
     /// slot and none given for another power (the vectorised environment's): a movement or
     /// retreat phase takes them without checking them again (debug builds still check). The
     /// same rulings as `process` for such codes; anything else is a bug of the caller.
-    pub fn process_listed(&mut self) -> Result<(), String> {
+    pub fn process_listed(&mut self) -> Result<(), EngineError> {
         self.process_codes(true)
     }
 
-    fn process_codes(&mut self, listed: bool) -> Result<(), String> {
+    fn process_codes(&mut self, listed: bool) -> Result<(), EngineError> {
         if self.poisoned {
             self.poisoned = false;
             panic!("deliberate panic (test hook)");
         }
         if self.over {
-            return Err("the game is over".into());
+            return Err(EngineError::game_over());
         }
         let map = self.map;
         self.rulings.clear();

@@ -1,6 +1,7 @@
 //! The three phase kinds, ruled on a thread's [`Scratch`].
 
 use super::*;
+use crate::engine::error::EngineError;
 
 /// The per-thread buffers of one map (see "Buffers" in the module documentation).
 pub struct Scratch<M: Mask> {
@@ -118,7 +119,7 @@ impl<M: Mask> Scratch<M> {
         effective
     }
 
-    pub(super) fn movement(&mut self, game: &mut Game<M>) -> Result<(), String> {
+    pub(super) fn movement(&mut self, game: &mut Game<M>) -> Result<(), EngineError> {
         let map = self.map;
         let effective = self.rule_unit_orders(game);
         let st = &game.state;
@@ -145,7 +146,9 @@ impl<M: Mask> Scratch<M> {
         }
         self.adj.rulings = st.rules.resolver;
         crate::resolver::resolve_with(&mut self.adj, &self.units, &self.orders, &mut self.out)
-            .map_err(|e| format!("the resolver refused a legal order set: {e}"))?;
+            .map_err(|e| {
+                EngineError::internal(format!("the resolver refused a legal order set: {e}"))
+            })?;
         let out = &self.out;
 
         game.results.clear();
