@@ -16,7 +16,7 @@ use diplo_core::engine::{encode, Game};
 use kit::Kit;
 use serde_json::Value;
 
-/// The result codes of `diplo_core::engine::phases::result`, by number (`diplo.outcome` names).
+/// The result codes of `diplo_core::engine::phases::result`, by number (`diplo.model.outcome` names).
 const RESULT_NAMES: [&str; 7] = [
     "ok",
     "bounce",

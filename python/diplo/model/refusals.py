@@ -1,7 +1,7 @@
 """Why an order is refused, in words: the one home of the sentences of illegal orders.
 
 Both implementations decide legality (:mod:`diplo.reference.validation` in Python, the engine's
-``rust/src/engine/legality.rs``) and name the rule that refused an order by its reason code
+``rust/src/engine/legality/``) and name the rule that refused an order by its reason code
 (``not_adjacent``, ``coast_needed``, ...: ``_core.REASON_NAMES``). The sentence is made here, from
 the reason code, the order as given and the board, so the two backends cannot word a refusal
 differently (``tests/test_engine.py`` compares every sentence).

@@ -36,7 +36,7 @@ fn flat_bytes<'a>(
     let bytes = obj.downcast::<PyBytes>().map_err(|_| {
         PyValueError::new_err(format!(
             "{what} must be bytes of native-endian {name} values when offsets are given \
-             (diplo.fast.process_batch also takes any {name} buffer)"
+             (diplo.engine.codes.process_batch also takes any {name} buffer)"
         ))
     })?;
     let raw = bytes.as_bytes();

@@ -1,4 +1,4 @@
-//! Position documents (`diplo.position.Position` as JSON): the reader of a canonical adjudicate
+//! Position documents (`diplo.model.position.Position` as JSON): the reader of a canonical adjudicate
 //! document and the two writers, `position_json` (a dict) and `position_text` (its `json.dumps`).
 
 use pyo3::prelude::*;
@@ -152,7 +152,7 @@ pub(super) fn read_position<M: Known>(
     )
 }
 
-/// The position as `diplo.position.Position.to_json` writes it (see `PyFastGame::position_json`).
+/// The position as `diplo.model.position.Position.to_json` writes it (see `PyFastGame::position_json`).
 pub(super) fn position_json<'py, M: Mask>(
     py: Python<'py>,
     map: &GameMap<M>,
@@ -301,7 +301,7 @@ fn unit_text(fleet: bool, loc: &str) -> String {
     format!("{} {loc}", if fleet { "F" } else { "A" })
 }
 
-/// The lists of a position document (`diplo.position.Position.to_json`), per power in map
+/// The lists of a position document (`diplo.model.position.Position.to_json`), per power in map
 /// order: units and centres sorted by text, dislodged units (their provinces) in the order of
 /// their locations' names. One home for both writers, `position_json` and `position_text`.
 /// A unit is kept as its type (fleet or not) and location name: in that order they sort as

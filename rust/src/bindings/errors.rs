@@ -8,7 +8,7 @@
 //! picks a class by reading an error's text.
 //!
 //! `GameOverError` is defined here once and re-exported by the Python package
-//! (`diplo.GameOverError`, `diplo.game.GameOverError`), so that the core never imports a Python
+//! (`diplo.GameOverError`, `diplo.api.game.GameOverError`), so that the core never imports a Python
 //! module to raise an error. Malformed input raises `ValueError` naming the problem; a panic
 //! (a bug) is caught by [`guarded`] and raised as `RuntimeError`, so no panic ever crosses into
 //! Python.

@@ -1,4 +1,4 @@
-//! `diplo._core.FastGame`: one game on the engine (wrapped by `diplo.fast.FastGame` and used by
+//! `diplo._core.FastGame`: one game on the engine (wrapped by `diplo.engine.codes.FastGame` and used by
 //! `diplo.engine`). Single-game calls keep the GIL: they take microseconds.
 
 use pyo3::exceptions::PyValueError;
@@ -18,7 +18,7 @@ use crate::engine::rules::{RuleValue, Rules};
 use crate::engine::search;
 use crate::engine::state::State;
 
-/// The rules of a game from `diplo.rules.Rules.to_json()` (each option by its name; absent ones
+/// The rules of a game from `diplo.model.rules.Rules.to_json()` (each option by its name; absent ones
 /// keep their defaults): read by [`Rules::set`], so a new option needs nothing here.
 fn rules_of(raw: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
     let mut rules = Rules::default();
@@ -313,7 +313,7 @@ impl PyFastGame {
     }
 
     /// The legal orders per slot as `(codes, texts, slots)`: one list of codes and one of
-    /// texts per slot, each sorted by text (as `diplo.legal.legal_orders` sorts), and the slots'
+    /// texts per slot, each sorted by text (as `diplo.reference.legal.legal_orders` sorts), and the slots'
     /// `(power, key)` as `slots` names them.
     #[allow(clippy::type_complexity)]
     fn legal_texts<'py>(
@@ -361,7 +361,7 @@ impl PyFastGame {
         })
     }
 
-    /// Every power's legal order texts as `diplo.legal.legal_order_texts` gives them, per power
+    /// Every power's legal order texts as `diplo.api.legal.legal_order_texts` gives them, per power
     /// that has a slot: `{power: {key: [text, ...]}}`, keys in that function's order (provinces
     /// sorted, then the power's waive), each list sorted by text.
     fn legal_by_power<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -409,7 +409,7 @@ impl PyFastGame {
     /// Movement, last `run` (this game) from `before` (the game as it was): per submitted code,
     /// `None` when refused, else `(text, unit, kind, code, success, dislodged_by, by, attack,
     /// opposition, convoyed, szykman)`: the normal form's canonical text, the unit's text
-    /// (`A PAR`), the order's class name and the arguments of `diplo.outcome.explain_facts`.
+    /// (`A PAR`), the order's class name and the arguments of `diplo.model.outcome.explain_facts`.
     /// Then per implied hold `(power, unit, province, code, success, dislodged_by)`.
     fn movement_rows<'py>(
         &self,
@@ -583,7 +583,7 @@ impl PyFastGame {
         })
     }
 
-    /// The position as `diplo.position.Position.to_json` writes it: the phase, units and centres
+    /// The position as `diplo.model.position.Position.to_json` writes it: the phase, units and centres
     /// per power in map order (lists sorted), dislodged units per power with their options.
     fn position_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         guarded(|| on_game!(&self.game, g => documents::position_json(py, g.map, &g.state)))
@@ -618,7 +618,7 @@ impl PyFastGame {
         })
     }
 
-    /// The game of `state_bytes` on `map`, under `rules` (`diplo.rules.Rules.to_json()`) when
+    /// The game of `state_bytes` on `map`, under `rules` (`diplo.model.rules.Rules.to_json()`) when
     /// given: the bytes keep only some options (`search::game_from_bytes_under`); damaged bytes
     /// or rules that do not match them raise `ValueError` naming the fault.
     #[staticmethod]

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use super::any::{on_game, AnyGame, AnyMap};
 use super::intake::OrderClasses;
 
-/// A map compiled for the engine (built once per map by `diplo.engine.fast_map`; methods in
+/// A map compiled for the engine (built once per map by `diplo.engine.compile.fast_map`; methods in
 /// `map`).
 #[pyclass(frozen, name = "FastMap", module = "diplo._core")]
 pub struct PyFastMap {

@@ -160,7 +160,7 @@ fn loc_attr<M: Mask>(
     map.loc_index.get(text.to_str().ok()?).map(|&i| i as usize)
 }
 
-/// The location of the unit in attribute `name` of `obj` (a `diplo.orders.Unit`).
+/// The location of the unit in attribute `name` of `obj` (a `diplo.model.orders.Unit`).
 fn unit_loc<M: Mask>(
     map: &GameMap<M>,
     obj: &Bound<'_, PyAny>,
@@ -171,7 +171,7 @@ fn unit_loc<M: Mask>(
 }
 
 /// How the kind of an order object is told: by its class, compared by identity with the classes
-/// `FastMap` was given once, in `ORDER_KINDS` order (`diplo.orders.Hold`, ..., `Waive`).
+/// `FastMap` was given once, in `ORDER_KINDS` order (`diplo.model.orders.Hold`, ..., `Waive`).
 pub(super) struct OrderClasses(Option<Vec<Py<PyType>>>);
 
 impl OrderClasses {

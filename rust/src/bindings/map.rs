@@ -92,7 +92,7 @@ impl PyFastMap {
         self.map.powers()
     }
 
-    /// The codes of order objects (`diplo.orders` classes) read by their fields, without
+    /// The codes of order objects (`diplo.model.orders` classes) read by their fields, without
     /// parsing: -1 for an item that is not one of them, names a place the map does not have, or
     /// needs more than its fields (a waive, an untyped build); the caller rules on those.
     fn encode_objects(&self, items: &Bound<'_, PyList>) -> PyResult<Vec<i64>> {
@@ -125,7 +125,7 @@ impl PyFastMap {
         )
     }
 
-    /// A game at the position of an adjudicate document (`diplo.position.Position.from_json`'s
+    /// A game at the position of an adjudicate document (`diplo.model.position.Position.from_json`'s
     /// input) written exactly in the canonical form: the phase as `S1901M`, powers by their
     /// names, units as `A PAR` / `F STP/SC`, centres and retreat options by their abbreviations.
     /// `None` for anything else, or a position that is not valid (the caller then reads the

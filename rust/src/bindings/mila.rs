@@ -3,7 +3,7 @@
 //! string each phase: making the strings here, once per order and map, costs a fraction of doing
 //! it in Python.
 //!
-//! The texts are those `diplo.orders.format_order` writes for the decoded orders (the tests of
+//! The texts are those `diplo.model.orders.format_order` writes for the decoded orders (the tests of
 //! `diplo.compat.mila` hold the two together), less the plain form of an army's move beyond its
 //! neighbours (MILA lists a convoyed move with `VIA` only).
 //!
@@ -452,7 +452,7 @@ struct KeyedSlot {
 
 /// The phase's slots with their codes and listing keys, MILA's way: a power's waive listed at
 /// each of its build sites (the engine lists it in a slot of its own after them, one shape with
-/// `diplo.legal`), the waive's own slot left out. A slot's keys are the tag of the unit it
+/// `diplo.reference.legal`), the waive's own slot left out. A slot's keys are the tag of the unit it
 /// orders, then per code the code with the tag of the unit it names (a support's or convoy's):
 /// what its texts are made of ([`text_key`] of each code, the ordered unit written once); its
 /// codes start with a placeholder beside the first key.

@@ -1,5 +1,5 @@
 //! The game-file writer of `diplo rollouts` on the engine's own rulings: the phases of a game
-//! file (`docs/game-files.md`) as text, byte for byte what `diplo.gamefile.to_json` and
+//! file (`docs/game-files.md`) as text, byte for byte what `diplo.formats.gamefile.to_json` and
 //! `json.dumps` write for the same game on a map whose names need no JSON escape.
 //!
 //! * `crate::engine::game_file::movement_pieces` — a movement phase's results, cut where each sentence's tail goes

@@ -54,7 +54,7 @@ pub mod kind {
     pub const BUILD: u32 = 7;
     pub const WAIVE: u32 = 8;
 
-    /// The names of the kinds, by kind (`_core.ORDER_KINDS`): the `diplo.orders` classes.
+    /// The names of the kinds, by kind (`_core.ORDER_KINDS`): the `diplo.model.orders` classes.
     pub const NAMES: [&str; 9] = [
         "Hold",
         "Move",

@@ -57,12 +57,12 @@ pub const NO_POWER: u8 = u8::MAX;
 /// The most powers a map may have (a power is a `u8`, [`NO_POWER`] excepted).
 pub const MAX_POWERS: usize = NO_POWER as usize;
 
-/// Province kinds, as `diplo.map` names them.
+/// Province kinds, as `diplo.model.map` names them.
 pub const LAND: u8 = 0;
 pub const COAST: u8 = 1;
 pub const SEA: u8 = 2;
 
-/// The map as `diplo.fast` sends it (indices as in `Map.locations` and `Map.powers`).
+/// The map as `diplo.engine.codes` sends it (indices as in `Map.locations` and `Map.powers`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MapSpec {
     /// Names of the locations (provinces first, then coasts), for messages and slots.

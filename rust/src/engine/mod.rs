@@ -1,8 +1,9 @@
 //! The game engine: whole games on encoded orders, behind every front end (the object API
-//! through `diplo.engine`, bots through `diplo.fast`, which adjudicate millions of phases).
+//! through `diplo.engine.objects`, bots through `diplo.engine.codes`, which adjudicate millions
+//! of phases).
 //!
-//! The Python reference (`diplo.adjudicate`, `diplo.validation`) gives the same meaning on
-//! strings and objects; `tests/test_fast.py` and `tests/test_engine.py` hold the two together.
+//! The Python reference (`diplo.reference.phase`, `diplo.reference.validation`) gives the same
+//! meaning on strings and objects; `tests/test_fast.py` and `tests/test_engine.py` hold the two together.
 //!
 //! * [`encode`] — the order layout ([`encode::Code`], a `u64`).
 //! * [`error`] — [`EngineError`]: the engine's errors, by kind ([`ErrorKind`]).
@@ -11,7 +12,7 @@
 //! * [`game_map`] — [`GameMap`], the per-map table (interned, shared by every game and thread).
 //! * [`state`] — [`State`], the board of one phase, a fixed-size value.
 //! * [`legality`] — complete legal-order lists per slot, legality as membership, and why a code
-//!   is refused (`diplo.validation`'s reason codes), each rule decided once.
+//!   is refused (`diplo.reference.validation`'s reason codes), each rule decided once.
 //! * [`phases`] — [`Game`]: validation, the three phase kinds, the next position.
 //! * [`game_file`] — a movement phase's results as the game file's JSON text.
 //! * [`rollout`] — random games as `diplo rollouts` plays them (Python's random numbers).

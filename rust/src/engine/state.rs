@@ -16,7 +16,7 @@ pub const MOVEMENT: u8 = 0;
 pub const RETREATS: u8 = 1;
 pub const ADJUSTMENTS: u8 = 2;
 
-/// The years a state may be built in (`diplo.checks.MIN_YEAR..=MAX_YEAR`).
+/// The years a state may be built in (`diplo.model.limits.MIN_YEAR..=MAX_YEAR`).
 pub const MIN_YEAR: u32 = 1;
 pub const MAX_YEAR: u32 = 9_999;
 

@@ -1,4 +1,4 @@
-//! The canonical short form of an order code (what `diplo.orders.format_order` prints for the
+//! The canonical short form of an order code (what `diplo.model.orders.format_order` prints for the
 //! normalised order), in a given state: `A PAR - BUR`, `F NTH C A LON - BEL`, `WAIVE`.
 
 use super::encode::{self, kind, Code};
@@ -98,8 +98,8 @@ pub fn order_text<M: Mask>(map: &GameMap<M>, st: &State<M>, code: Code, out: &mu
 
 /// The code of an order written exactly in the canonical short form (`A PAR - BUR`,
 /// `F NTH C A LON - BEL`, `A PAR - BUR VIA`, `F STP/NC B`, ...; not `WAIVE`, whose code names
-/// its power), or `None` for any other text (which the general parser, `diplo.orders`, reads).
-/// The code is the one `diplo.fast.encode_order` gives the parsed order.
+/// its power), or `None` for any other text (which the general parser, `diplo.model.orders`, reads).
+/// The code is the one `diplo.engine.codes.encode_order` gives the parsed order.
 pub fn parse_canonical<M: Mask>(map: &GameMap<M>, text: &str) -> Option<Code> {
     let mut words = text.split(' ');
     let unit_type = words.next()?;

@@ -4,7 +4,7 @@ use super::*;
 
 impl<M: Mask> Legal<M> {
     /// For every army a convoy could carry: per destination, the seas on some minimal route
-    /// (the definition of `diplo.convoys.route_fleets`: an induced chain of fleet seas, only its
+    /// (the definition of `diplo.reference.convoys.route_fleets`: an induced chain of fleet seas, only its
     /// first touching the army's province and only its last the destination).
     pub(super) fn ensure_routes(&mut self, map: &GameMap<M>, st: &State<M>) {
         if self.routes_ready {

@@ -1,6 +1,6 @@
 //! Legality in the game engine, in one place: the complete legal-order list of every orderable
 //! slot, legality of a submitted code as membership in that list, and why a refused code is
-//! refused (`diplo.validation`'s reason codes, [`reason`], named by [`NAMES`]).
+//! refused (`diplo.reference.validation`'s reason codes, [`reason`], named by [`NAMES`]).
 //!
 //! Each rule is decided once, by a rule function that gives its refusal reason (`OK` when the
 //! rule allows the order) and that both the lists and the reasons use: `support_reach`
@@ -12,7 +12,7 @@
 //! routes, DATC 6.G.19; a supported move that must not need the supporting fleet, DATC 6.D.31)
 //! the reason is membership in the section of the list the search made.
 //!
-//! The lists are exactly `diplo.legal.legal_orders` (which is exactly what `diplo.validation`
+//! The lists are exactly `diplo.reference.legal.legal_orders` (which is exactly what `diplo.reference.validation`
 //! accepts), encoded. A submitted code is first put in its normal form by [`Legal::canonical`] —
 //! what validation does to an order before it judges it: the ordered unit's real location (DATC
 //! 4.B.5, 4.C.2), a fleet's only reachable coast filled in (4.B.2), a coast on an army's
@@ -80,7 +80,7 @@ pub mod reason {
     pub const MULTIPLE_ORDERS: u8 = 26;
 }
 
-/// The names of the reason codes, as `diplo.validation` spells them.
+/// The names of the reason codes, as `diplo.reference.validation` spells them.
 pub const NAMES: [&str; 27] = [
     "ok",
     "malformed",
@@ -521,7 +521,7 @@ impl<M: Mask> Legal<M> {
     }
 
     /// The seas on some minimal convoy route of the army in province `army` to province `dst`
-    /// (`diplo.convoys.route_fleets`); empty when no convoy could carry it there.
+    /// (`diplo.reference.convoys.route_fleets`); empty when no convoy could carry it there.
     pub fn route_seas(&mut self, map: &GameMap<M>, st: &State<M>, army: usize, dst: usize) -> M {
         self.ensure_routes(map, st);
         self.routes

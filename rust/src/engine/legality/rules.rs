@@ -3,7 +3,7 @@
 use super::*;
 
 // The rules. Each decides one rule and gives its reason ([`reason`]; `OK` when the rule allows
-// the order): the lists are made with them, and `why` asks them in `diplo.validation`'s order.
+// the order): the lists are made with them, and `why` asks them in `diplo.reference.validation`'s order.
 
 /// Where the unit in `p` may support: the provinces it could enter itself (DATC 6.B.4: province
 /// level, 6.B.5 from the supporter's own coast; never its own, DATC 6.D.34).

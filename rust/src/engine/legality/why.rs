@@ -178,7 +178,7 @@ fn why_adjustment<M: Mask>(map: &GameMap<M>, st: &State<M>, power: u8, code: Cod
         _ => {
             let prov = map.prov_of[loc] as usize;
             // The rules' build sites decide (`Rules::build_sites`); here only the reason, in
-            // `diplo.validation`'s order.
+            // `diplo.reference.validation`'s order.
             if !has(st.rules.build_sites(map, st, who), prov) {
                 if st.rules.build_sites == BuildSites::HomeCentres
                     && (map.home_of[prov] as usize != who || map.home_of[prov] == NO_POWER)

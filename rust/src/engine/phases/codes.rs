@@ -7,7 +7,7 @@ pub mod result {
     pub use crate::resolver::code::{BOUNCE, CUT, DISLODGED, NO_CONVOY, OK, VOID};
     /// An order refused by validation (the one code the engine adds to the resolver's).
     pub const ILLEGAL: u8 = 6;
-    /// The name of [`ILLEGAL`], as `diplo.outcome` spells it.
+    /// The name of [`ILLEGAL`], as `diplo.model.outcome` spells it.
     pub const ILLEGAL_NAME: &str = "illegal";
 }
 

@@ -1,7 +1,7 @@
 //! A fast game and its phases: validation of the submitted codes, the movement resolver, the
 //! retreat and adjustment phases, and the next position with phase skipping, centre changes after
-//! the Fall turn and the victory (the rules' count, 18 centres on the standard map) — what `diplo.adjudicate.process_phase` and
-//! `diplo.game.Game` do, on encoded orders.
+//! the Fall turn and the victory (the rules' count, 18 centres on the standard map) — what `diplo.api.phase.process_phase` and
+//! `diplo.api.game.Game` do, on encoded orders.
 //!
 //! # Results
 //!
@@ -90,7 +90,7 @@ pub struct Game<M: Mask> {
     /// whatever it orders, as for a bot's codes). An order for another power's unit is refused.
     pub powers: Vec<u8>,
     /// Whether processing also records why (`reasons`, `normal`, `facts`, `gone`): the object
-    /// API's explanations. Off for a bot's codes (`diplo.fast`).
+    /// API's explanations. Off for a bot's codes (`diplo.engine.codes`).
     pub explain: bool,
     /// With `explain`: per submitted code, its reason code (`legality::reason`, OK when legal).
     pub reasons: Vec<u8>,

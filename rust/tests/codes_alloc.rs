@@ -1,4 +1,4 @@
-//! The fast path's hot path allocates nothing: once a thread's buffers have grown, processing
+//! The code path's hot path allocates nothing: once a thread's buffers have grown, processing
 //! games (cloned or not) and listing their legal orders does not touch the heap.
 
 mod counting;

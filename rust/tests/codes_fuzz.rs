@@ -1,11 +1,11 @@
-//! Property test of the fast engine: arbitrary boards (any units that fit the terrain, any centre
+//! Property test of the game engine: arbitrary boards (any units that fit the terrain, any centre
 //! owners, dislodged units with any subset of their valid retreat options) and arbitrary codes
 //! (any `u64`, and any code of the used bits, mixed with legal ones). Whatever comes in, processing never panics or fails, and
 //! the state afterwards is one `State::new` accepts (one unit per province, terrain, retreat
 //! options reachable and empty) with every unit accounted for.
 //!
 //! Fixed seed and a bounded number of cases, so CI is deterministic and short; the long run is
-//! `PROPTEST_CASES=100000 cargo test --release --test fast_fuzz` (see `docs/fuzzing.md`).
+//! `PROPTEST_CASES=100000 cargo test --release --test codes_fuzz` (see `docs/fuzzing.md`).
 
 #![allow(clippy::needless_range_loop)] // tables indexed by province, several at once
 

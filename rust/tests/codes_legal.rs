@@ -1,7 +1,7 @@
-//! Legal orders of the fast path on hand-made boards: the corners the lists must get right
+//! Legal orders of the code path on hand-made boards: the corners the lists must get right
 //! (split coasts, convoy legality DATC 6.G.19, 6.D.31, 6.D.32, builds with coasts) and the normal
 //! forms submitted codes are judged in. The property tests in `tests/test_fast.py` compare every
-//! list with `diplo.legal` on generated boards; these pin down the reasons.
+//! list with `diplo.reference.legal` on generated boards; these pin down the reasons.
 
 mod kit;
 
