@@ -63,19 +63,22 @@ class Intake(NamedTuple):
 def read_order(item: str | Order, power: str, game_map: Map) -> Intake:
     """Read one submitted order of ``power``: parse a text (refusing one written for another
     power), and check that every place the order names is on the map."""
-    text = item if isinstance(item, str) else format_order(item)
     order: Order | None = None
     try:
         if isinstance(item, str):
             prefix, order = parse_power_order(item, game_map)
             if prefix is not None and prefix != power:
                 reason = f"the order is written for {power_name(prefix)}, not {power_name(power)}"
-                return Intake(order, "wrong_power", sentence(f"{text}: {reason}"))
+                return Intake(order, "wrong_power", sentence(f"{item}: {reason}"))
         else:
             order = item
+        known = game_map.location_index  # every location of the map (a dict lookup each)
         for loc in _places(order):
-            game_map.province_of(loc)  # raises MapError naming the place
+            if loc not in known:
+                game_map.province_of(loc)  # raises MapError naming the place
     except OrderParseError as exc:
+        # Only a text is parsed; the sentence quotes it as given.
+        text = item if isinstance(item, str) else format_order(item)
         unit = unit_named(item, game_map)
         return Intake(None, "unparsable", sentence(f"{show(text)}: {exc.reason}"), unit)
     except MapError as exc:
@@ -85,20 +88,21 @@ def read_order(item: str | Order, power: str, game_map: Map) -> Intake:
     return Intake(order, None, "")
 
 
-def _places(order: Order) -> list[str]:
+def _places(order: Order) -> tuple[str, ...]:
     """Every location an order names, in the order it names them."""
-    if isinstance(order, Waive):
-        return []
-    places = [order.unit.loc]
+    # Read on every order of every phase: the commonest kinds first, each with a constant
+    # class tuple (a ``X | Y`` union would be built anew on every call).
+    if isinstance(order, (Move, Retreat)):
+        return (order.unit.loc, order.dest)
+    if isinstance(order, SupportMove):
+        return (order.unit.loc, order.supported.loc, order.dest)
     if isinstance(order, SupportHold):
-        places.append(order.supported.loc)
-    elif isinstance(order, SupportMove):
-        places += [order.supported.loc, order.dest]
-    elif isinstance(order, Convoy):
-        places += [order.army.loc, order.dest]
-    elif isinstance(order, Move | Retreat):
-        places.append(order.dest)
-    return places
+        return (order.unit.loc, order.supported.loc)
+    if isinstance(order, Convoy):
+        return (order.unit.loc, order.army.loc, order.dest)
+    if isinstance(order, Waive):
+        return ()
+    return (order.unit.loc,)
 
 
 def named_piece(position: Position, order: Order) -> Piece | None:

@@ -126,9 +126,19 @@ def _geometry(game_map: Map) -> _Geometry:
     return geometry
 
 
+#: The table last returned, with the map and the very ``fleets`` object it was asked for:
+#: validation asks with one frozenset for a whole phase (every army's move and support), and
+#: the lookup below is most of what such a question costs. It is also the LRU's newest entry.
+_last: tuple[Map, Collection[str], ConvoyTable] | None = None
+
+
 def convoy_table(game_map: Map, fleets: Collection[str]) -> ConvoyTable:
     """The convoy answers for ``fleets`` (the sea provinces holding a fleet), cached per map in a
     small LRU: they depend on nothing else (DATC 6.D.32: routes run only through fleets)."""
+    global _last
+    last = _last
+    if last is not None and last[1] is fleets and last[0] is game_map:
+        return last[2]
     geometry = _geometry(game_map)
     key = fleets if isinstance(fleets, frozenset) else frozenset(fleets)
     tables = geometry.tables
@@ -139,6 +149,8 @@ def convoy_table(game_map: Map, fleets: Collection[str]) -> ConvoyTable:
             tables.popitem(last=False)
     else:
         tables.move_to_end(key)
+    if key is fleets:  # only a frozenset cannot change after it was looked up
+        _last = (game_map, fleets, table)
     return table
 
 

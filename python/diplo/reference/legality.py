@@ -95,13 +95,21 @@ class MapTables:
 
 
 _TABLES: WeakKeyDictionary[Map, MapTables] = WeakKeyDictionary()
+#: The tables last asked for: validation asks once per order, nearly always of one map, and a
+#: ``WeakKeyDictionary`` lookup is Python code (a tenth of validating a hold).
+_last_tables: MapTables | None = None
 
 
 def map_tables(game_map: Map) -> MapTables:
     """The tables of ``game_map``, computed on first use and kept while the map lives."""
+    global _last_tables
+    last = _last_tables
+    if last is not None and last.map is game_map:
+        return last
     tables = _TABLES.get(game_map)
     if tables is None:
         tables = _TABLES[game_map] = MapTables(game_map)
+    _last_tables = tables
     return tables
 
 

@@ -313,7 +313,7 @@ class _MovementResolver:
 
     def attack_strength(self, origin: str) -> Steps[int]:
         """DATC 5.B.8."""
-        if not (yield from self.path(origin)):
+        if self.convoyed[origin] and not (yield from self.path(origin)):
             return 0
         dest = self.moves[origin]
         defender = self.units.get(dest)
@@ -321,16 +321,18 @@ class _MovementResolver:
         if defender is None or (
             dest in self.moves and self.head_to_head(origin) is None and (yield ("move", dest))
         ):
-            return 1 + (yield from self.support_count(supports))
+            return 1 + ((yield from self.support_count(supports)) if supports else 0)
         if defender.power == self.units[origin].power:
             # DATC 6.D.10, 6.D.11, 6.E.2: a unit never dislodges a unit of its own power, so its
             # attack has no strength.
             return 0
         if self.rules.own_support == "convoyed" and self._explicitly_convoyed(origin):
             # MILA: it counts for a convoyed attack.
-            return 1 + (yield from self.support_count(supports))
+            return 1 + ((yield from self.support_count(supports)) if supports else 0)
         # DATC 6.D.12, 6.D.13, 6.E.3: support from the defender's own power never helps to
         # dislodge it.
+        if not supports:
+            return 1
         return 1 + (yield from self.support_count(supports, exclude_power=defender.power))
 
     def hold_strength(self, province: str) -> Steps[int]:
@@ -340,21 +342,24 @@ class _MovementResolver:
         if province in self.moves:
             # DATC 6.D.7: a unit ordered to move has no hold support, even when its move fails.
             return 0 if (yield ("move", province)) else 1
-        return 1 + (yield from self.support_count(self.hold_supports.get(province, [])))
+        supports = self.hold_supports.get(province)
+        return 1 + ((yield from self.support_count(supports)) if supports else 0)
 
     def defend_strength(self, origin: str) -> Steps[int]:
         """DATC 5.B.7."""
-        return 1 + (yield from self.support_count(self.move_supports[origin]))
+        supports = self.move_supports[origin]
+        return 1 + ((yield from self.support_count(supports)) if supports else 0)
 
     def prevent_strength(self, origin: str) -> Steps[int]:
         """DATC 5.B.6."""
-        if not (yield from self.path(origin)):
+        if self.convoyed[origin] and not (yield from self.path(origin)):
             return 0
         opponent = self.head_to_head(origin)
         if opponent is not None and (yield ("move", opponent)):
             # DATC 6.E.1: a unit that lost its head-to-head battle prevents nothing.
             return 0
-        return 1 + (yield from self.support_count(self.move_supports[origin]))
+        supports = self.move_supports[origin]
+        return 1 + ((yield from self.support_count(supports)) if supports else 0)
 
     # ------------------------------------------------------------------ the reasons (DATC 5.B)
 
@@ -375,7 +380,7 @@ class _MovementResolver:
         if opponent is not None:
             best = yield from self.defend_strength(opponent)
         else:
-            best = yield from self.hold_strength(dest)
+            best = (yield from self.hold_strength(dest)) if dest in self.units else 0
         by = dest
         if attack is not None and best >= attack:
             return best, by
@@ -407,7 +412,7 @@ class _MovementResolver:
                 supporter, attacker
             ):
                 continue
-            if (yield from self.path(attacker)):
+            if not self.convoyed[attacker] or (yield from self.path(attacker)):
                 # DATC 6.F.6: a convoyed attack cuts only when its convoy arrives.
                 return attacker
         return None
@@ -473,12 +478,13 @@ class _MovementResolver:
     # ------------------------------------------------------------------ the three decisions
 
     def adjudicate(self, decision: Decision) -> Steps[bool]:
+        """The rule deciding ``decision`` (its steps, not a generator wrapping them)."""
         kind, prov = decision
         if kind == "move":
-            return (yield from self.adjudicate_move(prov))
+            return self.adjudicate_move(prov)
         if kind == "support":
-            return (yield from self.adjudicate_support(prov))
-        return (yield from self.adjudicate_convoy(prov))
+            return self.adjudicate_support(prov)
+        return self.adjudicate_convoy(prov)
 
     def adjudicate_move(self, origin: str) -> Steps[bool]:
         """DATC 5.B.1: the move succeeds when its attack beats the strongest opposition."""
@@ -663,7 +669,8 @@ class _MovementResolver:
         for origin in self.moves:
             self.resolve(("move", origin))
         for prov, order in self.orders.items():
-            if isinstance(order, SupportHold | SupportMove) and prov not in self.void:
+            # Class tuples, not ``X | Y`` (a union is built on every test of every order).
+            if isinstance(order, (SupportHold, SupportMove)) and prov not in self.void:
                 self.resolve(("support", prov))
             elif isinstance(order, Convoy) and prov not in self.void:
                 self.resolve(("convoy", prov))
@@ -690,7 +697,7 @@ class _MovementResolver:
                 outcomes[prov] = UnitOutcome("void", False, dislodged_by, dislodged_by)
             elif dislodged_by is not None:
                 outcomes[prov] = UnitOutcome("dislodged", False, dislodged_by, dislodged_by)
-            elif isinstance(order, SupportHold | SupportMove):
+            elif isinstance(order, (SupportHold, SupportMove)):
                 if self.resolution[("support", prov)]:
                     outcomes[prov] = UnitOutcome("ok", True)
                 else:
@@ -757,7 +764,7 @@ class _MovementResolver:
             return UnitOutcome(
                 "dislodged", False, dislodged_by, dislodged_by, attack, best, convoyed
             )
-        if not self._run(self.path(origin)):
+        if convoyed and not self._run(self.path(origin)):
             return UnitOutcome("no_convoy", False, None, None, 0, best, convoyed)
         return UnitOutcome("bounce", False, None, by, attack, best, convoyed)
 

@@ -195,7 +195,8 @@ def _verdict(answer: _O | str) -> _O:
 
 
 def _movement(position: Position, power: str, order: Order, fleets: frozenset[str]) -> Order:
-    if isinstance(order, Retreat | Disband | Build | Waive):
+    # A class tuple, not ``X | Y``: a union is built anew on every call (every order of a phase).
+    if isinstance(order, (Retreat, Disband, Build, Waive)):
         raise _Illegal("wrong_phase")
     piece = _own_piece(position, power, order.unit)
     game_map = position.map
