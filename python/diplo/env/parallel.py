@@ -29,8 +29,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from .. import _core
-from ..engine.codes import FastGame
+from ..engine.codes import FastGame, game_of, vector_env
 from ..model.limits import show
 from ..model.map import Map, standard_map
 from ..model.position import Position
@@ -84,8 +83,8 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
         # The mask of a slot with k choices is row k (read-only, shared by every observation).
         self._mask_rows = np.tril(np.ones((max_orders + 1, max_orders), dtype=np.int8), -1)
         self._mask_rows.setflags(write=False)
-        self._core = _core.VectorEnv(
-            FastGame(self.start, max_year)._core,
+        self._core = vector_env(
+            FastGame(self.start, max_year),
             1,
             self.first_year,
             self.max_slots,
@@ -130,7 +129,7 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
         """A copy of the game being played (changing it leaves the environment as it is)."""
         if not self._ready:
             raise EnvError("call reset() first")
-        return FastGame._wrap(self._core.game(0), self.map, self.start.rules)
+        return game_of(self._core.game(0), self.map, self.start.rules)
 
     # ------------------------------------------------------------------ the parallel API
 

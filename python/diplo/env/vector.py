@@ -40,8 +40,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import _core
-from ..engine.codes import FastGame
+from ..engine.codes import FastGame, game_of, vector_env
 from ..model.map import Map, standard_map
 from ..model.position import Position
 
@@ -136,8 +135,8 @@ class DiplomacyVectorEnv(VectorEnv):
         self.copy = bool(copy)
         self.powers: list[str] = list(self.map.powers)
         start = FastGame(self.start, max_year)
-        self._core = _core.VectorEnv(
-            start._core,
+        self._core = vector_env(
+            start,
             num_envs,
             first_year(self.map, self.start),
             self.max_slots,
@@ -349,7 +348,7 @@ class DiplomacyVectorEnv(VectorEnv):
     def game(self, i: int) -> FastGame:
         """A copy of game ``i`` as a :class:`~diplo.fast.FastGame` (changing it changes nothing
         here)."""
-        return FastGame._wrap(self._core.game(self._index(i)), self.map, self.start.rules)
+        return game_of(self._core.game(self._index(i)), self.map, self.start.rules)
 
     def _index(self, i: int) -> int:
         if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < self.num_envs:
