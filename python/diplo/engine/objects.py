@@ -31,7 +31,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from itertools import count, repeat
-from typing import Any, cast
+from typing import Any, TypeAlias, cast
 from weakref import WeakKeyDictionary
 
 from .. import _core
@@ -65,6 +65,8 @@ from .compile import MapTables, encode_position, engine_game, fast_map, tables
 __all__ = [
     "EnginePhaseOutcome",
     "EnginePosition",
+    "ImpliedHoldRow",
+    "MovementRow",
     "Submission",
     "encode_position",
     "engine_game",
@@ -322,6 +324,21 @@ def _submission(t: MapTables, orders: Mapping[str, Sequence[str | Order]]) -> Su
 
 # --------------------------------------------------------------------------- the phase
 
+#: A legal movement order's result as the engine hands it over (``FastGame.movement_rows``,
+#: one per code): ``(order, unit, kind, code, success, dislodged_by, by, attack, opposition,
+#: convoyed, szykman)``: the normal form's canonical text, the unit's (``A PAR``), the order's
+#: class name, the result code and DATC success flag, then the facts of its sentence
+#: (:func:`~diplo.model.outcome.explain_facts` takes ``order, kind, code`` and these six). The
+#: engine's rows are plain tuples, read by unpacking (no object is made per row: this is the
+#: results' read-out path); the type is this layout's one statement, which mypy holds every
+#: unpacking to.
+MovementRow: TypeAlias = tuple[
+    str, str, str, str, bool, str | None, str | None, int, int, bool, bool
+]
+#: A movement phase's implied hold (the rows after the codes' rows): ``(power, unit,
+#: province, code, success, dislodged_by)``.
+ImpliedHoldRow: TypeAlias = tuple[str, str, str, str, bool, str | None]
+
 
 def process_phase_engine(
     position: Position, orders: Mapping[str, Sequence[str | Order]]
@@ -554,9 +571,8 @@ def _build_results(
         order_items = sub.items
     for power, item, j in order_items:
         if rows is not None and j >= 0:
-            row = rows[j]
+            row: MovementRow | None = rows[j]
             if row is not None:
-                text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
                 if as_text:
                     results.append(_row_json(power, row))
                     continue
@@ -590,19 +606,21 @@ def _build_results(
     phase_rows = after.phase_rows(before)
     for i, (power, _item, j) in enumerate(sub.items):
         if results[i] is None:
-            row = phase_rows[j]
-            assert row is not None  # a legal order has its row
-            code, ok, unit, raw = row
+            ruled = phase_rows[j]
+            assert ruled is not None  # a legal order has its row
+            code, ok, named, raw = ruled
             facts = ruling_facts(raw)
             reason = explain_ruling(facts)
-            results[i] = new(Result, (power, unit, facts.order, True, True, ok, code, reason, None))
+            results[i] = new(
+                Result, (power, named, facts.order, True, True, ok, code, reason, None)
+            )
     for implied in phase_rows[len(sub.codes) :]:
         assert implied is not None  # every implied result has its row
-        code, ok, unit, raw = implied
+        code, ok, named, raw = implied
         facts = ruling_facts(raw)
         reason = explain_ruling(facts)
         results.append(
-            new(Result, (facts.power, unit, facts.order, False, True, ok, code, reason, None))
+            new(Result, (facts.power, named, facts.order, False, True, ok, code, reason, None))
         )
     return results, {}
 
@@ -612,7 +630,7 @@ def ruling_facts(raw: tuple[Any, ...]) -> RulingFacts:
     return RulingFacts(EXPLAIN_NAMES[raw[0]], *raw[1:])
 
 
-def _row_json(power: str, row: tuple[Any, ...]) -> str:
+def _row_json(power: str, row: MovementRow) -> str:
     """The JSON text of a legal movement order's result from its engine row (see
     :meth:`FastGame.movement_rows`), as ``json.dumps(result.to_json())`` writes it on a map
     whose names need no escape."""
@@ -638,7 +656,8 @@ def _with_implied(
     """A movement phase's results with its implied holds appended (rows after the ``given``
     orders' rows), and its dislodged units."""
     new = tuple.__new__
-    for power, unit, prov, code, ok, origin in rows[given:]:
+    implied: list[ImpliedHoldRow] = rows[given:]
+    for power, unit, prov, code, ok, origin in implied:
         reason = implied_hold_text(refused, prov, unit, origin)
         result = new(Result, (power, unit, f"{unit} H", False, True, ok, code, reason, origin))
         # A refused order's reason code is in the sentence: json.dumps writes that one.
