@@ -166,8 +166,9 @@ def test_out_of_space_actions_are_refused_and_change_nothing() -> None:
     shape = env.action_space.shape
     good = np.zeros(shape, dtype=np.int64)
     bad: list[tuple[Any, str]] = [
-        (np.full(shape, 600), r"= 600 is outside the action space 0\.\.512"),
-        (np.full(shape, -1), r"= -1 is outside the action space"),
+        (np.full(shape, 600), r"actions\[0, 0, 0\] = 600 is outside -1\.\.512"),
+        (np.full(shape, -2), r"= -2 is outside -1\.\.512"),
+        (np.full(shape, 2**63, dtype=np.uint64), "outside the action space"),
         (np.full(shape, np.nan), "must be integers"),
         (good.astype(np.float64), "must be integers"),
         (good.astype(bool), "must be integers"),
@@ -184,10 +185,43 @@ def test_out_of_space_actions_are_refused_and_change_nothing() -> None:
     assert env.game(0).phase == "F1901M"
     pz = DiplomacyEnv(max_year=1901)
     pz.reset()
-    for action in ([600] * 18, [-1] * 18, [float("nan")] * 18, [0.5] * 18):
-        with pytest.raises(ValueError, match="FRANCE: actions"):
+    for action in ([600] * 18, [-2] * 18, [float("nan")] * 18, [0.5] * 18, [2**70] * 18):
+        with pytest.raises(ValueError, match="FRANCE: a"):
             pz.step({"FRANCE": action})
         assert pz.game.phase == "S1901M"
+
+
+@pytest.mark.parametrize("max_orders", [40, 512])
+def test_the_engine_alone_decides_an_entry_at_the_edges(max_orders: int) -> None:
+    # -1 orders nothing (as an entry past its slot's count does); K, K + 1 and -2 are refused,
+    # before anything is played, by the vector env, the parallel env and env.codes alike: one
+    # check (the engine's), the Python side only shaping the arrays.
+    position = Position.initial(load_map("standard"))
+    env = DiplomacyVectorEnv(2, max_year=1901, max_orders=max_orders, position=position)
+    choices = env.max_orders
+    shape = env.action_space.shape
+    assert shape is not None
+    pz = DiplomacyEnv(max_year=1901, max_orders=choices)
+    for bad in (choices, choices + 1, -2):
+        env.reset(seed=0)
+        pz.reset()
+        with pytest.raises(ValueError, match=rf"= {bad} is outside -1\.\.{choices}"):
+            env.step(np.full(shape, bad))
+        with pytest.raises(ValueError, match=rf"= {bad} is outside -1\.\.{choices}"):
+            env.codes(1, np.full(shape[1:], bad))
+        with pytest.raises(ValueError, match=rf"FRANCE: actions\[0, 2, 0\] = {bad} is outside"):
+            pz.step({"FRANCE": [bad] * pz.max_slots})
+        assert env.game(0).phase == "S1901M" and pz.game.phase == "S1901M"
+    env.reset(seed=0)
+    assert env.codes(0, np.full(shape[1:], -1)) == []
+    env.step(np.full(shape, -1))  # every unit holds
+    game = env.game(0)
+    assert game.phase == "F1901M"
+    assert game.position() == Position.initial(load_map("standard")).with_changes(
+        phase=game.position().phase
+    )
+    pz.step({"FRANCE": [-1] * pz.max_slots, "ENGLAND": np.full(pz.max_slots, -1)})
+    assert pz.game.phase == "F1901M"
 
 
 @pytest.mark.parametrize("name", SHIPPED_MAPS)
@@ -381,7 +415,7 @@ def test_send_and_recv_give_what_step_gives() -> None:
         assert data_equivalence(a, b)
     with pytest.raises(EnvError, match="no step under way"):
         sent.recv()
-    with pytest.raises(ValueError, match="outside the action space"):
+    with pytest.raises(ValueError, match=r"= -5 is outside -1\.\."):
         sent.send(np.full(sent.action_space.shape, -5))
     sent.close()
 

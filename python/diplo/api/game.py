@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from ..engine.codes import GameOverError  # the core's (which raises it too), re-exported
 from ..model.backend import Backend
 from ..model.limits import check_max_year
 from ..model.map import Map, power_named, standard_map
@@ -67,20 +68,10 @@ from ..model.orders import (
 from ..model.position import Phase, Position
 from ..model.results import PhaseOutcome
 from ..model.rules import Rules
-from ..reference.adjustments import adjustment_counts
-from .backends import backend_for, check_backend, engine
+from .backends import backend_for, check_backend
 from .phase import process_phase
 
 __all__ = ["Game", "GameOverError", "PhaseRecord"]
-
-
-try:
-    # Defined once, in the Rust core (which raises it too), and re-exported here.
-    from .._core import GameOverError
-except ImportError:  # pragma: no cover - the pure-Python reference without the compiled core
-
-    class GameOverError(RuntimeError):  # type: ignore[no-redef]
-        """An action that needs a running game was asked of a game that has ended."""
 
 
 @dataclass(frozen=True)
@@ -205,9 +196,9 @@ class Game:
         max_year = check_max_year(max_year, position.phase.year, "Game")
         check_max_year(position.rules.year_limit, position.phase.year, "rules year_limit")
         self._backend: Backend | str | None = backend
-        #: Whether the phases run in the Rust engine (which then also answers the questions
-        #: the game asks about a position).
-        self._engine = backend_for(backend, position.map) == "rust"
+        #: Whether the phases run in the Rust engine (kept in the pickled state; the backend that
+        #: rules is asked again of ``backend_for`` at each call, which answers at once).
+        self._engine = backend_for(backend, position.map).name == "rust"
         self._max_year = max_year
         self._initial = position
         self._position = position
@@ -326,17 +317,9 @@ class Game:
         if self.is_over:
             return []
         position = self._position
-        if self._engine:
-            resigned = self._resigned
-            return [p for p in engine().orderable_powers_engine(position) if p not in resigned]
-        kind = position.phase.kind
-        if kind == "M":
-            active = {p.power for p in position.units.values()}
-        elif kind == "R":
-            active = {d.piece.power for d in position.dislodged.values()}
-        else:
-            active = {p for p, n in adjustment_counts(position).items() if n != 0}
-        return [p for p in self.map.powers if p in active and p not in self._resigned]
+        resigned = self._resigned
+        orderable = backend_for(self._backend, position.map).orderable_powers(position)
+        return [p for p in orderable if p not in resigned]
 
     # ------------------------------------------------------------------ orders
 
@@ -395,11 +378,8 @@ class Game:
         return outcome
 
     def _append_record(self, record: PhaseRecord) -> None:
-        """Add a processed phase and move on to its next position, ending the game if it ends.
-
-        :meth:`process` calls it with the engine's ruling; :mod:`diplo.gamefile` calls it to
-        rebuild a game from a file without replaying it (``verify=False``).
-        """
+        """Add a processed phase and move on to its next position, ending the game if it ends
+        (:func:`append_record`)."""
         self._require_running()
         if record.position.phase != self._position.phase:
             raise ValueError(f"a record of {record.phase} cannot follow {self.phase}")
@@ -528,3 +508,12 @@ def _as_order(item: object) -> str | Order:
 
 def _order_text(order: str | Order) -> str:
     return order if isinstance(order, str) else format_order(order)
+
+
+def append_record(game: Game, record: PhaseRecord) -> None:
+    """Add a phase ruled elsewhere to ``game`` and move on to its next position, ending the game
+    if it ends: :meth:`Game.process` does it with its own ruling; :mod:`diplo.formats.gamefile`
+    rebuilds a game from a file without replaying it (``verify=False``). Raises ``ValueError``
+    when the record is not of the game's current phase, :class:`GameOverError` on a finished
+    game."""
+    game._append_record(record)

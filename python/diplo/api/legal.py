@@ -6,10 +6,9 @@ texts, from the engine when it plays the map (same keys, lists and order: tested
 from __future__ import annotations
 
 from ..model.map import power_named
-from ..model.orders import format_order
 from ..model.position import Position
 from ..reference.legal import ConvoyDiagnostic, RouteStatus, convoy_diagnostic, legal_orders
-from .backends import backend_for, engine
+from .backends import backend_for
 
 __all__ = [
     "ConvoyDiagnostic",
@@ -33,7 +32,4 @@ def legal_order_texts(
         if named is None:
             raise ValueError(f"unknown power {power!r}")
         power = named
-    if backend_for(backend, position.map) == "rust":
-        texts: dict[str, list[str]] = engine().legal_order_texts_engine(position, power)
-        return texts
-    return {k: [format_order(o) for o in v] for k, v in legal_orders(position, power).items()}
+    return backend_for(backend, position.map).legal_order_texts(position, power)

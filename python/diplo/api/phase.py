@@ -1,8 +1,8 @@
 """One phase in, the ruling and the next position out: the one front door to both backends.
 
 :func:`process_phase` checks the powers, chooses the backend
-(:func:`~diplo.api.backends.backend_for`) and hands the phase to the engine
-(:mod:`diplo.engine.objects`) or to the reference (:mod:`diplo.reference.phase`); both return a
+(:func:`~diplo.api.backends.backend_for`) and hands the phase to it: the engine
+(:mod:`diplo.engine.objects`) or the reference (:mod:`diplo.reference.phase`); both return a
 :class:`~diplo.model.results.PhaseOutcome`.
 """
 
@@ -15,8 +15,7 @@ from ..model.map import power_named
 from ..model.orders import Order
 from ..model.position import Position, PositionError
 from ..model.results import PhaseOutcome
-from ..reference.phase import process_phase_reference
-from .backends import Backend, backend_for, engine
+from .backends import Backend, backend_for
 
 
 def process_phase(
@@ -50,10 +49,7 @@ def process_phase(
             joined.setdefault(name, []).extend(given)
         orders = joined
     try:
-        if backend_for(backend, position.map) == "rust":
-            outcome: PhaseOutcome = engine().process_phase_engine(position, orders)
-            return outcome
-        return process_phase_reference(position, orders)
+        return backend_for(backend, position.map).process_phase(position, orders)
     except PositionError:
         if position.phase.year >= MAX_YEAR:
             raise PositionError(

@@ -83,7 +83,7 @@ class _Observed:
 
 
 @dataclass(frozen=True)
-class _PhaseRuling:
+class PhaseRuling:
     """One phase as a path ruled it. ``results`` is aligned with the expected orders; ``None``
     marks an order the path cannot express."""
 
@@ -169,17 +169,17 @@ def _play(
 ) -> None:
     previous: _Previous | None = None
     for number, spec in enumerate(expected["phases"]):
-        position = _start(case, number, previous, game_map)
+        position = start_position(case, number, previous, game_map)
         if rules is not None:
             position = position.with_changes(rules=rules)
         where = f"phase {number + 1} ({spec['kind']})"
         if path == "fast":
             ruling, nxt, dislodged = _rule_fast(position, spec["orders"], where, left_out)
         else:
-            outcome = process_phase(position, _orders(spec["orders"]), path)
-            ruling = _object_ruling(spec["orders"], outcome)
+            outcome = process_phase(position, case_orders(spec["orders"]), path)
+            ruling = object_ruling(spec["orders"], outcome)
             nxt, dislodged = outcome.next, outcome.dislodged
-        _compare(where, spec, ruling, problems)
+        compare_ruling(where, spec, ruling, problems)
         previous = (position.phase, nxt, dislodged)
 
 
@@ -187,7 +187,7 @@ def _play(
 _Previous: TypeAlias = tuple[Phase, Position, dict[str, Dislodged]]
 
 
-def _start(
+def start_position(
     case: Mapping[str, Any], number: int, previous: _Previous | None, game_map: Map
 ) -> Position:
     """Where phase ``number`` of a case starts: the position the case sets up (the units its
@@ -252,20 +252,20 @@ def _following_position(
     return nxt
 
 
-def _orders(expected: Sequence[Sequence[str]]) -> dict[str, list[str]]:
+def case_orders(expected: Sequence[Sequence[str]]) -> dict[str, list[str]]:
     orders: dict[str, list[str]] = {}
     for power, text, _ in expected:
         orders.setdefault(power, []).append(text)
     return orders
 
 
-def _object_ruling(expected: Sequence[Sequence[str]], outcome: PhaseOutcome) -> _PhaseRuling:
+def object_ruling(expected: Sequence[Sequence[str]], outcome: PhaseOutcome) -> PhaseRuling:
     """The object API's ruling, lined up with the expected orders."""
     given = [r for r in outcome.results if r.given]
     # Results come per power in dict order; map each expected line to its result.
     slots: dict[str, int] = {}
     offset = 0
-    for power, texts in _orders(expected).items():
+    for power, texts in case_orders(expected).items():
         slots[power] = offset
         offset += len(texts)
     seen: dict[str, int] = {}
@@ -276,12 +276,12 @@ def _object_ruling(expected: Sequence[Sequence[str]], outcome: PhaseOutcome) -> 
         results.append(_Observed(result.legal, result.success, result.code, result.reason))
     dislodged = {(d.piece.power, str(d.piece)) for d in outcome.dislodged.values()}
     units = {(p.power, str(p)) for p in outcome.next.units.values()}
-    return _PhaseRuling(results, dislodged, units)
+    return PhaseRuling(results, dislodged, units)
 
 
 def _rule_fast(
     position: Position, expected: Sequence[Sequence[str]], where: str, left_out: list[str]
-) -> tuple[_PhaseRuling, Position, dict[str, Dislodged]]:
+) -> tuple[PhaseRuling, Position, dict[str, Dislodged]]:
     """``FastGame``'s ruling of one phase, lined up with the expected orders."""
     game = FastGame(position)
     codes: list[int] = []
@@ -323,7 +323,7 @@ def _rule_fast(
             if now is None or now != piece:
                 gone = after.dislodged.get(province)
                 dislodged[province] = Dislodged(piece, gone.options if gone else ())
-    ruling = _PhaseRuling(
+    ruling = PhaseRuling(
         results, {(d.piece.power, str(d.piece)) for d in dislodged.values()}, units
     )
     return ruling, after, dislodged
@@ -370,8 +370,8 @@ def _owner(position: Position, order: Order, power: str) -> str | None:
     return piece.power if piece else None
 
 
-def _compare(
-    where: str, spec: Mapping[str, Any], ruling: _PhaseRuling, problems: list[str]
+def compare_ruling(
+    where: str, spec: Mapping[str, Any], ruling: PhaseRuling, problems: list[str]
 ) -> None:
     for (power, text, want), got in zip(spec["orders"], ruling.results, strict=True):
         if got is None:
@@ -430,8 +430,8 @@ def reference_phases(
     out: list[tuple[Position, dict[str, list[str]], Mapping[str, Any]]] = []
     previous: _Previous | None = None
     for number, spec in enumerate(case["expected"]["phases"]):
-        position = _start(case, number, previous, game_map)
-        orders = _orders(spec["orders"])
+        position = start_position(case, number, previous, game_map)
+        orders = case_orders(spec["orders"])
         out.append((position, orders, spec))
         outcome = process_phase(position, orders, "python")
         previous = (position.phase, outcome.next, outcome.dislodged)
@@ -456,7 +456,7 @@ def explicit_cases(cases: Iterable[Mapping[str, Any]], game_map: Map | None = No
     for case in cases:
         phases: list[Json] = []
         for position, by_power, spec in reference_phases(case, game_map):
-            reference = _object_ruling(spec["orders"], process_phase(position, by_power, "python"))
+            reference = object_ruling(spec["orders"], process_phase(position, by_power, "python"))
             orders: list[Json] = []
             for (power, text, want), ruled in zip(spec["orders"], reference.results, strict=True):
                 code, why = _fast_code(position, power, text)

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..formats.gamefile import GameFileError, _stored_record
+from ..formats.gamefile import GameFileError, stored_record
 from ..model.map import Map, standard_map
 from ..model.position import Dislodged, Phase, Position
 from ..model.results import PhaseOutcome
@@ -121,7 +121,7 @@ def outcome_from_json(
             owners[str(power)] = len(centres)
         entry["winner"] = max(owners, key=lambda p: owners[p]) if owners else None
     try:
-        record = _stored_record(position, dict(orders), entry, position.phase)
+        record = stored_record(position, dict(orders), entry, position.phase)
     except GameFileError as exc:
         raise ValueError(f"the engine's output is not a ruling: {exc}") from None
     return record.outcome
@@ -169,12 +169,12 @@ def run_datc(
                 continue
             spec = state.phases[number]
             try:
-                position = conformance._start(state.case, number, state.previous, game_map)
+                position = conformance.start_position(state.case, number, state.previous, game_map)
             except Exception as exc:  # the previous output was a ruling but not a usable board
                 state.problems.append(f"phase {number + 1}: cannot go on: {exc}")
                 state.stopped = True
                 continue
-            orders = conformance._orders(spec["orders"])
+            orders = conformance.case_orders(spec["orders"])
             batch.append((state, position, orders, spec))
         if not batch:
             break
@@ -184,13 +184,13 @@ def run_datc(
             where = f"phase {number + 1} ({spec['kind']})"
             try:
                 outcome = outcome_from_json(output, position, orders)
-                ruling = conformance._object_ruling(spec["orders"], outcome)
+                ruling = conformance.object_ruling(spec["orders"], outcome)
             except (ValueError, IndexError) as exc:
                 reason = exc if isinstance(exc, ValueError) else "the results do not match"
                 state.problems.append(f"{where}: {reason}")
                 state.stopped = True
                 continue
-            conformance._compare(where, spec, ruling, state.problems)
+            conformance.compare_ruling(where, spec, ruling, state.problems)
             state.previous = (position.phase, outcome.next, outcome.dislodged)
         number += 1
     run = ExternalRun(command, phases=engine.documents, seconds=engine.seconds)

@@ -80,8 +80,8 @@ Results
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from typing import Any, Final, NamedTuple, cast
+from collections.abc import Callable, Sequence
+from typing import Any, Final, NamedTuple, TypeAlias, cast
 
 from .. import _core
 from ..model.limits import check_max_year, show
@@ -113,6 +113,7 @@ __all__ = [
     "HOLD",
     "MAX_THREADS",
     "MOVE",
+    "ORDER_KINDS",
     "RESULT_CODES",
     "RETREAT",
     "SUPPORT_HOLD",
@@ -120,17 +121,36 @@ __all__ = [
     "VIA",
     "WAIVE",
     "Candidates",
+    "CoreGame",
+    "CorePlayer",
+    "CoreVectorEnv",
     "FastGame",
+    "GameOverError",
+    "core_of",
     "decode_order",
     "encode_order",
     "fast_map",
+    "game_of",
     "kind_of",
     "location_of",
     "pack_orders",
     "position_from_state",
     "process_batch",
+    "rollout_player",
+    "vector_env",
     "waive_code",
 ]
+
+#: The core's objects, by the names the applications may use (``diplo.engine`` is the one
+#: module that imports the compiled core): a code game's state (what a :class:`FastGame`
+#: holds), the engine's random player and its vectorised environment.
+CoreGame: TypeAlias = _core.FastGame
+CorePlayer: TypeAlias = _core.RolloutPlayer
+CoreVectorEnv: TypeAlias = _core.VectorEnv
+#: Raised by the core (and :class:`diplo.game.Game`) for an action on a game that has ended.
+GameOverError = _core.GameOverError
+#: The order kinds in code order (a code's kind indexes it: :func:`kind_of`).
+ORDER_KINDS: tuple[str, ...] = tuple(_core.ORDER_KINDS)
 
 # The code layout is the core's (``rust/src/engine/encode.rs``), read from its one exported
 # table, never written out again here.
@@ -391,14 +411,6 @@ class FastGame:
             fast_map(position.map), *_encode_position(position), max_year, position.rules.to_json()
         )
 
-    @classmethod
-    def _wrap(cls, core: _core.FastGame, game_map: Map, rules: Rules) -> FastGame:
-        game = cls.__new__(cls)
-        game._core = core
-        game._map = game_map
-        game._rules = rules
-        return game
-
     @property
     def map(self) -> Map:
         return self._map
@@ -530,7 +542,7 @@ class FastGame:
     def clone(self) -> FastGame:
         """An independent copy (state, year limit, end, and the last phase's results)."""
         try:
-            return FastGame._wrap(self._core.clone(), self._map, self._rules)
+            return game_of(self._core.clone(), self._map, self._rules)
         except RuntimeError as exc:
             raise _in_use(exc) from None
 
@@ -551,7 +563,7 @@ class FastGame:
         Raises ``ValueError`` for a malformed candidate (no game played) and
         :class:`diplo.game.GameOverError` once the game is over."""
         hashes, centers, cores = self._core.play_candidates(candidates)
-        games = [FastGame._wrap(core, self._map, self._rules) for core in cores]
+        games = [game_of(core, self._map, self._rules) for core in cores]
         return Candidates(hashes, centers, games)
 
     def __copy__(self) -> FastGame:
@@ -610,7 +622,7 @@ def _unpickle_fast_game(
         raise ValueError(f"pickled FastGame: {exc}") from None
     # The bytes keep only some options; the edition and the movement options come with them.
     core = _core.FastGame.from_state_bytes(fast_map(game_map), state, parsed.to_json())
-    return FastGame._wrap(core, game_map, parsed)
+    return game_of(core, game_map, parsed)
 
 
 def position_from_state(game_map: Map, state: FastState, rules: Rules | None = None) -> Position:
@@ -725,3 +737,54 @@ def process_batch(
     else:
         flat = _flat_bytes("orders", orders, 8)
         _core.process_batch(cores, flat, threads, _flat_bytes("offsets", offsets, 4))
+
+
+# --------------------------------------------------------------------------- the core, by name
+
+
+def core_of(game: FastGame) -> CoreGame:
+    """The core's game a :class:`FastGame` holds (not a copy: what is done to it is done to the
+    game), for the applications that drive the engine directly (``diplo.rollouts``)."""
+    return game._core
+
+
+def game_of(core: CoreGame, game_map: Map, rules: Rules) -> FastGame:
+    """A :class:`FastGame` holding ``core`` (a game of ``game_map`` under ``rules``; not a
+    copy)."""
+    game = FastGame.__new__(FastGame)
+    game._core = core
+    game._map = game_map
+    game._rules = rules
+    return game
+
+
+def vector_env(
+    start: FastGame,
+    num_envs: int,
+    first_year: int,
+    slots: int,
+    choices: int,
+    win: float = 10.0,
+    draw: float = 10.0,
+    threads: int = 1,
+    *,
+    keep_lists: bool = False,
+) -> CoreVectorEnv:
+    """The engine's vectorised environment (``rust/src/engine/vector.rs``): ``num_envs`` games
+    from ``start``'s phase, ``slots`` slots of ``choices`` choices per power. The engine is the
+    one check of an action: every entry in ``-1..choices`` (``-1``, like an entry at or past
+    its slot's count, orders nothing), anything else refused with ``ValueError`` before a game
+    is played."""
+    return _core.VectorEnv(
+        start._core, num_envs, first_year, slots, choices, win, draw, threads, keep_lists=keep_lists
+    )
+
+
+def rollout_player(
+    start: FastGame,
+    word_tail: Callable[[int], str],
+    word_ruling: Callable[[tuple[Any, ...]], str],
+) -> CorePlayer:
+    """The engine's player of random games from ``start`` (``diplo.rollouts``' default policy,
+    ``random.Random(seed)``'s draws), wording results with the two callbacks."""
+    return _core.RolloutPlayer(start._core, word_tail, word_ruling)

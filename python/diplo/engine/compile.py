@@ -21,7 +21,7 @@ from ..model.orders import (
 )
 from ..model.position import Phase, Piece, Position
 
-__all__ = ["encode_position", "engine_game", "fast_map", "tables"]
+__all__ = ["MapTables", "encode_position", "engine_game", "fast_map", "tables"]
 
 _KINDS = {"land": 0, "coast": 1, "sea": 2}
 #: The order classes in the core's order-kind order (``_core.ORDER_KINDS``): the core tells order
@@ -105,7 +105,7 @@ def encode_position(
         raise ValueError(f"bad position: {exc!r}") from None
 
 
-class _Tables:
+class MapTables:
     """Per map: the engine's map, shared pieces and phases."""
 
     def __init__(self, game_map: Map) -> None:
@@ -133,10 +133,10 @@ class _Tables:
         return phase
 
 
-_TABLES: WeakKeyDictionary[Map, _Tables] = WeakKeyDictionary()
+_TABLES: WeakKeyDictionary[Map, MapTables] = WeakKeyDictionary()
 
 
-def tables(game_map: Map) -> _Tables:
+def tables(game_map: Map) -> MapTables:
     """The engine's tables of ``game_map`` (made once per map; the last map's are at hand)."""
     global _LAST
     last = _LAST
@@ -144,14 +144,14 @@ def tables(game_map: Map) -> _Tables:
         return last
     t = _TABLES.get(game_map)
     if t is None:
-        t = _TABLES[game_map] = _Tables(game_map)
+        t = _TABLES[game_map] = MapTables(game_map)
     _LAST = t
     return t
 
 
 #: The tables asked for last (almost every call asks for the same map). Keeping them keeps that
 #: map alive, as one map at most.
-_LAST: _Tables | None = None
+_LAST: MapTables | None = None
 
 
 def engine_game(position: Position) -> _core.FastGame:

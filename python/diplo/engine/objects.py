@@ -31,7 +31,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from itertools import count, repeat
-from typing import Any, cast
+from typing import Any, TypeAlias, cast
 from weakref import WeakKeyDictionary
 
 from .. import _core
@@ -57,18 +57,28 @@ from ..model.refusals import (
     read_order,
     refusal_message,
 )
-from ..model.results import PhaseOutcome, Result
+from ..model.results import PhaseOutcome, Result, dislodged_json, next_json
 from ..model.rules import Rules
 from .codes import encode_order, location_of, waive_code
-from .compile import _Tables, encode_position, engine_game, fast_map, tables
+from .compile import MapTables, encode_position, engine_game, fast_map, tables
 
 __all__ = [
     "EnginePhaseOutcome",
     "EnginePosition",
+    "ImpliedHoldRow",
+    "MovementRow",
+    "Submission",
     "encode_position",
     "engine_game",
+    "engine_reasons",
     "fast_map",
+    "implied_hold_text",
+    "legal_order_texts_engine",
+    "orderable_powers_engine",
+    "plain_names",
     "process_phase_engine",
+    "read_position",
+    "ruling_facts",
 ]
 
 REASON_NAMES: tuple[str, ...] = tuple(_core.REASON_NAMES)
@@ -218,7 +228,7 @@ def read_position(doc: Mapping[str, Any], game_map: Map) -> EnginePosition | Non
 # --------------------------------------------------------------------------- orders in
 
 
-class _Submission:
+class Submission:
     """The orders of one phase as the engine takes them, and those ruled before it."""
 
     __slots__ = ("_items", "codes", "orders", "powers", "quick")
@@ -241,7 +251,7 @@ class _Submission:
         return self._items
 
 
-def _learn(t: _Tables, power: str, text: str) -> int | None:
+def _learn(t: MapTables, power: str, text: str) -> int | None:
     """The code of an order text in another notation than the table's, or ``None`` when it
     cannot be one (the reference rules on it)."""
     try:
@@ -253,7 +263,7 @@ def _learn(t: _Tables, power: str, text: str) -> int | None:
     return _object_code(t, power, order)
 
 
-def _object_code(t: _Tables, power: str, order: object) -> int | None:
+def _object_code(t: MapTables, power: str, order: object) -> int | None:
     if isinstance(order, Waive):
         return waive_code(t.power_index[power])
     code = t.fast.encode_objects([order])[0]
@@ -267,8 +277,8 @@ def _object_code(t: _Tables, power: str, order: object) -> int | None:
         return None
 
 
-def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Submission:
-    sub = _Submission(orders)
+def _submission(t: MapTables, orders: Mapping[str, Sequence[str | Order]]) -> Submission:
+    sub = Submission(orders)
     codes = sub.codes
     powers = bytearray()
     items: list[tuple[str, str | Order, int]] = []
@@ -314,6 +324,21 @@ def _submission(t: _Tables, orders: Mapping[str, Sequence[str | Order]]) -> _Sub
 
 # --------------------------------------------------------------------------- the phase
 
+#: A legal movement order's result as the engine hands it over (``FastGame.movement_rows``,
+#: one per code): ``(order, unit, kind, code, success, dislodged_by, by, attack, opposition,
+#: convoyed, szykman)``: the normal form's canonical text, the unit's (``A PAR``), the order's
+#: class name, the result code and DATC success flag, then the facts of its sentence
+#: (:func:`~diplo.model.outcome.explain_facts` takes ``order, kind, code`` and these six). The
+#: engine's rows are plain tuples, read by unpacking (no object is made per row: this is the
+#: results' read-out path); the type is this layout's one statement, which mypy holds every
+#: unpacking to.
+MovementRow: TypeAlias = tuple[
+    str, str, str, str, bool, str | None, str | None, int, int, bool, bool
+]
+#: A movement phase's implied hold (the rows after the codes' rows): ``(power, unit,
+#: province, code, success, dislodged_by)``.
+ImpliedHoldRow: TypeAlias = tuple[str, str, str, str, bool, str | None]
+
 
 def process_phase_engine(
     position: Position, orders: Mapping[str, Sequence[str | Order]]
@@ -326,7 +351,7 @@ def process_phase_engine(
     except UnicodeEncodeError:  # a text with a lone surrogate: not UTF-8, read here instead
         quick = None
     if quick is not None:
-        sub = _Submission(orders)
+        sub = Submission(orders)
         sub.codes, sub.powers = quick
         sub.quick = True
     else:
@@ -356,7 +381,7 @@ class EnginePhaseOutcome(PhaseOutcome):
     _position: Position
     _before: _core.FastGame
     _after: _core.FastGame
-    _submission: _Submission
+    _submission: Submission
     _orders: Mapping[str, Sequence[str | Order]]
 
     def __init__(
@@ -366,7 +391,7 @@ class EnginePhaseOutcome(PhaseOutcome):
         winner: str | None,
         before: _core.FastGame,
         after: _core.FastGame,
-        submission: _Submission,
+        submission: Submission,
         orders: Mapping[str, Sequence[str | Order]],
     ) -> None:
         d = self.__dict__
@@ -389,10 +414,10 @@ class EnginePhaseOutcome(PhaseOutcome):
         """``json.dumps(self.to_json())``, byte for byte, with the results the engine ruled on
         written straight from its rows (no :class:`~diplo.adjudicate.Result` made): every string
         in them is made of the map's names, fixed ASCII words and numbers, so on a map whose
-        names need no JSON escape (:func:`_plain_names`) neither do they. Any other result goes
+        names need no JSON escape (:func:`plain_names`) neither do they. Any other result goes
         through ``json.dumps``."""
         d = self.__dict__
-        if "_results" in d or not _plain_names(self.next.map):
+        if "_results" in d or not plain_names(self.next.map):
             return super().to_json_text()
         made, dislodged = _build_results(self, True)
         d["_dislodged"] = dislodged
@@ -400,12 +425,12 @@ class EnginePhaseOutcome(PhaseOutcome):
         lines = [r if type(r) is str else dumps(r.to_json()) for r in made]
         return (
             f'{{"phase": "{self.phase}", "results": [{", ".join(lines)}], '
-            f'"dislodged": {dumps(self._dislodged_json()) if dislodged else "{}"}, '
+            f'"dislodged": {dumps(dislodged_json(self)) if dislodged else "{}"}, '
             f'"next": {self._next_text()}}}'
         )
 
     def _next_text(self) -> str:
-        """``json.dumps(self._next_json())`` on a plain-named map: written by the engine when
+        """``json.dumps(next_json(self))`` on a plain-named map: written by the engine when
         the next position is its own board under the map's rules."""
         nxt = self.next
         if (
@@ -415,7 +440,7 @@ class EnginePhaseOutcome(PhaseOutcome):
         ):
             core: _core.FastGame = nxt.__dict__["_engine"]
             return core.position_json_text(None if self.game_over else str(nxt.phase))
-        return _position_text(self._next_json())
+        return _position_text(next_json(self))
 
     @property
     def results(self) -> list[Result]:
@@ -457,9 +482,12 @@ class EnginePhaseOutcome(PhaseOutcome):
         )
 
 
-def _implied_hold_reason(
+def implied_hold_text(
     refused: list[tuple[str | None, str]], prov: str, piece: str, dislodged_by: str | None
 ) -> str:
+    """The sentence of an implied hold of ``piece`` in ``prov``: why it held (the last refused
+    order of its province in ``refused``, ``(province, reason code)`` pairs) and who dislodged
+    it."""
     codes = [code for p, code in refused if p == prov]
     return implied_hold_reason(piece, codes[-1] if codes else None, dislodged_by)
 
@@ -473,7 +501,7 @@ _PLAIN_MAPS: WeakKeyDictionary[Map, bool] = WeakKeyDictionary()
 
 def _position_text(doc: dict[str, Any]) -> str:
     """``json.dumps`` of a position document of a map whose names need no escape
-    (:func:`_plain_names`): its boards (pieces, centres, retreat options per power) are written
+    (:func:`plain_names`): its boards (pieces, centres, retreat options per power) are written
     as they are, anything else (the phase, rules) by ``json.dumps``."""
     dumps = json.dumps
     parts = []
@@ -501,7 +529,7 @@ def _board_text(value: dict[str, Any]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def _plain_names(game_map: Map) -> bool:
+def plain_names(game_map: Map) -> bool:
     """Whether every location and power name of ``game_map`` is printable ASCII without a
     quote or backslash: what ``json.dumps`` writes as it is (checked once per map)."""
     plain = _PLAIN_MAPS.get(game_map)
@@ -520,7 +548,7 @@ def _build_results(
     position: Position = outcome._position
     before = outcome._before
     after = outcome._after
-    sub: _Submission = outcome._submission
+    sub: Submission = outcome._submission
     t = tables(position.map)
     kind = position.phase.kind
     rows = after.movement_rows(before) if kind == "M" else None
@@ -543,9 +571,8 @@ def _build_results(
         order_items = sub.items
     for power, item, j in order_items:
         if rows is not None and j >= 0:
-            row = rows[j]
+            row: MovementRow | None = rows[j]
             if row is not None:
-                text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
                 if as_text:
                     results.append(_row_json(power, row))
                     continue
@@ -579,29 +606,31 @@ def _build_results(
     phase_rows = after.phase_rows(before)
     for i, (power, _item, j) in enumerate(sub.items):
         if results[i] is None:
-            row = phase_rows[j]
-            assert row is not None  # a legal order has its row
-            code, ok, unit, raw = row
-            facts = _ruling_facts(raw)
+            ruled = phase_rows[j]
+            assert ruled is not None  # a legal order has its row
+            code, ok, named, raw = ruled
+            facts = ruling_facts(raw)
             reason = explain_ruling(facts)
-            results[i] = new(Result, (power, unit, facts.order, True, True, ok, code, reason, None))
+            results[i] = new(
+                Result, (power, named, facts.order, True, True, ok, code, reason, None)
+            )
     for implied in phase_rows[len(sub.codes) :]:
         assert implied is not None  # every implied result has its row
-        code, ok, unit, raw = implied
-        facts = _ruling_facts(raw)
+        code, ok, named, raw = implied
+        facts = ruling_facts(raw)
         reason = explain_ruling(facts)
         results.append(
-            new(Result, (facts.power, unit, facts.order, False, True, ok, code, reason, None))
+            new(Result, (facts.power, named, facts.order, False, True, ok, code, reason, None))
         )
     return results, {}
 
 
-def _ruling_facts(raw: tuple[Any, ...]) -> RulingFacts:
+def ruling_facts(raw: tuple[Any, ...]) -> RulingFacts:
     """The facts of an engine row (:meth:`FastGame.phase_rows`), its why code named."""
     return RulingFacts(EXPLAIN_NAMES[raw[0]], *raw[1:])
 
 
-def _row_json(power: str, row: tuple[Any, ...]) -> str:
+def _row_json(power: str, row: MovementRow) -> str:
     """The JSON text of a legal movement order's result from its engine row (see
     :meth:`FastGame.movement_rows`), as ``json.dumps(result.to_json())`` writes it on a map
     whose names need no escape."""
@@ -616,7 +645,7 @@ def _row_json(power: str, row: tuple[Any, ...]) -> str:
 
 
 def _with_implied(
-    t: _Tables,
+    t: MapTables,
     after: Any,
     rows: list[Any],
     given: int,
@@ -627,8 +656,9 @@ def _with_implied(
     """A movement phase's results with its implied holds appended (rows after the ``given``
     orders' rows), and its dislodged units."""
     new = tuple.__new__
-    for power, unit, prov, code, ok, origin in rows[given:]:
-        reason = _implied_hold_reason(refused, prov, unit, origin)
+    implied: list[ImpliedHoldRow] = rows[given:]
+    for power, unit, prov, code, ok, origin in implied:
+        reason = implied_hold_text(refused, prov, unit, origin)
         result = new(Result, (power, unit, f"{unit} H", False, True, ok, code, reason, origin))
         # A refused order's reason code is in the sentence: json.dumps writes that one.
         if as_text and not any(p == prov for p, _ in refused):
@@ -702,7 +732,7 @@ class _MultipleOrders:
     grouped by province once per phase: each one's result is then found without rescanning the
     others (a document of thousands of conflicting orders stays linear)."""
 
-    def __init__(self, t: _Tables, before: Any, after: Any, reasons: list[int]) -> None:
+    def __init__(self, t: MapTables, before: Any, after: Any, reasons: list[int]) -> None:
         normals = after.normal_forms()
         provinces = t.provinces
         #: order index -> its unit's province, for every refused-as-multiple order

@@ -11,10 +11,11 @@ Action: ``MultiDiscrete([K] * S)``: slot ``s`` of the power (the ``s``-th of its
 :meth:`diplo.fast.FastGame.slots` order: its units by province in movement, its dislodged units
 in retreats, its build sites or its units in adjustments) picks entry ``a[s]`` of the slot's
 list of legal code-API codes, ``infos[power]["legal_codes"][s]``. ``observation["action_mask"]``
-holds one ``int8[K]`` mask per slot (1 = a legal choice); a masked-out entry, and every entry of
-a slot the power does not have, orders nothing (the unit holds; a build site is waived). An
-action outside the space (a negative entry, ``K`` or more, floats, NaN) is refused with
-``ValueError`` before anything is played. ``S`` is ``len(map.centers) // 2 + 1`` (no power
+holds one ``int8[K]`` mask per slot (1 = a legal choice); a masked-out entry, ``-1``, and every
+entry of a slot the power does not have, orders nothing (the unit holds; a build site is
+waived). Any other action (an entry below ``-1`` or of ``K`` or more, floats, NaN) is refused
+with ``ValueError`` before anything is played (the entries by the engine, as in
+:class:`~diplo.env.vector.DiplomacyVectorEnv`). ``S`` is ``len(map.centers) // 2 + 1`` (no power
 reaches that many units without winning) and ``K`` is ``max_orders`` (default 512; the most legal
 orders one unit had in 2,000 random games was 210): a slot with more choices raises
 :class:`EnvError` rather than hide some.
@@ -22,6 +23,7 @@ orders one unit had in 2,000 random games was 210): a slot with more choices rai
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -29,8 +31,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from .. import _core
-from ..engine.codes import FastGame
+from ..engine.codes import FastGame, game_of, vector_env
 from ..model.limits import show
 from ..model.map import Map, standard_map
 from ..model.position import Position
@@ -84,8 +85,8 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
         # The mask of a slot with k choices is row k (read-only, shared by every observation).
         self._mask_rows = np.tril(np.ones((max_orders + 1, max_orders), dtype=np.int8), -1)
         self._mask_rows.setflags(write=False)
-        self._core = _core.VectorEnv(
-            FastGame(self.start, max_year)._core,
+        self._core = vector_env(
+            FastGame(self.start, max_year),
             1,
             self.first_year,
             self.max_slots,
@@ -130,7 +131,7 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
         """A copy of the game being played (changing it leaves the environment as it is)."""
         if not self._ready:
             raise EnvError("call reset() first")
-        return FastGame._wrap(self._core.game(0), self.map, self.start.rules)
+        return game_of(self._core.game(0), self.map, self.start.rules)
 
     # ------------------------------------------------------------------ the parallel API
 
@@ -173,11 +174,11 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
             row: Any
             if isinstance(action, np.ndarray):
                 try:
-                    row = check_actions(action, (slots,), self.max_orders)
+                    row = check_actions(action, (slots,))
                 except ValueError as exc:
                     raise ValueError(f"{agent}: {exc}") from exc
             else:
-                # A list: checked in plain Python (NumPy costs microseconds per small array).
+                # A list: shaped in plain Python (NumPy costs microseconds per small array).
                 try:
                     row = list(action)
                 except TypeError:
@@ -188,21 +189,23 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
                     raise ValueError(f"{agent}: an action has {slots} entries, got {len(row)}")
                 if not all(type(a) is int for a in row):
                     try:
-                        row = check_actions(row, (slots,), self.max_orders).tolist()
+                        row = check_actions(row, (slots,)).tolist()
                     except ValueError as exc:
                         raise ValueError(f"{agent}: {exc}") from exc
-                elif row and (min(row) < 0 or max(row) >= self.max_orders):
-                    bad = min(row) if min(row) < 0 else max(row)
-                    raise ValueError(
-                        f"{agent}: actions[{row.index(bad)}] = {bad} is outside the action "
-                        f"space 0..{self.max_orders}"
-                    )
             if len(row) != slots:
                 raise ValueError(f"{agent}: an action has {slots} entries, got {len(row)}")
-            table[0, index] = row
+            try:
+                table[0, index] = row
+            except OverflowError:
+                raise ValueError(
+                    f"{agent}: an entry of {show(row)} is outside the action space"
+                ) from None
         before = self._centres
         try:
+            # The engine checks every entry (-1..K) before it plays: the one check of an action.
             self._core.step(table)
+        except ValueError as exc:
+            raise ValueError(f"{_agent_of(exc, self._powers)}{exc}") from exc
         except RuntimeError as exc:
             self._ready = False
             raise EnvError(f"{exc}; call reset()") from exc
@@ -274,6 +277,13 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
                 "legal_counts": sizes,
             }
         return obs, infos
+
+
+def _agent_of(exc: ValueError, powers: list[str]) -> str:
+    """``"POWER: "`` for the engine's refusal of an entry of game 0's table (its message names
+    the entry ``actions[0, p, s]``), else ``""``."""
+    match = re.match(r"actions\[0, (\d+), \d+\]", str(exc))
+    return f"{powers[int(match.group(1))]}: " if match else ""
 
 
 def _choices(agent: str, action: Any, slots: int) -> list[int]:

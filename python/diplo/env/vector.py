@@ -12,9 +12,10 @@ Spaces of one game (``single_*``; the batched ones stack ``num_envs`` of them):
 - action: ``MultiDiscrete`` of shape ``(P, S)``, ``K`` choices per entry: entry ``[p, s]`` picks
   the order of power ``p``'s ``s``-th slot (``FastGame.slots`` order) from that slot's legal list
   (``legal_codes(i)[p][s]``); an entry at or past the slot's count orders nothing (the unit
-  holds, a dislodged unit is disbanded, a build is waived). An action outside the space (a
-  negative entry, one of ``K`` or more, a float or NaN, a wrong shape) is refused with
-  ``ValueError`` and nothing is played.
+  holds, a dislodged unit is disbanded, a build is waived), and so does ``-1``. Any other
+  action (an entry below ``-1`` or of ``K`` or more, a float or NaN, a wrong shape) is refused
+  with ``ValueError`` and nothing is played: the shape and type here (:func:`check_actions`),
+  the entries by the engine, the one place that decides what an entry may be.
 - observation: ``Dict`` of ``board`` (``int8[L, C]``), ``phase`` (``int16[7]``) and
   ``legal_counts`` (``int16[P, S]``: the choices of each slot, 0 for no slot): the masks in
   compact form; :meth:`DiplomacyVectorEnv.action_masks` expands them.
@@ -40,8 +41,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import _core
-from ..engine.codes import FastGame
+from ..engine.codes import FastGame, game_of, vector_env
 from ..model.map import Map, standard_map
 from ..model.position import Position
 
@@ -65,9 +65,10 @@ def first_year(game_map: Map, start: Position) -> int:
     return min(Position.initial(game_map).phase.year, start.phase.year)
 
 
-def check_actions(actions: Any, shape: tuple[int, ...], choices: int) -> npt.NDArray[np.int64]:
-    """``actions`` as a C-contiguous ``int64`` array of ``shape`` with entries in
-    ``0..choices``, or ``ValueError`` naming what is wrong (the one check of an action)."""
+def check_actions(actions: Any, shape: tuple[int, ...]) -> npt.NDArray[np.int64]:
+    """``actions`` as a C-contiguous ``int64`` array of ``shape``, or ``ValueError`` naming
+    what is wrong (not integers, another shape). The entries are the engine's to check (every
+    one in ``-1..K``: :meth:`DiplomacyVectorEnv.step` refuses the others before playing)."""
     if isinstance(actions, np.ndarray):
         array = actions
     else:
@@ -81,15 +82,13 @@ def check_actions(actions: Any, shape: tuple[int, ...], choices: int) -> npt.NDA
         )
     if array.shape != shape:
         raise ValueError(f"actions: expected shape {shape}, got {array.shape}")
-    if array.size:
-        low, high = int(array.min()), int(array.max())
-        if low < 0 or high >= choices:
-            bad = low if low < 0 else high
-            where = tuple(int(i) for i in np.argwhere(array == bad)[0])
-            raise ValueError(
-                f"actions{list(where)} = {bad} is outside the action space 0..{choices}"
-            )
+    if array.dtype.kind == "u" and array.size and int(array.max()) > _INT64_MAX:
+        # (as int64 it would wrap to a negative entry)
+        raise ValueError(f"actions: an entry of {int(array.max())} is outside the action space")
     return np.ascontiguousarray(array, dtype=np.int64)
+
+
+_INT64_MAX = int(np.iinfo(np.int64).max)
 
 
 class DiplomacyVectorEnv(VectorEnv):
@@ -136,8 +135,8 @@ class DiplomacyVectorEnv(VectorEnv):
         self.copy = bool(copy)
         self.powers: list[str] = list(self.map.powers)
         start = FastGame(self.start, max_year)
-        self._core = _core.VectorEnv(
-            start._core,
+        self._core = vector_env(
+            start,
             num_envs,
             first_year(self.map, self.start),
             self.max_slots,
@@ -224,7 +223,7 @@ class DiplomacyVectorEnv(VectorEnv):
         """Plays one phase of every game (games that ended in the last step start again)."""
         if not self._ready:
             raise EnvError("call reset() first")
-        array = check_actions(actions, self._action_shape, self.max_orders)
+        array = check_actions(actions, self._action_shape)
         if self._pending is not None:
             raise EnvError("a step is under way (send): call recv() first")
         try:
@@ -258,7 +257,8 @@ class DiplomacyVectorEnv(VectorEnv):
             raise EnvError("call reset() first")
         if self._pending is not None:
             raise EnvError("a step is already under way: call recv() first")
-        array = check_actions(actions, self._action_shape, self.max_orders)
+        array = check_actions(actions, self._action_shape)
+        self._core.check_actions(array)  # refused here, not at recv (the step checks it too)
         if self._worker is None:
             from concurrent.futures import ThreadPoolExecutor
 
@@ -338,18 +338,21 @@ class DiplomacyVectorEnv(VectorEnv):
 
     def codes(self, i: int, action: Any) -> list[int]:
         """The codes that ``action`` (one game's ``(P, S)`` entries) orders in game ``i``."""
-        picks = check_actions(action, self._action_shape[1:], self.max_orders)
+        picks = check_actions(action, self._action_shape[1:])
+        every = np.full(self._action_shape, -1, dtype=np.int64)
+        every[self._index(i)] = picks
+        self._core.check_actions(every)  # the engine's check, as a step makes it
         out: list[int] = []
         for lists, row in zip(self.legal_codes(i), picks.tolist(), strict=False):
             out.extend(
-                options[a] for options, a in zip(lists, row, strict=False) if a < len(options)
+                options[a] for options, a in zip(lists, row, strict=False) if 0 <= a < len(options)
             )
         return out
 
     def game(self, i: int) -> FastGame:
         """A copy of game ``i`` as a :class:`~diplo.fast.FastGame` (changing it changes nothing
         here)."""
-        return FastGame._wrap(self._core.game(self._index(i)), self.map, self.start.rules)
+        return game_of(self._core.game(self._index(i)), self.map, self.start.rules)
 
     def _index(self, i: int) -> int:
         if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < self.num_envs:

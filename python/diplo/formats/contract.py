@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..api.backends import Backend, backend_for, engine
+from ..api.backends import Backend, backend_for
 from ..api.phase import process_phase
 from ..model.limits import MAX_YEAR, clip, show
 from ..model.map import Map, MapError, map_named, power_named
@@ -56,10 +56,10 @@ def _document_outcome(
         game_map = map_named(name, maps)
     except MapError as exc:
         raise DocumentError(str(exc)) from exc
-    on_engine = backend_for(backend, game_map) == "rust"
+    chosen = backend_for(backend, game_map)
     # The engine reads a document written in the canonical form itself; any other is read (or
     # refused, with the reason) by Position.from_json.
-    position: Position | None = engine().read_position(doc, game_map) if on_engine else None
+    position = chosen.read_position(doc, game_map)
     if position is None:
         try:
             # The contract takes retreat options as given; one into an occupied province
@@ -71,7 +71,7 @@ def _document_outcome(
         raise DocumentError("'centers' is required for an adjustment phase")
     orders = _document_orders(doc.get("orders", {}), game_map)
     try:
-        return process_phase(position, orders, "rust" if on_engine else "python")
+        return process_phase(position, orders, chosen.name)
     except PositionError as exc:
         if position.phase.year < MAX_YEAR:
             raise  # not the input's fault: a bug, reported as one

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from .. import __version__
-from ..api.game import Game, PhaseRecord
+from .._version import __version__
+from ..api.game import Game, PhaseRecord, append_record
 from ..model.backend import Backend
 from ..model.limits import clip, show
 from ..model.map import SHIPPED_MAPS, Map, MapError, map_named
@@ -219,7 +219,7 @@ def _read_game(
         if verify:
             _replay(game, phase, orders, entry)
         else:
-            game._append_record(_stored_record(game.position, orders, entry, phase))
+            append_record(game, stored_record(game.position, orders, entry, phase))
     if not game.is_over:
         _resign_now(game, resigned)
     _restore_status(game, status, resigned)
@@ -373,7 +373,7 @@ def _norm(value: Any) -> Any:
     return value
 
 
-def _stored_record(
+def stored_record(
     position: Position, orders: Mapping[str, list[str]], entry: Mapping[str, Any], phase: Phase
 ) -> PhaseRecord:
     """A phase record rebuilt from the file alone (``verify=False``)."""

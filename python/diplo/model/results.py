@@ -77,26 +77,31 @@ class PhaseOutcome:
         return {
             "phase": str(self.phase),
             "results": [r.to_json() for r in self.results],
-            "dislodged": self._dislodged_json(),
-            "next": self._next_json(),
+            "dislodged": dislodged_json(self),
+            "next": next_json(self),
         }
-
-    def _dislodged_json(self) -> dict[str, dict[str, list[str]]]:
-        dislodged: dict[str, dict[str, list[str]]] = {}
-        for d in self.dislodged.values():
-            dislodged.setdefault(d.piece.power, {})[str(d.piece)] = list(d.options)
-        return {p: dislodged[p] for p in self.next.map.powers if p in dislodged}
-
-    def _next_json(self) -> dict[str, Any]:
-        nxt = self.next.to_json()
-        if self.game_over:
-            nxt["phase"] = None
-        return nxt
 
     def to_json_text(self) -> str:
         """``json.dumps(self.to_json())``, byte for byte (the output line of ``diplo adjudicate
         --jsonl``)."""
         return json.dumps(self.to_json())
+
+
+def dislodged_json(outcome: PhaseOutcome) -> dict[str, dict[str, list[str]]]:
+    """The ``dislodged`` entry of ``outcome``'s JSON document (per power in map order)."""
+    dislodged: dict[str, dict[str, list[str]]] = {}
+    for d in outcome.dislodged.values():
+        dislodged.setdefault(d.piece.power, {})[str(d.piece)] = list(d.options)
+    return {p: dislodged[p] for p in outcome.next.map.powers if p in dislodged}
+
+
+def next_json(outcome: PhaseOutcome) -> dict[str, Any]:
+    """The ``next`` entry of ``outcome``'s JSON document (its phase ``null`` once the game is
+    over)."""
+    nxt = outcome.next.to_json()
+    if outcome.game_over:
+        nxt["phase"] = None
+    return nxt
 
 
 class _Named(Protocol):

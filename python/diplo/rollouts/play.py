@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from ..api.game import Game
-from ..engine.codes import FastGame, decode_order
-from ..engine.objects import _plain_names
+from ..engine.codes import FastGame, core_of, decode_order
+from ..engine.objects import plain_names
 from ..formats.gamefile import to_json
 from ..model.map import Map, map_named
 from ..model.orders import Order
@@ -183,10 +183,10 @@ def _play_one(
 ) -> PlayedGame:
     """One game on the code API, written phase by phase by :class:`EngineWriter`."""
     game = FastGame(initial, task.max_year)
-    writer = EngineWriter(game_map, game.rules, game._core, initial, seed, rows, task.files)
+    writer = EngineWriter(game_map, game.rules, core_of(game), initial, seed, rows, task.files)
     rng = random.Random(seed)
     played: list[list[tuple[str, int]]] = []
-    core = game._core
+    core = core_of(game)
     if type(policy) is RandomPolicy:
         # The default policy, without the checks a policy of one's own needs: a legal code
         # per slot, the slot's power with it.
@@ -213,11 +213,11 @@ _ENGINES: dict[tuple[str, int | None], EngineGames] = {}
 
 def _engine_games(task: GameTask, game_map: Map) -> EngineGames | None:
     if task.game_map is not None:
-        return EngineGames(game_map, task.max_year) if _plain_names(game_map) else None
+        return EngineGames(game_map, task.max_year) if plain_names(game_map) else None
     key = (task.map_name, task.max_year)
     engine = _ENGINES.get(key)
     if engine is None:
-        if not _plain_names(game_map):
+        if not plain_names(game_map):
             return None
         if len(_ENGINES) > 8:
             _ENGINES.clear()

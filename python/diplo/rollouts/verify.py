@@ -269,7 +269,7 @@ class _GameChecker:
         return self._replay(seed, stored.to_pylist())
 
     def _replay(self, seed: int, stored: list[dict[str, Any]]) -> dict[str, Any] | str:
-        from ..engine.codes import FastGame
+        from ..engine.codes import FastGame, core_of
         from .dataset import COLUMNS
         from .write import EngineWriter, OrderRows
 
@@ -279,9 +279,9 @@ class _GameChecker:
         game = FastGame(self.initial, self.max_year)
         again = OrderRows()
         writer = EngineWriter(
-            self.map, game.rules, game._core, self.initial, seed, again, files=False
+            self.map, game.rules, core_of(game), self.initial, seed, again, files=False
         )
-        core = game._core
+        core = core_of(game)
         i, n = 0, len(stored)
         while not core.is_over:
             phase = core.phase
@@ -314,6 +314,6 @@ class _GameChecker:
 
 
 def _plain(game_map: Map) -> bool:
-    from ..engine.objects import _plain_names
+    from ..engine.objects import plain_names
 
-    return _plain_names(game_map)
+    return plain_names(game_map)

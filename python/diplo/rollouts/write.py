@@ -1,6 +1,6 @@
 """A rollout's game file written from the engine's own rulings, as the game is played.
 
-Each phase is played with :meth:`diplo._core.FastGame.run` (the engine records why each result
+Each phase is played with :meth:`diplo.CoreGame.run` (the engine records why each result
 is what it is) and its entry of the game file (``docs/game-files.md``) is written straight from
 the engine's rows, in the model's words: the same functions the object API's engine backend
 words its results with (:mod:`diplo.engine.objects`), so the file is the one
@@ -25,16 +25,16 @@ from json.encoder import py_encode_basestring
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from .. import __version__, _core
-from ..engine.codes import RESULT_CODES
+from .._version import __version__
+from ..engine.codes import ORDER_KINDS, RESULT_CODES, CoreGame, rollout_player
 from ..engine.compile import tables
 from ..engine.objects import (
     EnginePhaseOutcome,
     EnginePosition,
-    _implied_hold_reason,
-    _plain_names,
-    _ruling_facts,
-    _Submission,
+    Submission,
+    implied_hold_text,
+    plain_names,
+    ruling_facts,
 )
 from ..formats.gamefile import FORMAT, VERSION
 from ..model.map import SHIPPED_MAPS, Map, map_named
@@ -57,7 +57,7 @@ __all__ = [
 class EngineWriter:
     """Plays one game phase by phase on the engine and writes its game file as it goes.
 
-    ``core`` is the game (a ``_core.FastGame`` at its first phase); :meth:`play` rules on one
+    ``core`` is the game (a ``CoreGame`` at its first phase); :meth:`play` rules on one
     phase's ``(power, code)`` orders; :meth:`text` is the finished file. ``rows`` (when given)
     collects the dataset's rows of game ``game_seed``.
     """
@@ -82,7 +82,7 @@ class EngineWriter:
         self,
         game_map: Map,
         rules: Rules,
-        core: _core.FastGame,
+        core: CoreGame,
         initial: Position,
         seed: int,
         rows: OrderRows | None = None,
@@ -91,7 +91,7 @@ class EngineWriter:
         self._map = game_map
         self._rules = rules
         self._tables = tables(game_map)
-        self._plain = _plain_names(game_map)
+        self._plain = plain_names(game_map)
         self._initial = initial
         self._entries: list[str] = []
         tails = _TAILS.get(game_map)
@@ -178,7 +178,7 @@ class EngineWriter:
         tail = "}" if winner is None else f", {_dumps({'winner': winner})[1:-1]}}}"
         self._entries.append(f'{{"phase": "{phase}", "orders": {dumps(orders)}, {ruled}{tail}')
 
-    def _movement_text(self, before: _core.FastGame, owners: list[str], winner: str | None) -> str:
+    def _movement_text(self, before: CoreGame, owners: list[str], winner: str | None) -> str:
         """``"results": ..., "dislodged": ..., "next": ...`` of a movement phase whose orders
         are all legal, on a plain-named map: what ``EnginePhaseOutcome.to_json_text`` writes.
         The engine writes the results' JSON around their sentences' tails
@@ -207,7 +207,7 @@ class EngineWriter:
         nxt = core.position_json_text(None if winner is not None else core.phase)
         return f'"results": [{"".join(pieces)}], "dislodged": {dislodged}, "next": {nxt}'
 
-    def _ruling_text(self, before: _core.FastGame, owners: list[str], winner: str | None) -> str:
+    def _ruling_text(self, before: CoreGame, owners: list[str], winner: str | None) -> str:
         """The same for a retreat or adjustment phase whose orders are all legal, on a
         plain-named map: each result's JSON as ``json.dumps`` writes ``Result.to_json()`` in a
         game file, its sentence the model's (``explain_ruling`` of the engine's facts)."""
@@ -217,7 +217,7 @@ class EngineWriter:
         for k, row in enumerate(core.phase_rows(before)):
             assert row is not None  # every order is legal (else the object API writes it)
             code, ok, unit, raw = row
-            facts = _ruling_facts(raw)
+            facts = ruling_facts(raw)
             power = owners[k] if k < n else facts.power
             parts.append(
                 f'{{"power": {_name(power)}, "unit": {_name(unit)}, "order": "{facts.order}", '
@@ -230,7 +230,7 @@ class EngineWriter:
 
     def _ruled_text(
         self,
-        before: _core.FastGame,
+        before: CoreGame,
         orders: dict[str, list[str]],
         codes: list[int],
         powers: bytes,
@@ -244,7 +244,7 @@ class EngineWriter:
         rules = self._rules
         position = EnginePosition(game_map, t.phase(before.phase), before, rules)
         nxt = EnginePosition(game_map, t.phase(core.phase), core, rules)
-        sub = _Submission(orders)
+        sub = Submission(orders)
         sub.codes = codes
         sub.powers = powers
         sub.quick = True
@@ -279,7 +279,7 @@ class EngineWriter:
         )
 
 
-def status_of(game_map: Map, core: _core.FastGame, max_year: int | None) -> dict[str, Any]:
+def status_of(game_map: Map, core: CoreGame, max_year: int | None) -> dict[str, Any]:
     """A game file's ``status`` of the finished game ``core`` (a rollout's: no resignations or
     draw votes)."""
     powers = game_map.powers
@@ -362,10 +362,11 @@ def _meta_text(meta: dict[str, Any]) -> str:
 
 class EngineGames:
     """Random games of the default policy played and written whole by the engine
-    (``_core.RolloutPlayer``: the same random numbers as ``random.Random(seed)``, so the same
-    games as :class:`~diplo.rollouts.policy.RandomPolicy` on the code API, and the same files
-    as :class:`EngineWriter`), on a map whose names need no JSON escape (:func:`usable`). The
-    sentences are worded here, once each, by the model (the engine keeps them)."""
+    (:func:`diplo.engine.codes.rollout_player`: the same random numbers as
+    ``random.Random(seed)``, so the same games as :class:`~diplo.rollouts.policy.RandomPolicy`
+    on the code API, and the same files as :class:`EngineWriter`), on a map whose names need no
+    JSON escape (:func:`usable`). The sentences are worded here, once each, by the model (the
+    engine keeps them)."""
 
     def __init__(self, game_map: Map, max_year: int | None) -> None:
         from ..engine.codes import FastGame
@@ -376,12 +377,12 @@ class EngineGames:
         self.map = game_map
         self.max_year = max_year
         self._head = head_text(game_map, start.rules, initial).encode("utf-8")
-        self._player = _core.RolloutPlayer(start._core, lambda key: word_tail(t, key), _word_ruling)
+        self._player = rollout_player(start, lambda key: word_tail(t, key), _word_ruling)
 
     @staticmethod
     def usable(game_map: Map, seed: int) -> bool:
         """Whether games of ``game_map`` and ``seed`` can be played here."""
-        return _plain_names(game_map) and -(1 << 63) < seed < 1 << 63
+        return plain_names(game_map) and -(1 << 63) < seed < 1 << 63
 
     def play(
         self, seed: int, files: bool, dataset: bool, meta: dict[str, Any], name: str
@@ -419,7 +420,7 @@ class EngineGames:
 
 def _word_ruling(raw: tuple[Any, ...]) -> str:
     """A retreat or adjustment result's sentence as JSON text, from the engine's facts."""
-    return _string(explain_ruling(_ruling_facts(raw)))
+    return _string(explain_ruling(ruling_facts(raw)))
 
 
 def _shipped(game_map: Map) -> bool:
@@ -444,7 +445,7 @@ _HEADS: dict[tuple[int, int, int], tuple[Position, str]] = {}
 #: it grows past the limit.
 _TAILS: WeakKeyDictionary[Map, dict[int, str]] = WeakKeyDictionary()
 _CACHE_LIMIT = 1 << 17
-_KINDS = tuple(_core.ORDER_KINDS)
+_KINDS = ORDER_KINDS
 
 
 def _tail(t: Any, tails: dict[int, str], key: int) -> str:
@@ -465,7 +466,7 @@ def word_tail(t: Any, key: int) -> str:
     origin = place(key >> 7 & 0x7FF)
     if key >> 47 & 1:
         unit = "A X"  # any text: the sentence is cut after it
-        return _implied_hold_reason([], "", unit, origin)[len(unit) :]
+        return implied_hold_text([], "", unit, origin)[len(unit) :]
     return explain_tail(
         _KINDS[key & 0xF],
         RESULT_CODES[key >> 4 & 0x7],

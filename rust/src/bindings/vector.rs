@@ -1,7 +1,8 @@
 //! `diplo._core.VectorEnv`: the vectorised environment ([`crate::engine::vector`]) with its
 //! output buffers as NumPy arrays (the `numpy` crate), allocated once and filled in place by
-//! every `reset` and `step`, the GIL released. Wrapped by `diplo.env.vector`, which checks and
-//! converts actions; NumPy is imported only when an environment is made.
+//! every `reset` and `step`, the GIL released. Wrapped by `diplo.env.vector`, which shapes
+//! actions into arrays (the engine checks them); NumPy is imported only when an environment is
+//! made.
 
 use numpy::{
     PyArray1, PyArray2, PyArray3, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods,
@@ -144,6 +145,44 @@ impl PyVectorEnv {
     fn num_games(&self) -> usize {
         on_vec!(&self.env, e => e.games.len())
     }
+
+    /// `(num_envs, powers, slots)`: the shape of an action.
+    fn action_shape(&self) -> [usize; 3] {
+        let (z, slots) = on_vec!(&self.env, e => (e.sizes(), e.cfg.slots));
+        [self.num_games(), z.powers, slots]
+    }
+}
+
+/// Calls `f` with the entries of `actions`, a C-contiguous `int64` array of shape `want`
+/// (copied once when it is not contiguous), or refuses it with `ValueError`.
+fn with_actions<R>(
+    py: Python<'_>,
+    actions: &Bound<'_, PyAny>,
+    want: [usize; 3],
+    f: impl FnOnce(&[i64]) -> PyResult<R>,
+) -> PyResult<R> {
+    let array = actions.downcast::<PyArray3<i64>>().map_err(|_| {
+        PyValueError::new_err(
+            "actions must be a 3-dimensional int64 NumPy array (games, powers, slots)",
+        )
+    })?;
+    if array.shape() != want {
+        return Err(PyValueError::new_err(format!(
+            "actions: expected shape {want:?}, got {:?}",
+            array.shape()
+        )));
+    }
+    debug_assert!(array.dtype().is_equiv_to(&numpy::dtype::<i64>(py)));
+    let read = array.try_readonly().map_err(busy)?;
+    let owned;
+    let slice = match read.as_slice() {
+        Ok(s) => s,
+        Err(_) => {
+            owned = read.as_array().iter().copied().collect::<Vec<i64>>();
+            &owned[..]
+        }
+    };
+    f(slice)
 }
 
 #[pymethods]
@@ -285,32 +324,22 @@ impl PyVectorEnv {
     /// autoreset are not counted). Refused actions change nothing.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
         guarded(|| {
-            let array = actions.downcast::<PyArray3<i64>>().map_err(|_| {
-                PyValueError::new_err(
-                    "actions must be a 3-dimensional int64 NumPy array (games, powers, slots)",
-                )
-            })?;
-            let (z, slots) = on_vec!(&self.env, e => (e.sizes(), e.cfg.slots));
-            let want = [self.num_games(), z.powers, slots];
-            if array.shape() != want {
-                return Err(PyValueError::new_err(format!(
-                    "actions: expected shape {want:?}, got {:?}",
-                    array.shape()
-                )));
-            }
-            debug_assert!(array.dtype().is_equiv_to(&numpy::dtype::<i64>(py)));
-            let read = array.try_readonly().map_err(busy)?;
-            let owned;
-            let slice = match read.as_slice() {
-                Ok(s) => s,
-                Err(_) => {
-                    owned = read.as_array().iter().copied().collect::<Vec<i64>>();
-                    &owned[..]
-                }
-            };
-            // The engine's error becomes the exception of its kind (`errors::to_py`): a bad
-            // action `ValueError`, a step broken part-way `RuntimeError`.
-            Ok(self.with_buffers(py, Op::Step(slice))??)
+            let want = self.action_shape();
+            with_actions(py, actions, want, |slice| {
+                // The engine's error becomes the exception of its kind (`errors::to_py`): a bad
+                // action `ValueError`, a step broken part-way `RuntimeError`.
+                Ok(self.with_buffers(py, Op::Step(slice))??)
+            })
+        })
+    }
+
+    /// Refuses with `ValueError` (the words of `step`) an action `step` would refuse, playing
+    /// nothing: the engine's one check of an action (every entry in `-1..K`).
+    fn check_actions(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        guarded(|| {
+            with_actions(py, actions, self.action_shape(), |slice| {
+                Ok(on_vec!(&self.env, e => e.check_actions(slice))?)
+            })
         })
     }
 
