@@ -180,6 +180,35 @@ def test_private_names_stay_in_their_module(tmp_path: Path) -> None:
     ]
 
 
+def test_a_class_package_shares_its_private_attributes_and_nothing_else(
+    tmp_path: Path,
+) -> None:
+    tool = _tool()
+    files = {
+        "__init__.py": "",
+        "compat/__init__.py": "",
+        "compat/mila/__init__.py": "",
+        "compat/mila/base.py": "class Base:\n    def __init__(self):\n        self._core = 1\n",
+        "compat/mila/board.py": (
+            "from .base import Base\n"
+            "class Board(Base):\n"
+            "    def hash(self):\n"
+            "        return self._core\n"  # a sibling mixin's attribute
+        ),
+        "compat/other.py": "def core(game):\n    return game._core\n",  # outside the package
+    }
+    root = _package(tmp_path, files)
+    tool.CLASS_PACKAGES.clear()
+    assert tool.check(root, {}, pending_problems={}) == [
+        "diplo.compat.mila.board uses self._core, a private name it does not define",
+        "diplo.compat.other uses game._core, a private name it does not define",
+    ]
+    tool.CLASS_PACKAGES["diplo.compat.mila"] = "one class split by concern"
+    assert tool.check(root, {}, pending_problems={}) == [
+        "diplo.compat.other uses game._core, a private name it does not define",
+    ]
+
+
 def test_the_applications_import_each_other_only_along_the_line(tmp_path: Path) -> None:
     tool = _tool()
     root = _package(

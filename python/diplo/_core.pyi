@@ -328,7 +328,8 @@ def mila_play(
     code second), read in the map's order of powers; returns a copy of the game before the phase,
     or ``None`` (nothing done) when an order was kept unread (its code ``None``). Orders that
     ``check`` lists for their power are taken as listed; any other makes the engine check them
-    all."""
+    all. The ruling is explained: ``game.movement_rows(copy)`` / ``game.phase_rows(copy)`` read
+    it until the game plays on."""
 
 def process_batch(
     games: Sequence[FastGame],

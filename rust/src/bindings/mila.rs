@@ -732,8 +732,10 @@ fn codes<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyDi
 /// code second) read in the map's order of powers. Returns a copy of the game as it was, for the
 /// history; `None`, with nothing done, when an order was kept unread (its code `None`). Orders
 /// that `check` (this state's) lists for their power, one per slot, are taken as listed
-/// (`Game::process_listed`); any other order makes the engine check them all. Runs inside the
-/// panic guard.
+/// (`Game::process_listed`); any other order makes the engine check them all. The ruling is
+/// explained (`Game::explain`), so the game then answers `movement_rows` / `phase_rows` from the
+/// returned copy: the drop-in's results come from the ruling that moved the game. Runs inside
+/// the panic guard.
 #[pyfunction]
 fn mila_play(
     mut game: PyRefMut<'_, PyFastGame>,
@@ -783,11 +785,17 @@ fn mila_play(
         let before = game.clone_game();
         on_game!(&mut game.game, g => {
             g.orders = codes;
-            if listed && !in_last_year(g) {
-                g.process_listed()?;
+            // The ruling explained (reasons, normal forms, facts, rulings), as `run` records it:
+            // the drop-in's results are read from this ruling (`movement_rows`, `phase_rows`).
+            g.explain = true;
+            let done = if listed && !in_last_year(g) {
+                g.process_listed()
+                    .map_err(PyErr::from)
             } else {
-                process_checked(g)?;
-            }
+                process_checked(g)
+            };
+            g.explain = false;
+            done?;
         });
         Ok(Some(before))
     })

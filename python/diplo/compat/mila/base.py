@@ -1,0 +1,406 @@
+"""The state and phases of a drop-in game: its engine, MILA's lists kept beside it, and the
+phase's names (the base of :class:`diplo.compat.mila.Game`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from ...engine import mila as engine
+from ...engine.codes import position_from_state
+from ...formats.mila import COMPLETED, MilaError, position_from_mila, position_to_mila
+from ...model.map import MapError
+from ...model.position import Phase, Position
+from ...model.rules import Rules
+from .._map import Map, mila_map_for
+from .._press import OMNISCIENT, Clock, History, Message
+from .names import (
+    DEFAULT_RULES,
+    ERROR_LIMIT,
+    KINDS,
+    LONG_KINDS,
+    LONG_SEASONS,
+    SEASONS,
+    MapPowerException,
+    mila_name,
+    rule_names,
+)
+from .powers import Power
+from .records import Record
+from .turn import Turn, tables_of
+
+__all__ = ["GameBase", "map_named"]
+
+_MAPS: dict[str, Map] = {}
+
+
+def map_named(name: str) -> Map:
+    """MILA's map of a game, read once per process (as MILA caches its maps)."""
+    found = _MAPS.get(name)
+    if found is None:
+        found = _MAPS[name] = Map(name)
+    return found
+
+
+class GameBase:
+    """What every part of a drop-in game stands on: the engine's game at the current phase, the
+    board as MILA's lists (power objects included), the phase's names and the game's end.
+    :class:`diplo.compat.mila.Game` is this and the parts in the modules beside it (press, the
+    board, order intake, histories, saved games); its arguments are these:
+
+    ``map_name`` names a shipped map (``"standard"``, or a variant such as ``"pure"`` or
+    ``"ancmed"``, as :func:`diplo.map.map_named` reads it, or MILA's name of it; an unknown name
+    raises :class:`MilaError`); ``game_id``, ``rules`` (MILA's rule names; ``NO_CHECK`` keeps
+    movement orders unchecked until processing, as MILA does) and MILA's other keywords are kept.
+    ``ruling`` is a :class:`diplo.rules.Rules` passed to the engine (e.g. a MILA ruling mode).
+    """
+
+    #: MILA's keyword arguments that are kept as attributes (and saved where MILA saves them).
+    _KEYWORDS: Final = frozenset(
+        {
+            "status",
+            "deadline",
+            "n_controls",
+            "registration_password",
+            "victory",
+            "role",
+            "phase",
+            "note",
+            "daide_port",
+            "timestamp_created",
+            "messages",
+            "powers",
+            "map_name",
+            "game_id",
+            "rules",
+            "meta_rules",
+            "no_rules",
+        }
+    )
+
+    def __init__(
+        self,
+        map_name: str = "standard",
+        game_id: str | None = None,
+        rules: Iterable[str] | None = None,
+        *,
+        ruling: Rules | None = None,
+        **kwargs: Any,
+    ) -> None:
+        unknown = sorted(k for k in kwargs if k not in self._KEYWORDS)
+        if unknown:
+            raise TypeError(f"Game: unknown keyword argument(s) {', '.join(unknown)}")
+        if not isinstance(map_name, str):
+            raise TypeError(f"Game: map_name must be a string, got {type(map_name).__name__}")
+        if game_id is not None and not isinstance(game_id, str):
+            raise TypeError(f"Game: game_id must be a string, got {type(game_id).__name__}")
+        if ruling is not None and not isinstance(ruling, Rules):
+            raise TypeError(
+                f"Game: ruling must be a diplo.rules.Rules, got {type(ruling).__name__}"
+            )
+        rule_list = list(DEFAULT_RULES) if rules is None else rule_names(rules)
+        try:
+            game_map = mila_map_for(map_name)
+        except MapError as exc:
+            raise MilaError(str(exc)) from None
+        self.map_name: str = map_name
+        self.game_id: str = game_id if game_id is not None else f"diplo-{time.time_ns():x}"
+        self.rules: list[str] = rule_list
+        self.role: str = str(kwargs.get("role") or OMNISCIENT)
+        self.deadline: int = int(kwargs.get("deadline") or 0)
+        self.status: str = str(kwargs.get("status") or "active")
+        self.n_controls = kwargs.get("n_controls")
+        self.registration_password = kwargs.get("registration_password")
+        self.timestamp_created: int = int(kwargs.get("timestamp_created") or time.time_ns() // 1000)
+        #: Why orders and units given were dropped (MILA's ``Game.error``; the latest
+        #: :data:`ERROR_LIMIT` entries).
+        self.error: list[str] = []
+        self.note: str = str(kwargs.get("note") or "")
+        self._map = game_map
+        self._ruling = ruling
+        self._tables = tables_of(game_map)
+        self._records: list[Record] = []
+        self._clock = Clock()
+        #: The current phase's messages, time stamp -> :class:`Message`.
+        self.messages: History[int, Message] = History()
+        self._extra: dict[str, Any] = {}
+        self._powers: dict[str, Power] = {p: Power(self, p) for p in game_map.powers}
+        self._loaded: set[str] = set()
+        self._orders_loaded: set[str] = set()
+        self._version = 0
+        self._map_view: Map | None = None
+        self._first_year_cached = int(game_map.first_phase[1:-1])
+        self._start(Position.initial(game_map, rules=ruling))
+
+    def _start(self, position: Position) -> None:
+        """Put the engine at ``position`` (pending orders dropped, power lists made anew)."""
+        if self._ruling is not None and position.rules != self._ruling:
+            position = position.with_changes(rules=self._ruling)
+        self._core: engine.EngineGame = engine.new_game(position)
+        self._set_core(self._core)
+
+    def _set_core(self, core: engine.EngineGame) -> None:
+        self._core = core
+        self._done = False  # kept with the core's: asked for on every call
+        self._done_type: str | None = "-"
+        self._outcome: list[str] = []
+        #: Power -> slot -> (text, code, ...): the orders kept this phase (code None: kept
+        #: unchecked, or void).
+        self._orders: dict[str, dict[int, tuple[Any, ...]]] = {}
+        self._turn_cache: Turn | None = None
+        self._doc_cache: dict[str, Any] | None = None
+        self._bump()
+
+    def _bump(self) -> None:
+        """The board changed: the power lists are made anew when next read."""
+        self._version += 1
+        self._loaded = set()
+        self._doc_cache = None
+        self._forget_order_views()
+
+    def _forget_order_views(self) -> None:
+        for name in self._orders_loaded:
+            self._powers[name]._forget_orders()
+        self._orders_loaded = set()
+
+    @property
+    def _turn(self) -> Turn:
+        turn = self._turn_cache
+        if turn is None:
+            turn = self._turn_cache = Turn(self._core, self._map, self._tables, self._ruling)
+        return turn
+
+    def _note_error(self, text: str) -> None:
+        self.error.append(text)
+        if len(self.error) > ERROR_LIMIT:
+            del self.error[: len(self.error) - ERROR_LIMIT]
+
+    # ------------------------------------------------------------------ keeping MILA's objects
+
+    def _sync(self) -> None:
+        """Take in edits made through the power objects (board lists, orders)."""
+        if self._loaded and any(self._powers[n]._changed() for n in self._loaded):
+            self._rebuild(self._current_name())
+        if self._orders_loaded:
+            self._sync_orders()
+
+    def _sync_orders(self) -> None:
+        edited = {n: self._powers[n]._orders_edited() for n in self._orders_loaded}
+        self._forget_order_views()
+        for name, texts in edited.items():
+            if texts is not None:
+                self._orders.pop(name, None)
+                self._take_orders(name, texts, replace=True)
+
+    def _board(self) -> dict[str, Any]:
+        """The board as MILA's lists, from the power objects (all made)."""
+        powers = self._map.powers
+        doc: dict[str, Any] = {
+            "units": {},
+            "retreats": {},
+            "centers": {},
+            "homes": {},
+            "influence": {},
+        }
+        for name in powers:
+            power = self._powers[name]
+            power._load()
+            doc["units"][name] = list(power._units) + [f"*{u}" for u in power._retreats]
+            doc["retreats"][name] = {u: list(o) for u, o in power._retreats.items()}
+            doc["centers"][name] = list(power._centers)
+            doc["homes"][name] = list(power._homes)
+            doc["influence"][name] = list(power._influence)
+        return doc
+
+    def _rebuild(self, phase_name: str) -> None:
+        """Put the engine at the board of the power objects, at ``phase_name``; the power objects
+        keep their lists (MILA's lists can hold what a position does not: a dislodged unit in
+        a movement phase), the pending orders are kept where they still apply."""
+        board = self._board()
+        state = dict(board, name=phase_name)
+        position = position_from_mila(state, game_map=self._map, rules=self._ruling)
+        pending = {p: [e[0] for e in given.values()] for p, given in self._orders.items()}
+        outcome, done = self._outcome, self._done
+        self._start(position)
+        if phase_name == COMPLETED:
+            self._done, self._outcome = True, outcome if done else []
+        for name in self._map.powers:  # the lists stay as the user left them
+            self._powers[name]._stamp()
+        self._doc_cache = None
+        for power, texts in pending.items():
+            if texts:
+                self._take_orders(power, texts, replace=True, quiet=True)
+
+    def _doc(self) -> dict[str, Any]:
+        """The current board as MILA's state lists (not to be changed): the engine's, with the
+        lists of the power objects made this phase in their place."""
+        if not self._loaded:
+            return self._engine_doc()
+        doc = dict(self._engine_doc())
+        for key in ("units", "retreats", "centers", "homes", "influence"):
+            doc[key] = dict(doc[key])
+        for name in self._loaded:
+            power = self._powers[name]
+            doc["units"][name] = list(power._units) + [f"*{u}" for u in power._retreats]
+            doc["retreats"][name] = power._retreats
+            doc["centers"][name] = power._centers
+            doc["homes"][name] = power._homes
+            doc["influence"][name] = power._influence
+        return doc
+
+    def _engine_doc(self) -> dict[str, Any]:
+        """The engine's board as MILA's state lists (cached per board version)."""
+        doc = self._doc_cache
+        if doc is None:
+            position = position_from_state(self._map, self._turn.state, self._core_rules())
+            doc = self._doc_cache = position_to_mila(position, name=self._current_name())
+        return doc
+
+    def _position(self) -> Position:
+        """The current board as a diplo position."""
+        self._sync()
+        return position_from_state(self._map, self._core.state(), self._core_rules())
+
+    def _core_rules(self) -> Rules | None:
+        return self._ruling
+
+    # ------------------------------------------------------------------ phases
+
+    @property
+    def is_game_done(self) -> bool:
+        """Whether the game has ended (a power won, a draw, or the phase set to ``COMPLETED``)."""
+        return self._done
+
+    def _current_name(self) -> str:
+        return COMPLETED if self._done else self._core.phase
+
+    def get_current_phase(self) -> str:
+        """The current phase, ``"S1901M"``, or ``"COMPLETED"`` once the game is done."""
+        return COMPLETED if self._done else mila_name(self._core.phase)
+
+    @property
+    def current_short_phase(self) -> str:
+        return self.get_current_phase()
+
+    @property
+    def phase(self) -> str:
+        """The phase in words as MILA writes it: ``"SPRING 1901 MOVEMENT"``, ``"COMPLETED"``.
+        Settable (in words, or ``"COMPLETED"``), as MILA's attribute is."""
+        if self._done:
+            return COMPLETED
+        name = mila_name(self._core.phase)
+        return f"{SEASONS[name[0]]} {name[1:-1]} {KINDS[name[-1]]}"
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        if not isinstance(value, str):
+            raise TypeError(f"phase must be a string, got {type(value).__name__}")
+        if value in (COMPLETED, "FORMING"):
+            self.set_current_phase(value)
+            return
+        words = value.upper().split()
+        if len(words) != 3 or words[0] not in LONG_SEASONS or words[2] not in LONG_KINDS:
+            raise MilaError(f"phase: expected e.g. 'SPRING 1901 MOVEMENT', got {value!r}")
+        self.set_current_phase(f"{LONG_SEASONS[words[0]]}{words[1]}{LONG_KINDS[words[2]]}")
+
+    @property
+    def phase_type(self) -> str | None:
+        """``"M"``, ``"R"`` or ``"A"``; once the game is done ``"-"`` (``None`` when the phase
+        was set to ``COMPLETED``), as MILA."""
+        return self._done_type if self._done else self._core.phase[-1]
+
+    def set_current_phase(self, new_phase: str) -> None:
+        """Go to ``new_phase`` (``"W1901A"``, or ``"COMPLETED"``) with the board as it is (MILA's
+        ``set_current_phase``: nothing is ruled on). Raises :class:`MilaError` for a phase name
+        that cannot be read or a board that cannot stand in that phase; the game is then
+        unchanged."""
+        if not isinstance(new_phase, str):
+            raise TypeError(f"new_phase must be a string, got {type(new_phase).__name__}")
+        self._sync()
+        if new_phase == "FORMING":
+            raise MilaError("new_phase: 'FORMING' is not offered (the game is made formed)")
+        if new_phase == COMPLETED:
+            self._done = True
+            self._done_type = None
+            self._outcome = self._outcome or []
+            self._turn_cache = None
+            self._bump()
+            return
+        try:
+            Phase.parse(new_phase)
+        except (ValueError, TypeError) as exc:
+            raise MilaError(f"new_phase: {exc}") from None
+        self._rebuild(new_phase)
+
+    def clear_cache(self) -> None:
+        """Nothing to clear (MILA's caches are per phase here): kept for MILA's API."""
+
+    @property
+    def outcome(self) -> list[str]:
+        """``[]`` while playing; then the last phase and the winners (MILA's ``Game.outcome``)."""
+        return list(self._outcome)
+
+    def _finish(self, winners: Sequence[str], last: str) -> None:
+        self._outcome = [last, *winners]
+        self._done = True
+        self._done_type = "-"
+        self._turn_cache = None
+        self._bump()
+
+    @property
+    def map(self) -> Map:
+        """MILA's map query API over this game's map (:class:`diplo.compat.mila.Map`)."""
+        if self._map_view is None:
+            self._map_view = map_named(self.map_name)
+        return self._map_view
+
+    @property
+    def victory(self) -> list[int]:
+        return [self._map.victory]
+
+    @property
+    def win(self) -> int:
+        return self._map.victory
+
+    def _power(self, power_name: str) -> str:
+        name = str(power_name).upper()
+        if name not in self._powers:
+            raise MapPowerException(
+                f"unknown power {power_name!r} (the powers are {', '.join(self._map.powers)})"
+            )
+        return name
+
+    def _survivors(self) -> list[str]:
+        units = self._doc()["units"]
+        return [p for p in self._map.powers if units[p]]
+
+    if TYPE_CHECKING:  # the parts of Game in the modules beside this one
+
+        def _take_orders(
+            self, power: str, texts: Sequence[str], replace: bool, quiet: bool = False
+        ) -> None: ...
+
+        def _orders_dict(self, power: str) -> dict[str, str]: ...
+
+        def _adjust_list(self, power: str) -> list[str]: ...
+
+        def clear_orders(self, power_name: str | None = None) -> None: ...
+
+        def get_orders(self, power_name: str | None = None) -> Any: ...
+
+        def get_units(self, power_name: str | None = None) -> Any: ...
+
+        def get_state(self) -> dict[str, Any]: ...
+
+        def set_state(self, state: Mapping[str, Any], clear_history: bool = True) -> None: ...
+
+        def set_orders(
+            self,
+            power_name: str,
+            orders: str | Sequence[str],
+            expand: bool = True,
+            replace: bool = True,
+        ) -> None: ...
+
+        def _read(self, power: str, text: str, turn: Turn, quiet: bool = False) -> int | None: ...

@@ -1,0 +1,218 @@
+"""The board of a drop-in game: its state dictionary, units, centres, powers and hash."""
+
+from __future__ import annotations
+
+import copy as _copy
+import hashlib
+import json
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...formats.mila import COMPLETED, position_from_mila
+from .._press import History
+from .base import GameBase
+from .names import STATE_KEYS
+from .powers import Power
+
+__all__ = ["Board"]
+
+
+class Board(GameBase):
+    """MILA's board calls (a part of :class:`diplo.compat.mila.Game`)."""
+
+    def get_state(self) -> dict[str, Any]:
+        """The current phase's state dictionary, as MILA's ``Game.get_state()`` gives it."""
+        self._sync()
+        doc = self._doc()
+        note = self.note
+        if self._done and not note and self._outcome:
+            note = "Victory by: " + ", ".join(p[:3] for p in self._outcome[1:])
+        state: dict[str, Any] = _copy.deepcopy({k: doc[k] for k in STATE_KEYS if k in doc})
+        state.update(
+            name=self.get_current_phase(),
+            note=note,
+            timestamp=time.time_ns() // 1000,
+            zobrist_hash=self.get_hash(),
+        )
+        state.setdefault("civil_disorder", {p: 0 for p in self._map.powers})
+        state.setdefault("builds", {p: {"count": 0, "homes": []} for p in self._map.powers})
+        return state
+
+    def set_state(self, state: Mapping[str, Any], clear_history: bool = True) -> None:
+        """Put the game at the phase state ``state`` (``get_state()``'s form; its ``name`` is the
+        phase). Pending orders are dropped; the history is cleared unless ``clear_history`` is
+        false. Raises :class:`MilaError` for a state that cannot be read (the game unchanged)."""
+        if not isinstance(state, Mapping):
+            raise TypeError(f"state must be a dict, got {type(state).__name__}")
+        name = str(state.get("name") or "")
+        done = name == COMPLETED
+        position = position_from_mila(
+            state,
+            phase=self._core.phase if done else None,
+            game_map=self._map,
+            rules=self._ruling,
+        )
+        self._start(position)
+        if done:
+            self._done = True
+        self.note = str(state.get("note") or "")
+        if clear_history:
+            self._records.clear()
+            self.messages = History()
+
+    def get_units(self, power_name: str | None = None) -> Any:
+        """The units of a power (all powers: a dict), ``"*A GAL"`` for one dislodged."""
+        self._sync()
+        units: dict[str, list[str]] = self._doc()["units"]
+        if power_name is None:
+            return {p: list(u) for p, u in units.items()}
+        return list(units[self._power(power_name)])
+
+    def get_centers(self, power_name: str | None = None) -> Any:
+        """The supply centres a power owns (all powers: a dict)."""
+        self._sync()
+        centers: dict[str, list[str]] = self._doc()["centers"]
+        if power_name is None:
+            return {p: list(c) for p, c in centers.items()}
+        return list(centers[self._power(power_name)])
+
+    @property
+    def powers(self) -> dict[str, Power]:
+        """Every power by name (MILA's live power objects)."""
+        return self._powers
+
+    def get_power(self, power_name: str) -> Power | None:
+        """The power named (``None`` for a name the map does not have, as MILA)."""
+        return self._powers.get(str(power_name).upper()) if power_name is not None else None
+
+    def has_power(self, power_name: str) -> bool:
+        return str(power_name).upper() in self._powers
+
+    def clear_units(self, power_name: str | None = None) -> None:
+        """Take every unit (and dislodged unit) of a power off the board (all powers: every one)."""
+        for power in self._selected(power_name):
+            power.clear_units()
+        self._sync()
+
+    def clear_centers(self, power_name: str | None = None) -> None:
+        """Make every supply centre of a power (all powers: every centre) unowned."""
+        for power in self._selected(power_name):
+            power.clear_centers()
+        self._sync()
+
+    def _selected(self, power_name: str | None) -> list[Power]:
+        if power_name is None:
+            return list(self._powers.values())
+        name = str(power_name).upper()
+        return [self._powers[name]] if name in self._powers else []
+
+    def set_units(self, power_name: str, units: str | Sequence[str], reset: bool = False) -> None:
+        """Put units on the board for a power (MILA's ``set_units``): ``"A PAR"``, ``"*A GAS"``
+        for a dislodged one; a unit already in a province is taken off first. A unit the map
+        cannot hold there is skipped and noted in :attr:`error`. ``reset`` first clears the
+        power's units. An unknown power is ignored, as in MILA."""
+        name = str(power_name).upper()
+        if name not in self._powers:
+            return
+        texts = [units] if isinstance(units, str) else list(units)
+        if not all(isinstance(t, str) for t in texts):
+            raise TypeError("set_units: units must be strings such as 'A PAR'")
+        target = self._powers[name]
+        if reset:
+            target.clear_units()
+        regular = [" ".join(t.upper().split()) for t in texts if t and t[0] != "*"]
+        dislodged = [" ".join(t[1:].upper().split()) for t in texts if t and t[0] == "*"]
+        for power in self._powers.values():
+            for unit in regular:
+                for other in [u for u in power.units if u[2:5] == unit[2:5]]:
+                    power.units.remove(other)
+            for unit in dislodged:
+                for other in [u for u in power.retreats if u[2:5] == unit[2:5]]:
+                    del power.retreats[other]
+            for unit in regular + dislodged:
+                if unit[2:5] in power.influence:
+                    power.influence.remove(unit[2:5])
+        for unit in regular:
+            if not self._valid_unit(unit):
+                self._note_error(f"Invalid unit {unit}")
+                continue
+            if unit not in target.units:
+                target.units.append(unit)
+                target.influence.append(unit[2:5])
+        for unit in dislodged:
+            if not self._valid_unit(unit):
+                self._note_error(f"Invalid unit *{unit}")
+                continue
+            if unit not in target.retreats:
+                target.retreats[unit] = []
+        self._sync()
+
+    def _valid_unit(self, unit: str) -> bool:
+        return self.map.is_valid_unit(unit)
+
+    def set_centers(
+        self, power_name: str, centers: str | Sequence[str], reset: bool = False
+    ) -> None:
+        """Give supply centres to a power (MILA's ``set_centers``); a province that is not a
+        supply centre is skipped. ``reset`` first clears the power's centres. An unknown power
+        is ignored, as in MILA."""
+        name = str(power_name).upper()
+        if name not in self._powers:
+            return
+        wanted = [centers] if isinstance(centers, str) else list(centers)
+        if not all(isinstance(c, str) for c in wanted):
+            raise TypeError("set_centers: centers must be province names such as 'PAR'")
+        wanted = [c.upper() for c in wanted]
+        target = self._powers[name]
+        if reset:
+            target.clear_centers()
+        for power in self._powers.values():
+            for center in wanted:
+                if center in power.centers:
+                    power.centers.remove(center)
+        scs = set(self._map.centers)
+        for center in wanted:
+            if center in scs and center not in target.centers:
+                target.centers.append(center)
+        self._sync()
+
+    def _unit_owner(self, unit: str, coast_required: int | bool = 1) -> Power | None:
+        """The power with ``unit`` on the board (not dislodged), or ``None``; without
+        ``coast_required`` ``"F STP"`` finds ``"F STP/SC"``."""
+        self._sync()
+        for power in self._powers.values():
+            for have in power.units:
+                if have == unit or (not coast_required and have.split("/")[0] == unit):
+                    return power
+        return None
+
+    def _occupant(self, site: str, any_coast: int = 0) -> str | None:
+        site = site[:3] if any_coast else site
+        for power in self._powers.values():
+            for unit in power.units:
+                if unit[2:].startswith(site):
+                    return unit
+        return None
+
+    # ------------------------------------------------------------------ hashes
+
+    def get_hash(self) -> str:
+        """A hash of the board (units, dislodged units, centres, homes, per power), as a string
+        of digits like MILA's Zobrist hash; equal boards give equal hashes."""
+        self._sync()
+        doc = self._doc()
+        board = [
+            {p: sorted(doc[key][p]) for p in self._map.powers}
+            for key in ("units", "centers", "homes")
+        ]
+        text = json.dumps(board, sort_keys=True, separators=(",", ":"))
+        return str(int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big"))
+
+    def rebuild_hash(self) -> str:
+        """The board's hash worked out anew (always equal to :meth:`get_hash` here)."""
+        self._doc_cache = None
+        return self.get_hash()
+
+    def update_hash(self, *args: Any, **kwargs: Any) -> None:
+        """Nothing to update: the hash is worked out from the board (kept for MILA's API)."""

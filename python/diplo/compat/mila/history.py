@@ -1,0 +1,309 @@
+"""Processing and the histories of a drop-in game: results, orders, states, phase data."""
+
+from __future__ import annotations
+
+import copy as _copy
+from collections.abc import Sequence
+from typing import Any
+
+from ...engine import mila as engine
+from ...engine.codes import position_from_state
+from ...formats.mila import position_to_mila
+from .._press import GamePhaseData, History, Message
+from .base import GameBase
+from .names import DRAW_AFTER_YEARS, STATE_KEYS, index_of, pairs, without_waives
+from .records import Record
+from .turn import Turn
+
+__all__ = ["Histories"]
+
+
+class Histories(GameBase):
+    """Processing and MILA's history calls (a part of :class:`diplo.compat.mila.Game`)."""
+
+    def get_order_status(
+        self, power_name: str | None = None, unit: str | None = None, loc: str | None = None
+    ) -> Any:
+        """The result labels of the last processed phase (MILA's ``get_order_status``): of a
+        ``unit`` (a list), of the unit at ``loc`` (``(unit, labels)``), of a power's units (a
+        dict), or of every power's (a dict of dicts)."""
+        if unit is not None and loc is not None:
+            raise ValueError("get_order_status: give unit or loc, not both")
+        last = self._records[-1] if self._records else None
+        results = self._results(last) if last is not None else {}
+        if unit is not None:
+            return list(results.get(unit, []))
+        if loc is not None:
+            for have, labels in results.items():
+                if have[2:5] == loc[:3]:
+                    return have, list(labels)
+            return loc, []
+        if power_name is not None:
+            name = self._power(power_name)
+            units = self._state_of(last)["units"][name] if last is not None else []
+            return {u.lstrip("*"): list(results.get(u.lstrip("*"), [])) for u in units}
+        return {p: self.get_order_status(p) for p in self._map.powers}
+
+    @property
+    def command(self) -> dict[str, str]:
+        """Unit -> its order of the last processed movement phase (``"H"`` when none)."""
+        last = self._last_of_kind("M")
+        if last is None:
+            return {}
+        out: dict[str, str] = {}
+        state = self._state_of(last)
+        given = {}
+        for texts in last.orders.values():
+            for text in texts:
+                words = text.split()
+                given[" ".join(words[:2])] = " ".join(words[2:])
+        for units in state["units"].values():
+            for unit in units:
+                if not unit.startswith("*"):
+                    out[unit] = given.get(unit, "H")
+        return out
+
+    @property
+    def ordered_units(self) -> dict[str, list[str]]:
+        """Power -> the units it ordered in the last processed phase."""
+        last = self._records[-1] if self._records else None
+        out: dict[str, list[str]] = {p: [] for p in self._map.powers}
+        if last is not None:
+            for power, texts in last.orders.items():
+                out[power] = [" ".join(t.split()[:2]) for t in texts if t != "WAIVE"]
+        return out
+
+    @property
+    def popped(self) -> list[str]:
+        """The units disbanded by the last processed phase (dislodged with nowhere to go, or not
+        retreated)."""
+        if not self._records:
+            return []
+        last = self._records[-1]
+        results = self._results(last)
+        if last.name.endswith("R"):
+            return [u for u, labels in results.items() if "disband" in labels]
+        if last.name.endswith("M"):
+            now = self.get_units()
+            dislodged = {u[1:] for units in now.values() for u in units if u.startswith("*")}
+            gone = [u for u, labels in results.items() if "dislodged" in labels]
+            return [u for u in gone if u not in dislodged]
+        return []
+
+    def _last_of_kind(self, kind: str) -> Record | None:
+        last = self._records[-1] if self._records else None
+        return last if last is not None and last.name.endswith(kind) else None
+
+    def draw(self, winners: Sequence[str] | None = None) -> None:
+        """End the game in a draw between ``winners`` (default: the powers with units)."""
+        self._sync()
+        if winners is None:
+            winners = [p for p in self._map.powers if self.get_units(p)]
+        else:
+            winners = [self._power(w) for w in winners]
+        last = self.get_current_phase()
+        record = self._record_current(results={})
+        self._records.append(record)
+        self.messages = History()
+        self._finish(winners, last)
+
+    def process(self) -> None:
+        """Rule on the phase with the orders given (units without one hold, dislodged units
+        without one are disbanded, unused builds are waived, missing disbands are made by the
+        civil-disorder rule) and move on to the next phase with something to decide. A game
+        still going after 100 years is drawn, as in MILA. Does nothing once the game is done."""
+        if self._loaded or self._orders_loaded:
+            self._sync()
+        if self._done:
+            return
+        turn = self._turn
+        voids: list[tuple[str, str]] = []
+        core = self._core
+        # Every order was read when given (code None: kept unchecked, read now). The engine
+        # rules the phase once, explained; its copy of the phase before is kept for the history,
+        # and the game that played it holds the ruling the results are read from.
+        orders = self._orders
+        before = engine.play(core, turn.check, orders)
+        if before is None:
+            orders = self._resolved(turn, voids)
+            before = engine.play(core, turn.check, orders)
+            assert before is not None  # every order now has its code
+        records = self._records
+        if records and records[-1].ruled is core:
+            # The last phase's ruling was read from this game, which has now played on: the copy
+            # made before it did holds that ruling still.
+            records[-1].ruled = before
+        record = Record(turn.name, before, None, self.messages, voids=voids, ruled=core)
+        record.pending = (orders, self._tables.powers)  # the orders' texts listed when asked for
+        records.append(record)
+        self.messages = History()
+        self._orders = {}
+        self._turn_cache = None
+        self._doc_cache = None
+        if self._loaded:
+            self._bump()
+        elif self._orders_loaded:
+            self._forget_order_views()
+        winner = core.winner  # cheaper than is_over, which is asked only with a year limit
+        if winner is not None or (core.max_year is not None and core.is_over):
+            self._finish([winner] if winner is not None else self._survivors(), turn.name)
+        else:
+            self._draw_after_years(turn)
+
+    def _resolved(
+        self, turn: Turn, voids: list[tuple[str, str]]
+    ) -> dict[str, dict[int, tuple[Any, ...]]]:
+        """The orders kept, those kept unchecked read now (a void one left out and noted in
+        ``voids``): power -> entry index -> (text, code), in the map's order of powers."""
+        out: dict[str, dict[int, tuple[Any, ...]]] = {}
+        orders = self._orders
+        for power in self._tables.powers:
+            given = orders.get(power)
+            if not given:
+                continue
+            entries: dict[int, tuple[Any, ...]] = {}
+            for text, code in pairs(given):
+                if code is None:  # kept unchecked: read now, void when it cannot be
+                    read = None if text.startswith("VOID ") else self._read(power, text, turn, True)
+                    if read is None:
+                        voids.append((power, " ".join(text.removeprefix("VOID ").split()[:2])))
+                        continue
+                    code, text = read, turn.text(read)
+                entries[len(entries)] = (text, code)
+            out[power] = entries
+        return out
+
+    def _draw_after_years(self, turn: Turn) -> None:
+        year = int(turn.name[1:-1])
+        if year - self._first_year_cached + 1 < DRAW_AFTER_YEARS:
+            return
+        now = self._core.phase
+        if turn.kind == "A" or (turn.name[0] == "F" and int(now[1:-1]) > year):
+            self._finish(self._survivors(), f"W{year}A")
+
+    def _state_of(self, record: Record) -> dict[str, Any]:
+        if record.state_doc is None:
+            assert record.state is not None
+            position = position_from_state(self._map, record.state, self._core_rules())
+            record.state_doc = position_to_mila(position)
+        return record.state_doc
+
+    def _results(self, record: Record) -> dict[str, list[str]]:
+        return record.labels(self._map, self._core_rules())
+
+    @property
+    def dislodged(self) -> dict[str, str]:
+        """The units dislodged by the last processed movement phase -> the province each
+        attacker came from (MILA's attribute)."""
+        last = self._last_of_kind("M")
+        if last is None:
+            return {}
+        self._results(last)
+        return dict(last.dislodged or {})
+
+    @property
+    def order_history(self) -> History[str, dict[str, list[str]]]:
+        """Phase name -> {power: orders kept} for every processed phase (waives not listed, as
+        MILA; saved games keep them, so that a replay uses each build as this game did)."""
+        return History((r.name, without_waives(r.orders)) for r in self._records)
+
+    @property
+    def result_history(self) -> History[str, dict[str, list[str]]]:
+        """Phase name -> {unit: MILA's result labels} for every processed phase: ``[]`` for a
+        move or support that worked, ``bounce``, ``cut``, ``no convoy``, ``void``,
+        ``dislodged``; ``disband`` in retreats; ``''`` / ``void`` for adjustments."""
+        return History((r.name, self._results(r)) for r in self._records)
+
+    @property
+    def state_history(self) -> History[str, dict[str, Any]]:
+        """Phase name -> the state dictionary the phase started from."""
+        return History((r.name, self._state_of(r)) for r in self._records)
+
+    @property
+    def message_history(self) -> History[str, History[int, Message]]:
+        """Phase name -> its messages (time stamp -> :class:`Message`)."""
+        return History((r.name, r.messages) for r in self._records)
+
+    def _phase_data(self, record: Record) -> GamePhaseData:
+        return GamePhaseData(
+            record.name,
+            _copy.deepcopy(self._state_of(record)),
+            {p: list(o) for p, o in record.orders.items()},
+            {u: list(r) for u, r in self._results(record).items()},
+            record.messages.copy(),
+        )
+
+    def get_phase_history(
+        self,
+        from_phase: str | int | None = None,
+        to_phase: str | int | None = None,
+        game_role: str | None = None,
+    ) -> list[GamePhaseData]:
+        """The processed phases (from ``from_phase`` to ``to_phase``, names or indexes, both
+        included) as :class:`GamePhaseData`."""
+        del game_role
+        names = [r.name for r in self._records]
+        start = index_of(from_phase, names, 0)
+        stop = index_of(to_phase, names, len(names) - 1) + 1
+        return [self._phase_data(r) for r in self._records[start:stop]]
+
+    def get_phase_from_history(
+        self, short_phase_name: str, game_role: str | None = None
+    ) -> GamePhaseData:
+        """A processed phase by name; ``KeyError`` naming it when there is none."""
+        del game_role
+        for record in self._records:
+            if record.name == short_phase_name:
+                return self._phase_data(record)
+        raise KeyError(f"no processed phase {short_phase_name!r} in the history")
+
+    def phase_history_from_timestamp(self, timestamp: int) -> list[GamePhaseData]:
+        return [
+            self._phase_data(r)
+            for r in self._records
+            if any(t >= timestamp for t in r.messages) or not r.messages
+        ]
+
+    def _record_current(self, results: dict[str, list[str]] | None = None) -> Record:
+        return Record(
+            self.get_current_phase(),
+            None if self._done else self._core.state(),
+            self.get_orders(),
+            self.messages,
+            results,
+            {k: v for k, v in self.get_state().items() if k in STATE_KEYS},
+        )
+
+    def get_phase_data(self) -> GamePhaseData:
+        """The current phase as :class:`GamePhaseData` (state, orders so far, messages)."""
+        return GamePhaseData(
+            self.get_current_phase(), self.get_state(), self.get_orders(), {}, self.messages.copy()
+        )
+
+    def set_phase_data(
+        self, phase_data: GamePhaseData | Sequence[GamePhaseData], clear_history: bool = True
+    ) -> None:
+        """Put the game at the last of ``phase_data`` (one or a list); the earlier ones become
+        the history (after it is cleared, with ``clear_history``)."""
+        items = [phase_data] if isinstance(phase_data, GamePhaseData) else list(phase_data)
+        if not items:
+            return
+        if not all(isinstance(p, GamePhaseData) for p in items):
+            raise TypeError("set_phase_data: expected GamePhaseData objects")
+        *earlier, current = items
+        self.set_state(current.state, clear_history=clear_history)
+        for item in earlier:
+            self._records.append(
+                Record(
+                    item.name,
+                    None,
+                    {p: list(o or []) for p, o in item.orders.items()},
+                    History(item.messages),
+                    {u: [str(x) for x in r] for u, r in item.results.items()},
+                    dict(item.state),
+                )
+            )
+        for power, texts in current.orders.items():
+            if texts and power in self._powers:
+                self.set_orders(power, list(texts))
+        self.messages = History(current.messages)

@@ -1,0 +1,286 @@
+"""Order intake of a drop-in game: possible orders, orders given, kept and read."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ...engine import mila as engine
+from ...engine.codes import WAIVE, encode_order, kind_of, location_of
+from ...model.map import MapError
+from ...model.orders import OrderParseError, format_order, parse_order
+from .base import GameBase
+from .names import SlotKind, pairs
+from .turn import Turn
+
+__all__ = ["OrderIntake"]
+
+# The slots of entries kept under no province (see :class:`SlotKind`).
+_waive_slot = SlotKind.WAIVE.slot
+_unread_slot = SlotKind.UNREAD.slot
+_void_slot = SlotKind.VOID.slot
+
+
+class OrderIntake(GameBase):
+    """MILA's order calls (a part of :class:`diplo.compat.mila.Game`)."""
+
+    def get_all_possible_orders(self) -> dict[str, list[str]]:
+        """Every map location -> the possible orders of the unit (or build site) there, sorted,
+        in MILA's notation; ``[]`` where nothing can be ordered. A new dict each call; its lists
+        are made afresh each phase and shared by the calls of one phase (do not change them)."""
+        if self._loaded or self._orders_loaded:
+            self._sync()
+        if self._done:
+            return {loc: [] for loc in self._tables.locations}
+        return dict(self._turn.possible)
+
+    def get_orderable_locations(self, power_name: str | None = None) -> Any:
+        """The provinces a power can order in this phase (all powers: a dict): its units, its
+        dislodged units, its free home centres when it may build, its units when it must
+        disband."""
+        if self._loaded or self._orders_loaded:
+            self._sync()
+        if power_name is not None:
+            name = self._power(power_name)
+            return [] if self._done else list(self._turn.orderable[name])
+        if self._done:
+            return {p: [] for p in self._map.powers}
+        turn = self._turn
+        spare = turn.spare
+        if spare is not None:
+            turn.spare = None
+            return spare
+        return {p: list(v) for p, v in turn.orderable.items()}
+
+    def set_orders(
+        self,
+        power_name: str,
+        orders: str | Sequence[str],
+        expand: bool = True,
+        replace: bool = True,
+    ) -> None:
+        """Give ``power_name``'s orders for this phase (one order or a list), in MILA's notation
+        (any case and spacing diplo reads). An order for a unit that already has one replaces it
+        with ``replace`` (the default), else is ignored; other units' orders are kept. An order
+        that is not legal for one of the power's units is dropped and described in
+        :attr:`error` (with the rule ``NO_CHECK``, movement orders are kept as given and ruled
+        void at processing when illegal). Raises :class:`MapPowerException` for an unknown
+        power. ``expand`` is accepted for MILA's signature."""
+        del expand
+        turn = self._turn_cache
+        if (  # a bot's path: texts as listed this phase, one lookup each
+            turn is not None
+            and type(orders) is list
+            and replace is True
+            and not (self._loaded or self._orders_loaded or self._done)
+            and "NO_CHECK" not in self.rules
+        ):
+            # Each text's entry (text, code, slot, text id) kept at its slot; None: some text
+            # not listed for the power (or not a string, or an unknown power), read the long way.
+            kept = turn.check.take(power_name, orders, self._orders.get(power_name))
+            if kept is not None:
+                self._orders[power_name] = kept
+                return
+        power = power_name if power_name in self._powers else self._power(power_name)
+        kind = type(orders)
+        texts: Sequence[str]
+        if kind is list:
+            texts = orders
+        elif kind is str:
+            texts = [orders]  # type: ignore[list-item]
+        elif isinstance(orders, str):
+            texts = [str(orders)]
+        elif isinstance(orders, Sequence):
+            texts = list(orders)
+        else:
+            raise TypeError(
+                f"set_orders: orders must be a string or a list, got {type(orders).__name__}"
+            )
+        if self._loaded or self._orders_loaded:
+            self._sync()
+        if self._done:
+            if any(texts):
+                self._note_error(f"{power}: the game is done, orders are not taken")
+            return
+        self._take_orders(power, texts, replace)
+
+    def _take_orders(
+        self, power: str, texts: Sequence[str], replace: bool, quiet: bool = False
+    ) -> None:
+        """Keep ``texts`` as ``power``'s orders (see :meth:`set_orders`); all or nothing."""
+        turn = self._turn
+        codes = turn.codes[power]
+        province = self._tables.province
+        before = self._orders.get(power)
+        kept = {} if before is None else dict(before)
+        if turn.kind == "M" and "NO_CHECK" not in self.rules:
+            # The bot's path: listed texts, one per unit.
+            for text in texts:
+                try:
+                    code = codes.get(text)
+                except TypeError:  # an unhashable item (a list, a dict): no order
+                    raise TypeError(
+                        f"set_orders: every order must be a string, got {type(text).__name__}"
+                    ) from None
+                if code is None:
+                    if not text:
+                        continue
+                    if type(text) is not str:
+                        raise TypeError(f"set_orders: every order must be a string, got {text!r}")
+                    code = self._read(power, text, turn, quiet)
+                    if code is None:
+                        continue
+                    text = turn.text(code)
+                slot = province[location_of(code)]
+                if replace or slot not in kept:
+                    kept[slot] = (text, code)
+            self._orders[power] = kept
+            return
+        adjustment = turn.kind == "A"
+        this_call: set[int] = set()
+        no_check = turn.kind == "M"
+        for text in texts:
+            if not text:
+                continue
+            if type(text) is not str:
+                raise TypeError(f"set_orders: every order must be a string, got {text!r}")
+            code = None if no_check else codes.get(text)
+            if code is None:
+                if no_check:
+                    slot = self._unchecked_slot(text, len(kept))
+                    if not replace:
+                        slot = _unread_slot(len(kept))
+                    kept[slot] = (" ".join(text.split()), None)
+                    continue
+                code = self._read(power, text, turn, True)
+                if code is None:
+                    self._take_void_adjustment(power, text, kept, this_call, replace, quiet)
+                    continue
+                text = turn.text(code)
+            # What the order is for: its unit's (or build site's) province; each waive its own.
+            waive = kind_of(code) == WAIVE
+            slot = _waive_slot(len(kept)) if waive else province[location_of(code)]
+            if slot in this_call and adjustment:
+                kept[_void_slot(len(kept))] = (f"VOID {text}", None)  # MILA: a second order, void
+                continue
+            if slot in kept and not replace:
+                continue
+            this_call.add(slot)
+            kept[slot] = (text, code)
+        self._orders[power] = kept
+
+    def _take_void_adjustment(
+        self,
+        power: str,
+        text: str,
+        kept: dict[int, tuple[str, int | None]],
+        this_call: set[int],
+        replace: bool,
+        quiet: bool,
+    ) -> None:
+        """An adjustment (retreat) order that is not legal now but is a build or a disband (a
+        retreat or a disband): MILA keeps it (listed by ``get_orders``) and rules it void when
+        processing."""
+        cleaned = " ".join(text.upper().split())
+        try:
+            order = parse_order(cleaned, self._map)
+            words = format_order(order).split()
+        except (OrderParseError, ValueError) as exc:
+            if not quiet:
+                self._note_error(f"{power}: {text!r} dropped: {exc}")
+            return
+        kinds = ("B", "D") if self._turn.kind == "A" else ("R", "D")
+        if self._turn.kind == "R" and len(words) >= 3 and words[2] not in kinds:
+            kept[_void_slot(len(kept))] = (
+                f"VOID {' '.join(words)}",
+                None,
+            )  # MILA: void, not listed
+            return
+        if len(words) not in (3, 4) or words[2] not in kinds:
+            if not quiet:
+                why = "not an adjustment order" if kinds[0] == "B" else "not a retreat order"
+                self._note_error(f"{power}: {text!r} dropped: {why}")
+            return
+        slot = self._tables.province[self._map.location_index[words[1]]]
+        shown = " ".join(words)
+        if slot in this_call:
+            kept[_void_slot(len(kept))] = (f"VOID {shown}", None)
+        elif slot not in kept or replace:
+            this_call.add(slot)
+            kept[slot] = (shown, None)
+
+    def _unchecked_slot(self, text: str, count: int) -> int:
+        """The slot of an order kept unchecked (``NO_CHECK``): its unit's province when readable."""
+        words = text.upper().split()
+        loc = words[1] if len(words) > 1 and words[0] in ("A", "F") else words[0]
+        try:
+            return self._tables.province[self._map.location_index[self._map.lookup(loc)]]
+        except (MapError, KeyError, ValueError):
+            return _unread_slot(count)
+
+    def _read(self, power: str, text: str, turn: Turn, quiet: bool = False) -> int | None:
+        """The code of an order written otherwise than listed, or ``None`` (noted in ``error``).
+        Read as the engine's validation reads it (DATC 4.B: a coast left out where only one can
+        be meant, a wrong coast of the ordered unit, an army ordered to a coast); a refusal is
+        worded as for every front end (:mod:`diplo.model.refusals`)."""
+        cleaned = " ".join(text.upper().split())
+        try:
+            order = parse_order(cleaned, self._map)
+            code = encode_order(order, self._map, power)
+        except (OrderParseError, ValueError) as exc:
+            if not quiet:
+                self._note_error(f"{power}: {text!r} dropped: {exc}")
+            return None
+        legal = turn.legal[power]
+        if code in legal:
+            return code
+        normal, why = engine.read_refusal(self._core, turn.position, power, order, code)
+        if normal is not None and normal in legal:
+            return normal
+        if not quiet:
+            why = why or f"not a legal order of {power} here"
+            self._note_error(f"{power}: {text!r} dropped: {why}")
+        return None
+
+    def get_orders(self, power_name: str | None = None) -> Any:
+        """The orders kept so far for this phase, of a power (all powers: a dict); waives are
+        not listed (as MILA)."""
+        if self._orders_loaded:
+            self._sync_orders()
+        if power_name is not None:
+            return self._orders_of(self._power(power_name))
+        return {p: self._orders_of(p) for p in self._map.powers}
+
+    def _orders_of(self, power: str) -> list[str]:
+        return [
+            t
+            for t, c in pairs(self._orders.get(power, {}))
+            if (c is None and not t.startswith("VOID ")) or (c is not None and kind_of(c) != WAIVE)
+        ]
+
+    def _orders_dict(self, power: str) -> dict[str, str]:
+        given = self._orders.get(power, {})
+        if "NO_CHECK" in self.rules:
+            return {f"ORDER {i + 1}": t for i, (t, _) in enumerate(given.values())}
+        if self.phase_type != "M":
+            return {}
+        out: dict[str, str] = {}
+        for text, _ in pairs(given):
+            words = text.split()
+            out[" ".join(words[:2])] = " ".join(words[2:])
+        return out
+
+    def _adjust_list(self, power: str) -> list[str]:
+        if self.phase_type == "M":
+            return []
+        return [e[0] for e in self._orders.get(power, {}).values()]
+
+    def clear_orders(self, power_name: str | None = None) -> None:
+        """Drop the orders given this phase by a power (all powers: every order)."""
+        if self._orders_loaded:
+            self._sync_orders()
+        if power_name is None:
+            self._orders.clear()
+        else:
+            self._orders.pop(self._power(power_name), None)
+        self._forget_order_views()

@@ -1,0 +1,109 @@
+"""Rules and press of a drop-in game: MILA's rule names, roles and messages."""
+
+from __future__ import annotations
+
+from ...formats.mila import MilaError
+from .._press import GLOBAL, OBSERVER, OMNISCIENT, SYSTEM, Message
+from .base import GameBase
+from .names import GamePhaseException, rule_name
+from .powers import Power
+
+__all__ = ["Press"]
+
+
+class Press(GameBase):
+    """MILA's rules, roles and press (a part of :class:`diplo.compat.mila.Game`)."""
+
+    @property
+    def no_press(self) -> bool:
+        return "NO_PRESS" in self.rules
+
+    @property
+    def no_check(self) -> bool:
+        return "NO_CHECK" in self.rules
+
+    def add_rule(self, rule: str) -> None:
+        """Add a MILA rule name (``"NO_PRESS"``, ``"NO_CHECK"``, ...); kept once."""
+        name = rule_name(rule, "rule")
+        if name not in self.rules:
+            self.rules.append(name)
+
+    def remove_rule(self, rule: str) -> None:
+        name = rule_name(rule, "rule")
+        if name in self.rules:
+            self.rules.remove(name)
+
+    def is_player_game(self) -> bool:
+        return self.role in self._map.powers
+
+    def is_observer_game(self) -> bool:
+        return self.role == OBSERVER
+
+    def is_omniscient_game(self) -> bool:
+        return self.role == OMNISCIENT
+
+    def is_server_game(self) -> bool:
+        return False
+
+    @property
+    def power(self) -> Power | None:
+        """The power a player game plays (``role``), else ``None``."""
+        return self._powers.get(self.role)
+
+    def add_message(self, message: Message) -> int:
+        """Add ``message`` to the current phase and return its time stamp. A message without a
+        time stamp is stamped (microseconds, strictly after every earlier one); its phase must
+        be the current phase (else :class:`GamePhaseException`). Sender and recipient must be
+        powers, ``GLOBAL``/``SYSTEM``/``OBSERVER``/``OMNISCIENT`` (else :class:`MilaError`)."""
+        if not isinstance(message, Message):
+            raise TypeError(f"message must be a Message, got {type(message).__name__}")
+        if message.phase is None:
+            message.phase = self.current_short_phase
+        if message.phase != self.current_short_phase:
+            raise GamePhaseException(
+                f"message for phase {message.phase!r}, the game is at {self.current_short_phase!r}"
+            )
+        known = {*self._map.powers, GLOBAL, SYSTEM, OBSERVER, OMNISCIENT}
+        for field in ("sender", "recipient"):
+            value = getattr(message, field)
+            if value not in known:
+                raise MilaError(f"message {field} {value!r} is not a power, GLOBAL or SYSTEM")
+        if not isinstance(message.message, str):
+            raise MilaError("message: the text (message) must be a string")
+        if self.is_player_game():
+            role = self.role
+            if not (message.is_global() or role in (message.sender, message.recipient)):
+                raise MilaError(f"a player game for {role} only takes {role}'s messages")
+        if message.time_sent is None:
+            message.time_sent = self._clock.stamp()
+        elif self.messages and message.time_sent <= self.messages.last_key():
+            raise MilaError(
+                f"message time_sent {message.time_sent} is not after the last message's "
+                f"({self.messages.last_key()})"
+            )
+        else:
+            self._clock.last = max(self._clock.last, message.time_sent)
+        self.messages.put(message.time_sent, message)
+        return message.time_sent
+
+    def new_power_message(self, recipient: str, body: str, sender: str | None = None) -> Message:
+        """A message from the game's power (a player game; else ``sender``) to ``recipient``,
+        for the current phase (not yet added: pass it to :meth:`add_message`)."""
+        who = sender if sender is not None else (self.role if self.is_player_game() else None)
+        if who is None:
+            raise MilaError("new_power_message: the game plays no power; pass sender=")
+        to = self._power(recipient) if recipient not in (GLOBAL, SYSTEM) else recipient
+        return Message(self._power(who), to, body, self.current_short_phase)
+
+    def new_global_message(self, body: str, sender: str | None = None) -> Message:
+        """A message from the game's power (or ``sender``) to every power (``GLOBAL``)."""
+        who = sender if sender is not None else (self.role if self.is_player_game() else None)
+        if who is None:
+            raise MilaError("new_global_message: the game plays no power; pass sender=")
+        who = who if who == SYSTEM else self._power(who)
+        return Message(who, GLOBAL, body, self.current_short_phase)
+
+    def new_system_message(self, recipient: str, body: str) -> int:
+        """Add a message from ``SYSTEM`` to ``recipient`` (a power, or ``GLOBAL``)."""
+        to = recipient if recipient in (GLOBAL, OBSERVER, OMNISCIENT) else self._power(recipient)
+        return self.add_message(Message(SYSTEM, to, body, self.current_short_phase))

@@ -1,0 +1,151 @@
+"""A processed phase of a drop-in game, as its histories read it."""
+
+from __future__ import annotations
+
+import copy as _copy
+from typing import Any, Final
+
+from ...api.game import PhaseRecord
+from ...engine import mila as engine
+from ...engine.codes import FastState, position_from_state
+from ...model.map import Map
+from ...model.results import PhaseOutcome
+from ...model.rules import Rules
+from .._press import History, Message
+from .labels import mila_labels
+
+__all__ = ["Record"]
+
+#: The fields a record is pickled with (the layout of every release: a record is pickled once
+#: its results are worked out, so the engine's games it held are not needed).
+_PICKLED: Final = (
+    "_orders",
+    "_state",
+    "dislodged",
+    "extra",
+    "messages",
+    "name",
+    "pending",
+    "results",
+    "state_doc",
+    "voids",
+)
+
+
+class Record:
+    """A processed phase: its raw state (``None`` for a phase read from a save without replay),
+    the orders kept per power, its messages, and what is worked out (or was given) later.
+
+    A phase the game played keeps the engine's game as it was (``before``, which costs less to
+    keep than to read) and the engine's game that played it (``ruled``: the ruling, explained,
+    is in it until that game plays on, when the game hands the record the copy made then), and
+    the orders as the game kept them (``pending``: power -> slot -> entry, the text first, and
+    the map's powers). Each is read when first asked for; the results (MILA's labels) are read
+    from that ruling, so the phase is ruled once."""
+
+    __slots__ = (*_PICKLED, "before", "ruled")
+
+    def __init__(
+        self,
+        name: str,
+        state: FastState | engine.EngineGame | None,
+        orders: dict[str, list[str]] | None,
+        messages: History[int, Message] | None = None,
+        results: dict[str, list[str]] | None = None,
+        state_doc: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
+        voids: list[tuple[str, str]] | None = None,
+        ruled: engine.EngineGame | None = None,
+    ) -> None:
+        self.name = name
+        #: Units of adjustment orders kept but void (MILA labels them ``void``).
+        self.voids: list[tuple[str, str]] = voids or []
+        #: Dislodged unit -> the province its attacker came from (worked out with the results).
+        self.dislodged: dict[str, str] | None = None
+        if state is None or isinstance(state, tuple):
+            self._state: FastState | None = state
+            self.before: engine.EngineGame | None = None
+        else:
+            self._state = None
+            self.before = state
+        self.ruled = ruled
+        self._orders = orders
+        self.pending: tuple[dict[str, dict[int, tuple[Any, ...]]], tuple[str, ...]] | None = None
+        self.messages: History[int, Message] = messages if messages is not None else History()
+        self.results = results
+        self.state_doc = state_doc
+        self.extra: dict[str, Any] = extra or {}
+
+    @property
+    def orders(self) -> dict[str, list[str]]:
+        """Power -> the orders kept (the map's powers in order, ``[]`` for none)."""
+        orders = self._orders
+        if orders is None:
+            assert self.pending is not None
+            given, powers = self.pending
+            orders = self._orders = {
+                p: [e[0] for e in given[p].values()] if p in given else [] for p in powers
+            }
+            self.pending = None
+        return orders
+
+    @property
+    def state(self) -> FastState | None:
+        """The engine's raw state of the phase (``None``: a phase read from a save)."""
+        state = self._state
+        if state is None and self.before is not None:
+            state = self._state = engine.state_of(self.before)
+        return state
+
+    def labels(self, game_map: Map, rules: Rules | None) -> dict[str, list[str]]:
+        """MILA's result labels of the phase (worked out once, from the engine's ruling)."""
+        if self.results is None:
+            record = self.phase_record(game_map, rules)
+            self.results, self.dislodged = mila_labels(record, self.voids)
+            self.before = self.ruled = None  # the state is read; the ruling is no longer needed
+        return self.results
+
+    def phase_record(self, game_map: Map, rules: Rules | None) -> PhaseRecord:
+        """The phase with the engine's ruling of it, as the object API gives it."""
+        before, ruled = self.before, self.ruled
+        if before is None or ruled is None:
+            raise RuntimeError(f"{self.name}: the phase's ruling was not kept")
+        state = self.state
+        assert state is not None
+        position = position_from_state(game_map, state, rules)
+        orders = {p: tuple(texts) for p, texts in self.orders.items() if texts}
+        powers = [p for p, texts in self.orders.items() for _ in texts]
+        results, dislodged = engine.ruling(game_map, before, ruled, powers)
+        after = position_from_state(game_map, engine.state_of(ruled), rules)
+        outcome = PhaseOutcome(position.phase, results, dislodged, after, ruled.winner)
+        return PhaseRecord(position, orders, outcome)
+
+    def copy(self) -> Record:
+        """A copy whose lists are its own (the engine's games are shared: never changed but
+        by the game playing on, which hands its records the copy it makes then)."""
+        made = Record(
+            self.name,
+            self._state,
+            {p: list(o) for p, o in self.orders.items()},
+            History({t: m.copy() for t, m in self.messages.items()}),
+            None if self.results is None else {u: list(r) for u, r in self.results.items()},
+            None if self.state_doc is None else _copy.deepcopy(self.state_doc),
+            _copy.deepcopy(self.extra) if self.extra else None,
+            list(self.voids),
+            self.ruled,
+        )
+        made.before = self.before
+        made.dislodged = None if self.dislodged is None else dict(self.dislodged)
+        return made
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        if self.results is None and self.ruled is not None:
+            raise RuntimeError("a record is pickled once its results are worked out")
+        self.state  # noqa: B018 (read: the engine's games do not pickle)
+        self.orders  # noqa: B018
+        return tuple(getattr(self, name) for name in _PICKLED)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        for name, value in zip(_PICKLED, state, strict=True):
+            setattr(self, name, value)
+        self.before = self.ruled = None

@@ -1,0 +1,168 @@
+"""Saved games: MILA's ``diplomacy.utils.export`` (to and from its saved-game documents, one
+a line in a ``.jsonl`` file), for the drop-in's games."""
+
+from __future__ import annotations
+
+import copy as _copy
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from ...formats.mila import COMPLETED, MilaError, game_from_mila, position_to_mila
+from .._press import Message
+from .game import Game
+
+__all__ = [
+    "from_saved_game_format",
+    "is_valid_saved_game",
+    "load_saved_games_from_disk",
+    "save_game",
+    "to_saved_game_format",
+]
+_SAVED_KEYS: Final = frozenset({"id", "map", "rules", "phases"})
+_PHASE_KEYS: Final = frozenset({"name", "state", "orders", "results", "messages"})
+
+
+def to_saved_game_format(
+    game: Game, output_path: str | None = None, output_mode: str = "a"
+) -> dict[str, Any]:
+    """``game`` as a MILA saved game (``diplomacy.utils.export.to_saved_game_format``): one entry
+    per processed phase (state, orders, results, messages), then the current phase with its
+    orders so far, or ``COMPLETED`` with the final board; keys it was read with that MILA does
+    not know (top-level and per phase) come back as they were. With ``output_path`` the game is
+    also written there as one JSON line (``output_mode`` ``'a'`` appends, ``'w'`` replaces)."""
+    if not isinstance(game, Game):
+        raise TypeError(
+            f"to_saved_game_format: expected a diplo.compat.mila.Game, got {type(game).__name__}"
+        )
+    if output_mode not in ("a", "w"):
+        raise ValueError(f"output_mode must be 'a' or 'w', got {output_mode!r}")
+    game._sync()
+    phases: list[dict[str, Any]] = []
+    for record in game._records:
+        entry = {
+            "name": record.name,
+            "state": _copy.deepcopy(game._state_of(record)),
+            "orders": {p: list(o) for p, o in record.orders.items()},
+            "results": {u: list(r) for u, r in game._results(record).items()},
+            "messages": [m.to_dict() for m in record.messages.values()],
+        }
+        entry.update(_copy.deepcopy(record.extra))
+        phases.append(entry)
+    current = game.get_state()
+    for key in ("timestamp", "zobrist_hash"):
+        current.pop(key, None)
+    pending = game.get_orders()
+    last_extra = game._extra.get("__current_phase__", {})
+    entry = {
+        "name": game.get_current_phase(),
+        "state": current,
+        "orders": {p: (pending[p] or None) for p in pending}
+        if not game.is_game_done
+        else dict.fromkeys(pending),
+        "results": {},
+        "messages": [m.to_dict() for m in game.messages.values()],
+    }
+    entry.update(_copy.deepcopy(last_extra))
+    phases.append(entry)
+    doc: dict[str, Any] = {"id": game.game_id, "map": game.map_name, "rules": list(game.rules)}
+    doc.update({k: _copy.deepcopy(v) for k, v in game._extra.items() if k != "__current_phase__"})
+    doc["phases"] = phases
+    if output_path is not None:
+        with open(output_path, output_mode, encoding="utf-8") as handle:
+            handle.write(json.dumps(doc) + "\n")
+    return doc
+
+
+def save_game(game: Game, output_path: str, output_mode: str = "a") -> dict[str, Any]:
+    """Write ``game`` to ``output_path`` as one line of JSON (MILA's ``.jsonl`` of saved games)."""
+    return to_saved_game_format(game, output_path=output_path, output_mode=output_mode)
+
+
+def from_saved_game_format(data: Mapping[str, Any], strict: bool = True) -> Game:
+    """A :class:`Game` from a MILA saved game (``diplomacy.utils.export.from_saved_game_format``),
+    its orders replayed by diplo, its messages and unknown keys kept. Where diplo rules a phase
+    otherwise than the save says, ``strict`` raises :class:`MilaError` naming the phase;
+    ``strict=False`` keeps diplo's rulings and stops where the save's later orders no longer
+    apply (see :func:`diplo.mila.game_from_mila`)."""
+    if not isinstance(data, Mapping):
+        raise MilaError(f"a saved game must be an object, got {type(data).__name__}")
+    replayed = game_from_mila(data, strict=strict)
+    map_name = str(data.get("map", "standard"))
+    game = Game(map_name, str(data.get("id") or "") or None, list(data.get("rules") or []) or None)
+    game.set_state(position_to_mila(replayed.initial_position), clear_history=True)
+    saved = [p for p in data.get("phases") or [] if isinstance(p, Mapping)]
+    by_name = {str(p.get("name")): p for p in saved}
+    for record in replayed.history:
+        for power, texts in record.orders.items():
+            game.set_orders(power, list(texts))
+        entry = by_name.get(game.get_current_phase(), {})
+        for message in _messages_of(entry):
+            game.add_message(message)
+        game.process()
+        kept = game._records[-1]
+        kept.extra = {k: _copy.deepcopy(v) for k, v in entry.items() if k not in _PHASE_KEYS}
+    if replayed.is_over and not game.is_game_done:
+        game._finish(
+            game._survivors(), game._records[-1].name if game._records else game.get_current_phase()
+        )
+    for power, items in replayed.orders.items():
+        game.set_orders(power, [str(i) for i in items])
+    last = saved[-1] if saved else {}
+    if not game.is_game_done or str(last.get("name")) == COMPLETED:
+        for message in (
+            _messages_of(last) if str(last.get("name")) == game.get_current_phase() else []
+        ):
+            game.add_message(message)
+    game._extra = {k: _copy.deepcopy(v) for k, v in data.items() if k not in _SAVED_KEYS}
+    extra_last = {k: _copy.deepcopy(v) for k, v in last.items() if k not in _PHASE_KEYS}
+    if extra_last:
+        game._extra["__current_phase__"] = extra_last
+    return game
+
+
+def _messages_of(entry: Mapping[str, Any]) -> list[Message]:
+    raw = entry.get("messages") or []
+    items = raw.values() if isinstance(raw, Mapping) else raw
+    out = []
+    for item in items:
+        msg = item.copy() if isinstance(item, Message) else Message.from_dict(item)
+        out.append(msg)
+    out.sort(key=lambda m: m.time_sent or 0)
+    return out
+
+
+def load_saved_games_from_disk(input_path: str, on_error: str = "raise") -> list[Game]:
+    """The games of a ``.jsonl`` file of MILA saved games, one a line
+    (``diplomacy.utils.export.load_saved_games_from_disk``). ``on_error``: ``'raise'`` (a bad
+    line raises :class:`MilaError` naming it), ``'warn'`` (warn and skip) or ``'ignore'``."""
+    if on_error not in ("raise", "warn", "ignore"):
+        raise ValueError(f"on_error must be 'raise', 'warn' or 'ignore', got {on_error!r}")
+    path = Path(input_path)
+    if not path.exists():
+        raise FileNotFoundError(f"no such file: {input_path}")
+    games: list[Game] = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                games.append(from_saved_game_format(json.loads(line), strict=False))
+            except (MilaError, ValueError) as exc:
+                if on_error == "raise":
+                    raise MilaError(f"{input_path}:{number}: {exc}") from None
+                if on_error == "warn":
+                    import warnings
+
+                    warnings.warn(f"{input_path}:{number}: {exc}", stacklevel=2)
+    return games
+
+
+def is_valid_saved_game(saved_game: Mapping[str, Any]) -> bool:
+    """Whether diplo replays the saved game as saved (MILA's ``is_valid_saved_game``)."""
+    try:
+        from_saved_game_format(saved_game, strict=True)
+    except (MilaError, ValueError, TypeError):
+        return False
+    return True
