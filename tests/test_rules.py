@@ -349,6 +349,7 @@ MOVEMENT_OPTIONS = {
     "convoy_fallback": ("none", "land"),
     "support_coast": ("match", "any"),
     "own_support": ("never", "convoyed"),
+    "head_to_head_own_support": ("counts", "void"),
     "convoyed_attack_from": ("army", "sea"),
     "retreat_after_convoy": ("vacant", "any"),
 }
@@ -508,10 +509,11 @@ def test_mila_is_todays_rulings_with_its_departures() -> None:
         "convoy_fallback": "land",
         "support_coast": "any",
         "own_support": "convoyed",
+        "head_to_head_own_support": "void",
         "convoyed_attack_from": "sea",
         "retreat_after_convoy": "any",
     }
-    assert MILA.waive == "free" and MILA.civil_disorder == "owned"
+    assert MILA.waive == "free" and MILA.civil_disorder == "home"
     assert Rules().waive == "uses_build" and Rules(edition="1971").convoy_fallback == "land"
     assert Rules(edition="mila", waive="uses_build").waive == "uses_build"
 
@@ -573,6 +575,74 @@ def test_mila_counts_own_support_of_a_convoyed_attack(backend: str) -> None:
     }
     assert not _ruled(doc, DEFAULT_RULES, backend)["dislodged"]
     assert "RUSSIA A ARM" in _board(_ruled(doc, MILA, backend))
+
+
+HEAD_TO_HEAD = {
+    "phase": "S1901M",
+    "units": {"AUSTRIA": ["A VIE", "A BUD", "A TRI", "A BOH"], "RUSSIA": ["A GAL"]},
+    "orders": {
+        "AUSTRIA": [
+            "A VIE - GAL",
+            "A BUD S A VIE - GAL",
+            "A TRI S A GAL - VIE",
+            "A BOH S A GAL - VIE",
+        ],
+        "RUSSIA": ["A GAL - VIE"],
+    },
+}
+
+
+def test_mila_voids_own_support_in_a_head_to_head_defence(backend: str) -> None:
+    # head_to_head_own_support_void (DATC 6.E.12: the support may not dislodge Austria's own
+    # unit but defends the Russian move, so both bounce; MILA voids it and GAL is dislodged).
+    today = _ruled(HEAD_TO_HEAD, DEFAULT_RULES, backend)
+    assert not today["dislodged"] and "RUSSIA A GAL" in _board(today)
+    mila = _ruled(HEAD_TO_HEAD, MILA, backend)
+    assert "AUSTRIA A GAL" in _board(mila) and "A GAL" in str(mila["dislodged"])
+    alone = Rules(head_to_head_own_support="void")
+    assert "AUSTRIA A GAL" in _board(_ruled(HEAD_TO_HEAD, alone, backend))
+
+
+def test_mila_bounces_a_head_to_head_of_as_many_supports(backend: str) -> None:
+    # MILA bounces both moves when both have as many supports, whatever their owners: VIE and
+    # GAL have one each (GAL's is Austria's own), and both bounce, as under the DATC.
+    doc = {
+        "phase": "S1901M",
+        "units": {"AUSTRIA": ["A VIE", "A BUD", "A TRI"], "RUSSIA": ["A GAL", "A UKR"]},
+        "orders": {
+            "AUSTRIA": ["A VIE - GAL", "A BUD S A VIE - GAL", "A TRI S A GAL - VIE"],
+            "RUSSIA": ["A GAL - VIE", "A UKR H"],
+        },
+    }
+    for rules in (DEFAULT_RULES, MILA):
+        out = _ruled(doc, rules, backend)
+        assert not out["dislodged"] and "RUSSIA A GAL" in _board(out), rules.edition
+
+
+@pytest.mark.parametrize(
+    "russia",
+    [["A GAL - VIE"], ["A GAL - VIE", "A UKR H"], ["A GAL - VIE", "A UKR S A GAL - VIE"]],
+)
+@pytest.mark.parametrize("backend", ["python", "rust"])
+def test_mila_itself_rules_head_to_head_own_support_as_its_edition(
+    backend: str, russia: list[str]
+) -> None:
+    diplomacy = pytest.importorskip("diplomacy")
+    units = {"AUSTRIA": ["A VIE", "A BUD", "A TRI", "A BOH"], "RUSSIA": ["A GAL", "A UKR"]}
+    orders = {**HEAD_TO_HEAD["orders"], "RUSSIA": russia}
+    game = diplomacy.Game()
+    game.clear_units()
+    for power, listed in units.items():
+        game.set_units(power, listed)
+    for power, listed in orders.items():
+        game.set_orders(power, listed)
+    game.process()
+    theirs = {f"{p} {u.lstrip('*')}" for p, us in game.get_state()["units"].items() for u in us}
+    ours = _ruled({"phase": "S1901M", "units": units, "orders": orders}, MILA, backend)
+    dislodged = {f"{p} {u}" for p, us in ours["dislodged"].items() for u in us}
+    assert _board(ours) | dislodged == theirs
+    retreats = {p: r for p, r in game.get_state()["retreats"].items() if r}
+    assert ours["dislodged"] == retreats
 
 
 def test_mila_convoyed_attack_comes_from_the_sea(backend: str) -> None:
@@ -744,7 +814,7 @@ def test_both_engines_rule_milas_retreat_lists_alike() -> None:
     from diplo.model.orders import parse_order
 
     listed = 0
-    for seed in range(1000):
+    for seed in range(2000):
         phase = _retreat_phase_listing_occupied(seed)
         if phase is None:
             continue
@@ -796,4 +866,6 @@ def test_a_pickled_fast_game_keeps_its_edition() -> None:
 
     data = FastGame(position)._core.state_bytes()
     with pytest.raises(ValueError, match="do not match"):
-        _core.FastGame.from_state_bytes(fast_map(position.map), data, OLDER.to_json())
+        _core.FastGame.from_state_bytes(
+            fast_map(position.map), data, Rules(edition="mila", civil_disorder="owned").to_json()
+        )

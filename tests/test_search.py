@@ -217,6 +217,29 @@ def test_what_is_hashed_changes_the_hash() -> None:
     assert base not in hashes and len(hashes) == len(variants)
 
 
+def test_the_hash_depends_on_the_whole_map_not_only_its_names() -> None:
+    import json
+    from importlib.resources import files
+
+    doc = json.loads(files("diplo.data").joinpath("standard.json").read_text())
+    start = Position.initial(standard_map())
+    base = FastGame(start).hash
+    # Two maps that share every name: one edge fewer, or one centre fewer, each seeds its own keys.
+    fewer_edges = {**doc, "army_edges": [e for e in doc["army_edges"] if e != ["BOH", "GAL"]]}
+    assert len(fewer_edges["army_edges"]) == len(doc["army_edges"]) - 1
+    provinces = [{**p, "center": False} if p["abbr"] == "BEL" else p for p in doc["provinces"]]
+    fewer_centres = {**doc, "provinces": provinces}
+    hashes = {base}
+    for changed in (fewer_edges, fewer_centres):
+        other = Map.from_dict(changed)
+        position = Position.initial(other)
+        assert position.units.keys() == start.units.keys()
+        hashes.add(FastGame(position).hash)
+    assert len(hashes) == 3
+    # The same map read twice hashes alike.
+    assert FastGame(Position.initial(Map.from_dict(doc))).hash == base
+
+
 def test_retreat_options_are_part_of_the_hash() -> None:
     for seed in range(40):
         for state in _random_play(seed, 1906):

@@ -47,7 +47,10 @@ army convoyed to a neighbour moves overland when its convoy orders form no route
 ordered "via convoy", when its convoy is disrupted; the 1971 edition reads 6.G.4 so too),
 ``support_coast="any"`` (a fleet's move support counts whatever coast it names),
 ``own_support="convoyed"`` (a power's support of an attack on its own unit counts when the attack
-is convoyed "via convoy" or beyond the army's neighbours), ``convoyed_attack_from="sea"`` (a
+is convoyed "via convoy" or beyond the army's neighbours), ``head_to_head_own_support="void"`` (in a head-to-head battle a power's support of the foreign
+attack on its own unit gives that attack no defence either, unless both moves have as many
+supports: MILA voids the support, where DATC 6.E.12 counts it for all but dislodging),
+``convoyed_attack_from="sea"`` (a
 convoyed attack does not cut a support to hold a fleet every route of it needs),
 ``retreat_after_convoy="any"`` (a unit dislodged by a convoyed attack lists every place it could
 move to among its retreat options, occupied provinces included, and may retreat to any of them
@@ -71,6 +74,7 @@ __all__ = [
     "ConvoyFallback",
     "ConvoyedAttackFrom",
     "Edition",
+    "HeadToHeadOwnSupport",
     "OwnSupport",
     "Paradox",
     "RetreatAfterConvoy",
@@ -89,6 +93,7 @@ Paradox: TypeAlias = Literal["szykman", "1971", "1982", "2000"]
 ConvoyFallback: TypeAlias = Literal["none", "land"]
 SupportCoast: TypeAlias = Literal["match", "any"]
 OwnSupport: TypeAlias = Literal["never", "convoyed"]
+HeadToHeadOwnSupport: TypeAlias = Literal["counts", "void"]
 ConvoyedAttackFrom: TypeAlias = Literal["army", "sea"]
 RetreatAfterConvoy: TypeAlias = Literal["vacant", "any"]
 Waive: TypeAlias = Literal["uses_build", "free"]
@@ -99,6 +104,7 @@ _TODAY_NOT_MILA = {
     "convoy_fallback": "none",
     "support_coast": "match",
     "own_support": "never",
+    "head_to_head_own_support": "counts",
     "convoyed_attack_from": "army",
     "retreat_after_convoy": "vacant",
     "waive": "uses_build",
@@ -107,6 +113,7 @@ _MILA = {
     "convoy_fallback": "land",
     "support_coast": "any",
     "own_support": "convoyed",
+    "head_to_head_own_support": "void",
     "convoyed_attack_from": "sea",
     "retreat_after_convoy": "any",
     "waive": "free",
@@ -165,7 +172,8 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         "adjacent_convoy": "intent",
         "convoy_disruption": "all",
         "paradox": "szykman",
-        "civil_disorder": "owned",
+        # MILA disbands in civil disorder by distance from the home centres (4.D.8, older rules).
+        "civil_disorder": "home",
         **_MILA,
     },
 }
@@ -179,6 +187,7 @@ _CHOICES: Mapping[str, tuple[str, ...]] = {
     "convoy_fallback": ("none", "land"),
     "support_coast": ("match", "any"),
     "own_support": ("never", "convoyed"),
+    "head_to_head_own_support": ("counts", "void"),
     "convoyed_attack_from": ("army", "sea"),
     "retreat_after_convoy": ("vacant", "any"),
     "waive": ("uses_build", "free"),
@@ -199,6 +208,7 @@ _KEYS = (
     "convoy_fallback",
     "support_coast",
     "own_support",
+    "head_to_head_own_support",
     "convoyed_attack_from",
     "retreat_after_convoy",
     "waive",
@@ -239,6 +249,7 @@ class Rules:
     convoy_fallback: ConvoyFallback = _FROM_EDITION
     support_coast: SupportCoast = _FROM_EDITION
     own_support: OwnSupport = _FROM_EDITION
+    head_to_head_own_support: HeadToHeadOwnSupport = _FROM_EDITION
     convoyed_attack_from: ConvoyedAttackFrom = _FROM_EDITION
     retreat_after_convoy: RetreatAfterConvoy = _FROM_EDITION
     waive: Waive = _FROM_EDITION

@@ -345,10 +345,22 @@ class _MovementResolver:
         supports = self.hold_supports.get(province)
         return 1 + ((yield from self.support_count(supports)) if supports else 0)
 
-    def defend_strength(self, origin: str) -> Steps[int]:
-        """DATC 5.B.7."""
+    def defend_strength(self, origin: str, against: str) -> Steps[int]:
+        """DATC 5.B.7: the defence of the move from ``origin`` in its head-to-head battle with
+        the move from ``against``."""
         supports = self.move_supports[origin]
-        return 1 + ((yield from self.support_count(supports)) if supports else 0)
+        if not supports:
+            return 1
+        strength = 1 + (yield from self.support_count(supports))
+        if self.rules.head_to_head_own_support == "void":
+            # MILA: the support a power gives to the attack on its own unit is void, so it
+            # defends nothing either (DATC 6.E.12 counts it); where both moves have as many
+            # supports, MILA bounces both, as the full count does.
+            attacker = self.units[against].power
+            theirs = self.move_supports[against]
+            if 1 + ((yield from self.support_count(theirs)) if theirs else 0) != strength:
+                strength = 1 + (yield from self.support_count(supports, exclude_power=attacker))
+        return strength
 
     def prevent_strength(self, origin: str) -> Steps[int]:
         """DATC 5.B.6."""
@@ -378,7 +390,7 @@ class _MovementResolver:
         # DATC 6.E.4: head to head, the opponent defends with its defend strength whether or not
         # it is dislodged; else the destination holds with its hold strength.
         if opponent is not None:
-            best = yield from self.defend_strength(opponent)
+            best = yield from self.defend_strength(opponent, origin)
         else:
             best = (yield from self.hold_strength(dest)) if dest in self.units else 0
         by = dest

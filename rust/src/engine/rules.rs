@@ -131,6 +131,13 @@ impl Rules {
                     _ => return bad("own_support", "never convoyed"),
                 }
             }
+            ("head_to_head_own_support", RuleValue::Name(v)) => {
+                self.resolver.head_to_head_own_support_void = match v {
+                    "counts" => false,
+                    "void" => true,
+                    _ => return bad("head_to_head_own_support", "counts void"),
+                }
+            }
             ("convoyed_attack_from", RuleValue::Name(v)) => {
                 self.resolver.attack_from_sea = match v {
                     "army" => false,
@@ -217,7 +224,8 @@ impl Rules {
             Edition::E2023 => (Intent, AllRoutes, Paradox::Szykman, OwnedCentres),
             // 4.A.3: only "by convoy" convoys to a neighbour; the rest as today's.
             Edition::Dptg => (Explicit, AllRoutes, Paradox::Szykman, OwnedCentres),
-            Edition::Mila => (Intent, AllRoutes, Paradox::Szykman, OwnedCentres),
+            // MILA disbands in civil disorder by distance from the home centres.
+            Edition::Mila => (Intent, AllRoutes, Paradox::Szykman, HomeCentres),
         };
         // MILA's departures from the DATC (`docs/mila-compat.md`), on only in its edition.
         let mila = edition == Edition::Mila;
@@ -231,6 +239,7 @@ impl Rules {
             convoy_fallback: mila || edition == Edition::E1971,
             support_coast_ignored: mila,
             own_support_of_convoyed: mila,
+            head_to_head_own_support_void: mila,
             attack_from_sea: mila,
             retreat_any_after_convoy: mila,
         };

@@ -17,8 +17,9 @@
 //! The keys are not a table: key `k` of a fact is [`mix`] (the SplitMix64 finaliser, a bijection)
 //! of the map's seed plus the fact's number times an odd constant, so two different facts never
 //! share a key, and a key is the same in every process and every run. The seed of a map is the
-//! FNV-1a hash of its location and power names ([`map_seed`]): games on one map share their keys,
-//! and the same position on two different maps hashes differently.
+//! FNV-1a hash of the whole map, names and tables ([`map_seed`]): games on one map share their
+//! keys, and the same position on two different maps hashes differently, even where the two
+//! maps share every name.
 
 use super::game_map::{Bits, GameMap, Mask, NO_POWER};
 use super::state::{Piece, State};
@@ -82,17 +83,42 @@ fn piece_number(p: Piece) -> u64 {
     (p.power as u64) << 1 | p.fleet as u64
 }
 
-/// The seed of a map's keys: FNV-1a over its location and power names (each ended by a zero
-/// byte), the same in every process.
+/// The seed of a map's keys: FNV-1a over the whole map (its location and power names, each
+/// ended by a zero byte, then every table of its spec: provinces of the locations, terrain, army
+/// and fleet edges, centres, ports, homes, the name order and the victory count), the same in
+/// every process. Two maps that differ in anything, even sharing every name, seed differently.
 pub fn map_seed<M: Mask>(map: &GameMap<M>) -> u64 {
-    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-    let names = map.spec.locations.iter().chain(map.spec.powers.iter());
-    for name in names {
-        for &b in name.as_bytes().iter().chain(std::iter::once(&0u8)) {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    fn eat(h: &mut u64, bytes: &[u8]) {
+        for &b in bytes {
+            *h ^= b as u64;
+            *h = h.wrapping_mul(0x0000_0100_0000_01B3);
         }
     }
+    fn eat_list(h: &mut u64, list: &[u16]) {
+        // The length first, so that the lists of a table cannot run into each other.
+        eat(h, &(list.len() as u32).to_le_bytes());
+        for &v in list {
+            eat(h, &v.to_le_bytes());
+        }
+    }
+    let spec = &map.spec;
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for name in spec.locations.iter().chain(spec.powers.iter()) {
+        eat(&mut h, name.as_bytes());
+        eat(&mut h, &[0]);
+    }
+    eat_list(&mut h, &spec.loc_province);
+    eat(&mut h, &spec.province_kind);
+    for table in [&spec.army_adj, &spec.fleet_adj, &spec.homes] {
+        eat(&mut h, &(table.len() as u32).to_le_bytes());
+        for list in table.iter() {
+            eat_list(&mut h, list);
+        }
+    }
+    eat_list(&mut h, &spec.centers);
+    eat_list(&mut h, &spec.ports);
+    eat_list(&mut h, &spec.name_rank);
+    eat(&mut h, &spec.victory.to_le_bytes());
     h
 }
 

@@ -388,7 +388,7 @@ impl<'m> Adjudicator<'m> {
         let dest = self.board.a[u];
         // DATC 6.E.4: head to head, the opponent's defend strength; else the destination's hold.
         let mut best = if opp != NONE {
-            self.defend_strength(opp as usize)
+            self.defend_strength(opp as usize, u)
         } else {
             self.hold_strength(dest)
         };

@@ -77,6 +77,10 @@ pub struct Rulings {
     /// MILA: a power's support of an attack on its own unit counts when the attack is convoyed
     /// "via convoy" or beyond the army's neighbours (off: 6.D.12).
     pub own_support_of_convoyed: bool,
+    /// MILA: in a head-to-head battle a power's support of the attack on its own unit gives
+    /// that attack no defence either, unless both moves have as many supports (off: it counts
+    /// for all but dislodging, DATC 6.E.12).
+    pub head_to_head_own_support_void: bool,
     /// MILA: a convoyed attack comes from its convoying sea, so it does not cut a support to
     /// hold a fleet every route of it needs (off: it comes from the army's province, 4.A.4).
     pub attack_from_sea: bool,

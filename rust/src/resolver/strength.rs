@@ -71,9 +71,21 @@ impl Adjudicator<'_> {
         1 + self.supports(u, Some(defender))
     }
 
-    /// DATC 5.B.7 DEFEND STRENGTH of unit `u` in a head-to-head battle.
-    pub(crate) fn defend_strength(&mut self, u: usize) -> u32 {
-        1 + self.supports(u, None)
+    /// DATC 5.B.7 DEFEND STRENGTH of unit `u` in its head-to-head battle with unit `against`.
+    pub(crate) fn defend_strength(&mut self, u: usize, against: usize) -> u32 {
+        if self.board.sup_head[u] == NONE {
+            return 1;
+        }
+        let strength = 1 + self.supports(u, None);
+        // MILA: the support a power gives to the attack on its own unit is void, so it defends
+        // nothing either (DATC 6.E.12 counts it); where both moves have as many supports,
+        // MILA bounces both, as the full count does.
+        if self.rulings.head_to_head_own_support_void
+            && 1 + self.supports(against, None) != strength
+        {
+            return 1 + self.supports(u, Some(self.board.power[against]));
+        }
+        strength
     }
 
     /// DATC 5.B.6 PREVENT STRENGTH of unit `u`'s move: 0 without a route; 0 when it lost a
