@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # An engine that rules as diplo does, then says every order of every phase succeeded.
 OPTIMIST = (
     "import json, sys\n"
-    "from diplo.adjudicate import adjudicate_document\n"
+    "from diplo.formats.contract import adjudicate_document\n"
     "for line in sys.stdin:\n"
     "    out = adjudicate_document(json.loads(line))\n"
     "    for r in out['results']:\n"

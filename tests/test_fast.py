@@ -1,8 +1,9 @@
-"""The code API (``diplo.fast``) against the reference: the reason two implementations exist.
+"""The code API (``diplo.engine.codes``) against the reference: the reason two implementations
+exist.
 
 (a) Legal orders: on generated positions of every phase kind and on positions reached in random
     self-play, every slot of :meth:`FastGame.legal_orders`, decoded, is exactly the corresponding
-    entry of :func:`diplo.legal.legal_orders`, and the slots come in the order of its keys.
+    entry of :func:`diplo.api.legal.legal_orders`, and the slots come in the order of its keys.
 (b) Rulings: random self-play games, with the RandomPlayer's orders encoded and random, malformed,
     illegal, duplicated and contradictory codes mixed in, played through :class:`FastGame` and
     through ``process_phase(position, orders, "python")`` give the same result and success for every

@@ -16,8 +16,8 @@ from diplo.model.position import Phase, Piece, Position
 def random_orders(position: Position, power: str, rng: random.Random) -> list[str]:
     """A simple random order set: moves, supports of them, holds, retreats, builds, disbands.
 
-    Deliberately independent of ``diplo.player`` so that these tests do not move when the bots
-    change; ``test_gamefile`` also plays a game with ``diplo.player.RandomPlayer`` when present.
+    Deliberately independent of ``diplo.api.player`` so that these tests do not move when the bots
+    change; ``test_gamefile`` also plays a game with ``diplo.api.player.RandomPlayer`` when present.
     """
     game_map = position.map
     kind = position.phase.kind

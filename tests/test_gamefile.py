@@ -164,7 +164,7 @@ def test_not_json(tmp_path: Path) -> None:
 
 
 def test_round_trip_with_the_project_random_player() -> None:
-    player = pytest.importorskip("diplo.player")
+    player = pytest.importorskip("diplo.api.player")
     game = Game(backend="python", max_year=1903)
     seed = 0
     while not game.is_over:

@@ -1,4 +1,4 @@
-"""Legal-order enumeration (``diplo.legal``): the list equals what validation accepts.
+"""Legal-order enumeration (``diplo.api.legal``): the list equals what validation accepts.
 
 The contract: an order validates as legal exactly when its normalised form (the ``order`` of the
 legal ruling) is listed by :func:`legal_orders`, and every listed order validates as legal and

@@ -1,4 +1,4 @@
-"""Tests of the standard map data and its loader (diplo.map).
+"""Tests of the standard map data and its loader (diplo.model.map).
 
 The adjacency was written from the board and then compared, edge by edge, with the standard map of
 the MILA engine (``diplomacy==1.1.2``, ``Map('standard').abuts``) by a throwaway script outside the

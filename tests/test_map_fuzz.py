@@ -1,5 +1,5 @@
 """The map loaders under hostile input: a malformed map file, or MILA ``.map`` file, raises
-:class:`~diplo.map.MapError` naming the entry (or the line), never another exception.
+:class:`~diplo.model.map.MapError` naming the entry (or the line), never another exception.
 
 The reproducers of issue 13 come first; then hypothesis fuzz tests: structure-aware mutations of
 the shipped standard map (a value anywhere replaced by arbitrary JSON), arbitrary bytes through

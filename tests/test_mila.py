@@ -2,7 +2,7 @@
 
 The corpus (``../shared/corpus/mila-random-s0-199.jsonl.gz``, see its README) holds 200 random
 games ruled by the MILA engine, phase by phase. :func:`test_differential_against_mila` feeds each
-phase's ``state`` and submitted ``orders`` to :func:`diplo.adjudicate.process_phase` and compares
+phase's ``state`` and submitted ``orders`` to :func:`diplo.api.phase.process_phase` and compares
 the ruling with MILA's ``results``, ``next_state`` and ``next_phase``.
 
 MILA is not the authority (the DATC is), and it rules a few things differently. Every known

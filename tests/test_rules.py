@@ -1,5 +1,5 @@
-"""The rules value (``diplo.rules.Rules``): every option changes the outcome where the rules say it
-should, on the Python reference, the object API on the Rust core and the code API alike."""
+"""The rules value (``diplo.model.rules.Rules``): every option changes the outcome where the rules
+say it should, on the Python reference, the object API on the Rust core and the code API alike."""
 
 from __future__ import annotations
 
@@ -179,7 +179,7 @@ def test_build_anywhere_builds_in_an_owned_centre(backend: str) -> None:
         assert not process_phase(position, {"FRANCE": [order]}, backend).results[0].legal
     # The code API offers the same site and carries the build out.
     game = FastGame(position)
-    # Build sites first, then the power's waive in a slot of its own (diplo.fast: slots).
+    # Build sites first, then the power's waive in a slot of its own (diplo.engine.codes: slots).
     assert game.slots() == [("FRANCE", "BEL"), ("FRANCE", "FRANCE")]
     texts = {_text(c, position): c for c in game.legal_orders()[0]}
     assert set(texts) == {"A BEL B", "F BEL B"}
@@ -577,7 +577,7 @@ def test_mila_counts_own_support_of_a_convoyed_attack(backend: str) -> None:
     assert "RUSSIA A ARM" in _board(_ruled(doc, MILA, backend))
 
 
-HEAD_TO_HEAD = {
+HEAD_TO_HEAD: dict[str, Any] = {
     "phase": "S1901M",
     "units": {"AUSTRIA": ["A VIE", "A BUD", "A TRI", "A BOH"], "RUSSIA": ["A GAL"]},
     "orders": {
@@ -629,7 +629,7 @@ def test_mila_itself_rules_head_to_head_own_support_as_its_edition(
 ) -> None:
     diplomacy = pytest.importorskip("diplomacy")
     units = {"AUSTRIA": ["A VIE", "A BUD", "A TRI", "A BOH"], "RUSSIA": ["A GAL", "A UKR"]}
-    orders = {**HEAD_TO_HEAD["orders"], "RUSSIA": russia}
+    orders: dict[str, list[str]] = {**HEAD_TO_HEAD["orders"], "RUSSIA": russia}
     game = diplomacy.Game()
     game.clear_units()
     for power, listed in units.items():

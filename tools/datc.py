@@ -3,15 +3,15 @@
 
 Reads the DATC HTML (default ``../shared/datc/DATC_v3_0.html`` relative to the repository root),
 takes every ``<h4><a name="6.X.N">`` case with its prose and its ``<pre>`` order blocks, merges
-the hand-written expectations of ``tests/datc/expected/6.X.json`` and writes the fixture. See
-``tests/datc/README.md`` for the format.
+the hand-written expectations in ``tests/datc/expected/`` (one file a section, ``6.A.json``...) and
+writes the fixture. See ``tests/datc/README.md`` for the format.
 
     python tools/datc.py                 # regenerate python/diplo/data/datc_cases.json
     python tools/datc.py --check         # exit 1 when the checked-in file is stale
     python tools/datc.py --strict        # a missing expectation is an error
 
-Standard library only: the tool must run before the package is built. When ``diplo.orders``
-and ``diplo.map`` are importable, every order is also checked with diplo's own parser.
+Standard library only: the tool must run before the package is built. When ``diplo.model.orders``
+and ``diplo.model.map`` are importable, every order is also checked with diplo's own parser.
 """
 
 from __future__ import annotations
@@ -428,8 +428,8 @@ def diplo_order_check() -> OrderCheck | None:
     if python_dir not in sys.path:
         sys.path.insert(0, python_dir)
     try:
-        standard_map = importlib.import_module("diplo.map").standard_map
-        parse_order = importlib.import_module("diplo.orders").parse_order
+        standard_map = importlib.import_module("diplo.model.map").standard_map
+        parse_order = importlib.import_module("diplo.model.orders").parse_order
     except (ImportError, AttributeError):
         return None
     board = standard_map()
@@ -457,7 +457,7 @@ def build(html_path: Path, strict: bool, use_diplo: bool) -> tuple[str, list[str
     warnings = (
         []
         if check_order is not None or not use_diplo
-        else ["diplo.orders/diplo.map not importable: orders checked by pattern only"]
+        else ["diplo.model.orders/diplo.model.map not importable: orders checked by pattern only"]
     )
     cases = extract_cases(html, check_order)
     check_counts(cases)

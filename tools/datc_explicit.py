@@ -4,7 +4,7 @@
 The Rust tests (``rust/tests/datc.rs``) read it: they have no order parser for the DATC's prose
 and no harness to work out the units a case implies, so this file gives them, per phase, the
 whole starting position, every order in the canonical short form with its code-API code, and
-the expected results (see :func:`diplo.conformance.explicit_cases`). Regenerate it after
+the expected results (see :func:`diplo.apps.conformance.explicit_cases`). Regenerate it after
 ``tools/datc.py`` changed ``python/diplo/data/datc_cases.json``::
 
     python tools/datc_explicit.py            # regenerate

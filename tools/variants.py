@@ -3,7 +3,7 @@
 
 The adjacencies of a variant are facts of its published map; diplo takes them from the map files
 the MILA engine ships (PyPI ``diplomacy`` 1.1.2, the ``compare`` extra), read by
-``diplo.variants.load_mila_map``:
+``diplo.model.variants.load_mila_map``:
 
 * ``pure``, ``ancmed``: MILA's ``pure.map`` and ``ancmed.map`` as read;
 * ``fleet_rome``, ``france_austria``, ``germany_italy``: the standard board of

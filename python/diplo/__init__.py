@@ -9,6 +9,7 @@ The everyday API, importable from here::
     game = diplo.Game(max_year=1905)              # whole games, phase after phase
     options = diplo.legal_orders(game.position)   # every legal order per unit
     fast = diplo.FastGame()                       # the code API: integer-coded orders
+    mila = diplo.Rules(edition="mila")            # the rules a game is played under
 
 Orders are text in the short form (``A PAR - BUR``) or objects (:func:`parse_order`,
 :func:`format_order`). Bad input raises one of the error types below, all subclasses of
@@ -21,7 +22,7 @@ plain Python) and :mod:`diplo.engine` (the Rust engine) side by side, :mod:`dipl
 front door: ``process_phase``, ``Game``, legal orders), :mod:`diplo.formats` (the JSON contract,
 game files, MILA's saved games), and the applications (:mod:`diplo.apps`, :mod:`diplo.render`,
 :mod:`diplo.rollouts`, :mod:`diplo.env`, :mod:`diplo.compat`). The modules of earlier releases
-(``diplo.game``, ``diplo.fast``, ``diplo.legal``, ...) still import, as aliases.
+(``diplo.game``, ``diplo.fast``, ``diplo.legal``, ...) still import, as public aliases.
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ from __future__ import annotations
 from . import render  # noqa: F401  (registers the board pictures with model.display)
 from ._version import __version__
 from .api.game import Game, GameOverError
-from .api.legal import legal_orders
+from .api.legal import legal_order_texts, legal_orders
 from .api.phase import process_phase
-from .engine.codes import FastGame
+from .engine.codes import FastGame, process_batch
 from .formats.contract import DocumentError
 from .formats.gamefile import GameFileError
 from .formats.mila import MilaError
@@ -40,6 +41,7 @@ from .model.map import Map, MapError, standard_map
 from .model.orders import Order, OrderParseError, format_order, parse_order
 from .model.position import Phase, Position, PositionError
 from .model.results import PhaseOutcome, Result
+from .model.rules import Rules, RulesError
 
 __all__ = [
     "DocumentError",
@@ -57,10 +59,14 @@ __all__ = [
     "Position",
     "PositionError",
     "Result",
+    "Rules",
+    "RulesError",
     "__version__",
     "format_order",
+    "legal_order_texts",
     "legal_orders",
     "parse_order",
+    "process_batch",
     "process_phase",
     "standard_map",
 ]

@@ -36,8 +36,9 @@ __version__: Final[str]
 #: The resolver's result codes by number: ok, bounce, cut, dislodged, no_convoy, void (the engine
 #: adds 6, illegal).
 RESULT_NAMES: Final[list[str]]
-#: The order kinds by the kind number in bits 0-3 of a ``u64`` order code (the ``diplo.orders``
-#: class names): Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive.
+#: The order kinds by the kind number in bits 0-3 of a ``u64`` order code (the
+#: ``diplo.model.orders`` class names): Hold, Move, SupportHold, SupportMove, Convoy, Retreat,
+#: Disband, Build, Waive.
 ORDER_KINDS: Final[list[str]]
 #: The bit fields of an order code: ``kind_mask``; the index fields' ``field_width`` and
 #: ``field_mask``; ``loc_shift`` (a waive's power at ``power_shift``, the same field),
@@ -51,7 +52,7 @@ def _panic_for_test(message: str) -> None:
     """Panics inside the guard every entry point uses; raises ``RuntimeError`` (tests only)."""
 
 # --------------------------------------------------------------------------- the code API
-# Wrapped by ``diplo.fast`` (documented there): call that module, not these directly.
+# Wrapped by ``diplo.engine.codes`` (documented there): call that module, not these directly.
 
 @final
 class FastMap:
@@ -60,7 +61,7 @@ class FastMap:
 
     ``province_kind``: 0 land, 1 coast, 2 sea; ``homes``: per power its home centres;
     ``name_rank``: per province its rank by English name (the civil-disorder tie-break);
-    ``order_classes``: the ``diplo.orders`` classes in ``ORDER_KINDS`` order, by which order
+    ``order_classes``: the ``diplo.model.orders`` classes in ``ORDER_KINDS`` order, by which order
     objects are told apart (by identity; without them the core reads no order object);
     ``ports``: the coastal provinces whose fleets may convoy. Raises ``ValueError`` on a map
     that does not fit the encoding or does not check (or has more chains of seas than the
@@ -164,7 +165,7 @@ class FastGame:
         self,
     ) -> tuple[list[list[int]], list[list[str]], list[tuple[str, str]]]: ...
     def legal_by_power(self) -> dict[str, dict[str, list[str]]]:
-        """Every power's legal order texts, keyed as diplo.legal keys them."""
+        """Every power's legal order texts, keyed as diplo.api.legal keys them."""
     def legal_of(self, power: int) -> dict[str, list[str]]:
         """One power's entry of legal_by_power (by index), made afresh."""
     def orderable(self) -> list[str]:
@@ -352,7 +353,8 @@ def _panic_in_next_call() -> None:
 def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
     """``(codes, offsets)``, the flat form of ``orders`` for ``process_batch``."""
 
-#: The engine's reason codes for refused orders, by index (0 "ok"), as diplo.validation names them.
+#: The engine's reason codes for refused orders, by index (0 "ok"), as diplo.reference.validation
+#: names them.
 REASON_NAMES: Final[list[str]]
 
 #: The why codes of the engine's retreat and adjustment rulings, by index: the keys of

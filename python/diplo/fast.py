@@ -1,6 +1,7 @@
-"""An alias kept from earlier releases: :mod:`diplo.fast` is now :mod:`diplo.engine.codes`.
+"""A public alias of the first layout: :mod:`diplo.fast` is now :mod:`diplo.engine.codes`.
 
-Code written against the old module runs unchanged; new code imports the new home.
+Code written against the old path (the README documented it before the layers) runs unchanged;
+nothing inside the project imports it (`tools/check_imports.py`); new code imports the new home.
 """
 
 from __future__ import annotations

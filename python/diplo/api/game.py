@@ -1,8 +1,8 @@
 """The game: a phase machine over immutable positions, with history, resignation and draws.
 
-A :class:`Game` holds the current :class:`~diplo.position.Position`, the orders submitted for it,
-and the record of every phase played. :meth:`Game.process` rules on the current phase with
-:func:`diplo.adjudicate.process_phase` and moves on to the next position.
+A :class:`Game` holds the current :class:`~diplo.model.position.Position`, the orders submitted for
+it, and the record of every phase played. :meth:`Game.process` rules on the current phase with
+:func:`diplo.api.phase.process_phase` and moves on to the next position.
 
 Positions are immutable. :meth:`Game.process` never changes a position: it builds a new one, so a
 caller may keep any position it was handed (``game.position``, ``record.position``,
@@ -20,7 +20,7 @@ How a game ends
 Civil disorder and resignation
     :meth:`Game.resign` puts a power into civil disorder for the rest of the game. It stays on the
     board and takes no more orders; the engine treats it exactly as a power that sent no orders,
-    which is what :func:`~diplo.adjudicate.process_phase` already does with missing orders:
+    which is what :func:`~diplo.api.phase.process_phase` already does with missing orders:
 
     * movement: every unit holds (and may receive hold support from others, DATC 4.D.9);
     * retreat: every dislodged unit is disbanded;
@@ -78,7 +78,7 @@ __all__ = ["Game", "GameOverError", "PhaseRecord"]
 class PhaseRecord:
     """One processed phase: the position it started from, the orders given, and the ruling.
 
-    ``orders`` holds the orders as submitted (text as given; an :class:`~diplo.orders.Order`
+    ``orders`` holds the orders as submitted (text as given; an :class:`~diplo.model.orders.Order`
     object in its canonical short form), per power in the map's order, only for powers that
     submitted something. Replaying them on ``position`` gives ``outcome`` again.
     """
@@ -155,7 +155,7 @@ _GAME_STATE = frozenset(
 class Game:
     """A game of Diplomacy, phase after phase (see the module documentation for the rules).
 
-    ``map`` is a :class:`~diplo.map.Map` (default: the standard map), ``backend`` the movement
+    ``map`` is a :class:`~diplo.model.map.Map` (default: the standard map), ``backend`` the movement
     resolver (``"rust"``, ``"python"`` or ``None`` for the fastest built), ``max_year`` the last
     year to play (``None``: play until a solo victory or an agreed draw).
 
@@ -171,7 +171,7 @@ class Game:
     ) -> None:
         game_map = standard_map() if map is None else map
         if rules is not None and not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a diplo.rules.Rules, got {type(rules).__name__}")
+            raise TypeError(f"rules must be a diplo.model.rules.Rules, got {type(rules).__name__}")
         self._init(Position.initial(game_map, rules=rules), backend, max_year)
 
     @classmethod
@@ -214,7 +214,7 @@ class Game:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (and deep-copied) as its versioned state: the positions and rulings of its
-        history in their plain form, a shipped map by its name (:class:`~diplo.map.Map`)."""
+        history in their plain form, a shipped map by its name (:class:`~diplo.model.map.Map`)."""
         return (_unpickle_game, (PICKLE_VERSION, dict(self.__dict__)))
 
     # ------------------------------------------------------------------ state
@@ -363,7 +363,7 @@ class Game:
         """Rule on the current phase, record it, and move on to the next position.
 
         Powers without orders (absent or resigned) are handled as the rules say for missing
-        orders. Returns the phase's :class:`~diplo.adjudicate.PhaseOutcome`; the game may be over
+        orders. Returns the phase's :class:`~diplo.model.results.PhaseOutcome`; the game may be over
         afterwards (``is_over``), by a solo victory or at the end of ``max_year``.
         """
         self._require_running()

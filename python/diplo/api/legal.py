@@ -22,10 +22,10 @@ __all__ = [
 def legal_order_texts(
     position: Position, power: str | None = None, backend: str | None = None
 ) -> dict[str, list[str]]:
-    """:func:`legal_orders` as canonical texts (:func:`~diplo.orders.format_order`): the same
+    """:func:`legal_orders` as canonical texts (:func:`~diplo.model.orders.format_order`): the same
     keys and the same lists in the same order. With the Rust backend (the default when built)
     the engine lists them without building an order object; those texts are what
-    :func:`~diplo.adjudicate.process_phase` reads fastest.
+    :func:`~diplo.api.phase.process_phase` reads fastest.
     """
     if power is not None:
         named = power_named(power, position.map)

@@ -1,6 +1,6 @@
 """A player that orders at random among the legal orders: a baseline bot and a test driver.
 
-Every choice is drawn from :func:`diplo.legal.legal_orders`, so every order it gives is legal.
+Every choice is drawn from :func:`diplo.api.legal.legal_orders`, so every order it gives is legal.
 Units and sites are visited in sorted order and each list of options is sorted, so a player
 seeded alike and asked about the same positions in the same sequence gives the same orders.
 """

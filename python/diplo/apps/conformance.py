@@ -4,10 +4,11 @@ It reads the fixture ``diplo/data/datc_cases.json``, shipped in the package (mad
 ``tools/datc.py`` from the DATC text and the hand-written expectations) and plays every case on
 each *path* into the adjudicator:
 
-- ``python``: the object API (:func:`diplo.adjudicate.process_phase`) on the pure-Python
+- ``python``: the object API (:func:`diplo.api.phase.process_phase`) on the pure-Python
   reference backend;
 - ``rust``: the same object API on the Rust backend;
-- ``fast``: :class:`diplo.fast.FastGame`, fed the same positions and the same orders as codes.
+- ``fast``: :class:`diplo.engine.codes.FastGame`, fed the same positions and the same orders as
+codes.
 
 Each path is compared with what the DATC says: every order's legality and success, the dislodged
 units and the board after each phase. A code names no power (an order belongs to its unit's

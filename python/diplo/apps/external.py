@@ -10,8 +10,8 @@ input, so that a process start is paid per batch, not per phase). :func:`run_dat
 fixture through it, phase by phase: the first phase of every case goes in one batch, then the
 second phase of the cases that have one (built from the engine's own output, as diplo chains its
 own phases), and so on; every output is read back into a ruling and compared with the DATC's
-expectations by the same checks as diplo's own run (:mod:`diplo.conformance`), so a failure says
-what the engine got wrong, or that its output could not be read.
+expectations by the same checks as diplo's own run (:mod:`diplo.apps.conformance`), so a failure
+says what the engine got wrong, or that its output could not be read.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class EngineError(RuntimeError):
 
 def diplo_command() -> str:
     """diplo's own command in ``--jsonl`` mode, as an external engine (for comparisons)."""
-    return f"{shlex.quote(sys.executable)} -m diplo.cli adjudicate --jsonl"
+    return f"{shlex.quote(sys.executable)} -m diplo.apps.cli adjudicate --jsonl"
 
 
 @dataclass

@@ -44,7 +44,7 @@ _MAX_DEPTH: Final = 8
 def mila_map_for(name: str) -> _DiploMap:
     """The diplo map of a MILA map name (``"standard_fleet_rome"``) or of a diplo name
     (``"fleet_rome"``), or of a MILA map diplo does not ship, read from MILA's ``.map`` file
-    (installed, or a path) by :func:`diplo.variants.load_mila_map`; :class:`MapError` else."""
+    (installed, or a path) by :func:`diplo.model.variants.load_mila_map`; :class:`MapError` else."""
     try:
         return map_named(_FROM_MILA.get(name, name))
     except MapError:
@@ -242,7 +242,7 @@ def _norm(phrase: str) -> str:
 class Map:
     """MILA's ``diplomacy.Map`` over a map: a MILA map name (``"standard"``,
     ``"standard_fleet_rome"``, ``"modern"``, ...), diplo's name of a shipped map, or the path of
-    a ``.map`` file. Raises :class:`diplo.map.MapError` for a name with neither."""
+    a ``.map`` file. Raises :class:`diplo.model.map.MapError` for a name with neither."""
 
     def __init__(self, name: str = "standard") -> None:
         if not isinstance(name, str):

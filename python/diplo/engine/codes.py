@@ -1,7 +1,7 @@
 """The code API: whole games on encoded orders, for bots that adjudicate millions of phases.
 
-The string/object API (:func:`diplo.adjudicate.process_phase`, :class:`diplo.game.Game`) stays the
-reference. This module is a second implementation of the same meaning, in the Rust core, on
+The string/object API (:func:`diplo.api.phase.process_phase`, :class:`diplo.api.game.Game`) stays
+the reference. This module is a second implementation of the same meaning, in the Rust core, on
 integer orders; ``tests/test_fast.py`` holds the two to identical rulings, positions and game
 ends.
 
@@ -30,9 +30,9 @@ Encoded orders
     not have, is *malformed*: :func:`decode_order` refuses it and a game rules it illegal. A code
     carries no unit type (validation ignores a wrong one, DATC 4.C.2), so it means an order for
     whatever unit stands at that location; its meaning is exactly the normalised
-    :class:`~diplo.orders.Order` :mod:`diplo.validation` gives it in the position where it is
-    played. The codes :meth:`FastGame.legal_orders` lists are those normal forms, and a submitted
-    code is legal exactly when its normal form is listed. :func:`encode_order` and
+    :class:`~diplo.model.orders.Order` :mod:`diplo.reference.validation` gives it in the position
+    where it is played. The codes :meth:`FastGame.legal_orders` lists are those normal forms, and a
+    submitted code is legal exactly when its normal form is listed. :func:`encode_order` and
     :func:`decode_order` translate between codes and orders.
 
     What any ``int`` in :meth:`FastGame.set_orders` means, on both paths alike (held together by
@@ -60,8 +60,8 @@ Slots
       by its own name with its waive alone (also when it has no vacant site); a power that must
       disband gets one slot per unit, by province, listing the disband.
 
-    Every slot's list is exactly the :func:`diplo.legal.legal_orders` entry of its key: one shape
-    for both APIs. Choosing one order from every slot and submitting them in slot order never
+    Every slot's list is exactly the :func:`diplo.api.legal.legal_orders` entry of its key: one
+    shape for both APIs. Choosing one order from every slot and submitting them in slot order never
     voids a chosen build by a chosen waive: a power's waive comes after all its builds, where it
     can only use up a build left over (DATC 4.D.7; the first builds and waives are used, later
     ones are void, DATC 4.D.4).
@@ -70,7 +70,7 @@ Results
     :meth:`FastGame.result_codes` gives one code per submitted order of the last processed phase:
     0 ok, 1 bounce, 2 cut, 3 dislodged, 4 no_convoy, 5 void, 6 illegal (:data:`RESULT_CODES`),
     and :meth:`FastGame.result_success` the DATC success flag, as
-    :func:`~diplo.adjudicate.process_phase` reports them for the same orders. Orders are given by
+    :func:`~diplo.api.phase.process_phase` reports them for the same orders. Orders are given by
     their unit's owner (a build by the power whose home centre it is; a waive names its power),
     so no order is ever "foreign". :meth:`FastGame.implied_results` lists what happened without
     an order: holds of unordered units, disbands of dislodged units without a legal order, waives
@@ -147,7 +147,7 @@ __all__ = [
 CoreGame: TypeAlias = _core.FastGame
 CorePlayer: TypeAlias = _core.RolloutPlayer
 CoreVectorEnv: TypeAlias = _core.VectorEnv
-#: Raised by the core (and :class:`diplo.game.Game`) for an action on a game that has ended.
+#: Raised by the core (and :class:`diplo.api.game.Game`) for an action on a game that has ended.
 GameOverError = _core.GameOverError
 #: The order kinds in code order (a code's kind indexes it: :func:`kind_of`).
 ORDER_KINDS: tuple[str, ...] = tuple(_core.ORDER_KINDS)
@@ -233,7 +233,7 @@ FastState = tuple[
 def encode_order(order: Order, game_map: Map, power: str | None = None) -> int:
     """The code of ``order`` (see the module documentation).
 
-    ``power`` is needed only for a :class:`~diplo.orders.Waive` (the code names the power). An
+    ``power`` is needed only for a :class:`~diplo.model.orders.Waive` (the code names the power). An
     untyped build follows DATC 4.C.3: an army inland, a fleet where a coast is named. Raises
     ``ValueError`` for a place the map does not know, an index that does not fit the encoding,
     a waive without its power, an untyped build that could be either, or a non-order.
@@ -392,8 +392,8 @@ class FastGame:
     ``position`` is where the game starts (default: the opening position of the standard map),
     under the position's rules (``position.rules``); with ``max_year`` (or the rules' year limit,
     whichever is earlier) the game ends once a phase of a later year would come next, as
-    :class:`diplo.game.Game` does. Processing a finished game raises
-    :class:`diplo.game.GameOverError`; a bad argument raises ``ValueError``.
+    :class:`diplo.api.game.Game` does. Processing a finished game raises
+    :class:`diplo.api.game.GameOverError`; a bad argument raises ``ValueError``.
     """
 
     __slots__ = ("_core", "_map", "_rules")
@@ -481,7 +481,7 @@ class FastGame:
     def process(self) -> None:
         """Rule on the phase and move on to the next one with something to decide. Raises
         ``ValueError`` (the game unchanged) when that phase would fall after the last year,
-        :data:`diplo.checks.MAX_YEAR`, as :func:`diplo.adjudicate.process_phase` does."""
+        :data:`diplo.model.limits.MAX_YEAR`, as :func:`diplo.api.phase.process_phase` does."""
         try:
             self._core.process()
         except RuntimeError as exc:
@@ -512,8 +512,8 @@ class FastGame:
             raise _in_use(exc) from None
 
     def position(self) -> Position:
-        """The current state as an immutable :class:`~diplo.position.Position` (retreat options
-        in location order)."""
+        """The current state as an immutable :class:`~diplo.model.position.Position` (retreat
+        options in location order)."""
         try:
             return position_from_state(self._map, self._core.state(), self._rules)
         except RuntimeError as exc:
@@ -561,7 +561,7 @@ class FastGame:
         per candidate the next position's :attr:`hash`, the centres each power owns there (map
         order) and the game to continue from (equal to playing the candidate on a clone).
         Raises ``ValueError`` for a malformed candidate (no game played) and
-        :class:`diplo.game.GameOverError` once the game is over."""
+        :class:`diplo.api.game.GameOverError` once the game is over."""
         hashes, centers, cores = self._core.play_candidates(candidates)
         games = [game_of(core, self._map, self._rules) for core in cores]
         return Candidates(hashes, centers, games)
@@ -626,9 +626,9 @@ def _unpickle_fast_game(
 
 
 def position_from_state(game_map: Map, state: FastState, rules: Rules | None = None) -> Position:
-    """The :class:`~diplo.position.Position` of a fast game's raw state (``_core.FastGame.state``,
-    kept by callers that need the position of a past phase only now and then), under ``rules``
-    (default: the map's)."""
+    """The :class:`~diplo.model.position.Position` of a fast game's raw state
+    (``_core.FastGame.state``, kept by callers that need the position of a past phase only now and
+    then), under ``rules`` (default: the map's)."""
     year, season, kind, units, centers, dislodged = state
     locations = game_map.locations
     powers = game_map.powers
@@ -723,7 +723,7 @@ def process_batch(
     byte buffer of whole values (copied once).
 
     Raises ``ValueError`` for bad arguments (checked before any game is touched) and
-    :class:`diplo.game.GameOverError` when a game is over."""
+    :class:`diplo.api.game.GameOverError` when a game is over."""
     if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
         raise ValueError(f"threads must be an int or None, got {show(threads)}")
     if threads is not None and not 1 <= threads <= MAX_THREADS:
@@ -731,7 +731,7 @@ def process_batch(
     try:
         cores = [g._core for g in games]
     except (AttributeError, TypeError):
-        raise ValueError("games must be a sequence of diplo.fast.FastGame") from None
+        raise ValueError("games must be a sequence of diplo.engine.codes.FastGame") from None
     if offsets is None:
         _core.process_batch(cores, cast("Sequence[Sequence[int]]", orders), threads)
     else:

@@ -45,7 +45,7 @@ def fast_map(game_map: Map) -> _core.FastMap:
     table = _FAST_MAPS.get(game_map)
     if table is None:
         if not isinstance(game_map, Map):
-            raise ValueError(f"expected a diplo.map.Map, got {type(game_map).__name__}")
+            raise ValueError(f"expected a diplo.model.map.Map, got {type(game_map).__name__}")
         index = game_map.location_index
         provinces = list(game_map.provinces)
         by_name = sorted(provinces, key=lambda p: (game_map.provinces[p].name.casefold(), p))

@@ -1,4 +1,4 @@
-"""The object API on the Rust game engine: :func:`diplo.adjudicate.process_phase` with
+"""The object API on the Rust game engine: :func:`diplo.api.phase.process_phase` with
 ``backend="rust"``.
 
 One engine rules every phase kind: the game engine (``rust/src/engine/``) validates the
@@ -6,23 +6,24 @@ orders, resolves movement, retreats and adjustments (civil disorder included), s
 phases, changes centre ownership and ends the game. This module is only the translation between
 the object world and the engine:
 
-* orders in: an order string in the canonical short form (what :func:`~diplo.orders.format_order`
-  prints and :func:`diplo.legal.legal_order_texts` hands out) is read by the core's strict reader
-  of that one form (``parse_canonical``: a split on spaces and a table lookup per location); an
-  :class:`~diplo.orders.Order` object is read field by field in the core; any other notation
-  (prose, full names, lower case, power prefixes) goes through
-  :func:`~diplo.orders.parse_order`, with the same result. What cannot become a code at all
+* orders in: an order string in the canonical short form (what
+:func:`~diplo.model.orders.format_order`
+  prints and :func:`diplo.api.legal.legal_order_texts` hands out) is read by the core's strict
+  reader of that one form (``parse_canonical``: a split on spaces and a table lookup per location);
+  an :class:`~diplo.model.orders.Order` object is read field by field in the core; any other
+  notation (prose, full names, lower case, power prefixes) goes through
+  :func:`~diplo.model.orders.parse_order`, with the same result. What cannot become a code at all
   (unparsable text, an order written for another power, a place the map does not have, an
-  untyped build that could be either) is ruled by :mod:`diplo.validation` (it is illegal, and
-  illegal orders take no part);
+  untyped build that could be either) is ruled by :mod:`diplo.reference.validation` (it is illegal,
+  and illegal orders take no part);
 * positions in: the engine's state is kept on every position it made (and on a position the
   first time it is played), so a game never re-encodes its board;
 * results out: :class:`EnginePhaseOutcome` and :class:`EnginePosition` are built lazily from the
   engine's arrays: nothing is turned into Python objects until it is read. The engine hands
   over the facts of every result (movement rows; retreat and adjustment rows with a why code
   and the names and numbers its sentence needs), and the sentences come from the same functions
-  as the reference's (:mod:`diplo.model.outcome`, :mod:`diplo.validation`), so both backends
-  say the same words (``tests/test_engine.py``) and no phase is ruled twice.
+  as the reference's (:mod:`diplo.model.outcome`, :mod:`diplo.reference.validation`), so both
+  backends say the same words (``tests/test_engine.py``) and no phase is ruled twice.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ EXPLAIN_NAMES: tuple[str, ...] = tuple(_core.EXPLAIN_NAMES)
 
 
 class EnginePosition(Position):
-    """A :class:`~diplo.position.Position` whose board lives in the engine: ``units``,
+    """A :class:`~diplo.model.position.Position` whose board lives in the engine: ``units``,
     ``centers`` and ``dislodged`` are read out on first use. Equal to (and pickled as) the plain
     position with the same contents."""
 
@@ -362,14 +363,14 @@ def process_phase_engine(
     winner = after.winner
     phase = t.phase(after.phase)
     if phase.year > MAX_YEAR:
-        # The reference refuses such a phase too (diplo.checks); process_phase says why.
+        # The reference refuses such a phase too (diplo.model.limits); process_phase says why.
         raise PositionError(f"{position.phase}: the game cannot go past the year {MAX_YEAR}")
     nxt = EnginePosition(game_map, phase, after, position.rules)
     return EnginePhaseOutcome(position, nxt, winner, before, after, sub, orders)
 
 
 class EnginePhaseOutcome(PhaseOutcome):
-    """A :class:`~diplo.adjudicate.PhaseOutcome` ruled by the engine: ``results`` and
+    """A :class:`~diplo.model.results.PhaseOutcome` ruled by the engine: ``results`` and
     ``dislodged`` are read out of the engine on first use. Equal to the plain outcome with the
     same contents."""
 
@@ -412,7 +413,7 @@ class EnginePhaseOutcome(PhaseOutcome):
 
     def to_json_text(self) -> str:
         """``json.dumps(self.to_json())``, byte for byte, with the results the engine ruled on
-        written straight from its rows (no :class:`~diplo.adjudicate.Result` made): every string
+        written straight from its rows (no :class:`~diplo.model.results.Result` made): every string
         in them is made of the map's names, fixed ASCII words and numbers, so on a map whose
         names need no JSON escape (:func:`plain_names`) neither do they. Any other result goes
         through ``json.dumps``."""
@@ -760,18 +761,18 @@ class _MultipleOrders:
 
 
 def _legal_by_power(position: Position) -> dict[str, dict[str, list[str]]]:
-    """Every power's legal order texts in ``position``, keyed as :mod:`diplo.legal` keys them,
+    """Every power's legal order texts in ``position``, keyed as :mod:`diplo.api.legal` keys them,
     worked out once per position (positions are immutable)."""
     per_power: dict[str, dict[str, list[str]]] | None = position.__dict__.get("_legal")
     if per_power is None:
-        # Keys in diplo.legal's order: provinces sorted, then the power's waive.
+        # Keys in diplo.api.legal's order: provinces sorted, then the power's waive.
         per_power = engine_game(position).legal_by_power()
         position.__dict__["_legal"] = per_power
     return per_power
 
 
 def legal_order_texts_engine(position: Position, power: str | None = None) -> dict[str, list[str]]:
-    """:func:`diplo.legal.legal_order_texts` from the engine (same keys, lists and order)."""
+    """:func:`diplo.api.legal.legal_order_texts` from the engine (same keys, lists and order)."""
     if power is not None:
         # One power's lists, made for this call (nothing to copy, no other power's texts made).
         index = tables(position.map).power_index.get(power)
@@ -790,7 +791,7 @@ def engine_reasons(
     """Per input order (in input order), the reason code the engine's validation gives it
     (``"ok"`` when legal), or ``None`` for an order that never reached the engine (text that
     does not parse, an order written for another power, ...: the reference rules on those).
-    For the cross-check of the engine's reasons against :mod:`diplo.validation`."""
+    For the cross-check of the engine's reasons against :mod:`diplo.reference.validation`."""
     t = tables(position.map)
     sub = _submission(t, orders)
     game = engine_game(position).clone()
@@ -801,7 +802,7 @@ def engine_reasons(
 
 def orderable_powers_engine(position: Position) -> list[str]:
     """The powers with something to order in ``position``'s phase, in map order (as
-    :meth:`diplo.game.Game.orderable_powers` defines them): those with a unit, dislodged unit or
+    :meth:`diplo.api.game.Game.orderable_powers` defines them): those with a unit, dislodged unit or
     build site to order; a power whose only key is the waive of a power with no build site has
     nothing to order."""
     found: list[str] | None = position.__dict__.get("_orderable")

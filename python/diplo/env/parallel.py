@@ -8,8 +8,8 @@ power is removed from ``agents`` when it is eliminated (no units, no dislodged u
 centres) and every power when the game ends (solo victory, or the year limit: a draw).
 
 Action: ``MultiDiscrete([K] * S)``: slot ``s`` of the power (the ``s``-th of its slots in
-:meth:`diplo.fast.FastGame.slots` order: its units by province in movement, its dislodged units
-in retreats, its build sites or its units in adjustments) picks entry ``a[s]`` of the slot's
+:meth:`diplo.engine.codes.FastGame.slots` order: its units by province in movement, its dislodged
+units in retreats, its build sites or its units in adjustments) picks entry ``a[s]`` of the slot's
 list of legal code-API codes, ``infos[power]["legal_codes"][s]``. ``observation["action_mask"]``
 holds one ``int8[K]`` mask per slot (1 = a legal choice); a masked-out entry, ``-1``, and every
 entry of a slot the power does not have, orders nothing (the unit holds; a build site is

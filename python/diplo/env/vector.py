@@ -333,7 +333,7 @@ class DiplomacyVectorEnv(VectorEnv):
 
     def slot_keys(self, i: int) -> list[list[str]]:
         """Game ``i``'s slots per power: the unit's location, build site, or the power (a
-        waive without a site), as :meth:`diplo.fast.FastGame.slots` names them."""
+        waive without a site), as :meth:`diplo.engine.codes.FastGame.slots` names them."""
         return self._core.slot_keys(self._index(i))
 
     def codes(self, i: int, action: Any) -> list[int]:
@@ -350,8 +350,8 @@ class DiplomacyVectorEnv(VectorEnv):
         return out
 
     def game(self, i: int) -> FastGame:
-        """A copy of game ``i`` as a :class:`~diplo.fast.FastGame` (changing it changes nothing
-        here)."""
+        """A copy of game ``i`` as a :class:`~diplo.engine.codes.FastGame` (changing it changes
+        nothing here)."""
         return game_of(self._core.game(self._index(i)), self.map, self.start.rules)
 
     def _index(self, i: int) -> int:

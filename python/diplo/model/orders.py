@@ -4,7 +4,8 @@ One model serves movement, retreat and adjustment phases. The parser accepts the
 (``A PAR - BUR``, ``F NTH C A LON - BEL``), full names and the DATC's prose
 (``F North Sea Convoys A London - Belgium``), case-insensitively, with or without a power prefix
 (``England: ...``). It only reads text: whether an order makes sense on the board is
-:mod:`diplo.validation`'s business, so ``A Moscow - Munich`` parses fine and is ruled illegal later.
+:mod:`diplo.reference.validation`'s business, so ``A Moscow - Munich`` parses fine and is ruled
+illegal later.
 """
 
 from __future__ import annotations

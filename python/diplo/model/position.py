@@ -118,7 +118,7 @@ class Position:
     units: Mapping[str, Piece]
     centers: Mapping[str, str]
     dislodged: Mapping[str, Dislodged] = field(default_factory=dict)
-    #: The entry point named in an error (``diplo.checks.check_position``).
+    #: The entry point named in an error (``diplo.model.position.check_position``).
     where: InitVar[str] = "Position"
     rules: Rules = field(default=None, compare=False, kw_only=True)  # type: ignore[assignment]
 
@@ -129,7 +129,9 @@ class Position:
         if self.rules is None:
             object.__setattr__(self, "rules", self.map.rules)
         elif not isinstance(self.rules, Rules):
-            raise TypeError(f"rules must be a diplo.rules.Rules, got {type(self.rules).__name__}")
+            raise TypeError(
+                f"rules must be a diplo.model.rules.Rules, got {type(self.rules).__name__}"
+            )
         check_position(self, where)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -208,8 +210,8 @@ class Position:
         occupied_options: bool = False,
     ) -> Position:
         """Read the position part of an adjudicate input document (see the JSON contract); the
-        board is then checked as every position is (:func:`diplo.checks.check_position`), errors
-        naming ``where``.
+        board is then checked as every position is (:func:`diplo.model.position.check_position`),
+        errors naming ``where``.
 
         A retreat option that names a province a unit stands in is refused, unless
         ``occupied_options`` is true: then the option is left out (the JSON contract takes such a
@@ -389,7 +391,7 @@ def _group(game_map: Map, pairs: Iterable[tuple[str, str]]) -> dict[str, list[st
 
 
 def check_position(position: Position, where: str = "Position") -> None:
-    """Raise :class:`~diplo.position.PositionError` naming ``where`` unless ``position`` is a
+    """Raise :class:`~diplo.model.position.PositionError` naming ``where`` unless ``position`` is a
     consistent board (see the module documentation)."""
     if not _plainly_valid(position):
         _explain(position, where)

@@ -9,12 +9,14 @@ object, ``docs/rules-and-variants.md``). The Rust engine has the same value with
 
 Each option is read in one place per language:
 
-* ``civil_disorder`` -- :func:`diplo.adjustments.civil_disorder_disbands`: the units of a power
+* ``civil_disorder`` -- :func:`diplo.reference.adjustments.civil_disorder_disbands`: the units of a
+power
   that owes disbands and orders too few are removed farthest first, the distance counted over
   every border to the nearest supply centre the power *owns* (``"owned"``, the 2023 rulebook,
   DATC 4.D.8 and 6.J.11) or to the nearest of its *home* centres (``"home"``, the older
   rulebooks, as DATC 6.J.11 describes).
-* ``build_sites`` -- :func:`diplo.adjustments.build_sites`: a power builds in its vacant, owned
+* ``build_sites`` -- :func:`diplo.reference.adjustments.build_sites`: a power builds in its vacant,
+owned
   home centres (``"home"``) or in any vacant centre it owns (``"any"``, the "build anywhere"
   variant rule, MILA's ``BUILD_ANY``).
 * ``victory_centers`` -- :meth:`Rules.victory`: the centres a power needs after a Fall turn to win
@@ -47,10 +49,10 @@ army convoyed to a neighbour moves overland when its convoy orders form no route
 ordered "via convoy", when its convoy is disrupted; the 1971 edition reads 6.G.4 so too),
 ``support_coast="any"`` (a fleet's move support counts whatever coast it names),
 ``own_support="convoyed"`` (a power's support of an attack on its own unit counts when the attack
-is convoyed "via convoy" or beyond the army's neighbours), ``head_to_head_own_support="void"`` (in a head-to-head battle a power's support of the foreign
-attack on its own unit gives that attack no defence either, unless both moves have as many
-supports: MILA voids the support, where DATC 6.E.12 counts it for all but dislodging),
-``convoyed_attack_from="sea"`` (a
+is convoyed "via convoy" or beyond the army's neighbours), ``head_to_head_own_support="void"`` (in a
+head-to-head battle a power's support of the foreign attack on its own unit gives that attack no
+defence either, unless both moves have as many supports: MILA voids the support, where DATC 6.E.12
+counts it for all but dislodging), ``convoyed_attack_from="sea"`` (a
 convoyed attack does not cut a support to hold a fleet every route of it needs),
 ``retreat_after_convoy="any"`` (a unit dislodged by a convoyed attack lists every place it could
 move to among its retreat options, occupied provinces included, and may retreat to any of them
@@ -216,9 +218,9 @@ _KEYS = (
 _TIED = frozenset(k for choices in EDITIONS.values() for k in choices)
 #: The value of an edition-tied field not given: the edition's choice (filled in on creation).
 _FROM_EDITION: Any = None
-#: The last year limit: ``diplo.checks.MAX_YEAR - 1``, as for ``max_year`` (a game ended by its
-#: limit shows its final board in the year after). Not imported from ``diplo.checks``, which
-#: reads maps, which carry rules; ``tests/test_rules.py`` holds the two together.
+#: The last year limit: ``diplo.model.limits.MAX_YEAR - 1``, as for ``max_year`` (a game ended by
+#: its limit shows its final board in the year after). Not imported from ``diplo.model.limits``,
+#: which reads maps, which carry rules; ``tests/test_rules.py`` holds the two together.
 LAST_YEAR_LIMIT = 9_998
 
 

@@ -1,12 +1,12 @@
 """Variants: the maps shipped with diplo, and a reader for the MILA engine's ``.map`` files.
 
-The shipped maps (:data:`diplo.map.SHIPPED_MAPS`) are data files in ``diplo/data``, checked on
+The shipped maps (:data:`diplo.model.map.SHIPPED_MAPS`) are data files in ``diplo/data``, checked on
 load like any map: ``standard``, ``pure``, ``fleet_rome``, ``france_austria``, ``germany_italy``
 and ``ancmed``. :func:`load_map` takes a shipped name, a diplo map file (``.json``) or a MILA map
 file (``.map``).
 
 :func:`load_mila_map` reads the map format of the MILA engine (PyPI ``diplomacy``; the DPjudge
-format it inherits) into a checked :class:`~diplo.map.Map`. What it reads:
+format it inherits) into a checked :class:`~diplo.model.map.Map`. What it reads:
 
 * ``# comment`` lines and blank lines;
 * ``Full Name = abbr alias ...``: a location's English name and its aliases;
@@ -30,8 +30,8 @@ format it inherits) into a checked :class:`~diplo.map.Map`. What it reads:
 
 Anything else (``DROP``, ``AMEND``, ``OWNS``, ``INHABITS``, ``HOME``, renamed powers, other
 ``RULE`` names, one-way adjacencies, which diplo's undirected graph cannot hold) is refused with a
-:class:`~diplo.map.MapError` naming the file and line. Adjacencies are facts about the published
-variant; the reader only changes their notation.
+:class:`~diplo.model.map.MapError` naming the file and line. Adjacencies are facts about the
+published variant; the reader only changes their notation.
 """
 
 from __future__ import annotations

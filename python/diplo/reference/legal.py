@@ -16,13 +16,14 @@ Keys and values of the answer:
   option and the disband;
 * adjustment phase: a power that may build (more centres than units) gets one key per owned,
   vacant home centre (its province, listing the army build and every fleet build) and one key
-  named after the power itself (``"FRANCE"``) listing the single :class:`~diplo.orders.Waive`; a
-  power that must disband gets one key per unit, its province, listing the disband. Province
+  named after the power itself (``"FRANCE"``) listing the single :class:`~diplo.model.orders.Waive`;
+  a power that must disband gets one key per unit, its province, listing the disband. Province
   abbreviations and power names never clash, so one dict serves several powers.
 
 Keys come in order: provinces sorted, then the waive keys (power names, in map order); every
-list is sorted by the canonical text of its orders (:func:`~diplo.orders.format_order`), so the
-answer is deterministic. :class:`diplo.fast.FastGame` has the same slots in the same order.
+list is sorted by the canonical text of its orders (:func:`~diplo.model.orders.format_order`), so
+the answer is deterministic. :class:`diplo.engine.codes.FastGame` has the same slots in the same
+order.
 
 One order per key: a bot may pick one order from every list and submit them **in the dict's
 order**. Then a power's waive comes after all its builds, so it can only use up a build left

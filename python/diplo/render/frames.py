@@ -1,8 +1,8 @@
 """What one picture shows: the board at the start of a phase, and the ruling of that phase.
 
-A frame is built from whatever the caller has: a :class:`~diplo.position.Position`, a processed
-phase (:class:`~diplo.adjudicate.PhaseOutcome`), a game, or one of the JSON documents (a position
-or input document, a contract output, a game file).
+A frame is built from whatever the caller has: a :class:`~diplo.model.position.Position`, a
+processed phase (:class:`~diplo.model.results.PhaseOutcome`), a game, or one of the JSON documents
+(a position or input document, a contract output, a game file).
 """
 
 from __future__ import annotations

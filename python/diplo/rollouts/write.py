@@ -1,6 +1,6 @@
 """A rollout's game file written from the engine's own rulings, as the game is played.
 
-Each phase is played with :meth:`diplo.CoreGame.run` (the engine records why each result
+Each phase is played with :meth:`diplo._core.FastGame.run` (the engine records why each result
 is what it is) and its entry of the game file (``docs/game-files.md``) is written straight from
 the engine's rows, in the model's words: the same functions the object API's engine backend
 words its results with (:mod:`diplo.engine.objects`), so the file is the one

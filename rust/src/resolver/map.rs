@@ -1,6 +1,6 @@
 //! The compiled map: provinces, locations and adjacency as small integers.
 //!
-//! Locations are numbered as `diplo.map.Map.locations`: provinces first (`0..P`), then every coast
+//! Locations are numbered as `diplo.model.map.Map.locations`: provinces first (`0..P`), then every coast
 //! location (`P..L`). `loc_province[loc]` is the province of a location (identity below `P`).
 //! Everything the resolver asks in its inner loops (is this army move adjacent, can this fleet
 //! reach that location, are these two provinces linked for a convoy chain) is a bit lookup in a

@@ -1,6 +1,6 @@
 //! Units and movement orders as they cross into the core, and their encoded form.
 //!
-//! Python validates orders first (`diplo.validation`): an illegal order arrives as `Hold`. What is
+//! Python validates orders first (`diplo.reference.validation`): an illegal order arrives as `Hold`. What is
 //! checked here is only what would make the integer encoding meaningless (indices out of range,
 //! two units in one province, an order that cannot be given at all); such input is an error, never
 //! a silent guess.

@@ -1,11 +1,11 @@
 //! The per-unit outcome of a movement phase (docs/design.md "Outcomes"), assembled from the
-//! resolved decisions. The sentences are made in Python (`diplo.outcome`) from these facts.
+//! resolved decisions. The sentences are made in Python (`diplo.model.outcome`) from these facts.
 
 use super::adjudicator::Adjudicator;
 use super::orders::{CONVOY, MOVE, NONE, SUPPORT_HOLD, SUPPORT_MOVE};
 use super::retreat;
 
-/// Result codes, shared with `diplo.outcome`. When several apply the first of VOID, DISLODGED,
+/// Result codes, shared with `diplo.model.outcome`. When several apply the first of VOID, DISLODGED,
 /// NO_CONVOY, CUT, BOUNCE, OK wins.
 pub mod code {
     pub const OK: u8 = 0;
@@ -15,7 +15,7 @@ pub mod code {
     pub const NO_CONVOY: u8 = 4;
     pub const VOID: u8 = 5;
 
-    /// The names of the codes, by code, as `diplo.outcome` spells them (`_core.RESULT_NAMES`).
+    /// The names of the codes, by code, as `diplo.model.outcome` spells them (`_core.RESULT_NAMES`).
     pub const NAMES: [&str; 6] = ["ok", "bounce", "cut", "dislodged", "no_convoy", "void"];
 }
 

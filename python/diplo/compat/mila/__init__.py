@@ -17,7 +17,7 @@ that such code switches engines by changing its imports::
 ``docs/mila-compat.md`` lists what is offered and where it differs from MILA. In short:
 
 * Rulings follow the DATC v3.0 unless the game is made with a MILA ruling mode (``ruling=``, a
-  :class:`diplo.rules.Rules`); the seven places where MILA departs from the DATC are named in
+  :class:`diplo.model.rules.Rules`); the seven places where MILA departs from the DATC are named in
   ``docs/mila-compat.md`` and in ``tests/test_compat_mila_suite.py``.
 * Power objects (``game.powers``, ``game.get_power``) are MILA's live objects: edits of their
   ``units``, ``centers``, ``retreats`` and ``orders`` change the game, as in MILA. The board is

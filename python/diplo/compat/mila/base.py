@@ -50,10 +50,10 @@ class GameBase:
     board, order intake, histories, saved games); its arguments are these:
 
     ``map_name`` names a shipped map (``"standard"``, or a variant such as ``"pure"`` or
-    ``"ancmed"``, as :func:`diplo.map.map_named` reads it, or MILA's name of it; an unknown name
-    raises :class:`MilaError`); ``game_id``, ``rules`` (MILA's rule names; ``NO_CHECK`` keeps
+    ``"ancmed"``, as :func:`diplo.model.map.map_named` reads it, or MILA's name of it; an unknown
+    name raises :class:`MilaError`); ``game_id``, ``rules`` (MILA's rule names; ``NO_CHECK`` keeps
     movement orders unchecked until processing, as MILA does) and MILA's other keywords are kept.
-    ``ruling`` is a :class:`diplo.rules.Rules` passed to the engine (e.g. a MILA ruling mode).
+    ``ruling`` is a :class:`diplo.model.rules.Rules` passed to the engine (e.g. a MILA ruling mode).
     """
 
     #: MILA's keyword arguments that are kept as attributes (and saved where MILA saves them).
@@ -97,7 +97,7 @@ class GameBase:
             raise TypeError(f"Game: game_id must be a string, got {type(game_id).__name__}")
         if ruling is not None and not isinstance(ruling, Rules):
             raise TypeError(
-                f"Game: ruling must be a diplo.rules.Rules, got {type(ruling).__name__}"
+                f"Game: ruling must be a diplo.model.rules.Rules, got {type(ruling).__name__}"
             )
         rule_list = list(DEFAULT_RULES) if rules is None else rule_names(rules)
         try:

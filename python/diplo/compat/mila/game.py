@@ -26,10 +26,10 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
     """A game on MILA's API, ruled by diplo (see the module documentation).
 
     ``map_name`` names a shipped map (``"standard"``, or a variant such as ``"pure"`` or
-    ``"ancmed"``, as :func:`diplo.map.map_named` reads it, or MILA's name of it; an unknown name
-    raises :class:`MilaError`); ``game_id``, ``rules`` (MILA's rule names; ``NO_CHECK`` keeps
+    ``"ancmed"``, as :func:`diplo.model.map.map_named` reads it, or MILA's name of it; an unknown
+    name raises :class:`MilaError`); ``game_id``, ``rules`` (MILA's rule names; ``NO_CHECK`` keeps
     movement orders unchecked until processing, as MILA does) and MILA's other keywords are kept.
-    ``ruling`` is a :class:`diplo.rules.Rules` passed to the engine (e.g. a MILA ruling mode).
+    ``ruling`` is a :class:`diplo.model.rules.Rules` passed to the engine (e.g. a MILA ruling mode).
     """
 
     __module__ = "diplo.compat.mila"  # where MILA's users (and pickles) find it

@@ -17,9 +17,9 @@ def mila_labels(
     """MILA's result labels of a processed phase (unit -> labels), and its dislodged units
     (unit -> the province the attacker came from), from diplo's ruling of the phase.
 
-    Labels start from :func:`diplo.mila.mila_results`; the drop-in adds what MILA also reports:
-    orders it kept but found void (``voids``: power and unit, listed first), ``disrupted`` for a
-    convoying fleet whose convoy failed because a fleet of the route was dislodged."""
+    Labels start from :func:`diplo.formats.mila.mila_results`; the drop-in adds what MILA also
+    reports: orders it kept but found void (``voids``: power and unit, listed first), ``disrupted``
+    for a convoying fleet whose convoy failed because a fleet of the route was dislodged."""
     labels = mila_results(record)
     outcome = record.outcome
     game_map = record.position.map

@@ -85,7 +85,7 @@ def from_saved_game_format(data: Mapping[str, Any], strict: bool = True) -> Game
     its orders replayed by diplo, its messages and unknown keys kept. Where diplo rules a phase
     otherwise than the save says, ``strict`` raises :class:`MilaError` naming the phase;
     ``strict=False`` keeps diplo's rulings and stops where the save's later orders no longer
-    apply (see :func:`diplo.mila.game_from_mila`)."""
+    apply (see :func:`diplo.formats.mila.game_from_mila`)."""
     if not isinstance(data, Mapping):
         raise MilaError(f"a saved game must be an object, got {type(data).__name__}")
     replayed = game_from_mila(data, strict=strict)

@@ -40,7 +40,7 @@ class Turn:
     """The current phase as a bot sees it: possible orders in MILA's text, and back to codes.
 
     The texts come from the engine (:func:`diplo.engine.mila.turn`: sorted, MILA's forms only),
-    which makes them as :func:`diplo.orders.format_order` writes the decoded orders (held
+    which makes them as :func:`diplo.model.orders.format_order` writes the decoded orders (held
     together by ``tests/test_compat_mila.py``). A bot's order is read with ``lookup`` (the map's
     ``{text: (text, code, slot, text id)}``) and ``check`` (per slot, the power ordering there
     and the ids of the texts listed there): one dict lookup and a look at the slot. Everything
