@@ -6,7 +6,6 @@ attributes (power, unit, order, code) so a program can read a picture back.
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -38,6 +37,36 @@ from .geometry import (
     Label,
     geometry_for,
     place_labels,
+)
+from .paths import (
+    HEAD_R,
+)
+from .paths import (
+    along as _along,
+)
+from .paths import (
+    bend as _bend,
+)
+from .paths import (
+    clearing_control as _clearing_control,
+)
+from .paths import (
+    curve as _curve,
+)
+from .paths import (
+    head as _head,
+)
+from .paths import (
+    line as _line,
+)
+from .paths import (
+    number as _f,
+)
+from .paths import (
+    point_at as _at,
+)
+from .paths import (
+    points as _pts,
 )
 from .voronoi import Point
 
@@ -101,14 +130,6 @@ def _tint(colour: str, amount: float) -> str:
 def _ink_on(colour: str) -> str:
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
-
-
-def _f(v: float) -> str:
-    return f"{v:.1f}".rstrip("0").rstrip(".")
-
-
-def _pts(points: Sequence[Point]) -> str:
-    return " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
 
 
 @dataclass(frozen=True)
@@ -502,92 +523,6 @@ def _loc_of(position: Position, prov: str) -> str:
     return piece.loc if piece is not None else prov
 
 
-def _line(a: Point, b: Point) -> str:
-    return f"M{_f(a[0])},{_f(a[1])}L{_f(b[0])},{_f(b[1])}"
-
-
-def _curve(a: Point, control: Point, b: Point) -> str:
-    """A path from ``a`` to ``b``: straight when ``control`` is their midpoint, else a
-    quadratic curve through ``control``'s pull."""
-    if math.dist(control, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)) < 0.05:
-        return _line(a, b)
-    return f"M{_f(a[0])},{_f(a[1])}Q{_f(control[0])},{_f(control[1])} {_f(b[0])},{_f(b[1])}"
-
-
-def _at(a: Point, control: Point, b: Point, t: float) -> Point:
-    """The point at ``t`` (0 to 1) along the quadratic curve a -> b pulled by ``control``."""
-    u = 1 - t
-    return (
-        u * u * a[0] + 2 * u * t * control[0] + t * t * b[0],
-        u * u * a[1] + 2 * u * t * control[1] + t * t * b[1],
-    )
-
-
-#: How far from a unit's centre an arrow passing it must stay: the marker and the arrow's width.
-CLEAR = UNIT_R + 4
-#: Half the side of the square an arrow head covers (around :func:`_head`).
-HEAD_R = 10.0
-
-
-def _along(a: Point, control: Point, b: Point, step: float) -> list[Point]:
-    """Points every ``step`` px or so along the path a -> b pulled by ``control``."""
-    n = max(2, int(math.dist(a, b) / step) + 1)
-    return [_at(a, control, b, i / n) for i in range(n + 1)]
-
-
-def _head(control: Point, end: Point) -> Point:
-    """The middle of the arrow head of a path ending at ``end`` (coming from ``control``): the
-    head (the marker, 15 px long at the arrow's width) reaches 10.5 px back and 4.5 px on."""
-    length = math.dist(control, end) or 1.0
-    return (
-        end[0] - 3 * (end[0] - control[0]) / length,
-        end[1] - 3 * (end[1] - control[1]) / length,
-    )
-
-
-def _closest(a: Point, control: Point, b: Point, spots: Sequence[Point]) -> float:
-    """The distance from the curve to the nearest of ``spots`` (sampled finely)."""
-    best = math.inf
-    samples = [_at(a, control, b, i / 32) for i in range(33)]
-    for p, q in itertools.pairwise(samples):
-        for s in spots:
-            best = min(best, _to_segment(s, p, q))
-    return best
-
-
-def _to_segment(s: Point, p: Point, q: Point) -> float:
-    dx, dy = q[0] - p[0], q[1] - p[1]
-    length2 = dx * dx + dy * dy
-    t = (
-        0.0
-        if length2 == 0
-        else max(0.0, min(1.0, ((s[0] - p[0]) * dx + (s[1] - p[1]) * dy) / length2))
-    )
-    return math.dist(s, (p[0] + t * dx, p[1] + t * dy))
-
-
-def _clearing_control(a: Point, b: Point, others: Sequence[Point]) -> Point:
-    """The control point of an arrow a -> b: the midpoint (a straight arrow) unless that passes
-    over another unit, else the least bend, to either side, that keeps clear of every unit."""
-    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-    near = [s for s in others if _to_segment(s, a, b) < CLEAR + 40]
-    if not near or _closest(a, mid, b, near) >= CLEAR:
-        return mid
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / length, dx / length
-    best, best_gap = mid, _closest(a, mid, b, near)
-    for pull in (0.15, 0.25, 0.35, 0.5, 0.7):
-        for side in (1, -1):
-            control = (mid[0] + side * pull * length * nx, mid[1] + side * pull * length * ny)
-            gap = _closest(a, control, b, near)
-            if gap >= CLEAR:
-                return control
-            if gap > best_gap:
-                best, best_gap = control, gap
-    return best
-
-
 def _meeting_points(
     position: Position,
     geo: Geometry,
@@ -621,16 +556,9 @@ def _meeting_points(
             shares = [0.5 if isinstance(drawn[k].order, Convoy) else 2 / 3]
         else:
             shares = [0.3 + 0.5 * i / (len(found) - 1) for i in range(len(found))]
-        for share, (_along, k) in zip(shares, found, strict=True):
+        for share, (_start, k) in zip(shares, found, strict=True):
             out[k] = _at(a, control, b, share)
     return out
-
-
-def _bend(a: Point, b: Point) -> Point:
-    """A control point a little to the side of a->b, so support lines do not hide moves."""
-    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    return (mx - dy * 0.18, my + dx * 0.18)
 
 
 def _unit_shape(kind: str, x: float, y: float, fill: str, extra: str = "") -> str:
