@@ -111,6 +111,13 @@ impl<M: Mask> Legal<M> {
                 index
             }
             MOVEMENT if self.slot_of[key] == NO_SLOT => {
+                // A move whose section is a fact of the map alone (a fleet's, an army's no fleet
+                // could carry) is read from the list kept per map, made once.
+                if encode::kind_of(c) == kind::MOVE {
+                    if let Some(span) = self.map_moves(map, st, key) {
+                        return self.move_codes[span.range()].contains(&c).then_some((key, c));
+                    }
+                }
                 // The unit's list has not been asked for: build only the section the code
                 // would be listed in.
                 let mut section = std::mem::take(&mut self.section);
