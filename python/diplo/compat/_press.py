@@ -8,7 +8,7 @@ the code is diplo's own.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, TypeVar
 
 from ..formats.mila import MilaError
@@ -146,37 +146,111 @@ class Message:
 class GamePhaseData:
     """One phase as MILA's ``GamePhaseData`` holds it: ``name`` (``"S1901M"``), ``state`` (the
     state dictionary), ``orders`` (power -> orders), ``results`` (unit -> labels) and
-    ``messages`` (time stamp -> :class:`Message`)."""
+    ``messages`` (time stamp -> :class:`Message`); and, as the fork of MILA that LLM-agent
+    harnesses vendor (GoodStartLabs' AI_Diplomacy) adds, ``summary`` and
+    ``statistical_summary`` (text or ``None``).
 
-    __slots__ = ("messages", "name", "orders", "results", "state")
+    What :meth:`diplo.compat.mila.Game.process` returns is made lazily: ``state``, ``orders``
+    and ``results`` are worked out on first reading (``fill``), so a caller that ignores the
+    returned phase pays nothing for it."""
+
+    __slots__ = (
+        "_fill",
+        "_orders",
+        "_results",
+        "_state",
+        "messages",
+        "name",
+        "statistical_summary",
+        "summary",
+    )
 
     def __init__(
         self,
         name: str,
-        state: dict[str, Any],
-        orders: dict[str, Any],
-        results: dict[str, Any],
+        state: dict[str, Any] | None = None,
+        orders: dict[str, Any] | None = None,
+        results: dict[str, Any] | None = None,
         messages: Mapping[int, Message] | None = None,
+        summary: str | None = None,
+        statistical_summary: str | None = None,
+        fill: Callable[[], tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] | None = None,
     ) -> None:
+        for what, value in (("summary", summary), ("statistical_summary", statistical_summary)):
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"GamePhaseData: {what} must be a string or None")
         self.name = name
-        self.state = state
-        self.orders = orders
-        self.results = results
+        self._state = state if state is not None else {}
+        self._orders = orders if orders is not None else {}
+        self._results = results if results is not None else {}
         self.messages: History[int, Message] = History(messages or {})
+        self.summary = summary
+        self.statistical_summary = statistical_summary
+        self._fill = fill
+
+    def _filled(self) -> None:
+        fill, self._fill = self._fill, None
+        if fill is not None:
+            self._state, self._orders, self._results = fill()
+
+    @property
+    def state(self) -> dict[str, Any]:
+        if self._fill is not None:
+            self._filled()
+        return self._state
+
+    @state.setter
+    def state(self, value: dict[str, Any]) -> None:
+        self._filled()
+        self._state = value
+
+    @property
+    def orders(self) -> dict[str, Any]:
+        if self._fill is not None:
+            self._filled()
+        return self._orders
+
+    @orders.setter
+    def orders(self, value: dict[str, Any]) -> None:
+        self._filled()
+        self._orders = value
+
+    @property
+    def results(self) -> dict[str, Any]:
+        if self._fill is not None:
+            self._filled()
+        return self._results
+
+    @results.setter
+    def results(self, value: dict[str, Any]) -> None:
+        self._filled()
+        self._results = value
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        doc: dict[str, Any] = {
             "name": self.name,
             "state": self.state,
             "orders": self.orders,
             "results": self.results,
             "messages": [m.to_dict() for m in self.messages.values()],
         }
+        # The fork's fields, only when set: MILA itself refuses keys it does not know.
+        if self.summary is not None:
+            doc["summary"] = self.summary
+        if self.statistical_summary is not None:
+            doc["statistical_summary"] = self.statistical_summary
+        return doc
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any]) -> GamePhaseData:
         if not isinstance(doc, Mapping) or not isinstance(doc.get("name"), str):
             raise MilaError("a phase must be an object with a string 'name'")
+        for key in ("state", "orders", "results"):
+            if doc.get(key) is not None and not isinstance(doc[key], Mapping):
+                raise MilaError(f"phase {doc['name']!r}: {key!r} must be an object")
+        for key in ("summary", "statistical_summary"):
+            if doc.get(key) is not None and not isinstance(doc[key], str):
+                raise MilaError(f"phase {doc['name']!r}: {key!r} must be a string")
         messages = History[int, Message]()
         for item in doc.get("messages") or []:
             msg = item if isinstance(item, Message) else Message.from_dict(item)
@@ -187,10 +261,36 @@ class GamePhaseData:
             dict(doc.get("orders") or {}),
             dict(doc.get("results") or {}),
             messages,
+            doc.get("summary"),
+            doc.get("statistical_summary"),
         )
 
+    def __getstate__(self) -> tuple[Any, ...]:
+        self._filled()  # the lazy reader does not pickle; what it reads does
+        return (
+            self.name,
+            self._state,
+            self._orders,
+            self._results,
+            self.messages,
+            self.summary,
+            self.statistical_summary,
+        )
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        (
+            self.name,
+            self._state,
+            self._orders,
+            self._results,
+            self.messages,
+            self.summary,
+            self.statistical_summary,
+        ) = state
+        self._fill = None
+
     def __iter__(self) -> Iterator[str]:
-        return iter(self.__slots__)
+        return iter(("name", "state", "orders", "results", "messages"))
 
     def __repr__(self) -> str:
         return f"GamePhaseData({self.name!r})"

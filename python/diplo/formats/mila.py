@@ -336,15 +336,17 @@ def game_from_mila(
     backend: Backend | str | None = None,
     strict: bool = True,
     maps: Mapping[str, Map] | None = None,
+    rules: Rules | None = None,
 ) -> Game:
-    """A :class:`Game` replayed by diplo's engine from a MILA saved game (see the module doc).
+    """A :class:`Game` replayed by diplo's engine from a MILA saved game (see the module doc),
+    under ``rules`` (default: the map's; ``Rules(edition="mila")`` to replay MILA's rulings).
 
     A power MILA marks in civil disorder from some phase to the end of the game, and that gives
     no order from then on, resigns at that phase. A ``COMPLETED`` game that MILA ended with
     several powers in its ``Victory by`` note ends here as an agreed draw.
     """
     try:
-        return _replay_mila(data, backend, strict, maps)
+        return _replay_mila(data, backend, strict, maps, rules)
     except (TypeError, AttributeError, KeyError, IndexError, RecursionError) as exc:
         # A MILA file is input: a value of the wrong shape anywhere is a malformed file.
         raise MilaError(f"malformed MILA saved game: {type(exc).__name__}: {exc}") from exc
@@ -355,7 +357,10 @@ def _replay_mila(
     backend: Backend | str | None,
     strict: bool,
     maps: Mapping[str, Map] | None,
+    rules: Rules | None = None,
 ) -> Game:
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a diplo.model.rules.Rules, got {type(rules).__name__}")
     if not isinstance(data, Mapping):
         raise MilaError("a MILA saved game must be a JSON object")
     try:
@@ -369,7 +374,7 @@ def _replay_mila(
     first = phases[0]
     if not isinstance(first, Mapping) or first.get("name") == COMPLETED:
         raise MilaError("the first MILA phase must be a played phase")
-    initial = position_from_mila(first.get("state") or {}, first.get("name"), game_map)
+    initial = position_from_mila(first.get("state") or {}, first.get("name"), game_map, rules=rules)
     game = Game.from_position(initial, backend=backend)
     game.meta["mila"] = {"id": data.get("id"), "rules": list(data.get("rules") or [])}
     divergent: list[str] = []
@@ -486,7 +491,7 @@ def _draw_problem(game: Game, powers: list[str], state: Mapping[str, Any]) -> st
             ", ".join(survivors) or "none"
         )
     try:
-        theirs = position_from_mila(state, game.phase, game.map)
+        theirs = position_from_mila(state, game.phase, game.map, rules=game.position.rules)
     except MilaError as exc:
         return f"has a board diplo cannot read: {exc}"
     return _board_difference(game.position, theirs)
@@ -501,7 +506,9 @@ def _divergence(outcome: PhaseOutcome, following: Mapping[str, Any], game_map: M
     if name == COMPLETED and outcome.winner is None:
         return None  # MILA ended the game by agreement after this phase: compared by _complete
     try:
-        theirs = position_from_mila(following.get("state") or {}, nxt.phase, game_map)
+        theirs = position_from_mila(
+            following.get("state") or {}, nxt.phase, game_map, rules=nxt.rules
+        )
     except MilaError as exc:
         return str(exc)
     return _board_difference(nxt, theirs)

@@ -125,6 +125,11 @@ class GameBase:
         #: The current phase's messages, time stamp -> :class:`Message`.
         self.messages: History[int, Message] = History()
         self._extra: dict[str, Any] = {}
+        #: The fork's additions (GoodStartLabs' AI_Diplomacy): a summary text per processed
+        #: phase name (filled by ``process(phase_summary_callback=...)``) and the harness's own
+        #: power -> model table, kept and saved as given.
+        self.phase_summaries: dict[str, str] = {}
+        self.power_model_map: dict[str, str] = {}
         self._powers: dict[str, Power] = {p: Power(self, p) for p in game_map.powers}
         self._loaded: set[str] = set()
         self._orders_loaded: set[str] = set()
@@ -266,6 +271,12 @@ class GameBase:
         return self._ruling
 
     # ------------------------------------------------------------------ phases
+
+    @property
+    def ruling(self) -> Rules | None:
+        """The :class:`diplo.model.rules.Rules` the game is ruled under (``None``: today's
+        rulings); saved games record it (``diplo_ruling``) and loading uses it by default."""
+        return self._ruling
 
     @property
     def is_game_done(self) -> bool:

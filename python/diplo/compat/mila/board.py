@@ -22,15 +22,19 @@ class Board(GameBase):
     """MILA's board calls (a part of :class:`diplo.compat.mila.Game`)."""
 
     def get_state(self) -> dict[str, Any]:
-        """The current phase's state dictionary, as MILA's ``Game.get_state()`` gives it."""
+        """The current phase's state dictionary, as MILA's ``Game.get_state()`` gives it, with
+        the key ``phase`` (the phase's name) that the AI_Diplomacy fork adds and its prompts
+        read."""
         self._sync()
         doc = self._doc()
         note = self.note
         if self._done and not note and self._outcome:
             note = "Victory by: " + ", ".join(p[:3] for p in self._outcome[1:])
         state: dict[str, Any] = _copy.deepcopy({k: doc[k] for k in STATE_KEYS if k in doc})
+        name = self.get_current_phase()
         state.update(
-            name=self.get_current_phase(),
+            name=name,
+            phase=name,
             note=note,
             timestamp=time.time_ns() // 1000,
             zobrist_hash=self.get_hash(),

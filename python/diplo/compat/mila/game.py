@@ -73,6 +73,8 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
         new.messages = History({t: m.copy() for t, m in self.messages.items()})
         new._clock = Clock(self._clock.last)
         new._extra = _copy.deepcopy(self._extra, memo) if self._extra else {}
+        new.phase_summaries = dict(self.phase_summaries)
+        new.power_model_map = dict(self.power_model_map)
         new._outcome = list(self._outcome)
         new._core = self._core.clone()
         if new._records and new._records[-1].ruled is self._core:
@@ -133,6 +135,8 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
         lists = state.pop("_lists")
         core_state = state.pop("_core_state")
         max_year = state.pop("_max_year")
+        state.setdefault("phase_summaries", {})
+        state.setdefault("power_model_map", {})
         self.__dict__.update(state)
         self._map = mila_map_for(self.map_name)
         self._tables = tables_of(self._map)

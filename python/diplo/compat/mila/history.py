@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy as _copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...engine import mila as engine
@@ -13,6 +13,7 @@ from .._press import GamePhaseData, History, Message
 from .base import GameBase
 from .names import DRAW_AFTER_YEARS, STATE_KEYS, index_of, pairs, without_waives
 from .records import Record
+from .summaries import SUMMARY_SYSTEM_PROMPT, summary_prompt
 from .turn import Turn
 
 __all__ = ["Histories"]
@@ -107,15 +108,27 @@ class Histories(GameBase):
         self.messages = History()
         self._finish(winners, last)
 
-    def process(self) -> None:
+    def process(
+        self, phase_summary_callback: Callable[[str, str], str] | None = None
+    ) -> GamePhaseData | None:
         """Rule on the phase with the orders given (units without one hold, dislodged units
         without one are disbanded, unused builds are waived, missing disbands are made by the
         civil-disorder rule) and move on to the next phase with something to decide. A game
-        still going after 100 years is drawn, as in MILA. Does nothing once the game is done."""
+        still going after 100 years is drawn, as in MILA. Returns the processed phase as MILA
+        does (its state before, orders, messages and results, worked out when first read); does
+        nothing and returns ``None`` once the game is done.
+
+        ``phase_summary_callback(system_prompt, user_prompt) -> str`` (the AI_Diplomacy fork's
+        hook) is called with a description of the phase and its outcome; its answer becomes the
+        phase's ``summary`` and ``phase_summaries[name]``. Without it the phase has no summary
+        (the fork stores a placeholder text; the drop-in stores nothing, so that a game played
+        without summaries saves exactly as MILA saves it)."""
+        if phase_summary_callback is not None and not callable(phase_summary_callback):
+            raise TypeError("process: phase_summary_callback must be callable or None")
         if self._loaded or self._orders_loaded:
             self._sync()
         if self._done:
-            return
+            return None
         turn = self._turn
         voids: list[tuple[str, str]] = []
         core = self._core
@@ -136,6 +149,7 @@ class Histories(GameBase):
         record = Record(turn.name, before, None, self.messages, voids=voids, ruled=core)
         record.pending = (orders, self._tables.powers)  # the orders' texts listed when asked for
         records.append(record)
+        processed = self._phase_data(record)
         self.messages = History()
         self._orders = {}
         self._turn_cache = None
@@ -149,6 +163,15 @@ class Histories(GameBase):
             self._finish([winner] if winner is not None else self._survivors(), turn.name)
         else:
             self._draw_after_years(turn)
+        if phase_summary_callback is not None:
+            summary = phase_summary_callback(SUMMARY_SYSTEM_PROMPT, summary_prompt(processed))
+            if not isinstance(summary, str):
+                raise TypeError(
+                    f"process: phase_summary_callback returned {type(summary).__name__}, "
+                    "not a string (the phase was processed; it has no summary)"
+                )
+            self.phase_summaries[turn.name] = processed.summary = summary
+        return processed
 
     def _resolved(
         self, turn: Turn, voids: list[tuple[str, str]]
@@ -225,12 +248,18 @@ class Histories(GameBase):
         return History((r.name, r.messages) for r in self._records)
 
     def _phase_data(self, record: Record) -> GamePhaseData:
+        def fill() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+            return (
+                _copy.deepcopy(self._state_of(record)),
+                {p: list(o) for p, o in without_waives(record.orders).items()},
+                {u: list(r) for u, r in self._results(record).items()},
+            )
+
         return GamePhaseData(
             record.name,
-            _copy.deepcopy(self._state_of(record)),
-            {p: list(o) for p, o in record.orders.items()},
-            {u: list(r) for u, r in self._results(record).items()},
-            record.messages.copy(),
+            messages=record.messages.copy(),
+            summary=self.phase_summaries.get(record.name),
+            fill=fill,
         )
 
     def get_phase_history(

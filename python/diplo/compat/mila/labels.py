@@ -30,6 +30,12 @@ def mila_labels(
         if result.unit is not None and result.dislodged_by:
             dislodged[result.unit] = result.dislodged_by[:3]
     gone = {str(d.piece) for d in outcome.dislodged.values()}
+    # The armies some fleet was ordered to convoy ("F NTH C A LON - NWY" names "A LON").
+    convoyed = {
+        " ".join(words[3:5])
+        for words in (r.order.split() for r in by_unit.values())
+        if len(words) >= 5 and words[2] == "C"
+    }
     if record.position.phase.kind == "M":
         for unit, result in by_unit.items():
             extra = ["dislodged"] if unit in gone else []
@@ -49,12 +55,18 @@ def mila_labels(
                 ):
                     labels[unit] = ["void", *extra]  # MILA: no support against one's own unit
                 elif mover is not None and mover.code == "no_convoy":
-                    labels[unit] = ["no convoy", *extra]
+                    # MILA: a support of a convoyed move whose convoy failed is "no convoy"
+                    # (DATC 6.F.17 in MILA's suite); of one no fleet was ordered to carry, void.
+                    labels[unit] = ["no convoy" if mover.unit in convoyed else "void", *extra]
             elif len(words) >= 3 and words[2] == "C":
                 if result.code == "no_convoy" and "paradox" in result.reason:
                     labels[unit] = ["disrupted", *extra]
                 elif result.code in ("no_convoy", "void"):
-                    labels[unit] = ["no convoy", "void", *extra]
+                    army = by_unit.get(" ".join(words[3:5]))
+                    aimed = army is not None and _moves_to(army, game_map.province_of(words[-1]))
+                    # MILA: "no convoy" when the army was ordered to that place (by land, say,
+                    # DATC 6.G.7), plain void for a convoy of a move nobody ordered.
+                    labels[unit] = ["no convoy", "void", *extra] if aimed else ["void", *extra]
     retreat = record.position.phase.kind == "R"
     for power, unit in voids:
         loc = unit[2:]
@@ -67,6 +79,12 @@ def mila_labels(
             continue  # an order for another power's unit (NO_CHECK): MILA labels it by its own
         labels[unit] = ["void", *labels.get(unit, [])]
     return labels, dislodged
+
+
+def _moves_to(result: Result, province: str) -> bool:
+    """Whether ``result``'s order is a move into ``province`` (any coast)."""
+    words = result.order.split()
+    return len(words) >= 4 and words[2] == "-" and words[3].split("/")[0] == province
 
 
 def _left(result: Result | None) -> bool:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ...formats.mila import COMPLETED, MilaError, game_from_mila, position_to_mila
+from ...model.rules import Rules, RulesError
 from .._press import Message
 from .game import Game
 
@@ -21,7 +22,41 @@ __all__ = [
     "to_saved_game_format",
 ]
 _SAVED_KEYS: Final = frozenset({"id", "map", "rules", "phases"})
-_PHASE_KEYS: Final = frozenset({"name", "state", "orders", "results", "messages"})
+_PHASE_KEYS: Final = frozenset({"name", "state", "orders", "results", "messages", "summary"})
+#: The key of a saved game that records the ruling it was played under (``Rules.to_json()``;
+#: MILA reads no key it does not know, so its own loader ignores it).
+RULING_KEY: Final = "diplo_ruling"
+#: The fork's (AI_Diplomacy's) top-level additions, read into the game's attributes.
+_FORK_KEYS: Final = ("phase_summaries", "power_model_map")
+
+
+def _ruling_of(data: Mapping[str, Any], ruling: Rules | None) -> Rules | None:
+    """The ruling to replay a saved game under: ``ruling`` when given, else the one the save
+    records, else none (the map's)."""
+    if ruling is not None:
+        if not isinstance(ruling, Rules):
+            raise TypeError(
+                f"ruling must be a diplo.model.rules.Rules, got {type(ruling).__name__}"
+            )
+        return ruling
+    recorded = data.get(RULING_KEY)
+    if recorded is None:
+        return None
+    try:
+        return Rules.from_json(recorded)
+    except RulesError as exc:
+        raise MilaError(f"saved game: {RULING_KEY!r} is not a ruling: {exc}") from None
+
+
+def _text_table(data: Mapping[str, Any], key: str) -> dict[str, str]:
+    table = data.get(key)
+    if table is None:
+        return {}
+    if not isinstance(table, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in table.items()
+    ):
+        raise MilaError(f"saved game: {key!r} must map names to strings")
+    return dict(table)
 
 
 def to_saved_game_format(
@@ -48,10 +83,13 @@ def to_saved_game_format(
             "results": {u: list(r) for u, r in game._results(record).items()},
             "messages": [m.to_dict() for m in record.messages.values()],
         }
+        summary = game.phase_summaries.get(record.name)
+        if summary is not None:
+            entry["summary"] = summary  # the fork's per-phase key
         entry.update(_copy.deepcopy(record.extra))
         phases.append(entry)
     current = game.get_state()
-    for key in ("timestamp", "zobrist_hash"):
+    for key in ("timestamp", "zobrist_hash", "phase"):
         current.pop(key, None)
     pending = game.get_orders()
     last_extra = game._extra.get("__current_phase__", {})
@@ -68,6 +106,11 @@ def to_saved_game_format(
     phases.append(entry)
     doc: dict[str, Any] = {"id": game.game_id, "map": game.map_name, "rules": list(game.rules)}
     doc.update({k: _copy.deepcopy(v) for k, v in game._extra.items() if k != "__current_phase__"})
+    for key in _FORK_KEYS:
+        if getattr(game, key):
+            doc[key] = dict(getattr(game, key))
+    if game._ruling is not None:
+        doc[RULING_KEY] = game._ruling.to_json()
     doc["phases"] = phases
     if output_path is not None:
         with open(output_path, output_mode, encoding="utf-8") as handle:
@@ -80,17 +123,32 @@ def save_game(game: Game, output_path: str, output_mode: str = "a") -> dict[str,
     return to_saved_game_format(game, output_path=output_path, output_mode=output_mode)
 
 
-def from_saved_game_format(data: Mapping[str, Any], strict: bool = True) -> Game:
+def from_saved_game_format(
+    data: Mapping[str, Any], strict: bool = True, ruling: Rules | None = None
+) -> Game:
     """A :class:`Game` from a MILA saved game (``diplomacy.utils.export.from_saved_game_format``),
-    its orders replayed by diplo, its messages and unknown keys kept. Where diplo rules a phase
-    otherwise than the save says, ``strict`` raises :class:`MilaError` naming the phase;
-    ``strict=False`` keeps diplo's rulings and stops where the save's later orders no longer
-    apply (see :func:`diplo.formats.mila.game_from_mila`)."""
+    its orders replayed by diplo under ``ruling`` (default: the ruling the save records, which
+    the drop-in writes as ``diplo_ruling``, else today's; ``Rules(edition="mila")`` for a save
+    made by MILA itself), its messages, summaries and unknown keys kept. Where diplo rules a
+    phase otherwise than the save says, ``strict`` raises :class:`MilaError` naming the phase
+    and the ruling; ``strict=False`` keeps diplo's rulings and stops where the save's later
+    orders no longer apply (see :func:`diplo.formats.mila.game_from_mila`)."""
     if not isinstance(data, Mapping):
         raise MilaError(f"a saved game must be an object, got {type(data).__name__}")
-    replayed = game_from_mila(data, strict=strict)
+    rules = _ruling_of(data, ruling)
+    fork = {key: _text_table(data, key) for key in _FORK_KEYS}
+    try:
+        replayed = game_from_mila(data, strict=strict, rules=rules)
+    except MilaError as exc:
+        edition = rules.edition if rules is not None else "2023 (today's rulings)"
+        raise MilaError(f"{exc} (replayed under edition {edition})") from None
     map_name = str(data.get("map", "standard"))
-    game = Game(map_name, str(data.get("id") or "") or None, list(data.get("rules") or []) or None)
+    game = Game(
+        map_name,
+        str(data.get("id") or "") or None,
+        list(data.get("rules") or []) or None,
+        ruling=rules,
+    )
     game.set_state(position_to_mila(replayed.initial_position), clear_history=True)
     saved = [p for p in data.get("phases") or [] if isinstance(p, Mapping)]
     by_name = {str(p.get("name")): p for p in saved}
@@ -103,6 +161,8 @@ def from_saved_game_format(data: Mapping[str, Any], strict: bool = True) -> Game
         game.process()
         kept = game._records[-1]
         kept.extra = {k: _copy.deepcopy(v) for k, v in entry.items() if k not in _PHASE_KEYS}
+        if isinstance(entry.get("summary"), str):
+            game.phase_summaries.setdefault(kept.name, entry["summary"])
     if replayed.is_over and not game.is_game_done:
         game._finish(
             game._survivors(), game._records[-1].name if game._records else game.get_current_phase()
@@ -115,7 +175,13 @@ def from_saved_game_format(data: Mapping[str, Any], strict: bool = True) -> Game
             _messages_of(last) if str(last.get("name")) == game.get_current_phase() else []
         ):
             game.add_message(message)
-    game._extra = {k: _copy.deepcopy(v) for k, v in data.items() if k not in _SAVED_KEYS}
+    game._extra = {
+        k: _copy.deepcopy(v)
+        for k, v in data.items()
+        if k not in _SAVED_KEYS and k not in _FORK_KEYS and k != RULING_KEY
+    }
+    game.phase_summaries = {**game.phase_summaries, **fork["phase_summaries"]}
+    game.power_model_map = fork["power_model_map"]
     extra_last = {k: _copy.deepcopy(v) for k, v in last.items() if k not in _PHASE_KEYS}
     if extra_last:
         game._extra["__current_phase__"] = extra_last
@@ -133,10 +199,14 @@ def _messages_of(entry: Mapping[str, Any]) -> list[Message]:
     return out
 
 
-def load_saved_games_from_disk(input_path: str, on_error: str = "raise") -> list[Game]:
+def load_saved_games_from_disk(
+    input_path: str, on_error: str = "raise", ruling: Rules | None = None
+) -> list[Game]:
     """The games of a ``.jsonl`` file of MILA saved games, one a line
-    (``diplomacy.utils.export.load_saved_games_from_disk``). ``on_error``: ``'raise'`` (a bad
-    line raises :class:`MilaError` naming it), ``'warn'`` (warn and skip) or ``'ignore'``."""
+    (``diplomacy.utils.export.load_saved_games_from_disk``), each replayed under ``ruling``
+    (default: the one it records; see :func:`from_saved_game_format`). ``on_error``:
+    ``'raise'`` (a bad line raises :class:`MilaError` naming it), ``'warn'`` (warn and skip) or
+    ``'ignore'``."""
     if on_error not in ("raise", "warn", "ignore"):
         raise ValueError(f"on_error must be 'raise', 'warn' or 'ignore', got {on_error!r}")
     path = Path(input_path)
@@ -148,7 +218,7 @@ def load_saved_games_from_disk(input_path: str, on_error: str = "raise") -> list
             if not line.strip():
                 continue
             try:
-                games.append(from_saved_game_format(json.loads(line), strict=False))
+                games.append(from_saved_game_format(json.loads(line), strict=False, ruling=ruling))
             except (MilaError, ValueError) as exc:
                 if on_error == "raise":
                     raise MilaError(f"{input_path}:{number}: {exc}") from None

@@ -1,0 +1,255 @@
+"""The MILA drop-in as LLM-agent harnesses drive it: the additions of the MILA fork they vendor
+(GoodStartLabs' AI_Diplomacy: ``get_state()["phase"]``, ``process()`` returning the phase, phase
+summaries, ``power_model_map``), MILA's labels, saves that carry their ruling, and a harness-style
+loop (prompts from the state, the possible orders and the map, press, history, a save after every
+phase, a resume) played beside MILA itself under ``edition=mila``."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from diplo.compat import mila as drop
+from diplo.formats.mila import MilaError
+from diplo.model.rules import Rules
+
+MILA = Rules(edition="mila")
+
+
+def _set_up(game: Any, units: dict[str, list[str]], orders: dict[str, list[str]]) -> None:
+    game.clear_units()
+    for power, listed in units.items():
+        game.set_units(power, listed)
+    for power, listed in orders.items():
+        game.set_orders(power, listed)
+
+
+LABEL_CASES = [
+    # A convoy of a move nobody ordered: MILA ["void"] (was ["no convoy", "void"]).
+    ({"ENGLAND": ["F NTH", "A LON"]}, {"ENGLAND": ["F NTH C A LON - NWY"]}),
+    ({"ENGLAND": ["F NTH", "A LON"]}, {"ENGLAND": ["F NTH C A LON - NWY", "A LON - WAL"]}),
+    # A support of a convoyed move no fleet was ordered to carry: MILA "void" (was "no convoy").
+    (
+        {"ENGLAND": ["F ENG", "A LON", "F NTH"]},
+        {"ENGLAND": ["F ENG H", "A LON - BEL", "F NTH S A LON - BEL"]},
+    ),
+    # A support of a move never ordered, and a convoy that carried.
+    ({"FRANCE": ["A PAR", "A MAR"]}, {"FRANCE": ["A PAR S A MAR - BUR", "A MAR H"]}),
+    (
+        {"ENGLAND": ["F NTH", "A YOR", "F LON"]},
+        {"ENGLAND": ["F NTH C A YOR - NWY", "A YOR - NWY", "F LON S A YOR - NWY"]},
+    ),
+]
+
+
+@pytest.mark.parametrize(("units", "orders"), LABEL_CASES)
+def test_the_drop_in_labels_as_mila_does(
+    units: dict[str, list[str]], orders: dict[str, list[str]]
+) -> None:
+    diplomacy = pytest.importorskip("diplomacy")
+    theirs, ours = diplomacy.Game(), drop.Game(ruling=MILA)
+    for game in (theirs, ours):
+        _set_up(game, units, orders)
+    mila_phase, our_phase = theirs.process(), ours.process()
+    assert our_phase is not None
+    labels = {u: [str(x) for x in r] for u, r in mila_phase.results.items()}
+    assert our_phase.results == labels
+
+
+def test_process_returns_the_phase_as_mila_does() -> None:
+    diplomacy = pytest.importorskip("diplomacy")
+    theirs, ours = diplomacy.Game(), drop.Game(ruling=MILA)
+    rng = random.Random(4)
+    for _ in range(6):
+        possible = ours.get_all_possible_orders()
+        for power, locs in ours.get_orderable_locations().items():
+            orders = [rng.choice(possible[loc]) for loc in locs if possible[loc]]
+            theirs.set_orders(power, orders)
+            ours.set_orders(power, orders)
+        before = ours.get_state()
+        mila_phase, our_phase = theirs.process(), ours.process()
+        assert our_phase is not None and our_phase.name == mila_phase.name
+        assert our_phase.orders == {p: list(o) for p, o in mila_phase.orders.items()}
+        # Every label but the waives' (MILA keys them all under WAIVE, counted its own way:
+        # docs/mila-compat.md).
+        assert {u: r for u, r in our_phase.results.items() if u != "WAIVE"} == {
+            u: [str(x) for x in r] for u, r in mila_phase.results.items() if u != "WAIVE"
+        }
+        assert our_phase.state["units"] == before["units"]
+        # The board keys of MILA's state (its time stamp and Zobrist hash are its own).
+        board = {"units", "centers", "retreats", "homes", "name", "builds", "civil_disorder"}
+        assert board <= set(mila_phase.state) & set(our_phase.state)
+        # The phase returned is the one the history keeps.
+        kept = ours.get_phase_history()[-1]
+        assert (kept.name, kept.orders, kept.results) == (
+            our_phase.name,
+            our_phase.orders,
+            our_phase.results,
+        )
+
+
+def test_the_forks_state_key_and_summaries() -> None:
+    game = drop.Game()
+    assert game.get_state()["phase"] == game.get_state()["name"] == "S1901M"
+    asked: list[tuple[str, str]] = []
+
+    def summarise(system: str, user: str) -> str:
+        asked.append((system, user))
+        return json.dumps({"summary": f"{len(user)} characters"})
+
+    game.set_orders("FRANCE", ["A PAR - BUR"])
+    phase = game.process(phase_summary_callback=summarise)
+    assert phase is not None and len(asked) == 1
+    system, user = asked[0]
+    assert "Diplomacy" in system and "S1901M" in user and "A PAR - BUR" in user
+    assert json.loads(phase.summary or "") == {"summary": f"{len(user)} characters"}
+    assert game.phase_summaries["S1901M"] == phase.summary
+    assert game.get_phase_history()[0].summary == phase.summary
+    assert game.process() is not None
+    assert "F1901M" not in game.phase_summaries  # no callback, no summary
+    assert game.get_phase_history()[1].summary is None
+    game.power_model_map = {"FRANCE": "model-a"}
+    # Summaries and the model table travel in the save and come back.
+    saved = drop.to_saved_game_format(game)
+    assert saved["phases"][0]["summary"] == phase.summary and "phase" not in saved["phases"][-1]
+    back = drop.from_saved_game_format(saved)
+    assert back.phase_summaries == game.phase_summaries
+    assert back.power_model_map == {"FRANCE": "model-a"}
+    assert back.get_phase_history()[0].summary == phase.summary
+
+
+def test_a_bad_summary_callback_is_refused_by_name() -> None:
+    game = drop.Game()
+    with pytest.raises(TypeError, match="phase_summary_callback must be callable"):
+        game.process(phase_summary_callback="no")  # type: ignore[arg-type]
+    assert game.get_current_phase() == "S1901M"  # refused before anything was ruled
+    with pytest.raises(TypeError, match="returned int, not a string"):
+        game.process(phase_summary_callback=lambda s, u: 3)  # type: ignore[arg-type,return-value]
+    bad = {**drop.to_saved_game_format(drop.Game()), "phase_summaries": {"S1901M": 3}}
+    with pytest.raises(MilaError, match="'phase_summaries' must map names to strings"):
+        drop.from_saved_game_format(bad)
+    bad = {**drop.to_saved_game_format(drop.Game()), "diplo_ruling": {"edition": "nope"}}
+    with pytest.raises(MilaError, match="'diplo_ruling' is not a ruling"):
+        drop.from_saved_game_format(bad)
+
+
+def _random_orders(game: Any, rng: random.Random) -> dict[str, list[str]]:
+    possible = game.get_all_possible_orders()
+    return {
+        power: [rng.choice(sorted(possible[loc])) for loc in locs if possible[loc]]
+        for power, locs in sorted(game.get_orderable_locations().items())
+    }
+
+
+def test_the_ruling_travels_with_the_save(tmp_path: Path) -> None:
+    game = drop.Game(ruling=MILA)
+    rng = random.Random(2)
+    while game.get_current_phase() != "S1904M":
+        for power, orders in _random_orders(game, rng).items():
+            game.set_orders(power, orders)
+        game.process()
+    path = tmp_path / "game.jsonl"
+    drop.save_game(game, str(path))
+    (back,) = drop.load_saved_games_from_disk(str(path))
+    assert back.ruling == MILA
+    assert back.get_state()["units"] == game.get_state()["units"]
+    strict = drop.from_saved_game_format(json.loads(path.read_text()))
+    assert strict.ruling == MILA and strict.get_current_phase() == "S1904M"
+
+
+def test_a_save_made_by_mila_loads_under_its_edition_with_every_phase_verified() -> None:
+    diplomacy = pytest.importorskip("diplomacy")
+    from diplomacy.utils.export import to_saved_game_format
+
+    theirs = diplomacy.Game()
+    rng = random.Random(11)
+    while theirs.get_current_phase() != "S1906M" and not theirs.is_game_done:
+        possible = theirs.get_all_possible_orders()
+        for power, locs in sorted(theirs.get_orderable_locations().items()):
+            theirs.set_orders(
+                power, [rng.choice(sorted(possible[loc])) for loc in locs if possible[loc]]
+            )
+        theirs.process()
+    saved = to_saved_game_format(theirs)
+    ours = drop.from_saved_game_format(saved, strict=True, ruling=MILA)
+    assert ours.get_current_phase() == theirs.get_current_phase()
+    assert _board(ours, "centers") == _board(theirs, "centers")
+    assert _board(ours, "units") == _board(theirs, "units")
+
+
+def _board(game: Any, key: str) -> dict[str, Any]:
+    """A state table with its lists sorted (the lists' order is compared apart)."""
+    table = game.get_state()[key]
+    return {p: sorted(v) if isinstance(v, list) else v for p, v in table.items()}
+
+
+def _prompt(game: Any, power: str) -> str:
+    """What an LLM-agent harness puts in a prompt: the phase, the board, each unit's neighbours
+    through the map, the possible orders and the messages so far."""
+    state = game.get_state()
+    lines = [f"{power}, phase {state['phase']}"]
+    for unit in state["units"][power]:
+        loc = unit.lstrip("*")[2:]
+        kind = unit.lstrip("*")[0]
+        near = [
+            other
+            for other in game.map.locs
+            if game.map.abuts(kind, loc, "-", other) and game.map.loc_type.get(other.upper())
+        ]
+        lines.append(f"{unit} ({game.map.norm(loc)}) borders {', '.join(sorted(near))}")
+    possible = game.get_all_possible_orders()
+    for loc in game.get_orderable_locations(power):
+        lines.append(f"{loc}: {', '.join(sorted(possible[loc]))}")
+    for phase in game.get_phase_history()[-2:]:
+        lines.append(f"{phase.name}: {phase.results}")
+    return "\n".join(lines)
+
+
+def test_a_harness_style_loop_runs_unchanged_and_plays_as_mila(tmp_path: Path) -> None:
+    diplomacy = pytest.importorskip("diplomacy")
+    from diplomacy.utils.export import to_saved_game_format as mila_save
+
+    theirs, ours = diplomacy.Game(), drop.Game(ruling=MILA)
+    rng = random.Random(7)
+    save = tmp_path / "run.jsonl"
+    phases = 0
+    while not ours.is_game_done and ours.get_current_phase() != "S1905M":
+        for power in sorted(ours.powers):
+            if ours.powers[power].is_eliminated():
+                continue
+            prompt = _prompt(ours, power)
+            assert ours.get_current_phase() in prompt
+            # A fake model: picks from what it was offered, and talks.
+            possible = ours.get_all_possible_orders()
+            orders = [
+                rng.choice(sorted(possible[loc]))
+                for loc in ours.get_orderable_locations(power)
+                if possible[loc]
+            ]
+            ours.set_orders(power, orders)
+            theirs.set_orders(power, orders)
+            if ours.get_current_phase().endswith("M"):
+                other = rng.choice(sorted(set(ours.powers) - {power}))
+                ours.add_message(ours.new_power_message(other, f"{power} to {other}", power))
+        phase = ours.process(phase_summary_callback=lambda s, u: f"summary of {len(u)}")
+        mila_phase = theirs.process()
+        phases += 1
+        assert phase is not None and phase.name == mila_phase.name
+        for key in ("units", "centers", "retreats"):
+            assert _board(ours, key) == _board(theirs, key), (phase.name, key)
+        # Saved after every phase, in place; a resume from the file is the same game.
+        save.write_text(json.dumps(drop.to_saved_game_format(ours)) + "\n")
+        if phases % 4 == 0:
+            (ours,) = drop.load_saved_games_from_disk(str(save))
+            assert ours.ruling == MILA
+    assert phases >= 10
+    # MILA reads the drop-in's save (its extra keys ignored), and the two agree on the board.
+    from diplomacy.utils.export import from_saved_game_format as mila_load
+
+    again = mila_load(json.loads(save.read_text()))
+    assert _board(again, "centers") == _board(theirs, "centers")
+    assert len(mila_save(theirs)["phases"]) == len(drop.to_saved_game_format(ours)["phases"])
