@@ -139,6 +139,29 @@ def test_bad_arguments_are_refused() -> None:
     assert diplo("bench", "--engines", "other").returncode != 0
 
 
+def test_mila_alone_is_refused_when_it_is_not_installed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from diplo.apps.cli import main
+
+    monkeypatch.setitem(sys.modules, "diplomacy", None)  # as without the compare extra
+    assert bench.mila_module() is None
+    assert main(["bench", *TINY, "--workloads", "movement", "--engines", "mila"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # no empty tables
+    assert err == (
+        "diplo: --engines: mila cannot run here: the MILA engine is not installed "
+        "(pip install 'diplo[compare]')\n"
+    )
+    # Beside an engine that runs, MILA is left out with a note and the rest is timed.
+    engines = ["--engines", "diplo-python", "mila"]
+    assert main(["bench", *TINY, "--workloads", "movement", *engines]) == 0
+    out, err = capsys.readouterr()
+    assert "bench: mila omitted: the MILA engine is not installed" in err
+    names = [line.split()[0] for line in out.splitlines()[3:] if line.strip()]
+    assert "diplo-python" in names and "mila" not in names
+
+
 def test_movement_phases_are_full_boards_with_one_order_per_unit() -> None:
     phases = bench.prepare_movement_phases(4, seed=3)
     assert len(phases) == 4

@@ -83,7 +83,16 @@ engines), :mod:`.settings`, :mod:`.runner` (running the workloads asked for), :m
 from __future__ import annotations
 
 from .cli import register, run
-from .engines import ENGINES, FastGame, fast_module, mila_module, optional_module
+from .engines import (
+    ENGINES,
+    MILA_MISSING,
+    RUST_MISSING,
+    FastGame,
+    fast_module,
+    mila_module,
+    missing_engines,
+    optional_module,
+)
 from .inputs import (
     FULL_BOARD,
     MovementPhase,
@@ -119,8 +128,10 @@ __all__ = [
     "DESCRIPTIONS",
     "ENGINES",
     "FULL_BOARD",
+    "MILA_MISSING",
     "MIN_RUN_SECONDS",
     "REFERENCE",
+    "RUST_MISSING",
     "VECTOR_STEPS",
     "WORKLOADS",
     "BenchError",
@@ -145,6 +156,7 @@ __all__ = [
     "mila_bot",
     "mila_module",
     "mila_selfplay_engine",
+    "missing_engines",
     "movement_engines",
     "optional_module",
     "position_digest",

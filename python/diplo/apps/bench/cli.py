@@ -9,7 +9,7 @@ from typing import Any
 
 from ...model.map import MapError
 from ..common import add_map_argument, first_year, map_argument
-from .engines import ENGINES
+from .engines import ENGINES, missing_engines
 from .measure import BenchError
 from .runner import run_benchmarks
 from .settings import DEFAULT_WORKLOADS, WORKLOADS, Settings
@@ -136,6 +136,12 @@ def run(args: argparse.Namespace) -> int:
         external=tuple(args.engine),
         rollout_games=args.rollout_games,
     )
+    missing = missing_engines(settings.engines)
+    if len(missing) == len(settings.engines) and not settings.external:
+        # Nothing asked for can run: say why, rather than print empty tables.
+        why = "; ".join(f"{name} cannot run here: {reason}" for name, reason in missing.items())
+        print(f"diplo: --engines: {why}", file=sys.stderr)
+        return 2
     try:
         report = run_benchmarks(settings, lambda text: print(f"bench: {text}", file=sys.stderr))
     except BenchError as exc:

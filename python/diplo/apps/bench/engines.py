@@ -13,6 +13,9 @@ from ...model.position import Position
 from .measure import Engine
 
 ENGINES = ("diplo-rust", "diplo-rust-objects", "diplo-python", "mila")
+#: Why an engine cannot run here, as the notes and the errors of ``diplo bench`` say it.
+MILA_MISSING = "the MILA engine is not installed (pip install 'diplo[compare]')"
+RUST_MISSING = "the Rust core is not built"
 
 
 class FastGame(Protocol):
@@ -39,10 +42,23 @@ def mila_module() -> ModuleType | None:
 
 
 def optional_module(name: str) -> ModuleType | None:
+    """The module ``name`` when it can be imported, else ``None``."""
     try:
         return importlib.import_module(name)
     except ImportError:
         return None
+
+
+def missing_engines(engines: Iterable[str]) -> dict[str, str]:
+    """The engines among ``engines`` that cannot run here, each with the reason (MILA not
+    installed, the Rust core not built)."""
+    out: dict[str, str] = {}
+    for name in engines:
+        if name == "mila" and mila_module() is None:
+            out[name] = MILA_MISSING
+        elif name in ("diplo-rust", "diplo-rust-objects") and not rust_available():
+            out[name] = RUST_MISSING
+    return out
 
 
 def object_engines(

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from ...api.backends import rust_available
 from ...formats.mila import MILA_MAP_NAMES
 from ...model.variants import load_map
-from .engines import fast_module, mila_module, optional_module
+from .engines import MILA_MISSING, RUST_MISSING, fast_module, mila_module, optional_module
 from .inputs import MovementPhase, prepare_movement_phases
 from .measure import Measurement, measure
 from .mila_api import mila_api_engines
@@ -32,9 +32,9 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
     fast = fast_module() if rust_available() else None
     mila = mila_module() if "mila" in settings.engines else None
     if "mila" in settings.engines and mila is None:
-        say("mila omitted: the MILA engine is not installed (pip install 'diplo[compare]')")
+        say(f"mila omitted: {MILA_MISSING}")
     if not rust_available():
-        say("diplo-rust omitted: the Rust core is not built")
+        say(f"diplo-rust omitted: {RUST_MISSING}")
     elif fast is None:
         say("diplo.fast is not built: diplo-rust is process_phase(..., 'rust'), the object API")
     report = Report(settings, fast_path=fast is not None)
