@@ -7,7 +7,7 @@
 
 ``diplo bench``'s ``selfplay`` plays the canonical game of each seed; ``diplo-rust`` lists its
 codes every phase and draws ``choice(p)`` over where the canonical options stand in its own lists
-(``diplo.apps.bench._canonical_fast_engine``), where the plain loop (``_fast_selfplay_engine``,
+(``diplo.apps.bench.canonical_fast_engine``), where the plain loop (``fast_selfplay_engine``,
 what ``selfplay`` timed before) draws ``choice(codes)``. To see only the loop's cost, both play
 the *same* games here: the plain loop's own games of seeds 0..N-1 to 1915, the canonical loop
 driven by an identity plan (each option where it stands), so both draw the same random numbers
@@ -45,7 +45,7 @@ def identity_plan(fast: Any, seed: int) -> Plan:
         lists = game.legal_orders()
         step = []
         for j, o in enumerate(lists):  # shared as diplo bench's plans share them
-            positions = bench._compact(list(range(len(o))))
+            positions = bench.compact(list(range(len(o))))
             pair = (j, SHARED.setdefault(positions, positions))
             step.append(SHARED.setdefault(pair, pair))
         out.append(tuple(step))
@@ -72,7 +72,7 @@ def main() -> None:
     if args.own_games:
         if args.cpu:
             time.perf_counter = time.thread_time  # measure() reads this clock
-        main_engine = bench._fast_selfplay_engine(0, 1915, fast)
+        main_engine = bench.fast_selfplay_engine(0, 1915, fast)
         (canonical_engine,) = bench.selfplay_engines(0, 1915, ["diplo-rust"], fast)
         for _turn in range(3):
             res = bench.measure(
@@ -90,8 +90,8 @@ def main() -> None:
         return
     seeds = range(args.games)
     plans = {s: identity_plan(fast, s) for s in seeds}
-    plain = bench._fast_selfplay_engine(0, 1915, fast).run
-    canonical = bench._canonical_fast_engine(0, 1915, fast, lambda _s: None).run
+    plain = bench.fast_selfplay_engine(0, 1915, fast).run
+    canonical = bench.canonical_fast_engine(0, 1915, fast, lambda _s: None).run
 
     def works(kind: str) -> list[Any]:
         if kind == "canonical":

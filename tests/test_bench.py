@@ -22,6 +22,10 @@ from diplo.api.backends import rust_available
 from diplo.api.legal import legal_order_texts
 from diplo.api.phase import process_phase
 from diplo.apps import bench
+from diplo.apps.bench.engines import optional_module
+from diplo.apps.bench.inputs import record_game
+from diplo.apps.bench.mila_api import api_floor_engine, mila_bot
+from diplo.apps.bench.movement import slot_codes
 from diplo.model.map import Map, standard_map
 from diplo.model.orders import Build, Order, Waive, format_order, parse_order
 from diplo.model.position import Position
@@ -80,7 +84,7 @@ def test_json_report_has_every_workload_and_engine() -> None:
         expected["batch"] = {"diplo-rust-1thread", "diplo-rust-2threads"}
     else:
         assert "batch omitted" in done.stderr
-    if fast and bench._optional("diplo.env") is not None:
+    if fast and optional_module("diplo.env") is not None:
         expected["vector"] = {
             "diplo-vector-1thread",
             "diplo-vector-2threads",
@@ -133,6 +137,29 @@ def test_text_report_prints_a_table_with_ratios() -> None:
 def test_bad_arguments_are_refused() -> None:
     assert diplo("bench", "--games", "0").returncode != 0
     assert diplo("bench", "--engines", "other").returncode != 0
+
+
+def test_mila_alone_is_refused_when_it_is_not_installed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from diplo.apps.cli import main
+
+    monkeypatch.setitem(sys.modules, "diplomacy", None)  # as without the compare extra
+    assert bench.mila_module() is None
+    assert main(["bench", *TINY, "--workloads", "movement", "--engines", "mila"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # no empty tables
+    assert err == (
+        "diplo: --engines: mila cannot run here: the MILA engine is not installed "
+        "(pip install 'diplo[compare]')\n"
+    )
+    # Beside an engine that runs, MILA is left out with a note and the rest is timed.
+    engines = ["--engines", "diplo-python", "mila"]
+    assert main(["bench", *TINY, "--workloads", "movement", *engines]) == 0
+    out, err = capsys.readouterr()
+    assert "bench: mila omitted: the MILA engine is not installed" in err
+    names = [line.split()[0] for line in out.splitlines()[3:] if line.strip()]
+    assert "diplo-python" in names and "mila" not in names
 
 
 def test_movement_phases_are_full_boards_with_one_order_per_unit() -> None:
@@ -267,7 +294,7 @@ def test_fast_path_engines_and_batch(stand_in: types.ModuleType) -> None:
 def test_fast_path_gets_the_orders_the_players_gave(stand_in: types.ModuleType) -> None:
     phase = bench.prepare_movement_phases(1, seed=5)[0]
     game = StandInFastGame(phase.position)
-    codes = bench._slot_codes(game, phase, encode_order)
+    codes = slot_codes(game, phase, encode_order)
     given = {format_order(o) for os in phase.orders.values() for o in os}
     sent = {format_order(decode_order(c, phase.position.map)) for c in codes}
     assert sent == given
@@ -352,7 +379,7 @@ def test_selfplay_engines_play_the_same_games() -> None:
     # those of the canonical game (the object API's loop, recorded).
     expected = []
     for r in range(3):
-        recorded = bench._record_game(3 + r, 1903, None)
+        recorded = record_game(3 + r, 1903, None)
         expected.append((len(recorded.slots), bench.position_digest(recorded.positions[-1])))
     assert len({d for _p, d in expected}) == 3  # three seeds, three games
     for name, games in played.items():
@@ -368,7 +395,7 @@ def test_a_changed_choice_order_is_seen(monkeypatch: pytest.MonkeyPatch) -> None
     def reversed_lists(*args: Any) -> dict[str, list[str]]:
         return {k: v[::-1] for k, v in real(*args).items()}
 
-    monkeypatch.setattr("diplo.apps.bench.legal_order_texts", reversed_lists)
+    monkeypatch.setattr("diplo.apps.bench.selfplay.legal_order_texts", reversed_lists)
     changed = _selfplay([engines["diplo-python"]], 2)["diplo-python"]
     assert [d for _p, d in changed] != [d for _p, d in canonical]
 
@@ -382,7 +409,7 @@ def test_mila_replays_the_canonical_games_and_names_its_departures() -> None:
         work = engine.setup(r)
         phases = engine.run(work)
         check = engine.check(work)
-        recorded = bench._record_game(r, 1904, None)
+        recorded = record_game(r, 1904, None)
         assert phases == len(recorded.slots)
         assert check.digest == bench.position_digest(recorded.positions[-1])
         assert check.resets is not None
@@ -459,14 +486,14 @@ def test_api_floor_replays_the_drop_ins_games_and_asks_the_same_questions() -> N
             self.game.set_orders(power, orders)
 
     for seed in (3, 8):
-        floor, _ = bench._api_floor_engine(seed, 1903, compat).setup(0)
+        floor, _ = api_floor_engine(seed, 1903, compat).setup(0)
         first = floor.get_all_possible_orders()
         again = floor.get_all_possible_orders()
         assert first == again and first is not again
         assert all(first[loc] is not again[loc] for loc in first)
         assert first["PAR"] and not first["NAO"]
         on_floor, on_drop_in = Given(floor), Given(compat.Game(map_name="standard"))
-        phases = bench._mila_bot(on_floor, random.Random(seed), 1903)
-        assert phases == bench._mila_bot(on_drop_in, random.Random(seed), 1903) >= 6
+        phases = mila_bot(on_floor, random.Random(seed), 1903)
+        assert phases == mila_bot(on_drop_in, random.Random(seed), 1903) >= 6
         assert on_floor.orders == on_drop_in.orders
         assert floor.get_current_phase() == "S1904M" and not floor.is_game_done

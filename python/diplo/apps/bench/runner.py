@@ -1,0 +1,135 @@
+"""Running the workloads a :class:`~.settings.Settings` asks for (:func:`run_benchmarks`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...api.backends import rust_available
+from ...formats.mila import MILA_MAP_NAMES
+from ...model.variants import load_map
+from .engines import MILA_MISSING, RUST_MISSING, fast_module, mila_module, optional_module
+from .inputs import MovementPhase, prepare_movement_phases
+from .measure import Measurement, measure
+from .mila_api import mila_api_engines
+from .movement import (
+    batch_engines,
+    external_engines,
+    jsonl_engines,
+    movement_engines,
+    strings_engines,
+)
+from .report import Report
+from .selfplay import selfplay_engines
+from .settings import Settings
+from .vector import vector_engines
+
+Note = Callable[[str], None]
+
+
+def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
+    """Run the workloads of ``settings``; ``note`` is told what is left out and what runs."""
+    say = note or (lambda _text: None)
+    fast = fast_module() if rust_available() else None
+    mila = mila_module() if "mila" in settings.engines else None
+    if "mila" in settings.engines and mila is None:
+        say(f"mila omitted: {MILA_MISSING}")
+    if not rust_available():
+        say(f"diplo-rust omitted: {RUST_MISSING}")
+    elif fast is None:
+        say("diplo.fast is not built: diplo-rust is process_phase(..., 'rust'), the object API")
+    report = Report(settings, fast_path=fast is not None)
+    game_map = None if settings.map is None else load_map(settings.map)
+    mila_map = "standard" if settings.map is None else MILA_MAP_NAMES.get(settings.map)
+    if mila_map is None and settings.map is not None and settings.map.endswith(".map"):
+        mila_map = settings.map  # MILA reads its own format from a path
+    if mila is not None and mila_map is None:
+        say(f"mila omitted: MILA does not know the map {settings.map}")
+        mila = None
+    phases: list[MovementPhase] = []
+    if {"movement", "strings", "jsonl", "batch"} & set(settings.workloads):
+        say(f"preparing {settings.phases} movement phases from random self-play")
+        phases = prepare_movement_phases(
+            settings.phases, settings.seed, settings.max_year, game_map=game_map
+        )
+        report.movement_units = [p.units for p in phases]
+    if "movement" in settings.workloads:
+        engines = movement_engines(phases, settings.engines, fast, mila, mila_map or "standard")
+        if settings.external:
+            engines += external_engines(phases, settings.external)
+            for i, command in enumerate(settings.external, start=1):
+                say(f"external-{i} is {command!r}; diplo-jsonl is diplo adjudicate --jsonl")
+        say(f"movement: {len(engines)} engines x {settings.rounds} rounds")
+        report.workloads["movement"] = measure(engines, settings.rounds)
+    if "strings" in settings.workloads:
+        engines = strings_engines(phases, settings.engines, mila)
+        say(f"strings: {len(engines)} engines x {settings.rounds} rounds")
+        report.workloads["strings"] = measure(engines, settings.rounds)
+    if "jsonl" in settings.workloads:
+        engines = jsonl_engines(phases, settings.engines)
+        say(f"jsonl: {len(engines)} engines x {settings.rounds} rounds")
+        report.workloads["jsonl"] = measure(engines, settings.rounds)
+    if "selfplay" in settings.workloads:
+        engines = selfplay_engines(
+            settings.seed,
+            settings.max_year,
+            settings.engines,
+            fast,
+            mila,
+            game_map=game_map,
+            mila_map=mila_map or "standard",
+        )
+        say(f"selfplay: {len(engines)} engines x {settings.games} games to {settings.max_year}")
+        report.workloads["selfplay"] = measure(engines, settings.games)
+    if "mila-api" in settings.workloads:
+        engines = mila_api_engines(settings.seed, settings.max_year, settings.engines, mila)
+        if engines:
+            say(f"mila-api: {len(engines)} engines x {settings.games} games to {settings.max_year}")
+            report.workloads["mila-api"] = measure(engines, settings.games)
+        else:
+            say("mila-api omitted: neither diplo.compat.mila nor MILA can run here")
+    if "batch" in settings.workloads:
+        if fast is None:
+            say("batch omitted: diplo.fast (and its process_batch) is not built")
+        elif "diplo-rust" not in settings.engines:
+            say("batch omitted: diplo-rust is not among the engines asked for")
+        else:
+            engines = batch_engines(phases, settings.batch_size, fast)
+            say(f"batch: {settings.batch_size} phases per call x {settings.rounds} rounds")
+            report.workloads["batch"] = measure(engines, settings.rounds)
+    if "rollouts" in settings.workloads:
+        if fast is None:
+            say("rollouts omitted: diplo rollouts needs the code API (diplo.fast)")
+        else:
+            from ...rollouts.bench import measure_rollouts
+
+            say(f"rollouts: 3 engines x {settings.rollout_rounds} rounds")
+            measured = measure_rollouts(
+                settings.seed,
+                settings.max_year,
+                settings.rollout_games,
+                settings.rollout_rounds,
+                settings.map or "standard",
+            )
+            report.workloads["rollouts"] = {
+                # One run per round: the table's phases/run is games per run.
+                name: Measurement(games, seconds, rounds, len(rounds))
+                for name, (games, seconds, rounds) in measured.items()
+            }
+    if "vector" in settings.workloads:
+        if fast is None:
+            say("vector omitted: diplo.fast is not built")
+        elif optional_module("diplo.env") is None:
+            say("vector omitted: diplo.env needs the env extra (pip install 'diplo[env]')")
+        else:
+            engines = vector_engines(
+                settings.seed,
+                settings.max_year,
+                settings.vector_envs,
+                fast,
+                game_map,
+                mila,
+                mila_map or "standard",
+            )
+            say(f"vector: {settings.vector_envs} games x {settings.rounds} rounds")
+            report.workloads["vector"] = measure(engines, settings.rounds)
+    return report
