@@ -10,7 +10,14 @@ from ..apps.common import add_map_argument, first_year, map_argument
 from ..model.map import MapError
 from ..model.wording import count
 from .play import RolloutError
-from .run import DEFAULT_BATCH, DEFAULT_MAX_YEAR, run_rollouts
+from .run import (
+    DEFAULT_BATCH,
+    DEFAULT_MAX_YEAR,
+    MAX_GAMES,
+    SEED_LIMIT,
+    check_seed_range,
+    run_rollouts,
+)
 
 __all__ = ["register", "run"]
 
@@ -27,7 +34,13 @@ def register(sub: Any) -> None:
             "Ctrl-C keeps the games written so far."
         ),
     )
-    cmd.add_argument("--games", type=_count, required=True, metavar="N", help="number of games")
+    cmd.add_argument(
+        "--games",
+        type=_count,
+        required=True,
+        metavar="N",
+        help=f"number of games (1 to {MAX_GAMES})",
+    )
     cmd.add_argument("--out", required=True, metavar="DIR", help="output folder")
     cmd.add_argument("--workers", type=_positive, default=None, help="default: the cores")
     cmd.add_argument(
@@ -42,7 +55,9 @@ def register(sub: Any) -> None:
         help=f"last year played (default {DEFAULT_MAX_YEAR} on maps that start in 1901: "
         f"{DEFAULT_MAX_YEAR - 1900} years of play from the map's first year)",
     )
-    cmd.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    cmd.add_argument(
+        "--seed", type=_seed, default=0, help="seed of the first game, 0 or more (default 0)"
+    )
     cmd.add_argument("--batch", type=_positive, default=DEFAULT_BATCH, help="games per worker task")
     cmd.add_argument("--compress", action="store_true", help="write gzipped game files (.json.gz)")
     cmd.add_argument(
@@ -57,21 +72,42 @@ def register(sub: Any) -> None:
     cmd.set_defaults(handler=run)
 
 
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
 def _count(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of games, got {text}")
+    value = _whole(text)
+    if not 1 <= value <= MAX_GAMES:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of games from 1 to {MAX_GAMES}, got {text}"
+        )
+    return value
+
+
+def _seed(text: str) -> int:
+    value = _whole(text)
+    if not 0 <= value < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to 2**63 - 1, got {text}")
     return value
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
     return value
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        check_seed_range(args.seed, args.games, "--seed")
+    except ValueError as exc:
+        print(f"diplo: {exc} (--games {args.games})", file=sys.stderr)
+        return 2
     max_year = args.max_year
     if max_year is None:
         try:

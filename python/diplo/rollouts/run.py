@@ -56,11 +56,23 @@ from .verify import (
 
 Item = TypeVar("Item")
 
-__all__ = ["MAX_WORKERS_PER_CORE", "RolloutReport", "max_workers", "run_rollouts"]
+__all__ = [
+    "MAX_GAMES",
+    "MAX_WORKERS_PER_CORE",
+    "SEED_LIMIT",
+    "RolloutReport",
+    "check_seed_range",
+    "max_workers",
+    "run_rollouts",
+]
 
 #: Games per task: enough to amortise a task's scheduling, few enough to balance the workers.
 DEFAULT_BATCH = 8
 DEFAULT_MAX_YEAR = 1915
+#: The most games one run takes (more is a typo, or a job for several runs).
+MAX_GAMES = 100_000_000
+#: Seeds are 0 or more and below this (they are int64 columns of the summary and dataset).
+SEED_LIMIT = 1 << 63
 #: The local backend takes at most this many workers per core (more only thrash).
 MAX_WORKERS_PER_CORE = 4
 #: The most workers of the ray backend (a cluster's CPUs).
@@ -465,18 +477,39 @@ def _chunks_of(items: Iterator[Item], size: int) -> Iterator[list[Item]]:
 
 
 def _seeds(games: int, first_seed: int, seeds: Iterable[int] | None) -> Sequence[int]:
+    """The seeds of a run, every one checked before anything is written: from 0 to
+    :data:`SEED_LIMIT` - 1, at most :data:`MAX_GAMES` of them."""
     if seeds is not None:
         wanted = list(seeds)
         if not all(isinstance(s, int) and not isinstance(s, bool) for s in wanted):
             raise ValueError("seeds must be ints")
         if len(set(wanted)) != len(wanted):
             raise ValueError("seeds must be distinct (one game file per seed)")
+        if len(wanted) > MAX_GAMES:
+            raise ValueError(f"{len(wanted)} seeds is more than {MAX_GAMES} games in one run")
+        bad = [s for s in wanted if not 0 <= s < SEED_LIMIT]
+        if bad:
+            raise ValueError(f"seed {bad[0]} is not from 0 to 2**63 - 1")
         return wanted
-    if not isinstance(games, int) or isinstance(games, bool) or games < 0:
-        raise ValueError(f"games must be a number of games, got {games!r}")
+    if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be a number of games from 1 to {MAX_GAMES}, got {games!r}")
     if not isinstance(first_seed, int) or isinstance(first_seed, bool):
         raise ValueError(f"the first seed must be an int, got {first_seed!r}")
+    check_seed_range(first_seed, games, "the first seed")
     return range(first_seed, first_seed + games)
+
+
+def check_seed_range(first_seed: int, games: int, where: str) -> None:
+    """Raise ``ValueError`` naming ``where`` unless the seeds ``first_seed`` ..
+    ``first_seed + games - 1`` are all from 0 to 2**63 - 1."""
+    if first_seed < 0:
+        raise ValueError(f"{where} must be 0 or more, got {first_seed}")
+    last = first_seed + games - 1
+    if last >= SEED_LIMIT:
+        raise ValueError(
+            f"{where} {first_seed} with {games} game(s) runs to seed {last}, past 2**63 - 1 "
+            f"(the largest seed); the first seed can be at most {SEED_LIMIT - games}"
+        )
 
 
 def _workers(workers: int | None, backend: str) -> int:
