@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -89,3 +90,110 @@ def test_the_largest_seeds_play(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     with (out / "summary.csv").open(encoding="utf-8") as f:
         assert [int(r["seed"]) for r in csv.DictReader(f)] == [2**63 - 2, 2**63 - 1]
+
+
+# --------------------------------------------------------------------------- failed writes
+
+
+def _limit_file_size() -> None:
+    import resource
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+    resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file-size limits are POSIX")
+def test_a_write_past_the_file_size_limit_leaves_no_tmp_and_the_run_resumes(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "r"
+    # Game files of two years are about 25 kB: every one is refused by the limit.
+    args = ["--games", "4", "--max-year", "1902", "--workers", "1", "--batch", "2",
+            "--dataset", "--out", str(out)]  # fmt: skip
+    done = subprocess.run(
+        _command(args),
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=_env(),
+        preexec_fn=_limit_file_size,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "File too large" in done.stderr and "Traceback" not in done.stderr
+    assert _tmp_files(out) == []
+    assert list((out / "games").iterdir()) == list((out / "dataset").iterdir()) == []
+    again = _cli(args)
+    assert again.returncode == 0, again.stderr
+    assert len(list((out / "games").glob("*.json"))) == 4
+    assert _tmp_files(out) == []
+
+
+def test_a_batch_is_written_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from diplo.rollouts import play
+
+    batch = play.PlayedBatch(
+        [play.PlayedGame(s, b"{}", play.file_name(s), {}) for s in (1, 2)], b"parquet"
+    )
+    (tmp_path / "games").mkdir()
+    (tmp_path / "dataset").mkdir()
+    real = play.write_atomic
+
+    def full_disk(path: Path, data: bytes) -> None:
+        if path.parent.name == "dataset":
+            raise OSError(28, "No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(play, "write_atomic", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        play.write_batch(tmp_path, batch, files=True, dataset=True)
+    # The part failed: the batch's files are gone too (a resumed run would refuse files
+    # whose games the dataset lacks).
+    assert sorted(tmp_path.rglob("*")) == [tmp_path / "dataset", tmp_path / "games"]
+
+
+def test_a_failed_atomic_write_removes_its_tmp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from diplo.rollouts import play
+    from diplo.rollouts.summary import write_tables
+
+    def no_rename(self: Path, target: Path) -> Path:
+        raise OSError(27, "File too large")
+
+    monkeypatch.setattr(Path, "replace", no_rename)
+    with pytest.raises(OSError, match="File too large"):
+        play.write_atomic(tmp_path / "game-00000001.json", b"{}")
+    with pytest.raises(OSError, match="File too large"):
+        write_tables(iter([{"seed": 1}]), ["seed"], tmp_path / "summary.csv", None)
+    assert list(tmp_path.iterdir()) == []
+
+
+def _dead_pid() -> int:
+    """A process id no process has (a child that has ended and been reaped)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait(timeout=60)
+    return child.pid
+
+
+def test_a_run_removes_stale_tmp_files_it_finds(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    dead = _dead_pid()
+    stale = [
+        out / "games" / f".game-00000005.json.{dead}.tmp",
+        out / "games" / ".game-00000006.json.tmp",  # as written before the pid was named
+        out / "dataset" / f".part-00000000-00000001.parquet.{dead}.tmp",
+        out / f".summary.csv.{dead}.tmp",
+        out / f".summary-kept.{dead}.tmp",
+    ]
+    live = out / "games" / f".game-00000007.json.{os.getppid()}.tmp"  # a live process's
+    mine = out / "games" / "notes.tmp"  # not a rollout's
+    for path in [*stale, live, mine]:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"half a file")
+    done = _cli(["--games", "2", "--max-year", "1901", "--workers", "1", "--dataset",
+                 "--out", str(out)])  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert [p for p in stale if p.exists()] == []
+    assert live.exists() and mine.exists()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import gzip
 import json
 import operator
+import os
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,7 +48,9 @@ __all__ = [
     "game_id",
     "play_batch",
     "play_task",
+    "tmp_name",
     "write_atomic",
+    "write_batch",
     "write_by_replay",
 ]
 
@@ -244,24 +247,50 @@ def _packed(seed: int, data: bytes, name: str, row: dict[str, Any], task: GameTa
 def _write_out(batch: PlayedBatch, root: Path, task: GameTask) -> PlayedBatch:
     """Writes the batch's files and dataset part under ``root`` (as the parent would) and
     returns it without their bytes."""
-    games = []
-    for played in batch.games:
-        if task.files:
-            write_atomic(root / "games" / played.name, played.data)
-        games.append(PlayedGame(played.seed, b"", played.name, played.row, written=True))
-    if task.dataset and games:
-        from .dataset import part_name
-
-        first, last = games[0].seed, games[-1].seed
-        write_atomic(root / "dataset" / part_name(first, last), batch.dataset)
+    games = [PlayedGame(p.seed, b"", p.name, p.row, written=True) for p in batch.games]
+    write_batch(root, batch, task.files, task.dataset)
     return PlayedBatch(games, b"", written=True)
 
 
+def write_batch(root: Path, batch: PlayedBatch, files: bool, dataset: bool) -> None:
+    """Writes a batch's game files (``root/games``) and its dataset part (``root/dataset``),
+    all or none: when one write fails the batch's files already written are removed, so a run
+    that fails leaves a folder the next one resumes (its files and its dataset hold the same
+    games)."""
+    from .dataset import part_name
+
+    written: list[Path] = []
+    try:
+        if files:
+            for played in batch.games:
+                path = root / "games" / played.name
+                write_atomic(path, played.data)
+                written.append(path)
+        if dataset and batch.games:
+            first, last = batch.games[0].seed, batch.games[-1].seed
+            write_atomic(root / "dataset" / part_name(first, last), batch.dataset)
+    except BaseException:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
+
+
+def tmp_name(path: Path) -> Path:
+    """The temporary name ``path`` is written under: hidden, and naming the writing process
+    (:func:`~diplo.rollouts.run.remove_stale` removes those of processes gone)."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
 def write_atomic(path: Path, data: bytes) -> None:
-    """Writes ``data`` to ``path`` under a temporary name, then renames it: never half a file."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
+    """Writes ``data`` to ``path`` under a temporary name, then renames it: never half a file.
+    A write that fails (a full disk, a file-size limit) removes its temporary file."""
+    tmp = tmp_name(path)
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _finish(

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,8 +39,8 @@ from ..model.map import SHIPPED_MAPS, Map, MapError
 from ..model.position import Position
 from ..model.variants import load_map
 from .backends import BACKENDS, default_backend, ray_available, run_local, run_ray
-from .dataset import part_name, pyarrow_available
-from .play import GameTask, PlayedBatch, RolloutError, write_atomic
+from .dataset import pyarrow_available
+from .play import GameTask, PlayedBatch, RolloutError, write_batch
 from .policy import CodePolicy, OrderPolicy
 from .progress import Progress
 from .summary import RowSpill, columns_for, merged, read_csv_rows, write_tables
@@ -63,6 +64,7 @@ __all__ = [
     "RolloutReport",
     "check_seed_range",
     "max_workers",
+    "remove_stale",
     "run_rollouts",
 ]
 
@@ -193,6 +195,7 @@ def run_rollouts(
         raise ValueError(f"--out {out}: cannot make the folder {made} ({exc.strerror})") from None
     if dataset:
         parts.mkdir(exist_ok=True)
+    remove_stale(root)
     report = RolloutReport(root, backend, workers, len(wanted))
     report.dataset = parts if dataset else None
     on_disk = _names_on_disk(folder) if files else {}
@@ -235,12 +238,7 @@ def run_rollouts(
 
         def on_done(k: int, batch: PlayedBatch) -> None:
             if not batch.written:
-                for played in batch.games:
-                    if files:
-                        write_atomic(folder / played.name, played.data)
-                if dataset and batch.games:
-                    first, last = batch.games[0].seed, batch.games[-1].seed
-                    write_atomic(parts / part_name(first, last), batch.dataset)
+                write_batch(root, batch, files, dataset)
             order.put(k, [played.row for played in batch.games])
             report.played += len(batch.games)
             bar.advance(len(batch.games))
@@ -264,6 +262,45 @@ def run_rollouts(
     if report.interrupted:
         raise KeyboardInterrupt
     return report
+
+
+#: The temporary files of a rollout: a game file's, a dataset part's, the summary's (each
+#: ``.<name>.<pid>.tmp``; before the pid was named, ``.<name>.tmp``).
+_TMP = re.compile(r"\.((?:game-|part-|summary)[^/]*?)(?:\.(\d+))?\.tmp")
+
+
+def remove_stale(root: Path) -> list[Path]:
+    """Removes the temporary files a run that failed or was killed left in ``root``,
+    ``root/games`` and ``root/dataset`` (those of a process still alive are left alone: another
+    run may be writing them) and returns them."""
+    gone = []
+    for folder in (root, root / "games", root / "dataset"):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            m = _TMP.fullmatch(entry.name)
+            if m is None or not entry.is_file(follow_symlinks=False):
+                continue
+            if m.group(2) is not None and _alive(int(m.group(2))):
+                continue
+            path = Path(entry.path)
+            path.unlink(missing_ok=True)
+            gone.append(path)
+    return gone
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # this run writes none yet
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
 
 
 class _InOrder:
