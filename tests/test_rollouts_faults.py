@@ -8,6 +8,7 @@ however it dies; ``--years N`` plays N years from the map's first year."""
 from __future__ import annotations
 
 import csv
+import json
 import os
 import signal
 import subprocess
@@ -19,6 +20,7 @@ import pytest
 
 import diplo
 from diplo.api.backends import rust_available
+from diplo.apps.cli import main
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 
@@ -197,3 +199,55 @@ def test_a_run_removes_stale_tmp_files_it_finds(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert [p for p in stale if p.exists()] == []
     assert live.exists() and mine.exists()
+
+
+# --------------------------------------------------------------------------- --years
+
+
+@pytest.mark.parametrize(("map_name", "last"), [("standard", 1902), ("ancmed", 2)])
+def test_years_plays_that_many_years_from_the_maps_first_year(
+    tmp_path: Path, map_name: str, last: int
+) -> None:
+    out = tmp_path / "r"
+    code = main(["rollouts", "--games", "2", "--years", "2", "--map", map_name, "--workers", "1",
+                 "--backend", "local", "--no-progress", "--out", str(out)])  # fmt: skip
+    assert code == 0
+    for path in sorted((out / "games").glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        assert doc["status"]["max_year"] == last
+        assert max(int(p["phase"][1:-1]) for p in doc["phases"]) == last
+    saved = tmp_path / "play.json"
+    assert main(["play", "--years", "2", "--map", map_name, "--quiet", "--save", str(saved)]) == 0
+    assert json.loads(saved.read_text(encoding="utf-8"))["status"]["max_year"] == last
+
+
+@pytest.mark.parametrize("command", ["rollouts", "play"])
+@pytest.mark.parametrize(
+    ("args", "wanted"),
+    [
+        (["--years", "0"], "--years: expected 1 year or more"),
+        (["--years", "x"], "--years: expected a whole number"),
+        (["--years", "2", "--max-year", "1903"], "not allowed with argument"),
+        (["--years", "99999"], "--years 99999"),
+    ],
+)
+def test_years_is_checked(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+    args: list[str],
+    wanted: str,
+) -> None:
+    out = tmp_path / "r"
+    more = (
+        ["--games", "1", "--out", str(out), "--backend", "local"] if command == "rollouts" else []
+    )
+    code: object
+    try:
+        code = main([command, *args, *more])
+    except SystemExit as exc:  # argparse's refusal
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert wanted in err and "Traceback" not in err
+    assert not out.exists()

@@ -6,7 +6,13 @@ import argparse
 import sys
 from typing import Any
 
-from ..apps.common import add_map_argument, first_year, map_argument
+from ..apps.common import (
+    add_map_argument,
+    add_year_arguments,
+    first_year,
+    map_argument,
+    max_year_of,
+)
 from ..model.map import MapError
 from ..model.wording import count
 from .play import RolloutError
@@ -48,11 +54,9 @@ def register(sub: Any) -> None:
     )
     cmd.add_argument("--address", default=None, help="join this Ray cluster (e.g. 'auto')")
     add_map_argument(cmd)
-    cmd.add_argument(
-        "--max-year",
-        type=int,
-        default=None,
-        help=f"last year played (default {DEFAULT_MAX_YEAR} on maps that start in 1901: "
+    add_year_arguments(
+        cmd,
+        f"last year played (default {DEFAULT_MAX_YEAR} on maps that start in 1901: "
         f"{DEFAULT_MAX_YEAR - 1900} years of play from the map's first year)",
     )
     cmd.add_argument(
@@ -112,11 +116,12 @@ def run(args: argparse.Namespace) -> int:
     if max_year is None:
         try:
             game_map = map_argument(args.map)
-        except MapError as exc:
+            first = 1901 if game_map is None else first_year(game_map)
+            years = DEFAULT_MAX_YEAR - 1900 if args.years is None else args.years
+            max_year = max_year_of(years, first)
+        except (MapError, ValueError) as exc:
             print(f"diplo: {exc}", file=sys.stderr)
             return 2
-        first = 1901 if game_map is None else first_year(game_map)
-        max_year = first + DEFAULT_MAX_YEAR - 1901
     try:
         report = run_rollouts(
             args.games,
