@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -251,3 +252,136 @@ def test_years_is_checked(
     err = capsys.readouterr().err
     assert wanted in err and "Traceback" not in err
     assert not out.exists()
+
+
+# --------------------------------------------------------------------------- signals
+
+linux_proc = pytest.mark.skipif(
+    not Path("/proc/self/stat").exists(), reason="finds the workers in /proc"
+)
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (psutil when installed, else /proc)."""
+    try:
+        import psutil  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:
+        pass
+    else:
+        return {c.pid for c in psutil.Process(pid).children()}
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped by its new parent, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _wait_gone(pids: set[int], timeout: float = 30.0) -> set[int]:
+    """The ``pids`` still alive after waiting up to ``timeout`` seconds for them to end."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        left = {p for p in pids if _alive(p)}
+        if not left:
+            return left
+        time.sleep(0.1)
+    return {p for p in pids if _alive(p)}
+
+
+def _start_run(out: Path) -> tuple[subprocess.Popen[str], set[int]]:
+    """A long run of two workers, once it has written a few games: it and its workers."""
+    args = ["--games", "4000", "--workers", "2", "--max-year", "1903", "--batch", "2",
+            "--out", str(out)]  # fmt: skip
+    proc = subprocess.Popen(
+        _command(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env()
+    )
+    deadline = time.monotonic() + 120
+    workers: set[int] = set()
+    while len(list((out / "games").glob("*.json"))) < 4 or len(workers) < 2:
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(proc.communicate())
+        workers = _children(proc.pid)
+        time.sleep(0.05)
+    return proc, workers
+
+
+def _summary_files(out: Path) -> list[str]:
+    with (out / "summary.csv").open(encoding="utf-8") as f:
+        return sorted(r["file"] for r in csv.DictReader(f))
+
+
+@linux_proc
+@pytest.mark.parametrize("signals", [[signal.SIGTERM], [signal.SIGINT, signal.SIGTERM]])
+def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path: Path, signals: list[int]) -> None:
+    out = tmp_path / "r"
+    proc, workers = _start_run(out)
+    try:
+        for sig in signals:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert _wait_gone(workers) == set()
+    kept = sorted(f"games/{p.name}" for p in (out / "games").glob("*.json"))
+    # Every game in the summary is on disk (a worker stopped at once may have finished
+    # writing its batch after the summary: the next run resumes those).
+    assert set(_summary_files(out)) <= set(kept) and len(_summary_files(out)) >= 4
+    assert _tmp_files(out) == []
+    again = _cli(["--games", "4", "--max-year", "1903", "--out", str(out)])
+    assert again.returncode == 0, again.stderr
+
+
+@linux_proc
+def test_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    proc, workers = _start_run(out)
+    try:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert _wait_gone(workers) == set()
+
+
+def test_the_watchdog_ends_a_worker_whose_parent_is_gone(tmp_path: Path) -> None:
+    # Without prctl (not Linux, or a pool started off the main thread): a worker started
+    # under a parent that has already changed ends itself.
+    script = (
+        "import os, time\n"
+        "from diplo.rollouts.signals import start_worker\n"
+        "start_worker(os.getppid(), pdeathsig=False)\n"
+        "print('watching', flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    # The middle process starts the worker and exits at once: the worker's parent changes.
+    middle = (
+        "import subprocess, sys\n"
+        f"p = subprocess.Popen([sys.executable, '-c', {script!r}], stdout=sys.stdout)\n"
+        "print(p.pid, flush=True)\n"
+        "import time; time.sleep(2)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", middle], capture_output=True, text=True, timeout=60, env=_env()
+    )
+    lines = done.stdout.split()
+    pid = int(lines[0])
+    assert "watching" in lines
+    assert _wait_gone({pid}) == set()

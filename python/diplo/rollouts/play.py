@@ -23,6 +23,7 @@ import json
 import operator
 import os
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ from ..model.map import Map, map_named
 from ..model.orders import Order
 from ..model.position import Position
 from .policy import CodePolicy, OrderPolicy, PolicyError, RandomPolicy, choose
+from .signals import holding_signals
 from .summary import summary_row
 from .write import EngineGames, EngineWriter, OrderRows
 
@@ -48,6 +50,7 @@ __all__ = [
     "game_id",
     "play_batch",
     "play_task",
+    "remove_stale",
     "tmp_name",
     "write_atomic",
     "write_batch",
@@ -256,10 +259,17 @@ def write_batch(root: Path, batch: PlayedBatch, files: bool, dataset: bool) -> N
     """Writes a batch's game files (``root/games``) and its dataset part (``root/dataset``),
     all or none: when one write fails the batch's files already written are removed, so a run
     that fails leaves a folder the next one resumes (its files and its dataset hold the same
-    games)."""
+    games). SIGINT and SIGTERM wait for the batch to be written."""
+    written: list[Path] = []
+    with holding_signals():
+        _write_all(root, batch, files, dataset, written)
+
+
+def _write_all(
+    root: Path, batch: PlayedBatch, files: bool, dataset: bool, written: list[Path]
+) -> None:
     from .dataset import part_name
 
-    written: list[Path] = []
     try:
         if files:
             for played in batch.games:
@@ -277,8 +287,47 @@ def write_batch(root: Path, batch: PlayedBatch, files: bool, dataset: bool) -> N
 
 def tmp_name(path: Path) -> Path:
     """The temporary name ``path`` is written under: hidden, and naming the writing process
-    (:func:`~diplo.rollouts.run.remove_stale` removes those of processes gone)."""
+    (:func:`remove_stale` removes those of processes gone)."""
     return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+#: The temporary files of a rollout: a game file's, a dataset part's, the summary's (each
+#: ``.<name>.<pid>.tmp``; before the pid was named, ``.<name>.tmp``).
+_TMP = re.compile(r"\.((?:game-|part-|summary)[^/]*?)(?:\.(\d+))?\.tmp")
+
+
+def remove_stale(root: Path) -> list[Path]:
+    """Removes the temporary files a run that failed or was killed left in ``root``,
+    ``root/games`` and ``root/dataset`` (those of a process still alive are left alone: another
+    run may be writing them) and returns them."""
+    gone = []
+    for folder in (root, root / "games", root / "dataset"):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            m = _TMP.fullmatch(entry.name)
+            if m is None or not entry.is_file(follow_symlinks=False):
+                continue
+            if m.group(2) is not None and _alive(int(m.group(2))):
+                continue
+            path = Path(entry.path)
+            path.unlink(missing_ok=True)
+            gone.append(path)
+    return gone
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # this run writes none yet
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
 
 
 def write_atomic(path: Path, data: bytes) -> None:

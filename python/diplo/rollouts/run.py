@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import itertools
 import os
-import re
 from collections.abc import Container, Iterable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
@@ -40,9 +40,10 @@ from ..model.position import Position
 from ..model.variants import load_map
 from .backends import BACKENDS, default_backend, ray_available, run_local, run_ray
 from .dataset import pyarrow_available
-from .play import GameTask, PlayedBatch, RolloutError, write_batch
+from .play import GameTask, PlayedBatch, RolloutError, remove_stale, write_batch
 from .policy import CodePolicy, OrderPolicy
 from .progress import Progress
+from .signals import Stopper, stopping
 from .summary import RowSpill, columns_for, merged, read_csv_rows, write_tables
 from .verify import (
     Checked,
@@ -64,7 +65,6 @@ __all__ = [
     "RolloutReport",
     "check_seed_range",
     "max_workers",
-    "remove_stale",
     "run_rollouts",
 ]
 
@@ -202,105 +202,76 @@ def run_rollouts(
     parts_on_disk = _parts_on_disk(parts) if dataset else []
     done: Container[int] = on_disk
     window = WINDOW_PER_WORKER * workers
-    kept = RowSpill(root / f".summary-kept.{os.getpid()}.tmp")
-    fresh = RowSpill(root / f".summary-played.{os.getpid()}.tmp")
-    try:
-        settings = (game_map.name, own_map, max_year)
-        where = (backend, workers, address)
-        if files and dataset and (on_disk or parts_on_disk):
-            _match_parts(parts, parts_on_disk, on_disk, settings, where, window, root)
-        if on_disk:
-            _verify(folder, on_disk, settings, where, window, kept)
-        elif parts_on_disk:
-            done = _verify_parts(parts, parts_on_disk, settings, where, window, kept)
-        report.skipped = sum(1 for s in wanted if s in done)
-        todo = (s for s in wanted if s not in done)
-        tasks = (
-            GameTask(
-                batch,
-                game_map.name,
-                own_map,
-                max_year,
-                policy,
-                compress=bool(compress),
-                files=files,
-                dataset=dataset,
-                # Local workers write their games themselves: no file's bytes cross a pipe.
-                folder=str(root) if backend == "local" else None,
-            )
-            for batch in _chunks(todo, batch_size)
-        )
-        stream = None if isinstance(progress, bool) else _stream(progress)
-        bar = Progress(len(wanted), report.skipped, stream)
-        if progress is False:
-            bar.enabled = False
-        order = _InOrder(fresh)
-
-        def on_done(k: int, batch: PlayedBatch) -> None:
-            if not batch.written:
-                write_batch(root, batch, files, dataset)
-            order.put(k, [played.row for played in batch.games])
-            report.played += len(batch.games)
-            bar.advance(len(batch.games))
-
-        start = time.monotonic()
+    # On the local backend SIGTERM stops the run as Ctrl-C does, and no signal stops the
+    # summary half-way (diplo.rollouts.signals).
+    guard = stopping() if backend == "local" else nullcontext(Stopper())
+    with guard as stopper:
+        kept = RowSpill(root / f".summary-kept.{os.getpid()}.tmp")
+        fresh = RowSpill(root / f".summary-played.{os.getpid()}.tmp")
         try:
-            if backend == "ray":
-                run_ray(tasks, workers, on_done, address, window=window, held=order.held)
-            else:
-                run_local(tasks, workers, on_done, window=window, held=order.held)
-        except KeyboardInterrupt:
-            report.interrupted = True
-        finally:
+            settings = (game_map.name, own_map, max_year)
+            where = (backend, workers, address)
+            if files and dataset and (on_disk or parts_on_disk):
+                _match_parts(parts, parts_on_disk, on_disk, settings, where, window, root)
+            if on_disk:
+                _verify(folder, on_disk, settings, where, window, kept)
+            elif parts_on_disk:
+                done = _verify_parts(parts, parts_on_disk, settings, where, window, kept)
+            report.skipped = sum(1 for s in wanted if s in done)
+            todo = (s for s in wanted if s not in done)
+            tasks = (
+                GameTask(
+                    batch,
+                    game_map.name,
+                    own_map,
+                    max_year,
+                    policy,
+                    compress=bool(compress),
+                    files=files,
+                    dataset=dataset,
+                    # Local workers write their games themselves: no file's bytes cross a pipe.
+                    folder=str(root) if backend == "local" else None,
+                )
+                for batch in _chunks(todo, batch_size)
+            )
+            stream = None if isinstance(progress, bool) else _stream(progress)
+            bar = Progress(len(wanted), report.skipped, stream)
+            if progress is False:
+                bar.enabled = False
+            order = _InOrder(fresh)
+
+            def on_done(k: int, batch: PlayedBatch) -> None:
+                if not batch.written:
+                    write_batch(root, batch, files, dataset)
+                order.put(k, [played.row for played in batch.games])
+                report.played += len(batch.games)
+                bar.advance(len(batch.games))
+
+            start = time.monotonic()
+            try:
+                try:
+                    if backend == "ray":
+                        run_ray(tasks, workers, on_done, address, window=window, held=order.held)
+                    else:
+                        run_local(tasks, workers, on_done, window=window, held=order.held)
+                except KeyboardInterrupt:
+                    report.interrupted = True
+                finally:
+                    stopper.finish()  # from here on a signal waits for the summary
+            except KeyboardInterrupt:  # a signal while the first was being handled
+                report.interrupted = True
+                stopper.finish()
             report.seconds = time.monotonic() - start
             bar.close()
             order.flush_all()
-        _write_summary(report, game_map.powers, merged(kept, fresh))
-    finally:
-        kept.remove()
-        fresh.remove()
+            _write_summary(report, game_map.powers, merged(kept, fresh))
+            report.interrupted = report.interrupted or stopper.signals > 0
+        finally:
+            kept.remove()
+            fresh.remove()
     if report.interrupted:
         raise KeyboardInterrupt
     return report
-
-
-#: The temporary files of a rollout: a game file's, a dataset part's, the summary's (each
-#: ``.<name>.<pid>.tmp``; before the pid was named, ``.<name>.tmp``).
-_TMP = re.compile(r"\.((?:game-|part-|summary)[^/]*?)(?:\.(\d+))?\.tmp")
-
-
-def remove_stale(root: Path) -> list[Path]:
-    """Removes the temporary files a run that failed or was killed left in ``root``,
-    ``root/games`` and ``root/dataset`` (those of a process still alive are left alone: another
-    run may be writing them) and returns them."""
-    gone = []
-    for folder in (root, root / "games", root / "dataset"):
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            m = _TMP.fullmatch(entry.name)
-            if m is None or not entry.is_file(follow_symlinks=False):
-                continue
-            if m.group(2) is not None and _alive(int(m.group(2))):
-                continue
-            path = Path(entry.path)
-            path.unlink(missing_ok=True)
-            gone.append(path)
-    return gone
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return False  # this run writes none yet
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
 
 
 class _InOrder:
