@@ -37,7 +37,8 @@ def register(sub: Any) -> None:
             "(game files) and DIR/summary.parquet + DIR/summary.csv (with --dataset also "
             "DIR/dataset/*.parquet, one row per order). Seeds already in DIR are skipped "
             "(resume) once every file there verifies (with --no-files: every dataset part); "
-            "Ctrl-C keeps the games written so far."
+            "Ctrl-C or SIGTERM keeps the games written so far and writes the summary "
+            "(docs/rollouts.md)."
         ),
     )
     cmd.add_argument(
