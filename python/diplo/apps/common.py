@@ -79,6 +79,47 @@ def variant_arguments(args: argparse.Namespace) -> tuple[Map | None, Rules | Non
     return game_map, rules
 
 
+def add_year_arguments(parser: argparse.ArgumentParser, max_year_help: str) -> None:
+    """``--max-year YEAR`` (the last year played; ``max_year_help`` says the command's default)
+    and ``--years N``: play N years from the map's first year, so one need not know it (1901 on
+    the standard map, 1 on ancmed). The two exclude each other."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--max-year", type=int, default=None, metavar="YEAR", help=max_year_help)
+    group.add_argument(
+        "--years",
+        type=_years,
+        default=None,
+        metavar="N",
+        help="play N years (1 or more) from the map's first year; instead of --max-year",
+    )
+
+
+def _years(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of years, got {text!r}"
+        ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 year or more, got {text}")
+    return value
+
+
+def max_year_of(years: int, first: int) -> int:
+    """The last year played by a game of ``years`` years from ``first`` (``--years``); raises
+    ``ValueError`` naming ``--years`` when that is past the last year a game can be limited to."""
+    from ..model.limits import MAX_YEAR
+
+    last = first + years - 1
+    if last > MAX_YEAR - 1:
+        raise ValueError(
+            f"--years {years}: from {first} that plays to {last}, after {MAX_YEAR - 1} (the last "
+            f"year a game can be limited to): at most {MAX_YEAR - first} years"
+        )
+    return last
+
+
 def first_year(game_map: Map) -> int:
     """The year a game on ``game_map`` starts in (1901 on the standard map, 1 on ancmed)."""
     return Position.initial(game_map).phase.year

@@ -23,7 +23,7 @@ from ..model.position import Position
 from ..model.results import PhaseOutcome
 from ..model.rules import Rules, RulesError
 from ..model.wording import phase_words, power_name, year_words
-from .common import add_variant_arguments, variant_arguments
+from .common import add_variant_arguments, add_year_arguments, max_year_of, variant_arguments
 
 
 def register(sub: Any) -> None:
@@ -44,12 +44,8 @@ def register(sub: Any) -> None:
         default=0,
         help="random seed, a whole number 0 or more: the same seed plays the same game (default 0)",
     )
-    play.add_argument(
-        "--max-year",
-        type=int,
-        default=None,
-        metavar="YEAR",
-        help="last year to play, then the game ends in a draw (default: play to a solo win)",
+    add_year_arguments(
+        play, "last year to play, then the game ends in a draw (default: play to a solo win)"
     )
     play.add_argument(
         "--backend",
@@ -88,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         game_map, rules = variant_arguments(args)
         first = Position.initial(game_map or standard_map(), rules=rules).phase.year
+        if args.years is not None:
+            args.max_year = max_year_of(args.years, first)
         check_max_year(args.max_year, first, "--max-year")
         if rules is not None and rules.year_limit is not None:
             check_max_year(rules.year_limit, first, "--rules year_limit")

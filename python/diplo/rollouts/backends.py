@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import signal
+import os
 import socket
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from .play import RolloutError, play_task
+from .signals import holding_signals, polled, start_worker, stop_requests
 
 __all__ = [
     "BACKENDS",
@@ -54,26 +54,6 @@ def default_backend() -> str:
     return "ray" if ray_available() else "local"
 
 
-@contextmanager
-def _handing_over() -> Iterator[None]:
-    """Holds Ctrl-C back while a result is handed over (its files written and its rows
-    recorded together): the interrupt arrives once it is done, never half-way."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = mask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        mask(signal.SIG_SETMASK, old)
-
-
-def _start_worker() -> None:
-    # Ctrl-C reaches the whole process group; the parent decides what stops.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 #: The local pool kept between runs (one at a time), by its number of workers: a process that
 #: runs rollouts again (a training loop, the benchmark's rounds) starts its workers once.
 _KEPT: dict[int, ProcessPoolExecutor] = {}
@@ -88,7 +68,11 @@ def local_pool(workers: int) -> ProcessPoolExecutor:
         return pool
     shutdown_workers()
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker)
+    # Each worker ends when this process dies, however it dies (diplo.rollouts.signals).
+    watch = (os.getpid(), threading.current_thread() is threading.main_thread())
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=start_worker, initargs=watch
+    )
     _KEPT[workers] = pool
     return pool
 
@@ -124,6 +108,60 @@ def shutdown_workers() -> None:
     for pool in _KEPT.values():
         pool.shutdown(wait=False, cancel_futures=True)
     _KEPT.clear()
+
+
+#: How long the local backend's loop waits for a result before it looks for a stop request.
+POLL_SECONDS = 0.2
+
+
+def _loop(
+    pool: ProcessPoolExecutor,
+    inflight: dict[Future[Any], int],
+    top_up: Callable[[], None],
+    on_done: OnDone[Any],
+) -> None:
+    """Hands over results as tasks finish. A stop request (a signal counted by the run's
+    :class:`~diplo.rollouts.signals.Stopper`, or Ctrl-C raising where it lands when there is
+    none) drops the tasks not started and hands over those being played as they finish; a
+    second one ends the workers at once. Then ``KeyboardInterrupt`` is raised."""
+    try:
+        top_up()
+        while inflight:
+            if stop_requests():
+                raise KeyboardInterrupt
+            done, _ = wait(list(inflight), timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            with holding_signals():
+                for future in done:
+                    k = inflight.pop(future)
+                    on_done(k, future.result())
+            top_up()
+    except KeyboardInterrupt:
+        first = stop_requests()  # 0: Ctrl-C raised where it landed (no Stopper counts them)
+        for future in inflight:
+            future.cancel()
+        rest = {f: k for f, k in inflight.items() if not f.cancelled()}
+        try:
+            while rest:
+                if first and stop_requests() > first:
+                    _end_workers(pool)
+                    break
+                done, _ = wait(list(rest), timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                for future in done:
+                    k = rest.pop(future)
+                    if future.exception() is None:
+                        with holding_signals():
+                            on_done(k, future.result())
+        except KeyboardInterrupt:
+            _end_workers(pool)  # a second Ctrl-C where no Stopper counts them
+        raise
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Ends the pool's workers now (SIGTERM: each finishes writing the batch it is writing,
+    if any, so that only whole batches are on disk)."""
+    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
 
 
 def _drop(pool: ProcessPoolExecutor) -> None:
@@ -170,28 +208,12 @@ def run_local(
             # A task handed to a worker is recorded at once, Ctrl-C held back between the two:
             # local workers write their games themselves, so a task submitted but not recorded
             # would leave files on disk that no summary row names.
-            with _handing_over():
+            with holding_signals():
                 inflight[pool.submit(run, item[1])] = item[0]
 
     try:
-        try:
-            top_up()
-            while inflight:
-                done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-                with _handing_over():
-                    for future in done:
-                        k = inflight.pop(future)
-                        on_done(k, future.result())
-                top_up()
-        except KeyboardInterrupt:
-            for future in inflight:
-                future.cancel()
-            rest = {f: k for f, k in inflight.items() if not f.cancelled()}
-            for future in as_completed(rest):
-                if future.exception() is None:
-                    with _handing_over():
-                        on_done(rest[future], future.result())
-            raise
+        with polled():
+            _loop(pool, inflight, top_up, on_done)
     except BrokenProcessPool as exc:
         _drop(pool)
         raise RolloutError(
@@ -285,7 +307,7 @@ def run_ray(
                 if not pending:
                     break
                 ready, _ = ray.wait(list(pending), num_returns=1)
-                with _handing_over():
+                with holding_signals():
                     k = pending.pop(ready[0])
                     on_done(k, ray.get(ready[0]))
         except BaseException:

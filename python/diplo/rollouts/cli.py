@@ -6,11 +6,24 @@ import argparse
 import sys
 from typing import Any
 
-from ..apps.common import add_map_argument, first_year, map_argument
+from ..apps.common import (
+    add_map_argument,
+    add_year_arguments,
+    first_year,
+    map_argument,
+    max_year_of,
+)
 from ..model.map import MapError
 from ..model.wording import count
 from .play import RolloutError
-from .run import DEFAULT_BATCH, DEFAULT_MAX_YEAR, run_rollouts
+from .run import (
+    DEFAULT_BATCH,
+    DEFAULT_MAX_YEAR,
+    MAX_GAMES,
+    SEED_LIMIT,
+    check_seed_range,
+    run_rollouts,
+)
 
 __all__ = ["register", "run"]
 
@@ -24,10 +37,17 @@ def register(sub: Any) -> None:
             "(game files) and DIR/summary.parquet + DIR/summary.csv (with --dataset also "
             "DIR/dataset/*.parquet, one row per order). Seeds already in DIR are skipped "
             "(resume) once every file there verifies (with --no-files: every dataset part); "
-            "Ctrl-C keeps the games written so far."
+            "Ctrl-C or SIGTERM keeps the games written so far and writes the summary "
+            "(docs/rollouts.md)."
         ),
     )
-    cmd.add_argument("--games", type=_count, required=True, metavar="N", help="number of games")
+    cmd.add_argument(
+        "--games",
+        type=_count,
+        required=True,
+        metavar="N",
+        help=f"number of games (1 to {MAX_GAMES})",
+    )
     cmd.add_argument("--out", required=True, metavar="DIR", help="output folder")
     cmd.add_argument("--workers", type=_positive, default=None, help="default: the cores")
     cmd.add_argument(
@@ -35,14 +55,14 @@ def register(sub: Any) -> None:
     )
     cmd.add_argument("--address", default=None, help="join this Ray cluster (e.g. 'auto')")
     add_map_argument(cmd)
-    cmd.add_argument(
-        "--max-year",
-        type=int,
-        default=None,
-        help=f"last year played (default {DEFAULT_MAX_YEAR} on maps that start in 1901: "
+    add_year_arguments(
+        cmd,
+        f"last year played (default {DEFAULT_MAX_YEAR} on maps that start in 1901: "
         f"{DEFAULT_MAX_YEAR - 1900} years of play from the map's first year)",
     )
-    cmd.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    cmd.add_argument(
+        "--seed", type=_seed, default=0, help="seed of the first game, 0 or more (default 0)"
+    )
     cmd.add_argument("--batch", type=_positive, default=DEFAULT_BATCH, help="games per worker task")
     cmd.add_argument("--compress", action="store_true", help="write gzipped game files (.json.gz)")
     cmd.add_argument(
@@ -57,30 +77,52 @@ def register(sub: Any) -> None:
     cmd.set_defaults(handler=run)
 
 
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
 def _count(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of games, got {text}")
+    value = _whole(text)
+    if not 1 <= value <= MAX_GAMES:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of games from 1 to {MAX_GAMES}, got {text}"
+        )
+    return value
+
+
+def _seed(text: str) -> int:
+    value = _whole(text)
+    if not 0 <= value < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to 2**63 - 1, got {text}")
     return value
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
     return value
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        check_seed_range(args.seed, args.games, "--seed")
+    except ValueError as exc:
+        print(f"diplo: {exc} (--games {args.games})", file=sys.stderr)
+        return 2
     max_year = args.max_year
     if max_year is None:
         try:
             game_map = map_argument(args.map)
-        except MapError as exc:
+            first = 1901 if game_map is None else first_year(game_map)
+            years = DEFAULT_MAX_YEAR - 1900 if args.years is None else args.years
+            max_year = max_year_of(years, first)
+        except (MapError, ValueError) as exc:
             print(f"diplo: {exc}", file=sys.stderr)
             return 2
-        first = 1901 if game_map is None else first_year(game_map)
-        max_year = first + DEFAULT_MAX_YEAR - 1901
     try:
         report = run_rollouts(
             args.games,

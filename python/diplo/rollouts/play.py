@@ -21,7 +21,9 @@ from __future__ import annotations
 import gzip
 import json
 import operator
+import os
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +37,7 @@ from ..model.map import Map, map_named
 from ..model.orders import Order
 from ..model.position import Position
 from .policy import CodePolicy, OrderPolicy, PolicyError, RandomPolicy, choose
+from .signals import holding_signals
 from .summary import summary_row
 from .write import EngineGames, EngineWriter, OrderRows
 
@@ -47,7 +50,10 @@ __all__ = [
     "game_id",
     "play_batch",
     "play_task",
+    "remove_stale",
+    "tmp_name",
     "write_atomic",
+    "write_batch",
     "write_by_replay",
 ]
 
@@ -244,24 +250,96 @@ def _packed(seed: int, data: bytes, name: str, row: dict[str, Any], task: GameTa
 def _write_out(batch: PlayedBatch, root: Path, task: GameTask) -> PlayedBatch:
     """Writes the batch's files and dataset part under ``root`` (as the parent would) and
     returns it without their bytes."""
-    games = []
-    for played in batch.games:
-        if task.files:
-            write_atomic(root / "games" / played.name, played.data)
-        games.append(PlayedGame(played.seed, b"", played.name, played.row, written=True))
-    if task.dataset and games:
-        from .dataset import part_name
-
-        first, last = games[0].seed, games[-1].seed
-        write_atomic(root / "dataset" / part_name(first, last), batch.dataset)
+    games = [PlayedGame(p.seed, b"", p.name, p.row, written=True) for p in batch.games]
+    write_batch(root, batch, task.files, task.dataset)
     return PlayedBatch(games, b"", written=True)
 
 
+def write_batch(root: Path, batch: PlayedBatch, files: bool, dataset: bool) -> None:
+    """Writes a batch's game files (``root/games``) and its dataset part (``root/dataset``),
+    all or none: when one write fails the batch's files already written are removed, so a run
+    that fails leaves a folder the next one resumes (its files and its dataset hold the same
+    games). SIGINT and SIGTERM wait for the batch to be written."""
+    written: list[Path] = []
+    with holding_signals():
+        _write_all(root, batch, files, dataset, written)
+
+
+def _write_all(
+    root: Path, batch: PlayedBatch, files: bool, dataset: bool, written: list[Path]
+) -> None:
+    from .dataset import part_name
+
+    try:
+        if files:
+            for played in batch.games:
+                path = root / "games" / played.name
+                write_atomic(path, played.data)
+                written.append(path)
+        if dataset and batch.games:
+            first, last = batch.games[0].seed, batch.games[-1].seed
+            write_atomic(root / "dataset" / part_name(first, last), batch.dataset)
+    except BaseException:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
+
+
+def tmp_name(path: Path) -> Path:
+    """The temporary name ``path`` is written under: hidden, and naming the writing process
+    (:func:`remove_stale` removes those of processes gone)."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+#: The temporary files of a rollout: a game file's, a dataset part's, the summary's (each
+#: ``.<name>.<pid>.tmp``; before the pid was named, ``.<name>.tmp``).
+_TMP = re.compile(r"\.((?:game-|part-|summary)[^/]*?)(?:\.(\d+))?\.tmp")
+
+
+def remove_stale(root: Path) -> list[Path]:
+    """Removes the temporary files a run that failed or was killed left in ``root``,
+    ``root/games`` and ``root/dataset`` (those of a process still alive are left alone: another
+    run may be writing them) and returns them."""
+    gone = []
+    for folder in (root, root / "games", root / "dataset"):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            m = _TMP.fullmatch(entry.name)
+            if m is None or not entry.is_file(follow_symlinks=False):
+                continue
+            if m.group(2) is not None and _alive(int(m.group(2))):
+                continue
+            path = Path(entry.path)
+            path.unlink(missing_ok=True)
+            gone.append(path)
+    return gone
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # this run writes none yet
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
 def write_atomic(path: Path, data: bytes) -> None:
-    """Writes ``data`` to ``path`` under a temporary name, then renames it: never half a file."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
+    """Writes ``data`` to ``path`` under a temporary name, then renames it: never half a file.
+    A write that fails (a full disk, a file-size limit) removes its temporary file."""
+    tmp = tmp_name(path)
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _finish(

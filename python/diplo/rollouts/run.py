@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Container, Iterable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
@@ -38,10 +39,11 @@ from ..model.map import SHIPPED_MAPS, Map, MapError
 from ..model.position import Position
 from ..model.variants import load_map
 from .backends import BACKENDS, default_backend, ray_available, run_local, run_ray
-from .dataset import part_name, pyarrow_available
-from .play import GameTask, PlayedBatch, RolloutError, write_atomic
+from .dataset import pyarrow_available
+from .play import GameTask, PlayedBatch, RolloutError, remove_stale, write_batch
 from .policy import CodePolicy, OrderPolicy
 from .progress import Progress
+from .signals import Stopper, stopping
 from .summary import RowSpill, columns_for, merged, read_csv_rows, write_tables
 from .verify import (
     Checked,
@@ -56,11 +58,23 @@ from .verify import (
 
 Item = TypeVar("Item")
 
-__all__ = ["MAX_WORKERS_PER_CORE", "RolloutReport", "max_workers", "run_rollouts"]
+__all__ = [
+    "MAX_GAMES",
+    "MAX_WORKERS_PER_CORE",
+    "SEED_LIMIT",
+    "RolloutReport",
+    "check_seed_range",
+    "max_workers",
+    "run_rollouts",
+]
 
 #: Games per task: enough to amortise a task's scheduling, few enough to balance the workers.
 DEFAULT_BATCH = 8
 DEFAULT_MAX_YEAR = 1915
+#: The most games one run takes (more is a typo, or a job for several runs).
+MAX_GAMES = 100_000_000
+#: Seeds are 0 or more and below this (they are int64 columns of the summary and dataset).
+SEED_LIMIT = 1 << 63
 #: The local backend takes at most this many workers per core (more only thrash).
 MAX_WORKERS_PER_CORE = 4
 #: The most workers of the ray backend (a cluster's CPUs).
@@ -181,74 +195,80 @@ def run_rollouts(
         raise ValueError(f"--out {out}: cannot make the folder {made} ({exc.strerror})") from None
     if dataset:
         parts.mkdir(exist_ok=True)
+    remove_stale(root)
     report = RolloutReport(root, backend, workers, len(wanted))
     report.dataset = parts if dataset else None
     on_disk = _names_on_disk(folder) if files else {}
     parts_on_disk = _parts_on_disk(parts) if dataset else []
     done: Container[int] = on_disk
     window = WINDOW_PER_WORKER * workers
-    kept = RowSpill(root / f".summary-kept.{os.getpid()}.tmp")
-    fresh = RowSpill(root / f".summary-played.{os.getpid()}.tmp")
-    try:
-        settings = (game_map.name, own_map, max_year)
-        where = (backend, workers, address)
-        if files and dataset and (on_disk or parts_on_disk):
-            _match_parts(parts, parts_on_disk, on_disk, settings, where, window, root)
-        if on_disk:
-            _verify(folder, on_disk, settings, where, window, kept)
-        elif parts_on_disk:
-            done = _verify_parts(parts, parts_on_disk, settings, where, window, kept)
-        report.skipped = sum(1 for s in wanted if s in done)
-        todo = (s for s in wanted if s not in done)
-        tasks = (
-            GameTask(
-                batch,
-                game_map.name,
-                own_map,
-                max_year,
-                policy,
-                compress=bool(compress),
-                files=files,
-                dataset=dataset,
-                # Local workers write their games themselves: no file's bytes cross a pipe.
-                folder=str(root) if backend == "local" else None,
-            )
-            for batch in _chunks(todo, batch_size)
-        )
-        stream = None if isinstance(progress, bool) else _stream(progress)
-        bar = Progress(len(wanted), report.skipped, stream)
-        if progress is False:
-            bar.enabled = False
-        order = _InOrder(fresh)
-
-        def on_done(k: int, batch: PlayedBatch) -> None:
-            if not batch.written:
-                for played in batch.games:
-                    if files:
-                        write_atomic(folder / played.name, played.data)
-                if dataset and batch.games:
-                    first, last = batch.games[0].seed, batch.games[-1].seed
-                    write_atomic(parts / part_name(first, last), batch.dataset)
-            order.put(k, [played.row for played in batch.games])
-            report.played += len(batch.games)
-            bar.advance(len(batch.games))
-
-        start = time.monotonic()
+    # On the local backend SIGTERM stops the run as Ctrl-C does, and no signal stops the
+    # summary half-way (diplo.rollouts.signals).
+    guard = stopping() if backend == "local" else nullcontext(Stopper())
+    with guard as stopper:
+        kept = RowSpill(root / f".summary-kept.{os.getpid()}.tmp")
+        fresh = RowSpill(root / f".summary-played.{os.getpid()}.tmp")
         try:
-            if backend == "ray":
-                run_ray(tasks, workers, on_done, address, window=window, held=order.held)
-            else:
-                run_local(tasks, workers, on_done, window=window, held=order.held)
-        except KeyboardInterrupt:
-            report.interrupted = True
-        finally:
+            settings = (game_map.name, own_map, max_year)
+            where = (backend, workers, address)
+            if files and dataset and (on_disk or parts_on_disk):
+                _match_parts(parts, parts_on_disk, on_disk, settings, where, window, root)
+            if on_disk:
+                _verify(folder, on_disk, settings, where, window, kept)
+            elif parts_on_disk:
+                done = _verify_parts(parts, parts_on_disk, settings, where, window, kept)
+            report.skipped = sum(1 for s in wanted if s in done)
+            todo = (s for s in wanted if s not in done)
+            tasks = (
+                GameTask(
+                    batch,
+                    game_map.name,
+                    own_map,
+                    max_year,
+                    policy,
+                    compress=bool(compress),
+                    files=files,
+                    dataset=dataset,
+                    # Local workers write their games themselves: no file's bytes cross a pipe.
+                    folder=str(root) if backend == "local" else None,
+                )
+                for batch in _chunks(todo, batch_size)
+            )
+            stream = None if isinstance(progress, bool) else _stream(progress)
+            bar = Progress(len(wanted), report.skipped, stream)
+            if progress is False:
+                bar.enabled = False
+            order = _InOrder(fresh)
+
+            def on_done(k: int, batch: PlayedBatch) -> None:
+                if not batch.written:
+                    write_batch(root, batch, files, dataset)
+                order.put(k, [played.row for played in batch.games])
+                report.played += len(batch.games)
+                bar.advance(len(batch.games))
+
+            start = time.monotonic()
+            try:
+                try:
+                    if backend == "ray":
+                        run_ray(tasks, workers, on_done, address, window=window, held=order.held)
+                    else:
+                        run_local(tasks, workers, on_done, window=window, held=order.held)
+                except KeyboardInterrupt:
+                    report.interrupted = True
+                finally:
+                    stopper.finish()  # from here on a signal waits for the summary
+            except KeyboardInterrupt:  # a signal while the first was being handled
+                report.interrupted = True
+                stopper.finish()
             report.seconds = time.monotonic() - start
             bar.close()
             order.flush_all()
-        _write_summary(report, game_map.powers, merged(kept, fresh))
-    finally:
-        kept.remove()
-        fresh.remove()
+            _write_summary(report, game_map.powers, merged(kept, fresh))
+            report.interrupted = report.interrupted or stopper.signals > 0
+        finally:
+            kept.remove()
+            fresh.remove()
     if report.interrupted:
         raise KeyboardInterrupt
     return report
@@ -465,18 +485,39 @@ def _chunks_of(items: Iterator[Item], size: int) -> Iterator[list[Item]]:
 
 
 def _seeds(games: int, first_seed: int, seeds: Iterable[int] | None) -> Sequence[int]:
+    """The seeds of a run, every one checked before anything is written: from 0 to
+    :data:`SEED_LIMIT` - 1, at most :data:`MAX_GAMES` of them."""
     if seeds is not None:
         wanted = list(seeds)
         if not all(isinstance(s, int) and not isinstance(s, bool) for s in wanted):
             raise ValueError("seeds must be ints")
         if len(set(wanted)) != len(wanted):
             raise ValueError("seeds must be distinct (one game file per seed)")
+        if len(wanted) > MAX_GAMES:
+            raise ValueError(f"{len(wanted)} seeds is more than {MAX_GAMES} games in one run")
+        bad = [s for s in wanted if not 0 <= s < SEED_LIMIT]
+        if bad:
+            raise ValueError(f"seed {bad[0]} is not from 0 to 2**63 - 1")
         return wanted
-    if not isinstance(games, int) or isinstance(games, bool) or games < 0:
-        raise ValueError(f"games must be a number of games, got {games!r}")
+    if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be a number of games from 1 to {MAX_GAMES}, got {games!r}")
     if not isinstance(first_seed, int) or isinstance(first_seed, bool):
         raise ValueError(f"the first seed must be an int, got {first_seed!r}")
+    check_seed_range(first_seed, games, "the first seed")
     return range(first_seed, first_seed + games)
+
+
+def check_seed_range(first_seed: int, games: int, where: str) -> None:
+    """Raise ``ValueError`` naming ``where`` unless the seeds ``first_seed`` ..
+    ``first_seed + games - 1`` are all from 0 to 2**63 - 1."""
+    if first_seed < 0:
+        raise ValueError(f"{where} must be 0 or more, got {first_seed}")
+    last = first_seed + games - 1
+    if last >= SEED_LIMIT:
+        raise ValueError(
+            f"{where} {first_seed} with {games} game(s) runs to seed {last}, past 2**63 - 1 "
+            f"(the largest seed); the first seed can be at most {SEED_LIMIT - games}"
+        )
 
 
 def _workers(workers: int | None, backend: str) -> int:

@@ -15,6 +15,7 @@ the map (final supply-centre counts).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import heapq
 import json
@@ -156,6 +157,7 @@ def write_tables(
     pyarrow, before writing anything). Returns the number of rows."""
     writer: Any = None
     schema: Any = None
+    ptmp: Path | None = None
     if parquet_path is not None:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -183,12 +185,18 @@ def write_tables(
                 writer.write_table(pa.Table.from_pylist(batch, schema=schema))
             writer.close()
             writer = None
-            assert parquet_path is not None
+            assert parquet_path is not None and ptmp is not None
             ptmp.replace(parquet_path)
         tmp.replace(csv_path)
-    finally:
+    except BaseException:
+        # A failed write (a full disk, a file-size limit) leaves no temporary file behind.
         if writer is not None:
-            writer.close()
+            with contextlib.suppress(Exception):  # the write's own error is the one to report
+                writer.close()
+        for left in (tmp, ptmp):
+            if left is not None:
+                left.unlink(missing_ok=True)
+        raise
     return count
 
 
@@ -216,12 +224,16 @@ def _atomic(path: Path) -> Path:
 def write_csv(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
     names = columns(rows)
     tmp = _atomic(path)
-    with tmp.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.DictWriter(out, fieldnames=names)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: csv_cell(row.get(k)) for k in names})
-    tmp.replace(path)
+    try:
+        with tmp.open("w", newline="", encoding="utf-8") as out:
+            writer = csv.DictWriter(out, fieldnames=names)
+            writer.writeheader()
+            for row in rows:
+                writer.writerow({k: csv_cell(row.get(k)) for k in names})
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def write_parquet(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
@@ -233,5 +245,9 @@ def write_parquet(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
     schema = _schema(names)
     table = pa.Table.from_pylist([{k: r.get(k) for k in names} for r in rows], schema=schema)
     tmp = _atomic(path)
-    pq.write_table(table, tmp)
-    tmp.replace(path)
+    try:
+        pq.write_table(table, tmp)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
