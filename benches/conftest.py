@@ -61,7 +61,7 @@ def batch_engines(
     movement_phases: list[bench.MovementPhase], fast: ModuleType | None
 ) -> list[bench.Engine]:
     if fast is None:
-        pytest.skip("diplo.fast is not built")
+        pytest.skip("diplo.engine.codes is not built")
     return bench.batch_engines(movement_phases, BATCH_SIZE, fast, THREADS)
 
 
@@ -75,7 +75,7 @@ def time_engine(benchmark: BenchmarkFixture) -> TimeEngine:
         if engine is None:
             pytest.skip(
                 f"{name} cannot run here (mila needs the 'compare' extra; "
-                "diplo-rust-objects is only reported beside diplo.fast)"
+                "diplo-rust-objects is only reported beside diplo.engine.codes)"
             )
         phases: list[int] = []
 

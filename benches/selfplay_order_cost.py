@@ -68,7 +68,7 @@ def main() -> None:
     args = parser.parse_args()
     fast = bench.fast_module()
     if fast is None:
-        raise SystemExit("needs the code API (diplo.fast)")
+        raise SystemExit("needs the code API (diplo.engine.codes)")
     if args.own_games:
         if args.cpu:
             time.perf_counter = time.thread_time  # measure() reads this clock

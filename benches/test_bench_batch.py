@@ -1,5 +1,6 @@
-"""batch: diplo.fast.process_batch over BATCH_SIZE independent movement phases, on 1 thread and
-on 2 threads, the orders packed flat beforehand (skipped when diplo.fast is not built)."""
+"""batch: diplo.engine.codes.process_batch over BATCH_SIZE independent movement phases, on 1
+thread and on 2 threads, the orders packed flat beforehand (skipped when diplo.engine.codes is
+not built)."""
 
 from __future__ import annotations
 

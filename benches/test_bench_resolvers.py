@@ -4,7 +4,7 @@
   prepared full-board phases (:func:`diplo.resolver.resolve_movement`). The engine's resolver has
   no Python entry of its own: it is timed alone by ``cargo bench`` (``rust/benches/resolve.rs``)
   and with everything else by the ``movement`` workloads.
-- ``datc``: every DATC movement position through :func:`diplo.adjudicate.process_phase` on each
+- ``datc``: every DATC movement position through :func:`diplo.api.phase.process_phase` on each
   backend (validation, resolution, results and next position in the object API).
 """
 

@@ -1,8 +1,9 @@
 """``diplo bench``: the report's shape (``../shared/spec/adjudicate-json.md``), never its timings.
 
-The code API (:mod:`diplo.fast`) is exercised twice: through the command line when it is built,
-and always through a stand-in written here on top of the object API, which keeps the benchmark's
-use of the ``FastGame`` interface (slots, codes, clones, ``process_batch``) tested on its own.
+The code API (:mod:`diplo.engine.codes`) is exercised twice: through the command line when it is
+built, and always through a stand-in written here on top of the object API, which keeps the
+benchmark's use of the ``FastGame`` interface (slots, codes, clones, ``process_batch``) tested on
+its own.
 """
 
 from __future__ import annotations
@@ -179,7 +180,8 @@ def test_movement_phases_are_full_boards_with_one_order_per_unit() -> None:
 
 
 class StandInFastGame:
-    """The ``diplo.fast.FastGame`` interface over the object API (slow, but the same answers)."""
+    """The ``diplo.engine.codes.FastGame`` interface over the object API (slow, but the same
+    answers)."""
 
     def __init__(self, position: Position | None = None, max_year: int | None = None) -> None:
         self._position = Position.initial(standard_map()) if position is None else position

@@ -1,8 +1,8 @@
 """Self-play at scale: many games from seeds, on a process pool or on Ray.
 
-:func:`run_rollouts` plays games on the code API (:mod:`diplo.fast`), writes each as a game
-file (:mod:`diplo.gamefile`) and one summary table (Parquet and CSV). The same seeds give the
-same games, byte for byte, whatever the backend and the number of workers. ``diplo rollouts`` is
+:func:`run_rollouts` plays games on the code API (:mod:`diplo.engine.codes`), writes each as a game
+file (:mod:`diplo.formats.gamefile`) and one summary table (Parquet and CSV). The same seeds give
+the same games, byte for byte, whatever the backend and the number of workers. ``diplo rollouts`` is
 the command line (:mod:`diplo.rollouts.cli`).
 """
 

@@ -6,9 +6,9 @@ one call). Any other game is played phase by phase on the engine: the policy cho
 orders, the engine rules on them with its explanations and
 :class:`~diplo.rollouts.write.EngineWriter` writes the phase's entry of the game file from the
 engine's own rulings (no replay through the object API; the same bytes as
-:func:`diplo.gamefile.to_json` of the same game). A game whose policy gave a code the engine
+:func:`diplo.formats.gamefile.to_json` of the same game). A game whose policy gave a code the engine
 takes otherwise than given (not the normal form of a legal order) is written by replaying its
-orders through :class:`diplo.game.Game` instead (:func:`replay`), and the final board of that
+orders through :class:`diplo.api.game.Game` instead (:func:`replay`), and the final board of that
 replay is checked against the fast path's, so a file is never written for a game the two
 implementations disagree on.
 

@@ -3,14 +3,14 @@
 Two forms, both picklable so that they travel to worker processes and Ray workers:
 
 * a **code policy**, any callable ``policy(game, legal, rng) -> codes``: ``game`` is the
-  :class:`~diplo.fast.FastGame` being played (read it, never process it), ``legal`` its
-  :meth:`~diplo.fast.FastGame.legal_orders` (one list of codes per slot, in the order of
+  :class:`~diplo.engine.codes.FastGame` being played (read it, never process it), ``legal`` its
+  :meth:`~diplo.engine.codes.FastGame.legal_orders` (one list of codes per slot, in the order of
   ``game.slots()``), ``rng`` the game's own :class:`random.Random`; it returns one code per slot,
   in slot order (a code outside the slot's list is ruled illegal: that unit holds);
 * an **order policy**, a callable ``fn(position, legal, rng) -> orders`` wrapped by
-  :class:`OrderPolicy`: ``position`` is the :class:`~diplo.position.Position`, ``legal`` maps each
-  power to ``{key: [Order, ...]}`` (the slots of the code API, decoded), and it returns
-  ``{power: [Order, ...]}``, as :class:`diplo.player.RandomPlayer` would. Slower (positions and
+  :class:`OrderPolicy`: ``position`` is the :class:`~diplo.model.position.Position`, ``legal`` maps
+  each power to ``{key: [Order, ...]}`` (the slots of the code API, decoded), and it returns
+  ``{power: [Order, ...]}``, as :class:`diplo.api.player.RandomPlayer` would. Slower (positions and
   orders are built as objects every phase), but in the vocabulary of the object API.
 
 A game's ``rng`` is ``random.Random(seed)``, used by nothing else, so a policy that draws only
@@ -50,7 +50,7 @@ class RandomPolicy:
     """The default: every slot takes one of its legal codes, uniformly at random.
 
     Adjustment slots list a power's waive beside its builds, so a random choice per slot never
-    orders more than one thing per build site (see :mod:`diplo.fast`)."""
+    orders more than one thing per build site (see :mod:`diplo.engine.codes`)."""
 
     def __call__(self, game: FastGame, legal: list[list[int]], rng: random.Random) -> list[int]:
         choice = rng.choice

@@ -154,7 +154,7 @@ def run_rollouts(
     ``"local"`` or ``"ray"`` (default: Ray when installed); ``address`` joins a running Ray
     cluster. ``policy`` defaults to :class:`~diplo.rollouts.policy.RandomPolicy` and must be
     picklable. ``compress`` writes gzipped files (``game-00000042.json.gz``; read one with
-    ``diplo.gamefile.load(gzip.open(path, "rt"))``). ``dataset`` writes the order rows
+    ``diplo.formats.gamefile.load(gzip.open(path, "rt"))``). ``dataset`` writes the order rows
     (:mod:`diplo.rollouts.dataset`); ``files=False`` writes no game file. On Ctrl-C the games
     finished so far are kept, the summary is written, and ``KeyboardInterrupt`` is raised again
     once that is done. Raises ``ValueError`` for bad settings and :class:`RolloutError` for a

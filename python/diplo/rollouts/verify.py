@@ -1,7 +1,7 @@
 """A resumed rollout's check of the game files already in its folder.
 
-A file is kept only when :func:`diplo.gamefile.load` replays it with the engine and every stored
-ruling matches, when it is exactly the file the verified game writes (its ``status``, centre
+A file is kept only when :func:`diplo.formats.gamefile.load` replays it with the engine and every
+stored ruling matches, when it is exactly the file the verified game writes (its ``status``, centre
 counts included, and everything else; only ``meta.generator``, the diplo version that wrote it,
 may differ), when it was played with the run's map and year limit, and when its
 ``meta.rollout`` names the game its file name names. Its summary row is then derived from the

@@ -4,9 +4,9 @@ Each phase is played with :meth:`diplo._core.FastGame.run` (the engine records w
 is what it is) and its entry of the game file (``docs/game-files.md``) is written straight from
 the engine's rows, in the model's words: the same functions the object API's engine backend
 words its results with (:mod:`diplo.engine.objects`), so the file is the one
-:func:`diplo.gamefile.to_json` writes for the same game, byte for byte
+:func:`diplo.formats.gamefile.to_json` writes for the same game, byte for byte
 (``tests/test_rollouts.py`` holds the two together), without making a
-:class:`~diplo.game.Game`, a position or a result object per phase.
+:class:`~diplo.api.game.Game`, a position or a result object per phase.
 
 The same pass collects the training rows of the dataset (:mod:`diplo.rollouts.dataset`): one
 per order given, with its code, text, result and reason.

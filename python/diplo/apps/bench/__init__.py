@@ -8,7 +8,7 @@ Eight workloads, each measured on every engine in the same run (the report is sp
     position. The phases come from random self-play (``diplo play --seed S --max-year 1915``, then
     seeds S+1, S+2, ... until enough are found): the movement phases with at least 30 units, or the
     fullest ones when a few games do not have enough. Every unit's order was drawn uniformly from
-    its legal orders by the game's :class:`~diplo.player.RandomPlayer`.
+    its legal orders by the game's :class:`~diplo.api.player.RandomPlayer`.
 ``strings``
     The movement phases of ``movement`` given as order strings in the canonical short form (what
     bots and servers send), every result read out with its reason sentence (the object API; MILA
@@ -16,14 +16,14 @@ Eight workloads, each measured on every engine in the same run (the report is sp
 ``selfplay``
     The whole random self-play loop from S1901 to the end of ``max_year`` (or a solo victory):
     list the legal orders, choose one per unit, submit, process, every phase type. On the object
-    API (:class:`~diplo.game.Game`) with order strings: :func:`diplo.legal.legal_order_texts`
-    per orderable power, one random text per key, ``set_orders``, ``process``. Every engine
-    plays the same game for a seed, the canonical one (:func:`selfplay_engines`): ``diplo-rust``
-    draws over where the canonical options stand in its own code lists, learnt before the
-    clock; ``mila`` replays the game, taking each choice out of its own sorted lists and set
-    back on the canonical game after a phase it rules otherwise (its departures from the DATC),
-    untimed. Each run's final position is digested after the clock stops and the table shows
-    one digest per engine (``final positions``): equal digests, the same games.
+    API (:class:`~diplo.api.game.Game`) with order strings:
+    :func:`diplo.api.legal.legal_order_texts` per orderable power, one random text per key,
+    ``set_orders``, ``process``. Every engine plays the same game for a seed, the canonical one
+    (:func:`selfplay_engines`): ``diplo-rust`` draws over where the canonical options stand in its
+    own code lists, learnt before the clock; ``mila`` replays the game, taking each choice out of
+    its own sorted lists and set back on the canonical game after a phase it rules otherwise (its
+    departures from the DATC), untimed. Each run's final position is digested after the clock stops
+    and the table shows one digest per engine (``final positions``): equal digests, the same games.
 ``jsonl``
     ``diplo adjudicate --jsonl`` on the movement phases as documents (position and order
     strings, one JSON line each): the whole command from text in to text out, on each backend
@@ -34,11 +34,11 @@ Eight workloads, each measured on every engine in the same run (the report is sp
     location, ``set_orders``, ``process``), run on :class:`diplo.compat.mila.Game` (engine
     ``diplo-compat``) and on MILA itself: what a bot written for MILA gains by switching imports.
 ``batch``
-    :func:`diplo.fast.process_batch` over many independent movement phases, on 1 thread and on
-    2 threads (only when ``diplo.fast`` is built). The orders go in the fastest public form: flat
-    ``bytes`` of ``u32`` codes plus offsets, packed once by :func:`diplo.fast.pack_orders` before
-    any timing (as a bot would keep its codes in a buffer), so no per-code conversion happens
-    while the GIL is held.
+    :func:`diplo.engine.codes.process_batch` over many independent movement phases, on 1 thread and
+    on 2 threads (only when ``diplo.engine.codes`` is built). The orders go in the fastest public
+    form: flat ``bytes`` of ``u32`` codes plus offsets, packed once by
+    :func:`diplo.engine.codes.pack_orders` before any timing (as a bot would keep its codes in a
+    buffer), so no per-code conversion happens while the GIL is held.
 ``rollouts``
     ``diplo rollouts`` with two workers writing game files (``rollouts-files``), the same writing
     only the dataset (``rollouts-dataset``), and the plain code-API loop on one core
@@ -54,13 +54,13 @@ Eight workloads, each measured on every engine in the same run (the report is sp
     environment's random loop of ``docs/env.md`` (``diplo-env``), the plain ``FastGame`` loop
     (``diplo-rust``: a random code from each list as the engine lists it) and, when it is
     installed, MILA playing the corpus bot's random games of ``mila-api`` (``mila``), so that
-    every ratio is read in one table; only with the ``env`` extra and ``diplo.fast``.
+    every ratio is read in one table; only with the ``env`` extra and ``diplo.engine.codes``.
 
-Engines: ``diplo-python`` (:func:`~diplo.adjudicate.process_phase` with the Python resolver,
-:class:`~diplo.game.Game` for self-play), ``diplo-rust`` (the code API :mod:`diplo.fast` when it is
-built, else the same object API with the Rust resolver), ``diplo-rust-objects`` (the object API
-with the Rust resolver, reported beside the code API when there is one) and ``mila`` (PyPI
-``diplomacy`` 1.1.2, the optional extra ``compare``; left out when it is not installed).
+Engines: ``diplo-python`` (:func:`~diplo.api.phase.process_phase` with the Python resolver,
+:class:`~diplo.api.game.Game` for self-play), ``diplo-rust`` (the code API :mod:`diplo.engine.codes`
+when it is built, else the same object API with the Rust resolver), ``diplo-rust-objects`` (the
+object API with the Rust resolver, reported beside the code API when there is one) and ``mila``
+(PyPI ``diplomacy`` 1.1.2, the optional extra ``compare``; left out when it is not installed).
 
 What is timed: only the work named above. Inputs are built before the clock starts (positions and
 orders, MILA games set to the position and deep-copied, fast games built and cloned); a MILA

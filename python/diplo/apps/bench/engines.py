@@ -19,7 +19,7 @@ RUST_MISSING = "the Rust core is not built"
 
 
 class FastGame(Protocol):
-    """The part of :class:`diplo.fast.FastGame` the benchmark uses."""
+    """The part of :class:`diplo.engine.codes.FastGame` the benchmark uses."""
 
     @property
     def is_over(self) -> bool: ...
@@ -32,7 +32,7 @@ class FastGame(Protocol):
 
 
 def fast_module() -> ModuleType | None:
-    """:mod:`diplo.fast` when it is built, else ``None``."""
+    """:mod:`diplo.engine.codes` when it is built, else ``None``."""
     return optional_module("diplo.engine.codes")
 
 

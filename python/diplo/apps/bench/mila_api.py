@@ -176,7 +176,8 @@ def mila_api_engines(
     out: list[Engine] = []
     compat = None
     if "diplo-rust" in wanted and rust_available():
-        compat = optional_module("diplo.compat.mila")  # None when diplo.fast is not the real one
+        # None when diplo.engine.codes is not the real one.
+        compat = optional_module("diplo.compat.mila")
         if compat is not None:
             out.append(mila_selfplay_engine(seed, max_year, compat, "diplo-compat"))
     if mila is not None and "mila" in wanted:

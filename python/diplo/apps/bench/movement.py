@@ -140,7 +140,7 @@ def slot_codes(
         hits = given.intersection(legal)
         if len(hits) != 1:
             raise BenchError(
-                f"{phase.position.phase}: diplo.fast lists none of the orders given for "
+                f"{phase.position.phase}: diplo.engine.codes lists none of the orders given for "
                 f"slot {slot} among its legal orders"
             )
         out.append(hits.pop())
@@ -189,7 +189,7 @@ def batch_engines(
     phases: Sequence[MovementPhase], size: int, fast: ModuleType, threads: Sequence[int] = (1, 2)
 ) -> list[Engine]:
     """``process_batch`` over ``size`` movement phases (``phases`` repeated), per thread count,
-    the orders packed flat (:func:`diplo.fast.pack_orders`) before the clock starts."""
+    the orders packed flat (:func:`diplo.engine.codes.pack_orders`) before the clock starts."""
     base, codes = fast_games(phases, fast)
     games = [base[i % len(base)] for i in range(size)]
     orders = [codes[i % len(codes)] for i in range(size)]

@@ -36,7 +36,10 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
     if not rust_available():
         say(f"diplo-rust omitted: {RUST_MISSING}")
     elif fast is None:
-        say("diplo.fast is not built: diplo-rust is process_phase(..., 'rust'), the object API")
+        say(
+            "diplo.engine.codes is not built: diplo-rust is process_phase(..., 'rust'), "
+            "the object API"
+        )
     report = Report(settings, fast_path=fast is not None)
     game_map = None if settings.map is None else load_map(settings.map)
     mila_map = "standard" if settings.map is None else MILA_MAP_NAMES.get(settings.map)
@@ -89,7 +92,7 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
             say("mila-api omitted: neither diplo.compat.mila nor MILA can run here")
     if "batch" in settings.workloads:
         if fast is None:
-            say("batch omitted: diplo.fast (and its process_batch) is not built")
+            say("batch omitted: diplo.engine.codes (and its process_batch) is not built")
         elif "diplo-rust" not in settings.engines:
             say("batch omitted: diplo-rust is not among the engines asked for")
         else:
@@ -98,7 +101,7 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
             report.workloads["batch"] = measure(engines, settings.rounds)
     if "rollouts" in settings.workloads:
         if fast is None:
-            say("rollouts omitted: diplo rollouts needs the code API (diplo.fast)")
+            say("rollouts omitted: diplo rollouts needs the code API (diplo.engine.codes)")
         else:
             from ...rollouts.bench import measure_rollouts
 
@@ -117,7 +120,7 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
             }
     if "vector" in settings.workloads:
         if fast is None:
-            say("vector omitted: diplo.fast is not built")
+            say("vector omitted: diplo.engine.codes is not built")
         elif optional_module("diplo.env") is None:
             say("vector omitted: diplo.env needs the env extra (pip install 'diplo[env]')")
         else:

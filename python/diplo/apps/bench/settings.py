@@ -30,7 +30,7 @@ DESCRIPTIONS = {
     "strings": "the movement phases as canonical order strings, results with reasons read out",
     "selfplay": "random self-play, every phase: legal orders, random choice, submit, process",
     "jsonl": "diplo adjudicate --jsonl: movement documents in, ruling documents out",
-    "batch": "diplo.fast.process_batch over independent movement phases",
+    "batch": "diplo.engine.codes.process_batch over independent movement phases",
     "mila-api": "random self-play through MILA's Game API: diplo.compat.mila.Game and MILA",
     "rollouts": "diplo rollouts on 2 workers (game files; dataset only) and the plain FastGame "
     "loop on 1 core (µs per game per core)",
