@@ -782,7 +782,10 @@ def check_rollouts(rng: random.Random) -> str:
             shutil.copytree(base, out)
             files = sorted((out / "games").iterdir())
             for _ in range(rng.randint(0, 2)):
+                if not files:
+                    break
                 victim = rng.choice(files)
+                files.remove(victim)  # each file damaged once (a truncated one no longer parses)
                 what = rng.random()
                 if what < 0.5:
                     victim.write_text(json.dumps(mutate(json.loads(victim.read_text()), rng)))
