@@ -115,7 +115,9 @@ impl<M: Mask> Legal<M> {
                 // could carry) is read from the list kept per map, made once.
                 if encode::kind_of(c) == kind::MOVE {
                     if let Some(span) = self.map_moves(map, st, key) {
-                        return self.move_codes[span.range()].contains(&c).then_some((key, c));
+                        return self.move_codes[span.range()]
+                            .contains(&c)
+                            .then_some((key, c));
                     }
                 }
                 // The unit's list has not been asked for: build only the section the code
