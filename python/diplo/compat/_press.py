@@ -143,6 +143,24 @@ class Message:
     __repr__ = __str__
 
 
+class _Filled:
+    """A field of :class:`GamePhaseData` kept in the slot ``_NAME``, worked out by the phase's
+    lazy reader (``fill``) the first time any of them is read or set."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, phase: GamePhaseData | None, owner: type | None = None) -> Any:
+        if phase is None:
+            return self
+        phase._filled()
+        return getattr(phase, self.slot)
+
+    def __set__(self, phase: GamePhaseData, value: dict[str, Any]) -> None:
+        phase._filled()
+        setattr(phase, self.slot, value)
+
+
 class GamePhaseData:
     """One phase as MILA's ``GamePhaseData`` holds it: ``name`` (``"S1901M"``), ``state`` (the
     state dictionary), ``orders`` (power -> orders), ``results`` (unit -> labels) and
@@ -193,38 +211,10 @@ class GamePhaseData:
         if fill is not None:
             self._state, self._orders, self._results = fill()
 
-    @property
-    def state(self) -> dict[str, Any]:
-        if self._fill is not None:
-            self._filled()
-        return self._state
-
-    @state.setter
-    def state(self, value: dict[str, Any]) -> None:
-        self._filled()
-        self._state = value
-
-    @property
-    def orders(self) -> dict[str, Any]:
-        if self._fill is not None:
-            self._filled()
-        return self._orders
-
-    @orders.setter
-    def orders(self, value: dict[str, Any]) -> None:
-        self._filled()
-        self._orders = value
-
-    @property
-    def results(self) -> dict[str, Any]:
-        if self._fill is not None:
-            self._filled()
-        return self._results
-
-    @results.setter
-    def results(self, value: dict[str, Any]) -> None:
-        self._filled()
-        self._results = value
+    #: Read from the lazy reader on first use (:class:`_Filled`).
+    state = _Filled()
+    orders = _Filled()
+    results = _Filled()
 
     def to_dict(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
