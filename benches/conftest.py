@@ -26,7 +26,7 @@ TimeEngine = Callable[[Sequence[bench.Engine], str, int], None]
 
 @pytest.fixture(scope="session")
 def fast() -> ModuleType | None:
-    return bench.fast_module() if rust_available() else None
+    return bench.codes_module() if rust_available() else None
 
 
 @pytest.fixture(scope="session")

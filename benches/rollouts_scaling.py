@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from diplo.engine.codes import FastGame
+from diplo.engine.codes import CodeGame
 from diplo.rollouts import GameTask, play_batch, run_rollouts
 from diplo.rollouts.backends import ray_available
 
@@ -58,7 +58,7 @@ def _split(games: int, max_year: int) -> dict[str, float]:
     seeds = list(range(games))
     start = time.perf_counter()
     for seed in seeds:
-        game, rng = FastGame(max_year=max_year), random.Random(seed)
+        game, rng = CodeGame(max_year=max_year), random.Random(seed)
         while not game.is_over:
             game.set_orders([rng.choice(options) for options in game.legal_orders()])
             game.process()

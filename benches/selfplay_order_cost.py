@@ -7,7 +7,7 @@
 
 ``diplo bench``'s ``selfplay`` plays the canonical game of each seed; ``diplo-rust`` lists its
 codes every phase and draws ``choice(p)`` over where the canonical options stand in its own lists
-(``diplo.apps.bench.canonical_fast_engine``), where the plain loop (``fast_selfplay_engine``,
+(``diplo.apps.bench.canonical_code_engine``), where the plain loop (``code_selfplay_engine``,
 what ``selfplay`` timed before) draws ``choice(codes)``. To see only the loop's cost, both play
 the *same* games here: the plain loop's own games of seeds 0..N-1 to 1915, the canonical loop
 driven by an identity plan (each option where it stands), so both draw the same random numbers
@@ -38,7 +38,7 @@ Plan = list[tuple[tuple[int, Sequence[int]], ...]]
 def identity_plan(fast: Any, seed: int) -> Plan:
     """The plain loop's game of ``seed``, as a plan of the canonical loop: every option where
     it stands (so ``choice(p)`` picks the index ``choice(codes)`` picks)."""
-    game = fast.FastGame(None, 1915)
+    game = fast.CodeGame(None, 1915)
     choice = random.Random(seed).choice
     out: Plan = []
     while not game.is_over:
@@ -66,13 +66,13 @@ def main() -> None:
         help="each loop on its own games, as diplo bench runs them (bench.measure, --games rounds)",
     )
     args = parser.parse_args()
-    fast = bench.fast_module()
+    fast = bench.codes_module()
     if fast is None:
         raise SystemExit("needs the code API (diplo.engine.codes)")
     if args.own_games:
         if args.cpu:
             time.perf_counter = time.thread_time  # measure() reads this clock
-        main_engine = bench.fast_selfplay_engine(0, 1915, fast)
+        main_engine = bench.code_selfplay_engine(0, 1915, fast)
         (canonical_engine,) = bench.selfplay_engines(0, 1915, ["diplo-rust"], fast)
         for _turn in range(3):
             res = bench.measure(
@@ -90,15 +90,15 @@ def main() -> None:
         return
     seeds = range(args.games)
     plans = {s: identity_plan(fast, s) for s in seeds}
-    plain = bench.fast_selfplay_engine(0, 1915, fast).run
-    canonical = bench.canonical_fast_engine(0, 1915, fast, lambda _s: None).run
+    plain = bench.code_selfplay_engine(0, 1915, fast).run
+    canonical = bench.canonical_code_engine(0, 1915, fast, lambda _s: None).run
 
     def works(kind: str) -> list[Any]:
         if kind == "canonical":
             return [
-                (fast.FastGame(None, 1915), random.Random(s).choice, iter(plans[s])) for s in seeds
+                (fast.CodeGame(None, 1915), random.Random(s).choice, iter(plans[s])) for s in seeds
             ]
-        return [(fast.FastGame(None, 1915), random.Random(s)) for s in seeds]
+        return [(fast.CodeGame(None, 1915), random.Random(s)) for s in seeds]
 
     runs: dict[str, Callable[[Any], int]] = {"main": plain, "canonical": canonical}
     if args.only is not None:

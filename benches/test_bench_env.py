@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason='diplo.env needs pip install "diplo[env]"')
 
-from diplo.engine.codes import FastGame
+from diplo.engine.codes import CodeGame
 from diplo.env import DiplomacyEnv
 
 GAMES = 3
@@ -41,7 +41,7 @@ def _env_games() -> int:
 def _fast_games() -> int:
     phases = 0
     for seed in range(GAMES):
-        game, rng = FastGame(max_year=MAX_YEAR), random.Random(seed)
+        game, rng = CodeGame(max_year=MAX_YEAR), random.Random(seed)
         while not game.is_over:
             game.set_orders([rng.choice(options) for options in game.legal_orders()])
             game.process()

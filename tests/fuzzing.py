@@ -35,7 +35,7 @@ from diplo.api.game import Game, GameOverError
 from diplo.api.phase import process_phase
 from diplo.api.player import RandomPlayer
 from diplo.apps import conformance
-from diplo.engine.codes import FastGame, process_batch
+from diplo.engine.codes import CodeGame, process_batch
 from diplo.formats import gamefile, mila
 from diplo.formats.contract import DocumentError, adjudicate_document
 from diplo.model.map import standard_map
@@ -330,11 +330,11 @@ def check_game_file(rng: random.Random) -> str:
 def check_fast_codes(
     rng: random.Random,
     generated_position: Callable[[random.Random], Position],
-    compare_phase: Callable[[FastGame, Position, list[int]], object],
+    compare_phase: Callable[[CodeGame, Position, list[int]], object],
 ) -> str:
     """Arbitrary codes, legal ones mixed in, ruled alike by the code API and the reference."""
     position = generated_position(rng)
-    game = FastGame(position)
+    game = CodeGame(position)
     lists = game.legal_orders()
     codes = [rng.choice(options) for options in lists if rng.random() < 0.7]
     for _ in range(rng.randint(0, 12)):
@@ -372,7 +372,7 @@ def _raising(codes: list[int]) -> Any:
     raise RuntimeError("a generator that breaks")
 
 
-def _snapshot(game: FastGame) -> tuple[str, dict[str, Any], bool]:
+def _snapshot(game: CodeGame) -> tuple[str, dict[str, Any], bool]:
     return game.phase, game.position().to_json(), game.is_over
 
 
@@ -383,7 +383,7 @@ def check_fast_calls(
 ) -> str:
     """A random sequence of calls on two games; rejected ones change nothing, accepted ones rule
     as the reference does (the pending orders are checked by processing a copy)."""
-    games = [FastGame(generated_position(rng), max_year=1906) for _ in range(2)]
+    games = [CodeGame(generated_position(rng), max_year=1906) for _ in range(2)]
     pending: list[list[int]] = [[], []]
     for _ in range(rng.randint(1, 8)):
         i = rng.randrange(2)

@@ -2,7 +2,7 @@
 
 The code API (:mod:`diplo.engine.codes`) is exercised twice: through the command line when it is
 built, and always through a stand-in written here on top of the object API, which keeps the
-benchmark's use of the ``FastGame`` interface (slots, codes, clones, ``process_batch``) tested on
+benchmark's use of the ``CodeGame`` interface (slots, codes, clones, ``process_batch``) tested on
 its own.
 """
 
@@ -66,7 +66,7 @@ def test_json_report_has_every_workload_and_engine() -> None:
     done = diplo("bench", "--json", *TINY)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    fast = rust_available() and bench.fast_module() is not None
+    fast = rust_available() and bench.codes_module() is not None
     expected = {
         "movement": {"diplo-python"},
         "strings": {"diplo-python"},
@@ -179,8 +179,8 @@ def test_movement_phases_are_full_boards_with_one_order_per_unit() -> None:
 # --------------------------------------------------------------------------- the code API
 
 
-class StandInFastGame:
-    """The ``diplo.engine.codes.FastGame`` interface over the object API (slow, but the same
+class StandInCodeGame:
+    """The ``diplo.engine.codes.CodeGame`` interface over the object API (slow, but the same
     answers)."""
 
     def __init__(self, position: Position | None = None, max_year: int | None = None) -> None:
@@ -234,8 +234,8 @@ class StandInFastGame:
     def position(self) -> Position:
         return self._position
 
-    def clone(self) -> StandInFastGame:
-        twin = StandInFastGame(self._position, self._max_year)
+    def clone(self) -> StandInCodeGame:
+        twin = StandInCodeGame(self._position, self._max_year)
         twin.is_over, twin.winner = self.is_over, self.winner
         return twin
 
@@ -253,7 +253,7 @@ def decode_order(code: int, game_map: Map, position: Position | None = None) -> 
 
 
 def process_batch(
-    games: Sequence[StandInFastGame], orders: Sequence[Sequence[int]], threads: int | None = None
+    games: Sequence[StandInCodeGame], orders: Sequence[Sequence[int]], threads: int | None = None
 ) -> None:
     for game, codes in zip(games, orders, strict=True):
         game.set_orders(codes)
@@ -261,17 +261,19 @@ def process_batch(
 
 
 @pytest.fixture
-def stand_in(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
-    module = types.ModuleType("diplo.fast")
+def stand_in() -> types.ModuleType:
+    """A code-API module on the reference, handed to the bench's engines in place of the real
+    `diplo.engine.codes` (so that the orders the engine is given can be read back)."""
+    module = types.ModuleType("stand_in_codes")
     for name in ("encode_order", "decode_order", "process_batch"):
         setattr(module, name, globals()[name])
-    module.FastGame = StandInFastGame  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "diplo.fast", module)
+    module.CodeGame = StandInCodeGame  # type: ignore[attr-defined]
     return module
 
 
 @pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
-def test_fast_path_engines_and_batch(stand_in: types.ModuleType) -> None:
+def test_code_path_engines_and_batch() -> None:
+    # The real code API on the Rust core: every engine, the batch and its thread ratio.
     settings = bench.Settings(
         engines=("diplo-rust", "diplo-rust-objects", "diplo-python"),
         games=1,
@@ -293,9 +295,9 @@ def test_fast_path_engines_and_batch(stand_in: types.ModuleType) -> None:
     assert report["settings"]["fast_path"] is True
 
 
-def test_fast_path_gets_the_orders_the_players_gave(stand_in: types.ModuleType) -> None:
+def test_code_path_gets_the_orders_the_players_gave(stand_in: types.ModuleType) -> None:
     phase = bench.prepare_movement_phases(1, seed=5)[0]
-    game = StandInFastGame(phase.position)
+    game = StandInCodeGame(phase.position)
     codes = slot_codes(game, phase, encode_order)
     given = {format_order(o) for os in phase.orders.values() for o in os}
     sent = {format_order(decode_order(c, phase.position.map)) for c in codes}
@@ -365,7 +367,7 @@ def _selfplay(engines: list[bench.Engine], rounds: int) -> dict[str, list[tuple[
 
 
 def _every_selfplay_engine() -> list[bench.Engine]:
-    fast = bench.fast_module() if rust_available() else None
+    fast = bench.codes_module() if rust_available() else None
     engines = bench.selfplay_engines(3, 1903, bench.ENGINES, fast, bench.mila_module())
     names = {e.name for e in engines}
     assert "diplo-python" in names

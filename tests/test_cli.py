@@ -171,28 +171,32 @@ def test_datc_json_report() -> None:
     assert proc.returncode == (0 if all(not e["failed"] for e in report["paths"].values()) else 1)
     # The additions: every path run (the code API too, when built), and per path the orders
     # it cannot express; "backends" stays the object API's entries.
-    paths = ["python", "rust", "fast"] if "rust" in available_backends() else ["python"]
+    paths = ["python", "rust", "codes"] if "rust" in available_backends() else ["python"]
     assert list(report["paths"]) == paths
     for backend, entry in report["backends"].items():
         assert report["paths"][backend] == entry
         assert entry["not_expressible"] == {}
-    if "fast" in report["paths"]:
-        fast = report["paths"]["fast"]
-        assert fast["total"] == 164
-        assert sorted(fast["not_expressible"]) == ["6.A.6", "6.I.1", "6.I.6"]
+    if "codes" in report["paths"]:
+        codes = report["paths"]["codes"]
+        assert codes["total"] == 164
+        assert sorted(codes["not_expressible"]) == ["6.A.6", "6.I.1", "6.I.6"]
 
 
 def test_datc_path_option() -> None:
     if "rust" not in available_backends():
-        proc = diplo("datc", "--path", "fast")
+        proc = diplo("datc", "--path", "codes")
         assert proc.returncode == 2
         assert "not built" in proc.stderr
         return
-    proc = diplo("datc", "--path", "fast")
+    proc = diplo("datc", "--path", "codes")
     assert proc.returncode == 0, proc.stdout
-    assert "FastGame (order codes): 164 of 164 passed" in proc.stdout
+    assert "CodeGame (order codes): 164 of 164 passed" in proc.stdout
     assert "not expressible: phase 1 (M): GERMANY 'F London - North Sea'" in proc.stdout
     assert "object API" not in proc.stdout
+    # "fast", the path's first name, still selects it.
+    old = diplo("datc", "--path", "fast")
+    assert old.returncode == 0, old.stdout
+    assert old.stdout == proc.stdout
 
 
 def test_datc_text_report_lists_sections() -> None:

@@ -1,5 +1,5 @@
 """The boundary of the Rust core: bad arguments and panics become Python exceptions (the game
-engine's own calls are tested in ``tests/test_fast.py`` and ``tests/test_engine.py``)."""
+engine's own calls are tested in ``tests/test_codes.py`` and ``tests/test_engine.py``)."""
 
 from __future__ import annotations
 
@@ -29,10 +29,10 @@ def test_a_panic_arrives_as_runtime_error(core: Any) -> None:
 def _entry_points() -> dict[str, Any]:
     """One call of each guarded entry point of the core (``rust/src/bindings/``)."""
     from diplo import _core
-    from diplo.engine.compile import fast_map
+    from diplo.engine.compile import code_map
     from diplo.model.map import standard_map
 
-    fmap = fast_map(standard_map())
+    fmap = code_map(standard_map())
     doc = {"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {}}
     read = fmap.read_position(doc)
     assert read is not None
@@ -40,22 +40,22 @@ def _entry_points() -> dict[str, Any]:
     after = game.clone()
     after.run([], b"")
     return {
-        "FastMap.encode_objects": lambda: fmap.encode_objects([]),
-        "FastMap.submit_orders": lambda: fmap.submit_orders({}, {}),
-        "FastMap.read_position": lambda: repr(fmap.read_position(doc)),
-        "FastMap.parse_canonical": lambda: fmap.parse_canonical("A PAR H"),
-        "FastGame.phase": lambda: game.phase,
-        "FastGame.winner": lambda: game.winner,
-        "FastGame.state": game.state,
-        "FastGame.legal_texts": game.legal_texts,
-        "FastGame.legal_by_power": game.legal_by_power,
-        "FastGame.texts": lambda: game.texts([0]),
-        "FastGame.result_codes": after.result_codes,
-        "FastGame.reasons": after.reasons,
-        "FastGame.gone": after.gone,
-        "FastGame.movement_rows": lambda: after.movement_rows(game),
-        "FastGame.position_json": game.position_json,
-        "FastGame.__repr__": lambda: repr(game),
+        "CodeMap.encode_objects": lambda: fmap.encode_objects([]),
+        "CodeMap.submit_orders": lambda: fmap.submit_orders({}, {}),
+        "CodeMap.read_position": lambda: repr(fmap.read_position(doc)),
+        "CodeMap.parse_canonical": lambda: fmap.parse_canonical("A PAR H"),
+        "CodeGame.phase": lambda: game.phase,
+        "CodeGame.winner": lambda: game.winner,
+        "CodeGame.state": game.state,
+        "CodeGame.legal_texts": game.legal_texts,
+        "CodeGame.legal_by_power": game.legal_by_power,
+        "CodeGame.texts": lambda: game.texts([0]),
+        "CodeGame.result_codes": after.result_codes,
+        "CodeGame.reasons": after.reasons,
+        "CodeGame.gone": after.gone,
+        "CodeGame.movement_rows": lambda: after.movement_rows(game),
+        "CodeGame.position_json": game.position_json,
+        "CodeGame.__repr__": lambda: repr(game),
         "process_batch": lambda: _core.process_batch([], []),
         "pack_orders": lambda: _core.pack_orders([[1]]),
         "mila_turn": lambda: _core.mila_turn(game),
@@ -77,7 +77,7 @@ def test_a_panic_in_any_fast_entry_point_arrives_as_runtime_error(core: Any, nam
 
 
 def tiny_map(army: list[list[int]], fleet: list[list[int]], provinces: list[int]) -> list[Any]:
-    """Arguments of ``FastMap``: two coastal provinces and a sea (0 - 1 by land, both on 2)."""
+    """Arguments of ``CodeMap``: two coastal provinces and a sea (0 - 1 by land, both on 2)."""
     return [["A", "B", "S"], ["P"], provinces, [1, 1, 2], army, fleet, [0], [[0]], [0, 1, 2]]
 
 
@@ -91,12 +91,12 @@ def tiny_map(army: list[list[int]], fleet: list[list[int]], provinces: list[int]
 )
 def test_bad_maps_raise_value_error(core: Any, args: list[Any], fragment: str) -> None:
     with pytest.raises(ValueError) as info:
-        core.FastMap(*args)
+        core.CodeMap(*args)
     assert fragment in str(info.value)
 
 
 def test_a_good_map_compiles(core: Any) -> None:
-    table = core.FastMap(*tiny_map([[1], [0], []], [[1, 2], [0, 2], [0, 1]], [0, 1, 2]))
+    table = core.CodeMap(*tiny_map([[1], [0], []], [[1, 2], [0, 2], [0, 1]], [0, 1, 2]))
     assert (table.num_provinces, table.num_locations, table.num_powers) == (3, 3, 1)
 
 
@@ -106,7 +106,7 @@ def test_the_python_side_reads_the_cores_tables_with_their_meaning() -> None:
     encoder uses gives the core's own codes."""
     from diplo import _core
     from diplo.engine import codes
-    from diplo.engine.compile import _ORDER_CLASSES, fast_map
+    from diplo.engine.compile import _ORDER_CLASSES, code_map
     from diplo.model.map import standard_map
     from diplo.model.orders import parse_order
     from diplo.model.outcome import CORE_CODES
@@ -118,7 +118,7 @@ def test_the_python_side_reads_the_cores_tables_with_their_meaning() -> None:
     texts = ["A PAR - BUR", "F BRE - MAO", "A MAR S A PAR - BUR", "F NTH C A LON - NWY"]
     orders = [parse_order(t, game_map) for t in texts]
     items: list[object] = list(orders)
-    core = fast_map(game_map).encode_objects(items)
+    core = code_map(game_map).encode_objects(items)
     assert [codes.encode_order(o, game_map) for o in orders] == core
     assert [codes.kind_of(c) for c in core] == [codes.MOVE, codes.MOVE, codes.SUPPORT_MOVE, 4]
     assert game_map.locations[codes.location_of(core[1])] == "BRE"

@@ -345,10 +345,10 @@ def test_the_core_reads_canonical_texts_as_the_parser_does() -> None:
     left to the parser."""
     from diplo.api.legal import legal_order_texts
     from diplo.engine.codes import encode_order
-    from diplo.engine.compile import fast_map
+    from diplo.engine.compile import code_map
     from diplo.model.orders import OrderParseError, parse_order
 
-    table = fast_map(M)
+    table = code_map(M)
     seen = 0
     for seed in range(60):
         rng = random.Random(seed)
@@ -385,7 +385,7 @@ def test_one_order_from_every_slot_never_voids_a_build_by_a_waive() -> None:
     """Both APIs, one shape (the WAIVE problem): winters where powers may build more or fewer
     units than they have sites; one random order per slot, in slot order. Removing the chosen
     waives changes no chosen build's result, so no waive voided a build."""
-    from diplo.engine.codes import RESULT_CODES, FastGame
+    from diplo.engine.codes import RESULT_CODES, CodeGame
 
     checked = 0
     for seed in range(150):
@@ -402,12 +402,12 @@ def test_one_order_from_every_slot_never_voids_a_build_by_a_waive() -> None:
         assert builds == [r for r in bare.results if r.given and r.order.endswith(" B")]
         checked += sum(1 for v in chosen.values() if "WAIVE" in v)
         # The code API's slots, one code from each in slot order: the same builds.
-        game = FastGame(position)
+        game = CodeGame(position)
         codes = [rng.choice(v) for v in game.legal_orders()]
         game.set_orders(codes)
         game.process()
         slow_codes = [c for c in codes if c & 0xF != 8]  # the waives left out
-        bare_game = FastGame(position)
+        bare_game = CodeGame(position)
         bare_game.set_orders(slow_codes)
         bare_game.process()
         with_waive = [r for c, r in zip(codes, game.result_codes(), strict=True) if c & 0xF == 7]

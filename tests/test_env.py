@@ -17,7 +17,7 @@ np = pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env
 from pettingzoo.test import parallel_api_test  # noqa: E402
 from pettingzoo.test.seed_test import parallel_seed_test  # noqa: E402
 
-from diplo.engine.codes import FastGame  # noqa: E402
+from diplo.engine.codes import CodeGame  # noqa: E402
 from diplo.env import CentreReward, DiplomacyEnv, EnvError  # noqa: E402
 from diplo.model.position import Position  # noqa: E402
 
@@ -73,7 +73,7 @@ def _expected(position: Position) -> dict[str, Any]:
 def test_a_random_game_means_what_the_fast_path_says() -> None:
     env = DiplomacyEnv(max_year=1905)
     obs, infos = env.reset(seed=3)
-    twin = FastGame(max_year=1905)
+    twin = CodeGame(max_year=1905)
     rng = random.Random(3)
     total = dict.fromkeys(env.possible_agents, 0.0)
     steps = 0

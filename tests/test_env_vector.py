@@ -1,4 +1,4 @@
-"""diplo.env.DiplomacyVectorEnv: the same games as FastGame for the same actions, masks that are
+"""diplo.env.DiplomacyVectorEnv: the same games as CodeGame for the same actions, masks that are
 the code API's legal lists, observations inside their spaces on every shipped map, refused
 actions that change nothing, and the PettingZoo environment on the same core."""
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs
 pytest.importorskip("pettingzoo", reason='diplo.env needs pip install "diplo[env]"')
 np = pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env]"')
 
-from diplo.engine.codes import FastGame, kind_of, location_of  # noqa: E402
+from diplo.engine.codes import CodeGame, kind_of, location_of  # noqa: E402
 from diplo.env import (  # noqa: E402
     BoardEncoder,
     DiplomacyEnv,
@@ -33,7 +33,7 @@ from diplo.model.variants import load_map  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _grouped(game: FastGame, powers: list[str]) -> list[list[list[int]]]:
+def _grouped(game: CodeGame, powers: list[str]) -> list[list[list[int]]]:
     """The code API's legal lists per power, in slot order."""
     out: list[list[list[int]]] = [[] for _ in powers]
     for (power, _key), options in zip(game.slots(), game.legal_orders(), strict=True):
@@ -50,7 +50,7 @@ def test_it_plays_the_same_games_as_fastgame() -> None:
     powers = env.powers
     encoder = BoardEncoder(env.map)
     obs, infos = env.reset(seed=[5, 6, 7, 8, 9, 10])
-    twins = [FastGame(max_year=1903) for _ in range(6)]
+    twins = [CodeGame(max_year=1903) for _ in range(6)]
     policy = UniformPolicy()
     finished = 0
     restarted = [False] * 6
@@ -63,7 +63,7 @@ def test_it_plays_the_same_games_as_fastgame() -> None:
         for i, twin in enumerate(twins):
             if restarted[i]:
                 # The game ended in the last step: this step started it again, action ignored.
-                twins[i] = twin = FastGame(max_year=1903)
+                twins[i] = twin = CodeGame(max_year=1903)
                 assert infos["steps"][i] == 0 and not terminated[i]
                 assert not rewards[i].any()
             else:
@@ -341,7 +341,7 @@ def test_the_docs_training_loop_runs() -> None:
 
 
 def test_a_position_start_and_its_phase_year() -> None:
-    position = FastGame(max_year=1902)
+    position = CodeGame(max_year=1902)
     position.set_orders([])
     position.process()
     later = position.position()  # F1901M
@@ -363,8 +363,8 @@ def test_the_core_imports_without_numpy() -> None:
         "import sys\n"
         "sys.modules['numpy'] = None  # importing NumPy now fails\n"
         "import diplo, diplo._core\n"
-        "from diplo.engine.codes import FastGame\n"
-        "g = FastGame(max_year=1901)\n"
+        "from diplo.engine.codes import CodeGame\n"
+        "g = CodeGame(max_year=1901)\n"
         "g.set_orders([]); g.process()\n"
         "print(g.phase)\n"
     )

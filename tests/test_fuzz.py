@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fuzzing
-from diplo.engine.codes import FastGame, process_batch
-from test_fast import compare_phase, generated_position, slow_orders
+from diplo.engine.codes import CodeGame, process_batch
+from test_codes import compare_phase, generated_position, slow_orders
 
 
 def ci(examples: int) -> settings:
@@ -96,7 +96,7 @@ def test_fast_calls_from_several_threads_rule_as_one_thread() -> None:
     """Four Python threads drive their own games with valid and invalid calls and batches, at
     once; every game ends where the same calls made on one thread leave it."""
 
-    def drive(seed: int, games: list[FastGame]) -> None:
+    def drive(seed: int, games: list[CodeGame]) -> None:
         rng = random.Random(seed)
         for _ in range(12):
             lists = [[rng.choice(o) for o in g.legal_orders()] for g in games]
@@ -110,8 +110,8 @@ def test_fast_calls_from_several_threads_rule_as_one_thread() -> None:
                     g.set_orders(codes)
                     g.process()
 
-    def fresh() -> list[FastGame]:
-        return [FastGame(generated_position(random.Random(s))) for s in range(3)]
+    def fresh() -> list[CodeGame]:
+        return [CodeGame(generated_position(random.Random(s))) for s in range(3)]
 
     threaded = [fresh() for _ in range(4)]
     workers = [threading.Thread(target=drive, args=(s, threaded[s])) for s in range(4)]

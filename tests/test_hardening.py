@@ -25,7 +25,7 @@ from diplo.apps import adjudicate as adjudicate_command
 from diplo.apps import cli
 from diplo.apps.common import INTERNAL_ERROR
 from diplo.engine import codes as fast
-from diplo.engine.codes import FastGame, encode_order, process_batch
+from diplo.engine.codes import CodeGame, encode_order, process_batch
 from diplo.formats import gamefile, mila
 from diplo.formats.contract import DocumentError, adjudicate_document
 from diplo.model import orders
@@ -95,8 +95,8 @@ def test_an_occupied_retreat_option_is_refused_at_every_entry() -> None:
     # The core refuses it too, whoever calls it.
     index = M.location_index
     with pytest.raises(ValueError, match="option BRE holds a unit"):
-        fast._core.FastGame(  # type: ignore[attr-defined]
-            fast.fast_map(M),
+        fast._core.CodeGame(  # type: ignore[attr-defined]
+            fast.code_map(M),
             1901,
             "F",
             "R",
@@ -145,7 +145,7 @@ def test_a_rejected_set_orders_leaves_the_pending_orders_as_they_were() -> None:
         raise RuntimeError("the generator broke")
 
     for bad in ([code("A MAR - BUR"), None], [code("A MAR - BUR"), 1.5], broken(), None):
-        game = FastGame()
+        game = CodeGame()
         game.set_orders([code("A PAR - BUR")])
         with pytest.raises((ValueError, RuntimeError)):
             game.set_orders(bad)  # type: ignore[arg-type]
@@ -155,7 +155,7 @@ def test_a_rejected_set_orders_leaves_the_pending_orders_as_they_were() -> None:
 
 
 def test_a_rejected_batch_names_the_game_and_touches_none() -> None:
-    g0, g1 = FastGame(), FastGame()
+    g0, g1 = CodeGame(), CodeGame()
     g0.set_orders([code("A PAR - BUR")])
     g1.set_orders([code("A PAR - PIC")])
     with pytest.raises(ValueError, match=r"^games\[1\]: orders\[0\]"):
@@ -168,10 +168,10 @@ def test_a_rejected_batch_names_the_game_and_touches_none() -> None:
 
 
 def test_a_finished_game_in_a_batch_is_named() -> None:
-    done = FastGame(max_year=1901)
+    done = CodeGame(max_year=1901)
     while not done.is_over:
         done.process()
-    fresh = FastGame()
+    fresh = CodeGame()
     with pytest.raises(RuntimeError, match=r"games\[1\]: the game is over"):
         process_batch([fresh, done], [[], []])
     assert fresh.phase == "S1901M"
@@ -362,7 +362,7 @@ def test_the_last_year_is_refused_rather_than_written_as_an_invalid_next() -> No
     with pytest.raises(DocumentError, match=f"cannot go past the year {MAX_YEAR}"):
         adjudicate_document(doc)
     position = Position.from_json(doc, M)
-    game = FastGame(position)
+    game = CodeGame(position)
     with pytest.raises(ValueError, match=f"cannot go past the year {MAX_YEAR}"):
         game.process()
     assert game.position() == position and not game.is_over
@@ -383,17 +383,17 @@ def test_max_year_is_checked_alike_by_game_and_fast_game() -> None:
         ("1910", "must be an int"),
     ]:
         with pytest.raises(ValueError, match=message):
-            FastGame(max_year=max_year)  # type: ignore[arg-type]
+            CodeGame(max_year=max_year)  # type: ignore[arg-type]
         with pytest.raises(ValueError, match=message):
             Game(max_year=max_year)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="before 1906"):
-        FastGame(s1906, max_year=1905)
+        CodeGame(s1906, max_year=1905)
     with pytest.raises(ValueError, match="before 1906"):
         Game.from_position(s1906, max_year=1905)
 
 
 def test_batch_threads_are_bounded() -> None:
-    game = FastGame()
+    game = CodeGame()
     for threads in (2**70, 0, -1, fast.MAX_THREADS + 1):
         with pytest.raises(ValueError, match="threads must be from 1"):
             process_batch([game], [[]], threads=threads)
@@ -433,8 +433,8 @@ def test_positions_built_in_memory_are_checked(
 ) -> None:
     with pytest.raises(PositionError, match=message):
         Position(M, Phase(1901, "S", "M"), units, centers)
-    with pytest.raises(PositionError, match=f"^FastGame: .*{message}"):
-        Position(M, Phase(1901, "S", "M"), units, centers, {}, "FastGame")
+    with pytest.raises(PositionError, match=f"^CodeGame: .*{message}"):
+        Position(M, Phase(1901, "S", "M"), units, centers, {}, "CodeGame")
 
 
 def test_documents_beyond_the_size_limit_are_refused_and_the_stream_goes_on(
@@ -487,10 +487,10 @@ def test_a_phase_that_cannot_be_read_is_a_bad_document_not_an_internal_error(pha
 
 DAEMON_AT_EXIT = """
 import threading, time
-from diplo.engine.codes import FastGame, process_batch
+from diplo.engine.codes import CodeGame, process_batch
 def loop():
     while True:
-        games = [FastGame() for _ in range(48)]
+        games = [CodeGame() for _ in range(48)]
         for _ in range(4):
             process_batch(games, [[o[0] for o in g.legal_orders()] for g in games], threads=2)
 threading.Thread(target=loop, daemon=True).start()
@@ -509,9 +509,9 @@ def test_the_interpreter_exits_cleanly_with_a_daemon_thread_inside_a_batch() -> 
 
 
 def test_a_fast_game_used_by_another_call_gives_a_clear_error() -> None:
-    """A FastGame held by one call (here ``set_orders``, re-entered from an item's
+    """A CodeGame held by one call (here ``set_orders``, re-entered from an item's
     ``__index__``; across threads, a running ``process_batch``) is refused clearly."""
-    game = FastGame()
+    game = CodeGame()
     seen: list[Exception] = []
 
     class Peek:
@@ -530,7 +530,7 @@ def test_a_fast_game_used_by_another_call_gives_a_clear_error() -> None:
 
 
 def test_threads_sharing_a_game_with_a_running_batch_get_the_clear_error() -> None:
-    games = [FastGame() for _ in range(300)]
+    games = [CodeGame() for _ in range(300)]
     errors: list[str] = []
     stop = threading.Event()
 
@@ -557,7 +557,7 @@ def test_threads_sharing_a_game_with_a_running_batch_get_the_clear_error() -> No
 
 
 def test_set_orders_refuses_a_list_that_changes_while_it_is_read() -> None:
-    game = FastGame()
+    game = CodeGame()
     codes = [options[0] for options in game.legal_orders()]
 
     class Clearing:
@@ -583,12 +583,12 @@ def test_set_orders_refuses_a_list_that_changes_while_it_is_read() -> None:
 
 PANICS = """
 import diplo._core as core
-from diplo.engine.codes import FastGame
+from diplo.engine.codes import CodeGame
 try:
     core._panic_for_test("boom")
 except RuntimeError as exc:
     print(exc)
-game = FastGame()
+game = CodeGame()
 game._core._poison()
 try:
     game.process()
@@ -746,10 +746,10 @@ def test_the_engine_refuses_a_map_whose_convoy_routes_would_explode() -> None:
     """A grid of seas has millions of minimal convoy routes: the engine refuses the map with
     the reason (it took 15 s per phase); small grids and every real map stay on the engine."""
     with pytest.raises(ValueError, match="chains a convoy could follow"):
-        FastGame(Position.initial(grid_map(7)))
+        CodeGame(Position.initial(grid_map(7)))
     with pytest.raises(ValueError, match="chains a convoy could follow"):
         backend_for("rust", grid_map(7))
-    small = FastGame(Position.initial(grid_map(4)))
+    small = CodeGame(Position.initial(grid_map(4)))
     army = next(k for k, (_, key) in enumerate(small.slots()) if key == "C0")
     moves = {format_order(fast.decode_order(c, small.map)) for c in small.legal_orders()[army]}
     assert {"C0 - C3 VIA", "C0 - C2 VIA"} <= moves, moves

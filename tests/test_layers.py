@@ -140,7 +140,7 @@ def test_private_names_stay_in_their_module(tmp_path: Path) -> None:
             "engine/__init__.py": "",
             "engine/codes.py": (
                 "_KIND = 15\n"
-                "class FastGame:\n"
+                "class CodeGame:\n"
                 "    __slots__ = ('_core',)\n"
                 "    @classmethod\n"
                 "    def _wrap(cls, core):\n"
@@ -148,12 +148,12 @@ def test_private_names_stay_in_their_module(tmp_path: Path) -> None:
                 "        game._core = core\n"
                 "        return game\n"
                 "    def clone(self):\n"
-                "        return FastGame._wrap(self._core)\n"  # its own module: allowed
+                "        return CodeGame._wrap(self._core)\n"  # its own module: allowed
             ),
             "env/__init__.py": "",
             "env/_shapes.py": "ROWS = 1\n",
             "env/vector.py": (
-                "from ..engine.codes import _KIND, FastGame\n"  # a private name imported
+                "from ..engine.codes import _KIND, CodeGame\n"  # a private name imported
                 "from ..engine import codes\n"
                 "from ._shapes import ROWS\n"  # a private module of its own package: allowed
                 "class Env:\n"
@@ -161,9 +161,9 @@ def test_private_names_stay_in_their_module(tmp_path: Path) -> None:
                 "        self._core = game\n"  # its own attribute: allowed
                 "        self.__dict__['x'] = codes.__name__\n"  # dunder names: allowed
                 "    def game(self):\n"
-                "        return FastGame._wrap(self._core)\n"  # another module's classmethod
+                "        return CodeGame._wrap(self._core)\n"  # another module's classmethod
                 "def mask(game):\n"
-                "    return codes._KIND, FastGame(1)._core\n"  # even where it has a _core
+                "    return codes._KIND, CodeGame(1)._core\n"  # even where it has a _core
             ),
             "env/parallel.py": "def core(game):\n    return game._core\n",  # not its own
             "apps/__init__.py": "",
@@ -173,8 +173,8 @@ def test_private_names_stay_in_their_module(tmp_path: Path) -> None:
     assert _tool().check(root, {}, pending_problems={}) == [
         "diplo.apps.bench imports diplo.env._shapes, a module private to diplo.env",
         "diplo.env.parallel uses game._core, a private name it does not define",
-        "diplo.env.vector uses FastGame(1)._core, a private name it does not define",
-        "diplo.env.vector uses FastGame._wrap, a private name it does not define",
+        "diplo.env.vector uses CodeGame(1)._core, a private name it does not define",
+        "diplo.env.vector uses CodeGame._wrap, a private name it does not define",
         "diplo.env.vector uses _KIND, a private name of diplo.engine.codes",
         "diplo.env.vector uses codes._KIND, a private name it does not define",
     ]
@@ -261,9 +261,9 @@ def test_a_circle_among_the_rust_bindings_is_found(tmp_path: Path) -> None:
             "game.rs": (
                 "use super::{errors::guarded, shared::texts};\n"
                 "// use super::mila::Cache;\n"
-                "fn f() { super::map::PyFastMap::new(); }\n"
+                "fn f() { super::map::PyCodeMap::new(); }\n"
             ),
-            "map.rs": "use crate::bindings::game::PyFastGame;\n",
+            "map.rs": "use crate::bindings::game::PyCodeGame;\n",
         },
     )
     assert tool.rust_graph(bindings) == {
@@ -330,6 +330,6 @@ def test_the_documented_old_paths_still_import() -> None:
 
     assert process_phase is importlib.import_module("diplo").process_phase
     assert Game is importlib.import_module("diplo").Game
-    assert FastGame is importlib.import_module("diplo").FastGame
+    assert FastGame is importlib.import_module("diplo").CodeGame
     assert callable(adjudicate_document) and callable(process_batch)
     assert callable(legal_order_texts) and callable(legal_orders)

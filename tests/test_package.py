@@ -30,7 +30,7 @@ def test_the_top_level_exposes_the_everyday_api() -> None:
         "standard_map",
         "process_phase",
         "legal_orders",
-        "FastGame",
+        "CodeGame",
         "parse_order",
         "format_order",
         "OrderParseError",
@@ -57,7 +57,7 @@ def test_game_over_is_defined_once_in_the_core() -> None:
     from diplo.api.game import GameOverError
 
     assert diplo.GameOverError is GameOverError is _core.GameOverError
-    game = diplo.FastGame(max_year=1901)
+    game = diplo.CodeGame(max_year=1901)
     while not game.is_over:
         game.set_orders([])
         game.process()

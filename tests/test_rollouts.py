@@ -23,7 +23,7 @@ import pytest
 
 from diplo.api.backends import rust_available
 from diplo.apps.cli import main
-from diplo.engine.codes import FastGame
+from diplo.engine.codes import CodeGame
 from diplo.formats import gamefile
 from diplo.model.orders import Hold, Order
 from diplo.model.position import Position
@@ -41,7 +41,7 @@ def _files(out: Path) -> dict[str, bytes]:
 
 def _fast_final(seed: int, max_year: int) -> Position:
     """The game of ``seed`` played directly on the code API, as the default policy plays it."""
-    game = FastGame(max_year=max_year)
+    game = CodeGame(max_year=max_year)
     rng = random.Random(seed)
     while not game.is_over:
         game.set_orders([rng.choice(options) for options in game.legal_orders()])
@@ -163,12 +163,12 @@ def test_an_order_policy_is_played_and_recorded() -> None:
 
 
 class _ShortPolicy:
-    def __call__(self, game: FastGame, legal: list[list[int]], rng: random.Random) -> list[int]:
+    def __call__(self, game: CodeGame, legal: list[list[int]], rng: random.Random) -> list[int]:
         return [options[0] for options in legal][:-1]
 
 
 class _NotCodes:
-    def __call__(self, game: FastGame, legal: list[list[int]], rng: random.Random) -> list[Any]:
+    def __call__(self, game: CodeGame, legal: list[list[int]], rng: random.Random) -> list[Any]:
         return ["A PAR H" for _ in legal]
 
 
@@ -311,7 +311,7 @@ def test_a_policy_giving_codes_the_engine_rewrites_falls_back_to_the_object_api(
     class Unnormal:
         """The first legal code, with the unit type bit of a build flipped: not a normal form."""
 
-        def __call__(self, game: FastGame, legal: list[list[int]], rng: random.Random) -> list[int]:
+        def __call__(self, game: CodeGame, legal: list[list[int]], rng: random.Random) -> list[int]:
             from diplo.engine.codes import BUILD, FLEET, kind_of
 
             return [options[0] ^ FLEET if kind_of(options[0]) == BUILD else options[0]
@@ -548,7 +548,7 @@ def test_engine_written_files_of_a_map_of_ones_own_carry_it(tmp_path: Path) -> N
 def _phases_of_map(seed: int, max_year: int, game_map: Any) -> list[Any]:
     from diplo.rollouts.policy import RandomPolicy, choose
 
-    game = FastGame(Position.initial(game_map), max_year)
+    game = CodeGame(Position.initial(game_map), max_year)
     rng = random.Random(seed)
     phases = []
     while not game.is_over:

@@ -13,7 +13,7 @@ import pytest
 from diplo.api.game import Game
 from diplo.api.phase import process_phase
 from diplo.apps.conformance import load_cases, run_case
-from diplo.engine.codes import FastGame, decode_order
+from diplo.engine.codes import CodeGame, decode_order
 from diplo.formats import gamefile
 from diplo.formats.contract import DocumentError, adjudicate_document
 from diplo.model.map import Map, standard_map
@@ -32,7 +32,7 @@ def _position(doc: dict[str, Any], rules: Rules = DEFAULT_RULES) -> Position:
 
 
 def _fast_next(position: Position, orders: list[int] | None = None) -> Position:
-    game = FastGame(position)
+    game = CodeGame(position)
     game.set_orders(orders or [])
     game.process()
     return game.position()
@@ -178,7 +178,7 @@ def test_build_anywhere_builds_in_an_owned_centre(backend: str) -> None:
     for order in ("A HOL B", "A BUR B"):
         assert not process_phase(position, {"FRANCE": [order]}, backend).results[0].legal
     # The code API offers the same site and carries the build out.
-    game = FastGame(position)
+    game = CodeGame(position)
     # Build sites first, then the power's waive in a slot of its own (diplo.engine.codes: slots).
     assert game.slots() == [("FRANCE", "BEL"), ("FRANCE", "FRANCE")]
     texts = {_text(c, position): c for c in game.legal_orders()[0]}
@@ -193,7 +193,7 @@ def _text(code: int, position: Position) -> str:
     return format_order(decode_order(code, position.map, position))
 
 
-def _codes(game: FastGame, position: Position, *texts: str) -> list[int]:
+def _codes(game: CodeGame, position: Position, *texts: str) -> list[int]:
     by_text = {_text(c, position): c for codes in game.legal_orders() for c in codes}
     return [by_text[t] for t in texts]
 
@@ -210,7 +210,7 @@ def test_build_anywhere_makes_the_winter_happen(backend: str) -> None:
         position = _position(doc, rules)
         outcome = process_phase(position, {"FRANCE": ["A RUH - BEL"]}, backend)
         assert str(outcome.next.phase) == phase, rules
-        game = FastGame(position)
+        game = CodeGame(position)
         game.set_orders(_codes(game, position, "A RUH - BEL"))
         game.process()
         assert game.phase == phase
@@ -238,7 +238,7 @@ def test_victory_count_from_the_rules(victory: int | None, backend: str) -> None
     outcome = process_phase(position, {"RUSSIA": ["A UKR - RUM"]}, backend)
     won = victory is not None and victory <= 11
     assert outcome.winner == ("RUSSIA" if won else None)
-    game = FastGame(position)
+    game = CodeGame(position)
     game.set_orders(_codes(game, position, "A UKR - RUM"))
     game.process()
     assert game.winner == ("RUSSIA" if won else None)
@@ -267,14 +267,14 @@ def test_year_limit_ends_the_game() -> None:
         game.process()
     assert game.end_reason == "max_year" and game.draw
     assert game.history[-1].phase.year == 1902
-    fast = FastGame(Position.initial(standard_map(), rules=Rules(year_limit=1902)))
+    fast = CodeGame(Position.initial(standard_map(), rules=Rules(year_limit=1902)))
     assert fast.max_year == 1902
     while not fast.is_over:
         fast.process()
     assert fast.phase.endswith("1903M")
     # the earlier of max_year and the limit
     start = Position.initial(standard_map(), rules=Rules(year_limit=1902))
-    assert FastGame(start, max_year=1901).max_year == 1901
+    assert CodeGame(start, max_year=1901).max_year == 1901
 
 
 # --------------------------------------------------------------------------- carried everywhere
@@ -310,8 +310,8 @@ def test_positions_carry_rules_through_phases() -> None:
     game = Game(backend="python", rules=OLDER)
     game.process()
     assert game.position.rules == OLDER
-    assert FastGame(game.position).position().rules == OLDER
-    assert FastGame(game.position).clone().rules == OLDER
+    assert CodeGame(game.position).position().rules == OLDER
+    assert CodeGame(game.position).clone().rules == OLDER
 
 
 def test_options_left_out_keep_the_maps_values() -> None:
@@ -448,7 +448,7 @@ def test_both_engines_rule_alike_under_every_movement_option(seed: int) -> None:
     where = (position.rules, position.to_json(), orders)
     assert eng.to_json() == ref.to_json(), where
     assert eng.next.to_json() == ref.next.to_json(), where
-    fast = FastGame(position)
+    fast = CodeGame(position)
     assert fast.rules == position.rules
 
 
@@ -771,7 +771,7 @@ def test_an_occupied_option_is_a_bad_position_but_under_milas_lists() -> None:
     read = Position.from_json(doc, standard_map(), occupied_options=True)
     assert read.dislodged["ARM"].options == ("SMY",)
     # The engine takes MILA's list only with MILA's rules.
-    assert FastGame(kept).position().dislodged["ARM"].options == ("ANK", "SMY")
+    assert CodeGame(kept).position().dislodged["ARM"].options == ("ANK", "SMY")
 
 
 def test_milas_own_retreat_lists_agree() -> None:
@@ -850,7 +850,7 @@ def test_a_pickled_fast_game_keeps_its_edition() -> None:
     from diplo.model.orders import parse_order
 
     code = encode_order(parse_order("A BEL - HOL VIA", position.map), position.map, "FRANCE")
-    for game in (FastGame(position), pickle.loads(pickle.dumps(FastGame(position)))):
+    for game in (CodeGame(position), pickle.loads(pickle.dumps(CodeGame(position)))):
         assert game.rules == MILA
         game.set_orders([code])
         game.process()
@@ -858,14 +858,14 @@ def test_a_pickled_fast_game_keeps_its_edition() -> None:
         assert "HOL" in game.position().units
     # A retreat phase whose MILA list names an occupied province pickles too.
     retreat = _retreat_phase(MILA, "python")
-    back = pickle.loads(pickle.dumps(FastGame(retreat)))
+    back = pickle.loads(pickle.dumps(CodeGame(retreat)))
     assert back.position().to_json() == retreat.to_json() and back.rules == MILA
     # Rules that contradict the options the bytes keep are refused, naming why.
     from diplo import _core
-    from diplo.engine.codes import fast_map
+    from diplo.engine.codes import code_map
 
-    data = FastGame(position)._core.state_bytes()
+    data = CodeGame(position)._core.state_bytes()
     with pytest.raises(ValueError, match="do not match"):
-        _core.FastGame.from_state_bytes(
-            fast_map(position.map), data, Rules(edition="mila", civil_disorder="owned").to_json()
+        _core.CodeGame.from_state_bytes(
+            code_map(position.map), data, Rules(edition="mila", civil_disorder="owned").to_json()
         )

@@ -12,15 +12,15 @@ import sys
 import pytest
 
 from diplo.api.game import Game, GameOverError
-from diplo.engine.codes import FastGame
+from diplo.engine.codes import CodeGame
 from diplo.model.map import Map, map_named, standard_map
 from diplo.model.position import Position
 
 
-def _random_play(seed: int, max_year: int = 1908, game_map: str = "standard") -> list[FastGame]:
+def _random_play(seed: int, max_year: int = 1908, game_map: str = "standard") -> list[CodeGame]:
     """Every state of a random game (a clone per phase, the start first)."""
     rng = random.Random(seed)
-    game = FastGame(Position.initial(map_named(game_map)), max_year)
+    game = CodeGame(Position.initial(map_named(game_map)), max_year)
     states = [game.clone()]
     while not game.is_over:
         game.set_orders([rng.choice(codes) for codes in game.legal_orders()])
@@ -29,7 +29,7 @@ def _random_play(seed: int, max_year: int = 1908, game_map: str = "standard") ->
     return states
 
 
-def _same(a: FastGame, b: FastGame) -> None:
+def _same(a: CodeGame, b: CodeGame) -> None:
     assert a.phase == b.phase
     assert a.is_over == b.is_over and a.winner == b.winner and a.max_year == b.max_year
     assert a.position() == b.position()
@@ -40,7 +40,7 @@ def _same(a: FastGame, b: FastGame) -> None:
     assert a.implied_results() == b.implied_results()
 
 
-def _continue_alike(a: FastGame, b: FastGame, seed: int, phases: int = 6) -> None:
+def _continue_alike(a: CodeGame, b: CodeGame, seed: int, phases: int = 6) -> None:
     """Plays the same random orders on both for a few phases: they stay the same game."""
     rng = random.Random(seed)
     for _ in range(phases):
@@ -75,7 +75,7 @@ def test_pending_orders_and_the_end_travel_in_a_pickle() -> None:
     _same(back, game)
     with pytest.raises(GameOverError):
         back.process()
-    live = FastGame()
+    live = CodeGame()
     live.set_orders([live.legal_orders()[0][1]])
     back = pickle.loads(pickle.dumps(live))
     back.process()
@@ -96,7 +96,7 @@ def test_a_map_of_ones_own_travels_by_its_contents() -> None:
     data = json.loads(json.dumps(_map_data()))
     data["name"] = "my-standard"
     mine = Map.from_dict(data)
-    game = FastGame(Position.initial(mine), 1903)
+    game = CodeGame(Position.initial(mine), 1903)
     back = pickle.loads(pickle.dumps(game))
     assert back.map.name == "my-standard"
     _continue_alike(back, game, 5)
@@ -111,23 +111,23 @@ def _map_data() -> dict[str, object]:
 
 def test_a_damaged_state_is_a_clear_error_never_a_crash() -> None:
     from diplo import _core
-    from diplo.engine.codes import fast_map
+    from diplo.engine.codes import code_map
 
     game = _random_play(4, 1903)[5]
     state = game._core.state_bytes()
-    table = fast_map(game.map)
-    assert _core.FastGame.from_state_bytes(table, state).hash == game.hash
+    table = code_map(game.map)
+    assert _core.CodeGame.from_state_bytes(table, state).hash == game.hash
     with pytest.raises(ValueError, match="bad magic"):
-        _core.FastGame.from_state_bytes(table, b"XYZ" + state[3:])
+        _core.CodeGame.from_state_bytes(table, b"XYZ" + state[3:])
     with pytest.raises(ValueError, match="version 9"):
-        _core.FastGame.from_state_bytes(table, state[:3] + b"\x09" + state[4:])
+        _core.CodeGame.from_state_bytes(table, state[:3] + b"\x09" + state[4:])
     with pytest.raises(ValueError, match="follow the end"):
-        _core.FastGame.from_state_bytes(table, state + b"\x00")
+        _core.CodeGame.from_state_bytes(table, state + b"\x00")
     for cut in range(len(state)):
-        with pytest.raises(ValueError, match="bad FastGame state"):
-            _core.FastGame.from_state_bytes(table, state[:cut])
+        with pytest.raises(ValueError, match="bad CodeGame state"):
+            _core.CodeGame.from_state_bytes(table, state[:cut])
     with pytest.raises(ValueError, match="map with"):
-        _core.FastGame.from_state_bytes(fast_map(map_named("ancmed")), state)
+        _core.CodeGame.from_state_bytes(code_map(map_named("ancmed")), state)
     rng = random.Random(0)
     accepted = 0
     for _ in range(3000):
@@ -135,9 +135,9 @@ def test_a_damaged_state_is_a_clear_error_never_a_crash() -> None:
         for _ in range(rng.randint(1, 3)):
             damaged[rng.randrange(len(damaged))] = rng.randrange(256)
         try:
-            back = _core.FastGame.from_state_bytes(table, bytes(damaged))
+            back = _core.CodeGame.from_state_bytes(table, bytes(damaged))
         except ValueError as exc:
-            assert str(exc).startswith("bad FastGame state: ")
+            assert str(exc).startswith("bad CodeGame state: ")
         else:
             accepted += 1  # a change that is still a position the engine could hold
             assert back.full_hash() == back.hash
@@ -160,11 +160,11 @@ def test_the_kept_hash_is_the_hash_worked_out_from_scratch_after_every_phase() -
             assert 0 <= state.hash < 2**64
             # The same position with no history: the same hash.
             if not state.is_over:
-                assert FastGame(state.position(), state.max_year).hash == state.hash
+                assert CodeGame(state.position(), state.max_year).hash == state.hash
 
 
 def test_the_same_position_by_two_histories_has_one_hash() -> None:
-    a, b = FastGame(), FastGame()
+    a, b = CodeGame(), CodeGame()
     # a: every unit holds twice; b: A PAR - BUR then back, F BRE - MAO then back.
     for game, first, second in (
         (a, [], []),
@@ -177,10 +177,10 @@ def test_the_same_position_by_two_histories_has_one_hash() -> None:
     assert a.phase == b.phase == "S1902M"
     assert a.position() == b.position()
     assert a.hash == b.hash
-    assert a.hash != FastGame().hash  # another phase
+    assert a.hash != CodeGame().hash  # another phase
 
 
-def _codes_of(game: FastGame, texts: list[str]) -> list[int]:
+def _codes_of(game: CodeGame, texts: list[str]) -> list[int]:
     from diplo.engine.codes import encode_order
     from diplo.model.orders import parse_order
 
@@ -200,20 +200,20 @@ def test_no_two_generated_positions_share_a_hash() -> None:
 
 def test_what_is_hashed_changes_the_hash() -> None:
     start = Position.initial(standard_map())
-    base = FastGame(start).hash
+    base = CodeGame(start).hash
     units = dict(start.units)
     units.pop("PAR")
     centers = dict(start.centers)
     centers["PAR"] = "GERMANY"
     fleet = start.with_changes(units={**start.units, "LON": start.units["LON"]})
-    assert FastGame(fleet).hash == base
+    assert CodeGame(fleet).hash == base
     variants = [
         start.with_changes(units=units),
         start.with_changes(centers=centers),
         start.with_changes(phase=start.phase.__class__(1902, "S", "M")),
         start.with_changes(phase=start.phase.__class__(1901, "F", "M")),
     ]
-    hashes = {FastGame(p).hash for p in variants}
+    hashes = {CodeGame(p).hash for p in variants}
     assert base not in hashes and len(hashes) == len(variants)
 
 
@@ -223,7 +223,7 @@ def test_the_hash_depends_on_the_whole_map_not_only_its_names() -> None:
 
     doc = json.loads(files("diplo.data").joinpath("standard.json").read_text())
     start = Position.initial(standard_map())
-    base = FastGame(start).hash
+    base = CodeGame(start).hash
     # Two maps that share every name: one edge fewer, or one centre fewer, each seeds its own keys.
     fewer_edges = {**doc, "army_edges": [e for e in doc["army_edges"] if e != ["BOH", "GAL"]]}
     assert len(fewer_edges["army_edges"]) == len(doc["army_edges"]) - 1
@@ -234,10 +234,10 @@ def test_the_hash_depends_on_the_whole_map_not_only_its_names() -> None:
         other = Map.from_dict(changed)
         position = Position.initial(other)
         assert position.units.keys() == start.units.keys()
-        hashes.add(FastGame(position).hash)
+        hashes.add(CodeGame(position).hash)
     assert len(hashes) == 3
     # The same map read twice hashes alike.
-    assert FastGame(Position.initial(Map.from_dict(doc))).hash == base
+    assert CodeGame(Position.initial(Map.from_dict(doc))).hash == base
 
 
 def test_retreat_options_are_part_of_the_hash() -> None:
@@ -249,7 +249,7 @@ def test_retreat_options_are_part_of_the_hash() -> None:
             prov, gone = next((k, d) for k, d in pos.dislodged.items() if d.options)
             fewer = {**pos.dislodged, prov: gone.__class__(gone.piece, gone.options[1:])}
             changed = pos.with_changes(dislodged=fewer)
-            assert FastGame(changed).hash != state.hash
+            assert CodeGame(changed).hash != state.hash
             return
     pytest.fail("no retreat phase with options in the generated games")
 
@@ -305,7 +305,7 @@ def test_candidates_equal_playing_each_on_a_clone() -> None:
             _continue_alike(out.games[0], _replayed(state, candidates[0]), seed)
 
 
-def _replayed(state: FastGame, orders: list[int]) -> FastGame:
+def _replayed(state: CodeGame, orders: list[int]) -> CodeGame:
     game = state.clone()
     game.set_orders(orders)
     game.process()
@@ -313,12 +313,12 @@ def _replayed(state: FastGame, orders: list[int]) -> FastGame:
 
 
 def test_candidates_refuse_bad_input_and_finished_games() -> None:
-    game = FastGame()
+    game = CodeGame()
     with pytest.raises(ValueError, match=r"candidates\[1\]"):
         game.play_candidates([[], ["A PAR H"]])  # type: ignore[list-item]
     with pytest.raises(ValueError, match="sequence"):
         game.play_candidates("nope")  # type: ignore[arg-type]
-    assert game.phase == "S1901M" and game.hash == FastGame().hash
+    assert game.phase == "S1901M" and game.hash == CodeGame().hash
     assert game.play_candidates([]).games == []
     over = _random_play(0, 1901)[-1]
     with pytest.raises(GameOverError):
@@ -377,7 +377,7 @@ def test_a_damaged_game_pickle_is_a_clear_error() -> None:
 @pytest.mark.parametrize("n", [129, 600])
 def test_wide_maps_pickle_hash_and_play_candidates(n: int) -> None:
     wide = _line_map(n)
-    game = FastGame(Position.initial(wide), 1903)
+    game = CodeGame(Position.initial(wide), 1903)
     rng = random.Random(n)
     while not game.is_over:
         assert game.hash == game._core.full_hash()
@@ -389,7 +389,7 @@ def test_wide_maps_pickle_hash_and_play_candidates(n: int) -> None:
         game.process()
         _same(out.games[0], game)
     assert (
-        FastGame(Position.initial(wide)).hash != FastGame(Position.initial(_line_map(n + 1))).hash
+        CodeGame(Position.initial(wide)).hash != CodeGame(Position.initial(_line_map(n + 1))).hash
     )
 
 

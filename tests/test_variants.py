@@ -28,7 +28,7 @@ from diplo.api.backends import backend_for
 from diplo.api.game import Game
 from diplo.api.legal import legal_order_texts
 from diplo.api.phase import process_phase
-from diplo.engine.codes import FastGame, decode_order, process_batch
+from diplo.engine.codes import CodeGame, decode_order, process_batch
 from diplo.formats.mila import position_from_mila
 from diplo.model.map import SHIPPED_MAPS, Map, MapError, map_named, standard_map
 from diplo.model.orders import Build, Order, Waive
@@ -134,7 +134,7 @@ def test_fast_path_and_reference_play_every_shipped_map_alike(name: str) -> None
     rng = random.Random(7)
     position = Position.initial(game_map)
     last = position.phase.year + 4
-    game = FastGame(position, max_year=last)
+    game = CodeGame(position, max_year=last)
     while not game.is_over:
         codes = [rng.choice(options) for options in game.legal_orders()]
         orders: dict[str, list[str | Order]] = {}
@@ -151,8 +151,8 @@ def test_fast_path_and_reference_play_every_shipped_map_alike(name: str) -> None
 @pytest.mark.parametrize("name", SHIPPED_MAPS)
 def test_process_batch_runs_on_every_shipped_map(name: str) -> None:
     game_map = map_named(name)
-    games = [FastGame(Position.initial(game_map)) for _ in range(4)]
-    single = [FastGame(Position.initial(game_map)) for _ in range(4)]
+    games = [CodeGame(Position.initial(game_map)) for _ in range(4)]
+    single = [CodeGame(Position.initial(game_map)) for _ in range(4)]
     rng = random.Random(3)
     for _ in range(6):
         orders = [[rng.choice(o) for o in g.legal_orders()] for g in games]
@@ -369,7 +369,7 @@ def test_every_mila_map_loads_and_the_engine_plays_it(filename: str) -> None:
     assert mila_map_data(mila_dir() / filename)["name"] == filename[:-4]
     assert backend_for(None, game_map).name == "rust"
     rng = random.Random(len(filename))
-    game = FastGame(Position.initial(game_map))
+    game = CodeGame(Position.initial(game_map))
     position = Position.initial(game_map)
     start = position.phase.year
     while position.phase.year == start:

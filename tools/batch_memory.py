@@ -16,7 +16,7 @@ import json
 import resource
 import threading
 
-from diplo.engine.codes import FastGame, process_batch
+from diplo.engine.codes import CodeGame, process_batch
 from diplo.model.map import Map, map_named
 from diplo.model.position import Position
 
@@ -28,9 +28,9 @@ def rss_kib() -> int:
     return pages * resource.getpagesize() // 1024
 
 
-def mixed_games() -> list[FastGame]:
+def mixed_games() -> list[CodeGame]:
     maps = [map_named(n) for n in ("standard", "pure", "fleet_rome", "ancmed")]
-    return [FastGame(Position.initial(maps[i % len(maps)])) for i in range(8)]
+    return [CodeGame(Position.initial(maps[i % len(maps)])) for i in range(8)]
 
 
 def drive(batches: int) -> None:
@@ -68,11 +68,11 @@ def main() -> None:
     )
     base = map_named("pure")
     for k in range(20):
-        game = FastGame(Position.initial(renamed(base, k)))
+        game = CodeGame(Position.initial(renamed(base, k)))
         process_batch([game], [[o[0] for o in game.legal_orders()]])
     before = rss_kib()
     for k in range(20, 20 + args.maps):
-        game = FastGame(Position.initial(renamed(base, k)))
+        game = CodeGame(Position.initial(renamed(base, k)))
         process_batch([game], [[o[0] for o in game.legal_orders()]])
         del game
     after = rss_kib()

@@ -368,7 +368,7 @@ def private_uses(module: str, path: Path, known: Mapping[str, Path]) -> list[str
             if other != module and (other == home or other.startswith(home + ".")):
                 own |= _own_names(ast.parse(other_path.read_text(encoding="utf-8")))
     # Names bound by an import: ``X._y`` on one of them (or on what calling one made,
-    # ``FastGame(p)._core``) is another module's private name even where this module has a
+    # ``CodeGame(p)._core``) is another module's private name even where this module has a
     # ``_y`` of its own.
     imported = {
         (a.asname or a.name).split(".")[0]

@@ -8,7 +8,7 @@ The everyday API, importable from here::
     outcome = diplo.process_phase(position, {"FRANCE": ["A PAR - BUR"]})
     game = diplo.Game(max_year=1905)              # whole games, phase after phase
     options = diplo.legal_orders(game.position)   # every legal order per unit
-    fast = diplo.FastGame()                       # the code API: integer-coded orders
+    codes = diplo.CodeGame()                      # the code API: integer-coded orders
     mila = diplo.Rules(edition="mila")            # the rules a game is played under
 
 Orders are text in the short form (``A PAR - BUR``) or objects (:func:`parse_order`,
@@ -33,7 +33,7 @@ from ._version import __version__
 from .api.game import Game, GameOverError
 from .api.legal import legal_order_texts, legal_orders
 from .api.phase import process_phase
-from .engine.codes import FastGame, process_batch
+from .engine.codes import CodeGame, FastGame, process_batch
 from .formats.contract import DocumentError
 from .formats.gamefile import GameFileError
 from .formats.mila import MilaError
@@ -44,6 +44,7 @@ from .model.results import PhaseOutcome, Result
 from .model.rules import Rules, RulesError
 
 __all__ = [
+    "CodeGame",
     "DocumentError",
     "FastGame",
     "Game",

@@ -15,8 +15,8 @@ __all__ = [
     "ORDER_KINDS",
     "REASON_NAMES",
     "RESULT_NAMES",
-    "FastGame",
-    "FastMap",
+    "CodeGame",
+    "CodeMap",
     "GameOverError",
     "MilaCheck",
     "RolloutPlayer",
@@ -55,7 +55,7 @@ def _panic_for_test(message: str) -> None:
 # Wrapped by ``diplo.engine.codes`` (documented there): call that module, not these directly.
 
 @final
-class FastMap:
+class CodeMap:
     """A map compiled for the code API, interned by its data (at most 1,024 locations, compiled
     at the narrowest set width that holds them).
 
@@ -85,7 +85,7 @@ class FastMap:
         *,
         order_classes: Sequence[type] | None = None,
         ports: list[int] | None = None,
-    ) -> FastMap: ...
+    ) -> CodeMap: ...
     @property
     def num_locations(self) -> int: ...
     @property
@@ -99,23 +99,23 @@ class FastMap:
         self, orders: object, power_index: dict[str, int]
     ) -> tuple[list[int], bytes] | None:
         """A phase's orders as (codes, power bytes), or None when one needs the parser."""
-    def read_position(self, doc: object) -> FastGame | None:
+    def read_position(self, doc: object) -> CodeGame | None:
         """A game at a canonical adjudicate document's position, or None."""
     def parse_canonical(self, text: str) -> int | None:
         """The code of a text in the canonical short form, or None."""
 
 @final
-class FastGame:
+class CodeGame:
     """A game on the code API. Units ``(power, is_fleet, loc)``, centres ``(province, power)``,
     dislodged ``((power, is_fleet, loc), options)``; raises ``ValueError`` on a bad position.
 
     Threads: one thread at a time. A call made while another call holds the game (another
     thread's ``process_batch``, or a call re-entered from an item's ``__index__``) raises
-    ``RuntimeError`` (PyO3's borrow error, which ``diplo.engine.codes.FastGame`` words)."""
+    ``RuntimeError`` (PyO3's borrow error, which ``diplo.engine.codes.CodeGame`` words)."""
 
     def __new__(
         cls,
-        map: FastMap,
+        map: CodeMap,
         year: int,
         season: str,
         kind: str,
@@ -124,7 +124,7 @@ class FastGame:
         dislodged: list[tuple[tuple[int, int, int], list[int]]],
         max_year: int | None = None,
         rules: Mapping[str, str | int | None] | None = None,
-    ) -> FastGame: ...
+    ) -> CodeGame: ...
     @property
     def phase(self) -> str: ...
     @property
@@ -152,7 +152,7 @@ class FastGame:
     ]:
         """``(year, season, kind, units, centers, dislodged)``; dislodged entries are
         ``(power, is_fleet, loc, options)``."""
-    def clone(self) -> FastGame: ...
+    def clone(self) -> CodeGame: ...
     # The engine behind the object API (diplo.engine): a phase with the submitting powers,
     # and why each result is what it is.
     def run(self, codes: list[int], powers: bytes) -> None: ...
@@ -174,12 +174,12 @@ class FastGame:
         """The position as Position.to_json writes it."""
     def position_json_text(self, phase: str | None) -> str:
         """json.dumps of position_json with this phase (None: null), on a plain-named map."""
-    def movement_rows(self, before: FastGame) -> list[Any]:
+    def movement_rows(self, before: CodeGame) -> list[Any]:
         """Per code a row of facts or None, then per implied hold a row (see bindings/game.rs)."""
-    def movement_json(self, before: FastGame, owners: bytes) -> tuple[list[str], list[int]]:
+    def movement_json(self, before: CodeGame, owners: bytes) -> tuple[list[str], list[int]]:
         """The results' JSON around their sentences' tails, and the tails' keys."""
     def phase_rows(
-        self, before: FastGame
+        self, before: CodeGame
     ) -> list[
         tuple[
             str,
@@ -213,15 +213,15 @@ class FastGame:
         """The compact, versioned state (without the map)."""
     @staticmethod
     def from_state_bytes(
-        map: FastMap, data: bytes, rules: dict[str, Any] | None = None
-    ) -> FastGame:
+        map: CodeMap, data: bytes, rules: dict[str, Any] | None = None
+    ) -> CodeGame:
         """The game of state_bytes on ``map``, under ``rules`` (``Rules.to_json()``) when given;
         ValueError for damaged bytes or rules that do not match them."""
-    def __copy__(self) -> FastGame: ...
-    def __deepcopy__(self, _memo: Any) -> FastGame: ...
+    def __copy__(self) -> CodeGame: ...
+    def __deepcopy__(self, _memo: Any) -> CodeGame: ...
     def play_candidates(
         self, candidates: Sequence[Sequence[int]]
-    ) -> tuple[list[int], list[list[int]], list[FastGame]]:
+    ) -> tuple[list[int], list[list[int]], list[CodeGame]]:
         """Per candidate order set: next hash, centres per power, the game."""
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
@@ -233,13 +233,13 @@ class RolloutPlayer:
 
     def __new__(
         cls,
-        start: FastGame,
+        start: CodeGame,
         word_tail: Callable[[int], str],
         word_ruling: Callable[[tuple[Any, ...]], str],
     ) -> RolloutPlayer: ...
     def play(
         self, seed: int, files: bool, dataset: bool
-    ) -> tuple[bytes | None, int, int, int | None, FastGame] | None:
+    ) -> tuple[bytes | None, int, int, int | None, CodeGame] | None:
         """``(phases, count, years, final_year, game)``, or None: play it on the code API."""
     def take_dataset(self) -> tuple[int, list[bytes]]:
         """The dataset's rows since the last call as Arrow buffers (rows, then 11 buffers)."""
@@ -251,7 +251,7 @@ class VectorEnv:
 
     def __new__(
         cls,
-        start: FastGame,
+        start: CodeGame,
         num_envs: int,
         first_year: int,
         slots: int,
@@ -278,7 +278,7 @@ class VectorEnv:
         """``ValueError`` for an action ``step`` refuses (every entry in ``-1..choices``)."""
     def legal_codes(self, i: int) -> list[list[list[int]]]: ...
     def slot_keys(self, i: int) -> list[list[str]]: ...
-    def game(self, i: int) -> FastGame:
+    def game(self, i: int) -> CodeGame:
         """A copy of game ``i``."""
     def _poison(self, i: int) -> None:
         """Tests only: the next step of game ``i`` panics inside the core."""
@@ -301,7 +301,7 @@ class MilaCheck:
         slot)."""
 
 def mila_turn(
-    game: FastGame,
+    game: CodeGame,
 ) -> tuple[
     dict[str, list[str]],
     dict[str, list[str]],
@@ -316,15 +316,15 @@ def mila_turn(
     id)}`` (``slot``: the location index of the province ordered); a second ``orderable``. A
     plain army move beyond the neighbours is not listed (MILA lists it with ``VIA``)."""
 
-def mila_codes(game: FastGame) -> dict[str, dict[str, int]]:
+def mila_codes(game: CodeGame) -> dict[str, dict[str, int]]:
     """Per power, ``{text: code}`` of the orders :func:`mila_turn` lists this phase."""
 
-def _mila_forget(game: FastGame) -> None:
+def _mila_forget(game: CodeGame) -> None:
     """Tests only: forgets every MILA text and listing kept for the game's map."""
 
 def mila_play(
-    game: FastGame, check: MilaCheck, orders: dict[str, dict[int, tuple[Any, ...]]]
-) -> FastGame | None:
+    game: CodeGame, check: MilaCheck, orders: dict[str, dict[int, tuple[Any, ...]]]
+) -> CodeGame | None:
     """Plays the phase on the orders kept by ``diplo.compat.mila`` (power -> slot -> entry, the
     code second), read in the map's order of powers; returns a copy of the game before the phase,
     or ``None`` (nothing done) when an order was kept unread (its code ``None``). Orders that
@@ -333,7 +333,7 @@ def mila_play(
     it until the game plays on."""
 
 def process_batch(
-    games: Sequence[FastGame],
+    games: Sequence[CodeGame],
     orders: Sequence[Sequence[int]] | bytes,
     threads: int | None = None,
     offsets: bytes | None = None,

@@ -1,6 +1,6 @@
 //! Legal orders of the code path on hand-made boards: the corners the lists must get right
 //! (split coasts, convoy legality DATC 6.G.19, 6.D.31, 6.D.32, builds with coasts) and the normal
-//! forms submitted codes are judged in. The property tests in `tests/test_fast.py` compare every
+//! forms submitted codes are judged in. The property tests in `tests/test_codes.py` compare every
 //! list with `diplo.reference.legal` on generated boards; these pin down the reasons.
 
 mod kit;

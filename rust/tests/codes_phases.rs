@@ -1,6 +1,6 @@
 //! Phases of the code path on hand-made boards: results per submitted code, implied orders,
 //! retreats, the Fall's centre changes and phase skipping, victory, the civil-disorder rule (DATC
-//! 6.J), over-ordering (DATC 4.D.3-4.D.6) and batches. `tests/test_fast.py` holds the whole
+//! 6.J), over-ordering (DATC 4.D.3-4.D.6) and batches. `tests/test_codes.py` holds the whole
 //! machine to `process_phase` on random games; these pin down the rules by name.
 
 mod kit;

@@ -7,7 +7,7 @@ each *path* into the adjudicator:
 - ``python``: the object API (:func:`diplo.api.phase.process_phase`) on the pure-Python
   reference backend;
 - ``rust``: the same object API on the Rust backend;
-- ``fast``: :class:`diplo.engine.codes.FastGame`, fed the same positions and the same orders as
+- ``codes``: :class:`diplo.engine.codes.CodeGame`, fed the same positions and the same orders as
 codes.
 
 Each path is compared with what the DATC says: every order's legality and success, the dislodged
@@ -29,7 +29,7 @@ from typing import Any, Literal, TypeAlias
 
 from ..api.backends import available_backends
 from ..api.phase import process_phase
-from ..engine.codes import MOVE, RESULT_CODES, FastGame, encode_order, location_of
+from ..engine.codes import MOVE, RESULT_CODES, CodeGame, encode_order, location_of
 from ..model.map import Map, standard_map
 from ..model.orders import (
     Build,
@@ -52,13 +52,13 @@ XFAIL: dict[str, str] = {}
 DEFAULT_PHASE = {"M": "S1901M", "R": "F1901R", "A": "W1901A"}
 
 Json: TypeAlias = dict[str, Any]
-ConformancePath: TypeAlias = Literal["python", "rust", "fast"]
+ConformancePath: TypeAlias = Literal["python", "rust", "codes"]
 #: Every path into the adjudicator, in report order.
-PATHS: tuple[ConformancePath, ...] = ("python", "rust", "fast")
+PATHS: tuple[ConformancePath, ...] = ("python", "rust", "codes")
 
 
 def available_paths() -> list[ConformancePath]:
-    """The paths that are built: ``python`` always; ``rust`` and ``fast`` with the core."""
+    """The paths that are built: ``python`` always; ``rust`` and ``codes`` with the core."""
     built = available_backends()
     return [p for p in PATHS if p == "python" or "rust" in built]
 
@@ -174,8 +174,8 @@ def _play(
         if rules is not None:
             position = position.with_changes(rules=rules)
         where = f"phase {number + 1} ({spec['kind']})"
-        if path == "fast":
-            ruling, nxt, dislodged = _rule_fast(position, spec["orders"], where, left_out)
+        if path == "codes":
+            ruling, nxt, dislodged = _rule_codes(position, spec["orders"], where, left_out)
         else:
             outcome = process_phase(position, case_orders(spec["orders"]), path)
             ruling = object_ruling(spec["orders"], outcome)
@@ -280,11 +280,11 @@ def object_ruling(expected: Sequence[Sequence[str]], outcome: PhaseOutcome) -> P
     return PhaseRuling(results, dislodged, units)
 
 
-def _rule_fast(
+def _rule_codes(
     position: Position, expected: Sequence[Sequence[str]], where: str, left_out: list[str]
 ) -> tuple[PhaseRuling, Position, dict[str, Dislodged]]:
-    """``FastGame``'s ruling of one phase, lined up with the expected orders."""
-    game = FastGame(position)
+    """``CodeGame``'s ruling of one phase, lined up with the expected orders."""
+    game = CodeGame(position)
     codes: list[int] = []
     slot: list[int | None] = []  # per expected order, its index among the codes
     for power, text, _ in expected:

@@ -19,7 +19,7 @@ def register(sub: Any) -> None:
         description=(
             "Run every case of the DATC v3.0 (the Diplomacy Adjudicator Test Cases) on each path "
             "diplo rules by: the object API on the python and rust backends, and the code API "
-            "(FastGame). Prints the passed count per path; exit status 1 if any case fails."
+            "(CodeGame). Prints the passed count per path; exit status 1 if any case fails."
         ),
     )
     datc.add_argument(
@@ -30,11 +30,11 @@ def register(sub: Any) -> None:
     )
     datc.add_argument(
         "--path",
-        choices=("python", "rust", "fast"),
+        choices=("python", "rust", "codes", "fast"),
         action="append",
         default=None,
         help="only this path (repeatable): the object API on the python or rust backend, "
-        "or FastGame; default every path that is built",
+        "or CodeGame (codes; fast is its old name); default every path that is built",
     )
     datc.add_argument(
         "--fixture",
@@ -75,7 +75,8 @@ def _datc(args: argparse.Namespace) -> int:
     built = available_paths()
     paths: list[str] = list(built)
     if args.backend is not None or args.path:
-        wanted = [*([args.backend] if args.backend else []), *(args.path or [])]
+        named = ["codes" if p == "fast" else p for p in args.path or []]
+        wanted = [*([args.backend] if args.backend else []), *named]
         missing = [p for p in wanted if p not in built]
         if missing:
             return _fail(
@@ -144,5 +145,5 @@ def _datc(args: argparse.Namespace) -> int:
 _PATH_TITLES = {
     "python": "object API, python backend",
     "rust": "object API, rust backend",
-    "fast": "FastGame (order codes)",
+    "codes": "CodeGame (order codes)",
 }

@@ -2,7 +2,7 @@
 
 The string/object API (:func:`diplo.api.phase.process_phase`, :class:`diplo.api.game.Game`) stays
 the reference. This module is a second implementation of the same meaning, in the Rust core, on
-integer orders; ``tests/test_fast.py`` holds the two to identical rulings, positions and game
+integer orders; ``tests/test_codes.py`` holds the two to identical rulings, positions and game
 ends.
 
 Encoded orders
@@ -31,11 +31,11 @@ Encoded orders
     carries no unit type (validation ignores a wrong one, DATC 4.C.2), so it means an order for
     whatever unit stands at that location; its meaning is exactly the normalised
     :class:`~diplo.model.orders.Order` :mod:`diplo.reference.validation` gives it in the position
-    where it is played. The codes :meth:`FastGame.legal_orders` lists are those normal forms, and a
+    where it is played. The codes :meth:`CodeGame.legal_orders` lists are those normal forms, and a
     submitted code is legal exactly when its normal form is listed. :func:`encode_order` and
     :func:`decode_order` translate between codes and orders.
 
-    What any ``int`` in :meth:`FastGame.set_orders` means, on both paths alike (held together by
+    What any ``int`` in :meth:`CodeGame.set_orders` means, on both paths alike (held together by
     ``tests/test_fuzz.py``): a malformed code (including one outside ``0..2**64``) is ruled
     ``illegal``; a well-formed code not in its unit's legal list (no unit there, an order of
     another phase kind, an impossible move) is ruled ``illegal``, as the reference rules its
@@ -50,7 +50,7 @@ Batches
     lists into that form once, for orders that are reused or built elsewhere.
 
 Slots
-    :meth:`FastGame.legal_orders` returns one list per orderable slot and :meth:`FastGame.slots`
+    :meth:`CodeGame.legal_orders` returns one list per orderable slot and :meth:`CodeGame.slots`
     names them ``(power, key)``, in the same order:
 
     * movement: every unit, by province (in ``Map.locations`` order); key = its province;
@@ -67,12 +67,12 @@ Slots
     ones are void, DATC 4.D.4).
 
 Results
-    :meth:`FastGame.result_codes` gives one code per submitted order of the last processed phase:
+    :meth:`CodeGame.result_codes` gives one code per submitted order of the last processed phase:
     0 ok, 1 bounce, 2 cut, 3 dislodged, 4 no_convoy, 5 void, 6 illegal (:data:`RESULT_CODES`),
-    and :meth:`FastGame.result_success` the DATC success flag, as
+    and :meth:`CodeGame.result_success` the DATC success flag, as
     :func:`~diplo.api.phase.process_phase` reports them for the same orders. Orders are given by
     their unit's owner (a build by the power whose home centre it is; a waive names its power),
-    so no order is ever "foreign". :meth:`FastGame.implied_results` lists what happened without
+    so no order is ever "foreign". :meth:`CodeGame.implied_results` lists what happened without
     an order: holds of unordered units, disbands of dislodged units without a legal order, waives
     of unused builds and the disbands of the civil-disorder rule.
 """
@@ -102,8 +102,8 @@ from ..model.orders import (
 )
 from ..model.position import Dislodged, Phase, Piece, Position, check_position
 from ..model.rules import Rules, RulesError
+from .compile import code_map
 from .compile import encode_position as _encode_position
-from .compile import fast_map
 
 __all__ = [
     "BUILD",
@@ -121,11 +121,15 @@ __all__ = [
     "VIA",
     "WAIVE",
     "Candidates",
+    "CodeGame",
+    "CodeState",
     "CoreGame",
     "CorePlayer",
     "CoreVectorEnv",
     "FastGame",
+    "FastState",
     "GameOverError",
+    "code_map",
     "core_of",
     "decode_order",
     "encode_order",
@@ -142,9 +146,9 @@ __all__ = [
 ]
 
 #: The core's objects, by the names the applications may use (``diplo.engine`` is the one
-#: module that imports the compiled core): a code game's state (what a :class:`FastGame`
+#: module that imports the compiled core): a code game's state (what a :class:`CodeGame`
 #: holds), the engine's random player and its vectorised environment.
-CoreGame: TypeAlias = _core.FastGame
+CoreGame: TypeAlias = _core.CodeGame
 CorePlayer: TypeAlias = _core.RolloutPlayer
 CoreVectorEnv: TypeAlias = _core.VectorEnv
 #: Raised by the core (and :class:`diplo.api.game.Game`) for an action on a game that has ended.
@@ -196,7 +200,7 @@ def _get(code: int, low: int, high: int) -> int:
     return (code >> low & _LOW) | (code >> high & _HIGH) << _LOW_WIDTH
 
 
-#: Result codes, indexed by the integers of :meth:`FastGame.result_codes`.
+#: Result codes, indexed by the integers of :meth:`CodeGame.result_codes`.
 RESULT_CODES: Final = (*_core.RESULT_NAMES, "illegal")
 
 
@@ -215,10 +219,10 @@ def waive_code(power: int) -> int:
     return WAIVE | _put(power, _POWER, _POWER_HIGH)
 
 
-#: A fast game's raw state, as ``_core.FastGame.state()`` returns it: ``(year, season, kind,
+#: A code game's raw state, as ``_core.CodeGame.state()`` returns it: ``(year, season, kind,
 #: units, centers, dislodged)``, units ``(power, is_fleet, loc)``, centres ``(province, power)``,
 #: dislodged units ``(power, is_fleet, loc, options)``, all as map indexes.
-FastState = tuple[
+CodeState = tuple[
     int,
     str,
     str,
@@ -379,14 +383,14 @@ def _in_use(exc: RuntimeError) -> RuntimeError:
     """``exc``, or the clear error for a game another thread is using (PyO3's borrow error)."""
     if str(exc) in _BORROWED:
         return RuntimeError(
-            "this FastGame is in use by another thread (inside process_batch, which holds its "
-            "games while it runs): use a FastGame from one thread at a time (docs/design.md, "
+            "this CodeGame is in use by another thread (inside process_batch, which holds its "
+            "games while it runs): use a CodeGame from one thread at a time (docs/design.md, "
             "'Threads')"
         )
     return exc
 
 
-class FastGame:
+class CodeGame:
     """A game on the code API: the state lives in the Rust core, orders are codes.
 
     ``position`` is where the game starts (default: the opening position of the standard map),
@@ -403,12 +407,12 @@ class FastGame:
             position = Position.initial(standard_map())
         elif not isinstance(position, Position):
             raise ValueError(f"expected a Position, got {type(position).__name__}")
-        check_position(position, "FastGame(position)")
-        max_year = check_max_year(max_year, position.phase.year, "FastGame")
+        check_position(position, "CodeGame(position)")
+        max_year = check_max_year(max_year, position.phase.year, "CodeGame")
         self._map: Map = position.map
         self._rules: Rules = position.rules
-        self._core: _core.FastGame = _core.FastGame(
-            fast_map(position.map), *_encode_position(position), max_year, position.rules.to_json()
+        self._core: _core.CodeGame = _core.CodeGame(
+            code_map(position.map), *_encode_position(position), max_year, position.rules.to_json()
         )
 
     @property
@@ -539,7 +543,7 @@ class FastGame:
         except RuntimeError as exc:
             raise _in_use(exc) from None
 
-    def clone(self) -> FastGame:
+    def clone(self) -> CodeGame:
         """An independent copy (state, year limit, end, and the last phase's results)."""
         try:
             return game_of(self._core.clone(), self._map, self._rules)
@@ -566,10 +570,10 @@ class FastGame:
         games = [game_of(core, self._map, self._rules) for core in cores]
         return Candidates(hashes, centers, games)
 
-    def __copy__(self) -> FastGame:
+    def __copy__(self) -> CodeGame:
         return self.clone()
 
-    def __deepcopy__(self, memo: dict[int, object]) -> FastGame:
+    def __deepcopy__(self, memo: dict[int, object]) -> CodeGame:
         return self.clone()
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -589,45 +593,45 @@ class FastGame:
 
 
 class Candidates(NamedTuple):
-    """What :meth:`FastGame.play_candidates` returns: per candidate (in order) the next
+    """What :meth:`CodeGame.play_candidates` returns: per candidate (in order) the next
     position's hash, the centres per power (map order) and the game."""
 
     hashes: list[int]
     centers: list[list[int]]
-    games: list[FastGame]
+    games: list[CodeGame]
 
 
-#: The version of a pickled :class:`FastGame` (the tuple of ``__reduce__``; the engine's bytes
+#: The version of a pickled :class:`CodeGame` (the tuple of ``__reduce__``; the engine's bytes
 #: carry their own version too).
 PICKLE_VERSION = 1
 
 
 def _unpickle_fast_game(
     version: object, game_map: object, rules: object, state: object
-) -> FastGame:
-    """A :class:`FastGame` from its pickled parts; anything damaged is a ``ValueError`` naming
+) -> CodeGame:
+    """A :class:`CodeGame` from its pickled parts; anything damaged is a ``ValueError`` naming
     what is wrong (never a crash, never a changed game)."""
     if version != PICKLE_VERSION:
         raise ValueError(
-            f"pickled FastGame version {show(version)} is not supported (this diplo reads "
+            f"pickled CodeGame version {show(version)} is not supported (this diplo reads "
             f"version {PICKLE_VERSION})"
         )
     if not isinstance(game_map, Map):
-        raise ValueError(f"pickled FastGame: expected a Map, got {type(game_map).__name__}")
+        raise ValueError(f"pickled CodeGame: expected a Map, got {type(game_map).__name__}")
     if not isinstance(state, bytes):
-        raise ValueError(f"pickled FastGame: the state must be bytes, got {type(state).__name__}")
+        raise ValueError(f"pickled CodeGame: the state must be bytes, got {type(state).__name__}")
     try:
         parsed = Rules.from_json(rules)
     except (RulesError, TypeError) as exc:
-        raise ValueError(f"pickled FastGame: {exc}") from None
+        raise ValueError(f"pickled CodeGame: {exc}") from None
     # The bytes keep only some options; the edition and the movement options come with them.
-    core = _core.FastGame.from_state_bytes(fast_map(game_map), state, parsed.to_json())
+    core = _core.CodeGame.from_state_bytes(code_map(game_map), state, parsed.to_json())
     return game_of(core, game_map, parsed)
 
 
-def position_from_state(game_map: Map, state: FastState, rules: Rules | None = None) -> Position:
-    """The :class:`~diplo.model.position.Position` of a fast game's raw state
-    (``_core.FastGame.state``, kept by callers that need the position of a past phase only now and
+def position_from_state(game_map: Map, state: CodeState, rules: Rules | None = None) -> Position:
+    """The :class:`~diplo.model.position.Position` of a code game's raw state
+    (``_core.CodeGame.state``, kept by callers that need the position of a past phase only now and
     then), under ``rules`` (default: the map's)."""
     year, season, kind, units, centers, dislodged = state
     locations = game_map.locations
@@ -643,7 +647,7 @@ def position_from_state(game_map: Map, state: FastState, rules: Rules | None = N
         gone[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
     phase = Phase(year, season, kind)  # type: ignore[arg-type]
     return Position(
-        game_map, phase, pieces, owners, gone, "FastGame.position", rules=rules or game_map.rules
+        game_map, phase, pieces, owners, gone, "CodeGame.position", rules=rules or game_map.rules
     )
 
 
@@ -694,7 +698,7 @@ def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
     ``bytes`` of native-endian ``u64`` codes and ``u32`` offsets, game ``i`` getting codes
     ``offsets[i]`` to ``offsets[i + 1]``. A code outside ``0..2**64`` becomes ``2**64 - 1``
     (malformed, so ruled
-    illegal, as it is in a list). Raises ``ValueError`` as :meth:`FastGame.set_orders` does."""
+    illegal, as it is in a list). Raises ``ValueError`` as :meth:`CodeGame.set_orders` does."""
     return _core.pack_orders(orders)
 
 
@@ -703,7 +707,7 @@ MAX_THREADS: Final = 4096
 
 
 def process_batch(
-    games: Sequence[FastGame],
+    games: Sequence[CodeGame],
     orders: Sequence[Sequence[int]] | object,
     threads: int | None = None,
     *,
@@ -731,7 +735,7 @@ def process_batch(
     try:
         cores = [g._core for g in games]
     except (AttributeError, TypeError):
-        raise ValueError("games must be a sequence of diplo.engine.codes.FastGame") from None
+        raise ValueError("games must be a sequence of diplo.engine.codes.CodeGame") from None
     if offsets is None:
         _core.process_batch(cores, cast("Sequence[Sequence[int]]", orders), threads)
     else:
@@ -742,16 +746,16 @@ def process_batch(
 # --------------------------------------------------------------------------- the core, by name
 
 
-def core_of(game: FastGame) -> CoreGame:
-    """The core's game a :class:`FastGame` holds (not a copy: what is done to it is done to the
+def core_of(game: CodeGame) -> CoreGame:
+    """The core's game a :class:`CodeGame` holds (not a copy: what is done to it is done to the
     game), for the applications that drive the engine directly (``diplo.rollouts``)."""
     return game._core
 
 
-def game_of(core: CoreGame, game_map: Map, rules: Rules) -> FastGame:
-    """A :class:`FastGame` holding ``core`` (a game of ``game_map`` under ``rules``; not a
+def game_of(core: CoreGame, game_map: Map, rules: Rules) -> CodeGame:
+    """A :class:`CodeGame` holding ``core`` (a game of ``game_map`` under ``rules``; not a
     copy)."""
-    game = FastGame.__new__(FastGame)
+    game = CodeGame.__new__(CodeGame)
     game._core = core
     game._map = game_map
     game._rules = rules
@@ -759,7 +763,7 @@ def game_of(core: CoreGame, game_map: Map, rules: Rules) -> FastGame:
 
 
 def vector_env(
-    start: FastGame,
+    start: CodeGame,
     num_envs: int,
     first_year: int,
     slots: int,
@@ -781,10 +785,18 @@ def vector_env(
 
 
 def rollout_player(
-    start: FastGame,
+    start: CodeGame,
     word_tail: Callable[[int], str],
     word_ruling: Callable[[tuple[Any, ...]], str],
 ) -> CorePlayer:
     """The engine's player of random games from ``start`` (``diplo.rollouts``' default policy,
     ``random.Random(seed)``'s draws), wording results with the two callbacks."""
     return _core.RolloutPlayer(start._core, word_tail, word_ruling)
+
+
+# The names of the first releases (the code API was "FastGame" before the engine module was
+# `codes`): public aliases, so code written against them runs unchanged. Nothing in the project
+# uses them (tests/test_codes.py checks that they name the same objects).
+FastGame = CodeGame
+FastState = CodeState
+fast_map = code_map

@@ -21,7 +21,7 @@ from ..model.orders import (
 )
 from ..model.position import Phase, Piece, Position
 
-__all__ = ["MapTables", "encode_position", "engine_game", "fast_map", "tables"]
+__all__ = ["MapTables", "code_map", "encode_position", "engine_game", "tables"]
 
 _KINDS = {"land": 0, "coast": 1, "sea": 2}
 #: The order classes in the core's order-kind order (``_core.ORDER_KINDS``): the core tells order
@@ -33,10 +33,10 @@ _ORDER_CLASSES = tuple(
     }[name]
     for name in _core.ORDER_KINDS
 )
-_FAST_MAPS: WeakKeyDictionary[Map, _core.FastMap] = WeakKeyDictionary()
+_FAST_MAPS: WeakKeyDictionary[Map, _core.CodeMap] = WeakKeyDictionary()
 
 
-def fast_map(game_map: Map) -> _core.FastMap:
+def code_map(game_map: Map) -> _core.CodeMap:
     """``game_map`` compiled for the code API, once per map (later calls return the same table).
 
     Raises ``ValueError`` when the map does not fit the encoding (more than 1,024 locations or
@@ -50,7 +50,7 @@ def fast_map(game_map: Map) -> _core.FastMap:
         provinces = list(game_map.provinces)
         by_name = sorted(provinces, key=lambda p: (game_map.provinces[p].name.casefold(), p))
         rank = {p: i for i, p in enumerate(by_name)}
-        table = _core.FastMap(
+        table = _core.CodeMap(
             list(game_map.locations),
             list(game_map.powers),
             [index[game_map.province_of(loc)] for loc in game_map.locations],
@@ -110,7 +110,7 @@ class MapTables:
 
     def __init__(self, game_map: Map) -> None:
         self.map = game_map
-        self.fast = fast_map(game_map)
+        self.core_map = code_map(game_map)
         self.locations = game_map.locations
         self.provinces = [game_map.province_of(loc) for loc in game_map.locations]
         self.powers = game_map.powers
@@ -154,12 +154,12 @@ def tables(game_map: Map) -> MapTables:
 _LAST: MapTables | None = None
 
 
-def engine_game(position: Position) -> _core.FastGame:
+def engine_game(position: Position) -> _core.CodeGame:
     """The engine's game at ``position`` (kept on the position: positions are immutable)."""
-    core: _core.FastGame | None = position.__dict__.get("_engine")
+    core: _core.CodeGame | None = position.__dict__.get("_engine")
     if core is None or core.is_over:
-        core = _core.FastGame(
-            tables(position.map).fast, *encode_position(position), None, position.rules.to_json()
+        core = _core.CodeGame(
+            tables(position.map).core_map, *encode_position(position), None, position.rules.to_json()
         )
         object.__setattr__(position, "_engine", core)
     return core

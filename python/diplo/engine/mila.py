@@ -31,8 +31,8 @@ from ..model.outcome import RulingFacts, explain_facts, explain_ruling
 from ..model.position import Dislodged, Piece, Position, check_position
 from ..model.refusals import implied_hold_reason, refusal_message
 from ..model.results import Result
-from .codes import FastState, encode_order
-from .compile import encode_position, fast_map
+from .codes import CodeState, encode_order
+from .compile import code_map, encode_position
 
 __all__ = [
     "EngineGame",
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 #: The engine's game (one phase's board, the rulings of the last phase played).
-EngineGame = _core.FastGame
+EngineGame = _core.CodeGame
 #: Which listed texts each power may give in one phase (``_core.MilaCheck``).
 MilaCheck = _core.MilaCheck
 #: A phase's possible orders (location -> sorted texts), orderable locations (power -> keys), its
@@ -72,8 +72,8 @@ def new_game(position: Position, max_year: int | None = None) -> EngineGame:
     engine cannot hold, or a bad ``max_year``)."""
     check_position(position, "the drop-in's position")
     max_year = check_max_year(max_year, position.phase.year, "the drop-in's game")
-    return _core.FastGame(
-        fast_map(position.map), *encode_position(position), max_year, position.rules.to_json()
+    return _core.CodeGame(
+        code_map(position.map), *encode_position(position), max_year, position.rules.to_json()
     )
 
 
@@ -160,7 +160,7 @@ def ruling(
     return results, {}
 
 
-def state_of(game: EngineGame) -> FastState:
+def state_of(game: EngineGame) -> CodeState:
     """The engine's raw state of the game's phase."""
     return game.state()
 

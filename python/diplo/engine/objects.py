@@ -61,7 +61,7 @@ from ..model.refusals import (
 from ..model.results import PhaseOutcome, Result, dislodged_json, next_json
 from ..model.rules import Rules
 from .codes import encode_order, location_of, waive_code
-from .compile import MapTables, encode_position, engine_game, fast_map, tables
+from .compile import MapTables, code_map, encode_position, engine_game, tables
 
 __all__ = [
     "EnginePhaseOutcome",
@@ -69,10 +69,10 @@ __all__ = [
     "ImpliedHoldRow",
     "MovementRow",
     "Submission",
+    "code_map",
     "encode_position",
     "engine_game",
     "engine_reasons",
-    "fast_map",
     "implied_hold_text",
     "legal_order_texts_engine",
     "orderable_powers_engine",
@@ -101,7 +101,7 @@ class EnginePosition(Position):
             return Position(**fields)
         return object.__new__(cls)
 
-    def __init__(self, game_map: Map, phase: Phase, core: _core.FastGame, rules: Rules) -> None:
+    def __init__(self, game_map: Map, phase: Phase, core: _core.CodeGame, rules: Rules) -> None:
         object.__setattr__(self, "map", game_map)
         object.__setattr__(self, "phase", phase)
         object.__setattr__(self, "rules", rules)
@@ -212,7 +212,7 @@ def read_position(doc: Mapping[str, Any], game_map: Map) -> EnginePosition | Non
         return None  # Position.from_json reads (and checks) the rules
     t = tables(game_map)
     try:
-        core = t.fast.read_position(doc)
+        core = t.core_map.read_position(doc)
     except UnicodeEncodeError:  # a lone surrogate: Position.from_json says what is wrong
         return None
     if core is None:
@@ -267,7 +267,7 @@ def _learn(t: MapTables, power: str, text: str) -> int | None:
 def _object_code(t: MapTables, power: str, order: object) -> int | None:
     if isinstance(order, Waive):
         return waive_code(t.power_index[power])
-    code = t.fast.encode_objects([order])[0]
+    code = t.core_map.encode_objects([order])[0]
     if code >= 0:
         return code
     # Not read by the core: an untyped build (DATC 4.C.3: typed here where the place says which),
@@ -293,7 +293,7 @@ def _submission(t: MapTables, orders: Mapping[str, Sequence[str | Order]]) -> Su
             flat.append((power, pi, item))
             if not isinstance(item, str | Waive):
                 objects.append(item)
-    found = iter(t.fast.encode_objects(objects)) if objects else iter(())
+    found = iter(t.core_map.encode_objects(objects)) if objects else iter(())
     for power, pi, item in flat:
         code: int | None
         if pi < 0:
@@ -302,7 +302,7 @@ def _submission(t: MapTables, orders: Mapping[str, Sequence[str | Order]]) -> Su
                 next(found)
         elif isinstance(item, str):
             try:
-                code = t.fast.parse_canonical(item)
+                code = t.core_map.parse_canonical(item)
             except UnicodeEncodeError:  # a lone surrogate: the parser here reads what it can
                 code = None
             if code is None:
@@ -325,7 +325,7 @@ def _submission(t: MapTables, orders: Mapping[str, Sequence[str | Order]]) -> Su
 
 # --------------------------------------------------------------------------- the phase
 
-#: A legal movement order's result as the engine hands it over (``FastGame.movement_rows``,
+#: A legal movement order's result as the engine hands it over (``CodeGame.movement_rows``,
 #: one per code): ``(order, unit, kind, code, success, dislodged_by, by, attack, opposition,
 #: convoyed, szykman)``: the normal form's canonical text, the unit's (``A PAR``), the order's
 #: class name, the result code and DATC success flag, then the facts of its sentence
@@ -348,7 +348,7 @@ def process_phase_engine(
     game_map = position.map
     t = tables(game_map)
     try:
-        quick = t.fast.submit_orders(orders, t.power_index)
+        quick = t.core_map.submit_orders(orders, t.power_index)
     except UnicodeEncodeError:  # a text with a lone surrogate: not UTF-8, read here instead
         quick = None
     if quick is not None:
@@ -380,8 +380,8 @@ class EnginePhaseOutcome(PhaseOutcome):
         return object.__new__(cls)
 
     _position: Position
-    _before: _core.FastGame
-    _after: _core.FastGame
+    _before: _core.CodeGame
+    _after: _core.CodeGame
     _submission: Submission
     _orders: Mapping[str, Sequence[str | Order]]
 
@@ -390,8 +390,8 @@ class EnginePhaseOutcome(PhaseOutcome):
         position: Position,
         nxt: Position,
         winner: str | None,
-        before: _core.FastGame,
-        after: _core.FastGame,
+        before: _core.CodeGame,
+        after: _core.CodeGame,
         submission: Submission,
         orders: Mapping[str, Sequence[str | Order]],
     ) -> None:
@@ -439,7 +439,7 @@ class EnginePhaseOutcome(PhaseOutcome):
             and "_units" not in nxt.__dict__
             and (nxt.rules is nxt.map.rules or nxt.rules == nxt.map.rules)
         ):
-            core: _core.FastGame = nxt.__dict__["_engine"]
+            core: _core.CodeGame = nxt.__dict__["_engine"]
             return core.position_json_text(None if self.game_over else str(nxt.phase))
         return _position_text(next_json(self))
 
@@ -627,13 +627,13 @@ def _build_results(
 
 
 def ruling_facts(raw: tuple[Any, ...]) -> RulingFacts:
-    """The facts of an engine row (:meth:`FastGame.phase_rows`), its why code named."""
+    """The facts of an engine row (:meth:`CodeGame.phase_rows`), its why code named."""
     return RulingFacts(EXPLAIN_NAMES[raw[0]], *raw[1:])
 
 
 def _row_json(power: str, row: MovementRow) -> str:
     """The JSON text of a legal movement order's result from its engine row (see
-    :meth:`FastGame.movement_rows`), as ``json.dumps(result.to_json())`` writes it on a map
+    :meth:`CodeGame.movement_rows`), as ``json.dumps(result.to_json())`` writes it on a map
     whose names need no escape."""
     text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
     tail = explain_tail(kind_name, code, origin, by, attack, opposition, via, szy)

@@ -1,6 +1,6 @@
 """The observation of :class:`diplo.env.DiplomacyEnv`: fixed-size arrays for one board.
 
-Everything is read from :meth:`diplo.engine.codes.FastGame.state_indices` (map indices, no objects),
+Everything is read from :meth:`diplo.engine.codes.CodeGame.state_indices` (map indices, no objects),
 so an encoding costs a few microseconds. The layout is documented in ``docs/env.md``:
 
 ``board``: ``int8[L, 5 + 3P]`` (``L`` = ``len(map.locations)``, ``P`` = ``len(map.powers)``),
@@ -93,7 +93,7 @@ class BoardEncoder:
         return (self.locations, self.channels)
 
     def encode(self, state: tuple[Any, ...]) -> tuple[Int8Array, Int16Array]:
-        """``(board, phase)`` of a :meth:`~diplo.engine.codes.FastGame.state_indices` tuple; both
+        """``(board, phase)`` of a :meth:`~diplo.engine.codes.CodeGame.state_indices` tuple; both
         arrays are read-only (the phase array is shared by every board of that phase)."""
         year, season, kind, units, centres, dislodged = state
         c = self.channels

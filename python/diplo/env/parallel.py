@@ -8,7 +8,7 @@ power is removed from ``agents`` when it is eliminated (no units, no dislodged u
 centres) and every power when the game ends (solo victory, or the year limit: a draw).
 
 Action: ``MultiDiscrete([K] * S)``: slot ``s`` of the power (the ``s``-th of its slots in
-:meth:`diplo.engine.codes.FastGame.slots` order: its units by province in movement, its dislodged
+:meth:`diplo.engine.codes.CodeGame.slots` order: its units by province in movement, its dislodged
 units in retreats, its build sites or its units in adjustments) picks entry ``a[s]`` of the slot's
 list of legal code-API codes, ``infos[power]["legal_codes"][s]``. ``observation["action_mask"]``
 holds one ``int8[K]`` mask per slot (1 = a legal choice); a masked-out entry, ``-1``, and every
@@ -31,7 +31,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from ..engine.codes import FastGame, game_of, vector_env
+from ..engine.codes import CodeGame, game_of, vector_env
 from ..model.limits import show
 from ..model.map import Map, standard_map
 from ..model.position import Position
@@ -86,7 +86,7 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
         self._mask_rows = np.tril(np.ones((max_orders + 1, max_orders), dtype=np.int8), -1)
         self._mask_rows.setflags(write=False)
         self._core = vector_env(
-            FastGame(self.start, max_year),
+            CodeGame(self.start, max_year),
             1,
             self.first_year,
             self.max_slots,
@@ -127,7 +127,7 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
         return self._act_spaces[agent]
 
     @property
-    def game(self) -> FastGame:
+    def game(self) -> CodeGame:
         """A copy of the game being played (changing it leaves the environment as it is)."""
         if not self._ready:
             raise EnvError("call reset() first")

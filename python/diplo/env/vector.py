@@ -10,7 +10,7 @@ Python object per game or unit. A game that ends is started again on the next st
 Spaces of one game (``single_*``; the batched ones stack ``num_envs`` of them):
 
 - action: ``MultiDiscrete`` of shape ``(P, S)``, ``K`` choices per entry: entry ``[p, s]`` picks
-  the order of power ``p``'s ``s``-th slot (``FastGame.slots`` order) from that slot's legal list
+  the order of power ``p``'s ``s``-th slot (``CodeGame.slots`` order) from that slot's legal list
   (``legal_codes(i)[p][s]``); an entry at or past the slot's count orders nothing (the unit
   holds, a dislodged unit is disbanded, a build is waived), and so does ``-1``. Any other
   action (an entry below ``-1`` or of ``K`` or more, a float or NaN, a wrong shape) is refused
@@ -41,7 +41,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..engine.codes import FastGame, game_of, vector_env
+from ..engine.codes import CodeGame, game_of, vector_env
 from ..model.map import Map, standard_map
 from ..model.position import Position
 
@@ -134,7 +134,7 @@ class DiplomacyVectorEnv(VectorEnv):
         self.max_orders = max_orders
         self.copy = bool(copy)
         self.powers: list[str] = list(self.map.powers)
-        start = FastGame(self.start, max_year)
+        start = CodeGame(self.start, max_year)
         self._core = vector_env(
             start,
             num_envs,
@@ -333,7 +333,7 @@ class DiplomacyVectorEnv(VectorEnv):
 
     def slot_keys(self, i: int) -> list[list[str]]:
         """Game ``i``'s slots per power: the unit's location, build site, or the power (a
-        waive without a site), as :meth:`diplo.engine.codes.FastGame.slots` names them."""
+        waive without a site), as :meth:`diplo.engine.codes.CodeGame.slots` names them."""
         return self._core.slot_keys(self._index(i))
 
     def codes(self, i: int, action: Any) -> list[int]:
@@ -349,8 +349,8 @@ class DiplomacyVectorEnv(VectorEnv):
             )
         return out
 
-    def game(self, i: int) -> FastGame:
-        """A copy of game ``i`` as a :class:`~diplo.engine.codes.FastGame` (changing it changes
+    def game(self, i: int) -> CodeGame:
+        """A copy of game ``i`` as a :class:`~diplo.engine.codes.CodeGame` (changing it changes
         nothing here)."""
         return game_of(self._core.game(self._index(i)), self.map, self.start.rules)
 

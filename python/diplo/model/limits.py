@@ -76,7 +76,7 @@ def check_max_year(max_year: object, first_year: int, where: str) -> int | None:
     """``max_year`` for a game starting in ``first_year``: ``None`` or an int from the first year
     to ``MAX_YEAR - 1`` (a game ended by ``max_year`` shows its final board in the year after),
     and not a four-digit year on a map whose years start below 1000;
-    raises ``ValueError`` naming ``where`` otherwise. ``Game`` and ``FastGame`` both use it."""
+    raises ``ValueError`` naming ``where`` otherwise. ``Game`` and ``CodeGame`` both use it."""
     if max_year is None:
         return None
     if not isinstance(max_year, int) or isinstance(max_year, bool):

@@ -22,7 +22,7 @@ Keys and values of the answer:
 
 Keys come in order: provinces sorted, then the waive keys (power names, in map order); every
 list is sorted by the canonical text of its orders (:func:`~diplo.model.orders.format_order`), so
-the answer is deterministic. :class:`diplo.engine.codes.FastGame` has the same slots in the same
+the answer is deterministic. :class:`diplo.engine.codes.CodeGame` has the same slots in the same
 order.
 
 One order per key: a bot may pick one order from every list and submit them **in the dict's

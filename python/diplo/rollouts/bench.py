@@ -13,7 +13,7 @@ same random games (the seeds of a round, the default policy):
     The same writing only the dataset (one Parquet row per order) and the summary, no game file
     (left out without pyarrow).
 ``diplo-rust``
-    The plain :class:`~diplo.engine.codes.FastGame` loop on one core in this process: legal
+    The plain :class:`~diplo.engine.codes.CodeGame` loop on one core in this process: legal
     orders, a random choice per slot, ``set_orders``, ``process``, to the end of each game.
 
 Each round's figure is microseconds per game per core: the run's wall time times the cores it
@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..engine.codes import FastGame
+from ..engine.codes import CodeGame
 from ..model.position import Position
 from ..model.variants import load_map
 from .backends import start_workers
@@ -84,7 +84,7 @@ def measure_rollouts(
 
 def _plain_loop(initial: Position, first: int, games: int, max_year: int) -> None:
     for seed in range(first, first + games):
-        game = FastGame(initial, max_year)
+        game = CodeGame(initial, max_year)
         rng = random.Random(seed)
         choice = rng.choice
         while not game.is_over:

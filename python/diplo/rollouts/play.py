@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..api.game import Game
-from ..engine.codes import FastGame, core_of, decode_order
+from ..engine.codes import CodeGame, core_of, decode_order
 from ..engine.objects import plain_names
 from ..formats.gamefile import to_json
 from ..model.map import Map, map_named
@@ -188,7 +188,7 @@ def _play_one(
     name: str,
 ) -> PlayedGame:
     """One game on the code API, written phase by phase by :class:`EngineWriter`."""
-    game = FastGame(initial, task.max_year)
+    game = CodeGame(initial, task.max_year)
     writer = EngineWriter(game_map, game.rules, core_of(game), initial, seed, rows, task.files)
     rng = random.Random(seed)
     played: list[list[tuple[str, int]]] = []
@@ -344,7 +344,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def _finish(
     seed: int,
-    fast: FastGame,
+    codes: CodeGame,
     writer: EngineWriter,
     phases: Sequence[Sequence[tuple[str, int]]],
     game_map: Map,
@@ -358,13 +358,13 @@ def _finish(
         text = writer.text(meta, task.max_year)
         row = writer.summary_row(game_id(seed), task.max_year, name)
     else:
-        text, row = _by_replay(seed, fast, phases, game_map, task, meta, name)
+        text, row = _by_replay(seed, codes, phases, game_map, task, meta, name)
     return _packed(seed, text.encode("utf-8"), name, row, task)
 
 
 def _by_replay(
     seed: int,
-    fast: FastGame,
+    codes: CodeGame,
     phases: Sequence[Sequence[tuple[str, int]]],
     game_map: Map,
     task: GameTask,
@@ -373,10 +373,10 @@ def _by_replay(
 ) -> tuple[str, dict[str, Any]]:
     """The game file and summary row of a game replayed through the object API."""
     game = replay(phases, game_map, task.max_year, seed)
-    if game.position.to_json() != fast.position().to_json() or game.winner != fast.winner:
+    if game.position.to_json() != codes.position().to_json() or game.winner != codes.winner:
         raise RolloutError(
             f"seed {seed}: the object API and the code API end the game differently "
-            f"({game.position.phase} vs {fast.phase}); no file written"
+            f"({game.position.phase} vs {codes.phase}); no file written"
         )
     game.meta.update(meta)
     doc = to_json(game)

@@ -3,8 +3,8 @@
 Two forms, both picklable so that they travel to worker processes and Ray workers:
 
 * a **code policy**, any callable ``policy(game, legal, rng) -> codes``: ``game`` is the
-  :class:`~diplo.engine.codes.FastGame` being played (read it, never process it), ``legal`` its
-  :meth:`~diplo.engine.codes.FastGame.legal_orders` (one list of codes per slot, in the order of
+  :class:`~diplo.engine.codes.CodeGame` being played (read it, never process it), ``legal`` its
+  :meth:`~diplo.engine.codes.CodeGame.legal_orders` (one list of codes per slot, in the order of
   ``game.slots()``), ``rng`` the game's own :class:`random.Random`; it returns one code per slot,
   in slot order (a code outside the slot's list is ruled illegal: that unit holds);
 * an **order policy**, a callable ``fn(position, legal, rng) -> orders`` wrapped by
@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
-from ..engine.codes import FastGame, decode_order, encode_order
+from ..engine.codes import CodeGame, decode_order, encode_order
 from ..model.orders import Order
 from ..model.position import Position
 
@@ -37,7 +37,7 @@ class PolicyError(ValueError):
 
 class CodePolicy(Protocol):
     def __call__(
-        self, game: FastGame, legal: list[list[int]], rng: random.Random
+        self, game: CodeGame, legal: list[list[int]], rng: random.Random
     ) -> Sequence[int]: ...
 
 
@@ -52,7 +52,7 @@ class RandomPolicy:
     Adjustment slots list a power's waive beside its builds, so a random choice per slot never
     orders more than one thing per build site (see :mod:`diplo.engine.codes`)."""
 
-    def __call__(self, game: FastGame, legal: list[list[int]], rng: random.Random) -> list[int]:
+    def __call__(self, game: CodeGame, legal: list[list[int]], rng: random.Random) -> list[int]:
         choice = rng.choice
         return [choice(options) for options in legal]
 
@@ -69,7 +69,7 @@ class OrderPolicy:
         self.fn = fn
 
     def pairs(
-        self, game: FastGame, legal: list[list[int]], rng: random.Random
+        self, game: CodeGame, legal: list[list[int]], rng: random.Random
     ) -> list[tuple[str, int]]:
         """``(power, code)`` per order the wrapped function gives."""
         position = game.position()
@@ -98,7 +98,7 @@ class OrderPolicy:
 
 
 def choose(
-    policy: CodePolicy | OrderPolicy, game: FastGame, legal: list[list[int]], rng: random.Random
+    policy: CodePolicy | OrderPolicy, game: CodeGame, legal: list[list[int]], rng: random.Random
 ) -> list[tuple[str, int]]:
     """The orders ``policy`` gives for the current phase of ``game``, as ``(power, code)``.
 

@@ -269,14 +269,14 @@ class _GameChecker:
         return self._replay(seed, stored.to_pylist())
 
     def _replay(self, seed: int, stored: list[dict[str, Any]]) -> dict[str, Any] | str:
-        from ..engine.codes import FastGame, core_of
+        from ..engine.codes import CodeGame, core_of
         from .dataset import COLUMNS
         from .write import EngineWriter, OrderRows
 
         powers = set(self.map.powers)
         if any(r["power"] not in powers for r in stored):
             return "an order of a power the map does not have"
-        game = FastGame(self.initial, self.max_year)
+        game = CodeGame(self.initial, self.max_year)
         again = OrderRows()
         writer = EngineWriter(
             self.map, game.rules, core_of(game), self.initial, seed, again, files=False

@@ -1,6 +1,6 @@
 """A rollout's game file written from the engine's own rulings, as the game is played.
 
-Each phase is played with :meth:`diplo._core.FastGame.run` (the engine records why each result
+Each phase is played with :meth:`diplo._core.CodeGame.run` (the engine records why each result
 is what it is) and its entry of the game file (``docs/game-files.md``) is written straight from
 the engine's rows, in the model's words: the same functions the object API's engine backend
 words its results with (:mod:`diplo.engine.objects`), so the file is the one
@@ -182,7 +182,7 @@ class EngineWriter:
         """``"results": ..., "dislodged": ..., "next": ...`` of a movement phase whose orders
         are all legal, on a plain-named map: what ``EnginePhaseOutcome.to_json_text`` writes.
         The engine writes the results' JSON around their sentences' tails
-        (``FastGame.movement_json``); each tail is worded once per facts (:func:`_tail`)."""
+        (``CodeGame.movement_json``); each tail is worded once per facts (:func:`_tail`)."""
         core = self.core
         index = self._tables.power_index
         parts, keys = core.movement_json(before, bytes([index[p] for p in owners]))
@@ -369,10 +369,10 @@ class EngineGames:
     engine keeps them)."""
 
     def __init__(self, game_map: Map, max_year: int | None) -> None:
-        from ..engine.codes import FastGame
+        from ..engine.codes import CodeGame
 
         initial = Position.initial(game_map)
-        start = FastGame(initial, max_year)
+        start = CodeGame(initial, max_year)
         t = tables(game_map)
         self.map = game_map
         self.max_year = max_year
@@ -441,7 +441,7 @@ _string = getattr(json.encoder, "c_encode_basestring", None) or py_encode_basest
 _HEADS: dict[tuple[int, int, int], tuple[Position, str]] = {}
 
 #: Per map, the tails of movement results' sentences by their facts' key
-#: (``FastGame.movement_json``: the key holds the map's location indices); each is cleared when
+#: (``CodeGame.movement_json``: the key holds the map's location indices); each is cleared when
 #: it grows past the limit.
 _TAILS: WeakKeyDictionary[Map, dict[int, str]] = WeakKeyDictionary()
 _CACHE_LIMIT = 1 << 17
@@ -457,7 +457,7 @@ def _tail(t: Any, tails: dict[int, str], key: int) -> str:
 
 def word_tail(t: Any, key: int) -> str:
     """The tail of a movement result's sentence (what follows the order's text, or an implied
-    hold's unit) from its facts' key (``FastGame.movement_json``), worded by the model."""
+    hold's unit) from its facts' key (``CodeGame.movement_json``), worded by the model."""
     locations = t.locations
 
     def place(field: int) -> str | None:

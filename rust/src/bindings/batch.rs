@@ -7,7 +7,7 @@ use pyo3::types::{PyBytes, PyString};
 
 use super::any::{on_game, AnyGame};
 use super::errors::{guarded, without_gil};
-use super::handles::PyFastGame;
+use super::handles::PyCodeGame;
 use super::intake::read_codes;
 use super::process::in_last_year;
 use crate::engine::batch::{process_all, process_all_with};
@@ -173,12 +173,12 @@ fn process_batch(
         let mut refs = Vec::with_capacity(games.len());
         for (i, g) in games.iter().enumerate() {
             let g = g
-                .downcast::<PyFastGame>()
-                .map_err(|_| PyValueError::new_err(format!("games[{i}] is not a FastGame")))?;
+                .downcast::<PyCodeGame>()
+                .map_err(|_| PyValueError::new_err(format!("games[{i}] is not a CodeGame")))?;
             let r = g.try_borrow_mut().map_err(|_| {
                 PyValueError::new_err(format!(
                     "games[{i}] appears twice in the batch, or is in use by another thread (a \
-                     FastGame is used by one thread at a time)"
+                     CodeGame is used by one thread at a time)"
                 ))
             })?;
             if r.game.over() {
@@ -188,7 +188,7 @@ fn process_batch(
             }
             if on_game!(&r.game, g => in_last_year(g)) {
                 return Err(PyValueError::new_err(format!(
-                    "games[{i}] is in {}, the last year: process it with FastGame.process, which \
+                    "games[{i}] is in {}, the last year: process it with CodeGame.process, which \
                  refuses to go past it",
                     on_game!(&r.game, g => g.state.phase_name())
                 )));

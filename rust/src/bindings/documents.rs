@@ -5,22 +5,22 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use super::any::{new_game, Known};
-use super::handles::PyFastGame;
+use super::handles::PyCodeGame;
 use crate::engine::game_map::{Bits, GameMap, Mask};
 use crate::engine::state::State;
 
-/// A unit as `FastGame(...)` takes it: `(power, is_fleet, location)` indices.
+/// A unit as `CodeGame(...)` takes it: `(power, is_fleet, location)` indices.
 pub(super) type RawPiece = (i64, i64, i64);
 
 /// A document's `{power: value}` entries, the power as its index.
 type PowerItems<'py> = Vec<(i64, Bound<'py, PyAny>)>;
 
 /// A game at the position of a canonical adjudicate document, or `None` (see
-/// `PyFastMap::read_position`).
+/// `PyCodeMap::read_position`).
 pub(super) fn read_position<M: Known>(
     map: &'static GameMap<M>,
     doc: &Bound<'_, PyAny>,
-) -> PyResult<Option<PyFastGame>> {
+) -> PyResult<Option<PyCodeGame>> {
     let Ok(doc) = doc.downcast::<PyDict>() else {
         return Ok(None);
     };
@@ -146,13 +146,13 @@ pub(super) fn read_position<M: Known>(
     Ok(
         State::new(map, year, season, kind, &units, &centers, &dislodged)
             .ok()
-            .map(|state| PyFastGame {
+            .map(|state| PyCodeGame {
                 game: new_game(map, state, None),
             }),
     )
 }
 
-/// The position as `diplo.model.position.Position.to_json` writes it (see `PyFastGame::position_json`).
+/// The position as `diplo.model.position.Position.to_json` writes it (see `PyCodeGame::position_json`).
 pub(super) fn position_json<'py, M: Mask>(
     py: Python<'py>,
     map: &GameMap<M>,
@@ -202,7 +202,7 @@ pub(super) fn position_json<'py, M: Mask>(
     Ok(out)
 }
 
-/// See `PyFastGame::position_json_text`: the same lists in the same order as `position_json`.
+/// See `PyCodeGame::position_json_text`: the same lists in the same order as `position_json`.
 pub(super) fn position_text<M: Mask>(
     map: &GameMap<M>,
     st: &State<M>,

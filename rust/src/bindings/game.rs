@@ -1,4 +1,4 @@
-//! `diplo._core.FastGame`: one game on the engine (wrapped by `diplo.engine.codes.FastGame` and used by
+//! `diplo._core.CodeGame`: one game on the engine (wrapped by `diplo.engine.codes.CodeGame` and used by
 //! `diplo.engine`). Single-game calls keep the GIL: they take microseconds.
 
 use pyo3::exceptions::PyValueError;
@@ -8,7 +8,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use super::any::{on_game, on_map, same_width, Known};
 use super::documents::{self, position_text, RawPiece};
 use super::errors::guarded;
-use super::handles::{PyFastGame, PyFastMap};
+use super::handles::{PyCodeGame, PyCodeMap};
 use super::intake::read_codes;
 use super::process::{game_over, in_last_year, process_checked};
 use super::texts::{map_names, texts_by_power};
@@ -53,12 +53,12 @@ fn other_map() -> PyErr {
 }
 
 #[pymethods]
-impl PyFastGame {
+impl PyCodeGame {
     #[new]
     #[pyo3(signature = (map, year, season, kind, units, centers, dislodged, max_year=None, rules=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        map: &Bound<'_, PyFastMap>,
+        map: &Bound<'_, PyCodeMap>,
         year: i64,
         season: &str,
         kind: &str,
@@ -83,7 +83,7 @@ impl PyFastGame {
                     map, year, season, kind, &units, &centers, &dislodged, rules,
                 )
                 .map_err(|e| e.within("bad position"))?;
-                Ok(PyFastGame {
+                Ok(PyCodeGame {
                     game: super::any::new_game(map, state, max_year),
                 })
             })
@@ -217,7 +217,7 @@ impl PyFastGame {
         })
     }
 
-    fn clone(&self) -> PyFastGame {
+    fn clone(&self) -> PyCodeGame {
         self.clone_game()
     }
 
@@ -414,7 +414,7 @@ impl PyFastGame {
     fn movement_rows<'py>(
         &self,
         py: Python<'py>,
-        before: &Bound<'py, PyFastGame>,
+        before: &Bound<'py, PyCodeGame>,
     ) -> PyResult<Bound<'py, PyList>> {
         let before = before.borrow();
         guarded(|| {
@@ -484,7 +484,7 @@ impl PyFastGame {
     /// 47 an implied hold (its tail follows the unit's text).
     fn movement_json(
         &self,
-        before: &Bound<'_, PyFastGame>,
+        before: &Bound<'_, PyCodeGame>,
         owners: &Bound<'_, PyBytes>,
     ) -> PyResult<(Vec<String>, Vec<u64>)> {
         let before = before.borrow();
@@ -508,7 +508,7 @@ impl PyFastGame {
     fn phase_rows<'py>(
         &self,
         py: Python<'py>,
-        before: &Bound<'py, PyFastGame>,
+        before: &Bound<'py, PyCodeGame>,
     ) -> PyResult<Bound<'py, PyList>> {
         use crate::engine::phases::{explain, Ruling};
         let before = before.borrow();
@@ -624,7 +624,7 @@ impl PyFastGame {
     #[staticmethod]
     #[pyo3(signature = (map, data, rules=None))]
     fn from_state_bytes(
-        map: &Bound<'_, PyFastMap>,
+        map: &Bound<'_, PyCodeMap>,
         data: &Bound<'_, PyBytes>,
         rules: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
@@ -636,17 +636,17 @@ impl PyFastGame {
             };
             on_map!(map, map => {
                 search::game_from_bytes_under(map, data.as_bytes(), given)
-                    .map(|game| PyFastGame { game: Known::wrap(game) })
-                    .map_err(|e| e.within("bad FastGame state").into())
+                    .map(|game| PyCodeGame { game: Known::wrap(game) })
+                    .map_err(|e| e.within("bad CodeGame state").into())
             })
         })
     }
 
-    fn __copy__(&self) -> PyFastGame {
+    fn __copy__(&self) -> PyCodeGame {
         self.clone()
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyFastGame {
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyCodeGame {
         self.clone()
     }
 
@@ -658,7 +658,7 @@ impl PyFastGame {
         &self,
         py: Python<'_>,
         candidates: &Bound<'_, PyAny>,
-    ) -> PyResult<(Vec<u64>, Vec<Vec<u32>>, Vec<PyFastGame>)> {
+    ) -> PyResult<(Vec<u64>, Vec<Vec<u32>>, Vec<PyCodeGame>)> {
         if self.game.over() {
             return Err(game_over());
         }
@@ -696,7 +696,7 @@ impl PyFastGame {
                 for c in played {
                     hashes.push(c.hash);
                     centers.push(c.centers);
-                    games.push(PyFastGame { game: Known::wrap(c.game) });
+                    games.push(PyCodeGame { game: Known::wrap(c.game) });
                 }
                 Ok((hashes, centers, games))
             })
@@ -715,7 +715,7 @@ impl PyFastGame {
             } else {
                 on_game!(&self.game, g => g.state.phase_name())
             };
-            Ok(format!("<FastGame {state}>"))
+            Ok(format!("<CodeGame {state}>"))
         })
     }
 }

@@ -93,7 +93,7 @@ pub(super) fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<Code>) -> PyRe
     Ok(())
 }
 
-/// A phase's orders as `(codes, powers)` (see `PyFastMap::submit_orders`).
+/// A phase's orders as `(codes, powers)` (see `PyCodeMap::submit_orders`).
 pub(super) fn submit_orders<'py, M: Mask>(
     map: &GameMap<M>,
     classes: &OrderClasses,
@@ -171,11 +171,11 @@ fn unit_loc<M: Mask>(
 }
 
 /// How the kind of an order object is told: by its class, compared by identity with the classes
-/// `FastMap` was given once, in `ORDER_KINDS` order (`diplo.model.orders.Hold`, ..., `Waive`).
+/// `CodeMap` was given once, in `ORDER_KINDS` order (`diplo.model.orders.Hold`, ..., `Waive`).
 pub(super) struct OrderClasses(Option<Vec<Py<PyType>>>);
 
 impl OrderClasses {
-    /// The classes given to `FastMap` (`order_classes`), one per order kind; without them no
+    /// The classes given to `CodeMap` (`order_classes`), one per order kind; without them no
     /// object is read by the core (the caller encodes its objects itself).
     pub(super) fn new(classes: Option<Vec<Bound<'_, PyType>>>) -> PyResult<Self> {
         let Some(classes) = classes else {
@@ -204,7 +204,7 @@ impl OrderClasses {
 }
 
 /// One order object of kind `k` (see [`OrderClasses::kind_of`]) as a code (see
-/// `PyFastMap::encode_objects`); `None` for a waive (its code names its power, which the object
+/// `PyCodeMap::encode_objects`); `None` for a waive (its code names its power, which the object
 /// does not say).
 pub(super) fn encode_object<M: Mask>(
     map: &GameMap<M>,

@@ -1,4 +1,4 @@
-//! `diplo._core.FastMap`: a map compiled for the engine, and the calls that read a phase's input
+//! `diplo._core.CodeMap`: a map compiled for the engine, and the calls that read a phase's input
 //! against it (order objects, canonical texts, a position document); the reading itself is in
 //! `intake` and `documents`.
 
@@ -9,7 +9,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyType};
 use super::any::{on_map, AnyMap};
 use super::documents;
 use super::errors::guarded;
-use super::handles::{PyFastGame, PyFastMap};
+use super::handles::{PyCodeGame, PyCodeMap};
 use super::intake::{self, OrderClasses};
 use crate::engine::game_map::MapSpec;
 
@@ -23,7 +23,7 @@ fn indices(what: &str, v: &[i64]) -> PyResult<Vec<u16>> {
 }
 
 #[pymethods]
-impl PyFastMap {
+impl PyCodeMap {
     #[new]
     #[pyo3(signature = (
         locations, powers, loc_province, province_kind, army_adj, fleet_adj, centers, homes,
@@ -73,7 +73,7 @@ impl PyFastMap {
             };
             let map = AnyMap::intern(spec)?;
             let classes = OrderClasses::new(order_classes)?;
-            Ok(PyFastMap { map, classes })
+            Ok(PyCodeMap { map, classes })
         })
     }
 
@@ -130,7 +130,7 @@ impl PyFastMap {
     /// names, units as `A PAR` / `F STP/SC`, centres and retreat options by their abbreviations.
     /// `None` for anything else, or a position that is not valid (the caller then reads the
     /// document with `Position.from_json`, which says what is wrong).
-    fn read_position(&self, doc: &Bound<'_, PyAny>) -> PyResult<Option<PyFastGame>> {
+    fn read_position(&self, doc: &Bound<'_, PyAny>) -> PyResult<Option<PyCodeGame>> {
         guarded(|| on_map!(self.map, map => documents::read_position(map, doc)))
     }
 
@@ -142,7 +142,7 @@ impl PyFastMap {
 
     fn __repr__(&self) -> String {
         format!(
-            "FastMap(num_provinces={}, num_locations={}, num_powers={})",
+            "CodeMap(num_provinces={}, num_locations={}, num_powers={})",
             self.map.provinces(),
             self.map.locations(),
             self.map.powers()

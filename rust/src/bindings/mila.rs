@@ -26,7 +26,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::any::on_game;
 use super::cache::{KeyHasher, PerMap};
 use super::errors::guarded;
-use super::handles::PyFastGame;
+use super::handles::PyCodeGame;
 use super::intake::GARBAGE;
 use super::process::{game_over, in_last_year, process_checked};
 use super::texts::{map_names, named_part, text_key, unit_tag, MapNames, TextCache};
@@ -523,7 +523,7 @@ fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
 /// keep. A power that may build but has no free home centre lists nothing. Runs inside the
 /// panic guard (`errors::guarded`): a bug is a `RuntimeError`.
 #[pyfunction]
-fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyTuple>> {
+fn mila_turn<'py>(py: Python<'py>, game: PyRef<'py, PyCodeGame>) -> PyResult<Bound<'py, PyTuple>> {
     guarded(|| on_game!(&game.game, g => turn(py, g)))
 }
 
@@ -698,7 +698,7 @@ fn take<'py>(
 /// Per power, `{text: code}` of the orders listed this phase (as `mila_turn` lists them): the
 /// drop-in's long way, for orders that `mila_turn`'s `lookup` and `check` do not settle.
 #[pyfunction]
-fn mila_codes<'py>(py: Python<'py>, game: PyRef<'py, PyFastGame>) -> PyResult<Bound<'py, PyDict>> {
+fn mila_codes<'py>(py: Python<'py>, game: PyRef<'py, PyCodeGame>) -> PyResult<Bound<'py, PyDict>> {
     guarded(|| on_game!(&game.game, g => codes(py, g)))
 }
 
@@ -738,10 +738,10 @@ fn codes<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyDi
 /// the panic guard.
 #[pyfunction]
 fn mila_play(
-    mut game: PyRefMut<'_, PyFastGame>,
+    mut game: PyRefMut<'_, PyCodeGame>,
     check: &Bound<'_, MilaCheck>,
     orders: &Bound<'_, PyDict>,
-) -> PyResult<Option<PyFastGame>> {
+) -> PyResult<Option<PyCodeGame>> {
     guarded(|| {
         if game.game.over() {
             return Err(game_over());
@@ -804,7 +804,7 @@ fn mila_play(
 /// Tests only: forgets every MILA text and listing kept for the game's map (the next phase is
 /// listed from nothing; phases listed before keep their own lookup and check).
 #[pyfunction]
-fn _mila_forget(py: Python<'_>, game: PyRef<'_, PyFastGame>) {
+fn _mila_forget(py: Python<'_>, game: PyRef<'_, PyCodeGame>) {
     on_game!(&game.game, g => {
         mila_texts(py, g.map).lock().unwrap_or_else(|e| e.into_inner()).forget_all();
     });

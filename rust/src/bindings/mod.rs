@@ -28,8 +28,8 @@
 //!
 //! Classes:
 //!
-//! * `map` — the `FastMap` class's methods.
-//! * `game` — the `FastGame` class's methods.
+//! * `map` — the `CodeMap` class's methods.
+//! * `game` — the `CodeGame` class's methods.
 //! * `mila` — MILA's order texts, a bot's orders read back and played (`mila_turn`,
 //!   `MilaCheck`, `mila_play`).
 //! * `rollout` — the `RolloutPlayer` class: whole random games written as game files.
@@ -38,7 +38,7 @@
 //!
 //! Helpers:
 //!
-//! * `handles` — the structs of `FastMap` and `FastGame`, which other classes take and return.
+//! * `handles` — the structs of `CodeMap` and `CodeGame`, which other classes take and return.
 //! * `any` — a map or game of any width (`AnyMap`, `AnyGame`) and the macros that dispatch on it.
 //! * `process` — processing as every class does (the last year a state may have, a finished
 //!   game's error).
@@ -80,8 +80,8 @@ use crate::resolver::code;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
-    m.add_class::<handles::PyFastMap>()?;
-    m.add_class::<handles::PyFastGame>()?;
+    m.add_class::<handles::PyCodeMap>()?;
+    m.add_class::<handles::PyCodeGame>()?;
     m.add_class::<rollout::PyRolloutPlayer>()?;
     batch::register(m)?;
     vector::register(m)?;

@@ -3,7 +3,7 @@
 //! `json.dumps` write for the same game on a map whose names need no JSON escape.
 //!
 //! * `crate::engine::game_file::movement_pieces` — a movement phase's results, cut where each sentence's tail goes
-//!   (`FastGame.movement_json`, used by `diplo.rollouts.write` phase by phase).
+//!   (`CodeGame.movement_json`, used by `diplo.rollouts.write` phase by phase).
 //! * `RolloutPlayer` — whole random games (`crate::engine::rollout`) played and written here, in
 //!   one call per game, with the dataset's rows (`diplo.rollouts.dataset`) as Arrow buffers.
 //!
@@ -22,7 +22,7 @@ use super::any::{on_game, AnyGame, Known};
 use super::cache::KeyHasher;
 use super::documents::{piece_text, position_text};
 use super::errors::guarded;
-use super::handles::PyFastGame;
+use super::handles::PyCodeGame;
 use crate::engine::encode::{self, kind, Code};
 use crate::engine::game_file::{flag, movement_legal, result_name, unit_of, write_movement};
 use crate::engine::game_map::{Bits, GameMap, Mask};
@@ -112,12 +112,12 @@ pub struct PyRolloutPlayer {
 #[pymethods]
 impl PyRolloutPlayer {
     /// Games from `start` (a game at its first phase, its year limit set); `word_tail(key)`
-    /// words a movement sentence's tail from its facts' key (see `FastGame.movement_json`),
+    /// words a movement sentence's tail from its facts' key (see `CodeGame.movement_json`),
     /// `word_ruling(facts)` gives a retreat or adjustment sentence as JSON text (`facts`: as
-    /// in `FastGame.phase_rows`, the why code first).
+    /// in `CodeGame.phase_rows`, the why code first).
     #[new]
     fn new(
-        start: &Bound<'_, PyFastGame>,
+        start: &Bound<'_, PyCodeGame>,
         word_tail: Py<PyAny>,
         word_ruling: Py<PyAny>,
     ) -> PyResult<Self> {
@@ -157,7 +157,7 @@ impl PyRolloutPlayer {
             u32,
             u32,
             Option<u32>,
-            PyFastGame,
+            PyCodeGame,
         )>,
     > {
         let kept = &mut self.kept;
@@ -170,7 +170,7 @@ impl PyRolloutPlayer {
                 count,
                 years,
                 last,
-                PyFastGame { game },
+                PyCodeGame { game },
             )
         }))
     }

@@ -13,7 +13,7 @@ use pyo3::types::{PyDict, PyList};
 
 use super::any::AnyGame;
 use super::errors::guarded;
-use super::handles::PyFastGame;
+use super::handles::PyCodeGame;
 use crate::engine::error::EngineError;
 use crate::engine::mask::{Mask, Wide};
 use crate::engine::vector::{Buffers, Config, VectorEnv};
@@ -196,7 +196,7 @@ impl PyVectorEnv {
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        start: &Bound<'_, PyFastGame>,
+        start: &Bound<'_, PyCodeGame>,
         num_envs: i64,
         first_year: i64,
         slots: i64,
@@ -364,7 +364,7 @@ impl PyVectorEnv {
     }
 
     /// Game `i`'s slot keys per power and slot (a location name, or the power's name for a
-    /// waive without a build site), as `FastGame.slots` names them.
+    /// waive without a build site), as `CodeGame.slots` names them.
     fn slot_keys<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
         on_vec!(&self.env, env => {
             let map = env.map;
@@ -390,8 +390,8 @@ impl PyVectorEnv {
         })
     }
 
-    /// A copy of game `i` as a `FastGame` (changing it leaves the environment as it is).
-    fn game(&self, i: usize) -> PyResult<PyFastGame> {
+    /// A copy of game `i` as a `CodeGame` (changing it leaves the environment as it is).
+    fn game(&self, i: usize) -> PyResult<PyCodeGame> {
         let none = || PyValueError::new_err(format!("no game {i}"));
         let game = match &self.env {
             AnyVector::W128(e) => AnyGame::W128(e.games.get(i).ok_or_else(none)?.game.clone()),
@@ -400,7 +400,7 @@ impl PyVectorEnv {
         };
         let mut game = game;
         crate::bindings::any::on_game!(&mut game, g => g.poisoned = false);
-        Ok(PyFastGame { game })
+        Ok(PyCodeGame { game })
     }
 
     /// Test hook: the next step of game `i` panics inside the core.

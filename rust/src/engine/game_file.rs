@@ -1,7 +1,7 @@
 //! A movement phase's results as the game file writes them (`docs/game-files.md`): the JSON
 //! text of `diplo.rollouts.write`, byte for byte, made from the engine's own rulings, cut where
 //! each sentence's tail goes (the sentences are the model's, `diplo.model.outcome`; the bindings
-//! ask Python to word them). No Python here: `bindings/rollout.rs` and `FastGame.movement_json`
+//! ask Python to word them). No Python here: `bindings/rollout.rs` and `CodeGame.movement_json`
 //! write with it.
 
 use super::encode;
@@ -27,7 +27,7 @@ pub fn unit_of(text: &str) -> &str {
 /// submitted code legal (`owners`: the power of each): the results' JSON as
 /// `diplo.rollouts.write` writes them, cut where each sentence's tail goes: `(parts, keys)`,
 /// the text being `parts[0] + tail(keys[0]) + parts[1] + ... + parts[n]` (see
-/// `PyFastGame::movement_json` for the keys).
+/// `PyCodeGame::movement_json` for the keys).
 pub fn movement_pieces<M: Mask>(
     g: &Game<M>,
     st: &State<M>,

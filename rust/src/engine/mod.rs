@@ -3,7 +3,7 @@
 //! of phases).
 //!
 //! The Python reference (`diplo.reference.phase`, `diplo.reference.validation`) gives the same
-//! meaning on strings and objects; `tests/test_fast.py` and `tests/test_engine.py` hold the two together.
+//! meaning on strings and objects; `tests/test_codes.py` and `tests/test_engine.py` hold the two together.
 //!
 //! * [`encode`] — the order layout ([`encode::Code`], a `u64`).
 //! * [`error`] — [`EngineError`]: the engine's errors, by kind ([`ErrorKind`]).

@@ -192,7 +192,7 @@ pub fn game_from_bytes<M: Mask>(
 /// [`game_from_bytes`] under `given` rules when they are known (the bytes keep only the options
 /// of the adjustment phase and the game's end: `civil_disorder`, `build_sites`,
 /// `victory_centers` and `year_limit`; an edition and the movement options ride beside them, as
-/// `diplo.engine.codes.FastGame` pickles them). The given rules must agree with those four.
+/// `diplo.engine.codes.CodeGame` pickles them). The given rules must agree with those four.
 pub fn game_from_bytes_under<M: Mask>(
     map: &'static GameMap<M>,
     data: &[u8],
@@ -201,13 +201,13 @@ pub fn game_from_bytes_under<M: Mask>(
     let mut r = Reader { data, at: 0 };
     if r.take(3, "the magic").ok() != Some(MAGIC.as_slice()) {
         return Err(EngineError::invalid(
-            "not a FastGame state (bad magic bytes)",
+            "not a CodeGame state (bad magic bytes)",
         ));
     }
     let version = r.u8("the version")?;
     if version != STATE_VERSION {
         return Err(EngineError::invalid(format!(
-            "FastGame state version {version} is not supported (this diplo reads version \
+            "CodeGame state version {version} is not supported (this diplo reads version \
              {STATE_VERSION})"
         )));
     }

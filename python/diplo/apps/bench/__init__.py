@@ -51,7 +51,7 @@ Eight workloads, each measured on every engine in the same run (the report is sp
     ``--vector-envs`` games to ``max_year``, restarted as they end; the NumPy
     :class:`~diplo.env.UniformPolicy` chooses, included in the time) on 1 thread
     (``diplo-vector-1thread``) and 2 (``diplo-vector-2threads``), against the PettingZoo
-    environment's random loop of ``docs/env.md`` (``diplo-env``), the plain ``FastGame`` loop
+    environment's random loop of ``docs/env.md`` (``diplo-env``), the plain ``CodeGame`` loop
     (``diplo-rust``: a random code from each list as the engine lists it) and, when it is
     installed, MILA playing the corpus bot's random games of ``mila-api`` (``mila``), so that
     every ratio is read in one table; only with the ``env`` extra and ``diplo.engine.codes``.
@@ -87,8 +87,8 @@ from .engines import (
     ENGINES,
     MILA_MISSING,
     RUST_MISSING,
-    FastGame,
-    fast_module,
+    CodeGame,
+    codes_module,
     mila_module,
     missing_engines,
     optional_module,
@@ -104,7 +104,7 @@ from .inputs import (
 from .measure import MIN_RUN_SECONDS, BenchError, Engine, Measurement, RunCheck, measure
 from .mila_api import (
     api_floor_engine,
-    fast_selfplay_engine,
+    code_selfplay_engine,
     mila_api_engines,
     mila_bot,
     mila_selfplay_engine,
@@ -119,7 +119,7 @@ from .movement import (
 )
 from .report import Report, ratios
 from .runner import run_benchmarks
-from .selfplay import canonical_fast_engine, compact, selfplay_engines
+from .selfplay import canonical_code_engine, compact, selfplay_engines
 from .settings import DEFAULT_WORKLOADS, DESCRIPTIONS, REFERENCE, WORKLOADS, Settings
 from .vector import VECTOR_STEPS, vector_engines
 
@@ -135,8 +135,8 @@ __all__ = [
     "VECTOR_STEPS",
     "WORKLOADS",
     "BenchError",
+    "CodeGame",
     "Engine",
-    "FastGame",
     "Measurement",
     "MovementPhase",
     "RecordedGame",
@@ -145,11 +145,11 @@ __all__ = [
     "Settings",
     "api_floor_engine",
     "batch_engines",
-    "canonical_fast_engine",
+    "canonical_code_engine",
+    "code_selfplay_engine",
+    "codes_module",
     "compact",
     "external_engines",
-    "fast_module",
-    "fast_selfplay_engine",
     "jsonl_engines",
     "measure",
     "mila_api_engines",

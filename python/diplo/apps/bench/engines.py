@@ -18,8 +18,8 @@ MILA_MISSING = "the MILA engine is not installed (pip install 'diplo[compare]')"
 RUST_MISSING = "the Rust core is not built"
 
 
-class FastGame(Protocol):
-    """The part of :class:`diplo.engine.codes.FastGame` the benchmark uses."""
+class CodeGame(Protocol):
+    """The part of :class:`diplo.engine.codes.CodeGame` the benchmark uses."""
 
     @property
     def is_over(self) -> bool: ...
@@ -27,11 +27,11 @@ class FastGame(Protocol):
     def slots(self) -> list[tuple[str, str]]: ...
     def set_orders(self, orders: Sequence[int]) -> None: ...
     def process(self) -> None: ...
-    def clone(self) -> FastGame: ...
+    def clone(self) -> CodeGame: ...
     def position(self) -> Position: ...
 
 
-def fast_module() -> ModuleType | None:
+def codes_module() -> ModuleType | None:
     """:mod:`diplo.engine.codes` when it is built, else ``None``."""
     return optional_module("diplo.engine.codes")
 

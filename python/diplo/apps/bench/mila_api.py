@@ -11,21 +11,21 @@ from typing import Any
 from ...api.backends import rust_available
 from ...model.map import Map
 from ...model.position import Position
-from .engines import ENGINES, FastGame, optional_module
+from .engines import ENGINES, CodeGame, optional_module
 from .measure import Engine
 
 
-def fast_selfplay_engine(
+def code_selfplay_engine(
     seed: int, max_year: int, fast: ModuleType, game_map: Map | None = None
 ) -> Engine:
     """The plain code-API loop: a random code from each list in the engine's own order (the
     ``vector`` workload's ``diplo-rust``; ``selfplay`` plays the canonical game instead)."""
     start = None if game_map is None else Position.initial(game_map)
 
-    def setup(r: int) -> tuple[FastGame, random.Random]:
-        return fast.FastGame(start, max_year), random.Random(seed + r)
+    def setup(r: int) -> tuple[CodeGame, random.Random]:
+        return fast.CodeGame(start, max_year), random.Random(seed + r)
 
-    def run(state: tuple[FastGame, random.Random]) -> int:
+    def run(state: tuple[CodeGame, random.Random]) -> int:
         game, rng = state
         choice = rng.choice
         phases = 0

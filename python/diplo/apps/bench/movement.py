@@ -16,7 +16,7 @@ from ...model.map import Map
 from ...model.orders import Order
 from ...model.position import Position
 from ..adjudicate import run_jsonl
-from .engines import ENGINES, FastGame, object_engines, pick_engines
+from .engines import ENGINES, CodeGame, object_engines, pick_engines
 from .inputs import MovementPhase
 from .measure import BenchError, Engine
 
@@ -117,19 +117,19 @@ class _stdin:
 
 def fast_games(
     phases: Sequence[MovementPhase], fast: ModuleType
-) -> tuple[list[FastGame], list[list[int]]]:
+) -> tuple[list[CodeGame], list[list[int]]]:
     """A fast game at each phase's position and the phase's orders as codes, one per slot."""
-    games: list[FastGame] = []
+    games: list[CodeGame] = []
     codes: list[list[int]] = []
     for phase in phases:
-        game: FastGame = fast.FastGame(phase.position)
+        game: CodeGame = fast.CodeGame(phase.position)
         games.append(game)
         codes.append(slot_codes(game, phase, fast.encode_order))
     return games, codes
 
 
 def slot_codes(
-    game: FastGame, phase: MovementPhase, encode: Callable[[Order, Map], int]
+    game: CodeGame, phase: MovementPhase, encode: Callable[[Order, Map], int]
 ) -> list[int]:
     """The phase's orders as the fast game takes them: for each slot, the code of the order given
     to that slot's unit (found among the slot's legal codes, so the slots' naming is not needed)."""
@@ -150,10 +150,10 @@ def slot_codes(
 def _fast_movement_engine(phases: Sequence[MovementPhase], fast: ModuleType) -> Engine:
     base, codes = fast_games(phases, fast)
 
-    def setup(_round: int) -> list[FastGame]:
+    def setup(_round: int) -> list[CodeGame]:
         return [g.clone() for g in base]
 
-    def run(games: list[FastGame]) -> int:
+    def run(games: list[CodeGame]) -> int:
         for game, orders in zip(games, codes, strict=True):
             game.set_orders(orders)
             game.process()
@@ -197,7 +197,7 @@ def batch_engines(
     flat, offsets = pack(orders) if pack is not None else (orders, None)
 
     def engine(count: int) -> Engine:
-        def run(batch: list[FastGame]) -> int:
+        def run(batch: list[CodeGame]) -> int:
             if offsets is None:
                 fast.process_batch(batch, orders, threads=count)
             else:

@@ -62,7 +62,7 @@ class Report:
             "mila-api": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
             "rollouts": f"{s.rollout_games} games per engine x {s.rollout_rounds} rounds to "
             f"{s.max_year} (µs per game per core)",
-            "vector": f"{s.vector_envs} games x {VECTOR_STEPS} steps per run (the env, FastGame "
+            "vector": f"{s.vector_envs} games x {VECTOR_STEPS} steps per run (the env, CodeGame "
             f"and MILA: one game per run) to {s.max_year} x {s.rounds} rounds",
         }
         lines: list[str] = []

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from ...api.backends import rust_available
 from ...formats.mila import MILA_MAP_NAMES
 from ...model.variants import load_map
-from .engines import MILA_MISSING, RUST_MISSING, fast_module, mila_module, optional_module
+from .engines import MILA_MISSING, RUST_MISSING, codes_module, mila_module, optional_module
 from .inputs import MovementPhase, prepare_movement_phases
 from .measure import Measurement, measure
 from .mila_api import mila_api_engines
@@ -29,7 +29,7 @@ Note = Callable[[str], None]
 def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
     """Run the workloads of ``settings``; ``note`` is told what is left out and what runs."""
     say = note or (lambda _text: None)
-    fast = fast_module() if rust_available() else None
+    fast = codes_module() if rust_available() else None
     mila = mila_module() if "mila" in settings.engines else None
     if "mila" in settings.engines and mila is None:
         say(f"mila omitted: {MILA_MISSING}")

@@ -17,7 +17,7 @@ from ...model.map import Map, standard_map
 from ...model.orders import format_order
 from ...model.position import Position
 from ...model.rules import Rules
-from .engines import ENGINES, FastGame, pick_engines
+from .engines import ENGINES, CodeGame, pick_engines
 from .inputs import RecordedGame, position_digest, record_game
 from .measure import BenchError, Engine, RunCheck
 
@@ -77,7 +77,7 @@ def selfplay_engines(
         objects,
         None
         if fast is None
-        else lambda: canonical_fast_engine(seed, max_year, fast, record, game_map),
+        else lambda: canonical_code_engine(seed, max_year, fast, record, game_map),
         None
         if mila is None
         else lambda: _mila_replay_engine(seed, mila, mila_map, record, game_map),
@@ -99,7 +99,7 @@ def _fast_plan(
     """Where the canonical options stand in the code API's own lists, phase by phase: the
     canonical game played once on a fast game (untimed), every listed code decoded. Raises
     :class:`BenchError` when the code API lists other orders or reaches another position."""
-    game: FastGame = fast.FastGame(start, max_year)
+    game: CodeGame = fast.CodeGame(start, max_year)
     shared = {} if shared is None else shared
     plans: _FastPlan = []
     for i, canonical in enumerate(recorded.slots):
@@ -150,7 +150,7 @@ def _texts_at(codes: list[int], fast: ModuleType, position: Position) -> dict[st
     }
 
 
-def canonical_fast_engine(
+def canonical_code_engine(
     seed: int,
     max_year: int,
     fast: ModuleType,
@@ -163,12 +163,12 @@ def canonical_fast_engine(
     plans: dict[int, _FastPlan] = {}
     shared: dict[Any, Any] = {}
 
-    def setup(r: int) -> tuple[FastGame, Callable[[Sequence[int]], int], Any]:
+    def setup(r: int) -> tuple[CodeGame, Callable[[Sequence[int]], int], Any]:
         if r not in plans:
             plans[r] = _fast_plan(record(seed + r), max_year, fast, start, shared)
-        return fast.FastGame(start, max_year), random.Random(seed + r).choice, iter(plans[r])
+        return fast.CodeGame(start, max_year), random.Random(seed + r).choice, iter(plans[r])
 
-    def run(state: tuple[FastGame, Callable[[Sequence[int]], int], Any]) -> int:
+    def run(state: tuple[CodeGame, Callable[[Sequence[int]], int], Any]) -> int:
         game, choice, plan = state
         phases = 0
         while not game.is_over:
@@ -178,7 +178,7 @@ def canonical_fast_engine(
             phases += 1
         return phases
 
-    def check(state: tuple[FastGame, Any, Any]) -> RunCheck:
+    def check(state: tuple[CodeGame, Any, Any]) -> RunCheck:
         return RunCheck(position_digest(state[0].position()))
 
     return Engine("diplo-rust", setup, run, check)

@@ -32,9 +32,9 @@ DESCRIPTIONS = {
     "jsonl": "diplo adjudicate --jsonl: movement documents in, ruling documents out",
     "batch": "diplo.engine.codes.process_batch over independent movement phases",
     "mila-api": "random self-play through MILA's Game API: diplo.compat.mila.Game and MILA",
-    "rollouts": "diplo rollouts on 2 workers (game files; dataset only) and the plain FastGame "
+    "rollouts": "diplo rollouts on 2 workers (game files; dataset only) and the plain CodeGame "
     "loop on 1 core (µs per game per core)",
-    "vector": "random play through the vectorised environment, the PettingZoo env, FastGame",
+    "vector": "random play through the vectorised environment, the PettingZoo env, CodeGame",
 }
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...model.map import Map
 from .measure import Engine
-from .mila_api import fast_selfplay_engine, mila_selfplay_engine
+from .mila_api import code_selfplay_engine, mila_selfplay_engine
 
 
 def vector_engines(
@@ -21,7 +21,7 @@ def vector_engines(
     mila_map: str = "standard",
 ) -> list[Engine]:
     """The ``vector`` workload (module documentation): each run plays ``VECTOR_STEPS`` steps
-    of ``envs`` games (``phases_played`` counted) or one PettingZoo / ``FastGame`` / MILA game
+    of ``envs`` games (``phases_played`` counted) or one PettingZoo / ``CodeGame`` / MILA game
     (MILA when ``mila`` is given, on ``mila_map``)."""
     from ...env import DiplomacyEnv, DiplomacyVectorEnv, UniformPolicy
 
@@ -64,7 +64,7 @@ def vector_engines(
         vector(1),
         vector(2),
         Engine("diplo-env", pz_setup, pz_run),
-        fast_selfplay_engine(seed, max_year, fast, game_map),
+        code_selfplay_engine(seed, max_year, fast, game_map),
     ]
     if mila is not None:
         # MILA's random self-play (the corpus bot of mila-api), so the ratio to MILA is read in

@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from ...api.game import PhaseRecord
 from ...engine import mila as engine
-from ...engine.codes import FastState, position_from_state
+from ...engine.codes import CodeState, position_from_state
 from ...model.map import Map
 from ...model.results import PhaseOutcome
 from ...model.rules import Rules
@@ -48,7 +48,7 @@ class Record:
     def __init__(
         self,
         name: str,
-        state: FastState | engine.EngineGame | None,
+        state: CodeState | engine.EngineGame | None,
         orders: dict[str, list[str]] | None,
         messages: History[int, Message] | None = None,
         results: dict[str, list[str]] | None = None,
@@ -63,7 +63,7 @@ class Record:
         #: Dislodged unit -> the province its attacker came from (worked out with the results).
         self.dislodged: dict[str, str] | None = None
         if state is None or isinstance(state, tuple):
-            self._state: FastState | None = state
+            self._state: CodeState | None = state
             self.before: engine.EngineGame | None = None
         else:
             self._state = None
@@ -90,7 +90,7 @@ class Record:
         return orders
 
     @property
-    def state(self) -> FastState | None:
+    def state(self) -> CodeState | None:
         """The engine's raw state of the phase (``None``: a phase read from a save)."""
         state = self._state
         if state is None and self.before is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from weakref import WeakKeyDictionary
 
 from ...engine import mila as engine
-from ...engine.codes import FastState, decode_order, position_from_state
+from ...engine.codes import CodeState, decode_order, position_from_state
 from ...model.map import Map
 from ...model.orders import format_order
 from ...model.position import Position
@@ -62,7 +62,7 @@ class Turn:
         self.possible, self.orderable, self.check, self.lookup, spare = engine.turn(core)
         self.spare: dict[str, list[str]] | None = spare
         self._core = core
-        self._state: FastState | None = None
+        self._state: CodeState | None = None
         self._codes: dict[str, dict[str, int]] | None = None
         self._legal: dict[str, set[int]] | None = None
 
@@ -76,7 +76,7 @@ class Turn:
         self._core = core
 
     @property
-    def state(self) -> FastState:
+    def state(self) -> CodeState:
         """The engine's raw state of this phase."""
         if self._state is None:
             self._state = engine.state_of(self._core)

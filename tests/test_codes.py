@@ -2,10 +2,10 @@
 exist.
 
 (a) Legal orders: on generated positions of every phase kind and on positions reached in random
-    self-play, every slot of :meth:`FastGame.legal_orders`, decoded, is exactly the corresponding
+    self-play, every slot of :meth:`CodeGame.legal_orders`, decoded, is exactly the corresponding
     entry of :func:`diplo.api.legal.legal_orders`, and the slots come in the order of its keys.
 (b) Rulings: random self-play games, with the RandomPlayer's orders encoded and random, malformed,
-    illegal, duplicated and contradictory codes mixed in, played through :class:`FastGame` and
+    illegal, duplicated and contradictory codes mixed in, played through :class:`CodeGame` and
     through ``process_phase(position, orders, "python")`` give the same result and success for every
     submitted order, the same implied holds / disbands / waives, the same position after every
     phase (``Position.to_json()``), the same phases, winner and end. Single phases on generated
@@ -13,7 +13,7 @@ exist.
 (c) ``process_batch`` rules exactly as one-by-one processing, on any number of threads.
 
 ``DIPLO_FAST_GAMES`` sets the number of self-play games (default 30; the release run is
-``DIPLO_FAST_GAMES=200 pytest tests/test_fast.py``), each played to ``DIPLO_FAST_YEARS`` years
+``DIPLO_FAST_GAMES=200 pytest tests/test_codes.py``), each played to ``DIPLO_FAST_YEARS`` years
 (default 10). ``DIPLO_FAST_POSITIONS`` sets the number of generated positions (default 300).
 """
 
@@ -60,7 +60,7 @@ pytestmark = pytest.mark.skipif(not rust_available(), reason="the Rust core is n
 
 if rust_available():
     from diplo.engine import codes as fast
-    from diplo.engine.codes import FastGame, decode_order, encode_order, process_batch
+    from diplo.engine.codes import CodeGame, decode_order, encode_order, process_batch
 
 M = standard_map()
 GAMES = int(os.environ.get("DIPLO_FAST_GAMES", "30"))
@@ -115,7 +115,7 @@ def slow_orders(
     return orders, ruling_of
 
 
-def implied_fast(game: FastGame, before: Position) -> list[tuple[str | None, str, str, bool]]:
+def implied_fast(game: CodeGame, before: Position) -> list[tuple[str | None, str, str, bool]]:
     out = []
     for code, result, success in game.implied_results():
         order = decode_order(code, M, before)
@@ -124,7 +124,7 @@ def implied_fast(game: FastGame, before: Position) -> list[tuple[str | None, str
     return sorted(out, key=repr)
 
 
-def check_legal(game: FastGame, position: Position) -> None:
+def check_legal(game: CodeGame, position: Position) -> None:
     """(a): every slot equals the reference listing; the codes are in normal form."""
     reference = legal_orders(position)
     slots = game.slots()
@@ -155,7 +155,7 @@ def check_legal(game: FastGame, position: Position) -> None:
 
 
 def compare_phase(
-    game: FastGame, position: Position, codes: list[int]
+    game: CodeGame, position: Position, codes: list[int]
 ) -> tuple[Position, str | None]:
     """(b) for one phase: process ``codes`` both ways and compare everything."""
     orders, ruling_of = slow_orders(codes, position)
@@ -179,7 +179,7 @@ def compare_phase(
     return outcome.next, outcome.winner
 
 
-def noise(rng: random.Random, game: FastGame, chosen: list[int]) -> list[int]:
+def noise(rng: random.Random, game: CodeGame, chosen: list[int]) -> list[int]:
     """Random extra codes: legal ones of other slots, repeats, contradictions, well-formed
     illegal codes, malformed ones and out-of-range integers, shuffled in."""
     codes = list(chosen)
@@ -278,7 +278,7 @@ def test_decoding_with_the_position_types_the_units() -> None:
 
 
 def test_opening_position_lists_match_the_reference() -> None:
-    game = FastGame()
+    game = CodeGame()
     assert game.phase == "S1901M"
     assert [key for _, key in game.slots()] == sorted(
         (p.province for p in Position.initial(M).units.values()), key=M.location_index.__getitem__
@@ -311,7 +311,7 @@ def test_generated_positions_list_what_the_reference_lists(chunk: int) -> None:
     for seed in range(chunk, POSITIONS, 4):
         rng = random.Random(seed)
         position = generated_position(rng)
-        check_legal(FastGame(position), position)
+        check_legal(CodeGame(position), position)
 
 
 # --------------------------------------------------------------------------- (b) rulings
@@ -336,7 +336,7 @@ def test_generated_phases_rule_like_the_reference(chunk: int) -> None:
     for seed in range(chunk, POSITIONS, 4):
         rng = random.Random(10_000 + seed)
         position = generated_position(rng)
-        game = FastGame(position)
+        game = CodeGame(position)
         if position.phase.kind == "M" and rng.random() < 0.7:
             codes = text_codes(rng, position)
         else:
@@ -354,7 +354,7 @@ def play_both(
     player = RandomPlayer(random.Random(seed))
     position = start or Position.initial(M)
     max_year = position.phase.year - 1 + years
-    game = FastGame(position, max_year)
+    game = CodeGame(position, max_year)
     phases = 0
     while True:
         assert game.phase == str(position.phase)
@@ -452,7 +452,7 @@ def test_civil_disorder_and_over_ordering_rule_like_the_reference() -> None:
         "centers": {"FRANCE": ["PAR", "MAR"], "AUSTRIA": ["VIE", "BUD", "TRI"], "RUSSIA": ["MOS"]},
     }
     position = Position.from_json(doc, M)
-    game = FastGame(position)
+    game = CodeGame(position)
     check_legal(game, position)
     codes = [
         encode_order(Disband(Unit("F", "NAO")), M),
@@ -473,17 +473,17 @@ def test_civil_disorder_and_over_ordering_rule_like_the_reference() -> None:
 def positions_along_games(count: int) -> list[Position]:
     out: list[Position] = []
     rng = random.Random(99)
-    game = FastGame(None, 1906)
+    game = CodeGame(None, 1906)
     while len(out) < count:
         if game.is_over:
-            game = FastGame(None, 1906)
+            game = CodeGame(None, 1906)
         out.append(game.position())
         game.set_orders([rng.choice(options) for options in game.legal_orders()])
         game.process()
     return out
 
 
-def assert_same_games(games: list[FastGame], singles: list[FastGame]) -> None:
+def assert_same_games(games: list[CodeGame], singles: list[CodeGame]) -> None:
     for a, b in zip(games, singles, strict=True):
         assert a.position() == b.position()
         assert a.phase == b.phase and a.is_over == b.is_over
@@ -492,11 +492,11 @@ def assert_same_games(games: list[FastGame], singles: list[FastGame]) -> None:
         assert a.implied_results() == b.implied_results()
 
 
-def batch_and_singles(seed: int) -> tuple[list[FastGame], list[list[int]], list[FastGame]]:
+def batch_and_singles(seed: int) -> tuple[list[CodeGame], list[list[int]], list[CodeGame]]:
     """Games along random games, noisy orders for them, and copies processed one by one."""
     rng = random.Random(seed)
     positions = positions_along_games(120)
-    games = [FastGame(p) for p in positions]
+    games = [CodeGame(p) for p in positions]
     orders = [noise(rng, g, [rng.choice(o) for o in g.legal_orders()]) for g in games]
     singles = [g.clone() for g in games]
     for g, o in zip(singles, orders, strict=True):
@@ -563,7 +563,7 @@ def test_batches_from_several_python_threads_at_once() -> None:
 def test_batch_of_nothing_and_tuples() -> None:
     process_batch([], [])
     process_batch([], b"", offsets=array.array("I", [0]))
-    game = FastGame()
+    game = CodeGame()
     process_batch((game,), ((),), threads=1)
     assert game.phase == "F1901M"
 
@@ -572,7 +572,7 @@ def test_batch_of_nothing_and_tuples() -> None:
 
 
 def test_clone_is_independent() -> None:
-    game = FastGame()
+    game = CodeGame()
     copy = game.clone()
     game.process()
     assert game.phase == "F1901M" and copy.phase == "S1901M"
@@ -580,22 +580,22 @@ def test_clone_is_independent() -> None:
 
 
 def test_position_round_trip_and_initial_state() -> None:
-    game = FastGame(Position.initial(M), max_year=1901)
+    game = CodeGame(Position.initial(M), max_year=1901)
     assert game.position() == Position.initial(M)
     assert game.max_year == 1901 and game.winner is None and not game.is_over
 
 
 def test_bad_arguments_raise_value_error() -> None:
-    game = FastGame()
+    game = CodeGame()
     for bad in ("A PAR H", None, 3, [1.5], [None], [True], b"ab"):
         with pytest.raises(ValueError):
             game.set_orders(bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
-        FastGame("S1901M")  # type: ignore[arg-type]
+        CodeGame("S1901M")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
-        FastGame(None, "1910")  # type: ignore[arg-type]
+        CodeGame(None, "1910")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
-        FastGame(None, -5)
+        CodeGame(None, -5)
     with pytest.raises(ValueError):
         process_batch([game], [])
     with pytest.raises(ValueError):
@@ -608,15 +608,15 @@ def test_bad_arguments_raise_value_error() -> None:
         process_batch([game], ["A PAR H"])
     # A position that is not a board of this map cannot even be built (diplo.checks).
     with pytest.raises(ValueError, match="unknown location 'XXX'"):
-        FastGame(Position(M, Phase.parse("S1901M"), {"XXX": Piece("FRANCE", "A", "XXX")}, {}))
+        CodeGame(Position(M, Phase.parse("S1901M"), {"XXX": Piece("FRANCE", "A", "XXX")}, {}))
     with pytest.raises(ValueError, match="sea"):
-        FastGame(Position(M, Phase.parse("S1901M"), {"NTH": Piece("FRANCE", "A", "NTH")}, {}))
+        CodeGame(Position(M, Phase.parse("S1901M"), {"NTH": Piece("FRANCE", "A", "NTH")}, {}))
     # The phase is untouched by the refused calls.
     assert game.phase == "S1901M"
 
 
 def test_bad_flat_batches_raise_value_error_naming_the_problem() -> None:
-    game, other = FastGame(), FastGame()
+    game, other = CodeGame(), CodeGame()
     codes = array.array("Q", [0, 0, 0])
     offsets = array.array("I", [0, 1, 3])
     cases: list[tuple[object, object, str]] = [
@@ -647,7 +647,7 @@ def test_bad_flat_batches_raise_value_error_naming_the_problem() -> None:
 
 
 def test_out_of_range_codes_are_illegal_not_errors() -> None:
-    game = FastGame()
+    game = CodeGame()
     game.set_orders([-1, 2**40, 2**70, 2**32 - 1, 12345678])
     game.process()
     assert game.result_codes() == [6, 6, 6, 6, 6]
@@ -683,7 +683,7 @@ def _line_map(n: int, ring: bool = False) -> Map:
 def test_map_too_large_for_the_encoding() -> None:
     big = _line_map(1025)
     with pytest.raises(ValueError, match="1024"):
-        FastGame(Position.initial(big))
+        CodeGame(Position.initial(big))
 
 
 @pytest.mark.parametrize("n", [129, 300, 1024])
@@ -692,7 +692,7 @@ def test_long_move_chains_on_wide_maps(n: int) -> None:
     into the province the next one leaves) resolves without a recursion limit: all succeed."""
     game_map = _line_map(n)
     index = game_map.location_index
-    game = FastGame(Position.initial(game_map), max_year=1901)
+    game = CodeGame(Position.initial(game_map), max_year=1901)
     moves = [encode_order(Move(Unit("A", f"P{i}"), f"P{i + 1}"), game_map) for i in range(n - 1)]
     if n > 128:
         # An index of 128 and up puts its high bits above the flags (bits 27-35).
@@ -708,7 +708,7 @@ def test_long_move_chains_on_wide_maps(n: int) -> None:
     # ending at the empty province, then the whole ring turning (a circular movement).
     ring = _line_map(n, ring=True)
     index = ring.location_index
-    game = FastGame(Position.initial(ring), max_year=1901)
+    game = CodeGame(Position.initial(ring), max_year=1901)
     turn = [encode_order(Move(Unit("A", f"P{i}"), f"P{(i + 1) % n}"), ring) for i in range(n)]
     game.set_orders(turn[: n - 1])
     game.process()
@@ -719,7 +719,7 @@ def test_long_move_chains_on_wide_maps(n: int) -> None:
         {f"P{i}": Piece("ONE", "A", f"P{i}") for i in range(n)},
         {},
     )
-    game = FastGame(full, max_year=1901)
+    game = CodeGame(full, max_year=1901)
     game.set_orders(turn)
     game.process()
     assert game.result_codes() == [0] * n
@@ -743,7 +743,7 @@ def test_small_custom_map_plays() -> None:
     }
     tiny = Map.from_dict(data)
     rng = random.Random(3)
-    game = FastGame(Position.initial(tiny), max_year=1905)
+    game = CodeGame(Position.initial(tiny), max_year=1905)
     position = Position.initial(tiny)
     while not game.is_over:
         lists = game.legal_orders()
@@ -778,21 +778,21 @@ def power_of_map(code: int, position: Position, game_map: Map) -> str:
 
 
 def test_a_panic_in_the_core_becomes_runtime_error() -> None:
-    game = FastGame()
+    game = CodeGame()
     game._core._poison()
     with pytest.raises(RuntimeError, match="deliberate panic"):
         game.process()
     # The game and the thread's buffers are still usable afterwards.
     game.process()
     assert game.phase == "F1901M"
-    other = FastGame()
+    other = CodeGame()
     other._core._poison()
     with pytest.raises(RuntimeError, match="deliberate panic"):
-        process_batch([FastGame(), other, FastGame()], [[], [], []], threads=2)
+        process_batch([CodeGame(), other, CodeGame()], [[], [], []], threads=2)
 
 
 def test_finished_game_refuses_orders() -> None:
-    game = FastGame(None, max_year=1901)
+    game = CodeGame(None, max_year=1901)
     while not game.is_over:
         game.process()
     assert game.phase == "S1902M" and game.winner is None
@@ -802,3 +802,13 @@ def test_finished_game_refuses_orders() -> None:
         process_batch([game], [[]])
     with pytest.raises(GameOverError):
         process_batch([game], b"", offsets=b"\x00" * 8)
+
+
+def test_first_names_are_aliases_of_the_code_api() -> None:
+    import diplo
+    from diplo.engine import codes
+
+    assert diplo.FastGame is diplo.CodeGame is codes.CodeGame
+    assert codes.FastGame is codes.CodeGame
+    assert codes.fast_map is codes.code_map
+    assert codes.FastState is codes.CodeState
