@@ -73,8 +73,8 @@ def test_without_milas_files_a_shipped_map_answers_alike(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Where MILA is not installed the drop-in describes diplo's own map in MILA's shapes: the
-    # same adjacency answers (lists in diplo's order), less what diplo's data leaves out
-    # (standard's impassable SWI).
+    # same locations (standard's impassable SWI too), the same adjacency answers (lists in
+    # diplo's order), the same full names (less diplo's own spelling of one).
     from diplo.compat import _map
 
     files = Map(name)
@@ -83,15 +83,38 @@ def test_without_milas_files_a_shipped_map_answers_alike(
     assert own.files == [] and files.files
     assert (own.powers, own.first_year, own.phase) == (files.powers, files.first_year, files.phase)
     assert sorted(own.scs) == sorted(files.scs)
-    left_out = {"SWI"}
+    assert sorted(own.locs) == sorted(files.locs)
+    spelled = {"HELGOLAND BIGHT": "HELIGOLAND BIGHT"}  # MILA's spelling -> diplo's
+    assert {spelled.get(k, k): v for k, v in files.loc_name.items()} == own.loc_name
+    for full, loc in files.loc_name.items():
+        assert own.aliases.get(own.norm(spelled.get(full, full))) == loc, full
     for loc in files.locs:
-        if loc in left_out:
-            continue
         assert own.area_type(loc) == files.area_type(loc), loc
-        expected = sorted(x for x in files.abut_list(loc) if x.upper() not in left_out)
-        assert sorted(own.abut_list(loc)) == expected, loc
+        assert sorted(own.abut_list(loc)) == sorted(files.abut_list(loc)), loc
         for other in files.locs:
             for unit_type in "AF":
                 for order in "-SC":
                     query = (unit_type, loc, order, other)
                     assert bool(own.abuts(*query)) == bool(files.abuts(*query)), query
+
+
+@pytest.mark.parametrize("files", [True, False])
+def test_possible_orders_list_every_location_of_the_map(
+    files: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # MILA's get_all_possible_orders has a key for every location of its map, the impassable
+    # Switzerland included (with no orders); so does the drop-in, with or without MILA's files.
+    from diplo.compat import _map
+    from diplo.compat.mila import Game
+
+    if not files:
+        monkeypatch.setattr(_map, "mila_map_file", lambda _name: None)
+    game = Game()
+    possible = game.get_all_possible_orders()
+    assert sorted(possible) == sorted(loc.upper() for loc in game.map.locs)
+    assert possible["SWI"] == [] and possible["MUN"]
+    game.set_orders("GERMANY", ["A MUN - BUR"])
+    game.process()
+    assert game.get_all_possible_orders()["SWI"] == []
+    pure = Game(map_name="pure")
+    assert "SWI" not in pure.get_all_possible_orders()

@@ -26,10 +26,15 @@ from typing import Any, Final
 
 from ..formats.mila import MILA_MAP_NAMES
 from ..model.map import Map as _DiploMap
-from ..model.map import MapError, map_named
+from ..model.map import MapError, map_named, standard_map
 from ..model.variants import load_mila_map
 
-__all__ = ["Map", "mila_map_file", "mila_map_for"]
+__all__ = [
+    "Map",
+    "mila_map_file",
+    "mila_map_for",
+    "shut_locations",
+]
 
 _FROM_MILA: Final = {mila: ours for ours, mila in MILA_MAP_NAMES.items()}
 _SEASON_WORDS: Final = {"S": "SPRING", "F": "FALL", "W": "WINTER"}
@@ -517,6 +522,7 @@ def _describe(game_map: _DiploMap, r: _Reader) -> None:
         r.locs.insert(len(r.locs) - len(coasts), name)
         r.loc_type[name] = kind
         r.loc_abut[name] = abuts
+    _describe_names(game_map, r)
     for power in game_map.powers:
         r.pow_name[power] = power
         r.own_word[power] = game_map.adjectives.get(power, power)
@@ -526,6 +532,53 @@ def _describe(game_map: _DiploMap, r: _Reader) -> None:
         c for c in game_map.centers if not any(c in h for h in game_map.homes.values())
     )
     r._add_homes("UNOWNED", neutral)
+
+
+#: The words of a coast in MILA's names ("ST PETERSBURG (NORTH COAST)").
+_COAST_WORDS: Final = {"NC": "NORTH", "SC": "SOUTH", "EC": "EAST", "WC": "WEST"}
+
+#: MILA's impassable provinces (``SHUT``) of the standard board, which diplo's map leaves out
+#: (no unit may enter them): Switzerland and the provinces it touches, as MILA's
+#: ``standard.map`` lists them. A fact of MILA's map, so that ``game.map`` answers as MILA's
+#: does when its file is not installed.
+_STANDARD_SHUT: Final = {"SWI": ("Switzerland", ("MAR", "BUR", "MUN", "TYR", "PIE"))}
+
+
+@lru_cache(maxsize=64)
+def shut_locations(game_map: _DiploMap) -> tuple[str, ...]:
+    """MILA's impassable locations of a diplo map (``("SWI",)`` on the standard board, else
+    none): listed by MILA's ``get_all_possible_orders`` with no orders."""
+    return tuple(_STANDARD_SHUT) if set(game_map.provinces) == _standard_provinces() else ()
+
+
+@lru_cache(maxsize=1)
+def _standard_provinces() -> frozenset[str]:
+    return frozenset(standard_map().provinces)
+
+
+def _describe_names(game_map: _DiploMap, r: _Reader) -> None:
+    """MILA's names of a diplo map: ``loc_name`` (each province's and coast's full name) and
+    ``aliases`` (those and diplo's aliases, as MILA normalises them), and on the standard board
+    the impassable Switzerland."""
+    for prov, info in game_map.provinces.items():
+        name = info.name.upper()
+        r.loc_name[name] = prov
+        r.aliases[_norm(name)] = prov
+        for alias in info.aliases:
+            r.aliases.setdefault(_norm(alias.upper()), prov)
+        for coast in info.coasts:
+            coast_name = f"{name} ({_COAST_WORDS.get(coast, coast)} COAST)"
+            r.loc_name[coast_name] = f"{prov}/{coast}"
+            r.aliases.setdefault(_norm(coast_name), f"{prov}/{coast}")
+    for prov in shut_locations(game_map):
+        full, around = _STANDARD_SHUT[prov]
+        r.locs.append(prov)
+        r.loc_type[prov] = "SHUT"
+        r.loc_abut[prov] = list(around)
+        r.loc_name[full.upper()] = prov
+        r.aliases[_norm(full.upper())] = prov
+        for other in around:
+            r.loc_abut[other].append(prov)
 
 
 @lru_cache(maxsize=512)

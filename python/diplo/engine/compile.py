@@ -158,8 +158,7 @@ def engine_game(position: Position) -> _core.CodeGame:
     """The engine's game at ``position`` (kept on the position: positions are immutable)."""
     core: _core.CodeGame | None = position.__dict__.get("_engine")
     if core is None or core.is_over:
-        core = _core.CodeGame(
-            tables(position.map).core_map, *encode_position(position), None, position.rules.to_json()
-        )
+        core_map = tables(position.map).core_map
+        core = _core.CodeGame(core_map, *encode_position(position), None, position.rules.to_json())
         object.__setattr__(position, "_engine", core)
     return core

@@ -31,7 +31,7 @@ class OrderIntake(GameBase):
         if self._loaded or self._orders_loaded:
             self._sync()
         if self._done:
-            return {loc: [] for loc in self._tables.locations}
+            return {loc: [] for loc in self._tables.listed}
         return dict(self._turn.possible)
 
     def get_orderable_locations(self, power_name: str | None = None) -> Any:

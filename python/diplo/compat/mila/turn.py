@@ -10,6 +10,7 @@ from ...model.map import Map
 from ...model.orders import format_order
 from ...model.position import Position
 from ...model.rules import Rules
+from .._map import shut_locations
 from .names import mila_name
 
 __all__ = ["Tables", "Turn", "tables_of"]
@@ -24,6 +25,9 @@ class Tables:
         self.locations: tuple[str, ...] = tuple(game_map.locations)
         self.province: list[int] = [index[game_map.province_of(loc)] for loc in self.locations]
         self.powers: tuple[str, ...] = tuple(game_map.powers)
+        #: MILA's impassable locations (SWI), listed with no orders; and every listed location.
+        self.shut: tuple[str, ...] = shut_locations(game_map)
+        self.listed: tuple[str, ...] = self.locations + self.shut
 
 
 _TABLES: WeakKeyDictionary[Map, Tables] = WeakKeyDictionary()
@@ -60,6 +64,8 @@ class Turn:
         #: give (``MilaCheck``); the map's {text: (text, code, slot, text id)}; a copy of
         #: ``orderable`` for the first caller to have (``None`` once handed out).
         self.possible, self.orderable, self.check, self.lookup, spare = engine.turn(core)
+        for loc in tables.shut:
+            self.possible[loc] = []
         self.spare: dict[str, list[str]] | None = spare
         self._core = core
         self._state: CodeState | None = None
