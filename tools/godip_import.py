@@ -1,0 +1,141 @@
+"""Import godip's variants (map facts only) into diplo map JSON.
+
+Reads each variant's Go source from a godip checkout or bare repository,
+parses the graph builder calls (Prov/Conn/Flag/SC), the starting units and
+supply centres, the nations and the start phase, and prints a table:
+variant, provinces, centres, powers, status.  Writing map JSON is not yet done.
+
+The parser is this project's own; no godip code is copied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+DEFAULT_REPO = "/work/.mirror/zond+godip/repo"
+
+_PROV = re.compile(r'(?://\s*([^\n]*)\n\s*)?Prov\("([\w/]+)"\)((?:\.\w+\([^)]*\))*)')
+_CALL = re.compile(r"\.(\w+)\(([^)]*)\)")
+_UNIT = re.compile(r'"([\w/]+)":\s*godip\.Unit\{godip\.(Army|Fleet),\s*(\w+)\}')
+_SC = re.compile(r'"(\w+)":\s*(\w+),')
+_PHASE = re.compile(r"NewPhase\((\d+),\s*godip\.(\w+),\s*godip\.(\w+)\)")
+_NATION = re.compile(r'(\w+)\s+godip\.Nation\s*=\s*"([^"]+)"')
+
+
+@dataclass
+class Variant:
+    """The map facts parsed from one godip variant."""
+
+    name: str
+    provinces: dict[str, str] = field(default_factory=dict)  # id -> terrain
+    names: dict[str, str] = field(default_factory=dict)
+    army: set[tuple[str, str]] = field(default_factory=set)
+    fleet: set[tuple[str, str]] = field(default_factory=set)
+    one_way: int = 0
+    homes: dict[str, str] = field(default_factory=dict)  # prov -> nation ("" neutral)
+    units: dict[str, tuple[str, str]] = field(default_factory=dict)
+    owners: dict[str, str] = field(default_factory=dict)
+    nations: dict[str, str] = field(default_factory=dict)
+    phase: tuple[int, str, str] = (1901, "Spring", "Movement")
+    needs: list[str] = field(default_factory=list)
+
+
+def _git(repo: str, *args: str) -> str:
+    out = subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"godip_import: git {' '.join(args)} failed in {repo}: {out.stderr.strip()}")
+    return out.stdout
+
+
+def _terrain(flags: str) -> set[str]:
+    if "Coast" in flags:
+        return {"Land", "Sea"}
+    return {f for f in ("Land", "Sea") if f in flags}
+
+
+def parse_variant(name: str, source: str) -> Variant:
+    """Parse one variant's Go source text."""
+    v = Variant(name)
+    consts = {c: n for c, n in _NATION.findall(source)}
+    v.nations = consts
+    conns: dict[tuple[str, str], set[str]] = {}
+    for comment, prov, calls in _PROV.findall(source):
+        base = prov.split("/")[0]
+        if comment and "/" not in prov:
+            v.names[base] = comment.strip()
+        for call, arg in _CALL.findall(calls):
+            if call == "Conn":
+                dest, _, flags = arg.partition(",")
+                conns[(prov, dest.strip().strip('"'))] = _terrain(flags)
+            elif call == "Flag" and "/" not in prov:
+                t = _terrain(arg)
+                kind = "land" if "Land" in t else "sea"
+                v.provinces[base] = "coast" if t == {"Land", "Sea"} else kind
+            elif call == "SC":
+                nat = arg.strip()
+                v.homes[base] = "" if "Neutral" in nat else consts.get(nat, nat)
+    bases = {(a.split("/")[0], b.split("/")[0]) for a, b in conns}
+    for (a, b), t in conns.items():
+        if (b.split("/")[0], a.split("/")[0]) not in bases:
+            v.one_way += 1
+            continue
+        if "Land" in t:
+            v.army.add(tuple(sorted((a.split("/")[0], b.split("/")[0]))))  # type: ignore[arg-type]
+        if "Sea" in t:
+            v.fleet.add(tuple(sorted((a, b))))  # type: ignore[arg-type]
+    m = re.search(r"SetUnits\(map\[godip\.Province\]godip\.Unit\{(.*?)\}\)", source, re.S)
+    if m:
+        for prov, kind, nat in _UNIT.findall(m.group(1)):
+            v.units[prov] = (kind, consts.get(nat, nat))
+    m = re.search(r"SetSupplyCenters\(map\[godip\.Province\]godip\.Nation\{(.*?)\}\)", source, re.S)
+    if m:
+        for prov, nat in _SC.findall(m.group(1)):
+            v.owners[prov] = consts.get(nat, nat)
+    m = _PHASE.search(source)
+    if m:
+        v.phase = (int(m.group(1)), m.group(2), m.group(3))
+    return v
+
+
+def assess(v: Variant) -> list[str]:
+    """What rules diplo lacks that this variant would need."""
+    needs = []
+    if v.one_way:
+        needs.append(f"one-way edges ({v.one_way})")
+    if any(n not in v.nations.values() for n, _ in [(u[1], 0) for u in v.units.values()]):
+        needs.append("neutral units")
+    if v.phase[2] != "Movement" or v.phase[1] != "Spring":
+        needs.append(f"start in {v.phase[1]} {v.phase[2]}")
+    if v.phase[0] < 1:
+        needs.append(f"year {v.phase[0]}")
+    owned_homes = {p for p, n in v.homes.items() if n}
+    if owned_homes and any(v.owners.get(p) != v.homes[p] for p in owned_homes):
+        needs.append("homes not owned at start")
+    if not v.units:
+        needs.append("no starting units parsed")
+    return needs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("repo", nargs="?", default=DEFAULT_REPO)
+    args = ap.parse_args(argv)
+    files = _git(args.repo, "ls-tree", "-r", "--name-only", "HEAD", "variants").split()
+    print(f"{'variant':24} {'provs':>5} {'SCs':>4} {'powers':>6}  status")
+    for path in sorted(files):
+        parts = path.split("/")
+        if len(parts) != 3 or parts[2] != parts[1] + ".go":
+            continue
+        v = parse_variant(parts[1], _git(args.repo, "show", f"HEAD:{path}"))
+        needs = assess(v)
+        status = "needs " + ", ".join(needs) if needs else "playable"
+        print(f"{v.name:24} {len(v.provinces):5} {len(v.homes):4} {len(v.nations):6}  {status}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
