@@ -20,7 +20,8 @@ DEFAULT_REPO = "/work/.mirror/zond+godip/repo"
 
 _PROV = re.compile(r'(?://\s*([^\n]*)\n\s*)?Prov\("([\w/]+)"\)((?:\.\w+\([^)]*\))*)')
 _CALL = re.compile(r"\.(\w+)\(([^)]*)\)")
-_UNIT = re.compile(r'"([\w/]+)":\s*godip\.Unit\{godip\.(Army|Fleet),\s*(\w+)\}')
+_UNIT = re.compile(r'"([\w/]+)":\s*godip\.Unit\{godip\.(Army|Fleet),\s*([\w.]+)\}')
+_VICTORY = re.compile(r"SCCountWinner\((\d+)\)")
 _SC = re.compile(r'"(\w+)":\s*(\w+),')
 _PHASE = re.compile(r"NewPhase\((\d+),\s*godip\.(\w+),\s*godip\.(\w+)\)")
 _NATION = re.compile(r'(\w+)\s+godip\.Nation\s*=\s*"([^"]+)"')
@@ -41,7 +42,10 @@ class Variant:
     owners: dict[str, str] = field(default_factory=dict)
     nations: dict[str, str] = field(default_factory=dict)
     phase: tuple[int, str, str] = (1901, "Spring", "Movement")
-    needs: list[str] = field(default_factory=list)
+    victory: int = 0
+    anywhere: bool = False
+    own_calendar: bool = False
+    derived: bool = False
 
 
 def _git(repo: str, *args: str) -> str:
@@ -95,6 +99,12 @@ def parse_variant(name: str, source: str) -> Variant:
     if m:
         for prov, nat in _SC.findall(m.group(1)):
             v.owners[prov] = consts.get(nat, nat)
+    m = _VICTORY.search(source)
+    if m:
+        v.victory = int(m.group(1))
+    v.anywhere = "godip.Anywhere: true" in source
+    v.own_calendar = not re.search(r"Phase:\s*classical\.NewPhase", source)
+    v.derived = not v.provinces
     m = _PHASE.search(source)
     if m:
         v.phase = (int(m.group(1)), m.group(2), m.group(3))
@@ -103,11 +113,19 @@ def parse_variant(name: str, source: str) -> Variant:
 
 def assess(v: Variant) -> list[str]:
     """What rules diplo lacks that this variant would need."""
+    if v.derived:
+        return ["review: graph built elsewhere (classical-derived or helper package)"]
     needs = []
+    if v.own_calendar:
+        needs.append("own phase code (review: calendar or build rules)")
     if v.one_way:
         needs.append(f"one-way edges ({v.one_way})")
-    if any(n not in v.nations.values() for n, _ in [(u[1], 0) for u in v.units.values()]):
+    if any(u[1] == "godip.Neutral" for u in v.units.values()):
         needs.append("neutral units")
+    if v.anywhere:
+        needs.append("builds anywhere")
+    if v.units and not v.victory:
+        needs.append("victory rule other than SC count")
     if v.phase[2] != "Movement" or v.phase[1] != "Spring":
         needs.append(f"start in {v.phase[1]} {v.phase[2]}")
     if v.phase[0] < 1:
@@ -125,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("repo", nargs="?", default=DEFAULT_REPO)
     args = ap.parse_args(argv)
     files = _git(args.repo, "ls-tree", "-r", "--name-only", "HEAD", "variants").split()
-    print(f"{'variant':24} {'provs':>5} {'SCs':>4} {'powers':>6}  status")
+    print(f"{'variant':24} {'provs':>5} {'SCs':>4} {'powers':>6} {'win':>3}  status")
     for path in sorted(files):
         parts = path.split("/")
         if len(parts) != 3 or parts[2] != parts[1] + ".go":
@@ -133,7 +151,9 @@ def main(argv: list[str] | None = None) -> int:
         v = parse_variant(parts[1], _git(args.repo, "show", f"HEAD:{path}"))
         needs = assess(v)
         status = "needs " + ", ".join(needs) if needs else "playable"
-        print(f"{v.name:24} {len(v.provinces):5} {len(v.homes):4} {len(v.nations):6}  {status}")
+        counts = f"{len(v.provinces):5} {len(v.homes):4} {len(v.nations):6} {v.victory:3}"
+        print(f"{v.name:24} {counts}  {status}")
+    print("all: godip wins with at least N centres and strictly more than anyone else")
     return 0
 
 
