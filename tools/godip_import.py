@@ -11,10 +11,12 @@ The parser is this project's own; no godip code is copied.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 DEFAULT_REPO = "/work/.mirror/zond+godip/repo"
 
@@ -138,10 +140,66 @@ def assess(v: Variant) -> list[str]:
     return needs
 
 
+def to_json(v: Variant, commit: str) -> dict[str, object]:
+    """The diplo map document of a parsed variant (ids upper-cased, sorted)."""
+    nat = {n: n.upper() for n in v.nations.values()}
+    coasts: dict[str, list[str]] = {}
+    for a, b in v.fleet:
+        for x in (a, b):
+            if "/" in x:
+                base, c = x.split("/")
+                coasts.setdefault(base, [])
+                if c.upper() not in coasts[base]:
+                    coasts[base].append(c.upper())
+    provinces = [
+        {
+            "abbr": p.upper(),
+            "name": v.names.get(p, p),
+            "type": "coast" if p in coasts else kind,
+            "center": p in v.homes,
+            "coasts": sorted(coasts.get(p, [])),
+            "aliases": [],
+        }
+        for p, kind in sorted(v.provinces.items())
+    ]
+    powers: dict[str, object] = {}
+    for n in sorted(nat):
+        units = sorted(
+            f"{'A' if k == 'Army' else 'F'} {p.upper()}" for p, (k, o) in v.units.items() if o == n
+        )
+        homes = sorted(p.upper() for p, o in v.homes.items() if o == n)
+        powers[nat[n]] = {"adjective": n, "homes": homes, "units": units}
+    fleet = sorted(
+        sorted(
+            (
+                a.upper(),
+                b.upper(),
+            )
+        )
+        for a, b in v.fleet
+        if not ("/" not in a and a.split("/")[0] in coasts)
+        and not ("/" not in b and b.split("/")[0] in coasts)
+    )
+    return {
+        "name": v.name,
+        "source": f"Imported by tools/godip_import.py from godip (github.com/zond/godip) "
+        f"commit {commit}, variant {v.name}: map facts only.",
+        "first_phase": f"{v.phase[1][0]}{v.phase[0]}{v.phase[2][0]}",
+        "victory": v.victory,
+        "powers": powers,
+        "provinces": provinces,
+        "army_edges": sorted([a.upper(), b.upper()] for a, b in v.army),
+        "fleet_edges": [list(e) for e in fleet],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("repo", nargs="?", default=DEFAULT_REPO)
+    ap.add_argument("--write", metavar="DIR", help="write <variant>.json for these variants")
+    ap.add_argument("--only", nargs="*", default=[], help="variants to write")
     args = ap.parse_args(argv)
+    commit = _git(args.repo, "log", "-1", "--format=%H").strip()
     files = _git(args.repo, "ls-tree", "-r", "--name-only", "HEAD", "variants").split()
     print(f"{'variant':24} {'provs':>5} {'SCs':>4} {'powers':>6} {'win':>3}  status")
     for path in sorted(files):
@@ -150,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         v = parse_variant(parts[1], _git(args.repo, "show", f"HEAD:{path}"))
         needs = assess(v)
+        if args.write and v.name in args.only:
+            out = Path(args.write) / f"{v.name}.json"
+            out.write_text(json.dumps(to_json(v, commit), indent=1, sort_keys=True) + "\n")
         status = "needs " + ", ".join(needs) if needs else "playable"
         counts = f"{len(v.provinces):5} {len(v.homes):4} {len(v.nations):6} {v.victory:3}"
         print(f"{v.name:24} {counts}  {status}")
