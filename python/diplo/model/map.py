@@ -48,7 +48,19 @@ _FIRST_PHASE_RE = re.compile(r"[SF][1-9][0-9]{0,3}M|W[1-9][0-9]{0,3}A")
 #: A map file larger than this is refused before it is read (the largest variant is ~100 kB).
 MAX_MAP_BYTES = 16 * 1024 * 1024
 #: The maps shipped in the package (``diplo/data/NAME.json``), for ``map_named`` and ``--map``.
-SHIPPED_MAPS = ("standard", "pure", "fleet_rome", "france_austria", "germany_italy", "ancmed")
+SHIPPED_MAPS = (
+    "standard",
+    "pure",
+    "fleet_rome",
+    "france_austria",
+    "germany_italy",
+    "ancmed",
+    # Imported from godip by tools/godip_import.py (map facts only).
+    "canton",
+    "coldwar",
+    "year1908",
+    "youngstownredux",
+)
 _COAST_RE = re.compile(r"[A-Z]{2}")
 _UNIT_RE = re.compile(r"([AF]) (\S+)")
 
