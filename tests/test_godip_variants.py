@@ -30,3 +30,29 @@ def test_youngstownredux_starts_with_44_units_and_russia_in_stp_south_coast() ->
     game_map = map_named("youngstownredux")
     assert sum(len(u) for u in game_map.starting_units.values()) == 44
     assert ("F", "STP/SC") in game_map.starting_units["RUSSIA"]
+
+
+def test_godip_names_of_maps_diplo_ships_under_its_own() -> None:
+    from diplo.model.map import MAP_ALIASES, map_named
+    from diplo.model.variants import load_map
+
+    assert MAP_ALIASES["classical"] == "standard"
+    for godip_name, ours in MAP_ALIASES.items():
+        assert map_named(godip_name) is map_named(ours)
+        assert load_map(godip_name) is map_named(ours)
+
+
+def test_an_unknown_variant_name_lists_the_close_names() -> None:
+    import pytest
+
+    from diplo.model.map import MapError
+    from diplo.model.variants import load_map
+
+    with pytest.raises(MapError) as info:
+        load_map("youngstown")
+    message = str(info.value)
+    assert "unknown map 'youngstown'" in message and "close names: youngstownredux" in message
+    assert "\n" not in message
+    with pytest.raises(MapError) as far:
+        load_map("zzzz")
+    assert "close names" not in str(far.value)

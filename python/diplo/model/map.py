@@ -27,6 +27,7 @@ from .rules import DEFAULT_RULES, Rules, RulesError
 from .vocabulary import KEYWORDS
 
 __all__ = [
+    "MAP_ALIASES",
     "SHIPPED_MAPS",
     "Map",
     "MapError",
@@ -61,6 +62,13 @@ SHIPPED_MAPS = (
     "year1908",
     "youngstownredux",
 )
+#: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
+MAP_ALIASES: dict[str, str] = {
+    "classical": "standard",
+    "fleetrome": "fleet_rome",
+    "franceaustria": "france_austria",
+    "italygermany": "germany_italy",
+}
 _COAST_RE = re.compile(r"[A-Z]{2}")
 _UNIT_RE = re.compile(r"([AF]) (\S+)")
 
@@ -790,8 +798,8 @@ def map_named(name: object, maps: Mapping[str, Map] | None = None) -> Map:
     other name."""
     if maps is not None and isinstance(name, str) and name in maps:
         return maps[name]
-    if isinstance(name, str) and name in SHIPPED_MAPS:
-        return shipped_map(name)
+    if isinstance(name, str) and MAP_ALIASES.get(name, name) in SHIPPED_MAPS:
+        return shipped_map(MAP_ALIASES.get(name, name))
     raise MapError(
         f"unknown map {_show(name)} (shipped maps: {', '.join(SHIPPED_MAPS)}; "
         "pass others in 'maps')"

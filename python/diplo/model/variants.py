@@ -36,13 +36,14 @@ published variant; the reader only changes their notation.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .limits import show
-from .map import MAX_MAP_BYTES, SHIPPED_MAPS, Map, MapError, map_named
+from .map import MAP_ALIASES, MAX_MAP_BYTES, SHIPPED_MAPS, Map, MapError, map_named
 from .vocabulary import KEYWORDS
 
 __all__ = [
@@ -72,7 +73,7 @@ def load_map(name_or_path: str | Path) -> Map:
     if not isinstance(name_or_path, str | Path):
         raise MapError(f"a map is a shipped map's name or a file path, not {show(name_or_path)}")
     text = str(name_or_path)
-    if isinstance(name_or_path, str) and name_or_path in SHIPPED_MAPS:
+    if isinstance(name_or_path, str) and MAP_ALIASES.get(text, text) in SHIPPED_MAPS:
         return map_named(name_or_path)
     if "\x00" in text:
         raise MapError(f"unknown map {show(text)}: a file path holds no NUL character")
@@ -81,8 +82,10 @@ def load_map(name_or_path: str | Path) -> Map:
         return load_mila_map(path)
     if path.suffix.lower() == ".json" or path.exists():
         return Map.load(path)
+    close = difflib.get_close_matches(text.lower(), [*SHIPPED_MAPS, *MAP_ALIASES], n=3, cutoff=0.6)
+    hint = f"; close names: {', '.join(close)}" if close else ""
     raise MapError(
-        f"unknown map {text!r}: neither a shipped map ({', '.join(SHIPPED_MAPS)}) nor a file"
+        f"unknown map {text!r}: neither a shipped map ({', '.join(SHIPPED_MAPS)}) nor a file" + hint
     )
 
 
