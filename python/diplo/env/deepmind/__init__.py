@@ -10,6 +10,7 @@ from .actions import (
     ActionError,
     action_of_order,
     action_parts,
+    mila_text,
     order_of_action,
     possible_actions,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "ActionError",
     "action_of_order",
     "action_parts",
+    "mila_text",
     "order_of_action",
     "possible_actions",
 ]

@@ -27,6 +27,7 @@ from ...model.orders import (
     SupportMove,
     Unit,
     Waive,
+    format_order,
 )
 from ...model.position import Position
 
@@ -176,3 +177,18 @@ def action_of_order(order: Order, game_map: Map, phase_kind: str) -> int:
             SUPPORT_MOVE_TO, p1, province(order.dest) << 1, province(order.supported.loc) << 1
         )
     return make(CONVOY, p1, province(order.dest) << 1, province(order.army.loc) << 1)
+
+
+def mila_text(order: Order, game_map: Map) -> str:
+    """The MILA order string of a diplo order, as DeepMind's ``mila_actions`` writes it: an
+    army's move by sea ends in ``VIA``, a supported move's destination is its province, a waive
+    is ``WAIVE``."""
+    if isinstance(order, Waive):
+        return "WAIVE"
+    if isinstance(order, SupportMove):
+        order = SupportMove(order.unit, order.supported, game_map.province_of(order.dest))
+    elif isinstance(order, Move) and order.unit.type != "F":
+        src = game_map.province_of(order.unit.loc)
+        if order.via or game_map.province_of(order.dest) not in game_map.army_neighbours(src):
+            return f"A {order.unit.loc} - {order.dest} VIA"
+    return format_order(order)
