@@ -12,11 +12,14 @@ from typing import Any
 
 import pytest
 
+from diplo.api.game import GameOverError
 from diplo.engine.codes import FastGame, decode_order
 from diplo.env.deepmind import (
     AREAS,
     PROVINCES,
     ActionError,
+    DiplomacyState,
+    Season,
     action_of_order,
     action_parts,
     mila_text,
@@ -122,3 +125,146 @@ def test_mila_strings_agree_with_theirs() -> None:
         game.set_orders([rng.choice(c) for c in game.legal_orders()])
         game.process()
     assert checked > 5000
+
+
+# --------------------------------------------------------------------------- DiplomacyState
+
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+SEASONS = {"SM": 0, "SR": 1, "FM": 2, "FR": 3, "WA": 4}
+
+
+def _expected_numbers(position: Any) -> list[int]:
+    """Build numbers counted in the test: centres minus units, builds capped by the vacant
+    owned home centres."""
+    out = []
+    for power in POWERS:
+        n = len(position.centers_of(power)) - len(position.units_of(power))
+        homes = [
+            h
+            for h in position.map.homes[power]
+            if position.centers.get(h) == power and h not in position.units
+        ]
+        out.append(min(n, len(homes)) if n > 0 else n)
+    return out
+
+
+def _check_board(board: Any, position: Any) -> None:
+    game_map = position.map
+    assert board.shape == (81, 35) and str(board.dtype) == "float32"
+    occupied: set[int] = set()
+    for piece in position.units.values():
+        areas = {AREAS.index(game_map.province_of(piece.loc)), AREAS.index(piece.loc)}
+        for area in areas:
+            occupied.add(area)
+            assert board[area, 0 if piece.type == "A" else 1] == 1
+            assert board[area, 3 + POWERS.index(piece.power)] == 1
+            assert board[area, 3:11].sum() == 1 and board[area, 2] == 0
+    for area in set(range(81)) - occupied:
+        assert board[area, 2] == 1 and board[area, 10] == 1 and board[area, 0:2].sum() == 0
+    dislodged: set[int] = set()
+    for d in position.dislodged.values():
+        for area in {AREAS.index(d.piece.province), AREAS.index(d.piece.loc)}:
+            dislodged.add(area)
+            assert board[area, 13 if d.piece.type == "A" else 14] == 1
+            assert board[area, 16 + POWERS.index(d.piece.power)] == 1
+    for area in set(range(81)) - dislodged:
+        assert board[area, 15] == 1 and board[area, 23] == 1
+    for area, loc in enumerate(AREAS):
+        province = game_map.province_of(loc)
+        kind = 26 if "/" in loc else 25 if game_map.is_sea(loc) else 24
+        assert board[area, 24:27].tolist() == [float(k == kind) for k in (24, 25, 26)]
+        if province in game_map.centers:
+            owner = position.centers.get(province)
+            assert board[area, 27 + (POWERS.index(owner) if owner else 7)] == 1
+            assert board[area, 27:35].sum() == 1
+        else:
+            assert board[area, 27:35].sum() == 0
+
+
+def _check_adjustment_flags(board: Any, position: Any, numbers: list[int]) -> None:
+    """Buildable: the vacant owned home centres of a power that may build; removable: the
+    units of a power that must remove; neither outside a build phase."""
+    game_map = position.map
+    buildable: set[int] = set()
+    removable: set[int] = set()
+    if position.phase.kind == "A":
+        for power, n in zip(POWERS, numbers, strict=True):
+            if n > 0:
+                for home in game_map.homes[power]:
+                    if position.centers.get(home) == power and home not in position.units:
+                        buildable |= {i for i, a in enumerate(AREAS) if a.split("/")[0] == home}
+            elif n < 0:
+                for piece in position.units_of(power):
+                    removable |= {AREAS.index(piece.province), AREAS.index(piece.loc)}
+    assert {int(i) for i in board[:, 11].nonzero()[0]} == buildable
+    assert {int(i) for i in board[:, 12].nonzero()[0]} == removable
+
+
+def _actions_of_slots(game: FastGame, rng: random.Random) -> list[list[int]]:
+    """One random legal order per slot, as DeepMind actions grouped by power."""
+    position = game.position()
+    out: list[list[int]] = [[] for _ in POWERS]
+    for (power, _), codes in zip(game.slots(), game.legal_orders(), strict=True):
+        order = decode_order(rng.choice(codes), game.map, position)
+        out[POWERS.index(power)].append(action_of_order(order, game.map, position.phase.kind))
+    return out
+
+
+def test_state_follows_fast_game() -> None:
+    np = pytest.importorskip("numpy")
+    from diplo.engine.codes import encode_order
+
+    seen = {"zeroed": 0, "kept": 0, "kinds": set()}
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = DiplomacyState(max_year=1916)
+        reference = FastGame(max_year=1916)
+        last_numbers = [0] * 7
+        while not state.is_terminal():
+            position = reference.position()
+            assert state.game.position() == position
+            kind = position.phase.kind
+            seen["kinds"].add(kind)  # type: ignore[attr-defined]
+            legal = state.legal_actions()
+            assert len(legal) == 7 and all(type(a) is int for acts in legal for a in acts)
+            wanted: list[set[int]] = [set() for _ in POWERS]
+            for (power, _), codes in zip(reference.slots(), reference.legal_orders(), strict=True):
+                for code in codes:
+                    order = decode_order(code, reference.map, position)
+                    wanted[POWERS.index(power)].add(action_of_order(order, reference.map, kind))
+            assert [set(a) for a in legal] == wanted
+            assert all(len(a) == len(set(a)) for a in legal)
+
+            observation = state.observation()
+            assert observation.season == SEASONS[position.phase.season + kind]
+            assert isinstance(observation.season, Season)
+            _check_board(observation.board, position)
+            numbers = observation.build_numbers.tolist()
+            _check_adjustment_flags(observation.board, position, _expected_numbers(position))
+            if kind == "A":
+                assert numbers == _expected_numbers(position)
+                last_numbers = numbers
+            else:
+                assert numbers == [min(n, 0) for n in last_numbers]
+                seen["zeroed"] += any(n > 0 for n in last_numbers)  # type: ignore[operator]
+                seen["kept"] += any(n < 0 for n in last_numbers)  # type: ignore[operator]
+            assert state.returns().tolist() == [0.0] * 7
+
+            actions = _actions_of_slots(reference, rng)
+            codes = [
+                encode_order(order_of_action(a, position), reference.map, power)
+                for power, acts in zip(POWERS, actions, strict=True)
+                for a in acts
+            ]
+            state.step(actions)
+            reference.set_orders(codes)
+            reference.process()
+            assert state.observation().last_actions == [a for acts in actions for a in acts]
+            assert state.is_terminal() == reference.is_over
+        assert state.game.position() == reference.position()
+        returns = state.returns()
+        assert returns.shape == (7,) and np.isclose(returns.sum(), 1.0)
+        with pytest.raises(GameOverError):
+            state.step([[] for _ in POWERS])
+    assert seen["kinds"] == {"M", "R", "A"}
+    assert seen["zeroed"] and seen["kept"]
