@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 import sys
 import types
 from pathlib import Path
@@ -268,3 +269,71 @@ def test_state_follows_fast_game() -> None:
             state.step([[] for _ in POWERS])
     assert seen["kinds"] == {"M", "R", "A"}
     assert seen["zeroed"] and seen["kept"]
+
+
+def _snapshot(state: DiplomacyState) -> tuple[Any, ...]:
+    observation = state.observation()
+    return (
+        state.game.position(),
+        state.legal_actions(),
+        observation.last_actions,
+        observation.build_numbers.tolist(),
+        observation.board.tolist(),
+    )
+
+
+def _refusals(state: DiplomacyState, rng: random.Random) -> list[tuple[Any, str]]:
+    """Bad ``step`` arguments in this phase, each with a text its error must hold."""
+    legal = state.legal_actions()
+    good = _actions_of_slots(state.game, rng)
+    owner = next(i for i, acts in enumerate(legal) if acts)
+    other = next(i for i in range(7) if i != owner)
+    foreign = next(a for a in legal[owner] if a not in legal[other])
+    anywhere = {a for acts in legal for a in acts}
+    not_now = next(a for a in possible_actions() if a not in anywhere)
+
+    def with_bad(i: int, *bad: Any) -> list[list[Any]]:
+        out: list[list[Any]] = [list(acts) for acts in good]
+        out[i] = [*out[i], *bad]
+        return out
+
+    cases: list[tuple[Any, str]] = [
+        (good[:6], "got 6"),
+        ([*good, []], "got 8"),
+        (5, "got int"),
+        ([*good[:6], 5], "TURKEY: expected a list"),
+        (with_bad(other, foreign), f"{POWERS[other]}: action {foreign} is an order for"),
+        (with_bad(6, 1.5), "TURKEY: action 1.5 is not an int"),
+        (with_bad(6, float("nan")), "TURKEY: action nan is not an int"),
+        (with_bad(6, "3"), "TURKEY: action '3' is not an int"),
+        (with_bad(6, True), "TURKEY: action True is not an int"),
+        (with_bad(6, None), "TURKEY: action None is not an int"),
+        (with_bad(3, -1), "GERMANY: action -1"),
+        (with_bad(3, 0x7F), "GERMANY: action 127"),
+        (with_bad(4, not_now), f"ITALY: action {not_now} is not legal now"),
+    ]
+    units = [a for a in legal[owner] if a & 0xFF != 13]
+    same = [a for a in units if (a >> 9) & 0x7F == (units[0] >> 9) & 0x7F]
+    if len(same) > 1:
+        twice = [list(acts) for acts in good]
+        twice[owner] = [same[0], same[1]]
+        cases.append((twice, f"{POWERS[owner]}: action {same[1]} is a second order for"))
+    return cases
+
+
+def test_bad_steps_refused_state_unchanged() -> None:
+    pytest.importorskip("numpy")
+    rng = random.Random(3)
+    state = DiplomacyState(max_year=1916)
+    tried: set[str] = set()
+    while not state.is_terminal() and tried != {"M", "R", "A"}:
+        kind = state.game.position().phase.kind
+        if kind not in tried:
+            tried.add(kind)
+            before = _snapshot(state)
+            for bad, text in _refusals(state, rng):
+                with pytest.raises(ValueError, match=re.escape(text)):
+                    state.step(bad)
+                assert _snapshot(state) == before
+        state.step(_actions_of_slots(state.game, rng))
+    assert tried == {"M", "R", "A"}

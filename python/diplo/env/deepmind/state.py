@@ -302,7 +302,10 @@ class DiplomacyState:
         if full not in legal[i]:
             owners = [p for j, p in enumerate(self.powers) if full in legal[j]]
             if owners:
-                raise ValueError(f"{power}: action {action} is an order for {owners[0]}'s unit")
+                where = "" if isinstance(order, Waive) else f" in {order.unit.loc}"
+                raise ValueError(
+                    f"{power}: action {action} is an order for {owners[0]}'s unit{where}"
+                )
             raise ValueError(f"{power}: action {action} is not legal now (not in its list)")
         if not isinstance(order, Waive):
             where = position.map.province_of(order.unit.loc)
