@@ -1,5 +1,6 @@
-"""DeepMind's unit actions on diplo: every legal order of random games has an action in their
-list, and the action names that order again in the position."""
+"""DeepMind's formats on diplo: every legal order of random games has an action in their list,
+and the action names that order again in the position; their ``DiplomacyState`` plays the same
+games as a FastGame given the converted orders, with their observation and refusals."""
 
 from __future__ import annotations
 
@@ -13,9 +14,15 @@ from typing import Any
 
 import pytest
 
-from diplo.api.game import GameOverError
-from diplo.engine.codes import FastGame, decode_order
-from diplo.env.deepmind import (
+from diplo.api.backends import rust_available
+
+pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
+np = pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env]"')
+pytest.importorskip("pettingzoo", reason='diplo.env needs pip install "diplo[env]"')
+
+from diplo.api.game import GameOverError  # noqa: E402
+from diplo.engine.codes import FastGame, decode_order, encode_order  # noqa: E402
+from diplo.env.deepmind import (  # noqa: E402
     AREAS,
     PROVINCES,
     ActionError,
@@ -27,8 +34,8 @@ from diplo.env.deepmind import (
     order_of_action,
     possible_actions,
 )
-from diplo.model.map import standard_map
-from diplo.model.orders import Waive
+from diplo.model.map import standard_map  # noqa: E402
+from diplo.model.orders import Waive  # noqa: E402
 
 
 def test_tables() -> None:
@@ -212,9 +219,6 @@ def _actions_of_slots(game: FastGame, rng: random.Random) -> list[list[int]]:
 
 
 def test_state_follows_fast_game() -> None:
-    np = pytest.importorskip("numpy")
-    from diplo.engine.codes import encode_order
-
     seen = {"zeroed": 0, "kept": 0, "kinds": set()}
     for seed in range(3):
         rng = random.Random(seed)
@@ -322,7 +326,6 @@ def _refusals(state: DiplomacyState, rng: random.Random) -> list[tuple[Any, str]
 
 
 def test_bad_steps_refused_state_unchanged() -> None:
-    pytest.importorskip("numpy")
     rng = random.Random(3)
     state = DiplomacyState(max_year=1916)
     tried: set[str] = set()
@@ -337,3 +340,15 @@ def test_bad_steps_refused_state_unchanged() -> None:
                 assert _snapshot(state) == before
         state.step(_actions_of_slots(state.game, rng))
     assert tried == {"M", "R", "A"}
+
+
+def test_numpy_actions_and_returns() -> None:
+    state = DiplomacyState(max_year=1901)
+    actions = [np.array(acts[:1], dtype=np.int64) for acts in state.legal_actions()]
+    state.step(actions)
+    assert state.observation().last_actions == [int(a[0]) for a in actions]
+    assert all(type(a) is int for a in state.observation().last_actions)
+    while not state.is_terminal():
+        state.step([[] for _ in POWERS])
+    # Nobody won: the survivors (all seven) share 1.
+    assert state.returns().tolist() == pytest.approx([1 / 7] * 7)
