@@ -35,7 +35,7 @@ from diplo.env.deepmind import (  # noqa: E402
     possible_actions,
 )
 from diplo.model.map import standard_map  # noqa: E402
-from diplo.model.orders import Waive  # noqa: E402
+from diplo.model.orders import Waive, format_order  # noqa: E402
 
 
 def test_tables() -> None:
@@ -352,3 +352,27 @@ def test_numpy_actions_and_returns() -> None:
         state.step([[] for _ in POWERS])
     # Nobody won: the survivors (all seven) share 1.
     assert state.returns().tolist() == pytest.approx([1 / 7] * 7)
+
+
+def test_returns_of_a_solo_win() -> None:
+    """France holds the 17 centres nobody occupies (Germany's units are gone) and takes
+    Belgium: the year ends with a solo winner."""
+    from diplo.model.position import Phase, Piece, Position
+
+    game_map = standard_map()
+    start = Position.initial(game_map)
+    units = {k: v for k, v in start.units.items() if v.power != "GERMANY"}
+    units["PIC"] = Piece("FRANCE", "A", "PIC")
+    others = sorted(game_map.centers - {"BEL"} - set(units) | {"PAR", "MAR", "BRE"})
+    centers = {c: "FRANCE" for c in others[:17]}
+    position = start.with_changes(phase=Phase(1901, "F", "M"), units=units, centers=centers)
+    state = DiplomacyState(position)
+    french = state.legal_actions()[POWERS.index("FRANCE")]
+    move = next(a for a in french if format_order(order_of_action(a, position)) == "A PIC - BEL")
+    assert state.returns().tolist() == [0.0] * 7
+    state.step([[move] if p == "FRANCE" else [] for p in POWERS])
+    while not state.is_terminal() and state.game.phase != "S1902M":
+        assert state.returns().tolist() == [0.0] * 7
+        state.step([[] for _ in POWERS])
+    assert state.is_terminal(), state.game.phase
+    assert state.returns().tolist() == [float(p == "FRANCE") for p in POWERS]
