@@ -22,7 +22,7 @@ import numpy.typing as npt
 from ...api.game import GameOverError
 from ...engine.codes import FastGame, decode_order, encode_order
 from ...model.map import Map
-from ...model.orders import Waive
+from ...model.orders import Order, Waive
 from ...model.position import Position
 from .actions import AREAS, ActionError, action_of_order, order_of_action, possible_actions
 
@@ -204,7 +204,8 @@ class DiplomacyState:
         return self._game.is_over
 
     def _legal_codes(self) -> list[dict[int, int]]:
-        """Per power, its legal actions in listing order, each with a legal code it names."""
+        """Per power, its legal actions in diplo's listing order (first seen kept), each with
+        the first legal code that names it."""
         if self._legal is None:
             game = self._game
             position = game.position()
@@ -279,13 +280,12 @@ class DiplomacyState:
                 action = _as_int(raw)
                 if action is None:
                     raise ValueError(f"{power}: action {raw!r} is not an int")
-                self._check_action(power, i, action, legal, position, ordered)
-                order = order_of_action(action, position)
+                order = self._checked(power, i, action, legal, position, ordered)
                 codes.append(encode_order(order, self._game.map, power))
                 flat.append(action)
         return codes, flat
 
-    def _check_action(
+    def _checked(
         self,
         power: str,
         i: int,
@@ -293,7 +293,9 @@ class DiplomacyState:
         legal: list[dict[int, int]],
         position: Position,
         ordered: set[str],
-    ) -> None:
+    ) -> Order:
+        """The order of one action of ``power`` (index ``i``), or ``ValueError``; ``ordered``
+        collects the provinces ordered so far."""
         try:
             order = order_of_action(action, position)
         except ActionError as exc:
@@ -312,6 +314,7 @@ class DiplomacyState:
             if where in ordered:
                 raise ValueError(f"{power}: action {action} is a second order for {where}")
             ordered.add(where)
+        return order
 
     def step(self, actions_per_player: Sequence[Sequence[int]]) -> None:
         """Gives every power's actions (seven lists, alphabetically) and processes one phase.
