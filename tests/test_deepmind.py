@@ -91,14 +91,14 @@ if not SNAPSHOT.is_dir():
     SNAPSHOT = Path("/work/shared/deepmind-diplomacy")
 
 
-def _their_mila_actions() -> Any:
-    """Their ``mila_actions`` module, loaded from the snapshot under their package name for the
-    import only (MILA's name: any MILA modules are put back afterwards)."""
-    if not (SNAPSHOT / "environment" / "mila_actions.py").is_file():
+def _their_module(name: str) -> Any:
+    """Their module ``diplomacy.environment.NAME``, loaded from the snapshot under their package
+    name for the import only (MILA's name: any MILA modules are put back afterwards)."""
+    if not (SNAPSHOT / "environment" / f"{name}.py").is_file():
         pytest.skip("no DeepMind snapshot at ../shared/deepmind-diplomacy")
     ours = {k: v for k, v in sys.modules.items() if k == "diplomacy" or k.startswith("diplomacy.")}
-    for name in ours:
-        del sys.modules[name]
+    for key in ours:
+        del sys.modules[key]
     stub = None
     if importlib.util.find_spec("immutabledict") is None:
         stub = types.ModuleType("immutabledict")
@@ -108,17 +108,17 @@ def _their_mila_actions() -> Any:
     package.__path__ = [str(SNAPSHOT)]
     sys.modules["diplomacy"] = package
     try:
-        return importlib.import_module("diplomacy.environment.mila_actions")
+        return importlib.import_module(f"diplomacy.environment.{name}")
     finally:
-        for name in [k for k in sys.modules if k == "diplomacy" or k.startswith("diplomacy.")]:
-            del sys.modules[name]
+        for key in [k for k in sys.modules if k == "diplomacy" or k.startswith("diplomacy.")]:
+            del sys.modules[key]
         if stub is not None:
             del sys.modules["immutabledict"]
         sys.modules.update(ours)
 
 
 def test_mila_strings_agree_with_theirs() -> None:
-    theirs = _their_mila_actions()
+    theirs = _their_module("mila_actions")
     rng = random.Random(1)
     game = FastGame(max_year=1912)
     checked = 0
@@ -376,3 +376,45 @@ def test_returns_of_a_solo_win() -> None:
         state.step([[] for _ in POWERS])
     assert state.is_terminal(), state.game.phase
     assert state.returns().tolist() == [float(p == "FRANCE") for p in POWERS]
+
+
+def test_their_readers_of_the_observation() -> None:
+    """Their own ``observation_utils`` readers find in our observations the units, dislodged
+    units, centres, build and removal sites of the position."""
+    utils = _their_module("observation_utils")
+    rng = random.Random(5)
+    state = DiplomacyState(max_year=1912)
+    while not state.is_terminal():
+        position = state.game.position()
+        game_map = position.map
+        observation = state.observation()
+        theirs = observation._replace(season=utils.Season(int(observation.season)))
+        board = observation.board
+        for i, power in enumerate(POWERS):
+            areas = utils.order_relevant_areas(theirs, i)
+            if position.phase.kind == "M":
+                wanted = [AREAS.index(p.loc) for p in position.units_of(power)]
+                assert sorted(areas) == sorted(wanted)
+            elif position.phase.kind == "R":
+                mine = [d.piece for d in position.dislodged.values() if d.piece.power == power]
+                assert sorted(areas) == sorted(AREAS.index(p.loc) for p in mine)
+            else:
+                assert len(areas) == abs(int(observation.build_numbers[i]))
+            centres = {PROVINCES[p] for p in utils.sc_provinces(i, board)}
+            assert centres == set(position.centers_of(power))
+            n = int(observation.build_numbers[i])
+            if position.phase.kind == "A" and n > 0:
+                sites = {PROVINCES[p] for p in utils.build_provinces(i, board)}
+                assert sites == {
+                    h
+                    for h in game_map.homes[power]
+                    if position.centers.get(h) == power and h not in position.units
+                }
+            if position.phase.kind == "A" and n < 0:
+                removable = {PROVINCES[p] for p in utils.removable_provinces(i, board)}
+                assert removable == {p.province for p in position.units_of(power)}
+        for province, piece in position.units.items():
+            pid = PROVINCES.index(province)
+            assert utils.unit_power(pid, board) == POWERS.index(piece.power)
+            assert utils.area_id_for_unit_in_province_id(pid, board) == AREAS.index(piece.loc)
+        state.step(_actions_of_slots(state.game, rng))
