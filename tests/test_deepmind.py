@@ -1,6 +1,6 @@
 """DeepMind's formats on diplo: every legal order of random games has an action in their list,
 and the action names that order again in the position; their ``DiplomacyState`` plays the same
-games as a FastGame given the converted orders, with their observation and refusals."""
+games as a CodeGame given the converted orders, with their observation and refusals."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ np = pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env
 pytest.importorskip("pettingzoo", reason='diplo.env needs pip install "diplo[env]"')
 
 from diplo.api.game import GameOverError  # noqa: E402
-from diplo.engine.codes import FastGame, decode_order, encode_order  # noqa: E402
+from diplo.engine.codes import CodeGame, decode_order, encode_order  # noqa: E402
 from diplo.env.deepmind import (  # noqa: E402
     AREAS,
     PROVINCES,
@@ -49,7 +49,7 @@ def test_tables() -> None:
 
 
 def test_bad_actions_refused() -> None:
-    position = FastGame().position()
+    position = CodeGame().position()
     for bad in (-1, 2**70, 0x7F, 1.5, True, (1 << 48) | 3):
         with pytest.raises(ActionError):
             order_of_action(bad, position)  # type: ignore[arg-type]
@@ -63,7 +63,7 @@ def test_legal_orders_round_trip() -> None:
 
 
 def _play(rng: random.Random, kinds: set[str]) -> None:
-    game = FastGame(max_year=1920)
+    game = CodeGame(max_year=1920)
     while not game.is_over:
         position = game.position()
         kind = position.phase.kind
@@ -120,7 +120,7 @@ def _their_module(name: str) -> Any:
 def test_mila_strings_agree_with_theirs() -> None:
     theirs = _their_module("mila_actions")
     rng = random.Random(1)
-    game = FastGame(max_year=1912)
+    game = CodeGame(max_year=1912)
     checked = 0
     while not game.is_over:
         position = game.position()
@@ -208,7 +208,7 @@ def _check_adjustment_flags(board: Any, position: Any, numbers: list[int]) -> No
     assert {int(i) for i in board[:, 12].nonzero()[0]} == removable
 
 
-def _actions_of_slots(game: FastGame, rng: random.Random) -> list[list[int]]:
+def _actions_of_slots(game: CodeGame, rng: random.Random) -> list[list[int]]:
     """One random legal order per slot, as DeepMind actions grouped by power."""
     position = game.position()
     out: list[list[int]] = [[] for _ in POWERS]
@@ -223,7 +223,7 @@ def test_state_follows_fast_game() -> None:
     for seed in range(3):
         rng = random.Random(seed)
         state = DiplomacyState(max_year=1916)
-        reference = FastGame(max_year=1916)
+        reference = CodeGame(max_year=1916)
         last_numbers = [0] * 7
         while not state.is_terminal():
             position = reference.position()

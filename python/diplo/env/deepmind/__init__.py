@@ -1,6 +1,6 @@
 """DeepMind's no-press agents' formats (github.com/deepmind/diplomacy) on diplo: their unit
 actions and area tables, the conversion between their actions and diplo's orders, and their
-``DiplomacyState`` protocol on a FastGame. See :mod:`diplo.env.deepmind.actions` and
+``DiplomacyState`` protocol on a CodeGame. See :mod:`diplo.env.deepmind.actions` and
 :mod:`diplo.env.deepmind.state`."""
 
 from __future__ import annotations

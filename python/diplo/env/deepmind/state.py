@@ -1,5 +1,5 @@
 """DeepMind's ``DiplomacyState`` protocol (``environment/diplomacy_state.py`` of
-github.com/deepmind/diplomacy) on a diplo :class:`~diplo.engine.codes.FastGame`.
+github.com/deepmind/diplomacy) on a diplo :class:`~diplo.engine.codes.CodeGame`.
 
 Powers are always in alphabetical order (Austria, England, France, Germany, Italy, Russia,
 Turkey), as their agents expect. ``observation()`` follows ``observation_utils.py`` and their
@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...api.game import GameOverError
-from ...engine.codes import FastGame, decode_order, encode_order
+from ...engine.codes import CodeGame, decode_order, encode_order
 from ...model.map import Map
 from ...model.orders import Order, Waive
 from ...model.position import Position
@@ -177,8 +177,8 @@ def _as_int(action: object) -> int | None:
 
 
 class DiplomacyState:
-    """DeepMind's ``DiplomacyState`` on a :class:`FastGame` (the standard map; ``position`` and
-    ``max_year`` as :class:`FastGame` takes them).
+    """DeepMind's ``DiplomacyState`` on a :class:`CodeGame` (the standard map; ``position`` and
+    ``max_year`` as :class:`CodeGame` takes them).
 
     ``step`` refuses bad input with a ``ValueError`` naming the power and the action, leaving
     the state as it was; a ``step`` after the end raises :class:`~diplo.api.game.GameOverError`.
@@ -187,7 +187,7 @@ class DiplomacyState:
     """
 
     def __init__(self, position: Position | None = None, max_year: int | None = None) -> None:
-        self._game = FastGame(position, max_year)
+        self._game = CodeGame(position, max_year)
         self.powers: tuple[str, ...] = tuple(sorted(self._game.map.powers))
         if len(self.powers) != NUM_POWERS or set(self._game.map.locations) != set(AREAS):
             raise ValueError("DiplomacyState needs the standard map (7 powers, DeepMind's areas)")
@@ -196,7 +196,7 @@ class DiplomacyState:
         self._legal: list[dict[int, int]] | None = None
 
     @property
-    def game(self) -> FastGame:
+    def game(self) -> CodeGame:
         """The game underneath (read it; stepping it directly bypasses this state)."""
         return self._game
 
