@@ -27,7 +27,7 @@ from types import FrameType
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import fuzzing
-from test_fast import compare_phase, generated_position, slow_orders
+from test_codes import compare_phase, generated_position, slow_orders
 
 SURFACES: dict[str, tuple[float, Callable[[random.Random], str]]] = {
     "parser": (60, fuzzing.check_parser),
