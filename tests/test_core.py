@@ -85,7 +85,7 @@ def tiny_map(army: list[list[int]], fleet: list[list[int]], provinces: list[int]
     ("args", "fragment"),
     [
         (tiny_map([[1], [0], []], [[1, 2], [0, 2], [0, 1]], [0, 1]), "location names"),
-        (tiny_map([[1], [], []], [[1, 2], [0, 2], [0, 1]], [0, 1, 2]), "not symmetric"),
+        (tiny_map([[2], [], []], [[1, 2], [0, 2], [0, 1]], [0, 1, 2]), "touches a sea province"),
         (tiny_map([[7], [0], []], [[1, 2], [0, 2], [0, 1]], [0, 1, 2]), "names 7, not a province"),
     ],
 )

@@ -347,11 +347,19 @@ def test_position_documents_are_read_strictly(unit: str, message: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "phase", ["S１９０１M", "S٠١٩٠١M", "F99999M", "S0M", "S10000M", "S01901M", "S1901M\x00"]
+    "phase", ["S１９０１M", "S٠١٩٠١M", "F99999M", "S-1M", "S10000M", "S01901M", "S1901M\x00"]
 )
 def test_phases_outside_the_ascii_year_range_are_refused(phase: str) -> None:
     with pytest.raises(PositionError, match="bad phase"):
         Phase.parse(phase)
+
+
+def test_year_zero_is_a_year() -> None:
+    # godip's northseawars starts in year 0; MILA writes it with four digits.
+    assert Phase.parse("S0M") == Phase.parse("S0000M") == Phase(0, "S", "M")
+    assert str(Phase(0, "W", "A")) == "W0A"
+    with pytest.raises(PositionError, match="four digits"):
+        Phase.parse("S00M")
 
 
 # --------------------------------------------------------------------------- next is valid input

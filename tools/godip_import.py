@@ -39,6 +39,8 @@ class Variant:
     army: set[tuple[str, str]] = field(default_factory=set)
     fleet: set[tuple[str, str]] = field(default_factory=set)
     one_way: int = 0
+    army_one_way: set[tuple[str, str]] = field(default_factory=set)
+    fleet_one_way: set[tuple[str, str]] = field(default_factory=set)
     homes: dict[str, str] = field(default_factory=dict)  # prov -> nation ("" neutral)
     units: dict[str, tuple[str, str]] = field(default_factory=dict)
     owners: dict[str, str] = field(default_factory=dict)
@@ -88,6 +90,10 @@ def parse_variant(name: str, source: str) -> Variant:
     for (a, b), t in conns.items():
         if (b.split("/")[0], a.split("/")[0]) not in bases:
             v.one_way += 1
+            if "Land" in t:
+                v.army_one_way.add((a.split("/")[0], b.split("/")[0]))
+            if "Sea" in t:
+                v.fleet_one_way.add((a, b))
             continue
         if "Land" in t:
             v.army.add(tuple(sorted((a.split("/")[0], b.split("/")[0]))))  # type: ignore[arg-type]
@@ -120,8 +126,6 @@ def assess(v: Variant) -> list[str]:
     needs = []
     if v.own_calendar:
         needs.append("own phase code (review: calendar or build rules)")
-    if v.one_way:
-        needs.append(f"one-way edges ({v.one_way})")
     if any(u[1] == "godip.Neutral" for u in v.units.values()):
         needs.append("neutral units")
     if v.anywhere:
@@ -130,7 +134,7 @@ def assess(v: Variant) -> list[str]:
         needs.append("victory rule other than SC count")
     if v.phase[2] != "Movement" or v.phase[1] != "Spring":
         needs.append(f"start in {v.phase[1]} {v.phase[2]}")
-    if v.phase[0] < 1:
+    if v.phase[0] < 0:
         needs.append(f"year {v.phase[0]}")
     owned_homes = {p for p, n in v.homes.items() if n}
     if owned_homes and any(v.owners.get(p) != v.homes[p] for p in owned_homes):
@@ -180,6 +184,11 @@ def to_json(v: Variant, commit: str) -> dict[str, object]:
         if not ("/" not in a and a.split("/")[0] in coasts)
         and not ("/" not in b and b.split("/")[0] in coasts)
     )
+    one_way: dict[str, object] = {}
+    if v.army_one_way:
+        one_way["army_one_way"] = sorted([a.upper(), b.upper()] for a, b in v.army_one_way)
+    if v.fleet_one_way:
+        one_way["fleet_one_way"] = sorted([a.upper(), b.upper()] for a, b in v.fleet_one_way)
     return {
         "name": v.name,
         "source": f"Imported by tools/godip_import.py from godip (github.com/zond/godip) "
@@ -190,6 +199,7 @@ def to_json(v: Variant, commit: str) -> dict[str, object]:
         "provinces": provinces,
         "army_edges": sorted([a.upper(), b.upper()] for a, b in v.army),
         "fleet_edges": [list(e) for e in fleet],
+        **one_way,
     }
 
 

@@ -319,6 +319,6 @@ fn occupied_or_unreachable_retreat_options_are_refused() {
         "{err}"
     );
     let err = State::new(k.map, 10_000, "S", "M", &[], &[], &[]).unwrap_err();
-    assert_eq!(err.to_string(), "year 10000 is not in 1..=9999");
+    assert_eq!(err.to_string(), "year 10000 is not in 0..=9999");
     assert_eq!(err.kind(), ErrorKind::OutOfRange);
 }

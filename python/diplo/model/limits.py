@@ -23,7 +23,7 @@ __all__ = [
 
 #: The years a position may be in. A phase whose next phase would fall after ``MAX_YEAR`` is
 #: refused when processed, so every ``next`` the engine writes is an input it accepts.
-MIN_YEAR = 1
+MIN_YEAR = 0
 MAX_YEAR = 9999
 #: The longest order text read, in characters (the longest real order is under 100); a longer
 #: one is ruled illegal unread, which keeps parsing linear in the input.

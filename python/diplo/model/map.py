@@ -45,7 +45,7 @@ UnitType = Literal["A", "F"]
 _KINDS: frozenset[str] = frozenset({"land", "coast", "sea"})
 _ABBR_RE = re.compile(r"[A-Z][A-Z0-9]*")
 _POWER_RE = re.compile(r"[A-Z][A-Z0-9_-]*")
-_FIRST_PHASE_RE = re.compile(r"[SF][1-9][0-9]{0,3}M|W[1-9][0-9]{0,3}A")
+_FIRST_PHASE_RE = re.compile(r"[SF](?:0|[1-9][0-9]{0,3})M|W(?:0|[1-9][0-9]{0,3})A")
 #: A map file larger than this is refused before it is read (the largest variant is ~100 kB).
 MAX_MAP_BYTES = 16 * 1024 * 1024
 #: The maps shipped in the package (``diplo/data/NAME.json``), for ``map_named`` and ``--map``.
@@ -61,6 +61,7 @@ SHIPPED_MAPS = (
     "coldwar",
     "year1908",
     "youngstownredux",
+    "northseawars",
 )
 #: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
 MAP_ALIASES: dict[str, str] = {
@@ -85,7 +86,16 @@ _COAST_PREFIX_RE = re.compile(
 )
 
 _REQUIRED_KEYS = frozenset({"name", "powers", "provinces", "army_edges", "fleet_edges"})
-_TOP_KEYS = _REQUIRED_KEYS | {"victory", "first_phase", "source", "rules"}
+#: ``army_one_way`` and ``fleet_one_way`` list edges a unit may cross in one direction only
+#: (``[from, to]``), as godip's northseawars has them.
+_TOP_KEYS = _REQUIRED_KEYS | {
+    "victory",
+    "first_phase",
+    "source",
+    "rules",
+    "army_one_way",
+    "fleet_one_way",
+}
 _PROVINCE_KEYS = frozenset({"abbr", "name", "type", "center", "coasts", "aliases", "port"})
 _POWER_KEYS = frozenset({"adjective", "homes", "units"})
 
@@ -184,7 +194,12 @@ class Map:
 
         raw_provinces = self._read_provinces(data["provinces"])
         self._read_powers(data["powers"], raw_provinces)
-        self._read_edges(data["army_edges"], data["fleet_edges"])
+        self._read_edges(
+            data["army_edges"],
+            data["fleet_edges"],
+            data.get("army_one_way", []),
+            data.get("fleet_one_way", []),
+        )
         self._build_tables()
         self._read_variant(data)
 
@@ -295,14 +310,26 @@ class Map:
             for p in self.provinces.values()
         ]
 
-        def edges(adj: Mapping[str, frozenset[str]]) -> list[list[str]]:
-            out = {
-                tuple(sorted((a, b), key=index.__getitem__)) for a, ns in adj.items() for b in ns
+        def edges(adj: Mapping[str, frozenset[str]]) -> tuple[list[list[str]], list[list[str]]]:
+            both = {
+                tuple(sorted((a, b), key=index.__getitem__))
+                for a, ns in adj.items()
+                for b in ns
+                if a in adj.get(b, ())
             }
-            return [list(e) for e in sorted(out, key=lambda e: (index[e[0]], index[e[1]]))]
+            one = {(a, b) for a, ns in adj.items() for b in ns if a not in adj.get(b, ())}
 
-        data["army_edges"] = edges(self._army)
-        data["fleet_edges"] = edges(self._fleet)
+            def order(es: set[tuple[str, ...]]) -> list[list[str]]:
+                return [list(e) for e in sorted(es, key=lambda e: (index[e[0]], index[e[1]]))]
+
+            return order(both), order(one)  # type: ignore[arg-type]
+
+        data["army_edges"], army_one_way = edges(self._army)
+        data["fleet_edges"], fleet_one_way = edges(self._fleet)
+        if army_one_way:
+            data["army_one_way"] = army_one_way
+        if fleet_one_way:
+            data["fleet_one_way"] = fleet_one_way
         return data
 
     def _read_provinces(self, raw: object) -> list[dict[str, Any]]:
@@ -456,15 +483,19 @@ class Map:
         #: The ports (see :meth:`may_convoy`).
         self.ports: frozenset[str] = frozenset(p["abbr"] for p in provinces if p["port"])
 
-    def _read_edges(self, army_raw: object, fleet_raw: object) -> None:
+    def _read_edges(
+        self, army_raw: object, fleet_raw: object, army_one: object, fleet_one: object
+    ) -> None:
         provinces = self.provinces
         coast_locs = {f"{a}/{c}": a for a, p in provinces.items() for c in p.coasts}
+        # Every edge of a unit type once, whichever list and direction names it.
+        seen_of: dict[str, set[frozenset[str]]] = {"army": set(), "fleet": set()}
 
         def pairs(raw: object, key: str) -> list[tuple[str, str]]:
             _require(isinstance(raw, list), f"map: {key!r} must be a list")
             assert isinstance(raw, list)
             out: list[tuple[str, str]] = []
-            seen: set[frozenset[str]] = set()
+            seen = seen_of[key.split("_")[0]]
             for edge in raw:
                 _require(
                     isinstance(edge, list)
@@ -481,42 +512,46 @@ class Map:
             return out
 
         army: dict[str, set[str]] = {a: set() for a in provinces}
-        for a, b in pairs(army_raw, "army_edges"):
+        army_edges = [(a, b, True) for a, b in pairs(army_raw, "army_edges")]
+        army_edges += [(a, b, False) for a, b in pairs(army_one, "army_one_way")]
+        for a, b, two_way in army_edges:
+            key = "army_edges" if two_way else "army_one_way"
             for x in (a, b):
                 _require(
                     x in provinces,
-                    f"army_edges: unknown province {x} in edge {a}-{b}"
+                    f"{key}: unknown province {x} in edge {a}-{b}"
                     + (" (army edges join provinces, not coasts)" if x in coast_locs else ""),
                 )
-                _require(
-                    provinces[x].kind != "sea", f"army_edges: edge {a}-{b} touches the sea {x}"
-                )
+                _require(provinces[x].kind != "sea", f"{key}: edge {a}-{b} touches the sea {x}")
             army[a].add(b)
-            army[b].add(a)
+            if two_way:
+                army[b].add(a)
 
         locations = [*provinces, *coast_locs]
         fleet: dict[str, set[str]] = {loc: set() for loc in locations}
-        for a, b in pairs(fleet_raw, "fleet_edges"):
+        fleet_edges = [(a, b, True) for a, b in pairs(fleet_raw, "fleet_edges")]
+        fleet_edges += [(a, b, False) for a, b in pairs(fleet_one, "fleet_one_way")]
+        for a, b, two_way in fleet_edges:
+            key = "fleet_edges" if two_way else "fleet_one_way"
             for x in (a, b):
                 prov = coast_locs.get(x, x)
-                _require(prov in provinces, f"fleet_edges: unknown location {x} in edge {a}-{b}")
+                _require(prov in provinces, f"{key}: unknown location {x} in edge {a}-{b}")
                 kind = provinces[prov].kind
-                _require(
-                    kind != "land", f"fleet_edges: edge {a}-{b} touches the inland province {x}"
-                )
+                _require(kind != "land", f"{key}: edge {a}-{b} touches the inland province {x}")
                 # A fleet is never on a bare split-coast province, so an edge there would let the
                 # engine move fleets along a shore that does not exist.
                 _require(
                     not (x == prov and provinces[prov].coasts),
-                    f"fleet_edges: edge {a}-{b} names {x} without a coast "
+                    f"{key}: edge {a}-{b} names {x} without a coast "
                     f"(use one of {', '.join(f'{x}/{c}' for c in provinces[prov].coasts)})",
                 )
             _require(
                 coast_locs.get(a, a) != coast_locs.get(b, b),
-                f"fleet_edges: edge {a}-{b} joins two coasts of the same province",
+                f"{key}: edge {a}-{b} joins two coasts of the same province",
             )
             fleet[a].add(b)
-            fleet[b].add(a)
+            if two_way:
+                fleet[b].add(a)
 
         self._army_sets = army
         self._fleet_sets = fleet
@@ -567,12 +602,26 @@ class Map:
         # Every border whatever the unit type, at province level (distances, convoy reach).
         self._border: dict[str, frozenset[str]] = {}
         self._seas: dict[str, frozenset[str]] = {}
+        self._links: dict[str, frozenset[str]] = {}
         for a in provinces:
             touched: set[str] = set(self._army[a])
             for loc in (a, *self._coasts[a]):
                 touched |= self._fleet_prov[loc]
             self._border[a] = frozenset(touched)
-            self._seas[a] = frozenset(p for p in touched if self.may_convoy(p))
+            # A convoy runs along two-way fleet edges only: a one-way edge carries no army.
+            links = {
+                self._province_of[n]
+                for loc in (a, *self._coasts[a])
+                for n in self._fleet[loc]
+                if loc in self._fleet[n]
+            }
+            self._links[a] = frozenset(links)
+            links |= {n for n in self._army[a] if a in self._army[n]}
+            self._seas[a] = frozenset(p for p in links if self.may_convoy(p))
+        #: Whether some edge can be crossed one way only (``army_one_way``, ``fleet_one_way``).
+        self.one_way: bool = any(
+            a not in self._army[b] for a, ns in self._army.items() for b in ns
+        ) or any(a not in self._fleet[b] for a, ns in self._fleet.items() for b in ns)
 
         self._names = self._build_names()
 
@@ -637,9 +686,18 @@ class Map:
     def sea_neighbours(self, prov: str) -> frozenset[str]:
         """The provinces a fleet may convoy from (:meth:`may_convoy`: seas and ports) bordering
         ``prov`` along any of its coasts (where a convoy can start or end: an army in Bulgaria may
-        board in the Black Sea or the Aegean)."""
+        board in the Black Sea or the Aegean); two-way borders only (:meth:`convoy_links`)."""
         try:
             return self._seas[self._province_of[prov]]
+        except KeyError:
+            raise MapError(f"unknown province {prov!r}") from None
+
+    def convoy_links(self, prov: str) -> frozenset[str]:
+        """The provinces a convoy may pass to from ``prov``: those joined to it by a fleet edge
+        both ways (a one-way edge, ``fleet_one_way``, carries no army); the links of every
+        convoy chain."""
+        try:
+            return self._links[self._province_of[prov]]
         except KeyError:
             raise MapError(f"unknown province {prov!r}") from None
 

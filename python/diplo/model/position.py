@@ -31,8 +31,8 @@ class PositionError(ValueError):
 # ASCII digits only: a phase written with other digits (full-width, Arabic-Indic) is refused.
 # A year is written without leading zeros (diplo's names, ``S1M``) or with exactly four digits
 # (MILA's names, ``S0001M``); both read the same phase, which diplo writes in its own form.
-_PHASE = re.compile(r"^([SFW])([1-9][0-9]{0,5}|0[0-9]{3})([MRA])$", re.ASCII)
-_ZEROS = re.compile(r"^[SFW]0[0-9]*[MRA]$", re.ASCII)
+_PHASE = re.compile(r"^([SFW])(0|[1-9][0-9]{0,5}|0[0-9]{3})([MRA])$", re.ASCII)
+_ZEROS = re.compile(r"^[SFW]0[0-9]+[MRA]$", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -82,16 +82,12 @@ class _Geometry:
             for p in game_map.provinces
             if game_map.is_coastal(p) and game_map.sea_neighbours(p)
         }
+        # Two-way links only (Map.convoy_links): a one-way fleet edge carries no army.
         self.sea_adj: dict[str, frozenset[str]] = {
-            s: frozenset(n for n in game_map.fleet_neighbours(s) if n in seas) for s in seas
+            s: frozenset(n for n in game_map.convoy_links(s) if n in seas) for s in seas
         }
         self.sea_shores: dict[str, frozenset[str]] = {
-            s: frozenset(
-                game_map.province_of(n)
-                for n in game_map.fleet_neighbours(s)
-                if game_map.province_of(n) in self.shore_seas
-            )
-            for s in seas
+            s: frozenset(n for n in game_map.convoy_links(s) if n in self.shore_seas) for s in seas
         }
         self.tables: OrderedDict[frozenset[str], ConvoyTable] = OrderedDict()
         #: Whether minimal routes are listed on this map (few enough chains), see the module

@@ -208,7 +208,7 @@ class _MovementResolver:
             if here in goal:
                 return True
             for other in fleets:
-                if other not in seen and other in self.map.fleet_neighbours(here):
+                if other not in seen and other in self.map.convoy_links(here):
                     seen.add(other)
                     frontier.append(other)
         return False
@@ -242,7 +242,7 @@ class _MovementResolver:
             if fleet in goal:
                 return True
             for other in fleets:
-                if other not in seen and other in self.map.fleet_neighbours(fleet):
+                if other not in seen and other in self.map.convoy_links(fleet):
                     seen.add(other)
                     frontier.append(other)
         return False
@@ -258,7 +258,7 @@ class _MovementResolver:
             while frontier:
                 here = frontier.pop()
                 for other in fleets:
-                    if other not in seen and other in self.map.fleet_neighbours(here):
+                    if other not in seen and other in self.map.convoy_links(here):
                         seen.add(other)
                         frontier.append(other)
             return seen
@@ -281,7 +281,7 @@ class _MovementResolver:
             while frontier:
                 here = frontier.pop()
                 for other in others:
-                    if other not in seen and other in self.map.fleet_neighbours(here):
+                    if other not in seen and other in self.map.convoy_links(here):
                         seen.add(other)
                         frontier.append(other)
             if not any(f in goal for f in seen):

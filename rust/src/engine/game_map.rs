@@ -241,16 +241,26 @@ impl<M: Mask> GameMap<M> {
         }
         let carriers = seas | ports;
         let mut border = army_adj.clone();
-        // Per province, where a fleet on any of its locations could move (provinces).
-        let mut fleet_from = vec![M::ZERO; p];
         for (loc, &prov) in prov_of.iter().enumerate() {
             border[prov as usize] |= fleet_reach[loc];
-            fleet_from[prov as usize] |= fleet_reach[loc];
+        }
+        // Per province, the provinces a convoy may pass to: fleet edges crossed both ways (a
+        // one-way edge carries no army, `diplo.model.map.Map.convoy_links`).
+        let mut fleet_from = vec![M::ZERO; p];
+        for (loc, &prov) in prov_of.iter().enumerate() {
+            for n in Bits(fleet_adj[loc]) {
+                if has(fleet_adj[n], loc) {
+                    fleet_from[prov as usize] |= M::bit(prov_of[n] as usize);
+                }
+            }
         }
         let mut shore_seas = vec![M::ZERO; p];
         let mut shores = M::ZERO;
         for q in 0..p {
-            let s = border[q] & carriers & !M::bit(q);
+            let army_both = Bits(army_adj[q])
+                .filter(|&n| has(army_adj[n], q))
+                .fold(M::ZERO, |m, n| m | M::bit(n));
+            let s = (army_both | fleet_from[q]) & carriers & !M::bit(q);
             if kind[q] == COAST && !s.is_zero() {
                 shore_seas[q] = s;
                 shores |= M::bit(q);

@@ -17,7 +17,7 @@ pub const RETREATS: u8 = 1;
 pub const ADJUSTMENTS: u8 = 2;
 
 /// The years a state may be built in (`diplo.model.limits.MIN_YEAR..=MAX_YEAR`).
-pub const MIN_YEAR: u32 = 1;
+pub const MIN_YEAR: u32 = 0;
 pub const MAX_YEAR: u32 = 9_999;
 
 /// A unit: owner, type and exact location. `power == NO_POWER` is "no unit".

@@ -164,7 +164,7 @@ mod tests {
                 assert!(seen.insert(retreat_key(7, loc as usize, o)));
             }
         }
-        for year in 1..=9999 {
+        for year in 0..=9999 {
             for (s, k) in [(0, 0), (0, 1), (1, 0), (1, 1), (2, 2)] {
                 assert!(seen.insert(phase_key(7, year, s, k)));
             }

@@ -62,8 +62,9 @@ impl CompiledMap {
     /// * `army_adj` — per province, the provinces an army there can move to.
     /// * `fleet_adj` — per location, the locations a fleet there can move to.
     ///
-    /// Rejects indices out of range, asymmetric or self-referencing edges, army edges touching a
-    /// sea, and fleet edges touching a bare split-coast province (a fleet there stands on a coast).
+    /// Rejects indices out of range, self-referencing edges, army edges touching a sea, and fleet
+    /// edges touching a bare split-coast province (a fleet there stands on a coast). An edge
+    /// listed one way only is a one-way edge: units cross it that way, convoys never.
     pub fn new(
         loc_province: Vec<u16>,
         province_is_sea: Vec<bool>,
@@ -140,15 +141,6 @@ impl CompiledMap {
             sorted.dedup();
             army_lists.push(sorted);
         }
-        for (a, list) in army_lists.iter().enumerate() {
-            for &b in list {
-                if !army_matrix.get(b as usize, a) {
-                    return Err(format!(
-                        "army edge {a}-{b} is not symmetric (army_adj[{b}] lacks {a})"
-                    ));
-                }
-            }
-        }
 
         let mut fleet_matrix = BitMatrix::new(l);
         let mut convoy_link = BitMatrix::new(p);
@@ -177,19 +169,18 @@ impl CompiledMap {
                     }
                 }
                 fleet_matrix.set(a, b);
-                convoy_link.set(pa, pb);
                 sorted.push(b as u16);
             }
             sorted.sort_unstable();
             sorted.dedup();
             fleet_lists.push(sorted);
         }
+        // A convoy runs along edges a fleet may cross both ways: a one-way edge (godip's
+        // northseawars) carries no army (`diplo.model.map.Map.convoy_links`).
         for (a, list) in fleet_lists.iter().enumerate() {
             for &b in list {
-                if !fleet_matrix.get(b as usize, a) {
-                    return Err(format!(
-                        "fleet edge {a}-{b} is not symmetric (fleet_adj[{b}] lacks {a})"
-                    ));
+                if fleet_matrix.get(b as usize, a) {
+                    convoy_link.set(loc_province[a] as usize, loc_province[b as usize] as usize);
                 }
             }
         }
@@ -327,15 +318,15 @@ mod tests {
 
     #[test]
     fn rejects_bad_maps() {
-        // Asymmetric army edge.
-        let e = CompiledMap::new(
+        // A one-way army edge is taken: the army crosses it one way only.
+        let m = CompiledMap::new(
             vec![0, 1],
             vec![false; 2],
             vec![vec![1], vec![]],
             vec![vec![], vec![]],
         )
-        .unwrap_err();
-        assert!(e.contains("not symmetric"), "{e}");
+        .unwrap();
+        assert!(m.army_neighbours(0) == [1] && m.army_neighbours(1).is_empty());
         // Out of range.
         let e = CompiledMap::new(
             vec![0, 1],
