@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
 import pytest
 
 from diplo.model.map import map_named
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # name: (powers, provinces, centres, victory), read from godip's Go source.
 GODIP_COUNTS = {
@@ -56,3 +63,86 @@ def test_an_unknown_variant_name_lists_the_close_names() -> None:
     with pytest.raises(MapError) as far:
         load_map("zzzz")
     assert "close names" not in str(far.value)
+
+
+def _importer() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "godip_import", ROOT / "tools" / "godip_import.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["godip_import"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# A made-up variant in godip's builder style: an island port, a river coast reached from inland,
+# a sea edge flagged into a land province (godip moves a fleet only where the destination is sea).
+_GO_SOURCE = (
+    """
+const (
+\tNorth godip.Nation = "North Land"
+)
+var newPhase = phase.Generator(hundred.BuildAnywhereParser, classical.AdjustSCs)
+func Phase(year int, season godip.Season, typ godip.PhaseType) godip.Phase {
+\treturn newPhase(year, season, typ)
+}
+var V = common.Variant{
+\tPhase: Phase,
+\tSoloWinner: common.SCCountWinner(2),
+}
+func Blank(phase godip.Phase) *state.State {
+\treturn state.New(Graph(), phase, classical.BackupRule, nil, nil)
+}
+func Start() (result *state.State, err error) {
+\tresult = Blank(Phase(1805, godip.Spring, godip.Movement))
+\tif err = result.SetUnits(map[godip.Province]godip.Unit{
+\t\t"abc": godip.Unit{godip.Army, North},
+\t}); err != nil {
+\t\treturn
+\t}
+\tresult.SetSupplyCenters(map[godip.Province]godip.Nation{
+\t\t"abc": North,
+\t})
+\treturn
+}
+func Graph() *graph.Graph {
+\treturn graph.New().
+\t\t// abc
+\t\tProv("abc").Conn("riv", godip.Land).Conn("sea", godip.Sea).Conn("isl", godip.Sea)"""
+    """.Flag(godip.Coast...).SC(North).
+\t\t// Riverland
+\t\tProv("riv").Conn("abc", godip.Land).Conn("sea", godip.Land).Flag(godip.Land).SC(godip.Neutral).
+\t\tProv("riv/river").Conn("sea", godip.Sea).Flag(godip.Sea).
+\t\t// Sea
+\t\tProv("sea").Conn("abc", godip.Sea).Conn("riv", godip.Sea).Conn("riv/river", godip.Sea)"""
+    """.Conn("isl", godip.Sea).Flag(godip.Sea).
+\t\tProv("isl").Conn("sea", godip.Sea).Conn("abc", godip.Sea).Flag(godip.Archipelago...).
+\t\tDone()
+}
+var provinceLongNames = map[godip.Province]string{
+\t"abc": "Abcland",
+\t"isl": "Isla",
+}
+"""
+)
+
+
+def test_the_importer_reads_godip_terrain_as_godip_moves_units() -> None:
+    gi = _importer()
+    v = gi.parse_variant("made_up", _GO_SOURCE)
+    assert gi.assess(v) == []
+    assert v.phase == (1805, "Spring", "Movement") and v.anywhere and not v.neutral_orders
+    # riv is land: sea -> riv is flagged Sea but no fleet can enter it, nor an army leave
+    # riv for the sea; the river coast is a fleet's.
+    assert v.army == {("abc", "riv")}
+    assert v.fleet == {("abc", "sea"), ("isl", "sea"), ("abc", "isl"), ("riv/river", "sea")}
+    assert v.ports == {"isl"} and v.provinces["isl"] == "coast"
+    doc = gi.to_json(v, "0" * 40)
+    assert list(doc["powers"]) == ["NORTH_LAND"] and doc["rules"] == {"build_sites": "any"}
+    provinces = {p["abbr"]: p for p in doc["provinces"]}
+    assert provinces["RIV"]["coasts"] == ["RIVER"] and provinces["RIV"]["type"] == "coast"
+    assert provinces["ISL"]["port"] and provinces["ISL"]["name"] == "Isla"
+    assert provinces["ABC"]["name"] == "Abcland"  # the comment only repeats the id
+    assert provinces["RIV"]["name"] == "Riverland"
+    assert doc["first_phase"] == "S1805M"
