@@ -19,6 +19,7 @@ GODIP_COUNTS = {
     "coldwar": (2, 90, 27, 17),
     "year1908": (7, 87, 40, 18),
     "youngstownredux": (10, 183, 81, 28),
+    "ancientmediterranean": (5, 79, 34, 18),
 }
 
 
@@ -146,3 +147,22 @@ def test_the_importer_reads_godip_terrain_as_godip_moves_units() -> None:
     assert provinces["ABC"]["name"] == "Abcland"  # the comment only repeats the id
     assert provinces["RIV"]["name"] == "Riverland"
     assert doc["first_phase"] == "S1805M"
+
+
+def test_ancientmediterranean_is_ancmed_under_godips_three_names() -> None:
+    godip, mila = map_named("ancientmediterranean"), map_named("ancmed")
+    rename = {"SII": "SIN", "THE": "THB", "TYS": "TYN"}
+
+    def ours(loc: str) -> str:
+        return rename.get(loc, loc)
+
+    assert sorted(ours(p) for p in godip.provinces) == sorted(mila.provinces)
+    for loc in godip.locations:
+        assert {ours(n) for n in godip.army_neighbours(loc)} == mila.army_neighbours(ours(loc))
+        assert {ours(n) for n in godip.fleet_neighbours(loc)} == mila.fleet_neighbours(ours(loc))
+    for power in mila.powers:
+        assert {ours(h) for h in godip.homes[power]} == set(mila.homes[power])
+        assert {(k, ours(loc)) for k, loc in godip.starting_units[power]} == set(
+            mila.starting_units[power]
+        )
+    assert godip.provinces["BAL"].is_port and godip.first_phase == mila.first_phase == "S1M"

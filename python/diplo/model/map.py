@@ -61,6 +61,7 @@ SHIPPED_MAPS = (
     "coldwar",
     "year1908",
     "youngstownredux",
+    "ancientmediterranean",
 )
 #: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
 MAP_ALIASES: dict[str, str] = {
