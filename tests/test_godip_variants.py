@@ -20,6 +20,7 @@ GODIP_COUNTS = {
     "year1908": (7, 87, 40, 18),
     "youngstownredux": (10, 183, 81, 28),
     "ancientmediterranean": (5, 79, 34, 18),
+    "vietnamwar": (5, 53, 25, 15),
 }
 
 
@@ -166,3 +167,40 @@ def test_ancientmediterranean_is_ancmed_under_godips_three_names() -> None:
             mila.starting_units[power]
         )
     assert godip.provinces["BAL"].is_port and godip.first_phase == mila.first_phase == "S1M"
+
+
+def test_vietnamwar_fleets_sail_the_mekong_as_godip_lets_them() -> None:
+    game_map = map_named("vietnamwar")
+    assert game_map.coasts_of("MEO") == ("MEO/RIVER", "MEO/WC")
+    assert game_map.coasts_of("XUY") == ("XUY/EC", "XUY/WC")
+    # godip: meo/river joins xuy/ec and pak; pak and ubo are coastal along the river, no sea near.
+    assert game_map.fleet_neighbours("MEO/RIVER") == {"XUY/EC", "PAK"}
+    assert game_map.fleet_neighbours("PAK") == {"MEO/RIVER", "UBO"}
+    assert game_map.fleet_neighbours("UBO") == {"PAK"}
+    # godip flags med -> xuy, soa -> xuy, cgo -> xuy and cgo -> meo as sea edges into the land
+    # province itself, where no fleet can stand: they are no moves.
+    assert "XUY" not in game_map.fleet_neighbours("MED")
+    assert "MEO" not in game_map.fleet_neighbours("CGO")
+    assert game_map.army_neighbours("PAK") >= {"MEO", "UBO"}
+    assert game_map.lookup("meo/river") == game_map.lookup("Mekong (river)") == "MEO/RIVER"
+    assert game_map.powers == ("CAMBODIA", "LAOS", "NORTH_VIETNAM", "SOUTH_VIETNAM", "THAILAND")
+    assert game_map.first_phase == "S1955M"
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+def test_two_fleets_bounce_on_the_mekong_and_a_support_from_pakxe_carries_one(backend: str) -> None:
+    from diplo.api.phase import process_phase
+    from diplo.model.position import Piece, Position
+
+    start = Position.initial(map_named("vietnamwar"))
+    units = {p: u for p, u in start.units.items() if p not in ("PAK", "MEO")}
+    units["PAK"] = Piece("LAOS", "F", "PAK")
+    units["XUY"] = Piece("SOUTH_VIETNAM", "F", "XUY/EC")
+    position = start.with_changes(units=units)
+    orders = {"LAOS": ["F PAK - meo/river"], "SOUTH_VIETNAM": ["F XUY/EC - MEO/RIVER"]}
+    bounced = process_phase(position, orders, backend).next
+    assert bounced.units["PAK"].loc == "PAK" and bounced.units["XUY"].loc == "XUY/EC"
+    orders["LAOS"] = ["F PAK S F XUY/EC - MEO/RIVER"]
+    after = process_phase(position, orders, backend).next
+    assert after.units["MEO"] == Piece("SOUTH_VIETNAM", "F", "MEO/RIVER")
+    assert after.units["PAK"].loc == "PAK"

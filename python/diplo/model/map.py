@@ -62,6 +62,7 @@ SHIPPED_MAPS = (
     "year1908",
     "youngstownredux",
     "ancientmediterranean",
+    "vietnamwar",
 )
 #: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
 MAP_ALIASES: dict[str, str] = {
