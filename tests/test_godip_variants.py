@@ -21,6 +21,7 @@ GODIP_COUNTS = {
     "youngstownredux": (10, 183, 81, 28),
     "ancientmediterranean": (5, 79, 34, 18),
     "vietnamwar": (5, 53, 25, 15),
+    "unconstitutional": (6, 87, 35, 18),
 }
 
 
@@ -204,3 +205,22 @@ def test_two_fleets_bounce_on_the_mekong_and_a_support_from_pakxe_carries_one(ba
     after = process_phase(position, orders, backend).next
     assert after.units["MEO"] == Piece("SOUTH_VIETNAM", "F", "MEO/RIVER")
     assert after.units["PAK"].loc == "PAK"
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+def test_unconstitutional_builds_in_a_captured_centre_as_godips_own_test_does(backend: str) -> None:
+    """godip's TestBuildAnywhere: New York, holding Turks and Caicos, builds a fleet there."""
+    from diplo.api.phase import process_phase
+    from diplo.model.position import Phase, Piece, Position
+
+    game_map = map_named("unconstitutional")
+    assert game_map.rules.build_sites == "any" and game_map.first_phase == "S1805M"
+    assert "TUR" not in game_map.homes["NEW_YORK"]
+    start = Position.initial(game_map)
+    position = start.with_changes(
+        phase=Phase.parse("W1805A"),
+        units={p: u for p, u in start.units.items() if p != "NYC"},
+        centers={**start.centers, "TUR": "NEW_YORK"},
+    )
+    after = process_phase(position, {"NEW_YORK": ["F TUR B"]}, backend).next
+    assert after.units["TUR"] == Piece("NEW_YORK", "F", "TUR")

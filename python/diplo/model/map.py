@@ -63,6 +63,7 @@ SHIPPED_MAPS = (
     "youngstownredux",
     "ancientmediterranean",
     "vietnamwar",
+    "unconstitutional",
 )
 #: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
 MAP_ALIASES: dict[str, str] = {
