@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
 import pytest
 
 from diplo.model.map import map_named
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # name: (powers, provinces, centres, victory), read from godip's Go source.
 GODIP_COUNTS = {
@@ -13,6 +20,9 @@ GODIP_COUNTS = {
     "northseawars": (4, 31, 15, 8),
     "year1908": (7, 87, 40, 18),
     "youngstownredux": (10, 183, 81, 28),
+    "ancientmediterranean": (5, 79, 34, 18),
+    "vietnamwar": (5, 53, 25, 15),
+    "unconstitutional": (6, 87, 35, 18),
 }
 
 
@@ -105,3 +115,161 @@ def test_a_bad_one_way_edge_is_refused_with_its_field(edge: list[str], message: 
     data["fleet_one_way"] = [*data["fleet_one_way"], edge]
     with pytest.raises(MapError, match=message):
         Map.from_dict(data)
+
+
+def _importer() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "godip_import", ROOT / "tools" / "godip_import.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["godip_import"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# A made-up variant in godip's builder style: an island port, a river coast reached from inland,
+# a sea edge flagged into a land province (godip moves a fleet only where the destination is sea).
+_GO_SOURCE = (
+    """
+const (
+\tNorth godip.Nation = "North Land"
+)
+var newPhase = phase.Generator(hundred.BuildAnywhereParser, classical.AdjustSCs)
+func Phase(year int, season godip.Season, typ godip.PhaseType) godip.Phase {
+\treturn newPhase(year, season, typ)
+}
+var V = common.Variant{
+\tPhase: Phase,
+\tSoloWinner: common.SCCountWinner(2),
+}
+func Blank(phase godip.Phase) *state.State {
+\treturn state.New(Graph(), phase, classical.BackupRule, nil, nil)
+}
+func Start() (result *state.State, err error) {
+\tresult = Blank(Phase(1805, godip.Spring, godip.Movement))
+\tif err = result.SetUnits(map[godip.Province]godip.Unit{
+\t\t"abc": godip.Unit{godip.Army, North},
+\t}); err != nil {
+\t\treturn
+\t}
+\tresult.SetSupplyCenters(map[godip.Province]godip.Nation{
+\t\t"abc": North,
+\t})
+\treturn
+}
+func Graph() *graph.Graph {
+\treturn graph.New().
+\t\t// abc
+\t\tProv("abc").Conn("riv", godip.Land).Conn("sea", godip.Sea).Conn("isl", godip.Sea)"""
+    """.Flag(godip.Coast...).SC(North).
+\t\t// Riverland
+\t\tProv("riv").Conn("abc", godip.Land).Conn("sea", godip.Land).Flag(godip.Land).SC(godip.Neutral).
+\t\tProv("riv/river").Conn("sea", godip.Sea).Flag(godip.Sea).
+\t\t// Sea
+\t\tProv("sea").Conn("abc", godip.Sea).Conn("riv", godip.Sea).Conn("riv/river", godip.Sea)"""
+    """.Conn("isl", godip.Sea).Flag(godip.Sea).
+\t\tProv("isl").Conn("sea", godip.Sea).Conn("abc", godip.Sea).Flag(godip.Archipelago...).
+\t\tDone()
+}
+var provinceLongNames = map[godip.Province]string{
+\t"abc": "Abcland",
+\t"isl": "Isla",
+}
+"""
+)
+
+
+def test_the_importer_reads_godip_terrain_as_godip_moves_units() -> None:
+    gi = _importer()
+    v = gi.parse_variant("made_up", _GO_SOURCE)
+    assert gi.assess(v) == []
+    assert v.phase == (1805, "Spring", "Movement") and v.anywhere and not v.neutral_orders
+    # riv is land: sea -> riv is flagged Sea but no fleet can enter it, nor an army leave
+    # riv for the sea; the river coast is a fleet's.
+    assert v.army == {("abc", "riv")}
+    assert v.fleet == {("abc", "sea"), ("isl", "sea"), ("abc", "isl"), ("riv/river", "sea")}
+    assert v.ports == {"isl"} and v.provinces["isl"] == "coast"
+    doc = gi.to_json(v, "0" * 40)
+    assert list(doc["powers"]) == ["NORTH_LAND"] and doc["rules"] == {"build_sites": "any"}
+    provinces = {p["abbr"]: p for p in doc["provinces"]}
+    assert provinces["RIV"]["coasts"] == ["RIVER"] and provinces["RIV"]["type"] == "coast"
+    assert provinces["ISL"]["port"] and provinces["ISL"]["name"] == "Isla"
+    assert provinces["ABC"]["name"] == "Abcland"  # the comment only repeats the id
+    assert provinces["RIV"]["name"] == "Riverland"
+    assert doc["first_phase"] == "S1805M"
+
+
+def test_ancientmediterranean_is_ancmed_under_godips_three_names() -> None:
+    godip, mila = map_named("ancientmediterranean"), map_named("ancmed")
+    rename = {"SII": "SIN", "THE": "THB", "TYS": "TYN"}
+
+    def ours(loc: str) -> str:
+        return rename.get(loc, loc)
+
+    assert sorted(ours(p) for p in godip.provinces) == sorted(mila.provinces)
+    for loc in godip.locations:
+        assert {ours(n) for n in godip.army_neighbours(loc)} == mila.army_neighbours(ours(loc))
+        assert {ours(n) for n in godip.fleet_neighbours(loc)} == mila.fleet_neighbours(ours(loc))
+    for power in mila.powers:
+        assert {ours(h) for h in godip.homes[power]} == set(mila.homes[power])
+        assert {(k, ours(loc)) for k, loc in godip.starting_units[power]} == set(
+            mila.starting_units[power]
+        )
+    assert godip.provinces["BAL"].is_port and godip.first_phase == mila.first_phase == "S1M"
+
+
+def test_vietnamwar_fleets_sail_the_mekong_as_godip_lets_them() -> None:
+    game_map = map_named("vietnamwar")
+    assert game_map.coasts_of("MEO") == ("MEO/RIVER", "MEO/WC")
+    assert game_map.coasts_of("XUY") == ("XUY/EC", "XUY/WC")
+    # godip: meo/river joins xuy/ec and pak; pak and ubo are coastal along the river, no sea near.
+    assert game_map.fleet_neighbours("MEO/RIVER") == {"XUY/EC", "PAK"}
+    assert game_map.fleet_neighbours("PAK") == {"MEO/RIVER", "UBO"}
+    assert game_map.fleet_neighbours("UBO") == {"PAK"}
+    # godip flags med -> xuy, soa -> xuy, cgo -> xuy and cgo -> meo as sea edges into the land
+    # province itself, where no fleet can stand: they are no moves.
+    assert "XUY" not in game_map.fleet_neighbours("MED")
+    assert "MEO" not in game_map.fleet_neighbours("CGO")
+    assert game_map.army_neighbours("PAK") >= {"MEO", "UBO"}
+    assert game_map.lookup("meo/river") == game_map.lookup("Mekong (river)") == "MEO/RIVER"
+    assert game_map.powers == ("CAMBODIA", "LAOS", "NORTH_VIETNAM", "SOUTH_VIETNAM", "THAILAND")
+    assert game_map.first_phase == "S1955M"
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+def test_two_fleets_bounce_on_the_mekong_and_a_support_from_pakxe_carries_one(backend: str) -> None:
+    from diplo.api.phase import process_phase
+    from diplo.model.position import Piece, Position
+
+    start = Position.initial(map_named("vietnamwar"))
+    units = {p: u for p, u in start.units.items() if p not in ("PAK", "MEO")}
+    units["PAK"] = Piece("LAOS", "F", "PAK")
+    units["XUY"] = Piece("SOUTH_VIETNAM", "F", "XUY/EC")
+    position = start.with_changes(units=units)
+    orders = {"LAOS": ["F PAK - meo/river"], "SOUTH_VIETNAM": ["F XUY/EC - MEO/RIVER"]}
+    bounced = process_phase(position, orders, backend).next
+    assert bounced.units["PAK"].loc == "PAK" and bounced.units["XUY"].loc == "XUY/EC"
+    orders["LAOS"] = ["F PAK S F XUY/EC - MEO/RIVER"]
+    after = process_phase(position, orders, backend).next
+    assert after.units["MEO"] == Piece("SOUTH_VIETNAM", "F", "MEO/RIVER")
+    assert after.units["PAK"].loc == "PAK"
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+def test_unconstitutional_builds_in_a_captured_centre_as_godips_own_test_does(backend: str) -> None:
+    """godip's TestBuildAnywhere: New York, holding Turks and Caicos, builds a fleet there."""
+    from diplo.api.phase import process_phase
+    from diplo.model.position import Phase, Piece, Position
+
+    game_map = map_named("unconstitutional")
+    assert game_map.rules.build_sites == "any" and game_map.first_phase == "S1805M"
+    assert "TUR" not in game_map.homes["NEW_YORK"]
+    start = Position.initial(game_map)
+    position = start.with_changes(
+        phase=Phase.parse("W1805A"),
+        units={p: u for p, u in start.units.items() if p != "NYC"},
+        centers={**start.centers, "TUR": "NEW_YORK"},
+    )
+    after = process_phase(position, {"NEW_YORK": ["F TUR B"]}, backend).next
+    assert after.units["TUR"] == Piece("NEW_YORK", "F", "TUR")

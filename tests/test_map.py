@@ -659,6 +659,8 @@ DAMAGES: list[tuple[str, Any, str]] = [
     ("coasts on an inland province", _set("PAR", "coasts", ["NC", "SC"]), "PAR"),
     ("coasts on a sea", _set("ENG", "coasts", ["NC"]), "ENG"),
     ("bad coast code", _set("SPA", "coasts", ["north", "SC"]), "north"),
+    ("coast code too long", _set("SPA", "coasts", ["NORTHERNMOST", "SC"]), "NORTHERNMOST"),
+    ("one-letter coast code", _set("SPA", "coasts", ["N", "SC"]), "'N'"),
     ("bad type", _set("PAR", "type", "mountain"), "mountain"),
     ("bad centre flag", _set("PAR", "center", "yes"), "PAR"),
     ("unknown province key", _set("PAR", "centre", True), "centre"),
@@ -719,3 +721,24 @@ def test_unknown_top_level_key_is_rejected() -> None:
     data["fleet_edge"] = []
     with pytest.raises(MapError, match="fleet_edge"):
         Map.from_dict(data)
+
+
+def test_a_coast_code_may_be_a_word() -> None:
+    """godip's vietnamwar names the Mekong's river coast ``river``: a coast code of more than two
+    letters is read, written and looked up as the compass codes are."""
+    data = raw()
+    spa = next(p for p in data["provinces"] if p["abbr"] == "SPA")
+    spa["coasts"] = ["NC", "RIVER"]
+    for edge in data["fleet_edges"]:
+        edge[:] = [loc.replace("SPA/SC", "SPA/RIVER") for loc in edge]
+    game_map = Map.from_dict(data)
+    assert game_map.coasts_of("SPA") == ("SPA/NC", "SPA/RIVER")
+    assert game_map.fleet_neighbours("SPA/RIVER") == {"MAR", "LYO", "WES", "MAO", "POR"}
+    for text in ("SPA/RIVER", "spa/river", "Spain (river)", "spa(RIVER)"):
+        assert game_map.lookup(text) == "SPA/RIVER"
+    assert game_map.lookup("spa/nc") == "SPA/NC"
+    with pytest.raises(MapError, match="has no SC coast"):
+        game_map.lookup("spa/sc")
+    with pytest.raises(MapError, match="has no DELTA coast"):
+        game_map.lookup("spa/delta")
+    assert Map.from_dict(game_map.to_dict()).to_dict() == game_map.to_dict()

@@ -18,7 +18,7 @@ One JSON file per variant is written, ``<variant>.json``::
 
 Units, centres and orders are written in diplo's notation (``A PAR - BUR``, ``F NTH C A LON -
 BEL``, ``A PAR R BUR``, ``A PAR B``, ``F KIE D``); powers as the map importer names them (godip's
-nation upper-cased). Usage::
+nation upper-cased, ``_`` for a space). Usage::
 
     python3 tools/godip_games.py GODIP_REPO --out tests/godip_games [--only coldwar pure]
 """
@@ -107,6 +107,11 @@ def parse_game(text: str, where: str) -> list[Phase]:
     return phases
 
 
+def _power(nation: str) -> str:
+    """A godip nation as the map importer names the power: upper case, ``_`` for a space."""
+    return nation.upper().replace(" ", "_")
+
+
 def _unit_text(kind: str, loc: str) -> str:
     return f"{kind} {loc.upper()}"
 
@@ -167,7 +172,7 @@ def convert_order(line: str, phase: Phase, where: str) -> tuple[str, str]:
 def _by_power(units: dict[str, tuple[str, str, str]]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for power, kind, loc in units.values():
-        out.setdefault(power.upper(), []).append(_unit_text(kind, loc))
+        out.setdefault(_power(power), []).append(_unit_text(kind, loc))
     return {p: sorted(us) for p, us in sorted(out.items())}
 
 
@@ -178,10 +183,10 @@ def phase_json(phase: Phase, where: str) -> dict[str, object]:
         power, text = convert_order(line, phase, f"{where} ({phase.godip_phase})")
         if not text:
             continue
-        orders.setdefault(power.upper(), []).append(text)
+        orders.setdefault(_power(power), []).append(text)
     centers: dict[str, list[str]] = {}
     for loc, power in phase.centers.items():
-        centers.setdefault(power.upper(), []).append(loc.upper())
+        centers.setdefault(_power(power), []).append(loc.upper())
     out: dict[str, object] = {
         "godip_phase": phase.godip_phase,
         "units": _by_power(phase.units),

@@ -3,7 +3,7 @@
 Reads each variant's Go source from a godip checkout or bare repository,
 parses the graph builder calls (Prov/Conn/Flag/SC), the starting units and
 supply centres, the nations and the start phase, and prints a table:
-variant, provinces, centres, powers, status.  Writing map JSON is not yet done.
+variant, provinces, centres, powers, status; `--write DIR --only NAME...` writes map JSON.
 
 The parser is this project's own; no godip code is copied.
 """
@@ -25,7 +25,16 @@ _CALL = re.compile(r"\.(\w+)\(([^)]*)\)")
 _UNIT = re.compile(r'"([\w/]+)":\s*godip\.Unit\{godip\.(Army|Fleet),\s*([\w.]+)\}')
 _VICTORY = re.compile(r"SCCountWinner\((\d+)\)")
 _SC = re.compile(r'"(\w+)":\s*(\w+),')
-_PHASE = re.compile(r"NewPhase\((\d+),\s*godip\.(\w+),\s*godip\.(\w+)\)")
+_PHASE = re.compile(r"\b(?:NewPhase|Phase)\((\d+),\s*godip\.(\w+),\s*godip\.(\w+)\)")
+# godip's classical phases with its build-anywhere parser (any vacant owned centre), as
+# unconstitutional, sengoku and westernworld901 make them: diplo's build_sites="any".
+_ANYWHERE_PHASE = re.compile(
+    r"newPhase\s*=\s*phase\.Generator\(hundred\.BuildAnywhereParser,\s*classical\.AdjustSCs\)"
+)
+_PLAIN_PHASE = re.compile(
+    r"Phase:\s*(?:classical\.NewPhase|newPhase),|return newPhase\(year, season, typ\)\n\}"
+)
+_LONG_NAME = re.compile(r'"(\w+)":\s*"([^"]+)"')
 _NATION = re.compile(r'(\w+)\s+godip\.Nation\s*=\s*"([^"]+)"')
 
 
@@ -41,6 +50,7 @@ class Variant:
     one_way: int = 0
     army_one_way: set[tuple[str, str]] = field(default_factory=set)
     fleet_one_way: set[tuple[str, str]] = field(default_factory=set)
+    ports: set[str] = field(default_factory=set)  # convoyable coastal provinces
     homes: dict[str, str] = field(default_factory=dict)  # prov -> nation ("" neutral)
     units: dict[str, tuple[str, str]] = field(default_factory=dict)
     owners: dict[str, str] = field(default_factory=dict)
@@ -49,6 +59,7 @@ class Variant:
     victory: int = 0
     anywhere: bool = False
     own_calendar: bool = False
+    neutral_orders: bool = False  # its state orders neutral units (godip's NeutralOrders)
     derived: bool = False
 
 
@@ -60,9 +71,26 @@ def _git(repo: str, *args: str) -> str:
 
 
 def _terrain(flags: str) -> set[str]:
+    """The terrain flags of a godip flag list (``Coast...`` is land and sea; ``Archipelago...``
+    is land and sea and convoyable: a port, such as ancientmediterranean's Baleares)."""
+    if "Archipelago" in flags:
+        return {"Land", "Sea", "Convoyable"}
     if "Coast" in flags:
         return {"Land", "Sea"}
-    return {f for f in ("Land", "Sea") if f in flags}
+    return {f for f in ("Land", "Sea", "Convoyable") if f in flags}
+
+
+def _passable(
+    conns: dict[tuple[str, str], set[str]], flags: dict[str, set[str]], kind: str
+) -> set[tuple[str, str]]:
+    """The directed moves godip allows a unit of terrain ``kind`` (Land: army, Sea: fleet): its
+    ``HasEdge`` wants the edge flagged so and the destination (province or coast) flagged so;
+    a unit stands only where its terrain is flagged."""
+    return {
+        (a, b)
+        for (a, b), t in conns.items()
+        if kind in t and kind in flags.get(a, set()) and kind in flags.get(b, set())
+    }
 
 
 def parse_variant(name: str, source: str) -> Variant:
@@ -71,34 +99,46 @@ def parse_variant(name: str, source: str) -> Variant:
     consts = {c: n for c, n in _NATION.findall(source)}
     v.nations = consts
     conns: dict[tuple[str, str], set[str]] = {}
+    flags: dict[str, set[str]] = {}
     for comment, prov, calls in _PROV.findall(source):
         base = prov.split("/")[0]
         if comment and "/" not in prov:
             v.names[base] = comment.strip()
         for call, arg in _CALL.findall(calls):
             if call == "Conn":
-                dest, _, flags = arg.partition(",")
-                conns[(prov, dest.strip().strip('"'))] = _terrain(flags)
-            elif call == "Flag" and "/" not in prov:
+                dest, _, edge = arg.partition(",")
+                conns[(prov, dest.strip().strip('"'))] = _terrain(edge)
+            elif call == "Flag":
                 t = _terrain(arg)
-                kind = "land" if "Land" in t else "sea"
-                v.provinces[base] = "coast" if t == {"Land", "Sea"} else kind
+                flags[prov] = t
+                if "/" not in prov:
+                    kind = "land" if "Land" in t else "sea"
+                    v.provinces[base] = "coast" if {"Land", "Sea"} <= t else kind
+                    if "Convoyable" in t:
+                        v.ports.add(base)
             elif call == "SC":
                 nat = arg.strip()
                 v.homes[base] = "" if "Neutral" in nat else consts.get(nat, nat)
-    bases = {(a.split("/")[0], b.split("/")[0]) for a, b in conns}
-    for (a, b), t in conns.items():
-        if (b.split("/")[0], a.split("/")[0]) not in bases:
-            v.one_way += 1
-            if "Land" in t:
-                v.army_one_way.add((a.split("/")[0], b.split("/")[0]))
-            if "Sea" in t:
-                v.fleet_one_way.add((a, b))
-            continue
-        if "Land" in t:
-            v.army.add(tuple(sorted((a.split("/")[0], b.split("/")[0]))))  # type: ignore[arg-type]
-        if "Sea" in t:
-            v.fleet.add(tuple(sorted((a, b))))  # type: ignore[arg-type]
+    for kind, edges in (("Land", v.army), ("Sea", v.fleet)):
+        moves = _passable(conns, flags, kind)
+        for a, b in moves:
+            if (b, a) not in moves:
+                v.one_way += 1
+                if kind == "Land":
+                    v.army_one_way.add((a.split("/")[0], b.split("/")[0]))
+                else:
+                    v.fleet_one_way.add((a, b))
+            elif kind == "Land":
+                edges.add(tuple(sorted((a.split("/")[0], b.split("/")[0]))))  # type: ignore[arg-type]
+            else:
+                edges.add(tuple(sorted((a, b))))  # type: ignore[arg-type]
+    # Where the comment above a Prov is missing or only repeats the id (ancientmediterranean's
+    # "// bal"), godip's own long name (its ProvinceLongNames) names the province.
+    m = re.search(r"provinceLongNames\s*=\s*map\[godip\.Province\]string\{(.*?)\n\}", source, re.S)
+    if m:
+        for prov, long_name in _LONG_NAME.findall(m.group(1)):
+            if prov in v.provinces and v.names.get(prov, prov).lower() == prov:
+                v.names[prov] = long_name
     m = re.search(r"SetUnits\(map\[godip\.Province\]godip\.Unit\{(.*?)\}\)", source, re.S)
     if m:
         for prov, kind, nat in _UNIT.findall(m.group(1)):
@@ -110,8 +150,13 @@ def parse_variant(name: str, source: str) -> Variant:
     m = _VICTORY.search(source)
     if m:
         v.victory = int(m.group(1))
-    v.anywhere = "godip.Anywhere: true" in source
-    v.own_calendar = not re.search(r"Phase:\s*classical\.NewPhase", source)
+    anywhere_phase = _ANYWHERE_PHASE.search(source) is not None
+    v.anywhere = "godip.Anywhere: true" in source or anywhere_phase
+    classical_phase = re.search(r"Phase:\s*classical\.NewPhase", source) is not None
+    v.own_calendar = not (classical_phase or (anywhere_phase and bool(_PLAIN_PHASE.search(source))))
+    # The last argument of state.New orders neutral units (westernworld901 builds and holds them);
+    # unconstitutional defines such a function but passes nil: it has no neutral units.
+    v.neutral_orders = re.search(r"state\.New\([^\n]*,\s*(?!nil\))[\w.]+\)\n", source) is not None
     v.derived = not v.provinces
     m = _PHASE.search(source)
     if m:
@@ -126,10 +171,8 @@ def assess(v: Variant) -> list[str]:
     needs = []
     if v.own_calendar:
         needs.append("own phase code (review: calendar or build rules)")
-    if any(u[1] == "godip.Neutral" for u in v.units.values()):
+    if v.neutral_orders or any(u[1] == "godip.Neutral" for u in v.units.values()):
         needs.append("neutral units")
-    if v.anywhere:
-        needs.append("builds anywhere")
     if v.units and not v.victory:
         needs.append("victory rule other than SC count")
     if v.phase[2] != "Movement" or v.phase[1] != "Spring":
@@ -146,7 +189,8 @@ def assess(v: Variant) -> list[str]:
 
 def to_json(v: Variant, commit: str) -> dict[str, object]:
     """The diplo map document of a parsed variant (ids upper-cased, sorted)."""
-    nat = {n: n.upper() for n in v.nations.values()}
+    # diplo's power names are upper-case words: godip's "New York" is NEW_YORK.
+    nat = {n: n.upper().replace(" ", "_") for n in v.nations.values()}
     coasts: dict[str, list[str]] = {}
     for a, b in v.fleet:
         for x in (a, b):
@@ -163,6 +207,7 @@ def to_json(v: Variant, commit: str) -> dict[str, object]:
             "center": p in v.homes,
             "coasts": sorted(coasts.get(p, [])),
             "aliases": [],
+            **({"port": True} if p in v.ports else {}),
         }
         for p, kind in sorted(v.provinces.items())
     ]
@@ -195,6 +240,8 @@ def to_json(v: Variant, commit: str) -> dict[str, object]:
         f"commit {commit}, variant {v.name}: map facts only.",
         "first_phase": f"{v.phase[1][0]}{v.phase[0]}{v.phase[2][0]}",
         "victory": v.victory,
+        # godip's BuildAnywhere: a power builds in any vacant centre it owns.
+        **({"rules": {"build_sites": "any"}} if v.anywhere else {}),
         "powers": powers,
         "provinces": provinces,
         "army_edges": sorted([a.upper(), b.upper()] for a, b in v.army),

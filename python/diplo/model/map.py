@@ -62,6 +62,9 @@ SHIPPED_MAPS = (
     "year1908",
     "youngstownredux",
     "northseawars",
+    "ancientmediterranean",
+    "vietnamwar",
+    "unconstitutional",
 )
 #: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
 MAP_ALIASES: dict[str, str] = {
@@ -70,7 +73,11 @@ MAP_ALIASES: dict[str, str] = {
     "franceaustria": "france_austria",
     "italygermany": "germany_italy",
 }
-_COAST_RE = re.compile(r"[A-Z]{2}")
+# A coast code: two letters (NC, SC, EC, WC) or, for a coast that is no compass point, a word of
+# up to eight (godip's vietnamwar: the Mekong's river coast, MEO/RIVER).
+_COAST_RE = re.compile(r"[A-Z]{2,8}")
+# A coast written by its code after the province: "meo/river", "MEO (river)".
+_COAST_CODE_RE = re.compile(r"^(?P<prov>.*?)\s*(?:/|\()\s*(?P<code>[a-z]{2,8})\s*\)?$")
 _UNIT_RE = re.compile(r"([AF]) (\S+)")
 
 # Coast written after the province: "STP/SC", "stp(sc)", "stp sc", "Spain north coast",
@@ -801,6 +808,11 @@ class Map:
             prov = self._names.get(_compact(m.group("prov")))
             if prov is not None:
                 return prov, m.group("dir")[0].upper() + "C"
+        m = _COAST_CODE_RE.match(low)
+        if m is not None:
+            prov = self._names.get(_compact(m.group("prov")))
+            if prov is not None:
+                return prov, m.group("code").upper()
         raise MapError(f"unknown location {text!r}")
 
     def lookup(self, text: str) -> str:
