@@ -24,7 +24,8 @@ owned
 * ``victory_lead`` -- :meth:`Rules.winner`: whether the power with the victory count must also own
   strictly more centres than every other power (``True``: godip's ``SCCountWinner``, so a tie at
   the top wins nobody); ``False`` (the rulebook): the victory count alone wins, the larger of two
-  powers that both reach it.
+  powers that both reach it (the first in map order when they have as many).
+  :meth:`Rules.victory_text` says in a sentence why a power won (``Game.end_text``).
 * ``year_limit`` -- the last year played: the game ends in a draw when a phase of a later year
   would come next (``None``: no limit).
 
