@@ -199,6 +199,21 @@ def test_datc_path_option() -> None:
     assert old.stdout == proc.stdout
 
 
+def test_datc_edition_option() -> None:
+    # godip departs from today's rulings only in the victory, which no DATC case reaches.
+    proc = diplo("datc", "--path", "python", "--edition", "godip", "--json")
+    assert proc.returncode == 0, proc.stdout
+    report = json.loads(proc.stdout)
+    assert report["edition"] == "godip" and report["paths"]["python"]["passed"] == 164
+    # MILA's departures fail the cases they rule otherwise, by name.
+    mila = diplo("datc", "--path", "python", "--edition", "mila")
+    assert mila.returncode == 1
+    assert "python backend under edition=mila: 159 of 164 passed" in mila.stdout
+    assert "FAIL 6.B.9 SUPPORTING WITH WRONG COAST" in mila.stdout
+    bad = diplo("datc", "--edition", "1983")
+    assert bad.returncode == 2 and "invalid choice: '1983'" in bad.stderr
+
+
 def test_datc_text_report_lists_sections() -> None:
     proc = diplo("datc", "--backend", "python")
     assert proc.returncode == 0, proc.stdout

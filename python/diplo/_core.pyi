@@ -123,7 +123,7 @@ class CodeGame:
         centers: list[tuple[int, int]],
         dislodged: list[tuple[tuple[int, int, int], list[int]]],
         max_year: int | None = None,
-        rules: Mapping[str, str | int | None] | None = None,
+        rules: Mapping[str, str | int | bool | None] | None = None,
     ) -> CodeGame: ...
     @property
     def phase(self) -> str: ...

@@ -147,6 +147,56 @@ fn victory_with_eighteen_centres() {
     assert_eq!(game.state.phase_name(), "W1905A");
 }
 
+/// France takes its tenth centre (Belgium) while Germany holds ten: a tie at the top with the
+/// victory count (10 here). The rulebook's victory names the first of them in map order (France
+/// comes before Germany on the standard map); `victory_lead` (godip) names nobody, and a power
+/// strictly ahead wins under either.
+#[test]
+fn victory_lead_wins_nobody_on_a_tie_at_the_top() {
+    use diplo_core::engine::rules::RuleValue;
+    let k = Kit::standard();
+    let french: &[&str] = &[
+        "PAR", "MAR", "BRE", "SPA", "POR", "HOL", "DEN", "SWE", "NWY",
+    ];
+    let german: &[&str] = &[
+        "BER", "KIE", "MUN", "LON", "LVP", "EDI", "TUN", "NAP", "ROM", "VEN",
+    ];
+    let run = |lead: bool, edition: Option<&str>, german: &[&str]| {
+        let mut st = k.state(
+            "F1905M",
+            &[("FRANCE", "A BUR"), ("GERMANY", "A RUH")],
+            &[("FRANCE", french), ("GERMANY", german)],
+            &[],
+        );
+        if let Some(e) = edition {
+            st.rules.set("edition", RuleValue::Name(e)).unwrap();
+        } else {
+            st.rules.victory_lead = lead;
+        }
+        st.rules.victory_centers = Some(10);
+        let mut game = k.game(st);
+        play(&k, &mut game, &["A BUR - BEL", "A RUH H"]);
+        (game.winner, game.over, game.state.phase_name())
+    };
+    let france = Some(k.power("FRANCE") as u8);
+    assert_eq!(run(false, None, german), (france, true, "W1905A".into()));
+    // No winner: the game goes on to the winter (both powers have builds to make).
+    let none = (None, false, "W1905A".to_string());
+    assert_eq!(run(true, None, german), none);
+    assert_eq!(run(false, Some("godip"), german), none);
+    assert_eq!(
+        run(false, Some("2023"), german),
+        (france, true, "W1905A".into())
+    );
+    // Germany one centre short of France: France is strictly ahead and wins under both rules.
+    for lead in [false, true] {
+        assert_eq!(
+            run(lead, None, &german[..9]),
+            (france, true, "W1905A".into())
+        );
+    }
+}
+
 #[test]
 fn game_ends_after_max_year() {
     let k = Kit::standard();

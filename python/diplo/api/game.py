@@ -281,6 +281,18 @@ class Game:
         return self._end_reason
 
     @property
+    def end_text(self) -> str | None:
+        """Why the game ended, in a sentence (``None`` while it goes on): for a solo, the centres
+        the winner owns and what the rules ask (:meth:`~diplo.model.rules.Rules.victory_text`)."""
+        if self._end_reason is None:
+            return None
+        if self._winner is not None:
+            return self.rules.victory_text(self._winner, self.centers, self.map.victory)
+        if self._end_reason == "max_year":
+            return f"The last year, {self._last_year()}, was played: the game is a draw."
+        return "Every power still voting agreed a draw."
+
+    @property
     def centers(self) -> dict[str, int]:
         """Supply centres owned, per power of the map (in map order, zeros included)."""
         counts = dict.fromkeys(self.map.powers, 0)

@@ -130,9 +130,13 @@ def run_case(
 
 
 def run_all(
-    cases: Iterable[Mapping[str, Any]], path: str, game_map: Map | None = None
+    cases: Iterable[Mapping[str, Any]],
+    path: str,
+    game_map: Map | None = None,
+    rules: Rules | None = None,
 ) -> list[CaseResult]:
-    return [run_case(c, path, game_map) for c in cases]
+    """:func:`run_case` for each case, under ``rules`` when given (default: the map's)."""
+    return [run_case(c, path, game_map, rules) for c in cases]
 
 
 def load_edition_cases(cases: Iterable[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:

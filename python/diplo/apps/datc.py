@@ -7,8 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..model.rules import EDITIONS, Rules
 from .common import describe as _describe
 from .common import fail as _fail
+
+EDITION_NAMES = tuple(EDITIONS)
 
 
 def register(sub: Any) -> None:
@@ -41,6 +44,14 @@ def register(sub: Any) -> None:
         type=Path,
         default=None,
         help="a DATC fixture (default: the one shipped in the package)",
+    )
+    datc.add_argument(
+        "--edition",
+        choices=EDITION_NAMES,
+        default=None,
+        help="play every case under this edition's rulings (default: today's, 2023); the "
+        "expectations stay the DATC's preferred rulings, so an edition that rules a case "
+        "otherwise fails it (the cases whose notes name an edition still run under that one)",
     )
     datc.add_argument("--json", action="store_true", help="print the JSON report")
     datc.add_argument("-v", "--verbose", action="store_true", help="list every case")
@@ -85,10 +96,14 @@ def _datc(args: argparse.Namespace) -> int:
         paths = [p for p in built if p in wanted]
     # "backends" keeps its meaning (the object API per backend); "paths" has every path run.
     report: dict[str, Any] = {"datc_version": DATC_VERSION, "backends": {}, "paths": {}}
+    rules = None
+    if args.edition is not None:
+        rules = Rules(edition=args.edition)
+        report["edition"] = args.edition
     failed_any = False
     for path in paths:
         try:
-            results = run_all(cases, path)
+            results = run_all(cases, path, rules=rules)
         except (KeyError, TypeError, AttributeError, IndexError) as exc:
             return _fail(f"malformed DATC fixture: {_describe(exc)}")
         entry = summary(results)
@@ -105,7 +120,8 @@ def _datc(args: argparse.Namespace) -> int:
         if args.json:
             continue
         title = _PATH_TITLES[path]
-        print(f"DATC v{DATC_VERSION}, {title}: {entry['passed']} of {entry['total']} passed")
+        under = f" under edition={args.edition}" if args.edition else ""
+        print(f"DATC v{DATC_VERSION}, {title}{under}: {entry['passed']} of {entry['total']} passed")
         sections: dict[str, list[bool]] = {}
         for r in results:
             sections.setdefault(r.case_id.rsplit(".", 1)[0], []).append(r.passed)

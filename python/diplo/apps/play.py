@@ -170,6 +170,7 @@ def _print_final(game: Game) -> None:
     year = game.position.phase.year
     if game.winner:
         print(f"{power_name(game.winner)} wins in {year_words(year)}.")
+        print(game.end_text)
     elif game.draw:
         names = ", ".join(power_name(p) for p in game.survivors)
         why = "the year limit was reached" if game.end_reason == "max_year" else game.end_reason

@@ -21,6 +21,11 @@ owned
   variant rule, MILA's ``BUILD_ANY``).
 * ``victory_centers`` -- :meth:`Rules.victory`: the centres a power needs after a Fall turn to win
   alone; ``None`` takes the map's count (18 on the standard map).
+* ``victory_lead`` -- :meth:`Rules.winner`: whether the power with the victory count must also own
+  strictly more centres than every other power (``True``: godip's ``SCCountWinner``, so a tie at
+  the top wins nobody); ``False`` (the rulebook): the victory count alone wins, the larger of two
+  powers that both reach it (the first in map order when they have as many).
+  :meth:`Rules.victory_text` says in a sentence why a power won (``Game.end_text``).
 * ``year_limit`` -- the last year played: the game ends in a draw when a phase of a later year
   would come next (``None``: no limit).
 
@@ -58,6 +63,10 @@ convoyed attack does not cut a support to hold a fleet every route of it needs),
 move to among its retreat options, occupied provinces included, and may retreat to any of them
 that is vacant, a standoff's included; the rulebook, ``"vacant"``: only to a vacant province no
 standoff left empty, DATC 6.H.6) and ``waive="free"`` (a waive never uses up a build).
+
+``edition="godip"`` is today's rulings but where godip (the judge behind Diplicity) departs from
+them; for now one departure: ``victory_lead=True`` (``variants/common/common.go``,
+``SCCountWinner``).
 """
 
 from __future__ import annotations
@@ -88,7 +97,7 @@ __all__ = [
 
 CivilDisorder: TypeAlias = Literal["owned", "home"]
 BuildSites: TypeAlias = Literal["home", "any"]
-Edition: TypeAlias = Literal["1971", "1982", "2000", "2023", "dptg", "mila"]
+Edition: TypeAlias = Literal["1971", "1982", "2000", "2023", "dptg", "mila", "godip"]
 AdjacentConvoy: TypeAlias = Literal["intent", "explicit", "opposite"]
 ConvoyDisruption: TypeAlias = Literal["all", "any"]
 Paradox: TypeAlias = Literal["szykman", "1971", "1982", "2000"]
@@ -111,6 +120,8 @@ _TODAY_NOT_MILA = {
     "retreat_after_convoy": "vacant",
     "waive": "uses_build",
 }
+#: The rulebook's victory: the count alone wins; only the ``godip`` edition also asks for the lead.
+_NO_LEAD: Mapping[str, str | bool] = {"victory_lead": False}
 _MILA = {
     "convoy_fallback": "land",
     "support_coast": "any",
@@ -124,7 +135,7 @@ _MILA = {
 #: The choices each rulebook edition makes (DATC v3.0 chapter 4, listed with their sections in
 #: ``docs/rules-and-variants.md``): the one home of the editions in Python. An option a rules
 #: object names explicitly overrides its edition's.
-EDITIONS: Mapping[str, Mapping[str, str]] = {
+EDITIONS: Mapping[str, Mapping[str, str | bool]] = {
     # 4.A.1 a, 4.A.2 (1971 rule), 4.A.3 (a swap only), 4.D.8 (home centres).
     "1971": {
         "adjacent_convoy": "opposite",
@@ -132,6 +143,7 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         "paradox": "1971",
         "civil_disorder": "home",
         **_TODAY_NOT_MILA,
+        **_NO_LEAD,
         # 4.A.3, 6.G.4: a disrupted "unwanted" convoy to a neighbour is not taken.
         "convoy_fallback": "land",
     },
@@ -142,6 +154,7 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         "paradox": "1982",
         "civil_disorder": "home",
         **_TODAY_NOT_MILA,
+        **_NO_LEAD,
     },
     # 4.A.2 (2000/2023 rule), 4.A.3 ("via convoy", no fallback), 4.D.8 (home centres).
     "2000": {
@@ -150,6 +163,7 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         "paradox": "2000",
         "civil_disorder": "home",
         **_TODAY_NOT_MILA,
+        **_NO_LEAD,
     },
     # Today's rulings: the DATC v3.0 preferences, which follow the 2023 rulebook except for
     # the paradox rule (4.A.2: Szykman's; the rulebook's own text is paradox="2000").
@@ -159,6 +173,7 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         "paradox": "szykman",
         "civil_disorder": "owned",
         **_TODAY_NOT_MILA,
+        **_NO_LEAD,
     },
     # The Diplomacy Player's Technical Guide: 4.A.3, only "by convoy" convoys to a neighbour;
     # every other choice as today's (the DATC ties no other to it).
@@ -168,6 +183,7 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         "paradox": "szykman",
         "civil_disorder": "owned",
         **_TODAY_NOT_MILA,
+        **_NO_LEAD,
     },
     # MILA's rulings where they depart from the DATC's (docs/mila-compat.md); today's otherwise.
     "mila": {
@@ -177,6 +193,18 @@ EDITIONS: Mapping[str, Mapping[str, str]] = {
         # MILA disbands in civil disorder by distance from the home centres (4.D.8, older rules).
         "civil_disorder": "home",
         **_MILA,
+        **_NO_LEAD,
+    },
+    # godip's rulings (the judge behind Diplicity) where they depart from today's: a solo needs
+    # the victory count and more centres than any other power (variants/common/common.go,
+    # SCCountWinner); today's otherwise.
+    "godip": {
+        "adjacent_convoy": "intent",
+        "convoy_disruption": "all",
+        "paradox": "szykman",
+        "civil_disorder": "owned",
+        **_TODAY_NOT_MILA,
+        "victory_lead": True,
     },
 }
 _CHOICES: Mapping[str, tuple[str, ...]] = {
@@ -203,6 +231,7 @@ _KEYS = (
     "civil_disorder",
     "build_sites",
     "victory_centers",
+    "victory_lead",
     "year_limit",
     "adjacent_convoy",
     "convoy_disruption",
@@ -243,6 +272,7 @@ class Rules:
     civil_disorder: CivilDisorder = _FROM_EDITION
     build_sites: BuildSites = "home"
     victory_centers: int | None = None
+    victory_lead: bool = _FROM_EDITION
     year_limit: int | None = None
     edition: Edition = "2023"
     adjacent_convoy: AdjacentConvoy = _FROM_EDITION
@@ -265,7 +295,7 @@ class Rules:
         for key, value in EDITIONS[self.edition].items():
             if getattr(self, key) is None:
                 object.__setattr__(self, key, value)
-        for key in _TIED - {"civil_disorder"}:
+        for key in _TIED - {"civil_disorder", "victory_lead"}:
             if getattr(self, key) not in _CHOICES[key]:
                 raise RulesError(
                     f"rules: {key} must be one of {', '.join(map(repr, _CHOICES[key]))}, "
@@ -280,12 +310,49 @@ class Rules:
             raise RulesError(
                 f"rules: build_sites must be 'home' or 'any', got {self.build_sites!r}"
             )
+        if not isinstance(self.victory_lead, bool):
+            raise RulesError(
+                f"rules: victory_lead must be true or false, got {self.victory_lead!r}"
+            )
         _count(self.victory_centers, "victory_centers", 1, 1000)
         _count(self.year_limit, "year_limit", 1, LAST_YEAR_LIMIT)
 
     def victory(self, map_victory: int) -> int:
         """The centres a power needs to win alone, given the map's own count."""
         return map_victory if self.victory_centers is None else self.victory_centers
+
+    def winner(self, counts: Mapping[str, int], map_victory: int) -> str | None:
+        """The power that wins alone with ``counts`` centres per power after a Fall turn, or
+        ``None``: the one with the most among those with the victory count (the first of them
+        in ``counts`` on a tie), and under ``victory_lead`` only when no other power has as many.
+        """
+        needed = self.victory(map_victory)
+        best: str | None = None
+        for power, count in counts.items():
+            if count >= needed and (best is None or count > counts[best]):
+                best = power
+        if best is None or not self.victory_lead:
+            return best
+        tied = any(n >= counts[best] for p, n in counts.items() if p != best)
+        return None if tied else best
+
+    def victory_text(self, winner: str, counts: Mapping[str, int], map_victory: int) -> str:
+        """The sentence saying why ``winner`` won alone with ``counts`` centres per power."""
+        n = counts.get(winner, 0)
+        centres = f"{n} supply centre{'s' if n != 1 else ''}"
+        needed = f"the {self.victory(map_victory)} needed after a Fall turn to win alone"
+        if not self.victory_lead:
+            return f"{winner.title()} owns {centres}, at least {needed}."
+        runner = max((p for p in counts if p != winner), key=lambda p: counts[p], default=None)
+        second = (
+            f"the next, {runner.title()}, has {counts[runner]}"
+            if runner is not None and counts[runner] > 0
+            else "no other power owns a centre"
+        )
+        return (
+            f"{winner.title()} owns {centres}, at least {needed}, and, as victory_lead "
+            f"asks, more than any other power ({second})."
+        )
 
     @property
     def is_default(self) -> bool:
@@ -321,7 +388,8 @@ class Rules:
     @classmethod
     def parse(cls, text: str, base: Rules | None = None) -> Rules:
         """Read the CLI form: ``key=value`` pairs separated by commas, e.g.
-        ``edition=1982,build_sites=any,victory_centers=10`` (``none`` for no value);
+        ``edition=1982,build_sites=any,victory_centers=10,victory_lead=true`` (``none`` for no
+        value);
         options not named keep their value in ``base`` (default: the defaults)."""
         doc: dict[str, Any] = {}
         for part in filter(None, (p.strip() for p in text.split(","))):
@@ -329,7 +397,12 @@ class Rules:
             if not sep:
                 raise RulesError(f"rules: expected key=value, got {part!r}")
             key, value = key.strip(), value.strip()
-            if key in ("victory_centers", "year_limit"):
+            if key == "victory_lead":
+                flag = value.lower()
+                if flag not in ("true", "false"):
+                    raise RulesError(f"rules: victory_lead must be true or false, got {value!r}")
+                doc[key] = flag == "true"
+            elif key in ("victory_centers", "year_limit"):
                 if value.lower() in ("none", "null", ""):
                     doc[key] = None
                 else:

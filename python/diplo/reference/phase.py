@@ -220,8 +220,9 @@ def _after_turn(after: Position) -> tuple[Position, str | None]:
 
     After the Fall turn, every supply centre with a unit on it changes hands (a centre left
     empty keeps its owner), a power with the victory count of centres or more wins (the rules'
-    count, by default the map's: 18 on the standard map), and the winter is skipped when no power
-    can build or has to disband.
+    count, by default the map's: 18 on the standard map; under ``victory_lead`` only with more
+    centres than any other power, :meth:`~diplo.model.rules.Rules.winner`), and the winter is
+    skipped when no power can build or has to disband.
     """
     phase = after.phase
     if phase.season == "S":
@@ -231,13 +232,13 @@ def _after_turn(after: Position) -> tuple[Position, str | None]:
         if prov in after.map.centers:
             centers[prov] = piece.power
     owned = after.with_changes(centers=centers)
-    counts: dict[str, int] = {}
+    # In map order, so that of two powers reaching the count with as many centres the first in
+    # map order wins, as in the engine.
+    counts = dict.fromkeys(after.map.powers, 0)
     for owner in centers.values():
         counts[owner] = counts.get(owner, 0) + 1
-    victory = after.rules.victory(after.map.victory)
-    leaders = [p for p, n in counts.items() if n >= victory]
-    if leaders:
-        winner = max(leaders, key=lambda p: counts[p])
+    winner = after.rules.winner(counts, after.map.victory)
+    if winner is not None:
         return owned.with_changes(phase=Phase(phase.year, "W", "A")), winner
     # The winter is played when some power can build (somewhere) or has to disband.
     if any(adjustment_counts(owned).values()):

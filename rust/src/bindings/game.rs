@@ -3,7 +3,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
 
 use super::any::{on_game, on_map, same_width, Known};
 use super::documents::{self, position_text, RawPiece};
@@ -32,12 +32,14 @@ fn rules_of(raw: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
         let text;
         let value = if value.is_none() {
             RuleValue::Count(None)
+        } else if let Ok(b) = value.downcast::<PyBool>() {
+            RuleValue::Flag(b.is_true())
         } else if let Ok(s) = value.downcast::<PyString>() {
             text = s.to_str()?.to_owned();
             RuleValue::Name(&text)
         } else {
             let n: i64 = value.extract().map_err(|_| {
-                PyValueError::new_err(format!("rules: {name} must be a name or a count"))
+                PyValueError::new_err(format!("rules: {name} must be a name, a count or a flag"))
             })?;
             let n = u32::try_from(n)
                 .map_err(|_| PyValueError::new_err(format!("rules: {name} {n} is out of range")))?;

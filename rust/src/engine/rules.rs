@@ -5,7 +5,7 @@
 //! A [`State`] carries its rules (like a Python `Position`), and every rule the options change is
 //! decided here, in one place: the build allowance and the build sites ([`Rules::build_sites`],
 //! [`Rules::allowance`]), the centres the civil-disorder distance is measured to
-//! ([`Rules::disorder_sources`]) and the victory count ([`Rules::victory`]). The phase code and
+//! ([`Rules::disorder_sources`]) and the victory ([`Rules::victory`], [`Rules::winner`]). The phase code and
 //! the legal-order tables call these and nothing else.
 
 use super::error::EngineError;
@@ -26,6 +26,9 @@ pub enum Edition {
     Dptg,
     /// MILA's rulings (`diplomacy` 1.1.2) where they depart from the DATC: today's otherwise.
     Mila,
+    /// godip's rulings (the judge behind Diplicity) where they depart from today's: for now only
+    /// the victory, which needs the lead as well (`victory_lead`).
+    Godip,
 }
 
 /// What the civil-disorder distance is measured to.
@@ -55,6 +58,9 @@ pub struct Rules {
     pub build_sites: BuildSites,
     /// Centres needed to win alone; `None`: the map's count.
     pub victory_centers: Option<u32>,
+    /// godip: the power with the victory count wins only with more centres than any other
+    /// (off: the count alone wins, the rulebook).
+    pub victory_lead: bool,
     /// The last year played; `None`: no limit.
     pub year_limit: Option<u32>,
     /// The rulebook edition the other choices started from.
@@ -65,11 +71,13 @@ pub struct Rules {
     pub waive_free: bool,
 }
 
-/// The value of one option as `diplo.rules.Rules.to_json()` writes it: a name or a count.
+/// The value of one option as `diplo.rules.Rules.to_json()` writes it: a name, a count or a
+/// flag (a JSON boolean).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RuleValue<'a> {
     Name(&'a str),
     Count(Option<u32>),
+    Flag(bool),
 }
 
 impl Rules {
@@ -91,7 +99,8 @@ impl Rules {
                     "2023" => Edition::E2023,
                     "dptg" => Edition::Dptg,
                     "mila" => Edition::Mila,
-                    _ => return bad("edition", "1971 1982 2000 2023 dptg mila"),
+                    "godip" => Edition::Godip,
+                    _ => return bad("edition", "1971 1982 2000 2023 dptg mila godip"),
                 };
                 self.set_edition(edition);
             }
@@ -198,6 +207,12 @@ impl Rules {
                 }
                 self.victory_centers = v;
             }
+            ("victory_lead", RuleValue::Flag(v)) => self.victory_lead = v,
+            ("victory_lead", other) => {
+                return Err(EngineError::invalid(format!(
+                    "rules: victory_lead must be true or false, got {other:?}"
+                )))
+            }
             ("year_limit", RuleValue::Count(v)) => self.year_limit = v,
             (name, value) => {
                 return Err(EngineError::invalid(format!(
@@ -226,6 +241,8 @@ impl Rules {
             Edition::Dptg => (Explicit, AllRoutes, Paradox::Szykman, OwnedCentres),
             // MILA disbands in civil disorder by distance from the home centres.
             Edition::Mila => (Intent, AllRoutes, Paradox::Szykman, HomeCentres),
+            // godip moves as today's rulings.
+            Edition::Godip => (Intent, AllRoutes, Paradox::Szykman, OwnedCentres),
         };
         // MILA's departures from the DATC (`docs/mila-compat.md`), on only in its edition.
         let mila = edition == Edition::Mila;
@@ -245,6 +262,8 @@ impl Rules {
         };
         self.waive_free = mila;
         self.civil_disorder = civil_disorder;
+        // godip's `SCCountWinner` (variants/common/common.go): no solo on a tie at the top.
+        self.victory_lead = edition == Edition::Godip;
     }
 
     /// Reads the names `diplo.rules.Rules` uses (`"owned"`/`"home"`, `"home"`/`"any"`).
@@ -266,6 +285,25 @@ impl Rules {
     #[inline]
     pub fn victory<M: Mask>(&self, map: &GameMap<M>) -> u32 {
         self.victory_centers.unwrap_or(map.victory)
+    }
+
+    /// The power that wins alone with `centers` centres per power (map order) after a Fall
+    /// turn: the one with the most among those with the victory count (the first in map order
+    /// on a tie), and under `victory_lead` only when no other power has as many.
+    pub fn winner<M: Mask>(&self, map: &GameMap<M>, centers: &[u32]) -> Option<usize> {
+        let needed = self.victory(map);
+        let mut best: Option<usize> = None;
+        for (power, &n) in centers.iter().enumerate() {
+            if n >= needed && best.is_none_or(|b| n > centers[b]) {
+                best = Some(power);
+            }
+        }
+        let best = best?;
+        let tied = |(p, &n): (usize, &u32)| p != best && n >= centers[best];
+        if self.victory_lead && centers.iter().enumerate().any(tied) {
+            return None;
+        }
+        Some(best)
     }
 
     /// The provinces where `power` may build now: owned, vacant home centres (or any owned,
@@ -356,6 +394,22 @@ mod tests {
             .is_err());
         r.set("waive", RuleValue::Name("uses_build")).unwrap();
         assert!(!r.waive_free);
+        r.set("edition", RuleValue::Name("godip")).unwrap();
+        assert!(r.victory_lead && !r.waive_free);
+        assert_eq!(
+            Rules {
+                edition: Edition::E2023,
+                victory_lead: false,
+                ..r
+            },
+            Rules::default()
+        );
+        r.set("edition", RuleValue::Name("mila")).unwrap();
+        assert!(!r.victory_lead);
+        r.set("victory_lead", RuleValue::Flag(true)).unwrap();
+        assert!(r.victory_lead && r.edition == Edition::Mila);
+        assert!(r.set("victory_lead", RuleValue::Name("yes")).is_err());
+        assert!(r.set("victory_lead", RuleValue::Count(Some(1))).is_err());
         assert!(r.set("edition", RuleValue::Name("1983")).is_err());
         assert!(r.set("paradox", RuleValue::Name("none")).is_err());
     }

@@ -1,17 +1,18 @@
 //! Search support: a game's compact, versioned state (what `pickle` and `copy.deepcopy` carry)
 //! and many candidate order sets played from one position.
 //!
-//! # The state's bytes (version 1)
+//! # The state's bytes (version 2)
 //!
 //! Little-endian throughout; the map itself is not in it (the caller names the map; the counts
 //! below must match it):
 //!
 //! ```text
-//! "DGS" 1                  magic and version
+//! "DGS" 2                  magic and version
 //! u16 locations, u16 provinces, u16 powers
 //! u32 year, u8 season, u8 kind
 //! u32 max_year (0: none)   u8 over   u8 winner (255: none)
 //! u8 civil_disorder, u8 build_sites, u32 victory_centers (0: none), u32 year_limit + 1 (0: none)
+//! u8 victory_lead          (from version 2; version 1 has none and reads as 0)
 //! u32 n, n x (u8 power, u8 fleet, u16 loc)              units
 //! u32 n, n x (u16 province, u8 power)                    centre owners
 //! u32 n, n x (u8 power, u8 fleet, u16 loc, u16 k, k x u16 option)   dislodged units
@@ -33,7 +34,9 @@ use super::state::{RawUnit, State};
 
 /// The first bytes of a state, then its version.
 const MAGIC: &[u8; 3] = b"DGS";
-pub const STATE_VERSION: u8 = 1;
+pub const STATE_VERSION: u8 = 2;
+/// The oldest version read (version 1 has no `victory_lead`: the rulebook's victory).
+const OLDEST_VERSION: u8 = 1;
 /// The most codes (pending orders, results) a state may hold: far more than any phase has.
 const MAX_CODES: u32 = 1 << 16;
 
@@ -78,6 +81,7 @@ pub fn state_bytes<M: Mask>(game: &Game<M>) -> Vec<u8> {
     w.u8(matches!(r.build_sites, BuildSites::AnyOwnedCentre) as u8);
     w.u32(r.victory_centers.unwrap_or(0));
     w.u32(r.year_limit.map_or(0, |y| y.saturating_add(1)));
+    w.u8(r.victory_lead as u8);
     let units: Vec<usize> = (0..map.provinces)
         .filter(|&q| st.units[q].is_some())
         .collect();
@@ -191,8 +195,9 @@ pub fn game_from_bytes<M: Mask>(
 
 /// [`game_from_bytes`] under `given` rules when they are known (the bytes keep only the options
 /// of the adjustment phase and the game's end: `civil_disorder`, `build_sites`,
-/// `victory_centers` and `year_limit`; an edition and the movement options ride beside them, as
-/// `diplo.engine.codes.CodeGame` pickles them). The given rules must agree with those four.
+/// `victory_centers`, `victory_lead` and `year_limit`; an edition and the movement options ride
+/// beside them, as `diplo.engine.codes.CodeGame` pickles them). The given rules must agree with
+/// those five.
 pub fn game_from_bytes_under<M: Mask>(
     map: &'static GameMap<M>,
     data: &[u8],
@@ -205,10 +210,10 @@ pub fn game_from_bytes_under<M: Mask>(
         ));
     }
     let version = r.u8("the version")?;
-    if version != STATE_VERSION {
+    if !(OLDEST_VERSION..=STATE_VERSION).contains(&version) {
         return Err(EngineError::invalid(format!(
-            "CodeGame state version {version} is not supported (this diplo reads version \
-             {STATE_VERSION})"
+            "CodeGame state version {version} is not supported (this diplo reads versions \
+             {OLDEST_VERSION} to {STATE_VERSION})"
         )));
     }
     let (locations, provinces, powers) = (
@@ -261,7 +266,8 @@ pub fn game_from_bytes_under<M: Mask>(
         v => Some(v),
     };
     let limit = r.u32("year_limit")?.checked_sub(1);
-    let kept = Rules::from_names(civil, sites, victory, limit)?;
+    let mut kept = Rules::from_names(civil, sites, victory, limit)?;
+    kept.victory_lead = version >= 2 && r.flag("victory_lead")?;
     let rules = match given {
         None => kept,
         Some(g)
@@ -269,11 +275,13 @@ pub fn game_from_bytes_under<M: Mask>(
                 g.civil_disorder,
                 g.build_sites,
                 g.victory_centers,
+                g.victory_lead,
                 g.year_limit,
             ) == (
                 kept.civil_disorder,
                 kept.build_sites,
                 kept.victory_centers,
+                kept.victory_lead,
                 kept.year_limit,
             ) =>
         {
