@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from diplo import Map, Phase, Position, process_phase
+from diplo import Map, Phase, Position, Rules, process_phase
 from diplo.model.variants import load_map
 
 DATA = Path(__file__).parent / "godip_games"
@@ -87,12 +87,16 @@ class Board:
         return "; ".join(parts)
 
 
-def start(record: Mapping[str, Any], game_map: Map) -> Position:
-    doc = {
+def start(record: Mapping[str, Any], game_map: Map, rules: str | None = None) -> Position:
+    """The recorded position, under the map's rules or ``rules`` (a rules text such as
+    ``edition=godip``)."""
+    doc: dict[str, Any] = {
         "phase": str(phase_of(record["godip_phase"])),
         "units": record["units"],
         "centers": record["centers"],
     }
+    if rules is not None:
+        doc["rules"] = Rules.parse(rules, game_map.rules).to_json()
     return Position.from_json(doc, game_map, "godip record")
 
 
@@ -101,11 +105,16 @@ class Replay:
     """What replaying one game found: records compared, and each disagreement."""
 
     checked: int = 0
+    #: Records after a disagreement not compared until the next movement phase restarts the chain.
+    skipped: int = 0
     disagreements: list[tuple[str, str]] = field(default_factory=list)
 
 
-def replay(game: Mapping[str, Any], game_map: Map, backend: str) -> Replay:
-    """Replay one recorded game on ``backend`` (see the module docstring)."""
+def replay(
+    game: Mapping[str, Any], game_map: Map, backend: str, rules: str | None = None
+) -> Replay:
+    """Replay one recorded game on ``backend`` (see the module docstring), under the map's
+    rules or ``rules`` (a rules text)."""
     found = Replay()
     records = game["phases"]
     position: Position | None = None
@@ -128,10 +137,12 @@ def replay(game: Mapping[str, Any], game_map: Map, backend: str) -> Replay:
             if reached != wanted:
                 found.disagreements.append((record["godip_phase"], reached.differences(wanted)))
                 position = None
+        elif number > 0:
+            found.skipped += 1
         if position is None:
             if number > 0 and phase_of(record["godip_phase"]).kind != "M":
                 continue
-            position = start(record, game_map)
+            position = start(record, game_map, rules)
         position = process_phase(position, record["orders"], backend).next
     return found
 

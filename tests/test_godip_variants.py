@@ -23,6 +23,7 @@ GODIP_COUNTS = {
     "ancientmediterranean": (5, 79, 34, 18),
     "vietnamwar": (5, 53, 25, 15),
     "unconstitutional": (6, 87, 35, 18),
+    "empiresandcoalitions": (9, 96, 44, 23),
 }
 
 
@@ -273,3 +274,42 @@ def test_unconstitutional_builds_in_a_captured_centre_as_godips_own_test_does(ba
     )
     after = process_phase(position, {"NEW_YORK": ["F TUR B"]}, backend).next
     assert after.units["TUR"] == Piece("NEW_YORK", "F", "TUR")
+
+
+def test_empiresandcoalitions_minor_homes_start_neutral_and_are_build_sites() -> None:
+    from diplo import Position, process_phase
+
+    game_map = map_named("empiresandcoalitions")
+    assert "POR" in game_map.homes["SPAIN"] and "POR" not in game_map.starting_centers["SPAIN"]
+    start = Position.initial(game_map)
+    assert "POR" not in start.centers and start.centers["MAD"] == "SPAIN"
+    assert "GIB" in game_map.ports and "GIB" not in game_map.centers
+    # Spain takes Portugal: a home centre, so a build site once owned.
+    doc = start.to_json()
+    doc["phase"] = "W1800A"
+    doc["centers"] = {**doc["centers"], "SPAIN": [*doc["centers"]["SPAIN"], "POR"]}
+    position = Position.from_json(doc, game_map)
+    outcomes = [
+        process_phase(position, {"SPAIN": ["A POR B"]}, backend) for backend in ("python", "rust")
+    ]
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0].next.units["POR"].power == "SPAIN"
+
+
+@pytest.mark.parametrize(
+    ("centers", "message"),
+    [
+        (["MAD", "ATL"], "power SPAIN: starting centre ATL is not a centre"),
+        (["MAD", "LON"], "power SPAIN: starting centre LON is already owned by BRITAIN"),
+        (["MAD", "XYZ"], "power SPAIN: starting centre XYZ is not a province"),
+    ],
+)
+def test_bad_starting_centres_are_refused_with_the_power(centers: list[str], message: str) -> None:
+    from diplo.model.map import Map, MapError
+
+    data = map_named("empiresandcoalitions").to_dict()
+    data["powers"]["SPAIN"]["centers"] = centers
+    with pytest.raises(MapError, match=message):
+        Map.from_dict(data)
+    round_trip = Map.from_dict(map_named("empiresandcoalitions").to_dict())
+    assert round_trip.starting_centers == map_named("empiresandcoalitions").starting_centers

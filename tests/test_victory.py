@@ -123,7 +123,9 @@ def test_victory_lead_is_read_and_written_everywhere() -> None:
     godip = Rules(edition="godip")
     assert godip.victory_lead is True
     # godip's edition departs from today's rulings in the victory alone.
-    assert Rules(**{**godip.to_json(), "edition": "2023", "victory_lead": False}) == DEFAULT_RULES
+    assert godip.civil_disorder == "home"
+    today = {"edition": "2023", "victory_lead": False, "civil_disorder": "owned"}
+    assert Rules(**{**godip.to_json(), **today}) == DEFAULT_RULES
     assert Rules.from_json(json.loads(json.dumps(LEAD.to_json()))) == LEAD
     assert Rules.parse("victory_lead=true,victory_centers=10") == LEAD
     assert Rules.parse("edition=godip,victory_lead=false").victory_lead is False

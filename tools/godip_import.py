@@ -179,9 +179,6 @@ def assess(v: Variant) -> list[str]:
         needs.append(f"start in {v.phase[1]} {v.phase[2]}")
     if v.phase[0] < 0:
         needs.append(f"year {v.phase[0]}")
-    owned_homes = {p for p, n in v.homes.items() if n}
-    if owned_homes and any(v.owners.get(p) != v.homes[p] for p in owned_homes):
-        needs.append("homes not owned at start")
     if not v.units:
         needs.append("no starting units parsed")
     return needs
@@ -217,7 +214,11 @@ def to_json(v: Variant, commit: str) -> dict[str, object]:
             f"{'A' if k == 'Army' else 'F'} {p.upper()}" for p, (k, o) in v.units.items() if o == n
         )
         homes = sorted(p.upper() for p, o in v.homes.items() if o == n)
+        owned = sorted(p.upper() for p, o in v.owners.items() if o == n)
         powers[nat[n]] = {"adjective": n, "homes": homes, "units": units}
+        if v.owners and owned != homes:
+            # A home that starts neutral or another's (empiresandcoalitions' Portugal).
+            powers[nat[n]]["centers"] = owned
     fleet = sorted(
         sorted(
             (

@@ -65,6 +65,7 @@ SHIPPED_MAPS = (
     "ancientmediterranean",
     "vietnamwar",
     "unconstitutional",
+    "empiresandcoalitions",
 )
 #: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
 MAP_ALIASES: dict[str, str] = {
@@ -104,7 +105,9 @@ _TOP_KEYS = _REQUIRED_KEYS | {
     "fleet_one_way",
 }
 _PROVINCE_KEYS = frozenset({"abbr", "name", "type", "center", "coasts", "aliases", "port"})
-_POWER_KEYS = frozenset({"adjective", "homes", "units"})
+#: ``centers``: the centres a power owns at the start when they are not its home centres
+#: (godip's empiresandcoalitions: Spain's home Portugal starts neutral).
+_POWER_KEYS = frozenset({"adjective", "homes", "units", "centers"})
 
 
 class MapError(ValueError):
@@ -300,6 +303,11 @@ class Map:
             p: {
                 "adjective": self.adjectives[p],
                 "homes": list(self.homes[p]),
+                **(
+                    {"centers": list(self.starting_centers[p])}
+                    if self.starting_centers[p] != self.homes[p]
+                    else {}
+                ),
                 "units": [f"{t} {loc}" for t, loc in self.starting_units[p]],
             }
             for p in self.powers
@@ -412,6 +420,8 @@ class Map:
         powers: list[str] = []
         adjectives: dict[str, str] = {}
         homes: dict[str, tuple[str, ...]] = {}
+        owned: dict[str, tuple[str, ...]] = {}
+        owner_of: dict[str, str] = {}
         units: dict[str, tuple[tuple[UnitType, str], ...]] = {}
         for power, entry in raw.items():
             _require(
@@ -433,6 +443,17 @@ class Map:
                     f"{what}: home centre {h} already belongs to {home_owner.get(h)}",
                 )
                 home_owner[h] = power
+            power_owned = power_homes
+            if "centers" in entry:
+                power_owned = _str_list(entry["centers"], f"{what}: 'centers'")
+            for c in power_owned:
+                _require(c in by_abbr, f"{what}: starting centre {c} is not a province")
+                _require(by_abbr[c]["center"], f"{what}: starting centre {c} is not a centre")
+                _require(
+                    c not in owner_of,
+                    f"{what}: starting centre {c} is already owned by {owner_of.get(c)}",
+                )
+                owner_of[c] = power
             power_units: list[tuple[UnitType, str]] = []
             for text in _str_list(entry.get("units", []), f"{what}: 'units'"):
                 m = _UNIT_RE.fullmatch(text)
@@ -468,11 +489,15 @@ class Map:
             powers.append(power)
             adjectives[power] = adjective
             homes[power] = tuple(power_homes)
+            owned[power] = tuple(power_owned)
             units[power] = tuple(power_units)
 
         self.powers: tuple[str, ...] = tuple(powers)
         self.adjectives: dict[str, str] = adjectives
         self.homes: dict[str, tuple[str, ...]] = homes
+        #: The centres each power owns at the start: its homes unless the file says
+        #: ``centers`` (a home may start neutral or another power's, a non-home owned).
+        self.starting_centers: dict[str, tuple[str, ...]] = owned
         self.starting_units: dict[str, tuple[tuple[UnitType, str], ...]] = units
         self.provinces: dict[str, Province] = {
             p["abbr"]: Province(

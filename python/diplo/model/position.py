@@ -187,14 +187,14 @@ class Position:
         cls, game_map: Map, year: int | None = None, rules: Rules | None = None
     ) -> Position:
         """The map's first phase (spring 1901 on the standard map; ``year`` overrides the year):
-        every power on its home centres with its starting units, under ``rules`` (default: the
-        map's)."""
+        every power with its starting centres (its homes unless the map says otherwise) and
+        units, under ``rules`` (default: the map's)."""
         units: dict[str, Piece] = {}
         for power, starting in game_map.starting_units.items():
             for unit_type, loc in starting:
                 piece = Piece(power, unit_type, loc)
                 units[piece.province] = piece
-        centers = {c: power for power, homes in game_map.homes.items() for c in homes}
+        centers = {c: power for power, owned in game_map.starting_centers.items() for c in owned}
         first = Phase.parse(game_map.first_phase)
         if year is not None:
             first = Phase(year, first.season, first.kind)

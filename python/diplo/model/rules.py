@@ -65,8 +65,9 @@ that is vacant, a standoff's included; the rulebook, ``"vacant"``: only to a vac
 standoff left empty, DATC 6.H.6) and ``waive="free"`` (a waive never uses up a build).
 
 ``edition="godip"`` is today's rulings but where godip (the judge behind Diplicity) departs from
-them; for now one departure: ``victory_lead=True`` (``variants/common/common.go``,
-``SCCountWinner``).
+them: ``victory_lead=True`` (``variants/common/common.go``, ``SCCountWinner``) and
+``civil_disorder="home"`` (``phase/phase.go``, ``SortedUnits``: the units farthest from the
+power's home centres go first).
 """
 
 from __future__ import annotations
@@ -197,12 +198,13 @@ EDITIONS: Mapping[str, Mapping[str, str | bool]] = {
     },
     # godip's rulings (the judge behind Diplicity) where they depart from today's: a solo needs
     # the victory count and more centres than any other power (variants/common/common.go,
-    # SCCountWinner); today's otherwise.
+    # SCCountWinner); civil disorder disbands by distance from the home centres (phase/phase.go,
+    # SortedUnits); today's otherwise.
     "godip": {
         "adjacent_convoy": "intent",
         "convoy_disruption": "all",
         "paradox": "szykman",
-        "civil_disorder": "owned",
+        "civil_disorder": "home",
         **_TODAY_NOT_MILA,
         "victory_lead": True,
     },

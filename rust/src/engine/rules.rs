@@ -26,8 +26,9 @@ pub enum Edition {
     Dptg,
     /// MILA's rulings (`diplomacy` 1.1.2) where they depart from the DATC: today's otherwise.
     Mila,
-    /// godip's rulings (the judge behind Diplicity) where they depart from today's: for now only
-    /// the victory, which needs the lead as well (`victory_lead`).
+    /// godip's rulings (the judge behind Diplicity) where they depart from today's: the victory,
+    /// which needs the lead as well (`victory_lead`), and civil disorder by distance from the
+    /// home centres.
     Godip,
 }
 
@@ -241,8 +242,9 @@ impl Rules {
             Edition::Dptg => (Explicit, AllRoutes, Paradox::Szykman, OwnedCentres),
             // MILA disbands in civil disorder by distance from the home centres.
             Edition::Mila => (Intent, AllRoutes, Paradox::Szykman, HomeCentres),
-            // godip moves as today's rulings.
-            Edition::Godip => (Intent, AllRoutes, Paradox::Szykman, OwnedCentres),
+            // godip moves as today's rulings; its civil disorder counts distance from the home
+            // centres (phase/phase.go, SortedUnits).
+            Edition::Godip => (Intent, AllRoutes, Paradox::Szykman, HomeCentres),
         };
         // MILA's departures from the DATC (`docs/mila-compat.md`), on only in its edition.
         let mila = edition == Edition::Mila;
@@ -396,10 +398,12 @@ mod tests {
         assert!(!r.waive_free);
         r.set("edition", RuleValue::Name("godip")).unwrap();
         assert!(r.victory_lead && !r.waive_free);
+        assert_eq!(r.civil_disorder, CivilDisorder::HomeCentres);
         assert_eq!(
             Rules {
                 edition: Edition::E2023,
                 victory_lead: false,
+                civil_disorder: CivilDisorder::OwnedCentres,
                 ..r
             },
             Rules::default()
