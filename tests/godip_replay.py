@@ -39,10 +39,20 @@ def load(variant: str) -> dict[str, Any]:
     return doc
 
 
-def phase_of(godip_phase: str) -> Phase:
+def phase_of(godip_phase: str, game_map: Map | None = None) -> Phase:
+    """diplo's phase for godip's name of it; on a map with a calendar of its own (hundred's
+    one "Year" season) the Spring and the Fall are told apart by the year."""
     year, season, kind = godip_phase.split()
-    diplo_season, diplo_kind = _CALENDAR[(season, kind)]
-    return Phase(int(year), diplo_season, diplo_kind)  # type: ignore[arg-type]
+    if (season, kind) in _CALENDAR:
+        diplo_season, diplo_kind = _CALENDAR[(season, kind)]
+        return Phase(int(year), diplo_season, diplo_kind)  # type: ignore[arg-type]
+    assert game_map is not None, f"{godip_phase}: a season of a map's own calendar"
+    calendar, first = game_map.calendar, Phase.parse(game_map.first_phase)
+    cycle = calendar.years_to_fall + calendar.years_to_spring
+    spring = (int(year) - first.year) % cycle == 0
+    if kind == "Adjustment":
+        return Phase(int(year), "W", "A")
+    return Phase(int(year), "S" if spring else "F", "M" if kind == "Movement" else "R")
 
 
 def _unit_set(units: Mapping[str, list[str]]) -> set[tuple[str, str]]:
@@ -59,9 +69,9 @@ class Board:
     centers: frozenset[tuple[str, str]]
 
     @classmethod
-    def of_record(cls, record: Mapping[str, Any]) -> Board:
+    def of_record(cls, record: Mapping[str, Any], game_map: Map | None = None) -> Board:
         return cls(
-            str(phase_of(record["godip_phase"])),
+            str(phase_of(record["godip_phase"], game_map)),
             frozenset(_unit_set(record["units"])),
             frozenset(_unit_set(record.get("dislodged", {}))),
             frozenset(_unit_set(record["centers"])),
@@ -91,7 +101,7 @@ def start(record: Mapping[str, Any], game_map: Map, rules: str | None = None) ->
     """The recorded position, under the map's rules or ``rules`` (a rules text such as
     ``edition=godip``)."""
     doc: dict[str, Any] = {
-        "phase": str(phase_of(record["godip_phase"])),
+        "phase": str(phase_of(record["godip_phase"], game_map)),
         "units": record["units"],
         "centers": record["centers"],
     }
@@ -119,8 +129,8 @@ def replay(
     records = game["phases"]
     position: Position | None = None
     for number, record in enumerate(records):
-        wanted = Board.of_record(record)
-        target = phase_of(record["godip_phase"]).sequence()
+        wanted = Board.of_record(record, game_map)
+        target = phase_of(record["godip_phase"], game_map).sequence()
         if position is not None:
             while position.phase.sequence() < target:
                 position = process_phase(position, {}, backend).next
@@ -140,7 +150,7 @@ def replay(
         elif number > 0:
             found.skipped += 1
         if position is None:
-            if number > 0 and phase_of(record["godip_phase"]).kind != "M":
+            if number > 0 and phase_of(record["godip_phase"], game_map).kind != "M":
                 continue
             position = start(record, game_map, rules)
         position = process_phase(position, record["orders"], backend).next

@@ -6,10 +6,13 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
+from diplo import Phase, Position
 from diplo.model.map import map_named
+from diplo.model.wording import phase_words
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,6 +27,7 @@ GODIP_COUNTS = {
     "vietnamwar": (5, 53, 25, 15),
     "unconstitutional": (6, 87, 35, 18),
     "empiresandcoalitions": (9, 96, 44, 23),
+    "hundred": (3, 41, 17, 9),
 }
 
 
@@ -313,3 +317,73 @@ def test_bad_starting_centres_are_refused_with_the_power(centers: list[str], mes
         Map.from_dict(data)
     round_trip = Map.from_dict(map_named("empiresandcoalitions").to_dict())
     assert round_trip.starting_centers == map_named("empiresandcoalitions").starting_centers
+
+
+def _phases(play: Any, count: int) -> list[str]:
+    seen = []
+    for _ in range(count):
+        seen.append(str(play()))
+    return seen
+
+
+def test_hundred_calendar_one_season_a_decade_on_every_path() -> None:
+    # godip's hundred: a Spring in a year ending in 5, its Fall five years later (the
+    # adjustments and the centres' changes of owner in the years ending in 0).
+    from diplo import CodeGame, Game
+
+    game_map = map_named("hundred")
+    calendar = game_map.calendar
+    assert (calendar.years_to_fall, calendar.years_to_spring) == (5, 5)
+    assert calendar.names == ("Year", "Year", "Year")
+    runs = []
+    for backend in ("python", "rust"):
+        game = Game(game_map, backend=backend)
+        runs.append(_phases(lambda g=game: (g.process(), g.phase)[1], 6))
+    code = CodeGame(Position.initial(game_map))
+    runs.append(_phases(lambda: (code.process(), code.phase)[1], 6))
+    assert runs[0] == runs[1] == runs[2], runs
+    assert runs[0][0] == "F1430M" and runs[0][-1].endswith(("1445M", "1450M", "1450A"))
+    assert all(int(p[1:-1]) % 5 == 0 for p in runs[0])
+    assert phase_words(Phase.parse("F1430M"), calendar.names) == "Year 1430, movement"
+    back = type(game_map).from_dict(game_map.to_dict())
+    assert back.calendar == calendar
+
+
+@pytest.mark.parametrize(
+    ("calendar", "message"),
+    [
+        ({"years_to_fall": -1}, "calendar: 'years_to_fall' must be a number of years from 0"),
+        ({"years_to_fall": 0, "years_to_spring": 0}, "cannot both be 0"),
+        ({"years_to_spring": 101}, "'years_to_spring' must be a number of years from 0 to 100"),
+        ({"names": {"X": "Year"}}, "names: 'X' is not a season"),
+        ({"names": {"S": "<b>Year</b>"}}, "the name of S must be letters"),
+        ({"seasons": []}, "calendar: unknown key\\(s\\) 'seasons'"),
+        ([], "'calendar' must be an object"),
+    ],
+)
+def test_a_bad_calendar_is_refused_with_its_field(calendar: Any, message: str) -> None:
+    from diplo.model.map import Map, MapError
+
+    data = map_named("hundred").to_dict()
+    data["calendar"] = calendar
+    with pytest.raises(MapError, match=message):
+        Map.from_dict(data)
+
+
+def test_the_core_refuses_a_calendar_that_never_moves() -> None:
+    from diplo import _core
+
+    game_map = map_named("pure")
+    with pytest.raises(ValueError, match="calendar"):
+        _core.CodeMap(
+            list(game_map.locations),
+            list(game_map.powers),
+            list(range(len(game_map.locations))),
+            [1] * len(game_map.provinces),
+            [[] for _ in game_map.provinces],
+            [[] for _ in game_map.locations],
+            [],
+            [[] for _ in game_map.powers],
+            list(range(len(game_map.provinces))),
+            calendar=(0, 0),
+        )

@@ -25,7 +25,18 @@ _CALL = re.compile(r"\.(\w+)\(([^)]*)\)")
 _UNIT = re.compile(r'"([\w/]+)":\s*godip\.Unit\{godip\.(Army|Fleet),\s*([\w.]+)\}')
 _VICTORY = re.compile(r"SCCountWinner\((\d+)\)")
 _SC = re.compile(r'"(\w+)":\s*(\w+),')
-_PHASE = re.compile(r"\b(?:NewPhase|Phase)\((\d+),\s*godip\.(\w+),\s*godip\.(\w+)\)")
+_PHASE = re.compile(r"\b(?:NewPhase|Phase)\((\d+),\s*(?:godip\.)?(\w+),\s*godip\.(\w+)\)")
+#: Calendars other than the classical one (diplo.model.calendar), read from the variants' own
+#: phase code: hundred's hundredphase.go names every season "Year" and moves on from a
+#: Movement and Retreat in a year ending in 5 to those of five years later, which end in 0 and
+#: are followed (when needed) by the Adjustment, then to the year ending in 5 after that.
+CALENDARS: dict[str, dict[str, object]] = {
+    "hundred": {
+        "years_to_fall": 5,
+        "years_to_spring": 5,
+        "names": {"S": "Year", "F": "Year", "W": "Year"},
+    },
+}
 # godip's classical phases with its build-anywhere parser (any vacant owned centre), as
 # unconstitutional, sengoku and westernworld901 make them: diplo's build_sites="any".
 _ANYWHERE_PHASE = re.compile(
@@ -59,6 +70,7 @@ class Variant:
     victory: int = 0
     anywhere: bool = False
     own_calendar: bool = False
+    calendar: dict[str, object] | None = None
     neutral_orders: bool = False  # its state orders neutral units (godip's NeutralOrders)
     derived: bool = False
 
@@ -154,13 +166,18 @@ def parse_variant(name: str, source: str) -> Variant:
     v.anywhere = "godip.Anywhere: true" in source or anywhere_phase
     classical_phase = re.search(r"Phase:\s*classical\.NewPhase", source) is not None
     v.own_calendar = not (classical_phase or (anywhere_phase and bool(_PLAIN_PHASE.search(source))))
+    if name in CALENDARS:
+        v.own_calendar = False
+        v.calendar = CALENDARS[name]
     # The last argument of state.New orders neutral units (westernworld901 builds and holds them);
     # unconstitutional defines such a function but passes nil: it has no neutral units.
     v.neutral_orders = re.search(r"state\.New\([^\n]*,\s*(?!nil\))[\w.]+\)\n", source) is not None
     v.derived = not v.provinces
     m = _PHASE.search(source)
     if m:
-        v.phase = (int(m.group(1)), m.group(2), m.group(3))
+        # A season of the variant's own ("YearSeason") is the first of its calendar's year.
+        season = m.group(2) if m.group(2) in ("Spring", "Fall") else "Spring"
+        v.phase = (int(m.group(1)), season, m.group(3))
     return v
 
 
@@ -243,6 +260,7 @@ def to_json(v: Variant, commit: str) -> dict[str, object]:
         "victory": v.victory,
         # godip's BuildAnywhere: a power builds in any vacant centre it owns.
         **({"rules": {"build_sites": "any"}} if v.anywhere else {}),
+        **({"calendar": v.calendar} if v.calendar else {}),
         "powers": powers,
         "provinces": provinces,
         "army_edges": sorted([a.upper(), b.upper()] for a, b in v.army),

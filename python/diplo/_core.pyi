@@ -63,7 +63,9 @@ class CodeMap:
     ``name_rank``: per province its rank by English name (the civil-disorder tie-break);
     ``order_classes``: the ``diplo.model.orders`` classes in ``ORDER_KINDS`` order, by which order
     objects are told apart (by identity; without them the core reads no order object);
-    ``ports``: the coastal provinces whose fleets may convoy. Raises ``ValueError`` on a map
+    ``ports``: the coastal provinces whose fleets may convoy; ``calendar``: the years from a
+    Spring to its Fall and from a Fall to the next Spring (default ``(0, 1)``,
+    ``diplo.model.calendar``). Raises ``ValueError`` on a map
     that does not fit the encoding or does not check (or has more chains of seas than the
     engine lists convoys over, or is one map more than the 1,024 one process compiles).
 
@@ -85,6 +87,7 @@ class CodeMap:
         *,
         order_classes: Sequence[type] | None = None,
         ports: list[int] | None = None,
+        calendar: tuple[int, int] | None = None,
     ) -> CodeMap: ...
     @property
     def num_locations(self) -> int: ...

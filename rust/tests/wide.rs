@@ -27,6 +27,8 @@ fn line(n: usize, ring: bool) -> MapSpec {
         homes: vec![Vec::new()],
         name_rank: (0..n as u16).collect(),
         victory: 0,
+        years_to_fall: 0,
+        years_to_spring: 1,
     }
 }
 

@@ -148,7 +148,7 @@ def play_game(
 def write_phase(out: Any, outcome: PhaseOutcome, verbose: bool = False) -> None:
     """One ruled phase for people: the phase in words, then one line per result. Every
     dislodged unit says so (with where it may retreat), whatever code its order got."""
-    out.write(f"{phase_words(outcome.phase)}\n")
+    out.write(f"{phase_words(outcome.phase, outcome.next.map.calendar.names)}\n")
     dislodged = {str(d.piece): d for d in outcome.dislodged.values()}
     for result in outcome.results:
         marks = [result.code if result.given else f"{result.code}, not ordered"]

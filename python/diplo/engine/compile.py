@@ -66,6 +66,7 @@ def code_map(game_map: Map) -> _core.CodeMap:
             game_map.victory,
             order_classes=_ORDER_CLASSES,
             ports=sorted(index[p] for p in game_map.ports),
+            calendar=(game_map.calendar.years_to_fall, game_map.calendar.years_to_spring),
         )
         _FAST_MAPS[game_map] = table
     return table

@@ -23,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, SupportsIndex
 
+from .calendar import Calendar, read_calendar
 from .rules import DEFAULT_RULES, Rules, RulesError
 from .vocabulary import KEYWORDS
 
@@ -66,6 +67,7 @@ SHIPPED_MAPS = (
     "vietnamwar",
     "unconstitutional",
     "empiresandcoalitions",
+    "hundred",
 )
 #: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
 MAP_ALIASES: dict[str, str] = {
@@ -103,6 +105,7 @@ _TOP_KEYS = _REQUIRED_KEYS | {
     "rules",
     "army_one_way",
     "fleet_one_way",
+    "calendar",
 }
 _PROVINCE_KEYS = frozenset({"abbr", "name", "type", "center", "coasts", "aliases", "port"})
 #: ``centers``: the centres a power owns at the start when they are not its home centres
@@ -278,6 +281,10 @@ class Map:
             rules = Rules.from_json(data.get("rules"), DEFAULT_RULES)
         except RulesError as exc:
             raise MapError(f"map: {exc}") from None
+        try:
+            calendar = read_calendar(data.get("calendar"))
+        except ValueError as exc:
+            raise MapError(f"map: {exc}") from None
         #: Centres a power needs after a Fall turn to win alone (unless the rules say otherwise).
         self.victory: int = victory
         #: The phase a game on this map starts in.
@@ -286,6 +293,9 @@ class Map:
         self.source: str | None = source
         #: The rules the variant is played under unless a game says otherwise.
         self.rules: Rules = rules
+        #: When the seasons fall (:mod:`diplo.model.calendar`; the standard one unless the file
+        #: says ``calendar``).
+        self.calendar: Calendar = calendar
 
     def to_dict(self) -> dict[str, Any]:
         """The map as file data (what :meth:`from_dict` reads back to an equal map)."""
@@ -295,6 +305,8 @@ class Map:
             data["source"] = self.source
         data["first_phase"] = self.first_phase
         data["victory"] = self.victory
+        if not self.calendar.is_standard:
+            data["calendar"] = self.calendar.to_json()
         if not self.rules.is_default:
             data["rules"] = {
                 k: v for k, v in self.rules.to_json().items() if v != getattr(DEFAULT_RULES, k)

@@ -41,10 +41,13 @@ class _PhaseLike(Protocol):
     def kind(self) -> str: ...
 
 
-def phase_words(phase: _PhaseLike) -> str:
+def phase_words(phase: _PhaseLike, seasons: tuple[str, str, str] | None = None) -> str:
     """A phase as players name it: ``Spring 1901, movement``; ``Spring of year 4, movement`` on
-    a map whose years start low (a :class:`~diplo.model.position.Phase`)."""
-    season, kind = _SEASONS[phase.season], _KINDS[phase.kind]
+    a map whose years start low (a :class:`~diplo.model.position.Phase`). ``seasons``: the
+    map's names of its Spring, Fall and Winter (``Map.calendar.names``; godip's hundred calls
+    them all ``Year``)."""
+    season = _SEASONS[phase.season] if seasons is None else seasons["SFW".index(phase.season)]
+    kind = _KINDS[phase.kind]
     when = f"{season} {phase.year}" if phase.year >= 1000 else f"{season} of year {phase.year}"
     return f"{when}, {kind}"
 

@@ -172,7 +172,8 @@ def _retreats(position: Position, validated: Validated) -> PhaseOutcome:
             )
     after = position.with_changes(units=result.units, dislodged={})
     if position.phase.season == "S":
-        nxt = after.with_changes(phase=Phase(position.phase.year, "F", "M"))
+        fall = position.map.calendar.fall_year(position.phase.year)
+        nxt = after.with_changes(phase=Phase(fall, "F", "M"))
         return PhaseOutcome(position.phase, results, {}, nxt)
     nxt, winner = _after_turn(after)
     return PhaseOutcome(position.phase, results, {}, nxt, winner)
@@ -206,9 +207,8 @@ def _adjustments(position: Position, validated: Validated) -> PhaseOutcome:
         results.append(
             Result(power, unit, text, False, True, outcome.success, outcome.code, outcome.reason)
         )
-    nxt = position.with_changes(
-        phase=Phase(position.phase.year + 1, "S", "M"), units=result.units, dislodged={}
-    )
+    spring = position.map.calendar.spring_year(position.phase.year)
+    nxt = position.with_changes(phase=Phase(spring, "S", "M"), units=result.units, dislodged={})
     return PhaseOutcome(position.phase, results, {}, nxt)
 
 
@@ -225,8 +225,9 @@ def _after_turn(after: Position) -> tuple[Position, str | None]:
     skipped when no power can build or has to disband.
     """
     phase = after.phase
+    calendar = after.map.calendar
     if phase.season == "S":
-        return after.with_changes(phase=Phase(phase.year, "F", "M")), None
+        return after.with_changes(phase=Phase(calendar.fall_year(phase.year), "F", "M")), None
     centers = dict(after.centers)
     for prov, piece in after.units.items():
         if prov in after.map.centers:
@@ -243,4 +244,4 @@ def _after_turn(after: Position) -> tuple[Position, str | None]:
     # The winter is played when some power can build (somewhere) or has to disband.
     if any(adjustment_counts(owned).values()):
         return owned.with_changes(phase=Phase(phase.year, "W", "A")), None
-    return owned.with_changes(phase=Phase(phase.year + 1, "S", "M")), None
+    return owned.with_changes(phase=Phase(calendar.spring_year(phase.year), "S", "M")), None

@@ -42,7 +42,7 @@ class Frame:
 
     @property
     def title(self) -> str:
-        name = phase_name(self.phase)
+        name = phase_name(self.phase, self.position.map.calendar.names)
         return f"{name} ({self.note})" if self.note else name
 
     def svg(self, id_prefix: str = "") -> str:

@@ -136,7 +136,7 @@ def _keys(frames: Sequence[Frame]) -> list[str]:
 
 
 def _orders_html(frame: Frame) -> str:
-    parts = [f"<h2>{escape(phase_name(frame.phase))}</h2>"]
+    parts = [f"<h2>{escape(phase_name(frame.phase, frame.position.map.calendar.names))}</h2>"]
     if frame.note:
         parts.append(f"<p><b>{escape(frame.note)}</b></p>")
     if not frame.results:

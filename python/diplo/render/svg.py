@@ -115,9 +115,10 @@ def power_colour(power: str, powers: Sequence[str]) -> str:
     return _SPARE[index % len(_SPARE)]
 
 
-def phase_name(phase: Any) -> str:
-    """``S1901M`` -> ``Spring 1901, movement`` (:func:`diplo.model.wording.phase_words`)."""
-    return phase_words(phase)
+def phase_name(phase: Any, seasons: tuple[str, str, str] | None = None) -> str:
+    """``S1901M`` -> ``Spring 1901, movement`` (:func:`diplo.model.wording.phase_words`; in the
+    map's names of its seasons when given, ``Map.calendar.names``)."""
+    return phase_words(phase, seasons)
 
 
 def _tint(colour: str, amount: float) -> str:
@@ -174,7 +175,7 @@ def board_svg(
         _defs(colour),
         f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf6"/>',
         f'<text x="14" y="29" font-size="21" font-weight="bold" fill="{INK}" class="title">'
-        f"{escape(title or phase_name(position.phase))}</text>",
+        f"{escape(title or phase_name(position.phase, position.map.calendar.names))}</text>",
         f'<g transform="translate(0,{_f(HEADER)})" class="map">',
     ]
     drawn = _orders(position, results, colour)

@@ -13,6 +13,11 @@ use super::handles::{PyCodeGame, PyCodeMap};
 use super::intake::{self, OrderClasses};
 use crate::engine::game_map::MapSpec;
 
+fn years(what: &str, n: i64) -> PyResult<u32> {
+    u32::try_from(n)
+        .map_err(|_| PyValueError::new_err(format!("{what}: {n} is not a number of years")))
+}
+
 fn indices(what: &str, v: &[i64]) -> PyResult<Vec<u16>> {
     v.iter()
         .map(|&x| {
@@ -27,7 +32,7 @@ impl PyCodeMap {
     #[new]
     #[pyo3(signature = (
         locations, powers, loc_province, province_kind, army_adj, fleet_adj, centers, homes,
-        name_rank, victory=0, *, order_classes=None, ports=None
+        name_rank, victory=0, *, order_classes=None, ports=None, calendar=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -43,6 +48,7 @@ impl PyCodeMap {
         victory: i64,
         order_classes: Option<Vec<Bound<'_, PyType>>>,
         ports: Option<Vec<i64>>,
+        calendar: Option<(i64, i64)>,
     ) -> PyResult<Self> {
         guarded(|| {
             let lists = |what: &str, v: &[Vec<i64>]| -> PyResult<Vec<Vec<u16>>> {
@@ -70,6 +76,8 @@ impl PyCodeMap {
                 victory: u32::try_from(victory).map_err(|_| {
                     PyValueError::new_err(format!("victory {victory} is not a count"))
                 })?,
+                years_to_fall: years("calendar", calendar.map_or(0, |c| c.0))?,
+                years_to_spring: years("calendar", calendar.map_or(1, |c| c.1))?,
             };
             let map = AnyMap::intern(spec)?;
             let classes = OrderClasses::new(order_classes)?;

@@ -8,11 +8,13 @@ use super::any::Known;
 use crate::engine::error::EngineError;
 use crate::engine::game_map::Mask;
 use crate::engine::phases::Game;
-use crate::engine::state::{MAX_YEAR, SPRING};
+use crate::engine::state::MAX_YEAR;
 
-/// Whether processing `game` might take it past [`MAX_YEAR`] (a Fall or Winter of that year).
+/// Whether processing `game` might take it past [`MAX_YEAR`] (a Fall or Winter of that year on
+/// the standard calendar; on another, any phase whose next season's year would be past it).
 pub(super) fn in_last_year<M: Mask>(game: &Game<M>) -> bool {
-    !game.over && game.state.year >= MAX_YEAR && game.state.season != SPRING
+    let st = &game.state;
+    !game.over && game.map.next_year(st.year, st.season) > MAX_YEAR
 }
 
 /// The error of processing a finished game.

@@ -89,7 +89,14 @@ pub struct MapSpec {
     /// Centres a power needs to win alone; 0: more than half of them (18 of 34 on the standard
     /// map).
     pub victory: u32,
+    /// The map's calendar (`diplo.model.map.Calendar`): years from a Spring to its Fall (0 on the
+    /// standard map) and from a Fall to the next Spring (1; godip's hundred: 5 and 5).
+    pub years_to_fall: u32,
+    pub years_to_spring: u32,
 }
+
+/// The most years one step of a calendar may take (`diplo.model.map.Calendar`).
+pub const MAX_CALENDAR_STEP: u32 = 100;
 
 /// One map, compiled for the engine. Immutable; see the module documentation.
 #[derive(Debug)]
@@ -151,6 +158,14 @@ impl<M: Mask> GameMap<M> {
         let l = spec.loc_province.len();
         let p = spec.province_kind.len();
         let n_powers = spec.powers.len();
+        let (to_fall, to_spring) = (spec.years_to_fall, spec.years_to_spring);
+        if to_fall > MAX_CALENDAR_STEP || to_spring > MAX_CALENDAR_STEP || to_fall + to_spring == 0
+        {
+            return Err(EngineError::invalid(format!(
+                "calendar: years to the fall {to_fall} and to the spring {to_spring} must be \
+                 0..={MAX_CALENDAR_STEP} and not both 0"
+            )));
+        }
         if l > M::BITS {
             return Err(EngineError::limit(format!(
                 "the map has {l} locations; the engine takes at most {}",
@@ -397,6 +412,17 @@ impl<M: Mask> GameMap<M> {
         tables.entry(key).or_default().push(table);
         *count += 1;
         Ok(table)
+    }
+
+    /// The year of the phase after one of `season` in `year` that starts a season: the Fall
+    /// after a Spring, the Spring after a Fall or Winter (the map's calendar).
+    #[inline]
+    pub fn next_year(&self, year: u32, season: u8) -> u32 {
+        if season == super::state::SPRING {
+            year + self.spec.years_to_fall
+        } else {
+            year + self.spec.years_to_spring
+        }
     }
 
     /// Whether province `q` is a sea.

@@ -34,7 +34,7 @@ use super::game_map::GameMap;
 use super::mask::{Bits, Mask};
 use super::observe::{self, Layout, PHASE_SIZE};
 use super::phases::{borrow_spare_scratch, forget_scratch, return_scratch, with_scratch, Game};
-use super::state::{State, MAX_YEAR, MOVEMENT, SPRING};
+use super::state::{State, MAX_YEAR, MOVEMENT};
 
 /// What every game of an environment starts from and is scored by.
 #[derive(Clone, Debug)]
@@ -487,7 +487,7 @@ impl<M: Mask> Episode<M> {
         let done = match action {
             Some(action) if !self.done => {
                 let game = &self.game;
-                if game.state.year >= MAX_YEAR && game.state.season != SPRING {
+                if env.map.next_year(game.state.year, game.state.season) > MAX_YEAR {
                     // The next phase could be past the last year a state may have: cut here.
                     *row.truncated = true;
                     self.done = true;

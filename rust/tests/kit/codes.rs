@@ -74,6 +74,8 @@ impl Kit {
             homes,
             name_rank,
             victory: 0,
+            years_to_fall: 0,
+            years_to_spring: 1,
             ports: Vec::new(),
         };
         Kit {

@@ -226,7 +226,7 @@ impl<M: Mask> Game<M> {
 fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
     let st = &mut game.state;
     if st.season == SPRING {
-        st.set_phase(st.year, FALL, MOVEMENT);
+        st.set_phase(map.next_year(st.year, SPRING), FALL, MOVEMENT);
         return;
     }
     for q in Bits(map.centers) {
@@ -250,7 +250,7 @@ fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
         return;
     }
     if !winter_needed(map, st, centers.as_ref(), units.as_ref()) {
-        st.set_phase(st.year + 1, SPRING, MOVEMENT);
+        st.set_phase(map.next_year(st.year, WINTER), SPRING, MOVEMENT);
     }
 }
 

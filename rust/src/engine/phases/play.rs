@@ -320,7 +320,7 @@ impl<M: Mask> Scratch<M> {
         let st = &mut game.state;
         st.clear_dislodged();
         if st.season == SPRING {
-            st.set_phase(st.year, FALL, MOVEMENT);
+            st.set_phase(map.next_year(st.year, SPRING), FALL, MOVEMENT);
         } else {
             after_turn(map, game);
         }
@@ -518,7 +518,7 @@ impl<M: Mask> Scratch<M> {
             st.set_unit(q, added[q]);
         }
         st.clear_dislodged();
-        st.set_phase(st.year + 1, SPRING, MOVEMENT);
+        st.set_phase(map.next_year(st.year, WINTER), SPRING, MOVEMENT);
     }
 
     /// DATC 4.D.8 (2023 rules): sorts the units of `power` not yet removed into `candidates`,
