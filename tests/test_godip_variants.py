@@ -23,6 +23,7 @@ GODIP_COUNTS = {
     "ancientmediterranean": (5, 79, 34, 18),
     "vietnamwar": (5, 53, 25, 15),
     "unconstitutional": (6, 87, 35, 18),
+    "twentytwenty": (20, 215, 98, 49),
 }
 
 

@@ -65,6 +65,7 @@ SHIPPED_MAPS = (
     "ancientmediterranean",
     "vietnamwar",
     "unconstitutional",
+    "twentytwenty",
 )
 #: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
 MAP_ALIASES: dict[str, str] = {
