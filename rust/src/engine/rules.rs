@@ -447,6 +447,12 @@ mod tests {
         assert!(r.set("victory_lead", RuleValue::Name("yes")).is_err());
         assert!(r.set("victory_lead", RuleValue::Count(Some(1))).is_err());
         assert!(r.set("edition", RuleValue::Name("1983")).is_err());
+        r.set("build_sites", RuleValue::Name("any_home")).unwrap();
+        assert_eq!(r.build_sites, BuildSites::AnyHomeCentre);
+        r.set("victory_margin_year", RuleValue::Count(Some(2020)))
+            .unwrap();
+        assert_eq!(r.victory_margin_year, Some(2020));
+        assert!(r.set("victory_margin_year", RuleValue::Flag(true)).is_err());
         assert!(r.set("paradox", RuleValue::Name("none")).is_err());
     }
 }
