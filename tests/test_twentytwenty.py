@@ -14,6 +14,7 @@ import pytest
 
 from diplo.api.backends import rust_available
 from diplo.api.game import Game
+from diplo.api.legal import legal_order_texts
 from diplo.api.phase import process_phase
 from diplo.engine.codes import CodeGame, decode_order
 from diplo.formats.contract import DocumentError, adjudicate_document
@@ -73,6 +74,8 @@ def test_a_captured_foreign_home_centre_is_a_build_site(backend: str) -> None:
     assert build_sites(position, "UK") == ["MUN"]
     assert adjustment_counts(position)["UK"] == 1
     assert {format_order(o) for o in legal_orders(position)["MUN"]} == {"A MUN B"}
+    listed = legal_order_texts(position, "UK", backend)
+    assert listed["MUN"] == ["A MUN B"] and "PAI" not in listed
     outcome = process_phase(position, {"UK": ["A MUN B"]}, backend)
     assert outcome.results[0].legal and outcome.results[0].success
     assert str(outcome.next.units["MUN"]) == "A MUN" and outcome.next.units["MUN"].power == "UK"
@@ -92,6 +95,7 @@ def test_a_captured_neutral_centre_is_no_build_site(backend: str) -> None:
     position = _winter(PAI="UK")
     assert build_sites(position, "UK") == [] and adjustment_counts(position)["UK"] == 0
     assert "PAI" not in legal_orders(position)
+    assert "PAI" not in legal_order_texts(position, "UK", backend)
     outcome = process_phase(position, {"UK": ["A PAI B", "A LYO B", "WAIVE"]}, backend)
     paris, lyon, waive = outcome.results[:3]
     assert not paris.legal and paris.reason == (
