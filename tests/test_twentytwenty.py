@@ -256,3 +256,13 @@ def test_the_state_bytes_keep_the_options() -> None:
     old = data[:3] + b"\x02" + data[4:33] + data[37:]
     with pytest.raises(ValueError, match="build_sites 2 is not 0, 1 or"):
         _core.CodeGame.from_state_bytes(table, old)
+
+
+def test_the_winners_sentence_names_two_word_powers_as_sentences_do() -> None:
+    rules = MAP.rules
+    counts = {"SOUTH_AFRICA": 30, "SPAIN": 5}
+    assert rules.victory_text("SOUTH_AFRICA", counts, 49, 2005) == (
+        "South Africa owns 30 supply centres, fewer than the 49 needed after a Fall turn to win "
+        "alone, but more than any other power (the next, Spain, has 5), and its lead of 25 is "
+        "more than 2020 minus the year 2005, as victory_margin_year asks."
+    )

@@ -82,6 +82,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+from .wording import power_name
+
 __all__ = [
     "DEFAULT_RULES",
     "EDITIONS",
@@ -370,22 +372,22 @@ class Rules:
         centres = f"{n} supply centre{'s' if n != 1 else ''}"
         needed = f"the {self.victory(map_victory)} needed after a Fall turn to win alone"
         if not self.victory_lead and n >= self.victory(map_victory):
-            return f"{winner.title()} owns {centres}, at least {needed}."
+            return f"{power_name(winner)} owns {centres}, at least {needed}."
         runner = max((p for p in counts if p != winner), key=lambda p: counts[p], default=None)
         second = (
-            f"the next, {runner.title()}, has {counts[runner]}"
+            f"the next, {power_name(runner)}, has {counts[runner]}"
             if runner is not None and counts[runner] > 0
             else "no other power owns a centre"
         )
         if n >= self.victory(map_victory):
             return (
-                f"{winner.title()} owns {centres}, at least {needed}, and, as victory_lead "
+                f"{power_name(winner)} owns {centres}, at least {needed}, and, as victory_lead "
                 f"asks, more than any other power ({second})."
             )
         margin = self.victory_margin_year
         lead = self._lead(counts, winner)
         return (
-            f"{winner.title()} owns {centres}, fewer than {needed}, but more than any other "
+            f"{power_name(winner)} owns {centres}, fewer than {needed}, but more than any other "
             f"power ({second}), and its lead of {lead} is more than {margin} minus the year "
             f"{year}, as victory_margin_year asks."
         )
