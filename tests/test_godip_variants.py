@@ -274,3 +274,46 @@ def test_unconstitutional_builds_in_a_captured_centre_as_godips_own_test_does(ba
     )
     after = process_phase(position, {"NEW_YORK": ["F TUR B"]}, backend).next
     assert after.units["TUR"] == Piece("NEW_YORK", "F", "TUR")
+
+
+# The shape of godip's twentytwenty: classical phases under a parser whose build order is
+# BuildAnyHomeCenterOrder, and a winner function of two figures (made-up nations and numbers).
+_ANY_HOME_SOURCE = """
+const (
+\tNorth godip.Nation = "North"
+)
+func winner(s *state.State) godip.Nation {
+\tif leader != "" {
+\t\tif highestSCCount >= 12 {
+\t\t\treturn leader
+\t\t}
+\t\tif highestSCCount-secondHighestSCCount > 1950-s.Phase().Year() {
+\t\t\treturn leader
+\t\t}
+\t}
+}
+var AnyHomeParser = orders.NewParser([]godip.Order{
+\torders.MoveOrder,
+\torders.BuildAnyHomeCenterOrder,
+})
+var Variant = common.Variant{
+\tPhase:  Phase,
+}
+var Phase = phase.Generator(AnyHomeParser, classical.AdjustSCs)
+"""
+
+
+def test_the_importer_reads_twentytwentys_build_rule_and_winner() -> None:
+    gi = _importer()
+    v = gi.parse_variant("made_up", _ANY_HOME_SOURCE)
+    assert v.any_home and not v.anywhere and not v.own_calendar
+    assert (v.victory, v.margin_year) == (12, 1950)
+    assert gi.to_json(v, "0" * 40)["rules"] == {
+        "build_sites": "any_home",
+        "civil_disorder": "home",
+        "victory_lead": True,
+        "victory_margin_year": 1950,
+    }
+    # Without the any-home build order the same generator is a calendar of its own.
+    plain = gi.parse_variant("made_up", _ANY_HOME_SOURCE.replace("BuildAnyHomeCenterOrder", "X"))
+    assert not plain.any_home and plain.own_calendar
