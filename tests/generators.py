@@ -257,6 +257,6 @@ def random_adjustment_position(
     if any_rules:
         rules = Rules(
             civil_disorder=rng.choice(("owned", "home")),
-            build_sites=rng.choice(("home", "any")),
+            build_sites=rng.choice(("home", "any", "any_home")),
         )
     return base.with_changes(phase=Phase.parse("W1904A"), centers=centers, rules=rules)

@@ -28,6 +28,7 @@ GODIP_COUNTS = {
     "unconstitutional": (6, 87, 35, 18),
     "empiresandcoalitions": (9, 96, 44, 23),
     "hundred": (3, 41, 17, 9),
+    "twentytwenty": (20, 215, 98, 49),
 }
 
 
@@ -340,7 +341,12 @@ def test_hundred_calendar_one_season_a_decade_on_every_path() -> None:
         game = Game(game_map, backend=backend)
         runs.append(_phases(lambda g=game: (g.process(), g.phase)[1], 6))
     code = CodeGame(Position.initial(game_map))
-    runs.append(_phases(lambda: (code.process(), code.phase)[1], 6))
+
+    def step() -> object:
+        code.process()
+        return code.phase
+
+    runs.append(_phases(step, 6))
     assert runs[0] == runs[1] == runs[2], runs
     assert runs[0][0] == "F1430M" and runs[0][-1].endswith(("1445M", "1450M", "1450A"))
     assert all(int(p[1:-1]) % 5 == 0 for p in runs[0])
@@ -387,3 +393,46 @@ def test_the_core_refuses_a_calendar_that_never_moves() -> None:
             list(range(len(game_map.provinces))),
             calendar=(0, 0),
         )
+
+
+# The shape of godip's twentytwenty: classical phases under a parser whose build order is
+# BuildAnyHomeCenterOrder, and a winner function of two figures (made-up nations and numbers).
+_ANY_HOME_SOURCE = """
+const (
+\tNorth godip.Nation = "North"
+)
+func winner(s *state.State) godip.Nation {
+\tif leader != "" {
+\t\tif highestSCCount >= 12 {
+\t\t\treturn leader
+\t\t}
+\t\tif highestSCCount-secondHighestSCCount > 1950-s.Phase().Year() {
+\t\t\treturn leader
+\t\t}
+\t}
+}
+var AnyHomeParser = orders.NewParser([]godip.Order{
+\torders.MoveOrder,
+\torders.BuildAnyHomeCenterOrder,
+})
+var Variant = common.Variant{
+\tPhase:  Phase,
+}
+var Phase = phase.Generator(AnyHomeParser, classical.AdjustSCs)
+"""
+
+
+def test_the_importer_reads_twentytwentys_build_rule_and_winner() -> None:
+    gi = _importer()
+    v = gi.parse_variant("made_up", _ANY_HOME_SOURCE)
+    assert v.any_home and not v.anywhere and not v.own_calendar
+    assert (v.victory, v.margin_year) == (12, 1950)
+    assert gi.to_json(v, "0" * 40)["rules"] == {
+        "build_sites": "any_home",
+        "civil_disorder": "home",
+        "victory_lead": True,
+        "victory_margin_year": 1950,
+    }
+    # Without the any-home build order the same generator is a calendar of its own.
+    plain = gi.parse_variant("made_up", _ANY_HOME_SOURCE.replace("BuildAnyHomeCenterOrder", "X"))
+    assert not plain.any_home and plain.own_calendar

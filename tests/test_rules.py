@@ -436,8 +436,10 @@ def _movement_phase(seed: int) -> tuple[Position, dict[str, list[str]]]:
         rules = Rules(edition=rng.choice(list(EDITIONS)))  # type: ignore[arg-type]
     else:
         rules = Rules(**{k: rng.choice(v) for k, v in MOVEMENT_OPTIONS.items()})  # type: ignore[arg-type]
-    # A Fall turn may end the game: under either victory rule (tests/test_victory.py has ties).
-    rules = replace(rules, victory_lead=rng.random() < 0.5)
+    # A Fall turn may end the game: under either victory rule (tests/test_victory.py has ties),
+    # and sometimes by a lead over the second (victory_margin_year, tests/test_twentytwenty.py).
+    margin = position.phase.year + rng.randint(-1, 4) if rng.random() < 0.3 else None
+    rules = replace(rules, victory_lead=rng.random() < 0.5, victory_margin_year=margin)
     orders = {p: [str(o) for o in os] for p, os in random_orders(game_map, position, rng).items()}
     return position.with_changes(rules=rules), orders
 

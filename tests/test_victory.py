@@ -122,7 +122,7 @@ def test_victory_lead_is_read_and_written_everywhere() -> None:
     assert all(not Rules(edition=e).victory_lead for e in EDITIONS if e != "godip")  # type: ignore[arg-type]
     godip = Rules(edition="godip")
     assert godip.victory_lead is True
-    # godip's edition departs from today's rulings in the victory alone.
+    # godip's edition departs from today's rulings in the victory and the civil-disorder distance.
     assert godip.civil_disorder == "home"
     today = {"edition": "2023", "victory_lead": False, "civil_disorder": "owned"}
     assert Rules(**{**godip.to_json(), **today}) == DEFAULT_RULES
@@ -178,10 +178,12 @@ def test_the_state_bytes_keep_victory_lead() -> None:
     assert alone.winner is None and not alone.is_over
     with pytest.raises(ValueError, match="do not match"):
         _core.CodeGame.from_state_bytes(table, data, COUNT.to_json())
-    # Version 1 (before victory_lead; its byte sits after the year limit, at 32) reads as the
-    # rulebook's victory.
-    assert data[3] == 2 and data[32] == 1
-    old = data[:3] + b"\x01" + data[4:32] + data[33:]
+    # Version 1 (before victory_lead; its byte sits after the year limit, at 32, and version 3's
+    # victory_margin_year after it, at 33-36) reads as the rulebook's victory.
+    assert data[3] == 3 and data[32] == 1 and data[33:37] == bytes(4)
+    v2 = data[:3] + b"\x02" + data[4:33] + data[37:]
+    assert _core.CodeGame.from_state_bytes(table, v2, LEAD.to_json()).state_bytes() == data
+    old = data[:3] + b"\x01" + data[4:32] + data[37:]
     was = _core.CodeGame.from_state_bytes(table, old, COUNT.to_json())
     was.set_orders(_codes(position))
     was.process()
@@ -206,6 +208,9 @@ def _random_fall(seed: int) -> tuple[Position, dict[str, list[str]]]:
         victory_centers=rng.randint(6, 14),
         victory_lead=rng.random() < 0.5,
         edition=rng.choice(["2023", "godip"]),
+        # Sometimes a strict leader also wins by its lead (godip's twentytwenty): by more than
+        # 0 to 4 centres in 1905.
+        victory_margin_year=1905 + rng.randint(0, 4) if rng.random() < 0.3 else None,
     )
     orders = random_orders(game_map, position, rng)
     return position.with_changes(centers=centers, rules=rules), orders
@@ -220,9 +225,22 @@ def _top(after: Position) -> tuple[int, list[str]]:
     return top, [p for p, n in counts.items() if n == top]
 
 
+def _lead(after: Position) -> int:
+    """How many more centres the first power owns than the second after the turn."""
+    counts = sorted((n for n in _counts(after).values()), reverse=True)
+    return counts[0] - counts[1]
+
+
+def _counts(after: Position) -> dict[str, int]:
+    counts = dict.fromkeys(after.map.powers, 0)
+    for owner in after.centers.values():
+        counts[owner] += 1
+    return counts
+
+
 @pytest.mark.skipif(not rust_available(), reason="the cross-check needs the Rust core")
 def test_both_engines_rule_victory_alike_on_random_fall_turns() -> None:
-    seen = {"won": 0, "won_on_a_tie": 0, "blocked_by_the_tie": 0}
+    seen = {"won": 0, "won_on_a_tie": 0, "blocked_by_the_tie": 0, "won_by_the_lead": 0}
     for seed in range(300):
         position, orders = _random_fall(seed)
         ref = process_phase(position, orders, "python")
@@ -240,7 +258,11 @@ def test_both_engines_rule_victory_alike_on_random_fall_turns() -> None:
             continue  # retreats pending: no victory yet
         top, leaders = _top(ref.next)
         lead = position.rules.victory_lead
-        if top < position.rules.victory(position.map.victory):
+        margin = position.rules.victory_margin_year
+        if margin is not None and len(leaders) == 1 and _lead(ref.next) > margin - 1905:
+            assert ref.winner == leaders[0], where
+            seen["won_by_the_lead"] += 1
+        elif top < position.rules.victory(position.map.victory):
             assert ref.winner is None, where
         elif len(leaders) == 1:
             assert ref.winner == leaders[0], where

@@ -42,6 +42,13 @@ CALENDARS: dict[str, dict[str, object]] = {
 _ANYWHERE_PHASE = re.compile(
     r"newPhase\s*=\s*phase\.Generator\(hundred\.BuildAnywhereParser,\s*classical\.AdjustSCs\)"
 )
+# godip's classical phases with twentytwenty's any-home-centre parser (its build orders carry
+# AnyHomeCenter: a vacant owned centre that is some nation's home): diplo's build_sites=any_home.
+_ANY_HOME_PHASE = re.compile(r"\bPhase\s*=\s*phase\.Generator\((\w+),\s*classical\.AdjustSCs\)")
+# twentytwenty's SoloWinner: a strict leader wins with at least N centres, or with a lead over
+# the second greater than Y minus the year.
+_LEADER_COUNT = re.compile(r"if highestSCCount >= (\d+) \{")
+_LEADER_MARGIN = re.compile(r"highestSCCount-secondHighestSCCount > (\d+)-s\.Phase\(\)\.Year\(\)")
 _PLAIN_PHASE = re.compile(
     r"Phase:\s*(?:classical\.NewPhase|newPhase),|return newPhase\(year, season, typ\)\n\}"
 )
@@ -69,6 +76,8 @@ class Variant:
     phase: tuple[int, str, str] = (1901, "Spring", "Movement")
     victory: int = 0
     anywhere: bool = False
+    any_home: bool = False  # builds in any owned centre that is some nation's home
+    margin_year: int | None = None  # a strict leader also wins by a lead > this year - year
     own_calendar: bool = False
     calendar: dict[str, object] | None = None
     neutral_orders: bool = False  # its state orders neutral units (godip's NeutralOrders)
@@ -162,10 +171,28 @@ def parse_variant(name: str, source: str) -> Variant:
     m = _VICTORY.search(source)
     if m:
         v.victory = int(m.group(1))
+    count, margin = _LEADER_COUNT.search(source), _LEADER_MARGIN.search(source)
+    if not m and count and margin:
+        v.victory, v.margin_year = int(count.group(1)), int(margin.group(1))
     anywhere_phase = _ANYWHERE_PHASE.search(source) is not None
     v.anywhere = "godip.Anywhere: true" in source or anywhere_phase
+    # twentytwenty: the classical phases (classical.AdjustSCs) with a parser whose build order is
+    # godip's BuildAnyHomeCenterOrder, and the variant's Phase is that generator.
+    m = _ANY_HOME_PHASE.search(source)
+    v.any_home = (
+        m is not None
+        and re.search(
+            rf"var {m.group(1)} = orders\.NewParser\([^)]*orders\.BuildAnyHomeCenterOrder",
+            source,
+            re.S,
+        )
+        is not None
+        and re.search(r"Phase:\s*Phase,", source) is not None
+    )
     classical_phase = re.search(r"Phase:\s*classical\.NewPhase", source) is not None
-    v.own_calendar = not (classical_phase or (anywhere_phase and bool(_PLAIN_PHASE.search(source))))
+    v.own_calendar = not (
+        classical_phase or v.any_home or (anywhere_phase and bool(_PLAIN_PHASE.search(source)))
+    )
     if name in CALENDARS:
         v.own_calendar = False
         v.calendar = CALENDARS[name]
@@ -199,6 +226,16 @@ def assess(v: Variant) -> list[str]:
     if not v.units:
         needs.append("no starting units parsed")
     return needs
+
+
+def _any_home_rules(v: Variant) -> dict[str, object]:
+    # godip's civil disorder measures the distance to the nation's home centres (phase.go,
+    # SortedUnits: the graph's SCs of the nation), diplo's civil_disorder=home (edition=godip has
+    # it too); twentytwenty's recorded games need it, the other shipped maps' games never tell.
+    rules: dict[str, object] = {"build_sites": "any_home", "civil_disorder": "home"}
+    if v.margin_year is not None:
+        rules |= {"victory_lead": True, "victory_margin_year": v.margin_year}
+    return rules
 
 
 def to_json(v: Variant, commit: str) -> dict[str, object]:
@@ -261,6 +298,9 @@ def to_json(v: Variant, commit: str) -> dict[str, object]:
         # godip's BuildAnywhere: a power builds in any vacant centre it owns.
         **({"rules": {"build_sites": "any"}} if v.anywhere else {}),
         **({"calendar": v.calendar} if v.calendar else {}),
+        # twentytwenty: builds in any vacant owned home centre (of any nation); the strict
+        # leader wins with the count or with a lead over the second greater than Y - the year.
+        **({"rules": _any_home_rules(v)} if v.any_home else {}),
         "powers": powers,
         "provinces": provinces,
         "army_edges": sorted([a.upper(), b.upper()] for a, b in v.army),
@@ -277,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     commit = _git(args.repo, "log", "-1", "--format=%H").strip()
     files = _git(args.repo, "ls-tree", "-r", "--name-only", "HEAD", "variants").split()
+    margins: list[str] = []
     print(f"{'variant':24} {'provs':>5} {'SCs':>4} {'powers':>6} {'win':>3}  status")
     for path in sorted(files):
         parts = path.split("/")
@@ -290,7 +331,11 @@ def main(argv: list[str] | None = None) -> int:
         status = "needs " + ", ".join(needs) if needs else "playable"
         counts = f"{len(v.provinces):5} {len(v.homes):4} {len(v.nations):6} {v.victory:3}"
         print(f"{v.name:24} {counts}  {status}")
+        if v.margin_year is not None:
+            margins.append(f"{v.name} (by more than {v.margin_year} minus the year)")
     print("all: godip wins with at least N centres and strictly more than anyone else")
+    if margins:
+        print(f"or by a lead over the second: {', '.join(margins)}")
     return 0
 
 

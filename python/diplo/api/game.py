@@ -287,7 +287,9 @@ class Game:
         if self._end_reason is None:
             return None
         if self._winner is not None:
-            return self.rules.victory_text(self._winner, self.centers, self.map.victory)
+            return self.rules.victory_text(
+                self._winner, self.centers, self.map.victory, self._position.phase.year
+            )
         if self._end_reason == "max_year":
             return f"The last year, {self._last_year()}, was played: the game is a draw."
         return "Every power still voting agreed a draw."

@@ -68,6 +68,7 @@ SHIPPED_MAPS = (
     "unconstitutional",
     "empiresandcoalitions",
     "hundred",
+    "twentytwenty",
 )
 #: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
 MAP_ALIASES: dict[str, str] = {

@@ -300,6 +300,9 @@ RULING_SENTENCES: Final[Mapping[str, Callable[[RulingFacts], str]]] = {
     "build_while_owing": _build_while_owing,
     "build_no_home_site": _may_build_no_unit("none of the home centres it owns is vacant"),
     "build_no_site": _may_build_no_unit("none of the centres it owns is vacant"),
+    "build_no_any_home_site": _may_build_no_unit(
+        "none of the centres it owns that are some power's home is vacant"
+    ),
     "build_no_surplus": _may_build_no_unit("it has no more supply centres than units"),
     "build_same_province": _build_same_province,
     "build_excess": _build_excess,

@@ -262,6 +262,11 @@ def _adjustment_reason(code: str, power: str, order: Order, position: Position) 
     if code == "not_home_center":
         if position.rules.build_sites == "home" and prov not in game_map.homes.get(power, ()):
             return f"{prov} is not a home supply centre of {name}"
+        if position.rules.build_sites == "any_home" and prov in game_map.centers:
+            return (
+                f"{prov} is not a home supply centre of any power: under build_sites=any_home "
+                "a power builds only in the home centres it owns, its own or another's"
+            )
         return f"{prov} is not a supply centre"
     if code == "center_not_owned":
         return f"{name} does not own {prov}"

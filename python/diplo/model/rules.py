@@ -17,14 +17,20 @@ power
   rulebooks, as DATC 6.J.11 describes).
 * ``build_sites`` -- :func:`diplo.reference.adjustments.build_sites`: a power builds in its vacant,
 owned
-  home centres (``"home"``) or in any vacant centre it owns (``"any"``, the "build anywhere"
-  variant rule, MILA's ``BUILD_ANY``).
+  home centres (``"home"``), in any vacant centre it owns (``"any"``, the "build anywhere"
+  variant rule, MILA's ``BUILD_ANY``) or in any vacant centre it owns that is a home centre of
+  some power, its own or another's (``"any_home"``, godip's ``AnyHomeCenter`` of twentytwenty:
+  never in a centre that is nobody's home).
 * ``victory_centers`` -- :meth:`Rules.victory`: the centres a power needs after a Fall turn to win
   alone; ``None`` takes the map's count (18 on the standard map).
 * ``victory_lead`` -- :meth:`Rules.winner`: whether the power with the victory count must also own
   strictly more centres than every other power (``True``: godip's ``SCCountWinner``, so a tie at
   the top wins nobody); ``False`` (the rulebook): the victory count alone wins, the larger of two
   powers that both reach it (the first in map order when they have as many).
+* ``victory_margin_year`` -- :meth:`Rules.winner`: ``None`` (the rulebook), or a year ``Y``: a
+  power owning strictly more centres than every other also wins, whatever its count, when its
+  lead over the next power is greater than ``Y`` minus the current year (godip's twentytwenty,
+  ``Y`` = 2020: a lead of more than 19 in 2001, of more than 0 from 2020 on).
   :meth:`Rules.victory_text` says in a sentence why a power won (``Game.end_text``).
 * ``year_limit`` -- the last year played: the game ends in a draw when a phase of a later year
   would come next (``None``: no limit).
@@ -67,7 +73,7 @@ standoff left empty, DATC 6.H.6) and ``waive="free"`` (a waive never uses up a b
 ``edition="godip"`` is today's rulings but where godip (the judge behind Diplicity) departs from
 them: ``victory_lead=True`` (``variants/common/common.go``, ``SCCountWinner``) and
 ``civil_disorder="home"`` (``phase/phase.go``, ``SortedUnits``: the units farthest from the
-power's home centres go first).
+nation's home centres go first; twentytwenty's recorded games tell the two rules apart).
 """
 
 from __future__ import annotations
@@ -75,6 +81,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
+
+from .wording import power_name
 
 __all__ = [
     "DEFAULT_RULES",
@@ -97,7 +105,7 @@ __all__ = [
 ]
 
 CivilDisorder: TypeAlias = Literal["owned", "home"]
-BuildSites: TypeAlias = Literal["home", "any"]
+BuildSites: TypeAlias = Literal["home", "any", "any_home"]
 Edition: TypeAlias = Literal["1971", "1982", "2000", "2023", "dptg", "mila", "godip"]
 AdjacentConvoy: TypeAlias = Literal["intent", "explicit", "opposite"]
 ConvoyDisruption: TypeAlias = Literal["all", "any"]
@@ -198,8 +206,9 @@ EDITIONS: Mapping[str, Mapping[str, str | bool]] = {
     },
     # godip's rulings (the judge behind Diplicity) where they depart from today's: a solo needs
     # the victory count and more centres than any other power (variants/common/common.go,
-    # SCCountWinner); civil disorder disbands by distance from the home centres (phase/phase.go,
-    # SortedUnits); today's otherwise.
+    # SCCountWinner); civil disorder disbands by distance from the home centres (4.D.8, the
+    # older rulebooks: phase/phase.go, SortedUnits measures to the nation's home centres);
+    # today's otherwise.
     "godip": {
         "adjacent_convoy": "intent",
         "convoy_disruption": "all",
@@ -212,7 +221,7 @@ EDITIONS: Mapping[str, Mapping[str, str | bool]] = {
 _CHOICES: Mapping[str, tuple[str, ...]] = {
     "edition": tuple(EDITIONS),
     "civil_disorder": ("owned", "home"),
-    "build_sites": ("home", "any"),
+    "build_sites": ("home", "any", "any_home"),
     "adjacent_convoy": ("intent", "explicit", "opposite"),
     "convoy_disruption": ("all", "any"),
     "paradox": ("szykman", "1971", "1982", "2000"),
@@ -234,6 +243,7 @@ _KEYS = (
     "build_sites",
     "victory_centers",
     "victory_lead",
+    "victory_margin_year",
     "year_limit",
     "adjacent_convoy",
     "convoy_disruption",
@@ -275,6 +285,7 @@ class Rules:
     build_sites: BuildSites = "home"
     victory_centers: int | None = None
     victory_lead: bool = _FROM_EDITION
+    victory_margin_year: int | None = None
     year_limit: int | None = None
     edition: Edition = "2023"
     adjacent_convoy: AdjacentConvoy = _FROM_EDITION
@@ -310,7 +321,7 @@ class Rules:
             )
         if self.build_sites not in _BUILD_SITES:
             raise RulesError(
-                f"rules: build_sites must be 'home' or 'any', got {self.build_sites!r}"
+                f"rules: build_sites must be 'home', 'any' or 'any_home', got {self.build_sites!r}"
             )
         if not isinstance(self.victory_lead, bool):
             raise RulesError(
@@ -318,42 +329,67 @@ class Rules:
             )
         _count(self.victory_centers, "victory_centers", 1, 1000)
         _count(self.year_limit, "year_limit", 1, LAST_YEAR_LIMIT)
+        _count(self.victory_margin_year, "victory_margin_year", 0, LAST_YEAR_LIMIT)
 
     def victory(self, map_victory: int) -> int:
         """The centres a power needs to win alone, given the map's own count."""
         return map_victory if self.victory_centers is None else self.victory_centers
 
-    def winner(self, counts: Mapping[str, int], map_victory: int) -> str | None:
-        """The power that wins alone with ``counts`` centres per power after a Fall turn, or
-        ``None``: the one with the most among those with the victory count (the first of them
-        in ``counts`` on a tie), and under ``victory_lead`` only when no other power has as many.
+    def winner(self, counts: Mapping[str, int], map_victory: int, year: int) -> str | None:
+        """The power that wins alone with ``counts`` centres per power after the Fall turn of
+        ``year``, or ``None``: the one with the most among those with the victory count (the
+        first of them in ``counts`` on a tie), and under ``victory_lead`` only when no other
+        power has as many; failing that, under ``victory_margin_year`` the power with strictly
+        more centres than every other when its lead is greater than that year minus ``year``.
         """
         needed = self.victory(map_victory)
         best: str | None = None
         for power, count in counts.items():
             if count >= needed and (best is None or count > counts[best]):
                 best = power
-        if best is None or not self.victory_lead:
+        if best is not None and not self.victory_lead:
             return best
-        tied = any(n >= counts[best] for p, n in counts.items() if p != best)
-        return None if tied else best
+        if best is not None and self._lead(counts, best) > 0:
+            return best
+        if self.victory_margin_year is None or not counts:
+            return None
+        leader = max(counts, key=counts.__getitem__)
+        lead = self._lead(counts, leader)
+        return leader if lead > 0 and lead > self.victory_margin_year - year else None
 
-    def victory_text(self, winner: str, counts: Mapping[str, int], map_victory: int) -> str:
-        """The sentence saying why ``winner`` won alone with ``counts`` centres per power."""
+    @staticmethod
+    def _lead(counts: Mapping[str, int], power: str) -> int:
+        """How many more centres ``power`` owns than the next power (0 or less: no lead)."""
+        others = [n for p, n in counts.items() if p != power]
+        return counts[power] - max(others, default=0)
+
+    def victory_text(
+        self, winner: str, counts: Mapping[str, int], map_victory: int, year: int
+    ) -> str:
+        """The sentence saying why ``winner`` won alone with ``counts`` centres per power after
+        the Fall turn of ``year``."""
         n = counts.get(winner, 0)
         centres = f"{n} supply centre{'s' if n != 1 else ''}"
         needed = f"the {self.victory(map_victory)} needed after a Fall turn to win alone"
-        if not self.victory_lead:
-            return f"{winner.title()} owns {centres}, at least {needed}."
+        if not self.victory_lead and n >= self.victory(map_victory):
+            return f"{power_name(winner)} owns {centres}, at least {needed}."
         runner = max((p for p in counts if p != winner), key=lambda p: counts[p], default=None)
         second = (
-            f"the next, {runner.title()}, has {counts[runner]}"
+            f"the next, {power_name(runner)}, has {counts[runner]}"
             if runner is not None and counts[runner] > 0
             else "no other power owns a centre"
         )
+        if n >= self.victory(map_victory):
+            return (
+                f"{power_name(winner)} owns {centres}, at least {needed}, and, as victory_lead "
+                f"asks, more than any other power ({second})."
+            )
+        margin = self.victory_margin_year
+        lead = self._lead(counts, winner)
         return (
-            f"{winner.title()} owns {centres}, at least {needed}, and, as victory_lead "
-            f"asks, more than any other power ({second})."
+            f"{power_name(winner)} owns {centres}, fewer than {needed}, but more than any other "
+            f"power ({second}), and its lead of {lead} is more than {margin} minus the year "
+            f"{year}, as victory_margin_year asks."
         )
 
     @property
@@ -390,8 +426,8 @@ class Rules:
     @classmethod
     def parse(cls, text: str, base: Rules | None = None) -> Rules:
         """Read the CLI form: ``key=value`` pairs separated by commas, e.g.
-        ``edition=1982,build_sites=any,victory_centers=10,victory_lead=true`` (``none`` for no
-        value);
+        ``edition=1982,build_sites=any,victory_centers=10,victory_lead=true`` or
+        ``victory_margin_year=2020`` (``none`` for no value);
         options not named keep their value in ``base`` (default: the defaults)."""
         doc: dict[str, Any] = {}
         for part in filter(None, (p.strip() for p in text.split(","))):
@@ -404,7 +440,7 @@ class Rules:
                 if flag not in ("true", "false"):
                     raise RulesError(f"rules: victory_lead must be true or false, got {value!r}")
                 doc[key] = flag == "true"
-            elif key in ("victory_centers", "year_limit"):
+            elif key in ("victory_centers", "year_limit", "victory_margin_year"):
                 if value.lower() in ("none", "null", ""):
                     doc[key] = None
                 else:

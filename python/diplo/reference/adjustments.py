@@ -5,7 +5,8 @@ centre of the right terrain with the coast given where one is needed, and that a
 existing unit of the power). What is left is counting:
 
 * A power with more supply centres than units may build the difference, but only in owned, vacant
-  home centres (or, under the ``build_sites="any"`` rule, in any owned, vacant centre): the
+  home centres (or, under the ``build_sites="any"`` rule, in any owned, vacant centre, and under
+  ``build_sites="any_home"`` in any owned, vacant centre that is some power's home): the
   number of builds it may actually use is ``min(surplus, len(build_sites))``
   (zero when every owned home centre is occupied). The first builds and waives in submission order
   are carried out, later ones are void (DATC 4.D.4, 6.I.1); of two builds in one province the first
@@ -42,6 +43,7 @@ __all__ = [
     "build_sites",
     "centre_surplus",
     "civil_disorder_disbands",
+    "is_some_home",
     "resolve_adjustments",
 ]
 
@@ -52,17 +54,27 @@ _KeyFn: TypeAlias = Callable[[Piece], tuple[int, int, str, str]]
 
 def build_sites(position: Position, power: str) -> list[str]:
     """Where ``power`` may build, in the map's order: its owned, vacant home centres, or under
-    the ``build_sites="any"`` rule every owned, vacant centre (DATC 6.I.3-6.I.6; vacant on
+    the ``build_sites="any"`` rule every owned, vacant centre, or under ``"any_home"`` every
+    owned, vacant centre that is a home centre of some power (DATC 6.I.3-6.I.6; vacant on
     every coast, 6.I.4)."""
     game_map = position.map
     index = game_map.location_index
-    candidates = (
-        game_map.homes.get(power, ())
-        if position.rules.build_sites == "home"
-        else position.centers_of(power)
-    )
+    rule = position.rules.build_sites
+    candidates: Collection[str]
+    if rule == "home":
+        candidates = game_map.homes.get(power, ())
+    elif rule == "any_home":
+        candidates = [c for c in position.centers_of(power) if is_some_home(game_map, c)]
+    else:
+        candidates = position.centers_of(power)
     sites = [c for c in candidates if position.centers.get(c) == power and c not in position.units]
     return sorted(sites, key=index.__getitem__)
+
+
+def is_some_home(game_map: Map, prov: str) -> bool:
+    """Whether ``prov`` is a home centre of some power of ``game_map`` (``build_sites="any_home"``
+    builds only there)."""
+    return any(prov in homes for homes in game_map.homes.values())
 
 
 def centre_surplus(position: Position, power: str) -> int:
@@ -266,6 +278,8 @@ def _build_or_waive(
             return void("build_no_surplus")
         if position.rules.build_sites == "home":
             return void("build_no_home_site")
+        if position.rules.build_sites == "any_home":
+            return void("build_no_any_home_site")
         return void("build_no_site")
     piece = _built_piece(position, power, order.unit) if isinstance(order, Build) else None
     if piece is not None:

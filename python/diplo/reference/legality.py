@@ -29,7 +29,7 @@ from weakref import WeakKeyDictionary
 from ..model.map import Map
 from ..model.orders import Build, Convoy, Move, Retreat, SupportHold, SupportMove, Unit
 from ..model.position import Dislodged, Piece, Position
-from .adjustments import build_sites, centre_surplus
+from .adjustments import build_sites, centre_surplus, is_some_home
 from .convoys import convoy_provinces
 
 __all__ = [
@@ -290,6 +290,8 @@ def build_rule(t: MapTables, position: Position, power: str, unit: Unit) -> Buil
     if prov not in build_sites(position, power):
         # adjustments.build_sites decides (the rules' build sites); here only the reason.
         if position.rules.build_sites == "home" and prov not in game_map.homes.get(power, ()):
+            return "not_home_center"
+        if position.rules.build_sites == "any_home" and not is_some_home(game_map, prov):
             return "not_home_center"
         if prov not in game_map.centers:
             return "not_home_center"

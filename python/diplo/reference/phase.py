@@ -221,7 +221,8 @@ def _after_turn(after: Position) -> tuple[Position, str | None]:
     After the Fall turn, every supply centre with a unit on it changes hands (a centre left
     empty keeps its owner), a power with the victory count of centres or more wins (the rules'
     count, by default the map's: 18 on the standard map; under ``victory_lead`` only with more
-    centres than any other power, :meth:`~diplo.model.rules.Rules.winner`), and the winter is
+    centres than any other power; under ``victory_margin_year`` also a large enough lead,
+    :meth:`~diplo.model.rules.Rules.winner`), and the winter is
     skipped when no power can build or has to disband.
     """
     phase = after.phase
@@ -238,7 +239,7 @@ def _after_turn(after: Position) -> tuple[Position, str | None]:
     counts = dict.fromkeys(after.map.powers, 0)
     for owner in centers.values():
         counts[owner] = counts.get(owner, 0) + 1
-    winner = after.rules.winner(counts, after.map.victory)
+    winner = after.rules.winner(counts, after.map.victory, phase.year)
     if winner is not None:
         return owned.with_changes(phase=Phase(phase.year, "W", "A")), winner
     # The winter is played when some power can build (somewhere) or has to disband.

@@ -27,7 +27,7 @@ pub enum Edition {
     /// MILA's rulings (`diplomacy` 1.1.2) where they depart from the DATC: today's otherwise.
     Mila,
     /// godip's rulings (the judge behind Diplicity) where they depart from today's: the victory,
-    /// which needs the lead as well (`victory_lead`), and civil disorder by distance from the
+    /// which needs the lead as well (`victory_lead`), and the civil-disorder distance, to the
     /// home centres.
     Godip,
 }
@@ -50,6 +50,9 @@ pub enum BuildSites {
     HomeCentres,
     /// Any owned, vacant supply centre ("build anywhere").
     AnyOwnedCentre,
+    /// Any owned, vacant supply centre that is a home centre of some power, its own or
+    /// another's (godip's `AnyHomeCenter`, twentytwenty): never one that is nobody's home.
+    AnyHomeCentre,
 }
 
 /// The options a game is played under.
@@ -62,6 +65,9 @@ pub struct Rules {
     /// godip: the power with the victory count wins only with more centres than any other
     /// (off: the count alone wins, the rulebook).
     pub victory_lead: bool,
+    /// godip's twentytwenty: a year `Y` such that a power with strictly more centres than every
+    /// other also wins when its lead is greater than `Y` minus the year; `None`: no such win.
+    pub victory_margin_year: Option<u32>,
     /// The last year played; `None`: no limit.
     pub year_limit: Option<u32>,
     /// The rulebook edition the other choices started from.
@@ -193,9 +199,10 @@ impl Rules {
                 self.build_sites = match v {
                     "home" => BuildSites::HomeCentres,
                     "any" => BuildSites::AnyOwnedCentre,
+                    "any_home" => BuildSites::AnyHomeCentre,
                     other => {
                         return Err(EngineError::invalid(format!(
-                            "rules: build_sites must be 'home' or 'any', got {other:?}"
+                            "rules: build_sites must be 'home', 'any' or 'any_home', got {other:?}"
                         )))
                     }
                 }
@@ -215,6 +222,7 @@ impl Rules {
                 )))
             }
             ("year_limit", RuleValue::Count(v)) => self.year_limit = v,
+            ("victory_margin_year", RuleValue::Count(v)) => self.victory_margin_year = v,
             (name, value) => {
                 return Err(EngineError::invalid(format!(
                     "rules: bad option {name:?} = {value:?}"
@@ -242,8 +250,8 @@ impl Rules {
             Edition::Dptg => (Explicit, AllRoutes, Paradox::Szykman, OwnedCentres),
             // MILA disbands in civil disorder by distance from the home centres.
             Edition::Mila => (Intent, AllRoutes, Paradox::Szykman, HomeCentres),
-            // godip moves as today's rulings; its civil disorder counts distance from the home
-            // centres (phase/phase.go, SortedUnits).
+            // godip moves as today's rulings; its civil disorder measures to the home centres
+            // (phase/phase.go, SortedUnits).
             Edition::Godip => (Intent, AllRoutes, Paradox::Szykman, HomeCentres),
         };
         // MILA's departures from the DATC (`docs/mila-compat.md`), on only in its edition.
@@ -289,10 +297,12 @@ impl Rules {
         self.victory_centers.unwrap_or(map.victory)
     }
 
-    /// The power that wins alone with `centers` centres per power (map order) after a Fall
-    /// turn: the one with the most among those with the victory count (the first in map order
-    /// on a tie), and under `victory_lead` only when no other power has as many.
-    pub fn winner<M: Mask>(&self, map: &GameMap<M>, centers: &[u32]) -> Option<usize> {
+    /// The power that wins alone with `centers` centres per power (map order) after the Fall
+    /// turn of `year`: the one with the most among those with the victory count (the first in
+    /// map order on a tie), and under `victory_lead` only when no other power has as many;
+    /// failing that, under `victory_margin_year` the power with strictly more centres than
+    /// every other when its lead is greater than that year minus `year`.
+    pub fn winner<M: Mask>(&self, map: &GameMap<M>, centers: &[u32], year: u32) -> Option<usize> {
         let needed = self.victory(map);
         let mut best: Option<usize> = None;
         for (power, &n) in centers.iter().enumerate() {
@@ -300,20 +310,26 @@ impl Rules {
                 best = Some(power);
             }
         }
-        let best = best?;
-        let tied = |(p, &n): (usize, &u32)| p != best && n >= centers[best];
-        if self.victory_lead && centers.iter().enumerate().any(tied) {
-            return None;
+        if let Some(b) = best {
+            if !self.victory_lead || lead(centers, b) > 0 {
+                return Some(b);
+            }
         }
-        Some(best)
+        let margin = self.victory_margin_year?;
+        // The first power with the most centres: the leader, if its lead is strict.
+        let leader = (0..centers.len()).rev().max_by_key(|&p| centers[p])?;
+        let ahead = lead(centers, leader);
+        (ahead > 0 && ahead > i64::from(margin) - i64::from(year)).then_some(leader)
     }
 
     /// The provinces where `power` may build now: owned, vacant home centres (or any owned,
-    /// vacant centre under [`BuildSites::AnyOwnedCentre`]).
+    /// vacant centre under [`BuildSites::AnyOwnedCentre`], any owned, vacant home centre of
+    /// some power under [`BuildSites::AnyHomeCentre`]).
     pub fn build_sites<M: Mask>(&self, map: &GameMap<M>, st: &State<M>, power: usize) -> M {
         let candidates = match self.build_sites {
             BuildSites::HomeCentres => map.homes[power],
             BuildSites::AnyOwnedCentre => map.centers,
+            BuildSites::AnyHomeCentre => some_home(map),
         };
         Bits(candidates)
             .filter(|&q| st.centers[q] == power as u8 && !st.units[q].is_some())
@@ -350,6 +366,23 @@ impl Rules {
             CivilDisorder::HomeCentres => map.homes[power],
         }
     }
+}
+
+/// How many more centres `power` owns than the next power (0 or less: no lead).
+fn lead(centers: &[u32], power: usize) -> i64 {
+    let next = centers
+        .iter()
+        .enumerate()
+        .filter(|&(p, _)| p != power)
+        .map(|(_, &n)| n)
+        .max()
+        .unwrap_or(0);
+    i64::from(centers[power]) - i64::from(next)
+}
+
+/// The home centres of every power (`build_sites="any_home"` builds only there).
+pub fn some_home<M: Mask>(map: &GameMap<M>) -> M {
+    map.homes.iter().fold(M::ZERO, |m, &h| m | h)
 }
 
 #[cfg(test)]
@@ -415,6 +448,12 @@ mod tests {
         assert!(r.set("victory_lead", RuleValue::Name("yes")).is_err());
         assert!(r.set("victory_lead", RuleValue::Count(Some(1))).is_err());
         assert!(r.set("edition", RuleValue::Name("1983")).is_err());
+        r.set("build_sites", RuleValue::Name("any_home")).unwrap();
+        assert_eq!(r.build_sites, BuildSites::AnyHomeCentre);
+        r.set("victory_margin_year", RuleValue::Count(Some(2020)))
+            .unwrap();
+        assert_eq!(r.victory_margin_year, Some(2020));
+        assert!(r.set("victory_margin_year", RuleValue::Flag(true)).is_err());
         assert!(r.set("paradox", RuleValue::Name("none")).is_err());
     }
 }

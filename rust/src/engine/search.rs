@@ -1,18 +1,20 @@
 //! Search support: a game's compact, versioned state (what `pickle` and `copy.deepcopy` carry)
 //! and many candidate order sets played from one position.
 //!
-//! # The state's bytes (version 2)
+//! # The state's bytes (version 3)
 //!
 //! Little-endian throughout; the map itself is not in it (the caller names the map; the counts
 //! below must match it):
 //!
 //! ```text
-//! "DGS" 2                  magic and version
+//! "DGS" 3                  magic and version
 //! u16 locations, u16 provinces, u16 powers
 //! u32 year, u8 season, u8 kind
 //! u32 max_year (0: none)   u8 over   u8 winner (255: none)
 //! u8 civil_disorder, u8 build_sites, u32 victory_centers (0: none), u32 year_limit + 1 (0: none)
+//!                          (build_sites: 0 home, 1 any, 2 any_home from version 3)
 //! u8 victory_lead          (from version 2; version 1 has none and reads as 0)
+//! u32 victory_margin_year + 1 (0: none; from version 3, older versions read as none)
 //! u32 n, n x (u8 power, u8 fleet, u16 loc)              units
 //! u32 n, n x (u16 province, u8 power)                    centre owners
 //! u32 n, n x (u8 power, u8 fleet, u16 loc, u16 k, k x u16 option)   dislodged units
@@ -34,8 +36,9 @@ use super::state::{RawUnit, State};
 
 /// The first bytes of a state, then its version.
 const MAGIC: &[u8; 3] = b"DGS";
-pub const STATE_VERSION: u8 = 2;
-/// The oldest version read (version 1 has no `victory_lead`: the rulebook's victory).
+pub const STATE_VERSION: u8 = 3;
+/// The oldest version read (version 1 has no `victory_lead`: the rulebook's victory; versions 1
+/// and 2 have no `build_sites="any_home"` and no `victory_margin_year`).
 const OLDEST_VERSION: u8 = 1;
 /// The most codes (pending orders, results) a state may hold: far more than any phase has.
 const MAX_CODES: u32 = 1 << 16;
@@ -78,10 +81,15 @@ pub fn state_bytes<M: Mask>(game: &Game<M>) -> Vec<u8> {
     w.u8(game.winner.unwrap_or(NO_POWER));
     let r = st.rules;
     w.u8(matches!(r.civil_disorder, CivilDisorder::HomeCentres) as u8);
-    w.u8(matches!(r.build_sites, BuildSites::AnyOwnedCentre) as u8);
+    w.u8(match r.build_sites {
+        BuildSites::HomeCentres => 0,
+        BuildSites::AnyOwnedCentre => 1,
+        BuildSites::AnyHomeCentre => 2,
+    });
     w.u32(r.victory_centers.unwrap_or(0));
     w.u32(r.year_limit.map_or(0, |y| y.saturating_add(1)));
     w.u8(r.victory_lead as u8);
+    w.u32(r.victory_margin_year.map_or(0, |y| y.saturating_add(1)));
     let units: Vec<usize> = (0..map.provinces)
         .filter(|&q| st.units[q].is_some())
         .collect();
@@ -195,9 +203,9 @@ pub fn game_from_bytes<M: Mask>(
 
 /// [`game_from_bytes`] under `given` rules when they are known (the bytes keep only the options
 /// of the adjustment phase and the game's end: `civil_disorder`, `build_sites`,
-/// `victory_centers`, `victory_lead` and `year_limit`; an edition and the movement options ride
-/// beside them, as `diplo.engine.codes.CodeGame` pickles them). The given rules must agree with
-/// those five.
+/// `victory_centers`, `victory_lead`, `victory_margin_year` and `year_limit`; an edition and the
+/// movement options ride beside them, as `diplo.engine.codes.CodeGame` pickles them). The given
+/// rules must agree with those six.
 pub fn game_from_bytes_under<M: Mask>(
     map: &'static GameMap<M>,
     data: &[u8],
@@ -256,10 +264,15 @@ pub fn game_from_bytes_under<M: Mask>(
     } else {
         "owned"
     };
-    let sites = if r.flag("build_sites")? {
-        "any"
-    } else {
-        "home"
+    let sites = match r.u8("build_sites")? {
+        0 => "home",
+        1 => "any",
+        2 if version >= 3 => "any_home",
+        v => {
+            return Err(EngineError::invalid(format!(
+                "build_sites {v} is not 0, 1 or (from version 3) 2"
+            )))
+        }
     };
     let victory = match r.u32("victory_centers")? {
         0 => None,
@@ -268,6 +281,11 @@ pub fn game_from_bytes_under<M: Mask>(
     let limit = r.u32("year_limit")?.checked_sub(1);
     let mut kept = Rules::from_names(civil, sites, victory, limit)?;
     kept.victory_lead = version >= 2 && r.flag("victory_lead")?;
+    kept.victory_margin_year = if version >= 3 {
+        r.u32("victory_margin_year")?.checked_sub(1)
+    } else {
+        None
+    };
     let rules = match given {
         None => kept,
         Some(g)
@@ -276,12 +294,14 @@ pub fn game_from_bytes_under<M: Mask>(
                 g.build_sites,
                 g.victory_centers,
                 g.victory_lead,
+                g.victory_margin_year,
                 g.year_limit,
             ) == (
                 kept.civil_disorder,
                 kept.build_sites,
                 kept.victory_centers,
                 kept.victory_lead,
+                kept.victory_margin_year,
                 kept.year_limit,
             ) =>
         {

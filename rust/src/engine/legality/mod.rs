@@ -46,7 +46,7 @@
 
 use super::encode::{self, kind, well_formed, Code};
 use super::game_map::{has, Bits, GameMap, Mask, LAND, NO_POWER};
-use super::rules::BuildSites;
+use super::rules::{some_home, BuildSites};
 use super::state::{State, ADJUSTMENTS, MOVEMENT};
 
 /// Reason codes, indexed as [`NAMES`]; `OK` is a legal order.

@@ -185,6 +185,9 @@ fn why_adjustment<M: Mask>(map: &GameMap<M>, st: &State<M>, power: u8, code: Cod
                 {
                     return NOT_HOME_CENTER;
                 }
+                if st.rules.build_sites == BuildSites::AnyHomeCentre && !has(some_home(map), prov) {
+                    return NOT_HOME_CENTER;
+                }
                 if !has(map.centers, prov) {
                     return NOT_HOME_CENTER;
                 }

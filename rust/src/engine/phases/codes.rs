@@ -61,13 +61,16 @@ pub mod explain {
     pub const DISORDER_ON_CENTRE: u8 = 20;
     /// Civil disorder of a unit `count` moves from the nearest such centre (`place`).
     pub const DISORDER_DISTANCE: u8 = 21;
+    /// The same under `build_sites="any_home"`: no vacant owned centre that is some power's
+    /// home.
+    pub const BUILD_NO_ANY_HOME_SITE: u8 = 22;
     /// No explanation (a refused code).
     pub const NONE: u8 = u8::MAX;
 }
 
 /// The names of the [`explain`] codes, indexed by code: the keys of the sentences in
 /// `diplo.model.outcome`.
-pub const EXPLAIN_NAMES: [&str; 22] = [
+pub const EXPLAIN_NAMES: [&str; 23] = [
     "retreated",
     "disbanded",
     "retreat_clash",
@@ -90,6 +93,7 @@ pub const EXPLAIN_NAMES: [&str; 22] = [
     "disorder_no_route",
     "disorder_on_centre",
     "disorder_distance",
+    "build_no_any_home_site",
 ];
 
 /// What a retreat or adjustment result rests on: why ([`explain`]) and the facts its sentence

@@ -221,7 +221,8 @@ impl<M: Mask> Game<M> {
 
 /// The phase after a movement or retreat phase with no retreat pending: Fall after Spring;
 /// after the Fall, centres change hands (an empty centre keeps its owner), a power with the
-/// victory count wins ([`super::rules::Rules::winner`]: under `victory_lead` only when ahead),
+/// victory count wins ([`super::rules::Rules::winner`]: under `victory_lead` only when ahead;
+/// under `victory_margin_year` also a large enough lead),
 /// and the winter is played only when some power can build or must disband.
 fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
     let st = &mut game.state;
@@ -243,7 +244,9 @@ fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
     st.unit_counts(map, &mut units.as_mut()[..map.powers]);
     // Two powers at 18 or more cannot happen on the standard map (34 centres); elsewhere the
     // larger wins, the first in map order on a tie (no one under `victory_lead`).
-    let best = st.rules.winner(map, &centers.as_ref()[..map.powers]);
+    let best = st
+        .rules
+        .winner(map, &centers.as_ref()[..map.powers], st.year);
     st.set_phase(st.year, WINTER, ADJUSTMENTS);
     if let Some(w) = best {
         game.winner = Some(w as u8);

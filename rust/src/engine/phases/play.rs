@@ -430,6 +430,8 @@ impl<M: Mask> Scratch<M> {
                             explain::BUILD_NO_SURPLUS
                         } else if matches!(st.rules.build_sites, BuildSites::HomeCentres) {
                             explain::BUILD_NO_HOME_SITE
+                        } else if matches!(st.rules.build_sites, BuildSites::AnyHomeCentre) {
+                            explain::BUILD_NO_ANY_HOME_SITE
                         } else {
                             explain::BUILD_NO_SITE
                         };
