@@ -28,6 +28,9 @@ GODIP_COUNTS = {
     "unconstitutional": (6, 87, 35, 18),
     "empiresandcoalitions": (9, 96, 44, 23),
     "hundred": (3, 41, 17, 9),
+    "classicalcrowded": (11, 75, 35, 18),
+    "gatewaywest": (7, 71, 35, 18),
+    "threekingdoms": (3, 42, 17, 9),
     "twentytwenty": (20, 215, 98, 49),
 }
 

@@ -24,7 +24,7 @@ _PROV = re.compile(r'(?://\s*([^\n]*)\n\s*)?Prov\("([\w/]+)"\)((?:\.\w+\([^)]*\)
 _CALL = re.compile(r"\.(\w+)\(([^)]*)\)")
 _UNIT = re.compile(r'"([\w/]+)":\s*godip\.Unit\{godip\.(Army|Fleet),\s*([\w.]+)\}')
 _VICTORY = re.compile(r"SCCountWinner\((\d+)\)")
-_SC = re.compile(r'"(\w+)":\s*(\w+),')
+_SC = re.compile(r'"(\w+)":\s*([\w.]+),')
 _PHASE = re.compile(r"\b(?:NewPhase|Phase)\((\d+),\s*(?:godip\.)?(\w+),\s*godip\.(\w+)\)")
 #: Calendars other than the classical one (diplo.model.calendar), read from the variants' own
 #: phase code: hundred's hundredphase.go names every season "Year" and moves on from a
@@ -114,6 +114,32 @@ def _passable(
     }
 
 
+def _nation(consts: dict[str, str], token: str) -> str:
+    """A nation of the source: a constant of the variant's, or one of godip's classical seven
+    (``godip.England`` is ``England``)."""
+    if token in consts:
+        return consts[token]
+    return token.removeprefix("godip.")
+
+
+def _literal(source: str, call: str, value: str) -> str | None:
+    """The body of the map literal a start function hands to ``call`` (``SetUnits``), written
+    in place or returned by a function of the file (classicalcrowded's
+    ``ClassicalCrowdedUnits()``)."""
+    m = re.search(rf"{call}\(map\[godip\.Province\]{re.escape(value)}\{{(.*?)\}}\)", source, re.S)
+    if m:
+        return m.group(1)
+    m = re.search(rf"{call}\((\w+)\(\)\)", source)
+    if m:
+        head = rf"func {m.group(1)}\(\)[^{{]*\{{\s*return "
+        body = re.search(
+            head + rf"map\[godip\.Province\]{re.escape(value)}\{{(.*?)\n\t\}}", source, re.S
+        )
+        if body:
+            return body.group(1)
+    return None
+
+
 def parse_variant(name: str, source: str) -> Variant:
     """Parse one variant's Go source text."""
     v = Variant(name)
@@ -160,14 +186,20 @@ def parse_variant(name: str, source: str) -> Variant:
         for prov, long_name in _LONG_NAME.findall(m.group(1)):
             if prov in v.provinces and v.names.get(prov, prov).lower() == prov:
                 v.names[prov] = long_name
-    m = re.search(r"SetUnits\(map\[godip\.Province\]godip\.Unit\{(.*?)\}\)", source, re.S)
-    if m:
-        for prov, kind, nat in _UNIT.findall(m.group(1)):
-            v.units[prov] = (kind, consts.get(nat, nat))
-    m = re.search(r"SetSupplyCenters\(map\[godip\.Province\]godip\.Nation\{(.*?)\}\)", source, re.S)
-    if m:
-        for prov, nat in _SC.findall(m.group(1)):
-            v.owners[prov] = consts.get(nat, nat)
+    units = _literal(source, "SetUnits", "godip.Unit")
+    if units is not None:
+        for prov, kind, nat in _UNIT.findall(units):
+            v.units[prov] = (kind, _nation(consts, nat))
+    owners = _literal(source, "SetSupplyCenters", "godip.Nation")
+    if owners is not None:
+        for prov, nat in _SC.findall(owners):
+            v.owners[prov] = _nation(consts, nat)
+    # classicalcrowded lists its nations, godip's classical seven among them (godip.Austria).
+    m = re.search(r"\bNations\s*=\s*\[\]godip\.Nation\{([^}]*)\}", source)
+    if m and any(t.strip().startswith("godip.") for t in m.group(1).split(",")):
+        listed = [_nation(consts, t.strip()) for t in m.group(1).split(",") if t.strip()]
+        v.nations = {n: n for n in listed}
+        v.homes = {p: _nation(consts, n) if n else n for p, n in v.homes.items()}
     m = _VICTORY.search(source)
     if m:
         v.victory = int(m.group(1))
@@ -215,7 +247,7 @@ def assess(v: Variant) -> list[str]:
     needs = []
     if v.own_calendar:
         needs.append("own phase code (review: calendar or build rules)")
-    if v.neutral_orders or any(u[1] == "godip.Neutral" for u in v.units.values()):
+    if v.neutral_orders or any(u[1] in ("Neutral", "godip.Neutral") for u in v.units.values()):
         needs.append("neutral units")
     if v.units and not v.victory:
         needs.append("victory rule other than SC count")
@@ -321,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'variant':24} {'provs':>5} {'SCs':>4} {'powers':>6} {'win':>3}  status")
     for path in sorted(files):
         parts = path.split("/")
+        if parts[1:2] == ["beta"]:
+            parts = parts[1:]  # variants/beta/NAME/NAME.go: godip's beta variants (gatewaywest)
         if len(parts) != 3 or parts[2] != parts[1] + ".go":
             continue
         v = parse_variant(parts[1], _git(args.repo, "show", f"HEAD:{path}"))

@@ -69,6 +69,9 @@ SHIPPED_MAPS = (
     "empiresandcoalitions",
     "hundred",
     "twentytwenty",
+    "classicalcrowded",
+    "gatewaywest",
+    "threekingdoms",
 )
 #: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
 MAP_ALIASES: dict[str, str] = {
