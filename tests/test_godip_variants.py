@@ -439,3 +439,33 @@ def test_the_importer_reads_twentytwentys_build_rule_and_winner() -> None:
     # Without the any-home build order the same generator is a calendar of its own.
     plain = gi.parse_variant("made_up", _ANY_HOME_SOURCE.replace("BuildAnyHomeCenterOrder", "X"))
     assert not plain.any_home and plain.own_calendar
+
+
+def test_years_count_turns_of_the_map_s_calendar() -> None:
+    # --years N plays N turns (a Spring and its Fall): ten calendar years each on hundred.
+    from diplo.apps.common import max_year_of
+
+    calendar = map_named("hundred").calendar
+    assert max_year_of(1, 1425, calendar) == 1430
+    assert max_year_of(2, 1425, calendar) == 1440
+    assert max_year_of(15, 1901) == 1915
+    with pytest.raises(ValueError, match="at most 857 years"):
+        max_year_of(900, 1425, calendar)
+
+
+def test_the_mila_drop_in_plays_hundred_by_its_calendar() -> None:
+    # No MILA map file exists for it: the drop-in reads the diplo map, calendar included.
+    from diplo.compat.mila import Game as MilaGame
+
+    game = MilaGame(map_name="hundred")
+    seen = []
+    for _ in range(4):
+        seen.append(game.get_current_phase())
+        game.process()
+    assert seen[:2] == ["S1425M", "F1430M"]
+    assert all(int(p[1:-1]) % 5 == 0 for p in seen)
+    game_map = game.map
+    assert game_map.find_next_phase("SPRING 1425 RETREATS") == "FALL 1430 MOVEMENT"
+    assert game_map.find_next_phase("WINTER 1430 ADJUSTMENTS") == "SPRING 1435 MOVEMENT"
+    assert game_map.find_previous_phase("SPRING 1435 MOVEMENT") == "WINTER 1430 ADJUSTMENTS"
+    assert game_map.find_previous_phase("FALL 1430 MOVEMENT") == "SPRING 1425 RETREATS"

@@ -8,6 +8,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from ..model.calendar import STANDARD, Calendar
 from ..model.map import SHIPPED_MAPS, Map
 from ..model.position import Position
 from ..model.rules import Rules
@@ -106,16 +107,20 @@ def _years(text: str) -> int:
     return value
 
 
-def max_year_of(years: int, first: int) -> int:
-    """The last year played by a game of ``years`` years from ``first`` (``--years``); raises
-    ``ValueError`` naming ``--years`` when that is past the last year a game can be limited to."""
+def max_year_of(years: int, first: int, calendar: Calendar = STANDARD) -> int:
+    """The last year played by a game of ``years`` years (each a Spring and its Fall, as the
+    map's calendar places them: ten calendar years each on godip's hundred) from ``first``
+    (``--years``); raises ``ValueError`` naming ``--years`` when that is past the last year a
+    game can be limited to."""
     from ..model.limits import MAX_YEAR
 
-    last = first + years - 1
+    cycle = calendar.years_to_fall + calendar.years_to_spring
+    last = first + (years - 1) * cycle + calendar.years_to_fall
     if last > MAX_YEAR - 1:
+        most = max(0, (MAX_YEAR - 1 - first - calendar.years_to_fall) // cycle + 1)
         raise ValueError(
             f"--years {years}: from {first} that plays to {last}, after {MAX_YEAR - 1} (the last "
-            f"year a game can be limited to): at most {MAX_YEAR - first} years"
+            f"year a game can be limited to): at most {most} years"
         )
     return last
 

@@ -85,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         game_map, rules = variant_arguments(args)
         first = Position.initial(game_map or standard_map(), rules=rules).phase.year
         if args.years is not None:
-            args.max_year = max_year_of(args.years, first)
+            calendar = (game_map or standard_map()).calendar
+            args.max_year = max_year_of(args.years, first, calendar)
         check_max_year(args.max_year, first, "--max-year")
         if rules is not None and rules.year_limit is not None:
             check_max_year(rules.year_limit, first, "--rules year_limit")

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..formats.mila import MILA_MAP_NAMES
+from ..model.calendar import STANDARD
 from ..model.map import Map as _DiploMap
 from ..model.map import MapError, map_named, standard_map
 from ..model.variants import load_mila_map
@@ -256,10 +257,15 @@ class Map:
         mila_name = MILA_MAP_NAMES.get(name, name)
         path = mila_map_file(mila_name)
         reader = _Reader()
+        #: When the seasons fall: a MILA file's are the standard ones, a diplo map's its own
+        #: (godip's hundred: a Spring every ten years, its Fall five years later).
+        self._calendar = STANDARD
         if path is not None:
             reader.read(path)
         else:
-            _describe(mila_map_for(name), reader)
+            game_map = mila_map_for(name)
+            self._calendar = game_map.calendar
+            _describe(game_map, reader)
         self._finish(reader)
         self.error: list[str] = []
 
@@ -452,13 +458,17 @@ class Map:
         if len(short) < 3 or f"{short[0]}{short[-1]}" not in _SEQUENCE:
             return str(phase)
         year, at = int(short[1:-1]), _SEQUENCE.index(f"{short[0]}{short[-1]}")
+        to_fall, to_spring = self._calendar.years_to_fall, self._calendar.years_to_spring
         left = skip
         while True:
             at += sign
             if at == len(_SEQUENCE):
-                at, year = 0, year + 1
+                at, year = 0, year + to_spring
             elif at < 0:
-                at, year = len(_SEQUENCE) - 1, year - 1
+                at, year = len(_SEQUENCE) - 1, year - to_spring
+            elif (sign, at) in ((1, 2), (-1, 1)):
+                # Between the Spring and the Fall (SR -> FM and back).
+                year += sign * to_fall
             code = _SEQUENCE[at]
             if phase_type is None or code[1] == phase_type:
                 if left == 0:

@@ -13,6 +13,7 @@ from ..apps.common import (
     map_argument,
     max_year_of,
 )
+from ..model.calendar import STANDARD
 from ..model.map import MapError
 from ..model.wording import count
 from .play import RolloutError
@@ -119,7 +120,9 @@ def run(args: argparse.Namespace) -> int:
             game_map = map_argument(args.map)
             first = 1901 if game_map is None else first_year(game_map)
             years = DEFAULT_MAX_YEAR - 1900 if args.years is None else args.years
-            max_year = max_year_of(years, first)
+            max_year = max_year_of(
+                years, first, STANDARD if game_map is None else game_map.calendar
+            )
         except (MapError, ValueError) as exc:
             print(f"diplo: {exc}", file=sys.stderr)
             return 2

@@ -7,8 +7,9 @@ import json
 import sys
 from typing import Any
 
+from ...model.calendar import STANDARD
 from ...model.map import MapError
-from ..common import add_map_argument, first_year, map_argument
+from ..common import add_map_argument, first_year, map_argument, max_year_of
 from .engines import ENGINES, missing_engines
 from .measure import BenchError
 from .runner import run_benchmarks
@@ -118,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     first = 1901 if game_map is None else first_year(game_map)
     if args.max_year is None:
-        args.max_year = first + Settings().max_year - 1901
+        calendar = STANDARD if game_map is None else game_map.calendar
+        args.max_year = max_year_of(Settings().max_year - 1900, first, calendar)
     if args.max_year < first:
         print(f"diplo: --max-year must be {first} or later", file=sys.stderr)
         return 2
