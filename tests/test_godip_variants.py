@@ -31,6 +31,9 @@ GODIP_COUNTS = {
     "classicalcrowded": (11, 75, 35, 18),
     "gatewaywest": (7, 71, 35, 18),
     "threekingdoms": (3, 42, 17, 9),
+    "europe1939": (8, 148, 55, 28),
+    "sengoku": (7, 81, 37, 25),
+    "westernworld901": (9, 157, 64, 33),
     "twentytwenty": (20, 215, 98, 49),
 }
 
@@ -39,7 +42,7 @@ GODIP_COUNTS = {
 def test_godip_map_counts(name: str) -> None:
     game_map = map_named(name)
     powers, provinces, centres, victory = GODIP_COUNTS[name]
-    assert len(game_map.powers) == powers
+    assert len(game_map.players) == powers
     assert len(game_map.provinces) == provinces
     assert len(game_map.centers) == centres
     assert game_map.victory == victory
@@ -274,10 +277,13 @@ def test_unconstitutional_builds_in_a_captured_centre_as_godips_own_test_does(ba
     game_map = map_named("unconstitutional")
     assert game_map.rules.build_sites == "any" and game_map.first_phase == "S1805M"
     assert "TUR" not in game_map.homes["NEW_YORK"]
+    assert game_map.neutral == {"NEUTRAL"} and not game_map.rebuilds
+    assert Position.initial(game_map).units["TUR"] == Piece("NEUTRAL", "A", "TUR")
     start = Position.initial(game_map)
     position = start.with_changes(
         phase=Phase.parse("W1805A"),
-        units={p: u for p, u in start.units.items() if p != "NYC"},
+        # Turks and Caicos starts with a neutral army: taken, it is vacant.
+        units={p: u for p, u in start.units.items() if p not in ("NYC", "TUR")},
         centers={**start.centers, "TUR": "NEW_YORK"},
     )
     after = process_phase(position, {"NEW_YORK": ["F TUR B"]}, backend).next

@@ -86,7 +86,9 @@ def _mila_convoy_cache() -> frozenset[str]:
 def test_shipped_map_loads_with_what_makes_the_variant(name: str) -> None:
     game_map = map_named(name)
     assert game_map.name == name and load_map(name) is game_map
-    assert game_map.powers and all(game_map.homes[p] for p in game_map.powers)
+    # Every player has home centres; a neutral power (Map.neutral) has none.
+    assert game_map.players and all(game_map.homes[p] for p in game_map.players)
+    assert not any(game_map.homes[p] for p in game_map.neutral)
     assert game_map.victory <= len(game_map.centers)
     assert name == "standard" or game_map.source
     assert Map.from_dict(game_map.to_dict()).to_dict() == game_map.to_dict()

@@ -190,6 +190,13 @@ def parse_variant(name: str, source: str) -> Variant:
     if units is not None:
         for prov, kind, nat in _UNIT.findall(units):
             v.units[prov] = (kind, _nation(consts, nat))
+    # westernworld901 sets a neutral army on every neutral centre of its graph in a loop.
+    if re.search(r"range \w+\(\)\.SCs\(godip\.Neutral\)", source) and re.search(
+        r"Type:\s*godip\.Army,\s*Nation:\s*godip\.Neutral", source
+    ):
+        for prov, nation in v.homes.items():
+            if not nation and prov not in v.units:
+                v.units[prov] = ("Army", "Neutral")
     owners = _literal(source, "SetSupplyCenters", "godip.Nation")
     if owners is not None:
         for prov, nat in _SC.findall(owners):
@@ -247,8 +254,6 @@ def assess(v: Variant) -> list[str]:
     needs = []
     if v.own_calendar:
         needs.append("own phase code (review: calendar or build rules)")
-    if v.neutral_orders or any(u[1] in ("Neutral", "godip.Neutral") for u in v.units.values()):
-        needs.append("neutral units")
     if v.units and not v.victory:
         needs.append("victory rule other than SC count")
     if v.phase[2] != "Movement" or v.phase[1] != "Spring":
@@ -305,6 +310,22 @@ def to_json(v: Variant, commit: str) -> dict[str, object]:
         if v.owners and owned != homes:
             # A home that starts neutral or another's (empiresandcoalitions' Portugal).
             powers[nat[n]]["centers"] = owned
+    neutral_units = sorted(
+        f"{'A' if k == 'Army' else 'F'} {p.upper()}"
+        for p, (k, o) in v.units.items()
+        if o in ("Neutral", "godip.Neutral")
+    )
+    if neutral_units:
+        # godip's Neutral: units that hold, on the centres it owns; with NeutralOrders (the
+        # state's last argument) its armies are raised again in its vacant centres.
+        powers["NEUTRAL"] = {
+            "adjective": "Neutral",
+            "homes": [],
+            "centers": sorted(p.upper() for p, o in v.owners.items() if o == "Neutral"),
+            "units": neutral_units,
+            "neutral": True,
+            **({"rebuild": True} if v.neutral_orders else {}),
+        }
     fleet = sorted(
         sorted(
             (

@@ -65,7 +65,8 @@ class CodeMap:
     objects are told apart (by identity; without them the core reads no order object);
     ``ports``: the coastal provinces whose fleets may convoy; ``calendar``: the years from a
     Spring to its Fall and from a Fall to the next Spring (default ``(0, 1)``,
-    ``diplo.model.calendar``). Raises ``ValueError`` on a map
+    ``diplo.model.calendar``); ``neutral``: the neutral powers (``Map.neutral``), ``rebuild``
+    those of them that rebuild their armies. Raises ``ValueError`` on a map
     that does not fit the encoding or does not check (or has more chains of seas than the
     engine lists convoys over, or is one map more than the 1,024 one process compiles).
 
@@ -88,6 +89,8 @@ class CodeMap:
         order_classes: Sequence[type] | None = None,
         ports: list[int] | None = None,
         calendar: tuple[int, int] | None = None,
+        neutral: list[int] | None = None,
+        rebuild: list[int] | None = None,
     ) -> CodeMap: ...
     @property
     def num_locations(self) -> int: ...

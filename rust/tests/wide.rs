@@ -29,6 +29,8 @@ fn line(n: usize, ring: bool) -> MapSpec {
         victory: 0,
         years_to_fall: 0,
         years_to_spring: 1,
+        neutral: vec![],
+        rebuild: vec![],
     }
 }
 

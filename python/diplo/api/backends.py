@@ -115,7 +115,7 @@ class ReferenceBackend:
             active = {d.piece.power for d in position.dislodged.values()}
         else:
             active = {p for p, n in adjustment_counts(position).items() if n != 0}
-        return [p for p in position.map.powers if p in active]
+        return [p for p in position.map.players if p in active]
 
     def read_position(self, doc: Mapping[str, Any], game_map: Map) -> Position | None:
         return None

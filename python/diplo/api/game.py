@@ -304,12 +304,13 @@ class Game:
 
     @property
     def survivors(self) -> list[str]:
-        """Powers with units or supply centres on the board (including resigned ones)."""
+        """Powers with units or supply centres on the board (including resigned ones; never a
+        neutral power, which plays no part in a draw)."""
         position = self._position
         alive = {p.power for p in position.units.values()}
         alive.update(d.piece.power for d in position.dislodged.values())
         alive.update(position.centers.values())
-        return [p for p in self.map.powers if p in alive]
+        return [p for p in self.map.players if p in alive]
 
     @property
     def resigned(self) -> Mapping[str, Phase]:

@@ -67,6 +67,8 @@ def code_map(game_map: Map) -> _core.CodeMap:
             order_classes=_ORDER_CLASSES,
             ports=sorted(index[p] for p in game_map.ports),
             calendar=(game_map.calendar.years_to_fall, game_map.calendar.years_to_spring),
+            neutral=[i for i, p in enumerate(game_map.powers) if p in game_map.neutral],
+            rebuild=[i for i, p in enumerate(game_map.powers) if p in game_map.rebuilds],
         )
         _FAST_MAPS[game_map] = table
     return table

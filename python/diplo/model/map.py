@@ -72,6 +72,9 @@ SHIPPED_MAPS = (
     "classicalcrowded",
     "gatewaywest",
     "threekingdoms",
+    "europe1939",
+    "sengoku",
+    "westernworld901",
 )
 #: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
 MAP_ALIASES: dict[str, str] = {
@@ -114,7 +117,11 @@ _TOP_KEYS = _REQUIRED_KEYS | {
 _PROVINCE_KEYS = frozenset({"abbr", "name", "type", "center", "coasts", "aliases", "port"})
 #: ``centers``: the centres a power owns at the start when they are not its home centres
 #: (godip's empiresandcoalitions: Spain's home Portugal starts neutral).
-_POWER_KEYS = frozenset({"adjective", "homes", "units", "centers"})
+#: ``neutral``: the power is no player but the board's neutral units (godip's Neutral): they
+#: hold, are never ordered, are disbanded when dislodged, build and disband nothing by the count
+#: and win nothing; ``rebuild`` (neutral only): at each adjustment an army is raised in every
+#: vacant centre the neutral power owns (godip's westernworld901 and sengoku).
+_POWER_KEYS = frozenset({"adjective", "homes", "units", "centers", "neutral", "rebuild"})
 
 
 class MapError(ValueError):
@@ -325,6 +332,8 @@ class Map:
                     else {}
                 ),
                 "units": [f"{t} {loc}" for t, loc in self.starting_units[p]],
+                **({"neutral": True} if p in self.neutral else {}),
+                **({"rebuild": True} if p in self.rebuilds else {}),
             }
             for p in self.powers
         }
@@ -439,6 +448,8 @@ class Map:
         owned: dict[str, tuple[str, ...]] = {}
         owner_of: dict[str, str] = {}
         units: dict[str, tuple[tuple[UnitType, str], ...]] = {}
+        neutral: list[str] = []
+        rebuild: list[str] = []
         for power, entry in raw.items():
             _require(
                 isinstance(power, str) and _POWER_RE.fullmatch(power) is not None,
@@ -450,6 +461,19 @@ class Map:
             adjective = entry.get("adjective")
             _require(isinstance(adjective, str) and bool(adjective), f"{what}: bad adjective")
             assert isinstance(adjective, str)
+            for flag, found in (("neutral", neutral), ("rebuild", rebuild)):
+                value = entry.get(flag, False)
+                _require(isinstance(value, bool), f"{what}: '{flag}' must be true or false")
+                if value:
+                    found.append(power)
+            _require(
+                power in neutral or power not in rebuild,
+                f"{what}: 'rebuild' is for a neutral power only",
+            )
+            _require(
+                power not in neutral or not entry.get("homes"),
+                f"{what}: a neutral power has no home centres",
+            )
             power_homes = _str_list(entry.get("homes", []), f"{what}: 'homes'")
             for h in power_homes:
                 _require(h in by_abbr, f"{what}: home centre {h} is not a province")
@@ -514,6 +538,13 @@ class Map:
         #: The centres each power owns at the start: its homes unless the file says
         #: ``centers`` (a home may start neutral or another power's, a non-home owned).
         self.starting_centers: dict[str, tuple[str, ...]] = owned
+        #: The neutral powers (``"neutral": true``; see ``_POWER_KEYS``), in map order, and
+        #: those of them that rebuild their armies.
+        self.neutral: frozenset[str] = frozenset(neutral)
+        self.rebuilds: frozenset[str] = frozenset(rebuild)
+        #: The powers that play: every power but the neutral ones.
+        self.players: tuple[str, ...] = tuple(p for p in powers if p not in self.neutral)
+        _require(len(neutral) < len(powers), "map: every power is neutral: a game needs a player")
         self.starting_units: dict[str, tuple[tuple[UnitType, str], ...]] = units
         self.provinces: dict[str, Province] = {
             p["abbr"]: Province(

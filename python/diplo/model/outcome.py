@@ -330,4 +330,8 @@ RULING_SENTENCES: Final[Mapping[str, Callable[[RulingFacts], str]]] = {
     "disorder_no_route": _disorder_no_route,
     "disorder_on_centre": _disorder_on_centre,
     "disorder_distance": _disorder_distance,
+    # the neutral power's own
+    "neutral_rebuilt": lambda f: (
+        f"{f.unit} is raised again: neutral armies are rebuilt in the vacant centres neutral owns."
+    ),
 }

@@ -52,8 +52,8 @@ class Intake(NamedTuple):
     """An order as read before its legality is asked: the order, or why it cannot be one."""
 
     order: Order | None
-    #: ``None`` when the order was read; else ``unparsable``, ``wrong_power`` or
-    #: ``unknown_location``, with ``message`` its sentence.
+    #: ``None`` when the order was read; else ``unparsable``, ``wrong_power``,
+    #: ``unknown_location`` or ``neutral_power``, with ``message`` its sentence.
     code: str | None
     message: str
     #: The unit an unreadable order text starts with, when that much could be read.
@@ -64,6 +64,9 @@ def read_order(item: str | Order, power: str, game_map: Map) -> Intake:
     """Read one submitted order of ``power``: parse a text (refusing one written for another
     power), and check that every place the order names is on the map."""
     order: Order | None = None
+    if power in game_map.neutral:
+        text = item if isinstance(item, str) else format_order(item)
+        return Intake(None, "neutral_power", sentence(f"{show(text)}: {_NEUTRAL}"))
     try:
         if isinstance(item, str):
             prefix, order = parse_power_order(item, game_map)
@@ -117,6 +120,10 @@ def named_piece(position: Position, order: Order) -> Piece | None:
     return position.units.get(prov)
 
 
+#: Why a neutral power's orders, and codes for its units, are refused.
+_NEUTRAL = "neutral units hold and are never ordered"
+
+
 def refusal_message(code: str, power: str, order: Order, position: Position) -> str:
     """The sentence of ``order`` (as given, read by :func:`read_order`) refused for ``code``."""
     return sentence(f"{format_order(order)}: {refusal_reason(code, power, order, position)}")
@@ -167,6 +174,8 @@ def refusal_reason(code: str, power: str, order: Order, position: Position) -> s
     piece = named_piece(position, order)
     if code == "no_unit":
         return f"there is no unit in {prov}"
+    if code == "neutral_unit":
+        return f"the unit in {prov} is neutral: {_NEUTRAL}"
     if code == "not_dislodged":
         return f"there is no dislodged unit in {prov}"
     if code == "foreign_unit":

@@ -44,6 +44,7 @@ __all__ = [
     "centre_surplus",
     "civil_disorder_disbands",
     "is_some_home",
+    "neutral_rebuilds",
     "resolve_adjustments",
 ]
 
@@ -95,6 +96,9 @@ def adjustment_counts(position: Position) -> dict[str, int]:
     """
     counts: dict[str, int] = {}
     for power in position.map.powers:
+        if power in position.map.neutral:
+            counts[power] = 0  # a neutral power builds and disbands nothing by the count
+            continue
         surplus = centre_surplus(position, power)
         if surplus > 0:
             surplus = min(surplus, len(build_sites(position, power)))
@@ -253,9 +257,25 @@ def resolve_adjustments(
                 text = format_order(Disband(piece.unit))
                 implied.append((power, text, Outcome("ok", True, reason)))
 
+    for power, piece in neutral_rebuilds(position):
+        added[piece.province] = piece
+        reason = explain_ruling(RulingFacts("neutral_rebuilt", power, str(piece)))
+        implied.append((power, format_order(Build(piece.unit)), Outcome("ok", True, reason)))
     units = {prov: piece for prov, piece in position.units.items() if prov not in removed}
     units.update(added)
     return AdjustmentResult(outcomes, implied, units)
+
+
+def neutral_rebuilds(position: Position) -> list[tuple[str, Piece]]:
+    """The armies a rebuilding neutral power (``Map.rebuilds``) raises at an adjustment: one in
+    every vacant centre it owns that an army can stand in, in the map's order."""
+    game_map = position.map
+    out = []
+    for prov in game_map.provinces:
+        owner = position.centers.get(prov)
+        if owner in game_map.rebuilds and prov not in position.units and not game_map.is_sea(prov):
+            out.append((owner, Piece(owner, "A", prov)))
+    return out
 
 
 def _build_or_waive(

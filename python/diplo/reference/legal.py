@@ -128,6 +128,8 @@ def legal_orders(position: Position, power: str | None = None) -> dict[str, list
         if named is None:
             raise ValueError(f"unknown power {power!r}")
         power = named
+        if power in game_map.neutral:
+            return {}  # neutral units are never ordered
     tables = map_tables(game_map)
     kind = position.phase.kind
     if kind == "M":
@@ -139,6 +141,9 @@ def legal_orders(position: Position, power: str | None = None) -> dict[str, list
             else _adjustment_orders(position, tables, power)
         )
         out = {key: sorted(orders, key=format_order) for key, orders in raw.items()}
+    if game_map.neutral and kind == "M":
+        # Neutral units hold and are never ordered (a dislodged one is disbanded at once).
+        out = {k: v for k, v in out.items() if position.units[k].power not in game_map.neutral}
     return {key: out[key] for key in sorted(out, key=_key_order(game_map))}
 
 

@@ -14,7 +14,7 @@ from ..model.outcome import Outcome, RulingFacts, explain_movement, explain_ruli
 from ..model.position import Dislodged, Phase, Piece, Position
 from ..model.refusals import implied_hold_reason
 from ..model.results import PhaseOutcome, Result, named_unit
-from .adjustments import adjustment_counts, resolve_adjustments
+from .adjustments import adjustment_counts, neutral_rebuilds, resolve_adjustments
 from .resolver import MovementResolution, resolve_movement
 from .retreats import resolve_retreats
 from .validation import Ruling, Validated, validate
@@ -236,13 +236,16 @@ def _after_turn(after: Position) -> tuple[Position, str | None]:
     owned = after.with_changes(centers=centers)
     # In map order, so that of two powers reaching the count with as many centres the first in
     # map order wins, as in the engine.
-    counts = dict.fromkeys(after.map.powers, 0)
+    # A neutral power wins nothing and is no rival (its centres count for nobody).
+    counts = dict.fromkeys(after.map.players, 0)
     for owner in centers.values():
-        counts[owner] = counts.get(owner, 0) + 1
+        if owner in counts:
+            counts[owner] += 1
     winner = after.rules.winner(counts, after.map.victory, phase.year)
     if winner is not None:
         return owned.with_changes(phase=Phase(phase.year, "W", "A")), winner
-    # The winter is played when some power can build (somewhere) or has to disband.
-    if any(adjustment_counts(owned).values()):
+    # The winter is played when some power can build (somewhere) or has to disband, or a
+    # neutral army is to be raised again.
+    if any(adjustment_counts(owned).values()) or neutral_rebuilds(owned):
         return owned.with_changes(phase=Phase(phase.year, "W", "A")), None
     return owned.with_changes(phase=Phase(calendar.spring_year(phase.year), "S", "M")), None

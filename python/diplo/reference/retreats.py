@@ -60,6 +60,8 @@ def retreat_options(
     apply to whole provinces. With ``any_after_convoy`` (``Rules.retreat_after_convoy``) a unit
     dislodged by a convoyed attack keeps every candidate: no exclusion applies.
     """
+    if piece.power in game_map.neutral:
+        return ()  # a neutral unit is disbanded when dislodged (Map.neutral)
     if piece.type == "A":
         candidates = game_map.army_neighbours(piece.province)
     else:

@@ -572,11 +572,14 @@ impl PyCodeGame {
                     let Some(r) = g.rulings.get(n + k) else {
                         break;
                     };
-                    if crate::engine::encode::kind_of(code) == crate::engine::encode::kind::WAIVE {
+                    use crate::engine::encode::{kind, kind_of};
+                    if kind_of(code) == kind::WAIVE {
                         rows.push(Some(row(res, ok, None, "WAIVE", r)?));
                     } else {
+                        // A civil-disorder disband, or a neutral army raised again.
                         let unit = documents::piece_text(map, r.unit);
-                        let order = format!("{unit} D");
+                        let verb = if kind_of(code) == kind::BUILD { "B" } else { "D" };
+                        let order = format!("{unit} {verb}");
                         rows.push(Some(row(res, ok, Some(&unit), &order, r)?));
                     }
                 }

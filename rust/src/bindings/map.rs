@@ -13,6 +13,15 @@ use super::handles::{PyCodeGame, PyCodeMap};
 use super::intake::{self, OrderClasses};
 use crate::engine::game_map::MapSpec;
 
+fn powers_of(what: &str, v: &[i64]) -> PyResult<Vec<u8>> {
+    v.iter()
+        .map(|&x| {
+            u8::try_from(x)
+                .map_err(|_| PyValueError::new_err(format!("{what}: {x} is not a power")))
+        })
+        .collect()
+}
+
 fn years(what: &str, n: i64) -> PyResult<u32> {
     u32::try_from(n)
         .map_err(|_| PyValueError::new_err(format!("{what}: {n} is not a number of years")))
@@ -32,7 +41,8 @@ impl PyCodeMap {
     #[new]
     #[pyo3(signature = (
         locations, powers, loc_province, province_kind, army_adj, fleet_adj, centers, homes,
-        name_rank, victory=0, *, order_classes=None, ports=None, calendar=None
+        name_rank, victory=0, *, order_classes=None, ports=None, calendar=None, neutral=None,
+        rebuild=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -49,6 +59,8 @@ impl PyCodeMap {
         order_classes: Option<Vec<Bound<'_, PyType>>>,
         ports: Option<Vec<i64>>,
         calendar: Option<(i64, i64)>,
+        neutral: Option<Vec<i64>>,
+        rebuild: Option<Vec<i64>>,
     ) -> PyResult<Self> {
         guarded(|| {
             let lists = |what: &str, v: &[Vec<i64>]| -> PyResult<Vec<Vec<u16>>> {
@@ -78,6 +90,8 @@ impl PyCodeMap {
                 })?,
                 years_to_fall: years("calendar", calendar.map_or(0, |c| c.0))?,
                 years_to_spring: years("calendar", calendar.map_or(1, |c| c.1))?,
+                neutral: powers_of("neutral", &neutral.unwrap_or_default())?,
+                rebuild: powers_of("rebuild", &rebuild.unwrap_or_default())?,
             };
             let map = AnyMap::intern(spec)?;
             let classes = OrderClasses::new(order_classes)?;

@@ -93,6 +93,11 @@ pub struct MapSpec {
     /// standard map) and from a Fall to the next Spring (1; godip's hundred: 5 and 5).
     pub years_to_fall: u32,
     pub years_to_spring: u32,
+    /// The neutral powers (`diplo.model.map.Map.neutral`: their units hold, are never ordered,
+    /// are disbanded when dislodged; they build, disband and win nothing), and those of them
+    /// that raise an army again in every vacant centre they own at an adjustment.
+    pub neutral: Vec<u8>,
+    pub rebuild: Vec<u8>,
 }
 
 /// The most years one step of a calendar may take (`diplo.model.map.Calendar`).
@@ -146,6 +151,9 @@ pub struct GameMap<M: Mask> {
     pub victory: u32,
     /// Location index by name (`STP/NC`), for reading orders given as objects.
     pub loc_index: std::collections::HashMap<String, u16>,
+    /// Per power, whether it is neutral ([`MapSpec::neutral`]) and whether it rebuilds.
+    pub neutral: Vec<bool>,
+    pub rebuild: Vec<bool>,
 }
 
 fn mask_of<M: Mask>(items: &[u16]) -> M {
@@ -349,9 +357,32 @@ impl<M: Mask> GameMap<M> {
             .enumerate()
             .map(|(i, n)| (n.clone(), i as u16))
             .collect();
+        let mut neutral = vec![false; n_powers];
+        let mut rebuild = vec![false; n_powers];
+        for (list, flags, what) in [
+            (&spec.neutral, &mut neutral, "neutral"),
+            (&spec.rebuild, &mut rebuild, "rebuild"),
+        ] {
+            for &power in list.iter() {
+                let slot = flags.get_mut(power as usize).ok_or_else(|| {
+                    EngineError::invalid(format!("{what}: power {power} is not a power of the map"))
+                })?;
+                *slot = true;
+            }
+        }
+        if (0..n_powers).any(|power| rebuild[power] && !neutral[power]) {
+            return Err(EngineError::invalid(
+                "rebuild: only a neutral power rebuilds its armies",
+            ));
+        }
+        if n_powers > 0 && neutral.iter().all(|&n| n) {
+            return Err(EngineError::invalid("neutral: every power is neutral"));
+        }
         Ok(GameMap {
             victory,
             loc_index,
+            neutral,
+            rebuild,
             provinces: p,
             locations: l,
             powers: n_powers,
@@ -412,6 +443,20 @@ impl<M: Mask> GameMap<M> {
         tables.entry(key).or_default().push(table);
         *count += 1;
         Ok(table)
+    }
+
+    /// The armies a rebuilding neutral power raises at an adjustment: one in every vacant,
+    /// non-sea centre it owns (`diplo.reference.adjustments.neutral_rebuilds`).
+    pub fn neutral_rebuilds(&self, st: &super::state::State<M>) -> M {
+        Bits(self.centers)
+            .filter(|&q| {
+                let owner = st.centers[q] as usize;
+                owner < self.powers
+                    && self.rebuild[owner]
+                    && !st.units[q].is_some()
+                    && self.kind[q] != SEA
+            })
+            .fold(M::ZERO, |m, q| m | M::bit(q))
     }
 
     /// The year of the phase after one of `season` in `year` that starts a season: the Fall

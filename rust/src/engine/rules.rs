@@ -347,6 +347,9 @@ impl Rules {
         centers: u32,
         units: u32,
     ) -> i64 {
+        if map.neutral[power] {
+            return 0; // a neutral power builds and disbands nothing by the count
+        }
         let surplus = i64::from(centers) - i64::from(units);
         if surplus > 0 {
             surplus.min(i64::from(self.build_sites(map, st, power).count()))

@@ -670,7 +670,8 @@ impl<M: Mask> Episode<M> {
                     sc.legal.prepare(map, st, stamp);
                     for q in 0..map.provinces {
                         let u = st.units[q];
-                        if u.is_some() {
+                        // Neutral units hold and are never ordered: no slot.
+                        if u.is_some() && !map.neutral[u.power as usize] {
                             let n = sc.legal.movement_count(map, st, q);
                             file(u.power as usize, (q as u16, false), n);
                         }

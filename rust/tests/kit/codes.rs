@@ -76,6 +76,8 @@ impl Kit {
             victory: 0,
             years_to_fall: 0,
             years_to_spring: 1,
+            neutral: vec![],
+            rebuild: vec![],
             ports: Vec::new(),
         };
         Kit {

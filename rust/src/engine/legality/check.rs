@@ -98,6 +98,10 @@ impl<M: Mask> Legal<M> {
     /// `st`.
     pub fn check(&mut self, map: &GameMap<M>, st: &State<M>, code: Code) -> Option<(usize, Code)> {
         let (key, c) = Self::canonical(map, st, code)?;
+        let unit = st.units[key];
+        if st.kind == MOVEMENT && unit.is_some() && map.neutral[unit.power as usize] {
+            return None; // a neutral unit holds and is never ordered
+        }
         let slot = match st.kind {
             ADJUSTMENTS => {
                 let index = if encode::kind_of(c) == kind::WAIVE {

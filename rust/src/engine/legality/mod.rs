@@ -78,10 +78,12 @@ pub mod reason {
     pub const CENTER_NOT_OWNED: u8 = 24;
     pub const OCCUPIED: u8 = 25;
     pub const MULTIPLE_ORDERS: u8 = 26;
+    /// A code for a neutral unit (`GameMap::neutral`): it holds and is never ordered.
+    pub const NEUTRAL_UNIT: u8 = 27;
 }
 
 /// The names of the reason codes, as `diplo.reference.validation` spells them.
-pub const NAMES: [&str; 27] = [
+pub const NAMES: [&str; 28] = [
     "ok",
     "malformed",
     "wrong_phase",
@@ -109,6 +111,7 @@ pub const NAMES: [&str; 27] = [
     "center_not_owned",
     "occupied",
     "multiple_orders",
+    "neutral_unit",
 ];
 
 use reason::*;
@@ -426,12 +429,13 @@ impl<M: Mask> Legal<M> {
             let mut order = M::table(0u32);
             let mut count = 0;
             for q in 0..map.provinces {
-                let present = if st.kind == MOVEMENT {
-                    st.units[q].is_some()
+                let piece = if st.kind == MOVEMENT {
+                    st.units[q]
                 } else {
-                    st.dislodged[q].is_some()
+                    st.dislodged[q]
                 };
-                if present {
+                // Neutral units hold and are never ordered: no slot.
+                if piece.is_some() && !map.neutral[piece.power as usize] {
                     order[count] = self.unit_slot(map, st, q);
                     count += 1;
                 }

@@ -41,6 +41,9 @@ fn why_movement<M: Mask>(
         // DATC 6.A.6: a power cannot order another power's unit.
         return FOREIGN_UNIT;
     }
+    if map.neutral[u.power as usize] {
+        return NEUTRAL_UNIT;
+    }
     let here = u.loc as usize;
     let a = encode::a_of(code);
     let b = encode::b_of(code);

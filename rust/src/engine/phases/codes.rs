@@ -64,13 +64,15 @@ pub mod explain {
     /// The same under `build_sites="any_home"`: no vacant owned centre that is some power's
     /// home.
     pub const BUILD_NO_ANY_HOME_SITE: u8 = 22;
+    /// A rebuilding neutral power raises `unit` again in a vacant centre it owns.
+    pub const NEUTRAL_REBUILT: u8 = 23;
     /// No explanation (a refused code).
     pub const NONE: u8 = u8::MAX;
 }
 
 /// The names of the [`explain`] codes, indexed by code: the keys of the sentences in
 /// `diplo.model.outcome`.
-pub const EXPLAIN_NAMES: [&str; 23] = [
+pub const EXPLAIN_NAMES: [&str; 24] = [
     "retreated",
     "disbanded",
     "retreat_clash",
@@ -94,6 +96,7 @@ pub const EXPLAIN_NAMES: [&str; 23] = [
     "disorder_on_centre",
     "disorder_distance",
     "build_no_any_home_site",
+    "neutral_rebuilt",
 ];
 
 /// What a retreat or adjustment result rests on: why ([`explain`]) and the facts its sentence

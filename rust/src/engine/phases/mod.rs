@@ -242,6 +242,12 @@ fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
     let mut units = M::table(0u32);
     st.center_counts(map, &mut centers.as_mut()[..map.powers]);
     st.unit_counts(map, &mut units.as_mut()[..map.powers]);
+    // A neutral power wins nothing and is no rival: its centres count for nobody.
+    for power in 0..map.powers {
+        if map.neutral[power] {
+            centers[power] = 0;
+        }
+    }
     // Two powers at 18 or more cannot happen on the standard map (34 centres); elsewhere the
     // larger wins, the first in map order on a tie (no one under `victory_lead`).
     let best = st
@@ -252,7 +258,9 @@ fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
         game.winner = Some(w as u8);
         return;
     }
-    if !winter_needed(map, st, centers.as_ref(), units.as_ref()) {
+    if !winter_needed(map, st, centers.as_ref(), units.as_ref())
+        && map.neutral_rebuilds(st).is_zero()
+    {
         st.set_phase(map.next_year(st.year, WINTER), SPRING, MOVEMENT);
     }
 }

@@ -228,9 +228,14 @@ impl<M: Mask> Scratch<M> {
                     },
                 );
             } else {
-                let options = out.retreats[i]
-                    .iter()
-                    .fold(M::ZERO, |m: M, &l| m | M::bit(l as usize));
+                // A neutral unit is disbanded when dislodged.
+                let options = if map.neutral[u.power as usize] {
+                    M::ZERO
+                } else {
+                    out.retreats[i]
+                        .iter()
+                        .fold(M::ZERO, |m: M, &l| m | M::bit(l as usize))
+                };
                 if game.explain {
                     game.gone.push((u, options));
                 }
@@ -510,6 +515,22 @@ impl<M: Mask> Scratch<M> {
                         }
                     }
                 }
+            }
+        }
+        // A rebuilding neutral power raises an army in every vacant centre it owns.
+        for q in Bits(map.neutral_rebuilds(st)) {
+            let unit = Piece {
+                power: st.centers[q],
+                fleet: false,
+                loc: q as u16,
+            };
+            built |= M::bit(q);
+            added[q] = unit;
+            game.implied
+                .push((encode::build(q, false), result::OK, true));
+            if game.explain {
+                game.rulings
+                    .push(Ruling::of_unit(explain::NEUTRAL_REBUILT, unit));
             }
         }
         let st = &mut game.state;
