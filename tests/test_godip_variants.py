@@ -34,6 +34,7 @@ GODIP_COUNTS = {
     "europe1939": (8, 148, 55, 28),
     "sengoku": (7, 81, 37, 25),
     "westernworld901": (9, 157, 64, 33),
+    "chaos": (34, 75, 34, 18),
     "twentytwenty": (20, 215, 98, 49),
 }
 
@@ -475,3 +476,36 @@ def test_the_mila_drop_in_plays_hundred_by_its_calendar() -> None:
     assert game_map.find_next_phase("WINTER 1430 ADJUSTMENTS") == "SPRING 1435 MOVEMENT"
     assert game_map.find_previous_phase("SPRING 1435 MOVEMENT") == "WINTER 1430 ADJUSTMENTS"
     assert game_map.find_previous_phase("FALL 1430 MOVEMENT") == "SPRING 1425 RETREATS"
+
+
+def test_chaos_starts_in_an_adjustment_that_builds_an_army_for_every_unordered_build() -> None:
+    # godip's chaos: 34 powers of one centre each start with no unit in 1900's adjustment;
+    # every build left unordered is an army (start_armies), ordered builds are as ordered.
+    from diplo import CodeGame, process_phase
+
+    game_map = map_named("chaos")
+    assert game_map.start_armies and game_map.first_phase == "W1900A"
+    start = Position.initial(game_map)
+    assert not start.units and len(start.centers) == 34
+    orders = {"LONDON": ["F LON B"], "PARIS": ["A PAR B"]}
+    outcomes = [process_phase(start, orders, backend) for backend in ("python", "rust")]
+    assert outcomes[0] == outcomes[1]
+    after = outcomes[0].next
+    assert str(after.phase) == "S1901M" and len(after.units) == 34
+    assert str(after.units["LON"]) == "F LON" and str(after.units["PAR"]) == "A PAR"
+    assert all(p.type == "A" for prov, p in after.units.items() if prov != "LON")
+    built = [r for r in outcomes[0].results if not r.given and r.power == "ANKARA"]
+    assert [(r.order, r.reason) for r in built] == [
+        (
+            "A ANK B",
+            "Ankara gave no order for a build of its first phase, so A ANK is built (the map's "
+            "start_armies).",
+        )
+    ]
+    code = CodeGame(start)
+    code.process()
+    assert len(code.position().units) == 34
+    # Only the first phase: a later adjustment waives what is left unordered.
+    later = start.with_changes(phase=Phase.parse("W1901A"))
+    assert not process_phase(later, {}, "rust").next.units
+    assert not process_phase(later, {}, "python").next.units

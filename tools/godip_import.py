@@ -80,6 +80,7 @@ class Variant:
     margin_year: int | None = None  # a strict leader also wins by a lead > this year - year
     own_calendar: bool = False
     calendar: dict[str, object] | None = None
+    start_armies: bool = False
     neutral_orders: bool = False  # its state orders neutral units (godip's NeutralOrders)
     derived: bool = False
 
@@ -235,6 +236,10 @@ def parse_variant(name: str, source: str) -> Variant:
     if name in CALENDARS:
         v.own_calendar = False
         v.calendar = CALENDARS[name]
+    # chaos's phase code: its first adjustment builds an army on every centre left unordered.
+    if re.search(r"PreProcess\(.*?Adjustment.*?BuildAnywhere\(prov, godip\.Army", source, re.S):
+        v.start_armies = True
+        v.own_calendar = False
     # The last argument of state.New orders neutral units (westernworld901 builds and holds them);
     # unconstitutional defines such a function but passes nil: it has no neutral units.
     v.neutral_orders = re.search(r"state\.New\([^\n]*,\s*(?!nil\))[\w.]+\)\n", source) is not None
@@ -256,11 +261,12 @@ def assess(v: Variant) -> list[str]:
         needs.append("own phase code (review: calendar or build rules)")
     if v.units and not v.victory:
         needs.append("victory rule other than SC count")
-    if v.phase[2] != "Movement" or v.phase[1] != "Spring":
+    # A start in an adjustment with no units is chaos's (start_armies); any other is not read.
+    if not v.start_armies and (v.phase[2] != "Movement" or v.phase[1] != "Spring"):
         needs.append(f"start in {v.phase[1]} {v.phase[2]}")
     if v.phase[0] < 0:
         needs.append(f"year {v.phase[0]}")
-    if not v.units:
+    if not v.units and not v.start_armies:
         needs.append("no starting units parsed")
     return needs
 
@@ -346,7 +352,10 @@ def to_json(v: Variant, commit: str) -> dict[str, object]:
         "name": v.name,
         "source": f"Imported by tools/godip_import.py from godip (github.com/zond/godip) "
         f"commit {commit}, variant {v.name}: map facts only.",
-        "first_phase": f"{v.phase[1][0]}{v.phase[0]}{v.phase[2][0]}",
+        # godip's Fall Adjustment is diplo's Winter.
+        "first_phase": f"{'W' if v.phase[2] == 'Adjustment' else v.phase[1][0]}{v.phase[0]}"
+        f"{v.phase[2][0]}",
+        **({"start_armies": True} if v.start_armies else {}),
         "victory": v.victory,
         # godip's BuildAnywhere: a power builds in any vacant centre it owns.
         **({"rules": {"build_sites": "any"}} if v.anywhere else {}),

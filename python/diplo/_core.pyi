@@ -66,9 +66,11 @@ class CodeMap:
     ``ports``: the coastal provinces whose fleets may convoy; ``calendar``: the years from a
     Spring to its Fall and from a Fall to the next Spring (default ``(0, 1)``,
     ``diplo.model.calendar``); ``neutral``: the neutral powers (``Map.neutral``), ``rebuild``
-    those of them that rebuild their armies. Raises ``ValueError`` on a map
-    that does not fit the encoding or does not check (or has more chains of seas than the
-    engine lists convoys over, or is one map more than the 1,024 one process compiles).
+    those of them that rebuild their armies; ``start_armies``: the year of the first phase, an
+    adjustment in which every build left unordered is an army (``Map.start_armies``). Raises
+    ``ValueError`` on a map that does not fit the encoding or does not check (or has more
+    chains of seas than the engine lists convoys over, or is one map more than the 1,024 one
+    process compiles).
 
     Threads: immutable; share it freely.
     """
@@ -91,6 +93,7 @@ class CodeMap:
         calendar: tuple[int, int] | None = None,
         neutral: list[int] | None = None,
         rebuild: list[int] | None = None,
+        start_armies: int | None = None,
     ) -> CodeMap: ...
     @property
     def num_locations(self) -> int: ...

@@ -31,6 +31,7 @@ fn line(n: usize, ring: bool) -> MapSpec {
         years_to_spring: 1,
         neutral: vec![],
         rebuild: vec![],
+        start_armies: None,
     }
 }
 

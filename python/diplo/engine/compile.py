@@ -69,6 +69,7 @@ def code_map(game_map: Map) -> _core.CodeMap:
             calendar=(game_map.calendar.years_to_fall, game_map.calendar.years_to_spring),
             neutral=[i for i, p in enumerate(game_map.powers) if p in game_map.neutral],
             rebuild=[i for i, p in enumerate(game_map.powers) if p in game_map.rebuilds],
+            start_armies=Phase.parse(game_map.first_phase).year if game_map.start_armies else None,
         )
         _FAST_MAPS[game_map] = table
     return table

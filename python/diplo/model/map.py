@@ -75,6 +75,7 @@ SHIPPED_MAPS = (
     "europe1939",
     "sengoku",
     "westernworld901",
+    "chaos",
 )
 #: Other names of shipped maps: godip's names of the variants diplo already ships under its own.
 MAP_ALIASES: dict[str, str] = {
@@ -113,6 +114,7 @@ _TOP_KEYS = _REQUIRED_KEYS | {
     "army_one_way",
     "fleet_one_way",
     "calendar",
+    "start_armies",
 }
 _PROVINCE_KEYS = frozenset({"abbr", "name", "type", "center", "coasts", "aliases", "port"})
 #: ``centers``: the centres a power owns at the start when they are not its home centres
@@ -296,6 +298,12 @@ class Map:
             calendar = read_calendar(data.get("calendar"))
         except ValueError as exc:
             raise MapError(f"map: {exc}") from None
+        start_armies = data.get("start_armies", False)
+        _require(isinstance(start_armies, bool), "map: 'start_armies' must be true or false")
+        _require(
+            not start_armies or first.startswith("W"),
+            "map: 'start_armies' needs a first phase that is an adjustment (like W1900A)",
+        )
         #: Centres a power needs after a Fall turn to win alone (unless the rules say otherwise).
         self.victory: int = victory
         #: The phase a game on this map starts in.
@@ -307,6 +315,9 @@ class Map:
         #: When the seasons fall (:mod:`diplo.model.calendar`; the standard one unless the file
         #: says ``calendar``).
         self.calendar: Calendar = calendar
+        #: Whether, in the first phase (an adjustment), every build a power leaves unordered is
+        #: an army in a vacant build site of its (godip's chaos: 34 powers start with no unit).
+        self.start_armies: bool = start_armies
 
     def to_dict(self) -> dict[str, Any]:
         """The map as file data (what :meth:`from_dict` reads back to an equal map)."""
@@ -318,6 +329,8 @@ class Map:
         data["victory"] = self.victory
         if not self.calendar.is_standard:
             data["calendar"] = self.calendar.to_json()
+        if self.start_armies:
+            data["start_armies"] = True
         if not self.rules.is_default:
             data["rules"] = {
                 k: v for k, v in self.rules.to_json().items() if v != getattr(DEFAULT_RULES, k)

@@ -330,6 +330,11 @@ RULING_SENTENCES: Final[Mapping[str, Callable[[RulingFacts], str]]] = {
     "disorder_no_route": _disorder_no_route,
     "disorder_on_centre": _disorder_on_centre,
     "disorder_distance": _disorder_distance,
+    # a map's start: godip's chaos
+    "start_army": lambda f: (
+        f"{power_name(f.power)} gave no order for a build of its first "
+        f"phase, so {f.unit} is built (the map's start_armies)."
+    ),
     # the neutral power's own
     "neutral_rebuilt": lambda f: (
         f"{f.unit} is raised again: neutral armies are rebuilt in the vacant centres neutral owns."

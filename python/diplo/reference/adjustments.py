@@ -243,7 +243,16 @@ def resolve_adjustments(
     for power in game_map.powers:
         allowed = counts[power]
         ledger = ledgers.get(power) or _Ledger(allowed)
-        if allowed > 0:
+        if allowed > 0 and _start_armies(position):
+            # godip's chaos: in the first phase every build left unordered is an army.
+            sites = [s for s in build_sites(position, power) if s not in added]
+            for site in sites[: allowed - ledger.used]:
+                piece = Piece(power, "A", site)
+                added[site] = piece
+                reason = explain_ruling(RulingFacts("start_army", power, str(piece)))
+                text = format_order(Build(piece.unit))
+                implied.append((power, text, Outcome("ok", True, reason)))
+        elif allowed > 0:
             # DATC 4.D.7: a build may be waived; an allowed build nobody used is waived.
             for _ in range(allowed - ledger.used):
                 reason = explain_ruling(RulingFacts("unused_build", power, number=allowed))
@@ -264,6 +273,12 @@ def resolve_adjustments(
     units = {prov: piece for prov, piece in position.units.items() if prov not in removed}
     units.update(added)
     return AdjustmentResult(outcomes, implied, units)
+
+
+def _start_armies(position: Position) -> bool:
+    """Whether this is the first phase of a map that builds armies for unordered builds."""
+    game_map = position.map
+    return game_map.start_armies and str(position.phase) == game_map.first_phase
 
 
 def neutral_rebuilds(position: Position) -> list[tuple[str, Piece]]:

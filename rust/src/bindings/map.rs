@@ -42,7 +42,7 @@ impl PyCodeMap {
     #[pyo3(signature = (
         locations, powers, loc_province, province_kind, army_adj, fleet_adj, centers, homes,
         name_rank, victory=0, *, order_classes=None, ports=None, calendar=None, neutral=None,
-        rebuild=None
+        rebuild=None, start_armies=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -61,6 +61,7 @@ impl PyCodeMap {
         calendar: Option<(i64, i64)>,
         neutral: Option<Vec<i64>>,
         rebuild: Option<Vec<i64>>,
+        start_armies: Option<i64>,
     ) -> PyResult<Self> {
         guarded(|| {
             let lists = |what: &str, v: &[Vec<i64>]| -> PyResult<Vec<Vec<u16>>> {
@@ -92,6 +93,7 @@ impl PyCodeMap {
                 years_to_spring: years("calendar", calendar.map_or(1, |c| c.1))?,
                 neutral: powers_of("neutral", &neutral.unwrap_or_default())?,
                 rebuild: powers_of("rebuild", &rebuild.unwrap_or_default())?,
+                start_armies: start_armies.map(|y| years("start_armies", y)).transpose()?,
             };
             let map = AnyMap::intern(spec)?;
             let classes = OrderClasses::new(order_classes)?;

@@ -98,6 +98,9 @@ pub struct MapSpec {
     /// that raise an army again in every vacant centre they own at an adjustment.
     pub neutral: Vec<u8>,
     pub rebuild: Vec<u8>,
+    /// The year of the map's first phase when it is an adjustment in which every build a power
+    /// leaves unordered is an army (`diplo.model.map.Map.start_armies`, godip's chaos).
+    pub start_armies: Option<u32>,
 }
 
 /// The most years one step of a calendar may take (`diplo.model.map.Calendar`).

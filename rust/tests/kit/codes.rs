@@ -78,6 +78,7 @@ impl Kit {
             years_to_spring: 1,
             neutral: vec![],
             rebuild: vec![],
+            start_armies: None,
             ports: Vec::new(),
         };
         Kit {

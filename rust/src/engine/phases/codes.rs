@@ -66,13 +66,15 @@ pub mod explain {
     pub const BUILD_NO_ANY_HOME_SITE: u8 = 22;
     /// A rebuilding neutral power raises `unit` again in a vacant centre it owns.
     pub const NEUTRAL_REBUILT: u8 = 23;
+    /// In the map's first phase (`MapSpec::start_armies`) an unordered build is `unit`.
+    pub const START_ARMY: u8 = 24;
     /// No explanation (a refused code).
     pub const NONE: u8 = u8::MAX;
 }
 
 /// The names of the [`explain`] codes, indexed by code: the keys of the sentences in
 /// `diplo.model.outcome`.
-pub const EXPLAIN_NAMES: [&str; 24] = [
+pub const EXPLAIN_NAMES: [&str; 25] = [
     "retreated",
     "disbanded",
     "retreat_clash",
@@ -97,6 +99,7 @@ pub const EXPLAIN_NAMES: [&str; 24] = [
     "disorder_distance",
     "build_no_any_home_site",
     "neutral_rebuilt",
+    "start_army",
 ];
 
 /// What a retreat or adjustment result rests on: why ([`explain`]) and the facts its sentence

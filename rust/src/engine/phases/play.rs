@@ -485,9 +485,28 @@ impl<M: Mask> Scratch<M> {
         }
 
         game.implied.clear();
+        // godip's chaos: in the map's first phase every build left unordered is an army.
+        let start_armies = map.spec.start_armies == Some(st.year);
         for power in 0..map.powers {
             let n = allowed[power];
-            if n > 0 {
+            if n > 0 && start_armies {
+                let sites = st.rules.build_sites(map, st, power) & !built;
+                for q in Bits(sites).take((n - used[power]).max(0) as usize) {
+                    let unit = Piece {
+                        power: power as u8,
+                        fleet: false,
+                        loc: q as u16,
+                    };
+                    built |= M::bit(q);
+                    added[q] = unit;
+                    game.implied
+                        .push((encode::build(q, false), result::OK, true));
+                    if game.explain {
+                        game.rulings
+                            .push(Ruling::of_unit(explain::START_ARMY, unit));
+                    }
+                }
+            } else if n > 0 {
                 for _ in used[power]..n {
                     game.implied.push((encode::waive(power), result::OK, true));
                     if game.explain {
