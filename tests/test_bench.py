@@ -501,3 +501,17 @@ def test_api_floor_replays_the_drop_ins_games_and_asks_the_same_questions() -> N
         assert phases == mila_bot(on_drop_in, random.Random(seed), 1903) >= 6
         assert on_floor.orders == on_drop_in.orders
         assert floor.get_current_phase() == "S1904M" and not floor.is_game_done
+
+
+@pytest.mark.skipif(not rust_available(), reason="needs the core")
+def test_the_vector_workload_says_when_a_unit_has_more_orders_than_max_orders() -> None:
+    # A unit with more legal orders than the environments hold is a clear error naming the
+    # option (twentytwenty's Arctic fleet has over 1,000), not an internal error.
+    pytest.importorskip("numpy")
+    from diplo.apps.bench.measure import BenchError
+    from diplo.apps.bench.vector import vector_engines
+    from diplo.engine import codes
+
+    engines = vector_engines(0, 1902, 2, codes, standard_map(), max_orders=2)
+    with pytest.raises(BenchError, match=r"more than max_orders=2.*\(bench --max-orders\)"):
+        engines[0].setup(0)

@@ -61,6 +61,13 @@ def register(sub: Any) -> None:
         help=f"games of the vector workload's environment (default {defaults.vector_envs})",
     )
     bench.add_argument(
+        "--max-orders",
+        type=_positive,
+        default=defaults.max_orders,
+        help="legal orders per unit the vector workload's environments hold (default "
+        f"{defaults.max_orders}; twentytwenty needs 1024)",
+    )
+    bench.add_argument(
         "--max-year",
         type=int,
         default=None,
@@ -133,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         rounds=args.rounds,
         batch_size=args.batch_size,
         vector_envs=args.vector_envs,
+        max_orders=args.max_orders,
         max_year=args.max_year,
         map=args.map,
         external=tuple(args.engine),

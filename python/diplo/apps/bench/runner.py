@@ -132,6 +132,7 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
                 game_map,
                 mila,
                 mila_map or "standard",
+                settings.max_orders,
             )
             say(f"vector: {settings.vector_envs} games x {settings.rounds} rounds")
             report.workloads["vector"] = measure(engines, settings.rounds)

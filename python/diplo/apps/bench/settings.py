@@ -49,6 +49,9 @@ class Settings:
     batch_size: int = 1000
     #: Games of the ``vector`` workload's environment.
     vector_envs: int = 256
+    #: The environments' ``max_orders`` (the vector workload): a big map's unit may have more
+    #: legal orders than the default 512 (twentytwenty's Arctic fleet 559).
+    max_orders: int = 512
     max_year: int = 1915
     #: A shipped map's name or a map file (``--map``); ``None``: the standard map.
     map: str | None = None

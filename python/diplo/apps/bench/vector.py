@@ -7,7 +7,7 @@ from types import ModuleType
 from typing import Any
 
 from ...model.map import Map
-from .measure import Engine
+from .measure import BenchError, Engine
 from .mila_api import code_selfplay_engine, mila_selfplay_engine
 
 
@@ -19,33 +19,43 @@ def vector_engines(
     game_map: Map | None = None,
     mila: ModuleType | None = None,
     mila_map: str = "standard",
+    max_orders: int = 512,
 ) -> list[Engine]:
     """The ``vector`` workload (module documentation): each run plays ``VECTOR_STEPS`` steps
     of ``envs`` games (``phases_played`` counted) or one PettingZoo / ``CodeGame`` / MILA game
     (MILA when ``mila`` is given, on ``mila_map``)."""
-    from ...env import DiplomacyEnv, DiplomacyVectorEnv, UniformPolicy
+    from ...env import DiplomacyEnv, DiplomacyVectorEnv, EnvError, UniformPolicy
 
     policy = UniformPolicy()
 
     def vector(threads: int) -> Engine:
         # A fresh environment per run (made and reset outside the timer).
         def setup(r: int) -> tuple[Any, Any, Any]:
-            env = DiplomacyVectorEnv(envs, game_map, max_year=max_year, threads=threads)
-            return (env, *env.reset(seed=seed + r * envs))
+            env = DiplomacyVectorEnv(
+                envs, game_map, max_year=max_year, threads=threads, max_orders=max_orders
+            )
+            try:
+                return (env, *env.reset(seed=seed + r * envs))
+            except EnvError as exc:
+                raise BenchError(f"vector: {exc} (bench --max-orders)") from None
 
         def run(state: tuple[Any, Any, Any]) -> int:
             env, obs, infos = state
             phases = 0
-            for _ in range(VECTOR_STEPS):
-                obs, _r, _t, _u, infos = env.step(policy(obs, infos, env.seeds))
-                phases += infos["phases_played"]
+            try:
+                for _ in range(VECTOR_STEPS):
+                    obs, _r, _t, _u, infos = env.step(policy(obs, infos, env.seeds))
+                    phases += infos["phases_played"]
+            except EnvError as exc:
+                # A unit with more legal orders than the environments hold: say so plainly.
+                raise BenchError(f"vector: {exc} (bench --max-orders)") from None
             return phases
 
         name = f"diplo-vector-{threads}thread" + ("s" if threads > 1 else "")
         return Engine(name, setup, run)
 
     def pz_setup(r: int) -> tuple[Any, Any, random.Random]:
-        pz = DiplomacyEnv(game_map, max_year=max_year)
+        pz = DiplomacyEnv(game_map, max_year=max_year, max_orders=max_orders)
         return pz, pz.reset(seed=seed + r)[1], random.Random(seed + r)
 
     def pz_run(state: tuple[Any, Any, random.Random]) -> int:
