@@ -148,3 +148,16 @@ def test_a_bad_neutral_power_is_refused_with_its_field(
     data["powers"]["NEUTRAL"] = {**data["powers"]["NEUTRAL"], **change}
     with pytest.raises(MapError, match=message):
         Map.from_dict(data)
+
+
+def test_the_pettingzoo_env_has_no_neutral_agent() -> None:
+    pytest.importorskip("numpy")
+    from diplo.env import DiplomacyEnv
+
+    env = DiplomacyEnv(map_named("westernworld901"), max_year=902, max_orders=2048)
+    env.reset(seed=1)
+    assert "NEUTRAL" not in env.possible_agents and "NEUTRAL" not in env.agents
+    assert len(env.possible_agents) == 9
+    while env.agents:
+        _obs, _r, _t, _u, infos = env.step({a: [0] * env.max_slots for a in env.agents})
+    assert "NEUTRAL" not in infos

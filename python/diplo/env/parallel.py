@@ -2,8 +2,9 @@
 same Rust core as :class:`~diplo.env.vector.DiplomacyVectorEnv` (one game of it): the same
 observations, and the same games for the same actions.
 
-Agents are the powers (``Map.powers``); one step is one phase, every power acting at once (a
-power with nothing to order in a retreat or adjustment phase acts with an empty action). A
+Agents are the players (``Map.players``: every power but a neutral one); one step is one
+phase, every power acting at once (a power with nothing to order in a retreat or adjustment
+phase acts with an empty action). A
 power is removed from ``agents`` when it is eliminated (no units, no dislodged units, no
 centres) and every power when the game ends (solo victory, or the year limit: a draw).
 
@@ -79,7 +80,8 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
         self.max_orders = max_orders
         self.encoder = BoardEncoder(self.map)
         self.first_year = first_year(self.map, self.start)
-        self.possible_agents: list[str] = list(self.map.powers)
+        # The players: a neutral power (Map.neutral) orders nothing and is no agent.
+        self.possible_agents: list[str] = list(self.map.players)
         self.agents: list[str] = []
         self._powers = list(self.map.powers)
         self._index = {p: i for i, p in enumerate(self._powers)}
@@ -232,9 +234,10 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
     # ------------------------------------------------------------------ internals
 
     def _alive(self) -> list[str]:
-        """Powers with centres, units or dislodged units."""
+        """Players with centres, units or dislodged units (never a neutral power)."""
         alive = self._buffers["alive"][0].tolist()
-        return [p for p, a in zip(self._powers, alive, strict=True) if a]
+        neutral = self.map.neutral
+        return [p for p, a in zip(self._powers, alive, strict=True) if a and p not in neutral]
 
     def _count_centres(self) -> None:
         counts = self._buffers["centres"][0].tolist()
