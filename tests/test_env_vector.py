@@ -459,3 +459,16 @@ def test_wide_maps_play_in_the_vector_env(name: str) -> None:
         twin.process()
         assert env.game(0).position().to_json() == twin.position().to_json()
         assert env.observation_space.contains(obs)
+
+
+def test_the_environments_take_a_map_by_name_and_refuse_anything_else() -> None:
+    from diplo.env import DiplomacyEnv
+    from diplo.model.map import MapError, map_named
+
+    env = DiplomacyVectorEnv(2, "hundred", max_year=1440)
+    assert env.map is map_named("hundred")
+    assert DiplomacyEnv("standard").map is map_named("standard")
+    with pytest.raises(MapError, match="close names: youngstownredux"):
+        DiplomacyVectorEnv(2, "youngstown")
+    with pytest.raises(TypeError, match="game_map must be a diplo Map or a map's name, got int"):
+        DiplomacyEnv(7)  # type: ignore[arg-type]

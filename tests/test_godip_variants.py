@@ -509,3 +509,17 @@ def test_chaos_starts_in_an_adjustment_that_builds_an_army_for_every_unordered_b
     later = start.with_changes(phase=Phase.parse("W1901A"))
     assert not process_phase(later, {}, "rust").next.units
     assert not process_phase(later, {}, "python").next.units
+
+
+def test_a_map_path_that_is_no_regular_file_is_refused_at_once(tmp_path: Path) -> None:
+    # A FIFO named by --map would block its reader forever; a folder means nothing.
+    import os
+
+    from diplo.model.map import MapError
+    from diplo.model.variants import load_map
+
+    fifo = tmp_path / "map.json"
+    os.mkfifo(fifo)
+    for path in (fifo, tmp_path):
+        with pytest.raises(MapError, match="not a regular file"):
+            load_map(path)

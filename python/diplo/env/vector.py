@@ -44,6 +44,7 @@ from gymnasium.vector.utils import batch_space
 from ..engine.codes import CodeGame, game_of, vector_env
 from ..model.map import Map, standard_map
 from ..model.position import Position
+from ..model.variants import load_map
 
 __all__ = ["DEFAULT_MAX_ORDERS", "DiplomacyVectorEnv", "EnvError", "check_actions"]
 
@@ -107,7 +108,7 @@ class DiplomacyVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int,
-        game_map: Map | None = None,
+        game_map: Map | str | None = None,
         *,
         max_year: int | None = 1915,
         threads: int = 1,
@@ -124,6 +125,13 @@ class DiplomacyVectorEnv(VectorEnv):
         ):
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a positive int, got {value!r}")
+        if isinstance(game_map, str):
+            # A shipped map's name or a map file, as --map takes it (MapError names what is wrong).
+            game_map = load_map(game_map)
+        elif game_map is not None and not isinstance(game_map, Map):
+            raise TypeError(
+                f"game_map must be a diplo Map or a map's name, got {type(game_map).__name__}"
+            )
         if position is not None and game_map is not None and position.map is not game_map:
             raise ValueError("the position is on another map than game_map")
         self.map = position.map if position is not None else (game_map or standard_map())

@@ -78,6 +78,9 @@ def load_map(name_or_path: str | Path) -> Map:
     if "\x00" in text:
         raise MapError(f"unknown map {show(text)}: a file path holds no NUL character")
     path = Path(name_or_path)
+    if path.exists() and not path.is_file():
+        # A FIFO, a device or a folder: reading it could block forever or mean nothing.
+        raise MapError(f"map {show(text)}: not a regular file (a map is read from a file)")
     if path.suffix.lower() == ".map":
         return load_mila_map(path)
     if path.suffix.lower() == ".json" or path.exists():
