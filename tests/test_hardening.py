@@ -183,7 +183,8 @@ def test_a_finished_game_in_a_batch_is_named() -> None:
 def jsonl(lines: list[bytes]) -> tuple[list[dict[str, Any]], int]:
     proc = diplo("adjudicate", "--jsonl", stdin=b"\n".join(lines) + b"\n")
     assert b"Traceback" not in proc.stderr
-    return [json.loads(line) for line in proc.stdout.splitlines()], proc.returncode
+    # A blank input line is answered with a blank line (read here as {}).
+    return [json.loads(line) if line else {} for line in proc.stdout.splitlines()], proc.returncode
 
 
 def test_jsonl_writes_one_line_per_input_line_whatever_it_holds() -> None:
@@ -221,7 +222,8 @@ def test_jsonl_writes_one_line_per_input_line_whatever_it_holds() -> None:
     for number, error in errors.items():
         assert error.startswith(f"line {number}: "), error
     assert "not UTF-8" in errors[2]
-    assert "empty" in errors[3] and "empty" in errors[4]
+    # Blank lines (JSONL files often end with one) get a blank answer and are no error.
+    assert outputs[2] == outputs[3] == {} and 3 not in errors and 4 not in errors
     assert "more than 4300 digits" in errors[6]
     assert "nested too deeply" in errors[7]
     assert "bad JSON" in errors[9]
@@ -804,3 +806,28 @@ def test_a_map_that_is_no_name_or_path_is_a_map_error(name: Any) -> None:
         load_map(name)
     with pytest.raises(ValueError, match="map"):
         run_rollouts(1, "/nonexistent-never-written", workers=1, backend="local", map_name=name)
+
+
+def test_jsonl_blank_lines_alone_are_no_failure_and_a_closed_output_is() -> None:
+    good = json.dumps({"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}}).encode()
+    proc = diplo("adjudicate", "--jsonl", stdin=good + b"\n\n  \n" + good + b"\n\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split(b"\n")[1:3] == [b"", b""] and proc.stdout.count(b"\n") == 5
+    # Standard output closed before the answers: they are lost, so the run fails, saying so.
+    import subprocess
+
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        closed = subprocess.run(
+            [sys.executable, "-m", "diplo", "adjudicate", "--jsonl"],
+            input=good + b"\n",
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            timeout=120,
+        )
+    finally:
+        os.close(writer)
+    assert closed.returncode == 1
+    assert b"standard output was closed" in closed.stderr
+    assert b"Traceback" not in closed.stderr

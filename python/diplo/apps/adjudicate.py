@@ -141,7 +141,10 @@ def _decode(data: bytes) -> Any:
 
 
 def _adjudicate_lines(source: BinaryIO, backend: str, rule: _Variant) -> int:
-    """One output line per input line, whatever the line holds; errors name the line.
+    """One output line per input line, whatever the line holds; errors name the line. A blank
+    line (nothing but white space, as JSONL files often end) is answered with a blank line and
+    is no error. When standard output is closed before every answer is written, the command
+    says so on standard error and exits 1: answers were lost.
 
     Each answer is written as soon as it is ruled unless more input is already waiting (a
     complete line read ahead, or bytes in the pipe): then answers are gathered, up to
@@ -156,9 +159,12 @@ def _adjudicate_lines(source: BinaryIO, backend: str, rule: _Variant) -> int:
     lines = _LineReader(source, DOCUMENT_LIMIT)
     for number, line in lines:
         try:
-            if line is None:
+            if line is not None and (not line or line.isspace()):
+                text = ""  # a blank line: a blank answer, so the lines still pair up
+            elif line is None:
                 raise _InputError(f"the line is longer than the limit of {DOCUMENT_LIMIT} bytes")
-            text = adjudicate(_decode(line), backend)
+            else:
+                text = adjudicate(_decode(line), backend)
         except _InputError as exc:
             text = json.dumps({"error": f"line {number}: {exc}"})
             status = max(status, 1)
@@ -172,15 +178,35 @@ def _adjudicate_lines(source: BinaryIO, backend: str, rule: _Variant) -> int:
         size += len(text)
         if size >= _OUTPUT_BATCH or not lines.waiting():
             pending.append("")
-            out.write("\n".join(pending))
-            out.flush()
+            if not _deliver(out, "\n".join(pending), number):
+                return 1
             pending.clear()
             size = 0
     if pending:
         pending.append("")
-        out.write("\n".join(pending))
-    out.flush()
+        if not _deliver(out, "\n".join(pending), number):
+            return 1
+    elif not _deliver(out, "", 0):
+        return 1
     return status
+
+
+def _deliver(out: Any, text: str, number: int) -> bool:
+    """Write and flush ``text``; False (said on standard error) when standard output is closed."""
+    try:
+        out.write(text)
+        out.flush()
+    except BrokenPipeError:
+        print(
+            f"diplo: adjudicate --jsonl: standard output was closed; the answers up to line "
+            f"{number} were not all delivered",
+            file=sys.stderr,
+        )
+        # Nothing more reaches the closed pipe (Python would flush to it again on exit).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+        return False
+    return True
 
 
 #: Characters of output lines gathered at most before one write (about 16 movement documents).
