@@ -222,3 +222,22 @@ def test_datc_text_report_lists_sections() -> None:
     assert proc.returncode == 0, proc.stdout
     assert "python backend: 164 of 164 passed" in proc.stdout
     assert "6.F 25/25" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("{}", "a DATC fixture is a non-empty list of cases"),
+        ("[]", "a DATC fixture is a non-empty list of cases"),
+        ("[1, 2]", "case 1 is not an object with a string 'id' and 'title'"),
+        ("not json", "not JSON: Expecting value at line 1"),
+    ],
+)
+def test_a_wrong_datc_fixture_is_refused_saying_what_is_wrong(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    fixture = tmp_path / "cases.json"
+    fixture.write_text(text)
+    proc = diplo("datc", "--fixture", str(fixture))
+    assert proc.returncode == 2
+    assert said in proc.stderr and "Error" not in proc.stderr

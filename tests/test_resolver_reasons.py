@@ -78,3 +78,27 @@ def test_sentences_are_the_same_on_every_backend_and_order() -> None:
     (sentences,) = said
     cutter = _first("TYR", "BOH")
     assert any(s.endswith(f"cut by the attack from {cutter}.") for s in sentences), sentences
+
+
+def test_a_convoy_s_reason_does_not_say_the_army_arrived_when_it_bounced() -> None:
+    # The fleet convoyed, the army bounced where it landed: the fleet's reason says only what
+    # the fleet did (issue 31: it read "the army was carried").
+    from diplo import Position, process_phase
+    from diplo.model.map import standard_map
+
+    position = Position.from_json(
+        {
+            "phase": "S1902M",
+            "units": {"ENGLAND": ["F NTH", "A YOR"], "RUSSIA": ["F STP/NC"]},
+        },
+        standard_map(),
+    )
+    orders = {"ENGLAND": ["F NTH C A YOR - NWY", "A YOR - NWY"], "RUSSIA": ["F STP/NC - NWY"]}
+    for backend in ("python", "rust"):
+        results = {r.order: r for r in process_phase(position, orders, backend).results}
+        assert results["A YOR - NWY"].code == "bounce"
+        convoy = results["F NTH C A YOR - NWY"]
+        assert (
+            convoy.reason
+            == "F NTH C A YOR - NWY: the fleet convoyed; the army's route through it held."
+        )

@@ -103,8 +103,20 @@ def find_fixture() -> Path:
 
 
 def load_cases(path: Path | None = None) -> list[dict[str, Any]]:
+    """The DATC cases of the fixture (``tools/datc.py`` writes it); ``ValueError`` naming what
+    is wrong when the file is not a non-empty list of cases, each an object with a string
+    ``id`` and ``title``."""
     fixture = path or find_fixture()
-    cases: list[dict[str, Any]] = json.loads(fixture.read_text(encoding="utf-8"))
+    cases = json.loads(fixture.read_text(encoding="utf-8"))
+    if not isinstance(cases, list) or not cases:
+        raise ValueError(f"{fixture}: a DATC fixture is a non-empty list of cases")
+    for number, case in enumerate(cases, 1):
+        if not isinstance(case, dict) or not all(
+            isinstance(case.get(key), str) for key in ("id", "title")
+        ):
+            raise ValueError(
+                f"{fixture}: case {number} is not an object with a string 'id' and 'title'"
+            )
     return cases
 
 

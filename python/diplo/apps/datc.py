@@ -81,7 +81,11 @@ def _datc(args: argparse.Namespace) -> int:
 
     try:
         cases = load_cases(args.fixture)
-    except (OSError, ValueError, RecursionError) as exc:
+    except json.JSONDecodeError as exc:
+        return _fail(f"cannot read the DATC fixture: not JSON: {exc.msg} at line {exc.lineno}")
+    except ValueError as exc:  # the shape of the fixture, said by load_cases
+        return _fail(f"cannot read the DATC fixture: {exc}")
+    except (OSError, RecursionError) as exc:
         return _fail(f"cannot read the DATC fixture: {_describe(exc)}")
     built = available_paths()
     paths: list[str] = list(built)

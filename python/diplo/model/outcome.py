@@ -129,7 +129,9 @@ def _explain_tail(
                     "the fleet does not convoy."
                 )
             return f"{order}: the army had no unbroken chain of convoying fleets."
-        return f"{order}: the army was carried."
+        # The fleet's part held; whether the army arrived is the army's own result (it may
+        # still bounce where it lands).
+        return f"{order}: the fleet convoyed; the army's route through it held."
     return f"{order}: held."
 
 
