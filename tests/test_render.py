@@ -375,3 +375,18 @@ def test_pictures_on_one_page_do_not_share_ids() -> None:
     assert len(ids) == len(set(ids))
     refs = set(re.findall(r"url\(#([^)]+)\)", page))
     assert refs <= set(ids)
+
+
+def test_the_from_python_block_of_docs_render_runs() -> None:
+    # docs/render.md shows how to draw from Python; the block must run as written.
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "render.md").read_text(encoding="utf-8")
+    section = text[text.index("## From Python") :]
+    start = section.index("```python") + len("```python")
+    code = section[start : section.index("```", start)]
+    names: dict[str, object] = {}
+    exec(compile(code, "docs/render.md", "exec"), names)
+    svg, page = names["svg"], names["page"]
+    assert isinstance(svg, str) and svg.startswith("<svg") and "BUR" in svg
+    assert isinstance(page, str) and "<html" in page.lower()
