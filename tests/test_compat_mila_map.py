@@ -118,3 +118,18 @@ def test_possible_orders_list_every_location_of_the_map(
     assert game.get_all_possible_orders()["SWI"] == []
     pure = Game(map_name="pure")
     assert "SWI" not in pure.get_all_possible_orders()
+
+
+def test_an_unknown_map_without_mila_says_what_works() -> None:
+    # The drop-in takes no 'maps': a map diplo does not ship needs MILA's package or a path.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['diplomacy'] = None\n"
+        "from diplo.compat.mila import Game, MilaError\n"
+        "try:\n    Game('modern')\nexcept MilaError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "pass others in 'maps'" not in out.stdout
+    assert "pip install 'diplo[compare]') or from the path of a .map file" in out.stdout

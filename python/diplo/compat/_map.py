@@ -26,8 +26,8 @@ from typing import Any, Final
 
 from ..formats.mila import MILA_MAP_NAMES
 from ..model.calendar import STANDARD
+from ..model.map import SHIPPED_MAPS, MapError, map_named, standard_map
 from ..model.map import Map as _DiploMap
-from ..model.map import MapError, map_named, standard_map
 from ..model.variants import load_mila_map
 
 __all__ = [
@@ -56,7 +56,12 @@ def mila_map_for(name: str) -> _DiploMap:
     except MapError:
         path = mila_map_file(name)
         if path is None:
-            raise
+            # The drop-in takes no 'maps': say what does work for a map diplo does not ship.
+            raise MapError(
+                f"unknown map {name!r}: not a map diplo ships ({', '.join(SHIPPED_MAPS)}); "
+                "MILA's own maps (modern, world, ...) are read from MILA's package (pip install "
+                "'diplo[compare]') or from the path of a .map file"
+            ) from None
         return load_mila_map(path)
 
 
