@@ -451,7 +451,7 @@ def check_jsonl(rng: random.Random) -> str:
     """A stream of lines for ``diplo adjudicate --jsonl`` (mutated documents, broken JSON, bytes
     that are not UTF-8, lone surrogates, blank and CRLF lines), ruled in this process: one JSON
     answer line per input line, each the ruling :func:`adjudicate_document` gives or an error
-    naming its line, never an internal error."""
+    naming its line (a blank line: a blank answer), never an internal error."""
     import contextlib
     import io
 
@@ -488,7 +488,11 @@ def check_jsonl(rng: random.Random) -> str:
     assert answers[-1] == "", answers[-1][:200]
     answers = answers[:-1]
     assert len(answers) == len(lines), (len(answers), len(lines))
-    for number, (answer, doc) in enumerate(zip(answers, docs, strict=True), 1):
+    for number, (answer, doc, line) in enumerate(zip(answers, docs, lines, strict=True), 1):
+        if not line.strip():
+            # A blank line (only white space) gets a blank answer, and is no error.
+            assert answer == "", (number, answer[:200])
+            continue
         parsed = json.loads(answer)
         if "error" in parsed:
             assert parsed["error"].startswith(f"line {number}: "), parsed
