@@ -6,9 +6,6 @@ converted by ``tools/godip_games.py``; ``tests/godip_replay.py`` says how a game
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +14,7 @@ from diplo.model.map import SHIPPED_MAPS
 from diplo.model.position import Position
 from diplo.model.variants import load_map
 from godip_replay import DATA, Board, load, map_of, phase_of, replay, start, variants
+from tool_modules import load_tool
 
 #: Variants whose games cannot be replayed yet, each with what diplo lacks to play it.
 PENDING: dict[str, str] = {}  # none left: every recorded variant ships
@@ -117,16 +115,7 @@ def test_record_positions_read_as_diplo_positions() -> None:
 
 
 def _converter() -> Any:
-    path = Path(__file__).parents[1] / "tools" / "godip_games.py"
-    name = "tools_godip_games"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up while being made
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("godip_games")
 
 
 RECORD = """PHASE 1901 Spring Movement

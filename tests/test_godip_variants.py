@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -13,8 +11,7 @@ import pytest
 from diplo import Phase, Position
 from diplo.model.map import map_named
 from diplo.model.wording import phase_words
-
-ROOT = Path(__file__).resolve().parents[1]
+from tool_modules import load_tool
 
 # name: (powers, provinces, centres, victory), read from godip's Go source.
 GODIP_COUNTS = {
@@ -131,14 +128,7 @@ def test_a_bad_one_way_edge_is_refused_with_its_field(edge: list[str], message: 
 
 
 def _importer() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "godip_import", ROOT / "tools" / "godip_import.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["godip_import"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("godip_import")
 
 
 # A made-up variant in godip's builder style: an island port, a river coast reached from inland,

@@ -7,25 +7,18 @@ that replaced them."""
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tool_modules import load_tool
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "check_imports", ROOT / "tools" / "check_imports.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["check_imports"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("check_imports")
 
 
 def test_the_package_has_no_cycle_and_no_arrow_up() -> None:

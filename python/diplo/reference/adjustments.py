@@ -240,18 +240,14 @@ def resolve_adjustments(
             outcomes.append(_build_or_waive(position, power, order, ledger, added))
 
     implied: list[tuple[str, str, Outcome]] = []
+    starts: list[Piece] = []
     for power in game_map.powers:
         allowed = counts[power]
         ledger = ledgers.get(power) or _Ledger(allowed)
         if allowed > 0 and _start_armies(position):
             # godip's chaos: in the first phase every build left unordered is an army.
             sites = [s for s in build_sites(position, power) if s not in added]
-            for site in sites[: allowed - ledger.used]:
-                piece = Piece(power, "A", site)
-                added[site] = piece
-                reason = explain_ruling(RulingFacts("start_army", power, str(piece)))
-                text = format_order(Build(piece.unit))
-                implied.append((power, text, Outcome("ok", True, reason)))
+            starts.extend(Piece(power, "A", site) for site in sites[: allowed - ledger.used])
         elif allowed > 0:
             # DATC 4.D.7: a build may be waived; an allowed build nobody used is waived.
             for _ in range(allowed - ledger.used):
@@ -266,10 +262,15 @@ def resolve_adjustments(
                 text = format_order(Disband(piece.unit))
                 implied.append((power, text, Outcome("ok", True, reason)))
 
-    for power, piece in neutral_rebuilds(position):
+    # The armies no order asked for, in province order: the first phase's unordered builds,
+    # then a rebuilding neutral power's armies in its vacant centres.
+    index = game_map.location_index
+    raised = [(p, "start_army") for p in sorted(starts, key=lambda p: index[p.loc])]
+    raised += [(p, "neutral_rebuilt") for _, p in neutral_rebuilds(position)]
+    for piece, why in raised:
         added[piece.province] = piece
-        reason = explain_ruling(RulingFacts("neutral_rebuilt", power, str(piece)))
-        implied.append((power, format_order(Build(piece.unit)), Outcome("ok", True, reason)))
+        reason = explain_ruling(RulingFacts(why, piece.power, str(piece)))
+        implied.append((piece.power, format_order(Build(piece.unit)), Outcome("ok", True, reason)))
     units = {prov: piece for prov, piece in position.units.items() if prov not in removed}
     units.update(added)
     return AdjustmentResult(outcomes, implied, units)

@@ -487,24 +487,13 @@ impl<M: Mask> Scratch<M> {
         game.implied.clear();
         // godip's chaos: in the map's first phase every build left unordered is an army.
         let start_armies = map.spec.start_armies == Some(st.year);
+        let mut starts = M::ZERO;
         for power in 0..map.powers {
             let n = allowed[power];
             if n > 0 && start_armies {
                 let sites = st.rules.build_sites(map, st, power) & !built;
                 for q in Bits(sites).take((n - used[power]).max(0) as usize) {
-                    let unit = Piece {
-                        power: power as u8,
-                        fleet: false,
-                        loc: q as u16,
-                    };
-                    built |= M::bit(q);
-                    added[q] = unit;
-                    game.implied
-                        .push((encode::build(q, false), result::OK, true));
-                    if game.explain {
-                        game.rulings
-                            .push(Ruling::of_unit(explain::START_ARMY, unit));
-                    }
+                    starts |= M::bit(q);
                 }
             } else if n > 0 {
                 for _ in used[power]..n {
@@ -536,20 +525,27 @@ impl<M: Mask> Scratch<M> {
                 }
             }
         }
-        // A rebuilding neutral power raises an army in every vacant centre it owns.
-        for q in Bits(map.neutral_rebuilds(st)) {
-            let unit = Piece {
-                power: st.centers[q],
-                fleet: false,
-                loc: q as u16,
-            };
-            built |= M::bit(q);
-            added[q] = unit;
-            game.implied
-                .push((encode::build(q, false), result::OK, true));
-            if game.explain {
-                game.rulings
-                    .push(Ruling::of_unit(explain::NEUTRAL_REBUILT, unit));
+        // The armies no order asked for, each in a vacant centre of its power, in province
+        // order: the first phase's unordered builds (`start_armies`), then a rebuilding neutral
+        // power's armies in every vacant centre it owns.
+        let raised = [
+            (starts, explain::START_ARMY),
+            (map.neutral_rebuilds(st), explain::NEUTRAL_REBUILT),
+        ];
+        for (sites, why) in raised {
+            for q in Bits(sites) {
+                let unit = Piece {
+                    power: st.centers[q],
+                    fleet: false,
+                    loc: q as u16,
+                };
+                built |= M::bit(q);
+                added[q] = unit;
+                game.implied
+                    .push((encode::build(q, false), result::OK, true));
+                if game.explain {
+                    game.rulings.push(Ruling::of_unit(why, unit));
+                }
             }
         }
         let st = &mut game.state;
