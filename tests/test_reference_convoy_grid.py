@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from diplo.api.backends import backend_for
 from diplo.api.phase import process_phase
 from diplo.model.map import Map, standard_map
 from diplo.model.orders import Convoy, Move
@@ -181,3 +182,26 @@ def test_the_grid_listing_agrees_with_validation() -> None:
         listed = {o.dest for o in orders if isinstance(o, Convoy)}
         expected = {d for d, seas in table.route_seas("C0000").items() if sea in seas}
         assert listed == expected, sea
+
+
+@pytest.mark.parametrize("n", [7, 9])
+def test_the_engine_lists_the_reference_s_orders_beyond_the_chain_bound(n: int) -> None:
+    """Both engines decide convoys by the shortest chains on a map with more than
+    ``MAX_SEA_CHAINS`` chains (the engine refused such maps): the same legal orders on a grid
+    full of fleets, and on boards with some fleets gone (other end seas, other corridors)."""
+    game_map, full = _board(n)
+    assert convoys.sea_chains(convoys._geometry(game_map).sea_adj, convoys.MAX_SEA_CHAINS) is None
+    rng = random.Random(n)
+    boards = [full]
+    for _ in range(4):
+        keep = {p: u for p, u in full.units.items() if u.type == "A" or rng.random() < 0.7}
+        boards.append(Position(game_map, full.phase, keep, {}))
+    convoys_listed = []
+    for position in boards:
+        engine = backend_for("rust", game_map).legal_order_texts(position, None)
+        reference = backend_for("python", game_map).legal_order_texts(position, None)
+        assert {k: sorted(v) for k, v in engine.items()} == {
+            k: sorted(v) for k, v in reference.items()
+        }
+        convoys_listed.append(sum(" C A " in o for v in engine.values() for o in v))
+    assert convoys_listed[0] > 0 and len(set(convoys_listed)) > 1, convoys_listed

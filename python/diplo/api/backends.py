@@ -32,6 +32,7 @@ __all__ = [
     "ENGINE",
     "REFERENCE",
     "Backend",
+    "BackendError",
     "EngineBackend",
     "Implementation",
     "ReferenceBackend",
@@ -41,6 +42,11 @@ __all__ = [
     "default_backend",
     "rust_available",
 ]
+
+
+class BackendError(ValueError):
+    """The backend asked for cannot play the map: the engine's limit it passes, named (the
+    command-line tools exit 2 with it; the reference plays every map)."""
 
 
 class Implementation(Protocol):
@@ -167,8 +173,8 @@ _FITS: Map | None = None
 def backend_for(backend: Backend | str | None, game_map: Map) -> Implementation:
     """The implementation that rules on ``game_map``: :func:`check_backend`'s choice, except on
     a map the engine cannot hold (more locations or powers than its encoding has room for):
-    there the default is the reference, and asking for ``"rust"`` raises ``ValueError`` naming
-    the limit. ``.name`` says which it is."""
+    there the default is the reference, and asking for ``"rust"`` raises :class:`BackendError`
+    (a ``ValueError``) naming the limit. ``.name`` says which it is."""
     global _FITS
     if backend is None or backend == "rust":
         if game_map is _FITS:
@@ -183,7 +189,7 @@ def backend_for(backend: Backend | str | None, game_map: Map) -> Implementation:
                 problem = _TOO_BIG[game_map] = str(exc)
         if backend is None:
             return REFERENCE
-        raise ValueError(f"the Rust backend cannot play the map {game_map.name!r}: {problem}")
+        raise BackendError(f"the Rust backend cannot play the map {game_map.name!r}: {problem}")
     if backend == "python":
         return REFERENCE
     raise ValueError(f"unknown backend {backend!r} (expected 'rust' or 'python')")

@@ -11,12 +11,18 @@ import sys
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from ..api.backends import check_backend
+from ..api.backends import BackendError, check_backend
 from ..formats.contract import DocumentError, adjudicate_document, adjudicate_document_text
 from ..model.limits import DOCUMENT_LIMIT
 from ..model.map import Map, MapError
 from ..model.rules import Rules, RulesError
-from .common import INTERNAL_ERROR, add_variant_arguments, contract_path, variant_arguments
+from .common import (
+    BAD_INPUT,
+    INTERNAL_ERROR,
+    add_variant_arguments,
+    contract_path,
+    variant_arguments,
+)
 from .common import describe as _describe
 from .common import fail as _fail
 
@@ -48,7 +54,7 @@ def register(sub: Any) -> None:
 
 def _adjudicate(args: argparse.Namespace) -> int:
     try:
-        backend = check_backend(args.backend)
+        backend = None if args.backend is None else check_backend(args.backend)
         game_map, rules = variant_arguments(args)
     except (ValueError, MapError, RulesError) as exc:
         return _fail(str(exc))
@@ -73,6 +79,8 @@ def _adjudicate(args: argparse.Namespace) -> int:
         return _fail(f"the document is larger than the limit of {DOCUMENT_LIMIT} bytes")
     try:
         out = rule.adjudicate(_decode(data), backend)
+    except BackendError as exc:
+        return _fail(str(exc))
     except _InputError as exc:
         return _fail(str(exc))
     except DocumentError as exc:
@@ -84,7 +92,9 @@ def _adjudicate(args: argparse.Namespace) -> int:
 def run_jsonl(source: BinaryIO, backend: str | None = None) -> int:
     """``diplo adjudicate --jsonl [--backend B]`` on ``source``, writing to standard output: the
     stream the command rules (the bench's jsonl workload runs it in its own process)."""
-    return _adjudicate_lines(source, check_backend(backend), _Variant(None, None))
+    return _adjudicate_lines(
+        source, None if backend is None else check_backend(backend), _Variant(None, None)
+    )
 
 
 class _Variant:
@@ -96,7 +106,7 @@ class _Variant:
         self.map_name = None if game_map is None else game_map.name
         self.rules = None if rules is None else rules.to_json()
 
-    def adjudicate(self, doc: Any, backend: str) -> dict[str, Any]:
+    def adjudicate(self, doc: Any, backend: str | None) -> dict[str, Any]:
         if isinstance(doc, dict):
             if self.map_name is not None and "map" not in doc:
                 doc = {**doc, "map": self.map_name}
@@ -104,7 +114,7 @@ class _Variant:
                 doc = {**doc, "rules": self.rules}
         return adjudicate_document(doc, backend, self.maps)
 
-    def adjudicate_text(self, doc: Any, backend: str) -> str:
+    def adjudicate_text(self, doc: Any, backend: str | None) -> str:
         """:meth:`adjudicate` as one JSON line (``json.dumps`` of it, byte for byte)."""
         if isinstance(doc, dict):
             if self.map_name is not None and "map" not in doc:
@@ -140,7 +150,7 @@ def _decode(data: bytes) -> Any:
         raise _InputError(f"bad JSON: {_describe(exc)}") from None
 
 
-def _adjudicate_lines(source: BinaryIO, backend: str, rule: _Variant) -> int:
+def _adjudicate_lines(source: BinaryIO, backend: str | None, rule: _Variant) -> int:
     """One output line per input line, whatever the line holds; errors name the line. A blank
     line (nothing but white space, as JSONL files often end) is answered with a blank line and
     is no error. When standard output is closed before every answer is written, the command
@@ -165,6 +175,9 @@ def _adjudicate_lines(source: BinaryIO, backend: str, rule: _Variant) -> int:
                 raise _InputError(f"the line is longer than the limit of {DOCUMENT_LIMIT} bytes")
             else:
                 text = adjudicate(_decode(line), backend)
+        except BackendError as exc:  # --backend rust on a map past the engine's limits
+            text = json.dumps({"error": f"line {number}: {exc}"})
+            status = max(status, BAD_INPUT)
         except _InputError as exc:
             text = json.dumps({"error": f"line {number}: {exc}"})
             status = max(status, 1)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..api.backends import check_backend
+from ..api.backends import BackendError, backend_for, check_backend
 from ..api.game import Game
 from ..api.player import RandomPlayer
 from ..formats.gamefile import save
@@ -76,13 +76,14 @@ def _seed(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        backend = check_backend(args.backend)
+        backend = None if args.backend is None else check_backend(args.backend)
     except ValueError as exc:
         print(f"diplo: {exc}", file=sys.stderr)
         return 2
     # Everything that can be refused is refused before the game is played.
     try:
         game_map, rules = variant_arguments(args)
+        _say_the_backend(backend, game_map or standard_map())
         first = Position.initial(game_map or standard_map(), rules=rules).phase.year
         if args.years is not None:
             calendar = (game_map or standard_map()).calendar
@@ -108,6 +109,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"diplo: cannot write {args.save}: {exc.strerror}", file=sys.stderr)
             return 2
     return 0
+
+
+def _say_the_backend(backend: str | None, game_map: Map) -> None:
+    """A map the engine cannot hold plays on the reference by default, said on standard error;
+    ``--backend rust`` on it is refused (:class:`BackendError`, naming the limit)."""
+    if backend is None and backend_for(None, game_map).name == "python":
+        try:
+            backend_for("rust", game_map)
+        except BackendError as exc:
+            print(f"diplo: {exc}; playing on the Python reference", file=sys.stderr)
+    else:
+        backend_for(backend, game_map)
 
 
 def _check_writable(path: str) -> None:

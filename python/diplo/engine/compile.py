@@ -40,7 +40,7 @@ def code_map(game_map: Map) -> _core.CodeMap:
     """``game_map`` compiled for the code API, once per map (later calls return the same table).
 
     Raises ``ValueError`` when the map does not fit the encoding (more than 1,024 locations or
-    254 powers).
+    255 powers).
     """
     table = _FAST_MAPS.get(game_map)
     if table is None:

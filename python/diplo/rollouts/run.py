@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
+from ..api.backends import BackendError, backend_for
 from ..model.map import SHIPPED_MAPS, Map, MapError
 from ..model.position import Position
 from ..model.variants import load_map
@@ -173,6 +174,10 @@ def run_rollouts(
         game_map = load_map(map_name)
     except MapError as exc:
         raise ValueError(str(exc)) from None
+    try:
+        backend_for("rust", game_map)
+    except BackendError as exc:  # rollouts play on the engine: a map past its limits is refused
+        raise ValueError(f"rollouts play on the engine only: {exc}") from None
     first = Position.initial(game_map).phase.year
     if max_year is not None and max_year < first:
         raise ValueError(f"max_year {max_year} is before the map's first year ({first})")

@@ -23,11 +23,14 @@ use crate::resolver::map::CompiledMap;
 /// compiled map is kept for the life of the process, so this bounds the memory they take.
 pub const MAX_MAPS: usize = 1024;
 
-/// The most chains of seas a map may have for the engine ([`sea_chains`]): the legal-order
-/// lists walk the minimal convoy routes of the fleets on the board (DATC 6.G.19), at most this
-/// many per army, so a phase's work stays bounded on any map the engine takes. Real maps have
+/// The most chains of seas a map may have for its minimal convoy routes to be listed
+/// ([`sea_chains`], [`GameMap::exact_routes`]): the legal-order lists walk the minimal convoy
+/// routes of the fleets on the board (DATC 6.G.19), at most this many per army. Real maps have
 /// far fewer (standard 375, ancmed 954, MILA's colonial 5,635, world 193,343); a grid of seas
-/// six by six has 669,108, seven by seven millions.
+/// six by six has 669,108, seven by seven millions. On a map with more, the shortest chains
+/// between end seas decide (`legality::convoy`), as in the reference
+/// (`diplo.reference.convoys.MAX_SEA_CHAINS`, kept equal), so a phase's work stays polynomial
+/// on any map.
 pub const MAX_SEA_CHAINS: usize = 500_000;
 
 /// The number of chains of seas (induced paths of the sea graph, counted from each end: a path
@@ -143,6 +146,9 @@ pub struct GameMap<M: Mask> {
     pub sea_adj: Vec<M>,
     /// Per sea, the shore provinces it touches.
     pub sea_shores: Vec<M>,
+    /// Whether the map's seas form at most [`MAX_SEA_CHAINS`] chains, so that the legal-order
+    /// lists walk every minimal convoy route; else the shortest chains between end seas decide.
+    pub exact_routes: bool,
     /// Per province, every province across any border, whatever the unit type (distances).
     pub border: Vec<M>,
     /// Per province, the power whose home centre it is, or [`NO_POWER`].
@@ -298,13 +304,8 @@ impl<M: Mask> GameMap<M> {
             sea_adj[s] = fleet_from[s] & carriers;
             sea_shores[s] = fleet_from[s] & shores;
         }
-        if sea_chains(&sea_adj, seas, MAX_SEA_CHAINS).is_none() {
-            return Err(EngineError::invalid(format!(
-                "the map's seas form more than {MAX_SEA_CHAINS} chains a convoy could follow \
-                 (induced paths of seas: the minimal routes of DATC 6.G.19 the engine lists), \
-                 so its convoy search would not stay fast on a board full of fleets"
-            )));
-        }
+        // Counted over every convoying province (seas and ports), as the reference counts.
+        let exact_routes = sea_chains(&sea_adj, carriers, MAX_SEA_CHAINS).is_some();
 
         let mut centers = M::ZERO;
         for &c in &spec.centers {
@@ -406,6 +407,7 @@ impl<M: Mask> GameMap<M> {
             shore_seas,
             sea_adj,
             sea_shores,
+            exact_routes,
             border,
             home_of,
             homes,

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from ...api.backends import BackendError, backend_for
 from ...model.calendar import STANDARD
 from ...model.map import MapError
 from ..common import add_map_argument, first_year, map_argument, max_year_of
@@ -121,7 +122,9 @@ def _positive(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     try:
         game_map = map_argument(args.map)
-    except MapError as exc:
+        if game_map is not None:
+            backend_for("rust", game_map)  # the bench measures the engine: its limits first
+    except (MapError, BackendError) as exc:
         print(f"diplo: {exc}", file=sys.stderr)
         return 2
     first = 1901 if game_map is None else first_year(game_map)

@@ -1,4 +1,12 @@
 //! The convoy walk: the seas on some minimal route of every army a convoy could carry.
+//!
+//! On a map whose seas form at most `MAX_SEA_CHAINS` chains ([`GameMap::exact_routes`]) every
+//! minimal route is walked. On a map with more (a grid of seas has millions) a fleet may convoy
+//! when it lies on a *shortest* chain between a pair of end seas (a first sea touching the
+//! army's province and not the destination, a last touching the destination and not the army's
+//! province) through seas touching neither end, or alone touches both: breadth-first layers
+//! from either end, the rule of `diplo.reference.convoys` (its module documentation), so both
+//! engines list the same orders on every map.
 
 use super::*;
 
@@ -12,6 +20,10 @@ impl<M: Mask> Legal<M> {
         }
         self.routes_ready = true;
         self.routes.clear();
+        if !map.exact_routes {
+            self.shortest_routes(map, st);
+            return;
+        }
         let fleets = self.tables.fleets;
         for a in Bits(self.tables.occupied & map.shores) {
             if st.units[a].fleet || self.tables.by_sea[a].is_zero() {
@@ -45,6 +57,98 @@ impl<M: Mask> Legal<M> {
             }
         }
     }
+}
+
+impl<M: Mask> Legal<M> {
+    /// [`Legal::ensure_routes`] on a map with too many chains to walk (module documentation).
+    fn shortest_routes(&mut self, map: &GameMap<M>, st: &State<M>) {
+        let fleets = self.tables.fleets;
+        let mut from_a: Vec<M> = Vec::new();
+        let mut from_b: Vec<M> = Vec::new();
+        for a in Bits(self.tables.occupied & map.shores) {
+            if st.units[a].fleet || self.tables.by_sea[a].is_zero() {
+                continue;
+            }
+            let first = map.shore_seas[a] & fleets;
+            let reached = layers(map, fleets, first, fleets, &mut from_a);
+            let dests = Bits(reached).fold(M::ZERO, |m, s| m | map.sea_shores[s]) & !M::bit(a);
+            for d in Bits(dests) {
+                let last = map.shore_seas[d] & fleets;
+                let seas = shortest_chain_seas(map, fleets, first, last, &mut from_a, &mut from_b);
+                if !seas.is_zero() {
+                    self.routes.push(Route {
+                        army: a as u16,
+                        dst: d as u16,
+                        seas,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Breadth-first layers from the seas `start` over the seas of `allowed` (each next to one
+/// of the layer before, along links between fleets): `out[k]` the seas first reached in `k`
+/// steps (`out[0]` is `start`, which need not lie in `allowed`). Returns every sea reached.
+fn layers<M: Mask>(map: &GameMap<M>, fleets: M, start: M, allowed: M, out: &mut Vec<M>) -> M {
+    out.clear();
+    out.push(start);
+    let mut seen = start;
+    let mut frontier = start;
+    while !frontier.is_zero() {
+        let next =
+            Bits(frontier).fold(M::ZERO, |m, s| m | map.sea_adj[s]) & fleets & allowed & !seen;
+        if next.is_zero() {
+            break;
+        }
+        seen |= next;
+        out.push(next);
+        frontier = next;
+    }
+    seen
+}
+
+/// The fleets of `fleets` on a shortest chain between a pair of end seas, for an army whose
+/// province touches the fleets `first` and a destination touching `last` (with the seas
+/// touching both): `ConvoyTable._compute_necessary` of the reference.
+fn shortest_chain_seas<M: Mask>(
+    map: &GameMap<M>,
+    fleets: M,
+    first: M,
+    last: M,
+    from_a: &mut Vec<M>,
+    from_b: &mut Vec<M>,
+) -> M {
+    let mut useful = first & last;
+    let starts = first & !last;
+    let ends = last & !first;
+    if starts.is_zero() || ends.is_zero() {
+        return useful;
+    }
+    let corridor = fleets & !first & !last;
+    for sa in Bits(starts) {
+        layers(map, fleets, M::bit(sa), corridor, from_a);
+        for b in Bits(ends) {
+            let b_adj = map.sea_adj[b] & fleets;
+            if b_adj.has(sa) {
+                useful |= M::bit(sa) | M::bit(b);
+                continue;
+            }
+            // The nearest layer of the corridor next to `b`: the chain has that many steps and one.
+            let Some(k) = (1..from_a.len()).find(|&k| !(from_a[k] & b_adj).is_zero()) else {
+                continue;
+            };
+            let length = k + 1;
+            layers(map, fleets, M::bit(b), corridor, from_b);
+            useful |= M::bit(sa) | M::bit(b);
+            for i in 1..=k {
+                if let (Some(&x), Some(&y)) = (from_a.get(i), from_b.get(length - i)) {
+                    useful |= x & y;
+                }
+            }
+        }
+    }
+    useful
 }
 
 /// One step of the minimal-route walk: the seas so far, the last, the seas no later step may
