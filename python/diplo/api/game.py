@@ -130,7 +130,46 @@ def _unpickle_game(version: object, state: object) -> Game:
         raise ValueError("pickled Game state: _position or _history of the wrong type")
     game = Game.__new__(Game)
     game.__dict__.update(state)
+    _check_restored(game)
     return game
+
+
+_END_REASONS = (None, "solo", "draw_vote", "max_year")
+
+
+def _check_restored(game: Game) -> None:
+    """A restored game is one a played game could be (issue 31): its history a chain from its
+    initial position to its position, its end the one that history and its last year make."""
+    d = game.__dict__
+    history, position = d["_history"], d["_position"]
+    if not all(isinstance(r, PhaseRecord) for r in history):
+        raise ValueError("pickled Game state: _history holds something other than PhaseRecord")
+    if not isinstance(d["_initial"], Position) or d["_initial"].map != position.map:
+        raise ValueError("pickled Game state: _initial is not a position of the game's map")
+    chain = [d["_initial"], *(r.outcome.next for r in history)]
+    for k, record in enumerate(history):
+        if record.position != chain[k]:
+            raise ValueError(f"pickled Game state: phase {k + 1} of the history does not follow")
+    if chain[-1] != position:
+        raise ValueError("pickled Game state: the position is not where the history leads")
+    reason, winner = d["_end_reason"], d["_winner"]
+    if reason not in _END_REASONS or d["_draw"] is not (reason in ("draw_vote", "max_year")):
+        raise ValueError(f"pickled Game state: the end {reason!r} and the draw flag disagree")
+    won = history[-1].outcome.winner if history else None
+    if (reason == "solo") != (winner is not None) or winner != won:
+        raise ValueError(
+            f"pickled Game state: winner {winner!r}, but the history's last phase makes {won!r}"
+        )
+    max_year = d["_max_year"]
+    if max_year is not None and (not isinstance(max_year, int) or isinstance(max_year, bool)):
+        raise ValueError(f"pickled Game state: max_year {max_year!r} is not a year")
+    last = game._last_year()
+    past = last is not None and position.phase.year > last
+    if past != (reason == "max_year") and reason in (None, "max_year"):
+        raise ValueError(
+            f"pickled Game state: {position.phase} with the last year {last} and the end "
+            f"{reason!r} disagree"
+        )
 
 
 _GAME_STATE = frozenset(

@@ -458,6 +458,12 @@ impl PyCodeGame {
                 for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
                     let prov = map.prov_of[crate::engine::encode::loc_of(code)] as usize;
                     let u = st.units[prov];
+                    if !u.is_some() {
+                        return Err(PyValueError::new_err(
+                            "the game given as `before` has no unit where an implied hold was \
+                             ruled: it is not the game this one was ruled from",
+                        ));
+                    }
                     buf.clear();
                     buf.push_str(if u.fleet { "F " } else { "A " });
                     buf.push_str(map.loc_name(u.loc as usize));

@@ -27,12 +27,12 @@
 //! engine could have built) and that nothing follows: damaged bytes are an error naming what is
 //! wrong, never a panic or a changed game.
 
-use super::encode::Code;
+use super::encode::{self, kind, Code};
 use super::error::EngineError;
 use super::game_map::{Bits, GameMap, Mask, NO_POWER};
-use super::phases::{result, Game};
+use super::phases::{result, solo_winner, Game};
 use super::rules::{BuildSites, CivilDisorder, Rules};
-use super::state::{RawUnit, State};
+use super::state::{RawUnit, State, ADJUSTMENTS};
 
 /// The first bytes of a state, then its version.
 const MAGIC: &[u8; 3] = b"DGS";
@@ -362,11 +362,7 @@ pub fn game_from_bytes_under<M: Mask>(
             "a retreat phase without a dislodged unit",
         ));
     }
-    if winner.is_some() && !over {
-        return Err(EngineError::invalid(
-            "a winner named in a game that is not over",
-        ));
-    }
+    check_ending(map, &state, max_year, over, winner)?;
     let mut game = Game::new(map, state, None);
     game.max_year = max_year;
     game.over = over;
@@ -390,6 +386,16 @@ pub fn game_from_bytes_under<M: Mask>(
     let n = r.count("implied results", CODE_BYTES + 2, MAX_CODES)?;
     for _ in 0..n {
         let c = r.code("an implied result's code")?;
+        // What a phase does without an order: a hold, a disband, a waive or a build.
+        let implied_kind = matches!(
+            encode::kind_of(c),
+            kind::HOLD | kind::DISBAND | kind::WAIVE | kind::BUILD
+        );
+        if !implied_kind || !encode::well_formed(c, locations, provinces, powers) {
+            return Err(EngineError::invalid(format!(
+                "implied result code {c} is not a hold, disband, waive or build on this map"
+            )));
+        }
         let code = r.u8("an implied result")?;
         if code > result::ILLEGAL {
             return Err(EngineError::invalid(format!(
@@ -406,6 +412,54 @@ pub fn game_from_bytes_under<M: Mask>(
         )));
     }
     Ok(game)
+}
+
+/// The end of a restored game as a played game ends (`Game::process`): a winner only in a game
+/// over, in the winter after the Fall turn it won, wins on the state's centres
+/// ([`solo_winner`]); a game over without one is past its last year; a game going on is not;
+/// the last year is no later than the rules' year limit (`Game::new` takes the earlier).
+fn check_ending<M: Mask>(
+    map: &GameMap<M>,
+    st: &State<M>,
+    max_year: Option<u32>,
+    over: bool,
+    winner: Option<u8>,
+) -> Result<(), EngineError> {
+    let year = st.year;
+    if let (Some(limit), m) = (st.rules.year_limit, max_year) {
+        if m.is_none_or(|m| m > limit) {
+            return Err(EngineError::invalid(format!(
+                "the last year ({}) is not within the rules' year limit ({limit})",
+                m.map_or_else(|| "none".to_string(), |m| m.to_string())
+            )));
+        }
+    }
+    if let Some(w) = winner {
+        let mut centers = vec![0u32; map.powers];
+        let wins = solo_winner(map, st, &mut centers);
+        if !over || st.kind != ADJUSTMENTS || wins != Some(w as usize) {
+            return Err(EngineError::invalid(format!(
+                "{} is named the winner with {} centres in {}, but a power wins only at the \
+                 Fall turn's end, in a game over, with the centres the rules ask ({})",
+                map.spec.powers[w as usize],
+                centers[w as usize],
+                st.phase_name(),
+                st.rules.victory(map)
+            )));
+        }
+        return Ok(());
+    }
+    match (over, max_year) {
+        (true, Some(last)) if year > last => Ok(()),
+        (true, _) => Err(EngineError::invalid(format!(
+            "a game over with no winner in {}, before its last year ended",
+            st.phase_name()
+        ))),
+        (false, Some(last)) if year > last => Err(EngineError::invalid(format!(
+            "the last year ({last}) is before the state's year ({year}) in a game going on"
+        ))),
+        (false, _) => Ok(()),
+    }
 }
 
 /// What one candidate order set led to: the next position's hash, the centres each power owns

@@ -240,19 +240,8 @@ fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
     }
     let mut centers = M::table(0u32);
     let mut units = M::table(0u32);
-    st.center_counts(map, &mut centers.as_mut()[..map.powers]);
     st.unit_counts(map, &mut units.as_mut()[..map.powers]);
-    // A neutral power wins nothing and is no rival: its centres count for nobody.
-    for power in 0..map.powers {
-        if map.neutral[power] {
-            centers[power] = 0;
-        }
-    }
-    // Two powers at 18 or more cannot happen on the standard map (34 centres); elsewhere the
-    // larger wins, the first in map order on a tie (no one under `victory_lead`).
-    let best = st
-        .rules
-        .winner(map, &centers.as_ref()[..map.powers], st.year);
+    let best = solo_winner(map, st, &mut centers.as_mut()[..map.powers]);
     st.set_phase(st.year, WINTER, ADJUSTMENTS);
     if let Some(w) = best {
         game.winner = Some(w as u8);
@@ -263,6 +252,21 @@ fn after_turn<M: Mask>(map: &GameMap<M>, game: &mut Game<M>) {
     {
         st.set_phase(map.next_year(st.year, WINTER), SPRING, MOVEMENT);
     }
+}
+
+/// The power that wins alone on the centres of `st` in its year, the rule after a Fall turn;
+/// `centers` (one per power) is left holding the centres that count: a neutral power wins
+/// nothing and is no rival, so its centres count for nobody. Two powers at 18 or more cannot
+/// happen on the standard map (34 centres); elsewhere the larger wins, the first in map order
+/// on a tie (no one under `victory_lead`).
+pub fn solo_winner<M: Mask>(map: &GameMap<M>, st: &State<M>, centers: &mut [u32]) -> Option<usize> {
+    st.center_counts(map, centers);
+    for (count, &neutral) in centers.iter_mut().zip(&map.neutral) {
+        if neutral {
+            *count = 0;
+        }
+    }
+    st.rules.winner(map, centers, st.year)
 }
 
 /// Whether some power can build (somewhere) or has to disband.
