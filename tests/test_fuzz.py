@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fuzzing
+import fuzzing_processes
 from diplo.engine.codes import CodeGame, process_batch
 from test_codes import compare_phase, generated_position, slow_orders
 
@@ -90,6 +91,13 @@ def test_mila_drop_in_calls(rng: random.Random) -> None:
 @given(RNG)
 def test_rollouts_options_and_folders(rng: random.Random) -> None:
     fuzzing.check_rollouts(rng)
+
+
+@pytest.mark.parametrize("fault", sorted(fuzzing_processes.FAULTS))
+def test_rollouts_under_each_fault(fault: str) -> None:
+    """Every fault of the processes' surface once (the long run draws them at random)."""
+    outcome = fuzzing_processes.check_rollout_faults(random.Random(len(fault)), fault)
+    assert outcome == "skipped" or outcome.startswith(f"{fault}/"), outcome
 
 
 def test_fast_calls_from_several_threads_rule_as_one_thread() -> None:

@@ -19,29 +19,19 @@ from pathlib import Path
 
 import pytest
 
-import diplo
 from diplo.api.backends import rust_available
 from diplo.apps.cli import main
+from processes import HAS_PROC, children, env, limit_file_size, rollouts_command, wait_gone
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 
-#: The package's folder, for the subprocesses (the one under test, not an installed copy).
-PYTHONPATH = str(Path(diplo.__file__).resolve().parent.parent)
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (PYTHONPATH, env.get("PYTHONPATH")) if p)
-    return env
-
 
 def _command(args: Sequence[str]) -> list[str]:
-    cmd = [sys.executable, "-m", "diplo", "rollouts", "--backend", "local", "--no-progress"]
-    return [*cmd, *args]
+    return rollouts_command(args)
 
 
 def _cli(args: Sequence[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(_command(args), capture_output=True, text=True, timeout=180, env=_env())
+    return subprocess.run(_command(args), capture_output=True, text=True, timeout=180, env=env())
 
 
 def _tmp_files(out: Path) -> list[str]:
@@ -99,10 +89,7 @@ def test_the_largest_seeds_play(tmp_path: Path) -> None:
 
 
 def _limit_file_size() -> None:
-    import resource
-
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
-    resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+    limit_file_size(20_000)  # a write past the limit fails with EFBIG
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="file-size limits are POSIX")
@@ -118,7 +105,7 @@ def test_a_write_past_the_file_size_limit_leaves_no_tmp_and_the_run_resumes(
         capture_output=True,
         text=True,
         timeout=180,
-        env=_env(),
+        env=env(),
         preexec_fn=_limit_file_size,
     )
     assert done.returncode == 2, done.stderr
@@ -256,49 +243,7 @@ def test_years_is_checked(
 
 # --------------------------------------------------------------------------- signals
 
-linux_proc = pytest.mark.skipif(
-    not Path("/proc/self/stat").exists(), reason="finds the workers in /proc"
-)
-
-
-def _children(pid: int) -> set[int]:
-    """The processes whose parent is ``pid`` (psutil when installed, else /proc)."""
-    try:
-        import psutil  # type: ignore[import-untyped, unused-ignore]
-    except ImportError:
-        pass
-    else:
-        return {c.pid for c in psutil.Process(pid).children()}
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.add(int(entry.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie, dead but not yet reaped by its new parent, does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
-def _wait_gone(pids: set[int], timeout: float = 30.0) -> set[int]:
-    """The ``pids`` still alive after waiting up to ``timeout`` seconds for them to end."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        left = {p for p in pids if _alive(p)}
-        if not left:
-            return left
-        time.sleep(0.1)
-    return {p for p in pids if _alive(p)}
+linux_proc = pytest.mark.skipif(not HAS_PROC, reason="finds the workers in /proc")
 
 
 def _start_run(out: Path) -> tuple[subprocess.Popen[str], set[int]]:
@@ -306,7 +251,7 @@ def _start_run(out: Path) -> tuple[subprocess.Popen[str], set[int]]:
     args = ["--games", "4000", "--workers", "2", "--max-year", "1903", "--batch", "2",
             "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(
-        _command(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env()
+        _command(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env()
     )
     deadline = time.monotonic() + 120
     workers: set[int] = set()
@@ -314,7 +259,7 @@ def _start_run(out: Path) -> tuple[subprocess.Popen[str], set[int]]:
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             raise AssertionError(proc.communicate())
-        workers = _children(proc.pid)
+        workers = children(proc.pid)
         time.sleep(0.05)
     return proc, workers
 
@@ -338,7 +283,7 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path: Path, signals: list[int]) 
             proc.kill()
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
-    assert _wait_gone(workers) == set()
+    assert wait_gone(workers) == set()
     kept = sorted(f"games/{p.name}" for p in (out / "games").glob("*.json"))
     # Every game in the summary is on disk (a worker stopped at once may have finished
     # writing its batch after the summary: the next run resumes those).
@@ -358,7 +303,7 @@ def test_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert _wait_gone(workers) == set()
+    assert wait_gone(workers) == set()
 
 
 def test_the_watchdog_ends_a_worker_whose_parent_is_gone(tmp_path: Path) -> None:
@@ -379,9 +324,9 @@ def test_the_watchdog_ends_a_worker_whose_parent_is_gone(tmp_path: Path) -> None
         "import time; time.sleep(2)\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", middle], capture_output=True, text=True, timeout=60, env=_env()
+        [sys.executable, "-c", middle], capture_output=True, text=True, timeout=60, env=env()
     )
     lines = done.stdout.split()
     pid = int(lines[0])
     assert "watching" in lines
-    assert _wait_gone({pid}) == set()
+    assert wait_gone({pid}) == set()

@@ -27,6 +27,7 @@ from types import FrameType
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import fuzzing
+import fuzzing_processes
 from test_codes import compare_phase, generated_position, slow_orders
 
 SURFACES: dict[str, tuple[float, Callable[[random.Random], str]]] = {
@@ -40,6 +41,7 @@ SURFACES: dict[str, tuple[float, Callable[[random.Random], str]]] = {
     "vector": (2, fuzzing.check_vector_env),
     "mila_dropin": (3, fuzzing.check_mila_dropin),
     "rollouts": (0.2, fuzzing.check_rollouts),
+    "rollout_faults": (0.01, fuzzing_processes.check_rollout_faults),
 }
 
 
