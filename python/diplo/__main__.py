@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from .apps.cli import main
+from .apps.cli import entry
 
-sys.exit(main())
+sys.exit(entry())

@@ -7,9 +7,10 @@ nothing inside the project imports it (`tools/check_imports.py`); new code impor
 from __future__ import annotations
 
 from .apps.cli import *  # noqa: F403
+from .apps.cli import entry as entry
 from .apps.cli import main as main
 
 if __name__ == "__main__":  # pragma: no cover  (python -m diplo.cli, as before)
     import sys
 
-    sys.exit(main())
+    sys.exit(entry())

@@ -8,6 +8,7 @@ Errors in the input are reported as one clear line on stderr with a non-zero exi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -37,6 +38,50 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # no traceback ever reaches a user: a bug is one line, exit 3
         print(f"diplo: internal error: {_describe(exc)}", file=sys.stderr)
         return INTERNAL_ERROR
+
+
+def entry() -> int:
+    """The ``diplo`` command (``python -m diplo`` and the installed script): :func:`main`, with
+    SIGTERM raising ``KeyboardInterrupt`` as Ctrl-C does (:func:`diplo.rollouts.signals.stopping`);
+    then, while the interpreter shuts down (joining a pool's threads, say), a SIGINT or SIGTERM
+    ends the process at once with the command's status: its work is done and written, and a
+    signal then must not turn into a traceback or a death by signal."""
+    import atexit
+
+    from ..rollouts.signals import stopping
+
+    # The last thing before the interpreter's own end, which puts the default actions back
+    # (a SIGINT then would still end the process by that signal): signals are ignored.
+    atexit.register(_ignore_signals)
+    # SIGTERM is met as Ctrl-C is for the whole command (``diplo rollouts`` uses this Stopper
+    # for its run), and after it the exit handlers take over with no moment between.
+    with stopping():
+        status = main()
+        _exit_on_signals(status)
+    return status
+
+
+def _ignore_signals() -> None:
+    import signal
+
+    for sig in (signal.SIGINT, getattr(signal, "SIGTERM", None)):
+        if sig is not None:
+            signal.signal(sig, signal.SIG_IGN)
+
+
+def _exit_on_signals(status: int) -> None:
+    import os
+    import signal
+
+    def leave(signum: int, frame: object) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(status)
+
+    for sig in (signal.SIGINT, getattr(signal, "SIGTERM", None)):
+        if sig is not None:
+            signal.signal(sig, leave)
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -96,4 +141,4 @@ def _version() -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(entry())

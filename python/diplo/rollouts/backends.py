@@ -159,6 +159,15 @@ def _loop(
 def _end_workers(pool: ProcessPoolExecutor) -> None:
     """Ends the pool's workers now (SIGTERM: each finishes writing the batch it is writing,
     if any, so that only whole batches are on disk)."""
+    # Python 3.11's pool, finding its workers gone, sets an exception on every pending task,
+    # and one already cancelled makes its thread die with a traceback on stderr
+    # (InvalidStateError): the cancelled ones are taken out first.
+    pending: Any = getattr(pool, "_pending_work_items", None)
+    if isinstance(pending, dict):
+        for key, item in list(pending.items()):
+            future = getattr(item, "future", None)
+            if future is not None and future.cancelled():
+                pending.pop(key, None)
     processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
     for process in list(processes.values()):
         process.terminate()

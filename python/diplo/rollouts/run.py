@@ -44,7 +44,7 @@ from .dataset import pyarrow_available
 from .play import GameTask, PlayedBatch, RolloutError, remove_stale, write_batch
 from .policy import CodePolicy, OrderPolicy
 from .progress import Progress
-from .signals import Stopper, stopping
+from .signals import Stopper, polled, stopping
 from .summary import RowSpill, columns_for, merged, read_csv_rows, write_tables
 from .verify import (
     Checked,
@@ -193,35 +193,44 @@ def run_rollouts(
     parts = root / "dataset"
     if root.exists() and not root.is_dir():
         raise ValueError(f"--out {out}: that is a file; name a folder (it is made if missing)")
-    made = folder if files else root
-    try:
-        made.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ValueError(f"--out {out}: cannot make the folder {made} ({exc.strerror})") from None
-    if dataset:
-        parts.mkdir(exist_ok=True)
-    remove_stale(root)
-    report = RolloutReport(root, backend, workers, len(wanted))
-    report.dataset = parts if dataset else None
-    on_disk = _names_on_disk(folder) if files else {}
-    parts_on_disk = _parts_on_disk(parts) if dataset else []
-    done: Container[int] = on_disk
-    window = WINDOW_PER_WORKER * workers
     # On the local backend SIGTERM stops the run as Ctrl-C does, and no signal stops the
-    # summary half-way (diplo.rollouts.signals).
+    # summary half-way (diplo.rollouts.signals), from the moment the folder is made.
     guard = stopping() if backend == "local" else nullcontext(Stopper())
     with guard as stopper:
+        # Until the games are played, a signal is only counted: the set-up ends, nothing more
+        # is played, and the summary of the games already there is written.
+        with polled():
+            made = folder if files else root
+            try:
+                made.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ValueError(
+                    f"--out {out}: cannot make the folder {made} ({exc.strerror})"
+                ) from None
+            if dataset:
+                parts.mkdir(exist_ok=True)
+            remove_stale(root)
+            report = RolloutReport(root, backend, workers, len(wanted))
+            report.dataset = parts if dataset else None
+            on_disk = _names_on_disk(folder) if files else {}
+            parts_on_disk = _parts_on_disk(parts) if dataset else []
+            done: Container[int] = on_disk
+            window = WINDOW_PER_WORKER * workers
         kept = RowSpill(root / f".summary-kept.{os.getpid()}.tmp")
         fresh = RowSpill(root / f".summary-played.{os.getpid()}.tmp")
         try:
             settings = (game_map.name, own_map, max_year)
             where = (backend, workers, address)
-            if files and dataset and (on_disk or parts_on_disk):
-                _match_parts(parts, parts_on_disk, on_disk, settings, where, window, root)
-            if on_disk:
-                _verify(folder, on_disk, settings, where, window, kept)
-            elif parts_on_disk:
-                done = _verify_parts(parts, parts_on_disk, settings, where, window, kept)
+            try:
+                with polled():
+                    if files and dataset and (on_disk or parts_on_disk):
+                        _match_parts(parts, parts_on_disk, on_disk, settings, where, window, root)
+                    if on_disk:
+                        _verify(folder, on_disk, settings, where, window, kept)
+                    elif parts_on_disk:
+                        done = _verify_parts(parts, parts_on_disk, settings, where, window, kept)
+            except KeyboardInterrupt:  # stopped while verifying: the summary names those verified
+                report.interrupted = True
             report.skipped = sum(1 for s in wanted if s in done)
             todo = (s for s in wanted if s not in done)
             tasks = (
@@ -255,6 +264,8 @@ def run_rollouts(
             start = time.monotonic()
             try:
                 try:
+                    if stopper.signals or report.interrupted:  # stopped during the set-up:
+                        raise KeyboardInterrupt  # nothing more is played
                     if backend == "ray":
                         run_ray(tasks, workers, on_done, address, window=window, held=order.held)
                     else:

@@ -72,10 +72,14 @@ class Stopper:
 def stopping() -> Iterator[Stopper]:
     """A :class:`Stopper` handling SIGINT (when its handler is Python's default) and SIGTERM
     (when it has its default action) while the block runs in the main thread; the handlers are
-    put back after."""
+    put back after (but a handler the block put in stays). Inside a block whose Stopper handles
+    them, that Stopper is the one used."""
     stopper = Stopper()
     if not _main_thread():
         yield stopper
+        return
+    if _active and any(signal.getsignal(sig) is _active[-1] for sig in _STOP):
+        yield _active[-1]  # an outer block's Stopper handles them (``diplo``'s own, say)
         return
     before: dict[int, Any] = {}
     for sig in _STOP:
@@ -90,7 +94,8 @@ def stopping() -> Iterator[Stopper]:
     finally:
         _active.remove(stopper)
         for sig, handler in before.items():
-            signal.signal(sig, handler)
+            if signal.getsignal(sig) is stopper:  # unless the block put in a handler of its own
+                signal.signal(sig, handler)
 
 
 #: The stoppers handling the signals now (the innermost last).
