@@ -11,6 +11,7 @@ move's or retreat's target; a unit's type never appears (the board tells it).
 from __future__ import annotations
 
 import json
+import operator
 from functools import cache
 from importlib import resources
 
@@ -77,9 +78,18 @@ def action_parts(action: int) -> tuple[int, tuple[int, int], tuple[int, int], tu
     return action & 0xFF, *((p >> 1, p & 1) for p in parts)  # type: ignore[return-value]
 
 
-def _check(action: object) -> int:
-    if not isinstance(action, int) or isinstance(action, bool):
+def as_action(action: object) -> int:
+    """``action`` as a Python int: an int or an integer of NumPy's (their network gives
+    ``np.int64``), never a bool, a float or anything else (:class:`ActionError`)."""
+    if isinstance(action, bool) or not hasattr(type(action), "__index__"):
         raise ActionError(f"not an action (an int): {action!r}")
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:  # NumPy's bool has __index__ that refuses
+        raise ActionError(f"not an action (an int): {action!r}") from None
+
+
+def _check(action: int) -> int:
     index = _index_of().get(action & 0xFFFFFFFF) if action >= 0 else None
     if index is None or action >> INDEX_SHIFT not in (0, index) or (action >> 32) & 0xFFFF:
         raise ActionError(f"{action!r} is not in DeepMind's list of possible actions")
@@ -98,6 +108,7 @@ def _coast_location(province: str, flag: int, game_map: Map) -> str:
 def order_of_action(action: int, position: Position) -> Order:
     """The diplo order an action names in ``position`` (the unit's type and coast from the
     board). Raises :class:`ActionError` for an int outside their list."""
+    action = as_action(action)
     _check(action)
     game_map = position.map
     order, (p1, f1), (p2, f2), (p3, _) = action_parts(action)

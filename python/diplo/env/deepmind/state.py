@@ -11,7 +11,6 @@ actions of the last step, flattened.
 from __future__ import annotations
 
 import enum
-import operator
 from collections.abc import Sequence
 from functools import cache
 from typing import Any, NamedTuple
@@ -24,7 +23,14 @@ from ...engine.codes import CodeGame, decode_order, encode_order
 from ...model.map import Map
 from ...model.orders import Order, Waive
 from ...model.position import Position
-from .actions import AREAS, ActionError, action_of_order, order_of_action, possible_actions
+from .actions import (
+    AREAS,
+    ActionError,
+    action_of_order,
+    as_action,
+    order_of_action,
+    possible_actions,
+)
 
 NUM_POWERS = 7
 NUM_AREAS = 81
@@ -168,12 +174,11 @@ def board_of(position: Position, powers: Sequence[str], numbers: Sequence[int]) 
 
 def _as_int(action: object) -> int | None:
     """An action as a plain int (a NumPy integer too), or ``None`` for anything else (a bool,
-    a float such as NaN, a string)."""
-    if isinstance(action, bool | np.bool_):
+    a float such as NaN, a string): :func:`~diplo.env.deepmind.actions.as_action`."""
+    try:
+        return as_action(action)
+    except ActionError:
         return None
-    if isinstance(action, int | np.integer):
-        return operator.index(action)
-    return None
 
 
 class DiplomacyState:
