@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -318,3 +319,9 @@ def test_a_drawn_game_names_the_players_in_the_draw_not_the_neutral_power() -> N
     assert neutral.title() not in named and len(named) == len(game_map.players)
     page = game_page(frames_of_game(game))
     assert note in page
+    # Beside each picture, the page says which centres it shows: after each ruled phase, and
+    # the final board's own.
+    shown = re.findall(r'<p class="shows">([^<]*)</p>', page)
+    assert shown == ["Units before the orders; supply centres after the phase."] * len(
+        game.history
+    ) + ["Units and supply centres of this position."]
