@@ -17,6 +17,7 @@ from ..model.map import Map, MapError, map_named
 from ..model.orders import Build, Disband, OrderParseError, Retreat, parse_order
 from ..model.position import Dislodged, Phase, Piece, Position, PositionError, parse_piece
 from ..model.results import PhaseOutcome
+from ..model.wording import power_name
 from .svg import RESULT_CODES, board_svg, phase_name
 
 __all__ = ["Frame", "RenderError", "frame_of_outcome", "frames_from_document", "frames_of_game"]
@@ -29,12 +30,17 @@ class RenderError(ValueError):
 @dataclass(frozen=True)
 class Frame:
     """The board at the start of a phase, with the results of its orders (JSON contract entries)
-    and the units the phase dislodged. A frame without results shows the position alone."""
+    and the units the phase dislodged. A frame without results shows the position alone.
+
+    ``centers_after`` are the supply centres after the phase (province to owner): a ruling's
+    picture draws those, whatever it was made from (an input document, an output document, a
+    game), so one phase always shows the same centres, and says so."""
 
     position: Position
     results: tuple[Mapping[str, Any], ...] = ()
     dislodged: Mapping[str, Dislodged] = field(default_factory=dict)
     note: str | None = None  # e.g. "Game over: FRANCE wins"
+    centers_after: Mapping[str, str] | None = None
 
     @property
     def phase(self) -> Phase:
@@ -47,7 +53,12 @@ class Frame:
 
     def svg(self, id_prefix: str = "") -> str:
         return board_svg(
-            self.position, self.results, self.dislodged, title=self.title, id_prefix=id_prefix
+            self.position,
+            self.results,
+            self.dislodged,
+            title=self.title,
+            id_prefix=id_prefix,
+            centers_after=self.centers_after if self.results else None,
         )
 
 
@@ -57,12 +68,23 @@ class Frame:
 def frames_of_game(game: Game) -> list[Frame]:
     """One frame per processed phase, then the board the game stands at now."""
     frames = [
-        Frame(r.position, tuple(x.to_json() for x in r.outcome.results), r.outcome.dislodged)
+        Frame(
+            r.position,
+            tuple(x.to_json() for x in r.outcome.results),
+            r.outcome.dislodged,
+            centers_after=r.outcome.next.centers,
+        )
         for r in game.history
     ]
     note = None
     if game.is_over:
-        note = f"game over: {game.winner} wins" if game.winner else "game over"
+        if game.winner:
+            note = f"game over: {power_name(game.winner)} wins"
+        elif game.draw and game.survivors:
+            # The players still standing (a neutral power plays no part in a draw).
+            note = f"game over: draw among {', '.join(power_name(p) for p in game.survivors)}"
+        else:
+            note = "game over"
     last = game.history[-1].outcome.next if game.history else game.position
     frames.append(Frame(last if game.is_over else game.position, note=note))
     return frames
@@ -110,7 +132,18 @@ def frames_from_document(doc: Any, maps: Mapping[str, Map] | None = None) -> lis
         out = adjudicate_document(doc, maps=maps)
     except DocumentError as exc:
         raise RenderError(f"bad document: {exc}") from exc
-    return [Frame(position, tuple(out["results"]), _dislodged(out.get("dislodged"), game_map))]
+    try:
+        after = Position.from_json(out["next"], game_map).centers
+    except (PositionError, KeyError, TypeError) as exc:
+        raise RenderError(f"bad document: its ruling gives no next position: {exc}") from exc
+    return [
+        Frame(
+            position,
+            tuple(out["results"]),
+            _dislodged(out.get("dislodged"), game_map),
+            centers_after=after,
+        )
+    ]
 
 
 def _check_text(doc: Any) -> None:
@@ -220,7 +253,7 @@ def _frame_of_output(doc: Mapping[str, Any], game_map: Map) -> Frame:
     except PositionError as exc:
         raise RenderError(f"bad output document: its results make no board: {exc}") from exc
     moved = _dislodged(doc.get("dislodged"), game_map) if phase.kind == "M" else {}
-    return Frame(before, tuple(results), moved)
+    return Frame(before, tuple(results), moved, centers_after=after.centers)
 
 
 _RESULT_TYPES: dict[str, tuple[type, ...]] = {

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .frames import Frame
-from .svg import escape, phase_name
+from .svg import CENTRES_WHEN, escape, phase_name
 
 __all__ = ["CSP", "game_page"]
 
@@ -137,6 +137,9 @@ def _keys(frames: Sequence[Frame]) -> list[str]:
 
 def _orders_html(frame: Frame) -> str:
     parts = [f"<h2>{escape(phase_name(frame.phase, frame.position.map.calendar.names))}</h2>"]
+    # Which board and which centres the picture beside shows (its header says the same).
+    when = "position" if not frame.results else "after" if frame.centers_after else "before"
+    parts.append(f'<p class="shows">{escape(CENTRES_WHEN[when][0])}.</p>')
     if frame.note:
         parts.append(f"<p><b>{escape(frame.note)}</b></p>")
     if not frame.results:

@@ -7,10 +7,7 @@ attributes (power, unit, order, code) so a program can read a picture back.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
-from html import escape as _html_escape
 from typing import Any, get_args
 
 from ..model.orders import (
@@ -19,7 +16,6 @@ from ..model.orders import (
     Disband,
     Hold,
     Move,
-    Order,
     OrderParseError,
     Retreat,
     SupportHold,
@@ -29,6 +25,7 @@ from ..model.orders import (
 from ..model.outcome import Code
 from ..model.position import Dislodged, Position
 from ..model.wording import phase_words
+from .colours import FAIL, INK, LAND, POWER_COLOURS, SEA, ink_on, power_colour, tint
 from .geometry import (
     ASIDE,
     DOT,
@@ -38,6 +35,10 @@ from .geometry import (
     geometry_for,
     place_labels,
 )
+from .markup import escape
+from .panel import Drawn as _Drawn
+from .panel import cross as _cross
+from .panel import panel as _panel
 from .paths import (
     HEAD_R,
 )
@@ -70,79 +71,38 @@ from .paths import (
 )
 from .voronoi import Point
 
-__all__ = ["POWER_COLOURS", "RESULT_CODES", "board_svg", "escape", "phase_name", "power_colour"]
+__all__ = [
+    "CENTRES_WHEN",
+    "POWER_COLOURS",
+    "RESULT_CODES",
+    "SCHEMATIC_NOTE",
+    "SEA",
+    "board_svg",
+    "escape",
+    "phase_name",
+    "power_colour",
+]
 
 #: Every code a result may carry (the JSON contract's); anything else is not drawn as a code.
 RESULT_CODES: frozenset[str] = frozenset(get_args(Code))
 
-# Characters XML 1.0 does not allow even escaped (C0 controls but tab and newlines, lone
-# surrogates, U+FFFE/U+FFFF): they would make the picture ill-formed, so they become U+FFFD.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def escape(value: object) -> str:
-    """``value`` as text safe inside an XML/HTML element or a quoted attribute: markup
-    characters escaped, characters XML cannot hold replaced."""
-    return _html_escape(_NOT_XML.sub("\ufffd", str(value)), quote=True)
-
-
-POWER_COLOURS: dict[str, str] = {
-    "AUSTRIA": "#d8433a",
-    "ENGLAND": "#3b4fb8",
-    "FRANCE": "#43b3e6",
-    "GERMANY": "#505050",
-    "ITALY": "#3a9a48",
-    "RUSSIA": "#9a5bc4",
-    "TURKEY": "#f0c020",
+#: What a picture is of (the header's second line says it; the svg's ``data-centres`` names it).
+CENTRES_WHEN: dict[str, tuple[str, str]] = {
+    "after": ("Units before the orders; supply centres after the phase", "after the phase"),
+    "before": ("Units and supply centres before the orders", "before the orders"),
+    "position": ("Units and supply centres of this position", "of this position"),
 }
-_SPARE = ("#e07b28", "#2aa198", "#c2185b", "#8d6e63", "#7cb342", "#5c6bc0", "#ffb300", "#00897b")
+#: What a picture drawn from a map's adjacencies (no geometry file) says of itself.
+SCHEMATIC_NOTE = "Schematic layout: positions are not geography"
 
-SEA = "#b9d9ee"
-LAND = "#efe6cf"
-VOID = "#cfc8b8"
-INK = "#24303a"
-FAIL = "#d0021b"
 PANEL = 230.0
-HEADER = 44.0
-
-
-def power_colour(power: str, powers: Sequence[str]) -> str:
-    """The colour of a power: the usual one on the standard board, a fixed spare one otherwise."""
-    if power in POWER_COLOURS:
-        return POWER_COLOURS[power]
-    others = [p for p in powers if p not in POWER_COLOURS]
-    index = others.index(power) if power in others else len(others)
-    return _SPARE[index % len(_SPARE)]
+HEADER = 62.0
 
 
 def phase_name(phase: Any, seasons: tuple[str, str, str] | None = None) -> str:
     """``S1901M`` -> ``Spring 1901, movement`` (:func:`diplo.model.wording.phase_words`; in the
     map's names of its seasons when given, ``Map.calendar.names``)."""
     return phase_words(phase, seasons)
-
-
-def _tint(colour: str, amount: float) -> str:
-    """``colour`` mixed with white (amount 0 = colour, 1 = white)."""
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    mix = [round(c + (255 - c) * amount) for c in (r, g, b)]
-    return "#" + "".join(f"{c:02x}" for c in mix)
-
-
-def _ink_on(colour: str) -> str:
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
-
-
-@dataclass(frozen=True)
-class _Drawn:
-    """An order read back from a result, ready to draw."""
-
-    power: str
-    order: Order
-    text: str
-    code: str
-    success: bool
-    given: bool = True  # False: an order the rules gave (a civil-disorder disband, say)
 
 
 def board_svg(
@@ -153,6 +113,7 @@ def board_svg(
     title: str | None = None,
     geometry: Geometry | None = None,
     id_prefix: str = "",
+    centers_after: Mapping[str, str] | None = None,
 ) -> str:
     """The board of ``position`` with the ``results`` of its phase (JSON contract entries).
 
@@ -160,22 +121,35 @@ def board_svg(
     options; in a retreat phase the position's own dislodged units are drawn. Results that carry
     no code (orders not yet adjudicated) are drawn as plain orders. ``id_prefix`` keeps the
     ids of markers and patterns apart when several pictures share one HTML page.
+
+    ``centers_after`` (the supply centres after the phase, province to owner) are drawn instead
+    of the position's own: the picture of a ruling shows the centres the ruling leaves, whatever
+    it was drawn from (an output document knows no others). The header's second line says which
+    centres a picture shows, and says of a schematic (a map drawn from its adjacencies) that it
+    is no geography.
     """
+    if centers_after is not None:
+        position = position.with_changes(centers=dict(centers_after), where="centers_after")
+    when = "after" if centers_after is not None else "before" if results else "position"
     game_map = position.map
     geo = geometry or geometry_for(game_map)
     powers = game_map.powers
-    colour = {p: power_colour(p, powers) for p in powers}
+    colour = {p: power_colour(p, powers, game_map.neutral) for p in powers}
     width = geo.width + PANEL
     height = geo.height + HEADER
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
         f'width="{_f(width)}" height="{_f(height)}" font-family="DejaVu Sans, Verdana, sans-serif"'
         f' class="diplo-board" data-phase="{escape(position.phase)}" '
-        f'data-map="{escape(game_map.name)}">',
+        f'data-map="{escape(game_map.name)}" data-centres="{when}" '
+        f'data-layout="{"schematic" if geo.schematic else "geography"}">',
         _defs(colour),
         f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf6"/>',
         f'<text x="14" y="29" font-size="21" font-weight="bold" fill="{INK}" class="title">'
         f"{escape(title or phase_name(position.phase, position.map.calendar.names))}</text>",
+        f'<text x="14" y="50" font-size="12.5" fill="#4d5a64" class="caption">'
+        f"{escape(CENTRES_WHEN[when][0])}</text>",
+        _schematic_note(geo),
         f'<g transform="translate(0,{_f(HEADER)})" class="map">',
     ]
     drawn = _orders(position, results, colour)
@@ -208,12 +182,38 @@ def board_svg(
         str(r.get("order")) for r in results if isinstance(r, Mapping) and r.get("legal") is False
     ]
     # The panel lists what this phase did: a retreat phase's units were dislodged before it.
-    out.append(_panel(position, geo, colour, drawn, dict(dislodged or {}), refused))
+    out.append(
+        _panel(
+            position,
+            geo.width + 14,
+            HEADER + 10,
+            colour,
+            drawn,
+            dict(dislodged or {}),
+            refused,
+            results,
+            CENTRES_WHEN[when][1],
+        )
+    )
     out.append("</svg>")
     text = "\n".join(s for s in out if s)
     if id_prefix:
         text = text.replace('id="', f'id="{id_prefix}').replace("url(#", f"url(#{id_prefix}")
     return text
+
+
+def _schematic_note(geo: Geometry) -> str:
+    """A schematic's notice, at the right of the header's second line: a dark label on the
+    caution colour, so it is not taken for a map of real places."""
+    if not geo.schematic:
+        return ""
+    w = 12.0 + 8.0 * len(SCHEMATIC_NOTE)  # DejaVu Sans Bold at 12.5 px: under 8 px a letter
+    x = geo.width - w
+    return (
+        f'<g class="schematic-note"><rect x="{_f(x)}" y="36" width="{_f(w)}" height="20" rx="4" '
+        f'fill="#fff3c4" stroke="#8a6d00"/><text x="{_f(x + w / 2)}" y="50.5" font-size="12.5" '
+        f'font-weight="bold" text-anchor="middle" fill="{INK}">{escape(SCHEMATIC_NOTE)}</text></g>'
+    )
 
 
 # --------------------------------------------------------------------------- layers
@@ -273,7 +273,7 @@ def _provinces(
         if kind == "sea":
             fill = SEA
         elif owner is not None:
-            fill = _tint(colour[owner], 0.45)
+            fill = tint(colour[owner], 0.45)
         else:
             fill = LAND
         attrs = f'data-province="{escape(prov)}"' + (
@@ -563,7 +563,7 @@ def _meeting_points(
 
 
 def _unit_shape(kind: str, x: float, y: float, fill: str, extra: str = "") -> str:
-    ink = _ink_on(fill)
+    ink = ink_on(fill)
     if kind == "A":
         body = (
             f'<circle cx="{_f(x)}" cy="{_f(y)}" r="9.5" fill="{fill}" stroke="{INK}" '
@@ -637,17 +637,6 @@ def _unit_layer(
     return "\n".join(parts)
 
 
-def _cross(x: float, y: float, size: float = 6.5, cls: str = "fail") -> str:
-    s = size
-    return (
-        f'<g class="{cls}"><path d="M{_f(x - s)},{_f(y - s)}L{_f(x + s)},{_f(y + s)}'
-        f'M{_f(x - s)},{_f(y + s)}L{_f(x + s)},{_f(y - s)}" stroke="#ffffff" stroke-width="6" '
-        f'stroke-linecap="round"/><path d="M{_f(x - s)},{_f(y - s)}L{_f(x + s)},{_f(y + s)}'
-        f'M{_f(x - s)},{_f(y + s)}L{_f(x + s)},{_f(y - s)}" stroke="{FAIL}" stroke-width="3" '
-        'stroke-linecap="round"/></g>'
-    )
-
-
 def _failure_layer(
     position: Position,
     geo: Geometry,
@@ -694,164 +683,3 @@ def _failure_layer(
             parts.append(_cross(start[0], start[1], 9, cls="no-retreat"))
     parts.append("</g>")
     return "\n".join(parts)
-
-
-def _panel(
-    position: Position,
-    geo: Geometry,
-    colour: Mapping[str, str],
-    drawn: Sequence[_Drawn],
-    dislodged: Mapping[str, Dislodged],
-    refused: Sequence[str],
-) -> str:
-    game_map = position.map
-    x0 = geo.width + 14
-    y = HEADER + 10
-    parts = [f'<g class="panel" transform="translate({_f(x0)},0)">']
-    parts.append(
-        f'<text x="0" y="{_f(y + 8)}" font-size="13" font-weight="bold" fill="{INK}">'
-        "Supply centres</text>"
-    )
-    y += 22
-    counts = {p: len(position.centers_of(p)) for p in game_map.powers}
-    units = {p: len(position.units_of(p)) for p in game_map.powers}
-    order = sorted(game_map.powers, key=lambda p: (-counts[p], game_map.powers.index(p)))
-    for p in order:
-        name = p.title()
-        parts.append(
-            f'<g class="count" data-power="{p}" data-centers="{counts[p]}" data-units="{units[p]}">'
-            f'<rect x="0" y="{_f(y)}" width="14" height="14" rx="3" fill="{colour[p]}" '
-            f'stroke="{INK}"/><text x="22" y="{_f(y + 11.5)}" font-size="12.5" fill="{INK}">'
-            f"{escape(name)}</text>"
-            f'<text x="150" y="{_f(y + 11.5)}" font-size="12.5" font-weight="bold" '
-            f'text-anchor="end" fill="{INK}">{counts[p]}</text>'
-            f'<text x="200" y="{_f(y + 11.5)}" font-size="11" text-anchor="end" fill="#6b7780">'
-            f"{units[p]} u</text></g>"
-        )
-        y += 21
-    neutral = len(game_map.centers) - sum(counts.values())
-    parts.append(
-        f'<text x="22" y="{_f(y + 11.5)}" font-size="12" fill="#6b7780">unowned</text>'
-        f'<text x="150" y="{_f(y + 11.5)}" font-size="12" text-anchor="end" fill="#6b7780">'
-        f"{neutral}</text>"
-    )
-    y += 34
-    legend = _legend_for(game_map)
-    parts.append(_legend(y, legend))
-    y += 20 * len(legend) + 10
-    failed = [d for d in drawn if d.code and not d.success and d.code != "ok"]
-    disbanded = [d for d in drawn if isinstance(d.order, Disband) and d.success]
-    if failed or dislodged or refused or disbanded:
-        parts.append(
-            f'<text x="0" y="{_f(y)}" font-size="13" font-weight="bold" fill="{INK}">'
-            "What failed</text>"
-        )
-        y += 17
-        said = [f"{d.text}: {d.code.replace('_', ' ')}" for d in failed]
-        said += [f"{text}: illegal" for text in refused]
-        for gone in disbanded:
-            why = "ordered" if gone.given else _unordered_disband(position)
-            said.append(f"{gone.text} ({why})")
-        for out in dislodged.values():
-            where = ", ".join(out.options) if out.options else "nowhere, disbanded"
-            said.append(f"{out.piece} dislodged, may retreat to {where}")
-        lines = [line for text in said for line in _wrap(text)]
-        for line in lines[:18]:
-            parts.append(
-                f'<text x="0" y="{_f(y)}" font-size="10.5" fill="{INK}">{escape(line)}</text>'
-            )
-            y += 14
-        if len(lines) > 18:
-            parts.append(
-                f'<text x="0" y="{_f(y)}" font-size="10.5" fill="#6b7780">'
-                f"and {len(lines) - 18} more</text>"
-            )
-    parts.append("</g>")
-    return "\n".join(parts)
-
-
-def _wrap(text: str, width: int = 36) -> list[str]:
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = "   " + word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line]
-
-
-def _unordered_disband(position: Position) -> str:
-    if position.phase.kind == "A":
-        return "civil disorder: its disbands were not ordered"
-    return "no retreat ordered"
-
-
-_MOVE = f'<path d="M2,{{y}}L34,{{y}}" stroke="{INK}" stroke-width="3"/>'
-_HEAD = f'<path d="M30,{{y0}}L38,{{y}}L30,{{y1}}z" fill="{INK}"/>'
-_LEGEND: tuple[tuple[str, str], ...] = (
-    ("move", _MOVE + _HEAD),
-    (
-        "support of a move",
-        f'<path d="M2,{{y}}L34,{{y}}" stroke="{INK}" stroke-width="2.6" stroke-dasharray="7 4"/>'
-        f'<circle cx="36" cy="{{y}}" r="3.2" fill="{INK}"/>',
-    ),
-    (
-        "hold, support to hold",
-        f'<circle cx="12" cy="{{y}}" r="7" fill="none" stroke="{INK}" stroke-width="2.2"/>'
-        f'<path d="M20,{{y}}L38,{{y}}" stroke="{INK}" stroke-width="2.2" stroke-dasharray="5 3"/>',
-    ),
-    (
-        "convoy",
-        f'<path d="M2,{{y}}L38,{{y}}" stroke="{INK}" stroke-width="3.6" '
-        'stroke-dasharray="1.5 5" stroke-linecap="round"/>',
-    ),
-    (
-        "retreat",
-        f'<path d="M2,{{y}}L34,{{y}}" stroke="{INK}" stroke-width="3" stroke-dasharray="9 4"/>'
-        + _HEAD,
-    ),
-    (
-        "build (dashed ring)",
-        f'<circle cx="20" cy="{{y}}" r="8" fill="none" stroke="{INK}" stroke-width="1.6" '
-        'stroke-dasharray="3 3"/>',
-    ),
-    ("failed (bounced, cut, void)", "cross"),
-    ("disbanded (big cross)", "big-cross"),
-    (
-        "dislodged, retreat options",
-        f'<circle cx="14" cy="{{y}}" r="7" fill="none" stroke="{FAIL}" stroke-width="2"/>'
-        f'<path d="M22,{{y}}L38,{{y}}" stroke="{FAIL}" stroke-width="1.6" '
-        'stroke-dasharray="2 3"/>',
-    ),
-)
-
-
-#: The key to a port's sign (drawn by :func:`_provinces` beside the province's name).
-_PORT = (
-    "port: its fleets may convoy",
-    '<circle cx="20" cy="{y0}" r="3.6" fill="none" stroke="#4a7393" stroke-width="1.6"/>'
-    '<path d="M15 {p1} Q20 {p2} 25 {p1}" fill="none" stroke="#4a7393" stroke-width="1.6"/>',
-)
-
-
-def _legend_for(game_map: Any) -> tuple[tuple[str, str], ...]:
-    """The legend's lines: every sign drawn, and the port's on a map that has ports."""
-    return (*_LEGEND, _PORT) if game_map.ports else _LEGEND
-
-
-def _legend(y: float, lines: Sequence[tuple[str, str]] = _LEGEND) -> str:
-    parts = [f'<g class="legend" font-size="11" fill="{INK}">']
-    for k, (label, shape) in enumerate(lines):
-        yy = y + k * 20
-        if shape == "cross":
-            parts.append(_cross(20, yy, 5, cls="key"))
-        elif shape == "big-cross":
-            parts.append(_cross(20, yy, 8, cls="key"))
-        else:
-            spots = {"y": yy, "y0": yy - 4, "y1": yy + 4, "p1": yy - 1, "p2": yy + 5}
-            parts.append(shape.format(**{k: _f(v) for k, v in spots.items()}))
-        parts.append(f'<text x="48" y="{_f(yy + 4)}" stroke="none">{escape(label)}</text>')
-    parts.append("</g>")
-    return "".join(parts)
