@@ -1,0 +1,50 @@
+"""MILA's state dictionary of the engine's board, made straight from the engine's raw state
+(:func:`board_doc`): what :func:`diplo.formats.mila.position_to_mila` makes of the position,
+without making the position (``get_state`` asks for it once per phase)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...engine.codes import CodeState
+from ...model.map import Map
+
+__all__ = ["board_doc"]
+
+
+def board_doc(game_map: Map, state: CodeState, name: str) -> dict[str, Any] | None:
+    """The state dictionary of a movement or retreat phase's raw ``state``, named ``name``
+    (``None`` in an adjustment phase, whose builds need the position's rules)."""
+    _year, _season, kind, units, centers, dislodged = state
+    if kind == "A":
+        return None
+    locations = game_map.locations
+    powers = game_map.powers
+    texts: dict[str, list[str]] = {p: [] for p in powers}
+    influence: dict[str, set[str]] = {p: set() for p in powers}
+    for power, fleet, loc in units:
+        owner, where = powers[power], locations[loc]
+        texts[owner].append(("F " if fleet else "A ") + where)
+        influence[owner].add(where.split("/", 1)[0])
+    retreats: dict[str, dict[str, list[str]]] = {p: {} for p in powers}
+    for power, fleet, loc, options in dislodged:
+        owner, text = powers[power], ("F " if fleet else "A ") + locations[loc]
+        texts[owner].append("*" + text)
+        retreats[owner][text] = [locations[o] for o in options]
+    owned: dict[str, list[str]] = {p: [] for p in powers}
+    for province, power in centers:
+        owned[powers[power]].append(locations[province])
+    for held in owned.values():
+        held.sort()
+    homes = game_map.homes
+    return {
+        "name": name,
+        "units": {p: sorted(u) for p, u in texts.items()},
+        "retreats": retreats,
+        "centers": owned,
+        "homes": {p: list(homes.get(p, ())) for p in powers},
+        "influence": {p: sorted(influence[p].union(owned[p])) for p in powers},
+        "civil_disorder": dict.fromkeys(powers, 0),
+        "builds": {p: {"count": 0, "homes": []} for p in powers},
+        "note": "",
+    }
