@@ -69,7 +69,9 @@ def test_get_state_and_the_kept_hash_follow_the_board() -> None:
     assert "A BUR" in game.get_state()["units"]["FRANCE"]
     game.clear_units("FRANCE")
     moved = game.get_hash()
-    game.get_power("FRANCE").units.append("A PAR")  # the power objects' lists: no cache
+    france = game.get_power("FRANCE")
+    assert france is not None
+    france.units.append("A PAR")  # the power objects' lists: no cache
     assert game.get_hash() != moved
     restored = pickle.loads(pickle.dumps(game))
     assert restored.get_hash() == game.get_hash()
