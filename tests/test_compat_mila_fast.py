@@ -14,6 +14,7 @@ from diplo.api.backends import rust_available
 from diplo.compat import mila
 from diplo.compat.mila.copies import copy_board, copy_tree
 from diplo.compat.mila.docs import board_doc
+from diplo.compat.mila.turn import tables_of
 from diplo.engine import mila as engine
 from diplo.engine.codes import position_from_state
 from diplo.formats.mila import position_to_mila
@@ -43,7 +44,7 @@ def test_board_doc_is_position_to_mila_key_for_key_in_order() -> None:
     for game in _games(range(3), 1906):
         state = engine.state_of(game._core)
         name = game.get_current_phase()
-        fast = board_doc(game_map, state, name)
+        fast = board_doc(tables_of(game_map), state, name)
         kinds.add(state[2])
         if fast is None:
             assert state[2] == "A"

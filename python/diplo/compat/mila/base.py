@@ -261,7 +261,7 @@ class GameBase:
         if doc is None:
             turn = self._turn_cache  # the raw state alone when the phase's lists are not made
             state = turn.state if turn is not None else engine.state_of(self._core)
-            doc = board_doc(self._map, state, self._current_name())
+            doc = board_doc(self._tables, state, self._current_name())
             if doc is None:  # an adjustment phase: its builds need the position
                 position = position_from_state(self._map, state, self._core_rules())
                 doc = position_to_mila(position, name=self._current_name())

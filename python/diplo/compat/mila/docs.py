@@ -7,28 +7,29 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine.codes import CodeState
-from ...model.map import Map
+from .turn import Tables
 
 __all__ = ["board_doc"]
 
 
-def board_doc(game_map: Map, state: CodeState, name: str) -> dict[str, Any] | None:
+def board_doc(tables: Tables, state: CodeState, name: str) -> dict[str, Any] | None:
     """The state dictionary of a movement or retreat phase's raw ``state``, named ``name``
     (``None`` in an adjustment phase, whose builds need the position's rules)."""
     _year, _season, kind, units, centers, dislodged = state
     if kind == "A":
         return None
-    locations = game_map.locations
-    powers = game_map.powers
+    locations = tables.locations
+    powers = tables.powers
+    unit_texts, provinces = tables.unit_texts, tables.province_names
     texts: dict[str, list[str]] = {p: [] for p in powers}
     influence: dict[str, set[str]] = {p: set() for p in powers}
     for power, fleet, loc in units:
-        owner, where = powers[power], locations[loc]
-        texts[owner].append(("F " if fleet else "A ") + where)
-        influence[owner].add(where.split("/", 1)[0])
+        owner = powers[power]
+        texts[owner].append(unit_texts[fleet][loc])
+        influence[owner].add(provinces[loc])
     retreats: dict[str, dict[str, list[str]]] = {p: {} for p in powers}
     for power, fleet, loc, options in dislodged:
-        owner, text = powers[power], ("F " if fleet else "A ") + locations[loc]
+        owner, text = powers[power], unit_texts[fleet][loc]
         texts[owner].append("*" + text)
         retreats[owner][text] = [locations[o] for o in options]
     owned: dict[str, list[str]] = {p: [] for p in powers}
@@ -36,7 +37,7 @@ def board_doc(game_map: Map, state: CodeState, name: str) -> dict[str, Any] | No
         owned[powers[power]].append(locations[province])
     for held in owned.values():
         held.sort()
-    homes = game_map.homes
+    homes = tables.map.homes
     return {
         "name": name,
         "units": {p: sorted(u) for p, u in texts.items()},

@@ -28,6 +28,13 @@ class Tables:
         #: MILA's impassable locations (SWI), listed with no orders; and every listed location.
         self.shut: tuple[str, ...] = shut_locations(game_map)
         self.listed: tuple[str, ...] = self.locations + self.shut
+        #: By location index: an army's and a fleet's text there (``"A PAR"``, ``"F STP/SC"``)
+        #: and the province's name (state dictionaries are made of them).
+        self.unit_texts: tuple[tuple[str, ...], tuple[str, ...]] = (
+            tuple(f"A {loc}" for loc in self.locations),
+            tuple(f"F {loc}" for loc in self.locations),
+        )
+        self.province_names: tuple[str, ...] = tuple(loc.split("/", 1)[0] for loc in self.locations)
 
 
 _TABLES: WeakKeyDictionary[Map, Tables] = WeakKeyDictionary()
