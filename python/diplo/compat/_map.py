@@ -19,6 +19,7 @@ only upper-cases and spaces out punctuation.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -287,11 +288,19 @@ class Map:
     def _seen_abuts(self) -> Callable[[str, str, str, str], int]:
         """:meth:`abuts` answering again from the answers given (an instance's attribute: a
         plain function, no method bound per call)."""
-        seen, anew = self._abuts_seen, self._abuts_anew
+        seen, anew = self._abuts_seen, self._abuts_full
 
         def abuts(unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
             known = seen.get((unit_type, unit_loc, order_type, other_loc))
             if known is None:
+                if not seen:  # first asked: every unit's neighbours answered at once
+                    for loc in self.loc_coasts:
+                        for near in {n.upper() for n in self.abut_list(loc, incl_no_coast=True)}:
+                            for key in itertools.product("AF?", (loc,), "-SC", (near,)):
+                                seen[key] = anew(*key)
+                    known = seen.get((unit_type, unit_loc, order_type, other_loc))
+                    if known is not None:
+                        return known
                 known = anew(unit_type, unit_loc, order_type, other_loc)
                 key = (unit_type, unit_loc, order_type, other_loc)
                 if len(seen) < _SEEN_LIMIT and all(type(x) is str for x in key):
@@ -409,6 +418,10 @@ class Map:
         can move to (``'-'``), support into (``'S'``) or convoy to (``'C'``) ``other_loc``,
         else 0."""
         return self._abuts_anew(unit_type, unit_loc, order_type, other_loc)
+
+    def _abuts_full(self, unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
+        """:meth:`abuts` worked out (``'?'`` for either unit type), nothing kept."""
+        return Map.abuts(self, unit_type, unit_loc, order_type, other_loc)
 
     def _abuts_anew(self, unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
         if unit_type == "?":

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ...engine import mila as engine
 from ...engine.codes import position_from_state
-from ...formats.mila import COMPLETED, MilaError, position_from_mila, position_to_mila
+from ...formats.mila import COMPLETED, MilaError, mila_builds, position_from_mila
 from ...model.map import MapError
 from ...model.position import Phase, Position
 from ...model.rules import Rules
@@ -261,11 +261,10 @@ class GameBase:
         if doc is None:
             turn = self._turn_cache  # the raw state alone when the phase's lists are not made
             state = turn.state if turn is not None else engine.state_of(self._core)
-            doc = board_doc(self._tables, state, self._current_name())
-            if doc is None:  # an adjustment phase: its builds need the position
-                position = position_from_state(self._map, state, self._core_rules())
-                doc = position_to_mila(position, name=self._current_name())
-            self._doc_cache = doc
+            builds = None
+            if state[2] == "A":  # an adjustment phase: its builds need the position
+                builds = mila_builds(position_from_state(self._map, state, self._core_rules()))
+            doc = self._doc_cache = board_doc(self._tables, state, self._current_name(), builds)
         return doc
 
     def _position(self) -> Position:

@@ -12,12 +12,16 @@ from .turn import Tables
 __all__ = ["board_doc"]
 
 
-def board_doc(tables: Tables, state: CodeState, name: str) -> dict[str, Any] | None:
-    """The state dictionary of a movement or retreat phase's raw ``state``, named ``name``
-    (``None`` in an adjustment phase, whose builds need the position's rules)."""
-    _year, _season, kind, units, centers, dislodged = state
-    if kind == "A":
-        return None
+def board_doc(
+    tables: Tables,
+    state: CodeState,
+    name: str,
+    builds: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The state dictionary of the raw ``state``, named ``name``; an adjustment phase's
+    ``builds`` are given (:func:`~diplo.formats.mila.mila_builds`: they need the position's
+    rules), a movement or retreat phase has none."""
+    _year, _season, _kind, units, centers, dislodged = state
     locations = tables.locations
     powers = tables.powers
     unit_texts, provinces = tables.unit_texts, tables.province_names
@@ -46,6 +50,6 @@ def board_doc(tables: Tables, state: CodeState, name: str) -> dict[str, Any] | N
         "homes": {p: list(homes.get(p, ())) for p in powers},
         "influence": {p: sorted(influence[p].union(owned[p])) for p in powers},
         "civil_disorder": dict.fromkeys(powers, 0),
-        "builds": {p: {"count": 0, "homes": []} for p in powers},
+        "builds": builds if builds is not None else {p: {"count": 0, "homes": []} for p in powers},
         "note": "",
     }
