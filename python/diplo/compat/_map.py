@@ -278,34 +278,42 @@ class Map:
             _describe(game_map, reader)
         self._finish(reader)
         self.error: list[str] = []
-        #: The answers of ``abuts`` and ``norm`` given so far (a harness asks the same ones
-        #: every phase), at most :data:`_SEEN_LIMIT` each.
-        self._abuts_seen: dict[tuple[str, str, str, str], int] = {}
+        #: The answers of ``abuts`` (unit type -> location -> order type -> other location)
+        #: and ``norm`` given so far (a harness asks the same ones every phase), at most
+        #: :data:`_SEEN_LIMIT` each.
+        self._abuts_seen: dict[str, dict[str, dict[str, dict[str, int]]]] = {}
         self._norms_seen: dict[str, str] = {}
         self.abuts = self._seen_abuts()  # type: ignore[method-assign,assignment]
         self.norm = self._seen_norm()  # type: ignore[method-assign,assignment]
 
     def _seen_abuts(self) -> Callable[[str, str, str, str], int]:
         """:meth:`abuts` answering again from the answers given (an instance's attribute: a
-        plain function, no method bound per call)."""
+        plain function, no method bound per call; the first call answers every unit's
+        neighbours at once)."""
         seen, anew = self._abuts_seen, self._abuts_full
+        kept = [0]
+
+        def keep(unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
+            known = anew(unit_type, unit_loc, order_type, other_loc)
+            if kept[0] < _SEEN_LIMIT and all(
+                type(x) is str for x in (unit_type, unit_loc, order_type, other_loc)
+            ):
+                by_loc = seen.setdefault(unit_type, {}).setdefault(unit_loc, {})
+                by_loc.setdefault(order_type, {})[other_loc] = known
+                kept[0] += 1
+            return known
 
         def abuts(unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
-            known = seen.get((unit_type, unit_loc, order_type, other_loc))
-            if known is None:
-                if not seen:  # first asked: every unit's neighbours answered at once
-                    for loc in self.loc_coasts:
-                        for near in {n.upper() for n in self.abut_list(loc, incl_no_coast=True)}:
-                            for key in itertools.product("AF?", (loc,), "-SC", (near,)):
-                                seen[key] = anew(*key)
-                    known = seen.get((unit_type, unit_loc, order_type, other_loc))
-                    if known is not None:
-                        return known
-                known = anew(unit_type, unit_loc, order_type, other_loc)
-                key = (unit_type, unit_loc, order_type, other_loc)
-                if len(seen) < _SEEN_LIMIT and all(type(x) is str for x in key):
-                    seen[key] = known
-            return known
+            try:
+                return seen[unit_type][unit_loc][order_type][other_loc]
+            except (KeyError, TypeError):  # TypeError: an unhashable argument
+                pass
+            if not kept[0]:
+                for loc in self.loc_coasts:
+                    for near in {n.upper() for n in self.abut_list(loc, incl_no_coast=True)}:
+                        for key in itertools.product("AF?", (loc,), "-SC", (near,)):
+                            keep(*key)
+            return keep(unit_type, unit_loc, order_type, other_loc)
 
         abuts.__doc__ = Map.abuts.__doc__
         return abuts
