@@ -12,6 +12,7 @@ from ...formats.mila import COMPLETED, position_from_mila
 from .._press import History
 from .base import GameBase
 from .copies import copy_board, copy_tree
+from .docs import board_json
 from .names import STATE_KEYS
 from .powers import Power
 
@@ -213,11 +214,15 @@ class Board(GameBase):
         kept = self.__dict__.get("_hash_kept")
         if not self._loaded and kept is not None and kept[0] is doc:
             return str(kept[1])  # the engine's board, hashed already
-        board = [
-            {p: sorted(doc[key][p]) for p in self._map.powers}
-            for key in ("units", "centers", "homes")
-        ]
-        text = json.dumps(board, sort_keys=True, separators=(",", ":"))
+        tables = self._tables
+        if not self._loaded and tables.plain_names:
+            text = board_json(doc, tables.sorted_powers)  # the engine's board: the map's names
+        else:
+            board = [
+                {p: sorted(doc[key][p]) for p in self._map.powers}
+                for key in ("units", "centers", "homes")
+            ]
+            text = json.dumps(board, sort_keys=True, separators=(",", ":"))
         value = str(int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big"))
         if not self._loaded:  # kept with the engine's board it describes (dropped with it)
             self._hash_kept = (doc, value)
