@@ -7,6 +7,7 @@ import copy
 import json
 import pickle
 import random
+from typing import Any
 
 import pytest
 
@@ -63,7 +64,9 @@ def test_board_doc_is_position_to_mila_key_for_key_in_order() -> None:
 def test_a_name_json_escapes_is_not_written_directly() -> None:
     tables = tables_of(standard_map())
     assert tables.plain_names
-    doc = {key: {p: [] for p in tables.powers} for key in ("units", "centers", "homes")}
+    doc: dict[str, Any] = {
+        key: {p: [] for p in tables.powers} for key in ("units", "centers", "homes")
+    }
     doc["units"]["FRANCE"] = ["A PAR", "A BUR"]
     assert json.loads(board_json(doc, tables.sorted_powers))[0]["FRANCE"] == ["A BUR", "A PAR"]
     from diplo.compat.mila import turn
