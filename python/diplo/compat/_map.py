@@ -19,7 +19,8 @@ only upper-cases and spaces out punctuation.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Iterable
+import itertools
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
@@ -241,6 +242,10 @@ class _Reader:
                 self.homes[power].append(home)
 
 
+#: The most answers a map keeps per query (``abuts``, ``norm``).
+_SEEN_LIMIT = 1 << 16
+
+
 def _norm(phrase: str) -> str:
     text = phrase.upper().replace("/", " /").replace(" / ", "")
     for token in ".:-+,":
@@ -273,6 +278,60 @@ class Map:
             _describe(game_map, reader)
         self._finish(reader)
         self.error: list[str] = []
+        #: The answers of ``abuts`` (unit type -> location -> order type -> other location)
+        #: and ``norm`` given so far (a harness asks the same ones every phase), at most
+        #: :data:`_SEEN_LIMIT` each.
+        self._abuts_seen: dict[str, dict[str, dict[str, dict[str, int]]]] = {}
+        self._norms_seen: dict[str, str] = {}
+        self.abuts = self._seen_abuts()  # type: ignore[method-assign,assignment]
+        self.norm = self._seen_norm()  # type: ignore[method-assign,assignment]
+
+    def _seen_abuts(self) -> Callable[[str, str, str, str], int]:
+        """:meth:`abuts` answering again from the answers given (an instance's attribute: a
+        plain function, no method bound per call; the first call answers every unit's
+        neighbours at once)."""
+        seen, anew = self._abuts_seen, self._abuts_full
+        kept = [0]
+
+        def keep(unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
+            known = anew(unit_type, unit_loc, order_type, other_loc)
+            if kept[0] < _SEEN_LIMIT and all(
+                type(x) is str for x in (unit_type, unit_loc, order_type, other_loc)
+            ):
+                by_loc = seen.setdefault(unit_type, {}).setdefault(unit_loc, {})
+                by_loc.setdefault(order_type, {})[other_loc] = known
+                kept[0] += 1
+            return known
+
+        def abuts(unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
+            try:
+                return seen[unit_type][unit_loc][order_type][other_loc]
+            except (KeyError, TypeError):  # TypeError: an unhashable argument
+                pass
+            if not kept[0]:
+                for loc in self.loc_coasts:
+                    for near in {n.upper() for n in self.abut_list(loc, incl_no_coast=True)}:
+                        for key in itertools.product("AF?", (loc,), "-SC", (near,)):
+                            keep(*key)
+            return keep(unit_type, unit_loc, order_type, other_loc)
+
+        abuts.__doc__ = Map.abuts.__doc__
+        return abuts
+
+    def _seen_norm(self) -> Callable[[str], str]:
+        """:meth:`norm` answering again from the answers given."""
+        seen = self._norms_seen
+
+        def norm(phrase: str) -> str:
+            done = seen.get(phrase)
+            if done is None:
+                done = _norm(phrase)
+                if len(seen) < _SEEN_LIMIT and type(phrase) is str:
+                    seen[phrase] = done
+            return done
+
+        norm.__doc__ = Map.norm.__doc__
+        return norm
 
     def _finish(self, r: _Reader) -> None:
         self.locs = r.locs
@@ -366,6 +425,13 @@ class Map:
         """1 when a ``unit_type`` unit (``'A'``, ``'F'``, ``'?'`` for either) at ``unit_loc``
         can move to (``'-'``), support into (``'S'``) or convoy to (``'C'``) ``other_loc``,
         else 0."""
+        return self._abuts_anew(unit_type, unit_loc, order_type, other_loc)
+
+    def _abuts_full(self, unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
+        """:meth:`abuts` worked out (``'?'`` for either unit type), nothing kept."""
+        return Map.abuts(self, unit_type, unit_loc, order_type, other_loc)
+
+    def _abuts_anew(self, unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
         if unit_type == "?":
             return self._abuts("A", unit_loc, order_type, other_loc) or self._abuts(
                 "F", unit_loc, order_type, other_loc

@@ -151,6 +151,16 @@ def _check_power(power: str, game_map: Map) -> None:
         raise PositionError(f"unknown power {power!r}")
 
 
+def mila_builds(position: Position) -> dict[str, dict[str, Any]]:
+    """A MILA state's ``builds`` for ``position``: per power, in an adjustment phase, the builds
+    allowed or the disbands owed (negative) and the usable build sites; else none."""
+    builds: dict[str, dict[str, Any]] = {p: {"count": 0, "homes": []} for p in position.map.powers}
+    if position.phase.kind == "A":
+        for p, count in adjustment_counts(position).items():
+            builds[p] = {"count": count, "homes": build_sites(position, p) if count > 0 else []}
+    return builds
+
+
 def position_to_mila(
     position: Position,
     *,
@@ -178,10 +188,7 @@ def position_to_mila(
     influence = {
         p: sorted(set(centers[p]) | {x.province for x in position.units_of(p)}) for p in powers
     }
-    builds: dict[str, dict[str, Any]] = {p: {"count": 0, "homes": []} for p in powers}
-    if position.phase.kind == "A":
-        for p, count in adjustment_counts(position).items():
-            builds[p] = {"count": count, "homes": build_sites(position, p) if count > 0 else []}
+    builds = mila_builds(position)
     disorder = set(civil_disorder)
     return {
         "name": name or mila_phase_name(position.phase),

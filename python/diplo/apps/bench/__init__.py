@@ -1,6 +1,6 @@
 """``diplo bench``: how fast diplo plays random Diplomacy, against itself and the MILA engine.
 
-Eight workloads, each measured on every engine in the same run (the report is specified in
+Nine workloads, each measured on every engine in the same run (the report is specified in
 ``../shared/spec/adjudicate-json.md``, "Reports", and ``docs/json-contract.md``):
 
 ``movement``
@@ -33,6 +33,13 @@ Eight workloads, each measured on every engine in the same run (the report is sp
     played: ``get_all_possible_orders``, ``get_orderable_locations``, a sorted random choice per
     location, ``set_orders``, ``process``), run on :class:`diplo.compat.mila.Game` (engine
     ``diplo-compat``) and on MILA itself: what a bot written for MILA gains by switching imports.
+``mila-calls``
+    Each call an LLM harness makes per phase through MILA's ``Game`` API (``get_state``, possible
+    orders, orderable locations, ``map.abuts``/``loc_type``/``norm``, the phase history,
+    ``add_message``, ``to_saved_game_format``, ``deepcopy``, ``set_orders``, ``process``), timed
+    one by one on the drop-in and on MILA on the same states (seeded games played on MILA and
+    replayed by both), and the harness's loop with no model (``harness-loop``,
+    :mod:`.mila_calls`). Run only when asked for (``--workloads mila-calls``).
 ``batch``
     :func:`diplo.engine.codes.process_batch` over many independent movement phases, on 1 thread and
     on 2 threads (only when ``diplo.engine.codes`` is built). The orders go in the fastest public
@@ -75,9 +82,9 @@ each turn's microseconds per phase; ``phases`` and ``seconds`` are the totals ov
 
 The package, by concern: :mod:`.engines` (the engines, the optional ones found here),
 :mod:`.inputs` (the phases and games measured on), :mod:`.measure` (the timing),
-:mod:`.movement`, :mod:`.selfplay`, :mod:`.mila_api` and :mod:`.vector` (the workloads'
-engines), :mod:`.settings`, :mod:`.runner` (running the workloads asked for), :mod:`.report`
-(the JSON report and the table) and :mod:`.cli` (the command).
+:mod:`.movement`, :mod:`.selfplay`, :mod:`.mila_api`, :mod:`.mila_calls` and :mod:`.vector`
+(the workloads' engines), :mod:`.settings`, :mod:`.runner` (running the workloads asked
+for), :mod:`.report` (the JSON report and the table) and :mod:`.cli` (the command).
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ def register(sub: Any) -> None:
         help="time diplo's engines (and MILA's) on random full-board play",
         description=(
             "Time the movement, strings, selfplay, mila-api, jsonl, batch and vector workloads "
-            "(and rollouts, when asked for) on every engine, interleaved in rounds; report the "
-            "median µs per phase. The defaults take a few minutes."
+            "(and rollouts and mila-calls, when asked for) on every engine, interleaved in "
+            "rounds; report the median µs per phase. The defaults take a few minutes."
         ),
     )
     defaults = Settings()
@@ -89,7 +89,7 @@ def register(sub: Any) -> None:
         choices=WORKLOADS,
         default=list(DEFAULT_WORKLOADS),
         metavar="WORKLOAD",
-        help=f"workloads to run (default all but rollouts): {', '.join(WORKLOADS)}",
+        help=f"workloads to run (default all but rollouts and mila-calls): {', '.join(WORKLOADS)}",
     )
     bench.add_argument(
         "--rollout-games",
@@ -97,6 +97,13 @@ def register(sub: Any) -> None:
         default=defaults.rollout_games,
         help=f"games per engine and round of the rollouts workload (default "
         f"{defaults.rollout_games})",
+    )
+    bench.add_argument(
+        "--call-rounds",
+        type=_positive,
+        default=defaults.call_rounds,
+        help=f"rounds of the mila-calls workload, a recorded game replayed per round (default "
+        f"{defaults.call_rounds})",
     )
     bench.add_argument("--seed", type=int, default=defaults.seed, help="random seed (default 0)")
     bench.add_argument(
@@ -148,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
         map=args.map,
         external=tuple(args.engine),
         rollout_games=args.rollout_games,
+        call_rounds=args.call_rounds,
     )
     missing = missing_engines(settings.engines)
     if len(missing) == len(settings.engines) and not settings.external:

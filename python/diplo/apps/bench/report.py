@@ -6,12 +6,15 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .measure import MIN_RUN_SECONDS, Measurement
+from .mila_calls import DEEPCOPY_EVERY, call_ratios, call_rows
 from .settings import DESCRIPTIONS, REFERENCE, Settings
 from .vector import VECTOR_STEPS
 
 
 def ratios(workload: str, results: dict[str, Measurement]) -> dict[str, float]:
     """Each engine's µs per phase divided by the reference engine's (``"mila/diplo-rust"``)."""
+    if workload == "mila-calls":
+        return call_ratios(results)
     ref = REFERENCE[workload]
     if ref not in results:
         return {}
@@ -31,6 +34,8 @@ class Report:
     workloads: dict[str, dict[str, Measurement]] = field(default_factory=dict)
     movement_units: list[int] = field(default_factory=list)
     fast_path: bool = False
+    #: The mila-calls workload: phases the drop-in ruled otherwise and was set to MILA's state.
+    call_resets: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The ``diplo bench --json`` report; ``ratios`` and ``settings`` are extra keys."""
@@ -67,6 +72,9 @@ class Report:
         }
         lines: list[str] = []
         for workload, results in self.workloads.items():
+            if workload == "mila-calls":
+                lines += _mila_calls_lines(results, s, self.call_resets)
+                continue
             ref = REFERENCE[workload]
             base = results[ref].us_per_phase if ref in results else None
             checked = any(m.digests for m in results.values())
@@ -197,4 +205,28 @@ def _mila_api_summary(results: dict[str, Measurement]) -> list[str]:
             "handed out as the API"
         )
         lines.append("  must, a new dict of new lists per call, with no rule applied)")
+    return lines
+
+
+def _mila_calls_lines(results: dict[str, Measurement], s: Settings, resets: int) -> list[str]:
+    """The mila-calls table: per call, µs on the drop-in and on MILA, their ratio, the target."""
+    games = min(s.call_rounds, 3)
+    lines = [
+        f"mila-calls: {DESCRIPTIONS['mila-calls']}",
+        f"  {games} games (seeds {s.seed}-{s.seed + games - 1}) to {s.max_year} played on MILA, "
+        f"replayed by both x {s.call_rounds} rounds; deepcopy every {DEEPCOPY_EVERY} phases",
+        f"  {'call':<26}{'diplo-compat µs':>16}{'mila µs':>12}{'mila ÷ diplo':>14}{'target':>8}",
+    ]
+    for call, mine, mila, ratio, target in call_rows(results):
+        miss = "" if ratio >= target else "  below target"
+        lines.append(f"  {call:<26}{mine:>16.2f}{mila:>12.2f}{ratio:>14.1f}{target:>8.0f}{miss}")
+    lines.append(
+        "  µs per call (map queries: per query; harness-loop: per phase, each side playing its own "
+        "random game of the seed),"
+    )
+    lines.append(
+        f"  medians over the rounds; the drop-in ruled {resets} phases otherwise than MILA and "
+        "was set to MILA's state (untimed)"
+    )
+    lines.append("")
     return lines

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 
 from ...api.backends import rust_available
 from ...formats.mila import MILA_MAP_NAMES
@@ -11,6 +12,7 @@ from .engines import MILA_MISSING, RUST_MISSING, codes_module, mila_module, opti
 from .inputs import MovementPhase, prepare_movement_phases
 from .measure import Measurement, measure
 from .mila_api import mila_api_engines
+from .mila_calls import measure_mila_calls
 from .movement import (
     batch_engines,
     external_engines,
@@ -90,6 +92,8 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
             report.workloads["mila-api"] = measure(engines, settings.games)
         else:
             say("mila-api omitted: neither diplo.compat.mila nor MILA can run here")
+    if "mila-calls" in settings.workloads:
+        _run_mila_calls(settings, report, mila, mila_map or "standard", say)
     if "batch" in settings.workloads:
         if fast is None:
             say("batch omitted: diplo.engine.codes (and its process_batch) is not built")
@@ -137,3 +141,24 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
             say(f"vector: {settings.vector_envs} games x {settings.rounds} rounds")
             report.workloads["vector"] = measure(engines, settings.rounds)
     return report
+
+
+def _run_mila_calls(
+    settings: Settings, report: Report, mila: ModuleType | None, mila_map: str, say: Note
+) -> None:
+    """The mila-calls workload, or why it cannot run here."""
+    compat = optional_module("diplo.compat.mila") if rust_available() else None
+    if mila is None or compat is None or "diplo-rust" not in settings.engines:
+        why = (
+            MILA_MISSING
+            if mila is None and "mila" in settings.engines
+            else "it needs both mila and diplo-rust (the drop-in) among the engines, built"
+        )
+        say(f"mila-calls omitted: {why}")
+        return
+    say(f"mila-calls: diplo-compat and mila x {settings.call_rounds} rounds to {settings.max_year}")
+    measured, resets = measure_mila_calls(
+        compat, mila, settings.seed, settings.max_year, settings.call_rounds, mila_map
+    )
+    report.workloads["mila-calls"] = measured
+    report.call_resets = resets.get("diplo-compat", 0)

@@ -7,9 +7,20 @@ from dataclasses import dataclass
 
 from .engines import ENGINES
 
-WORKLOADS = ("movement", "strings", "selfplay", "mila-api", "jsonl", "batch", "vector", "rollouts")
-#: The workloads run when none is named (``rollouts`` starts worker processes: asked for only).
-DEFAULT_WORKLOADS = tuple(w for w in WORKLOADS if w != "rollouts")
+WORKLOADS = (
+    "movement",
+    "strings",
+    "selfplay",
+    "mila-api",
+    "mila-calls",
+    "jsonl",
+    "batch",
+    "vector",
+    "rollouts",
+)
+#: The workloads run when none is named (``rollouts`` starts worker processes, ``mila-calls``
+#: takes MILA's slow calls a phase at a time: asked for only).
+DEFAULT_WORKLOADS = tuple(w for w in WORKLOADS if w not in ("rollouts", "mila-calls"))
 
 
 #: The engine the others are compared with, per workload (the ``÷`` column and ``ratios``).
@@ -20,6 +31,7 @@ REFERENCE = {
     "selfplay": "diplo-rust",
     "batch": "diplo-rust-2threads",
     "mila-api": "diplo-compat",
+    "mila-calls": "diplo-compat",
     "rollouts": "diplo-rust",
     "vector": "diplo-env",
 }
@@ -32,6 +44,8 @@ DESCRIPTIONS = {
     "jsonl": "diplo adjudicate --jsonl: movement documents in, ruling documents out",
     "batch": "diplo.engine.codes.process_batch over independent movement phases",
     "mila-api": "random self-play through MILA's Game API: diplo.compat.mila.Game and MILA",
+    "mila-calls": "each call an LLM harness makes per phase, diplo.compat.mila.Game and MILA on "
+    "the same states, and the harness's loop with no model",
     "rollouts": "diplo rollouts on 2 workers (game files; dataset only) and the plain CodeGame "
     "loop on 1 core (µs per game per core)",
     "vector": "random play through the vectorised environment, the PettingZoo env, CodeGame",
@@ -60,3 +74,5 @@ class Settings:
     #: The rollouts workload: games per engine and round, and rounds.
     rollout_games: int = 1000
     rollout_rounds: int = 3
+    #: The mila-calls workload's rounds (one recorded game replayed per round, three at most).
+    call_rounds: int = 4

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Final
 
 from ...engine import mila as engine
 from ...engine.codes import position_from_state
-from ...formats.mila import COMPLETED, MilaError, position_from_mila, position_to_mila
+from ...formats.mila import COMPLETED, MilaError, mila_builds, position_from_mila
 from ...model.map import MapError
 from ...model.position import Phase, Position
 from ...model.rules import Rules
 from .._map import Map, mila_map_for
 from .._press import OMNISCIENT, Clock, History, Message
+from .docs import board_doc
 from .names import (
     DEFAULT_RULES,
     ERROR_LIMIT,
@@ -134,7 +136,6 @@ class GameBase:
         self._loaded: set[str] = set()
         self._orders_loaded: set[str] = set()
         self._version = 0
-        self._map_view: Map | None = None
         self._first_year_cached = int(game_map.first_phase[1:-1])
         self._start(Position.initial(game_map, rules=ruling))
 
@@ -258,8 +259,12 @@ class GameBase:
         """The engine's board as MILA's state lists (cached per board version)."""
         doc = self._doc_cache
         if doc is None:
-            position = position_from_state(self._map, self._turn.state, self._core_rules())
-            doc = self._doc_cache = position_to_mila(position, name=self._current_name())
+            turn = self._turn_cache  # the raw state alone when the phase's lists are not made
+            state = turn.state if turn is not None else engine.state_of(self._core)
+            builds = None
+            if state[2] == "A":  # an adjustment phase: its builds need the position
+                builds = mila_builds(position_from_state(self._map, state, self._core_rules()))
+            doc = self._doc_cache = board_doc(self._tables, state, self._current_name(), builds)
         return doc
 
     def _position(self) -> Position:
@@ -359,12 +364,11 @@ class GameBase:
         self._turn_cache = None
         self._bump()
 
-    @property
+    @cached_property
     def map(self) -> Map:
-        """MILA's map query API over this game's map (:class:`diplo.compat.mila.Map`)."""
-        if self._map_view is None:
-            self._map_view = map_named(self.map_name)
-        return self._map_view
+        """MILA's map query API over this game's map (:class:`diplo.compat.mila.Map`; made when
+        first asked for, then a plain attribute, as MILA's is)."""
+        return map_named(self.map_name)
 
     @property
     def victory(self) -> list[int]:

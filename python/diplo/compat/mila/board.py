@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy as _copy
 import hashlib
 import json
 import time
@@ -12,6 +11,8 @@ from typing import Any
 from ...formats.mila import COMPLETED, position_from_mila
 from .._press import History
 from .base import GameBase
+from .copies import copy_board, copy_tree
+from .docs import board_json
 from .names import STATE_KEYS
 from .powers import Power
 
@@ -30,7 +31,11 @@ class Board(GameBase):
         note = self.note
         if self._done and not note and self._outcome:
             note = "Victory by: " + ", ".join(p[:3] for p in self._outcome[1:])
-        state: dict[str, Any] = _copy.deepcopy({k: doc[k] for k in STATE_KEYS if k in doc})
+        state: dict[str, Any] = (
+            copy_board(doc)  # the engine's board as made (the keys in STATE_KEYS' order)
+            if not self._loaded
+            else copy_tree({k: doc[k] for k in STATE_KEYS if k in doc})
+        )
         name = self.get_current_phase()
         state.update(
             name=name,
@@ -206,12 +211,22 @@ class Board(GameBase):
         of digits like MILA's Zobrist hash; equal boards give equal hashes."""
         self._sync()
         doc = self._doc()
-        board = [
-            {p: sorted(doc[key][p]) for p in self._map.powers}
-            for key in ("units", "centers", "homes")
-        ]
-        text = json.dumps(board, sort_keys=True, separators=(",", ":"))
-        return str(int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big"))
+        kept = self.__dict__.get("_hash_kept")
+        if not self._loaded and kept is not None and kept[0] is doc:
+            return str(kept[1])  # the engine's board, hashed already
+        tables = self._tables
+        if not self._loaded and tables.plain_names:
+            text = board_json(doc, tables.sorted_powers)  # the engine's board: the map's names
+        else:
+            board = [
+                {p: sorted(doc[key][p]) for p in self._map.powers}
+                for key in ("units", "centers", "homes")
+            ]
+            text = json.dumps(board, sort_keys=True, separators=(",", ":"))
+        value = str(int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big"))
+        if not self._loaded:  # kept with the engine's board it describes (dropped with it)
+            self._hash_kept = (doc, value)
+        return value
 
     def rebuild_hash(self) -> str:
         """The board's hash worked out anew (always equal to :meth:`get_hash` here)."""

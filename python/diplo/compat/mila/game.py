@@ -88,7 +88,6 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
         new._loaded = set()
         new._orders_loaded = set()
         new._doc_cache = None
-        new._map_view = None
         new._bump()
         if self._loaded:  # lists that a position cannot hold (a dislodged unit in movement)
             for name in self._loaded:
@@ -114,12 +113,13 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
                 "_core",
                 "_turn_cache",
                 "_doc_cache",
+                "_hash_kept",
                 "_map",
                 "_tables",
                 "_powers",
                 "_loaded",
                 "_orders_loaded",
-                "_map_view",
+                "map",
             )
         }
         state["_core_state"] = self._core.state()
@@ -140,7 +140,6 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
         self.__dict__.update(state)
         self._map = mila_map_for(self.map_name)
         self._tables = tables_of(self._map)
-        self._map_view = None
         self._powers = {p: Power(self, p) for p in self._map.powers}
         self._loaded = set()
         self._orders_loaded = set()

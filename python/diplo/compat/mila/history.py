@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy as _copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -11,6 +10,7 @@ from ...engine.codes import position_from_state
 from ...formats.mila import position_to_mila
 from .._press import GamePhaseData, History, Message
 from .base import GameBase
+from .copies import copy_tree
 from .names import DRAW_AFTER_YEARS, STATE_KEYS, index_of, pairs, without_waives
 from .records import Record
 from .summaries import SUMMARY_SYSTEM_PROMPT, summary_prompt
@@ -250,7 +250,7 @@ class Histories(GameBase):
     def _phase_data(self, record: Record) -> GamePhaseData:
         def fill() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
             return (
-                _copy.deepcopy(self._state_of(record)),
+                copy_tree(self._state_of(record)),
                 {p: list(o) for p, o in without_waives(record.orders).items()},
                 {u: list(r) for u, r in self._results(record).items()},
             )

@@ -12,6 +12,7 @@ from ...model.map import Map
 from ...model.results import PhaseOutcome
 from ...model.rules import Rules
 from .._press import History, Message
+from .copies import copy_tree
 from .labels import mila_labels
 
 __all__ = ["Record"]
@@ -129,7 +130,7 @@ class Record:
             {p: list(o) for p, o in self.orders.items()},
             History({t: m.copy() for t, m in self.messages.items()}),
             None if self.results is None else {u: list(r) for u, r in self.results.items()},
-            None if self.state_doc is None else _copy.deepcopy(self.state_doc),
+            None if self.state_doc is None else copy_tree(self.state_doc),
             _copy.deepcopy(self.extra) if self.extra else None,
             list(self.voids),
             self.ruled,

@@ -12,6 +12,7 @@ from typing import Any, Final
 from ...formats.mila import COMPLETED, MilaError, game_from_mila, position_to_mila
 from ...model.rules import Rules, RulesError
 from .._press import Message
+from .copies import copy_tree
 from .game import Game
 
 __all__ = [
@@ -78,7 +79,7 @@ def to_saved_game_format(
     for record in game._records:
         entry = {
             "name": record.name,
-            "state": _copy.deepcopy(game._state_of(record)),
+            "state": copy_tree(game._state_of(record)),
             "orders": {p: list(o) for p, o in record.orders.items()},
             "results": {u: list(r) for u, r in game._results(record).items()},
             "messages": [m.to_dict() for m in record.messages.values()],
@@ -86,7 +87,8 @@ def to_saved_game_format(
         summary = game.phase_summaries.get(record.name)
         if summary is not None:
             entry["summary"] = summary  # the fork's per-phase key
-        entry.update(_copy.deepcopy(record.extra))
+        if record.extra:
+            entry.update(_copy.deepcopy(record.extra))
         phases.append(entry)
     current = game.get_state()
     for key in ("timestamp", "zobrist_hash", "phase"):

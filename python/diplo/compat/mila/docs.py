@@ -1,0 +1,70 @@
+"""MILA's state dictionary of the engine's board, made straight from the engine's raw state
+(:func:`board_doc`): what :func:`diplo.formats.mila.position_to_mila` makes of the position,
+without making the position (``get_state`` asks for it once per phase)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...engine.codes import CodeState
+from .turn import Tables
+
+__all__ = ["board_doc", "board_json"]
+
+
+def board_doc(
+    tables: Tables,
+    state: CodeState,
+    name: str,
+    builds: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The state dictionary of the raw ``state``, named ``name``; an adjustment phase's
+    ``builds`` are given (:func:`~diplo.formats.mila.mila_builds`: they need the position's
+    rules), a movement or retreat phase has none."""
+    _year, _season, _kind, units, centers, dislodged = state
+    locations = tables.locations
+    powers = tables.powers
+    unit_texts, provinces = tables.unit_texts, tables.province_names
+    texts: dict[str, list[str]] = {p: [] for p in powers}
+    influence: dict[str, set[str]] = {p: set() for p in powers}
+    for power, fleet, loc in units:
+        owner = powers[power]
+        texts[owner].append(unit_texts[fleet][loc])
+        influence[owner].add(provinces[loc])
+    retreats: dict[str, dict[str, list[str]]] = {p: {} for p in powers}
+    for power, fleet, loc, options in dislodged:
+        owner, text = powers[power], unit_texts[fleet][loc]
+        texts[owner].append("*" + text)
+        retreats[owner][text] = [locations[o] for o in options]
+    owned: dict[str, list[str]] = {p: [] for p in powers}
+    for province, power in centers:
+        owned[powers[power]].append(locations[province])
+    for held in owned.values():
+        held.sort()
+    homes = tables.map.homes
+    return {
+        "name": name,
+        "units": {p: sorted(u) for p, u in texts.items()},
+        "retreats": retreats,
+        "centers": owned,
+        "homes": {p: list(homes.get(p, ())) for p in powers},
+        "influence": {p: sorted(influence[p].union(owned[p])) for p in powers},
+        "civil_disorder": dict.fromkeys(powers, 0),
+        "builds": builds if builds is not None else {p: {"count": 0, "homes": []} for p in powers},
+        "note": "",
+    }
+
+
+def board_json(doc: dict[str, Any], powers: tuple[str, ...]) -> str:
+    """``json.dumps([{power: sorted(doc[key][power])} for key in ("units", "centers",
+    "homes")], sort_keys=True, separators=(",", ":"))`` for ``powers`` in sorted order, written
+    directly: for names JSON writes as they are (``Tables.plain_names``; the hash's text)."""
+    parts = []
+    for key in ("units", "centers", "homes"):
+        lists = doc[key]
+        items = []
+        for power in powers:
+            names = sorted(lists[power])
+            items.append(f'"{power}":["' + '","'.join(names) + '"]' if names else f'"{power}":[]')
+        parts.append("{" + ",".join(items) + "}")
+    return "[" + ",".join(parts) + "]"
