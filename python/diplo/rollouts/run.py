@@ -44,7 +44,7 @@ from .dataset import pyarrow_available
 from .play import GameTask, PlayedBatch, RolloutError, remove_stale, write_batch
 from .policy import CodePolicy, OrderPolicy
 from .progress import Progress
-from .signals import Stopper, polled, stopping
+from .signals import Stopper, polled, stop_requests, stopping
 from .summary import RowSpill, columns_for, merged, read_csv_rows, write_tables
 from .verify import (
     Checked,
@@ -264,7 +264,7 @@ def run_rollouts(
             start = time.monotonic()
             try:
                 try:
-                    if stopper.signals or report.interrupted:  # stopped during the set-up:
+                    if stop_requests() or report.interrupted:  # stopped during the set-up:
                         raise KeyboardInterrupt  # nothing more is played
                     if backend == "ray":
                         run_ray(tasks, workers, on_done, address, window=window, held=order.held)
