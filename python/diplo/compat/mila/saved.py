@@ -29,6 +29,9 @@ _PHASE_KEYS: Final = frozenset({"name", "state", "orders", "results", "messages"
 RULING_KEY: Final = "diplo_ruling"
 #: The fork's (AI_Diplomacy's) top-level additions, read into the game's attributes.
 _FORK_KEYS: Final = ("phase_summaries", "power_model_map")
+#: The rules MILA's saved games leave out (``diplomacy.utils.export.RULES_TO_SKIP``): about how
+#: a game is run on a server, not about the board.
+RULES_TO_SKIP: Final = ("SOLITAIRE", "NO_DEADLINE", "CD_DUMMIES", "ALWAYS_WAIT", "IGNORE_ERRORS")
 
 
 def _ruling_of(data: Mapping[str, Any], ruling: Rules | None) -> Rules | None:
@@ -66,7 +69,9 @@ def to_saved_game_format(
     """``game`` as a MILA saved game (``diplomacy.utils.export.to_saved_game_format``): one entry
     per processed phase (state, orders, results, messages), then the current phase with its
     orders so far, or ``COMPLETED`` with the final board; keys it was read with that MILA does
-    not know (top-level and per phase) come back as they were. With ``output_path`` the game is
+    not know (top-level and per phase) come back as they were. As MILA's, the ``rules`` leave out
+    :data:`RULES_TO_SKIP` and every phase's state names the game (``game_id``, ``map``,
+    ``rules``). With ``output_path`` the game is
     also written there as one JSON line (``output_mode`` ``'a'`` appends, ``'w'`` replaces)."""
     if not isinstance(game, Game):
         raise TypeError(
@@ -106,7 +111,11 @@ def to_saved_game_format(
     }
     entry.update(_copy.deepcopy(last_extra))
     phases.append(entry)
-    doc: dict[str, Any] = {"id": game.game_id, "map": game.map_name, "rules": list(game.rules)}
+    # As MILA writes them: the rules filtered, and every phase's state naming its game.
+    rules = [rule for rule in game.rules if rule not in RULES_TO_SKIP]
+    for entry in phases:
+        entry["state"].update(game_id=game.game_id, map=game.map_name, rules=list(rules))
+    doc: dict[str, Any] = {"id": game.game_id, "map": game.map_name, "rules": rules}
     doc.update({k: _copy.deepcopy(v) for k, v in game._extra.items() if k != "__current_phase__"})
     for key in _FORK_KEYS:
         if getattr(game, key):
