@@ -9,7 +9,6 @@ run into the folder resumes it to the full count with nothing left over."""
 from __future__ import annotations
 
 import contextlib
-import csv
 import os
 import random
 import shutil
@@ -20,7 +19,16 @@ import time
 from functools import partial
 from pathlib import Path
 
-from processes import HAS_PROC, children, env, limit_file_size, rollouts_command, wait_gone
+from processes import (
+    HAS_PROC,
+    children,
+    env,
+    limit_file_size,
+    rollouts_command,
+    summary_files,
+    tmp_files,
+    wait_gone,
+)
 
 #: The faults, each a list of signals sent in turn (``fsize``: a file-size limit instead).
 FAULTS: dict[str, list[int]] = {
@@ -36,15 +44,6 @@ FAULTS: dict[str, list[int]] = {
 #: How long one command may take before the check calls it a hang (the harness's own limit
 #: should be longer: two runs and a wait for the workers).
 RUN_SECONDS = 90.0
-
-
-def _tmp_files(out: Path) -> list[str]:
-    return sorted(str(p.relative_to(out)) for p in out.rglob("*.tmp")) if out.exists() else []
-
-
-def _summary_files(out: Path) -> list[str]:
-    with (out / "summary.csv").open(encoding="utf-8") as f:
-        return sorted(r["file"] for r in csv.DictReader(f))
 
 
 def _games(out: Path) -> list[str]:
@@ -138,19 +137,19 @@ def check_rollout_faults(rng: random.Random, fault: str | None = None) -> str:
             assert code in (130, 0), (fault, code, err[-500:])
             outcome = "stopped" if code else "finished"
         if outcome in ("finished", "stopped", "refused"):
-            assert _tmp_files(out) == [], (fault, _tmp_files(out))
+            assert tmp_files(out) == [], (fault, tmp_files(out))
         if outcome in ("finished", "stopped"):
-            assert set(_summary_files(out)) <= set(_games(out)), fault
+            assert set(summary_files(out)) <= set(_games(out)), fault
         if outcome == "finished" and fault != "fsize":
-            assert len(_summary_files(out)) == games, fault
+            assert len(summary_files(out)) == games, fault
         # The next run, with nothing in its way, resumes the folder to the full count.
         again = subprocess.run(
             rollouts_command(args), capture_output=True, text=True, timeout=RUN_SECONDS, env=env()
         )
         _clean(again.stderr)
         assert again.returncode == 0, (fault, outcome, again.stderr[-500:])
-        assert _tmp_files(out) == [], (fault, outcome, _tmp_files(out))
-        assert len(_games(out)) == len(_summary_files(out)) == games, (fault, outcome)
+        assert tmp_files(out) == [], (fault, outcome, tmp_files(out))
+        assert len(_games(out)) == len(summary_files(out)) == games, (fault, outcome)
         return f"{fault}/{outcome}"
     finally:
         if proc.poll() is None:

@@ -1,9 +1,11 @@
 """Processes seen from outside, for the tests and the fuzz kit that stop ``diplo rollouts``:
 who a process's children are, whether a process still runs, waiting for processes to end
-(Linux ``/proc``, or psutil when installed), and the command line of a local run."""
+(Linux ``/proc``, or psutil when installed), the command line of a local run, and what a run
+leaves in its folder (temporary files, the summary's game files)."""
 
 from __future__ import annotations
 
+import csv
 import os
 import signal
 import sys
@@ -82,3 +84,14 @@ def limit_file_size(limit: int) -> None:
 
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+def tmp_files(out: Path) -> list[str]:
+    """The temporary files left in the rollout folder ``out`` (none when it does not exist)."""
+    return sorted(str(p.relative_to(out)) for p in out.rglob("*.tmp")) if out.exists() else []
+
+
+def summary_files(out: Path) -> list[str]:
+    """The game files the folder's ``summary.csv`` names."""
+    with (out / "summary.csv").open(encoding="utf-8") as f:
+        return sorted(r["file"] for r in csv.DictReader(f))

@@ -21,7 +21,16 @@ import pytest
 
 from diplo.api.backends import rust_available
 from diplo.apps.cli import main
-from processes import HAS_PROC, children, env, limit_file_size, rollouts_command, wait_gone
+from processes import (
+    HAS_PROC,
+    children,
+    env,
+    limit_file_size,
+    rollouts_command,
+    summary_files,
+    tmp_files,
+    wait_gone,
+)
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 
@@ -32,10 +41,6 @@ def _command(args: Sequence[str]) -> list[str]:
 
 def _cli(args: Sequence[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(_command(args), capture_output=True, text=True, timeout=180, env=env())
-
-
-def _tmp_files(out: Path) -> list[str]:
-    return sorted(str(p.relative_to(out)) for p in out.rglob("*.tmp"))
 
 
 # --------------------------------------------------------------------------- counts and seeds
@@ -110,12 +115,12 @@ def test_a_write_past_the_file_size_limit_leaves_no_tmp_and_the_run_resumes(
     )
     assert done.returncode == 2, done.stderr
     assert "File too large" in done.stderr and "Traceback" not in done.stderr
-    assert _tmp_files(out) == []
+    assert tmp_files(out) == []
     assert list((out / "games").iterdir()) == list((out / "dataset").iterdir()) == []
     again = _cli(args)
     assert again.returncode == 0, again.stderr
     assert len(list((out / "games").glob("*.json"))) == 4
-    assert _tmp_files(out) == []
+    assert tmp_files(out) == []
 
 
 def test_a_batch_is_written_whole_or_not_at_all(
@@ -264,11 +269,6 @@ def _start_run(out: Path) -> tuple[subprocess.Popen[str], set[int]]:
     return proc, workers
 
 
-def _summary_files(out: Path) -> list[str]:
-    with (out / "summary.csv").open(encoding="utf-8") as f:
-        return sorted(r["file"] for r in csv.DictReader(f))
-
-
 @linux_proc
 @pytest.mark.parametrize("signals", [[signal.SIGTERM], [signal.SIGINT, signal.SIGTERM]])
 def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path: Path, signals: list[int]) -> None:
@@ -287,8 +287,8 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path: Path, signals: list[int]) 
     kept = sorted(f"games/{p.name}" for p in (out / "games").glob("*.json"))
     # Every game in the summary is on disk (a worker stopped at once may have finished
     # writing its batch after the summary: the next run resumes those).
-    assert set(_summary_files(out)) <= set(kept) and len(_summary_files(out)) >= 4
-    assert _tmp_files(out) == []
+    assert set(summary_files(out)) <= set(kept) and len(summary_files(out)) >= 4
+    assert tmp_files(out) == []
     again = _cli(["--games", "4", "--max-year", "1903", "--out", str(out)])
     assert again.returncode == 0, again.stderr
 
