@@ -19,6 +19,7 @@ MAPS = sorted(p.stem for p in (Path(diplomacy.__file__).parent / "maps").glob("*
 TABLES = (
     "locs", "loc_type", "loc_abut", "loc_name", "loc_coasts", "homes", "scs", "centers", "units",
     "powers", "pow_name", "own_word", "abbrev", "first_year", "victory", "phase", "rules",
+    "dummies",
 )  # fmt: skip
 
 

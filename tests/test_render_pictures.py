@@ -19,8 +19,9 @@ import pytest
 
 from diplo.api.game import Game
 from diplo.formats.contract import adjudicate_document
-from diplo.model.map import shipped_map, standard_map
+from diplo.model.map import SHIPPED_MAPS, Map, shipped_map, standard_map
 from diplo.model.position import Position
+from diplo.model.variants import load_mila_map
 from diplo.render.colours import contrast_ratio, delta_e
 from diplo.render.frames import frame_of_outcome, frames_from_document, frames_of_game
 from diplo.render.html import game_page
@@ -283,9 +284,19 @@ def test_the_panel_lists_only_the_powers_the_document_concerns() -> None:
 # --------------------------------------------------------------------------- item 9e
 
 
-def test_a_neutral_power_is_shown_neutral_not_ranked_among_the_players() -> None:
-    game_map = shipped_map("westernworld901")
-    [neutral] = game_map.neutral
+def _uncontrolled_map(name: str) -> Map:
+    """westernworld901 (godip's: a neutral power) or MILA's known_world_901 (a power no player
+    controls, ``DUMMY``: the rulings count it as a power, pictures show it as neutral)."""
+    if name in SHIPPED_MAPS:
+        return shipped_map(name)
+    diplomacy = pytest.importorskip("diplomacy", reason="MILA's map files come with diplomacy")
+    return load_mila_map(Path(diplomacy.__file__).parent / "maps" / f"{name}.map")
+
+
+@pytest.mark.parametrize("name", ["westernworld901", "known_world_901"])
+def test_a_neutral_power_is_shown_neutral_not_ranked_among_the_players(name: str) -> None:
+    game_map = _uncontrolled_map(name)
+    [neutral] = game_map.uncontrolled
     root = parse(board_svg(Position.initial(game_map)))
     rows = panel_rows(root)
     powers = [p for p, _c, _u in rows]
@@ -306,9 +317,10 @@ def test_a_neutral_power_is_shown_neutral_not_ranked_among_the_players() -> None
     assert not any("neutral" in _classes(g) for g in groups(root, "count") if g is not row)
 
 
-def test_a_drawn_game_names_the_players_in_the_draw_not_the_neutral_power() -> None:
-    game_map = shipped_map("westernworld901")
-    [neutral] = game_map.neutral
+@pytest.mark.parametrize("name", ["westernworld901", "known_world_901"])
+def test_a_drawn_game_names_the_players_in_the_draw_not_the_neutral_power(name: str) -> None:
+    game_map = _uncontrolled_map(name)
+    [neutral] = game_map.uncontrolled
     game = Game(game_map, max_year=Position.initial(game_map).phase.year)
     while not game.is_over:
         game.process()
@@ -316,7 +328,10 @@ def test_a_drawn_game_names_the_players_in_the_draw_not_the_neutral_power() -> N
     note = frames_of_game(game)[-1].note or ""
     assert note.startswith("game over: draw among ")
     named = note.removeprefix("game over: draw among ").split(", ")
-    assert neutral.title() not in named and len(named) == len(game_map.players)
+    assert neutral.title() not in named
+    assert len(named) == len(game_map.players) - len(game_map.dummies)
+    # A dummy stays a survivor of the rulings (MILA counts it); only the words leave it out.
+    assert (neutral in game.survivors) == (neutral in game_map.dummies)
     page = game_page(frames_of_game(game))
     assert note in page
     # Beside each picture, the page says which centres it shows: after each ruled phase, and

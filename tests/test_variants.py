@@ -286,6 +286,67 @@ def test_mila_reader_errors_name_the_line(tmp_path: Path, text: str, message: st
         load_mila_map(_write(tmp_path, text))
 
 
+# TINY with a third power, so that ALL and ALL EXCEPT leave someone out.
+_THREE = TINY.replace("UNOWNED CE\n", "GREEN (GREENISH) CE\nA CE\n")
+
+
+@pytest.mark.parametrize(
+    ("lines", "dummies"),
+    [
+        ("", set()),
+        ("DUMMY BLUE\n", {"BLUE"}),
+        ("DUMMIES RED, GREEN\n", {"RED", "GREEN"}),
+        ("DUMMY ALL\n", {"RED", "BLUE", "GREEN"}),
+        ("DUMMIES ALL EXCEPT BLUE\n", {"RED", "GREEN"}),
+        ("DUMMY RED BLUE\nUNPLAYED RED\nUNOWNED RA\n", {"BLUE"}),
+    ],
+)
+def test_mila_reader_reads_dummies_as_mila_does(
+    tmp_path: Path, lines: str, dummies: set[str]
+) -> None:
+    """``DUMMY`` lines name the powers no player controls; the rulings keep them powers."""
+    path = _write(tmp_path, _THREE + lines)
+    game_map = load_mila_map(path)
+    assert game_map.dummies == dummies and game_map.uncontrolled == dummies
+    assert set(game_map.players) == set(game_map.powers)  # still players of the rulings
+    assert Map.from_dict(game_map.to_dict()).dummies == dummies
+    if HAVE_MILA:
+        import diplomacy
+
+        assert set(diplomacy.Map(str(path)).dummies) == dummies
+
+
+def test_a_bare_dummy_line_marks_the_power_it_follows(tmp_path: Path) -> None:
+    text = _THREE.replace("F BL\n", "F BL\nDUMMY\n")
+    assert load_mila_map(_write(tmp_path, text)).dummies == {"BLUE"}
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        ("DUMMIES\n", r"test.map:18: a bare DUMMY follows a power's lines"),
+        ("UNOWNED CE\nDUMMY\n", r"test.map:19: a bare DUMMY follows a power's lines"),
+        ("DUMMY PURPLE\n", r"test.map:18: DUMMY names PURPLE, which is not a power"),
+        ("DUMMY ALL BLUE\n", r"test.map:18: DUMMY ALL is followed by nothing or EXCEPT"),
+        ("DUMMIES ALL EXCEPT\n", r"test.map:18: DUMMIES ALL is followed by nothing or EXCEPT"),
+        ("DUMMY ALL EXCEPT PINK\n", r"test.map:18: DUMMY ALL EXCEPT names PINK"),
+    ],
+)
+def test_mila_reader_refuses_bad_dummy_lines(tmp_path: Path, lines: str, message: str) -> None:
+    with pytest.raises(MapError, match=message):
+        load_mila_map(_write(tmp_path, _THREE + lines))
+
+
+def test_a_map_refuses_a_neutral_dummy() -> None:
+    data = map_named("westernworld901").to_dict()
+    data["powers"]["NEUTRAL"]["dummy"] = True
+    with pytest.raises(MapError, match="power NEUTRAL: a neutral power is no player's already"):
+        Map.from_dict(data)
+    data["powers"]["NEUTRAL"]["dummy"] = "yes"
+    with pytest.raises(MapError, match="power NEUTRAL: 'dummy' must be true or false"):
+        Map.from_dict(data)
+
+
 def test_mila_reader_refuses_bad_bytes_and_include_loops(tmp_path: Path) -> None:
     path = tmp_path / "bad.map"
     path.write_bytes(TINY.encode() + b"Caf\xe9 = ce\n")
@@ -612,3 +673,27 @@ def test_large_mila_maps_on_every_front_end(name: str) -> None:
     played = _cli("play", "--map", path, "--max-year", str(first + 1), "--quiet")
     assert played.returncode == 0, played.stderr
     assert "total" in played.stdout
+
+
+@needs_mila
+def test_play_leaves_a_dummy_power_unordered_and_names_it_neutral() -> None:
+    """known_world_901's NEUTRAL-STATE is MILA's ``DUMMY``: the rulings count it (it owns, keeps
+    and counts its centres, and stays a survivor), but nobody orders it, and ``diplo play``
+    leaves it out of the draw's words and lists it after the players."""
+    from diplo.apps.play import play_game
+
+    path = str(mila_dir() / "known_world_901.map")
+    game_map = load_mila_map(path)
+    assert game_map.dummies == {"NEUTRALSTATE"}
+    game = play_game(7, 902, None, game_map=game_map)
+    given = {r.power for h in game.history for r in h.outcome.results if r.given}
+    assert "NEUTRALSTATE" not in given and len(given) == len(game_map.players) - 1
+    assert game.draw and "NEUTRALSTATE" in game.survivors
+    assert game.centers["NEUTRALSTATE"] > 0
+    done = _cli("play", "--map", path, "--max-year", "902", "--seed", "7", "--quiet")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    [draw] = [line for line in lines if line.startswith("Draw among ")]
+    assert "Neutralstate" not in draw and draw.count(",") == len(game_map.players) - 2
+    rows = [line.split()[0] for line in lines[lines.index(draw) + 2 :]]
+    assert rows[-2:] == ["Neutralstate", "total"]

@@ -352,6 +352,13 @@ class Game:
         return [p for p in self.map.players if p in alive]
 
     @property
+    def survivors_played(self) -> list[str]:
+        """The survivors some player controls: what a draw is said to be among, for people (a
+        power no player controls, ``Map.dummies``, is a survivor of the rulings but is shown as
+        neutral)."""
+        return [p for p in self.survivors if p not in self.map.dummies]
+
+    @property
     def resigned(self) -> Mapping[str, Phase]:
         """Resigned powers and the phase in which each resigned."""
         return MappingProxyType(dict(self._resigned))

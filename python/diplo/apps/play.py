@@ -146,13 +146,16 @@ def play_game(
     rules: Rules | None = None,
 ) -> Game:
     """Play one random game to its end; print each phase to ``out`` when given (with each
-    result's reason when ``verbose``)."""
+    result's reason when ``verbose``). A power no player controls (``Map.dummies``) gets no
+    orders: its units hold and the rules decide its adjustments."""
     game = Game(map=game_map, backend=backend, max_year=max_year, rules=rules)
     player = RandomPlayer(random.Random(seed))
+    nobody = game.map.dummies
     while not game.is_over:
         position = game.position
         for power in game.orderable_powers():
-            game.set_orders(power, player.orders(position, power))
+            if power not in nobody:
+                game.set_orders(power, player.orders(position, power))
         outcome = game.process()
         if out is not None:
             write_phase(out, outcome, verbose)
@@ -186,15 +189,23 @@ def _print_final(game: Game) -> None:
         print(f"{power_name(game.winner)} wins in {year_words(year)}.")
         print(game.end_text)
     elif game.draw:
-        names = ", ".join(power_name(p) for p in game.survivors)
+        names = ", ".join(power_name(p) for p in game.survivors_played)
         why = "the year limit was reached" if game.end_reason == "max_year" else game.end_reason
         print(f"Draw among {names} ({why}).")
     units = {p: len(game.position.units_of(p)) for p in counts}
+    # The players ranked; a power nobody plays after them, unranked and called neutral.
+    nobody = game.map.uncontrolled
+    shown = [(power_name(p), p) for p, _ in ranking if p not in nobody]
+    for p in game.map.powers:
+        if p in nobody:
+            name = power_name(p)
+            shown.append((name if "neutral" in name.lower() else f"{name} (neutral)", p))
+    width = max(10, *(len(name) + 2 for name, _ in shown))
     print("")
-    print(f"{'power':<10}{'centres':>8}{'units':>7}")
-    for power, count in ranking:
-        print(f"{power_name(power):<10}{count:>8}{units[power]:>7}")
-    print(f"{'total':<10}{sum(counts.values()):>8}{sum(units.values()):>7}")
+    print(f"{'power':<{width}}{'centres':>8}{'units':>7}")
+    for name, power in shown:
+        print(f"{name:<{width}}{counts[power]:>8}{units[power]:>7}")
+    print(f"{'total':<{width}}{sum(counts.values()):>8}{sum(units.values()):>7}")
 
 
 __all__ = ["phase_words", "play_game", "register", "run", "write_phase"]

@@ -157,6 +157,7 @@ class _Reader:
                         units.remove(have)
                 self.units.setdefault(power, []).append(unit)
         elif up in ("DUMMY", "DUMMIES"):
+            self._dummies(word, power)
             if len(word) > 1:
                 power = None
         elif up in _TERRAINS and len(word) > 1:
@@ -177,10 +178,25 @@ class _Reader:
                 ):
                     table.pop(goner, None)
                 self.owns = [p for p in self.owns if p != goner]
+                self.dummies = [p for p in self.dummies if p != goner]
             power = None
         else:
             power = self._power(word)
         return power
+
+    def _dummies(self, word: list[str], power: str | None) -> None:
+        """``DUMMY`` (the power being read), ``DUMMY|DUMMIES POWER ...``, ``... ALL`` and
+        ``... ALL EXCEPT POWER ...``: MILA's ``Map.dummies``, in the order named."""
+        names = [_norm(w).replace(" ", "") for w in word[1:]]
+        if not names:
+            named = [power] if power else []
+        elif names[0] != "ALL":
+            named = names
+        else:
+            kept = set(names[2:]) | {"UNOWNED"}
+            self.dummies = []
+            named = [p for p in self.homes if p not in kept]
+        self.dummies.extend(p for p in dict.fromkeys(named) if p not in self.dummies)
 
     def _terrain(self, word: list[str]) -> None:
         place, other = word[1], word[1].swapcase()
@@ -609,6 +625,7 @@ def _describe(game_map: _DiploMap, r: _Reader) -> None:
         r.own_word[power] = game_map.adjectives.get(power, power)
         r._add_homes(power, game_map.homes.get(power, ()))
         r.units[power] = [f"{t} {loc}" for t, loc in game_map.starting_units.get(power, ())]
+    r.dummies = [p for p in game_map.powers if p in game_map.dummies]
     neutral = sorted(
         c for c in game_map.centers if not any(c in h for h in game_map.homes.values())
     )

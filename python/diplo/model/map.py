@@ -123,7 +123,11 @@ _PROVINCE_KEYS = frozenset({"abbr", "name", "type", "center", "coasts", "aliases
 #: hold, are never ordered, are disbanded when dislodged, build and disband nothing by the count
 #: and win nothing; ``rebuild`` (neutral only): at each adjustment an army is raised in every
 #: vacant centre the neutral power owns (godip's westernworld901 and sengoku).
-_POWER_KEYS = frozenset({"adjective", "homes", "units", "centers", "neutral", "rebuild"})
+#: ``dummy``: no player controls the power (MILA's ``DUMMY``, as known_world_901's
+#: NEUTRAL-STATE). The rulings treat it as any power (it owns and counts its centres, may be
+#: ordered, is in the draw: what MILA rules); ``diplo play`` gives it no orders and pictures
+#: and game summaries show it as neutral.
+_POWER_KEYS = frozenset({"adjective", "homes", "units", "centers", "neutral", "rebuild", "dummy"})
 
 
 class MapError(ValueError):
@@ -347,6 +351,7 @@ class Map:
                 "units": [f"{t} {loc}" for t, loc in self.starting_units[p]],
                 **({"neutral": True} if p in self.neutral else {}),
                 **({"rebuild": True} if p in self.rebuilds else {}),
+                **({"dummy": True} if p in self.dummies else {}),
             }
             for p in self.powers
         }
@@ -463,6 +468,7 @@ class Map:
         units: dict[str, tuple[tuple[UnitType, str], ...]] = {}
         neutral: list[str] = []
         rebuild: list[str] = []
+        dummy: list[str] = []
         for power, entry in raw.items():
             _require(
                 isinstance(power, str) and _POWER_RE.fullmatch(power) is not None,
@@ -474,7 +480,7 @@ class Map:
             adjective = entry.get("adjective")
             _require(isinstance(adjective, str) and bool(adjective), f"{what}: bad adjective")
             assert isinstance(adjective, str)
-            for flag, found in (("neutral", neutral), ("rebuild", rebuild)):
+            for flag, found in (("neutral", neutral), ("rebuild", rebuild), ("dummy", dummy)):
                 value = entry.get(flag, False)
                 _require(isinstance(value, bool), f"{what}: '{flag}' must be true or false")
                 if value:
@@ -482,6 +488,10 @@ class Map:
             _require(
                 power in neutral or power not in rebuild,
                 f"{what}: 'rebuild' is for a neutral power only",
+            )
+            _require(
+                power not in neutral or power not in dummy,
+                f"{what}: a neutral power is no player's already: 'dummy' is for a power",
             )
             _require(
                 power not in neutral or not entry.get("homes"),
@@ -555,6 +565,12 @@ class Map:
         #: those of them that rebuild their armies.
         self.neutral: frozenset[str] = frozenset(neutral)
         self.rebuilds: frozenset[str] = frozenset(rebuild)
+        #: The powers no player controls but the rulings count as any power (``"dummy": true``;
+        #: see ``_POWER_KEYS``); :attr:`uncontrolled` adds the neutral ones, for display.
+        self.dummies: frozenset[str] = frozenset(dummy)
+        #: The powers no player controls, neutral or dummy: shown as neutral, never ordered by
+        #: ``diplo play``'s random players.
+        self.uncontrolled: frozenset[str] = self.neutral | self.dummies
         #: The powers that play: every power but the neutral ones.
         self.players: tuple[str, ...] = tuple(p for p in powers if p not in self.neutral)
         _require(len(neutral) < len(powers), "map: every power is neutral: a game needs a player")

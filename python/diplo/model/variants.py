@@ -26,7 +26,10 @@ format it inherits) into a checked :class:`~diplo.model.map.Map`. What it reads:
   ``MAX_MAP_BYTES``;
 * ``BEGIN SPRING 1901 MOVEMENT``: the first phase; ``VICTORY n``: the centres for a solo win
   (default, as in MILA: more than half of them); ``RULE[S] BUILD_ANY``: the build-anywhere rule;
-  ``DUMMY``/``DUMMIES``: ignored (who plays a power is no concern of the adjudicator).
+  ``DUMMY`` (after a power's lines: that power), ``DUMMY|DUMMIES POWER ...``, ``DUMMIES ALL``
+  and ``DUMMIES ALL EXCEPT POWER ...``: powers no player controls (``"dummy": true``: the
+  rulings count them as any power, as MILA does; ``diplo play`` leaves them unordered and
+  pictures show them as neutral).
 
 Anything else (``DROP``, ``AMEND``, ``OWNS``, ``INHABITS``, ``HOME``, renamed powers, other
 ``RULE`` names, one-way adjacencies, which diplo's undirected graph cannot hold) is refused with a
@@ -132,6 +135,7 @@ class _Reader:
     #: so the expansion stays linear in the files' size), and their bytes in all.
     seen: set[Path] = field(default_factory=set)
     total: int = 0
+    dummies: dict[str, str] = field(default_factory=dict)  # power -> where it was named
 
     def read(self, path: Path, depth: int) -> None:
         if depth > MAX_INCLUDE_DEPTH:
@@ -210,7 +214,7 @@ class _Reader:
                     )
                 self.rules[known[0]] = known[1]
         elif head in ("DUMMY", "DUMMIES"):
-            return
+            self._dummies(words, where)
         elif head == "UNPLAYED":
             self._unplayed(words, where)
         elif head in ("UNOWNED", "NEUTRAL", "CENTERS"):
@@ -257,6 +261,26 @@ class _Reader:
             raise MapError(f"{where}: BEGIN is like 'BEGIN SPRING 1901 MOVEMENT'")
         self.first_phase = f"{season}{int(words[2])}{kind}"
 
+    def _dummies(self, words: list[str], where: str) -> None:
+        head = words[0].upper()
+        names = [_power_name(w) for w in words[1:] if w.strip(",")]
+        if not names:
+            if head == "DUMMIES" or self.current is None:
+                raise MapError(f"{where}: a bare DUMMY follows a power's lines; else name powers")
+            self.dummies.setdefault(self.current, where)
+            return
+        self.current = None
+        if names[0] == "ALL":
+            if names[1:2] not in ([], ["EXCEPT"]) or names[1:] == ["EXCEPT"]:
+                raise MapError(f"{where}: {head} ALL is followed by nothing or EXCEPT and powers")
+            kept = set(names[2:])
+            for name in kept - set(self.powers):
+                raise MapError(f"{where}: {head} ALL EXCEPT names {name}, which is not a power")
+            self.dummies = {p: where for p in self.powers if p not in kept}
+            return
+        for name in names:
+            self.dummies.setdefault(name, where)
+
     def _unplayed(self, words: list[str], where: str) -> None:
         names = [_power_name(w) for w in words[1:] if w.strip(",")]
         if not names:
@@ -266,6 +290,7 @@ class _Reader:
         for name in names:
             if self.powers.pop(name, None) is None:
                 raise MapError(f"{where}: UNPLAYED names {name}, which is not a power")
+            self.dummies.pop(name, None)
         self.current = None
 
     def _power(self, words: list[str], where: str) -> None:
@@ -339,6 +364,9 @@ class _Reader:
                     )
 
         names = self._names(provinces)
+        for dummy, named in self.dummies.items():
+            if dummy not in self.powers:
+                raise MapError(f"{named}: DUMMY names {dummy}, which is not a power")
         centres = set(self.unowned)
         for power in self.powers.values():
             centres.update(power.homes)
@@ -360,7 +388,12 @@ class _Reader:
             "source": f"MILA map file {title}.map (PyPI diplomacy 1.1.2), read by diplo",
             "first_phase": self.first_phase or "S1901M",
             "powers": {
-                p: {"adjective": v.adjective, "homes": v.homes, "units": v.units}
+                p: {
+                    "adjective": v.adjective,
+                    "homes": v.homes,
+                    "units": v.units,
+                    **({"dummy": True} if p in self.dummies else {}),
+                }
                 for p, v in self.powers.items()
             },
             "provinces": [

@@ -63,7 +63,8 @@ SPARE_COLOURS: tuple[str, ...] = (
 )
 
 
-#: A neutral power's colour (godip's Neutral, ``Map.neutral``): a plain grey, no player's hue.
+#: A neutral power's colour (godip's Neutral, or a power no player controls: see
+#: ``Map.uncontrolled``): a plain grey, no player's hue.
 NEUTRAL_COLOUR = "#6e6e6e"
 
 

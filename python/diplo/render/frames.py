@@ -80,9 +80,10 @@ def frames_of_game(game: Game) -> list[Frame]:
     if game.is_over:
         if game.winner:
             note = f"game over: {power_name(game.winner)} wins"
-        elif game.draw and game.survivors:
-            # The players still standing (a neutral power plays no part in a draw).
-            note = f"game over: draw among {', '.join(power_name(p) for p in game.survivors)}"
+        elif game.draw and game.survivors_played:
+            # The players still standing (no neutral power nor one nobody plays).
+            among = ", ".join(power_name(p) for p in game.survivors_played)
+            note = f"game over: draw among {among}"
         else:
             note = "game over"
     last = game.history[-1].outcome.next if game.history else game.position

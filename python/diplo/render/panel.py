@@ -145,17 +145,17 @@ def panel(
     waived = waives(results, shown)
     # Players ranked by centres; the neutral powers after them, unranked (they play for nobody).
     players = sorted(
-        (p for p in shown if p not in game_map.neutral),
+        (p for p in shown if p not in game_map.uncontrolled),
         key=lambda p: (-counts[p], game_map.powers.index(p)),
     )
-    for p in [*players, *(p for p in shown if p in game_map.neutral)]:
+    for p in [*players, *(p for p in shown if p in game_map.uncontrolled)]:
         row, y = _row(
             p,
             y,
             colour[p],
             counts[p],
             units[p],
-            p in game_map.neutral,
+            p in game_map.uncontrolled,
             waived.get(p, [0, 0]),
         )
         parts.append(row)

@@ -134,7 +134,7 @@ def board_svg(
     game_map = position.map
     geo = geometry or geometry_for(game_map)
     powers = game_map.powers
-    colour = {p: power_colour(p, powers, game_map.neutral) for p in powers}
+    colour = {p: power_colour(p, powers, game_map.uncontrolled) for p in powers}
     width = geo.width + PANEL
     height = geo.height + HEADER
     out: list[str] = [
