@@ -7,14 +7,13 @@ import copy
 import json
 import pickle
 import random
-from typing import Any
 
 import pytest
 
 from diplo.api.backends import rust_available
 from diplo.compat import mila
 from diplo.compat.mila.copies import copy_board, copy_tree
-from diplo.compat.mila.docs import board_doc, board_json
+from diplo.compat.mila.docs import board_doc
 from diplo.compat.mila.turn import tables_of
 from diplo.engine import mila as engine
 from diplo.engine.codes import position_from_state
@@ -52,28 +51,7 @@ def test_board_doc_is_position_to_mila_key_for_key_in_order() -> None:
         slow = position_to_mila(position, name=name)
         assert json.dumps(fast) == json.dumps(slow)  # dicts in the same order too
         assert json.dumps(copy_board(fast)) == json.dumps(copy_tree(fast))
-        board = [
-            {p: sorted(fast[k][p]) for p in game_map.powers} for k in ("units", "centers", "homes")
-        ]
-        plain = json.dumps(board, sort_keys=True, separators=(",", ":"))
-        assert board_json(fast, tables_of(game_map).sorted_powers) == plain  # the hash's text
     assert kinds == {"M", "R", "A"}
-    assert tables_of(game_map).plain_names
-
-
-def test_a_name_json_escapes_is_not_written_directly() -> None:
-    tables = tables_of(standard_map())
-    assert tables.plain_names
-    doc: dict[str, Any] = {
-        key: {p: [] for p in tables.powers} for key in ("units", "centers", "homes")
-    }
-    doc["units"]["FRANCE"] = ["A PAR", "A BUR"]
-    assert json.loads(board_json(doc, tables.sorted_powers))[0]["FRANCE"] == ["A BUR", "A PAR"]
-    from diplo.compat.mila import turn
-
-    assert not turn._PLAIN.fullmatch('A "PAR')
-    assert not turn._PLAIN.fullmatch("A PAR\\")
-    assert not turn._PLAIN.fullmatch("MÜNCHEN")
 
 
 def test_get_state_and_the_kept_hash_follow_the_board() -> None:

@@ -259,9 +259,8 @@ def test_a_saved_game_has_mila_s_keys_and_rules() -> None:
     """Issue 29, item 2 (in part): the same game saved by MILA and by the drop-in under
     ``edition=mila``, compared key by key: the same top-level keys and filtered ``rules``, the
     same phase names, per phase the same keys, and in every state the game's own id, map and
-    rules. The states' ``timestamp`` and ``zobrist_hash`` (MILA writes them per phase), the order
-    of the unit and centre lists and MILA's sticky ``influence`` are still MILA's alone
-    (``docs/mila-compat.md``)."""
+    rules, and MILA's Zobrist hash of every phase's board. The order of the unit and centre lists
+    and MILA's sticky ``influence`` are still MILA's alone (``docs/mila-compat.md``)."""
     diplomacy = pytest.importorskip("diplomacy")
     from diplomacy.utils.export import to_saved_game_format
 
@@ -282,7 +281,10 @@ def test_a_saved_game_has_mila_s_keys_and_rules() -> None:
     assert [p["name"] for p in mine["phases"]] == [p["name"] for p in milas["phases"]]
     for a, b in zip(mine["phases"], milas["phases"], strict=True):
         assert set(a) == set(b), a["name"]
-        assert set(a["state"]) == set(b["state"]) - {"timestamp", "zobrist_hash"}, a["name"]
+        assert set(a["state"]) == set(b["state"]), a["name"]
+        # MILA's Zobrist hash of the board, the same number; a time stamp in microseconds.
+        assert a["state"]["zobrist_hash"] == b["state"]["zobrist_hash"], a["name"]
+        assert type(a["state"]["timestamp"]) is int and a["state"]["timestamp"] > 10**15
         assert (a["state"]["game_id"], a["state"]["map"]) == (ours.game_id, "standard")
         assert a["state"]["rules"] == b["state"]["rules"]
         for key in ("name", "centers", "units", "homes", "retreats", "builds", "civil_disorder"):
@@ -302,3 +304,41 @@ def test_a_saved_game_has_mila_s_keys_and_rules() -> None:
         assert {u: r for u, r in a["results"].items() if u != "WAIVE"} == {
             u: r for u, r in b["results"].items() if u != "WAIVE"
         }, a["name"]
+
+
+@pytest.mark.parametrize("map_name", ["standard", "ancmed", "pure"])
+def test_the_hash_is_mila_s_zobrist_hash(map_name: str) -> None:
+    """``get_hash()`` and ``get_state()["zobrist_hash"]`` give MILA's number for MILA's board,
+    in every phase kind, put there by ``set_state`` or by editing a power's units."""
+    diplomacy = pytest.importorskip("diplomacy")
+    theirs = diplomacy.Game(map_name=map_name)
+    ours = drop.Game(map_name=map_name)
+    rng = random.Random(11)
+    kinds: set[str] = set()
+    # MILA lists possible orders from sets: sorted, so that the seed alone picks the game.
+    first = int(theirs.get_current_phase()[1:5])  # six years at least, whatever the map's first,
+    while (
+        (phase := theirs.get_current_phase()) != "COMPLETED"
+        and (  # till every kind was seen
+            int(phase[1:5]) < first + 6
+            or (kinds != {"M", "R", "A"} and int(phase[1:5]) < first + 40)
+        )
+    ):
+        state = theirs.get_state()
+        kinds.add(state["name"][-1])
+        ours.set_state(state)
+        assert ours.get_hash() == ours.get_state()["zobrist_hash"] == state["zobrist_hash"]
+        possible = theirs.get_all_possible_orders()
+        for power, locs in sorted(theirs.get_orderable_locations().items()):
+            orders = [rng.choice(sorted(possible[x])) for x in locs if possible[x]]
+            theirs.set_orders(power, orders)
+        theirs.process()
+    assert kinds == {"M", "R", "A"}
+    # An edit through a power: both boards change, both hashes alike.
+    if theirs.get_current_phase() == "COMPLETED":
+        theirs = diplomacy.Game(map_name=map_name)
+    ours.set_state(theirs.get_state())
+    power = sorted(theirs.get_units())[0]
+    for game in (theirs, ours):
+        game.set_units(power, [], reset=True)
+    assert ours.get_hash() == str(theirs.get_hash())

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -12,9 +10,9 @@ from ...formats.mila import COMPLETED, position_from_mila
 from .._press import History
 from .base import GameBase
 from .copies import copy_board, copy_tree
-from .docs import board_json
 from .names import STATE_KEYS
 from .powers import Power
+from .zobrist import zobrist_of
 
 __all__ = ["Board"]
 
@@ -207,23 +205,15 @@ class Board(GameBase):
     # ------------------------------------------------------------------ hashes
 
     def get_hash(self) -> str:
-        """A hash of the board (units, dislodged units, centres, homes, per power), as a string
-        of digits like MILA's Zobrist hash; equal boards give equal hashes."""
+        """MILA's Zobrist hash of the board (units, dislodged units, centres, homes, per power)
+        as a string of digits: the same number as MILA's for the same board
+        (:mod:`~diplo.compat.mila.zobrist`)."""
         self._sync()
         doc = self._doc()
         kept = self.__dict__.get("_hash_kept")
         if not self._loaded and kept is not None and kept[0] is doc:
             return str(kept[1])  # the engine's board, hashed already
-        tables = self._tables
-        if not self._loaded and tables.plain_names:
-            text = board_json(doc, tables.sorted_powers)  # the engine's board: the map's names
-        else:
-            board = [
-                {p: sorted(doc[key][p]) for p in self._map.powers}
-                for key in ("units", "centers", "homes")
-            ]
-            text = json.dumps(board, sort_keys=True, separators=(",", ":"))
-        value = str(int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big"))
+        value = str(zobrist_of(self.map, doc))
         if not self._loaded:  # kept with the engine's board it describes (dropped with it)
             self._hash_kept = (doc, value)
         return value

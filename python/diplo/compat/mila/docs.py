@@ -9,7 +9,7 @@ from typing import Any
 from ...engine.codes import CodeState
 from .turn import Tables
 
-__all__ = ["board_doc", "board_json"]
+__all__ = ["board_doc"]
 
 
 def board_doc(
@@ -53,18 +53,3 @@ def board_doc(
         "builds": builds if builds is not None else {p: {"count": 0, "homes": []} for p in powers},
         "note": "",
     }
-
-
-def board_json(doc: dict[str, Any], powers: tuple[str, ...]) -> str:
-    """``json.dumps([{power: sorted(doc[key][power])} for key in ("units", "centers",
-    "homes")], sort_keys=True, separators=(",", ":"))`` for ``powers`` in sorted order, written
-    directly: for names JSON writes as they are (``Tables.plain_names``; the hash's text)."""
-    parts = []
-    for key in ("units", "centers", "homes"):
-        lists = doc[key]
-        items = []
-        for power in powers:
-            names = sorted(lists[power])
-            items.append(f'"{power}":["' + '","'.join(names) + '"]' if names else f'"{power}":[]')
-        parts.append("{" + ",".join(items) + "}")
-    return "[" + ",".join(parts) + "]"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ from .names import DRAW_AFTER_YEARS, STATE_KEYS, index_of, pairs, without_waives
 from .records import Record
 from .summaries import SUMMARY_SYSTEM_PROMPT, summary_prompt
 from .turn import Turn
+from .zobrist import zobrist_of
 
 __all__ = ["Histories"]
 
@@ -146,7 +148,15 @@ class Histories(GameBase):
             # The last phase's ruling was read from this game, which has now played on: the copy
             # made before it did holds that ruling still.
             records[-1].ruled = before
-        record = Record(turn.name, before, None, self.messages, voids=voids, ruled=core)
+        record = Record(
+            turn.name,
+            before,
+            None,
+            self.messages,
+            voids=voids,
+            ruled=core,
+            timestamp=time.time_ns() // 1000,
+        )
         record.pending = (orders, self._tables.powers)  # the orders' texts listed when asked for
         records.append(record)
         processed = self._phase_data(record)
@@ -247,10 +257,22 @@ class Histories(GameBase):
         """Phase name -> its messages (time stamp -> :class:`Message`)."""
         return History((r.name, r.messages) for r in self._records)
 
+    def _phase_state(self, record: Record) -> dict[str, Any]:
+        """A processed phase's state dictionary (a copy) as MILA's phase data hold it: the
+        board, when it was taken (``timestamp``) and its Zobrist hash (``zobrist_hash``)."""
+        state: dict[str, Any] = copy_tree(self._state_of(record))
+        if record.timestamp is None:
+            given = state.get("timestamp")
+            record.timestamp = given if type(given) is int else self.timestamp_created
+        if record.zobrist is None:
+            record.zobrist = str(zobrist_of(self.map, state))
+        state["timestamp"], state["zobrist_hash"] = record.timestamp, record.zobrist
+        return state
+
     def _phase_data(self, record: Record) -> GamePhaseData:
         def fill() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
             return (
-                copy_tree(self._state_of(record)),
+                self._phase_state(record),
                 {p: list(o) for p, o in without_waives(record.orders).items()},
                 {u: list(r) for u, r in self._results(record).items()},
             )

@@ -30,6 +30,10 @@ _PICKLED: Final = (
     "results",
     "state_doc",
     "voids",
+    # Since 2026-12: MILA's time stamp and Zobrist hash of the phase's state (a pickle of an
+    # earlier release has neither: both ``None``, worked out or given when asked for).
+    "timestamp",
+    "zobrist",
 )
 
 
@@ -57,6 +61,7 @@ class Record:
         extra: dict[str, Any] | None = None,
         voids: list[tuple[str, str]] | None = None,
         ruled: engine.EngineGame | None = None,
+        timestamp: int | None = None,
     ) -> None:
         self.name = name
         #: Units of adjustment orders kept but void (MILA labels them ``void``).
@@ -76,6 +81,10 @@ class Record:
         self.results = results
         self.state_doc = state_doc
         self.extra: dict[str, Any] = extra or {}
+        #: When the phase's state was taken (MILA's ``timestamp``, microseconds), and its
+        #: Zobrist hash once worked out.
+        self.timestamp: int | None = timestamp
+        self.zobrist: str | None = None
 
     @property
     def orders(self) -> dict[str, list[str]]:
@@ -134,7 +143,9 @@ class Record:
             _copy.deepcopy(self.extra) if self.extra else None,
             list(self.voids),
             self.ruled,
+            self.timestamp,
         )
+        made.zobrist = self.zobrist
         made.before = self.before
         made.dislodged = None if self.dislodged is None else dict(self.dislodged)
         return made
@@ -147,6 +158,8 @@ class Record:
         return tuple(getattr(self, name) for name in _PICKLED)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
+        if len(state) < len(_PICKLED):  # an earlier release's layout: the fields added since
+            state = (*state, *[None] * (len(_PICKLED) - len(state)))
         for name, value in zip(_PICKLED, state, strict=True):
             setattr(self, name, value)
         self.before = self.ruled = None

@@ -12,7 +12,6 @@ from typing import Any, Final
 from ...formats.mila import COMPLETED, MilaError, game_from_mila, position_to_mila
 from ...model.rules import Rules, RulesError
 from .._press import Message
-from .copies import copy_tree
 from .game import Game
 
 __all__ = [
@@ -82,9 +81,9 @@ def to_saved_game_format(
     game._sync()
     phases: list[dict[str, Any]] = []
     for record in game._records:
-        entry = {
+        entry: dict[str, Any] = {
             "name": record.name,
-            "state": copy_tree(game._state_of(record)),
+            "state": game._phase_state(record),
             "orders": {p: list(o) for p, o in record.orders.items()},
             "results": {u: list(r) for u, r in game._results(record).items()},
             "messages": [m.to_dict() for m in record.messages.values()],
@@ -96,8 +95,7 @@ def to_saved_game_format(
             entry.update(_copy.deepcopy(record.extra))
         phases.append(entry)
     current = game.get_state()
-    for key in ("timestamp", "zobrist_hash", "phase"):
-        current.pop(key, None)
+    current.pop("phase", None)  # the fork's key of get_state, not of a save
     pending = game.get_orders()
     last_extra = game._extra.get("__current_phase__", {})
     entry = {

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from weakref import WeakKeyDictionary
 
 from ...engine import mila as engine
@@ -15,9 +14,6 @@ from .._map import shut_locations
 from .names import mila_name
 
 __all__ = ["Tables", "Turn", "tables_of"]
-
-#: Printable ASCII but the quote and the backslash: written in JSON as it is.
-_PLAIN = re.compile(r"[ !#-\[\]-~]*")
 
 
 class Tables:
@@ -37,12 +33,6 @@ class Tables:
         self.unit_texts: tuple[tuple[str, ...], tuple[str, ...]] = (
             tuple(f"A {loc}" for loc in self.locations),
             tuple(f"F {loc}" for loc in self.locations),
-        )
-        self.sorted_powers: tuple[str, ...] = tuple(sorted(self.powers))
-        #: Whether every location and power name is written in JSON as it is (``"PAR"``),
-        #: so that :func:`~diplo.compat.mila.docs.board_json` may write the board.
-        self.plain_names: bool = all(
-            _PLAIN.fullmatch(name) for name in (*self.locations, *self.powers)
         )
         self.province_names: tuple[str, ...] = tuple(loc.split("/", 1)[0] for loc in self.locations)
 
