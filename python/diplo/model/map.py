@@ -14,16 +14,35 @@ from __future__ import annotations
 
 import json
 import re
-import reprlib
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, SupportsIndex
+from typing import Any, SupportsIndex
 
 from .calendar import Calendar, read_calendar
+from .map_schema import (
+    ABBR_RE,
+    COAST_RE,
+    FIRST_PHASE_RE,
+    KINDS,
+    POWER_KEYS,
+    POWER_RE,
+    PROVINCE_KEYS,
+    REQUIRED_KEYS,
+    TOP_KEYS,
+    UNIT_RE,
+    MapError,
+    Province,
+    ProvinceKind,
+    UnitType,
+    check_keys,
+    is_str,
+    require,
+    show,
+    str_list,
+)
 from .rules import DEFAULT_RULES, Rules, RulesError
 from .vocabulary import KEYWORDS
 
@@ -40,13 +59,7 @@ __all__ = [
     "standard_map",
 ]
 
-ProvinceKind = Literal["land", "coast", "sea"]
-UnitType = Literal["A", "F"]
 
-_KINDS: frozenset[str] = frozenset({"land", "coast", "sea"})
-_ABBR_RE = re.compile(r"[A-Z][A-Z0-9]*")
-_POWER_RE = re.compile(r"[A-Z][A-Z0-9_-]*")
-_FIRST_PHASE_RE = re.compile(r"[SF](?:0|[1-9][0-9]{0,3})M|W(?:0|[1-9][0-9]{0,3})A")
 #: A map file larger than this is refused before it is read (the largest variant is ~100 kB).
 MAX_MAP_BYTES = 16 * 1024 * 1024
 #: The maps shipped in the package (``diplo/data/NAME.json``), for ``map_named`` and ``--map``.
@@ -84,12 +97,8 @@ MAP_ALIASES: dict[str, str] = {
     "franceaustria": "france_austria",
     "italygermany": "germany_italy",
 }
-# A coast code: two letters (NC, SC, EC, WC) or, for a coast that is no compass point, a word of
-# up to eight (godip's vietnamwar: the Mekong's river coast, MEO/RIVER).
-_COAST_RE = re.compile(r"[A-Z]{2,8}")
 # A coast written by its code after the province: "meo/river", "MEO (river)".
 _COAST_CODE_RE = re.compile(r"^(?P<prov>.*?)\s*(?:/|\()\s*(?P<code>[a-z]{2,8})\s*\)?$")
-_UNIT_RE = re.compile(r"([AF]) (\S+)")
 
 # Coast written after the province: "STP/SC", "stp(sc)", "stp sc", "Spain north coast",
 # "St Petersburg (south coast)", "spa-n.c.". At least one separator is required so that a name
@@ -103,52 +112,6 @@ _COAST_PREFIX_RE = re.compile(
     r"^(?:the\s+)?(?P<dir>north|south|east|west)[\s-]*coast\s+of\s+(?P<prov>.+)$"
 )
 
-_REQUIRED_KEYS = frozenset({"name", "powers", "provinces", "army_edges", "fleet_edges"})
-#: ``army_one_way`` and ``fleet_one_way`` list edges a unit may cross in one direction only
-#: (``[from, to]``), as godip's northseawars has them.
-_TOP_KEYS = _REQUIRED_KEYS | {
-    "victory",
-    "first_phase",
-    "source",
-    "rules",
-    "army_one_way",
-    "fleet_one_way",
-    "calendar",
-    "start_armies",
-}
-_PROVINCE_KEYS = frozenset({"abbr", "name", "type", "center", "coasts", "aliases", "port"})
-#: ``centers``: the centres a power owns at the start when they are not its home centres
-#: (godip's empiresandcoalitions: Spain's home Portugal starts neutral).
-#: ``neutral``: the power is no player but the board's neutral units (godip's Neutral): they
-#: hold, are never ordered, are disbanded when dislodged, build and disband nothing by the count
-#: and win nothing; ``rebuild`` (neutral only): at each adjustment an army is raised in every
-#: vacant centre the neutral power owns (godip's westernworld901 and sengoku).
-#: ``dummy``: no player controls the power (MILA's ``DUMMY``, as known_world_901's
-#: NEUTRAL-STATE). The rulings treat it as any power (it owns and counts its centres, may be
-#: ordered, is in the draw: what MILA rules); ``diplo play`` gives it no orders and pictures
-#: and game summaries show it as neutral.
-_POWER_KEYS = frozenset({"adjective", "homes", "units", "centers", "neutral", "rebuild", "dummy"})
-
-
-class MapError(ValueError):
-    """A map file that fails its checks, or a name or location the map does not know."""
-
-
-@dataclass(frozen=True)
-class Province:
-    """One province. ``home`` is the power whose home centre it is (``None`` if nobody's)."""
-
-    abbr: str
-    name: str
-    kind: ProvinceKind
-    is_center: bool
-    home: str | None
-    coasts: tuple[str, ...]
-    aliases: tuple[str, ...]
-    #: A port: a coastal province whose fleet may convoy, as a fleet at sea does (MILA's
-    #: ``PORT``, ancmed's Baleares).
-    is_port: bool = False
-
 
 def _compact(text: str) -> str:
     """The key a name is looked up by: lower case, letters and digits only.
@@ -157,44 +120,6 @@ def _compact(text: str) -> str:
     "Mid-Atlantic" / "Mid Atlantic" the same key without listing every spelling as an alias.
     """
     return "".join(ch for ch in text.lower() if ch.isalnum())
-
-
-_REPR = reprlib.Repr()
-_REPR.maxstring = 40
-_REPR.maxother = 40
-_REPR.maxlist = _REPR.maxdict = 4
-_REPR.maxlevel = 2
-
-
-def _show(value: object) -> str:
-    """A short, bounded rendering of a bad value for an error message (never the whole input,
-    and safe on deeply nested data)."""
-    return _REPR.repr(value)
-
-
-def _is_str(value: object) -> bool:
-    return isinstance(value, str)
-
-
-def _require(cond: bool, message: str) -> None:
-    if not cond:
-        raise MapError(message)
-
-
-def _str_list(value: object, what: str) -> list[str]:
-    _require(
-        isinstance(value, list) and all(isinstance(v, str) for v in value),
-        f"{what} must be a list of strings, got {_show(value)}",
-    )
-    assert isinstance(value, list)
-    return [str(v) for v in value]
-
-
-def _check_keys(entry: Mapping[str, Any], allowed: frozenset[str], what: str) -> None:
-    # An unknown key is almost always a typo ("centre", "coast"); silently ignoring it would drop
-    # the data it was meant to carry.
-    unknown = sorted(str(k) for k in entry if k not in allowed)
-    _require(not unknown, f"{what}: unknown key(s) {', '.join(map(repr, unknown))}")
 
 
 class Map:
@@ -209,16 +134,14 @@ class Map:
     # ------------------------------------------------------------------ construction
 
     def __init__(self, data: Mapping[str, Any]) -> None:
-        _require(
-            isinstance(data, Mapping), f"map data must be an object, got {type(data).__name__}"
-        )
-        _check_keys(data, _TOP_KEYS, "map")
-        for key in sorted(_REQUIRED_KEYS):
-            _require(key in data, f"map: missing key {key!r}")
+        require(isinstance(data, Mapping), f"map data must be an object, got {type(data).__name__}")
+        check_keys(data, TOP_KEYS, "map")
+        for key in sorted(REQUIRED_KEYS):
+            require(key in data, f"map: missing key {key!r}")
         name = data["name"]
-        _require(
+        require(
             isinstance(name, str) and bool(name.strip()),
-            f"map: 'name' must be a string, got {_show(name)}",
+            f"map: 'name' must be a string, got {show(name)}",
         )
         self.name: str = name
 
@@ -280,20 +203,20 @@ class Map:
         n_centers = len(self.centers)
         # More than half the centres unless the map says otherwise (18 of 34 on the standard map).
         victory = data.get("victory", n_centers // 2 + 1)
-        _require(
+        require(
             isinstance(victory, int)
             and not isinstance(victory, bool)
             and 1 <= victory <= max(n_centers, 1),
             f"map: 'victory' must be a number of centres from 1 to {n_centers}, "
-            f"got {_show(victory)}",
+            f"got {show(victory)}",
         )
         first = data.get("first_phase", "S1901M")
-        _require(
-            isinstance(first, str) and _FIRST_PHASE_RE.fullmatch(first) is not None,
-            f"map: 'first_phase' must be a phase like 'S1901M', got {_show(first)}",
+        require(
+            isinstance(first, str) and FIRST_PHASE_RE.fullmatch(first) is not None,
+            f"map: 'first_phase' must be a phase like 'S1901M', got {show(first)}",
         )
         source = data.get("source")
-        _require(source is None or isinstance(source, str), "map: 'source' must be a string")
+        require(source is None or isinstance(source, str), "map: 'source' must be a string")
         try:
             rules = Rules.from_json(data.get("rules"), DEFAULT_RULES)
         except RulesError as exc:
@@ -303,8 +226,8 @@ class Map:
         except ValueError as exc:
             raise MapError(f"map: {exc}") from None
         start_armies = data.get("start_armies", False)
-        _require(isinstance(start_armies, bool), "map: 'start_armies' must be true or false")
-        _require(
+        require(isinstance(start_armies, bool), "map: 'start_armies' must be true or false")
+        require(
             not start_armies or first.startswith("W"),
             "map: 'start_armies' needs a first phase that is an adjustment (like W1900A)",
         )
@@ -391,55 +314,53 @@ class Map:
         return data
 
     def _read_provinces(self, raw: object) -> list[dict[str, Any]]:
-        _require(isinstance(raw, list) and bool(raw), "map: 'provinces' must be a non-empty list")
+        require(isinstance(raw, list) and bool(raw), "map: 'provinces' must be a non-empty list")
         assert isinstance(raw, list)
         seen: set[str] = set()
         entries: list[dict[str, Any]] = []
         for i, entry in enumerate(raw):
-            _require(
-                isinstance(entry, dict), f"province #{i}: must be an object, got {_show(entry)}"
-            )
+            require(isinstance(entry, dict), f"province #{i}: must be an object, got {show(entry)}")
             abbr = entry.get("abbr")
-            _require(
-                isinstance(abbr, str) and _ABBR_RE.fullmatch(abbr) is not None,
-                f"province #{i}: 'abbr' must be upper-case letters/digits, got {_show(abbr)}",
+            require(
+                isinstance(abbr, str) and ABBR_RE.fullmatch(abbr) is not None,
+                f"province #{i}: 'abbr' must be upper-case letters/digits, got {show(abbr)}",
             )
             assert isinstance(abbr, str)
             what = f"province {abbr}"
             # An order reads "A H S A PAR" word by word: a province named like an order keyword
             # (H, S, C, VIA, ...) could never be ordered unambiguously.
-            _require(
+            require(
                 abbr.lower() not in KEYWORDS,
                 f"{what}: the abbreviation is an order keyword ({abbr} would be read as one)",
             )
-            _check_keys(entry, _PROVINCE_KEYS, what)
-            _require(abbr not in seen, f"{what}: duplicate abbreviation")
+            check_keys(entry, PROVINCE_KEYS, what)
+            require(abbr not in seen, f"{what}: duplicate abbreviation")
             seen.add(abbr)
             pname = entry.get("name")
-            _require(
-                isinstance(pname, str) and bool(pname.strip()), f"{what}: bad name {_show(pname)}"
+            require(
+                isinstance(pname, str) and bool(pname.strip()), f"{what}: bad name {show(pname)}"
             )
             kind = entry.get("type")
-            _require(
-                _is_str(kind) and kind in _KINDS,
-                f"{what}: 'type' must be land, coast or sea, got {_show(kind)}",
+            require(
+                is_str(kind) and kind in KINDS,
+                f"{what}: 'type' must be land, coast or sea, got {show(kind)}",
             )
             center = entry.get("center", False)
-            _require(isinstance(center, bool), f"{what}: 'center' must be true or false")
-            coasts = _str_list(entry.get("coasts", []), f"{what}: 'coasts'")
+            require(isinstance(center, bool), f"{what}: 'center' must be true or false")
+            coasts = str_list(entry.get("coasts", []), f"{what}: 'coasts'")
             # Only a coastal province can have named coasts: a sea has no shore to split and an
             # inland province no shore at all.
-            _require(
+            require(
                 not coasts or kind == "coast",
                 f"{what}: coasts {coasts} declared on a {kind} province",
             )
             for c in coasts:
-                _require(_COAST_RE.fullmatch(c) is not None, f"{what}: bad coast code {c!r}")
-            _require(len(set(coasts)) == len(coasts), f"{what}: duplicate coast in {coasts}")
-            aliases = _str_list(entry.get("aliases", []), f"{what}: 'aliases'")
+                require(COAST_RE.fullmatch(c) is not None, f"{what}: bad coast code {c!r}")
+            require(len(set(coasts)) == len(coasts), f"{what}: duplicate coast in {coasts}")
+            aliases = str_list(entry.get("aliases", []), f"{what}: 'aliases'")
             port = entry.get("port", False)
-            _require(isinstance(port, bool), f"{what}: 'port' must be true or false")
-            _require(not port or kind == "coast", f"{what}: only a coastal province can be a port")
+            require(isinstance(port, bool), f"{what}: 'port' must be true or false")
+            require(not port or kind == "coast", f"{what}: only a coastal province can be a port")
             entries.append(
                 {
                     "abbr": abbr,
@@ -454,7 +375,7 @@ class Map:
         return entries
 
     def _read_powers(self, raw: object, provinces: list[dict[str, Any]]) -> None:
-        _require(isinstance(raw, dict) and bool(raw), "map: 'powers' must be a non-empty object")
+        require(isinstance(raw, dict) and bool(raw), "map: 'powers' must be a non-empty object")
         assert isinstance(raw, dict)
         by_abbr = {p["abbr"]: p for p in provinces}
         coast_locs = {f"{p['abbr']}/{c}": p for p in provinces for c in p["coasts"]}
@@ -470,79 +391,79 @@ class Map:
         rebuild: list[str] = []
         dummy: list[str] = []
         for power, entry in raw.items():
-            _require(
-                isinstance(power, str) and _POWER_RE.fullmatch(power) is not None,
-                f"power {_show(power)}: name must be upper-case letters, digits, '-' or '_'",
+            require(
+                isinstance(power, str) and POWER_RE.fullmatch(power) is not None,
+                f"power {show(power)}: name must be upper-case letters, digits, '-' or '_'",
             )
             what = f"power {power}"
-            _require(isinstance(entry, dict), f"{what}: must be an object")
-            _check_keys(entry, _POWER_KEYS, what)
+            require(isinstance(entry, dict), f"{what}: must be an object")
+            check_keys(entry, POWER_KEYS, what)
             adjective = entry.get("adjective")
-            _require(isinstance(adjective, str) and bool(adjective), f"{what}: bad adjective")
+            require(isinstance(adjective, str) and bool(adjective), f"{what}: bad adjective")
             assert isinstance(adjective, str)
             for flag, found in (("neutral", neutral), ("rebuild", rebuild), ("dummy", dummy)):
                 value = entry.get(flag, False)
-                _require(isinstance(value, bool), f"{what}: '{flag}' must be true or false")
+                require(isinstance(value, bool), f"{what}: '{flag}' must be true or false")
                 if value:
                     found.append(power)
-            _require(
+            require(
                 power in neutral or power not in rebuild,
                 f"{what}: 'rebuild' is for a neutral power only",
             )
-            _require(
+            require(
                 power not in neutral or power not in dummy,
                 f"{what}: a neutral power is no player's already: 'dummy' is for a power",
             )
-            _require(
+            require(
                 power not in neutral or not entry.get("homes"),
                 f"{what}: a neutral power has no home centres",
             )
-            power_homes = _str_list(entry.get("homes", []), f"{what}: 'homes'")
+            power_homes = str_list(entry.get("homes", []), f"{what}: 'homes'")
             for h in power_homes:
-                _require(h in by_abbr, f"{what}: home centre {h} is not a province")
-                _require(by_abbr[h]["center"], f"{what}: home centre {h} is not a supply centre")
-                _require(
+                require(h in by_abbr, f"{what}: home centre {h} is not a province")
+                require(by_abbr[h]["center"], f"{what}: home centre {h} is not a supply centre")
+                require(
                     h not in home_owner,
                     f"{what}: home centre {h} already belongs to {home_owner.get(h)}",
                 )
                 home_owner[h] = power
             power_owned = power_homes
             if "centers" in entry:
-                power_owned = _str_list(entry["centers"], f"{what}: 'centers'")
+                power_owned = str_list(entry["centers"], f"{what}: 'centers'")
             for c in power_owned:
-                _require(c in by_abbr, f"{what}: starting centre {c} is not a province")
-                _require(by_abbr[c]["center"], f"{what}: starting centre {c} is not a centre")
-                _require(
+                require(c in by_abbr, f"{what}: starting centre {c} is not a province")
+                require(by_abbr[c]["center"], f"{what}: starting centre {c} is not a centre")
+                require(
                     c not in owner_of,
                     f"{what}: starting centre {c} is already owned by {owner_of.get(c)}",
                 )
                 owner_of[c] = power
             power_units: list[tuple[UnitType, str]] = []
-            for text in _str_list(entry.get("units", []), f"{what}: 'units'"):
-                m = _UNIT_RE.fullmatch(text)
-                _require(m is not None, f"{what}: starting unit {text!r} is not like 'A PAR'")
+            for text in str_list(entry.get("units", []), f"{what}: 'units'"):
+                m = UNIT_RE.fullmatch(text)
+                require(m is not None, f"{what}: starting unit {text!r} is not like 'A PAR'")
                 assert m is not None
                 utype: UnitType = "A" if m.group(1) == "A" else "F"
                 loc = m.group(2)
                 prov = by_abbr.get(loc) or coast_locs.get(loc)
-                _require(prov is not None, f"{what}: starting unit {text!r} on unknown location")
+                require(prov is not None, f"{what}: starting unit {text!r} on unknown location")
                 assert prov is not None
                 if utype == "A":
-                    _require(
+                    require(
                         prov["kind"] != "sea" and loc in by_abbr,
                         f"{what}: starting unit {text!r}: an army must stand on a land province",
                     )
                 else:
-                    _require(
+                    require(
                         prov["kind"] != "land",
                         f"{what}: starting unit {text!r}: a fleet cannot stand inland",
                     )
-                    _require(
+                    require(
                         not (loc in by_abbr and prov["coasts"]),
                         f"{what}: starting unit {text!r}: a fleet in {loc} must name a coast",
                     )
                 abbr = prov["abbr"]
-                _require(
+                require(
                     abbr not in occupied,
                     f"{what}: starting unit {text!r}: {abbr} already holds a unit of "
                     f"{occupied.get(abbr)}",
@@ -561,19 +482,19 @@ class Map:
         #: The centres each power owns at the start: its homes unless the file says
         #: ``centers`` (a home may start neutral or another power's, a non-home owned).
         self.starting_centers: dict[str, tuple[str, ...]] = owned
-        #: The neutral powers (``"neutral": true``; see ``_POWER_KEYS``), in map order, and
+        #: The neutral powers (``"neutral": true``; see ``POWER_KEYS``), in map order, and
         #: those of them that rebuild their armies.
         self.neutral: frozenset[str] = frozenset(neutral)
         self.rebuilds: frozenset[str] = frozenset(rebuild)
         #: The powers no player controls but the rulings count as any power (``"dummy": true``;
-        #: see ``_POWER_KEYS``); :attr:`uncontrolled` adds the neutral ones, for display.
+        #: see ``POWER_KEYS``); :attr:`uncontrolled` adds the neutral ones, for display.
         self.dummies: frozenset[str] = frozenset(dummy)
         #: The powers no player controls, neutral or dummy: shown as neutral, never ordered by
         #: ``diplo play``'s random players.
         self.uncontrolled: frozenset[str] = self.neutral | self.dummies
         #: The powers that play: every power but the neutral ones.
         self.players: tuple[str, ...] = tuple(p for p in powers if p not in self.neutral)
-        _require(len(neutral) < len(powers), "map: every power is neutral: a game needs a player")
+        require(len(neutral) < len(powers), "map: every power is neutral: a game needs a player")
         self.starting_units: dict[str, tuple[tuple[UnitType, str], ...]] = units
         self.provinces: dict[str, Province] = {
             p["abbr"]: Province(
@@ -600,21 +521,21 @@ class Map:
         seen_of: dict[str, set[frozenset[str]]] = {"army": set(), "fleet": set()}
 
         def pairs(raw: object, key: str) -> list[tuple[str, str]]:
-            _require(isinstance(raw, list), f"map: {key!r} must be a list")
+            require(isinstance(raw, list), f"map: {key!r} must be a list")
             assert isinstance(raw, list)
             out: list[tuple[str, str]] = []
             seen = seen_of[key.split("_")[0]]
             for edge in raw:
-                _require(
+                require(
                     isinstance(edge, list)
                     and len(edge) == 2
                     and all(isinstance(x, str) for x in edge),
-                    f"{key}: edge {_show(edge)} must be a pair of names",
+                    f"{key}: edge {show(edge)} must be a pair of names",
                 )
                 a, b = str(edge[0]), str(edge[1])
-                _require(a != b, f"{key}: self-loop edge {a}-{b}")
+                require(a != b, f"{key}: self-loop edge {a}-{b}")
                 pair = frozenset((a, b))
-                _require(pair not in seen, f"{key}: duplicate edge {a}-{b}")
+                require(pair not in seen, f"{key}: duplicate edge {a}-{b}")
                 seen.add(pair)
                 out.append((a, b))
             return out
@@ -625,12 +546,12 @@ class Map:
         for a, b, two_way in army_edges:
             key = "army_edges" if two_way else "army_one_way"
             for x in (a, b):
-                _require(
+                require(
                     x in provinces,
                     f"{key}: unknown province {x} in edge {a}-{b}"
                     + (" (army edges join provinces, not coasts)" if x in coast_locs else ""),
                 )
-                _require(provinces[x].kind != "sea", f"{key}: edge {a}-{b} touches the sea {x}")
+                require(provinces[x].kind != "sea", f"{key}: edge {a}-{b} touches the sea {x}")
             army[a].add(b)
             if two_way:
                 army[b].add(a)
@@ -643,17 +564,17 @@ class Map:
             key = "fleet_edges" if two_way else "fleet_one_way"
             for x in (a, b):
                 prov = coast_locs.get(x, x)
-                _require(prov in provinces, f"{key}: unknown location {x} in edge {a}-{b}")
+                require(prov in provinces, f"{key}: unknown location {x} in edge {a}-{b}")
                 kind = provinces[prov].kind
-                _require(kind != "land", f"{key}: edge {a}-{b} touches the inland province {x}")
+                require(kind != "land", f"{key}: edge {a}-{b} touches the inland province {x}")
                 # A fleet is never on a bare split-coast province, so an edge there would let the
                 # engine move fleets along a shore that does not exist.
-                _require(
+                require(
                     not (x == prov and provinces[prov].coasts),
                     f"{key}: edge {a}-{b} names {x} without a coast "
                     f"(use one of {', '.join(f'{x}/{c}' for c in provinces[prov].coasts)})",
                 )
-            _require(
+            require(
                 coast_locs.get(a, a) != coast_locs.get(b, b),
                 f"{key}: edge {a}-{b} joins two coasts of the same province",
             )
@@ -738,13 +659,13 @@ class Map:
         for a, p in self.provinces.items():
             for text in (a, p.name, *p.aliases):
                 key = _compact(text)
-                _require(bool(key), f"province {a}: name or alias {text!r} has no letters")
-                _require(
+                require(bool(key), f"province {a}: name or alias {text!r} has no letters")
+                require(
                     key not in KEYWORDS,
                     f"province {a}: name or alias {text!r} is an order keyword",
                 )
                 other = names.get(key)
-                _require(
+                require(
                     other is None or other == a,
                     f"province {a}: name or alias {text!r} also names province {other}",
                 )
@@ -972,6 +893,5 @@ def map_named(name: object, maps: Mapping[str, Map] | None = None) -> Map:
     if isinstance(name, str) and MAP_ALIASES.get(name, name) in SHIPPED_MAPS:
         return shipped_map(MAP_ALIASES.get(name, name))
     raise MapError(
-        f"unknown map {_show(name)} (shipped maps: {', '.join(SHIPPED_MAPS)}; "
-        "pass others in 'maps')"
+        f"unknown map {show(name)} (shipped maps: {', '.join(SHIPPED_MAPS)}; pass others in 'maps')"
     )
