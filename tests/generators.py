@@ -257,6 +257,7 @@ def random_adjustment_position(
     if any_rules:
         rules = Rules(
             civil_disorder=rng.choice(("owned", "home")),
+            disorder_tie=rng.choice(("name", "abbreviation")),
             build_sites=rng.choice(("home", "any", "any_home")),
         )
     return base.with_changes(phase=Phase.parse("W1904A"), centers=centers, rules=rules)

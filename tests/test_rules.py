@@ -346,7 +346,7 @@ MOVEMENT_OPTIONS = {
     "adjacent_convoy": ("intent", "explicit", "opposite"),
     "convoy_disruption": ("all", "any"),
     "paradox": ("szykman", "1971", "1982", "2000"),
-    "convoy_fallback": ("none", "land"),
+    "convoy_fallback": ("none", "land", "via"),
     "support_coast": ("match", "any"),
     "own_support": ("never", "convoyed"),
     "head_to_head_own_support": ("counts", "void"),

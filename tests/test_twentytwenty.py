@@ -245,7 +245,7 @@ def test_the_state_bytes_keep_the_options() -> None:
     # civil_disorder (1: home) at byte 22, build_sites (2: any_home) at 23, victory_margin_year + 1
     # at 33-36.
     assert (
-        data[3] == 3 and data[22:24] == b"\x01\x02" and data[33:37] == (2021).to_bytes(4, "little")
+        data[3] == 4 and data[22:24] == b"\x01\x02" and data[33:37] == (2021).to_bytes(4, "little")
     )
     alone = _core.CodeGame.from_state_bytes(table, data)
     alone.process()

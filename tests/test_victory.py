@@ -122,9 +122,16 @@ def test_victory_lead_is_read_and_written_everywhere() -> None:
     assert all(not Rules(edition=e).victory_lead for e in EDITIONS if e != "godip")  # type: ignore[arg-type]
     godip = Rules(edition="godip")
     assert godip.victory_lead is True
-    # godip's edition departs from today's rulings in the victory and the civil-disorder distance.
+    # godip's edition departs from today's rulings in the victory, the civil-disorder distance
+    # and its tie-break, and the land route of an unrouted "via convoy".
     assert godip.civil_disorder == "home"
-    today = {"edition": "2023", "victory_lead": False, "civil_disorder": "owned"}
+    today = {
+        "edition": "2023",
+        "victory_lead": False,
+        "civil_disorder": "owned",
+        "disorder_tie": "name",
+        "convoy_fallback": "none",
+    }
     assert Rules(**{**godip.to_json(), **today}) == DEFAULT_RULES
     assert Rules.from_json(json.loads(json.dumps(LEAD.to_json()))) == LEAD
     assert Rules.parse("victory_lead=true,victory_centers=10") == LEAD
@@ -180,7 +187,9 @@ def test_the_state_bytes_keep_victory_lead() -> None:
         _core.CodeGame.from_state_bytes(table, data, COUNT.to_json())
     # Version 1 (before victory_lead; its byte sits after the year limit, at 32, and version 3's
     # victory_margin_year after it, at 33-36) reads as the rulebook's victory.
-    assert data[3] == 3 and data[32] == 1 and data[33:37] == bytes(4)
+    assert data[3] == 4 and data[32] == 1 and data[33:37] == bytes(4)
+    v3 = data[:3] + b"\x03" + data[4:]
+    assert _core.CodeGame.from_state_bytes(table, v3, LEAD.to_json()).state_bytes() == data
     v2 = data[:3] + b"\x02" + data[4:33] + data[37:]
     assert _core.CodeGame.from_state_bytes(table, v2, LEAD.to_json()).state_bytes() == data
     old = data[:3] + b"\x01" + data[4:32] + data[37:]

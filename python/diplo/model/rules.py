@@ -15,6 +15,12 @@ power
   every border to the nearest supply centre the power *owns* (``"owned"``, the 2023 rulebook,
   DATC 4.D.8 and 6.J.11) or to the nearest of its *home* centres (``"home"``, the older
   rulebooks, as DATC 6.J.11 describes).
+* ``disorder_tie`` -- the same function: of the units as far as each other, fleets go before
+  armies (DATC 6.J.7), then in the alphabetical order of their provinces' English names
+  (``"name"``, DATC 6.J.4 and 6.J.6) or of the abbreviations the map gives their locations,
+  compared letter by letter in lower case (``"abbreviation"``: godip's ``phase/phase.go``,
+  ``remoteUnitSlice.Less``, orders them by its province ids, which are the abbreviations of the
+  maps imported from godip).
 * ``build_sites`` -- :func:`diplo.reference.adjustments.build_sites`: a power builds in its vacant,
 owned
   home centres (``"home"``), in any vacant centre it owns (``"any"``, the "build anywhere"
@@ -71,9 +77,13 @@ that is vacant, a standoff's included; the rulebook, ``"vacant"``: only to a vac
 standoff left empty, DATC 6.H.6) and ``waive="free"`` (a waive never uses up a build).
 
 ``edition="godip"`` is today's rulings but where godip (the judge behind Diplicity) departs from
-them: ``victory_lead=True`` (``variants/common/common.go``, ``SCCountWinner``) and
+them: ``victory_lead=True`` (``variants/common/common.go``, ``SCCountWinner``),
 ``civil_disorder="home"`` (``phase/phase.go``, ``SortedUnits``: the units farthest from the
-nation's home centres go first; twentytwenty's recorded games tell the two rules apart).
+nation's home centres go first; twentytwenty's recorded games tell the two rules apart),
+``disorder_tie="abbreviation"`` (the same sort's tie-break, by godip's province ids) and
+``convoy_fallback="via"`` (``orders/convoy.go``, ``MustConvoy``: an army ordered "via convoy" to a
+neighbouring province whose convoy orders form no route moves overland, as DATC v2.4's 6.G.8
+preferred; one convoyed by its own fleet's order never falls back).
 """
 
 from __future__ import annotations
@@ -93,6 +103,7 @@ __all__ = [
     "ConvoyDisruption",
     "ConvoyFallback",
     "ConvoyedAttackFrom",
+    "DisorderTie",
     "Edition",
     "HeadToHeadOwnSupport",
     "OwnSupport",
@@ -105,12 +116,13 @@ __all__ = [
 ]
 
 CivilDisorder: TypeAlias = Literal["owned", "home"]
+DisorderTie: TypeAlias = Literal["name", "abbreviation"]
 BuildSites: TypeAlias = Literal["home", "any", "any_home"]
 Edition: TypeAlias = Literal["1971", "1982", "2000", "2023", "dptg", "mila", "godip"]
 AdjacentConvoy: TypeAlias = Literal["intent", "explicit", "opposite"]
 ConvoyDisruption: TypeAlias = Literal["all", "any"]
 Paradox: TypeAlias = Literal["szykman", "1971", "1982", "2000"]
-ConvoyFallback: TypeAlias = Literal["none", "land"]
+ConvoyFallback: TypeAlias = Literal["none", "land", "via"]
 SupportCoast: TypeAlias = Literal["match", "any"]
 OwnSupport: TypeAlias = Literal["never", "convoyed"]
 HeadToHeadOwnSupport: TypeAlias = Literal["counts", "void"]
@@ -130,7 +142,7 @@ _TODAY_NOT_MILA = {
     "waive": "uses_build",
 }
 #: The rulebook's victory: the count alone wins; only the ``godip`` edition also asks for the lead.
-_NO_LEAD: Mapping[str, str | bool] = {"victory_lead": False}
+_NO_LEAD: Mapping[str, str | bool] = {"victory_lead": False, "disorder_tie": "name"}
 _MILA = {
     "convoy_fallback": "land",
     "support_coast": "any",
@@ -207,15 +219,20 @@ EDITIONS: Mapping[str, Mapping[str, str | bool]] = {
     # godip's rulings (the judge behind Diplicity) where they depart from today's: a solo needs
     # the victory count and more centres than any other power (variants/common/common.go,
     # SCCountWinner); civil disorder disbands by distance from the home centres (4.D.8, the
-    # older rulebooks: phase/phase.go, SortedUnits measures to the nation's home centres);
-    # today's otherwise.
+    # older rulebooks: phase/phase.go, SortedUnits measures to the nation's home centres) and
+    # breaks a tie by province id (remoteUnitSlice.Less); an army ordered "via convoy" to a
+    # neighbour whose convoy orders form no route moves overland (orders/convoy.go, MustConvoy:
+    # DATC v2.4's 6.G.8); today's otherwise (docs/rules-and-variants.md lists what is not
+    # modelled).
     "godip": {
         "adjacent_convoy": "intent",
         "convoy_disruption": "all",
         "paradox": "szykman",
         "civil_disorder": "home",
         **_TODAY_NOT_MILA,
+        "convoy_fallback": "via",
         "victory_lead": True,
+        "disorder_tie": "abbreviation",
     },
 }
 _CHOICES: Mapping[str, tuple[str, ...]] = {
@@ -225,7 +242,8 @@ _CHOICES: Mapping[str, tuple[str, ...]] = {
     "adjacent_convoy": ("intent", "explicit", "opposite"),
     "convoy_disruption": ("all", "any"),
     "paradox": ("szykman", "1971", "1982", "2000"),
-    "convoy_fallback": ("none", "land"),
+    "convoy_fallback": ("none", "land", "via"),
+    "disorder_tie": ("name", "abbreviation"),
     "support_coast": ("match", "any"),
     "own_support": ("never", "convoyed"),
     "head_to_head_own_support": ("counts", "void"),
@@ -240,6 +258,7 @@ _BUILD_SITES = _CHOICES["build_sites"]
 _KEYS = (
     "edition",
     "civil_disorder",
+    "disorder_tie",
     "build_sites",
     "victory_centers",
     "victory_lead",
@@ -298,6 +317,7 @@ class Rules:
     convoyed_attack_from: ConvoyedAttackFrom = _FROM_EDITION
     retreat_after_convoy: RetreatAfterConvoy = _FROM_EDITION
     waive: Waive = _FROM_EDITION
+    disorder_tie: DisorderTie = _FROM_EDITION
 
     def __post_init__(self) -> None:
         if self.edition not in EDITIONS:

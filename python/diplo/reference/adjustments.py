@@ -18,7 +18,8 @@ existing unit of the power). What is left is counting:
   farthest from the nearest supply centre the power *owns* go first, distance counted over every
   border whatever the unit type; on equal distance fleets before armies, then the alphabetical
   order of the provinces' English names. Under the older rulebooks (``civil_disorder="home"``)
-  the distance is to the nearest *home* centre instead (DATC 6.J.11).
+  the distance is to the nearest *home* centre instead (DATC 6.J.11); under godip's tie-break
+  (``disorder_tie="abbreviation"``) equal units go by their provinces' abbreviations.
 
 This module is the one home of the build allowance in Python: :func:`centre_surplus`,
 :func:`build_sites` and :func:`adjustment_counts` are what validation, legal orders, the phase
@@ -35,6 +36,7 @@ from ..model.map import Map
 from ..model.orders import AdjustmentOrder, Build, Disband, Unit, Waive, format_order
 from ..model.outcome import Outcome, RulingFacts, explain_ruling
 from ..model.position import Piece, Position
+from ..model.rules import DisorderTie
 from ..model.wording import power_name
 
 __all__ = [
@@ -109,7 +111,9 @@ def adjustment_counts(position: Position) -> dict[str, int]:
 # --------------------------------------------------------------------------- civil disorder
 
 
-def _disorder_key(game_map: Map, dist: dict[str, int], unreachable: int) -> _KeyFn:
+def _disorder_key(
+    game_map: Map, dist: dict[str, int], unreachable: int, tie: DisorderTie
+) -> _KeyFn:
     provinces = game_map.provinces
 
     def key(piece: Piece) -> tuple[int, int, str, str]:
@@ -117,12 +121,10 @@ def _disorder_key(game_map: Map, dist: dict[str, int], unreachable: int) -> _Key
         # DATC 4.D.8 (2023 rules): greatest distance first; DATC 6.J.7: on equal distance fleets
         # before armies; DATC 6.J.4 / 6.J.6: then alphabetical by the English name (the
         # abbreviation only breaks a tie between identical names, which a checked map cannot have).
-        return (
-            -dist.get(prov, unreachable),
-            0 if piece.type == "F" else 1,
-            provinces[prov].name.casefold(),
-            prov,
-        )
+        # godip (disorder_tie="abbreviation"): by its province id, the location's abbreviation in
+        # lower case compared character by character; one unit per province, so its province's.
+        name = provinces[prov].name.casefold() if tie == "name" else prov.lower()
+        return (-dist.get(prov, unreachable), 0 if piece.type == "F" else 1, name, prov)
 
     return key
 
@@ -141,7 +143,8 @@ def civil_disorder_disbands(
 
     A power that owns no centre loses all its units (its count is minus its unit count anyway);
     with no distance to compare they go in the same tie order: fleets first, then alphabetically
-    by the English name of the province. A unit with no route to any owned centre (impossible on
+    by the English name of the province (under ``disorder_tie="abbreviation"``, godip's, by the
+    province's abbreviation in lower case). A unit with no route to any owned centre (impossible on
     the standard map) counts as infinitely far.
     """
     if count <= 0:
@@ -151,7 +154,7 @@ def civil_disorder_disbands(
     sources = _disorder_sources(position, power)
     dist = game_map.distances(sources) if sources else {}
     unreachable = len(game_map.provinces) + 1
-    candidates.sort(key=_disorder_key(game_map, dist, unreachable))
+    candidates.sort(key=_disorder_key(game_map, dist, unreachable, position.rules.disorder_tie))
     return candidates[:count]
 
 

@@ -98,7 +98,7 @@ class _MovementResolver:
                 key = (order.army.province, order.dest)
                 self._convoying_powers.setdefault(key, set()).add(units[prov].power)
         self.convoyed = {o: self._is_convoyed(o) for o in self.moves}
-        if rules.convoy_fallback == "land":
+        if rules.convoy_fallback != "none":
             for origin in self.moves:
                 if self.convoyed[origin] and self._falls_back(origin):
                     self.convoyed[origin] = False
@@ -186,10 +186,17 @@ class _MovementResolver:
     def _falls_back(self, origin: str) -> bool:
         """MILA's fallback: an army with convoy intent to a neighbouring province goes
         overland when the convoy orders given for it form no route (or when a first resolution
-        found its convoy disrupted: ``self.overland``)."""
+        found its convoy disrupted: ``self.overland``). godip's (``convoy_fallback="via"``,
+        its ``MustConvoy``): only an army ordered "via convoy" whose convoy orders form no route;
+        one convoyed by the order of a fleet of its own power goes by convoy whatever the other
+        fleets were ordered to do."""
         dest = self.moves[origin]
         if dest not in self.map.army_neighbours(origin):
             return False
+        if self.rules.convoy_fallback == "via":
+            order = self.orders[origin]
+            if not (isinstance(order, Move) and order.via):
+                return False
         if origin in self.overland:
             return True
         fleets = {

@@ -156,6 +156,9 @@ pub struct GameMap<M: Mask> {
     /// Per power, its home centres.
     pub homes: Vec<M>,
     pub name_rank: Vec<u16>,
+    /// Per province, its rank in the order of abbreviations in lower case (godip's province ids):
+    /// the last tie-break of the civil-disorder rule under `disorder_tie="abbreviation"`.
+    pub abbr_rank: Vec<u16>,
     /// Centres a power needs to win alone (see `MapSpec::victory`).
     pub victory: u32,
     /// Location index by name (`STP/NC`), for reading orders given as objects.
@@ -382,7 +385,16 @@ impl<M: Mask> GameMap<M> {
         if n_powers > 0 && neutral.iter().all(|&n| n) {
             return Err(EngineError::invalid("neutral: every power is neutral"));
         }
+        let mut by_abbr: Vec<(String, usize)> = (0..p)
+            .map(|q| (spec.locations[q].to_lowercase(), q))
+            .collect();
+        by_abbr.sort_unstable();
+        let mut abbr_rank = vec![0u16; p];
+        for (rank, (_, q)) in by_abbr.into_iter().enumerate() {
+            abbr_rank[q] = rank as u16;
+        }
         Ok(GameMap {
+            abbr_rank,
             victory,
             loc_index,
             neutral,

@@ -11,7 +11,7 @@
 use super::error::EngineError;
 use super::game_map::{Bits, GameMap, Mask};
 use super::state::State;
-use crate::resolver::{AdjacentConvoy, ConvoyDisruption, Paradox, Rulings};
+use crate::resolver::{AdjacentConvoy, ConvoyDisruption, ConvoyFallback, Paradox, Rulings};
 
 /// A rulebook edition (DATC v3.0 chapter 4): a name for the choices [`Rules::set_edition`] makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -27,8 +27,9 @@ pub enum Edition {
     /// MILA's rulings (`diplomacy` 1.1.2) where they depart from the DATC: today's otherwise.
     Mila,
     /// godip's rulings (the judge behind Diplicity) where they depart from today's: the victory,
-    /// which needs the lead as well (`victory_lead`), and the civil-disorder distance, to the
-    /// home centres.
+    /// which needs the lead as well (`victory_lead`), the civil-disorder distance, to the home
+    /// centres, and its tie-break, by province id (`disorder_tie`), and the land route of an
+    /// army ordered "via convoy" whose convoy orders form no route (`convoy_fallback="via"`).
     Godip,
 }
 
@@ -40,6 +41,18 @@ pub enum CivilDisorder {
     OwnedCentres,
     /// The nearest home centre of the power (the older rulebooks, DATC 6.J.11).
     HomeCentres,
+}
+
+/// Which of two units as far from the centres civil disorder goes first, after fleets before
+/// armies (DATC 6.J.7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DisorderTie {
+    /// The alphabetical order of the provinces' English names (DATC 6.J.4, 6.J.6).
+    #[default]
+    Name,
+    /// The order of the provinces' abbreviations in lower case, character by character
+    /// (godip's `remoteUnitSlice.Less`, by its province ids).
+    Abbreviation,
 }
 
 /// Where a power may build.
@@ -59,6 +72,7 @@ pub enum BuildSites {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rules {
     pub civil_disorder: CivilDisorder,
+    pub disorder_tie: DisorderTie,
     pub build_sites: BuildSites,
     /// Centres needed to win alone; `None`: the map's count.
     pub victory_centers: Option<u32>,
@@ -128,9 +142,10 @@ impl Rules {
             }
             ("convoy_fallback", RuleValue::Name(v)) => {
                 self.resolver.convoy_fallback = match v {
-                    "none" => false,
-                    "land" => true,
-                    _ => return bad("convoy_fallback", "none land"),
+                    "none" => ConvoyFallback::Never,
+                    "land" => ConvoyFallback::Land,
+                    "via" => ConvoyFallback::Via,
+                    _ => return bad("convoy_fallback", "none land via"),
                 }
             }
             ("support_coast", RuleValue::Name(v)) => {
@@ -195,6 +210,13 @@ impl Rules {
                     }
                 }
             }
+            ("disorder_tie", RuleValue::Name(v)) => {
+                self.disorder_tie = match v {
+                    "name" => DisorderTie::Name,
+                    "abbreviation" => DisorderTie::Abbreviation,
+                    _ => return bad("disorder_tie", "name abbreviation"),
+                }
+            }
             ("build_sites", RuleValue::Name(v)) => {
                 self.build_sites = match v {
                     "home" => BuildSites::HomeCentres,
@@ -250,8 +272,8 @@ impl Rules {
             Edition::Dptg => (Explicit, AllRoutes, Paradox::Szykman, OwnedCentres),
             // MILA disbands in civil disorder by distance from the home centres.
             Edition::Mila => (Intent, AllRoutes, Paradox::Szykman, HomeCentres),
-            // godip moves as today's rulings; its civil disorder measures to the home centres
-            // (phase/phase.go, SortedUnits).
+            // godip moves as today's rulings (but for its fallback, below); its civil disorder
+            // measures to the home centres (phase/phase.go, SortedUnits).
             Edition::Godip => (Intent, AllRoutes, Paradox::Szykman, HomeCentres),
         };
         // MILA's departures from the DATC (`docs/mila-compat.md`), on only in its edition.
@@ -262,8 +284,13 @@ impl Rules {
             convoy_disruption,
             paradox,
             // 4.A.3: 1971 takes no disrupted "unwanted" convoy to a neighbour (6.G.4); MILA
-            // falls back to the land route as well.
-            convoy_fallback: mila || edition == Edition::E1971,
+            // falls back to the land route as well; godip only for "via convoy" with no route
+            // (orders/convoy.go, MustConvoy).
+            convoy_fallback: match edition {
+                Edition::Mila | Edition::E1971 => ConvoyFallback::Land,
+                Edition::Godip => ConvoyFallback::Via,
+                _ => ConvoyFallback::Never,
+            },
             support_coast_ignored: mila,
             own_support_of_convoyed: mila,
             head_to_head_own_support_void: mila,
@@ -274,6 +301,12 @@ impl Rules {
         self.civil_disorder = civil_disorder;
         // godip's `SCCountWinner` (variants/common/common.go): no solo on a tie at the top.
         self.victory_lead = edition == Edition::Godip;
+        // godip's civil-disorder tie-break: by province id (phase/phase.go, remoteUnitSlice).
+        self.disorder_tie = if edition == Edition::Godip {
+            DisorderTie::Abbreviation
+        } else {
+            DisorderTie::Name
+        };
     }
 
     /// Reads the names `diplo.rules.Rules` uses (`"owned"`/`"home"`, `"home"`/`"any"`).
@@ -416,13 +449,14 @@ mod tests {
         assert_eq!(r.resolver.adjacent_convoy, AdjacentConvoy::Opposite);
         assert_eq!(r.resolver.convoy_disruption, ConvoyDisruption::AnyRoute);
         assert_eq!(r.resolver.paradox, Paradox::Rule1971);
-        assert!(r.resolver.convoy_fallback && !r.waive_free);
+        assert!(r.resolver.convoy_fallback == ConvoyFallback::Land && !r.waive_free);
         r.set("paradox", RuleValue::Name("szykman")).unwrap();
         assert_eq!(r.resolver.paradox, Paradox::Szykman);
         r.set("edition", RuleValue::Name("2023")).unwrap();
         assert_eq!(r, Rules::default());
         r.set("edition", RuleValue::Name("mila")).unwrap();
-        assert!(r.waive_free && r.resolver.convoy_fallback && r.resolver.attack_from_sea);
+        assert!(r.waive_free && r.resolver.convoy_fallback == ConvoyFallback::Land);
+        assert!(r.resolver.attack_from_sea);
         assert!(r.resolver.retreat_any_after_convoy);
         r.set("retreat_after_convoy", RuleValue::Name("vacant"))
             .unwrap();
@@ -435,15 +469,26 @@ mod tests {
         r.set("edition", RuleValue::Name("godip")).unwrap();
         assert!(r.victory_lead && !r.waive_free);
         assert_eq!(r.civil_disorder, CivilDisorder::HomeCentres);
+        assert_eq!(r.disorder_tie, DisorderTie::Abbreviation);
+        assert_eq!(r.resolver.convoy_fallback, ConvoyFallback::Via);
         assert_eq!(
             Rules {
                 edition: Edition::E2023,
                 victory_lead: false,
                 civil_disorder: CivilDisorder::OwnedCentres,
+                disorder_tie: DisorderTie::Name,
+                resolver: Rulings {
+                    convoy_fallback: ConvoyFallback::Never,
+                    ..r.resolver
+                },
                 ..r
             },
             Rules::default()
         );
+        r.set("disorder_tie", RuleValue::Name("name")).unwrap();
+        assert_eq!(r.disorder_tie, DisorderTie::Name);
+        assert!(r.set("disorder_tie", RuleValue::Name("id")).is_err());
+        assert!(r.set("convoy_fallback", RuleValue::Name("sea")).is_err());
         r.set("edition", RuleValue::Name("mila")).unwrap();
         assert!(!r.victory_lead);
         r.set("victory_lead", RuleValue::Flag(true)).unwrap();

@@ -1,18 +1,20 @@
 //! Search support: a game's compact, versioned state (what `pickle` and `copy.deepcopy` carry)
 //! and many candidate order sets played from one position.
 //!
-//! # The state's bytes (version 3)
+//! # The state's bytes (version 4)
 //!
 //! Little-endian throughout; the map itself is not in it (the caller names the map; the counts
 //! below must match it):
 //!
 //! ```text
-//! "DGS" 3                  magic and version
+//! "DGS" 4                  magic and version
 //! u16 locations, u16 provinces, u16 powers
 //! u32 year, u8 season, u8 kind
 //! u32 max_year (0: none)   u8 over   u8 winner (255: none)
 //! u8 civil_disorder, u8 build_sites, u32 victory_centers (0: none), u32 year_limit + 1 (0: none)
-//!                          (build_sites: 0 home, 1 any, 2 any_home from version 3)
+//!                          (build_sites: 0 home, 1 any, 2 any_home from version 3;
+//!                          civil_disorder: bit 0 home, bit 1 disorder_tie="abbreviation",
+//!                          from version 4)
 //! u8 victory_lead          (from version 2; version 1 has none and reads as 0)
 //! u32 victory_margin_year + 1 (0: none; from version 3, older versions read as none)
 //! u32 n, n x (u8 power, u8 fleet, u16 loc)              units
@@ -31,14 +33,15 @@ use super::encode::{self, kind, Code};
 use super::error::EngineError;
 use super::game_map::{Bits, GameMap, Mask, NO_POWER};
 use super::phases::{result, solo_winner, Game};
-use super::rules::{BuildSites, CivilDisorder, Rules};
+use super::rules::{BuildSites, CivilDisorder, DisorderTie, Rules};
 use super::state::{RawUnit, State, ADJUSTMENTS};
 
 /// The first bytes of a state, then its version.
 const MAGIC: &[u8; 3] = b"DGS";
-pub const STATE_VERSION: u8 = 3;
+pub const STATE_VERSION: u8 = 4;
 /// The oldest version read (version 1 has no `victory_lead`: the rulebook's victory; versions 1
-/// and 2 have no `build_sites="any_home"` and no `victory_margin_year`).
+/// and 2 have no `build_sites="any_home"` and no `victory_margin_year`; versions 1 to 3 have no
+/// `disorder_tie`, which they read as `"name"`).
 const OLDEST_VERSION: u8 = 1;
 /// The most codes (pending orders, results) a state may hold: far more than any phase has.
 const MAX_CODES: u32 = 1 << 16;
@@ -80,7 +83,8 @@ pub fn state_bytes<M: Mask>(game: &Game<M>) -> Vec<u8> {
     w.u8(game.over as u8);
     w.u8(game.winner.unwrap_or(NO_POWER));
     let r = st.rules;
-    w.u8(matches!(r.civil_disorder, CivilDisorder::HomeCentres) as u8);
+    w.u8(matches!(r.civil_disorder, CivilDisorder::HomeCentres) as u8
+        | (matches!(r.disorder_tie, DisorderTie::Abbreviation) as u8) << 1);
     w.u8(match r.build_sites {
         BuildSites::HomeCentres => 0,
         BuildSites::AnyOwnedCentre => 1,
@@ -202,7 +206,7 @@ pub fn game_from_bytes<M: Mask>(
 }
 
 /// [`game_from_bytes`] under `given` rules when they are known (the bytes keep only the options
-/// of the adjustment phase and the game's end: `civil_disorder`, `build_sites`,
+/// of the adjustment phase and the game's end: `civil_disorder`, `disorder_tie`, `build_sites`,
 /// `victory_centers`, `victory_lead`, `victory_margin_year` and `year_limit`; an edition and the
 /// movement options ride beside them, as `diplo.engine.codes.CodeGame` pickles them). The given
 /// rules must agree with those six.
@@ -259,11 +263,13 @@ pub fn game_from_bytes_under<M: Mask>(
             )))
         }
     };
-    let civil = if r.flag("civil_disorder")? {
-        "home"
-    } else {
-        "owned"
-    };
+    let disorder = r.u8("civil_disorder")?;
+    if disorder > 3 || (disorder > 1 && version < 4) {
+        return Err(EngineError::invalid(format!(
+            "civil_disorder {disorder} is not 0, 1 or (from version 4) 2 or 3"
+        )));
+    }
+    let civil = if disorder & 1 == 1 { "home" } else { "owned" };
     let sites = match r.u8("build_sites")? {
         0 => "home",
         1 => "any",
@@ -280,6 +286,9 @@ pub fn game_from_bytes_under<M: Mask>(
     };
     let limit = r.u32("year_limit")?.checked_sub(1);
     let mut kept = Rules::from_names(civil, sites, victory, limit)?;
+    if disorder & 2 == 2 {
+        kept.disorder_tie = DisorderTie::Abbreviation;
+    }
     kept.victory_lead = version >= 2 && r.flag("victory_lead")?;
     kept.victory_margin_year = if version >= 3 {
         r.u32("victory_margin_year")?.checked_sub(1)
@@ -291,6 +300,7 @@ pub fn game_from_bytes_under<M: Mask>(
         Some(g)
             if (
                 g.civil_disorder,
+                g.disorder_tie,
                 g.build_sites,
                 g.victory_centers,
                 g.victory_lead,
@@ -298,6 +308,7 @@ pub fn game_from_bytes_under<M: Mask>(
                 g.year_limit,
             ) == (
                 kept.civil_disorder,
+                kept.disorder_tie,
                 kept.build_sites,
                 kept.victory_centers,
                 kept.victory_lead,

@@ -67,7 +67,7 @@ use super::convoy;
 use super::map::CompiledMap;
 use super::orders::{Board, Order, Unit, CONVOY, MOVE, NONE, SUPPORT_HOLD, SUPPORT_MOVE};
 use super::outcome::{self, MovementOutcome};
-use super::{ConvoyDisruption, Paradox, Rulings};
+use super::{ConvoyDisruption, ConvoyFallback, Paradox, Rulings};
 
 const RESOLVED: u8 = 1;
 const VISITED: u8 = 2;
@@ -145,7 +145,7 @@ impl<'m> Adjudicator<'m> {
             self.board
                 .load(self.map, units, orders, self.rulings, &self.overland)?;
             self.resolve_all();
-            if !self.rulings.convoy_fallback || !self.fall_back(orders) {
+            if self.rulings.convoy_fallback != ConvoyFallback::Land || !self.fall_back(orders) {
                 break;
             }
         }

@@ -59,6 +59,21 @@ pub enum Paradox {
     Rule2000,
 }
 
+/// When an army with convoy intent to a neighbouring province moves overland instead (DATC
+/// 4.A.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ConvoyFallback {
+    /// Never (DATC 4.A.3 v3.0, 6.G.8, 6.G.20).
+    #[default]
+    Never,
+    /// MILA's (and 1971's reading of 6.G.4): when its convoy orders form no route, or (not
+    /// ordered "via convoy") when its convoy is disrupted.
+    Land,
+    /// godip's (`MustConvoy`, DATC v2.4's 6.G.8): only an army ordered "via convoy" whose convoy
+    /// orders form no route.
+    Via,
+}
+
 /// The rulebook choices the movement resolver reads, set from the game's rules
 /// (`crate::engine::rules::Rules`, which decides them per edition); the default is today's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -66,11 +81,8 @@ pub struct Rulings {
     pub adjacent_convoy: AdjacentConvoy,
     pub convoy_disruption: ConvoyDisruption,
     pub paradox: Paradox,
-    /// The land fallback (MILA's, and 1971's reading of 6.G.4): an army convoyed to a
-    /// neighbouring province moves overland when its convoy orders form no route, or (not
-    /// ordered "via convoy") when its convoy is disrupted. Off: no fallback (DATC 4.A.3, 6.G.8,
-    /// 6.G.20).
-    pub convoy_fallback: bool,
+    /// The land fallback ([`ConvoyFallback`]).
+    pub convoy_fallback: ConvoyFallback,
     /// MILA: a fleet's move support counts whatever coast it names (off: the coast must match,
     /// 6.B.9).
     pub support_coast_ignored: bool,

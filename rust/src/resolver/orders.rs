@@ -11,7 +11,7 @@
 //! grown to the size of the board.
 
 use super::map::CompiledMap;
-use super::{AdjacentConvoy, Rulings};
+use super::{AdjacentConvoy, ConvoyFallback, Rulings};
 
 /// A unit on the board: owner, type and location (for a fleet, the exact coast).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -360,12 +360,17 @@ impl Board {
                 }
             }
         }
-        if rulings.convoy_fallback {
+        if rulings.convoy_fallback != ConvoyFallback::Never {
             // MILA: an army with convoy intent to a neighbouring province goes overland when
             // the convoy orders given for it form no route, or when a first resolution found
-            // its convoy disrupted (`overland`, see `Adjudicator::resolve_into`).
-            for u in 0..n {
+            // its convoy disrupted (`overland`, see `Adjudicator::resolve_into`). godip: only
+            // one ordered "via convoy" whose convoy orders form no route.
+            let via_only = rulings.convoy_fallback == ConvoyFallback::Via;
+            for (u, order) in orders.iter().enumerate().take(n) {
                 if self.kind[u] != MOVE || !self.convoyed[u] {
+                    continue;
+                }
+                if via_only && !matches!(order, Order::Move { via: true, .. }) {
                     continue;
                 }
                 let (from, to) = (self.prov[u], self.a[u]);

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::engine::error::EngineError;
+use crate::engine::rules::DisorderTie;
 
 /// The per-thread buffers of one map (see "Buffers" in the module documentation).
 pub struct Scratch<M: Mask> {
@@ -563,7 +564,8 @@ impl<M: Mask> Scratch<M> {
     /// first to go first: farthest from the nearest centre the power owns (or, under the older
     /// rulebooks' rule, its nearest home centre: [`super::rules::Rules::disorder_sources`]; every border
     /// counts, DATC 6.J.6, 6.J.10, 6.J.11), fleets before armies (6.J.7), then by English name
-    /// (6.J.4). At least `count` units are there.
+    /// (6.J.4; godip's rule, `disorder_tie="abbreviation"`: by abbreviation). At least `count`
+    /// units are there.
     #[allow(clippy::needless_range_loop)] // per-province tables indexed together
     pub(super) fn civil_disorder(&mut self, st: &State<M>, power: usize, count: usize, removed: M) {
         let map = self.map;
@@ -571,14 +573,17 @@ impl<M: Mask> Scratch<M> {
         // Distances over every border; unreachable: provinces + 1.
         let far = map.provinces as u32 + 1;
         let dist = border_distances(map, owned, far);
+        let rank = match st.rules.disorder_tie {
+            DisorderTie::Name => &map.name_rank,
+            DisorderTie::Abbreviation => &map.abbr_rank,
+        };
         self.candidates.clear();
         for q in 0..map.provinces {
             let u = st.units[q];
             if u.power == power as u8 && !has(removed, q) {
                 let key = ((far - dist[q]) << 20) | (u32::from(!u.fleet) << 16);
                 // Larger distance first: sort by (far - dist) ascending, then army bit, then name.
-                self.candidates
-                    .push((key | u32::from(map.name_rank[q]), q as u16));
+                self.candidates.push((key | u32::from(rank[q]), q as u16));
             }
         }
         self.candidates.sort_unstable();
