@@ -136,7 +136,7 @@ def _datc(args: argparse.Namespace) -> int:
             for r in editions:
                 by.setdefault(r.case_id.split("@")[1], []).append(r.passed)
             line = "  ".join(f"{e} {sum(v)}/{len(v)}" for e, v in by.items())
-            print(f"  under other editions (the case notes' rulings): {line}")
+            print(f"  under other editions (the case notes' rulings; godip's its own): {line}")
             results = [*results, *editions]
         partial = entry["not_expressible"]
         if partial:
