@@ -200,14 +200,17 @@ def test_datc_path_option() -> None:
 
 
 def test_datc_edition_option() -> None:
-    # godip departs from today's rulings in the victory, which no DATC case reaches, and in the
-    # civil-disorder distance (to the home centres, as the older rulebooks), which three do.
+    # godip departs from today's rulings in the victory, which no DATC case reaches, in the
+    # civil-disorder distance (to the home centres, as the older rulebooks), which three do, and
+    # in taking "via convoy" with no convoy over land (DATC v2.4's 6.G.8).
     proc = diplo("datc", "--path", "python", "--edition", "godip", "--json")
     assert proc.returncode == 1, proc.stdout
     report = json.loads(proc.stdout)
     python = report["paths"]["python"]
-    assert report["edition"] == "godip" and python["passed"] == 161
-    assert sorted(python["failed"]) == ["6.J.10", "6.J.11", "6.J.6"]
+    assert report["edition"] == "godip" and python["passed"] == 160
+    assert sorted(python["failed"]) == ["6.G.8", "6.J.10", "6.J.11", "6.J.6"]
+    # godip's rulings of those four, with its reasons, pass under its edition.
+    assert python["editions"]["failed"] == []
     # MILA's departures fail the cases they rule otherwise, by name.
     mila = diplo("datc", "--path", "python", "--edition", "mila")
     assert mila.returncode == 1
