@@ -12,7 +12,7 @@ and stays out of the project).
 One JSON file per godip file is written, ``<file>.json``::
 
     {"source": "variants/classical/datc/datc_v2.4_06.txt", "godip_commit": ...,
-     "cases": [{"id": "6.A.1", "comment": "illegal move (no convoy) : should fail",
+     "cases": [{"id": "6.A.1", "title": "", "comment": "illegal move (no convoy) : should fail",
                 "phase": "S1901M",
                 "units": {"ENGLAND": ["F NTH"]}, "centers": {}, "dislodged": {},
                 "movement": [["ENGLAND", "F NTH - PIC", true]],   (retreat cases: the results
@@ -126,7 +126,13 @@ def read_cases(text: str, name: str) -> list[dict[str, Any]]:
         if word == "VARIANT_ALL":
             continue
         if word == "CASE":
-            case = {"id": line.split(None, 1)[1], "comment": " ".join(comment), "same": False}
+            head = line.split(None, 2)[1:]
+            case = {
+                "id": head[0].rstrip("."),
+                "title": head[1] if len(head) > 1 else "",
+                "comment": " ".join(comment),
+                "same": False,
+            }
             case["phase"] = "S1901M"
             lines = {key: [] for key in _SECTIONS.values()}
             section, comment = None, []
@@ -159,6 +165,7 @@ def _finish(case: dict[str, Any], lines: dict[str, list[str]], where: str) -> di
         orders = [_split(x) for x in lines["orders"]]
         out = {
             "id": case["id"],
+            "title": case["title"],
             "comment": case["comment"],
             "phase": case["phase"],
             "units": _group(units),
