@@ -15,7 +15,7 @@ import math
 import re
 import weakref
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -149,6 +149,35 @@ def load_geometry(source: Mapping[str, Any] | str | Path, game_map: Map) -> Geom
     raw = data.get("provinces")
     if not isinstance(frame, Mapping) or not isinstance(raw, Mapping):
         raise GeometryError("a geometry needs 'frame' and 'provinces'")
+    if frame.get("kind", "globe") == "plane":
+        project, width, height = _plane(frame)
+    elif frame.get("kind", "globe") == "globe":
+        project, width, height = _globe(frame)
+    else:
+        raise GeometryError(f"bad frame: kind is 'globe' or 'plane', not {frame.get('kind')!r}")
+    sites: dict[str, list[Point]] = {}
+    for loc, points in raw.items():
+        if not isinstance(points, list) or not points:
+            raise GeometryError(f"{loc}: expected a list of sites")
+        sites[loc] = [project(p, str(loc)) for p in points]
+    missing = [loc for loc in game_map.locations if loc not in sites]
+    unknown = [loc for loc in sites if loc not in game_map.locations]
+    if missing or unknown:
+        raise GeometryError(
+            f"geometry does not fit map {game_map.name!r}: "
+            f"missing {missing or 'nothing'}, unknown {unknown or 'nothing'}"
+        )
+    blocked: dict[str, list[Point]] = {}
+    for name, points in (data.get("impassable") or {}).items():
+        blocked[f"#{name}"] = [project(p, str(name)) for p in points]
+    return _build(game_map, sites, blocked, width, height, schematic=False)
+
+
+Projection = Callable[[Any, str], Point]
+
+
+def _globe(frame: Mapping[str, Any]) -> tuple[Projection, float, float]:
+    """Sites as [longitude, latitude]: equirectangular, then the frame's radial warp."""
     try:
         west, east = float(frame["west"]), float(frame["east"])
         south, north = float(frame["south"]), float(frame["north"])
@@ -173,32 +202,46 @@ def load_geometry(source: Mapping[str, Any] | str | Path, game_map: Map) -> Geom
     scale = WIDTH / (right - left)
 
     def project(pair: Any, where: str) -> Point:
-        if not (
-            isinstance(pair, list)
-            and len(pair) == 2
-            and all(isinstance(v, int | float) for v in pair)
-        ):
+        if not _pair(pair):
             raise GeometryError(f"{where}: a site is [longitude, latitude], not {pair!r}")
         x, y = warp(float(pair[0]), float(pair[1]))
         return ((x - left) * scale, (y - top) * scale)
 
-    sites: dict[str, list[Point]] = {}
-    for loc, points in raw.items():
-        if not isinstance(points, list) or not points:
-            raise GeometryError(f"{loc}: expected a list of sites")
-        sites[loc] = [project(p, str(loc)) for p in points]
-    missing = [loc for loc in game_map.locations if loc not in sites]
-    unknown = [loc for loc in sites if loc not in game_map.locations]
-    if missing or unknown:
-        raise GeometryError(
-            f"geometry does not fit map {game_map.name!r}: "
-            f"missing {missing or 'nothing'}, unknown {unknown or 'nothing'}"
-        )
-    blocked: dict[str, list[Point]] = {}
-    for name, points in (data.get("impassable") or {}).items():
-        blocked[f"#{name}"] = [project(p, str(name)) for p in points]
-    height = (bottom - top) * scale
-    return _build(game_map, sites, blocked, WIDTH, height, schematic=False)
+    return project, WIDTH, (bottom - top) * scale
+
+
+def _plane(frame: Mapping[str, Any]) -> tuple[Projection, float, float]:
+    """Sites as [x, y] in a picture's plane (y down): the rectangle ``x``, ``y``, ``width``,
+    ``height`` drawn ``page_width`` wide."""
+    try:
+        x0, y0 = float(frame["x"]), float(frame["y"])
+        w, h = float(frame["width"]), float(frame["height"])
+        page = float(frame.get("page_width", WIDTH))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise GeometryError(f"bad frame: {exc}") from exc
+    if not all(math.isfinite(v) for v in (x0, y0, w, h, page)) or min(w, h) <= 0:
+        raise GeometryError("bad frame: width and height must be positive numbers")
+    if not 100.0 <= page <= 10000.0:
+        raise GeometryError(f"bad frame: page_width {page} is not between 100 and 10000")
+    scale = page / w
+
+    def project(pair: Any, where: str) -> Point:
+        if not _pair(pair):
+            raise GeometryError(f"{where}: a site is [x, y], not {pair!r}")
+        x, y = float(pair[0]), float(pair[1])
+        if not (x0 <= x <= x0 + w and y0 <= y <= y0 + h):
+            raise GeometryError(f"{where}: site {pair!r} lies outside the frame")
+        return ((x - x0) * scale, (y - y0) * scale)
+
+    return project, page, h * scale
+
+
+def _pair(pair: Any) -> bool:
+    return (
+        isinstance(pair, list)
+        and len(pair) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in pair)
+    )
 
 
 def schematic(game_map: Map) -> Geometry:
