@@ -289,7 +289,7 @@ def read_layers(
         if el.tag == f"{NS}g" and ident in ("provinces", "supply-centers", "province-centers"):
             layer = ident
         if layer and el.tag != f"{NS}g":
-            rings = [[_apply(m, p) for p in r] for r in element_rings(el)]
+            rings = [[_apply(m, p) for p in r] for r in _rings_of(el, by_id)]
             if layer == "provinces" and ident and rings:
                 shapes.append((ident.lower(), rings))
             elif ident.endswith("Center") and rings:
@@ -302,8 +302,25 @@ def read_layers(
         for child in el:
             walk(child, m, layer)
 
+    by_id = {el.attrib["id"]: el for el in root.iter() if "id" in el.attrib}
     walk(root, IDENTITY, "")
     return (box[0], box[1], box[2], box[3]), shapes, markers
+
+
+def _rings_of(el: ET.Element, by_id: dict[str, ET.Element]) -> list[list[Point]]:
+    """An element's rings; a ``<use>`` gives those of the element it names, moved by its
+    ``x`` and ``y`` (northseawars draws two provinces so)."""
+    if el.tag != f"{NS}use":
+        return element_rings(el)
+    href = el.attrib.get("{http://www.w3.org/1999/xlink}href") or el.attrib.get("href", "")
+    target = by_id.get(href.removeprefix("#"))
+    if target is None or target.tag == f"{NS}use":
+        return []
+    m = _multiply(
+        (1.0, 0.0, 0.0, 1.0, float(el.attrib.get("x", 0)), float(el.attrib.get("y", 0))),
+        parse_transform(target.attrib.get("transform")),
+    )
+    return [[_apply(m, p) for p in r] for r in element_rings(target)]
 
 
 # --------------------------------------------------------------------------- sampling
