@@ -339,22 +339,23 @@ def _inside(p: Point, rings: Iterable[Sequence[Point]]) -> bool:
 
 
 class _Shapes:
-    """Which province a point lies in: the topmost shape (the last painted) that holds it, each
-    shape's bounding box checked first."""
+    """Which province a point lies in: the smallest ring that holds it (an enclave drawn inside
+    a province, a coast's own shape inside its province, an island inside the oval godip draws
+    around an archipelago), each ring's bounding box checked first."""
 
     def __init__(self, shapes: Sequence[Shape]) -> None:
-        self.shapes = list(shapes)
-        self.boxes = []
-        for _, rings in self.shapes:
-            xs = [p[0] for r in rings for p in r]
-            ys = [p[1] for r in rings for p in r]
-            self.boxes.append((min(xs), min(ys), max(xs), max(ys)))
+        rings = [(abs(_signed_area(r)), owner, r) for owner, rs in shapes for r in rs]
+        rings.sort(key=lambda t: t[0])
+        self.rings = [(owner, r) for _, owner, r in rings]
+        self.boxes = [
+            (min(p[0] for p in r), min(p[1] for p in r), max(p[0] for p in r), max(p[1] for p in r))
+            for _, r in self.rings
+        ]
 
     def owner(self, p: Point) -> str | None:
-        for k in range(len(self.shapes) - 1, -1, -1):
-            x0, y0, x1, y1 = self.boxes[k]
-            if x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and _inside(p, self.shapes[k][1]):
-                return self.shapes[k][0]
+        for (owner, ring), (x0, y0, x1, y1) in zip(self.rings, self.boxes, strict=True):
+            if x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and _inside(p, [ring]):
+                return owner
         return None
 
 
