@@ -230,3 +230,19 @@ def test_names_reaching_a_picture_drawn_in_a_plane_are_escaped() -> None:
     root = ET.fromstring(svg)  # well-formed
     assert "<script>" not in svg
     assert root.get("data-map", "").startswith("x<script>&")
+
+
+@pytest.mark.parametrize(
+    ("name", "base", "renamed"),
+    [
+        ("ancientmediterranean", "ancmed", {"SIN": "SII", "THB": "THE", "TYN": "TYS"}),
+        ("chaos", "standard", {"LYO": "GOL", "MAO": "MID", "NAO": "NAT", "NWG": "NRG"}),
+    ],
+)
+def test_godip_boards_diplo_knows_are_drawn_with_its_geometry_under_godips_ids(
+    name: str, base: str, renamed: dict[str, str]
+) -> None:
+    geo = geometry_for(shipped_map(name))
+    known = geometry_for(shipped_map(base))
+    assert not geo.schematic
+    assert geo.anchors == {renamed.get(k, k): v for k, v in known.anchors.items()}

@@ -374,6 +374,12 @@ def to_json(v: Variant, commit: str) -> dict[str, object]:
     }
 
 
+#: godip variants drawn on a board diplo already has a geometry for, under godip's ids for a
+#: few provinces: (diplo's geometry, {diplo's id: godip's id}).
+DERIVED_GEOMETRY = {
+    "ancientmediterranean": ("ancmed", {"SIN": "SII", "THB": "THE", "TYN": "TYS"}),
+    "chaos": ("standard", {"LYO": "GOL", "MAO": "MID", "NAO": "NAT", "NWG": "NRG"}),
+}
 #: godip variants not given a geometry of their own, and why.
 NO_GEOMETRY = {
     "pure": "its picture is seven circles, no geography: the schematic draws it as well",
@@ -399,6 +405,22 @@ def write_geometry(repo: str, path: str, v: Variant, commit: str, out_dir: str) 
         return "none: the standard board, drawn with standard.geometry.json"
     if v.name in NO_GEOMETRY:
         return f"none: {NO_GEOMETRY[v.name]}"
+    out = Path(out_dir) / f"{v.name}.geometry.json"
+    if v.name in DERIVED_GEOMETRY:
+        base, renamed = DERIVED_GEOMETRY[v.name]
+        data = Path(__file__).parents[1] / "python/diplo/data"
+        doc = json.loads((data / f"{base}.geometry.json").read_text())
+        doc["map"] = v.name
+        doc["about"] = (
+            f"diplo's own {base}.geometry.json with godip's ids for "
+            + ", ".join(f"{a} ({b})" for a, b in sorted(renamed.items()))
+            + f": godip's {v.name} is that board. Written by tools/godip_import.py --geometry."
+        )
+        doc["provinces"] = {renamed.get(k, k): pts for k, pts in doc["provinces"].items()}
+        if set(doc["provinces"]) != set(locations):
+            return f"none: not the {base} board under the ids {renamed}"
+        out.write_text(_dump_geometry(doc))
+        return f"{out} (diplo's {base} geometry, {len(renamed)} provinces renamed)"
     found = variant_svg(repo, path.rsplit("/", 1)[0])
     if found is None:
         return "none: neither its svg/*map.svg nor its bindata.go is in this snapshot"
@@ -409,7 +431,6 @@ def write_geometry(repo: str, path: str, v: Variant, commit: str, out_dir: str) 
         )
     except GeometryImportError as exc:
         return f"none: {exc}"
-    out = Path(out_dir) / f"{v.name}.geometry.json"
     out.write_text(_dump_geometry(geometry))
     sites = sum(len(s) for s in geometry["provinces"].values())
     return f"{out} ({sites} sites, from {source})"
