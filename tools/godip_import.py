@@ -3,7 +3,9 @@
 Reads each variant's Go source from a godip checkout or bare repository,
 parses the graph builder calls (Prov/Conn/Flag/SC), the starting units and
 supply centres, the nations and the start phase, and prints a table:
-variant, provinces, centres, powers, status; `--write DIR --only NAME...` writes map JSON.
+variant, provinces, centres, powers, status; `--write DIR --only NAME...` writes map JSON;
+`--geometry DIR` writes every variant's `<name>.geometry.json` (tools/godip_geometry.py: where
+each province lies, read from godip's map picture).
 
 The parser is this project's own; no godip code is copied.
 """
