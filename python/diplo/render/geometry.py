@@ -59,6 +59,9 @@ class Geometry:
     impassable: list[list[Point]] = field(default_factory=list)
     schematic: bool = False  # True when computed from the graph, not read from a file
     labels: dict[str, Label] = field(default_factory=dict)  # province -> its name's place
+    # A name may stand just outside a province too small for it beside its unit (an island on
+    # a map drawn from a picture's plane), clear of every unit, dot and name.
+    spill_labels: bool = False
 
 
 # Where a picture may put things around a location's anchor (see ``render/svg.py``): the unit
@@ -170,7 +173,8 @@ def load_geometry(source: Mapping[str, Any] | str | Path, game_map: Map) -> Geom
     blocked: dict[str, list[Point]] = {}
     for name, points in (data.get("impassable") or {}).items():
         blocked[f"#{name}"] = [project(p, str(name)) for p in points]
-    return _build(game_map, sites, blocked, width, height, schematic=False)
+    spill = frame.get("kind") == "plane"
+    return _build(game_map, sites, blocked, width, height, schematic=False, spill=spill)
 
 
 Projection = Callable[[Any, str], Point]
@@ -297,6 +301,7 @@ def _build(
     height: float,
     *,
     schematic: bool,
+    spill: bool = False,
 ) -> Geometry:
     anchors = {loc: points[0] for loc, points in sites.items()}
     owners: list[str] = []
@@ -373,8 +378,8 @@ def _build(
             for loc in game_map.coasts_of(prov):
                 cx, cy = anchors[loc]
                 anchors[loc] = (new[0] + cx - old[0], new[1] + cy - old[1])
-    labels = place_labels(game_map, anchors, shapes)
-    return Geometry(width, height, anchors, shapes, borders, impassable, schematic, labels)
+    labels = place_labels(game_map, anchors, shapes, spill=spill)
+    return Geometry(width, height, anchors, shapes, borders, impassable, schematic, labels, spill)
 
 
 # --------------------------------------------------------------------------- labels
@@ -457,6 +462,8 @@ def place_labels(
     shapes: Mapping[str, list[list[Point]]],
     occupied: Sequence[Box] | None = None,
     prefer: Mapping[str, Label] | None = None,
+    *,
+    spill: bool = False,
 ) -> dict[str, Label]:
     """A centre for every province's name: inside the province and clear of the units, the
     centres' dots and the names placed before it.
@@ -466,7 +473,8 @@ def place_labels(
     With ``occupied`` (the boxes of one picture's units), the ``prefer`` spot of a province is
     kept unless a unit of that picture covers it. A few spots around the unit are tried, then
     points of the province nearest to it; time near-linear in the map's size (a grid index of
-    what is already placed)."""
+    what is already placed). With ``spill``, a name that finds no room clear of the units inside
+    its province stands just outside it, near its unit, if it can there."""
     firm = _Index()  # never covered: units (or where they may stand) and the centres' dots
     aside = _Index()  # covered only when a dislodged unit is drawn beside the one in place
     for loc, (x, y) in anchors.items():
@@ -489,7 +497,7 @@ def place_labels(
         label = None
         if prefer is not None and prov in prefer:
             x, y, size = prefer[prov]
-            if _free(prov, (x, y), size, polygons, (firm,)):
+            if _free(prov, (x, y), size, [] if spill else polygons, (firm,)):
                 label = prefer[prov]
         # The usual size wherever it fits, clear of a dislodged unit's spot if it can be;
         # smaller type only in a province too small for it.
@@ -500,6 +508,10 @@ def place_labels(
                 label = _first_free(prov, spots, size, polygons, avoid)
                 if label is None and polygons:
                     label = _first_free(prov, _interior(polygons, (ax, ay)), size, polygons, avoid)
+        if label is None and polygons and spill:
+            # Too small for its name beside its unit (an island): just outside, clear of all.
+            for size in _SMALLER:
+                label = label or _first_free(prov, spots, size, [], (firm, aside))
         if label is None and polygons:
             # No room clear of the units: inside the province at least, in the smallest type.
             label = _first_free(prov, _interior(polygons, (ax, ay)), _SMALLER[-1], polygons, ())
