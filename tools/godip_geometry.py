@@ -417,10 +417,10 @@ def sample_sites(
         sites[prov] = []
         add(prov, first[prov])
     # Near each marker only the marker: the unit stands in the middle of its own cell.
-    clear = [(p, prov) for prov, p in first.items()]
+    markers = list(first.values())
 
     def near_marker(p: Point) -> bool:
-        return any(math.dist(p, q) < step * 0.8 for q, _ in clear)
+        return any(math.dist(p, q) < step * 0.8 for q in markers)
 
     for _, rings in shapes:
         for ring in rings:
