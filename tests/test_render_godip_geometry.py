@@ -10,12 +10,10 @@ this way are escaped.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import xml.etree.ElementTree as ET
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -25,9 +23,9 @@ from diplo.model.map import Map, shipped_map
 from diplo.model.position import Position
 from diplo.render.geometry import GeometryError, geometry_for, inside, load_geometry
 from diplo.render.svg import board_svg
+from tool_modules import load_tool
 
 NS = "{http://www.w3.org/2000/svg}"
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _plane_geometries() -> dict[str, dict[str, Any]]:
@@ -173,12 +171,7 @@ def test_a_bad_plane_geometry_is_refused_naming_what_is_wrong(
 
 
 def _importer() -> ModuleType:
-    path = ROOT / "tools" / "godip_geometry.py"
-    spec = importlib.util.spec_from_file_location("godip_geometry", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("godip_geometry")
 
 
 # Two provinces with a strip of no-man's land between them; AAA's marker a circle in the

@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# The geometry reader is this file's neighbour, found whether this runs as a script or is loaded
+# from its path (the tests do).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from godip_geometry import GeometryImportError, build_geometry, variant_svg
 
 DEFAULT_REPO = "/work/.mirror/zond+godip/repo"
