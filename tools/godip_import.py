@@ -3,7 +3,9 @@
 Reads each variant's Go source from a godip checkout or bare repository,
 parses the graph builder calls (Prov/Conn/Flag/SC), the starting units and
 supply centres, the nations and the start phase, and prints a table:
-variant, provinces, centres, powers, status; `--write DIR --only NAME...` writes map JSON.
+variant, provinces, centres, powers, status; `--write DIR --only NAME...` writes map JSON;
+`--geometry DIR` writes every variant's `<name>.geometry.json` (tools/godip_geometry.py: where
+each province lies, read from godip's map picture).
 
 The parser is this project's own; no godip code is copied.
 """
@@ -17,6 +19,12 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+# The geometry reader is this file's neighbour, found whether this runs as a script or is loaded
+# from its path (the tests do).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from godip_geometry import GeometryImportError, build_geometry, variant_svg
 
 DEFAULT_REPO = "/work/.mirror/zond+godip/repo"
 
@@ -305,7 +313,7 @@ def to_json(v: Variant, commit: str) -> dict[str, object]:
         }
         for p, kind in sorted(v.provinces.items())
     ]
-    powers: dict[str, object] = {}
+    powers: dict[str, dict[str, object]] = {}
     for n in sorted(nat):
         units = sorted(
             f"{'A' if k == 'Army' else 'F'} {p.upper()}" for p, (k, o) in v.units.items() if o == n
@@ -371,11 +379,97 @@ def to_json(v: Variant, commit: str) -> dict[str, object]:
     }
 
 
+#: godip variants drawn on a board diplo already has a geometry for, under godip's ids for a
+#: few provinces: (diplo's geometry, {diplo's id: godip's id}).
+DERIVED_GEOMETRY = {
+    "ancientmediterranean": ("ancmed", {"SIN": "SII", "THB": "THE", "TYN": "TYS"}),
+    "chaos": ("standard", {"LYO": "GOL", "MAO": "MID", "NAO": "NAT", "NWG": "NRG"}),
+}
+#: godip variants not given a geometry of their own, and why.
+NO_GEOMETRY = {
+    "pure": "its picture is seven circles, no geography: the schematic draws it as well",
+}
+
+
+def write_geometry(repo: str, path: str, v: Variant, commit: str, out_dir: str) -> str:
+    """Write ``<variant>.geometry.json`` into ``out_dir`` from the variant's map picture; the
+    words say what was written or why nothing was."""
+    doc = to_json(v, commit)
+    provinces = [str(p["abbr"]) for p in doc["provinces"]]  # type: ignore[attr-defined]
+    locations = provinces + [
+        f"{p['abbr']}/{c}"
+        for p in doc["provinces"]  # type: ignore[attr-defined]
+        for c in p["coasts"]
+    ]
+    if not provinces:
+        return "none: no provinces read from its source (godip's classical: diplo's standard map)"
+    standard = json.loads(
+        (Path(__file__).parents[1] / "python/diplo/data/standard.geometry.json").read_text()
+    )
+    if set(locations) == set(standard["provinces"]):
+        return "none: the standard board, drawn with standard.geometry.json"
+    if v.name in NO_GEOMETRY:
+        return f"none: {NO_GEOMETRY[v.name]}"
+    out = Path(out_dir) / f"{v.name}.geometry.json"
+    if v.name in DERIVED_GEOMETRY:
+        base, renamed = DERIVED_GEOMETRY[v.name]
+        data = Path(__file__).parents[1] / "python/diplo/data"
+        doc = json.loads((data / f"{base}.geometry.json").read_text())
+        doc["map"] = v.name
+        doc["about"] = (
+            f"diplo's own {base}.geometry.json with godip's ids for "
+            + ", ".join(f"{a} ({b})" for a, b in sorted(renamed.items()))
+            + f": godip's {v.name} is that board. Written by tools/godip_import.py --geometry."
+        )
+        doc["provinces"] = {renamed.get(k, k): pts for k, pts in doc["provinces"].items()}
+        if set(doc["provinces"]) != set(locations):
+            return f"none: not the {base} board under the ids {renamed}"
+        out.write_text(_dump_geometry(doc))
+        return f"{out} (diplo's {base} geometry, {len(renamed)} provinces renamed)"
+    found = variant_svg(repo, path.rsplit("/", 1)[0])
+    if found is None:
+        return "none: neither its svg/*map.svg nor its bindata.go is in this snapshot"
+    svg, source = found
+    try:
+        geometry = build_geometry(
+            v.name, svg, locations, provinces, f"godip commit {commit}, {source}"
+        )
+    except GeometryImportError as exc:
+        return f"none: {exc}"
+    out.write_text(_dump_geometry(geometry))
+    sites = sum(len(s) for s in geometry["provinces"].values())
+    return f"{out} ({sites} sites, from {source})"
+
+
+def _dump_geometry(doc: dict[str, Any]) -> str:
+    """One line per location, as the shipped geometry files are written."""
+    head = {k: v for k, v in doc.items() if k not in ("provinces", "impassable")}
+    lines = ["{"]
+    for k, v in head.items():
+        lines.append(f"  {json.dumps(k)}: {json.dumps(v)},")
+    for key in ("provinces", "impassable"):
+        table = doc.get(key)
+        if not isinstance(table, dict):
+            continue
+        lines.append(f'  "{key}": {{')
+        rows = [f"    {json.dumps(loc)}: {json.dumps(points)}" for loc, points in table.items()]
+        lines.append(",\n".join(rows))
+        lines.append("  },")
+    lines[-1] = lines[-1].rstrip(",")
+    return "\n".join(lines) + "\n}\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("repo", nargs="?", default=DEFAULT_REPO)
     ap.add_argument("--write", metavar="DIR", help="write <variant>.json for these variants")
     ap.add_argument("--only", nargs="*", default=[], help="variants to write")
+    ap.add_argument(
+        "--geometry",
+        metavar="DIR",
+        help="write <variant>.geometry.json for every variant whose map picture places its "
+        "provinces (tools/godip_geometry.py)",
+    )
     args = ap.parse_args(argv)
     commit = _git(args.repo, "log", "-1", "--format=%H").strip()
     files = _git(args.repo, "ls-tree", "-r", "--name-only", "HEAD", "variants").split()
@@ -389,6 +483,13 @@ def main(argv: list[str] | None = None) -> int:
             continue
         v = parse_variant(parts[1], _git(args.repo, "show", f"HEAD:{path}"))
         needs = assess(v)
+        if args.geometry:
+            if not v.provinces and not v.nations:
+                continue  # a package of shared code (common, testing), not a variant
+            print(
+                f"{v.name:24} geometry: {write_geometry(args.repo, path, v, commit, args.geometry)}"
+            )
+            continue
         if args.write and v.name in args.only:
             out = Path(args.write) / f"{v.name}.json"
             out.write_text(json.dumps(to_json(v, commit), indent=1, sort_keys=True) + "\n")

@@ -15,7 +15,7 @@ import math
 import re
 import weakref
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -59,6 +59,9 @@ class Geometry:
     impassable: list[list[Point]] = field(default_factory=list)
     schematic: bool = False  # True when computed from the graph, not read from a file
     labels: dict[str, Label] = field(default_factory=dict)  # province -> its name's place
+    # A name may stand just outside a province too small for it beside its unit (an island on
+    # a map drawn from a picture's plane), clear of every unit, dot and name.
+    spill_labels: bool = False
 
 
 # Where a picture may put things around a location's anchor (see ``render/svg.py``): the unit
@@ -149,6 +152,36 @@ def load_geometry(source: Mapping[str, Any] | str | Path, game_map: Map) -> Geom
     raw = data.get("provinces")
     if not isinstance(frame, Mapping) or not isinstance(raw, Mapping):
         raise GeometryError("a geometry needs 'frame' and 'provinces'")
+    if frame.get("kind", "globe") == "plane":
+        project, width, height = _plane(frame)
+    elif frame.get("kind", "globe") == "globe":
+        project, width, height = _globe(frame)
+    else:
+        raise GeometryError(f"bad frame: kind is 'globe' or 'plane', not {frame.get('kind')!r}")
+    sites: dict[str, list[Point]] = {}
+    for loc, points in raw.items():
+        if not isinstance(points, list) or not points:
+            raise GeometryError(f"{loc}: expected a list of sites")
+        sites[loc] = [project(p, str(loc)) for p in points]
+    missing = [loc for loc in game_map.locations if loc not in sites]
+    unknown = [loc for loc in sites if loc not in game_map.locations]
+    if missing or unknown:
+        raise GeometryError(
+            f"geometry does not fit map {game_map.name!r}: "
+            f"missing {missing or 'nothing'}, unknown {unknown or 'nothing'}"
+        )
+    blocked: dict[str, list[Point]] = {}
+    for name, points in (data.get("impassable") or {}).items():
+        blocked[f"#{name}"] = [project(p, str(name)) for p in points]
+    spill = frame.get("kind") == "plane"
+    return _build(game_map, sites, blocked, width, height, schematic=False, spill=spill)
+
+
+Projection = Callable[[Any, str], Point]
+
+
+def _globe(frame: Mapping[str, Any]) -> tuple[Projection, float, float]:
+    """Sites as [longitude, latitude]: equirectangular, then the frame's radial warp."""
     try:
         west, east = float(frame["west"]), float(frame["east"])
         south, north = float(frame["south"]), float(frame["north"])
@@ -173,32 +206,46 @@ def load_geometry(source: Mapping[str, Any] | str | Path, game_map: Map) -> Geom
     scale = WIDTH / (right - left)
 
     def project(pair: Any, where: str) -> Point:
-        if not (
-            isinstance(pair, list)
-            and len(pair) == 2
-            and all(isinstance(v, int | float) for v in pair)
-        ):
+        if not _pair(pair):
             raise GeometryError(f"{where}: a site is [longitude, latitude], not {pair!r}")
         x, y = warp(float(pair[0]), float(pair[1]))
         return ((x - left) * scale, (y - top) * scale)
 
-    sites: dict[str, list[Point]] = {}
-    for loc, points in raw.items():
-        if not isinstance(points, list) or not points:
-            raise GeometryError(f"{loc}: expected a list of sites")
-        sites[loc] = [project(p, str(loc)) for p in points]
-    missing = [loc for loc in game_map.locations if loc not in sites]
-    unknown = [loc for loc in sites if loc not in game_map.locations]
-    if missing or unknown:
-        raise GeometryError(
-            f"geometry does not fit map {game_map.name!r}: "
-            f"missing {missing or 'nothing'}, unknown {unknown or 'nothing'}"
-        )
-    blocked: dict[str, list[Point]] = {}
-    for name, points in (data.get("impassable") or {}).items():
-        blocked[f"#{name}"] = [project(p, str(name)) for p in points]
-    height = (bottom - top) * scale
-    return _build(game_map, sites, blocked, WIDTH, height, schematic=False)
+    return project, WIDTH, (bottom - top) * scale
+
+
+def _plane(frame: Mapping[str, Any]) -> tuple[Projection, float, float]:
+    """Sites as [x, y] in a picture's plane (y down): the rectangle ``x``, ``y``, ``width``,
+    ``height`` drawn ``page_width`` wide."""
+    try:
+        x0, y0 = float(frame["x"]), float(frame["y"])
+        w, h = float(frame["width"]), float(frame["height"])
+        page = float(frame.get("page_width", WIDTH))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise GeometryError(f"bad frame: {exc}") from exc
+    if not all(math.isfinite(v) for v in (x0, y0, w, h, page)) or min(w, h) <= 0:
+        raise GeometryError("bad frame: width and height must be positive numbers")
+    if not 100.0 <= page <= 10000.0:
+        raise GeometryError(f"bad frame: page_width {page} is not between 100 and 10000")
+    scale = page / w
+
+    def project(pair: Any, where: str) -> Point:
+        if not _pair(pair):
+            raise GeometryError(f"{where}: a site is [x, y], not {pair!r}")
+        x, y = float(pair[0]), float(pair[1])
+        if not (x0 <= x <= x0 + w and y0 <= y <= y0 + h):
+            raise GeometryError(f"{where}: site {pair!r} lies outside the frame")
+        return ((x - x0) * scale, (y - y0) * scale)
+
+    return project, page, h * scale
+
+
+def _pair(pair: Any) -> bool:
+    return (
+        isinstance(pair, list)
+        and len(pair) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in pair)
+    )
 
 
 def schematic(game_map: Map) -> Geometry:
@@ -254,6 +301,7 @@ def _build(
     height: float,
     *,
     schematic: bool,
+    spill: bool = False,
 ) -> Geometry:
     anchors = {loc: points[0] for loc, points in sites.items()}
     owners: list[str] = []
@@ -330,8 +378,8 @@ def _build(
             for loc in game_map.coasts_of(prov):
                 cx, cy = anchors[loc]
                 anchors[loc] = (new[0] + cx - old[0], new[1] + cy - old[1])
-    labels = place_labels(game_map, anchors, shapes)
-    return Geometry(width, height, anchors, shapes, borders, impassable, schematic, labels)
+    labels = place_labels(game_map, anchors, shapes, spill=spill)
+    return Geometry(width, height, anchors, shapes, borders, impassable, schematic, labels, spill)
 
 
 # --------------------------------------------------------------------------- labels
@@ -414,6 +462,8 @@ def place_labels(
     shapes: Mapping[str, list[list[Point]]],
     occupied: Sequence[Box] | None = None,
     prefer: Mapping[str, Label] | None = None,
+    *,
+    spill: bool = False,
 ) -> dict[str, Label]:
     """A centre for every province's name: inside the province and clear of the units, the
     centres' dots and the names placed before it.
@@ -423,7 +473,8 @@ def place_labels(
     With ``occupied`` (the boxes of one picture's units), the ``prefer`` spot of a province is
     kept unless a unit of that picture covers it. A few spots around the unit are tried, then
     points of the province nearest to it; time near-linear in the map's size (a grid index of
-    what is already placed)."""
+    what is already placed). With ``spill``, a name that finds no room clear of the units inside
+    its province stands just outside it, near its unit, if it can there."""
     firm = _Index()  # never covered: units (or where they may stand) and the centres' dots
     aside = _Index()  # covered only when a dislodged unit is drawn beside the one in place
     for loc, (x, y) in anchors.items():
@@ -446,7 +497,7 @@ def place_labels(
         label = None
         if prefer is not None and prov in prefer:
             x, y, size = prefer[prov]
-            if _free(prov, (x, y), size, polygons, (firm,)):
+            if _free(prov, (x, y), size, [] if spill else polygons, (firm,)):
                 label = prefer[prov]
         # The usual size wherever it fits, clear of a dislodged unit's spot if it can be;
         # smaller type only in a province too small for it.
@@ -457,6 +508,10 @@ def place_labels(
                 label = _first_free(prov, spots, size, polygons, avoid)
                 if label is None and polygons:
                     label = _first_free(prov, _interior(polygons, (ax, ay)), size, polygons, avoid)
+        if label is None and polygons and spill:
+            # Too small for its name beside its unit (an island): just outside, clear of all.
+            for size in _SMALLER:
+                label = label or _first_free(prov, spots, size, [], (firm, aside))
         if label is None and polygons:
             # No room clear of the units: inside the province at least, in the smallest type.
             label = _first_free(prov, _interior(polygons, (ax, ay)), _SMALLER[-1], polygons, ())

@@ -172,6 +172,7 @@ def board_svg(
         + [(x - HEAD_R, y - HEAD_R, x + HEAD_R, y + HEAD_R) for x, y in heads]
         + [(x - 3, y - 3, x + 3, y + 3) for x, y in shafts],
         prefer=geo.labels,
+        spill=geo.spill_labels,
     )
     out.append(_provinces(position, geo, colour, labels))
     out.append(_order_layer(position, geo, drawn, colour, dislodged_now, paths, lines))
