@@ -125,6 +125,7 @@ impl<M: Mask> Legal<M> {
         if index != NO_SLOT {
             return self.slots[index as usize].len as usize;
         }
+        self.ensure_into(map, st);
         let mut n = 1 + self.count_moves(map, st, q);
         let t = &self.tables;
         let at_sea = convoys_from(map, st, q);
@@ -210,6 +211,7 @@ impl<M: Mask> Legal<M> {
         if i == 0 {
             return Some(encode::hold(st.units[q].loc as usize));
         }
+        self.ensure_into(map, st);
         let mut i = i - 1;
         let moves = self.count_moves(map, st, q);
         let mut section = std::mem::take(&mut self.section);
