@@ -97,6 +97,19 @@ impl<M: Mask> Legal<M> {
     /// form is in its slot's list), else `None`. [`Legal::prepare`] must have been called for
     /// `st`.
     pub fn check(&mut self, map: &GameMap<M>, st: &State<M>, code: Code) -> Option<(usize, Code)> {
+        if st.kind == MOVEMENT {
+            // A code as listed is its own normal form: found in its unit's list (when that is
+            // made), there is nothing to normalise.
+            let loc = encode::loc_of(code);
+            if loc < map.locations {
+                let key = map.prov_of[loc] as usize;
+                let index = self.slot_of[key];
+                if index != NO_SLOT && self.codes_of(&self.slots[index as usize]).contains(&code) {
+                    debug_assert_eq!(Self::canonical(map, st, code), Some((key, code)));
+                    return Some((key, code));
+                }
+            }
+        }
         let (key, c) = Self::canonical(map, st, code)?;
         let unit = st.units[key];
         if st.kind == MOVEMENT && unit.is_some() && map.neutral[unit.power as usize] {
@@ -162,7 +175,7 @@ impl<M: Mask> Legal<M> {
                 if !has(reach, q) {
                     return false;
                 }
-                push_support_hold(reach, st, p, q, out);
+                push_support_hold(reach, st, p, st.units[p].loc as usize, q, out);
             }
             kind::SUPPORT_MOVE => {
                 let q = map.prov_of[encode::b_of(c)] as usize;
@@ -170,8 +183,15 @@ impl<M: Mask> Legal<M> {
                     return false;
                 }
                 // Only the supports of the one unit's moves into `q`.
-                self.tables
-                    .push_supports_of(map, st, p, encode::a_of(c), q, out);
+                self.tables.push_supports_of(
+                    map,
+                    st,
+                    p,
+                    encode::a_of(c),
+                    q,
+                    &mut self.avoiding,
+                    out,
+                );
             }
             kind::CONVOY => {
                 if !convoys_from(map, st, p) {

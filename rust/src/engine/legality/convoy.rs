@@ -20,8 +20,14 @@ impl<M: Mask> Legal<M> {
             return;
         }
         self.routes_ready = true;
-        for a in Bits(self.tables.occupied & !self.tables.afloat & map.shores) {
-            self.army_routes(map, st, a);
+        for a in Bits(self.tables.occupied & !self.tables.afloat & map.shores & !self.routed) {
+            if self.tables.by_sea[a].is_zero() {
+                // No fleet could carry it: no route (as `army_routes` finds).
+                self.routed |= M::bit(a);
+                self.route_span[a] = Span { start: 0, len: 0 };
+            } else {
+                self.army_routes(map, st, a);
+            }
         }
         if !self.routes_sorted {
             // Some armies were walked first, for a check: put every army's routes in order.
@@ -47,6 +53,7 @@ impl<M: Mask> Legal<M> {
 
     /// The routes of the army in province `a` (none unless a convoy could carry an army
     /// there), as a span of `routes`: walked on first need, once per state.
+    #[inline]
     pub(super) fn army_routes(&mut self, map: &GameMap<M>, st: &State<M>, a: usize) -> Span {
         if has(self.routed, a) {
             return self.route_span[a];

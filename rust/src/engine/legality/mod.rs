@@ -168,6 +168,8 @@ pub struct Legal<M: Mask> {
     section: Vec<Code>,
     /// Scratch of `walk`: the routes still to extend.
     steps: Vec<Step<M>>,
+    /// The groups of the fleets but a supporter's (DATC 6.D.31), kept for one supporter.
+    avoiding: Avoiding<M>,
     /// The moves sections that are facts of the map alone, for the map at `moves_of` (its
     /// address), listed by [`Tables::push_moves`] on first need and copied from here after:
     /// per location, the span in `move_codes` of a fleet's moves from there, and per province,
@@ -234,6 +236,7 @@ mod check;
 mod convoy;
 mod count;
 mod rules;
+mod seas;
 mod tables;
 mod why;
 
@@ -245,7 +248,8 @@ use rules::{
     retreat_destination, support_hold, support_hold_in, support_move, support_move_in,
     support_reach,
 };
-use tables::{push_support_hold, Avoiding};
+use seas::Avoiding;
+use tables::push_support_hold;
 
 impl<M: Mask> Default for Legal<M> {
     fn default() -> Self {
@@ -275,6 +279,7 @@ impl<M: Mask> Default for Legal<M> {
             spare: Vec::new(),
             section: Vec::new(),
             steps: Vec::new(),
+            avoiding: Avoiding::new(),
             move_codes: Vec::new(),
             fleet_span: M::table(NO_SPAN),
             army_span: M::table(NO_SPAN),
@@ -296,6 +301,7 @@ impl<M: Mask> Legal<M> {
         self.slot_of.as_mut()[..map.provinces].fill(NO_SLOT);
         self.complete = false;
         self.tables.into_ready = false;
+        self.avoiding.forget();
         self.routes_ready = false;
         self.routes.clear();
         self.routed = M::ZERO;
@@ -352,11 +358,20 @@ impl<M: Mask> Legal<M> {
         t.into_ready = true;
         t.into.as_mut()[..map.provinces].fill(M::ZERO);
         t.convoy_only.as_mut()[..map.provinces].fill(M::ZERO);
-        for m in Bits(t.occupied) {
+        for m in Bits(t.afloat) {
+            debug_assert_eq!(t.convoy_only_of(map, st, m), M::ZERO);
             for q in Bits(t.reach_of(map, st, m)) {
                 t.into[q] |= M::bit(m);
             }
-            for q in Bits(t.convoy_only_of(map, st, m)) {
+        }
+        for m in Bits(t.occupied & !t.afloat) {
+            let (land, sea) = (map.army_adj[m], t.by_sea[m]);
+            debug_assert_eq!(land | sea, t.reach_of(map, st, m));
+            debug_assert_eq!(sea & !land, t.convoy_only_of(map, st, m));
+            for q in Bits(land | sea) {
+                t.into[q] |= M::bit(m);
+            }
+            for q in Bits(sea & !land) {
                 t.convoy_only[q] |= M::bit(m);
             }
         }
@@ -451,6 +466,9 @@ impl<M: Mask> Legal<M> {
     /// (each list: the disband).
     pub fn all_slots(&mut self, map: &GameMap<M>, st: &State<M>) {
         if !self.complete {
+            if st.kind == MOVEMENT {
+                self.ensure_into(map, st);
+            }
             let mut order = M::table(0u32);
             let mut count = 0;
             for q in 0..map.provinces {
@@ -510,7 +528,10 @@ impl<M: Mask> Legal<M> {
 
     /// A unit's whole list: the concatenation of its sections (see [`Tables`]).
     fn movement_list(&mut self, map: &GameMap<M>, st: &State<M>, p: usize) {
-        self.ensure_into(map, st);
+        debug_assert!(
+            self.tables.into_ready,
+            "all_slots makes the into tables first"
+        );
         push_hold(st, p, &mut self.codes);
         match self.map_moves(map, st, p) {
             Some(span) => {
@@ -528,7 +549,8 @@ impl<M: Mask> Legal<M> {
         }
         let t = &self.tables;
         let codes = &mut self.codes;
-        t.push_supports(map, st, p, support_reach(map, st, p), codes);
+        let avoiding = &mut self.avoiding;
+        t.push_supports(map, st, p, support_reach(map, st, p), avoiding, codes);
         if convoys_from(map, st, p) {
             self.ensure_routes(map, st);
             push_convoys(&self.routes, st, p, &mut self.codes);

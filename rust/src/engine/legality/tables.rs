@@ -26,7 +26,7 @@ impl<M: Mask> Tables<M> {
         debug_assert_eq!(loc, p, "an army stands on its province");
         let land = map.army_adj[p];
         for q in Bits(land).chain(Bits(self.by_sea[p] & !land)) {
-            self.push_army_moves_to(map, p, q, out);
+            self.push_army_moves_into(map, p, q, out);
         }
     }
 
@@ -41,9 +41,14 @@ impl<M: Mask> Tables<M> {
         q: usize,
         out: &mut Vec<Code>,
     ) {
-        if !has(map.army_adj[p] | self.by_sea[p], q) {
-            return;
+        if has(map.army_adj[p] | self.by_sea[p], q) {
+            self.push_army_moves_into(map, p, q, out);
         }
+    }
+
+    /// [`Tables::push_army_moves_to`] for a province `q` the army in `p` could reach.
+    #[inline(always)]
+    fn push_army_moves_into(&self, map: &GameMap<M>, p: usize, q: usize, out: &mut Vec<Code>) {
         for via in [false, true] {
             if army_move(map, self, p, q, via) == OK {
                 out.push(encode::move_to(p, q, via));
@@ -62,33 +67,21 @@ impl<M: Mask> Tables<M> {
         st: &State<M>,
         p: usize,
         into: M,
+        avoiding: &mut Avoiding<M>,
         out: &mut Vec<Code>,
     ) {
         debug_assert!(
             self.into_ready,
             "the into tables are made before listing supports"
         );
-        let at_sea = convoys_from(map, st, p);
-        let reach = support_reach(map, st, p);
-        let mut avoiding = None;
-        for q in Bits(into) {
-            push_support_hold(reach, st, p, q, out);
-            // The units that could move into `q` but the supporter's own (which
-            // `support_move` refuses, SUPPORT_SELF: not even asked).
-            let movers = self.into[q] & !M::bit(p);
-            if movers.is_zero() {
-                continue;
-            }
-            // Only a fleet that may convoy could be on a convoyed army's route.
-            let convoyed = if at_sea { self.convoy_only[q] } else { M::ZERO };
-            self.push_support_moves(map, st, p, reach, q, movers, convoyed, &mut avoiding, out);
-        }
+        self.supports_in(map, st, p, into, None, avoiding, out);
     }
 
     /// The section of [`Tables::push_supports`] where a support by the unit in `p` of the unit
     /// in `m`'s move into the province `q` (in the supporter's reach) would be listed: the
     /// supports of that one unit's moves into `q`. `into[q]` and `convoy_only[q]` read for the
     /// one unit ([`Tables::reach_of`], [`Tables::convoy_only_of`]), so no table is needed.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn push_supports_of(
         &self,
         map: &GameMap<M>,
@@ -96,82 +89,79 @@ impl<M: Mask> Tables<M> {
         p: usize,
         m: usize,
         q: usize,
+        avoiding: &mut Avoiding<M>,
         out: &mut Vec<Code>,
     ) {
-        if m == p || !st.units[m].is_some() || !has(self.reach_of(map, st, m), q) {
-            return;
-        }
-        let at_sea = convoys_from(map, st, p);
-        let convoyed = if at_sea && has(self.convoy_only_of(map, st, m), q) {
-            M::bit(m)
-        } else {
-            M::ZERO
-        };
-        let reach = support_reach(map, st, p);
-        let mut avoiding = None;
-        self.push_support_moves(
-            map,
-            st,
-            p,
-            reach,
-            q,
-            M::bit(m),
-            convoyed,
-            &mut avoiding,
-            out,
-        );
+        self.supports_in(map, st, p, M::bit(q), Some(m), avoiding, out);
     }
 
-    /// The supports by the unit in `p` (whose [`support_reach`] is `reach`) of the moves into
-    /// `q` of the units `movers` (some of them could move there; `convoyed`: those only a
-    /// convoy could carry there, when this unit is a fleet that may convoy).
+    /// [`Tables::push_supports`] (`only` none), or only the supports of the moves of the unit
+    /// in `only` and no support to hold ([`Tables::push_supports_of`]): one body for both.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn push_support_moves(
+    fn supports_in(
         &self,
         map: &GameMap<M>,
         st: &State<M>,
         p: usize,
-        reach: M,
-        q: usize,
-        movers: M,
-        convoyed: M,
-        avoiding: &mut Option<Avoiding<M>>,
+        into: M,
+        only: Option<usize>,
+        avoiding: &mut Avoiding<M>,
         out: &mut Vec<Code>,
     ) {
         let loc = st.units[p].loc as usize;
-        // What the moves into `q` need beyond the plain support: the coasts of a fleet's
-        // move (none unless `q` is split), the route of a convoyed army.
-        let coasts = map.coasts[q];
-        if coasts.is_zero() && convoyed.is_zero() {
-            // The common case: one support per unit that could move there.
-            for m in Bits(movers) {
-                if support_move_in(reach, st, p, m, q) == OK {
-                    out.push(encode::support_move(loc, m, q));
+        let at_sea = convoys_from(map, st, p);
+        let reach = support_reach(map, st, p);
+        for q in Bits(into) {
+            // The units that could move into `q` but the supporter's own (which
+            // `support_move` refuses, SUPPORT_SELF: not even asked), and those of them only a
+            // convoy could carry there when this unit is a fleet that may convoy (only such a
+            // fleet could be on the route).
+            let (movers, convoyed) = match only {
+                None => {
+                    push_support_hold(reach, st, p, loc, q, out);
+                    let movers = self.into[q] & !M::bit(p);
+                    (movers, if at_sea { self.convoy_only[q] } else { M::ZERO })
                 }
-            }
-            return;
-        }
-        for m in Bits(movers) {
-            if support_move_in(reach, st, p, m, q) != OK {
+                Some(m) => {
+                    if m == p || !st.units[m].is_some() || !has(self.reach_of(map, st, m), q) {
+                        continue;
+                    }
+                    let convoyed = at_sea && has(self.convoy_only_of(map, st, m), q);
+                    (M::bit(m), if convoyed { M::bit(m) } else { M::ZERO })
+                }
+            };
+            if movers.is_zero() {
                 continue;
             }
-            if !convoyed.is_zero()
-                && has(convoyed, m)
-                && has(self.closure[m], p)
-                && !has(
-                    avoiding
-                        .get_or_insert_with(Avoiding::new)
-                        .reach(map, self.fleets, m, p),
-                    q,
-                )
-            {
-                continue; // the army's sea route needs this fleet
+            // What the moves into `q` need beyond the plain support: the coasts of a fleet's
+            // move (none unless `q` is split), the route of a convoyed army.
+            let coasts = map.coasts[q];
+            if coasts.is_zero() && convoyed.is_zero() {
+                // The common case: one support per unit that could move there.
+                for m in Bits(movers) {
+                    if support_move_in(reach, st, p, m, q) == OK {
+                        out.push(encode::support_move(loc, m, q));
+                    }
+                }
+                continue;
             }
-            out.push(encode::support_move(loc, m, q));
-            if !coasts.is_zero() && st.units[m].fleet {
-                for c in Bits(map.fleet_adj[st.units[m].loc as usize] & coasts) {
-                    out.push(encode::support_move(loc, m, c));
+            for m in Bits(movers) {
+                if support_move_in(reach, st, p, m, q) != OK {
+                    continue;
+                }
+                if !convoyed.is_zero()
+                    && has(convoyed, m)
+                    && has(self.closure[m], p)
+                    && !has(avoiding.reach(map, self.fleets, m, p), q)
+                {
+                    continue; // the army's sea route needs this fleet
+                }
+                out.push(encode::support_move(loc, m, q));
+                if !coasts.is_zero() && st.units[m].fleet {
+                    for c in Bits(map.fleet_adj[st.units[m].loc as usize] & coasts) {
+                        out.push(encode::support_move(loc, m, c));
+                    }
                 }
             }
         }
@@ -201,52 +191,18 @@ impl<M: Mask> Tables<M> {
     }
 }
 
-/// Section: the support to hold of the unit in `q` by the unit in `p` (whose
-/// [`support_reach`] is `reach`), when the rule allows it.
+/// Section: the support to hold of the unit in `q` by the unit in `p` (at location `loc`, its
+/// [`support_reach`] `reach`), when the rule allows it.
 #[inline(always)]
 pub(super) fn push_support_hold<M: Mask>(
     reach: M,
     st: &State<M>,
     p: usize,
+    loc: usize,
     q: usize,
     out: &mut Vec<Code>,
 ) {
     if support_hold_in(reach, st, p, q) == OK {
-        out.push(encode::support_hold(st.units[p].loc as usize, q));
-    }
-}
-
-/// 6.D.31: per army, its reach by sea without the supporting fleet, worked out on first need
-/// and kept for a few armies (one supporter at a time).
-pub(super) struct Avoiding<M> {
-    armies: [u16; 8],
-    reach: [M; 8],
-    cached: usize,
-}
-
-impl<M: Mask> Avoiding<M> {
-    pub(super) fn new() -> Avoiding<M> {
-        Avoiding {
-            armies: [0; 8],
-            reach: [M::ZERO; 8],
-            cached: 0,
-        }
-    }
-
-    /// Where the army in `m` could be carried by the fleets `fleets` other than the one in `p`.
-    pub(super) fn reach(&mut self, map: &GameMap<M>, fleets: M, m: usize, p: usize) -> M {
-        if let Some(i) = self.armies[..self.cached]
-            .iter()
-            .position(|&x| x as usize == m)
-        {
-            return self.reach[i];
-        }
-        let r = map.convoy_reach(m, fleets, M::bit(p)).0;
-        if self.cached < self.armies.len() {
-            self.armies[self.cached] = m as u16;
-            self.reach[self.cached] = r;
-            self.cached += 1;
-        }
-        r
+        out.push(encode::support_hold(loc, q));
     }
 }
