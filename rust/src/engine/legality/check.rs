@@ -95,7 +95,9 @@ impl<M: Mask> Legal<M> {
 
     /// The verdict on a submitted code: `Some((key, normal form))` when it is legal (its normal
     /// form is in its slot's list), else `None`. [`Legal::prepare`] must have been called for
-    /// `st`.
+    /// `st`. A code found as it is in its unit's list (when the list is made) is its own normal
+    /// form; with no list made, only the part of a section that could hold the normal form is
+    /// built (`Legal::section_of`).
     pub fn check(&mut self, map: &GameMap<M>, st: &State<M>, code: Code) -> Option<(usize, Code)> {
         if st.kind == MOVEMENT {
             // A code as listed is its own normal form: found in its unit's list (when that is

@@ -43,8 +43,9 @@
 //! This file holds the reason codes, the tables' types and the lists; beside it: `rules` (the
 //! rule functions), `tables` (the moves and supports sections), `count` (the environment's
 //! counting, [`Legal::movement_count`] and [`Legal::movement_nth`], without listing), `check`
-//! ([`Legal::canonical`] and [`Legal::check`]), `convoy` (the minimal-route walk) and `why`
-//! ([`why`]: the reason a refused code is refused).
+//! ([`Legal::canonical`] and [`Legal::check`]), `convoy` (the minimal-route walk), `seas` (the
+//! fleets in connected groups: DATC 6.D.31 without one supporter) and `why` ([`why`]: the
+//! reason a refused code is refused).
 
 use super::encode::{self, kind, well_formed, Code};
 use super::game_map::{has, Bits, GameMap, Mask, LAND, NO_POWER};
