@@ -6,7 +6,7 @@
 mod kit;
 
 use diplo_core::engine::encode;
-use kit::Kit;
+use kit::{Board, Kit};
 
 fn sorted(items: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = items.iter().map(|s| s.to_string()).collect();
@@ -327,4 +327,67 @@ fn malformed_codes_are_illegal() {
         legal.prepare(k.map, &game.state, game.stamp);
         assert!(legal.check(k.map, &game.state, code).is_none(), "{code:#x}");
     }
+}
+
+/// A check needs no list: the part of a section it builds when no list was asked for, and the
+/// unit's whole list once every list is made, give the same verdict on every code a unit on
+/// the benchmark boards could be given (moves with and without "via", supports to hold and of
+/// every unit's move to every location, convoys of every unit to every province); a listed
+/// code is its own normal form.
+#[test]
+fn verdicts_without_and_with_the_lists_agree() {
+    use diplo_core::engine::legality::Legal;
+    let k = Kit::standard();
+    let map = k.map;
+    let mut checked = 0;
+    for board in Board::all() {
+        let game = board.game(&k);
+        let st = &game.state;
+        let mut listed = Legal::default();
+        listed.prepare(map, st, game.stamp);
+        listed.all_slots(map, st);
+        let slots = listed.slots().to_vec();
+        for slot in &slots {
+            for &code in listed.codes_of(slot).to_vec().iter() {
+                let mut fresh = Legal::default();
+                fresh.prepare(map, st, game.stamp);
+                let want = Some((slot.key as usize, code));
+                assert_eq!(fresh.check(map, st, code), want, "{}", k.text(code));
+                assert_eq!(listed.check(map, st, code), want, "{}", k.text(code));
+            }
+        }
+        let mut fresh = Legal::default();
+        fresh.prepare(map, st, game.stamp);
+        for slot in &slots {
+            let here = st.units[slot.key as usize].loc as usize;
+            let mut codes = vec![encode::hold(here)];
+            for a in 0..map.locations {
+                codes.push(encode::move_to(here, a, false));
+                codes.push(encode::move_to(here, a, true));
+                if a >= map.provinces {
+                    continue;
+                }
+                codes.push(encode::support_hold(here, a));
+                if !st.units[a].is_some() {
+                    continue; // no unit to support or convoy: refused before any list
+                }
+                for b in 0..map.locations {
+                    codes.push(encode::support_move(here, a, b));
+                    if b < map.provinces {
+                        codes.push(encode::convoy(here, a, b));
+                    }
+                }
+            }
+            for code in codes {
+                assert_eq!(
+                    fresh.check(map, st, code),
+                    listed.check(map, st, code),
+                    "{}: {code:#x}",
+                    board.name
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
 }

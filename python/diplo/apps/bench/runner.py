@@ -23,7 +23,7 @@ from .movement import (
 from .report import Report
 from .selfplay import selfplay_engines
 from .settings import Settings
-from .vector import vector_engines
+from .vector import vector_engines, vector_work
 
 Note = Callable[[str], None]
 
@@ -139,6 +139,14 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
                 settings.max_orders,
             )
             say(f"vector: {settings.vector_envs} games x {settings.rounds} rounds")
+            slots, orders = vector_work(
+                settings.seed,
+                settings.max_year,
+                settings.vector_envs,
+                game_map,
+                settings.max_orders,
+            )
+            say(f"vector: per game and step, {slots:.1f} slots with {orders:.0f} legal orders")
             report.workloads["vector"] = measure(engines, settings.rounds)
     return report
 

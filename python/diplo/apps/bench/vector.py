@@ -83,5 +83,32 @@ def vector_engines(
     return engines
 
 
+def vector_work(
+    seed: int,
+    max_year: int,
+    envs: int,
+    game_map: Map | None = None,
+    max_orders: int = 512,
+) -> tuple[float, float]:
+    """What one step of the ``vector`` workload has to do, untimed: the mean per game and
+    phase, over the ``VECTOR_STEPS`` steps of its first round, of the slots with legal orders
+    and of the legal orders those slots have (the counts each observation carries). On a
+    bigger board both grow, and with them the step's cost."""
+    from ...env import DiplomacyVectorEnv, UniformPolicy
+
+    policy = UniformPolicy()
+    env = DiplomacyVectorEnv(envs, game_map, max_year=max_year, max_orders=max_orders)
+    obs, infos = env.reset(seed=seed)
+    slots = orders = 0
+    for _ in range(VECTOR_STEPS):
+        counts = obs["legal_counts"]
+        slots += int((counts > 0).sum())
+        orders += int(counts.sum(dtype="int64"))
+        obs, _r, _t, _u, infos = env.step(policy(obs, infos, env.seeds))
+    env.close()
+    phases = VECTOR_STEPS * envs
+    return slots / phases, orders / phases
+
+
 #: Steps of every game per run of a ``vector`` engine.
 VECTOR_STEPS = 40

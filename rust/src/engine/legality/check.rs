@@ -95,8 +95,23 @@ impl<M: Mask> Legal<M> {
 
     /// The verdict on a submitted code: `Some((key, normal form))` when it is legal (its normal
     /// form is in its slot's list), else `None`. [`Legal::prepare`] must have been called for
-    /// `st`.
+    /// `st`. A code found as it is in its unit's list (when the list is made) is its own normal
+    /// form; with no list made, only the part of a section that could hold the normal form is
+    /// built (`Legal::section_of`).
     pub fn check(&mut self, map: &GameMap<M>, st: &State<M>, code: Code) -> Option<(usize, Code)> {
+        if st.kind == MOVEMENT {
+            // A code as listed is its own normal form: found in its unit's list (when that is
+            // made), there is nothing to normalise.
+            let loc = encode::loc_of(code);
+            if loc < map.locations {
+                let key = map.prov_of[loc] as usize;
+                let index = self.slot_of[key];
+                if index != NO_SLOT && self.codes_of(&self.slots[index as usize]).contains(&code) {
+                    debug_assert_eq!(Self::canonical(map, st, code), Some((key, code)));
+                    return Some((key, code));
+                }
+            }
+        }
         let (key, c) = Self::canonical(map, st, code)?;
         let unit = st.units[key];
         if st.kind == MOVEMENT && unit.is_some() && map.neutral[unit.power as usize] {
@@ -138,8 +153,9 @@ impl<M: Mask> Legal<M> {
         self.codes_of(&s).contains(&c).then_some((key, c))
     }
 
-    /// Fills `out` with the section of the list of the unit in `p` where the movement code `c`
-    /// would be listed; false when no section of that unit could list it.
+    /// Fills `out` with the part of the section of the list of the unit in `p` where the
+    /// movement code `c` would be listed that could hold it (see [`Tables`]); false when no
+    /// section of that unit could list it.
     pub(super) fn section_of(
         &mut self,
         map: &GameMap<M>,
@@ -150,24 +166,42 @@ impl<M: Mask> Legal<M> {
     ) -> bool {
         match encode::kind_of(c) {
             kind::HOLD => push_hold(st, p, out),
+            // An army's: only its moves to the one province (a fleet's section is short).
+            kind::MOVE if !st.units[p].fleet => {
+                self.tables.push_army_moves_to(map, p, encode::a_of(c), out)
+            }
             kind::MOVE => self.tables.push_moves(map, st, p, out),
-            k @ (kind::SUPPORT_HOLD | kind::SUPPORT_MOVE) => {
-                let q = if k == kind::SUPPORT_HOLD {
-                    encode::a_of(c)
-                } else {
-                    map.prov_of[encode::b_of(c)] as usize
-                };
+            kind::SUPPORT_HOLD => {
+                let q = encode::a_of(c);
+                let reach = support_reach(map, st, p);
+                if !has(reach, q) {
+                    return false;
+                }
+                push_support_hold(reach, st, p, st.units[p].loc as usize, q, out);
+            }
+            kind::SUPPORT_MOVE => {
+                let q = map.prov_of[encode::b_of(c)] as usize;
                 if !has(support_reach(map, st, p), q) {
                     return false;
                 }
-                self.tables.push_supports(map, st, p, M::bit(q), out);
+                // Only the supports of the one unit's moves into `q`.
+                self.tables.push_supports_of(
+                    map,
+                    st,
+                    p,
+                    encode::a_of(c),
+                    q,
+                    &mut self.avoiding,
+                    out,
+                );
             }
             kind::CONVOY => {
                 if !convoys_from(map, st, p) {
                     return false;
                 }
-                self.ensure_routes(map, st);
-                push_convoys(&self.routes, st, p, out);
+                // Only the convoys of the one army.
+                let span = self.army_routes(map, st, encode::a_of(c));
+                push_convoys(&self.routes[span.range()], st, p, out);
             }
             _ => return false,
         }

@@ -13,75 +13,121 @@ use super::*;
 impl<M: Mask> Legal<M> {
     /// For every army a convoy could carry: per destination, the seas on some minimal route
     /// (the definition of `diplo.reference.convoys.route_fleets`: an induced chain of fleet seas, only its
-    /// first touching the army's province and only its last the destination).
+    /// first touching the army's province and only its last the destination). Afterwards
+    /// `routes` lists them by army province, then destination province (the lists' order).
     pub(super) fn ensure_routes(&mut self, map: &GameMap<M>, st: &State<M>) {
         if self.routes_ready {
             return;
         }
         self.routes_ready = true;
-        self.routes.clear();
-        if !map.exact_routes {
-            self.shortest_routes(map, st);
-            return;
+        for a in Bits(self.tables.occupied & !self.tables.afloat & map.shores & !self.routed) {
+            if self.tables.by_sea[a].is_zero() {
+                // No fleet could carry it: no route (as `army_routes` finds).
+                self.routed |= M::bit(a);
+                self.route_span[a] = Span { start: 0, len: 0 };
+            } else {
+                self.army_routes(map, st, a);
+            }
         }
-        let fleets = self.tables.fleets;
-        for a in Bits(self.tables.occupied & map.shores) {
-            if st.units[a].fleet || self.tables.by_sea[a].is_zero() {
-                continue;
+        if !self.routes_sorted {
+            // Some armies were walked first, for a check: put every army's routes in order.
+            self.routes.sort_unstable_by_key(|r| (r.army, r.dst));
+            self.routes_sorted = true;
+            for a in Bits(self.routed) {
+                self.route_span[a] = Span { start: 0, len: 0 };
             }
-            let src_seas = map.shore_seas[a] & fleets;
-            let mut found = M::ZERO;
-            for first in Bits(src_seas) {
-                walk(
-                    map,
-                    fleets,
-                    src_seas,
-                    Step {
-                        path: M::bit(first),
-                        last: first,
-                        blocked: M::bit(first),
-                        touched: M::bit(a),
-                    },
-                    &mut self.steps,
-                    &mut self.useful,
-                    &mut found,
-                );
-            }
-            for d in Bits(found) {
-                self.routes.push(Route {
-                    army: a as u16,
-                    dst: d as u16,
-                    seas: self.useful[d],
-                });
-                self.useful[d] = M::ZERO;
+            let mut i = 0;
+            while i < self.routes.len() {
+                let army = self.routes[i].army;
+                let start = i;
+                while i < self.routes.len() && self.routes[i].army == army {
+                    i += 1;
+                }
+                self.route_span[army as usize] = Span {
+                    start: start as u32,
+                    len: (i - start) as u32,
+                };
             }
         }
     }
-}
 
-impl<M: Mask> Legal<M> {
-    /// [`Legal::ensure_routes`] on a map with too many chains to walk (module documentation).
-    fn shortest_routes(&mut self, map: &GameMap<M>, st: &State<M>) {
+    /// The routes of the army in province `a` (none unless a convoy could carry an army
+    /// there), as a span of `routes`: walked on first need, once per state.
+    #[inline]
+    pub(super) fn army_routes(&mut self, map: &GameMap<M>, st: &State<M>, a: usize) -> Span {
+        if has(self.routed, a) {
+            return self.route_span[a];
+        }
+        self.routed |= M::bit(a);
+        let start = self.routes.len();
+        let u = st.units[a];
+        if u.is_some() && !u.fleet && !self.tables.by_sea[a].is_zero() && has(map.shores, a) {
+            if start > 0 && self.routes[start - 1].army as usize > a {
+                self.routes_sorted = false;
+            }
+            if map.exact_routes {
+                self.walk_routes(map, a);
+            } else {
+                self.shortest_routes(map, a);
+            }
+        }
+        let span = Span {
+            start: start as u32,
+            len: (self.routes.len() - start) as u32,
+        };
+        self.route_span[a] = span;
+        span
+    }
+
+    /// Every minimal route of the army in `a`, walked (module documentation).
+    fn walk_routes(&mut self, map: &GameMap<M>, a: usize) {
+        let fleets = self.tables.fleets;
+        let src_seas = map.shore_seas[a] & fleets;
+        let mut found = M::ZERO;
+        for first in Bits(src_seas) {
+            walk(
+                map,
+                fleets,
+                src_seas,
+                Step {
+                    path: M::bit(first),
+                    last: first,
+                    blocked: M::bit(first),
+                    touched: M::bit(a),
+                },
+                &mut self.steps,
+                &mut self.useful,
+                &mut found,
+            );
+        }
+        for d in Bits(found) {
+            self.routes.push(Route {
+                army: a as u16,
+                dst: d as u16,
+                seas: self.useful[d],
+            });
+            self.useful[d] = M::ZERO;
+        }
+    }
+
+    /// The routes of the army in `a` on a map with too many chains to walk (module
+    /// documentation).
+    fn shortest_routes(&mut self, map: &GameMap<M>, a: usize) {
         let fleets = self.tables.fleets;
         let mut from_a: Vec<M> = Vec::new();
         let mut from_b: Vec<M> = Vec::new();
-        for a in Bits(self.tables.occupied & map.shores) {
-            if st.units[a].fleet || self.tables.by_sea[a].is_zero() {
-                continue;
-            }
-            let first = map.shore_seas[a] & fleets;
-            let reached = layers(map, fleets, first, fleets, &mut from_a);
-            let dests = Bits(reached).fold(M::ZERO, |m, s| m | map.sea_shores[s]) & !M::bit(a);
-            for d in Bits(dests) {
-                let last = map.shore_seas[d] & fleets;
-                let seas = shortest_chain_seas(map, fleets, first, last, &mut from_a, &mut from_b);
-                if !seas.is_zero() {
-                    self.routes.push(Route {
-                        army: a as u16,
-                        dst: d as u16,
-                        seas,
-                    });
-                }
+        let first = map.shore_seas[a] & fleets;
+        let reached = layers(map, fleets, first, fleets, &mut from_a);
+        let dests = Bits(reached).fold(M::ZERO, |m, s| m | map.sea_shores[s]) & !M::bit(a);
+        for d in Bits(dests) {
+            let last = map.shore_seas[d] & fleets;
+            let seas = shortest_chain_seas(map, fleets, first, last, &mut from_a, &mut from_b);
+            if !seas.is_zero() {
+                self.routes.push(Route {
+                    army: a as u16,
+                    dst: d as u16,
+                    seas,
+                });
             }
         }
     }

@@ -46,7 +46,7 @@ impl<M: Mask> Tables<M> {
         reach: M,
         q: usize,
         at_sea: bool,
-        avoiding: &mut Option<Avoiding<M>>,
+        avoiding: &mut Avoiding<M>,
     ) -> usize {
         debug_assert_eq!(reach, support_reach(map, st, p));
         debug_assert!(has(reach, q));
@@ -99,7 +99,7 @@ impl<M: Mask> Tables<M> {
         q: usize,
         into: M,
         at_sea: bool,
-        avoiding: &mut Option<Avoiding<M>>,
+        avoiding: &mut Avoiding<M>,
     ) -> usize {
         if !at_sea {
             return 0;
@@ -107,8 +107,7 @@ impl<M: Mask> Tables<M> {
         let mut n = 0;
         for m in Bits(into & !self.afloat & self.convoy_only[q] & !M::bit(p)) {
             if has(self.closure[m], p) {
-                let cache = avoiding.get_or_insert_with(Avoiding::new);
-                n += usize::from(!has(cache.reach(map, self.fleets, m, p), q));
+                n += usize::from(!has(avoiding.reach(map, self.fleets, m, p), q));
             }
         }
         debug_assert!(st.units[p].fleet);
@@ -125,13 +124,14 @@ impl<M: Mask> Legal<M> {
         if index != NO_SLOT {
             return self.slots[index as usize].len as usize;
         }
+        self.ensure_into(map, st);
         let mut n = 1 + self.count_moves(map, st, q);
         let t = &self.tables;
         let at_sea = convoys_from(map, st, q);
-        let mut avoiding = None;
+        let avoiding = &mut self.avoiding;
         let reach = support_reach(map, st, q);
         for into in Bits(reach) {
-            n += t.count_supports_into(map, st, q, reach, into, at_sea, &mut avoiding);
+            n += t.count_supports_into(map, st, q, reach, into, at_sea, avoiding);
         }
         if at_sea {
             self.ensure_routes(map, st);
@@ -210,6 +210,7 @@ impl<M: Mask> Legal<M> {
         if i == 0 {
             return Some(encode::hold(st.units[q].loc as usize));
         }
+        self.ensure_into(map, st);
         let mut i = i - 1;
         let moves = self.count_moves(map, st, q);
         let mut section = std::mem::take(&mut self.section);
@@ -248,10 +249,10 @@ impl<M: Mask> Legal<M> {
             }
             i -= moves;
             let at_sea = convoys_from(map, st, q);
-            let mut avoiding = None;
+            let avoiding = &mut self.avoiding;
             let reach = support_reach(map, st, q);
             for into in Bits(reach) {
-                let n = t.count_supports_into(map, st, q, reach, into, at_sea, &mut avoiding);
+                let n = t.count_supports_into(map, st, q, reach, into, at_sea, avoiding);
                 if i < n {
                     if map.coasts[into].is_zero() && !at_sea && into != q {
                         // The common case without a list: the hold of the unit there, then
@@ -266,12 +267,12 @@ impl<M: Mask> Legal<M> {
                                 .map(|m| encode::support_move(loc, m, into))
                         };
                         if cfg!(debug_assertions) {
-                            t.push_supports(map, st, q, M::bit(into), &mut section);
+                            t.push_supports(map, st, q, M::bit(into), avoiding, &mut section);
                             debug_assert_eq!(code, section.get(i).copied());
                         }
                         break 'found code;
                     }
-                    t.push_supports(map, st, q, M::bit(into), &mut section);
+                    t.push_supports(map, st, q, M::bit(into), avoiding, &mut section);
                     debug_assert_eq!(section.len(), n);
                     break 'found section.get(i).copied();
                 }

@@ -31,8 +31,10 @@
 //! (DATC 6.D.32).
 //!
 //! Everything about convoys depends on the set of seas holding a fleet, so it is worked out once
-//! per phase with 128-bit sets, and a unit's list is built on first use and kept until the state
-//! changes (each state carries a `stamp`, see `phases`). The moves sections that are facts of the
+//! per phase with sets of the map's width (an army's minimal routes on first need), and a unit's
+//! list is built on first use and kept until the state changes (each state carries a `stamp`,
+//! see `phases`); the per-province tables only the lists read (who could move into a province)
+//! are made on the first listing or count. The moves sections that are facts of the
 //! map alone (a fleet's, an army's no fleet could carry) are listed once per map, by the same
 //! code, and copied after.
 //!
@@ -41,8 +43,9 @@
 //! This file holds the reason codes, the tables' types and the lists; beside it: `rules` (the
 //! rule functions), `tables` (the moves and supports sections), `count` (the environment's
 //! counting, [`Legal::movement_count`] and [`Legal::movement_nth`], without listing), `check`
-//! ([`Legal::canonical`] and [`Legal::check`]), `convoy` (the minimal-route walk) and `why`
-//! ([`why`]: the reason a refused code is refused).
+//! ([`Legal::canonical`] and [`Legal::check`]), `convoy` (the minimal-route walk), `seas` (the
+//! fleets in connected groups: DATC 6.D.31 without one supporter) and `why` ([`why`]: the
+//! reason a refused code is refused).
 
 use super::encode::{self, kind, well_formed, Code};
 use super::game_map::{has, Bits, GameMap, Mask, LAND, NO_POWER};
@@ -143,8 +146,14 @@ pub struct Legal<M: Mask> {
     /// The state these tables describe (0: none).
     stamp: u64,
     tables: Tables<M>,
+    /// Whether `routes` holds the routes of every army (else of the armies `routed`).
     routes_ready: bool,
     routes: Vec<Route<M>>,
+    /// The armies whose routes are in `routes`, and where (`Legal::army_routes`).
+    routed: M,
+    route_span: M::Table<Span>,
+    /// Whether `routes` is in army order (armies walked for a check come in any order).
+    routes_sorted: bool,
     useful: M::Table<M>,
     codes: Vec<Code>,
     /// Per province (movement, retreat, adjustment site or unit), the index of its slot's list.
@@ -160,6 +169,8 @@ pub struct Legal<M: Mask> {
     section: Vec<Code>,
     /// Scratch of `walk`: the routes still to extend.
     steps: Vec<Step<M>>,
+    /// The groups of the fleets but a supporter's (DATC 6.D.31), kept for one supporter.
+    avoiding: Avoiding<M>,
     /// The moves sections that are facts of the map alone, for the map at `moves_of` (its
     /// address), listed by [`Tables::push_moves`] on first need and copied from here after:
     /// per location, the span in `move_codes` of a fleet's moves from there, and per province,
@@ -200,17 +211,22 @@ impl Span {
 /// A unit's list is the concatenation of its *sections*: the hold ([`push_hold`]), the moves
 /// ([`Tables::push_moves`]), per province it could enter the supports into that province
 /// ([`Tables::push_supports`]) and, for a fleet at sea, the convoys ([`push_convoys`]).
-/// Checking a code only needs the section it would be listed in, which is what
-/// [`Legal::check`] builds when the unit's whole list has not been asked for.
+/// Checking a code only needs the part of the section it would be listed in that could hold
+/// it, which is what [`Legal::check`] builds, by the same code, when the unit's whole list has
+/// not been asked for: an army's moves to the one province, the supports of the one unit's
+/// moves into the one province, the convoys of the one army (whose routes alone are walked).
 struct Tables<M: Mask> {
     occupied: M,
     /// The provinces holding a fleet.
     afloat: M,
     fleets: M,
-    /// Per province, the provinces whose unit could move into it.
+    /// Per province, the provinces whose unit could move into it (made for listing only:
+    /// [`Legal::ensure_into`]; a check reads one unit's [`Tables::reach_of`]).
     into: M::Table<M>,
-    /// Per province, the provinces whose army could reach it only by convoy.
+    /// Per province, the provinces whose army could reach it only by convoy (with `into`).
     convoy_only: M::Table<M>,
+    /// Whether `into` and `convoy_only` describe the state.
+    into_ready: bool,
     /// Per army province, where the fleets at sea could carry it.
     by_sea: M::Table<M>,
     /// Per army province, the seas of fleets its convoys could use.
@@ -221,6 +237,7 @@ mod check;
 mod convoy;
 mod count;
 mod rules;
+mod seas;
 mod tables;
 mod why;
 
@@ -232,7 +249,8 @@ use rules::{
     retreat_destination, support_hold, support_hold_in, support_move, support_move_in,
     support_reach,
 };
-use tables::Avoiding;
+use seas::Avoiding;
+use tables::push_support_hold;
 
 impl<M: Mask> Default for Legal<M> {
     fn default() -> Self {
@@ -244,11 +262,15 @@ impl<M: Mask> Default for Legal<M> {
                 fleets: M::ZERO,
                 into: M::table(M::ZERO),
                 convoy_only: M::table(M::ZERO),
+                into_ready: false,
                 by_sea: M::table(M::ZERO),
                 closure: M::table(M::ZERO),
             },
             routes_ready: false,
             routes: Vec::new(),
+            routed: M::ZERO,
+            route_span: M::table(NO_SPAN),
+            routes_sorted: true,
             useful: M::table(M::ZERO),
             codes: Vec::new(),
             slot_of: M::table(NO_SLOT),
@@ -258,6 +280,7 @@ impl<M: Mask> Default for Legal<M> {
             spare: Vec::new(),
             section: Vec::new(),
             steps: Vec::new(),
+            avoiding: Avoiding::new(),
             move_codes: Vec::new(),
             fleet_span: M::table(NO_SPAN),
             army_span: M::table(NO_SPAN),
@@ -278,8 +301,12 @@ impl<M: Mask> Legal<M> {
         self.slots.clear();
         self.slot_of.as_mut()[..map.provinces].fill(NO_SLOT);
         self.complete = false;
+        self.tables.into_ready = false;
+        self.avoiding.forget();
         self.routes_ready = false;
         self.routes.clear();
+        self.routed = M::ZERO;
+        self.routes_sorted = true;
         match st.kind {
             MOVEMENT => self.prepare_movement(map, st),
             ADJUSTMENTS => self.prepare_adjustments(map, st),
@@ -310,29 +337,43 @@ impl<M: Mask> Legal<M> {
         t.occupied = occupied;
         t.afloat = afloat;
         t.fleets = fleets;
-        t.into.as_mut()[..p].fill(M::ZERO);
-        t.convoy_only.as_mut()[..p].fill(M::ZERO);
-        for m in Bits(occupied) {
-            let u = st.units[m];
-            if u.fleet {
-                for q in Bits(map.fleet_reach[u.loc as usize]) {
-                    t.into[q] |= M::bit(m);
-                }
+        t.into_ready = false;
+        for m in Bits(occupied & !afloat) {
+            let (sea, closure) = if !(map.shore_seas[m] & fleets).is_zero() {
+                map.convoy_reach(m, fleets, M::ZERO)
             } else {
-                let land = map.army_adj[m];
-                let (sea, closure) = if !(map.shore_seas[m] & fleets).is_zero() {
-                    map.convoy_reach(m, fleets, M::ZERO)
-                } else {
-                    (M::ZERO, M::ZERO)
-                };
-                t.by_sea[m] = sea;
-                t.closure[m] = closure;
-                for q in Bits(land | sea) {
-                    t.into[q] |= M::bit(m);
-                }
-                for q in Bits(sea & !land) {
-                    t.convoy_only[q] |= M::bit(m);
-                }
+                (M::ZERO, M::ZERO)
+            };
+            t.by_sea[m] = sea;
+            t.closure[m] = closure;
+        }
+    }
+
+    /// Makes the `into` and `convoy_only` tables of a movement state (see [`Tables`]), which
+    /// only the listing and counting of supports read: checking a code asks one unit.
+    pub(super) fn ensure_into(&mut self, map: &GameMap<M>, st: &State<M>) {
+        let t = &mut self.tables;
+        if t.into_ready {
+            return;
+        }
+        t.into_ready = true;
+        t.into.as_mut()[..map.provinces].fill(M::ZERO);
+        t.convoy_only.as_mut()[..map.provinces].fill(M::ZERO);
+        for m in Bits(t.afloat) {
+            debug_assert_eq!(t.convoy_only_of(map, st, m), M::ZERO);
+            for q in Bits(t.reach_of(map, st, m)) {
+                t.into[q] |= M::bit(m);
+            }
+        }
+        for m in Bits(t.occupied & !t.afloat) {
+            let (land, sea) = (map.army_adj[m], t.by_sea[m]);
+            debug_assert_eq!(land | sea, t.reach_of(map, st, m));
+            debug_assert_eq!(sea & !land, t.convoy_only_of(map, st, m));
+            for q in Bits(land | sea) {
+                t.into[q] |= M::bit(m);
+            }
+            for q in Bits(sea & !land) {
+                t.convoy_only[q] |= M::bit(m);
             }
         }
     }
@@ -426,6 +467,9 @@ impl<M: Mask> Legal<M> {
     /// (each list: the disband).
     pub fn all_slots(&mut self, map: &GameMap<M>, st: &State<M>) {
         if !self.complete {
+            if st.kind == MOVEMENT {
+                self.ensure_into(map, st);
+            }
             let mut order = M::table(0u32);
             let mut count = 0;
             for q in 0..map.provinces {
@@ -485,6 +529,10 @@ impl<M: Mask> Legal<M> {
 
     /// A unit's whole list: the concatenation of its sections (see [`Tables`]).
     fn movement_list(&mut self, map: &GameMap<M>, st: &State<M>, p: usize) {
+        debug_assert!(
+            self.tables.into_ready,
+            "all_slots makes the into tables first"
+        );
         push_hold(st, p, &mut self.codes);
         match self.map_moves(map, st, p) {
             Some(span) => {
@@ -502,7 +550,8 @@ impl<M: Mask> Legal<M> {
         }
         let t = &self.tables;
         let codes = &mut self.codes;
-        t.push_supports(map, st, p, support_reach(map, st, p), codes);
+        let avoiding = &mut self.avoiding;
+        t.push_supports(map, st, p, support_reach(map, st, p), avoiding, codes);
         if convoys_from(map, st, p) {
             self.ensure_routes(map, st);
             push_convoys(&self.routes, st, p, &mut self.codes);
@@ -527,8 +576,8 @@ impl<M: Mask> Legal<M> {
     /// The seas on some minimal convoy route of the army in province `army` to province `dst`
     /// (`diplo.reference.convoys.route_fleets`); empty when no convoy could carry it there.
     pub fn route_seas(&mut self, map: &GameMap<M>, st: &State<M>, army: usize, dst: usize) -> M {
-        self.ensure_routes(map, st);
-        self.routes
+        let span = self.army_routes(map, st, army);
+        self.routes[span.range()]
             .iter()
             .find(|r| r.army as usize == army && r.dst as usize == dst)
             .map_or(M::ZERO, |r| r.seas)
