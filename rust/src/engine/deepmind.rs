@@ -20,7 +20,7 @@
 //! the previous step is started again instead (its actions ignored), as `super::vector` does.
 //! `docs/deepmind.md` documents the buffers.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
 
 use super::batch::spread;
 use super::encode::{self, kind, Code};
@@ -65,12 +65,25 @@ const BUILD_FLEET: u32 = 11;
 const REMOVE: u32 = 12;
 const WAIVE: u32 = 13;
 const INDEX_SHIFT: u32 = 48;
+/// The buckets of [`Tables`]: every value of an action's low 16 bits.
+const BUCKETS: usize = 1 << 16;
 
+thread_local! {
+    /// Per action index, the mark of the power and the pass of [`Episode::observe`] that last
+    /// listed it on this thread: each action listed once per power, without a sort. A pass
+    /// takes the marks `base..base + 7`.
+    static SEEN: RefCell<(u32, Vec<u32>)> = const { RefCell::new((0, Vec::new())) };
+}
 /// Their encoding as the engine reads it (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct Tables {
-    /// Their list's low 32 bits, to the index.
-    index: HashMap<u32, u64>,
+    /// Their list by its low 32 bits: per bucket (the order code and the ordered area, the low
+    /// 16 bits), where its actions start in `rest`, which holds each action's target and third
+    /// areas (the high 16 bits) and index, sorted.
+    starts: Vec<u32>,
+    rest: Vec<(u16, u16)>,
+    /// How many actions their list has.
+    count: usize,
     /// Per location: its area byte, its province's area and its coast's (or `u8::MAX`).
     loc_byte: Vec<u8>,
     loc_main: Vec<u8>,
@@ -127,13 +140,34 @@ impl Tables {
                 }
             }
         }
-        let index = actions
+        if actions.len() > usize::from(u16::MAX) {
+            return Err(bad("more actions than bits 48-63 can index"));
+        }
+        // Sorted by the low 16 bits (the bucket), then the high 16.
+        let mut keyed: Vec<(u16, u16, u16)> = actions
             .iter()
             .enumerate()
-            .map(|(i, &a)| (a, i as u64))
+            .map(|(i, &a)| ((a & 0xFFFF) as u16, (a >> 16) as u16, i as u16))
             .collect();
+        keyed.sort_unstable();
+        if keyed
+            .windows(2)
+            .any(|w| w[0].0 == w[1].0 && w[0].1 == w[1].1)
+        {
+            return Err(bad("an action is twice in the list"));
+        }
+        let mut starts = vec![0u32; BUCKETS + 1];
+        for &(b, _, _) in &keyed {
+            starts[b as usize + 1] += 1;
+        }
+        for b in 0..BUCKETS {
+            starts[b + 1] += starts[b];
+        }
+        let rest = keyed.iter().map(|&(_, h, i)| (h, i)).collect();
         Ok(Tables {
-            index,
+            starts,
+            rest,
+            count: actions.len(),
             loc_byte,
             loc_main,
             loc_coast,
@@ -177,16 +211,27 @@ impl Tables {
             _ => (CONVOY, prov(loc), prov(b), prov(a)),
         };
         let low = order | p1 << 8 | p2 << 16 | p3 << 24;
-        self.index
-            .get(&low)
-            .map(|&i| u64::from(low) | i << INDEX_SHIFT)
+        self.index_of(low)
+            .map(|i| u64::from(low) | i << INDEX_SHIFT)
+    }
+
+    /// The index in their list of the action whose low 32 bits are `low`.
+    #[inline]
+    fn index_of(&self, low: u32) -> Option<u64> {
+        let b = (low & 0xFFFF) as usize;
+        let bucket = &self.rest[self.starts[b] as usize..self.starts[b + 1] as usize];
+        let high = (low >> 16) as u16;
+        bucket
+            .binary_search_by_key(&high, |&(h, _)| h)
+            .ok()
+            .map(|k| u64::from(bucket[k].1))
     }
 
     /// The index of an action given by a caller (bits 48-63 zero or its own index), or `None`
     /// when it is not one of their list.
     fn check(&self, action: i64) -> Option<u64> {
         let action = u64::try_from(action).ok()?;
-        let index = *self.index.get(&(action as u32))?;
+        let index = self.index_of(action as u32)?;
         let given = action >> INDEX_SHIFT;
         let ok = (action >> 32) & 0xFFFF == 0 && (given == 0 || given == index);
         ok.then_some(action & 0xFFFF_FFFF | index << INDEX_SHIFT)
@@ -208,10 +253,9 @@ pub struct Config<M: Mask> {
 #[derive(Clone, Debug)]
 pub struct Episode<M: Mask> {
     pub game: Game<M>,
-    /// Per their power: the legal actions in diplo's listing order, each with the first code
-    /// naming it; and the same sorted by action (for a step's checks).
+    /// Per their power: the legal actions in diplo's listing order, each once, with the first
+    /// code naming it.
     legal: Vec<Vec<(u64, Code)>>,
-    sorted: Vec<Vec<(u64, Code)>>,
     /// The build numbers of the last build phase (their quirk), by their power.
     numbers: [i64; POWERS],
     /// The actions of the last step, flattened in the order given.
@@ -288,7 +332,6 @@ impl<M: Mask> DeepMindEnv<M> {
         let episode = Episode {
             game: Game::new(map, cfg.start.clone(), cfg.max_year),
             legal: vec![Vec::new(); POWERS],
-            sorted: vec![Vec::new(); POWERS],
             numbers: [0; POWERS],
             last: Vec::new(),
             codes: Vec::new(),
@@ -478,10 +521,10 @@ impl<M: Mask> Episode<M> {
                     )));
                 };
                 let find = |t: usize| {
-                    let list = &self.sorted[t];
-                    list.binary_search_by_key(&action, |&(a, _)| a)
-                        .ok()
-                        .map(|k| list[k].1)
+                    self.legal[t]
+                        .iter()
+                        .find(|&&(a, _)| a == action)
+                        .map(|&(_, c)| c)
                 };
                 let Some(code) = find(t) else {
                     if let Some((o, code)) = (0..POWERS).find_map(|o| find(o).map(|c| (o, c))) {
@@ -502,9 +545,10 @@ impl<M: Mask> Episode<M> {
                 if encode::kind_of(code) != kind::WAIVE {
                     let q = map.prov_of[encode::loc_of(code)] as usize;
                     if ordered.has(q) {
+                        // A province's own location has the province's index.
                         return Err(EngineError::invalid(format!(
                             "{power}: action {raw} is a second order for {}",
-                            map.loc_name(encode::loc_of(code))
+                            map.loc_name(q)
                         )));
                     }
                     ordered |= M::bit(q);
@@ -610,51 +654,43 @@ impl<M: Mask> Episode<M> {
                 }
             }
         }
-        // The legal actions, per their power, in diplo's listing order, each once.
+        // The legal actions, per their power, in diplo's listing order, each once (the first
+        // code naming it kept).
         for l in &mut self.legal {
             l.clear();
         }
         let mut missing = None;
         let legal = &mut self.legal;
-        self.game.with_legal(|list, slots| {
-            for slot in slots {
-                let t = tables.theirs[slot.power as usize] as usize;
-                for &code in list.codes_of(slot) {
-                    match tables.action(map, st, code) {
-                        Some(a) => legal[t].push((a, code)),
-                        None => {
-                            missing.get_or_insert((slot.power, code));
+        SEEN.with_borrow_mut(|(pass, seen)| {
+            if seen.len() != tables.count || *pass > u32::MAX - 2 * POWERS as u32 {
+                *seen = vec![0; tables.count];
+                *pass = 0;
+            }
+            *pass += POWERS as u32;
+            let base = *pass;
+            self.game.with_legal(|list, slots| {
+                for slot in slots {
+                    let t = tables.theirs[slot.power as usize] as usize;
+                    let mark = base + t as u32;
+                    for &code in list.codes_of(slot) {
+                        match tables.action(map, st, code) {
+                            Some(a) => {
+                                let i = (a >> INDEX_SHIFT) as usize;
+                                if seen[i] != mark {
+                                    seen[i] = mark;
+                                    legal[t].push((a, code));
+                                }
+                            }
+                            None => {
+                                missing.get_or_insert((slot.power, code));
+                            }
                         }
                     }
                 }
-            }
+            });
         });
-        if let Some((p, code)) = missing {
-            return Err(EngineError::limit(format!(
-                "{}: {}: the legal order {code} of {} is not in DeepMind's list of actions",
-                st.phase_name(),
-                map.power_name(p as usize),
-                map.loc_name(encode::loc_of(code))
-            )));
-        }
         let width = env.cfg.max_actions;
         for t in 0..POWERS {
-            // Each action once, its first code kept: sort (stably) and drop the later ones.
-            let sorted = &mut self.sorted[t];
-            sorted.clear();
-            sorted.extend_from_slice(&self.legal[t]);
-            sorted.sort_by_key(|&(a, _)| a);
-            let before = sorted.len();
-            sorted.dedup_by_key(|&mut (a, _)| a);
-            if sorted.len() != before {
-                // The kept entry of an action is its first code: keep that one in the list.
-                let sorted = &*sorted;
-                self.legal[t].retain(|&(a, code)| {
-                    sorted
-                        .binary_search_by_key(&a, |&(b, _)| b)
-                        .is_ok_and(|k| sorted[k].1 == code)
-                });
-            }
             let list = &self.legal[t];
             if list.len() > width {
                 return Err(EngineError::limit(format!(

@@ -3,11 +3,12 @@
 observation and legal actions written in place into NumPy arrays, every game stepped by one call
 taking an actions array, the games spread over native threads with the GIL released.
 
-The same formats as :class:`~diplo.env.deepmind.state.DiplomacyState`, game by game (the tests
-hold the two together step by step): powers in their alphabetical order, their 64-bit actions
-(bits 48-63 their index), their board of 81 areas x 35 features, ``build_numbers`` with their
-quirk, ``last_actions`` in the order given. Padding and "no action" are :data:`NO_ACTION`
-(-1, which is no action of theirs). ``docs/deepmind.md`` documents the arrays and the reset.
+The same formats as :class:`~diplo.env.deepmind.state.ReferenceDiplomacyState`, game by game
+(the tests hold the two together step by step): powers in their alphabetical order, their
+64-bit actions (bits 48-63 their index), their board of 81 areas x 35 features,
+``build_numbers`` with their quirk, ``last_actions`` in the order given. Padding and "no
+action" are :data:`NO_ACTION` (-1, which is no action of theirs). ``docs/deepmind.md``
+documents the arrays and the reset.
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ class BatchedDiplomacyState:
 
     def actions_array(self, per_game: Sequence[Sequence[Sequence[int]]]) -> npt.NDArray[np.int64]:
         """A step's array from per-game lists of seven lists of actions (as
-        :meth:`DiplomacyState.step` takes them), padded with :data:`NO_ACTION`."""
+        ``DiplomacyState.step`` takes them), padded with :data:`NO_ACTION`."""
         out = np.full((self.num_games, NUM_POWERS, self.max_orders), NO_ACTION, dtype=np.int64)
         if len(per_game) != self.num_games:
             raise ValueError(f"expected actions of {self.num_games} games, got {len(per_game)}")
@@ -207,7 +208,7 @@ class BatchedDiplomacyState:
     # ------------------------------------------------------------------ one game's view
 
     def observation(self, i: int) -> Observation:
-        """Game ``i``'s observation as :meth:`DiplomacyState.observation` gives it (copies)."""
+        """Game ``i``'s observation as ``DiplomacyState.observation`` gives it (copies)."""
         count = int(self.last_counts[i])
         return Observation(
             season=Season(int(self.season[i])),
@@ -217,7 +218,7 @@ class BatchedDiplomacyState:
         )
 
     def legal_actions_of(self, i: int) -> list[list[int]]:
-        """Game ``i``'s legal actions as :meth:`DiplomacyState.legal_actions` gives them."""
+        """Game ``i``'s legal actions as ``DiplomacyState.legal_actions`` gives them."""
         return [
             [int(a) for a in self.legal_actions[i, p, : int(self.legal_counts[i, p])]]
             for p in range(NUM_POWERS)

@@ -1,0 +1,90 @@
+"""DeepMind's ``DiplomacyState`` protocol (``environment/diplomacy_state.py`` of
+github.com/deepmind/diplomacy) for one game on the engine: a
+:class:`~diplo.env.deepmind.batched.BatchedDiplomacyState` of one game, read as their protocol
+asks. The formats, the refusals and the game are those of
+:class:`~diplo.env.deepmind.state.ReferenceDiplomacyState` (the Python reference it is tested
+against, step by step); the observation, the legal actions and the checks of a step are made by
+the engine (``rust/src/engine/deepmind.rs``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...api.game import GameOverError
+from ...engine.codes import CodeGame
+from ...model.position import Position
+from .batched import BatchedDiplomacyState
+from .state import NUM_POWERS, Observation, Season, action_lists
+
+__all__ = ["DiplomacyState"]
+
+#: The most actions a power may give in one step (their ``MAX_ACTIONS``, 34 units).
+MAX_ORDERS = 34
+
+
+class DiplomacyState:
+    """DeepMind's ``DiplomacyState`` on the engine (the standard map; ``position`` and
+    ``max_year`` as :class:`CodeGame` takes them).
+
+    ``step`` refuses bad input with a ``ValueError`` naming the power and the action, leaving
+    the state as it was; a ``step`` after the end raises :class:`~diplo.api.game.GameOverError`.
+    ``returns()`` is all zeros while the game runs; at the end 1 to a solo winner (0 to the
+    others), or without a winner 1 shared equally by the powers still owning centres.
+    """
+
+    def __init__(self, position: Position | None = None, max_year: int | None = None) -> None:
+        self._one = BatchedDiplomacyState(1, position, max_year, max_orders=MAX_ORDERS)
+        self.powers: tuple[str, ...] = self._one.powers
+        self._one.reset()
+
+    @property
+    def game(self) -> CodeGame:
+        """A copy of the game (read it; changing it leaves this state as it is)."""
+        return self._one.game(0)
+
+    def is_terminal(self) -> bool:
+        return bool(self._one.terminated[0] or self._one.truncated[0])
+
+    def legal_actions(self) -> list[list[int]]:
+        """Seven lists, one per power alphabetically: every action legal now for its units
+        (builds and a waive in a build phase); ``[]`` for a power with nothing to order."""
+        legal, counts = self._one.legal_actions[0], self._one.legal_counts[0]
+        return [legal[p, : counts[p]].tolist() for p in range(NUM_POWERS)]
+
+    def observation(self) -> Observation:
+        one = self._one
+        return Observation(
+            season=Season(int(one.season[0])),
+            board=one.board[0].copy(),
+            build_numbers=one.build_numbers[0].copy(),
+            last_actions=one.last_actions[0, : one.last_counts[0]].tolist(),
+        )
+
+    def returns(self) -> Any:
+        return self._one.returns[0].copy()
+
+    def step(self, actions_per_player: Any) -> None:
+        """Gives every power's actions (seven lists, alphabetically) and processes one phase.
+        Raises ``ValueError`` (nothing changed) for a wrong shape or an action that is not a
+        legal one of that power's units, :class:`GameOverError` once the game is over."""
+        if self.is_terminal():
+            raise GameOverError("the game is over: step after the end")
+        lists = action_lists(actions_per_player, self.powers)
+        array = np.full((1, NUM_POWERS, MAX_ORDERS), -1, dtype=np.int64)
+        for p, (power, actions) in enumerate(zip(self.powers, lists, strict=True)):
+            if len(actions) > MAX_ORDERS:
+                raise ValueError(f"{power}: {len(actions)} actions, more than {MAX_ORDERS}")
+            for k, action in enumerate(actions):
+                if not 0 <= action < 2**63:  # -1 is the engine's "no action"
+                    raise ValueError(
+                        f"{power}: action {action}: {action} is not in DeepMind's list of "
+                        "possible actions"
+                    )
+                array[0, p, k] = action
+        try:
+            self._one.step(array)
+        except ValueError as exc:
+            raise ValueError(str(exc).removeprefix("game 0: ")) from None
