@@ -197,13 +197,27 @@ class BatchedDiplomacyState:
                     "list of possible actions"
                 )
             return np.ascontiguousarray(array, dtype=np.int64)
-        # Floats (NaN included), bools, objects: name the first entry that is no int.
-        for index in np.ndindex(*want):
-            entry = array[index]
-            if not isinstance(entry, int | np.integer) or isinstance(entry, bool | np.bool_):
-                g, p, _ = index
-                raise ValueError(f"game {g}: {self.powers[p]}: action {entry!r} is not an int")
-        return np.ascontiguousarray(array, dtype=np.int64)
+
+        # Floats (NaN included), bools, objects: none is an int. Name the first entry that
+        # cannot be one (NaN, a fraction), else the first that is not "no action".
+        def bad(entry: Any) -> bool:
+            if isinstance(entry, float | np.floating):
+                return not np.isfinite(entry) or float(entry) != int(entry)
+            return not isinstance(entry, int | np.integer) or isinstance(entry, bool | np.bool_)
+
+        indices = list(np.ndindex(*want))
+        first = next((i for i in indices if bad(array[i])), None)
+        if first is None:
+            first = next((i for i in indices if array[i] != NO_ACTION), indices[0])
+        entry = array[first]
+        shown = float(entry) if isinstance(entry, np.floating) else entry
+        if isinstance(entry, np.bool_):
+            shown = bool(entry)
+        g, p, _ = first
+        raise ValueError(
+            f"game {g}: {self.powers[p]}: action {shown!r} is not an int (actions must be an "
+            f"integer array, got {array.dtype})"
+        )
 
     # ------------------------------------------------------------------ one game's view
 
