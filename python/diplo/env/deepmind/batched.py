@@ -232,11 +232,9 @@ class BatchedDiplomacyState:
         )
 
     def legal_actions_of(self, i: int) -> list[list[int]]:
-        """Game ``i``'s legal actions as ``DiplomacyState.legal_actions`` gives them."""
-        return [
-            [int(a) for a in self.legal_actions[i, p, : int(self.legal_counts[i, p])]]
-            for p in range(NUM_POWERS)
-        ]
+        """Game ``i``'s legal actions as ``DiplomacyState.legal_actions`` gives them (new
+        lists, made by the engine)."""
+        return self._core.legal_actions(i)
 
     def game(self, i: int) -> CodeGame:
         """A copy of game ``i`` (changing it leaves this state as it is)."""

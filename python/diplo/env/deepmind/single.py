@@ -51,8 +51,7 @@ class DiplomacyState:
     def legal_actions(self) -> list[list[int]]:
         """Seven lists, one per power alphabetically: every action legal now for its units
         (builds and a waive in a build phase); ``[]`` for a power with nothing to order."""
-        legal, counts = self._one.legal_actions[0], self._one.legal_counts[0]
-        return [legal[p, : counts[p]].tolist() for p in range(NUM_POWERS)]
+        return self._one.legal_actions_of(0)
 
     def observation(self) -> Observation:
         one = self._one

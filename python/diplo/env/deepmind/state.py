@@ -207,6 +207,9 @@ def action_lists(actions_per_player: object, powers: Sequence[str]) -> list[list
             raise ValueError(f"{power}: expected a list of actions, got {actions!r}")
         mine: list[int] = []
         for raw in actions:
+            if type(raw) is int:  # the common case, first
+                mine.append(raw)
+                continue
             action = _as_int(raw)
             if action is None:
                 raise ValueError(f"{power}: action {raw!r} is not an int")
