@@ -13,7 +13,9 @@ use super::any::AnyGame;
 use super::arrays::{busy, threads_of, with_actions};
 use super::errors::guarded;
 use super::handles::PyCodeGame;
-use crate::engine::deepmind::{Buffers, Config, DeepMindEnv, Tables, AREAS, FEATURES, POWERS};
+use crate::engine::deepmind::{
+    Buffers, Config, DeepMindEnv, Tables, AREAS, FEATURES, NO_ACTION, POWERS,
+};
 use crate::engine::error::EngineError;
 
 /// N games in DeepMind's protocol (see `diplo.env.deepmind.batched`).
@@ -33,6 +35,9 @@ pub struct PyDeepMindEnv {
     truncated: Py<PyArray1<bool>>,
     steps: Py<PyArray1<i32>>,
     episodes: Py<PyArray1<i32>>,
+    /// Python's int of every action of their list, by index, made on first use: a legal list
+    /// is made of them without an allocation per entry.
+    ints: Vec<Py<PyAny>>,
 }
 
 /// What a call asks of the engine with the buffers borrowed.
@@ -43,32 +48,42 @@ enum Op<'a> {
 
 impl PyDeepMindEnv {
     /// Runs `op` on the engine with every buffer borrowed mutably, the GIL released.
+    ///
+    /// The buffers are lent without the `numpy` crate's borrow flags (taking and giving back
+    /// twelve of them cost more than a one-game step itself): they are this object's own
+    /// arrays, C-contiguous and never resized, and `&mut self` (PyO3's exclusive borrow of the
+    /// object) means no other call of this object runs meanwhile. NumPy never consults those
+    /// flags, so Python code reading the arrays from another thread during a step is no more
+    /// excluded with them than without.
     fn with_buffers(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<Result<usize, EngineError>> {
-        let mut board = self.board.bind(py).try_readwrite().map_err(busy)?;
-        let mut season = self.season.bind(py).try_readwrite().map_err(busy)?;
-        let mut numbers = self.build_numbers.bind(py).try_readwrite().map_err(busy)?;
-        let mut last = self.last_actions.bind(py).try_readwrite().map_err(busy)?;
-        let mut last_counts = self.last_counts.bind(py).try_readwrite().map_err(busy)?;
-        let mut legal = self.legal.bind(py).try_readwrite().map_err(busy)?;
-        let mut legal_counts = self.legal_counts.bind(py).try_readwrite().map_err(busy)?;
-        let mut returns = self.returns.bind(py).try_readwrite().map_err(busy)?;
-        let mut terminated = self.terminated.bind(py).try_readwrite().map_err(busy)?;
-        let mut truncated = self.truncated.bind(py).try_readwrite().map_err(busy)?;
-        let mut steps = self.steps.bind(py).try_readwrite().map_err(busy)?;
-        let mut episodes = self.episodes.bind(py).try_readwrite().map_err(busy)?;
-        let bufs = Buffers {
-            board: board.as_slice_mut().map_err(busy)?,
-            season: season.as_slice_mut().map_err(busy)?,
-            build_numbers: numbers.as_slice_mut().map_err(busy)?,
-            last_actions: last.as_slice_mut().map_err(busy)?,
-            last_counts: last_counts.as_slice_mut().map_err(busy)?,
-            legal: legal.as_slice_mut().map_err(busy)?,
-            legal_counts: legal_counts.as_slice_mut().map_err(busy)?,
-            returns: returns.as_slice_mut().map_err(busy)?,
-            terminated: terminated.as_slice_mut().map_err(busy)?,
-            truncated: truncated.as_slice_mut().map_err(busy)?,
-            steps: steps.as_slice_mut().map_err(busy)?,
-            episodes: episodes.as_slice_mut().map_err(busy)?,
+        let board = self.board.bind(py);
+        let season = self.season.bind(py);
+        let numbers = self.build_numbers.bind(py);
+        let last = self.last_actions.bind(py);
+        let last_counts = self.last_counts.bind(py);
+        let legal = self.legal.bind(py);
+        let legal_counts = self.legal_counts.bind(py);
+        let returns = self.returns.bind(py);
+        let terminated = self.terminated.bind(py);
+        let truncated = self.truncated.bind(py);
+        let steps = self.steps.bind(py);
+        let episodes = self.episodes.bind(py);
+        // SAFETY: see above; each array is a distinct allocation, so the slices do not overlap.
+        let bufs = unsafe {
+            Buffers {
+                board: board.as_slice_mut().map_err(busy)?,
+                season: season.as_slice_mut().map_err(busy)?,
+                build_numbers: numbers.as_slice_mut().map_err(busy)?,
+                last_actions: last.as_slice_mut().map_err(busy)?,
+                last_counts: last_counts.as_slice_mut().map_err(busy)?,
+                legal: legal.as_slice_mut().map_err(busy)?,
+                legal_counts: legal_counts.as_slice_mut().map_err(busy)?,
+                returns: returns.as_slice_mut().map_err(busy)?,
+                terminated: terminated.as_slice_mut().map_err(busy)?,
+                truncated: truncated.as_slice_mut().map_err(busy)?,
+                steps: steps.as_slice_mut().map_err(busy)?,
+                episodes: episodes.as_slice_mut().map_err(busy)?,
+            }
         };
         let env = &mut self.env;
         let threads = self.threads;
@@ -155,6 +170,7 @@ impl PyDeepMindEnv {
             truncated: PyArray1::zeros(py, [n], false).unbind(),
             steps: PyArray1::zeros(py, [n], false).unbind(),
             episodes: PyArray1::zeros(py, [n], false).unbind(),
+            ints: Vec::new(),
         })
     }
 
@@ -230,15 +246,73 @@ impl PyDeepMindEnv {
         })
     }
 
-    /// Game `i`'s legal actions per power (their order), as lists of ints.
-    fn legal_actions<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
+    /// `step` with every game's actions as lists (`per_game[g][p]`: the actions of their
+    /// power `p`, in their order, at most `max_orders`; each an action of their list: no
+    /// padding here, `-1` refused). Refused (`ValueError` naming the game, the power and the
+    /// action) as `step` refuses, nothing played.
+    fn step_lists(&mut self, py: Python<'_>, per_game: Vec<Vec<Vec<i64>>>) -> PyResult<usize> {
+        guarded(|| {
+            let [n, p, u] = self.action_shape();
+            if per_game.len() != n {
+                return Err(PyValueError::new_err(format!(
+                    "expected the actions of {n} games, got {}",
+                    per_game.len()
+                )));
+            }
+            let mut flat = vec![NO_ACTION; n * p * u];
+            for (g, lists) in per_game.iter().enumerate() {
+                if lists.len() != p {
+                    return Err(PyValueError::new_err(format!(
+                        "game {g}: expected {p} lists of actions (one per power), got {}",
+                        lists.len()
+                    )));
+                }
+                for (t, actions) in lists.iter().enumerate() {
+                    let name = self.env.power_name(t);
+                    if actions.len() > u {
+                        return Err(PyValueError::new_err(format!(
+                            "game {g}: {name}: {} actions, more than max_orders={u}",
+                            actions.len()
+                        )));
+                    }
+                    for (k, &a) in actions.iter().enumerate() {
+                        if a < 0 {
+                            return Err(PyValueError::new_err(format!(
+                                "game {g}: {name}: action {a} is not in DeepMind's list of \
+                                 possible actions"
+                            )));
+                        }
+                        flat[(g * p + t) * u + k] = a;
+                    }
+                }
+            }
+            Ok(self.with_buffers(py, Op::Step(&flat))??)
+        })
+    }
+
+    /// Game `i`'s legal actions per power (their order), as lists of ints (Python's ints of
+    /// their list made once, on first use, and shared).
+    fn legal_actions<'py>(&mut self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
         let all = self
             .env
             .legal(i)
             .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
+        if self.ints.is_empty() {
+            let env = &self.env;
+            self.ints = (0..env.action_count())
+                .map(|k| {
+                    Ok(env
+                        .action_of_index(k)
+                        .into_pyobject(py)?
+                        .into_any()
+                        .unbind())
+                })
+                .collect::<PyResult<_>>()?;
+        }
+        let ints = &self.ints;
         let lists: PyResult<Vec<Bound<'py, PyList>>> = all
             .iter()
-            .map(|l| PyList::new(py, l.iter().copied()))
+            .map(|l| PyList::new(py, l.iter().map(|&a| ints[(a >> 48) as usize].bind(py))))
             .collect();
         PyList::new(py, lists?)
     }

@@ -65,8 +65,11 @@ const BUILD_FLEET: u32 = 11;
 const REMOVE: u32 = 12;
 const WAIVE: u32 = 13;
 const INDEX_SHIFT: u32 = 48;
-/// The buckets of [`Tables`]: every value of an action's low 16 bits.
-const BUCKETS: usize = 1 << 16;
+/// The slots of [`Tables`]' open addressing (their 18,584 actions fill under a third).
+const SLOT_BITS: u32 = 16;
+const SLOTS: usize = 1 << SLOT_BITS;
+/// An action's ordered province (bits 9-15) takes this many values.
+const PROVINCE_SLOTS: usize = 128;
 
 thread_local! {
     /// Per action index, the mark of the power and the pass of [`Episode::observe`] that last
@@ -77,13 +80,12 @@ thread_local! {
 /// Their encoding as the engine reads it (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct Tables {
-    /// Their list by its low 32 bits: per bucket (the order code and the ordered area, the low
-    /// 16 bits), where its actions start in `rest`, which holds each action's target and third
-    /// areas (the high 16 bits) and index, sorted.
-    starts: Vec<u32>,
-    rest: Vec<(u16, u16)>,
-    /// How many actions their list has.
+    /// Their list by its low 32 bits, open addressing: `SLOTS` slots of (low 32 bits, index),
+    /// a slot of key 0 empty (no action is 0: every order code is 1 or more).
+    slots: Vec<(u32, u16)>,
+    /// How many actions their list has, and each (with its index bits) by index.
     count: usize,
+    actions: Vec<u64>,
     /// Per location: its area byte, its province's area and its coast's (or `u8::MAX`).
     loc_byte: Vec<u8>,
     loc_main: Vec<u8>,
@@ -140,34 +142,31 @@ impl Tables {
                 }
             }
         }
-        if actions.len() > usize::from(u16::MAX) {
-            return Err(bad("more actions than bits 48-63 can index"));
+        if actions.len() > SLOTS / 2 {
+            return Err(bad("more actions than the table holds"));
         }
-        // Sorted by the low 16 bits (the bucket), then the high 16.
-        let mut keyed: Vec<(u16, u16, u16)> = actions
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| ((a & 0xFFFF) as u16, (a >> 16) as u16, i as u16))
-            .collect();
-        keyed.sort_unstable();
-        if keyed
-            .windows(2)
-            .any(|w| w[0].0 == w[1].0 && w[0].1 == w[1].1)
-        {
-            return Err(bad("an action is twice in the list"));
+        let mut slots = vec![(0u32, 0u16); SLOTS];
+        for (i, &a) in actions.iter().enumerate() {
+            if a == 0 {
+                return Err(bad("0 is no action"));
+            }
+            let mut k = slot_of(a);
+            while slots[k].0 != 0 {
+                if slots[k].0 == a {
+                    return Err(bad("an action is twice in the list"));
+                }
+                k = (k + 1) & (SLOTS - 1);
+            }
+            slots[k] = (a, i as u16);
         }
-        let mut starts = vec![0u32; BUCKETS + 1];
-        for &(b, _, _) in &keyed {
-            starts[b as usize + 1] += 1;
-        }
-        for b in 0..BUCKETS {
-            starts[b + 1] += starts[b];
-        }
-        let rest = keyed.iter().map(|&(_, h, i)| (h, i)).collect();
         Ok(Tables {
-            starts,
-            rest,
+            slots,
             count: actions.len(),
+            actions: actions
+                .iter()
+                .enumerate()
+                .map(|(i, &a)| u64::from(a) | (i as u64) << INDEX_SHIFT)
+                .collect(),
             loc_byte,
             loc_main,
             loc_coast,
@@ -218,15 +217,30 @@ impl Tables {
     /// The index in their list of the action whose low 32 bits are `low`.
     #[inline]
     fn index_of(&self, low: u32) -> Option<u64> {
-        let b = (low & 0xFFFF) as usize;
-        let bucket = &self.rest[self.starts[b] as usize..self.starts[b + 1] as usize];
-        let high = (low >> 16) as u16;
-        bucket
-            .binary_search_by_key(&high, |&(h, _)| h)
-            .ok()
-            .map(|k| u64::from(bucket[k].1))
+        if low == 0 {
+            return None;
+        }
+        let mut k = slot_of(low);
+        loop {
+            let (key, index) = self.slots[k];
+            if key == low {
+                return Some(u64::from(index));
+            }
+            if key == 0 {
+                return None;
+            }
+            k = (k + 1) & (SLOTS - 1);
+        }
     }
+}
 
+/// The first slot of an action's low 32 bits in [`Tables`] (a multiplicative hash).
+#[inline]
+fn slot_of(low: u32) -> usize {
+    (low.wrapping_mul(0x9E37_79B1) >> (32 - SLOT_BITS)) as usize
+}
+
+impl Tables {
     /// The index of an action given by a caller (bits 48-63 zero or its own index), or `None`
     /// when it is not one of their list.
     fn check(&self, action: i64) -> Option<u64> {
@@ -254,8 +268,12 @@ pub struct Config<M: Mask> {
 pub struct Episode<M: Mask> {
     pub game: Game<M>,
     /// Per their power: the legal actions in diplo's listing order, each once, with the first
-    /// code naming it.
+    /// code naming it; and their places in that list by the province an action orders (bits
+    /// 9-15; a waive's are 0): those of province `q` are `by_province[t][start[t][q]..start[t][q
+    /// + 1]]` (a step's check looks there).
     legal: Vec<Vec<(u64, Code)>>,
+    by_province: Vec<Vec<u16>>,
+    start: Vec<[u16; PROVINCE_SLOTS + 1]>,
     /// The build numbers of the last build phase (their quirk), by their power.
     numbers: [i64; POWERS],
     /// The actions of the last step, flattened in the order given.
@@ -332,6 +350,8 @@ impl<M: Mask> DeepMindEnv<M> {
         let episode = Episode {
             game: Game::new(map, cfg.start.clone(), cfg.max_year),
             legal: vec![Vec::new(); POWERS],
+            by_province: vec![Vec::new(); POWERS],
+            start: vec![[0; PROVINCE_SLOTS + 1]; POWERS],
             numbers: [0; POWERS],
             last: Vec::new(),
             codes: Vec::new(),
@@ -469,6 +489,21 @@ impl<M: Mask> DeepMindEnv<M> {
         r
     }
 
+    /// The name of their power `t` (their alphabetical order) on the map.
+    pub fn power_name(&self, t: usize) -> &str {
+        self.map.power_name(self.tables.ours[t] as usize)
+    }
+
+    /// How many actions their list has (bits 48-63 of an action index it).
+    pub fn action_count(&self) -> usize {
+        self.tables.count
+    }
+
+    /// The action of index `k` of their list (with its index bits).
+    pub fn action_of_index(&self, k: usize) -> u64 {
+        self.tables.actions[k]
+    }
+
     /// Game `i`'s legal actions per their power (listing order).
     pub fn legal(&self, i: usize) -> Option<Vec<Vec<u64>>> {
         let e = self.games.get(i)?;
@@ -520,11 +555,14 @@ impl<M: Mask> Episode<M> {
                         "{power}: action {raw} is not in DeepMind's list of possible actions"
                     )));
                 };
+                let q = ((action >> 9) & 0x7F) as usize;
                 let find = |t: usize| {
-                    self.legal[t]
+                    let (legal, start) = (&self.legal[t], &self.start[t]);
+                    self.by_province[t][start[q] as usize..start[q + 1] as usize]
                         .iter()
-                        .find(|&&(a, _)| a == action)
-                        .map(|&(_, c)| c)
+                        .map(|&k| legal[k as usize])
+                        .find(|&(a, _)| a == action)
+                        .map(|(_, c)| c)
                 };
                 let Some(code) = find(t) else {
                     if let Some((o, code)) = (0..POWERS).find_map(|o| find(o).map(|c| (o, c))) {
@@ -692,6 +730,24 @@ impl<M: Mask> Episode<M> {
         let width = env.cfg.max_actions;
         for t in 0..POWERS {
             let list = &self.legal[t];
+            // The places by province: a counting sort.
+            let start = &mut self.start[t];
+            start.fill(0);
+            for &(a, _) in list {
+                start[((a >> 9) & 0x7F) as usize + 1] += 1;
+            }
+            for q in 0..PROVINCE_SLOTS {
+                start[q + 1] += start[q];
+            }
+            let places = &mut self.by_province[t];
+            places.clear();
+            places.resize(list.len(), 0);
+            let mut next = *start;
+            for (k, &(a, _)) in list.iter().enumerate() {
+                let q = ((a >> 9) & 0x7F) as usize;
+                places[next[q] as usize] = k as u16;
+                next[q] += 1;
+            }
             if list.len() > width {
                 return Err(EngineError::limit(format!(
                     "{}: {} has {} legal actions, more than max_actions={width}",

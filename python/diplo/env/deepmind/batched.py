@@ -26,7 +26,7 @@ from ...model.map import Map
 from ...model.position import Position
 from ...model.rules import Rules
 from .actions import AREAS, PROVINCES, possible_actions
-from .state import NUM_POWERS, Observation, Season
+from .state import NUM_POWERS, Observation, Season, action_lists
 
 __all__ = ["NO_ACTION", "BatchedDiplomacyState", "encoding_tables"]
 
@@ -147,6 +147,28 @@ class BatchedDiplomacyState:
         """Plays one phase of every game (see the class documentation); returns the phases
         played (games started again are not counted)."""
         return self._core.step(self._as_array(actions))
+
+    def step_lists(self, per_game: Sequence[Sequence[Sequence[int]]]) -> int:
+        """:meth:`step` with per game seven lists of actions (as ``DiplomacyState.step``
+        takes them, no padding), refused as :meth:`step` refuses them."""
+        lists = []
+        for g, game in enumerate(per_game):
+            try:
+                lists.append(action_lists(game, self.powers))
+            except ValueError as exc:
+                raise ValueError(f"game {g}: {exc}") from None
+        try:
+            return self._core.step_lists(lists)
+        except OverflowError:  # an int beyond 64 bits: name it
+            for g, game in enumerate(lists):
+                for p, actions in enumerate(game):
+                    for action in actions:
+                        if not 0 <= action < 2**63:
+                            raise ValueError(
+                                f"game {g}: {self.powers[p]}: action {action} is not in "
+                                "DeepMind's list of possible actions"
+                            ) from None
+            raise
 
     def check_actions(self, actions: Any) -> None:
         """Raises the ``ValueError`` :meth:`step` would, playing nothing."""

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ...api.game import GameOverError
 from ...engine.codes import CodeGame
 from ...model.position import Position
 from .batched import BatchedDiplomacyState
-from .state import NUM_POWERS, Observation, Season, action_lists
+from .state import Observation, Season
 
 __all__ = ["DiplomacyState"]
 
@@ -71,19 +69,7 @@ class DiplomacyState:
         legal one of that power's units, :class:`GameOverError` once the game is over."""
         if self.is_terminal():
             raise GameOverError("the game is over: step after the end")
-        lists = action_lists(actions_per_player, self.powers)
-        array = np.full((1, NUM_POWERS, MAX_ORDERS), -1, dtype=np.int64)
-        for p, (power, actions) in enumerate(zip(self.powers, lists, strict=True)):
-            if len(actions) > MAX_ORDERS:
-                raise ValueError(f"{power}: {len(actions)} actions, more than {MAX_ORDERS}")
-            for k, action in enumerate(actions):
-                if not 0 <= action < 2**63:  # -1 is the engine's "no action"
-                    raise ValueError(
-                        f"{power}: action {action}: {action} is not in DeepMind's list of "
-                        "possible actions"
-                    )
-                array[0, p, k] = action
         try:
-            self._one.step(array)
+            self._one.step_lists([actions_per_player])
         except ValueError as exc:
             raise ValueError(str(exc).removeprefix("game 0: ")) from None

@@ -203,13 +203,13 @@ def action_lists(actions_per_player: object, powers: Sequence[str]) -> list[list
         )
     out: list[list[int]] = []
     for power, actions in zip(powers, actions_per_player, strict=True):
+        if type(actions) is list and all([type(a) is int for a in actions]):
+            out.append(actions)  # the common case: plain ints (read, never changed)
+            continue
         if isinstance(actions, str | bytes) or not isinstance(actions, Sequence | np.ndarray):
             raise ValueError(f"{power}: expected a list of actions, got {actions!r}")
         mine: list[int] = []
         for raw in actions:
-            if type(raw) is int:  # the common case, first
-                mine.append(raw)
-                continue
             action = _as_int(raw)
             if action is None:
                 raise ValueError(f"{power}: action {raw!r} is not an int")
