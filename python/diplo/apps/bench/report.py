@@ -190,6 +190,25 @@ def _deepmind_summary(results: dict[str, Measurement]) -> list[str]:
             out.append(
                 f"  {fast} plays {times:.1f} x {slow}'s phases per second (target {target} x)"
             )
+    us = {name: m.us_per_phase for name, m in results.items()}
+    single, engine = us.get("diplo-single"), us.get("diplo-batched-1thread")
+    if single is None or engine is None:
+        return out
+    # The one-game state is the engine's work (a batched game's phase on one thread) plus its
+    # Python calls: what bounds each ratio.
+    out.append(
+        f"  where diplo-single's {single:.1f} µs go: {engine:.1f} in the engine (a batched "
+        f"game's phase) + {single - engine:.1f} in Python (the calls, lists and arrays)"
+    )
+    out.append(
+        f"  bound: batched on T threads plays at most T x {single / engine:.1f} x diplo-single's "
+        f"phases per second (2 threads: {2 * single / engine:.1f} x)"
+    )
+    if "mila-deepmind" in us:
+        out.append(
+            f"  bound: with no Python at all, diplo-single would play "
+            f"{us['mila-deepmind'] / engine:.0f} x mila-deepmind's phases per second"
+        )
     return out
 
 
