@@ -21,6 +21,8 @@ __all__ = ["DiplomacyState"]
 
 #: The most actions a power may give in one step (their ``MAX_ACTIONS``, 34 units).
 MAX_ORDERS = 34
+#: Their seasons by value (a tuple index is quicker than the enum's lookup).
+_SEASONS = tuple(Season)
 
 
 class DiplomacyState:
@@ -54,7 +56,7 @@ class DiplomacyState:
     def observation(self) -> Observation:
         one = self._one
         return Observation(
-            season=Season(int(one.season[0])),
+            season=_SEASONS[one.season[0]],
             board=one.board[0].copy(),
             build_numbers=one.build_numbers[0].copy(),
             last_actions=one.last_actions[0, : one.last_counts[0]].tolist(),
