@@ -329,8 +329,9 @@ class DeepMindEnv:
         """``actions``: ``int64[num_games, 7, max_orders]`` (-1: none); returns phases played."""
     def check_actions(self, actions: Any) -> None:
         """``ValueError`` (naming game, power, action) for what ``step`` refuses."""
-    def step_lists(self, per_game: list[list[list[int]]]) -> int:
-        """``step`` with per game seven lists of actions (no padding; -1 refused)."""
+    def step_lists(self, per_game: Any) -> int:
+        """``step`` with per game seven lists of plain ints (no padding; -1 refused);
+        ``TypeError`` for anything but lists of exact ints."""
     def legal_actions(self, i: int) -> list[list[int]]: ...
     def game(self, i: int) -> CodeGame:
         """A copy of game ``i``."""

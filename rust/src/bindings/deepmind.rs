@@ -5,9 +5,9 @@
 //! standard map only (their tables are), so one width.
 
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyInt, PyList};
 
 use super::any::AnyGame;
 use super::arrays::{busy, threads_of, with_actions};
@@ -248,19 +248,24 @@ impl PyDeepMindEnv {
 
     /// `step` with every game's actions as lists (`per_game[g][p]`: the actions of their
     /// power `p`, in their order, at most `max_orders`; each an action of their list: no
-    /// padding here, `-1` refused). Refused (`ValueError` naming the game, the power and the
-    /// action) as `step` refuses, nothing played.
-    fn step_lists(&mut self, py: Python<'_>, per_game: Vec<Vec<Vec<i64>>>) -> PyResult<usize> {
+    /// padding here, `-1` refused). Only Python lists of exact `int`s are read here (a `bool`,
+    /// a NumPy integer, a float, a tuple...: `TypeError`, for the caller to check and convert
+    /// them, `diplo.env.deepmind.batched`). Refused (`ValueError` naming the game, the power and
+    /// the action) as `step` refuses, nothing played.
+    fn step_lists(&mut self, py: Python<'_>, per_game: &Bound<'_, PyAny>) -> PyResult<usize> {
         guarded(|| {
             let [n, p, u] = self.action_shape();
-            if per_game.len() != n {
+            let not_plain = || PyTypeError::new_err("step_lists takes lists of lists of ints");
+            let games = per_game.downcast::<PyList>().map_err(|_| not_plain())?;
+            if games.len() != n {
                 return Err(PyValueError::new_err(format!(
                     "expected the actions of {n} games, got {}",
-                    per_game.len()
+                    games.len()
                 )));
             }
             let mut flat = vec![NO_ACTION; n * p * u];
-            for (g, lists) in per_game.iter().enumerate() {
+            for (g, lists) in games.iter().enumerate() {
+                let lists = lists.downcast::<PyList>().map_err(|_| not_plain())?;
                 if lists.len() != p {
                     return Err(PyValueError::new_err(format!(
                         "game {g}: expected {p} lists of actions (one per power), got {}",
@@ -269,20 +274,26 @@ impl PyDeepMindEnv {
                 }
                 for (t, actions) in lists.iter().enumerate() {
                     let name = self.env.power_name(t);
+                    let actions = actions.downcast::<PyList>().map_err(|_| not_plain())?;
                     if actions.len() > u {
                         return Err(PyValueError::new_err(format!(
                             "game {g}: {name}: {} actions, more than max_orders={u}",
                             actions.len()
                         )));
                     }
-                    for (k, &a) in actions.iter().enumerate() {
-                        if a < 0 {
-                            return Err(PyValueError::new_err(format!(
-                                "game {g}: {name}: action {a} is not in DeepMind's list of \
-                                 possible actions"
-                            )));
+                    for (k, item) in actions.iter().enumerate() {
+                        if !item.is_exact_instance_of::<PyInt>() {
+                            return Err(not_plain());
                         }
-                        flat[(g * p + t) * u + k] = a;
+                        match item.extract::<i64>() {
+                            Ok(a) if a >= 0 => flat[(g * p + t) * u + k] = a,
+                            _ => {
+                                return Err(PyValueError::new_err(format!(
+                                    "game {g}: {name}: action {item} is not in DeepMind's \
+                                     list of possible actions"
+                                )))
+                            }
+                        }
                     }
                 }
             }

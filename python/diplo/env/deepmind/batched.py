@@ -151,24 +151,22 @@ class BatchedDiplomacyState:
     def step_lists(self, per_game: Sequence[Sequence[Sequence[int]]]) -> int:
         """:meth:`step` with per game seven lists of actions (as ``DiplomacyState.step``
         takes them, no padding), refused as :meth:`step` refuses them."""
+        try:
+            # Lists of plain ints, the common case, are read by the engine as they are.
+            return self._core.step_lists(per_game)
+        except TypeError:
+            pass
+        # Anything else (NumPy integers, tuples, a float, a bool...): checked and converted
+        # here, the error naming the game, then given again.
+        if isinstance(per_game, str | bytes) or not isinstance(per_game, Sequence | np.ndarray):
+            raise ValueError(f"expected the actions of {self.num_games} games as lists")
         lists = []
         for g, game in enumerate(per_game):
             try:
-                lists.append(action_lists(game, self.powers))
+                lists.append([list(a) for a in action_lists(game, self.powers)])
             except ValueError as exc:
                 raise ValueError(f"game {g}: {exc}") from None
-        try:
-            return self._core.step_lists(lists)
-        except OverflowError:  # an int beyond 64 bits: name it
-            for g, game in enumerate(lists):
-                for p, actions in enumerate(game):
-                    for action in actions:
-                        if not 0 <= action < 2**63:
-                            raise ValueError(
-                                f"game {g}: {self.powers[p]}: action {action} is not in "
-                                "DeepMind's list of possible actions"
-                            ) from None
-            raise
+        return self._core.step_lists(lists)
 
     def check_actions(self, actions: Any) -> None:
         """Raises the ``ValueError`` :meth:`step` would, playing nothing."""
