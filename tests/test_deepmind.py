@@ -28,6 +28,7 @@ from diplo.env.deepmind import (  # noqa: E402
     PROVINCES,
     ActionError,
     DiplomacyState,
+    ReferenceDiplomacyState,
     Season,
     action_of_order,
     action_parts,
@@ -142,6 +143,9 @@ def test_mila_strings_agree_with_theirs() -> None:
 
 # --------------------------------------------------------------------------- DiplomacyState
 
+#: The engine's state and the Python reference: every test of the protocol runs on both.
+STATES = pytest.mark.parametrize("State", [DiplomacyState, ReferenceDiplomacyState])
+
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 SEASONS = {"SM": 0, "SR": 1, "FM": 2, "FR": 3, "WA": 4}
 
@@ -223,11 +227,12 @@ def _actions_of_slots(game: CodeGame, rng: random.Random) -> list[list[int]]:
     return out
 
 
-def test_state_follows_fast_game() -> None:
+@STATES
+def test_state_follows_fast_game(State: Any) -> None:
     seen = {"zeroed": 0, "kept": 0, "kinds": set()}
     for seed in range(3):
         rng = random.Random(seed)
-        state = DiplomacyState(max_year=1916)
+        state = State(max_year=1916)
         reference = CodeGame(max_year=1916)
         last_numbers = [0] * 7
         while not state.is_terminal():
@@ -280,7 +285,7 @@ def test_state_follows_fast_game() -> None:
     assert seen["zeroed"] and seen["kept"]
 
 
-def _snapshot(state: DiplomacyState) -> tuple[Any, ...]:
+def _snapshot(state: Any) -> tuple[Any, ...]:
     observation = state.observation()
     return (
         state.game.position(),
@@ -291,7 +296,7 @@ def _snapshot(state: DiplomacyState) -> tuple[Any, ...]:
     )
 
 
-def _refusals(state: DiplomacyState, rng: random.Random) -> list[tuple[Any, str]]:
+def _refusals(state: Any, rng: random.Random) -> list[tuple[Any, str]]:
     """Bad ``step`` arguments in this phase, each with a text its error must hold."""
     legal = state.legal_actions()
     good = _actions_of_slots(state.game, rng)
@@ -330,9 +335,10 @@ def _refusals(state: DiplomacyState, rng: random.Random) -> list[tuple[Any, str]
     return cases
 
 
-def test_bad_steps_refused_state_unchanged() -> None:
+@STATES
+def test_bad_steps_refused_state_unchanged(State: Any) -> None:
     rng = random.Random(3)
-    state = DiplomacyState(max_year=1916)
+    state = State(max_year=1916)
     tried: set[str] = set()
     while not state.is_terminal() and tried != {"M", "R", "A"}:
         kind = state.game.position().phase.kind
@@ -347,8 +353,9 @@ def test_bad_steps_refused_state_unchanged() -> None:
     assert tried == {"M", "R", "A"}
 
 
-def test_numpy_actions_and_returns() -> None:
-    state = DiplomacyState(max_year=1901)
+@STATES
+def test_numpy_actions_and_returns(State: Any) -> None:
+    state = State(max_year=1901)
     actions = [np.array(acts[:1], dtype=np.int64) for acts in state.legal_actions()]
     state.step(actions)
     assert state.observation().last_actions == [int(a[0]) for a in actions]
@@ -359,7 +366,8 @@ def test_numpy_actions_and_returns() -> None:
     assert state.returns().tolist() == pytest.approx([1 / 7] * 7)
 
 
-def test_returns_of_a_solo_win() -> None:
+@STATES
+def test_returns_of_a_solo_win(State: Any) -> None:
     """France holds the 17 centres nobody occupies (Germany's units are gone) and takes
     Belgium: the year ends with a solo winner."""
     from diplo.model.position import Phase, Piece, Position
@@ -371,7 +379,7 @@ def test_returns_of_a_solo_win() -> None:
     others = sorted(game_map.centers - {"BEL"} - set(units) | {"PAR", "MAR", "BRE"})
     centers = {c: "FRANCE" for c in others[:17]}
     position = start.with_changes(phase=Phase(1901, "F", "M"), units=units, centers=centers)
-    state = DiplomacyState(position)
+    state = State(position)
     french = state.legal_actions()[POWERS.index("FRANCE")]
     move = next(a for a in french if format_order(order_of_action(a, position)) == "A PIC - BEL")
     assert state.returns().tolist() == [0.0] * 7
@@ -383,14 +391,15 @@ def test_returns_of_a_solo_win() -> None:
     assert state.returns().tolist() == [float(p == "FRANCE") for p in POWERS]
 
 
-def test_their_readers_of_the_observation() -> None:
+@STATES
+def test_their_readers_of_the_observation(State: Any) -> None:
     """Their own ``observation_utils`` readers find in our observations the units, dislodged
     units, centres, build and removal sites of the position."""
     if not SNAPSHOT.is_dir():
         pytest.skip(f"no DeepMind snapshot at {SNAPSHOT} (../shared/deepmind-diplomacy)")
     utils = _their_module("observation_utils")
     rng = random.Random(5)
-    state = DiplomacyState(max_year=1912)
+    state = State(max_year=1912)
     while not state.is_terminal():
         position = state.game.position()
         game_map = position.map

@@ -17,6 +17,7 @@ __all__ = [
     "RESULT_NAMES",
     "CodeGame",
     "CodeMap",
+    "DeepMindEnv",
     "GameOverError",
     "MilaCheck",
     "RolloutPlayer",
@@ -291,6 +292,49 @@ class VectorEnv:
         """A copy of game ``i``."""
     def _poison(self, i: int) -> None:
         """Tests only: the next step of game ``i`` panics inside the core."""
+
+@final
+class DeepMindEnv:
+    """N games in DeepMind's ``DiplomacyState`` protocol (diplo.env.deepmind.batched): their
+    observations and legal actions in NumPy buffers filled in place, the GIL released."""
+
+    def __new__(
+        cls,
+        start: CodeGame,
+        num_games: int,
+        actions: list[int],
+        loc_byte: list[int],
+        loc_main: list[int],
+        loc_coast: list[int],
+        area_kind: list[int],
+        theirs: list[int],
+        max_actions: int,
+        max_orders: int,
+        threads: int = 1,
+    ) -> DeepMindEnv: ...
+    @property
+    def num_games(self) -> int: ...
+    @property
+    def max_actions(self) -> int: ...
+    @property
+    def max_orders(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    @threads.setter
+    def threads(self, threads: int) -> None: ...
+    def buffers(self) -> dict[str, Any]:
+        """The output NumPy arrays by name (the same arrays after every call)."""
+    def reset(self) -> None: ...
+    def step(self, actions: Any) -> int:
+        """``actions``: ``int64[num_games, 7, max_orders]`` (-1: none); returns phases played."""
+    def check_actions(self, actions: Any) -> None:
+        """``ValueError`` (naming game, power, action) for what ``step`` refuses."""
+    def step_lists(self, per_game: Any) -> int:
+        """``step`` with per game seven lists of plain ints (no padding; -1 refused);
+        ``TypeError`` for anything but lists of exact ints."""
+    def legal_actions(self, i: int) -> list[list[int]]: ...
+    def game(self, i: int) -> CodeGame:
+        """A copy of game ``i``."""
 
 @final
 class MilaCheck:

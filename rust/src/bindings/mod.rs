@@ -11,19 +11,20 @@
 //!
 //! ```text
 //! mod.rs (registers everything)
-//! ├── classes: map, game, mila, rollout, vector, batch
+//! ├── classes: map, game, mila, rollout, vector, deepmind, batch
 //! │     map ──────► any, documents, errors, handles, intake
 //! │     game ─────► any, documents, errors, handles, intake, process, texts
 //! │     mila ─────► any, cache, errors, handles, intake, process, texts
 //! │     rollout ──► any, cache, documents, errors, handles
-//! │     vector ───► any, errors, handles
+//! │     vector ───► any, arrays, errors, handles
+//! │     deepmind ─► any, arrays, errors, handles
 //! │     batch ────► any, errors, handles, intake, process
 //! └── helpers
 //!       documents ► any, handles
 //!       handles ──► any, intake
 //!       process ──► any, errors
 //!       texts ────► cache, errors
-//!       any, cache, errors, intake: no other binding module
+//!       any, arrays, cache, errors, intake: no other binding module
 //! ```
 //!
 //! Classes:
@@ -34,6 +35,7 @@
 //!   `MilaCheck`, `mila_play`).
 //! * `rollout` — the `RolloutPlayer` class: whole random games written as game files.
 //! * `vector` — the `VectorEnv` class (NumPy buffers filled in place).
+//! * `deepmind` — the `DeepMindEnv` class: DeepMind's protocol for N games (NumPy buffers).
 //! * `batch` — `process_batch`, `pack_orders`.
 //!
 //! Helpers:
@@ -47,6 +49,7 @@
 //! * `intake` — reading orders: codes, order objects, canonical texts.
 //! * `documents` — the position document reader and writers.
 //! * `texts` — a map's Python strings: names and the order texts.
+//! * `arrays` — the environments' NumPy side: thread counts, a busy buffer, a step's actions.
 //! * `cache` — the integer-keyed caches (`KeyHasher`, `TextArena`, `PerMap`).
 //!
 //! What needs no Python is in the engine: the game file's text of a movement phase is
@@ -54,6 +57,7 @@
 
 // The helpers (no class's methods; none imports a class module).
 mod any;
+mod arrays;
 mod cache;
 mod documents;
 mod errors;
@@ -64,6 +68,7 @@ mod texts;
 
 // One module per Python class (or family of functions); none imports another.
 mod batch;
+mod deepmind;
 mod game;
 mod map;
 mod mila;
@@ -85,6 +90,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<rollout::PyRolloutPlayer>()?;
     batch::register(m)?;
     vector::register(m)?;
+    deepmind::register(m)?;
     mila::register(m)?;
     m.add("__version__", crate::version())?;
     // One table per concept, each from its one home in the core.

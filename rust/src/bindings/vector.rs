@@ -4,14 +4,13 @@
 //! actions into arrays (the engine checks them); NumPy is imported only when an environment is
 //! made.
 
-use numpy::{
-    PyArray1, PyArray2, PyArray3, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods,
-};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::any::AnyGame;
+use super::arrays::{busy, threads_of, with_actions};
 use super::errors::guarded;
 use super::handles::PyCodeGame;
 use crate::engine::error::EngineError;
@@ -97,19 +96,6 @@ pub struct PyVectorEnv {
     episodes: Py<PyArray1<i32>>,
 }
 
-fn threads_of(t: i64) -> PyResult<usize> {
-    if t < 1 {
-        return Err(PyValueError::new_err(format!(
-            "threads must be at least 1, got {t}"
-        )));
-    }
-    Ok(usize::try_from(t).unwrap_or(usize::MAX).min(256))
-}
-
-fn busy<E>(_: E) -> PyErr {
-    PyRuntimeError::new_err("a buffer of the environment is borrowed elsewhere")
-}
-
 impl PyVectorEnv {
     /// Runs `op` on the engine with every buffer borrowed mutably, the GIL released.
     fn with_buffers(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<Result<usize, EngineError>> {
@@ -151,38 +137,6 @@ impl PyVectorEnv {
         let (z, slots) = on_vec!(&self.env, e => (e.sizes(), e.cfg.slots));
         [self.num_games(), z.powers, slots]
     }
-}
-
-/// Calls `f` with the entries of `actions`, a C-contiguous `int64` array of shape `want`
-/// (copied once when it is not contiguous), or refuses it with `ValueError`.
-fn with_actions<R>(
-    py: Python<'_>,
-    actions: &Bound<'_, PyAny>,
-    want: [usize; 3],
-    f: impl FnOnce(&[i64]) -> PyResult<R>,
-) -> PyResult<R> {
-    let array = actions.downcast::<PyArray3<i64>>().map_err(|_| {
-        PyValueError::new_err(
-            "actions must be a 3-dimensional int64 NumPy array (games, powers, slots)",
-        )
-    })?;
-    if array.shape() != want {
-        return Err(PyValueError::new_err(format!(
-            "actions: expected shape {want:?}, got {:?}",
-            array.shape()
-        )));
-    }
-    debug_assert!(array.dtype().is_equiv_to(&numpy::dtype::<i64>(py)));
-    let read = array.try_readonly().map_err(busy)?;
-    let owned;
-    let slice = match read.as_slice() {
-        Ok(s) => s,
-        Err(_) => {
-            owned = read.as_array().iter().copied().collect::<Vec<i64>>();
-            &owned[..]
-        }
-    };
-    f(slice)
 }
 
 #[pymethods]

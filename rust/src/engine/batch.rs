@@ -16,10 +16,11 @@
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 use super::error::{EngineError, ErrorKind};
+use super::game_map::GameMap;
 use super::mask::Mask;
 use super::phases::{borrow_spare_scratch, forget_scratch, return_scratch, Game};
 
@@ -130,6 +131,96 @@ where
 /// has the pool: the caller starts threads of its own instead.
 pub(crate) fn on_pool(helpers: usize, theirs: &(dyn Fn() + Sync), mine: impl FnOnce()) -> bool {
     POOL.run(helpers, theirs, mine)
+}
+
+/// Calls `f(i, &mut work[i])` for every item, on up to `threads` threads (the calling thread and
+/// the pool's, or threads of its own when another call has the pool), the items handed out in
+/// small blocks from the front (the calling thread) and the back (the others), so that an item
+/// tends to be worked by the same thread call after call (its data in that core's cache); the
+/// environments' steps (`super::vector`, `super::deepmind`). A panic is caught (the thread's
+/// engine buffers dropped) as an internal error. Returns how many calls returned `Ok(true)`, or
+/// the error of the lowest-numbered item that failed, with its number: the other items are
+/// worked all the same.
+pub(crate) fn spread<M: Mask, W: Send>(
+    map: &'static GameMap<M>,
+    work: &mut [W],
+    threads: usize,
+    f: impl Fn(usize, &mut W) -> Result<bool, EngineError> + Sync,
+) -> Result<usize, (usize, EngineError)> {
+    let n = work.len();
+    let counted = AtomicUsize::new(0);
+    let failure: Mutex<Option<(usize, EngineError)>> = Mutex::new(None);
+    // Small blocks: the calling thread waits at the end for the block a pool thread is in.
+    let block = (n / (threads.max(1) * 64)).clamp(1, 64);
+    let items: Vec<Mutex<&mut [W]>> = work.chunks_mut(block).map(Mutex::new).collect();
+    // The blocks not yet taken, `front..back`.
+    let left = Mutex::new((0, items.len()));
+    let one = |k: usize| {
+        let mut part = lock(&items[k]);
+        // Counted per block: one shared counter touched per item would bounce between cores.
+        let mut count = 0;
+        for (j, item) in part.iter_mut().enumerate() {
+            let g = k * block + j;
+            let r = catch_unwind(AssertUnwindSafe(|| f(g, item))).unwrap_or_else(|payload| {
+                forget_scratch();
+                Err(EngineError::new(
+                    ErrorKind::Internal,
+                    format!(
+                        "internal error in the diplo engine: {}",
+                        panic_message(payload.as_ref())
+                    ),
+                ))
+            });
+            match r {
+                Ok(true) => count += 1,
+                Ok(false) => {}
+                Err(msg) => {
+                    let mut f = lock(&failure);
+                    if f.as_ref().is_none_or(|(h, _)| g < *h) {
+                        *f = Some((g, msg));
+                    }
+                }
+            }
+        }
+        counted.fetch_add(count, Ordering::Relaxed);
+    };
+    let take = |front: bool| loop {
+        let k = {
+            let mut range = lock(&left);
+            if range.0 >= range.1 {
+                return;
+            }
+            if front {
+                range.0 += 1;
+                range.0 - 1
+            } else {
+                range.1 -= 1;
+                range.1
+            }
+        };
+        one(k);
+    };
+    let work_loop = || take(false);
+    let threads = threads.clamp(1, items.len().max(1));
+    if threads == 1 {
+        take(true);
+    } else if !on_pool(threads - 1, &work_loop, || take(true)) {
+        // Another call has the pool: threads of this call's own.
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(|| {
+                    borrow_spare_scratch(map);
+                    work_loop();
+                    return_scratch();
+                });
+            }
+            take(true);
+        });
+    }
+    match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(counted.into_inner()),
+    }
 }
 
 /// The message of a caught panic.

@@ -23,8 +23,11 @@
 //!   position.
 //! * [`observe`] — observations of a board for learning bots, as flat integer arrays.
 //! * [`vector`] — [`vector::VectorEnv`]: N games stepped together, observed in place.
+//! * [`deepmind`] — [`deepmind::DeepMindEnv`]: N games in DeepMind's `DiplomacyState` protocol
+//!   (their observation and actions), observed in place.
 
 pub mod batch;
+pub mod deepmind;
 pub mod encode;
 pub mod error;
 pub mod game_file;

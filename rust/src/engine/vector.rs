@@ -16,24 +16,21 @@
 //! ([`Game::process_listed`]). Retreat and adjustment lists are short: a game keeps them from
 //! the observation (and a movement phase's too with [`Config::keep_lists`]). The games are
 //! handed in small blocks from a shared counter to the calling thread and the threads of the
-//! process's pool ([`on_pool`]): the same rulings, in any thread count, as playing them one by
+//! process's pool ([`spread`]): the same rulings, in any thread count, as playing them one by
 //! one.
 //!
 //! [`Legal::movement_count`]: super::legality::Legal::movement_count
 //! [`Legal::movement_nth`]: super::legality::Legal::movement_nth
 
 use std::borrow::Cow;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
-use super::batch::{on_pool, panic_message};
+use super::batch::spread;
 use super::encode::Code;
 use super::error::{EngineError, ErrorKind};
 use super::game_map::GameMap;
 use super::mask::{Bits, Mask};
 use super::observe::{self, Layout, PHASE_SIZE};
-use super::phases::{borrow_spare_scratch, forget_scratch, return_scratch, with_scratch, Game};
+use super::phases::{with_scratch, Game};
 use super::state::{State, MAX_YEAR, MOVEMENT};
 
 /// What every game of an environment starts from and is scored by.
@@ -374,95 +371,14 @@ impl<M: Mask> VectorEnv<M> {
                 work.push((e, row));
             }
         }
-        let n = work.len();
-        let played = AtomicUsize::new(0);
-        let failure: Mutex<Option<(usize, EngineError)>> = Mutex::new(None);
-        // Small blocks: the calling thread waits at the end for the block a pool thread is in.
-        let block = (n / (threads.max(1) * 64)).clamp(1, 64);
-        let items: Vec<Mutex<&mut [Work<'_, M>]>> =
-            work.chunks_mut(block).map(Mutex::new).collect();
-        // The blocks not yet taken, `front..back`: the calling thread takes them from the front
-        // and the others from the back, so that a game tends to be played by the same thread
-        // (its data in that core's cache) step after step.
-        let left = Mutex::new((0, items.len()));
         let per = z.counts;
-        let one = |k: usize| {
-            let mut part = lock(&items[k]);
-            // Counted per block: one shared counter touched per game would bounce between cores.
-            let mut count = 0;
-            for (j, (e, row)) in part.iter_mut().enumerate() {
-                let g = k * block + j;
-                let mine = actions.map(|a| &a[g * per..(g + 1) * per]);
-                let r = catch_unwind(AssertUnwindSafe(|| e.advance(&shared, mine, row)))
-                    .unwrap_or_else(|payload| {
-                        forget_scratch();
-                        Err(EngineError::new(
-                            ErrorKind::Internal,
-                            format!(
-                                "internal error in the diplo engine: {}",
-                                panic_message(payload.as_ref())
-                            ),
-                        ))
-                    });
-                match r {
-                    Ok(Done::Played) => count += 1,
-                    Ok(Done::Restarted | Done::Cut) => {}
-                    Err(msg) => {
-                        let mut f = lock(&failure);
-                        if f.as_ref().is_none_or(|(h, _)| g < *h) {
-                            *f = Some((g, msg));
-                        }
-                    }
-                }
-            }
-            played.fetch_add(count, Ordering::Relaxed);
-        };
-        let take = |front: bool| loop {
-            let k = {
-                let mut range = lock(&left);
-                if range.0 >= range.1 {
-                    return;
-                }
-                if front {
-                    range.0 += 1;
-                    range.0 - 1
-                } else {
-                    range.1 -= 1;
-                    range.1
-                }
-            };
-            one(k);
-        };
-        let work_loop = || take(false);
-        let threads = threads.clamp(1, items.len().max(1));
-        if threads == 1 {
-            take(true);
-        } else if !on_pool(threads - 1, &work_loop, || take(true)) {
-            // Another call has the pool: threads of this step's own.
-            let map = self.map;
-            std::thread::scope(|scope| {
-                for _ in 1..threads {
-                    scope.spawn(|| {
-                        borrow_spare_scratch(map);
-                        work_loop();
-                        return_scratch();
-                    });
-                }
-                take(true);
-            });
-        }
-        match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            Some((g, e)) => Err(EngineError::new(
-                ErrorKind::Broken,
-                format!("game {g}: {e}"),
-            )),
-            None => Ok(played.into_inner()),
-        }
+        spread(self.map, &mut work, threads, |g, (e, row)| {
+            let mine = actions.map(|a| &a[g * per..(g + 1) * per]);
+            e.advance(&shared, mine, row)
+                .map(|done| matches!(done, Done::Played))
+        })
+        .map_err(|(g, e)| EngineError::new(ErrorKind::Broken, format!("game {g}: {e}")))
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// What every game of a step reads.

@@ -1,6 +1,6 @@
 """``diplo bench``: how fast diplo plays random Diplomacy, against itself and the MILA engine.
 
-Nine workloads, each measured on every engine in the same run (the report is specified in
+Ten workloads, each measured on every engine in the same run (the report is specified in
 ``../shared/spec/adjudicate-json.md``, "Reports", and ``docs/json-contract.md``):
 
 ``movement``
@@ -63,6 +63,15 @@ Nine workloads, each measured on every engine in the same run (the report is spe
     installed, MILA playing the corpus bot's random games of ``mila-api`` (``mila``), so that
     every ratio is read in one table; only with the ``env`` extra and ``diplo.engine.codes``.
 
+``deepmind``
+    DeepMind's ``DiplomacyState`` protocol per phase (``observation()``, ``legal_actions()``,
+    ``step()``): :class:`diplo.env.deepmind.DiplomacyState` (``diplo-single``), the batched
+    state on 1 and 2 threads (µs per game's phase), and the baseline, the protocol written on
+    MILA the straightforward way with DeepMind's own ``mila_actions`` (``mila-deepmind``,
+    :mod:`.deepmind_mila`; left out without MILA or their code, ``DIPLO_DEEPMIND=PATH``). The
+    random picking of actions is not timed. Run only when asked for (``--workloads
+    deepmind``).
+
 Engines: ``diplo-python`` (:func:`~diplo.api.phase.process_phase` with the Python resolver,
 :class:`~diplo.api.game.Game` for self-play), ``diplo-rust`` (the code API :mod:`diplo.engine.codes`
 when it is built, else the same object API with the Rust resolver), ``diplo-rust-objects`` (the
@@ -82,9 +91,10 @@ each turn's microseconds per phase; ``phases`` and ``seconds`` are the totals ov
 
 The package, by concern: :mod:`.engines` (the engines, the optional ones found here),
 :mod:`.inputs` (the phases and games measured on), :mod:`.measure` (the timing),
-:mod:`.movement`, :mod:`.selfplay`, :mod:`.mila_api`, :mod:`.mila_calls` and :mod:`.vector`
-(the workloads' engines), :mod:`.settings`, :mod:`.runner` (running the workloads asked
-for), :mod:`.report` (the JSON report and the table) and :mod:`.cli` (the command).
+:mod:`.movement`, :mod:`.selfplay`, :mod:`.mila_api`, :mod:`.mila_calls`, :mod:`.vector`,
+:mod:`.deepmind` and :mod:`.deepmind_mila` (the workloads' engines), :mod:`.settings`,
+:mod:`.runner` (running the workloads asked for), :mod:`.report` (the JSON report and the
+table) and :mod:`.cli` (the command).
 """
 
 from __future__ import annotations

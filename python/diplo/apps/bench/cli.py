@@ -89,7 +89,8 @@ def register(sub: Any) -> None:
         choices=WORKLOADS,
         default=list(DEFAULT_WORKLOADS),
         metavar="WORKLOAD",
-        help=f"workloads to run (default all but rollouts and mila-calls): {', '.join(WORKLOADS)}",
+        help="workloads to run (default all but rollouts, mila-calls and deepmind): "
+        + ", ".join(WORKLOADS),
     )
     bench.add_argument(
         "--rollout-games",
@@ -104,6 +105,12 @@ def register(sub: Any) -> None:
         default=defaults.call_rounds,
         help=f"rounds of the mila-calls workload, a recorded game replayed per round (default "
         f"{defaults.call_rounds})",
+    )
+    bench.add_argument(
+        "--deepmind-games",
+        type=_positive,
+        default=defaults.deepmind_games,
+        help=f"games of the deepmind workload's batched state (default {defaults.deepmind_games})",
     )
     bench.add_argument("--seed", type=int, default=defaults.seed, help="random seed (default 0)")
     bench.add_argument(
@@ -156,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
         external=tuple(args.engine),
         rollout_games=args.rollout_games,
         call_rounds=args.call_rounds,
+        deepmind_games=args.deepmind_games,
     )
     missing = missing_engines(settings.engines)
     if len(missing) == len(settings.engines) and not settings.external:

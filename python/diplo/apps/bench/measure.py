@@ -80,7 +80,8 @@ def measure(
                 checks = [engine.check(work) for work in works]
                 if len({c.digest for c in checks}) > 1:
                     raise BenchError(f"{engine.name} played round {r}'s game two ways")
-                m.digests.append(checks[0].digest)
+                if checks[0].digest:  # "": a run that leaves nothing to compare
+                    m.digests.append(checks[0].digest)
                 elapsed -= sum(c.untimed for c in checks)
                 if checks[0].resets is not None:
                     m.resets = (m.resets or 0) + sum(c.resets or 0 for c in checks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .deepmind import DEEPMIND_STEPS
 from .measure import MIN_RUN_SECONDS, Measurement
 from .mila_calls import DEEPCOPY_EVERY, call_ratios, call_rows
 from .settings import DESCRIPTIONS, REFERENCE, Settings
@@ -67,6 +68,9 @@ class Report:
             "mila-api": f"{s.games} games (seeds {s.seed}-{s.seed + s.games - 1}) to {s.max_year}",
             "rollouts": f"{s.rollout_games} games per engine x {s.rollout_rounds} rounds to "
             f"{s.max_year} (µs per game per core)",
+            "deepmind": f"one game per run to {s.max_year} (batched: {s.deepmind_games} games x "
+            f"{DEEPMIND_STEPS} steps, µs per game's phase) x {s.rounds} rounds; picking the "
+            "random actions is not timed",
             "vector": f"{s.vector_envs} games x {VECTOR_STEPS} steps per run (the env, CodeGame "
             f"and MILA: one game per run) to {s.max_year} x {s.rounds} rounds",
         }
@@ -125,6 +129,8 @@ class Report:
                 lines.extend(_vector_summary(results))
             if workload == "mila-api":
                 lines.extend(_mila_api_summary(results))
+            if workload == "deepmind":
+                lines.extend(_deepmind_summary(results))
             lines.append("")
         return "\n".join(lines)
 
@@ -167,6 +173,43 @@ def _same_games_lines(results: dict[str, Measurement]) -> list[str]:
         )
         lines.append("  each was set to the canonical next position, untimed")
     return lines
+
+
+def _deepmind_summary(results: dict[str, Measurement]) -> list[str]:
+    """The deepmind workload's two targets (issue 30), from this one run: the single state at
+    least 100 x the MILA baseline, the batched state on 2 threads at least 10 x the single."""
+    out = []
+    pairs = (
+        ("diplo-single", "mila-deepmind", 100),
+        ("diplo-batched-1thread", "diplo-single", 10),
+        ("diplo-batched-2threads", "diplo-single", 10),
+    )
+    for fast, slow, target in pairs:
+        if fast in results and slow in results:
+            times = results[slow].us_per_phase / results[fast].us_per_phase
+            out.append(
+                f"  {fast} plays {times:.1f} x {slow}'s phases per second (target {target} x)"
+            )
+    us = {name: m.us_per_phase for name, m in results.items()}
+    single, engine = us.get("diplo-single"), us.get("diplo-batched-1thread")
+    if single is None or engine is None:
+        return out
+    # The one-game state is the engine's work (a batched game's phase on one thread) plus its
+    # Python calls: what bounds each ratio.
+    out.append(
+        f"  where diplo-single's {single:.1f} µs go: {engine:.1f} in the engine (a batched "
+        f"game's phase) + {single - engine:.1f} in Python (the calls, lists and arrays)"
+    )
+    out.append(
+        f"  bound: batched on T threads plays at most T x {single / engine:.1f} x diplo-single's "
+        f"phases per second (2 threads: {2 * single / engine:.1f} x)"
+    )
+    if "mila-deepmind" in us:
+        out.append(
+            f"  bound: with no Python at all, diplo-single would play "
+            f"{us['mila-deepmind'] / engine:.0f} x mila-deepmind's phases per second"
+        )
+    return out
 
 
 def _vector_summary(results: dict[str, Measurement]) -> list[str]:

@@ -148,7 +148,27 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
             )
             say(f"vector: per game and step, {slots:.1f} slots with {orders:.0f} legal orders")
             report.workloads["vector"] = measure(engines, settings.rounds)
+    if "deepmind" in settings.workloads:
+        _run_deepmind(settings, report, mila, say)
     return report
+
+
+def _run_deepmind(settings: Settings, report: Report, mila: ModuleType | None, say: Note) -> None:
+    """The deepmind workload, or why it cannot run here (the baseline alone may be left out)."""
+    if not rust_available() or codes_module() is None or optional_module("diplo.env") is None:
+        say("deepmind omitted: it needs diplo.engine.codes built and the env extra (NumPy)")
+        return
+    from .deepmind import deepmind_engines
+
+    if settings.map is not None:
+        say("deepmind: DeepMind's encoding is the standard map's: --map is not used")
+    engines, notes = deepmind_engines(
+        settings.seed, settings.max_year, settings.deepmind_games, mila
+    )
+    for text in notes:
+        say(text)
+    say(f"deepmind: {len(engines)} engines x {settings.rounds} rounds to {settings.max_year}")
+    report.workloads["deepmind"] = measure(engines, settings.rounds)
 
 
 def _run_mila_calls(

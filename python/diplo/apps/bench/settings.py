@@ -17,10 +17,12 @@ WORKLOADS = (
     "batch",
     "vector",
     "rollouts",
+    "deepmind",
 )
 #: The workloads run when none is named (``rollouts`` starts worker processes, ``mila-calls``
-#: takes MILA's slow calls a phase at a time: asked for only).
-DEFAULT_WORKLOADS = tuple(w for w in WORKLOADS if w not in ("rollouts", "mila-calls"))
+#: takes MILA's slow calls a phase at a time, ``deepmind`` needs DeepMind's code for its
+#: baseline: asked for only).
+DEFAULT_WORKLOADS = tuple(w for w in WORKLOADS if w not in ("rollouts", "mila-calls", "deepmind"))
 
 
 #: The engine the others are compared with, per workload (the ``÷`` column and ``ratios``).
@@ -34,6 +36,7 @@ REFERENCE = {
     "mila-calls": "diplo-compat",
     "rollouts": "diplo-rust",
     "vector": "diplo-env",
+    "deepmind": "diplo-single",
 }
 
 
@@ -49,6 +52,8 @@ DESCRIPTIONS = {
     "rollouts": "diplo rollouts on 2 workers (game files; dataset only) and the plain CodeGame "
     "loop on 1 core (µs per game per core)",
     "vector": "random play through the vectorised environment, the PettingZoo env, CodeGame",
+    "deepmind": "DeepMind's DiplomacyState per phase: observation(), legal_actions(), step(); "
+    "one game, batched, and on MILA",
 }
 
 
@@ -76,3 +81,5 @@ class Settings:
     rollout_rounds: int = 3
     #: The mila-calls workload's rounds (one recorded game replayed per round, three at most).
     call_rounds: int = 4
+    #: Games of the deepmind workload's batched state.
+    deepmind_games: int = 64

@@ -40,9 +40,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .state import DiplomacyState
+from .single import DiplomacyState
 
-__all__ = ["TheirCode", "load_their_code", "network_policy", "play"]
+__all__ = [
+    "TheirCode",
+    "TheirEnvironment",
+    "load_their_code",
+    "load_their_environment",
+    "network_policy",
+    "play",
+]
 
 #: Their modules a game needs, by the name :class:`TheirCode` gives them.
 _MODULES = {
@@ -120,6 +127,40 @@ def load_their_code(path: str | os.PathLike[str]) -> TheirCode:
                 f"DeepMind's code needs {exc.name or 'a module'} ({_EXTRA})", name=exc.name
             ) from exc
     return TheirCode(path=root, **loaded)
+
+
+@dataclass(frozen=True)
+class TheirEnvironment:
+    """DeepMind's environment utilities alone (no network, no JAX), imported from ``path`` by
+    :func:`load_their_environment`: what a state written on MILA needs (``diplo bench``'s
+    baseline)."""
+
+    path: Path
+    mila_actions: types.ModuleType
+    observation_utils: types.ModuleType
+    action_utils: types.ModuleType
+
+
+def load_their_environment(path: str | os.PathLike[str]) -> TheirEnvironment:
+    """Their ``environment/mila_actions.py``, ``observation_utils.py`` and ``action_utils.py``
+    from the folder ``path``, imported as :func:`load_their_code` imports (MILA's modules put
+    back after). They need NumPy and ``immutabledict`` only."""
+    root = Path(path)
+    names = ("mila_actions", "observation_utils", "action_utils")
+    missing = [n for n in names if not (root / "environment" / f"{n}.py").is_file()]
+    if missing:
+        raise ValueError(
+            f"{root} is not a copy of DeepMind's diplomacy repository: no "
+            + ", ".join(f"environment/{n}.py" for n in missing)
+        )
+    with _their_package(root):
+        try:
+            loaded = {n: importlib.import_module(f"diplomacy.environment.{n}") for n in names}
+        except ImportError as exc:
+            raise ImportError(
+                f"DeepMind's code needs {exc.name or 'a module'} ({_EXTRA})", name=exc.name
+            ) from exc
+    return TheirEnvironment(path=root, **loaded)
 
 
 class _Parameters:

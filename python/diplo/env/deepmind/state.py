@@ -1,5 +1,9 @@
 """DeepMind's ``DiplomacyState`` protocol (``environment/diplomacy_state.py`` of
-github.com/deepmind/diplomacy) on a diplo :class:`~diplo.engine.codes.CodeGame`.
+github.com/deepmind/diplomacy) written in Python on a diplo :class:`~diplo.engine.codes.CodeGame`:
+:class:`ReferenceDiplomacyState`, the readable reference the engine's form
+(:class:`diplo.env.deepmind.DiplomacyState`, :mod:`diplo.env.deepmind.single`, and the batched
+one) is tested against, with their formats (:class:`Season`, :class:`Observation`) and the
+checks of a step's arguments both forms make (:func:`action_lists`).
 
 Powers are always in alphabetical order (Austria, England, France, Germany, Italy, Russia,
 Turkey), as their agents expect. ``observation()`` follows ``observation_utils.py`` and their
@@ -181,9 +185,42 @@ def _as_int(action: object) -> int | None:
         return None
 
 
-class DiplomacyState:
-    """DeepMind's ``DiplomacyState`` on a :class:`CodeGame` (the standard map; ``position`` and
-    ``max_year`` as :class:`CodeGame` takes them).
+def action_lists(actions_per_player: object, powers: Sequence[str]) -> list[list[int]]:
+    """A step's argument as seven lists of plain ints, or a ``ValueError`` naming what is
+    wrong: not seven lists (one per power), a list that is no list, an action that is no int
+    (a float such as NaN, a bool, a string, ``None``; the power and the action named)."""
+    if isinstance(actions_per_player, str | bytes) or not isinstance(
+        actions_per_player, Sequence | np.ndarray
+    ):
+        raise ValueError(
+            f"step takes {NUM_POWERS} lists of actions (one per power), "
+            f"got {type(actions_per_player).__name__}"
+        )
+    if len(actions_per_player) != NUM_POWERS:
+        raise ValueError(
+            f"step takes {NUM_POWERS} lists of actions (one per power: "
+            f"{', '.join(powers)}), got {len(actions_per_player)}"
+        )
+    out: list[list[int]] = []
+    for power, actions in zip(powers, actions_per_player, strict=True):
+        if type(actions) is list and all([type(a) is int for a in actions]):
+            out.append(actions)  # the common case: plain ints (read, never changed)
+            continue
+        if isinstance(actions, str | bytes) or not isinstance(actions, Sequence | np.ndarray):
+            raise ValueError(f"{power}: expected a list of actions, got {actions!r}")
+        mine: list[int] = []
+        for raw in actions:
+            action = _as_int(raw)
+            if action is None:
+                raise ValueError(f"{power}: action {raw!r} is not an int")
+            mine.append(action)
+        out.append(mine)
+    return out
+
+
+class ReferenceDiplomacyState:
+    """DeepMind's ``DiplomacyState`` in Python on a :class:`CodeGame` (the standard map;
+    ``position`` and ``max_year`` as :class:`CodeGame` takes them).
 
     ``step`` refuses bad input with a ``ValueError`` naming the power and the action, leaving
     the state as it was; a ``step`` after the end raises :class:`~diplo.api.game.GameOverError`.
@@ -256,35 +293,17 @@ class DiplomacyState:
             out[i] = 1.0 / len(alive)
         return out
 
-    def _orders_of(
-        self, actions_per_player: Sequence[Sequence[int]]
-    ) -> tuple[list[int], list[int]]:
+    def _orders_of(self, actions_per_player: object) -> tuple[list[int], list[int]]:
         """The codes to submit and the flattened actions, or ``ValueError`` naming what is
         wrong."""
-        if isinstance(actions_per_player, str | bytes) or not isinstance(
-            actions_per_player, Sequence | np.ndarray
-        ):
-            raise ValueError(
-                f"step takes {NUM_POWERS} lists of actions (one per power), "
-                f"got {type(actions_per_player).__name__}"
-            )
-        if len(actions_per_player) != NUM_POWERS:
-            raise ValueError(
-                f"step takes {NUM_POWERS} lists of actions (one per power: "
-                f"{', '.join(self.powers)}), got {len(actions_per_player)}"
-            )
+        lists = action_lists(actions_per_player, self.powers)
         legal = self._legal_codes()
         position = self._game.position()
         codes: list[int] = []
         flat: list[int] = []
-        for i, (power, actions) in enumerate(zip(self.powers, actions_per_player, strict=True)):
-            if isinstance(actions, str | bytes) or not isinstance(actions, Sequence | np.ndarray):
-                raise ValueError(f"{power}: expected a list of actions, got {actions!r}")
+        for i, (power, actions) in enumerate(zip(self.powers, lists, strict=True)):
             ordered: set[str] = set()
-            for raw in actions:
-                action = _as_int(raw)
-                if action is None:
-                    raise ValueError(f"{power}: action {raw!r} is not an int")
+            for action in actions:
                 order = self._checked(power, i, action, legal, position, ordered)
                 codes.append(encode_order(order, self._game.map, power))
                 flat.append(action)
