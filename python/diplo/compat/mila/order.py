@@ -127,50 +127,48 @@ def arrange(doc: dict[str, Any], lists: Lists) -> dict[str, Any]:
 
 
 def _moved(
-    power: str,
-    before: Sequence[str],
     moves: dict[str, str],
     arrived: dict[tuple[str, str], str],
     results: Callable[[], Mapping[str, Sequence[str]]],
 ) -> dict[str, str]:
-    """The units of ``power`` that moved (unit -> its text after) among ``before``, given their
-    move orders (unit -> destination province) and the power's units after (type and province
-    -> text). A unit moved when one of its type now stands where it went and the power's unit
-    of that type there before (if any) left; where that cannot tell (units of one type going
-    round in a ring), MILA's result labels do (``[]``: it moved)."""
-    at = {(u[0], u[2:5]): u for u in before}
-    aims: dict[tuple[str, str], int] = {}
+    """Which of a power's units ordered to move (unit -> destination province; none of them
+    dislodged) moved: unit -> its text after, given the power's units after (type and province
+    -> text). A unit left when its place holds none of the power's units of its type, or when
+    one of them ordered into its place left its own (and so stands there); where that goes round
+    in a ring, MILA's result labels tell (``[]``: it moved)."""
+    into: dict[tuple[str, str], list[str]] = {}
     for unit, dest in moves.items():
-        aims[unit[0], dest] = aims.get((unit[0], dest), 0) + 1
+        into.setdefault((unit[0], dest), []).append(unit)
+    known: dict[str, bool | None] = {}  # None: being worked out (met again: a ring)
+
+    def left(unit: str) -> bool:
+        if unit in known:
+            done = known[unit]
+            if done is None:
+                raise _Ring
+            return done
+        place = (unit[0], unit[2:5])
+        if place not in arrived:
+            known[unit] = True
+            return True
+        known[unit] = None
+        try:
+            answer = any(left(other) for other in into.get(place, ()) if other != unit)
+        except _Ring:
+            answer = not list(results().get(unit, ["?"]))
+        known[unit] = answer
+        return answer
+
     out: dict[str, str] = {}
     for unit, dest in moves.items():
         text = arrived.get((unit[0], dest))
-        if text is None:
-            continue
-        if aims[unit[0], dest] > 1:  # two of the power's units of a type went there: one did
-            if not list(results().get(unit, ["?"])):
-                out[unit] = text
-            continue
-        seen = {unit}
-        holder = at.get((unit[0], dest))
-        ok = True
-        while holder is not None and holder not in seen:
-            # The power's unit of this type that stood there: did it leave?
-            seen.add(holder)
-            step = moves.get(holder)
-            if step is None or (holder[0], step) not in arrived:
-                ok = False  # it stayed (no move, or nowhere it went has one of its type now)
-                break
-            nxt = at.get((holder[0], step))
-            if nxt is None:
-                break  # it went somewhere the power had no unit of its type: it left
-            holder = nxt
-        else:
-            if holder is not None:  # a ring of one type: the board cannot tell
-                ok = not list(results().get(unit, ["?"]))
-        if ok:
+        if text is not None and left(unit):
             out[unit] = text
     return out
+
+
+class _Ring(Exception):
+    """Units of one type and power going round: the boards cannot tell whether they moved."""
 
 
 def next_lists(
@@ -186,16 +184,22 @@ def next_lists(
     and ``scs`` the map's centres in MILA's order; ``results`` gives MILA's labels when a move
     cannot be told from the boards."""
     powers = list(lists.units)
-    units = {p: list(v) for p, v in lists.units.items()}
+    units = dict(lists.units)  # each power's list made anew where it changes
     dislodged: dict[str, list[str]] = {p: [] for p in powers}
-    influence = {p: list(v) for p, v in lists.influence.items()}
+    influence = lists.influence
+    holder: dict[str, str] | None = None  # province -> the power whose influence has it
     after_units = after["units"]
 
     def enter(power: str, loc: str) -> None:
-        for listed in influence.values():
-            if loc in listed:
-                listed.remove(loc)
+        nonlocal influence, holder
+        if holder is None:
+            influence = {p: list(v) for p, v in influence.items()}
+            holder = {loc: p for p, listed in influence.items() for loc in listed}
+        had = holder.get(loc)
+        if had is not None:
+            influence[had].remove(loc)
         influence.setdefault(power, []).append(loc)
+        holder[loc] = power
 
     for power in powers:
         now = [u for u in after_units.get(power, ()) if u[:1] != "*"]
@@ -212,7 +216,7 @@ def next_lists(
                 words = text.split()
                 if len(words) >= 4 and words[2] == "-" and " ".join(words[:2]) in standing:
                     moves[" ".join(words[:2])] = words[3][:3]
-            moved = _moved(power, before, moves, arrived, results) if moves else {}
+            moved = _moved(moves, arrived, results) if moves else {}
             units[power] = [u for u in before if u not in moved] + [
                 moved[u] for u in before if u in moved
             ]
@@ -244,6 +248,11 @@ def _captured(
     centers: Mapping[str, Sequence[str]], owned: Mapping[str, Sequence[str]], scs: Sequence[str]
 ) -> dict[str, list[str]]:
     """The centres' lists after the owners changed to ``owned``: as MILA hands them over."""
+    if all(sorted(centers.get(p, ())) == list(held) for p, held in owned.items()) and all(
+        p in owned or not held for p, held in centers.items()
+    ):
+        # No centre changed hands (``owned``'s lists are sorted).
+        return {p: list(v) for p, v in centers.items()}
     owner = {c: p for p, held in owned.items() for c in held}
     out = {p: list(v) for p, v in centers.items()}
     known = {c for held in centers.values() for c in held}
