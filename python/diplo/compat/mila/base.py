@@ -270,7 +270,7 @@ class GameBase:
             if state[2] == "A":  # an adjustment phase: its builds need the position
                 builds = mila_builds(position_from_state(self._map, state, self._core_rules()))
             doc = board_doc(self._tables, state, self._current_name(), builds)
-            doc = self._doc_cache = arrange(doc, self._current_lists(doc))
+            doc = self._doc_cache = arrange(doc, self._current_lists(doc), self.map.loc_abut)
         return doc
 
     def _current_lists(self, board: dict[str, Any]) -> Lists:

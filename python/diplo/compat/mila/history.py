@@ -222,7 +222,7 @@ class Histories(GameBase):
         order)."""
         if record.state_doc is None:
             raw = self._raw_state_of(record)
-            record.state_doc = arrange(raw, self._lists_at(record))
+            record.state_doc = arrange(raw, self._lists_at(record), self.map.loc_abut)
             record.raw = None
         return record.state_doc
 

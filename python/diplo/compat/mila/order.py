@@ -103,10 +103,13 @@ def _in_order(listed: Sequence[str], truth: Sequence[str]) -> list[str]:
     return out
 
 
-def arrange(doc: dict[str, Any], lists: Lists) -> dict[str, Any]:
+def arrange(
+    doc: dict[str, Any], lists: Lists, neighbours: Mapping[str, Sequence[str]]
+) -> dict[str, Any]:
     """The state dictionary ``doc`` (diplo's board as sorted lists) with its units, dislodged
-    units, retreats and centres in the lists' order and MILA's influence (a new dictionary; the
-    lists it does not name are shared)."""
+    units, retreats and centres in the lists' order, each retreat's places in the order of its
+    location's ``neighbours`` (MILA's ``Map.loc_abut``, which MILA goes through), and MILA's
+    influence (a new dictionary; the lists it does not name are shared)."""
     units: dict[str, list[str]] = {}
     retreats: dict[str, dict[str, list[str]]] = {}
     centers: dict[str, list[str]] = {}
@@ -117,13 +120,25 @@ def arrange(doc: dict[str, Any], lists: Lists) -> dict[str, Any]:
         options = doc_retreats.get(power, {})
         gone = _in_order(lists.dislodged.get(power, ()), list(options))
         units[power] = _in_order(lists.units.get(power, ()), regular) + ["*" + u for u in gone]
-        retreats[power] = {u: options[u] for u in gone}
+        retreats[power] = {u: _by_neighbours(options[u], u[2:], neighbours) for u in gone}
     for power, owned in doc["centers"].items():
         centers[power] = _in_order(lists.centers.get(power, ()), owned)
         influence[power] = list(lists.influence.get(power, ()))
     out = dict(doc)
     out.update(units=units, retreats=retreats, centers=centers, influence=influence)
     return out
+
+
+def _by_neighbours(
+    options: list[str], site: str, neighbours: Mapping[str, Sequence[str]]
+) -> list[str]:
+    near = neighbours.get(site) or neighbours.get(site.lower()) or ()
+    rank: dict[str, int] = {}
+    for i, place in enumerate(near):
+        upper = place.upper()
+        rank.setdefault(upper, i)
+        rank.setdefault(upper[:3], i)
+    return sorted(options, key=lambda o: rank.get(o, len(rank)))
 
 
 def _moved(
