@@ -217,20 +217,21 @@ def next_lists(
         holder[loc] = power
 
     for power in powers:
-        now = [u for u in after_units.get(power, ()) if u[:1] != "*"]
-        arrived = {(u[0], u[2:5]): u for u in now}
-        have = set(now)
+        arrived = {(u[0], u[2:5]): u for u in after_units.get(power, ()) if u[:1] != "*"}
         before = units[power]
         if kind == "M":
-            gone = set(after["retreats"].get(power, {}))
-            dislodged[power] = [u for u in before if u in gone]
-            before = [u for u in before if u not in gone]
+            gone = after["retreats"].get(power)
+            if gone:
+                dislodged[power] = [u for u in before if u in gone]
+                before = [u for u in before if u not in gone]
             moves: dict[str, str] = {}
             standing = set(before)
             for text in orders.get(power, ()):
-                words = text.split()
-                if len(words) >= 4 and words[2] == "-" and " ".join(words[:2]) in standing:
-                    moves[" ".join(words[:2])] = words[3][:3]
+                words = text.split(" ", 4)
+                if len(words) >= 4 and words[2] == "-":
+                    unit = words[0] + " " + words[1]
+                    if unit in standing:
+                        moves[unit] = words[3][:3]
             moved = _moved(moves, arrived, results) if moves else {}
             units[power] = [u for u in before if u not in moved] + [
                 moved[u] for u in before if u in moved
@@ -248,6 +249,7 @@ def next_lists(
                         enter(power, words[3])
             units[power] = before
         else:
+            have = set(arrived.values())
             kept = [u for u in before if u in have]
             for text in orders.get(power, ()):
                 words = text.split()
