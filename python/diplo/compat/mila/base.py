@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, Final
 
 from ...engine import mila as engine
@@ -121,6 +120,10 @@ class GameBase:
         self.error: list[str] = []
         self.note: str = str(kwargs.get("note") or "")
         self._map = game_map
+        #: MILA's map query API over this game's map (:class:`diplo.compat.mila.Map`, one per
+        #: map and process): a plain attribute, as MILA's is (a slot of
+        #: :class:`diplo.compat.mila.Game`, so that ``game.map`` costs what MILA's does).
+        self.map: Map = map_named(map_name)
         self._ruling = ruling
         self._tables = tables_of(game_map)
         self._records: list[Record] = []
@@ -380,12 +383,6 @@ class GameBase:
         self._done_type = "-"
         self._turn_cache = None
         self._bump()
-
-    @cached_property
-    def map(self) -> Map:
-        """MILA's map query API over this game's map (:class:`diplo.compat.mila.Map`; made when
-        first asked for, then a plain attribute, as MILA's is)."""
-        return map_named(self.map_name)
 
     @property
     def victory(self) -> list[int]:

@@ -12,7 +12,7 @@ from ...engine.codes import position_from_state
 from ...formats.mila import position_to_mila
 from .._map import mila_map_for
 from .._press import Clock, History
-from .base import GameBase
+from .base import GameBase, map_named
 from .board import Board
 from .history import Histories
 from .intake import OrderIntake
@@ -34,6 +34,8 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
     movement orders unchecked until processing, as MILA does) and MILA's other keywords are kept.
     ``ruling`` is a :class:`diplo.model.rules.Rules` passed to the engine (e.g. a MILA ruling mode).
     """
+
+    __slots__ = ("map",)  # the one attribute read per map query: a slot, as MILA's Game has
 
     __module__ = "diplo.compat.mila"  # where MILA's users (and pickles) find it
 
@@ -70,6 +72,7 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
         new = Game.__new__(Game)
         memo[id(self)] = new
         new.__dict__.update(self.__dict__)
+        new.map = self.map
         new.rules = list(self.rules)
         new.error = list(self.error)
         new._records = [r.copy() for r in self._records]
@@ -152,6 +155,7 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
         state.setdefault("power_model_map", {})
         self.__dict__.update(state)
         self._map = mila_map_for(self.map_name)
+        self.map = map_named(self.map_name)
         self._tables = tables_of(self._map)
         self._powers = {p: Power(self, p) for p in self._map.powers}
         self._loaded = set()
