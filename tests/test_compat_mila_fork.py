@@ -6,7 +6,9 @@ phase, a resume) played beside MILA itself under ``edition=mila``."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 from pathlib import Path
 from typing import Any
@@ -256,18 +258,21 @@ def test_a_harness_style_loop_runs_unchanged_and_plays_as_mila(tmp_path: Path) -
 
 
 def test_a_saved_game_has_mila_s_keys_and_rules() -> None:
-    """Issue 29, item 2 (in part): the same game saved by MILA and by the drop-in under
-    ``edition=mila``, compared key by key: the same top-level keys and filtered ``rules``, the
-    same phase names, per phase the same keys, and in every state the game's own id, map and
-    rules, and MILA's Zobrist hash of every phase's board. The order of the unit and centre lists
-    and MILA's sticky ``influence`` are still MILA's alone (``docs/mila-compat.md``)."""
+    """Issue 29, item 2: the same game saved by MILA and by the drop-in under ``edition=mila``,
+    compared key by key: the same top-level keys (and the drop-in's own ``diplo_ruling`` and
+    ``diplo_waives``, which MILA ignores) and filtered ``rules``, the same phase names, per phase
+    the same keys, and in every state the game's own id, map and rules, MILA's Zobrist hash, and
+    every list in MILA's order (units, dislodged units, retreats, centres, MILA's sticky
+    ``influence``), with no sorting; the same orders (no waive listed) and the same results,
+    ``WAIVE``'s labels counted as MILA counts them. The game runs past builds, retreats,
+    disbands and captured centres; the save loads back to the same lists."""
     diplomacy = pytest.importorskip("diplomacy")
     from diplomacy.utils.export import to_saved_game_format
 
     theirs = diplomacy.Game()
     ours = drop.Game(ruling=MILA)
-    rng = random.Random(5)
-    while theirs.get_current_phase() != "S1903M" and not theirs.is_game_done:
+    rng = random.Random(3)  # a game with no label departure (docs/mila-compat.md)
+    while theirs.get_current_phase() != "S1910M" and not theirs.is_game_done:
         possible = theirs.get_all_possible_orders()
         for power, locs in sorted(theirs.get_orderable_locations().items()):
             orders = [rng.choice(sorted(possible[loc])) for loc in locs if possible[loc]]
@@ -275,10 +280,12 @@ def test_a_saved_game_has_mila_s_keys_and_rules() -> None:
             ours.set_orders(power, orders)
         theirs.process()
         ours.process()
+        assert ours.get_state()["influence"] == theirs.get_state()["influence"]
     mine, milas = drop.to_saved_game_format(ours), to_saved_game_format(theirs)
-    assert set(mine) - {"diplo_ruling"} == set(milas)
+    assert set(mine) - {"diplo_ruling", "diplo_waives"} == set(milas)
     assert mine["rules"] == milas["rules"] == ["NO_PRESS", "POWER_CHOICE"]
     assert [p["name"] for p in mine["phases"]] == [p["name"] for p in milas["phases"]]
+    kinds: set[str] = set()
     for a, b in zip(mine["phases"], milas["phases"], strict=True):
         assert set(a) == set(b), a["name"]
         assert set(a["state"]) == set(b["state"]), a["name"]
@@ -287,23 +294,85 @@ def test_a_saved_game_has_mila_s_keys_and_rules() -> None:
         assert type(a["state"]["timestamp"]) is int and a["state"]["timestamp"] > 10**15
         assert (a["state"]["game_id"], a["state"]["map"]) == (ours.game_id, "standard")
         assert a["state"]["rules"] == b["state"]["rules"]
-        for key in ("name", "centers", "units", "homes", "retreats", "builds", "civil_disorder"):
-            mine_value, theirs_value = a["state"][key], b["state"][key]
-            if isinstance(mine_value, dict):
-                mine_value = {
-                    p: sorted(v) if isinstance(v, list) else v for p, v in mine_value.items()
-                }
-                theirs_value = {
-                    p: sorted(v) if isinstance(v, list) else v for p, v in theirs_value.items()
-                }
-            assert mine_value == theirs_value, (a["name"], key)
-        # The drop-in's saves keep the waives (a replay then uses each build as the game did),
-        # and their results: one "void" per waive under the key WAIVE, where MILA keeps one.
-        kept = {p: v and [o for o in v if o != "WAIVE"] for p, v in a["orders"].items()}
-        assert kept == b["orders"], a["name"]
-        assert {u: r for u, r in a["results"].items() if u != "WAIVE"} == {
-            u: r for u, r in b["results"].items() if u != "WAIVE"
-        }, a["name"]
+        for key in (
+            "name",
+            "centers",
+            "units",
+            "homes",
+            "retreats",
+            "influence",
+            "builds",
+            "civil_disorder",
+        ):
+            assert a["state"][key] == b["state"][key], (a["name"], key)
+            assert json.dumps(a["state"][key]) == json.dumps(b["state"][key]), a["name"]  # order
+        assert a["orders"] == b["orders"], a["name"]
+        assert a["results"] == b["results"], a["name"]
+        kinds.update(
+            k
+            for k, seen in (
+                ("retreat", any(b["state"]["retreats"].values())),
+                ("waive", "WAIVE" in b["results"]),
+                ("capture", a["name"].startswith("W")),
+            )
+            if seen
+        )
+    assert kinds == {"retreat", "waive", "capture"}
+    # Sorting would not give these lists: MILA's order is its own.
+    assert any(v != sorted(v) for p in milas["phases"] for v in p["state"]["influence"].values())
+    back = drop.from_saved_game_format(json.loads(json.dumps(mine)))
+    assert back.get_state()["units"] == theirs.get_state()["units"]
+    assert back.get_state()["influence"] == theirs.get_state()["influence"]
+    assert [p.state["centers"] for p in back.get_phase_history()] == [
+        p["state"]["centers"] for p in milas["phases"][:-1]
+    ]
+    # MILA's own save loads with MILA's lists too.
+    theirs_back = drop.from_saved_game_format(milas, ruling=MILA)
+    assert theirs_back.get_state()["influence"] == theirs.get_state()["influence"]
+    assert theirs_back.get_state()["centers"] == theirs.get_state()["centers"]
+
+
+def test_a_new_game_lists_units_in_mila_s_order() -> None:
+    """A fresh game lists each power's units and centres in the map file's order, as MILA's
+    (England: ``F EDI, F LON, A LVP``), and its influence is its units' provinces."""
+    ours = drop.Game()
+    assert ours.get_state()["units"]["ENGLAND"] == ["F EDI", "F LON", "A LVP"]
+    assert ours.get_units("RUSSIA") == ["A WAR", "A MOS", "F SEV", "F STP/SC"]
+    assert ours.get_state()["influence"]["ENGLAND"] == ["EDI", "LON", "LVP"]
+    assert ours.powers["ENGLAND"].influence == ["EDI", "LON", "LVP"]
+    diplomacy = pytest.importorskip("diplomacy")
+    for name in ("standard", "ancmed", "pure"):
+        theirs, mine = diplomacy.Game(map_name=name).get_state(), drop.Game(name).get_state()
+        for key in ("units", "centers", "influence", "homes"):
+            assert mine[key] == theirs[key], (name, key)
+
+
+def test_a_damaged_waive_record_refuses_the_save() -> None:
+    """The drop-in's ``diplo_waives`` (the orders of the powers that waived, waives in place):
+    a record of the wrong shape, or whose orders are not the phase's, refuses the whole save."""
+    game = drop.Game()
+    rng = random.Random(3)
+    while "diplo_waives" not in (data := drop.to_saved_game_format(game)):
+        possible = game.get_all_possible_orders()
+        for power, locs in sorted(game.get_orderable_locations().items()):
+            game.set_orders(power, [rng.choice(sorted(possible[x])) for x in locs if possible[x]])
+        game.process()
+    back = drop.from_saved_game_format(data)  # the waives replayed where they were
+    assert back.get_state()["units"] == game.get_state()["units"]
+    assert back.order_history == game.order_history
+    phase, kept = next(iter(data["diplo_waives"].items()))
+    power = next(iter(kept))
+    bad: Any
+    for bad in (
+        [],
+        {phase: 3},
+        {phase: {power: ["WAIVE", 4]}},
+        {phase: {power: ["A PAR B"]}},
+        {"S1777M": {power: ["WAIVE"]}},
+        {phase: {power: ["WAIVE", "A XYZ B"]}},
+    ):
+        with pytest.raises(MilaError, match="diplo_waives"):
+            drop.from_saved_game_format({**data, "diplo_waives": bad})
 
 
 @pytest.mark.parametrize("map_name", ["standard", "ancmed", "pure"])
@@ -342,3 +411,24 @@ def test_the_hash_is_mila_s_zobrist_hash(map_name: str) -> None:
     for game in (theirs, ours):
         game.set_units(power, [], reset=True)
     assert ours.get_hash() == str(theirs.get_hash())
+
+
+def test_copies_and_pickles_keep_mila_s_order() -> None:
+    """A deep copy and a pickle taken before MILA's order of the lists was worked out give the
+    lists the game gives (the history's states too)."""
+    game = drop.Game()
+    rng = random.Random(3)
+    while game.get_current_phase() != "S1904M":
+        possible = game.get_all_possible_orders()
+        for power, locs in sorted(game.get_orderable_locations().items()):
+            game.set_orders(power, [rng.choice(sorted(possible[x])) for x in locs if possible[x]])
+        game.process()
+    copied = copy.deepcopy(game)
+    pickled = pickle.loads(pickle.dumps(game))
+    for other in (copied, pickled):
+        assert other.get_state()["units"] == game.get_state()["units"]
+        assert other.get_state()["influence"] == game.get_state()["influence"]
+        assert [p.state["influence"] for p in other.get_phase_history()] == [
+            p.state["influence"] for p in game.get_phase_history()
+        ]
+    assert any(v != sorted(v) for v in game.get_state()["influence"].values())

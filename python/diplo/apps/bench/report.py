@@ -262,7 +262,8 @@ def _mila_calls_lines(results: dict[str, Measurement], s: Settings, resets: int)
     ]
     for call, mine, mila, ratio, target in call_rows(results):
         miss = "" if ratio >= target else "  below target"
-        lines.append(f"  {call:<26}{mine:>16.2f}{mila:>12.2f}{ratio:>14.1f}{target:>8.0f}{miss}")
+        aim = f"{target:>8.0f}" if target else f"{'-':>8}"  # a reference row has none
+        lines.append(f"  {call:<26}{mine:>16.2f}{mila:>12.2f}{ratio:>14.1f}{aim}{miss}")
     lines.append(
         "  µs per call (map queries: per query; harness-loop: per phase, each side playing its own "
         "random game of the seed),"

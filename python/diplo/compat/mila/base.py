@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, Final
 
 from ...engine import mila as engine
@@ -28,6 +27,7 @@ from .names import (
     mila_name,
     rule_names,
 )
+from .order import Lists, arrange, initial_lists, lists_of
 from .powers import Power
 from .records import Record
 from .turn import Turn, tables_of
@@ -120,6 +120,10 @@ class GameBase:
         self.error: list[str] = []
         self.note: str = str(kwargs.get("note") or "")
         self._map = game_map
+        #: MILA's map query API over this game's map (:class:`diplo.compat.mila.Map`, one per
+        #: map and process): a plain attribute, as MILA's is (a slot of
+        #: :class:`diplo.compat.mila.Game`, so that ``game.map`` costs what MILA's does).
+        self.map: Map = map_named(map_name)
         self._ruling = ruling
         self._tables = tables_of(game_map)
         self._records: list[Record] = []
@@ -137,13 +141,17 @@ class GameBase:
         self._orders_loaded: set[str] = set()
         self._version = 0
         self._first_year_cached = int(game_map.first_phase[1:-1])
-        self._start(Position.initial(game_map, rules=ruling))
+        self._start(Position.initial(game_map, rules=ruling), None)
 
-    def _start(self, position: Position) -> None:
-        """Put the engine at ``position`` (pending orders dropped, power lists made anew)."""
+    def _start(self, position: Position, lists: Lists | None) -> None:
+        """Put the engine at ``position`` (pending orders dropped, power lists made anew), its
+        lists in the order of ``lists`` (``None``: a new game's, the map's order)."""
         if self._ruling is not None and position.rules != self._ruling:
             position = position.with_changes(rules=self._ruling)
         self._core: engine.EngineGame = engine.new_game(position)
+        #: MILA's order of the board's lists (:mod:`~diplo.compat.mila.order`): made, ``None``
+        #: for a new game's, or the last processed phase's record, applied when first needed.
+        self._mila_lists: Lists | Record | None = lists
         self._set_core(self._core)
 
     def _set_core(self, core: engine.EngineGame) -> None:
@@ -228,7 +236,7 @@ class GameBase:
         position = position_from_mila(state, game_map=self._map, rules=self._ruling)
         pending = {p: [e[0] for e in given.values()] for p, given in self._orders.items()}
         outcome, done = self._outcome, self._done
-        self._start(position)
+        self._start(position, lists_of(board, self._tables.powers))
         if phase_name == COMPLETED:
             self._done, self._outcome = True, outcome if done else []
         for name in self._map.powers:  # the lists stay as the user left them
@@ -264,8 +272,20 @@ class GameBase:
             builds = None
             if state[2] == "A":  # an adjustment phase: its builds need the position
                 builds = mila_builds(position_from_state(self._map, state, self._core_rules()))
-            doc = self._doc_cache = board_doc(self._tables, state, self._current_name(), builds)
+            doc = board_doc(self._tables, state, self._current_name(), builds)
+            doc = self._doc_cache = arrange(doc, self._current_lists(doc), self.map.loc_abut)
         return doc
+
+    def _current_lists(self, board: dict[str, Any]) -> Lists:
+        """MILA's order of the current board's lists (``board``: diplo's board as sorted
+        lists), worked out from the last processed phase when first asked for."""
+        lists = self._mila_lists
+        if lists is None:
+            lists = initial_lists(self.map.units, self.map.centers, self._tables.powers)
+        elif isinstance(lists, Record):
+            lists = self._lists_after(lists, board)
+        self._mila_lists = lists
+        return lists
 
     def _position(self) -> Position:
         """The current board as a diplo position."""
@@ -364,12 +384,6 @@ class GameBase:
         self._turn_cache = None
         self._bump()
 
-    @cached_property
-    def map(self) -> Map:
-        """MILA's map query API over this game's map (:class:`diplo.compat.mila.Map`; made when
-        first asked for, then a plain attribute, as MILA's is)."""
-        return map_named(self.map_name)
-
     @property
     def victory(self) -> list[int]:
         return [self._map.victory]
@@ -405,6 +419,8 @@ class GameBase:
         def get_orders(self, power_name: str | None = None) -> Any: ...
 
         def get_units(self, power_name: str | None = None) -> Any: ...
+
+        def _lists_after(self, record: Record, board: dict[str, Any]) -> Lists: ...
 
         def get_state(self) -> dict[str, Any]: ...
 

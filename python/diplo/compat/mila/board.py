@@ -11,6 +11,7 @@ from .._press import History
 from .base import GameBase
 from .copies import copy_board, copy_tree
 from .names import STATE_KEYS
+from .order import lists_of
 from .powers import Power
 from .zobrist import zobrist_of
 
@@ -60,7 +61,7 @@ class Board(GameBase):
             game_map=self._map,
             rules=self._ruling,
         )
-        self._start(position)
+        self._start(position, lists_of(state, self._tables.powers))
         if done:
             self._done = True
         self.note = str(state.get("note") or "")

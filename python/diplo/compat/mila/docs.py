@@ -20,17 +20,16 @@ def board_doc(
 ) -> dict[str, Any]:
     """The state dictionary of the raw ``state``, named ``name``; an adjustment phase's
     ``builds`` are given (:func:`~diplo.formats.mila.mila_builds`: they need the position's
-    rules), a movement or retreat phase has none."""
+    rules), a movement or retreat phase has none. Its lists are sorted and its ``influence``
+    empty: MILA's order and influence come from the game's history
+    (:func:`~diplo.compat.mila.order.arrange`)."""
     _year, _season, _kind, units, centers, dislodged = state
     locations = tables.locations
     powers = tables.powers
-    unit_texts, provinces = tables.unit_texts, tables.province_names
+    unit_texts = tables.unit_texts
     texts: dict[str, list[str]] = {p: [] for p in powers}
-    influence: dict[str, set[str]] = {p: set() for p in powers}
     for power, fleet, loc in units:
-        owner = powers[power]
-        texts[owner].append(unit_texts[fleet][loc])
-        influence[owner].add(provinces[loc])
+        texts[powers[power]].append(unit_texts[fleet][loc])
     retreats: dict[str, dict[str, list[str]]] = {p: {} for p in powers}
     for power, fleet, loc, options in dislodged:
         owner, text = powers[power], unit_texts[fleet][loc]
@@ -48,7 +47,7 @@ def board_doc(
         "retreats": retreats,
         "centers": owned,
         "homes": {p: list(homes.get(p, ())) for p in powers},
-        "influence": {p: sorted(influence[p].union(owned[p])) for p in powers},
+        "influence": {p: [] for p in powers},  # MILA's, from the game's history (order.py)
         "civil_disorder": dict.fromkeys(powers, 0),
         "builds": builds if builds is not None else {p: {"count": 0, "homes": []} for p in powers},
         "note": "",

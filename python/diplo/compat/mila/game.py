@@ -9,14 +9,17 @@ from typing import Any
 
 from ...engine import mila as engine
 from ...engine.codes import position_from_state
+from ...formats.mila import position_to_mila
 from .._map import mila_map_for
 from .._press import Clock, History
-from .base import GameBase
+from .base import GameBase, map_named
 from .board import Board
 from .history import Histories
 from .intake import OrderIntake
+from .order import Lists, lists_of
 from .powers import Power
 from .press import Press
+from .records import Record
 from .turn import tables_of
 
 __all__ = ["Game"]
@@ -31,6 +34,8 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
     movement orders unchecked until processing, as MILA does) and MILA's other keywords are kept.
     ``ruling`` is a :class:`diplo.model.rules.Rules` passed to the engine (e.g. a MILA ruling mode).
     """
+
+    __slots__ = ("map",)  # the one attribute read per map query: a slot, as MILA's Game has
 
     __module__ = "diplo.compat.mila"  # where MILA's users (and pickles) find it
 
@@ -67,9 +72,17 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
         new = Game.__new__(Game)
         memo[id(self)] = new
         new.__dict__.update(self.__dict__)
+        new.map = self.map
         new.rules = list(self.rules)
         new.error = list(self.error)
         new._records = [r.copy() for r in self._records]
+        # The records that MILA's list order is still to be worked out from: the copy's own.
+        copied = {id(r): n for r, n in zip(self._records, new._records, strict=True)}
+        for made in new._records:
+            if isinstance(made.lists, Record):
+                made.lists = copied.get(id(made.lists), made.lists)
+        if isinstance(new._mila_lists, Record):
+            new._mila_lists = copied.get(id(new._mila_lists), new._mila_lists)
         new.messages = History({t: m.copy() for t, m in self.messages.items()})
         new._clock = Clock(self._clock.last)
         new._extra = _copy.deepcopy(self._extra, memo) if self._extra else {}
@@ -105,6 +118,9 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
         for record in self._records:  # worked out now: the engine's rulings do not pickle
             if record.state is not None:
                 self._results(record)
+        for record in self._records:  # the states in MILA's order (the records' links do not)
+            self._state_of(record)
+        self._engine_doc()  # the current board's MILA order, made
         state = {
             k: v
             for k, v in self.__dict__.items()
@@ -139,6 +155,7 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
         state.setdefault("power_model_map", {})
         self.__dict__.update(state)
         self._map = mila_map_for(self.map_name)
+        self.map = map_named(self.map_name)
         self._tables = tables_of(self._map)
         self._powers = {p: Power(self, p) for p in self._map.powers}
         self._loaded = set()
@@ -153,6 +170,8 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
                 record.before, record.ruled = engine.rule_kept(kept, record.orders)
         self._turn_cache = None
         self._doc_cache = None
+        if not isinstance(self.__dict__.get("_mila_lists"), Lists):  # an earlier release's
+            self._mila_lists = lists_of(position_to_mila(position), self._map.powers)
         self._bump()
         for name, (units, retreats, centers, homes, influence) in lists.items():
             power = self._powers[name]

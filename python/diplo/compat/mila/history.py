@@ -13,6 +13,7 @@ from .._press import GamePhaseData, History, Message
 from .base import GameBase
 from .copies import copy_tree
 from .names import DRAW_AFTER_YEARS, STATE_KEYS, index_of, pairs, without_waives
+from .order import Lists, arrange, initial_lists, lists_of, next_lists
 from .records import Record
 from .summaries import SUMMARY_SYSTEM_PROMPT, summary_prompt
 from .turn import Turn
@@ -158,6 +159,8 @@ class Histories(GameBase):
             timestamp=time.time_ns() // 1000,
         )
         record.pending = (orders, self._tables.powers)  # the orders' texts listed when asked for
+        record.lists = self._mila_lists  # MILA's order of the lists, applied when asked for
+        self._mila_lists = record
         records.append(record)
         processed = self._phase_data(record)
         self.messages = History()
@@ -215,11 +218,51 @@ class Histories(GameBase):
             self._finish(self._survivors(), f"W{year}A")
 
     def _state_of(self, record: Record) -> dict[str, Any]:
+        """A processed phase's state dictionary as MILA's history holds it (its lists in MILA's
+        order)."""
         if record.state_doc is None:
+            raw = self._raw_state_of(record)
+            record.state_doc = arrange(raw, self._lists_at(record), self.map.loc_abut)
+            record.raw = None
+        return record.state_doc
+
+    def _raw_state_of(self, record: Record) -> dict[str, Any]:
+        """A played phase's board as diplo gives it (sorted lists)."""
+        if record.state_doc is not None:
+            return record.state_doc
+        if record.raw is None:
             assert record.state is not None
             position = position_from_state(self._map, record.state, self._core_rules())
-            record.state_doc = position_to_mila(position)
-        return record.state_doc
+            record.raw = position_to_mila(position)
+        return record.raw
+
+    def _lists_at(self, record: Record) -> Lists:
+        """MILA's order of the lists of the board a processed phase started from."""
+        chain = [record]
+        while isinstance(chain[-1].lists, Record):
+            chain.append(chain[-1].lists)
+        first = chain[-1]
+        if first.lists is None:
+            if first.state_doc is not None:  # a phase read from a save: its lists as given
+                first.lists = lists_of(first.state_doc, self._tables.powers)
+            else:  # a new game's first phase
+                first.lists = initial_lists(self.map.units, self.map.centers, self._tables.powers)
+        for later, earlier in zip(chain[-2::-1], chain[:0:-1], strict=True):
+            assert isinstance(earlier.lists, Lists)
+            later.lists = self._lists_after(earlier, self._raw_state_of(later))
+        assert isinstance(record.lists, Lists)
+        return record.lists
+
+    def _lists_after(self, record: Record, board: dict[str, Any]) -> Lists:
+        """The lists after the processed phase ``record``, which left ``board``."""
+        return next_lists(
+            self._lists_at(record),
+            record.name[-1],
+            record.orders,
+            board,
+            self.map.scs,
+            lambda: self._results(record),
+        )
 
     def _results(self, record: Record) -> dict[str, list[str]]:
         return record.labels(self._map, self._core_rules())

@@ -78,7 +78,38 @@ def mila_labels(
         if owner is not None and owner.power != power:
             continue  # an order for another power's unit (NO_CHECK): MILA labels it by its own
         labels[unit] = ["void", *labels.get(unit, [])]
+    if record.position.phase.kind == "A":
+        waives = _mila_waives(record)
+        labels.pop("WAIVE", None)
+        if waives:
+            labels["WAIVE"] = ["void"] * waives
     return labels, dislodged
+
+
+def _mila_waives(record: PhaseRecord) -> int:
+    """How many ``void`` labels MILA gives its ``WAIVE`` key: one per waive it keeps. Taking a
+    power's orders, MILA drops waives while the orders outnumber the builds the power may make
+    (its centres less its units, at most its free owned home centres), then, if one is left,
+    adds waives up to that number; with no build to make, each waive is kept (and void)."""
+    position = record.position
+    homes = position.map.homes
+    occupied = set(position.units)
+    count = 0
+    for power, texts in record.orders.items():
+        adjust = list(texts)
+        if "WAIVE" not in adjust:
+            continue
+        owned = position.centers_of(power)
+        need = len(owned) - len(position.units_of(power))
+        if need > 0:
+            sites = [h for h in homes.get(power, ()) if h in owned and h not in occupied]
+            need = min(need, len(sites))
+        while 0 < need < len(adjust) and "WAIVE" in adjust:
+            adjust.remove("WAIVE")
+        if "WAIVE" in adjust and need > len(adjust):
+            adjust.extend(["WAIVE"] * (need - len(adjust)))
+        count += adjust.count("WAIVE")
+    return count
 
 
 def _moves_to(result: Result, province: str) -> bool:

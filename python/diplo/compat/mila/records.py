@@ -14,6 +14,7 @@ from ...model.rules import Rules
 from .._press import History, Message
 from .copies import copy_tree
 from .labels import mila_labels
+from .order import Lists
 
 __all__ = ["Record"]
 
@@ -48,7 +49,7 @@ class Record:
     the map's powers). Each is read when first asked for; the results (MILA's labels) are read
     from that ruling, so the phase is ruled once."""
 
-    __slots__ = (*_PICKLED, "before", "ruled")
+    __slots__ = (*_PICKLED, "before", "lists", "raw", "ruled")
 
     def __init__(
         self,
@@ -85,6 +86,11 @@ class Record:
         #: Zobrist hash once worked out.
         self.timestamp: int | None = timestamp
         self.zobrist: str | None = None
+        #: MILA's order of the lists of the phase's board (:mod:`~diplo.compat.mila.order`):
+        #: made, the record of the phase before (applied when first asked for), or ``None``
+        #: (those of ``state_doc``, or a new game's); and diplo's board, sorted, until then.
+        self.lists: Lists | Record | None = None
+        self.raw: dict[str, Any] | None = None
 
     @property
     def orders(self) -> dict[str, list[str]]:
@@ -146,6 +152,7 @@ class Record:
             self.timestamp,
         )
         made.zobrist = self.zobrist
+        made.lists, made.raw = self.lists, self.raw  # a record here is mapped by the copier
         made.before = self.before
         made.dislodged = None if self.dislodged is None else dict(self.dislodged)
         return made
@@ -163,3 +170,4 @@ class Record:
         for name, value in zip(_PICKLED, state, strict=True):
             setattr(self, name, value)
         self.before = self.ruled = None
+        self.lists = self.raw = None

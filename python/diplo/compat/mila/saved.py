@@ -13,6 +13,8 @@ from ...formats.mila import COMPLETED, MilaError, game_from_mila, position_to_mi
 from ...model.rules import Rules, RulesError
 from .._press import Message
 from .game import Game
+from .names import without_waives
+from .order import lists_of
 
 __all__ = [
     "from_saved_game_format",
@@ -28,6 +30,10 @@ _PHASE_KEYS: Final = frozenset({"name", "state", "orders", "results", "messages"
 RULING_KEY: Final = "diplo_ruling"
 #: The fork's (AI_Diplomacy's) top-level additions, read into the game's attributes.
 _FORK_KEYS: Final = ("phase_summaries", "power_model_map")
+#: The drop-in's key for the orders of the powers that waived (phase -> power -> the orders kept,
+#: waives in their place): MILA's saves list no waive (their ``orders`` leave them out, as the
+#: drop-in's do), and a replay needs them where they were to use each build as the game did.
+WAIVES_KEY: Final = "diplo_waives"
 #: The rules MILA's saved games leave out (``diplomacy.utils.export.RULES_TO_SKIP``): about how
 #: a game is run on a server, not about the board.
 RULES_TO_SKIP: Final = ("SOLITAIRE", "NO_DEADLINE", "CD_DUMMIES", "ALWAYS_WAIT", "IGNORE_ERRORS")
@@ -49,6 +55,60 @@ def _ruling_of(data: Mapping[str, Any], ruling: Rules | None) -> Rules | None:
         return Rules.from_json(recorded)
     except RulesError as exc:
         raise MilaError(f"saved game: {RULING_KEY!r} is not a ruling: {exc}") from None
+
+
+def _with_waives(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The save with the waives it records (:data:`WAIVES_KEY`) put back into its phases'
+    orders, for the replay; a record that is not phase -> power -> orders, or whose orders are
+    not the phase's with waives added, refuses the save."""
+    table = data.get(WAIVES_KEY)
+    if table is None:
+        return data
+    if not isinstance(table, Mapping) or not all(
+        isinstance(phase, str)
+        and isinstance(counts, Mapping)
+        and all(
+            isinstance(p, str)
+            and isinstance(texts, list)
+            and all(isinstance(t, str) for t in texts)
+            and "WAIVE" in texts
+            for p, texts in counts.items()
+        )
+        for phase, counts in table.items()
+    ):
+        raise MilaError(
+            f"saved game: {WAIVES_KEY!r} must map phase names to {{power: orders with waives}}"
+        )
+    phases = data.get("phases")
+    if not isinstance(phases, list):
+        return data
+    names = {p.get("name") for p in phases if isinstance(p, Mapping)}
+    if not set(table) <= names:
+        missing = sorted(set(table) - names)
+        raise MilaError(f"saved game: {WAIVES_KEY!r} names phases the save lacks: {missing}")
+    out = dict(data)
+    out["phases"] = [
+        _phase_with_waives(p, table[p["name"]])
+        if isinstance(p, Mapping) and p.get("name") in table
+        else p
+        for p in phases
+    ]
+    return out
+
+
+def _phase_with_waives(entry: Mapping[str, Any], kept: Mapping[str, list[str]]) -> dict[str, Any]:
+    orders = entry.get("orders")
+    if orders is not None and not isinstance(orders, Mapping):
+        return dict(entry)  # refused by the replay, naming the phase
+    given = dict(orders or {})
+    for power, texts in kept.items():
+        if [t for t in texts if t != "WAIVE"] != list(given.get(power) or []):
+            raise MilaError(
+                f"saved game: {WAIVES_KEY!r}: the orders of {power} in {entry.get('name')} "
+                "are not the phase's orders with waives"
+            )
+        given[power] = list(texts)
+    return {**entry, "orders": given}
 
 
 def _text_table(data: Mapping[str, Any], key: str) -> dict[str, str]:
@@ -80,11 +140,15 @@ def to_saved_game_format(
         raise ValueError(f"output_mode must be 'a' or 'w', got {output_mode!r}")
     game._sync()
     phases: list[dict[str, Any]] = []
+    waives: dict[str, dict[str, list[str]]] = {}
     for record in game._records:
+        kept = {p: list(o) for p, o in record.orders.items() if "WAIVE" in o}
+        if kept:
+            waives[record.name] = kept
         entry: dict[str, Any] = {
             "name": record.name,
             "state": game._phase_state(record),
-            "orders": {p: list(o) for p, o in record.orders.items()},
+            "orders": {p: list(o) for p, o in without_waives(record.orders).items()},
             "results": {u: list(r) for u, r in game._results(record).items()},
             "messages": [m.to_dict() for m in record.messages.values()],
         }
@@ -120,6 +184,8 @@ def to_saved_game_format(
             doc[key] = dict(getattr(game, key))
     if game._ruling is not None:
         doc[RULING_KEY] = game._ruling.to_json()
+    if waives:
+        doc[WAIVES_KEY] = waives
     doc["phases"] = phases
     if output_path is not None:
         with open(output_path, output_mode, encoding="utf-8") as handle:
@@ -147,7 +213,7 @@ def from_saved_game_format(
     rules = _ruling_of(data, ruling)
     fork = {key: _text_table(data, key) for key in _FORK_KEYS}
     try:
-        replayed = game_from_mila(data, strict=strict, rules=rules)
+        replayed = game_from_mila(_with_waives(data), strict=strict, rules=rules)
     except MilaError as exc:
         edition = rules.edition if rules is not None else "2023 (today's rulings)"
         raise MilaError(f"{exc} (replayed under edition {edition})") from None
@@ -160,6 +226,11 @@ def from_saved_game_format(
     )
     game.set_state(position_to_mila(replayed.initial_position), clear_history=True)
     saved = [p for p in data.get("phases") or [] if isinstance(p, Mapping)]
+    first = saved[0].get("state") if saved else None
+    if isinstance(first, Mapping) and first.get("name") == game.get_current_phase():
+        # MILA's order of the first board's lists (and its influence), as the save gives them.
+        game._mila_lists = lists_of(first, game._tables.powers)
+        game._doc_cache = None
     by_name = {str(p.get("name")): p for p in saved}
     for record in replayed.history:
         for power, texts in record.orders.items():
@@ -187,7 +258,7 @@ def from_saved_game_format(
     game._extra = {
         k: _copy.deepcopy(v)
         for k, v in data.items()
-        if k not in _SAVED_KEYS and k not in _FORK_KEYS and k != RULING_KEY
+        if k not in _SAVED_KEYS and k not in _FORK_KEYS and k not in (RULING_KEY, WAIVES_KEY)
     }
     game.phase_summaries = {**game.phase_summaries, **fork["phase_summaries"]}
     game.power_model_map = fork["power_model_map"]
