@@ -107,16 +107,7 @@ where
             game.process()
         })) {
             Ok(r) => r,
-            Err(payload) => {
-                forget_scratch();
-                Err(EngineError::new(
-                    ErrorKind::Internal,
-                    format!(
-                        "internal error in the diplo engine: {}",
-                        panic_message(payload.as_ref())
-                    ),
-                ))
-            }
+            Err(payload) => Err(panicked(payload.as_ref())),
         };
         if outcome.is_ok() {
             outcome = r;
@@ -161,16 +152,8 @@ pub(crate) fn spread<M: Mask, W: Send>(
         let mut count = 0;
         for (j, item) in part.iter_mut().enumerate() {
             let g = k * block + j;
-            let r = catch_unwind(AssertUnwindSafe(|| f(g, item))).unwrap_or_else(|payload| {
-                forget_scratch();
-                Err(EngineError::new(
-                    ErrorKind::Internal,
-                    format!(
-                        "internal error in the diplo engine: {}",
-                        panic_message(payload.as_ref())
-                    ),
-                ))
-            });
+            let r = catch_unwind(AssertUnwindSafe(|| f(g, item)))
+                .unwrap_or_else(|payload| Err(panicked(payload.as_ref())));
             match r {
                 Ok(true) => count += 1,
                 Ok(false) => {}
@@ -221,6 +204,19 @@ pub(crate) fn spread<M: Mask, W: Send>(
         Some(e) => Err(e),
         None => Ok(counted.into_inner()),
     }
+}
+
+/// A panic caught in a worker as the engine's internal error; the thread's scratch, which the
+/// panic may have left half-written, is dropped.
+fn panicked(payload: &(dyn std::any::Any + Send)) -> EngineError {
+    forget_scratch();
+    EngineError::new(
+        ErrorKind::Internal,
+        format!(
+            "internal error in the diplo engine: {}",
+            panic_message(payload)
+        ),
+    )
 }
 
 /// The message of a caught panic.
