@@ -19,7 +19,9 @@ __all__ = [
     "CodeMap",
     "DeepMindEnv",
     "GameOverError",
+    "MilaBoard",
     "MilaCheck",
+    "MilaTables",
     "RolloutPlayer",
     "VectorEnv",
     "__version__",
@@ -352,6 +354,49 @@ class MilaCheck:
         ``lookup`` entry; ``None`` unless ``power`` is one of the map's powers and every text is
         in ``lookup`` and listed for it (and, in an adjustment phase, no two texts are for one
         slot)."""
+
+@final
+class MilaTables:
+    """One map's MILA facts for :class:`MilaBoard`: its centres in MILA's order, the ranks of
+    retreat options among each location's neighbours, MILA's Zobrist numbers on the engine's
+    indices and the homes per power (``ValueError`` for tables that do not fit the map)."""
+
+    def __new__(
+        cls,
+        game: CodeGame,
+        scs: list[int],
+        ranks: list[tuple[list[tuple[int, int]], int]],
+        zobrist: tuple[list[int], list[int], list[int], list[int]],
+        homes: list[list[int]],
+    ) -> MilaTables: ...
+
+@final
+class MilaBoard:
+    """One board's lists in MILA's order (never changed)."""
+
+    @staticmethod
+    def of_lists(
+        tables: MilaTables,
+        units: dict[str, list[str]],
+        dislodged: dict[str, list[str]],
+        centers: dict[str, list[str]],
+        influence: dict[str, list[str]],
+    ) -> MilaBoard | None:
+        """The lists given as texts per power; ``None`` when a power or text is not the map's."""
+    def after(self, tables: MilaTables, before: CodeGame, game: CodeGame) -> MilaBoard:
+        """The lists once ``game`` played the phase of ``before`` (its ruling explained)."""
+    def lists(
+        self, tables: MilaTables
+    ) -> tuple[
+        dict[str, list[str]], dict[str, list[str]], dict[str, list[str]], dict[str, list[str]]
+    ]:
+        """Per power: units, dislodged units, centres and influence, as texts."""
+    def hash(self, tables: MilaTables, game: CodeGame) -> int:
+        """MILA's Zobrist hash of ``game``'s board laid out in the lists."""
+    def state(self, tables: MilaTables, game: CodeGame, name: str, note: str) -> dict[str, Any]:
+        """MILA's state dictionary of ``game``'s board in the lists' order (new each call)."""
+    def __copy__(self) -> MilaBoard: ...
+    def __deepcopy__(self, memo: Any, /) -> MilaBoard: ...
 
 def mila_turn(
     game: CodeGame,

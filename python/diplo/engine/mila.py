@@ -11,6 +11,8 @@ What the drop-in asks the engine:
 * why an order written otherwise than listed is refused, or what it means
   (:func:`read_refusal`: the engine's validation, worded by :mod:`diplo.model.refusals`, as for
   every front end);
+* MILA's lists of a board kept in MILA's order, and its state dictionary made in one call
+  (:data:`MilaBoard`, over one map's :data:`MilaTables`);
 * to play the phase (:func:`play`): the engine rules it once, explained, and hands back a copy
   of the game as it was; the game then holds the ruling's rows, read by :func:`ruling` into the
   :class:`~diplo.model.results.Result` rows every backend returns (the same facts and sentences
@@ -36,7 +38,9 @@ from .compile import code_map, encode_position
 
 __all__ = [
     "EngineGame",
+    "MilaBoard",
     "MilaCheck",
+    "MilaTables",
     "legal_codes",
     "listed_codes",
     "new_game",
@@ -52,6 +56,12 @@ __all__ = [
 EngineGame = _core.CodeGame
 #: Which listed texts each power may give in one phase (``_core.MilaCheck``).
 MilaCheck = _core.MilaCheck
+#: One map's MILA facts for the engine's lists and state dictionaries (its centres in MILA's
+#: order, retreat options' ranks, Zobrist numbers, homes; ``rust/src/bindings/mila_board.rs``).
+MilaTables = _core.MilaTables
+#: One board's lists in MILA's order (``rust/src/engine/mila_lists.rs``): ``after`` a phase
+#: played, ``state`` (``get_state``'s dictionary), ``hash`` (MILA's Zobrist hash), ``lists``.
+MilaBoard = _core.MilaBoard
 #: A phase's possible orders (location -> sorted texts), orderable locations (power -> keys), its
 #: :data:`MilaCheck`, the map's ``{text: (text, code, slot, text id)}`` and a spare copy of the
 #: orderable locations (see ``rust/src/bindings/mila.rs``).

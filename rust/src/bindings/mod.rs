@@ -11,10 +11,11 @@
 //!
 //! ```text
 //! mod.rs (registers everything)
-//! ├── classes: map, game, mila, rollout, vector, deepmind, batch
+//! ├── classes: map, game, mila, mila_board, rollout, vector, deepmind, batch
 //! │     map ──────► any, documents, errors, handles, intake
 //! │     game ─────► any, documents, errors, handles, intake, process, texts
 //! │     mila ─────► any, cache, errors, handles, intake, process, texts
+//! │     mila_board ► any, errors, handles
 //! │     rollout ──► any, cache, documents, errors, handles
 //! │     vector ───► any, arrays, errors, handles
 //! │     deepmind ─► any, arrays, errors, handles
@@ -33,6 +34,8 @@
 //! * `game` — the `CodeGame` class's methods.
 //! * `mila` — MILA's order texts, a bot's orders read back and played (`mila_turn`,
 //!   `MilaCheck`, `mila_play`).
+//! * `mila_board` — the `MilaTables` and `MilaBoard` classes: MILA's lists kept in its order
+//!   phase by phase, and `get_state`'s dictionary made from them in one call.
 //! * `rollout` — the `RolloutPlayer` class: whole random games written as game files.
 //! * `vector` — the `VectorEnv` class (NumPy buffers filled in place).
 //! * `deepmind` — the `DeepMindEnv` class: DeepMind's protocol for N games (NumPy buffers).
@@ -72,6 +75,7 @@ mod deepmind;
 mod game;
 mod map;
 mod mila;
+mod mila_board;
 mod rollout;
 mod vector;
 
@@ -92,6 +96,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vector::register(m)?;
     deepmind::register(m)?;
     mila::register(m)?;
+    m.add_class::<mila_board::MilaTables>()?;
+    m.add_class::<mila_board::MilaBoard>()?;
     m.add("__version__", crate::version())?;
     // One table per concept, each from its one home in the core.
     m.add("REASON_NAMES", crate::engine::legality::NAMES.to_vec())?;

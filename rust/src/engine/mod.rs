@@ -34,6 +34,7 @@ pub mod game_file;
 pub mod game_map;
 pub mod legality;
 pub mod mask;
+pub mod mila_lists;
 pub mod observe;
 pub mod phases;
 pub mod rollout;

@@ -15,6 +15,7 @@ from ...model.position import Phase, Position
 from ...model.rules import Rules
 from .._map import Map, mila_map_for
 from .._press import OMNISCIENT, Clock, History, Message
+from .boards import engine_board, engine_tables, python_lists
 from .docs import board_doc
 from .names import (
     DEFAULT_RULES,
@@ -149,9 +150,11 @@ class GameBase:
         if self._ruling is not None and position.rules != self._ruling:
             position = position.with_changes(rules=self._ruling)
         self._core: engine.EngineGame = engine.new_game(position)
-        #: MILA's order of the board's lists (:mod:`~diplo.compat.mila.order`): made, ``None``
-        #: for a new game's, or the last processed phase's record, applied when first needed.
-        self._mila_lists: Lists | Record | None = lists
+        #: MILA's order of the board's lists (:mod:`~diplo.compat.mila.order`): made (in Python,
+        #: or the engine's once ``get_state`` asked: then kept by the engine phase by phase),
+        #: ``None`` for a new game's, or the last processed phase's record, applied when first
+        #: needed.
+        self._mila_lists: Lists | Record | engine.MilaBoard | None = lists
         self._set_core(self._core)
 
     def _set_core(self, core: engine.EngineGame) -> None:
@@ -267,14 +270,49 @@ class GameBase:
         """The engine's board as MILA's state lists (cached per board version)."""
         doc = self._doc_cache
         if doc is None:
-            turn = self._turn_cache  # the raw state alone when the phase's lists are not made
-            state = turn.state if turn is not None else engine.state_of(self._core)
-            builds = None
-            if state[2] == "A":  # an adjustment phase: its builds need the position
-                builds = mila_builds(position_from_state(self._map, state, self._core_rules()))
-            doc = board_doc(self._tables, state, self._current_name(), builds)
-            doc = self._doc_cache = arrange(doc, self._current_lists(doc), self.map.loc_abut)
+            board = self._engine_board()
+            if board is not None:
+                made = self._engine_tables()
+                doc = board.state(made, self._core, self._current_name(), "")
+            else:
+                doc = self._raw_doc(builds=True)
+                doc = arrange(doc, self._current_lists(doc), self.map.loc_abut)
+            self._doc_cache = doc
         return doc
+
+    def _raw_doc(self, builds: bool) -> dict[str, Any]:
+        """The engine's board as sorted lists (:func:`~diplo.compat.mila.docs.board_doc`), an
+        adjustment phase's ``builds`` made when asked for (they need the position)."""
+        turn = self._turn_cache  # the raw state alone when the phase's lists are not made
+        state = turn.state if turn is not None else engine.state_of(self._core)
+        made = None
+        if builds and state[2] == "A":
+            made = mila_builds(position_from_state(self._map, state, self._core_rules()))
+        return board_doc(self._tables, state, self._current_name(), made)
+
+    def _engine_tables(self) -> engine.MilaTables:
+        """The engine's tables of the game's map (:func:`.boards.engine_tables`)."""
+        made: engine.MilaTables | None = self.__dict__.get("_made_tables")
+        if made is None:
+            made = self._made_tables = engine_tables(self.map, self._tables, self._core)
+        return made
+
+    def _engine_board(self) -> engine.MilaBoard | None:
+        """The engine's lists of the current board, made from Python's the first time (then the
+        engine keeps them as the game plays); ``None`` when they name what the map does not have
+        (they stay in Python)."""
+        lists = self._mila_lists
+        if isinstance(lists, engine.MilaBoard):
+            return lists
+        python = self._current_lists(self._raw_doc(builds=False))
+        if self.__dict__.get("_unfit") is python:
+            return None
+        board = engine_board(self._engine_tables(), python)
+        if board is None:
+            self._unfit = python  # not tried again for these lists
+            return None
+        self._mila_lists = board
+        return board
 
     def _current_lists(self, board: dict[str, Any]) -> Lists:
         """MILA's order of the current board's lists (``board``: diplo's board as sorted
@@ -284,6 +322,8 @@ class GameBase:
             lists = initial_lists(self.map.units, self.map.centers, self._tables.powers)
         elif isinstance(lists, Record):
             lists = self._lists_after(lists, board)
+        elif isinstance(lists, engine.MilaBoard):  # the engine keeps them: a copy in Python
+            return python_lists(self._engine_tables(), lists)
         self._mila_lists = lists
         return lists
 

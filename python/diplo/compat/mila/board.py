@@ -26,10 +26,15 @@ class Board(GameBase):
         the key ``phase`` (the phase's name) that the AI_Diplomacy fork adds and its prompts
         read."""
         self._sync()
-        doc = self._doc()
         note = self.note
         if self._done and not note and self._outcome:
             note = "Victory by: " + ", ".join(p[:3] for p in self._outcome[1:])
+        if not self._loaded:
+            board = self._engine_board()
+            if board is not None:  # made by the engine in one call, a new dict each time
+                name = self.get_current_phase()
+                return board.state(self._engine_tables(), self._core, name, note)
+        doc = self._doc()
         state: dict[str, Any] = (
             copy_board(doc)  # the engine's board as made (the keys in STATE_KEYS' order)
             if not self._loaded
@@ -210,6 +215,10 @@ class Board(GameBase):
         as a string of digits: the same number as MILA's for the same board
         (:mod:`~diplo.compat.mila.zobrist`)."""
         self._sync()
+        if not self._loaded:
+            board = self._engine_board()
+            if board is not None:
+                return str(board.hash(self._engine_tables(), self._core))
         doc = self._doc()
         kept = self.__dict__.get("_hash_kept")
         if not self._loaded and kept is not None and kept[0] is doc:

@@ -14,6 +14,7 @@ from .._map import mila_map_for
 from .._press import Clock, History
 from .base import GameBase, map_named
 from .board import Board
+from .boards import python_lists
 from .history import Histories
 from .intake import OrderIntake
 from .order import Lists, lists_of
@@ -130,6 +131,8 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
                 "_turn_cache",
                 "_doc_cache",
                 "_hash_kept",
+                "_made_tables",
+                "_unfit",
                 "_map",
                 "_tables",
                 "_powers",
@@ -138,6 +141,8 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
                 "map",
             )
         }
+        if isinstance(self._mila_lists, engine.MilaBoard):  # the engine's do not pickle
+            state["_mila_lists"] = python_lists(self._engine_tables(), self._mila_lists)
         state["_core_state"] = self._core.state()
         state["_max_year"] = self._core.max_year
         state["_lists"] = {

@@ -11,6 +11,7 @@ from ...engine.codes import position_from_state
 from ...formats.mila import position_to_mila
 from .._press import GamePhaseData, History, Message
 from .base import GameBase
+from .boards import python_lists
 from .copies import copy_tree
 from .names import DRAW_AFTER_YEARS, STATE_KEYS, index_of, pairs, without_waives
 from .order import Lists, arrange, initial_lists, lists_of, next_lists
@@ -159,8 +160,11 @@ class Histories(GameBase):
             timestamp=time.time_ns() // 1000,
         )
         record.pending = (orders, self._tables.powers)  # the orders' texts listed when asked for
-        record.lists = self._mila_lists  # MILA's order of the lists, applied when asked for
-        self._mila_lists = record
+        lists = record.lists = self._mila_lists
+        if isinstance(lists, engine.MilaBoard):  # kept by the engine since get_state asked
+            self._mila_lists = lists.after(self._engine_tables(), before, core)
+        else:  # MILA's order of the lists, applied when asked for
+            self._mila_lists = record
         records.append(record)
         processed = self._phase_data(record)
         self.messages = History()
@@ -242,6 +246,8 @@ class Histories(GameBase):
         while isinstance(chain[-1].lists, Record):
             chain.append(chain[-1].lists)
         first = chain[-1]
+        if isinstance(first.lists, engine.MilaBoard):
+            first.lists = python_lists(self._engine_tables(), first.lists)
         if first.lists is None:
             if first.state_doc is not None:  # a phase read from a save: its lists as given
                 first.lists = lists_of(first.state_doc, self._tables.powers)

@@ -89,7 +89,7 @@ class Record:
         #: MILA's order of the lists of the phase's board (:mod:`~diplo.compat.mila.order`):
         #: made, the record of the phase before (applied when first asked for), or ``None``
         #: (those of ``state_doc``, or a new game's); and diplo's board, sorted, until then.
-        self.lists: Lists | Record | None = None
+        self.lists: Lists | Record | engine.MilaBoard | None = None
         self.raw: dict[str, Any] | None = None
 
     @property

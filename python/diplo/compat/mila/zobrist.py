@@ -17,7 +17,7 @@ import sys
 from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
-__all__ = ["ZobristTables", "zobrist_of"]
+__all__ = ["ZobristTables", "tables_for", "zobrist_of"]
 
 
 class _MilaMap(Protocol):
@@ -87,10 +87,14 @@ class ZobristTables:
 _TABLES: WeakKeyDictionary[Any, ZobristTables] = WeakKeyDictionary()
 
 
-def zobrist_of(game_map: _MilaMap, doc: dict[str, Any]) -> int:
-    """MILA's Zobrist hash of the state dictionary ``doc`` on ``game_map`` (MILA's map view:
-    the drop-in's ``game.map``)."""
+def tables_for(game_map: _MilaMap) -> ZobristTables:
+    """The numbers of ``game_map`` (MILA's map view: the drop-in's ``game.map``), drawn once."""
     tables = _TABLES.get(game_map)
     if tables is None:
         tables = _TABLES[game_map] = ZobristTables(game_map)
-    return tables.hash_of(doc)
+    return tables
+
+
+def zobrist_of(game_map: _MilaMap, doc: dict[str, Any]) -> int:
+    """MILA's Zobrist hash of the state dictionary ``doc`` on ``game_map``."""
+    return tables_for(game_map).hash_of(doc)

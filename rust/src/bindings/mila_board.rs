@@ -1,0 +1,463 @@
+//! MILA's lists and state dictionaries made by the engine (`MilaTables`, `MilaBoard`), for
+//! `diplo.compat.mila`'s `get_state`: the lists kept in MILA's order from phase to phase
+//! (`crate::engine::mila_lists`), and a phase's state dictionary built from them in one call,
+//! every string made once per map.
+//!
+//! `MilaTables` holds one map's MILA facts (its centres in MILA's order, the rank of retreat
+//! options, the Zobrist numbers, the homes) and its Python strings; `MilaBoard` one board's
+//! lists (never changed: a phase played makes a new one). The readable reference of both is
+//! Python's (`diplo.compat.mila.order`, `diplo.compat.mila.zobrist`); the tests hold the two
+//! together on every phase kind.
+
+use std::collections::HashMap;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+use super::any::{on_game, same_width};
+use super::errors::guarded;
+use super::handles::PyCodeGame;
+use crate::engine::game_map::{Bits, GameMap, Mask};
+use crate::engine::mila_lists::{Arranged, Entry, MilaLists, MilaOrder, Zobrist};
+use crate::engine::phases::Game;
+use crate::engine::state::ADJUSTMENTS;
+
+/// The keys of a state dictionary, in MILA's order (`phase` last: the AI_Diplomacy fork's).
+const KEYS: [&str; 12] = [
+    "timestamp",
+    "zobrist_hash",
+    "note",
+    "name",
+    "units",
+    "retreats",
+    "centers",
+    "homes",
+    "influence",
+    "civil_disorder",
+    "builds",
+    "phase",
+];
+
+/// One map's MILA facts and Python strings (made once per map by `diplo.compat.mila`).
+#[pyclass(frozen, name = "MilaTables", module = "diplo._core")]
+pub(crate) struct MilaTables {
+    order: MilaOrder,
+    zobrist: Zobrist,
+    /// Per power, its home centres (provinces) as MILA's state lists them.
+    homes: Vec<Vec<u16>>,
+    /// The map's size, to refuse a game of another map.
+    locations: usize,
+    powers: usize,
+    /// Location name -> index (the lists' texts read back).
+    index: HashMap<String, u16>,
+    power_index: HashMap<String, usize>,
+    power_names: Vec<Py<PyString>>,
+    loc_texts: Vec<Py<PyString>>,
+    /// By `fleet * locations + loc`: `"A PAR"`, and `"*A PAR"` for a dislodged unit.
+    unit_texts: Vec<Py<PyString>>,
+    star_texts: Vec<Py<PyString>>,
+    keys: Vec<Py<PyString>>,
+    count: Py<PyString>,
+    homes_key: Py<PyString>,
+}
+
+fn bad(what: &str) -> PyErr {
+    PyValueError::new_err(format!("MilaTables: {what}"))
+}
+
+#[pymethods]
+impl MilaTables {
+    /// The tables of the map of `game`: `scs` its centres in MILA's order (provinces), `ranks`
+    /// per location the `(option, rank)` pairs of its neighbours and the rank of any other
+    /// option, `zobrist` MILA's numbers (units and dislodged units by `(power * 2 + fleet) *
+    /// locations + loc`, centres and homes by `power * locations + province`), `homes` per power
+    /// its home centres as the state lists them.
+    #[new]
+    fn new(
+        py: Python<'_>,
+        game: PyRef<'_, PyCodeGame>,
+        scs: Vec<u16>,
+        ranks: Vec<(Vec<(u16, u16)>, u16)>,
+        zobrist: (Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>),
+        homes: Vec<Vec<u16>>,
+    ) -> PyResult<MilaTables> {
+        let (names, powers): (Vec<String>, Vec<String>) =
+            on_game!(&game.game, g => (g.map.spec.locations.clone(), g.map.spec.powers.clone()));
+        let (l, n) = (names.len(), powers.len());
+        let in_map = |x: &u16| (*x as usize) < l;
+        if !scs.iter().all(in_map) || !homes.iter().flatten().all(in_map) {
+            return Err(bad("a centre or home names no location of the map"));
+        }
+        if ranks.len() != l || !ranks.iter().all(|(r, _)| r.iter().all(|(o, _)| in_map(o))) {
+            return Err(bad(&format!(
+                "ranks must give each of the {l} locations its options"
+            )));
+        }
+        let (units, dislodged, centers, home_numbers) = zobrist;
+        if units.len() != 2 * n * l || dislodged.len() != 2 * n * l {
+            return Err(bad(
+                "the Zobrist units and dislodged units need 2 x powers x locations numbers",
+            ));
+        }
+        if centers.len() != n * l || home_numbers.len() != n * l {
+            return Err(bad(
+                "the Zobrist centres and homes need powers x locations numbers",
+            ));
+        }
+        if homes.len() != n {
+            return Err(bad(&format!(
+                "homes must list the homes of each of the {n} powers"
+            )));
+        }
+        let mut sorted: Vec<usize> = (0..l).collect();
+        sorted.sort_by(|&a, &b| names[a].cmp(&names[b]));
+        let mut name_rank = vec![0u32; l];
+        for (rank, &loc) in sorted.iter().enumerate() {
+            name_rank[loc] = rank as u32;
+        }
+        let text = |s: String| PyString::new(py, &s).unbind();
+        let unit_texts: Vec<Py<PyString>> = ["A", "F"]
+            .iter()
+            .flat_map(|t| names.iter().map(move |x| format!("{t} {x}")))
+            .map(text)
+            .collect();
+        let star_texts: Vec<Py<PyString>> = ["A", "F"]
+            .iter()
+            .flat_map(|t| names.iter().map(move |x| format!("*{t} {x}")))
+            .map(text)
+            .collect();
+        Ok(MilaTables {
+            order: MilaOrder {
+                scs,
+                ranks,
+                name_rank,
+            },
+            zobrist: Zobrist {
+                locations: l,
+                units,
+                dislodged,
+                centers,
+                homes: home_numbers,
+            },
+            homes,
+            locations: l,
+            powers: n,
+            index: names
+                .iter()
+                .enumerate()
+                .map(|(i, x)| (x.clone(), i as u16))
+                .collect(),
+            power_index: powers
+                .iter()
+                .enumerate()
+                .map(|(i, x)| (x.clone(), i))
+                .collect(),
+            power_names: powers
+                .iter()
+                .map(|p| PyString::new(py, p).unbind())
+                .collect(),
+            loc_texts: names
+                .iter()
+                .map(|x| PyString::new(py, x).unbind())
+                .collect(),
+            unit_texts,
+            star_texts,
+            keys: KEYS
+                .iter()
+                .map(|k| PyString::intern(py, k).unbind())
+                .collect(),
+            count: PyString::intern(py, "count").unbind(),
+            homes_key: PyString::intern(py, "homes").unbind(),
+        })
+    }
+}
+
+impl MilaTables {
+    fn check<M: Mask>(&self, g: &Game<M>) -> PyResult<()> {
+        if g.map.locations != self.locations || g.map.powers != self.powers {
+            return Err(bad("the game is on another map than the tables"));
+        }
+        Ok(())
+    }
+
+    fn unit_text<'py>(&self, py: Python<'py>, e: Entry, star: bool) -> &Bound<'py, PyString> {
+        let at = usize::from(e.fleet) * self.locations + e.loc as usize;
+        let texts = if star {
+            &self.star_texts
+        } else {
+            &self.unit_texts
+        };
+        texts[at].bind(py)
+    }
+
+    /// A unit's text read back (`"A PAR"`, `"F STP/SC"`), or `None`.
+    fn read_unit(&self, text: &str) -> Option<Entry> {
+        let (kind, loc) = text.split_once(' ')?;
+        let fleet = match kind {
+            "A" => false,
+            "F" => true,
+            _ => return None,
+        };
+        Some(Entry {
+            fleet,
+            loc: *self.index.get(loc)?,
+        })
+    }
+
+    /// Per power, the texts of `table` read by `read` (a power missing: none); `None` when a
+    /// power or a text is not the map's.
+    fn read_table<T>(
+        &self,
+        table: &Bound<'_, PyDict>,
+        read: impl Fn(&str) -> Option<T>,
+    ) -> PyResult<Option<Vec<Vec<T>>>> {
+        let mut out: Vec<Vec<T>> = (0..self.powers).map(|_| Vec::new()).collect();
+        for (power, texts) in table.iter() {
+            let Some(&p) = self.power_index.get(power.extract::<&str>()?) else {
+                return Ok(None);
+            };
+            for text in texts.try_iter()? {
+                let text = text?;
+                match read(text.extract::<&str>()?) {
+                    Some(x) => out[p].push(x),
+                    None => return Ok(None),
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+
+    fn province(&self, text: &str) -> Option<u16> {
+        self.index.get(text).copied()
+    }
+
+    fn list_of<'py, T: Copy>(
+        &self,
+        py: Python<'py>,
+        items: &[T],
+        text: impl Fn(T) -> Bound<'py, PyString>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, items.iter().map(|&x| text(x)))
+    }
+
+    /// Per power, a list of `items[p]`'s texts.
+    fn per_power<'py, T: Copy>(
+        &self,
+        py: Python<'py>,
+        items: &[Vec<T>],
+        text: impl Fn(T) -> Bound<'py, PyString>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        for (p, listed) in items.iter().enumerate() {
+            out.set_item(
+                self.power_names[p].bind(py),
+                self.list_of(py, listed, &text)?,
+            )?;
+        }
+        Ok(out)
+    }
+
+    fn loc<'py>(&self, py: Python<'py>, loc: u16) -> Bound<'py, PyString> {
+        self.loc_texts[loc as usize].bind(py).clone()
+    }
+}
+
+/// One board's lists in MILA's order (never changed; see the module documentation).
+#[pyclass(frozen, name = "MilaBoard", module = "diplo._core")]
+pub(crate) struct MilaBoard {
+    lists: MilaLists,
+}
+
+#[pymethods]
+impl MilaBoard {
+    /// The lists given as `diplo.compat.mila.order.Lists` holds them (per power: unit texts,
+    /// dislodged unit texts, centres, influence); `None` when one names a power or a location
+    /// the map does not have (the drop-in then keeps the lists in Python).
+    #[staticmethod]
+    fn of_lists(
+        tables: &MilaTables,
+        units: &Bound<'_, PyDict>,
+        dislodged: &Bound<'_, PyDict>,
+        centers: &Bound<'_, PyDict>,
+        influence: &Bound<'_, PyDict>,
+    ) -> PyResult<Option<MilaBoard>> {
+        let read_unit = |t: &str| tables.read_unit(t);
+        let read_place = |t: &str| tables.province(t);
+        let (Some(units), Some(dislodged), Some(centers), Some(influence)) = (
+            tables.read_table(units, read_unit)?,
+            tables.read_table(dislodged, read_unit)?,
+            tables.read_table(centers, read_place)?,
+            tables.read_table(influence, read_place)?,
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(MilaBoard {
+            lists: MilaLists {
+                units,
+                dislodged,
+                centers,
+                influence,
+            },
+        }))
+    }
+
+    /// The lists after `game` played the phase of `before` (`mila_play`'s copy of the game as it
+    /// was; `game` holds the ruling, explained).
+    fn after(
+        &self,
+        tables: &MilaTables,
+        before: PyRef<'_, PyCodeGame>,
+        game: PyRef<'_, PyCodeGame>,
+    ) -> PyResult<MilaBoard> {
+        guarded(|| {
+            on_game!(&game.game, g => {
+                tables.check(g)?;
+                let Some(b) = same_width(g, &before.game) else {
+                    return Err(bad("the game before is on another map"));
+                };
+                Ok(MilaBoard { lists: self.lists.after(g.map, &b.state, g, &tables.order) })
+            })
+        })
+    }
+
+    /// The lists as texts: per power, units, dislodged units, centres and influence (the form
+    /// `diplo.compat.mila.order.Lists` holds).
+    fn lists<'py>(&self, py: Python<'py>, tables: &MilaTables) -> PyResult<Bound<'py, PyTuple>> {
+        let l = &self.lists;
+        let unit = |e: Entry| tables.unit_text(py, e, false).clone();
+        let place = |x: u16| tables.loc(py, x);
+        PyTuple::new(
+            py,
+            [
+                tables.per_power(py, &l.units, unit)?,
+                tables.per_power(py, &l.dislodged, unit)?,
+                tables.per_power(py, &l.centers, place)?,
+                tables.per_power(py, &l.influence, place)?,
+            ],
+        )
+    }
+
+    /// MILA's Zobrist hash of `game`'s board laid out in these lists.
+    fn hash(&self, tables: &MilaTables, game: PyRef<'_, PyCodeGame>) -> PyResult<u64> {
+        on_game!(&game.game, g => {
+            tables.check(g)?;
+            let board = self.lists.arranged(g.map, &g.state, &tables.order);
+            Ok(tables.zobrist.hash(&board, &tables.homes))
+        })
+    }
+
+    /// The state dictionary of `game`'s board in these lists, as MILA's `Game.get_state()` gives
+    /// it, named `name` (and `phase`), with `note`: a new dictionary of new lists each call.
+    fn state<'py>(
+        &self,
+        py: Python<'py>,
+        tables: &MilaTables,
+        game: PyRef<'_, PyCodeGame>,
+        name: &Bound<'py, PyString>,
+        note: &Bound<'py, PyString>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        on_game!(&game.game, g => {
+            tables.check(g)?;
+            let board = self.lists.arranged(g.map, &g.state, &tables.order);
+            state_dict(py, tables, g, &board, &self.lists, name, note)
+        })
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+}
+
+/// The state dictionary (see `MilaBoard.state`).
+fn state_dict<'py, M: Mask>(
+    py: Python<'py>,
+    t: &MilaTables,
+    g: &Game<M>,
+    board: &Arranged,
+    lists: &MilaLists,
+    name: &Bound<'py, PyString>,
+    note: &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let key = |i: usize| t.keys[i].bind(py);
+    let out = PyDict::new(py);
+    let micros = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64);
+    out.set_item(key(0), micros)?;
+    let hash = t.zobrist.hash(board, &t.homes);
+    out.set_item(key(1), hash.to_string())?;
+    out.set_item(key(2), note)?;
+    out.set_item(key(3), name)?;
+    let units = PyDict::new(py);
+    let retreats = PyDict::new(py);
+    for p in 0..t.powers {
+        let power = t.power_names[p].bind(py);
+        let regular = board.units[p].iter().map(|&e| t.unit_text(py, e, false));
+        let gone = board.dislodged[p]
+            .iter()
+            .map(|(e, _)| t.unit_text(py, *e, true));
+        let texts: Vec<&Bound<'py, PyString>> = regular.chain(gone).collect();
+        units.set_item(power, PyList::new(py, texts)?)?;
+        let options = PyDict::new(py);
+        for (e, to) in &board.dislodged[p] {
+            options.set_item(
+                t.unit_text(py, *e, false),
+                t.list_of(py, to, |x| t.loc(py, x))?,
+            )?;
+        }
+        retreats.set_item(power, options)?;
+    }
+    out.set_item(key(4), units)?;
+    out.set_item(key(5), retreats)?;
+    out.set_item(key(6), t.per_power(py, &board.centers, |x| t.loc(py, x))?)?;
+    out.set_item(key(7), t.per_power(py, &t.homes, |x| t.loc(py, x))?)?;
+    out.set_item(key(8), t.per_power(py, &lists.influence, |x| t.loc(py, x))?)?;
+    let disorder = PyDict::new(py);
+    for name in &t.power_names {
+        disorder.set_item(name.bind(py), 0)?;
+    }
+    out.set_item(key(9), disorder)?;
+    out.set_item(key(10), builds(py, t, g)?)?;
+    out.set_item(key(11), name)?;
+    Ok(out)
+}
+
+/// Per power, `{"count": n, "homes": [...]}`: in an adjustment phase the builds allowed (the
+/// vacant owned home centres where it may build) or the disbands owed (negative), else none.
+fn builds<'py, M: Mask>(
+    py: Python<'py>,
+    t: &MilaTables,
+    g: &Game<M>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (map, st): (&GameMap<M>, _) = (g.map, &g.state);
+    let adjusting = st.kind == ADJUSTMENTS;
+    let (mut centres, mut units) = (vec![0u32; map.powers], vec![0u32; map.powers]);
+    if adjusting {
+        st.center_counts(map, &mut centres);
+        st.unit_counts(map, &mut units);
+    }
+    let out = PyDict::new(py);
+    for p in 0..t.powers {
+        let entry = PyDict::new(py);
+        let mut sites: Vec<u16> = Vec::new();
+        let mut count = 0i64;
+        if adjusting {
+            count = st.rules.allowance(map, st, p, centres[p], units[p]);
+            if count > 0 {
+                sites = Bits(st.rules.build_sites(map, st, p))
+                    .map(|q| q as u16)
+                    .collect();
+            }
+        }
+        entry.set_item(&t.count, count)?;
+        entry.set_item(&t.homes_key, t.list_of(py, &sites, |x| t.loc(py, x))?)?;
+        out.set_item(t.power_names[p].bind(py), entry)?;
+    }
+    Ok(out)
+}
