@@ -29,6 +29,7 @@ __all__ = [
     "_panic_for_test",
     "_panic_in_next_call",
     "mila_codes",
+    "mila_copy",
     "mila_play",
     "mila_turn",
     "pack_orders",
@@ -397,6 +398,11 @@ class MilaBoard:
         """MILA's state dictionary of ``game``'s board in the lists' order (new each call)."""
     def __copy__(self) -> MilaBoard: ...
     def __deepcopy__(self, memo: Any, /) -> MilaBoard: ...
+
+def mila_copy(value: Any) -> Any:
+    """A copy of ``value`` sharing no dict or list with it (exact dicts and lists copied; exact
+    strings, ints, floats, bools and ``None`` shared); ``None`` when it holds anything else or is
+    nested deeper than 32."""
 
 def mila_turn(
     game: CodeGame,

@@ -48,6 +48,7 @@ __all__ = [
     "read_refusal",
     "rule_kept",
     "ruling",
+    "state_copy",
     "state_of",
     "turn",
 ]
@@ -62,6 +63,9 @@ MilaTables = _core.MilaTables
 #: One board's lists in MILA's order (``rust/src/engine/mila_lists.rs``): ``after`` a phase
 #: played, ``state`` (``get_state``'s dictionary), ``hash`` (MILA's Zobrist hash), ``lists``.
 MilaBoard = _core.MilaBoard
+#: A copy of a tree of dicts and lists of strings and numbers sharing no dict or list with it,
+#: made in one call; ``None`` (nothing made) when it holds anything else.
+state_copy = _core.mila_copy
 #: A phase's possible orders (location -> sorted texts), orderable locations (power -> keys), its
 #: :data:`MilaCheck`, the map's ``{text: (text, code, slot, text id)}`` and a spare copy of the
 #: orderable locations (see ``rust/src/bindings/mila.rs``).

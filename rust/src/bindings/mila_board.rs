@@ -10,11 +10,12 @@
 //! together on every phase kind.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use super::any::{on_game, same_width};
 use super::errors::guarded;
@@ -61,6 +62,14 @@ pub(crate) struct MilaTables {
     keys: Vec<Py<PyString>>,
     count: Py<PyString>,
     homes_key: Py<PyString>,
+    /// Copied rather than filled (a copy of a dict is made at its size, in one call): the
+    /// state's keys, each power (to `None`), each power to 0, a power's builds outside an
+    /// adjustment phase, and each power's homes.
+    top: Py<PyDict>,
+    per_power: Py<PyDict>,
+    zeros: Py<PyDict>,
+    no_builds: Py<PyDict>,
+    home_lists: Vec<Py<PyList>>,
 }
 
 fn bad(what: &str) -> PyErr {
@@ -128,6 +137,38 @@ impl MilaTables {
             .flat_map(|t| names.iter().map(move |x| format!("*{t} {x}")))
             .map(text)
             .collect();
+        let keys: Vec<Py<PyString>> = KEYS
+            .iter()
+            .map(|k| PyString::intern(py, k).unbind())
+            .collect();
+        let power_names: Vec<Py<PyString>> = powers
+            .iter()
+            .map(|p| PyString::new(py, p).unbind())
+            .collect();
+        let loc_texts: Vec<Py<PyString>> = names
+            .iter()
+            .map(|x| PyString::new(py, x).unbind())
+            .collect();
+        let (count, homes_key) = (PyString::intern(py, "count"), PyString::intern(py, "homes"));
+        let top = PyDict::new(py);
+        for k in &keys {
+            top.set_item(k, py.None())?;
+        }
+        let (per_power, zeros) = (PyDict::new(py), PyDict::new(py));
+        for p in &power_names {
+            per_power.set_item(p, py.None())?;
+            zeros.set_item(p, 0)?;
+        }
+        let no_builds = PyDict::new(py);
+        no_builds.set_item(&count, 0)?;
+        no_builds.set_item(&homes_key, py.None())?;
+        let home_lists = homes
+            .iter()
+            .map(|h| {
+                PyList::new(py, h.iter().map(|&x| loc_texts[x as usize].bind(py)))
+                    .map(Bound::unbind)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
         Ok(MilaTables {
             order: MilaOrder {
                 scs,
@@ -154,22 +195,18 @@ impl MilaTables {
                 .enumerate()
                 .map(|(i, x)| (x.clone(), i))
                 .collect(),
-            power_names: powers
-                .iter()
-                .map(|p| PyString::new(py, p).unbind())
-                .collect(),
-            loc_texts: names
-                .iter()
-                .map(|x| PyString::new(py, x).unbind())
-                .collect(),
+            power_names,
+            loc_texts,
             unit_texts,
             star_texts,
-            keys: KEYS
-                .iter()
-                .map(|k| PyString::intern(py, k).unbind())
-                .collect(),
-            count: PyString::intern(py, "count").unbind(),
-            homes_key: PyString::intern(py, "homes").unbind(),
+            keys,
+            count: count.unbind(),
+            homes_key: homes_key.unbind(),
+            top: top.unbind(),
+            per_power: per_power.unbind(),
+            zeros: zeros.unbind(),
+            no_builds: no_builds.unbind(),
+            home_lists,
         })
     }
 }
@@ -264,10 +301,40 @@ impl MilaTables {
     }
 }
 
+/// A board laid out in a board's lists, and its Zobrist hash.
+type Layout = (Arranged, u64);
+
 /// One board's lists in MILA's order (never changed; see the module documentation).
 #[pyclass(frozen, name = "MilaBoard", module = "diplo._core")]
 pub(crate) struct MilaBoard {
     lists: MilaLists,
+    /// The last board laid out in the lists and its hash, by the state's stamp (a game's lists
+    /// are made by `after`, which lays out the board it leaves, so `state` only makes objects).
+    layout: Mutex<Option<(u64, Arc<Layout>)>>,
+}
+
+impl MilaBoard {
+    fn new(lists: MilaLists) -> MilaBoard {
+        MilaBoard {
+            lists,
+            layout: Mutex::new(None),
+        }
+    }
+
+    /// `g`'s board laid out in the lists, and its hash (kept for the state's stamp).
+    fn layout<M: Mask>(&self, t: &MilaTables, g: &Game<M>) -> Arc<Layout> {
+        let mut kept = self.layout.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((stamp, made)) = kept.as_ref() {
+            if *stamp == g.stamp {
+                return Arc::clone(made);
+            }
+        }
+        let board = self.lists.arranged(g.map, &g.state, &t.order);
+        let hash = t.zobrist.hash(&board, &t.homes);
+        let made = Arc::new((board, hash));
+        *kept = Some((g.stamp, Arc::clone(&made)));
+        made
+    }
 }
 
 #[pymethods]
@@ -293,14 +360,12 @@ impl MilaBoard {
         ) else {
             return Ok(None);
         };
-        Ok(Some(MilaBoard {
-            lists: MilaLists {
-                units,
-                dislodged,
-                centers,
-                influence,
-            },
-        }))
+        Ok(Some(MilaBoard::new(MilaLists {
+            units,
+            dislodged,
+            centers,
+            influence,
+        })))
     }
 
     /// The lists after `game` played the phase of `before` (`mila_play`'s copy of the game as it
@@ -317,7 +382,9 @@ impl MilaBoard {
                 let Some(b) = same_width(g, &before.game) else {
                     return Err(bad("the game before is on another map"));
                 };
-                Ok(MilaBoard { lists: self.lists.after(g.map, &b.state, g, &tables.order) })
+                let made = MilaBoard::new(self.lists.after(g.map, &b.state, g, &tables.order));
+                made.layout(tables, g);
+                Ok(made)
             })
         })
     }
@@ -343,8 +410,7 @@ impl MilaBoard {
     fn hash(&self, tables: &MilaTables, game: PyRef<'_, PyCodeGame>) -> PyResult<u64> {
         on_game!(&game.game, g => {
             tables.check(g)?;
-            let board = self.lists.arranged(g.map, &g.state, &tables.order);
-            Ok(tables.zobrist.hash(&board, &tables.homes))
+            Ok(self.layout(tables, g).1)
         })
     }
 
@@ -360,8 +426,8 @@ impl MilaBoard {
     ) -> PyResult<Bound<'py, PyDict>> {
         on_game!(&game.game, g => {
             tables.check(g)?;
-            let board = self.lists.arranged(g.map, &g.state, &tables.order);
-            state_dict(py, tables, g, &board, &self.lists, name, note)
+            let made = self.layout(tables, g);
+            state_dict(py, tables, g, &made.0, made.1, &self.lists, name, note)
         })
     }
 
@@ -374,28 +440,30 @@ impl MilaBoard {
     }
 }
 
-/// The state dictionary (see `MilaBoard.state`).
+/// The state dictionary (see `MilaBoard.state`) of `board`, hashed `hash`.
+#[allow(clippy::too_many_arguments)]
 fn state_dict<'py, M: Mask>(
     py: Python<'py>,
     t: &MilaTables,
     g: &Game<M>,
     board: &Arranged,
+    hash: u64,
     lists: &MilaLists,
     name: &Bound<'py, PyString>,
     note: &Bound<'py, PyString>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let key = |i: usize| t.keys[i].bind(py);
-    let out = PyDict::new(py);
+    let out = t.top.bind(py).copy()?;
     let micros = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_micros() as u64);
     out.set_item(key(0), micros)?;
-    let hash = t.zobrist.hash(board, &t.homes);
     out.set_item(key(1), hash.to_string())?;
     out.set_item(key(2), note)?;
     out.set_item(key(3), name)?;
-    let units = PyDict::new(py);
-    let retreats = PyDict::new(py);
+    let units = t.per_power.bind(py).copy()?;
+    let retreats = t.per_power.bind(py).copy()?;
+    let homes = t.per_power.bind(py).copy()?;
     for p in 0..t.powers {
         let power = t.power_names[p].bind(py);
         let regular = board.units[p].iter().map(|&e| t.unit_text(py, e, false));
@@ -412,17 +480,15 @@ fn state_dict<'py, M: Mask>(
             )?;
         }
         retreats.set_item(power, options)?;
+        let home = t.home_lists[p].bind(py);
+        homes.set_item(power, home.get_slice(0, home.len()))?;
     }
     out.set_item(key(4), units)?;
     out.set_item(key(5), retreats)?;
     out.set_item(key(6), t.per_power(py, &board.centers, |x| t.loc(py, x))?)?;
-    out.set_item(key(7), t.per_power(py, &t.homes, |x| t.loc(py, x))?)?;
+    out.set_item(key(7), homes)?;
     out.set_item(key(8), t.per_power(py, &lists.influence, |x| t.loc(py, x))?)?;
-    let disorder = PyDict::new(py);
-    for name in &t.power_names {
-        disorder.set_item(name.bind(py), 0)?;
-    }
-    out.set_item(key(9), disorder)?;
+    out.set_item(key(9), t.zeros.bind(py).copy()?)?;
     out.set_item(key(10), builds(py, t, g)?)?;
     out.set_item(key(11), name)?;
     Ok(out)
@@ -442,22 +508,68 @@ fn builds<'py, M: Mask>(
         st.center_counts(map, &mut centres);
         st.unit_counts(map, &mut units);
     }
-    let out = PyDict::new(py);
+    let out = t.per_power.bind(py).copy()?;
     for p in 0..t.powers {
-        let entry = PyDict::new(py);
+        let entry = t.no_builds.bind(py).copy()?;
         let mut sites: Vec<u16> = Vec::new();
-        let mut count = 0i64;
         if adjusting {
-            count = st.rules.allowance(map, st, p, centres[p], units[p]);
+            let count = st.rules.allowance(map, st, p, centres[p], units[p]);
             if count > 0 {
                 sites = Bits(st.rules.build_sites(map, st, p))
                     .map(|q| q as u16)
                     .collect();
             }
+            entry.set_item(&t.count, count)?;
         }
-        entry.set_item(&t.count, count)?;
         entry.set_item(&t.homes_key, t.list_of(py, &sites, |x| t.loc(py, x))?)?;
         out.set_item(t.power_names[p].bind(py), entry)?;
     }
     Ok(out)
+}
+
+/// A copy of `value` sharing no dict or list with it (`diplo.compat.mila.copies.copy_tree`'s
+/// fast way): exact dicts and lists are copied, exact strings, ints, floats, bools and `None`
+/// shared; `None` is returned, and nothing made, as soon as anything else is met (the caller
+/// copies it the long way). Nested deeper than `MAX_DEPTH` is "anything else".
+#[pyfunction]
+pub(crate) fn mila_copy<'py>(value: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    copy_value(value, 0)
+}
+
+/// How deep [`mila_copy`] goes (a state dictionary is three deep).
+const MAX_DEPTH: usize = 32;
+
+fn copy_value<'py>(value: &Bound<'py, PyAny>, depth: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if value.is_exact_instance_of::<PyString>()
+        || value.is_none()
+        || value.is_exact_instance_of::<PyInt>()
+        || value.is_exact_instance_of::<PyBool>()
+        || value.is_exact_instance_of::<PyFloat>()
+    {
+        return Ok(Some(value.clone()));
+    }
+    if depth >= MAX_DEPTH {
+        return Ok(None);
+    }
+    if let Ok(list) = value.downcast_exact::<PyList>() {
+        let mut items = Vec::with_capacity(list.len());
+        for item in list.iter() {
+            match copy_value(&item, depth + 1)? {
+                Some(made) => items.push(made),
+                None => return Ok(None),
+            }
+        }
+        return Ok(Some(PyList::new(value.py(), items)?.into_any()));
+    }
+    if let Ok(dict) = value.downcast_exact::<PyDict>() {
+        let out = PyDict::new(value.py());
+        for (key, item) in dict.iter() {
+            match copy_value(&item, depth + 1)? {
+                Some(made) => out.set_item(key, made)?,
+                None => return Ok(None),
+            }
+        }
+        return Ok(Some(out.into_any()));
+    }
+    Ok(None)
 }

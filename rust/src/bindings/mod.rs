@@ -98,6 +98,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mila::register(m)?;
     m.add_class::<mila_board::MilaTables>()?;
     m.add_class::<mila_board::MilaBoard>()?;
+    m.add_function(wrap_pyfunction!(mila_board::mila_copy, m)?)?;
     m.add("__version__", crate::version())?;
     // One table per concept, each from its one home in the core.
     m.add("REASON_NAMES", crate::engine::legality::NAMES.to_vec())?;

@@ -25,14 +25,17 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from ...engine.mila import state_copy
 from .measure import Engine, Measurement, measure
 
 #: The calls timed one by one, in the order a phase makes them (``set_orders`` too).
 CALLS = (
     "get_state",
+    "bound:state_copy",
     "get_all_possible_orders",
     "get_orderable_locations",
     "map.abuts",
+    "bound:4-arg-call",
     "map.loc_type",
     "bound:dict.get",
     "map.norm",
@@ -48,6 +51,16 @@ HARNESS = "harness-loop"
 #: side. ``map.loc_type`` is a dict on both sides (MILA's API: an attribute, not a method), so
 #: its ratio cannot pass this row's (about 1): the bound of the target of 5.
 BOUND = "bound:dict.get"
+#: Not a call of the API: the core's copy (one call, no Python per item) of the state dictionary
+#: ``get_state`` just gave, timed right after it (so with warmer caches than ``get_state`` had:
+#: a floor on the low side). MILA's API hands out a new dictionary of new lists per call, so no
+#: drop-in's ``get_state`` can cost less than making them: MILA's ``get_state`` over this row is
+#: about the most any could show.
+STATE_BOUND = "bound:state_copy"
+#: Not a call of the API: a Python function of four arguments making one dict lookup, over the
+#: queries of ``map.abuts``: the least a call of ``map.abuts`` (a Python method of MILA's API)
+#: can cost; MILA's ``map.abuts`` over this row is the most any could show.
+CALL_BOUND = "bound:4-arg-call"
 #: The two sides, as the report names them.
 SIDES = ("diplo-compat", "mila")
 #: ``deepcopy`` is timed at every this many phases (from the first).
@@ -58,7 +71,9 @@ TARGETS = {
     "get_state": 5.0,
     "map.abuts": 5.0,
     "map.loc_type": 5.0,
-    BOUND: 0.0,  # a reference row, no target
+    BOUND: 0.0,  # reference rows, no target
+    STATE_BOUND: 0.0,
+    CALL_BOUND: 0.0,
     "map.norm": 5.0,
     HARNESS: 3.0,
 }
@@ -166,10 +181,18 @@ def replay(side: Side, phases: list[Phase], map_name: str) -> _Totals:
     out = _Totals()
     add = out.add
     game = side.game(map_name=map_name)
+    floor: dict[str, int] = {}
+
+    def lookup(unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int | None:
+        return floor.get(other_loc)
+
     for i, phase in enumerate(phases):
         t = clock()
         state = game.get_state()
         add("get_state", clock() - t)
+        t = clock()
+        state_copy(state)
+        add(STATE_BOUND, clock() - t)
         if _board(state) != _board(phase.state):
             game.set_state(copy.deepcopy(phase.state), clear_history=False)
             out.resets += 1
@@ -184,6 +207,10 @@ def replay(side: Side, phases: list[Phase], map_name: str) -> _Totals:
         for kind, loc, order, other in phase.abuts:
             game.map.abuts(kind, loc, order, other)
         add("map.abuts", clock() - t, len(phase.abuts))
+        t = clock()
+        for kind, loc, order, other in phase.abuts:
+            lookup(kind, loc, order, other)
+        add(CALL_BOUND, clock() - t, len(phase.abuts))
         t = clock()
         for loc in phase.locs:
             game.map.loc_type.get(loc)
@@ -333,6 +360,21 @@ def call_rows(results: dict[str, Measurement]) -> list[tuple[str, float, float, 
         mine, mila = ours.us_per_phase, theirs.us_per_phase
         rows.append((call, mine, mila, mila / mine if mine > 0 else 0.0, TARGETS[call]))
     return rows
+
+
+def bounds(results: dict[str, Measurement]) -> dict[str, float]:
+    """The most MILA ÷ drop-in any drop-in could show for the calls a reference row bounds:
+    MILA's time over the reference row's, measured on MILA's side."""
+    out: dict[str, float] = {}
+    for call, row in (
+        ("get_state", STATE_BOUND),
+        ("map.abuts", CALL_BOUND),
+        ("map.loc_type", BOUND),
+    ):
+        mila, floor = results.get(f"mila:{call}"), results.get(f"mila:{row}")
+        if mila is not None and floor is not None and mila.rounds and floor.us_per_phase > 0:
+            out[call] = mila.us_per_phase / floor.us_per_phase
+    return out
 
 
 def call_ratios(results: dict[str, Measurement]) -> dict[str, float]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from .deepmind import DEEPMIND_STEPS
 from .measure import MIN_RUN_SECONDS, Measurement
-from .mila_calls import DEEPCOPY_EVERY, call_ratios, call_rows
+from .mila_calls import DEEPCOPY_EVERY, bounds, call_ratios, call_rows
 from .settings import DESCRIPTIONS, REFERENCE, Settings
 from .vector import VECTOR_STEPS
 
@@ -272,5 +272,11 @@ def _mila_calls_lines(results: dict[str, Measurement], s: Settings, resets: int)
         f"  medians over the rounds; the drop-in ruled {resets} phases otherwise than MILA and "
         "was set to MILA's state (untimed)"
     )
+    most = bounds(results)
+    if most:
+        said = ", ".join(f"{call} {ratio:.1f}x" for call, ratio in most.items())
+        lines.append(
+            f"  bounds (MILA ÷ its reference row: the most any drop-in could show): {said}"
+        )
     lines.append("")
     return lines

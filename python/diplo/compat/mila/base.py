@@ -156,6 +156,8 @@ class GameBase:
         #: needed.
         self._mila_lists: Lists | Record | engine.MilaBoard | None = lists
         self._set_core(self._core)
+        if lists is not None and "_made_tables" in self.__dict__:  # the engine keeps them
+            self._engine_board()
 
     def _set_core(self, core: engine.EngineGame) -> None:
         self._core = core
@@ -304,7 +306,10 @@ class GameBase:
         lists = self._mila_lists
         if isinstance(lists, engine.MilaBoard):
             return lists
-        python = self._current_lists(self._raw_doc(builds=False))
+        if isinstance(lists, Lists):
+            python = lists
+        else:  # a new game's, or worked out from the last phase played
+            python = self._current_lists(self._raw_doc(builds=False))
         if self.__dict__.get("_unfit") is python:
             return None
         board = engine_board(self._engine_tables(), python)

@@ -6,6 +6,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...engine import mila as engine
 from ...formats.mila import COMPLETED, position_from_mila
 from .._press import History
 from .base import GameBase
@@ -25,15 +26,18 @@ class Board(GameBase):
         """The current phase's state dictionary, as MILA's ``Game.get_state()`` gives it, with
         the key ``phase`` (the phase's name) that the AI_Diplomacy fork adds and its prompts
         read."""
-        self._sync()
+        if self._loaded or self._orders_loaded:
+            self._sync()
         note = self.note
         if self._done and not note and self._outcome:
             note = "Victory by: " + ", ".join(p[:3] for p in self._outcome[1:])
         if not self._loaded:
-            board = self._engine_board()
+            board = self._mila_lists
+            if type(board) is not engine.MilaBoard:
+                board = self._engine_board()
             if board is not None:  # made by the engine in one call, a new dict each time
                 name = self.get_current_phase()
-                return board.state(self._engine_tables(), self._core, name, note)
+                return board.state(self._made_tables, self._core, name, note)
         doc = self._doc()
         state: dict[str, Any] = (
             copy_board(doc)  # the engine's board as made (the keys in STATE_KEYS' order)

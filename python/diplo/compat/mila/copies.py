@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy as _copy
 from typing import Any
 
+from ...engine.mila import state_copy
+
 __all__ = ["copy_board", "copy_tree"]
 
 _ATOMIC = frozenset({str, int, float, bool, type(None)})
@@ -15,7 +17,15 @@ _ATOMIC = frozenset({str, int, float, bool, type(None)})
 def copy_tree(value: Any) -> Any:
     """A copy of ``value`` sharing no dict or list with it (as ``copy.deepcopy``, except that a
     list or dict met twice is copied twice); anything but dicts, lists and scalars is
-    deep-copied. A list of scalars is copied in one slice, a dict's values inline."""
+    deep-copied. The engine copies a tree of dicts, lists and scalars in one call; anything
+    else is copied here (a list of scalars in one slice, a dict's values inline)."""
+    made = state_copy(value)
+    if made is not None:
+        return made
+    return _copy_slow(value)
+
+
+def _copy_slow(value: Any) -> Any:
     kind = type(value)
     atomic = _ATOMIC
     if kind is dict:
@@ -27,12 +37,12 @@ def copy_tree(value: Any) -> Any:
             elif of is list and atomic.issuperset(map(type, item)):
                 out[key] = item[:]
             else:
-                out[key] = copy_tree(item)
+                out[key] = _copy_slow(item)
         return out
     if kind is list:
         if atomic.issuperset(map(type, value)):
             return value[:]
-        return [copy_tree(item) for item in value]
+        return [_copy_slow(item) for item in value]
     if kind in atomic:
         return value
     return _copy.deepcopy(value)
