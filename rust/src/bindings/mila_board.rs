@@ -539,19 +539,27 @@ pub(crate) fn mila_copy<'py>(value: &Bound<'py, PyAny>) -> PyResult<Option<Bound
 /// How deep [`mila_copy`] goes (a state dictionary is three deep).
 const MAX_DEPTH: usize = 32;
 
-fn copy_value<'py>(value: &Bound<'py, PyAny>, depth: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
-    if value.is_exact_instance_of::<PyString>()
+/// Whether `value` is an exact string, int, bool, float or `None` (shared, not copied).
+fn atomic(value: &Bound<'_, PyAny>) -> bool {
+    value.is_exact_instance_of::<PyString>()
         || value.is_none()
         || value.is_exact_instance_of::<PyInt>()
         || value.is_exact_instance_of::<PyBool>()
         || value.is_exact_instance_of::<PyFloat>()
-    {
+}
+
+fn copy_value<'py>(value: &Bound<'py, PyAny>, depth: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if atomic(value) {
         return Ok(Some(value.clone()));
     }
     if depth >= MAX_DEPTH {
         return Ok(None);
     }
     if let Ok(list) = value.downcast_exact::<PyList>() {
+        if list.iter().all(|item| atomic(&item)) {
+            // A list of scalars: one slice.
+            return Ok(Some(list.get_slice(0, list.len()).into_any()));
+        }
         let mut items = Vec::with_capacity(list.len());
         for item in list.iter() {
             match copy_value(&item, depth + 1)? {
@@ -562,8 +570,12 @@ fn copy_value<'py>(value: &Bound<'py, PyAny>, depth: usize) -> PyResult<Option<B
         return Ok(Some(PyList::new(value.py(), items)?.into_any()));
     }
     if let Ok(dict) = value.downcast_exact::<PyDict>() {
-        let out = PyDict::new(value.py());
+        // Copied whole (at its size, in one call), then its containers replaced by copies.
+        let out = dict.copy()?;
         for (key, item) in dict.iter() {
+            if atomic(&item) {
+                continue;
+            }
             match copy_value(&item, depth + 1)? {
                 Some(made) => out.set_item(key, made)?,
                 None => return Ok(None),

@@ -49,7 +49,7 @@ class Record:
     the map's powers). Each is read when first asked for; the results (MILA's labels) are read
     from that ruling, so the phase is ruled once."""
 
-    __slots__ = (*_PICKLED, "before", "lists", "raw", "ruled")
+    __slots__ = (*_PICKLED, "before", "lists", "raw", "ruled", "saved")
 
     def __init__(
         self,
@@ -91,6 +91,10 @@ class Record:
         #: (those of ``state_doc``, or a new game's); and diplo's board, sorted, until then.
         self.lists: Lists | Record | engine.MilaBoard | None = None
         self.raw: dict[str, Any] | None = None
+        #: The phase's ``state``, ``orders`` and ``results`` as a saved game writes them, made
+        #: at the first save (none of them changes once the phase is played); each save hands
+        #: out a copy.
+        self.saved: dict[str, Any] | None = None
 
     @property
     def orders(self) -> dict[str, list[str]]:
@@ -153,6 +157,7 @@ class Record:
         )
         made.zobrist = self.zobrist
         made.lists, made.raw = self.lists, self.raw  # a record here is mapped by the copier
+        made.saved = self.saved  # never changed: each save copies it
         made.before = self.before
         made.dislodged = None if self.dislodged is None else dict(self.dislodged)
         return made
@@ -170,4 +175,4 @@ class Record:
         for name, value in zip(_PICKLED, state, strict=True):
             setattr(self, name, value)
         self.before = self.ruled = None
-        self.lists = self.raw = None
+        self.lists = self.raw = self.saved = None

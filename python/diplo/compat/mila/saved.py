@@ -12,6 +12,7 @@ from typing import Any, Final
 from ...formats.mila import COMPLETED, MilaError, game_from_mila, position_to_mila
 from ...model.rules import Rules, RulesError
 from .._press import Message
+from .copies import copy_tree
 from .game import Game
 from .names import without_waives
 from .order import lists_of
@@ -145,13 +146,16 @@ def to_saved_game_format(
         kept = {p: list(o) for p, o in record.orders.items() if "WAIVE" in o}
         if kept:
             waives[record.name] = kept
-        entry: dict[str, Any] = {
-            "name": record.name,
-            "state": game._phase_state(record),
-            "orders": {p: list(o) for p, o in without_waives(record.orders).items()},
-            "results": {u: list(r) for u, r in game._results(record).items()},
-            "messages": [m.to_dict() for m in record.messages.values()],
-        }
+        kept_entry = record.saved
+        if kept_entry is None:
+            kept_entry = record.saved = {
+                "state": game._phase_state(record),
+                "orders": copy_tree(without_waives(record.orders)),
+                "results": copy_tree(game._results(record)),
+            }
+        entry: dict[str, Any] = {"name": record.name}
+        entry.update(copy_tree(kept_entry))  # the phase's state, orders and results, one copy
+        entry["messages"] = [m.to_dict() for m in record.messages.values()]
         summary = game.phase_summaries.get(record.name)
         if summary is not None:
             entry["summary"] = summary  # the fork's per-phase key
