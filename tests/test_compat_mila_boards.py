@@ -170,12 +170,14 @@ def test_engine_tables_refuse_what_does_not_fit_the_map() -> None:
         engine.MilaTables(core, [], ranks, zobrist, [[]] * powers)
     with pytest.raises(ValueError, match="ranks must give each of the"):
         engine.MilaTables(core, [], ranks[1:], zobrist, [[]] * powers)
-    with pytest.raises(ValueError, match="names no location of the map"):
+    with pytest.raises(ValueError, match="names no province of the map"):
         engine.MilaTables(core, [locations], ranks, zobrist, [[]] * powers)
     game.get_state()
     made = game._engine_tables()
     assert engine.MilaBoard.of_lists(made, {"NOBODY": []}, {}, {}, {}) is None
     assert engine.MilaBoard.of_lists(made, {"FRANCE": ["A PARIS"]}, {}, {}, {}) is None
+    assert engine.MilaBoard.of_lists(made, {}, {}, {"RUSSIA": ["STP/NC"]}, {}) is None  # a coast
+    assert engine.MilaBoard.of_lists(made, {}, {}, {}, {"RUSSIA": ["STP/NC"]}) is not None
     other = drop.Game(map_name="pure")
     board = game._mila_lists
     assert isinstance(board, engine.MilaBoard)

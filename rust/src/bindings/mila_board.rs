@@ -51,6 +51,7 @@ pub(crate) struct MilaTables {
     /// The map's size, to refuse a game of another map.
     locations: usize,
     powers: usize,
+    provinces: usize,
     /// Location name -> index (the lists' texts read back).
     index: HashMap<String, u16>,
     power_index: HashMap<String, usize>,
@@ -92,12 +93,16 @@ impl MilaTables {
         zobrist: (Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>),
         homes: Vec<Vec<u16>>,
     ) -> PyResult<MilaTables> {
-        let (names, powers): (Vec<String>, Vec<String>) =
-            on_game!(&game.game, g => (g.map.spec.locations.clone(), g.map.spec.powers.clone()));
+        let (names, powers, provinces): (Vec<String>, Vec<String>, usize) = on_game!(&game.game, g => (
+            g.map.spec.locations.clone(),
+            g.map.spec.powers.clone(),
+            g.map.provinces,
+        ));
         let (l, n) = (names.len(), powers.len());
         let in_map = |x: &u16| (*x as usize) < l;
-        if !scs.iter().all(in_map) || !homes.iter().flatten().all(in_map) {
-            return Err(bad("a centre or home names no location of the map"));
+        let a_province = |x: &u16| (*x as usize) < provinces;
+        if !scs.iter().all(a_province) || !homes.iter().flatten().all(a_province) {
+            return Err(bad("a centre or home names no province of the map"));
         }
         if ranks.len() != l || !ranks.iter().all(|(r, _)| r.iter().all(|(o, _)| in_map(o))) {
             return Err(bad(&format!(
@@ -185,6 +190,7 @@ impl MilaTables {
             homes,
             locations: l,
             powers: n,
+            provinces,
             index: names
                 .iter()
                 .enumerate()
@@ -266,8 +272,14 @@ impl MilaTables {
         Ok(Some(out))
     }
 
-    fn province(&self, text: &str) -> Option<u16> {
+    /// A location's index (a coast's too) from its name.
+    fn place(&self, text: &str) -> Option<u16> {
         self.index.get(text).copied()
+    }
+
+    /// A province's index from its name (a centre is a province, never a coast).
+    fn province(&self, text: &str) -> Option<u16> {
+        self.place(text).filter(|&x| (x as usize) < self.provinces)
     }
 
     fn list_of<'py, T: Copy>(
@@ -350,22 +362,23 @@ impl MilaBoard {
         centers: &Bound<'_, PyDict>,
         influence: &Bound<'_, PyDict>,
     ) -> PyResult<Option<MilaBoard>> {
-        let read_unit = |t: &str| tables.read_unit(t);
-        let read_place = |t: &str| tables.province(t);
-        let (Some(units), Some(dislodged), Some(centers), Some(influence)) = (
-            tables.read_table(units, read_unit)?,
-            tables.read_table(dislodged, read_unit)?,
-            tables.read_table(centers, read_place)?,
-            tables.read_table(influence, read_place)?,
-        ) else {
-            return Ok(None);
-        };
-        Ok(Some(MilaBoard::new(MilaLists {
-            units,
-            dislodged,
-            centers,
-            influence,
-        })))
+        guarded(|| {
+            let read_unit = |t: &str| tables.read_unit(t);
+            let (Some(units), Some(dislodged), Some(centers), Some(influence)) = (
+                tables.read_table(units, read_unit)?,
+                tables.read_table(dislodged, read_unit)?,
+                tables.read_table(centers, |t| tables.province(t))?,
+                tables.read_table(influence, |t| tables.place(t))?,
+            ) else {
+                return Ok(None);
+            };
+            Ok(Some(MilaBoard::new(MilaLists {
+                units,
+                dislodged,
+                centers,
+                influence,
+            })))
+        })
     }
 
     /// The lists after `game` played the phase of `before` (`mila_play`'s copy of the game as it
@@ -392,25 +405,29 @@ impl MilaBoard {
     /// The lists as texts: per power, units, dislodged units, centres and influence (the form
     /// `diplo.compat.mila.order.Lists` holds).
     fn lists<'py>(&self, py: Python<'py>, tables: &MilaTables) -> PyResult<Bound<'py, PyTuple>> {
-        let l = &self.lists;
-        let unit = |e: Entry| tables.unit_text(py, e, false).clone();
-        let place = |x: u16| tables.loc(py, x);
-        PyTuple::new(
-            py,
-            [
-                tables.per_power(py, &l.units, unit)?,
-                tables.per_power(py, &l.dislodged, unit)?,
-                tables.per_power(py, &l.centers, place)?,
-                tables.per_power(py, &l.influence, place)?,
-            ],
-        )
+        guarded(|| {
+            let l = &self.lists;
+            let unit = |e: Entry| tables.unit_text(py, e, false).clone();
+            let place = |x: u16| tables.loc(py, x);
+            PyTuple::new(
+                py,
+                [
+                    tables.per_power(py, &l.units, unit)?,
+                    tables.per_power(py, &l.dislodged, unit)?,
+                    tables.per_power(py, &l.centers, place)?,
+                    tables.per_power(py, &l.influence, place)?,
+                ],
+            )
+        })
     }
 
     /// MILA's Zobrist hash of `game`'s board laid out in these lists.
     fn hash(&self, tables: &MilaTables, game: PyRef<'_, PyCodeGame>) -> PyResult<u64> {
-        on_game!(&game.game, g => {
-            tables.check(g)?;
-            Ok(self.layout(tables, g).1)
+        guarded(|| {
+            on_game!(&game.game, g => {
+                tables.check(g)?;
+                Ok(self.layout(tables, g).1)
+            })
         })
     }
 
@@ -424,10 +441,12 @@ impl MilaBoard {
         name: &Bound<'py, PyString>,
         note: &Bound<'py, PyString>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        on_game!(&game.game, g => {
-            tables.check(g)?;
-            let made = self.layout(tables, g);
-            state_dict(py, tables, g, &made.0, made.1, &self.lists, name, note)
+        guarded(|| {
+            on_game!(&game.game, g => {
+                tables.check(g)?;
+                let made = self.layout(tables, g);
+                state_dict(py, tables, g, &made.0, made.1, &self.lists, name, note)
+            })
         })
     }
 
