@@ -110,20 +110,19 @@ fn enter(influence: &mut [Vec<u16>], holder: &mut Option<Vec<u8>>, power: usize,
     held[loc as usize] = power as u8;
 }
 
-/// The entries of `listed` that `truth` holds (repeats kept), then those of `truth` the list
-/// does not name, sorted by `key` (`order._in_order`).
+/// The entries of `listed` on the board (`held`; repeats kept), then, when they are fewer or more
+/// than the board's `count`, those of the board the list does not name (`truth()`), sorted by
+/// `key`: `order._in_order`, which looks at the board's whole list only then.
 fn in_order<T: Copy + PartialEq, K: Ord>(
     listed: &[T],
-    truth: &[T],
+    held: impl Fn(T) -> bool,
+    count: usize,
+    truth: impl FnOnce() -> Vec<T>,
     key: impl Fn(T) -> K,
 ) -> Vec<T> {
-    let mut out: Vec<T> = listed
-        .iter()
-        .copied()
-        .filter(|x| truth.contains(x))
-        .collect();
-    let mut missing: Vec<T> = truth.iter().copied().filter(|x| !out.contains(x)).collect();
-    if !missing.is_empty() || out.len() != truth.len() {
+    let mut out: Vec<T> = listed.iter().copied().filter(|&x| held(x)).collect();
+    if out.len() != count {
+        let mut missing: Vec<T> = truth().into_iter().filter(|x| !out.contains(x)).collect();
         missing.sort_by_key(|&x| key(x));
         out.extend(missing);
     }
@@ -313,49 +312,67 @@ impl MilaLists {
         order: &MilaOrder,
     ) -> Arranged {
         let powers = self.units.len();
-        let mut truth: Vec<Vec<Entry>> = vec![Vec::new(); powers];
-        let mut gone: Vec<Vec<Entry>> = vec![Vec::new(); powers];
-        let mut owned: Vec<Vec<u16>> = vec![Vec::new(); powers];
+        let prov = |loc: u16| map.prov_of[loc as usize] as usize;
+        // What the board holds per power: units, dislodged units, centres.
+        let mut counts = vec![[0usize; 3]; powers];
         for q in 0..map.provinces {
-            let u = st.units[q];
-            if u.is_some() && (u.power as usize) < powers {
-                truth[u.power as usize].push(Entry {
-                    fleet: u.fleet,
-                    loc: u.loc,
-                });
-            }
-            let d = st.dislodged[q];
-            if d.is_some() && (d.power as usize) < powers {
-                gone[d.power as usize].push(Entry {
-                    fleet: d.fleet,
-                    loc: d.loc,
-                });
-            }
-            let o = st.centers[q];
-            if o != NO_POWER && (o as usize) < powers {
-                owned[o as usize].push(q as u16);
+            for (i, owner) in [st.units[q].power, st.dislodged[q].power, st.centers[q]]
+                .into_iter()
+                .enumerate()
+            {
+                if owner != NO_POWER && (owner as usize) < powers {
+                    counts[owner as usize][i] += 1;
+                }
             }
         }
+        let pieces = |table: &M::Table<Piece>, p: usize| -> Vec<Entry> {
+            (0..map.provinces)
+                .map(|q| table[q])
+                .filter(|u| u.is_some() && u.power as usize == p)
+                .map(|u| Entry {
+                    fleet: u.fleet,
+                    loc: u.loc,
+                })
+                .collect()
+        };
+        let unit_key = |e: Entry| order.unit_key(e);
         let mut out = Arranged::default();
         for p in 0..powers {
-            out.units
-                .push(in_order(&self.units[p], &truth[p], |e| order.unit_key(e)));
-            let listed = in_order(&self.dislodged[p], &gone[p], |e| order.unit_key(e));
+            out.units.push(in_order(
+                &self.units[p],
+                |e| piece_at(st.units[prov(e.loc)], p, e),
+                counts[p][0],
+                || pieces(&st.units, p),
+                unit_key,
+            ));
+            let gone = in_order(
+                &self.dislodged[p],
+                |e| piece_at(st.dislodged[prov(e.loc)], p, e),
+                counts[p][1],
+                || pieces(&st.dislodged, p),
+                unit_key,
+            );
             out.dislodged.push(
-                listed
-                    .into_iter()
+                gone.into_iter()
                     .map(|e| {
-                        let q = map.prov_of[e.loc as usize] as usize;
                         let mut options: Vec<u16> =
-                            Bits(st.retreats[q]).map(|o| o as u16).collect();
+                            Bits(st.retreats[prov(e.loc)]).map(|o| o as u16).collect();
                         options.sort_by_key(|&o| order.rank_of(e.loc as usize, o));
                         (e, options)
                     })
                     .collect(),
             );
-            out.centers.push(in_order(&self.centers[p], &owned[p], |c| {
-                order.name_rank[c as usize]
-            }));
+            out.centers.push(in_order(
+                &self.centers[p],
+                |c| st.centers[c as usize] as usize == p,
+                counts[p][2],
+                || {
+                    (0..map.provinces as u16)
+                        .filter(|&q| st.centers[q as usize] as usize == p)
+                        .collect()
+                },
+                |c| order.name_rank[c as usize],
+            ));
         }
         out
     }
