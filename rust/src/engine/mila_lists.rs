@@ -337,18 +337,18 @@ impl MilaLists {
         };
         let unit_key = |e: Entry| order.unit_key(e);
         let mut out = Arranged::default();
-        for p in 0..powers {
+        for (p, [units, dislodged, centres]) in counts.into_iter().enumerate() {
             out.units.push(in_order(
                 &self.units[p],
                 |e| piece_at(st.units[prov(e.loc)], p, e),
-                counts[p][0],
+                units,
                 || pieces(&st.units, p),
                 unit_key,
             ));
             let gone = in_order(
                 &self.dislodged[p],
                 |e| piece_at(st.dislodged[prov(e.loc)], p, e),
-                counts[p][1],
+                dislodged,
                 || pieces(&st.dislodged, p),
                 unit_key,
             );
@@ -365,7 +365,7 @@ impl MilaLists {
             out.centers.push(in_order(
                 &self.centers[p],
                 |c| st.centers[c as usize] as usize == p,
-                counts[p][2],
+                centres,
                 || {
                     (0..map.provinces as u16)
                         .filter(|&q| st.centers[q as usize] as usize == p)
