@@ -148,7 +148,7 @@ class _Moves:
         if self._target(mover) != target:
             return None  # void in both readings
         if self._no_convoy(mover):
-            if not self._route(mover, target, self.gone):
+            if not self._route(mover, target, frozenset()):
                 return ["void"]  # no fleet chain was ordered: MILA voids the support at once
             return None if code == "cut" else ["no convoy"]
         held = self.units.get(target)
