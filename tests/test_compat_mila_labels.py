@@ -189,10 +189,11 @@ def _check(got: dict[str, list[str]], case: Case) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-@pytest.mark.parametrize("edition", [None, "mila"])
-def test_the_drop_in_gives_milas_label(name: str, edition: str | None) -> None:
+@pytest.mark.parametrize("mila_edition", [False, True])
+def test_the_drop_in_gives_milas_label(name: str, mila_edition: bool) -> None:
+    """The drop-in's labels, under diplo's rules and under MILA's rulings."""
     case = CASES[name]
-    game = Game(ruling=None if edition is None else Rules(edition=edition))
+    game = Game(ruling=Rules(edition="mila") if mila_edition else None)
     _check(_play(game, case), case)
 
 
