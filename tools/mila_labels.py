@@ -80,6 +80,18 @@ def play(seed: int, until: int, examples: list[str], limit: int) -> tuple[Counte
                 if counts[key] < limit:
                     examples.append(f"seed {seed} {phase} {unit}: {key}\n  orders: {given}")
                 counts[key] += 1
+        mila_orders = {p: list(o or []) for p, o in mila.order_history[phase].items()}
+        our_orders = {p: list(o or []) for p, o in ours.order_history[phase].items()}
+        for power in sorted(set(mila_orders) | set(our_orders)):
+            want_orders, have_orders = mila_orders.get(power, []), our_orders.get(power, [])
+            if want_orders != have_orders:
+                found = True
+                extra = sorted(set(have_orders) - set(want_orders))
+                key = f"order text: {extra} -> {sorted(set(want_orders) - set(have_orders))}"
+                key = key if extra else "order list order"
+                if counts[key] < limit:
+                    examples.append(f"seed {seed} {phase} {power}: {key}")
+                counts[key] += 1
         differing += found
         if _board(mila.get_state()) != _board(ours.get_state()):
             if mila.is_game_done and not ours.is_game_done:
@@ -92,14 +104,21 @@ def play(seed: int, until: int, examples: list[str], limit: int) -> tuple[Counte
             ours.process()
         last = str(mila.result_history.last_key())
         entry = dict(ours.result_history).get(last)
+        kind = f"{last[0]}{last[-1]}"
         if entry is None:
-            counts[f"end: no entry for {last[0]}{last[-1]} (MILA's draw entry)"] += 1
+            counts[
+                f"end: no {kind} entry (MILA's draw entry: orders [] per power, results {{}})"
+            ] += 1
         elif dict(mila.result_history[last]) != entry or dict(mila.order_history[last]) != dict(
             ours.order_history[last]
         ):
-            counts[f"end: entry for {last[0]}{last[-1]} differs"] += 1
+            counts[f"end: the {kind} entry differs"] += 1
+            examples.append(f"seed {seed} {last}: the last entry differs")
         if list(mila.outcome) != list(ours.outcome):
-            counts[f"end: outcome {mila.outcome[0]} here {ours.outcome[0]}"] += 1
+            ended = f"{mila.outcome[0][0]}{mila.outcome[0][-1]}"
+            key = f"end: outcome {ended} (MILA) {ours.outcome[0][0]}{ours.outcome[0][-1]} (here)"
+            key += "" if mila.outcome[1:] == ours.outcome[1:] else ", other powers"
+            counts[key] += 1
     return counts, phases, differing
 
 
