@@ -48,8 +48,6 @@ EXPECTED_FAILURES: dict[str, str] = {
     "test_6_k_1": _CIVIL_DISORDER,
     "test_6_g_6": "label: MILA labels a convoying fleet off the route the army used 'no convoy'; "
     "diplo's ruling (the army is carried by the other fleets) says the convoy was used",
-    "test_6_e_12": "label: MILA keeps a support of a foreign attack on one's own unit valid when "
-    "that attack meets another; the drop-in labels it void as in 6.D.12 (boards agree)",
 }
 #: The failures that a game with MILA's civil-disorder rule (``ruling=``) no longer has.
 CIVIL_DISORDER_FIXED = {"test_6_j_3", "test_6_j_5", "test_6_j_7", "test_6_k_1"}

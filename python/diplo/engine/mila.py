@@ -51,6 +51,7 @@ __all__ = [
     "state_copy",
     "state_of",
     "turn",
+    "unretreated",
 ]
 
 #: The engine's game (one phase's board, the rulings of the last phase played).
@@ -172,6 +173,18 @@ def ruling(
             new(Result, (power, unit, facts.order, i < given, True, ok, code, reason, None))
         )
     return results, {}
+
+
+def unretreated(game_map: Map, game: EngineGame) -> list[str]:
+    """The units (``"A WAR"``) that the movement phase ``game`` played last dislodged with
+    nowhere to retreat, while ``game`` has played nothing since (the game a retreat or
+    adjustment phase starts from, when no retreat phase came between); else ``[]``."""
+    locations = game_map.locations
+    return [
+        f"{'F' if fleet else 'A'} {locations[loc]}"
+        for _power, fleet, loc, options in game.gone()
+        if not options
+    ]
 
 
 def state_of(game: EngineGame) -> CodeState:

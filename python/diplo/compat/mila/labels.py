@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from ...api.game import PhaseRecord
@@ -12,14 +13,17 @@ __all__ = ["mila_labels"]
 
 
 def mila_labels(
-    record: PhaseRecord, voids: Sequence[tuple[str, str]] = ()
+    record: PhaseRecord, voids: Sequence[tuple[str, str]] = (), popped: Sequence[str] = ()
 ) -> tuple[dict[str, list[str]], dict[str, str]]:
     """MILA's result labels of a processed phase (unit -> labels), and its dislodged units
     (unit -> the province the attacker came from), from diplo's ruling of the phase.
 
     Labels start from :func:`diplo.formats.mila.mila_results`; the drop-in adds what MILA also
     reports: orders it kept but found void (``voids``: power and unit, listed first), ``disrupted``
-    for a convoying fleet whose convoy failed because a fleet of the route was dislodged."""
+    for a convoying fleet whose convoy failed because a fleet of the route was dislodged, the
+    movement labels of :class:`_Moves`, and in a retreat or adjustment phase ``disband`` for the
+    units the movement phase just before dislodged with nowhere to go (``popped``: MILA keeps
+    them as dislodged until the next phase it plays, which labels them)."""
     labels = mila_results(record)
     outcome = record.outcome
     game_map = record.position.map
@@ -29,44 +33,9 @@ def mila_labels(
     for result in outcome.results:
         if result.unit is not None and result.dislodged_by:
             dislodged[result.unit] = result.dislodged_by[:3]
-    gone = {str(d.piece) for d in outcome.dislodged.values()}
-    # The armies some fleet was ordered to convoy ("F NTH C A LON - NWY" names "A LON").
-    convoyed = {
-        " ".join(words[3:5])
-        for words in (r.order.split() for r in by_unit.values())
-        if len(words) >= 5 and words[2] == "C"
-    }
     if record.position.phase.kind == "M":
-        for unit, result in by_unit.items():
-            extra = ["dislodged"] if unit in gone else []
-            words = result.order.split()
-            if (len(words) >= 6 and words[2] == "S" and words[5] == "-") or (
-                len(words) >= 6 and words[2] == "S" and "-" in words
-            ):
-                mover = by_unit.get(" ".join(words[3:5]))
-                target = units.get(game_map.province_of(words[-1]))
-                supporter = units.get(game_map.province_of(words[1]))
-                stays = target is not None and not _left(by_unit.get(str(target)))
-                if (
-                    stays
-                    and target is not None
-                    and supporter is not None
-                    and target.power == supporter.power
-                ):
-                    labels[unit] = ["void", *extra]  # MILA: no support against one's own unit
-                elif mover is not None and mover.code == "no_convoy":
-                    # MILA: a support of a convoyed move whose convoy failed is "no convoy"
-                    # (DATC 6.F.17 in MILA's suite); of one no fleet was ordered to carry, void.
-                    labels[unit] = ["no convoy" if mover.unit in convoyed else "void", *extra]
-            elif len(words) >= 3 and words[2] == "C":
-                if result.code == "no_convoy" and "paradox" in result.reason:
-                    labels[unit] = ["disrupted", *extra]
-                elif result.code in ("no_convoy", "void"):
-                    army = by_unit.get(" ".join(words[3:5]))
-                    aimed = army is not None and _moves_to(army, game_map.province_of(words[-1]))
-                    # MILA: "no convoy" when the army was ordered to that place (by land, say,
-                    # DATC 6.G.7), plain void for a convoy of a move nobody ordered.
-                    labels[unit] = ["no convoy", "void", *extra] if aimed else ["void", *extra]
+        gone = frozenset(str(d.piece) for d in outcome.dislodged.values())
+        _Moves(record, by_unit, gone).relabel(labels)
     retreat = record.position.phase.kind == "R"
     for power, unit in voids:
         loc = unit[2:]
@@ -83,6 +52,10 @@ def mila_labels(
         labels.pop("WAIVE", None)
         if waives:
             labels["WAIVE"] = ["void"] * waives
+    for unit in popped:  # MILA: disbanded with nowhere to retreat, labelled in this phase
+        given = labels.setdefault(unit, [])
+        if "disband" not in given:
+            given.append("disband")
     return labels, dislodged
 
 
@@ -112,14 +85,188 @@ def _mila_waives(record: PhaseRecord) -> int:
     return count
 
 
-def _moves_to(result: Result, province: str) -> bool:
-    """Whether ``result``'s order is a move into ``province`` (any coast)."""
-    words = result.order.split()
-    return len(words) >= 4 and words[2] == "-" and words[3].split("/")[0] == province
+class _Moves:
+    """A movement phase's orders and diplo's ruling of them, read for the labels MILA gives
+    where its way of ruling shows (``diplomacy/engine/game.py``, ``_resolve_moves``):
 
+    - a support of an army's move by convoy is ``void`` when no chain of fleets was ordered to
+      carry that army there (MILA finds the move impossible before counting supports), and
+      ``no convoy`` when there was one and it was broken (unless the support was cut first);
+    - an army whose convoy failed keeps ``no convoy`` when it is then dislodged;
+    - a support of a move into a province held by the supporter's own power is ``void`` when
+      MILA stops the move for it: a head-to-head swap with that unit, or a move stronger than
+      everything else contesting the province while that unit stays (a cut support stays
+      ``cut``); a move that another unit bounces equally keeps its supports' labels."""
 
-def _left(result: Result | None) -> bool:
-    """Whether a unit moved away (MILA: a support of an attack on one's own unit is void unless
-    that unit left)."""
-    words = result.order.split() if result is not None else []
-    return result is not None and result.success and len(words) > 3 and words[2] == "-"
+    __slots__ = ("by_unit", "game_map", "gone", "help_hold", "help_move", "units", "words")
+
+    def __init__(self, record: PhaseRecord, by_unit: dict[str, Result], gone: frozenset[str]):
+        self.game_map = record.position.map
+        self.units = record.position.units
+        self.by_unit = by_unit
+        self.gone = gone
+        self.words = {unit: r.order.split() for unit, r in by_unit.items()}
+        #: Supports given and not cut, per supported move (unit, province) and per held unit.
+        self.help_move: Counter[tuple[str, str]] = Counter()
+        self.help_hold: Counter[str] = Counter()
+        province_of = self.game_map.province_of
+        for unit, words in self.words.items():
+            if len(words) >= 5 and words[2] == "S" and by_unit[unit].code == "ok":
+                helped = " ".join(words[3:5])
+                if "-" in words[5:]:
+                    self.help_move[helped, province_of(words[-1])] += 1
+                else:
+                    self.help_hold[helped] += 1
+
+    def relabel(self, labels: dict[str, list[str]]) -> None:
+        """Put MILA's labels into ``labels`` where they differ from diplo's reading."""
+        province_of = self.game_map.province_of
+        for unit, result in self.by_unit.items():
+            extra = ["dislodged"] if unit in self.gone else []
+            words = self.words[unit]
+            if len(words) >= 6 and words[2] == "S" and "-" in words[5:]:
+                label = self._support(unit, " ".join(words[3:5]), province_of(words[-1]))
+                if label is not None:
+                    labels[unit] = [*label, *extra]
+            elif len(words) >= 4 and words[2] == "-":
+                if result.code == "dislodged" and self._no_convoy(unit):
+                    labels[unit] = ["no convoy", *extra]
+            elif len(words) >= 5 and words[2] == "C":
+                if result.code == "no_convoy" and "paradox" in result.reason:
+                    labels[unit] = ["disrupted", *extra]
+                elif result.code in ("no_convoy", "void"):
+                    army = " ".join(words[3:5])
+                    aimed = self._target(army) == province_of(words[-1])
+                    # MILA: "no convoy" when the army was ordered to that place (by land, say,
+                    # DATC 6.G.7), plain void for a convoy of a move nobody ordered.
+                    labels[unit] = ["no convoy", "void", *extra] if aimed else ["void", *extra]
+
+    def _support(self, unit: str, mover: str, target: str) -> list[str] | None:
+        """MILA's label of ``unit``'s support of ``mover`` into province ``target`` where it
+        is not diplo's (``None``: diplo's)."""
+        code = self.by_unit[unit].code
+        if self._target(mover) != target:
+            return None  # void in both readings
+        if self._no_convoy(mover):
+            if not self._route(mover, target, frozenset()):
+                return ["void"]  # no fleet chain was ordered: MILA voids the support at once
+            return None if code == "cut" else ["no convoy"]
+        held = self.units.get(target)
+        supporter = self.units.get(self.game_map.province_of(self.words[unit][1]))
+        if (
+            held is None
+            or supporter is None
+            or held.power != supporter.power
+            or code in ("cut", "dislodged")
+            or self._via(mover, target)
+        ):
+            return None
+        if self._swap(mover, str(held)):
+            # MILA voids it once for the swap, and again when the move dislodges that unit.
+            return ["void", "void"] if str(held) in self.gone else ["void"]
+        if not self._left(str(held)) and self._strongest(mover, target, str(held)):
+            return ["void"]  # MILA: no help to dislodge one's own unit, and the move stops
+        return None
+
+    def _target(self, unit: str) -> str | None:
+        """The province ``unit`` was ordered to move to (``None``: not a move)."""
+        words = self.words.get(unit)
+        if words is None or len(words) < 4 or words[2] != "-":
+            return None
+        return self.game_map.province_of(words[3])
+
+    def _left(self, unit: str) -> bool:
+        """Whether ``unit`` moved away."""
+        result = self.by_unit.get(unit)
+        return result is not None and result.success and self._target(unit) is not None
+
+    def _by_convoy(self, unit: str) -> bool:
+        """Whether ``unit``'s move is one MILA carries by convoy (``VIA``, or no land route)."""
+        words = self.words[unit]
+        if unit[0] != "A":
+            return False
+        target = self._target(unit)
+        assert target is not None
+        return words[-1] == "VIA" or target not in self.game_map.army_neighbours(words[1])
+
+    def _via(self, mover: str, target: str) -> bool:
+        """Whether ``mover``'s order keeps ``VIA`` in MILA's reading: it was written and a
+        chain of fleets was ordered (MILA then looks for the owner of the unit attacked at
+        "VIA", finds none, and counts a support from that owner as any other)."""
+        return self.words[mover][-1] == "VIA" and self._route(mover, target, frozenset())
+
+    def _swap(self, mover: str, held: str) -> bool:
+        """Whether ``held`` was ordered into ``mover``'s place, both moves by land or sea."""
+        origin = self.game_map.province_of(self.words[mover][1])
+        if self._target(held) != origin:
+            return False
+        return not any(
+            self._by_convoy(u) or self.by_unit[u].code == "void" or self._no_convoy(u)
+            for u in (mover, held)
+        )
+
+    def _strongest(self, mover: str, target: str, held: str) -> bool:
+        """Whether ``mover`` is stronger than every other unit contesting ``target`` (MILA's
+        count: one plus the supports given and not cut; the unit staying there, ``held``, one
+        plus its hold supports, or one when its own move failed)."""
+        strength = 1 + self.help_move[mover, target]
+        rivals = [1 + self.help_hold[held] if self._target(held) is None else 1]
+        for unit, result in self.by_unit.items():
+            if (
+                unit != mover
+                and self._target(unit) == target
+                and result.code != "void"
+                and not self._no_convoy(unit)
+            ):
+                rivals.append(1 + self.help_move[unit, target])
+        return strength > max(rivals)
+
+    def _no_convoy(self, unit: str) -> bool:
+        """Whether ``unit``'s move failed for want of a convoy (MILA's ``no convoy``): diplo's
+        ruling says so, or, for an army dislodged, the fleets ordered to carry it and those
+        that were dislodged do."""
+        code = self.by_unit[unit].code
+        return code == "no_convoy" or (code == "dislodged" and self._stranded(unit))
+
+    def _stranded(self, army: str) -> bool:
+        """Whether ``army`` (dislodged) had no chain of fleets to carry it left unbroken."""
+        target = self._target(army)
+        if army[0] != "A" or target is None:
+            return False
+        by_land = target in self.game_map.army_neighbours(self.words[army][1])
+        if not self._route(army, target, frozenset()):
+            return not by_land
+        if self._route(army, target, self.gone):
+            return False
+        return not by_land or self.words[army][-1] == "VIA"
+
+    def _route(self, army: str, target: str, broken: frozenset[str]) -> bool:
+        """Whether a chain of fleets ordered to carry ``army`` to ``target`` (none of them in
+        ``broken``) joins the army's province to ``target``."""
+        game_map = self.game_map
+        province_of = game_map.province_of
+        fleets: set[str] = set()
+        for unit, words in self.words.items():
+            if (
+                unit[0] == "F"
+                and unit not in broken
+                and len(words) >= 7
+                and words[2] == "C"
+                and " ".join(words[3:5]) == army
+                and province_of(words[-1]) == target
+                and game_map.may_convoy(province_of(words[1]))
+            ):
+                fleets.add(province_of(words[1]))
+        start = province_of(self.words[army][1])
+        reached = [f for f in game_map.sea_neighbours(start) if f in fleets]
+        seen = set(reached)
+        ends = game_map.sea_neighbours(target)
+        while reached:
+            fleet = reached.pop()
+            if fleet in ends:
+                return True
+            for nxt in game_map.convoy_links(fleet):
+                if nxt in fleets and nxt not in seen:
+                    seen.add(nxt)
+                    reached.append(nxt)
+        return False

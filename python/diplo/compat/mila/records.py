@@ -121,7 +121,10 @@ class Record:
         """MILA's result labels of the phase (worked out once, from the engine's ruling)."""
         if self.results is None:
             record = self.phase_record(game_map, rules)
-            self.results, self.dislodged = mila_labels(record, self.voids)
+            popped: list[str] = []
+            if self.name[-1] in "RA" and self.before is not None:
+                popped = engine.unretreated(game_map, self.before)
+            self.results, self.dislodged = mila_labels(record, self.voids, popped)
             self.before = self.ruled = None  # the state is read; the ruling is no longer needed
         return self.results
 
