@@ -396,6 +396,12 @@ def _replay_mila(
                 )
             _complete(game, entry, strict)
             break
+        if _drawn_at(phases, index):
+            # MILA drew the game as it entered this phase (by agreement, or in its hundredth
+            # winter), recording the phase with no orders and not playing it.
+            game.meta["mila"]["drawn_at"] = str(name)
+            _complete(game, phases[index + 1], strict)
+            break
         try:
             phase = mila_phase(name)
         except PositionError as exc:
@@ -424,7 +430,8 @@ def _replay_mila(
         if last:
             break  # the phase MILA had not processed yet: its orders stay pending
         outcome = game.process()
-        problem = _divergence(outcome, phases[index + 1], game_map)
+        ahead = phases[index + 2] if index + 2 < len(phases) else None
+        problem = _divergence(outcome, phases[index + 1], game_map, ahead)
         if problem is not None:
             if strict:
                 raise MilaError(
@@ -434,6 +441,23 @@ def _replay_mila(
             divergent.append(str(name))
     game.meta["mila"]["divergent_phases"] = divergent
     return game
+
+
+def _draw_note(entry: Any) -> bool:
+    """Whether ``entry`` is a ``COMPLETED`` entry whose note names two or more powers."""
+    if not isinstance(entry, Mapping) or entry.get("name") != COMPLETED:
+        return False
+    note = str((entry.get("state") or {}).get("note") or "")
+    return len([w for w in note.partition("Victory by:")[2].split(",") if w.strip()]) > 1
+
+
+def _drawn_at(phases: list[Any], index: int) -> bool:
+    """Whether MILA drew the game on entering phase ``index`` (``Game.draw``: the phase kept
+    with no orders, then ``COMPLETED`` naming the drawing powers)."""
+    if index + 1 >= len(phases) or not _draw_note(phases[index + 1]):
+        return False
+    orders = phases[index].get("orders") or {}
+    return isinstance(orders, Mapping) and not any(orders.values())
 
 
 def _resignations(phases: list[Any], game_map: Map) -> dict[int, list[str]]:
@@ -504,11 +528,20 @@ def _draw_problem(game: Game, powers: list[str], state: Mapping[str, Any]) -> st
     return _board_difference(game.position, theirs)
 
 
-def _divergence(outcome: PhaseOutcome, following: Mapping[str, Any], game_map: Map) -> str | None:
-    """How diplo's next position differs from the state MILA recorded next, or ``None``."""
+def _divergence(
+    outcome: PhaseOutcome, following: Mapping[str, Any], game_map: Map, ahead: Any = None
+) -> str | None:
+    """How diplo's next position differs from the state MILA recorded next, or ``None``
+    (``ahead``: the entry after that one; MILA's phase drawn on entering, its hundredth winter,
+    may be one diplo skips, and only its board is compared)."""
     name = following.get("name")
     nxt = outcome.next
-    if name != COMPLETED and name != mila_phase_name(nxt.phase):
+    drawn = (
+        name != COMPLETED
+        and _draw_note(ahead)
+        and not any((following.get("orders") or {}).values())
+    )
+    if name != COMPLETED and name != mila_phase_name(nxt.phase) and not drawn:
         return f"next phase {nxt.phase}, MILA {name}"
     if name == COMPLETED and outcome.winner is None:
         return None  # MILA ended the game by agreement after this phase: compared by _complete

@@ -13,7 +13,7 @@ from .._press import GamePhaseData, History, Message
 from .base import GameBase
 from .boards import python_lists
 from .copies import copy_tree
-from .names import DRAW_AFTER_YEARS, STATE_KEYS, index_of, pairs, without_waives
+from .names import DRAW_AFTER_YEARS, STATE_KEYS, index_of, mila_name, pairs, without_waives
 from .order import Lists, arrange, initial_lists, lists_of, next_lists
 from .records import Record
 from .summaries import SUMMARY_SYSTEM_PROMPT, summary_prompt
@@ -176,8 +176,13 @@ class Histories(GameBase):
         elif self._orders_loaded:
             self._forget_order_views()
         winner = core.winner  # cheaper than is_over, which is asked only with a year limit
-        if winner is not None or (core.max_year is not None and core.is_over):
-            self._finish([winner] if winner is not None else self._survivors(), turn.name)
+        if winner is not None:
+            # MILA finds the winner as it enters the winter, when centres change hands: its
+            # outcome names that phase (W1938A after F1938M), played or not.
+            ended = "W" + turn.name[1:-1] + "A" if turn.name[0] == "F" else turn.name
+            self._finish([winner], ended)
+        elif core.max_year is not None and core.is_over:
+            self._finish(self._survivors(), turn.name)
         else:
             self._draw_after_years(turn)
         if phase_summary_callback is not None:
@@ -214,12 +219,24 @@ class Histories(GameBase):
         return out
 
     def _draw_after_years(self, turn: Turn) -> None:
+        """MILA's draw of a game still going in its hundredth year: as it enters that year's
+        winter (after the Fall, and its retreats), before any build or disband, it records the
+        winter phase with no orders and no results and draws among the powers with units."""
         year = int(turn.name[1:-1])
         if year - self._first_year_cached + 1 < DRAW_AFTER_YEARS:
             return
-        now = self._core.phase
-        if turn.kind == "A" or (turn.name[0] == "F" and int(now[1:-1]) > year):
-            self._finish(self._survivors(), f"W{year}A")
+        winter = "W" + turn.name[1:-1] + "A"
+        if turn.kind == "A":  # a winter played (a game set there by hand)
+            self._finish(self._survivors(), winter)
+        elif turn.name[0] == "F" and mila_name(self._core.phase) != "F" + turn.name[1:-1] + "R":
+            record = self._record_current(results={})
+            record.name = winter
+            record.timestamp = time.time_ns() // 1000
+            assert record.state_doc is not None
+            record.state_doc["name"] = winter
+            self._records.append(record)
+            self.messages = History()
+            self._finish(self._survivors(), winter)
 
     def _state_of(self, record: Record) -> dict[str, Any]:
         """A processed phase's state dictionary as MILA's history holds it (its lists in MILA's

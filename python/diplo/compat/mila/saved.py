@@ -166,12 +166,18 @@ def to_saved_game_format(
     current.pop("phase", None)  # the fork's key of get_state, not of a save
     pending = game.get_orders()
     last_extra = game._extra.get("__current_phase__", {})
+    # As MILA's: a power's orders not given are None, an eliminated power's (no unit, no
+    # centre, no unit dislodged) are [] (MILA counts them given, empty), in every phase and at
+    # the end.
+    units, centers = current.get("units", {}), current.get("centers", {})
+    out = {p for p in pending if not units.get(p) and not centers.get(p)}
+    done = game.is_game_done
     entry = {
         "name": game.get_current_phase(),
         "state": current,
-        "orders": {p: (pending[p] or None) for p in pending}
-        if not game.is_game_done
-        else dict.fromkeys(pending),
+        "orders": {
+            p: [] if p in out else (None if done else (pending[p] or None)) for p in pending
+        },
         "results": {},
         "messages": [m.to_dict() for m in game.messages.values()],
     }
@@ -248,9 +254,15 @@ def from_saved_game_format(
         if isinstance(entry.get("summary"), str):
             game.phase_summaries.setdefault(kept.name, entry["summary"])
     if replayed.is_over and not game.is_game_done:
-        game._finish(
-            game._survivors(), game._records[-1].name if game._records else game.get_current_phase()
-        )
+        drawn = replayed.meta.get("mila", {}).get("drawn_at")
+        if drawn is not None and drawn == game.get_current_phase():
+            # Drawn as MILA entered this phase: kept with no orders, its messages, not played.
+            for message in _messages_of(by_name.get(drawn, {})):
+                game.add_message(message)
+            game.draw()
+        else:
+            last_name = game._records[-1].name if game._records else game.get_current_phase()
+            game._finish(game._survivors(), last_name)
     for power, items in replayed.orders.items():
         game.set_orders(power, [str(i) for i in items])
     last = saved[-1] if saved else {}
