@@ -88,8 +88,12 @@ def play_both(seed: int, mila: Any, ruling: Rules | None = None) -> tuple[Counte
         ours.process()
         counts["phases"] += 1
         after = theirs.get_state()
-        # As MILA's, the order history does not list waives.
+        # As MILA's, the order history does not list waives; under MILA's ruling it is MILA's
+        # own (a fleet's support of a move kept without the coast where MILA drops it), under
+        # diplo's the texts as given (the coast of a supported move decides it there).
         submitted = {p: [o for o in orders.get(p, []) if o != "WAIVE"] for p in game_map.powers}
+        if ruling is not None:
+            submitted = {p: list(o or []) for p, o in theirs.order_history[phase].items()}
         if ours.order_history[phase] != submitted:
             problems.append(f"{where}: order history {ours.order_history[phase]}")
         if board(after) == board(ours.get_state()):

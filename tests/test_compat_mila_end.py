@@ -136,3 +136,37 @@ def test_a_draw_agreed_at_any_phase_loads_from_mila_s_save(stop: str) -> None:
     assert [p["name"] for p in again["phases"]] == [p["name"] for p in made["phases"]]
     assert again["phases"][-2]["orders"] == made["phases"][-2]["orders"]
     assert again["phases"][-1]["orders"] == made["phases"][-1]["orders"]
+
+
+@pytest.mark.parametrize(
+    ("units", "orders", "shown"),
+    [
+        # The moving fleet could reach either coast: MILA keeps the support without it.
+        (["F GAS", "F MAO"], ["F GAS S F MAO - SPA/NC", "F MAO - SPA/NC"], "F GAS S F MAO - SPA"),
+        # One coast in reach, or an army's support: kept as given.
+        (["F AEG", "F BLA"], ["F AEG S F BLA - BUL/EC", "F BLA - BUL/EC"], None),
+        (["A POR", "F MAO"], ["A POR S F MAO - SPA/NC", "F MAO - SPA/NC"], None),
+    ],
+)
+def test_a_fleet_s_support_text_is_mila_s_under_mila_s_ruling(
+    units: list[str], orders: list[str], shown: str | None
+) -> None:
+    for ruling in (MILA, None):
+        game = drop.Game(ruling=ruling)
+        game.clear_units()
+        game.set_units("FRANCE", units)
+        game.set_orders("FRANCE", orders)
+        want = list(orders)
+        if ruling is MILA and shown is not None:
+            want[0] = shown  # diplo's rulings keep the coast: it decides the support there
+        assert game.get_orders("FRANCE") == want
+        game.process()
+        assert game.order_history["S1901M"]["FRANCE"] == want
+        saved = drop.to_saved_game_format(game)
+        assert saved["phases"][0]["orders"]["FRANCE"] == want
+        assert (
+            drop.to_saved_game_format(drop.from_saved_game_format(saved))["phases"][0]["orders"][
+                "FRANCE"
+            ]
+            == want
+        )

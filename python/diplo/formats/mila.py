@@ -453,11 +453,17 @@ def _draw_note(entry: Any) -> bool:
 
 def _drawn_at(phases: list[Any], index: int) -> bool:
     """Whether MILA drew the game on entering phase ``index`` (``Game.draw``: the phase kept
-    with no orders, then ``COMPLETED`` naming the drawing powers)."""
+    with no orders and no results, then ``COMPLETED`` naming the drawing powers; a phase played
+    has a result for each unit)."""
     if index + 1 >= len(phases) or not _draw_note(phases[index + 1]):
         return False
-    orders = phases[index].get("orders") or {}
-    return isinstance(orders, Mapping) and not any(orders.values())
+    return _unplayed(phases[index])
+
+
+def _unplayed(entry: Mapping[str, Any]) -> bool:
+    """Whether a phase entry has no orders and no results (MILA's entry of a drawn phase)."""
+    orders, results = entry.get("orders") or {}, entry.get("results") or {}
+    return isinstance(orders, Mapping) and not any(orders.values()) and not results
 
 
 def _resignations(phases: list[Any], game_map: Map) -> dict[int, list[str]]:
@@ -536,11 +542,7 @@ def _divergence(
     may be one diplo skips, and only its board is compared)."""
     name = following.get("name")
     nxt = outcome.next
-    drawn = (
-        name != COMPLETED
-        and _draw_note(ahead)
-        and not any((following.get("orders") or {}).values())
-    )
+    drawn = name != COMPLETED and _draw_note(ahead) and _unplayed(following)
     if name != COMPLETED and name != mila_phase_name(nxt.phase) and not drawn:
         return f"next phase {nxt.phase}, MILA {name}"
     if name == COMPLETED and outcome.winner is None:

@@ -4,7 +4,7 @@ phase's names (the base of :class:`diplo.compat.mila.Game`)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from ...engine import mila as engine
@@ -339,6 +339,23 @@ class GameBase:
 
     def _core_rules(self) -> Rules | None:
         return self._ruling
+
+    @property
+    def _two_coasts(self) -> Callable[[str, str], bool] | None:
+        """Under MILA's ruling (``support_coast="any"``: the coast a support names does not
+        decide it), whether a fleet at a location could reach either coast of a province, which
+        is when MILA keeps a fleet's support of its move without the coast
+        (:func:`~diplo.compat.mila.names.support_text`); ``None`` under diplo's rulings, where
+        order texts keep what decides them (DATC 6.B.9)."""
+        if self._ruling is None or self._ruling.support_coast != "any":
+            return None
+        game_map = self.map
+
+        def two_coasts(location: str, province: str) -> bool:
+            coasts = [c for c in game_map.find_coasts(province) if "/" in c]
+            return sum(1 for c in coasts if game_map.abuts("F", location, "-", c)) >= 2
+
+        return two_coasts
 
     # ------------------------------------------------------------------ phases
 

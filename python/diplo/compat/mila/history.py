@@ -13,7 +13,7 @@ from .._press import GamePhaseData, History, Message
 from .base import GameBase
 from .boards import python_lists
 from .copies import copy_tree
-from .names import DRAW_AFTER_YEARS, STATE_KEYS, index_of, mila_name, pairs, without_waives
+from .names import DRAW_AFTER_YEARS, STATE_KEYS, index_of, mila_name, pairs, shown_orders
 from .order import Lists, arrange, initial_lists, lists_of, next_lists
 from .records import Record
 from .summaries import SUMMARY_SYSTEM_PROMPT, summary_prompt
@@ -304,7 +304,8 @@ class Histories(GameBase):
     def order_history(self) -> History[str, dict[str, list[str]]]:
         """Phase name -> {power: orders kept} for every processed phase (waives not listed, as
         MILA; saved games keep them, so that a replay uses each build as this game did)."""
-        return History((r.name, without_waives(r.orders)) for r in self._records)
+        coasts = self._two_coasts
+        return History((r.name, shown_orders(r.orders, coasts)) for r in self._records)
 
     @property
     def result_history(self) -> History[str, dict[str, list[str]]]:
@@ -339,7 +340,7 @@ class Histories(GameBase):
         def fill() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
             return (
                 self._phase_state(record),
-                {p: list(o) for p, o in without_waives(record.orders).items()},
+                {p: list(o) for p, o in shown_orders(record.orders, self._two_coasts).items()},
                 {u: list(r) for u, r in self._results(record).items()},
             )
 

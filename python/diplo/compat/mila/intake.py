@@ -10,7 +10,7 @@ from ...engine.codes import WAIVE, encode_order, kind_of, location_of
 from ...model.map import MapError
 from ...model.orders import OrderParseError, format_order, parse_order
 from .base import GameBase
-from .names import SlotKind, pairs
+from .names import SlotKind, pairs, support_text
 from .turn import Turn
 
 __all__ = ["OrderIntake"]
@@ -252,11 +252,13 @@ class OrderIntake(GameBase):
         return {p: self._orders_of(p) for p in self._map.powers}
 
     def _orders_of(self, power: str) -> list[str]:
-        return [
+        texts = [
             t
             for t, c in pairs(self._orders.get(power, {}))
             if (c is None and not t.startswith("VOID ")) or (c is not None and kind_of(c) != WAIVE)
         ]
+        coasts = self._two_coasts
+        return texts if coasts is None else [support_text(t, coasts) for t in texts]
 
     def _orders_dict(self, power: str) -> dict[str, str]:
         given = self._orders.get(power, {})

@@ -4,7 +4,7 @@ share."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import IntEnum
 from typing import Any, Final
 
@@ -27,6 +27,8 @@ __all__ = [
     "pairs",
     "rule_name",
     "rule_names",
+    "shown_orders",
+    "support_text",
     "without_waives",
 ]
 
@@ -93,6 +95,42 @@ class SlotKind(IntEnum):
 def pairs(given: dict[int, tuple[Any, ...]]) -> list[tuple[str, int | None]]:
     """The (text, code) of a power's orders kept this phase (an entry may hold more after)."""
     return [(e[0], e[1]) for e in given.values()]
+
+
+def support_text(text: str, two_coasts: Callable[[str, str], bool]) -> str:
+    """``text`` as MILA keeps it: a fleet's support of a fleet's move to a coast that the moving
+    fleet could reach on either coast of the province (``two_coasts(location, province)``) loses
+    the coast (``F GAS S F MAO - SPA/NC`` is kept as ``F GAS S F MAO - SPA``; ``F GRE S F BLA -
+    BUL/EC``, with one coast in reach, and an army's support, keep it); any other text as it
+    is."""
+    words = text.split(" ")
+    if (
+        len(words) == 7
+        and words[0] == "F"
+        and words[2] == "S"
+        and words[3] == "F"
+        and words[5] == "-"
+        and "/" in words[6]
+    ):
+        province = words[6].split("/", 1)[0]
+        if two_coasts(words[4], province):
+            words[6] = province
+            return " ".join(words)
+    return text
+
+
+def shown_orders(
+    orders: dict[str, list[str]], two_coasts: Callable[[str, str], bool] | None
+) -> dict[str, list[str]]:
+    """The orders of a phase as MILA shows them (its order history, saves): no waive, and, when
+    ``two_coasts`` is given (MILA's ruling, ``support_coast="any"``, under which the text rules
+    the same either way), each support's text as MILA keeps it (:func:`support_text`); without
+    it (diplo's rulings, where the coast of a supported move decides the support, DATC 6.B.9)
+    the texts as given."""
+    shown = without_waives(orders)
+    if two_coasts is None or not any("/" in t for texts in shown.values() for t in texts):
+        return shown
+    return {p: [support_text(t, two_coasts) for t in texts] for p, texts in shown.items()}
 
 
 def without_waives(orders: dict[str, list[str]]) -> dict[str, list[str]]:

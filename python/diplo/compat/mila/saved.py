@@ -14,7 +14,7 @@ from ...model.rules import Rules, RulesError
 from .._press import Message
 from .copies import copy_tree
 from .game import Game
-from .names import without_waives
+from .names import shown_orders
 from .order import lists_of
 
 __all__ = [
@@ -150,7 +150,7 @@ def to_saved_game_format(
         if kept_entry is None:
             kept_entry = record.saved = {
                 "state": game._phase_state(record),
-                "orders": copy_tree(without_waives(record.orders)),
+                "orders": copy_tree(shown_orders(record.orders, game._two_coasts)),
                 "results": copy_tree(game._results(record)),
             }
         entry: dict[str, Any] = {"name": record.name}
