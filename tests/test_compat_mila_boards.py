@@ -202,3 +202,20 @@ def test_the_core_copies_trees_of_dicts_lists_and_scalars() -> None:
     assert engine.state_copy(deep) is None
     assert copy_tree(deep) == deep
     assert engine.state_copy(None) is None and copy_tree(None) is None
+
+
+def test_a_save_is_new_each_call_though_its_played_phases_are_made_once() -> None:
+    game = drop.Game()
+    rng = random.Random(3)
+    for _ in range(4):
+        _play_phase([game], rng)
+    first = drop.to_saved_game_format(game)
+    kept = copy.deepcopy(first)
+    entry = first["phases"][0]
+    entry["state"]["units"]["FRANCE"].append("A XXX")
+    entry["orders"]["FRANCE"].append("A PAR H")
+    entry["results"].clear()
+    again = drop.to_saved_game_format(game)
+    for made, want in zip(again["phases"][:-1], kept["phases"][:-1], strict=True):
+        assert made == want
+    assert again["phases"][0]["state"] is not first["phases"][0]["state"]
