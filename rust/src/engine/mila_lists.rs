@@ -197,20 +197,18 @@ impl MilaLists {
                             loc: arrived.loc,
                         })
                     };
+                    // Those that stayed, then those that moved (each in the list's order);
+                    // each province entered goes to the mover's influence in that order.
+                    let went_to: Vec<Option<Entry>> = standing.iter().map(|&e| moved(e)).collect();
                     let mut list: Vec<Entry> = standing
                         .iter()
-                        .copied()
-                        .filter(|&e| moved(e).is_none())
+                        .zip(&went_to)
+                        .filter(|(_, to)| to.is_none())
+                        .map(|(&e, _)| e)
                         .collect();
-                    for &e in &standing {
-                        if let Some(to) = moved(e) {
-                            list.push(to);
-                        }
-                    }
-                    for &e in &standing {
-                        if let Some(to) = moved(e) {
-                            enter(&mut influence, &mut holder, p, map.prov_of[to.loc as usize]);
-                        }
+                    for &to in went_to.iter().flatten() {
+                        list.push(to);
+                        enter(&mut influence, &mut holder, p, map.prov_of[to.loc as usize]);
                     }
                     units[p] = list;
                 }

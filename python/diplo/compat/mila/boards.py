@@ -16,7 +16,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from ...engine import mila as engine
-from .order import Lists
+from .order import Lists, neighbour_ranks
 from .turn import Tables
 from .zobrist import tables_for
 
@@ -32,12 +32,7 @@ def _ranks(mila_map: Any, locations: tuple[str, ...]) -> list[tuple[list[tuple[i
     out: list[tuple[list[tuple[int, int]], int]] = []
     neighbours = mila_map.loc_abut
     for site in locations:
-        near = neighbours.get(site) or neighbours.get(site.lower()) or ()
-        rank: dict[str, int] = {}
-        for i, place in enumerate(near):
-            upper = place.upper()
-            rank.setdefault(upper, i)
-            rank.setdefault(upper[:3], i)
+        rank = neighbour_ranks(site, neighbours)
         known = [(index[name], r) for name, r in rank.items() if name in index]
         out.append((known, len(rank)))
     return out

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["Lists", "arrange", "initial_lists", "lists_of", "next_lists"]
+__all__ = ["Lists", "arrange", "initial_lists", "lists_of", "neighbour_ranks", "next_lists"]
 
 
 class Lists:
@@ -129,15 +129,23 @@ def arrange(
     return out
 
 
-def _by_neighbours(
-    options: list[str], site: str, neighbours: Mapping[str, Sequence[str]]
-) -> list[str]:
+def neighbour_ranks(site: str, neighbours: Mapping[str, Sequence[str]]) -> dict[str, int]:
+    """Where each place stands among ``site``'s neighbours in MILA's ``loc_abut`` order (a
+    place and its province, upper case, at their first mention): the order MILA walks a
+    dislodged unit's retreat options in; a place not named goes after all, at ``len`` of it."""
     near = neighbours.get(site) or neighbours.get(site.lower()) or ()
     rank: dict[str, int] = {}
     for i, place in enumerate(near):
         upper = place.upper()
         rank.setdefault(upper, i)
         rank.setdefault(upper[:3], i)
+    return rank
+
+
+def _by_neighbours(
+    options: list[str], site: str, neighbours: Mapping[str, Sequence[str]]
+) -> list[str]:
+    rank = neighbour_ranks(site, neighbours)
     return sorted(options, key=lambda o: rank.get(o, len(rank)))
 
 
