@@ -284,45 +284,33 @@ def test_the_checker_reports_a_rust_circle_with_the_package(tmp_path: Path) -> N
     ]
 
 
-ALIASES = {
-    "diplo.adjudicate": ("diplo.model.results", "diplo.api.phase", "diplo.formats.contract"),
-    "diplo.cli": ("diplo.apps.cli",),
-    "diplo.conformance": ("diplo.apps.conformance",),
-    "diplo.fast": ("diplo.engine.codes",),
-    "diplo.game": ("diplo.api.game",),
-    "diplo.gamefile": ("diplo.formats.gamefile",),
-    "diplo.legal": ("diplo.api.legal",),
-    "diplo.map": ("diplo.model.map",),
-    "diplo.mila": ("diplo.formats.mila",),
-    "diplo.orders": ("diplo.model.orders",),
-    "diplo.player": ("diplo.api.player",),
-    "diplo.position": ("diplo.model.position",),
-    "diplo.rules": ("diplo.model.rules",),
-    "diplo.variants": ("diplo.model.variants",),
-}
+#: The first layout's module paths at the package's top: star-import copies that no release
+#: shipped, removed so that each module has one path (issue 45).
+FIRST_LAYOUT = (
+    "diplo.adjudicate",
+    "diplo.cli",
+    "diplo.conformance",
+    "diplo.fast",
+    "diplo.game",
+    "diplo.gamefile",
+    "diplo.legal",
+    "diplo.map",
+    "diplo.mila",
+    "diplo.orders",
+    "diplo.player",
+    "diplo.position",
+    "diplo.rules",
+    "diplo.variants",
+)
 
 
-@pytest.mark.parametrize("alias", sorted(ALIASES))
-def test_an_old_module_path_gives_the_new_homes_objects(alias: str) -> None:
-    old = importlib.import_module(alias)
-    names = 0
-    for home in ALIASES[alias]:
-        new = importlib.import_module(home)
-        public = getattr(new, "__all__", [n for n in vars(new) if not n.startswith("_")])
-        for name in public:
-            assert getattr(old, name) is getattr(new, name), f"{alias}.{name}"
-            names += 1
-    assert names > 0
+@pytest.mark.parametrize("old", FIRST_LAYOUT)
+def test_the_first_layouts_copies_are_gone(old: str) -> None:
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(old)
 
 
-def test_the_documented_old_paths_still_import() -> None:
-    from diplo.adjudicate import adjudicate_document, process_phase
-    from diplo.fast import FastGame, process_batch
-    from diplo.game import Game
-    from diplo.legal import legal_order_texts, legal_orders
-
-    assert process_phase is importlib.import_module("diplo").process_phase
-    assert Game is importlib.import_module("diplo").Game
-    assert FastGame is importlib.import_module("diplo").CodeGame
-    assert callable(adjudicate_document) and callable(process_batch)
-    assert callable(legal_order_texts) and callable(legal_orders)
+def test_the_package_top_holds_only_the_package() -> None:
+    top = Path(importlib.import_module("diplo").__file__ or "").parent
+    modules = sorted(p.stem for p in top.glob("*.py"))
+    assert modules == ["__init__", "__main__", "_version"], modules

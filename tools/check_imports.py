@@ -14,11 +14,11 @@ layers (``docs/design.md``, "Layers"), lowest first:
     api           diplo.api (the front door)
     formats       diplo.formats
     applications  diplo.apps, diplo.render, diplo.rollouts, diplo.env, diplo.compat
-    top           diplo itself, ``python -m diplo`` and the aliases of earlier releases
+    top           diplo itself and ``python -m diplo``
 
-A module may import its own layer and the layers below it, never one above; the aliases and the
-top are imported by nobody inside the package. A ``from PKG import NAME`` of a name that is no
-module (``from .. import __version__``) is an import of ``PKG`` itself.
+A module may import its own layer and the layers below it, never one above; the top is imported
+by nobody inside the package. A ``from PKG import NAME`` of a name that is no module
+(``from .. import __version__``) is an import of ``PKG`` itself.
 
 The other rules, each shown firing in ``tests/test_layers.py``:
 

@@ -6,11 +6,11 @@ factor of three between hours).
 
 Each TREE is a checkout with its core built into ``python/diplo/`` (``cargo build --release
 --features python`` and the ``.so`` copied there). In each, the same seeded random games are
-played on the code API (``diplo.fast.FastGame``, the name every release has) until ``--phases``
-movement phases were ruled, asking for the legal orders and then processing every phase; the
-table gives, per tree, the instructions inside the engine's ``process`` and ``legal_orders``
-entry points (inclusive), per movement phase, and their ratio to the first tree. Needs
-valgrind (Debian's package).
+played on the code API (``diplo.FastGame``, the name every tree has at the package's top) until
+``--phases`` movement phases were ruled, asking for the legal orders and then processing every
+phase; the table gives, per tree, the instructions inside the engine's ``process`` and
+``legal_orders`` entry points (inclusive), per movement phase, and their ratio to the first tree.
+Needs valgrind (Debian's package).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 
 GAMES = """
 import random, sys
-from diplo.fast import FastGame
+from diplo import FastGame
 rng = random.Random(7)
 phases, limit = 0, int(sys.argv[1])
 while phases < limit:

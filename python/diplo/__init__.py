@@ -21,8 +21,7 @@ The package is layered, each layer importing only the ones before it (``docs/des
 plain Python) and :mod:`diplo.engine` (the Rust engine) side by side, :mod:`diplo.api` (the one
 front door: ``process_phase``, ``Game``, legal orders), :mod:`diplo.formats` (the JSON contract,
 game files, MILA's saved games), and the applications (:mod:`diplo.apps`, :mod:`diplo.render`,
-:mod:`diplo.rollouts`, :mod:`diplo.env`, :mod:`diplo.compat`). The modules of earlier releases
-(``diplo.game``, ``diplo.fast``, ``diplo.legal``, ...) still import, as public aliases.
+:mod:`diplo.rollouts`, :mod:`diplo.env`, :mod:`diplo.compat`).
 """
 
 from __future__ import annotations

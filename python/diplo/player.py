@@ -1,9 +1,0 @@
-"""A public alias of the first layout: :mod:`diplo.player` is now :mod:`diplo.api.player`.
-
-Code written against the old path (the README documented it before the layers) runs unchanged;
-nothing inside the project imports it (`tools/check_imports.py`); new code imports the new home.
-"""
-
-from __future__ import annotations
-
-from .api.player import *  # noqa: F403
