@@ -1,9 +1,10 @@
 """Variants: the maps shipped with diplo, and a reader for the MILA engine's ``.map`` files.
 
-The shipped maps (:data:`diplo.model.map.SHIPPED_MAPS`) are data files in ``diplo/data``, checked on
-load like any map: ``standard``, ``pure``, ``fleet_rome``, ``france_austria``, ``germany_italy``
-and ``ancmed``. :func:`load_map` takes a shipped name, a diplo map file (``.json``) or a MILA map
-file (``.map``).
+The shipped maps (:data:`diplo.model.map.SHIPPED_MAPS`, the table in
+``docs/rules-and-variants.md``) are data files in ``diplo/data``, checked on load like any map:
+``standard``, five variants read from MILA's map files (``pure``, ``fleet_rome``,
+``france_austria``, ``germany_italy``, ``ancmed``) and godip's variants. :func:`load_map` takes a
+shipped name, a diplo map file (``.json``) or a MILA map file (``.map``).
 
 :func:`load_mila_map` reads the map format of the MILA engine (PyPI ``diplomacy``; the DPjudge
 format it inherits) into a checked :class:`~diplo.model.map.Map`. What it reads:
@@ -31,8 +32,9 @@ format it inherits) into a checked :class:`~diplo.model.map.Map`. What it reads:
   rulings count them as any power, as MILA does; ``diplo play`` leaves them unordered and
   pictures show them as neutral).
 
-Anything else (``DROP``, ``AMEND``, ``OWNS``, ``INHABITS``, ``HOME``, renamed powers, other
-``RULE`` names, one-way adjacencies, which diplo's undirected graph cannot hold) is refused with a
+An adjacency only one end lists is one-way, as MILA reads it (a unit may move from the end that
+lists it; diplo's ``army_one_way`` and ``fleet_one_way``). Anything else (``DROP``, ``AMEND``,
+``OWNS``, ``INHABITS``, ``HOME``, renamed powers, other ``RULE`` names) is refused with a
 :class:`~diplo.model.map.MapError` naming the file and line. Adjacencies are facts about the
 published variant; the reader only changes their notation.
 """
@@ -355,14 +357,6 @@ class _Reader:
                 # Fleet: from and to places a fleet can stand; lower case is armies only.
                 if entry[0].isupper() and fleet_stands(key) and fleet_stands(target):
                     fleet[(key, target)] = loc.where
-        for kind, edges in (("army", army), ("fleet", fleet)):
-            for (a, b), where in edges.items():
-                if (b, a) not in edges:
-                    raise MapError(
-                        f"{where}: {kind} adjacency {a}-{b} is one-way ({b} does not list {a} "
-                        "for that unit type); diplo's map is undirected"
-                    )
-
         names = self._names(provinces)
         for dummy, named in self.dummies.items():
             if dummy not in self.powers:
@@ -375,13 +369,18 @@ class _Reader:
                 raise MapError(f"{title}: supply centre {c} is not a province")
 
         def pairs(edges: dict[tuple[str, str], str]) -> list[list[str]]:
+            """The adjacencies both ends list, once each."""
             seen: set[frozenset[str]] = set()
             out: list[list[str]] = []
             for a, b in edges:
-                if frozenset((a, b)) not in seen:
+                if (b, a) in edges and frozenset((a, b)) not in seen:
                     seen.add(frozenset((a, b)))
                     out.append([a, b])
             return out
+
+        def one_way(edges: dict[tuple[str, str], str]) -> list[list[str]]:
+            """The adjacencies only their start lists (MILA reads ``abuts`` from the start)."""
+            return [[a, b] for a, b in edges if (b, a) not in edges]
 
         data: dict[str, Any] = {
             "name": title,
@@ -411,6 +410,9 @@ class _Reader:
             "army_edges": pairs(army),
             "fleet_edges": pairs(fleet),
         }
+        for key, edges in (("army_one_way", army), ("fleet_one_way", fleet)):
+            if one_way(edges):
+                data[key] = one_way(edges)
         if self.victory is not None:
             data["victory"] = self.victory
         if self.rules:
