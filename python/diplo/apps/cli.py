@@ -107,11 +107,6 @@ class _Formatter(argparse.HelpFormatter):
         )
 
 
-def _parser() -> argparse.ArgumentParser:
-    """The command line's parser (see :func:`_parsers`)."""
-    return _parsers()[0]
-
-
 @cache
 def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The command line's parser and each subcommand's, built once per process (about 2 ms with

@@ -14,8 +14,9 @@ the object world and the engine:
   notation (prose, full names, lower case, power prefixes) goes through
   :func:`~diplo.model.orders.parse_order`, with the same result. What cannot become a code at all
   (unparsable text, an order written for another power, a place the map does not have, an
-  untyped build that could be either) is ruled by :mod:`diplo.reference.validation` (it is illegal,
-  and illegal orders take no part);
+  untyped build that could be either) is ruled by the model's intake
+  (:func:`diplo.model.refusals.read_order`: it is illegal, with the intake's reason, and illegal
+  orders take no part);
 * positions in: the engine's state is kept on every position it made (and on a position the
   first time it is played), so a game never re-encodes its board;
 * results out: :class:`EnginePhaseOutcome` and :class:`EnginePosition` are built lazily from the
@@ -254,7 +255,7 @@ class Submission:
 
 def _learn(t: MapTables, power: str, text: str) -> int | None:
     """The code of an order text in another notation than the table's, or ``None`` when it
-    cannot be one (the reference rules on it)."""
+    cannot be one (the model's intake, :func:`~diplo.model.refusals.read_order`, rules on it)."""
     try:
         prefix, order = parse_power_order(text, t.map)
     except (OrderParseError, ValueError):
@@ -287,7 +288,7 @@ def _submission(t: MapTables, orders: Mapping[str, Sequence[str | Order]]) -> Su
     flat: list[tuple[str, int, str | Order]] = []
     objects: list[object] = []
     for power, given in orders.items():
-        # A power the map does not have orders nothing: the reference rules its orders.
+        # A power the map does not have orders nothing: the model's intake rules its orders.
         pi = t.power_index.get(power, -1)
         for item in given:
             flat.append((power, pi, item))
@@ -790,7 +791,7 @@ def engine_reasons(
 ) -> list[str | None]:
     """Per input order (in input order), the reason code the engine's validation gives it
     (``"ok"`` when legal), or ``None`` for an order that never reached the engine (text that
-    does not parse, an order written for another power, ...: the reference rules on those).
+    does not parse, an order written for another power, ...: the model's intake rules on those).
     For the cross-check of the engine's reasons against :mod:`diplo.reference.validation`."""
     t = tables(position.map)
     sub = _submission(t, orders)

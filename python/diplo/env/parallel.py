@@ -298,22 +298,6 @@ def _agent_of(exc: ValueError, powers: list[str]) -> str:
     return f"{powers[int(match.group(1))]}: " if match else ""
 
 
-def _choices(agent: str, action: Any, slots: int) -> list[int]:
-    """An agent's action as ``slots`` ints, or ``ValueError`` saying what it is instead."""
-    try:
-        choice = action.tolist() if isinstance(action, np.ndarray) else list(action)
-    except TypeError:
-        raise ValueError(
-            f"{agent}: an action is a sequence of {slots} ints, got {show(action)}"
-        ) from None
-    if len(choice) != slots:
-        raise ValueError(f"{agent}: an action has {slots} entries, got {len(choice)}")
-    for entry in choice:
-        if not isinstance(entry, int | np.integer) or isinstance(entry, bool | np.bool_):
-            raise ValueError(f"{agent}: an action's entries are ints, got {show(entry)}")
-    return [int(entry) for entry in choice]
-
-
 def parallel_env(**kwargs: Any) -> DiplomacyEnv:
     """PettingZoo's conventional constructor name: ``DiplomacyEnv(**kwargs)``."""
     return DiplomacyEnv(**kwargs)

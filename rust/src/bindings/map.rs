@@ -136,8 +136,8 @@ impl PyCodeMap {
     /// A phase's orders (`{power: [order, ...]}`, strings or order objects) as `(codes,
     /// powers)`, in the mapping's order: a string in the canonical short form is read by
     /// `engine::text::parse_canonical`, an object by its fields. `None` when some order needs the
-    /// general parser or the reference (another notation, an unknown power, an object that is
-    /// not an order).
+    /// general parser or the model's intake (another notation, an unknown power, an object that
+    /// is not an order).
     fn submit_orders<'py>(
         &self,
         py: Python<'py>,

@@ -1,9 +1,9 @@
 //! Units and movement orders as they cross into the core, and their encoded form.
 //!
-//! Python validates orders first (`diplo.reference.validation`): an illegal order arrives as `Hold`. What is
-//! checked here is only what would make the integer encoding meaningless (indices out of range,
-//! two units in one province, an order that cannot be given at all); such input is an error, never
-//! a silent guess.
+//! The engine's validation (`crate::engine::legality`) rules on orders first: an illegal order
+//! arrives as `Hold`. What is checked here is only what would make the integer encoding
+//! meaningless (indices out of range, two units in one province, an order that cannot be given at
+//! all); such input is an error, never a silent guess.
 //!
 //! [`Board`] is the encoded position the resolver works on: flat per-unit arrays and per-province
 //! tables, plus intrusive linked lists (movers into a province, matching supports of a unit,

@@ -314,11 +314,6 @@ impl<M: Mask> Legal<M> {
         }
     }
 
-    /// Forgets the state described (after an interrupted call).
-    pub fn invalidate(&mut self) {
-        self.stamp = 0;
-    }
-
     fn prepare_movement(&mut self, map: &GameMap<M>, st: &State<M>) {
         let p = map.provinces;
         let t = &mut self.tables;
