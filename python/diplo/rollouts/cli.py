@@ -165,5 +165,5 @@ def run(args: argparse.Namespace) -> int:
     if report.dataset is not None:
         print(f"dataset: {report.dataset}")
     if report.parquet is None:
-        print('(no Parquet: pip install "diplo[rollouts]" for pyarrow)', file=sys.stderr)
+        print('(no Parquet: pip install ".[rollouts]" for pyarrow)', file=sys.stderr)
     return 0
