@@ -18,7 +18,7 @@ import pytest
 
 import diplo
 from diplo.apps.common import COMMAND_LINE_FIXES, for_command_line
-from diplo.formats.gamefile import save
+from diplo.formats.gamefile import load, save
 from diplo.model.map import MapError, map_named, shipped_map
 from diplo.model.position import Position
 from diplo.model.variants import load_map
@@ -202,7 +202,7 @@ def test_play_saves_its_file_when_standard_output_closes_early(tmp_path: Path) -
     assert first.startswith(b"Spring 1901")
     assert status == 0, error
     assert "Traceback" not in error
-    game = diplo.formats.gamefile.load(target)  # the whole game, verified phase by phase
+    game = load(target)  # the whole game, verified phase by phase
     assert game.is_over and len(game.history) >= 10
 
 
