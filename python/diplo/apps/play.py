@@ -23,7 +23,13 @@ from ..model.position import Position
 from ..model.results import PhaseOutcome
 from ..model.rules import Rules, RulesError
 from ..model.wording import phase_words, power_name, year_words
-from .common import add_variant_arguments, add_year_arguments, max_year_of, variant_arguments
+from .common import (
+    add_variant_arguments,
+    add_year_arguments,
+    for_command_line,
+    max_year_of,
+    variant_arguments,
+)
 
 
 def register(sub: Any) -> None:
@@ -78,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         backend = None if args.backend is None else check_backend(args.backend)
     except ValueError as exc:
-        print(f"diplo: {exc}", file=sys.stderr)
+        print(f"diplo: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     # Everything that can be refused is refused before the game is played.
     try:
@@ -94,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         if args.save:
             _check_writable(args.save)
     except (ValueError, MapError, RulesError) as exc:
-        print(f"diplo: {exc}", file=sys.stderr)
+        print(f"diplo: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     verbose = bool(getattr(args, "verbose", False))
     out = None if args.quiet else _Output(sys.stdout)
