@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("pettingzoo", reason='diplo.env needs pip install "diplo[env]"')
+pytest.importorskip("pettingzoo", reason='diplo.env needs pip install ".[env]"')
 
 from diplo.engine.codes import CodeGame
 from diplo.env import DiplomacyEnv

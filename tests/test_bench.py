@@ -152,7 +152,7 @@ def test_mila_alone_is_refused_when_it_is_not_installed(
     assert out == ""  # no empty tables
     assert err == (
         "diplo: --engines: mila cannot run here: the MILA engine is not installed "
-        "(pip install 'diplo[compare]')\n"
+        "(pip install '.[compare]')\n"
     )
     # Beside an engine that runs, MILA is left out with a note and the rest is timed.
     engines = ["--engines", "diplo-python", "mila"]

@@ -13,7 +13,7 @@ import pytest
 from diplo.api.backends import rust_available
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the workload needs the Rust core")
-np = pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env]"')
+np = pytest.importorskip("numpy", reason='diplo.env needs pip install ".[env]"')
 
 from diplo.apps import bench  # noqa: E402
 from diplo.apps.bench.deepmind import deepmind_engines, pick, snapshot_path  # noqa: E402
@@ -22,7 +22,9 @@ TINY = ["--workloads", "deepmind", "--rounds", "1", "--max-year", "1902", "--dee
 ENGINES = {"diplo-single", "diplo-single-python", "diplo-batched-1thread", "diplo-batched-2threads"}
 BASELINE = bench.mila_module() is not None and (snapshot_path() / "environment").is_dir()
 needs_baseline = pytest.mark.skipif(
-    not BASELINE, reason="needs the MILA engine and DeepMind's code (DIPLO_DEEPMIND)"
+    not BASELINE,
+    reason=f"needs the MILA engine and DeepMind's code at {snapshot_path()} "
+    "(DIPLO_DEEPMIND=PATH reads it elsewhere)",
 )
 
 

@@ -133,4 +133,4 @@ def test_an_unknown_map_without_mila_says_what_works() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "pass others in 'maps'" not in out.stdout
-    assert "pip install 'diplo[compare]') or from the path of a .map file" in out.stdout
+    assert "pip install '.[compare]') or from the path of a .map file" in out.stdout

@@ -63,7 +63,7 @@ def test_fixture_is_complete() -> None:
 def test_fixture_is_up_to_date() -> None:
     html = ROOT.parent / "shared" / "datc" / "DATC_v3_0.html"
     if not html.exists():
-        pytest.skip("the DATC text is not beside the checkout")
+        pytest.skip(f"no DATC text at {html} (the file is beside the checkout, not in it)")
     proc = subprocess.run(
         [
             sys.executable,

@@ -18,8 +18,8 @@ import pytest
 from diplo.api.backends import rust_available
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
-np = pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env]"')
-pytest.importorskip("pettingzoo", reason='diplo.env needs pip install "diplo[env]"')
+np = pytest.importorskip("numpy", reason='diplo.env needs pip install ".[env]"')
+pytest.importorskip("pettingzoo", reason='diplo.env needs pip install ".[env]"')
 
 from diplo.api.game import GameOverError  # noqa: E402
 from diplo.engine.codes import CodeGame, decode_order, encode_order  # noqa: E402

@@ -11,8 +11,8 @@ import pytest
 from diplo.api.backends import rust_available
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
-pytest.importorskip("pettingzoo", reason='diplo.env needs pip install "diplo[env]"')
-np = pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env]"')
+pytest.importorskip("pettingzoo", reason='diplo.env needs pip install ".[env]"')
+np = pytest.importorskip("numpy", reason='diplo.env needs pip install ".[env]"')
 
 from pettingzoo.test import parallel_api_test  # noqa: E402
 from pettingzoo.test.seed_test import parallel_seed_test  # noqa: E402

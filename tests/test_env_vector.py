@@ -14,8 +14,8 @@ from diplo import _core
 from diplo.api.backends import rust_available
 
 pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
-pytest.importorskip("pettingzoo", reason='diplo.env needs pip install "diplo[env]"')
-np = pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env]"')
+pytest.importorskip("pettingzoo", reason='diplo.env needs pip install ".[env]"')
+np = pytest.importorskip("numpy", reason='diplo.env needs pip install ".[env]"')
 
 from diplo.engine.codes import CodeGame, kind_of, location_of  # noqa: E402
 from diplo.env import (  # noqa: E402

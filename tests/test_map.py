@@ -479,7 +479,7 @@ def _datc_order_names(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.skipif(not DATC_HTML.exists(), reason="../shared/datc not present")
+@pytest.mark.skipif(not DATC_HTML.exists(), reason=f"no DATC text at {DATC_HTML}")
 def test_every_place_in_datc_chapter_6_resolves(m: Map) -> None:
     names = _datc_order_names(DATC_HTML)
     assert len(names) > 70  # the scan found the orders

@@ -56,6 +56,7 @@ CORPUS = Path(
     os.environ.get("DIPLO_MILA_CORPUS")
     or Path(__file__).resolve().parents[2] / "shared" / "corpus" / "mila-random-s0-199.jsonl.gz"
 )
+NO_CORPUS = f"no MILA corpus at {CORPUS} (DIPLO_MILA_CORPUS=PATH reads it elsewhere)"
 GAMES = int(os.environ.get("DIPLO_MILA_GAMES", "20"))
 
 Orders = dict[str, list[str]]
@@ -762,7 +763,7 @@ def corpus_records(games: int) -> Iterator[dict[str, Any]]:
                 yield record
 
 
-@pytest.mark.skipif(not CORPUS.exists(), reason="the MILA corpus is not beside the project")
+@pytest.mark.skipif(not CORPUS.exists(), reason=NO_CORPUS)
 def test_differential_against_mila(backend: str) -> None:
     game_map = standard_map()
     phases = exact = 0
@@ -800,7 +801,7 @@ RULING_DEPARTURES = frozenset(
 )
 
 
-@pytest.mark.skipif(not CORPUS.exists(), reason="the MILA corpus is not beside the project")
+@pytest.mark.skipif(not CORPUS.exists(), reason=NO_CORPUS)
 def test_mila_edition_rules_as_mila_did(backend: str) -> None:
     """Under ``edition=mila`` every corpus phase is ruled as MILA ruled it: no phase needs a
     ruling departure, and the differences left are labels and bookkeeping only (explained by

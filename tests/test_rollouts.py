@@ -95,7 +95,7 @@ def test_summary_tables_describe_the_files(local_run: Path) -> None:
         assert row["draw"] == "True" and row["winner"] == "" and row["end"] == "max_year"
         centers = {k[len("centers_") :]: int(v) for k, v in row.items() if k.startswith("centers_")}
         assert centers == doc["status"]["centers"]
-    pq = pytest.importorskip("pyarrow.parquet", reason="Parquet needs pip install diplo[rollouts]")
+    pq = pytest.importorskip("pyarrow.parquet", reason='Parquet needs pip install ".[rollouts]"')
     table = pq.read_table(local_run / "summary.parquet").to_pylist()
     assert [r["game_id"] for r in table] == [r["game_id"] for r in rows]
     assert [r["centers_FRANCE"] for r in table] == [int(r["centers_FRANCE"]) for r in rows]
@@ -251,7 +251,7 @@ def test_ctrl_c_keeps_finished_games_and_the_run_resumes(tmp_path: Path) -> None
 
 
 def test_ray_backend_gives_the_local_games(local_run: Path, tmp_path: Path) -> None:
-    pytest.importorskip("ray", reason='the ray backend needs pip install "diplo[ray]"')
+    pytest.importorskip("ray", reason='the ray backend needs pip install ".[ray]"')
     out = tmp_path / "ray"
     code = main(["rollouts", "--games", "50", "--workers", "2", "--backend", "ray",
                  "--max-year", str(MAX_YEAR), "--out", str(out), "--no-progress"])  # fmt: skip

@@ -51,7 +51,7 @@ from typing import Any
 from ..engine.codes import GameOverError  # the core's (which raises it too), re-exported
 from ..model.backend import Backend
 from ..model.limits import check_max_year
-from ..model.map import Map, power_named, standard_map
+from ..model.map import Map, map_named, power_named, standard_map
 from ..model.orders import (
     Build,
     Convoy,
@@ -194,7 +194,8 @@ _GAME_STATE = frozenset(
 class Game:
     """A game of Diplomacy, phase after phase (see the module documentation for the rules).
 
-    ``map`` is a :class:`~diplo.model.map.Map` (default: the standard map), ``backend`` the movement
+    ``map`` is a :class:`~diplo.model.map.Map` or a shipped map's name (``"hundred"``, in any
+    case; default: the standard map), ``backend`` the movement
     resolver (``"rust"``, ``"python"`` or ``None`` for the fastest built), ``max_year`` the last
     year to play (``None``: play until a solo victory or an agreed draw).
 
@@ -203,12 +204,21 @@ class Game:
 
     def __init__(
         self,
-        map: Map | None = None,
+        map: Map | str | None = None,
         backend: Backend | str | None = None,
         max_year: int | None = None,
         rules: Rules | None = None,
     ) -> None:
-        game_map = standard_map() if map is None else map
+        if map is None:
+            game_map = standard_map()
+        elif isinstance(map, Map):
+            game_map = map
+        elif isinstance(map, str):
+            game_map = map_named(map)  # a MapError naming the shipped maps for any other name
+        else:
+            raise TypeError(
+                f"map must be a diplo Map or a shipped map's name, got {type(map).__name__}"
+            )
         if rules is not None and not isinstance(rules, Rules):
             raise TypeError(f"rules must be a diplo.model.rules.Rules, got {type(rules).__name__}")
         self._init(Position.initial(game_map, rules=rules), backend, max_year)

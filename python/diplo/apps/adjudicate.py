@@ -13,14 +13,15 @@ from typing import Any, BinaryIO
 
 from ..api.backends import BackendError, check_backend
 from ..formats.contract import DocumentError, adjudicate_document, adjudicate_document_text
-from ..model.limits import DOCUMENT_LIMIT
-from ..model.map import Map, MapError
+from ..model.limits import DOCUMENT_LIMIT, show
+from ..model.map import Map, MapError, shipped_name
 from ..model.rules import Rules, RulesError
 from .common import (
     BAD_INPUT,
     INTERNAL_ERROR,
     add_variant_arguments,
     contract_path,
+    for_command_line,
     variant_arguments,
 )
 from .common import describe as _describe
@@ -99,29 +100,44 @@ def run_jsonl(source: BinaryIO, backend: str | None = None) -> int:
 
 class _Variant:
     """``--map`` and ``--rules`` of ``diplo adjudicate``: the map and rules of documents that
-    name none (a document's own ``"map"`` and ``"rules"`` win)."""
+    name none. A document's own ``"rules"`` win; a document's own ``"map"`` must be the map
+    ``--map`` gives (any other is refused, exit 2, or an error line with ``--jsonl``)."""
 
     def __init__(self, game_map: Map | None, rules: Rules | None) -> None:
         self.maps = None if game_map is None else {game_map.name: game_map}
         self.map_name = None if game_map is None else game_map.name
         self.rules = None if rules is None else rules.to_json()
 
-    def adjudicate(self, doc: Any, backend: str | None) -> dict[str, Any]:
-        if isinstance(doc, dict):
-            if self.map_name is not None and "map" not in doc:
+    def _complete(self, doc: Any) -> Any:
+        """``doc`` with ``--map`` and ``--rules`` filled in where it names none; a document
+        that names another map than ``--map`` is refused (:class:`_InputError`): which of the
+        two was meant cannot be told, and ruling on either would silently drop the other."""
+        if not isinstance(doc, dict):
+            return doc
+        if self.map_name is not None:
+            if "map" not in doc:
                 doc = {**doc, "map": self.map_name}
-            if self.rules is not None and "rules" not in doc:
-                doc = {**doc, "rules": self.rules}
-        return adjudicate_document(doc, backend, self.maps)
+            elif not self._same_map(doc["map"]):
+                raise _InputError(
+                    f"the document names the map {show(doc['map'])} but --map gives "
+                    f'{self.map_name!r}: drop --map, or the document\'s "map", or make them agree'
+                )
+        if self.rules is not None and "rules" not in doc:
+            doc = {**doc, "rules": self.rules}
+        return doc
+
+    def _same_map(self, named: Any) -> bool:
+        if named == self.map_name:
+            return True
+        shipped = shipped_name(named)
+        return shipped is not None and shipped == shipped_name(self.map_name)
+
+    def adjudicate(self, doc: Any, backend: str | None) -> dict[str, Any]:
+        return adjudicate_document(self._complete(doc), backend, self.maps)
 
     def adjudicate_text(self, doc: Any, backend: str | None) -> str:
         """:meth:`adjudicate` as one JSON line (``json.dumps`` of it, byte for byte)."""
-        if isinstance(doc, dict):
-            if self.map_name is not None and "map" not in doc:
-                doc = {**doc, "map": self.map_name}
-            if self.rules is not None and "rules" not in doc:
-                doc = {**doc, "rules": self.rules}
-        return adjudicate_document_text(doc, backend, self.maps)
+        return adjudicate_document_text(self._complete(doc), backend, self.maps)
 
 
 class _InputError(ValueError):
@@ -182,7 +198,7 @@ def _adjudicate_lines(source: BinaryIO, backend: str | None, rule: _Variant) -> 
             text = json.dumps({"error": f"line {number}: {exc}"})
             status = max(status, 1)
         except DocumentError as exc:
-            text = json.dumps({"error": f"line {number}: bad document: {exc}"})
+            text = json.dumps({"error": for_command_line(f"line {number}: bad document: {exc}")})
             status = max(status, 1)
         except Exception as exc:  # a bug: reported on its line, the stream goes on
             text = json.dumps({"error": f"line {number}: internal error: {_describe(exc)}"})

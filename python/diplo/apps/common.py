@@ -20,9 +20,33 @@ BAD_INPUT = 2
 INTERNAL_ERROR = 3
 
 
+#: The fixes the library's errors suggest to Python callers, and the same fix on the command
+#: line: a command's error never sends its user to a keyword argument.
+COMMAND_LINE_FIXES: tuple[tuple[str, str], ...] = (
+    (
+        "(load with verify=False to take the file as it is)",
+        "(diplo render --no-verify and diplo view --no-verify take the file as it is)",
+    ),
+    ("; pass others in 'maps')", "; give another map's file with --map FILE)"),
+    (
+        "(game_from_mila(..., strict=False) keeps diplo's rulings)",
+        "(diplo render and diplo view draw a MILA save under MILA's ruling when it needs that)",
+    ),
+)
+
+
+def for_command_line(message: str) -> str:
+    """``message`` with each fix meant for Python callers (:data:`COMMAND_LINE_FIXES`) put as
+    the command line's."""
+    for python_fix, command_fix in COMMAND_LINE_FIXES:
+        message = message.replace(python_fix, command_fix)
+    return message
+
+
 def fail(message: str) -> int:
-    """Say what was wrong in one line on stderr; the exit status of bad input."""
-    print(f"diplo: {message}", file=sys.stderr)
+    """Say what was wrong in one line on stderr, in the command line's words
+    (:func:`for_command_line`); the exit status of bad input."""
+    print(f"diplo: {for_command_line(message)}", file=sys.stderr)
     return BAD_INPUT
 
 

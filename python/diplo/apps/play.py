@@ -23,7 +23,13 @@ from ..model.position import Position
 from ..model.results import PhaseOutcome
 from ..model.rules import Rules, RulesError
 from ..model.wording import phase_words, power_name, year_words
-from .common import add_variant_arguments, add_year_arguments, max_year_of, variant_arguments
+from .common import (
+    add_variant_arguments,
+    add_year_arguments,
+    for_command_line,
+    max_year_of,
+    variant_arguments,
+)
 
 
 def register(sub: Any) -> None:
@@ -78,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         backend = None if args.backend is None else check_backend(args.backend)
     except ValueError as exc:
-        print(f"diplo: {exc}", file=sys.stderr)
+        print(f"diplo: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     # Everything that can be refused is refused before the game is played.
     try:
@@ -94,14 +100,18 @@ def run(args: argparse.Namespace) -> int:
         if args.save:
             _check_writable(args.save)
     except (ValueError, MapError, RulesError) as exc:
-        print(f"diplo: {exc}", file=sys.stderr)
+        print(f"diplo: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     verbose = bool(getattr(args, "verbose", False))
-    out = None if args.quiet else sys.stdout
+    out = None if args.quiet else _Output(sys.stdout)
     game = play_game(
         args.seed, args.max_year, backend, out, verbose=verbose, game_map=game_map, rules=rules
     )
-    _print_final(game)
+    try:
+        _print_final(game)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_output(sys.stdout)
     if args.save:
         try:
             save(game, args.save)
@@ -109,6 +119,36 @@ def run(args: argparse.Namespace) -> int:
             print(f"diplo: cannot write {args.save}: {exc.strerror}", file=sys.stderr)
             return 2
     return 0
+
+
+class _Output:
+    """Standard output for the phases of a game: when the reader goes away (``diplo play |
+    head``), the rest of the printing is dropped, but the game is still played to its end and
+    its ``--save`` file written (a closed pipe is no reason to lose the file)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.closed = False
+
+    def write(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.stream.write(text)
+        except BrokenPipeError:
+            self.closed = True
+            _drop_output(self.stream)
+
+
+def _drop_output(stream: Any) -> None:
+    """Send whatever ``stream`` (standard output, closed by its reader) still holds, and all
+    later writes, to the null device: nothing more reaches the closed pipe (Python would flush
+    to it again on exit, and fail)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, stream.fileno())
+    finally:
+        os.close(devnull)
 
 
 def _say_the_backend(backend: str | None, game_map: Map) -> None:

@@ -61,7 +61,7 @@ def mila_map_for(name: str) -> _DiploMap:
             raise MapError(
                 f"unknown map {name!r}: not a map diplo ships ({', '.join(SHIPPED_MAPS)}); "
                 "MILA's own maps (modern, world, ...) are read from MILA's package (pip install "
-                "'diplo[compare]') or from the path of a .map file"
+                "'.[compare]') or from the path of a .map file"
             ) from None
         return load_mila_map(path)
 

@@ -2,7 +2,7 @@
 Gymnasium vector environment (N games stepped together in the Rust core), with the same
 observations and the same games for the same actions.
 
-Needs the ``env`` extra (``pip install "diplo[env]"``: PettingZoo, Gymnasium, NumPy). See
+Needs the ``env`` extra (``pip install ".[env]"``: PettingZoo, Gymnasium, NumPy). See
 :mod:`diplo.env.parallel`, :mod:`diplo.env.vector` and ``docs/env.md``.
 """
 
@@ -14,7 +14,7 @@ try:
     from .vector import DiplomacyVectorEnv
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError(
-        f'diplo.env needs PettingZoo, Gymnasium and NumPy: pip install "diplo[env]" ({exc})'
+        f'diplo.env needs PettingZoo, Gymnasium and NumPy: pip install ".[env]" ({exc})'
     ) from exc
 from .encoding import BoardEncoder
 from .reward import CentreReward, RewardFn

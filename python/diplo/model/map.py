@@ -56,6 +56,7 @@ __all__ = [
     "UnitType",
     "map_named",
     "power_named",
+    "shipped_name",
     "standard_map",
 ]
 
@@ -884,14 +885,26 @@ def power_named(name: object, game_map: Map) -> str | None:
     return upper if upper in game_map.powers else None
 
 
+def shipped_name(name: object) -> str | None:
+    """The shipped map (one of :data:`SHIPPED_MAPS`) that ``name`` names, in any case and by
+    any of its other names (:data:`MAP_ALIASES`: ``"Standard"``, ``"classical"``); ``None`` for
+    anything else."""
+    if not isinstance(name, str):
+        return None
+    lower = name.lower()
+    lower = MAP_ALIASES.get(lower, lower)
+    return lower if lower in SHIPPED_MAPS else None
+
+
 def map_named(name: object, maps: Mapping[str, Map] | None = None) -> Map:
     """The map a document names: one of ``maps`` (variants the caller loaded), or one of the
     maps shipped with the package (:data:`SHIPPED_MAPS`). Raises :class:`MapError` for any
     other name."""
     if maps is not None and isinstance(name, str) and name in maps:
         return maps[name]
-    if isinstance(name, str) and MAP_ALIASES.get(name, name) in SHIPPED_MAPS:
-        return shipped_map(MAP_ALIASES.get(name, name))
+    shipped = shipped_name(name)
+    if shipped is not None:
+        return shipped_map(shipped)
     raise MapError(
         f"unknown map {show(name)} (shipped maps: {', '.join(SHIPPED_MAPS)}; pass others in 'maps')"
     )

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from .limits import show
-from .map import MAP_ALIASES, MAX_MAP_BYTES, SHIPPED_MAPS, Map, MapError, map_named
+from .map import MAP_ALIASES, MAX_MAP_BYTES, SHIPPED_MAPS, Map, MapError, map_named, shipped_name
 from .vocabulary import KEYWORDS
 
 __all__ = [
@@ -78,7 +78,7 @@ def load_map(name_or_path: str | Path) -> Map:
     if not isinstance(name_or_path, str | Path):
         raise MapError(f"a map is a shipped map's name or a file path, not {show(name_or_path)}")
     text = str(name_or_path)
-    if isinstance(name_or_path, str) and MAP_ALIASES.get(text, text) in SHIPPED_MAPS:
+    if isinstance(name_or_path, str) and shipped_name(text) is not None:
         return map_named(name_or_path)
     if "\x00" in text:
         raise MapError(f"unknown map {show(text)}: a file path holds no NUL character")

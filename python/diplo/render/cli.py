@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..apps.common import add_map_argument, map_argument
+from ..apps.common import add_map_argument, fail, map_argument
 from ..model.map import Map, MapError
 from ..model.position import Phase, PositionError
 from ..model.wording import count
@@ -41,6 +41,7 @@ def register(sub: Any) -> None:
         help="draw only this phase of a game file (e.g. F1903M, or 'last' for the final board)",
     )
     add_map_argument(render, "the map the document names")
+    _add_no_verify(render)
     render.set_defaults(handler=_render)
 
     view = sub.add_parser(
@@ -57,15 +58,23 @@ def register(sub: Any) -> None:
     )
     view.add_argument("--title", default=None, help="page title (default: the file name)")
     add_map_argument(view, "the map the game file names")
+    _add_no_verify(view)
     view.set_defaults(handler=_view)
 
 
 def _fail(message: str) -> int:
-    print(f"diplo: {message}", file=sys.stderr)
-    return 2
+    return fail(message)
 
 
-def _frames(path: str, map_arg: str | None) -> list[Frame]:
+def _add_no_verify(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-verify",
+        action="store_true",
+        help="draw a game file's rulings as it records them, without replaying them",
+    )
+
+
+def _frames(path: str, map_arg: str | None, verify: bool = True) -> list[Frame]:
     """The pictures of the document at ``path``; ``--map`` supplies a map the document names
     that is not shipped (a game file carries its own such map)."""
     maps: dict[str, Map] | None = None
@@ -82,7 +91,7 @@ def _frames(path: str, map_arg: str | None) -> list[Frame]:
     doc = read_json(raw, path)
     if extra is not None and isinstance(doc, dict) and "map" not in doc:
         doc = {**doc, "map": extra.name}  # --map: the map of a document that names none
-    return frames_from_document(doc, maps)
+    return frames_from_document(doc, maps, verify=verify)
 
 
 def read_json(raw: bytes, path: str) -> Any:
@@ -121,7 +130,7 @@ def _select(frames: list[Frame], phase: str) -> Frame:
 
 def _render(args: argparse.Namespace) -> int:
     try:
-        frames = _frames(args.file, args.map)
+        frames = _frames(args.file, args.map, not args.no_verify)
         if args.phase is not None:
             frames = [_select(frames, args.phase)]
         if len(frames) == 1:
@@ -156,7 +165,7 @@ def _render(args: argparse.Namespace) -> int:
 
 def _view(args: argparse.Namespace) -> int:
     try:
-        frames = _frames(args.file, args.map)
+        frames = _frames(args.file, args.map, not args.no_verify)
         title = args.title or ("diplo game" if args.file == "-" else Path(args.file).name)
         page = game_page(frames, title)
         if args.output is not None:

@@ -100,10 +100,17 @@ def frame_of_outcome(outcome: PhaseOutcome) -> Frame:
 # --------------------------------------------------------------------------- from documents
 
 
-def frames_from_document(doc: Any, maps: Mapping[str, Map] | None = None) -> list[Frame]:
+def frames_from_document(
+    doc: Any, maps: Mapping[str, Map] | None = None, *, verify: bool = True
+) -> list[Frame]:
     """Frames for a JSON document of any kind diplo reads.
 
-    - a game file (``"format": "diplo-game"``): one frame per phase and the final board;
+    - a game file (``"format": "diplo-game"``): one frame per phase and the final board (with
+      ``verify=False`` its rulings are taken as the file has them, not replayed);
+    - a MILA saved game (``{"id", "map", "phases": [...]}``): the same, replayed by
+      :func:`diplo.formats.mila.game_from_mila` so that every phase is the board the save
+      records (under the map's rules, or under MILA's ruling where only that reproduces the
+      save; a save that neither reproduces is refused, naming the phase);
     - a contract output (has ``results``): the phase it ruled on, its board rebuilt from the
       results and the next position;
     - a position or input document: the position; with ``orders`` the phase is adjudicated and
@@ -116,10 +123,12 @@ def frames_from_document(doc: Any, maps: Mapping[str, Map] | None = None) -> lis
         from ..formats.gamefile import GameFileError, from_json
 
         try:
-            game = from_json(doc, maps=maps)
+            game = from_json(doc, maps=maps, verify=verify)
         except GameFileError as exc:
             raise RenderError(f"bad game file: {exc}") from exc
         return frames_of_game(game)
+    if "format" not in doc and isinstance(doc.get("phases"), list):
+        return frames_of_game(_mila_game(doc, maps))
     game_map = _map(doc, maps)
     if "results" in doc:
         return [_frame_of_output(doc, game_map)]
@@ -145,6 +154,34 @@ def frames_from_document(doc: Any, maps: Mapping[str, Map] | None = None) -> lis
             centers_after=after,
         )
     ]
+
+
+def _mila_game(doc: Mapping[str, Any], maps: Mapping[str, Map] | None) -> Game:
+    """The game a MILA saved game records, replayed and checked phase by phase: under the map's
+    rules first, then under MILA's own ruling (``Rules(edition="mila")``), which a save MILA
+    ruled may need. Either way every phase drawn is the one the save holds."""
+    from ..formats.mila import MilaError, game_from_mila
+    from ..model.rules import Rules
+
+    try:
+        return game_from_mila(doc, maps=maps)
+    except MilaError as first:
+        try:
+            game_map = map_named(doc.get("map", "standard"), maps)
+            mila = Rules.parse("edition=mila", game_map.rules)
+            return game_from_mila(doc, maps=maps, rules=mila)
+        except (MilaError, MapError, ValueError):
+            raise RenderError(
+                f"a MILA saved game that diplo does not replay as recorded, under the map's "
+                f"rules nor under MILA's: {_mila_reason(first)}"
+            ) from first
+
+
+def _mila_reason(exc: Exception) -> str:
+    """The problem a :class:`MilaError` names, without its advice to Python callers."""
+    text = str(exc)
+    cut = text.find(" (game_from_mila(")
+    return text[:cut] if cut >= 0 else text
 
 
 def _check_text(doc: Any) -> None:

@@ -21,13 +21,19 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..model.map import Map
+from ..model.map import SHIPPED_MAPS, Map, shipped_map
 from .voronoi import FRAME, Point, area, cells
 
 __all__ = ["Border", "Geometry", "GeometryError", "geometry_for", "graph_layout", "load_geometry"]
 
 WIDTH = 1150.0
 FORMAT = "diplo-geometry"
+#: The largest page, either way: a frame that would draw taller (or wider) is refused, so that no
+#: picture and no Voronoi grid grows without bound (the shipped pages are at most 4054 wide).
+MAX_PAGE = 10000.0
+#: The most sites a geometry may give, all provinces and impassable places together (the
+#: shipped ones give at most about 24,000).
+MAX_SITES = 100_000
 
 
 class GeometryError(ValueError):
@@ -97,17 +103,32 @@ _DATA_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 def geometry_for(game_map: Map) -> Geometry:
-    """The geometry of ``game_map``: its data file when one ships, else the graph layout."""
+    """The geometry of ``game_map``: its data file when one ships, else the graph layout.
+
+    A shipped geometry is read for the shipped map of that name, and for a map of one's own
+    (a map file) of the same name only when it has exactly the shipped map's places: any other
+    map named like a shipped one (a ``canton`` of one's own) is drawn as a schematic."""
     cached = _CACHE.get(game_map)
     if cached is not None:
         return cached
     data = _shipped(game_map.name)
-    if data is not None:
+    geometry: Geometry | None = None
+    if data is not None and _is_shipped(game_map):
         geometry = load_geometry(data, game_map)
-    else:
+    elif data is not None and set(data["provinces"]) == set(game_map.locations):
+        try:
+            geometry = load_geometry(data, game_map)
+        except GeometryError:
+            geometry = None
+    if geometry is None:
         geometry = _standard_board(game_map) or schematic(game_map)
     _CACHE[game_map] = geometry
     return geometry
+
+
+def _is_shipped(game_map: Map) -> bool:
+    """Whether ``game_map`` is the map shipped under its name (not a file of one's own)."""
+    return game_map.name in SHIPPED_MAPS and shipped_map(game_map.name) is game_map
 
 
 def _standard_board(game_map: Map) -> Geometry | None:
@@ -152,6 +173,12 @@ def load_geometry(source: Mapping[str, Any] | str | Path, game_map: Map) -> Geom
     raw = data.get("provinces")
     if not isinstance(frame, Mapping) or not isinstance(raw, Mapping):
         raise GeometryError("a geometry needs 'frame' and 'provinces'")
+    extra = data.get("impassable") or {}
+    if not isinstance(extra, Mapping):
+        raise GeometryError("'impassable' maps names to lists of sites")
+    given = sum(len(v) for v in (*raw.values(), *extra.values()) if isinstance(v, list))
+    if given > MAX_SITES:
+        raise GeometryError(f"{given} sites: a geometry gives at most {MAX_SITES}")
     if frame.get("kind", "globe") == "plane":
         project, width, height = _plane(frame)
     elif frame.get("kind", "globe") == "globe":
@@ -171,7 +198,9 @@ def load_geometry(source: Mapping[str, Any] | str | Path, game_map: Map) -> Geom
             f"missing {missing or 'nothing'}, unknown {unknown or 'nothing'}"
         )
     blocked: dict[str, list[Point]] = {}
-    for name, points in (data.get("impassable") or {}).items():
+    for name, points in extra.items():
+        if not isinstance(points, list):
+            raise GeometryError(f"impassable {name}: expected a list of sites")
         blocked[f"#{name}"] = [project(p, str(name)) for p in points]
     spill = frame.get("kind") == "plane"
     return _build(game_map, sites, blocked, width, height, schematic=False, spill=spill)
@@ -183,13 +212,28 @@ Projection = Callable[[Any, str], Point]
 def _globe(frame: Mapping[str, Any]) -> tuple[Projection, float, float]:
     """Sites as [longitude, latitude]: equirectangular, then the frame's radial warp."""
     try:
-        west, east = float(frame["west"]), float(frame["east"])
-        south, north = float(frame["south"]), float(frame["north"])
-        squeeze = math.cos(math.radians(float(frame["mid_latitude"])))
-        focus_lon, focus_lat = (float(v) for v in frame.get("focus", [0.0, 0.0]))
-        power = float(frame.get("warp", 1.0))
+        west, east = _number(frame["west"]), _number(frame["east"])
+        south, north = _number(frame["south"]), _number(frame["north"])
+        mid = _number(frame["mid_latitude"])
+        focus = frame.get("focus", [0.0, 0.0])
+        if not _pair(focus):
+            raise ValueError(f"focus is [longitude, latitude], not {focus!r}")
+        focus_lon, focus_lat = float(focus[0]), float(focus[1])
+        power = _number(frame.get("warp", 1.0))
     except (KeyError, TypeError, ValueError) as exc:
         raise GeometryError(f"bad frame: {exc}") from exc
+    if not (-180.0 <= west < east <= 540.0 and -90.0 <= south < north <= 90.0):
+        raise GeometryError(
+            "bad frame: west < east (degrees of longitude) and south < north (latitudes from "
+            f"-90 to 90), not west {west}, east {east}, south {south}, north {north}"
+        )
+    if not -85.0 <= mid <= 85.0:
+        raise GeometryError(f"bad frame: mid_latitude {mid} is not between -85 and 85")
+    if not 0.1 <= power <= 10.0:
+        raise GeometryError(f"bad frame: warp {power} is not between 0.1 and 10")
+    if not (-540.0 <= focus_lon <= 540.0 and -90.0 <= focus_lat <= 90.0):
+        raise GeometryError(f"bad frame: focus {focus!r} is not a place on the globe")
+    squeeze = math.cos(math.radians(mid))
 
     def warp(lon: float, lat: float) -> Point:
         # Equirectangular, then a radial stretch around the focus (exponent below 1 gives the
@@ -203,31 +247,80 @@ def _globe(frame: Mapping[str, Any]) -> tuple[Projection, float, float]:
 
     left, right = warp(west, focus_lat)[0], warp(east, focus_lat)[0]
     top, bottom = warp(focus_lon, north)[1], warp(focus_lon, south)[1]
-    scale = WIDTH / (right - left)
+    if not right - left > 1e-9 or not bottom - top > 1e-9:
+        raise GeometryError("bad frame: it draws no area (west to east or north to south)")
+    # WIDTH wide, unless that would make the page taller than MAX_PAGE: then MAX_PAGE tall.
+    scale = min(WIDTH / (right - left), MAX_PAGE / (bottom - top))
+    width, height = (right - left) * scale, (bottom - top) * scale
+    _check_page(width, height)
 
     def project(pair: Any, where: str) -> Point:
         if not _pair(pair):
             raise GeometryError(f"{where}: a site is [longitude, latitude], not {pair!r}")
-        x, y = warp(float(pair[0]), float(pair[1]))
-        return ((x - left) * scale, (y - top) * scale)
+        lon, lat = float(pair[0]), float(pair[1])
+        if not (-540.0 <= lon <= 540.0 and -90.0 <= lat <= 90.0):
+            raise GeometryError(f"{where}: site {pair!r} is not a place on the globe")
+        x, y = warp(lon, lat)
+        point = ((x - left) * scale, (y - top) * scale)
+        _check_site(point, width, height, pair, where)
+        return point
 
-    return project, WIDTH, (bottom - top) * scale
+    return project, width, height
+
+
+def _finite(value: Any) -> bool:
+    """Whether ``value`` is a JSON number that is a finite float (not NaN, not an infinity,
+    not an integer too large for a float, not a boolean)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _check_page(width: float, height: float) -> None:
+    """A page of at least 10 units either way (it is at most :data:`MAX_PAGE` by its scale)."""
+    if not (math.isfinite(width) and math.isfinite(height) and min(width, height) >= 10.0):
+        raise GeometryError(
+            f"bad frame: the page would be {width:.3g} wide and {height:.3g} tall (a frame far "
+            "wider than tall, or far taller than wide, draws no picture)"
+        )
+
+
+def _number(value: Any) -> float:
+    """A finite number of a frame (``ValueError`` for anything else: NaN, infinities, text)."""
+    if not _finite(value):
+        raise ValueError(f"expected a finite number, got {str(value)[:40]}")
+    return float(value)
+
+
+def _check_site(point: Point, width: float, height: float, pair: Any, where: str) -> None:
+    """A site drawn within a page's size of the page (a site far off it can only be a
+    mistake, and would strain the Voronoi cells' arithmetic)."""
+    x, y = point
+    if not (-width <= x <= 2 * width and -height <= y <= 2 * height):
+        raise GeometryError(f"{where}: site {pair!r} lies far outside the frame")
 
 
 def _plane(frame: Mapping[str, Any]) -> tuple[Projection, float, float]:
     """Sites as [x, y] in a picture's plane (y down): the rectangle ``x``, ``y``, ``width``,
     ``height`` drawn ``page_width`` wide."""
     try:
-        x0, y0 = float(frame["x"]), float(frame["y"])
-        w, h = float(frame["width"]), float(frame["height"])
-        page = float(frame.get("page_width", WIDTH))
+        x0, y0 = _number(frame["x"]), _number(frame["y"])
+        w, h = _number(frame["width"]), _number(frame["height"])
+        page = _number(frame.get("page_width", WIDTH))
     except (KeyError, TypeError, ValueError) as exc:
         raise GeometryError(f"bad frame: {exc}") from exc
-    if not all(math.isfinite(v) for v in (x0, y0, w, h, page)) or min(w, h) <= 0:
+    if min(w, h) <= 0 or not math.isfinite(w / h) or not math.isfinite(h / w):
         raise GeometryError("bad frame: width and height must be positive numbers")
-    if not 100.0 <= page <= 10000.0:
-        raise GeometryError(f"bad frame: page_width {page} is not between 100 and 10000")
-    scale = page / w
+    if not 100.0 <= page <= MAX_PAGE:
+        raise GeometryError(f"bad frame: page_width {page} is not between 100 and {MAX_PAGE:.0f}")
+    # page_width wide, unless that would make the page taller than MAX_PAGE: then MAX_PAGE tall
+    # (and as much narrower), so that a frame far taller than wide still makes a bounded page.
+    scale = min(page / w, MAX_PAGE / h)
+    page = w * scale
+    _check_page(page, h * scale)
 
     def project(pair: Any, where: str) -> Point:
         if not _pair(pair):
@@ -241,11 +334,8 @@ def _plane(frame: Mapping[str, Any]) -> tuple[Projection, float, float]:
 
 
 def _pair(pair: Any) -> bool:
-    return (
-        isinstance(pair, list)
-        and len(pair) == 2
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in pair)
-    )
+    """Two finite numbers in a list."""
+    return isinstance(pair, list) and len(pair) == 2 and all(_finite(v) for v in pair)
 
 
 def schematic(game_map: Map) -> Geometry:

@@ -76,7 +76,14 @@ def _shown_powers(
 
 
 def _row(
-    p: str, y: float, colour: str, centres: int, units: int, neutral: bool, waived: list[int]
+    p: str,
+    y: float,
+    colour: str,
+    centres: int,
+    swatch: str,
+    units: int,
+    neutral: bool,
+    waived: list[int],
 ) -> tuple[str, float]:
     name = power_name(p)
     if neutral and "neutral" not in name.lower():
@@ -89,7 +96,7 @@ def _row(
     flag = ' data-neutral="true"' if neutral else ""
     parts = [
         f'<g class="{cls}" data-power="{p}" data-centers="{centres}" data-units="{units}"{flag}>'
-        f'<rect x="0" y="{_f(y)}" width="14" height="14" rx="3" fill="{colour}" '
+        f'<rect x="0" y="{_f(y)}" width="14" height="14" rx="3" fill="{swatch}" '
         f'stroke="{INK}"/><text x="22" y="{_f(y + 11.5)}" font-size="{_f(size)}" fill="{ink}">'
         f"{escape(name)}</text>"
         f'<text x="150" y="{_f(y + 11.5)}" font-size="12.5" font-weight="bold" '
@@ -127,9 +134,11 @@ def panel(
     refused: Sequence[str],
     results: Sequence[Mapping[str, Any]],
     centres_when: str,
+    swatch: Mapping[str, str] | None = None,
 ) -> str:
     """The panel at ``(x0, y)``. ``position`` carries the centres drawn (``centres_when`` says
-    which: "after the phase", ...); ``dislodged`` are the units this phase dislodged."""
+    which: "after the phase", ...); ``dislodged`` are the units this phase dislodged; ``swatch``
+    is how each power's square is filled (its colour, or its pattern: default the colour)."""
     game_map = position.map
     parts = [f'<g class="panel" transform="translate({_f(x0)},0)">']
     parts.append(
@@ -154,6 +163,7 @@ def panel(
             y,
             colour[p],
             counts[p],
+            (swatch or colour)[p],
             units[p],
             p in game_map.uncontrolled,
             waived.get(p, [0, 0]),

@@ -25,7 +25,19 @@ from ..model.orders import (
 from ..model.outcome import Code
 from ..model.position import Dislodged, Position
 from ..model.wording import phase_words
-from .colours import FAIL, INK, LAND, POWER_COLOURS, SEA, ink_on, power_colour, tint
+from .colours import (
+    FAIL,
+    INK,
+    LAND,
+    PATTERNS,
+    POWER_COLOURS,
+    SEA,
+    Paint,
+    ink_on,
+    power_colour,
+    power_paints,
+    tint,
+)
 from .geometry import (
     ASIDE,
     DOT,
@@ -134,23 +146,28 @@ def board_svg(
     game_map = position.map
     geo = geometry or geometry_for(game_map)
     powers = game_map.powers
-    colour = {p: power_colour(p, powers, game_map.uncontrolled) for p in powers}
+    paints = power_paints(powers, game_map.uncontrolled)
+    colour = {p: paint.colour for p, paint in paints.items()}
+    bodies, areas = _fills(paints)
     width = geo.width + PANEL
-    height = geo.height + HEADER
+    heading = wrap_title(title or phase_name(position.phase, position.map.calendar.names), width)
+    top = TITLE_LINE * (len(heading) - 1)  # how much lower than one line's header the rest is
+    note, note_row = _schematic_note(geo, top, CENTRES_WHEN[when][0])
+    header = HEADER + top + note_row
+    height = geo.height + header
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
         f'width="{_f(width)}" height="{_f(height)}" font-family="DejaVu Sans, Verdana, sans-serif"'
         f' class="diplo-board" data-phase="{escape(position.phase)}" '
         f'data-map="{escape(game_map.name)}" data-centres="{when}" '
         f'data-layout="{"schematic" if geo.schematic else "geography"}">',
-        _defs(colour),
+        _defs(colour, paints),
         f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf6"/>',
-        f'<text x="14" y="29" font-size="21" font-weight="bold" fill="{INK}" class="title">'
-        f"{escape(title or phase_name(position.phase, position.map.calendar.names))}</text>",
-        f'<text x="14" y="50" font-size="12.5" fill="#4d5a64" class="caption">'
+        _title(heading),
+        f'<text x="14" y="{_f(50 + top)}" font-size="12.5" fill="#4d5a64" class="caption">'
         f"{escape(CENTRES_WHEN[when][0])}</text>",
-        _schematic_note(geo),
-        f'<g transform="translate(0,{_f(HEADER)})" class="map">',
+        note,
+        f'<g transform="translate(0,{_f(header)})" class="map">',
     ]
     drawn = _orders(position, results, colour)
     dislodged_now = dict(position.dislodged)
@@ -174,9 +191,9 @@ def board_svg(
         prefer=geo.labels,
         spill=geo.spill_labels,
     )
-    out.append(_provinces(position, geo, colour, labels))
+    out.append(_provinces(position, geo, colour, labels, areas))
     out.append(_order_layer(position, geo, drawn, colour, dislodged_now, paths, lines))
-    out.append(_unit_layer(position, geo, colour, drawn, dislodged_now))
+    out.append(_unit_layer(position, geo, paints, bodies, drawn, dislodged_now))
     out.append(_failure_layer(position, geo, drawn, dislodged_now, paths))
     out.append("</g>")
     refused = [
@@ -187,13 +204,14 @@ def board_svg(
         _panel(
             position,
             geo.width + 14,
-            HEADER + 10,
+            header + 10,
             colour,
             drawn,
             dict(dislodged or {}),
             refused,
             results,
             CENTRES_WHEN[when][1],
+            bodies,
         )
     )
     out.append("</svg>")
@@ -203,24 +221,112 @@ def board_svg(
     return text
 
 
-def _schematic_note(geo: Geometry) -> str:
-    """A schematic's notice, at the right of the header's second line: a dark label on the
-    caution colour, so it is not taken for a map of real places."""
+#: The title's type size, and how far apart its lines are when it is wrapped.
+TITLE_SIZE = 21.0
+TITLE_LINE = 25.0
+#: A letter's width at most, in ems: DejaVu Sans Bold's widest capitals and digits are under
+#: 0.84 em, its mean over words well under 0.7 em; the caption's regular type under 0.6 em.
+BOLD_EM = 0.7
+REGULAR_EM = 0.6
+
+
+def wrap_title(title: str, width: float) -> list[str]:
+    """``title`` in lines that fit a canvas ``width`` wide (14 units of margin each side, at
+    :data:`BOLD_EM` a letter), broken between words; a word longer than a line is cut."""
+    room = max(8, int((width - 28) / (BOLD_EM * TITLE_SIZE)))
+    lines: list[str] = []
+    line = ""
+    for word in title.split():
+        while len(word) > room:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:room])
+            word = word[room:]
+        if line and len(line) + 1 + len(word) > room:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
+def _title(lines: Sequence[str]) -> str:
+    """The title: one line as one text, a wrapped one as a line (``tspan``) per line."""
+    if len(lines) == 1:
+        return (
+            f'<text x="14" y="29" font-size="{_f(TITLE_SIZE)}" font-weight="bold" fill="{INK}" '
+            f'class="title">{escape(lines[0])}</text>'
+        )
+    spans = "".join(
+        f'<tspan x="14" y="{_f(29 + TITLE_LINE * k)}">{escape(line)}</tspan>'
+        for k, line in enumerate(lines)
+    )
+    return (
+        f'<text x="14" y="29" font-size="{_f(TITLE_SIZE)}" font-weight="bold" fill="{INK}" '
+        f'class="title">{spans}</text>'
+    )
+
+
+def _schematic_note(geo: Geometry, top: float, caption: str) -> tuple[str, float]:
+    """A schematic's notice (and how much taller it makes the header): a dark label on the
+    caution colour, so it is not taken for a map of real places. It sits at the right of the
+    caption's line, under the title's last line; on a canvas too narrow for both, on a line of
+    its own below the caption."""
     if not geo.schematic:
-        return ""
+        return "", 0.0
     w = 12.0 + 8.0 * len(SCHEMATIC_NOTE)  # DejaVu Sans Bold at 12.5 px: under 8 px a letter
     x = geo.width - w
+    y = 36 + top
+    row = 0.0
+    if 14 + REGULAR_EM * 12.5 * len(caption) + 12 > x:
+        x, y, row = 14.0, 60 + top, 24.0
     return (
-        f'<g class="schematic-note"><rect x="{_f(x)}" y="36" width="{_f(w)}" height="20" rx="4" '
-        f'fill="#fff3c4" stroke="#8a6d00"/><text x="{_f(x + w / 2)}" y="50.5" font-size="12.5" '
-        f'font-weight="bold" text-anchor="middle" fill="{INK}">{escape(SCHEMATIC_NOTE)}</text></g>'
+        f'<g class="schematic-note"><rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="20" '
+        f'rx="4" fill="#fff3c4" stroke="#8a6d00"/><text x="{_f(x + w / 2)}" y="{_f(y + 14.5)}" '
+        f'font-size="12.5" font-weight="bold" text-anchor="middle" fill="{INK}">'
+        f"{escape(SCHEMATIC_NOTE)}</text></g>",
+        row,
     )
 
 
 # --------------------------------------------------------------------------- layers
 
 
-def _defs(colour: Mapping[str, str]) -> str:
+def _fills(paints: Mapping[str, Paint]) -> tuple[dict[str, str], dict[str, str]]:
+    """How each power's units (and panel square) and its centres' provinces are filled: the
+    colour (its light tint for a province), or the power's pattern (:func:`_pattern`)."""
+    bodies: dict[str, str] = {}
+    areas: dict[str, str] = {}
+    for k, (power, paint) in enumerate(paints.items()):
+        if paint.pattern:
+            bodies[power], areas[power] = f"url(#paint-{k})", f"url(#area-{k})"
+        else:
+            bodies[power], areas[power] = paint.colour, tint(paint.colour, 0.45)
+    return bodies, areas
+
+
+def _pattern(pattern_id: str, kind: str, ground: str, mark: str) -> str:
+    """One of :data:`PATTERNS` as an SVG pattern: ``mark`` on ``ground``, an 8-unit tile."""
+    shape = {
+        "stripes": f'<rect width="3" height="8" fill="{mark}"/>',
+        "dots": f'<circle cx="4" cy="4" r="2" fill="{mark}"/>',
+        "bars": f'<rect width="8" height="3" fill="{mark}"/>',
+        "checks": f'<rect width="4" height="4" fill="{mark}"/>'
+        f'<rect x="4" y="4" width="4" height="4" fill="{mark}"/>',
+        "rings": f'<circle cx="4" cy="4" r="2.3" fill="none" stroke="{mark}" stroke-width="1.2"/>',
+    }[kind]
+    turn = ' patternTransform="rotate(45)"' if kind in ("stripes", "checks") else ""
+    return (
+        f'<pattern id="{pattern_id}" class="power-pattern" data-pattern="{kind}" width="8" '
+        f'height="8" patternUnits="userSpaceOnUse"{turn}><rect width="8" height="8" '
+        f'fill="{ground}"/>{shape}</pattern>'
+    )
+
+
+def _defs(colour: Mapping[str, str], paints: Mapping[str, Paint]) -> str:
     parts = ["<defs>"]
     for k, c in enumerate(colour.values()):
         parts.append(
@@ -228,6 +334,12 @@ def _defs(colour: Mapping[str, str]) -> str:
             f'markerWidth="4.2" markerHeight="4.2" orient="auto-start-reverse">'
             f'<path d="M0,0 L10,5 L0,10 z" fill="{c}" stroke="{INK}" stroke-width="1"/></marker>'
         )
+    for k, paint in enumerate(paints.values()):
+        if paint.pattern:
+            kind = PATTERNS[paint.pattern]
+            light = tint(paint.colour, 0.45)
+            parts.append(_pattern(f"paint-{k}", kind, paint.colour, tint(paint.colour, 0.7)))
+            parts.append(_pattern(f"area-{k}", kind, light, tint(paint.colour, 0.15)))
     parts.append(
         '<pattern id="hatch" width="7" height="7" patternUnits="userSpaceOnUse" '
         'patternTransform="rotate(45)"><rect width="7" height="7" fill="#d6cfbf"/>'
@@ -259,7 +371,11 @@ def _unit_spots(
 
 
 def _provinces(
-    position: Position, geo: Geometry, colour: Mapping[str, str], labels: Mapping[str, Label]
+    position: Position,
+    geo: Geometry,
+    colour: Mapping[str, str],
+    labels: Mapping[str, Label],
+    areas: Mapping[str, str],
 ) -> str:
     game_map = position.map
     parts = ['<g class="provinces" stroke-linejoin="round">']
@@ -272,17 +388,17 @@ def _provinces(
         kind = game_map.provinces[prov].kind
         owner = position.centers.get(prov)
         if kind == "sea":
-            fill = SEA
+            fill = edge = SEA
         elif owner is not None:
-            fill = tint(colour[owner], 0.45)
+            fill, edge = areas[owner], tint(colour[owner], 0.45)
         else:
-            fill = LAND
+            fill = edge = LAND
         attrs = f'data-province="{escape(prov)}"' + (
             f' data-owner="{escape(owner)}"' if owner else ""
         )
         outline = " ".join(f"M{_pts(poly)}Z" for poly in polys)
         parts.append(
-            f'<g class="province" {attrs} fill="{fill}" stroke="{fill}">'
+            f'<g class="province" {attrs} fill="{fill}" stroke="{edge}">'
             f'<path d="{outline}" stroke-width="0.8"/></g>'
         )
     style = {
@@ -563,8 +679,13 @@ def _meeting_points(
     return out
 
 
-def _unit_shape(kind: str, x: float, y: float, fill: str, extra: str = "") -> str:
-    ink = ink_on(fill)
+def _unit_shape(
+    kind: str, x: float, y: float, colour: str, extra: str = "", fill: str | None = None
+) -> str:
+    """A unit of ``colour``, its body filled with ``fill`` (default the colour: a power's
+    pattern otherwise), its letter in ink that reads on the colour."""
+    ink = ink_on(colour)
+    fill = fill or colour
     if kind == "A":
         body = (
             f'<circle cx="{_f(x)}" cy="{_f(y)}" r="9.5" fill="{fill}" stroke="{INK}" '
@@ -591,10 +712,18 @@ def _unit_shape(kind: str, x: float, y: float, fill: str, extra: str = "") -> st
 def _unit_layer(
     position: Position,
     geo: Geometry,
-    colour: Mapping[str, str],
+    paints: Mapping[str, Paint],
+    bodies: Mapping[str, str],
     drawn: Sequence[_Drawn],
     dislodged: Mapping[str, Dislodged],
 ) -> str:
+    def shape(kind: str, x: float, y: float, power: str, extra: str = "") -> str:
+        return _unit_shape(kind, x, y, paints[power].colour, extra, bodies[power])
+
+    def paint_of(power: str) -> str:
+        paint = paints[power]
+        return f'data-colour="{paint.colour}" data-pattern="{PATTERNS[paint.pattern]}"'
+
     parts = ['<g class="units">']
     for prov, piece in position.units.items():
         if prov in dislodged and prov not in position.dislodged:
@@ -602,8 +731,8 @@ def _unit_layer(
         x, y = _anchor(geo, piece.loc)
         parts.append(
             f'<g class="unit" data-power="{escape(piece.power)}" data-unit="{escape(piece)}" '
-            f'data-province="{escape(prov)}">'
-            f"{_unit_shape(piece.type, x, y, colour[piece.power])}</g>"
+            f'data-province="{escape(prov)}" {paint_of(piece.power)}>'
+            f"{shape(piece.type, x, y, piece.power)}</g>"
         )
     for d in drawn:
         if isinstance(d.order, Build):
@@ -616,8 +745,8 @@ def _unit_layer(
                 f'<g class="unit build" data-power="{escape(d.power)}" '
                 f'data-unit="{escape(d.order.unit)}" '
                 f'data-order="{escape(d.text)}" data-code="{escape(d.code)}" '
-                f'data-success="{str(d.success).lower()}">'
-                f"{_unit_shape(d.order.unit.type or 'A', x, y, colour[d.power], ring)}</g>"
+                f'data-success="{str(d.success).lower()}" {paint_of(d.power)}>'
+                f"{shape(d.order.unit.type or 'A', x, y, d.power, ring)}</g>"
             )
     for prov, gone in dislodged.items():
         piece = gone.piece
@@ -631,8 +760,9 @@ def _unit_layer(
         parts.append(
             f'<g class="unit dislodged" data-power="{escape(piece.power)}" '
             f'data-unit="{escape(piece)}" '
-            f'data-province="{escape(prov)}" data-options="{escape(options)}">'
-            f"{_unit_shape(piece.type, x, y, colour[piece.power], ring)}</g>"
+            f'data-province="{escape(prov)}" data-options="{escape(options)}" '
+            f"{paint_of(piece.power)}>"
+            f"{shape(piece.type, x, y, piece.power, ring)}</g>"
         )
     parts.append("</g>")
     return "\n".join(parts)

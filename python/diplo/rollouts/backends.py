@@ -50,7 +50,7 @@ def ray_available() -> bool:
 
 
 def default_backend() -> str:
-    """``ray`` when Ray is installed (``pip install "diplo[ray]"``), else ``local``."""
+    """``ray`` when Ray is installed (``pip install ".[ray]"``), else ``local``."""
     return "ray" if ray_available() else "local"
 
 

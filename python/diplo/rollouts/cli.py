@@ -10,6 +10,7 @@ from ..apps.common import (
     add_map_argument,
     add_year_arguments,
     first_year,
+    for_command_line,
     map_argument,
     max_year_of,
 )
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
                 years, first, STANDARD if game_map is None else game_map.calendar
             )
         except (MapError, ValueError) as exc:
-            print(f"diplo: {exc}", file=sys.stderr)
+            print(f"diplo: {for_command_line(str(exc))}", file=sys.stderr)
             return 2
     try:
         report = run_rollouts(
@@ -149,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 130
     except (ValueError, RolloutError, OSError) as exc:
-        print(f"diplo: {exc}", file=sys.stderr)
+        print(f"diplo: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     print(
         f"{count(report.played, 'game')} played, {report.skipped} already there "
@@ -165,5 +166,5 @@ def run(args: argparse.Namespace) -> int:
     if report.dataset is not None:
         print(f"dataset: {report.dataset}")
     if report.parquet is None:
-        print('(no Parquet: pip install "diplo[rollouts]" for pyarrow)', file=sys.stderr)
+        print('(no Parquet: pip install ".[rollouts]" for pyarrow)', file=sys.stderr)
     return 0

@@ -1,5 +1,5 @@
 """The training dataset of a rollout: one row per order given, as Parquet (needs pyarrow:
-``pip install "diplo[rollouts]"``), so that training on millions of games needs no JSON.
+``pip install ".[rollouts]"``), so that training on millions of games needs no JSON.
 
 Layout: ``DIR/dataset/part-<first seed>-<last seed>.parquet``, one file per batch of games
 (written whole under a temporary name, then renamed, like the game files). Read the whole set

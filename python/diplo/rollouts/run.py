@@ -186,7 +186,7 @@ def run_rollouts(
     if not files and not dataset:
         raise ValueError("nothing to write: ask for game files, the dataset or both")
     if dataset and not pyarrow_available():
-        raise ValueError('the dataset needs pyarrow: pip install "diplo[rollouts]"')
+        raise ValueError('the dataset needs pyarrow: pip install ".[rollouts]"')
 
     root = Path(out)
     folder = root / "games"
@@ -558,7 +558,7 @@ def _backend(backend: str | None, address: str | None) -> str:
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
     if backend == "ray" and not ray_available():
-        raise ValueError('the ray backend needs Ray: pip install "diplo[ray]"')
+        raise ValueError('the ray backend needs Ray: pip install ".[ray]"')
     if backend == "local" and address is not None:
         raise ValueError("an address is for the ray backend (a cluster to join)")
     return backend

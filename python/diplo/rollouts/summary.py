@@ -237,7 +237,7 @@ def write_csv(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
 
 
 def write_parquet(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
-    """Raises ``ImportError`` without pyarrow (``pip install "diplo[rollouts]"``)."""
+    """Raises ``ImportError`` without pyarrow (``pip install ".[rollouts]"``)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 

@@ -10,7 +10,7 @@ from typing import Any
 from ...api.backends import BackendError, backend_for
 from ...model.calendar import STANDARD
 from ...model.map import MapError
-from ..common import add_map_argument, first_year, map_argument, max_year_of
+from ..common import add_map_argument, first_year, for_command_line, map_argument, max_year_of
 from .engines import ENGINES, missing_engines
 from .measure import BenchError
 from .runner import run_benchmarks
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         if game_map is not None:
             backend_for("rust", game_map)  # the bench measures the engine: its limits first
     except (MapError, BackendError) as exc:
-        print(f"diplo: {exc}", file=sys.stderr)
+        print(f"diplo: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     first = 1901 if game_map is None else first_year(game_map)
     if args.max_year is None:
@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = run_benchmarks(settings, lambda text: print(f"bench: {text}", file=sys.stderr))
     except BenchError as exc:
-        print(f"diplo: {exc}", file=sys.stderr)
+        print(f"diplo: {for_command_line(str(exc))}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(report.to_json(), indent=1))

@@ -14,7 +14,7 @@ from .measure import Engine
 
 ENGINES = ("diplo-rust", "diplo-rust-objects", "diplo-python", "mila")
 #: Why an engine cannot run here, as the notes and the errors of ``diplo bench`` say it.
-MILA_MISSING = "the MILA engine is not installed (pip install 'diplo[compare]')"
+MILA_MISSING = "the MILA engine is not installed (pip install '.[compare]')"
 RUST_MISSING = "the Rust core is not built"
 
 

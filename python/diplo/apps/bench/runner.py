@@ -126,7 +126,7 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
         if fast is None:
             say("vector omitted: diplo.engine.codes is not built")
         elif optional_module("diplo.env") is None:
-            say("vector omitted: diplo.env needs the env extra (pip install 'diplo[env]')")
+            say("vector omitted: diplo.env needs the env extra (pip install '.[env]')")
         else:
             engines = vector_engines(
                 settings.seed,
