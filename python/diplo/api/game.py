@@ -69,7 +69,7 @@ from ..model.position import Phase, Position
 from ..model.results import PhaseOutcome
 from ..model.rules import Rules
 from .backends import backend_for, check_backend
-from .phase import process_phase
+from .phase import check_order_list, process_phase
 
 __all__ = ["Game", "GameOverError", "PhaseRecord"]
 
@@ -407,8 +407,7 @@ class Game:
             raise ValueError(f"{name} has resigned and takes no more orders")
         if name not in self.orderable_powers():
             raise ValueError(f"{name} has nothing to order in {self.phase}")
-        if isinstance(orders, str):
-            raise ValueError("orders must be a sequence of orders, not a single string")
+        check_order_list(name, orders)
         self._orders[name] = [item if type(item) is str else _as_order(item) for item in orders]
 
     def clear_orders(self, power: str | None = None) -> None:
