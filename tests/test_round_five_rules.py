@@ -10,7 +10,9 @@ import pytest
 from diplo.api.game import Game
 from diplo.api.phase import process_phase
 from diplo.formats.contract import DocumentError, adjudicate_document
+from diplo.model.limits import SUGGESTED_ORDERS
 from diplo.model.map import standard_map
+from diplo.model.orders import OrderParseError, parse_order
 from diplo.model.position import Position
 
 M = standard_map()
@@ -57,3 +59,27 @@ def test_orders_not_keyed_by_power_are_refused() -> None:
 def test_a_document_with_one_string_for_a_power_is_refused() -> None:
     with pytest.raises(DocumentError, match="must be a list of order strings"):
         adjudicate_document({"phase": "S1901M", "orders": {"FRANCE": "A PAR - BUR"}})
+
+
+# --------------------------------------------------------------------------- bounded suggestions
+
+
+def test_suggestions_stop_after_the_first_unreadable_orders_of_a_phase() -> None:
+    position = Position.initial(M)
+    texts = [f"A PARX{'Q' * (i % 3)} - BUR" for i in range(SUGGESTED_ORDERS + 15)]
+    # a readable order between them counts for nothing
+    orders = {"FRANCE": ["A MAR - PIE", *texts], "ITALY": ["A ROMQ - APU"]}
+    said = {}
+    for backend in BACKENDS:
+        outcome = process_phase(position, orders, backend)
+        reasons = [r.reason for r in outcome.results if r.given]
+        said[backend] = reasons
+        assert outcome.results[0].legal
+        refused = reasons[1:]
+        suggested = ["did you mean" in r for r in refused]
+        assert suggested == [True] * SUGGESTED_ORDERS + [False] * (len(refused) - SUGGESTED_ORDERS)
+        assert all("unknown unit location" in r for r in refused)
+    assert said["rust"] == said["python"]
+    # One order alone keeps its suggestion.
+    with pytest.raises(OrderParseError, match="did you mean"):
+        parse_order("A PARX - BUR", M)
