@@ -602,8 +602,8 @@ def _build_results(
             item = sub.items[j][1]
         if reader is None:
             reader = OrderReader(position.map)
-        reason = reasons[j] if j >= 0 else -1
-        result, prov, code = _refused(position, before, power, item, reason, reader)
+        why = reasons[j] if j >= 0 else -1
+        result, prov, code = _refused(position, before, power, item, why, reader)
         results.append(result)
         refused.append((prov, code))
     if rows is not None:
