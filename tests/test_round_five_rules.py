@@ -3,18 +3,32 @@ the same game on every backend."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from diplo.api.game import Game
 from diplo.api.phase import process_phase
+from diplo.compat.mila import Game as MilaGame
+from diplo.compat.mila.saved import RULING_KEY, from_saved_game_format, to_saved_game_format
+from diplo.engine.codes import CodeGame
+from diplo.formats import gamefile
 from diplo.formats.contract import DocumentError, adjudicate_document
+from diplo.formats.gamefile import GameFileError
+from diplo.formats.mila import MilaError
 from diplo.model.limits import SUGGESTED_ORDERS
-from diplo.model.map import standard_map
+from diplo.model.map import MapError, standard_map
 from diplo.model.orders import OrderParseError, parse_order
 from diplo.model.position import Position
+from diplo.model.rules import Rules, RulesError
+from diplo.model.variants import load_map
 
+ROOT = Path(__file__).resolve().parent.parent
 M = standard_map()
 BACKENDS = ("rust", "python")
 
@@ -83,3 +97,51 @@ def test_suggestions_stop_after_the_first_unreadable_orders_of_a_phase() -> None
     # One order alone keeps its suggestion.
     with pytest.raises(OrderParseError, match="did you mean"):
         parse_order("A PARX - BUR", M)
+
+
+# --------------------------------------------------------------------------- edition not a name
+
+EDITION_WORDS = "rules: edition must be one of '1971'"
+
+
+@pytest.mark.parametrize("edition", [["2023"], {"name": "2023"}, 1982, None])
+def test_an_edition_that_is_not_a_name_is_refused_everywhere(edition: Any, tmp_path: Path) -> None:
+    with pytest.raises(RulesError, match=EDITION_WORDS):
+        Rules.from_json({"edition": edition})
+    with pytest.raises(RulesError, match=EDITION_WORDS):
+        Rules(edition=edition)
+    # the JSON contract, and a line of --jsonl through the command line
+    document = {"phase": "S1901M", "orders": {}, "rules": {"edition": edition}}
+    with pytest.raises(DocumentError, match=EDITION_WORDS):
+        adjudicate_document(document)
+    done = subprocess.run(
+        [sys.executable, "-m", "diplo", "adjudicate", "--jsonl"],
+        input=json.dumps(document) + "\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "python")},
+        timeout=120,
+    )
+    assert EDITION_WORDS in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    # a map file
+    data = json.loads((ROOT / "python/diplo/data/standard.json").read_text())
+    data["rules"] = {"edition": edition}
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(MapError, match=EDITION_WORDS):
+        load_map(path)
+    # a game file's rules
+    saved = gamefile.to_json(Game())
+    saved["rules"] = {"edition": edition}
+    with pytest.raises(GameFileError, match=EDITION_WORDS):
+        gamefile.from_json(saved)
+    # a MILA save's recorded ruling
+    mila_save = to_saved_game_format(MilaGame())
+    mila_save[RULING_KEY] = {"edition": edition}
+    with pytest.raises(MilaError, match=EDITION_WORDS):
+        from_saved_game_format(mila_save)
+    # a pickled code game
+    rebuild, (version, game_map, _rules, state) = CodeGame().__reduce__()
+    with pytest.raises(ValueError, match=EDITION_WORDS):
+        rebuild(version, game_map, {"edition": edition}, state)

@@ -92,6 +92,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+from .limits import show
 from .wording import power_name
 
 __all__ = [
@@ -320,10 +321,11 @@ class Rules:
     disorder_tie: DisorderTie = _FROM_EDITION
 
     def __post_init__(self) -> None:
-        if self.edition not in EDITIONS:
+        # (a list or an object is no edition: checked before the lookup it cannot hash for)
+        if not isinstance(self.edition, str) or self.edition not in EDITIONS:
             raise RulesError(
                 f"rules: edition must be one of {', '.join(map(repr, EDITIONS))}, "
-                f"got {self.edition!r}"
+                f"got {show(self.edition)}"
             )
         for key, value in EDITIONS[self.edition].items():
             if getattr(self, key) is None:
