@@ -14,6 +14,7 @@ import pytest
 
 from diplo.api.game import Game
 from diplo.api.phase import process_phase
+from diplo.apps.conformance import load_cases, run_case, summary
 from diplo.compat.mila import Game as MilaGame
 from diplo.compat.mila.saved import RULING_KEY, from_saved_game_format, to_saved_game_format
 from diplo.engine.codes import CodeGame
@@ -25,7 +26,7 @@ from diplo.model.limits import SUGGESTED_ORDERS
 from diplo.model.map import MapError, standard_map
 from diplo.model.orders import OrderParseError, parse_order
 from diplo.model.position import Position
-from diplo.model.rules import Rules, RulesError
+from diplo.model.rules import DATC_DEPARTURES, EDITIONS, Rules, RulesError, datc_departures
 from diplo.model.variants import load_map
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,3 +146,37 @@ def test_an_edition_that_is_not_a_name_is_refused_everywhere(edition: Any, tmp_p
     rebuild, (version, game_map, _rules, state) = CodeGame().__reduce__()
     with pytest.raises(ValueError, match=EDITION_WORDS):
         rebuild(version, game_map, {"edition": edition}, state)
+
+
+# --------------------------------------------------------------------------- documented departures
+
+
+def test_every_documented_departure_is_true_and_every_other_case_passes() -> None:
+    """The table of departures (model.rules.DATC_DEPARTURES) holds exactly the cases each
+    edition rules otherwise, each for the options it names: a case listed fails under its
+    edition and passes with those options at today's values; a case not listed passes."""
+    cases = load_cases()
+    today = Rules()
+    for edition in EDITIONS:
+        rules = Rules(edition=edition)
+        listed = {c: d for d in DATC_DEPARTURES[edition] for c in d.cases}
+        assert set(datc_departures(edition)) == set(listed)
+        for case in cases:
+            departure = listed.get(case["id"])
+            result = run_case(case, "rust", rules=rules)
+            if departure is None:
+                assert result.passed, (edition, case["id"], result.problems)
+                continue
+            assert not result.passed, (edition, case["id"], "documented but passes")
+            reset = Rules.from_json({k: getattr(today, k) for k in departure.options}, rules)
+            assert run_case(case, "rust", rules=reset).passed, (edition, case["id"])
+
+
+def test_datc_exit_status_counts_only_unexpected_failures() -> None:
+    cases = [c for c in load_cases() if c["id"] in ("6.A.1", "6.G.8")]
+    godip = datc_departures("godip")
+    results = [run_case(c, "rust", rules=Rules(edition="godip")) for c in cases]
+    entry = summary(results, godip)
+    assert entry["failed"] == [] and list(entry["departs"]) == ["6.G.8"]
+    # without the table the same case is a failure
+    assert summary(results)["failed"] == ["6.G.8"]
