@@ -12,20 +12,23 @@ from typing import Any
 
 import pytest
 
+from diplo.api.backends import backend_for
 from diplo.api.game import Game
+from diplo.api.legal import legal_order_texts
 from diplo.api.phase import process_phase
 from diplo.apps.conformance import load_cases, run_case, summary
+from diplo.apps.play import play_game
 from diplo.compat.mila import Game as MilaGame
 from diplo.compat.mila.saved import RULING_KEY, from_saved_game_format, to_saved_game_format
-from diplo.engine.codes import CodeGame
+from diplo.engine.codes import CodeGame, encode_order
 from diplo.formats import gamefile
 from diplo.formats.contract import DocumentError, adjudicate_document
 from diplo.formats.gamefile import GameFileError
 from diplo.formats.mila import MilaError
 from diplo.model.limits import SUGGESTED_ORDERS
-from diplo.model.map import MapError, standard_map
-from diplo.model.orders import OrderParseError, parse_order
-from diplo.model.position import Position
+from diplo.model.map import MapError, map_named, standard_map
+from diplo.model.orders import Build, OrderParseError, Unit, parse_order
+from diplo.model.position import Phase, Position
 from diplo.model.rules import DATC_DEPARTURES, EDITIONS, Rules, RulesError, datc_departures
 from diplo.model.variants import load_map
 
@@ -180,3 +183,125 @@ def test_datc_exit_status_counts_only_unexpected_failures() -> None:
     assert entry["failed"] == [] and list(entry["departs"]) == ["6.G.8"]
     # without the table the same case is a failure
     assert summary(results)["failed"] == ["6.G.8"]
+
+
+# --------------------------------------------------------------------------- neutral slots
+
+
+@pytest.mark.parametrize(
+    ("name", "rebuilds"),
+    [("westernworld901", True), ("sengoku", True), ("unconstitutional", False)],
+)
+def test_a_neutral_power_has_no_order_slot_in_an_adjustment(name: str, rebuilds: bool) -> None:
+    """A neutral power orders nothing: no build site, no waive, not orderable, on both backends
+    and the code API, whether or not it raises its armies again by itself."""
+    game_map = map_named(name)
+    start = Position.initial(game_map)
+    neutral = sorted(p for p, piece in start.units.items() if piece.power == "NEUTRAL")
+    assert neutral and all(start.centers.get(p) == "NEUTRAL" for p in neutral)
+    vacant = neutral[0]  # its army gone, the centre still neutral's
+    units = {p: u for p, u in start.units.items() if p != vacant}
+    year = start.phase.year
+    position = Position(game_map, Phase(year, "W", "A"), units, start.centers, rules=start.rules)
+    said = {}
+    for backend in BACKENDS:
+        assert "NEUTRAL" not in backend_for(backend, game_map).orderable_powers(position)
+        listed = legal_order_texts(position, None, backend)
+        assert vacant not in listed and "NEUTRAL" not in listed, backend
+        assert legal_order_texts(position, "NEUTRAL", backend) == {}
+        outcome = process_phase(position, {"NEUTRAL": [f"A {vacant} B", "WAIVE"]}, backend)
+        given = [r for r in outcome.results if r.given]
+        assert [r.legal for r in given] == [False, False]
+        assert all("neutral units hold and are never ordered" in r.reason for r in given)
+        raised = outcome.next.units.get(vacant)
+        assert (raised is not None and raised.power == "NEUTRAL") is rebuilds
+        said[backend] = outcome
+    assert said["rust"] == said["python"]
+    # The code API: no slot, and a build code for the neutral centre is refused.
+    game = CodeGame(position)
+    assert all(power != "NEUTRAL" and key != vacant for power, key in game.slots())
+    build = encode_order(Build(Unit("A", vacant)), game_map, "NEUTRAL")
+    assert build not in {c for codes in game.legal_orders() for c in codes}
+    game.set_orders([build])
+    game.process()
+    assert game.result_codes()[0] != 0  # refused
+    raised = game.position().units.get(vacant)
+    assert (raised is not None and raised.power == "NEUTRAL") is rebuilds
+
+
+@pytest.mark.parametrize(
+    ("name", "seed", "years"),
+    [
+        ("westernworld901", 2, 5),  # the issue's W904A
+        ("westernworld901", 5, 6),
+        ("sengoku", 2, 6),
+        ("sengoku", 7, 6),
+        ("unconstitutional", 2, 6),
+        ("unconstitutional", 4, 6),
+    ],
+)
+def test_a_seed_plays_the_same_game_on_both_backends_on_maps_with_neutrals(
+    name: str, seed: int, years: int
+) -> None:
+    game_map = map_named(name)
+    godip = Rules.from_json({"edition": "godip"}, game_map.rules)
+    last = Position.initial(game_map).phase.year + years - 1
+    games = {
+        backend: gamefile.to_json(play_game(seed, last, backend, game_map=game_map, rules=godip))
+        for backend in BACKENDS
+    }
+    assert games["rust"]["phases"] == games["python"]["phases"]
+    assert games["rust"] == games["python"]
+    # the game reached an adjustment where neutral had a vacant centre of its own (the case)
+    assert any(p["phase"].endswith("A") for p in games["rust"]["phases"])
+
+
+# --------------------------------------------------------------------------- ports reached by land
+
+PORT_MAP = {
+    "name": "portland",
+    "powers": {
+        "RED": {"adjective": "Red", "homes": ["XXX"], "units": ["A XXX"]},
+        "BLUE": {"adjective": "Blue", "homes": ["YYY"], "units": ["F PPP", "F SEA"]},
+    },
+    "provinces": [
+        {"abbr": "XXX", "name": "Xland", "type": "coast", "center": True},
+        {"abbr": "PPP", "name": "Port", "type": "coast", "port": True, "center": True},
+        {"abbr": "YYY", "name": "Yland", "type": "coast", "center": True},
+        {"abbr": "ZZZ", "name": "Zland", "type": "coast"},
+        {"abbr": "SEA", "name": "Sea", "type": "sea"},
+    ],
+    # XXX reaches the port PPP over land only; PPP's fleet edge goes to SEA.
+    "army_edges": [["XXX", "PPP"], ["PPP", "ZZZ"], ["YYY", "ZZZ"]],
+    "fleet_edges": [["PPP", "SEA"], ["SEA", "YYY"], ["SEA", "ZZZ"]],
+}
+
+
+def test_a_convoy_never_boards_at_a_port_over_land(tmp_path: Path) -> None:
+    """A convoy crosses every border of its route by sea: an army that reaches a port over land
+    only is not carried by its fleet. Both backends list, validate and resolve it so."""
+    path = tmp_path / "portland.json"
+    path.write_text(json.dumps(PORT_MAP))
+    game_map = load_map(path)
+    assert game_map.sea_neighbours("XXX") == frozenset()
+    position = Position.initial(game_map)
+    orders = {"RED": ["A XXX - YYY"], "BLUE": ["F PPP C A XXX - YYY", "F SEA C A XXX - YYY"]}
+    said = {}
+    for backend in BACKENDS:
+        listed = legal_order_texts(position, None, backend)
+        assert not any("C A XXX" in o or "VIA" in o for os in listed.values() for o in os)
+        outcome = process_phase(position, orders, backend)
+        given = [r for r in outcome.results if r.given]
+        assert [r.legal for r in given] == [False, False, False]
+        assert outcome.next.units["XXX"].power == "RED"
+        said[backend] = outcome
+    assert said["rust"] == said["python"]
+    # With a fleet edge from XXX to the port, the same convoy carries the army on both.
+    boarded = json.loads(json.dumps(PORT_MAP))
+    boarded["fleet_edges"].append(["XXX", "PPP"])
+    path.write_text(json.dumps(boarded))
+    position = Position.initial(load_map(path))
+    for backend in BACKENDS:
+        outcome = process_phase(position, orders, backend)
+        assert all(r.legal for r in outcome.results if r.given)
+        assert outcome.next.units["YYY"].power == "RED", backend

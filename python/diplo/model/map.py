@@ -645,7 +645,9 @@ class Map:
                 if loc in self._fleet[n]
             }
             self._links[a] = frozenset(links)
-            links |= {n for n in self._army[a] if a in self._army[n]}
+            # Where a convoy starts or ends: along the same links, never a land border (an
+            # army reaching a port over land only is not carried by its fleet: a convoy crosses
+            # every border of its route by sea, as the resolvers search it).
             self._seas[a] = frozenset(p for p in links if self.may_convoy(p))
         #: Whether some edge can be crossed one way only (``army_one_way``, ``fleet_one_way``).
         self.one_way: bool = any(

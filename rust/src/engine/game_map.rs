@@ -292,10 +292,10 @@ impl<M: Mask> GameMap<M> {
         let mut shore_seas = vec![M::ZERO; p];
         let mut shores = M::ZERO;
         for q in 0..p {
-            let army_both = Bits(army_adj[q])
-                .filter(|&n| has(army_adj[n], q))
-                .fold(M::ZERO, |m, n| m | M::bit(n));
-            let s = (army_both | fleet_from[q]) & carriers & !M::bit(q);
+            // Along two-way fleet edges only, never a land border: an army reaching a port over
+            // land only is not carried by its fleet (`diplo.model.map.Map.sea_neighbours`, the
+            // resolver's `CompiledMap::convoy_link`).
+            let s = fleet_from[q] & carriers & !M::bit(q);
             if kind[q] == COAST && !s.is_zero() {
                 shore_seas[q] = s;
                 shores |= M::bit(q);
