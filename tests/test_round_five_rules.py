@@ -26,7 +26,7 @@ from diplo.formats.contract import DocumentError, adjudicate_document
 from diplo.formats.gamefile import GameFileError
 from diplo.formats.mila import MilaError
 from diplo.model.limits import SUGGESTED_ORDERS
-from diplo.model.map import MapError, map_named, standard_map
+from diplo.model.map import Map, MapError, map_named, standard_map
 from diplo.model.orders import Build, OrderParseError, Unit, parse_order
 from diplo.model.position import Phase, Position
 from diplo.model.rules import DATC_DEPARTURES, EDITIONS, Rules, RulesError, datc_departures
@@ -305,3 +305,139 @@ def test_a_convoy_never_boards_at_a_port_over_land(tmp_path: Path) -> None:
         outcome = process_phase(position, orders, backend)
         assert all(r.legal for r in outcome.results if r.given)
         assert outcome.next.units["YYY"].power == "RED", backend
+
+
+# --------------------------------------------------------------------------- the last year
+
+
+def _late_map(tmp_path: Path, first: str, calendar: dict[str, int] | None = None) -> Path:
+    data = json.loads((ROOT / "python/diplo/data/standard.json").read_text())
+    data.update(name="late", first_phase=first)
+    if calendar is not None:
+        data["calendar"] = calendar
+    path = tmp_path / f"late-{first}.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("first", "calendar", "last"),
+    [("S9999M", None, 9998), ("S9995M", {"years_to_fall": 5, "years_to_spring": 5}, 9994)],
+)
+def test_a_map_that_starts_after_its_last_year_is_refused(
+    tmp_path: Path, first: str, calendar: dict[str, int] | None, last: int
+) -> None:
+    path = _late_map(tmp_path, first, calendar)
+    with pytest.raises(
+        MapError, match=f"'first_phase' {first} leaves no year to play: a game ends after {last}"
+    ):
+        load_map(path)
+    done = subprocess.run(
+        [sys.executable, "-m", "diplo", "play", "--map", str(path), "--quiet"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "python")},
+        timeout=120,
+    )
+    assert done.returncode == 2 and "leaves no year to play" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("first", "calendar", "final"),
+    [
+        ("S9997M", None, "S9999M"),
+        ("S9990M", {"years_to_fall": 5, "years_to_spring": 5}, "F9995M"),
+        ("F9998M", {"years_to_fall": 0, "years_to_spring": 1}, "S9999M"),
+    ],
+)
+def test_a_game_ends_as_a_draw_after_its_calendars_last_year(
+    tmp_path: Path, first: str, calendar: dict[str, int] | None, final: str
+) -> None:
+    path = _late_map(tmp_path, first, calendar)
+    game_map = load_map(path)
+    last = game_map.calendar.last_year
+    ends = {}
+    for backend in BACKENDS:
+        game = play_game(3, None, backend, game_map=game_map)
+        assert game.is_over and game.draw and game.end_reason == "max_year"
+        assert str(game.phase) == final
+        assert game.end_text == f"The last year, {last}, was played: the game is a draw."
+        ends[backend] = gamefile.to_json(game)
+    assert ends["rust"] == ends["python"]
+    # the code API ends there too
+    code = CodeGame(Position.initial(game_map))
+    while not code.is_over:
+        code.set_orders([codes[0] for codes in code.legal_orders()])
+        code.process()
+    assert code.phase == final and code.winner is None and code.max_year is None
+    # and the command line: exit 0, a draw
+    done = subprocess.run(
+        [sys.executable, "-m", "diplo", "play", "--map", str(path), "--quiet"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "python")},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Draw among" in done.stdout
+
+
+def test_a_position_after_the_last_year_is_refused_by_every_game() -> None:
+    doc = Position.initial(M).to_json()
+    doc["phase"] = "S9999M"
+    late = Position.from_json(doc, M)
+    for make in (
+        lambda: Game.from_position(late),
+        lambda: Game.from_position(late, backend="python"),
+        lambda: CodeGame(late),
+    ):
+        with pytest.raises(ValueError, match="the position is in 9999, after 9998, the last year"):
+            make()
+
+
+# --------------------------------------------------------------------------- the board hash's seed
+
+
+def _hash_on(doc: dict[str, Any], position: Position) -> int:
+    """The board hash of ``position`` moved onto the map ``doc`` describes."""
+    other = Map.from_dict(doc)
+    return CodeGame(Position.from_json(position.to_json(), other)).hash
+
+
+def _changed(doc: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    out = json.loads(json.dumps(doc))
+    out.update(changes)
+    return out
+
+
+def test_the_hash_seed_covers_what_rules_a_game_and_nothing_else() -> None:
+    """docs/search.md: the seed is everything of the map that rules a game (the calendar, the
+    neutral and rebuild flags, start_armies included); the map's name, its first phase, its
+    season names, its dummy powers and its default rules rule nothing and do not change it."""
+    world = map_named("westernworld901")
+    doc = world.to_dict()
+    position = Position.initial(world)
+    base = CodeGame(position).hash
+    assert _hash_on(doc, position) == base
+    no_rebuild = _changed(doc)
+    del no_rebuild["powers"]["NEUTRAL"]["rebuild"]
+    not_neutral = _changed(doc)
+    for key in ("rebuild", "neutral"):
+        del not_neutral["powers"]["NEUTRAL"][key]
+    slow = _changed(doc, calendar={"years_to_fall": 0, "years_to_spring": 2})
+    differ = [_hash_on(d, position) for d in (no_rebuild, not_neutral, slow)]
+    assert len({base, *differ}) == 4
+    # the same game, whatever the name, first phase, season names, dummy flag or rules
+    renamed = _changed(doc, name="elsewhere", first_phase="F950M")
+    seasons = _changed(doc, calendar={"names": {"S": "Thaw", "F": "Harvest", "W": "Frost"}})
+    dummy = _changed(doc)
+    dummy["powers"]["ABBASID_CALIPHATE"]["dummy"] = True
+    ruled = _changed(doc, rules={"edition": "godip", "build_sites": "home"})
+    for same in (renamed, seasons, dummy, ruled):
+        assert _hash_on(same, position) == base
+    # start_armies (chaos): the first adjustment's unordered builds are armies
+    chaos = map_named("chaos")
+    start = Position.initial(chaos)
+    plain = _changed(chaos.to_dict())
+    del plain["start_armies"]
+    assert _hash_on(plain, start) != CodeGame(start).hash

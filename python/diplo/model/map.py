@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, SupportsIndex
 
 from .calendar import Calendar, read_calendar
+from .limits import MAX_YEAR
 from .map_schema import (
     ABBR_RE,
     COAST_RE,
@@ -225,6 +226,12 @@ class Map:
             calendar = read_calendar(data.get("calendar"))
         except ValueError as exc:
             raise MapError(f"map: {exc}") from None
+        first_year = int(first[1:-1])
+        require(
+            first_year <= calendar.last_year,
+            f"map: 'first_phase' {first} leaves no year to play: a game ends after "
+            f"{calendar.last_year}, the last year whose phases stay within {MAX_YEAR}",
+        )
         start_armies = data.get("start_armies", False)
         require(isinstance(start_armies, bool), "map: 'start_armies' must be true or false")
         require(

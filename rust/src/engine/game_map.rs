@@ -479,6 +479,14 @@ impl<M: Mask> GameMap<M> {
     /// The year of the phase after one of `season` in `year` that starts a season: the Fall
     /// after a Spring, the Spring after a Fall or Winter (the map's calendar).
     #[inline]
+    /// The last year a game on this map plays (`diplo.model.calendar.Calendar.last_year`):
+    /// every phase of it and of the years before has its next phase within
+    /// [`super::state::MAX_YEAR`]. A game not ended sooner ends there as a draw.
+    pub fn last_year(&self) -> u32 {
+        let step = self.spec.years_to_fall.max(self.spec.years_to_spring);
+        super::state::MAX_YEAR.saturating_sub(step)
+    }
+
     pub fn next_year(&self, year: u32, season: u8) -> u32 {
         if season == super::state::SPRING {
             year + self.spec.years_to_fall
