@@ -405,7 +405,7 @@ def _hash_on(doc: dict[str, Any], position: Position) -> int:
 
 
 def _changed(doc: dict[str, Any], **changes: Any) -> dict[str, Any]:
-    out = json.loads(json.dumps(doc))
+    out: dict[str, Any] = json.loads(json.dumps(doc))
     out.update(changes)
     return out
 
