@@ -426,19 +426,26 @@ def test_send_and_recv_give_what_step_gives() -> None:
     sent.close()
 
 
-def test_a_game_that_would_pass_the_last_year_is_truncated() -> None:
+def test_a_start_after_the_last_year_is_refused_and_a_game_ends_there() -> None:
+    # A game ends as a draw after the last year its calendar plays within the year range
+    # (Calendar.last_year, 9998 on the standard map); a start after it could play nothing and is
+    # refused, as by CodeGame and Game (issue 46: it was cut, "truncated", at the first step).
     doc = Position.initial(load_map("standard")).to_json()
     doc["phase"] = "F9999M"
+    late = Position.from_json(doc, load_map("standard"))
+    with pytest.raises(ValueError, match="the position is in 9999, after 9998, the last year"):
+        DiplomacyVectorEnv(2, position=late, max_year=None)
+    doc["phase"] = "F9998M"
     start = Position.from_json(doc, load_map("standard"))
     env = DiplomacyVectorEnv(2, position=start, max_year=None)
-    obs, _ = env.reset()
-    assert obs["phase"][0].tolist() == [9999 - 1901, 0, 1, 0, 1, 0, 0]
+    env.reset()
     hold = np.zeros(env.action_space.shape, dtype=np.int64)
-    _o, rewards, terminated, truncated, infos = env.step(hold)
-    assert truncated.all() and not terminated.any() and not rewards.any()
-    assert infos["phases_played"] == 0 and env.game(0).phase == "F9999M"
-    _o, _r, _t, truncated, infos = env.step(hold)  # started again
-    assert not truncated.any() and (infos["episodes"] == 2).all()
+    _o, _r, terminated, truncated, infos = env.step(hold)  # the Fall of 9998
+    while not terminated.all():
+        assert not truncated.any()
+        _o, _r, terminated, truncated, infos = env.step(hold)
+    assert not truncated.any() and infos["phases_played"] == 2
+    assert (infos["winner"] == -1).all()
 
 
 @pytest.mark.parametrize("name", ["modern", "known_world_901"])

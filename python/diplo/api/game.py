@@ -14,7 +14,10 @@ How a game ends
       the map's (18 on the standard map).
     * **Year limit**: with ``max_year`` set (or the rules' ``year_limit``, whichever is earlier),
       the game ends after the last phase of that year is processed (the next phase would fall in
-      a later year); the surviving powers draw.
+      a later year); the surviving powers draw. Without either, the last year is the last one
+      the map's calendar plays within the year range (``Calendar.last_year``: 9998 on the
+      standard map, the final board in the Spring of 9999), so every game ends; a position after
+      it is refused.
     * **Draw by agreement**: a proposed draw passes when every *voter* accepts it (see below).
 
 Civil disorder and resignation
@@ -69,7 +72,7 @@ from ..model.position import Phase, Position
 from ..model.results import PhaseOutcome
 from ..model.rules import Rules
 from .backends import backend_for, check_backend
-from .phase import process_phase
+from .phase import check_order_list, process_phase
 
 __all__ = ["Game", "GameOverError", "PhaseRecord"]
 
@@ -243,6 +246,7 @@ class Game:
         if backend is not None:
             check_backend(backend)
         max_year = check_max_year(max_year, position.phase.year, "Game")
+        position.map.calendar.check_start(position.phase.year, "Game")
         check_max_year(position.rules.year_limit, position.phase.year, "rules year_limit")
         self._backend: Backend | str | None = backend
         #: Whether the phases run in the Rust engine (kept in the pickled state; the backend that
@@ -281,10 +285,11 @@ class Game:
         """The rules the game is played under (carried by its positions)."""
         return self._position.rules
 
-    def _last_year(self) -> int | None:
-        """The last year played: ``max_year`` or the rules' year limit, whichever is earlier."""
+    def _last_year(self) -> int:
+        """The last year played: ``max_year``, the rules' year limit or the last year the map's
+        calendar plays within the year range (``Calendar.last_year``), whichever is earliest."""
         limits = [y for y in (self._max_year, self.rules.year_limit) if y is not None]
-        return min(limits) if limits else None
+        return min(limits, default=self.map.calendar.last_year)
 
     @property
     def max_year(self) -> int | None:
@@ -417,8 +422,7 @@ class Game:
             raise ValueError(f"{name} has resigned and takes no more orders")
         if name not in self.orderable_powers():
             raise ValueError(f"{name} has nothing to order in {self.phase}")
-        if isinstance(orders, str):
-            raise ValueError("orders must be a sequence of orders, not a single string")
+        check_order_list(name, orders)
         self._orders[name] = [item if type(item) is str else _as_order(item) for item in orders]
 
     def clear_orders(self, power: str | None = None) -> None:

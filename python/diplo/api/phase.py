@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..model.limits import MAX_YEAR, show
 from ..model.map import power_named
@@ -16,6 +16,29 @@ from ..model.orders import Order
 from ..model.position import Position, PositionError
 from ..model.results import PhaseOutcome
 from .backends import Backend, backend_for
+
+
+def check_order_list(power: object, given: object) -> None:
+    """Refuse one power's orders that are not a list of orders: a single string (``"A PAR -
+    BUR"``, whose characters would each be ruled an order), bytes, a mapping or a non-iterable
+    raise ``ValueError`` naming the power. The one check behind every entry point that takes
+    orders by power (:func:`process_phase`, ``Game.set_orders``, the JSON contract)."""
+    if isinstance(given, str | bytes | bytearray | Mapping) or not isinstance(given, Iterable):
+        hint = f" (for one order write [{show(given)}])" if isinstance(given, str) else ""
+        what = "one string" if isinstance(given, str) else show(given)
+        raise ValueError(f"the orders of {show(power)} must be a list of orders, not {what}{hint}")
+
+
+def check_orders(orders: object) -> None:
+    """Refuse ``orders`` that are not a mapping of power to a list of orders
+    (:func:`check_order_list` for each power)."""
+    if not isinstance(orders, Mapping):
+        raise ValueError(
+            f"orders must be a mapping of power to a list of orders, not a {type(orders).__name__}"
+        )
+    for power, given in orders.items():
+        if type(given) is not list:
+            check_order_list(power, given)
 
 
 def process_phase(
@@ -32,10 +55,12 @@ def process_phase(
 
     ``orders`` is keyed by power names in any case (``"england"`` is ``ENGLAND``, as in
     ``Game.set_orders`` and the JSON contract; two keys naming one power have their orders
-    joined); an unknown power raises ``ValueError``, while the orders themselves are only ever
-    ruled on. A phase whose next phase would fall after
+    joined); an unknown power raises ``ValueError``, and so does a power's orders given as one
+    string instead of a list of orders (:func:`check_orders`), while the orders themselves are
+    only ever ruled on. A phase whose next phase would fall after
     :data:`~diplo.model.limits.MAX_YEAR` raises :class:`~diplo.model.position.PositionError`.
     """
+    check_orders(orders)
     powers = position.map.powers
     if any(power not in powers for power in orders):
         joined: dict[str, list[str | Order]] = {}

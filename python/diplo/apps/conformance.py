@@ -420,19 +420,31 @@ def compare_ruling(
         problems.append(f"{where}: board after differs: unexpected {extra}, missing {missing}")
 
 
-def summary(results: Sequence[CaseResult]) -> dict[str, Any]:
+def summary(
+    results: Sequence[CaseResult], departures: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """One path's entry of the ``diplo datc --json`` report.
 
     ``not_expressible`` (added for the code API, present on every path) maps a case id to the
     orders of the case the path cannot express; such a case is checked without them.
+    ``departs`` maps a case that failed as its edition documents (``departures``, case id ->
+    reason: :func:`diplo.model.rules.datc_departures`) to the reason; it is not in ``failed``.
     """
-    failed = [r.case_id for r in results if not r.passed and r.case_id not in XFAIL]
+    departures = departures or {}
+    expected = {**departures, **XFAIL}
+    failed = [r.case_id for r in results if not r.passed and r.case_id not in expected]
     xfailed = {r.case_id: XFAIL[r.case_id] for r in results if not r.passed and r.case_id in XFAIL}
+    departs = {
+        r.case_id: departures[r.case_id]
+        for r in results
+        if not r.passed and r.case_id in departures and r.case_id not in XFAIL
+    }
     return {
         "total": len(results),
         "passed": sum(1 for r in results if r.passed),
         "failed": failed,
         "xfailed": xfailed,
+        "departs": departs,
         "not_expressible": {
             r.case_id: list(r.not_expressible) for r in results if r.not_expressible
         },

@@ -41,8 +41,10 @@ def register(sub: Any) -> None:
         "--map names; every phase is ruled and "
         "printed, then the final supply-centre count. Without --max-year the game runs until "
         "one power wins with the map's victory count (18 centres on the standard map, which can "
-        "take a few hundred years of random play); with it, the game ends as a draw after that "
-        "year. The same seed gives the same game on every backend.",
+        "take a few hundred years of random play) or, failing that, to a draw after the last "
+        "year the map's calendar plays before the year 9999 (9998 on the standard map); with "
+        "it, the game ends as a draw after that year. The same seed gives the same game on "
+        "every backend.",
     )
     play.add_argument(
         "--seed",

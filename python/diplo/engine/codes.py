@@ -409,6 +409,7 @@ class CodeGame:
             raise ValueError(f"expected a Position, got {type(position).__name__}")
         check_position(position, "CodeGame(position)")
         max_year = check_max_year(max_year, position.phase.year, "CodeGame")
+        position.map.calendar.check_start(position.phase.year, "CodeGame")
         self._map: Map = position.map
         self._rules: Rules = position.rules
         self._core: _core.CodeGame = _core.CodeGame(

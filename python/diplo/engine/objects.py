@@ -53,10 +53,10 @@ from ..model.orders import (
 from ..model.outcome import RulingFacts, explain_facts, explain_ruling, explain_tail
 from ..model.position import Dislodged, Phase, Piece, Position, PositionError
 from ..model.refusals import (
+    OrderReader,
     implied_hold_reason,
     multiple_orders_message,
     named_piece,
-    read_order,
     refusal_message,
 )
 from ..model.results import PhaseOutcome, Result, dislodged_json, next_json
@@ -257,7 +257,8 @@ def _learn(t: MapTables, power: str, text: str) -> int | None:
     """The code of an order text in another notation than the table's, or ``None`` when it
     cannot be one (the model's intake, :func:`~diplo.model.refusals.read_order`, rules on it)."""
     try:
-        prefix, order = parse_power_order(text, t.map)
+        # No suggestions: only the code is wanted (the refusal is worded by _refused).
+        prefix, order = parse_power_order(text, t.map, suggest=False)
     except (OrderParseError, ValueError):
         return None
     if prefix is not None and prefix != power:
@@ -558,6 +559,7 @@ def _build_results(
     multiple: _MultipleOrders | None = None
     results: list[Any] = []
     refused: list[tuple[str | None, str]] = []
+    reader: OrderReader | None = None
     new = tuple.__new__
     if as_text and rows is not None and sub.quick and None not in rows[: len(sub.codes)]:
         # Every order reached the engine and is legal: one line per row, in input order.
@@ -599,7 +601,10 @@ def _build_results(
             continue
         if item is None:
             item = sub.items[j][1]
-        result, prov, code = _refused(position, before, power, item, reasons[j] if j >= 0 else -1)
+        if reader is None:
+            reader = OrderReader(position.map)
+        why = reasons[j] if j >= 0 else -1
+        result, prov, code = _refused(position, before, power, item, why, reader)
         results.append(result)
         refused.append((prov, code))
     if rows is not None:
@@ -681,13 +686,18 @@ def _with_implied(
 
 
 def _refused(
-    position: Position, before: Any, power: str, item: str | Order, reason: int
+    position: Position,
+    before: Any,
+    power: str,
+    item: str | Order,
+    reason: int,
+    reader: OrderReader,
 ) -> tuple[Result, str | None, str]:
     """The result of an order the engine refused (``reason``, its reason code), or that could
     not become a code (``reason`` -1), with the province of its unit and the reason's name: the
     intake and the sentence are the model's (:mod:`diplo.model.refusals`), the verdict the
     engine's."""
-    intake = read_order(item, power, position.map)
+    intake = reader.read(item, power)
     order = intake.order
     text = item if isinstance(item, str) else format_order(item)
     if intake.code is not None:

@@ -23,7 +23,8 @@ Spaces of one game (``single_*``; the batched ones stack ``num_envs`` of them):
 Rewards are ``float32[N, P]`` (one per power: the change in its centres, and at the end ``win``
 to the solo winner or ``draw`` shared by the powers with centres, as
 :class:`~diplo.env.reward.CentreReward`); terminations ``bool[N]`` (a solo, or the year
-limit's draw); truncations ``bool[N]`` (only a game reaching the year 9999 without a limit).
+limit's draw, the calendar's last year, ``Calendar.last_year``, included); truncations
+``bool[N]`` (always false: a start after that last year is refused).
 ``infos`` holds arrays: ``centres`` ``int16[N, P]``, ``alive`` ``bool[N, P]``, ``winner``
 ``int8[N]`` (a power index, -1 for none), ``steps`` ``int32[N]`` (phases since the game
 started), ``episodes`` ``int32[N]`` (games started in that slot since ``reset``),

@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .limits import MAX_YEAR
+
 __all__ = ["MAX_STEP", "STANDARD", "Calendar", "read_calendar"]
 
 #: The most years one step of a calendar may take (``MAX_CALENDAR_STEP`` in Rust).
@@ -41,6 +43,24 @@ class Calendar:
     def season_name(self, season: str) -> str:
         """What the map calls a season (``S``, ``F`` or ``W``)."""
         return self.names[_SEASONS.index(season)]
+
+    @property
+    def last_year(self) -> int:
+        """The last year a game on this calendar plays: every phase of it and of the years
+        before has its next phase within :data:`~diplo.model.limits.MAX_YEAR` (9998 on the
+        standard calendar, whose final board is then the Spring of 9999). A game not ended
+        sooner ends there as a draw, as at a ``max_year`` (``Game``, ``CodeGame`` and the
+        engine's games alike)."""
+        return MAX_YEAR - max(self.years_to_fall, self.years_to_spring)
+
+    def check_start(self, year: int, where: str) -> None:
+        """Refuse (``ValueError`` naming ``where``) a game starting in ``year`` when that is
+        after :attr:`last_year`: it could play nothing."""
+        if year > self.last_year:
+            raise ValueError(
+                f"{where}: the position is in {year}, after {self.last_year}, the last year a "
+                f"game on this map plays (every phase's next must stay within {MAX_YEAR})"
+            )
 
     def fall_year(self, spring_year: int) -> int:
         """The year of the Fall after a Spring of ``spring_year``."""

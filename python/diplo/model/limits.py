@@ -16,6 +16,7 @@ __all__ = [
     "MAX_YEAR",
     "MIN_YEAR",
     "ORDER_LIMIT",
+    "SUGGESTED_ORDERS",
     "check_max_year",
     "clip",
     "show",
@@ -28,6 +29,12 @@ MAX_YEAR = 9999
 #: The longest order text read, in characters (the longest real order is under 100); a longer
 #: one is ruled illegal unread, which keeps parsing linear in the input.
 ORDER_LIMIT = 500
+#: Of the orders of one phase (one document) that cannot be read, the first this many, in input
+#: order, name the nearest places to a misspelt one (``did you mean BUR?``); the rest are refused
+#: without: the suggestions compare the word with every name of the map (about 0.5 ms an
+#: order), so 100,000 unreadable orders would take a minute, and a refusal must cost
+#: microseconds.
+SUGGESTED_ORDERS = 20
 #: The largest adjudicate document (one file, or one ``--jsonl`` line), in bytes.
 DOCUMENT_LIMIT = 4 * 1024 * 1024
 #: At most this many characters of an input are quoted in an error message.

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, SupportsIndex
 
 from .calendar import Calendar, read_calendar
+from .limits import MAX_YEAR
 from .map_schema import (
     ABBR_RE,
     COAST_RE,
@@ -226,6 +227,12 @@ class Map:
             calendar = read_calendar(data.get("calendar"))
         except ValueError as exc:
             raise MapError(f"map: {exc}") from None
+        first_year = int(first[1:-1])
+        require(
+            first_year <= calendar.last_year,
+            f"map: 'first_phase' {first} leaves no year to play: a game ends after "
+            f"{calendar.last_year}, the last year whose phases stay within {MAX_YEAR}",
+        )
         start_armies = data.get("start_armies", False)
         require(isinstance(start_armies, bool), "map: 'start_armies' must be true or false")
         require(
@@ -646,7 +653,9 @@ class Map:
                 if loc in self._fleet[n]
             }
             self._links[a] = frozenset(links)
-            links |= {n for n in self._army[a] if a in self._army[n]}
+            # Where a convoy starts or ends: along the same links, never a land border (an
+            # army reaching a port over land only is not carried by its fleet: a convoy crosses
+            # every border of its route by sea, as the resolvers search it).
             self._seas[a] = frozenset(p for p in links if self.may_convoy(p))
         #: Whether some edge can be crossed one way only (``army_one_way``, ``fleet_one_way``).
         self.one_way: bool = any(

@@ -249,17 +249,31 @@ def _is_location(word: str, game_map: Map) -> bool:
     return True
 
 
+_SKIP_WORDS: WeakKeyDictionary[Map, frozenset[str]] = WeakKeyDictionary()
+
+
+def _skip_words(game_map: Map) -> frozenset[str]:
+    """The nationalities an order may name and the parser skips (powers and adjectives, lower
+    case), made once per map."""
+    words = _SKIP_WORDS.get(game_map)
+    if words is None:
+        powers = {p.lower() for p in game_map.powers}
+        words = _SKIP_WORDS[game_map] = frozenset(
+            powers | {a.lower() for a in game_map.adjectives.values()}
+        )
+    return words
+
+
 class _Reader:
     """A cursor over the tokens of one order."""
 
-    def __init__(self, text: str, tokens: list[str], game_map: Map) -> None:
+    def __init__(self, text: str, tokens: list[str], game_map: Map, suggest: bool = True) -> None:
         self.text = text
+        self.suggest = suggest
         self.tokens = tokens
         self.pos = 0
         self.map = game_map
-        self.skip = {p.lower() for p in game_map.powers} | {
-            a.lower() for a in game_map.adjectives.values()
-        }
+        self.skip = _skip_words(game_map)
 
     def error(self, reason: str) -> OrderParseError:
         return OrderParseError(self.text, reason)
@@ -297,7 +311,7 @@ class _Reader:
         try:
             return self.map.lookup(phrase)
         except MapError as exc:
-            raise self.error(_unknown(self.map, what, phrase)) from exc
+            raise self.error(_unknown(self.map, what, phrase, self.suggest)) from exc
 
     def unit(self, what: str) -> Unit:
         unit_type: UnitType | None = None
@@ -308,8 +322,9 @@ class _Reader:
         return Unit(unit_type, self.location(what))
 
 
-def _unknown(game_map: Map, what: str, phrase: str) -> str:
-    """Why ``phrase`` is no location: an unknown coast of a known province, or no place at all."""
+def _unknown(game_map: Map, what: str, phrase: str, suggest: bool) -> str:
+    """Why ``phrase`` is no location: an unknown coast of a known province, or no place at all
+    (with the nearest names when ``suggest``)."""
     match = re.match(r"^(.*?)\s*(?:/\s*|\(\s*)([^/()]*?)\s*\)?$", phrase)
     if match and ("/" in phrase or "(" in phrase):
         try:
@@ -322,6 +337,8 @@ def _unknown(game_map: Map, what: str, phrase: str) -> str:
                 f"unknown coast {show(match.group(2))} of {prov} in the {what} "
                 f"(its coasts: {coasts})"
             )
+    if not suggest:
+        return f"unknown {what} {show(phrase)}"
     names = [*game_map.locations, *(p.name for p in game_map.provinces.values())]
     return f"unknown {what} {show(phrase)}{suggestions(phrase, names)}"
 
@@ -340,8 +357,12 @@ def _split_power(text: str, game_map: Map) -> tuple[str | None, str]:
     return None, text
 
 
-def parse_power_order(text: str, game_map: Map) -> tuple[str | None, Order]:
-    """Parse one order, returning the power named by a ``POWER:`` prefix (or ``None``)."""
+def parse_power_order(
+    text: str, game_map: Map, *, suggest: bool = True
+) -> tuple[str | None, Order]:
+    """Parse one order, returning the power named by a ``POWER:`` prefix (or ``None``). With
+    ``suggest`` false an unknown place is refused without the nearest names (they cost a
+    comparison with every name of the map: :data:`~diplo.model.limits.SUGGESTED_ORDERS`)."""
     if not isinstance(text, str):
         raise OrderParseError(show(text), "an order must be a string")
     if len(text) > ORDER_LIMIT:
@@ -356,7 +377,7 @@ def parse_power_order(text: str, game_map: Map) -> tuple[str | None, Order]:
     tokens = _tokens(body, game_map)
     if not tokens:
         raise OrderParseError(text, "empty order")
-    return power, _parse_tokens(_Reader(text, tokens, game_map))
+    return power, _parse_tokens(_Reader(text, tokens, game_map, suggest))
 
 
 def unit_named(text: object, game_map: Map) -> Unit | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .limits import show
+from .limits import SUGGESTED_ORDERS, show
 from .map import Map, MapError
 from .orders import (
     Build,
@@ -39,6 +39,7 @@ from .wording import power_name, sentence
 
 __all__ = [
     "Intake",
+    "OrderReader",
     "implied_hold_reason",
     "multiple_orders_message",
     "named_piece",
@@ -60,16 +61,38 @@ class Intake(NamedTuple):
     unit: Unit | None = None
 
 
-def read_order(item: str | Order, power: str, game_map: Map) -> Intake:
+class OrderReader:
+    """Reads the orders of one phase in input order (:func:`read_order`), the first
+    :data:`~diplo.model.limits.SUGGESTED_ORDERS` unreadable ones with the nearest names of a
+    misspelt place, the rest without. Both backends read a phase's refused orders through one,
+    so their sentences agree."""
+
+    __slots__ = ("map", "unreadable")
+
+    def __init__(self, game_map: Map) -> None:
+        self.map = game_map
+        #: The unreadable orders read so far.
+        self.unreadable = 0
+
+    def read(self, item: str | Order, power: str) -> Intake:
+        intake = read_order(item, power, self.map, self.unreadable < SUGGESTED_ORDERS)
+        if intake.code == "unparsable":
+            self.unreadable += 1
+        return intake
+
+
+def read_order(item: str | Order, power: str, game_map: Map, suggest: bool = True) -> Intake:
     """Read one submitted order of ``power``: parse a text (refusing one written for another
-    power), and check that every place the order names is on the map."""
+    power), and check that every place the order names is on the map. ``suggest``: whether an
+    unknown place is named with the nearest names (the first few of a phase's unreadable
+    orders, :class:`OrderReader`)."""
     order: Order | None = None
     if power in game_map.neutral:
         text = item if isinstance(item, str) else format_order(item)
         return Intake(None, "neutral_power", sentence(f"{show(text)}: {_NEUTRAL}"))
     try:
         if isinstance(item, str):
-            prefix, order = parse_power_order(item, game_map)
+            prefix, order = parse_power_order(item, game_map, suggest=suggest)
             if prefix is not None and prefix != power:
                 reason = f"the order is written for {power_name(prefix)}, not {power_name(power)}"
                 return Intake(order, "wrong_power", sentence(f"{item}: {reason}"))

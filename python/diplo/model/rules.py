@@ -90,11 +90,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, NamedTuple, TypeAlias
 
+from .limits import show
 from .wording import power_name
 
 __all__ = [
+    "DATC_DEPARTURES",
     "DEFAULT_RULES",
     "EDITIONS",
     "AdjacentConvoy",
@@ -103,6 +105,7 @@ __all__ = [
     "ConvoyDisruption",
     "ConvoyFallback",
     "ConvoyedAttackFrom",
+    "Departure",
     "DisorderTie",
     "Edition",
     "HeadToHeadOwnSupport",
@@ -113,6 +116,7 @@ __all__ = [
     "RulesError",
     "SupportCoast",
     "Waive",
+    "datc_departures",
 ]
 
 CivilDisorder: TypeAlias = Literal["owned", "home"]
@@ -320,10 +324,11 @@ class Rules:
     disorder_tie: DisorderTie = _FROM_EDITION
 
     def __post_init__(self) -> None:
-        if self.edition not in EDITIONS:
+        # (a list or an object is no edition: checked before the lookup it cannot hash for)
+        if not isinstance(self.edition, str) or self.edition not in EDITIONS:
             raise RulesError(
                 f"rules: edition must be one of {', '.join(map(repr, EDITIONS))}, "
-                f"got {self.edition!r}"
+                f"got {show(self.edition)}"
             )
         for key, value in EDITIONS[self.edition].items():
             if getattr(self, key) is None:
@@ -476,3 +481,115 @@ class Rules:
 
 
 DEFAULT_RULES = Rules()
+
+
+class Departure(NamedTuple):
+    """DATC cases an edition rules otherwise than the DATC's preferred rulings, and why."""
+
+    #: The edition's choices that rule the cases otherwise (today's values make them pass).
+    options: tuple[str, ...]
+    #: Why, in a few words (the DATC section or the source of the ruling).
+    reason: str
+    #: The DATC v3.0 case ids.
+    cases: tuple[str, ...]
+
+
+_HOME_DISORDER = Departure(
+    ("civil_disorder",),
+    "civil disorder disbands the units farthest from the home centres (4.D.8, before 2023)",
+    ("6.J.6", "6.J.10", "6.J.11"),
+)
+
+#: Each edition's documented departures from the DATC's preferred rulings, the cases they decide
+#: otherwise (``diplo datc --edition NAME`` reports them as departures, not failures; every
+#: other case must pass). The one table of them, beside :data:`EDITIONS`; held to the suite by
+#: ``tests/test_round_five_rules.py`` (each case fails under its edition and passes with the
+#: named options at today's values).
+DATC_DEPARTURES: Mapping[str, tuple[Departure, ...]] = {
+    "1971": (
+        Departure(
+            ("convoy_disruption",),
+            "a convoy fails when any of its routes is broken (4.A.1, 1971)",
+            ("6.F.9", "6.F.10", "6.F.11", "6.F.13", "6.F.20"),
+        ),
+        Departure(("paradox",), "the 1971 convoy paradox rule (4.A.2)", ("6.F.16", "6.F.17")),
+        Departure(
+            ("convoy_disruption", "paradox"),
+            "a convoy fails when any route is broken, and the 1971 paradox rule (4.A.1, 4.A.2)",
+            ("6.F.19",),
+        ),
+        Departure(
+            ("adjacent_convoy",),
+            "an army goes to a neighbour by convoy only to swap places (4.A.3, 1971)",
+            ("6.G.2", "6.G.7", "6.G.13", "6.G.19", "6.G.20", "6.H.11"),
+        ),
+        Departure(
+            ("adjacent_convoy", "convoy_fallback"),
+            "an army goes to a neighbour by convoy only to swap places, else overland "
+            "(4.A.3, 6.G.4, 1971)",
+            ("6.G.8", "6.G.11"),
+        ),
+        _HOME_DISORDER,
+    ),
+    "1982": (
+        Departure(
+            ("paradox",),
+            "the 1982 convoy paradox rule (4.A.2)",
+            (
+                "6.F.16",
+                "6.F.17",
+                "6.F.18",
+                "6.F.19",
+                "6.F.20",
+                "6.F.21",
+                "6.F.23",
+                "6.F.24",
+                "6.F.25",
+            ),
+        ),
+        _HOME_DISORDER,
+    ),
+    "2000": (
+        Departure(
+            ("paradox",), "the 2000 rulebook's convoy paradox rule (4.A.2)", ("6.F.16", "6.F.17")
+        ),
+        _HOME_DISORDER,
+    ),
+    "2023": (),
+    "dptg": (
+        Departure(
+            ("adjacent_convoy",),
+            "only an army ordered 'via convoy' goes to a neighbour by convoy (4.A.3, the DPTG)",
+            ("6.G.1", "6.G.5", "6.G.6", "6.G.9", "6.G.11"),
+        ),
+    ),
+    "mila": (
+        Departure(
+            ("support_coast",),
+            "a fleet's move support counts whatever coast it names (MILA, docs/mila-compat.md)",
+            ("6.B.9",),
+        ),
+        Departure(
+            ("convoy_fallback",),
+            "an army convoyed to a neighbour with no convoy route moves overland (MILA, "
+            "docs/mila-compat.md)",
+            ("6.G.8",),
+        ),
+        _HOME_DISORDER,
+    ),
+    "godip": (
+        Departure(
+            ("convoy_fallback",),
+            "an army ordered 'via convoy' to a neighbour with no convoy route moves overland "
+            "(godip's orders/convoy.go, DATC v2.4's 6.G.8)",
+            ("6.G.8",),
+        ),
+        _HOME_DISORDER,
+    ),
+}
+
+
+def datc_departures(edition: str) -> dict[str, str]:
+    """The DATC cases ``edition`` documents as ruled otherwise (:data:`DATC_DEPARTURES`), each
+    with its reason."""
+    return {case: d.reason for d in DATC_DEPARTURES.get(edition, ()) for case in d.cases}

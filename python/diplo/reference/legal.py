@@ -300,6 +300,8 @@ def _adjustment_orders(
     powers: Iterable[str] = game_map.powers if power is None else (power,)
     out: dict[str, list[Order]] = {}
     for p in powers:
+        if p in game_map.neutral:
+            continue  # neutral units are never ordered; a rebuilding neutral raises its own
         if legality.waive_rule(position, p) is None:
             for home in build_sites(position, p):
                 # Every unit type and coast a build there could name.

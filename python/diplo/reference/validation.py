@@ -34,7 +34,12 @@ from ..model.orders import (
     format_order,
 )
 from ..model.position import Piece, Position
-from ..model.refusals import multiple_orders_message, named_piece, read_order, refusal_message
+from ..model.refusals import (
+    OrderReader,
+    multiple_orders_message,
+    named_piece,
+    refusal_message,
+)
 from . import legality
 from .convoys import convoying_fleets, route_fleets, sea_route_exists
 from .legality import map_tables
@@ -87,10 +92,11 @@ class _Illegal(Exception):
 def validate(position: Position, orders_by_power: Mapping[str, Sequence[str | Order]]) -> Validated:
     """Rule on every order of every power for the phase of ``position``."""
     fleets = _fleets(position)  # once per phase: every convoy question asks it
+    reader = OrderReader(position.map)
     rulings: list[Ruling] = []
     for power, orders in orders_by_power.items():
         for item in orders:
-            rulings.append(_rule(position, power, item, fleets))
+            rulings.append(_rule(position, power, item, fleets, reader))
     if position.phase.kind == "A":
         return _collect_adjustments(rulings)
     return _collect_unit_orders(rulings)
@@ -98,7 +104,7 @@ def validate(position: Position, orders_by_power: Mapping[str, Sequence[str | Or
 
 def validate_order(position: Position, power: str, order: str | Order) -> Ruling:
     """Rule on one order alone (without the multiple-orders check of :func:`validate`)."""
-    return _rule(position, power, order, _fleets(position))
+    return _rule(position, power, order, _fleets(position), OrderReader(position.map))
 
 
 def _collect_unit_orders(rulings: list[Ruling]) -> Validated:
@@ -139,9 +145,15 @@ def _collect_adjustments(rulings: list[Ruling]) -> Validated:
     return Validated(rulings, adjustments=adjustments)
 
 
-def _rule(position: Position, power: str, item: str | Order, fleets: frozenset[str]) -> Ruling:
+def _rule(
+    position: Position,
+    power: str,
+    item: str | Order,
+    fleets: frozenset[str],
+    reader: OrderReader,
+) -> Ruling:
     text = item if isinstance(item, str) else format_order(item)
-    intake = read_order(item, power, position.map)
+    intake = reader.read(item, power)
     order = intake.order
     if intake.code is not None:
         # An unreadable order still names its unit when its start can be read (A PAR - BURG).

@@ -292,10 +292,10 @@ impl<M: Mask> GameMap<M> {
         let mut shore_seas = vec![M::ZERO; p];
         let mut shores = M::ZERO;
         for q in 0..p {
-            let army_both = Bits(army_adj[q])
-                .filter(|&n| has(army_adj[n], q))
-                .fold(M::ZERO, |m, n| m | M::bit(n));
-            let s = (army_both | fleet_from[q]) & carriers & !M::bit(q);
+            // Along two-way fleet edges only, never a land border: an army reaching a port over
+            // land only is not carried by its fleet (`diplo.model.map.Map.sea_neighbours`, the
+            // resolver's `CompiledMap::convoy_link`).
+            let s = fleet_from[q] & carriers & !M::bit(q);
             if kind[q] == COAST && !s.is_zero() {
                 shore_seas[q] = s;
                 shores |= M::bit(q);
@@ -479,6 +479,14 @@ impl<M: Mask> GameMap<M> {
     /// The year of the phase after one of `season` in `year` that starts a season: the Fall
     /// after a Spring, the Spring after a Fall or Winter (the map's calendar).
     #[inline]
+    /// The last year a game on this map plays (`diplo.model.calendar.Calendar.last_year`):
+    /// every phase of it and of the years before has its next phase within
+    /// [`super::state::MAX_YEAR`]. A game not ended sooner ends there as a draw.
+    pub fn last_year(&self) -> u32 {
+        let step = self.spec.years_to_fall.max(self.spec.years_to_spring);
+        super::state::MAX_YEAR.saturating_sub(step)
+    }
+
     pub fn next_year(&self, year: u32, season: u8) -> u32 {
         if season == super::state::SPRING {
             year + self.spec.years_to_fall

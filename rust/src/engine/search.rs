@@ -460,6 +460,9 @@ fn check_ending<M: Mask>(
         }
         return Ok(());
     }
+    // The calendar's last year ends a game as `max_year` does (`Game::last_year`).
+    let calendar = map.last_year();
+    let max_year = Some(max_year.map_or(calendar, |y| y.min(calendar)));
     match (over, max_year) {
         (true, Some(last)) if year > last => Ok(()),
         (true, _) => Err(EngineError::invalid(format!(

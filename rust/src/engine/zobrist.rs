@@ -17,9 +17,9 @@
 //! The keys are not a table: key `k` of a fact is [`mix`] (the SplitMix64 finaliser, a bijection)
 //! of the map's seed plus the fact's number times an odd constant, so two different facts never
 //! share a key, and a key is the same in every process and every run. The seed of a map is the
-//! FNV-1a hash of the whole map, names and tables ([`map_seed`]): games on one map share their
-//! keys, and the same position on two different maps hashes differently, even where the two
-//! maps share every name.
+//! FNV-1a hash of everything of the map that rules a game, names and tables ([`map_seed`]):
+//! games on one map share their keys, and the same position on two maps that play differently
+//! hashes differently, even where the two maps share every name.
 
 use super::game_map::{Bits, GameMap, Mask, NO_POWER};
 use super::state::{Piece, State};
@@ -83,10 +83,14 @@ fn piece_number(p: Piece) -> u64 {
     (p.power as u64) << 1 | p.fleet as u64
 }
 
-/// The seed of a map's keys: FNV-1a over the whole map (its location and power names, each
-/// ended by a zero byte, then every table of its spec: provinces of the locations, terrain, army
-/// and fleet edges, centres, ports, homes, the name order and the victory count), the same in
-/// every process. Two maps that differ in anything, even sharing every name, seed differently.
+/// The seed of a map's keys: FNV-1a over everything of the map that rules a game (its location
+/// and power names, each ended by a zero byte, then every table of its spec: provinces of the
+/// locations, terrain, army and fleet edges, centres, ports, homes, the name order, the victory
+/// count, the calendar's two steps, the neutral and rebuilding powers and the `start_armies`
+/// year), the same in every process. Two maps that differ in any of it, even sharing every
+/// name, seed differently. Not in it, as they rule nothing the engine plays: the map's name,
+/// its first phase (a position says its own), its season names, its dummy powers (no player,
+/// ruled as any power) and its default rules (a game's rules are not hashed).
 pub fn map_seed<M: Mask>(map: &GameMap<M>) -> u64 {
     fn eat(h: &mut u64, bytes: &[u8]) {
         for &b in bytes {
@@ -119,6 +123,18 @@ pub fn map_seed<M: Mask>(map: &GameMap<M>) -> u64 {
     eat_list(&mut h, &spec.ports);
     eat_list(&mut h, &spec.name_rank);
     eat(&mut h, &spec.victory.to_le_bytes());
+    // What else rules a game on the map: its calendar, its neutral and rebuilding powers, and
+    // the year of a first adjustment whose unordered builds are armies.
+    eat(&mut h, &spec.years_to_fall.to_le_bytes());
+    eat(&mut h, &spec.years_to_spring.to_le_bytes());
+    eat(&mut h, &(spec.neutral.len() as u32).to_le_bytes());
+    eat(&mut h, &spec.neutral);
+    eat(&mut h, &(spec.rebuild.len() as u32).to_le_bytes());
+    eat(&mut h, &spec.rebuild);
+    eat(
+        &mut h,
+        &spec.start_armies.map_or(u64::MAX, u64::from).to_le_bytes(),
+    );
     h
 }
 

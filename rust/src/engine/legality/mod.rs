@@ -394,6 +394,11 @@ impl<M: Mask> Legal<M> {
             }
         }
         for power in 0..map.powers {
+            if map.neutral[power] {
+                // A neutral power has no slot: its units hold and are never ordered, and a
+                // rebuilding one raises its armies by itself (`GameMap::neutral_rebuilds`).
+                continue;
+            }
             let owed = owes[power];
             debug_assert_eq!(owed, owed_by(map, st, power));
             if adjustment(kind::BUILD, owed) == OK {

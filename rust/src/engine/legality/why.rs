@@ -162,6 +162,10 @@ fn why_adjustment<M: Mask>(map: &GameMap<M>, st: &State<M>, power: u8, code: Cod
             }
         }
     };
+    if map.neutral.get(who).copied().unwrap_or(false) {
+        // A neutral power orders nothing, builds included (`Legal::prepare_adjustments`).
+        return NEUTRAL_UNIT;
+    }
     let allowed = adjustment(k, owed_by(map, st, who));
     if allowed != OK {
         return allowed;

@@ -208,14 +208,18 @@ impl<M: Mask> Game<M> {
             super::zobrist::full_hash(map, &self.state),
             "the kept hash is the hash of the board"
         );
-        if self.winner.is_some() {
+        if self.winner.is_some() || self.state.year > self.last_year() {
             self.over = true;
-        } else if let Some(last) = self.max_year {
-            if self.state.year > last {
-                self.over = true;
-            }
         }
         Ok(())
+    }
+
+    /// The last year played: `max_year` (the earlier of the game's and the rules' limits) or
+    /// the last year the map's calendar plays within the year range ([`GameMap::last_year`]),
+    /// whichever is earlier.
+    pub fn last_year(&self) -> u32 {
+        let calendar = self.map.last_year();
+        self.max_year.map_or(calendar, |y| y.min(calendar))
     }
 }
 
