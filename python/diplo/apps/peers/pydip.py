@@ -50,6 +50,12 @@ _NAMES = {
 _COASTS = {"NC": "North Coast", "SC": "South Coast", "EC": "North Coast"}
 
 
+def _refusal(exc: Exception) -> str:
+    if isinstance(exc, AssertionError):
+        return f"pydip refuses it{': ' + str(exc) if str(exc) else ' (an assertion of its rules)'}"
+    return f"pydip cannot take it: {exc}"
+
+
 def available() -> str | None:
     """``None`` when pydip can be imported, else why not and how to install it."""
     try:
@@ -170,8 +176,8 @@ class PydipAdapter:
         assert unit is not None, "the order names no unit"
         board = self._board_unit(players, self.map.province_of(unit.loc))
         assert board is not None, f"no unit in {unit.loc}"
-        mine = self._Unit(self._types[unit.type or self._letters[board.unit_type]], "")
-        mine.position = self._where(unit.type or self._letters[board.unit_type], unit.loc)
+        letter = unit.type or self._letters[board.unit_type]
+        mine = self._Unit(self._types[letter], self._where(letter, unit.loc))
         player = players[power]
         if isinstance(order, Hold):
             return cmd.HoldCommand(player, mine)
@@ -190,7 +196,8 @@ class PydipAdapter:
                 return cmd.SupportCommand(player, mine, other, other.position)
             letter = self._letters[other.unit_type]
             dest = self._where(letter, order.dest)
-            if letter == "F" and dest == self._land[order.dest]:
+            dest_prov = self.map.province_of(order.dest)
+            if letter == "F" and "/" not in order.dest and self.map.provinces[dest_prov].coasts:
                 # A fleet's move supported to a split-coast province named without its coast:
                 # pydip needs a coast; any coast the fleet can enter stands for the province.
                 for coast in self._game_map.name_map[dest].coasts:
@@ -215,7 +222,7 @@ class PydipAdapter:
                 unit_text = None if unit is None else str(unit)
                 command = self._command(players, power, order)
             except (OrderParseError, AssertionError, KeyError, ValueError) as exc:
-                entries.append((power, text, None, unit_text, f"pydip refuses it: {exc}"))
+                entries.append((power, text, None, unit_text, _refusal(exc)))
                 continue
             where = command.unit.position
             if where in ordered:
@@ -325,7 +332,7 @@ class PydipAdapter:
                 unit_text = None if unit is None else str(unit)
                 assert unit is not None and unit.type is not None, "the order names no unit"
                 mine = self._Unit(self._types[unit.type], self._where(unit.type, unit.loc))
-                if isinstance(order, Retreat):
+                if isinstance(order, Retreat | Move):  # a move in a retreat phase retreats
                     dest = self._where(unit.type, order.dest)
                     command = self._rcmd.RetreatMoveCommand(
                         retreat_map, players[power], mine, dest
@@ -335,7 +342,7 @@ class PydipAdapter:
                 else:
                     raise AssertionError("not a retreat-phase order")
             except (OrderParseError, AssertionError, KeyError, ValueError) as exc:
-                entries.append((power, text, None, unit_text, f"pydip refuses it: {exc}"))
+                entries.append((power, text, None, unit_text, _refusal(exc)))
                 continue
             if mine in ordered:
                 raise Unsupported("two orders for one unit: pydip keeps one command per unit")
@@ -379,7 +386,11 @@ class PydipAdapter:
         centers = self._owned(position)
         ownership = self._ownership(centers)
         current = {p: set(pl.units) for p, pl in players.items()}
-        ownership, counts = self._adjustment.calculate_adjustments(ownership, current)
+        # The owners are the document's (the Fall turn set them); pydip's count of builds (+)
+        # or disbands (-) is its calculate_adjustments' own: centres owned less units.
+        counts = {
+            p: len(ownership.owned_territories[p]) - len(current[p]) for p in self.map.powers
+        }
         commands: list[Any] = []
         entries: list[tuple[str, str, Any, str | None, str]] = []
         for power, text in orders:
@@ -400,7 +411,7 @@ class PydipAdapter:
                 else:
                     raise AssertionError("not an adjustment-phase order")
             except (OrderParseError, AssertionError, KeyError, ValueError) as exc:
-                entries.append((power, text, None, unit_text, f"pydip refuses it: {exc}"))
+                entries.append((power, text, None, unit_text, _refusal(exc)))
                 continue
             commands.append(command)
             entries.append((power, text, command, unit_text, ""))
