@@ -83,11 +83,11 @@ class ExternalEngine:
 
     def adjudicate_each(self, docs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """One answer per document, never raising for the engine's faults: a batch first (within
-        ``per_document`` seconds a document), then, if it fails, each document alone; after three
+        ``per_document`` seconds a document), then, if it fails, each document alone; after two
         documents in a row fail alone the rest are answered with the same error unplayed."""
         limit = self.per_document or self.timeout
         whole = self.timeout
-        self.timeout = min(whole, limit * max(1, len(docs)) + 5.0)
+        self.timeout = min(whole, limit * max(1, len(docs)) + 2.0)
         try:
             return self.adjudicate(docs)
         except EngineError as exc:
@@ -95,12 +95,12 @@ class ExternalEngine:
         finally:
             self.timeout = whole
         out: list[dict[str, Any]] = []
-        self.timeout = limit + 5.0
+        self.timeout = limit
         streak: list[str] = []
         try:
             for doc in docs:
-                if len(streak) >= 3:
-                    out.append({"error": f"not played: the engine failed alone 3 times ({streak[-1]})"})
+                if len(streak) >= 2:
+                    out.append({"error": f"not played: the engine failed alone twice ({streak[-1]})"})
                     continue
                 try:
                     out.extend(self.adjudicate([doc]))

@@ -85,16 +85,21 @@ class MilaAdapter:
             why = "MILA refused it" if not legal else "MILA: " + (", ".join(got) or "ok")
             results.append(result_entry(power, unit_text, text, legal, not failed, code, why))
         kind = position.phase.kind
+        units: dict[str, list[str]] = {p: [] for p in self.map.powers}
+        for power, texts in (state.get("units") or {}).items():
+            units[power] = sorted(t for t in texts if not t.startswith("*"))
+        # After a convoyed attack MILA also lists occupied provinces, where its own orders
+        # never let the unit go (docs/mila-compat.md): the contract has no room for them.
+        taken = {self.map.province_of(u.split(" ", 1)[1]) for us in units.values() for u in us}
         dislodged: dict[str, dict[str, list[str]]] = {p: {} for p in self.map.powers}
         if kind == "M":
             retreats = state.get("retreats") or {}
             for piece in position.units.values():
                 if "dislodged" in labels.get(str(piece), []):
                     options = (retreats.get(piece.power) or {}).get(str(piece)) or []
-                    dislodged[piece.power][str(piece)] = sorted(options)
-        units: dict[str, list[str]] = {p: [] for p in self.map.powers}
-        for power, texts in (state.get("units") or {}).items():
-            units[power] = sorted(t for t in texts if not t.startswith("*"))
+                    dislodged[piece.power][str(piece)] = sorted(
+                        o for o in options if self.map.province_of(o) not in taken
+                    )
         centers = {p: sorted(state.get("centers", {}).get(p, [])) for p in self.map.powers}
         name = str(state.get("name"))
         nxt = None if name == "COMPLETED" else mila_phase(name)

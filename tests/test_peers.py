@@ -1,0 +1,167 @@
+"""The peer engines behind the JSON contract (diplo.apps.peers) and `diplo compare`: each
+adapter's conversion both ways, unsupported documents listed as not expressible, and a
+crashing, hanging, garbage-printing or missing engine reported by name."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+
+import pytest
+
+from diplo.apps import compare, external
+from diplo.apps.conformance import load_cases
+from diplo.apps.peers import PEERS, make_adapter, missing_reason, peer_command
+from diplo.apps.peers.__main__ import answer
+
+PYTHON = shlex.quote(sys.executable)
+# A supported attack dislodges F NTH (which may retreat), a bounce, and an illegal order.
+MOVES = {
+    "phase": "F1901M",
+    "units": {"ENGLAND": ["F NTH", "A YOR"], "GERMANY": ["F HEL", "F DEN", "A KIE"],
+              "FRANCE": ["A BUR", "A PIC"]},
+    "centers": {"ENGLAND": ["LON"], "GERMANY": ["KIE", "DEN"], "FRANCE": ["PAR"]},
+    "orders": {
+        "GERMANY": ["F HEL - NTH", "F DEN S F HEL - NTH", "A KIE - MUN"],
+        "FRANCE": ["A BUR - BEL", "A PIC - BEL"],
+        "ENGLAND": ["F NTH H", "A YOR - PAR"],
+    },
+}
+
+
+def installed(name: str) -> bool:
+    return missing_reason(name) is None
+
+
+def given(out: dict, text: str) -> dict:
+    return next(r for r in out["results"] if r["order"] == text)
+
+
+@pytest.mark.parametrize("name", ["diplo", "mila", "pydip"])
+def test_adapter_rules_a_movement_phase_and_its_retreat(name: str) -> None:
+    if not installed(name):
+        pytest.skip(missing_reason(name) or "")
+    adapter = make_adapter(name)
+    out = adapter.adjudicate(MOVES)
+    assert given(out, "F HEL - NTH")["success"] is True
+    assert given(out, "F DEN S F HEL - NTH")["success"] is True
+    assert given(out, "A BUR - BEL")["success"] is False  # a bounce
+    assert given(out, "A PIC - BEL")["success"] is False
+    assert given(out, "A YOR - PAR")["legal"] is False  # not adjacent, no convoy
+    assert given(out, "F NTH H")["success"] is False  # dislodged
+    options = out["dislodged"]["ENGLAND"]["F NTH"]
+    assert "NWG" in options and "HEL" not in options  # not where the attack came from
+    nxt = out["next"]
+    assert nxt["phase"] == "F1901R"
+    assert "F NTH" in nxt["units"]["GERMANY"] and "A MUN" in nxt["units"]["GERMANY"]
+    # The retreat phase, fed back: the unit retreats, then the winter (England owes a disband).
+    retreat = {**nxt, "orders": {"ENGLAND": ["F NTH R NWG"]}}
+    after = adapter.adjudicate(retreat)
+    assert given(after, "F NTH R NWG")["success"] is True
+    assert "F NWG" in after["next"]["units"]["ENGLAND"]
+    assert after["next"]["phase"] == "W1901A"
+    assert "MUN" in after["next"]["centers"]["GERMANY"]
+
+
+@pytest.mark.parametrize("name", ["mila", "pydip"])
+def test_adapter_says_what_it_cannot_express(name: str) -> None:
+    if not installed(name):
+        pytest.skip(missing_reason(name) or "")
+    adapter = make_adapter(name)
+    other_map = json.dumps({**MOVES, "map": "ancmed"})
+    assert "unsupported" in answer(adapter, other_map, 1)
+    rules = json.dumps({**MOVES, "rules": {"edition": "1982"}})
+    assert "unsupported" in answer(adapter, rules, 1)
+    assert answer(adapter, "{not json", 3)["error"].startswith("line 3: bad JSON")
+
+
+def test_pydip_cannot_express_two_orders_for_one_unit() -> None:
+    if not installed("pydip"):
+        pytest.skip(missing_reason("pydip") or "")
+    doc = {**MOVES, "orders": {"FRANCE": ["A BUR - BEL", "A BUR - MUN"]}}
+    assert "one command per unit" in answer(make_adapter("pydip"), json.dumps(doc), 1)["unsupported"]
+
+
+def test_a_case_an_engine_cannot_express_is_never_passed() -> None:
+    cases = [c for c in load_cases() if c["id"].startswith("6.A.")]
+    every = f"{PYTHON} -c \"import sys\nfor l in sys.stdin: print('{{\\\"unsupported\\\": \\\"no\\\"}}')\""
+    run = external.run_datc(cases, every)
+    entry = external.engine_summary(run)
+    assert entry["passed"] == 0 and entry["failed"] == []
+    assert sorted(entry["not_expressible"]) == sorted(c["id"] for c in cases)
+
+
+def test_missing_peers_are_named_with_how_to_get_them() -> None:
+    assert set(PEERS) == {"mila", "pydip", "diplomacy-crate", "dipcc"}
+    if not installed("dipcc"):
+        assert "diplomacy_cicero" in (missing_reason("dipcc") or "")
+        with pytest.raises(external.EngineError, match="dipcc is missing"):
+            external.ExternalEngine("dipcc").adjudicate([MOVES])
+    with pytest.raises(ValueError, match="unknown peer"):
+        missing_reason("godot")
+    assert "diplo.apps.peers mila" in peer_command("mila") if installed("mila") else True
+
+
+def test_compare_runs_every_installed_engine_and_names_the_broken_ones() -> None:
+    crash = f"{PYTHON} -c 'import sys; sys.exit(3)'"
+    garbage = f"{PYTHON} -c 'print(\"hello\")'"
+    settings = compare.Settings(
+        engines=("mila", "pydip", "dipcc"),
+        commands=(crash, garbage),
+        movement=3,
+        games=1,
+        max_year=1902,
+        rounds=1,
+        per_case=20.0,
+        limit=False,
+    )
+    report = compare.run_compare(settings)
+    engines = report["engines"]
+    assert engines["diplo"]["datc"]["passed"] == 164
+    for name in ("mila", "pydip"):
+        if not installed(name):
+            assert engines[name]["missing"]
+            continue
+        d = engines[name]["datc"]
+        assert d["total"] == 164
+        assert d["passed"] + len(d["failed"]) + len(d["not_expressible"]) == 164
+        assert sum(s["passed"] for s in engines[name]["sections"].values()) == d["passed"]
+        pair = report["agreement"][f"diplo vs {name}"]
+        docs = report["settings"]["movement_phases"] + report["settings"]["game_phases"]
+        assert pair["compared"] + pair["not_ruled_by_both"] == docs
+        for kind in pair["kinds"].values():
+            assert kind["example"]["document"]["phase"]
+        assert engines[name]["us_per_movement_phase"] > 0
+        assert report["ratios_to_diplo"][name]["movement"] > 0
+    if not installed("dipcc"):
+        assert "diplomacy_cicero" in engines["dipcc"]["missing"]
+    for broken in ("engine-1", "engine-2"):
+        assert engines[broken]["problems"], broken
+        assert engines[broken]["us_per_movement_phase"] is None
+        assert engines[broken]["datc"]["passed"] == 0
+    text = compare.table(report)
+    assert "engine-1" in text and "engine-2" in text and "diplo" in text
+    picture = compare.svg(report)
+    assert picture.startswith("<svg") and "diplo" in picture
+
+
+def test_a_hanging_engine_is_cut_off_per_document() -> None:
+    hang = f"{PYTHON} -c 'import time; time.sleep(60)'"
+    settings = compare.Settings(
+        engines=(), commands=(hang,), movement=2, games=0, rounds=1, per_case=0.5,
+        limit=False, datc=False,
+    )
+    report = compare.run_compare(settings)
+    row = report["engines"]["engine-1"]
+    assert any("took more than" in p for p in row["problems"])
+    assert report["engines"]["diplo"]["us_per_movement_phase"] > 0
+
+
+def test_the_picture_escapes_its_text() -> None:
+    report = {
+        "engines": {"a<b&c": {"us_per_movement_phase": 5.0, "us_per_game": 50.0}},
+        "limits": {"us_per_movement_phase": {"rust Game": 2.0}},
+    }
+    picture = compare.svg(report)
+    assert "a&lt;b&amp;c" in picture and "a<b" not in picture
