@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from typing import Any
 
 import pytest
 
@@ -19,8 +20,11 @@ PYTHON = shlex.quote(sys.executable)
 # A supported attack dislodges F NTH (which may retreat), a bounce, and an illegal order.
 MOVES = {
     "phase": "F1901M",
-    "units": {"ENGLAND": ["F NTH", "A YOR"], "GERMANY": ["F HEL", "F DEN", "A KIE"],
-              "FRANCE": ["A BUR", "A PIC"]},
+    "units": {
+        "ENGLAND": ["F NTH", "A YOR"],
+        "GERMANY": ["F HEL", "F DEN", "A KIE"],
+        "FRANCE": ["A BUR", "A PIC"],
+    },
     "centers": {"ENGLAND": ["LON"], "GERMANY": ["KIE", "DEN"], "FRANCE": ["PAR"]},
     "orders": {
         "GERMANY": ["F HEL - NTH", "F DEN S F HEL - NTH", "A KIE - MUN"],
@@ -34,7 +38,7 @@ def installed(name: str) -> bool:
     return missing_reason(name) is None
 
 
-def given(out: dict, text: str) -> dict:
+def given(out: dict[str, Any], text: str) -> dict[str, Any]:
     return next(r for r in out["results"] if r["order"] == text)
 
 
@@ -80,12 +84,16 @@ def test_pydip_cannot_express_two_orders_for_one_unit() -> None:
     if not installed("pydip"):
         pytest.skip(missing_reason("pydip") or "")
     doc = {**MOVES, "orders": {"FRANCE": ["A BUR - BEL", "A BUR - MUN"]}}
-    assert "one command per unit" in answer(make_adapter("pydip"), json.dumps(doc), 1)["unsupported"]
+    assert (
+        "one command per unit" in answer(make_adapter("pydip"), json.dumps(doc), 1)["unsupported"]
+    )
 
 
 def test_a_case_an_engine_cannot_express_is_never_passed() -> None:
     cases = [c for c in load_cases() if c["id"].startswith("6.A.")]
-    every = f"{PYTHON} -c \"import sys\nfor l in sys.stdin: print('{{\\\"unsupported\\\": \\\"no\\\"}}')\""
+    every = (
+        f'{PYTHON} -c "import sys\nfor l in sys.stdin: print(\'{{\\"unsupported\\": \\"no\\"}}\')"'
+    )
     run = external.run_datc(cases, every)
     entry = external.engine_summary(run)
     assert entry["passed"] == 0 and entry["failed"] == []
@@ -149,8 +157,14 @@ def test_compare_runs_every_installed_engine_and_names_the_broken_ones() -> None
 def test_a_hanging_engine_is_cut_off_per_document() -> None:
     hang = f"{PYTHON} -c 'import time; time.sleep(60)'"
     settings = compare.Settings(
-        engines=(), commands=(hang,), movement=2, games=0, rounds=1, per_case=0.5,
-        limit=False, datc=False,
+        engines=(),
+        commands=(hang,),
+        movement=2,
+        games=0,
+        rounds=1,
+        per_case=0.5,
+        limit=False,
+        datc=False,
     )
     report = compare.run_compare(settings)
     row = report["engines"]["engine-1"]

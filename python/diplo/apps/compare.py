@@ -83,9 +83,7 @@ def shared_positions(
     played = []
     for g in range(games):
         game = play_game(seed + 1000 + g, max_year, None)
-        played.append(
-            [{**r.position.to_json(), "orders": dict(r.orders)} for r in game.history]
-        )
+        played.append([{**r.position.to_json(), "orders": dict(r.orders)} for r in game.history])
     return moves, played
 
 
@@ -119,7 +117,9 @@ def _view(output: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def agreement(
-    docs: Sequence[Mapping[str, Any]], a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]]
+    docs: Sequence[Mapping[str, Any]],
+    a: Sequence[Mapping[str, Any]],
+    b: Sequence[Mapping[str, Any]],
 ) -> dict[str, Any]:
     """How two engines' answers to ``docs`` compare: phases both ruled, phases differing, and
     per kind of difference how many and the smallest example (fewest units)."""
@@ -185,9 +185,7 @@ def engine_timing(
     argv = [*shlex.split(command), "--bench", str(rounds)]
     text = "".join(json.dumps(d) + "\n" for d in docs)
     try:
-        proc = subprocess.run(
-            argv, input=text, capture_output=True, text=True, timeout=timeout
-        )
+        proc = subprocess.run(argv, input=text, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise EngineError(f"its timing run took more than {timeout:g} s") from None
     except OSError as exc:
@@ -197,7 +195,9 @@ def engine_timing(
         us = [float(x) for x in value["us"]]
     except (IndexError, ValueError, KeyError, TypeError):
         tail = " | ".join(proc.stderr.strip().splitlines()[-2:])
-        raise EngineError(f"its timing run printed no timing (exit {proc.returncode}) {tail}")
+        raise EngineError(
+            f"its timing run printed no timing (exit {proc.returncode}) {tail}"
+        ) from None
     if len(us) != len(docs):
         raise EngineError(f"its timing run timed {len(us)} of {len(docs)} documents")
     return us
@@ -218,7 +218,9 @@ def code_path_us(movement: int, seed: int, max_year: int, rounds: int) -> dict[s
     return {names.get(k, k): statistics.median(m.rounds) for k, m in measured.items() if m.rounds}
 
 
-def rust_limit_us(docs: Sequence[Mapping[str, Any]], timeout: float) -> tuple[dict[str, float], str]:
+def rust_limit_us(
+    docs: Sequence[Mapping[str, Any]], timeout: float
+) -> tuple[dict[str, float], str]:
     """The Rust-only resolver and ``Game`` on the same phases (``cargo bench --bench limit``),
     or an empty dict and why not."""
     manifest = ROOT / "Cargo.toml"
@@ -291,7 +293,9 @@ def run_compare(settings: Settings, say: Any = None) -> dict[str, Any]:
         if r.missing:
             note(f"{r.name} missing: {r.missing}")
     cases = load_cases() if settings.datc else []
-    moves, games = shared_positions(settings.movement, settings.games, settings.seed, settings.max_year)
+    moves, games = shared_positions(
+        settings.movement, settings.games, settings.seed, settings.max_year
+    )
     docs = moves + [d for g in games for d in g]
     note(f"{len(live)} engines; {len(cases)} DATC cases; {len(docs)} shared positions")
     # One interleaved run: each engine in turn per stage.
@@ -323,7 +327,7 @@ def run_compare(settings: Settings, say: Any = None) -> dict[str, Any]:
         if bad:
             row.problems.append(f"positions: {bad} of {len(docs)} not ruled")
         note(f"{row.name}: DATC and positions done")
-    timeout = settings.per_case * len(docs) * settings.rounds + 30
+    timeout = settings.per_case * len(docs) * settings.rounds + 2.0
     timings: dict[str, list[float]] = {}
     for row in live:
         assert row.command is not None
@@ -347,7 +351,9 @@ def run_compare(settings: Settings, say: Any = None) -> dict[str, Any]:
     limits: dict[str, float] = {}
     limit_note = "not asked for (--no-limit)"
     try:
-        limits.update(code_path_us(settings.movement, settings.seed, settings.max_year, settings.rounds))
+        limits.update(
+            code_path_us(settings.movement, settings.seed, settings.max_year, settings.rounds)
+        )
     except Exception as exc:  # the Rust core not built: said, not fatal
         limit_note = f"diplo's code path cannot run: {exc}"
     if settings.limit:
@@ -367,7 +373,7 @@ def run_compare(settings: Settings, say: Any = None) -> dict[str, Any]:
             entry["game"] = round(row.game_us / base.game_us, 2)
         ratios[row.name] = entry
     code = limits.get("diplo code path")
-    game = limits.get("rust Game")
+    rust_game = limits.get("rust Game")
     return {
         "datc_version": DATC_VERSION,
         "engines": {r.name: r.to_json() for r in rows},
@@ -375,7 +381,9 @@ def run_compare(settings: Settings, say: Any = None) -> dict[str, Any]:
         "limits": {
             "us_per_movement_phase": limits,
             "note": limit_note,
-            "code_path_over_rust_game": round(code / game, 2) if code and game else None,
+            "code_path_over_rust_game": (
+                round(code / rust_game, 2) if code and rust_game else None
+            ),
         },
         "ratios_to_diplo": ratios,
         "settings": {
@@ -402,7 +410,9 @@ def _sections(run: Any) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for r in run.results:
         section = r.case_id.rsplit(".", 1)[0]
-        entry = out.setdefault(section, {"total": 0, "passed": 0, "failed": [], "not_expressible": []})
+        entry = out.setdefault(
+            section, {"total": 0, "passed": 0, "failed": [], "not_expressible": []}
+        )
         entry["total"] += 1
         if r.case_id in run.unsupported:
             entry["not_expressible"].append(r.case_id)
@@ -448,7 +458,8 @@ def table(report: Mapping[str, Any]) -> str:
             cells.append(f"{sec['passed']}/{sec['total']}" if sec else "-")
         d = e["datc"]
         lines.append(
-            f"{name:16} " + " ".join(f"{c:>6}" for c in cells)
+            f"{name:16} "
+            + " ".join(f"{c:>6}" for c in cells)
             + f" {d['passed']:>4}/{d['total']:<3} {len(d['not_expressible']):>4}"
         )
     for name, e in report["engines"].items():
@@ -465,11 +476,16 @@ def table(report: Mapping[str, Any]) -> str:
     for pair, a in report["agreement"].items():
         kinds = ", ".join(f"{k} {v['phases']}" for k, v in a["kinds"].items())
         extra = f"; not ruled by both {a['not_ruled_by_both']}" if a["not_ruled_by_both"] else ""
-        lines.append(f"  {pair:28} {a['compared']:>5} compared, {a['differing']:>5} differ"
-                     + (f" ({kinds})" if kinds else "") + extra)
+        lines.append(
+            f"  {pair:28} {a['compared']:>5} compared, {a['differing']:>5} differ"
+            + (f" ({kinds})" if kinds else "")
+            + extra
+        )
     lines.append("")
-    lines.append("Speed: µs per full-board movement phase and per self-play game (document in, "
-                 "document out, timed by each engine's own process), ratio to diplo")
+    lines.append(
+        "Speed: µs per full-board movement phase and per self-play game (document in, "
+        "document out, timed by each engine's own process), ratio to diplo"
+    )
     for name, e in report["engines"].items():
         if e["missing"]:
             lines.append(f"  {name:16} missing")
@@ -479,16 +495,19 @@ def table(report: Mapping[str, Any]) -> str:
         if mv is None:
             lines.append(f"  {name:16} no timing: {'; '.join(e['problems']) or '-'}")
             continue
+        x_mv = f"x{r['movement']}" if "movement" in r else ""
+        x_gm = f"x{r['game']}" if "game" in r else ""
         lines.append(
-            f"  {name:16} {mv:>10.1f} µs/phase {('x' + str(r['movement'])) if 'movement' in r else '':>8}"
-            f" {gm or 0:>12.1f} µs/game {('x' + str(r['game'])) if 'game' in r else '':>8}"
+            f"  {name:16} {mv:>10.1f} µs/phase {x_mv:>8} {gm or 0:>12.1f} µs/game {x_gm:>8}"
         )
     lim = report["limits"]
     lines.append("Limit rows (same movement phases):")
     for name, us in lim["us_per_movement_phase"].items():
         lines.append(f"  {name:24} {us:>8.2f} µs/phase")
     if lim["code_path_over_rust_game"] is not None:
-        lines.append(f"  diplo's code path over the Rust-only Game: x{lim['code_path_over_rust_game']}")
+        lines.append(
+            f"  diplo's code path over the Rust-only Game: x{lim['code_path_over_rust_game']}"
+        )
     lines.append(f"  ({lim['note']})")
     for name, e in report["engines"].items():
         for p in e["problems"]:
@@ -533,8 +552,10 @@ def svg(report: Mapping[str, Any]) -> str:
     y = 40
     decade = 0.1
     while decade <= top * 2:
-        out.append(f'<line x1="{x(decade):.1f}" y1="30" x2="{x(decade):.1f}" y2="{height - 10}" '
-                   'stroke="#ddd"/>')
+        out.append(
+            f'<line x1="{x(decade):.1f}" y1="30" x2="{x(decade):.1f}" y2="{height - 10}" '
+            'stroke="#ddd"/>'
+        )
         out.append(f'<text x="{x(decade):.1f}" y="{height - 2}" fill="#666">{decade:g}</text>')
         decade *= 10
     group = None
@@ -544,8 +565,10 @@ def svg(report: Mapping[str, Any]) -> str:
             out.append(f'<text x="10" y="{y + 12}" font-weight="bold">{_escape(kind)}</text>')
             y += row
         out.append(f'<text x="20" y="{y + 12}">{_escape(name)}</text>')
-        out.append(f'<rect x="{left}" y="{y}" width="{max(1.0, x(us) - left):.1f}" height="{row - 6}" '
-                   f'fill="{"#c33" if name.startswith(("diplo", "rust")) else "#36c"}"/>')
+        out.append(
+            f'<rect x="{left}" y="{y}" width="{max(1.0, x(us) - left):.1f}" height="{row - 6}" '
+            f'fill="{"#c33" if name.startswith(("diplo", "rust")) else "#36c"}"/>'
+        )
         out.append(f'<text x="{x(us) + 4:.1f}" y="{y + 12}">{us:.3g}</text>')
         y += row
     out.append("</svg>")
@@ -562,22 +585,51 @@ def register(sub: Any) -> None:
         description=__doc__.split("\n\n")[0] if __doc__ else None,
     )
     d = Settings()
-    p.add_argument("--engines", nargs="+", default=list(PEERS), metavar="NAME",
-                   help=f"peers to compare with diplo (default all: {', '.join(PEERS)})")
-    p.add_argument("--engine", metavar="CMD", action="append", default=[],
-                   help="also compare this command speaking the JSON contract in --jsonl mode")
-    p.add_argument("--movement", type=int, default=d.movement,
-                   help=f"full-board movement phases (default {d.movement})")
-    p.add_argument("--games", type=int, default=d.games, help=f"self-play games (default {d.games})")
-    p.add_argument("--max-year", type=int, default=d.max_year,
-                   help=f"last year of the games (default {d.max_year})")
-    p.add_argument("--rounds", type=int, default=d.rounds, help=f"timing rounds (default {d.rounds})")
-    p.add_argument("--per-case", type=float, default=d.per_case,
-                   help=f"seconds an engine may take on one document (default {d.per_case:g})")
+    p.add_argument(
+        "--engines",
+        nargs="+",
+        default=list(PEERS),
+        metavar="NAME",
+        help=f"peers to compare with diplo (default all: {', '.join(PEERS)})",
+    )
+    p.add_argument(
+        "--engine",
+        metavar="CMD",
+        action="append",
+        default=[],
+        help="also compare this command speaking the JSON contract in --jsonl mode",
+    )
+    p.add_argument(
+        "--movement",
+        type=int,
+        default=d.movement,
+        help=f"full-board movement phases (default {d.movement})",
+    )
+    p.add_argument(
+        "--games", type=int, default=d.games, help=f"self-play games (default {d.games})"
+    )
+    p.add_argument(
+        "--max-year",
+        type=int,
+        default=d.max_year,
+        help=f"last year of the games (default {d.max_year})",
+    )
+    p.add_argument(
+        "--rounds", type=int, default=d.rounds, help=f"timing rounds (default {d.rounds})"
+    )
+    p.add_argument(
+        "--per-case",
+        type=float,
+        default=d.per_case,
+        help=f"seconds an engine may take on one document (default {d.per_case:g})",
+    )
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--no-datc", action="store_true", help="leave the DATC out")
-    p.add_argument("--no-limit", action="store_true",
-                   help="leave out the Rust-only limit rows (cargo bench --bench limit)")
+    p.add_argument(
+        "--no-limit",
+        action="store_true",
+        help="leave out the Rust-only limit rows (cargo bench --bench limit)",
+    )
     p.add_argument("--json", action="store_true", help="print the JSON report")
     p.add_argument("--plot", metavar="FILE.svg", help="write the speed bars to this SVG file")
     p.set_defaults(handler=run)
@@ -589,8 +641,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"diplo: unknown engine {unknown[0]!r} (known: {', '.join(PEERS)})", file=sys.stderr)
         return 2
     if args.movement < 1 or args.games < 0 or args.rounds < 1 or args.per_case <= 0:
-        print("diplo: --movement and --rounds must be positive, --games not negative",
-              file=sys.stderr)
+        print(
+            "diplo: --movement and --rounds must be positive, --games not negative", file=sys.stderr
+        )
         return 2
     settings = Settings(
         engines=tuple(args.engines),

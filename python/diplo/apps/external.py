@@ -33,12 +33,12 @@ from . import conformance
 
 __all__ = [
     "EngineError",
-    "engine_summary",
-    "resolve_command",
     "ExternalEngine",
     "ExternalRun",
     "diplo_command",
+    "engine_summary",
     "outcome_from_json",
+    "resolve_command",
     "run_datc",
 ]
 
@@ -100,7 +100,9 @@ class ExternalEngine:
         try:
             for doc in docs:
                 if len(streak) >= 2:
-                    out.append({"error": f"not played: the engine failed alone twice ({streak[-1]})"})
+                    out.append(
+                        {"error": f"not played: the engine failed alone twice ({streak[-1]})"}
+                    )
                     continue
                 try:
                     out.extend(self.adjudicate([doc]))

@@ -20,7 +20,7 @@ from typing import Any
 
 from . import dipcc, mila, pydip
 
-__all__ = ["PEERS", "peer_command", "missing_reason", "make_adapter", "CRATE_BUILD"]
+__all__ = ["CRATE_BUILD", "PEERS", "make_adapter", "missing_reason", "peer_command"]
 
 #: Every peer by name, in report order.
 PEERS = ("mila", "pydip", "diplomacy-crate", "dipcc")

@@ -21,12 +21,12 @@ from ...model.position import Phase, Position
 
 __all__ = [
     "Adapter",
+    "Ruling",
     "Unsupported",
-    "read_document",
-    "result_entry",
     "following_phase",
     "grouped",
-    "Ruling",
+    "read_document",
+    "result_entry",
 ]
 
 
@@ -119,8 +119,7 @@ class Ruling:
 
     def to_json(self) -> dict[str, Any]:
         retreating = {
-            p: {u: opts for u, opts in units.items() if opts}
-            for p, units in self.dislodged.items()
+            p: {u: opts for u, opts in units.items() if opts} for p, units in self.dislodged.items()
         }
         retreating = {p: v for p, v in retreating.items() if v}
         nxt: dict[str, Any] = {

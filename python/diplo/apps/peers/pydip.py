@@ -182,11 +182,11 @@ class PydipAdapter:
         if isinstance(order, Hold):
             return cmd.HoldCommand(player, mine)
         if isinstance(order, Move):
-            dest = self._where(unit.type or "A", order.dest)
+            dest = self._where(letter, order.dest)
             territory = self._game_map.name_map[dest]
-            if order.via or not self._helpers.unit_can_enter(self._game_map, mine, territory):
-                if mine.unit_type == self._types["A"]:
-                    return cmd.ConvoyMoveCommand(player, mine, dest)
+            direct = self._helpers.unit_can_enter(self._game_map, mine, territory)
+            if (order.via or not direct) and letter == "A":
+                return cmd.ConvoyMoveCommand(player, mine, dest)
             return cmd.MoveCommand(player, mine, dest)
         if isinstance(order, SupportHold | SupportMove | Convoy):
             target = order.supported if not isinstance(order, Convoy) else order.army
@@ -230,7 +230,7 @@ class PydipAdapter:
             ordered.add(where)
             commands.append(command)
             entries.append((power, text, command, unit_text, ""))
-        for power, player in players.items():
+        for player in players.values():
             for unit in player.units:
                 if unit.position not in ordered:
                     commands.append(self._cmd.HoldCommand(player, unit))
@@ -243,9 +243,7 @@ class PydipAdapter:
                 if options is None:
                     units.append((power, self._unit_text(unit)))
                 else:
-                    dislodged[power][self._unit_text(unit)] = sorted(
-                        self._loc[o] for o in options
-                    )
+                    dislodged[power][self._unit_text(unit)] = sorted(self._loc[o] for o in options)
         gone = {u for v in dislodged.values() for u in v}
         results = []
         for power, text, command, unit_text, why in entries:
@@ -334,9 +332,7 @@ class PydipAdapter:
                 mine = self._Unit(self._types[unit.type], self._where(unit.type, unit.loc))
                 if isinstance(order, Retreat | Move):  # a move in a retreat phase retreats
                     dest = self._where(unit.type, order.dest)
-                    command = self._rcmd.RetreatMoveCommand(
-                        retreat_map, players[power], mine, dest
-                    )
+                    command = self._rcmd.RetreatMoveCommand(retreat_map, players[power], mine, dest)
                 elif isinstance(order, Disband):
                     command = self._rcmd.RetreatDisbandCommand(retreat_map, players[power], mine)
                 else:
@@ -352,7 +348,9 @@ class PydipAdapter:
         for power, units in retreat_map.items():
             for u, options in units.items():
                 if options is not None and u not in ordered:
-                    commands.append(self._rcmd.RetreatDisbandCommand(retreat_map, players[power], u))
+                    commands.append(
+                        self._rcmd.RetreatDisbandCommand(retreat_map, players[power], u)
+                    )
         after = self._retreat.resolve_retreats(retreat_map, commands)
         final = {(p, self._unit_text(u)) for p, us in after.items() for u in us}
         results = []
@@ -388,9 +386,7 @@ class PydipAdapter:
         current = {p: set(pl.units) for p, pl in players.items()}
         # The owners are the document's (the Fall turn set them); pydip's count of builds (+)
         # or disbands (-) is its calculate_adjustments' own: centres owned less units.
-        counts = {
-            p: len(ownership.owned_territories[p]) - len(current[p]) for p in self.map.powers
-        }
+        counts = {p: len(ownership.owned_territories[p]) - len(current[p]) for p in self.map.powers}
         commands: list[Any] = []
         entries: list[tuple[str, str, Any, str | None, str]] = []
         for power, text in orders:
