@@ -4,7 +4,7 @@
 Each peer is a command that speaks the contract in ``--jsonl`` mode: the Python ones
 (``mila``, ``pydip``, and ``diplo`` itself, for the same harness) are served by
 ``python -m diplo.apps.peers NAME``; the Rust ``diplomacy`` crate by a small binary built from
-``tools/peer-diplomacy-crate`` (``cargo build --release``); dipcc only when a user has built it.
+``tools/peer-diplomacy-crate`` (``cargo build --release``) behind the same command; dipcc only when a user has built it.
 A document an engine cannot express is answered ``{"unsupported": why}``: the case is listed as
 not expressible, never as passed.
 """
@@ -25,7 +25,18 @@ __all__ = ["CRATE_BUILD", "PEERS", "make_adapter", "missing_reason", "peer_comma
 #: Every peer by name, in report order.
 PEERS = ("mila", "pydip", "diplomacy-crate", "dipcc")
 
-CRATE_DIR = Path(__file__).resolve().parents[4] / "tools" / "peer-diplomacy-crate"
+
+def source_tree() -> Path:
+    """diplo's source tree: the checkout this module runs from, else the current directory
+    (an installed package runs from site-packages; CI runs it from the checkout)."""
+    here = Path(__file__).resolve().parents[4]
+    for root in (here, Path.cwd()):
+        if (root / "tools" / "peer-diplomacy-crate" / "Cargo.toml").is_file():
+            return root
+    return here
+
+
+CRATE_DIR = source_tree() / "tools" / "peer-diplomacy-crate"
 CRATE_ENV = "DIPLO_DIPLOMACY_CRATE"
 CRATE_BUILD = (
     "the Rust diplomacy crate's adapter is not built: run "
@@ -70,8 +81,6 @@ def peer_command(name: str) -> str:
     why = missing_reason(name)
     if why is not None:
         raise LookupError(why)
-    if name == "diplomacy-crate":
-        return shlex.quote(str(crate_binary()))
     return f"{shlex.quote(sys.executable)} -m diplo.apps.peers {name}"
 
 
@@ -81,6 +90,7 @@ def make_adapter(name: str) -> Any:
         "mila": mila.MilaAdapter,
         "pydip": pydip.PydipAdapter,
         "diplo": _DiploAdapter,
+        "diplomacy-crate": _crate_adapter,
     }
     if name not in makers:
         raise ValueError(f"{name!r} is no in-process peer (known: {', '.join(makers)})")
@@ -88,6 +98,15 @@ def make_adapter(name: str) -> Any:
     if why is not None:
         raise LookupError(why)
     return makers[name]()
+
+
+def _crate_adapter() -> Any:
+    from .crate import CrateAdapter
+
+    binary = crate_binary()
+    if binary is None:
+        raise LookupError(CRATE_BUILD)
+    return CrateAdapter(binary)
 
 
 class _DiploAdapter:
