@@ -4,7 +4,8 @@
 Each peer is a command that speaks the contract in ``--jsonl`` mode: the Python ones
 (``mila``, ``pydip``, and ``diplo`` itself, for the same harness) are served by
 ``python -m diplo.apps.peers NAME``; the Rust ``diplomacy`` crate by a small binary built from
-``tools/peer-diplomacy-crate`` (``cargo build --release``) behind the same command; dipcc only when a user has built it.
+``tools/peer-diplomacy-crate`` (``cargo build --release``) behind the same command; dipcc only
+when a user has built it.
 A document an engine cannot express is answered ``{"unsupported": why}``: the case is listed as
 not expressible, never as passed.
 """
