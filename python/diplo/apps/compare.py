@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from .external import EngineError, ExternalEngine, engine_summary, resolve_command, run_datc
-from .peers import CRATE_DIR, PEERS, missing_reason
+from .peers import PEERS, missing_reason, source_tree
 
 SECTIONS = ("6.A", "6.B", "6.C", "6.D", "6.E", "6.F", "6.G", "6.H", "6.I", "6.J")
-ROOT = CRATE_DIR.parents[1]
+ROOT = source_tree()
 
 
 @dataclass

@@ -21,7 +21,7 @@ from typing import Any
 
 from . import dipcc, mila, pydip
 
-__all__ = ["CRATE_BUILD", "PEERS", "make_adapter", "missing_reason", "peer_command"]
+__all__ = ["CRATE_BUILD", "PEERS", "make_adapter", "missing_reason", "peer_command", "source_tree"]
 
 #: Every peer by name, in report order.
 PEERS = ("mila", "pydip", "diplomacy-crate", "dipcc")
