@@ -68,7 +68,35 @@ def test_adapter_rules_a_movement_phase_and_its_retreat(name: str) -> None:
     assert "MUN" in after["next"]["centers"]["GERMANY"]
 
 
-@pytest.mark.parametrize("name", ["mila", "pydip"])
+def test_the_rust_crate_rules_a_movement_phase_and_cannot_express_a_retreat() -> None:
+    if not installed("diplomacy-crate"):
+        pytest.skip(missing_reason("diplomacy-crate") or "")
+    adapter = make_adapter("diplomacy-crate")
+    # Orders in the DATC's words reach the binary in the short form.
+    doc = {
+        **MOVES,
+        "orders": {
+            **MOVES["orders"],
+            "GERMANY": [
+                "F Heligoland Bight - North Sea",
+                "F Denmark Supports F Heligoland Bight - North Sea",
+                "A KIE - MUN",
+            ],
+        },
+    }
+    out = adapter.adjudicate(doc)
+    assert given(out, "F HEL - NTH")["success"] is True
+    assert given(out, "F DEN S F HEL - NTH")["success"] is True
+    assert given(out, "A BUR - BEL")["success"] is False
+    assert given(out, "A YOR - PAR")["legal"] is False
+    assert "NWG" in out["dislodged"]["ENGLAND"]["F NTH"]
+    assert out["next"]["phase"] == "F1901R"
+    assert "A MUN" in out["next"]["units"]["GERMANY"]
+    retreat = {**out["next"], "orders": {"ENGLAND": ["F NTH R NWG"]}}
+    assert "retreat phase" in answer(adapter, json.dumps(retreat), 1)["unsupported"]
+
+
+@pytest.mark.parametrize("name", ["mila", "pydip", "diplomacy-crate"])
 def test_adapter_says_what_it_cannot_express(name: str) -> None:
     if not installed(name):
         pytest.skip(missing_reason(name) or "")
@@ -115,7 +143,7 @@ def test_compare_runs_every_installed_engine_and_names_the_broken_ones() -> None
     crash = f"{PYTHON} -c 'import sys; sys.exit(3)'"
     garbage = f"{PYTHON} -c 'print(\"hello\")'"
     settings = compare.Settings(
-        engines=("mila", "pydip", "dipcc"),
+        engines=("mila", "pydip", "diplomacy-crate", "dipcc"),
         commands=(crash, garbage),
         movement=3,
         games=1,
@@ -127,7 +155,7 @@ def test_compare_runs_every_installed_engine_and_names_the_broken_ones() -> None
     report = compare.run_compare(settings)
     engines = report["engines"]
     assert engines["diplo"]["datc"]["passed"] == 164
-    for name in ("mila", "pydip"):
+    for name in ("mila", "pydip", "diplomacy-crate"):
         if not installed(name):
             assert engines[name]["missing"]
             continue

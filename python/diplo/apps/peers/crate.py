@@ -65,6 +65,20 @@ class CrateAdapter:
             raise RuntimeError(f"the crate's adapter answered {line.strip()!r}")
         return value
 
+    def close(self) -> None:
+        """End the binary (it ends by itself when its standard input closes)."""
+        if self._proc.poll() is None and self._proc.stdin is not None:
+            self._proc.stdin.close()
+            self._proc.wait(timeout=10)
+        if self._proc.stdout is not None:
+            self._proc.stdout.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # at interpreter exit: nothing left to tidy
+            pass
+
     def bench(self, docs: list[dict[str, Any]], rounds: int) -> str:
         """The binary's own timing of ``docs`` (``--bench ROUNDS``), as its one line."""
         text = "".join(json.dumps(short_form(d, self.map)) + "\n" for d in docs)
