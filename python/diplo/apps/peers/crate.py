@@ -11,6 +11,7 @@ Everything else, every ruling, is the binary's (the crate's).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 from collections.abc import Mapping
@@ -74,10 +75,8 @@ class CrateAdapter:
             self._proc.stdout.close()
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # at interpreter exit: nothing left to tidy
             self.close()
-        except Exception:  # at interpreter exit: nothing left to tidy
-            pass
 
     def bench(self, docs: list[dict[str, Any]], rounds: int) -> str:
         """The binary's own timing of ``docs`` (``--bench ROUNDS``), as its one line."""
