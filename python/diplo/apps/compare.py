@@ -587,7 +587,7 @@ def register(sub: Any) -> None:
     d = Settings()
     p.add_argument(
         "--engines",
-        nargs="+",
+        nargs="*",
         default=list(PEERS),
         metavar="NAME",
         help=f"peers to compare with diplo (default all: {', '.join(PEERS)})",
