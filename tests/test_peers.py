@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -18,7 +18,7 @@ from diplo.apps.peers.__main__ import answer
 
 PYTHON = shlex.quote(sys.executable)
 # A supported attack dislodges F NTH (which may retreat), a bounce, and an illegal order.
-MOVES = {
+MOVES: dict[str, Any] = {
     "phase": "F1901M",
     "units": {
         "ENGLAND": ["F NTH", "A YOR"],
@@ -207,3 +207,63 @@ def test_the_picture_escapes_its_text() -> None:
     }
     picture = compare.svg(report)
     assert "a&lt;b&amp;c" in picture and "a<b" not in picture
+
+
+class _StandInDipcc:
+    """A stand-in for dipcc's ``pydipcc`` module (dipcc is built by hand, never here): its
+    ``Game`` records what the adapter gives it and answers with a scripted board."""
+
+    given: ClassVar[dict[str, Any]] = {}
+
+    class Game:
+        @staticmethod
+        def from_json(text: str) -> Any:
+            _StandInDipcc.given["saved"] = json.loads(text)
+            return _StandInDipcc.Game()
+
+        def __init__(self) -> None:
+            self.orders: dict[str, list[str]] = {}
+
+        def set_orders(self, power: str, orders: list[str]) -> None:
+            # dipcc drops an order for a location the power cannot order.
+            units = _StandInDipcc.given["saved"]["phases"][-1]["state"]["units"][power]
+            here = {u.split(" ", 1)[1] for u in units}
+            self.orders[power] = [o for o in orders if o.split(" ")[1] in here]
+
+        def get_orders(self) -> dict[str, list[str]]:
+            return self.orders
+
+        def process(self) -> None:
+            _StandInDipcc.given["orders"] = self.orders
+
+        def get_state(self) -> dict[str, Any]:
+            return {
+                "name": "F1901R",
+                "units": {
+                    "GERMANY": ["F NTH", "F DEN", "A MUN"],
+                    "FRANCE": ["A BUR", "A PIC"],
+                    "ENGLAND": ["A YOR", "*F NTH"],
+                },
+                "retreats": {"ENGLAND": {"F NTH": ["NWG", "EDI"]}},
+                "centers": {"GERMANY": ["KIE", "DEN"], "ENGLAND": ["LON"], "FRANCE": ["PAR"]},
+            }
+
+
+def test_the_dipcc_adapter_converts_both_ways_on_a_stand_in() -> None:
+    from diplo.apps.peers.dipcc import DipccAdapter
+
+    adapter = DipccAdapter(_StandInDipcc)  # type: ignore[arg-type]
+    doc = {**MOVES, "orders": {**MOVES["orders"], "ENGLAND": ["F NTH H", "A Wales - London"]}}
+    out = adapter.adjudicate(doc)
+    saved = _StandInDipcc.given["saved"]["phases"][-1]
+    assert saved["name"] == "F1901M"
+    assert sorted(saved["state"]["units"]["GERMANY"]) == ["A KIE", "F DEN", "F HEL"]
+    assert _StandInDipcc.given["orders"]["GERMANY"][0] == "F HEL - NTH"  # the short form
+    assert given(out, "F HEL - NTH")["success"] is True  # it stands where it moved
+    assert given(out, "A BUR - BEL")["success"] is False  # it did not get there
+    assert given(out, "A Wales - London")["legal"] is False  # dipcc dropped it
+    assert given(out, "F NTH H")["success"] is False  # dislodged on dipcc's board
+    assert out["dislodged"] == {"ENGLAND": {"F NTH": ["EDI", "NWG"]}}
+    assert out["next"]["phase"] == "F1901R"
+    assert out["next"]["dislodged"] == {"ENGLAND": {"F NTH": ["EDI", "NWG"]}}
+    assert "F NTH" not in out["next"]["units"]["ENGLAND"]

@@ -92,6 +92,7 @@ def make_adapter(name: str) -> Any:
         "pydip": pydip.PydipAdapter,
         "diplo": _DiploAdapter,
         "diplomacy-crate": _crate_adapter,
+        "dipcc": dipcc.DipccAdapter,
     }
     if name not in makers:
         raise ValueError(f"{name!r} is no in-process peer (known: {', '.join(makers)})")
