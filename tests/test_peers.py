@@ -190,7 +190,7 @@ def test_a_hanging_engine_is_cut_off_per_document() -> None:
         movement=2,
         games=0,
         rounds=1,
-        per_case=0.5,
+        per_case=1.5,
         limit=False,
         datc=False,
     )

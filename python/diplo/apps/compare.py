@@ -327,7 +327,7 @@ def run_compare(settings: Settings, say: Any = None) -> dict[str, Any]:
         if bad:
             row.problems.append(f"positions: {bad} of {len(docs)} not ruled")
         note(f"{row.name}: DATC and positions done")
-    timeout = settings.per_case * len(docs) * settings.rounds + 2.0
+    timeout = settings.per_case * len(docs) * settings.rounds + 5.0
     timings: dict[str, list[float]] = {}
     for row in live:
         assert row.command is not None
