@@ -323,14 +323,18 @@ def run_compare(settings: Settings, say: Any = None) -> dict[str, Any]:
         except EngineError as exc:
             row.problems.append(f"positions: {exc}")
             row.outputs = [{"error": str(exc)}] * len(docs)
-        bad = sum(1 for o in row.outputs if _view(o) is None)
+        bad = [o for o in row.outputs if _view(o) is None]
         if bad:
-            row.problems.append(f"positions: {bad} of {len(docs)} not ruled")
+            first = bad[0].get("error") or bad[0].get("unsupported") or "no ruling"
+            row.problems.append(f"positions: {len(bad)} of {len(docs)} not ruled ({first})")
         note(f"{row.name}: DATC and positions done")
     timeout = settings.per_case * len(docs) * settings.rounds + 5.0
     timings: dict[str, list[float]] = {}
     for row in live:
         assert row.command is not None
+        if docs and all(_view(o) is None for o in row.outputs):
+            row.problems.append("not timed: it ruled none of the shared positions")
+            continue
         try:
             timings[row.name] = engine_timing(row.command, docs, settings.rounds, timeout)
         except EngineError as exc:
@@ -340,9 +344,13 @@ def run_compare(settings: Settings, say: Any = None) -> dict[str, Any]:
         row.movement_us = statistics.median(us[: len(moves)]) if moves else None
         per_game, start = [], len(moves)
         for game in games:
-            per_game.append(sum(us[start : start + len(game)]))
+            ruled = all(_view(o) is not None for o in row.outputs[start : start + len(game)])
+            if ruled:  # a game counts only when the engine ruled every phase of it
+                per_game.append(sum(us[start : start + len(game)]))
             start += len(game)
         row.game_us = statistics.median(per_game) if per_game else None
+        if games and not per_game:
+            row.problems.append("per game: no game had every phase ruled by this engine")
         note(f"{row.name}: timed")
     pairs = {}
     for i, a in enumerate(live):
