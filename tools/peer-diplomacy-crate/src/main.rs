@@ -5,7 +5,9 @@
 //! `F NTH C A LON - BEL`, `A PAR H`): `python -m diplo.apps.peers diplomacy-crate` rewrites
 //! whatever a document says into that form before it comes here. A movement phase goes to the
 //! crate's `Submission` under its default `Rulebook`; each given order's ruling, the dislodged
-//! units with their retreat regions and the board after are the crate's. The crate leaves the
+//! units with their retreat regions and the board after are the crate's (a support or convoy
+//! succeeds when the crate's outcome says so and the crate's own matching finds the order it
+//! names among those adjudicated: else it was void). The crate leaves the
 //! owners of the centres to its caller: after a Fall turn this adapter gives a centre to the
 //! power whose unit stands in it, and goes to the winter when a power's centres and units differ.
 //!
@@ -192,9 +194,18 @@ fn adjudicate(doc: &Value) -> Outcome {
             Some(OrderOutcome::Illegal(i)) => (false, false, "illegal", format!("{i:?}")),
             Some(o) if invalid(&format!("{o:?}")) => (false, false, "illegal", format!("{o:?}")),
             Some(o) => {
-                let ok = OrderState::from(o) == OrderState::Succeeds;
+                // A support or a convoy the crate counts for no order given (its own matching,
+                // `SupportedOrder == Order`, `ConvoyedMove == Order`) gives nothing: void.
+                let counted = match parsed.as_ref().map(|p| &p.command) {
+                    Some(MainCommand::Support(s)) => outcome.orders().any(|x| s == x),
+                    Some(MainCommand::Convoy(c)) => outcome.orders().any(|x| c == x),
+                    _ => true,
+                };
+                let ok = counted && OrderState::from(o) == OrderState::Succeeds;
                 let code = if ok {
                     "ok"
+                } else if !counted {
+                    "void"
                 } else if dislodged_orders.contains(&unit) {
                     "dislodged"
                 } else {

@@ -236,6 +236,7 @@ class PydipAdapter:
                     commands.append(self._cmd.HoldCommand(player, unit))
         after = self._resolve.resolve_turn(self._game_map, commands)
         resolution = self._resolve.resolution_map  # pydip's ruling on each command
+        counted = self._counted(commands)
         dislodged: dict[str, dict[str, list[str]]] = {p: {} for p in self.map.powers}
         units: list[tuple[str, str]] = []
         for power, result in after.items():
@@ -259,6 +260,8 @@ class PydipAdapter:
                 ok = bool(resolution[command.unit.position])
             elif isinstance(command, self._cmd.SupportCommand | self._cmd.ConvoyTransportCommand):
                 ok = bool(resolution[command.unit.position]) and here not in gone
+                if not any(command is c for c in counted):
+                    ok = False  # pydip counts it for no order given: void
             else:
                 ok = here not in gone
             code = "ok" if ok else ("dislodged" if here in gone else "bounce")
@@ -277,6 +280,23 @@ class PydipAdapter:
             nxt_units,
             centers,
         )
+
+    def _counted(self, commands: list[Any]) -> list[Any]:
+        """The supports and convoys pydip counts for some order: those its ``CommandMap`` files
+        under a command's own (source, destination), as its adjudication looks them up."""
+        from pydip.turn.command_map import CommandMap
+
+        table = CommandMap(self._game_map, commands)
+        out: list[Any] = []
+        for c in commands:
+            if isinstance(c, self._cmd.ConvoyMoveCommand):
+                out += table.get_convoy_transports(c.unit.position, c.destination)
+                out += table.get_supports(c.unit.position, c.destination)
+            elif isinstance(c, self._cmd.MoveCommand):
+                out += table.get_supports(c.unit.position, c.destination)
+            else:
+                out += table.get_supports(c.unit.position, c.unit.position)
+        return out
 
     def _owned(self, position: Position) -> dict[str, list[str]]:
         return {p: sorted(position.centers_of(p)) for p in self.map.powers}
