@@ -505,9 +505,8 @@ def table(report: Mapping[str, Any]) -> str:
             continue
         x_mv = f"x{r['movement']}" if "movement" in r else ""
         x_gm = f"x{r['game']}" if "game" in r else ""
-        lines.append(
-            f"  {name:16} {mv:>10.1f} µs/phase {x_mv:>8} {gm or 0:>12.1f} µs/game {x_gm:>8}"
-        )
+        per_game = f"{gm:>12.1f} µs/game" if gm else f"{'no whole game':>20}"
+        lines.append(f"  {name:16} {mv:>10.1f} µs/phase {x_mv:>8} {per_game} {x_gm:>8}")
     lim = report["limits"]
     lines.append("Limit rows (same movement phases):")
     for name, us in lim["us_per_movement_phase"].items():
