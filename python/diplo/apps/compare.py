@@ -328,19 +328,32 @@ def run_compare(settings: Settings, say: Any = None) -> dict[str, Any]:
             first = bad[0].get("error") or bad[0].get("unsupported") or "no ruling"
             row.problems.append(f"positions: {len(bad)} of {len(docs)} not ruled ({first})")
         note(f"{row.name}: DATC and positions done")
-    timeout = settings.per_case * len(docs) * settings.rounds + 5.0
-    timings: dict[str, list[float]] = {}
+    # The timing, interleaved: in each round every engine in turn (the first rotating) times
+    # every document twice in its own process; an engine's figure per document is the median
+    # over the rounds, so that a busy machine slows every engine alike.
+    timeout = settings.per_case * len(docs) * 2 + 5.0
+    timed: list[EngineRow] = []
     for row in live:
-        assert row.command is not None
         if docs and all(_view(o) is None for o in row.outputs):
             row.problems.append("not timed: it ruled none of the shared positions")
+        else:
+            timed.append(row)
+    samples: dict[str, list[list[float]]] = {r.name: [] for r in timed}
+    for turn in range(settings.rounds):
+        shift = turn % len(timed) if timed else 0
+        for row in [*timed[shift:], *timed[:shift]]:
+            assert row.command is not None
+            if row.name not in samples:
+                continue
+            try:
+                samples[row.name].append(engine_timing(row.command, docs, 2, timeout))
+            except EngineError as exc:
+                row.problems.append(f"timing: {exc}")
+                del samples[row.name]
+    for row in timed:
+        if row.name not in samples or not samples[row.name]:
             continue
-        try:
-            timings[row.name] = engine_timing(row.command, docs, settings.rounds, timeout)
-        except EngineError as exc:
-            row.problems.append(f"timing: {exc}")
-            continue
-        us = timings[row.name]
+        us = [statistics.median(per_round) for per_round in zip(*samples[row.name], strict=True)]
         row.movement_us = statistics.median(us[: len(moves)]) if moves else None
         per_game, start = [], len(moves)
         for game in games:
@@ -351,7 +364,7 @@ def run_compare(settings: Settings, say: Any = None) -> dict[str, Any]:
         row.game_us = statistics.median(per_game) if per_game else None
         if games and not per_game:
             row.problems.append("per game: no game had every phase ruled by this engine")
-        note(f"{row.name}: timed")
+    note(f"timed {len(samples)} engines in {settings.rounds} interleaved rounds")
     pairs = {}
     for i, a in enumerate(live):
         for b in live[i + 1 :]:
