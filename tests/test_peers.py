@@ -267,3 +267,69 @@ def test_the_dipcc_adapter_converts_both_ways_on_a_stand_in() -> None:
     assert out["next"]["phase"] == "F1901R"
     assert out["next"]["dislodged"] == {"ENGLAND": {"F NTH": ["EDI", "NWG"]}}
     assert "F NTH" not in out["next"]["units"]["ENGLAND"]
+
+
+def test_agreement_counts_each_kind_of_difference_with_its_smallest_example() -> None:
+    small = {**MOVES, "units": {"FRANCE": ["A BUR"]}, "orders": {"FRANCE": ["A BUR - BEL"]}}
+    docs = [MOVES, small]
+
+    def ruling(success: bool, units: list[str]) -> dict[str, Any]:
+        return {
+            "results": [{"legal": True, "success": success, "given": True}],
+            "dislodged": {},
+            "next": {"phase": "S1902M", "units": {"FRANCE": units}, "centers": {}},
+        }
+
+    first = [ruling(True, ["A BEL"]), ruling(True, ["A BEL"])]
+    second = [ruling(False, ["A BUR"]), ruling(False, ["A BUR"])]
+    report = compare.agreement(docs, first, second)
+    assert report["compared"] == 2 and report["differing"] == 2
+    assert report["kinds"]["success"]["phases"] == 2
+    assert report["kinds"]["success"]["example"]["document"] is not MOVES  # the smaller one
+    assert report["kinds"]["success"]["example"]["orders"] == ["FRANCE: A BUR - BEL"]
+    assert report["kinds"]["board after"]["example"]["only_first"] == ["FRANCE A BEL"]
+    same = compare.agreement(docs, first, first)
+    assert same["differing"] == 0 and same["kinds"] == {}
+    broken = compare.agreement(docs, first, [{"error": "x"}, {"unsupported": "y"}])
+    assert broken["compared"] == 0 and broken["not_ruled_by_both"] == 2
+
+
+def test_the_compare_command_prints_json_and_draws_its_picture(tmp_path: Any) -> None:
+    import subprocess
+
+    picture = tmp_path / "compare.svg"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "diplo",
+            "compare",
+            "--engines",
+            "--no-datc",
+            "--no-limit",
+            "--movement",
+            "1",
+            "--games",
+            "0",
+            "--rounds",
+            "1",
+            "--json",
+            "--plot",
+            str(picture),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["engines"]["diplo"]["us_per_movement_phase"] > 0
+    assert report["settings"]["movement_phases"] == 1
+    assert picture.read_text().startswith("<svg")
+    bad = subprocess.run(
+        [sys.executable, "-m", "diplo", "compare", "--engines", "godip"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "unknown engine 'godip'" in bad.stderr
