@@ -16,7 +16,7 @@ from functools import cache
 from .. import _version as version
 from ..render import cli as render_cli
 from ..rollouts import cli as rollouts_cli
-from . import adjudicate, bench, datc, play
+from . import adjudicate, bench, compare, datc, play
 from .common import INTERNAL_ERROR, contract_path
 from .common import describe as _describe
 from .conformance import DATC_VERSION
@@ -123,7 +123,7 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
 
     adjudicate.register(sub)
     datc.register(sub)
-    for command in (play, bench, render_cli, rollouts_cli):
+    for command in (play, bench, compare, render_cli, rollouts_cli):
         command.register(sub)
     commands: dict[str, argparse.ArgumentParser] = dict(sub.choices)
     for each in commands.values():

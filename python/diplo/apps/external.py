@@ -36,7 +36,9 @@ __all__ = [
     "ExternalEngine",
     "ExternalRun",
     "diplo_command",
+    "engine_summary",
     "outcome_from_json",
+    "resolve_command",
     "run_datc",
 ]
 
@@ -50,15 +52,69 @@ def diplo_command() -> str:
     return f"{shlex.quote(sys.executable)} -m diplo.apps.cli adjudicate --jsonl"
 
 
+def resolve_command(text: str) -> str:
+    """The command behind ``text``: a peer's name (``mila``, ``pydip``, ``diplomacy-crate``,
+    ``dipcc``: :mod:`diplo.apps.peers`) is its adapter's command, anything else is a command.
+    Raises :class:`EngineError` naming what is missing when a named peer cannot run here."""
+    from .peers import PEERS, peer_command
+
+    if text not in PEERS:
+        return text
+    try:
+        return peer_command(text)
+    except LookupError as exc:
+        raise EngineError(f"engine {text} is missing: {exc}") from None
+
+
 @dataclass
 class ExternalEngine:
-    """A command speaking the JSON contract in ``--jsonl`` mode (split as a shell would)."""
+    """A command speaking the JSON contract in ``--jsonl`` mode (split as a shell would), or a
+    peer's name (:func:`resolve_command`)."""
 
     command: str
     timeout: float = 600.0
     #: Documents sent so far, and the seconds the command took for them (process starts included).
     documents: int = 0
     seconds: float = 0.0
+    #: When set, a batch that fails (a crash, a hang, a wrong number of lines) is played again
+    #: one document per process, each within this many seconds, so that every document gets its
+    #: own answer (``{"error": ...}`` for those that fail) and the others still count.
+    per_document: float | None = None
+
+    def adjudicate_each(self, docs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """One answer per document, never raising for the engine's faults: a batch first (within
+        ``per_document`` seconds a document), then, if it fails, each document alone; after two
+        documents in a row fail alone the rest are answered with the same error unplayed."""
+        limit = self.per_document or self.timeout
+        whole = self.timeout
+        self.timeout = min(whole, limit * max(1, len(docs)) + 2.0)
+        try:
+            return self.adjudicate(docs)
+        except EngineError as exc:
+            first = str(exc)
+        finally:
+            self.timeout = whole
+        out: list[dict[str, Any]] = []
+        self.timeout = limit
+        streak: list[str] = []
+        try:
+            for doc in docs:
+                if len(streak) >= 2:
+                    out.append(
+                        {"error": f"not played: the engine failed alone twice ({streak[-1]})"}
+                    )
+                    continue
+                try:
+                    out.extend(self.adjudicate([doc]))
+                    streak = []
+                except EngineError as exc:
+                    out.append({"error": str(exc)})
+                    streak.append(str(exc))
+        finally:
+            self.timeout = whole
+        if not out and docs:
+            raise EngineError(first)
+        return out
 
     def adjudicate(self, docs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """One output per document, in order (``{"error": ...}`` for a line that is not JSON).
@@ -66,8 +122,9 @@ class ExternalEngine:
         another number of lines."""
         if not docs:
             return []
+        command = resolve_command(self.command)
         try:
-            argv = shlex.split(self.command)
+            argv = shlex.split(command)
         except ValueError as exc:
             raise EngineError(f"cannot read the command {self.command!r}: {exc}") from None
         if not argv:
@@ -135,6 +192,9 @@ class ExternalRun:
     results: list[conformance.CaseResult] = field(default_factory=list)
     phases: int = 0
     seconds: float = 0.0
+    #: Cases the engine cannot express (it answered ``{"unsupported": why}``), with why: never
+    #: counted as passed.
+    unsupported: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -144,15 +204,20 @@ class _Case:
     problems: list[str] = field(default_factory=list)
     previous: tuple[Phase, Position, dict[str, Dislodged]] | None = None
     stopped: bool = False
+    unsupported: str | None = None
 
 
 def run_datc(
-    cases: Sequence[Mapping[str, Any]], command: str, game_map: Map | None = None
+    cases: Sequence[Mapping[str, Any]],
+    command: str,
+    game_map: Map | None = None,
+    per_case: float | None = None,
 ) -> ExternalRun:
     """Play every DATC case through ``command``, in rounds of one phase per case (see the module
-    documentation). Raises :class:`EngineError` when the command does not answer."""
+    documentation). Raises :class:`EngineError` when the command does not answer; with
+    ``per_case`` (seconds), a case the command crashes or hangs on fails alone, with why."""
     game_map = game_map or standard_map()
-    engine = ExternalEngine(command)
+    engine = ExternalEngine(command, per_document=per_case)
     states: list[_Case] = []
     for case in cases:
         expected = case.get("expected") or {}
@@ -179,9 +244,13 @@ def run_datc(
         if not batch:
             break
         docs = [{**position.to_json(), "orders": orders} for _, position, orders, _ in batch]
-        outputs = engine.adjudicate(docs)
+        outputs = engine.adjudicate_each(docs) if per_case else engine.adjudicate(docs)
         for (state, position, orders, spec), output in zip(batch, outputs, strict=True):
             where = f"phase {number + 1} ({spec['kind']})"
+            if "unsupported" in output:
+                state.unsupported = f"{where}: {output['unsupported']}"
+                state.stopped = True
+                continue
             try:
                 outcome = outcome_from_json(output, position, orders)
                 ruling = conformance.object_ruling(spec["orders"], outcome)
@@ -196,12 +265,24 @@ def run_datc(
     run = ExternalRun(command, phases=engine.documents, seconds=engine.seconds)
     for state in states:
         case = state.case
+        if state.unsupported is not None:
+            run.unsupported[case["id"]] = state.unsupported
+            state.problems.append(f"not expressible: {state.unsupported}")
         run.results.append(
             conformance.CaseResult(
                 case["id"], case["title"], not state.problems, tuple(state.problems)
             )
         )
     return run
+
+
+def engine_summary(run: ExternalRun) -> dict[str, Any]:
+    """An engine's entry of the report: ``total``, ``passed``, ``failed`` (case ids),
+    ``not_expressible`` (case id: why; neither passed nor failed), ``xfailed``."""
+    entry = conformance.summary([r for r in run.results if r.case_id not in run.unsupported])
+    entry["total"] = len(run.results)
+    entry["not_expressible"] = dict(run.unsupported)
+    return entry
 
 
 # --------------------------------------------------------------------------- diplo datc --engine
@@ -225,7 +306,7 @@ def datc_engines(
             failed = failed or command in commands
             continue
         runs.append((command, run))
-        entry = conformance.summary(run.results)
+        entry = engine_summary(run)
         entry["phases"] = run.phases
         entry["seconds"] = round(run.seconds, 6)
         entry["problems"] = {r.case_id: list(r.problems) for r in run.results if not r.passed}
@@ -239,7 +320,7 @@ def datc_engines(
 
 
 def _print_run(command: str, run: ExternalRun, verbose: bool, reference: bool) -> None:
-    passed = sum(r.passed for r in run.results)
+    passed = sum(r.passed for r in run.results if r.case_id not in run.unsupported)
     per_phase = run.seconds * 1e6 / run.phases if run.phases else 0.0
     label = "diplo's own command (same harness)" if reference else "engine"
     print(
@@ -251,7 +332,13 @@ def _print_run(command: str, run: ExternalRun, verbose: bool, reference: bool) -
     for r in run.results:
         sections.setdefault(r.case_id.rsplit(".", 1)[0], []).append(r.passed)
     print("  " + "  ".join(f"{s} {sum(v)}/{len(v)}" for s, v in sections.items()))
+    if run.unsupported:
+        print(f"  not expressible in this engine: {len(run.unsupported)} cases")
     for r in run.results:
+        if r.case_id in run.unsupported:
+            if verbose:
+                print(f"  n/e  {r.case_id} {run.unsupported[r.case_id]}")
+            continue
         if not r.passed or verbose:
             print(f"  {'ok  ' if r.passed else 'FAIL'} {r.case_id} {r.title}")
             for problem in r.problems:

@@ -28,6 +28,20 @@ from .vector import vector_engines, vector_work
 Note = Callable[[str], None]
 
 
+def _runnable_peers(commands: tuple[str, ...], say: Note) -> tuple[str, ...]:
+    """The external commands, less the peers named that cannot run here (each said, by name)."""
+    from ..peers import PEERS, missing_reason
+
+    out = []
+    for command in commands:
+        why = missing_reason(command) if command in PEERS else None
+        if why is None:
+            out.append(command)
+        else:
+            say(f"engine {command} omitted: {why}")
+    return tuple(out)
+
+
 def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
     """Run the workloads of ``settings``; ``note`` is told what is left out and what runs."""
     say = note or (lambda _text: None)
@@ -59,9 +73,10 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
         report.movement_units = [p.units for p in phases]
     if "movement" in settings.workloads:
         engines = movement_engines(phases, settings.engines, fast, mila, mila_map or "standard")
-        if settings.external:
-            engines += external_engines(phases, settings.external)
-            for i, command in enumerate(settings.external, start=1):
+        external = _runnable_peers(settings.external, say)
+        if external:
+            engines += external_engines(phases, external)
+            for i, command in enumerate(external, start=1):
                 say(f"external-{i} is {command!r}; diplo-jsonl is diplo adjudicate --jsonl")
         say(f"movement: {len(engines)} engines x {settings.rounds} rounds")
         report.workloads["movement"] = measure(engines, settings.rounds)
