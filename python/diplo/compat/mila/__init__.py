@@ -17,7 +17,9 @@ that such code switches engines by changing its imports::
 ``docs/mila-compat.md`` lists what is offered and where it differs from MILA. In short:
 
 * Rulings follow the DATC v3.0 unless the game is made with a MILA ruling mode (``ruling=``, a
-  :class:`diplo.model.rules.Rules`); the seven places where MILA departs from the DATC are named in
+  :class:`diplo.model.rules.Rules`, or with no code change ``DIPLO_MILA_RULING=mila`` or
+  :func:`set_default_ruling`; a saved game is replayed under the ruling it records, MILA's
+  when it records none); the seven places where MILA departs from the DATC are named in
   ``docs/mila-compat.md`` and in ``tests/test_compat_mila_suite.py``.
 * Power objects (``game.powers``, ``game.get_power``) are MILA's live objects: edits of their
   ``units``, ``centers``, ``retreats`` and ``orders`` change the game, as in MILA. The board is
@@ -51,6 +53,7 @@ from .names import GamePhaseException, MapPowerException
 from .names import SlotKind as SlotKind
 from .powers import Power, power_of
 from .records import Record
+from .ruling import default_ruling, set_default_ruling
 from .saved import (
     from_saved_game_format,
     is_valid_saved_game,
@@ -73,10 +76,12 @@ __all__ = [
     "Message",
     "MilaError",
     "Power",
+    "default_ruling",
     "from_saved_game_format",
     "is_valid_saved_game",
     "load_saved_games_from_disk",
     "save_game",
+    "set_default_ruling",
     "to_saved_game_format",
 ]
 

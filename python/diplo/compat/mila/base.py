@@ -31,6 +31,7 @@ from .names import (
 from .order import Lists, arrange, initial_lists, lists_of
 from .powers import Power
 from .records import Record
+from .ruling import default_ruling
 from .turn import Turn, tables_of
 
 __all__ = ["GameBase", "map_named"]
@@ -91,9 +92,8 @@ class GameBase:
         ruling: Rules | None = None,
         **kwargs: Any,
     ) -> None:
-        unknown = sorted(k for k in kwargs if k not in self._KEYWORDS)
-        if unknown:
-            raise TypeError(f"Game: unknown keyword argument(s) {', '.join(unknown)}")
+        # A keyword MILA's model does not know (``Game(map=...)``) is ignored, as MILA's
+        # ``Jsonable`` constructor ignores it: MILA's ``Game(map="ancmed")`` plays standard.
         if not isinstance(map_name, str):
             raise TypeError(f"Game: map_name must be a string, got {type(map_name).__name__}")
         if game_id is not None and not isinstance(game_id, str):
@@ -102,6 +102,8 @@ class GameBase:
             raise TypeError(
                 f"Game: ruling must be a diplo.model.rules.Rules, got {type(ruling).__name__}"
             )
+        if ruling is None:  # not said: the module's default, else the environment's
+            ruling = default_ruling()
         rule_list = list(DEFAULT_RULES) if rules is None else rule_names(rules)
         try:
             game_map = mila_map_for(map_name)

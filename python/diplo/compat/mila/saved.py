@@ -16,6 +16,7 @@ from .copies import copy_tree
 from .game import Game
 from .names import shown_orders
 from .order import lists_of
+from .ruling import MILA_RULING
 
 __all__ = [
     "from_saved_game_format",
@@ -40,9 +41,10 @@ WAIVES_KEY: Final = "diplo_waives"
 RULES_TO_SKIP: Final = ("SOLITAIRE", "NO_DEADLINE", "CD_DUMMIES", "ALWAYS_WAIT", "IGNORE_ERRORS")
 
 
-def _ruling_of(data: Mapping[str, Any], ruling: Rules | None) -> Rules | None:
+def _ruling_of(data: Mapping[str, Any], ruling: Rules | None) -> Rules:
     """The ruling to replay a saved game under: ``ruling`` when given, else the one the save
-    records, else none (the map's)."""
+    records, else MILA's (a save that records none is MILA's own, or the drop-in's from before
+    it recorded one: :mod:`~diplo.compat.mila.ruling`)."""
     if ruling is not None:
         if not isinstance(ruling, Rules):
             raise TypeError(
@@ -51,7 +53,7 @@ def _ruling_of(data: Mapping[str, Any], ruling: Rules | None) -> Rules | None:
         return ruling
     recorded = data.get(RULING_KEY)
     if recorded is None:
-        return None
+        return MILA_RULING
     try:
         return Rules.from_json(recorded)
     except RulesError as exc:
@@ -192,8 +194,8 @@ def to_saved_game_format(
     for key in _FORK_KEYS:
         if getattr(game, key):
             doc[key] = dict(getattr(game, key))
-    if game._ruling is not None:
-        doc[RULING_KEY] = game._ruling.to_json()
+    # Always recorded (diplo's too): a save that records none is read as MILA's own.
+    doc[RULING_KEY] = (game._ruling if game._ruling is not None else game._map.rules).to_json()
     if waives:
         doc[WAIVES_KEY] = waives
     doc["phases"] = phases
@@ -213,20 +215,21 @@ def from_saved_game_format(
 ) -> Game:
     """A :class:`Game` from a MILA saved game (``diplomacy.utils.export.from_saved_game_format``),
     its orders replayed by diplo under ``ruling`` (default: the ruling the save records, which
-    the drop-in writes as ``diplo_ruling``, else today's; ``Rules(edition="mila")`` for a save
-    made by MILA itself), its messages, summaries and unknown keys kept. Where diplo rules a
-    phase otherwise than the save says, ``strict`` raises :class:`MilaError` naming the phase
-    and the ruling; ``strict=False`` keeps diplo's rulings and stops where the save's later
-    orders no longer apply (see :func:`diplo.formats.mila.game_from_mila`)."""
+    the drop-in writes as ``diplo_ruling``, else MILA's, ``Rules(edition="mila")``: a save that
+    records none is MILA's own), its messages, summaries and unknown keys kept. Every phase is
+    verified against the state the save records next: where diplo rules a phase otherwise,
+    ``strict`` (the default) raises :class:`MilaError` naming the phase, the ruling and the fix;
+    ``strict=False`` keeps diplo's rulings, so hands back a game other than the file's, and
+    stops where the save's later orders no longer apply (see
+    :func:`diplo.formats.mila.game_from_mila`)."""
     if not isinstance(data, Mapping):
         raise MilaError(f"a saved game must be an object, got {type(data).__name__}")
     rules = _ruling_of(data, ruling)
     fork = {key: _text_table(data, key) for key in _FORK_KEYS}
     try:
-        replayed = game_from_mila(_with_waives(data), strict=strict, rules=rules)
+        replayed = game_from_mila(_with_waives(data), strict=strict, rules=rules, fix=_fix(rules))
     except MilaError as exc:
-        edition = rules.edition if rules is not None else "2023 (today's rulings)"
-        raise MilaError(f"{exc} (replayed under edition {edition})") from None
+        raise MilaError(f"{exc} (replayed under edition {rules.edition})") from None
     map_name = str(data.get("map", "standard"))
     game = Game(
         map_name,
@@ -284,6 +287,20 @@ def from_saved_game_format(
     return game
 
 
+def _fix(rules: Rules) -> str:
+    """The remedy a refusal names: the ruling the save was more likely played under."""
+    if rules.edition == "mila":
+        return (
+            "if the save was played under diplo's ruling, load it with "
+            "ruling=diplo.model.rules.Rules() (or the ruling it was played under)"
+        )
+    return (
+        "if MILA made the save, load it with ruling=diplo.model.rules.Rules(edition='mila'); "
+        "from_saved_game_format(..., strict=False) keeps diplo's rulings, a game other than "
+        "the file's"
+    )
+
+
 def _messages_of(entry: Mapping[str, Any]) -> list[Message]:
     raw = entry.get("messages") or []
     items = raw.values() if isinstance(raw, Mapping) else raw
@@ -300,28 +317,32 @@ def load_saved_games_from_disk(
 ) -> list[Game]:
     """The games of a ``.jsonl`` file of MILA saved games, one a line
     (``diplomacy.utils.export.load_saved_games_from_disk``), each replayed under ``ruling``
-    (default: the one it records; see :func:`from_saved_game_format`). ``on_error``:
-    ``'raise'`` (a bad line raises :class:`MilaError` naming it), ``'warn'`` (warn and skip) or
-    ``'ignore'``."""
+    (default: the one it records, else MILA's; see :func:`from_saved_game_format`) with every
+    phase verified against the state the save records next: a game is loaded as the file holds
+    it or not at all. ``on_error``: ``'raise'`` (a bad line, or one diplo rules otherwise,
+    raises :class:`MilaError` naming the line, the phase and the fix), ``'warn'`` (warn and
+    skip the line) or ``'ignore'`` (skip it); whatever is wrong with a line, the other lines
+    load."""
     if on_error not in ("raise", "warn", "ignore"):
         raise ValueError(f"on_error must be 'raise', 'warn' or 'ignore', got {on_error!r}")
     path = Path(input_path)
     if not path.exists():
         raise FileNotFoundError(f"no such file: {input_path}")
     games: list[Game] = []
-    with path.open(encoding="utf-8") as handle:
+    with path.open(encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
             try:
-                games.append(from_saved_game_format(json.loads(line), strict=False, ruling=ruling))
-            except (MilaError, ValueError) as exc:
+                games.append(from_saved_game_format(json.loads(line), ruling=ruling))
+            except Exception as exc:
+                problem = exc if isinstance(exc, MilaError) else f"{type(exc).__name__}: {exc}"
                 if on_error == "raise":
-                    raise MilaError(f"{input_path}:{number}: {exc}") from None
+                    raise MilaError(f"{input_path}:{number}: {problem}") from None
                 if on_error == "warn":
                     import warnings
 
-                    warnings.warn(f"{input_path}:{number}: {exc}", stacklevel=2)
+                    warnings.warn(f"{input_path}:{number}: {problem}", stacklevel=2)
     return games
 
 
