@@ -282,3 +282,92 @@ def test_a_harness_with_its_imports_switched_plays_and_resumes_as_mila(tmp_path:
     datc = _run_harness(DROP_IN_IMPORTS, tmp_path, None)
     assert datc[:12] != theirs[:12]  # seed 0 departs under the DATC (W1902A)
     assert datc[12:] == theirs[12:]
+
+
+# ---------------------------------------------------------------- copies of hostile trees
+
+
+class _Meddler:
+    """A key whose hash adds an entry to the dict it is a key of (issue 46)."""
+
+    def __init__(self) -> None:
+        self.target: dict[Any, Any] | None = None
+
+    def __hash__(self) -> int:
+        if self.target is not None:
+            self.target[len(self.target)] = [1]
+        return 7
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+
+def test_the_core_copy_refuses_what_code_could_change_and_the_copy_takes_it() -> None:
+    from diplo import _core
+    from diplo.compat.mila.copies import copy_tree
+
+    key = _Meddler()
+    doc: dict[Any, Any] = {"a": [1, [2]], key: [3, [4]]}
+    key.target = doc
+    assert _core.mila_copy(doc) is None  # no PanicException: left to the long way
+    made = copy_tree(doc)
+    assert made["a"] == [1, [2]] and made["a"] is not doc["a"] and made["a"][1] is not doc["a"][1]
+    assert made[key] == [3, [4]] and made[key][1] is not doc[key][1]
+    assert _core.mila_copy({"units": {"FRANCE": ["A PAR"]}}) == {"units": {"FRANCE": ["A PAR"]}}
+
+
+def test_a_cycle_is_copied_as_deepcopy_copies_it() -> None:
+    from diplo import _core
+    from diplo.compat.mila.copies import copy_tree
+
+    ring: list[Any] = ["x"]
+    ring.append(ring)
+    tree = {"state": {"note": ring}}
+    assert _core.mila_copy(tree) is None
+    made = copy_tree(tree)
+    copied = made["state"]["note"]
+    assert copied is not ring and copied[1] is copied and copied[0] == "x"
+    deep: Any = []
+    node = deep
+    for _ in range(200):  # deeper than the copy's own way goes: deepcopy's
+        node.append([])
+        node = node[0]
+    made_deep = copy_tree(deep)
+    assert made_deep == deep and made_deep[0] is not deep[0]
+
+
+def _without_times(doc: dict[str, Any]) -> list[Any]:
+    out = []
+    for phase in doc["phases"]:
+        state = {k: v for k, v in phase["state"].items() if k != "timestamp"}
+        out.append((phase["name"], state, phase["orders"], phase["results"]))
+    return out
+
+
+@pytest.mark.parametrize("played", [0, 5])
+def test_a_game_set_at_completed_saves_a_document_that_loads_back(played: int) -> None:
+    """Issue 46: a game put at ``COMPLETED`` by ``set_state`` (at its start, and after five
+    played phases with a board set by hand) saves a document the drop-in loads back to the
+    same game, and MILA loads too."""
+    game = _play(drop.Game(), 1, played)
+    state = game.get_state()
+    state["name"] = "COMPLETED"
+    state["units"]["FRANCE"] = ["A PIC"]
+    game.set_state(state, clear_history=False)
+    assert game.is_game_done
+    saved = json.loads(json.dumps(drop.to_saved_game_format(game)))
+    assert [p["name"] for p in saved["phases"]][-1] == "COMPLETED"
+    back = drop.from_saved_game_format(saved)
+    assert back.is_game_done and back.get_current_phase() == "COMPLETED"
+    assert back.get_state()["units"]["FRANCE"] == ["A PIC"]
+    assert _without_times(drop.to_saved_game_format(back)) == _without_times(saved)
+    diplomacy = pytest.importorskip("diplomacy", reason="MILA (the 'compare' extra) is absent")
+    from diplomacy.utils.export import from_saved_game_format as mila_load
+    from diplomacy.utils.export import to_saved_game_format as mila_save
+
+    theirs = mila_load(saved)
+    assert theirs.is_game_done and theirs.get_state()["units"]["FRANCE"] == ["A PIC"]
+    mila_made = json.loads(json.dumps(mila_save(theirs)))  # MILA's own save of such a game
+    ours = drop.from_saved_game_format(mila_made)
+    assert ours.is_game_done and _boards(ours) == _boards(theirs)
+    assert isinstance(diplomacy.Game(), diplomacy.Game)

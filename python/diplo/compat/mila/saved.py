@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from ...formats.mila import COMPLETED, MilaError, game_from_mila, position_to_mila
 from ...model.rules import Rules, RulesError
-from .._press import Message
+from .._press import History, Message
 from .copies import copy_tree
 from .game import Game
 from .names import shown_orders
@@ -225,7 +225,11 @@ def from_saved_game_format(
     if not isinstance(data, Mapping):
         raise MilaError(f"a saved game must be an object, got {type(data).__name__}")
     rules = _ruling_of(data, ruling)
-    fork = {key: _text_table(data, key) for key in _FORK_KEYS}
+    phases = data.get("phases")
+    if isinstance(phases, list) and phases and _set_completed(phases[-1]):
+        return _load_set_completed(data, phases, strict, rules)
+    for key in _FORK_KEYS:  # checked before the replay
+        _text_table(data, key)
     try:
         replayed = game_from_mila(_with_waives(data), strict=strict, rules=rules, fix=_fix(rules))
     except MilaError as exc:
@@ -274,6 +278,61 @@ def from_saved_game_format(
             _messages_of(last) if str(last.get("name")) == game.get_current_phase() else []
         ):
             game.add_message(message)
+    _keep_extras(game, data, last)
+    return game
+
+
+def _set_completed(entry: object) -> bool:
+    """Whether ``entry`` is a ``COMPLETED`` entry no end of the game explains (its note names
+    no winner or drawing powers): a game put there by ``set_state``, as MILA lets it be."""
+    if not isinstance(entry, Mapping) or entry.get("name") != COMPLETED:
+        return False
+    state = entry.get("state")
+    note = state.get("note") if isinstance(state, Mapping) else None
+    return "Victory by:" not in str(note or "")
+
+
+def _load_set_completed(
+    data: Mapping[str, Any], phases: list[Any], strict: bool, rules: Rules
+) -> Game:
+    """A save whose game was put at ``COMPLETED`` by ``set_state`` (MILA loads its own such
+    saves): the phases before it replayed and verified as any save's, the last of them played
+    (its next board is the one set by hand, so there is nothing to verify it against), then
+    the board set as saved."""
+    last = phases[-1]
+    state = last.get("state")
+    if not isinstance(state, Mapping):
+        raise MilaError(f"{COMPLETED}: the state must be an object, got {type(state).__name__}")
+    if len(phases) > 1:
+        game = from_saved_game_format(
+            {**data, "phases": phases[:-1], RULING_KEY: rules.to_json()}, strict=strict
+        )
+        game.process()
+    else:
+        game = Game(
+            str(data.get("map", "standard")),
+            str(data.get("id") or "") or None,
+            list(data.get("rules") or []) or None,
+            ruling=rules,
+        )
+    game.set_state(state, clear_history=False)
+    game.messages = History()
+    for message in _messages_of(last):
+        game.add_message(message)
+    if len(phases) == 1:
+        _keep_extras(game, data, last)
+    else:
+        extra_last = {k: _copy.deepcopy(v) for k, v in last.items() if k not in _PHASE_KEYS}
+        game._extra.pop("__current_phase__", None)
+        if extra_last:
+            game._extra["__current_phase__"] = extra_last
+    return game
+
+
+def _keep_extras(game: Game, data: Mapping[str, Any], last: Mapping[str, Any]) -> None:
+    """The keys of the save MILA does not know, the fork's tables and the last entry's own
+    keys, kept on ``game`` for the next save."""
+    fork = {key: _text_table(data, key) for key in _FORK_KEYS}
     game._extra = {
         k: _copy.deepcopy(v)
         for k, v in data.items()
@@ -284,7 +343,6 @@ def from_saved_game_format(
     extra_last = {k: _copy.deepcopy(v) for k, v in last.items() if k not in _PHASE_KEYS}
     if extra_last:
         game._extra["__current_phase__"] = extra_last
-    return game
 
 
 def _fix(rules: Rules) -> str:
