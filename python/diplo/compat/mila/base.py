@@ -343,6 +343,12 @@ class GameBase:
         return self._ruling
 
     @property
+    def _milas_intake(self) -> bool:
+        """Whether orders are taken, and the board kept, as MILA does them where no rule of
+        the game is concerned (under ``edition=mila``)."""
+        return self._ruling is not None and self._ruling.edition == "mila"
+
+    @property
     def _two_coasts(self) -> Callable[[str, str], bool] | None:
         """Under MILA's ruling (``support_coast="any"``: the coast a support names does not
         decide it), whether a fleet at a location could reach either coast of a province, which

@@ -133,6 +133,8 @@ class Histories(GameBase):
             self._sync()
         if self._done:
             return None
+        if self._milas_intake and self._turn.name[0] == "F" and self._turn.kind in "MR":
+            self._homes_when_no_centre()
         turn = self._turn
         voids: list[tuple[str, str]] = []
         core = self._core
@@ -194,6 +196,18 @@ class Histories(GameBase):
                 )
             self.phase_summaries[turn.name] = processed.summary = summary
         return processed
+
+    def _homes_when_no_centre(self) -> None:
+        """MILA's bookkeeping (``_capture_centers``): when no power owns a supply centre as
+        the game goes into the winter (a board after ``clear_centers``), each power is given
+        its home centres before centres change hands. Given here before the Fall is played
+        (centres rule nothing in it), so its record shows them."""
+        if any(self._doc()["centers"].values()):
+            return
+        homes = self._map.homes
+        for name, power in self._powers.items():
+            power.centers.extend(homes.get(name, ()))
+        self._sync()
 
     def _resolved(
         self, turn: Turn, voids: list[tuple[str, str]]
