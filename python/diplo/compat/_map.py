@@ -18,6 +18,7 @@ only upper-cases and spaces out punctuation.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import itertools
 from collections.abc import Callable, Iterable
@@ -391,6 +392,16 @@ class Map:
                 other.upper() for other in self.locs if loc.upper()[:3] == other.upper()[:3]
             ]
         self._upper_types = {k.upper(): v for k, v in self.loc_type.items()}
+
+    @functools.cached_property
+    def dest_with_coasts(self) -> dict[str, list[str]]:
+        """Location -> every location next to it, each coast of a neighbour included (MILA's
+        ``Map.dest_with_coasts``; MILA lists them in no set order, here sorted)."""
+        out: dict[str, list[str]] = {}
+        for loc in self.locs:
+            near = {n.upper() for n in self.abut_list(loc.upper(), incl_no_coast=True)}
+            out[loc.upper()] = sorted({c for n in near for c in self.find_coasts(n)})
+        return out
 
     # ------------------------------------------------------------------ locations
 

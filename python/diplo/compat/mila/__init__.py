@@ -46,6 +46,7 @@ from .._map import Map
 from .._press import GLOBAL, OBSERVER, OMNISCIENT, SYSTEM, GamePhaseData, History, Message
 from .base import map_named
 from .game import Game
+from .modules import install, uninstall
 from .names import DEFAULT_RULES as DEFAULT_RULES
 from .names import DRAW_AFTER_YEARS as DRAW_AFTER_YEARS
 from .names import ERROR_LIMIT as ERROR_LIMIT
@@ -53,6 +54,7 @@ from .names import GamePhaseException, MapPowerException
 from .names import SlotKind as SlotKind
 from .powers import Power, power_of
 from .records import Record
+from .renderer import Renderer
 from .ruling import default_ruling, set_default_ruling
 from .saved import (
     from_saved_game_format,
@@ -76,13 +78,16 @@ __all__ = [
     "Message",
     "MilaError",
     "Power",
+    "Renderer",
     "default_ruling",
     "from_saved_game_format",
+    "install",
     "is_valid_saved_game",
     "load_saved_games_from_disk",
     "save_game",
     "set_default_ruling",
     "to_saved_game_format",
+    "uninstall",
 ]
 
 # The names pickles of earlier releases refer to (the drop-in was one module then).

@@ -26,7 +26,6 @@ __all__ = [
     "to_saved_game_format",
 ]
 _SAVED_KEYS: Final = frozenset({"id", "map", "rules", "phases"})
-_PHASE_KEYS: Final = frozenset({"name", "state", "orders", "results", "messages", "summary"})
 #: The key of a saved game that records the ruling it was played under (``Rules.to_json()``;
 #: MILA reads no key it does not know, so its own loader ignores it).
 RULING_KEY: Final = "diplo_ruling"
@@ -144,6 +143,9 @@ def to_saved_game_format(
     game._sync()
     phases: list[dict[str, Any]] = []
     waives: dict[str, dict[str, list[str]]] = {}
+    # A game of the AI_Diplomacy fork (summaries or a model table): its phases carry the
+    # fork's keys, as its saves do (MILA's carry none).
+    fork = bool(game.phase_summaries or game.power_model_map)
     for record in game._records:
         kept = {p: list(o) for p, o in record.orders.items() if "WAIVE" in o}
         if kept:
@@ -158,11 +160,9 @@ def to_saved_game_format(
         entry: dict[str, Any] = {"name": record.name}
         entry.update(copy_tree(kept_entry))  # the phase's state, orders and results, one copy
         entry["messages"] = [m.to_dict() for m in record.messages.values()]
-        summary = game.phase_summaries.get(record.name)
-        if summary is not None:
-            entry["summary"] = summary  # the fork's per-phase key
-        if record.extra:
-            entry.update(_copy.deepcopy(record.extra))
+        if fork:  # the fork's per-phase keys, in every phase as the fork writes them
+            entry["summary"] = game.phase_summaries.get(record.name, "")
+            entry["statistical_summary"] = (record.extra or {}).get("statistical_summary")
         phases.append(entry)
     current = game.get_state()
     current.pop("phase", None)  # the fork's key of get_state, not of a save
@@ -184,6 +184,9 @@ def to_saved_game_format(
         "messages": [m.to_dict() for m in game.messages.values()],
     }
     entry.update(_copy.deepcopy(last_extra))
+    if fork:
+        entry["summary"] = game.phase_summaries.get(entry["name"], "")
+        entry["statistical_summary"] = None
     phases.append(entry)
     # As MILA writes them: the rules filtered, and every phase's state naming its game.
     rules = [rule for rule in game.rules if rule not in RULES_TO_SKIP]
@@ -257,8 +260,8 @@ def from_saved_game_format(
             game.add_message(message)
         game.process()
         kept = game._records[-1]
-        kept.extra = {k: _copy.deepcopy(v) for k, v in entry.items() if k not in _PHASE_KEYS}
-        if isinstance(entry.get("summary"), str):
+        kept.extra = _fork_phase_keys(entry)
+        if isinstance(entry.get("summary"), str) and entry["summary"]:
             game.phase_summaries.setdefault(kept.name, entry["summary"])
     if replayed.is_over and not game.is_game_done:
         drawn = replayed.meta.get("mila", {}).get("drawn_at")
@@ -278,7 +281,7 @@ def from_saved_game_format(
             _messages_of(last) if str(last.get("name")) == game.get_current_phase() else []
         ):
             game.add_message(message)
-    _keep_extras(game, data, last)
+    _keep_extras(game, data)
     return game
 
 
@@ -320,18 +323,15 @@ def _load_set_completed(
     for message in _messages_of(last):
         game.add_message(message)
     if len(phases) == 1:
-        _keep_extras(game, data, last)
+        _keep_extras(game, data)
     else:
-        extra_last = {k: _copy.deepcopy(v) for k, v in last.items() if k not in _PHASE_KEYS}
         game._extra.pop("__current_phase__", None)
-        if extra_last:
-            game._extra["__current_phase__"] = extra_last
     return game
 
 
-def _keep_extras(game: Game, data: Mapping[str, Any], last: Mapping[str, Any]) -> None:
-    """The keys of the save MILA does not know, the fork's tables and the last entry's own
-    keys, kept on ``game`` for the next save."""
+def _keep_extras(game: Game, data: Mapping[str, Any]) -> None:
+    """The top-level keys of the save MILA does not know and the fork's tables, kept on
+    ``game`` for the next save (a phase's own keys are not: see :func:`_fork_phase_keys`)."""
     fork = {key: _text_table(data, key) for key in _FORK_KEYS}
     game._extra = {
         k: _copy.deepcopy(v)
@@ -340,9 +340,16 @@ def _keep_extras(game: Game, data: Mapping[str, Any], last: Mapping[str, Any]) -
     }
     game.phase_summaries = {**game.phase_summaries, **fork["phase_summaries"]}
     game.power_model_map = fork["power_model_map"]
-    extra_last = {k: _copy.deepcopy(v) for k, v in last.items() if k not in _PHASE_KEYS}
-    if extra_last:
-        game._extra["__current_phase__"] = extra_last
+
+
+def _fork_phase_keys(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The keys of a phase entry the drop-in keeps besides MILA's: the fork's
+    ``statistical_summary`` (its ``summary`` goes to ``phase_summaries``). Other keys MILA
+    does not know are dropped on loading, as MILA drops them: a harness that adds its own to
+    each save (AI_Diplomacy's ``config``, ``state_agents``) adds them again, and one kept from
+    an earlier save would stay where MILA's save has none."""
+    value = entry.get("statistical_summary")
+    return {"statistical_summary": value} if isinstance(value, str) else {}
 
 
 def _fix(rules: Rules) -> str:
