@@ -18,11 +18,14 @@ only upper-cases and spaces out punctuation.
 
 from __future__ import annotations
 
+import copy as _copy
 import functools
 import importlib.util
 import itertools
+import json
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
@@ -36,6 +39,8 @@ __all__ = [
     "Map",
     "mila_map_file",
     "mila_map_for",
+    "reader_facts",
+    "shipped_mila_maps",
     "shut_locations",
 ]
 
@@ -48,6 +53,38 @@ _TERRAINS: Final = ("WATER", "LAND", "COAST", "PORT", "SHUT")
 _MAX_DEPTH: Final = 8
 
 
+#: The fields of :class:`_Reader` that the shipped facts keep (``data/mila_maps.json``).
+_READER_FIELDS: Final = (
+    "locs", "loc_type", "loc_abut", "loc_name", "aliases", "homes", "centers", "units",
+    "pow_name", "own_word", "abbrev", "rules", "owns", "dummies", "phase", "victory", "files",
+)  # fmt: skip
+
+
+def reader_facts(path: Path) -> dict[str, Any]:
+    """The tables diplo's reader makes of a MILA ``.map`` file (what ``data/mila_maps.json``
+    keeps per map; ``tools/mila_map_facts.py``)."""
+    reader = _Reader()
+    reader.read(path)
+    return {key: getattr(reader, key) for key in _READER_FIELDS}
+
+
+@lru_cache(maxsize=1)
+def _shipped_facts() -> dict[str, Any]:
+    """The facts of MILA's own maps shipped with diplo (``data/mila_maps.json``), by MILA's
+    map name; empty when the file is absent."""
+    try:
+        text = resources.files("diplo").joinpath("data/mila_maps.json").read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    maps = json.loads(text).get("maps", {})
+    return maps if isinstance(maps, dict) else {}
+
+
+def shipped_mila_maps() -> tuple[str, ...]:
+    """The names of MILA's maps whose facts diplo ships (MILA's 14)."""
+    return tuple(sorted(_shipped_facts()))
+
+
 @lru_cache(maxsize=64)
 def mila_map_for(name: str) -> _DiploMap:
     """The diplo map of a MILA map name (``"standard_fleet_rome"``) or of a diplo name
@@ -57,12 +94,13 @@ def mila_map_for(name: str) -> _DiploMap:
         return map_named(_FROM_MILA.get(name, name))
     except MapError:
         path = mila_map_file(name)
+        if path is None and name in _shipped_facts():  # MILA's map, from the shipped facts
+            return _DiploMap.from_dict(_shipped_facts()[name]["map"])
         if path is None:
             # The drop-in takes no 'maps': say what does work for a map diplo does not ship.
             raise MapError(
-                f"unknown map {name!r}: not a map diplo ships ({', '.join(SHIPPED_MAPS)}); "
-                "MILA's own maps (modern, world, ...) are read from MILA's package (pip install "
-                "'diplo[compare]') or from the path of a .map file"
+                f"unknown map {name!r}: give the path of a MILA .map file, or one of MILA's "
+                f"maps ({', '.join(shipped_mila_maps())}) or diplo's ({', '.join(SHIPPED_MAPS)})"
             ) from None
         return load_mila_map(path)
 
@@ -287,8 +325,12 @@ class Map:
         #: When the seasons fall: a MILA file's are the standard ones, a diplo map's its own
         #: (godip's hundred: a Spring every ten years, its Fall five years later).
         self._calendar = STANDARD
+        shipped = _shipped_facts().get(mila_name) if path is None else None
         if path is not None:
             reader.read(path)
+        elif shipped is not None:  # MILA's own map, from the facts diplo ships
+            for key in _READER_FIELDS:
+                setattr(reader, key, _copy.deepcopy(shipped["tables"][key]))
         else:
             game_map = mila_map_for(name)
             self._calendar = game_map.calendar
