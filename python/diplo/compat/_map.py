@@ -21,7 +21,6 @@ from __future__ import annotations
 import copy as _copy
 import functools
 import importlib.util
-import itertools
 import json
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -347,10 +346,21 @@ class Map:
 
     def _seen_abuts(self) -> Callable[[str, str, str, str], int]:
         """:meth:`abuts` answering again from the answers given (an instance's attribute: a
-        plain function, no method bound per call; the first call answers every unit's
-        neighbours at once)."""
+        plain function, no method bound per call). Every location's neighbours are answered
+        here, as the map is made (as MILA's ``Map`` makes its ``abuts_cache``), so that the
+        first call a harness makes costs what the others do."""
         seen, anew = self._abuts_seen, self._abuts_full
         kept = [0]
+        answer = self._abuts_anew
+        for loc in self.loc_coasts:
+            for near in {n.upper() for n in self.abut_list(loc, incl_no_coast=True)}:
+                for order in "-SC":
+                    army = answer("A", loc, order, near)
+                    fleet = answer("F", loc, order, near)
+                    for unit_type, known in (("A", army), ("F", fleet), ("?", army or fleet)):
+                        by_loc = seen.setdefault(unit_type, {}).setdefault(loc, {})
+                        by_loc.setdefault(order, {})[near] = known
+                        kept[0] += 1
 
         def keep(unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
             known = anew(unit_type, unit_loc, order_type, other_loc)
@@ -367,11 +377,6 @@ class Map:
                 return seen[unit_type][unit_loc][order_type][other_loc]
             except (KeyError, TypeError):  # TypeError: an unhashable argument
                 pass
-            if not kept[0]:
-                for loc in self.loc_coasts:
-                    for near in {n.upper() for n in self.abut_list(loc, incl_no_coast=True)}:
-                        for key in itertools.product("AF?", (loc,), "-SC", (near,)):
-                            keep(*key)
             return keep(unit_type, unit_loc, order_type, other_loc)
 
         abuts.__doc__ = Map.abuts.__doc__

@@ -15,7 +15,7 @@ from ...model.position import Phase, Position
 from ...model.rules import Rules
 from .._map import Map, mila_map_for
 from .._press import OMNISCIENT, Clock, History, Message
-from .boards import engine_board, engine_tables, python_lists
+from .boards import engine_board, engine_tables, initial_board, python_lists
 from .docs import board_doc
 from .names import (
     DEFAULT_RULES,
@@ -145,6 +145,11 @@ class GameBase:
         self._version = 0
         self._first_year_cached = int(game_map.first_phase[1:-1])
         self._start(Position.initial(game_map, rules=ruling), None)
+        # The engine's tables of the map (made once per map and process), made with the map's
+        # first game rather than at its first get_state, as MILA's map makes its caches: the
+        # first call a harness makes then costs what the others do (the game keeps nothing:
+        # a game that never asks for a state pays nothing as it plays).
+        engine_tables(self.map, self._tables, self._core)
 
     def _start(self, position: Position, lists: Lists | None) -> None:
         """Put the engine at ``position`` (pending orders dropped, power lists made anew), its
@@ -308,6 +313,11 @@ class GameBase:
         lists = self._mila_lists
         if isinstance(lists, engine.MilaBoard):
             return lists
+        if lists is None:  # a new game's: the map's, made once per map
+            made = initial_board(self.map, self._engine_tables(), self._tables.powers)
+            if made is not None:
+                self._mila_lists = made
+                return made
         if isinstance(lists, Lists):
             python = lists
         else:  # a new game's, or worked out from the last phase played
