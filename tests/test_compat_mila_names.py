@@ -219,3 +219,24 @@ def test_a_resumed_save_keeps_no_stale_phase_key() -> None:
     milas = to_saved_game_format(from_saved_game_format(json.loads(json.dumps(saved))))
     assert [set(p) for p in milas["phases"]] == [set(p) for p in again["phases"]]
     assert isinstance(diplomacy.Game(), diplomacy.Game)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["nowhere.py"], "no such script: nowhere.py"),
+        (["-m", "no_such_module_here"], "no module named no_such_module_here"),
+        (["-m", "no.such.package"], "no module named no.such.package"),
+        (["-m"], "-m needs a module name"),
+    ],
+)
+def test_the_runner_refuses_what_it_cannot_run(args: list[str], said: str) -> None:
+    env = {**os.environ, "PYTHONPATH": PYTHON + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run(
+        [sys.executable, "-m", "diplo.compat.mila.run", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr

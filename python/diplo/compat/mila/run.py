@@ -10,8 +10,10 @@ module instead of a file."""
 
 from __future__ import annotations
 
+import importlib.util
 import runpy
 import sys
+from pathlib import Path
 
 from . import install
 
@@ -26,9 +28,19 @@ def main(argv: list[str] | None = None) -> int:
         if len(args) < 2:
             print("diplo.compat.mila.run: -m needs a module name", file=sys.stderr)
             return 2
+        try:
+            found = importlib.util.find_spec(args[1])
+        except (ImportError, ValueError):
+            found = None
+        if found is None:
+            print(f"diplo.compat.mila.run: no module named {args[1]}", file=sys.stderr)
+            return 2
         sys.argv = args[1:]
         runpy.run_module(args[1], run_name="__main__", alter_sys=True)
     else:
+        if not Path(args[0]).is_file():
+            print(f"diplo.compat.mila.run: no such script: {args[0]}", file=sys.stderr)
+            return 2
         sys.argv = args
         runpy.run_path(args[0], run_name="__main__")
     return 0
