@@ -195,7 +195,9 @@ def test_saved_games_keep_messages_and_unknown_keys(tmp_path: Path) -> None:
     again = from_saved_game_format(json.loads(json.dumps(saved)))
     back = to_saved_game_format(again)
     assert back["phase_summaries"] == {"S1901M": "quiet"}
-    assert back["phases"][0]["state_agents"] == {"FRANCE": "calm"}
+    # A phase's own keys MILA does not know are dropped, as MILA drops them (issue 47: a
+    # harness adds its own again; one kept from an earlier save would go stale).
+    assert "state_agents" not in back["phases"][0]
     assert back["phases"][0]["messages"][0]["message"] == "hi"
     assert back["phases"][-1]["messages"][0]["message"] == "pending"
     assert [p["name"] for p in back["phases"]] == [p["name"] for p in saved["phases"]]
@@ -217,8 +219,7 @@ def test_bad_arguments_change_nothing() -> None:
         game.set_orders("NARNIA", ["A PAR H"])
     with pytest.raises(TypeError):
         game.set_orders("FRANCE", 42)  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
-        Game(nonsense=1)
+    assert Game(nonsense=1).map_name == "standard"  # ignored, as MILA ignores it
     with pytest.raises(MilaError):
         Game("no_such_map")
     with pytest.raises(MilaError):

@@ -27,6 +27,7 @@ MAPS = [("standard", 1912, 2), ("ancmed", 1910, 2), ("pure", 1910, 8)]
 def _python_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Games made from here keep their lists in Python (the reference path)."""
     monkeypatch.setattr(base_module, "engine_board", lambda made, lists: None)
+    monkeypatch.setattr(base_module, "initial_board", lambda *args: None)  # a new game's too
 
 
 def _without_time(state: dict[str, Any]) -> dict[str, Any]:

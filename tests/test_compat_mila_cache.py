@@ -267,3 +267,23 @@ def test_listings_kept_from_other_phases_are_what_a_cold_start_lists(map_name: s
                     assert allowed(check, lookup, text, powers) == want
                     assert len(want) == 1
     assert kinds == {"M", "R", "A"}
+
+
+def test_new_games_share_the_map_s_first_lists_and_stay_apart() -> None:
+    """A new game's engine lists are made once per map (its first get_state costs what the
+    others do): games that share them play apart, and a new game after them starts afresh."""
+    first, second = Game(), Game()
+    start = first.get_state()
+    assert first._mila_lists is second._engine_board()  # one board for both new games
+    rng = random.Random(5)
+    for _ in range(4):
+        possible = first.get_all_possible_orders()
+        for power, locs in sorted(first.get_orderable_locations().items()):
+            first.set_orders(power, [rng.choice(sorted(possible[x])) for x in locs if possible[x]])
+        first.process()
+        first.get_state()
+    assert second.get_state()["units"] == start["units"]
+    third = Game()
+    assert third.get_state()["units"] == start["units"]
+    assert third.get_state()["influence"] == start["influence"]
+    assert first.get_state()["units"] != start["units"]

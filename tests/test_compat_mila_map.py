@@ -38,9 +38,19 @@ def test_every_shipped_map_is_covered() -> None:
     assert len(MAPS) == 14
 
 
+@pytest.mark.parametrize("hidden", [False, True], ids=["files", "shipped-facts"])
 @pytest.mark.parametrize("name", MAPS)
-def test_map_queries_answer_as_mila(name: str) -> None:
+def test_map_queries_answer_as_mila(
+    name: str, hidden: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With MILA's files hidden the map is made from the facts diplo ships
+    # (data/mila_maps.json, issue 47): every table and query is MILA's all the same.
+    from diplo.compat import _map
+
     theirs = _mila_map(name)
+    if hidden:
+        monkeypatch.setattr(_map, "mila_map_file", lambda _name: None)
+        assert name in _map.shipped_mila_maps()
     ours = Map(name)
     for table in TABLES:
         assert getattr(ours, table) == getattr(theirs, table), table
@@ -73,13 +83,15 @@ def test_map_queries_answer_as_mila(name: str) -> None:
 def test_without_milas_files_a_shipped_map_answers_alike(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Where MILA is not installed the drop-in describes diplo's own map in MILA's shapes: the
+    # Without MILA's files or the facts diplo ships of MILA's maps (data/mila_maps.json),
+    # the drop-in describes diplo's own map in MILA's shapes: the
     # same locations (standard's impassable SWI too), the same adjacency answers (lists in
     # diplo's order), the same full names (less diplo's own spelling of one).
     from diplo.compat import _map
 
     files = Map(name)
     monkeypatch.setattr(_map, "mila_map_file", lambda _name: None)
+    monkeypatch.setattr(_map, "_shipped_facts", dict)  # the facts of MILA's maps absent too
     own = Map(name)
     assert own.files == [] and files.files
     assert (own.powers, own.first_year, own.phase) == (files.powers, files.first_year, files.phase)
@@ -129,8 +141,53 @@ def test_an_unknown_map_without_mila_says_what_works() -> None:
     code = (
         "import sys; sys.modules['diplomacy'] = None\n"
         "from diplo.compat.mila import Game, MilaError\n"
-        "try:\n    Game('modern')\nexcept MilaError as e:\n    print(e)\n"
+        "print(Game('modern').map_name)\n"
+        "try:\n    Game('nowhere')\nexcept MilaError as e:\n    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "pass others in 'maps'" not in out.stdout
-    assert "pip install '.[compare]') or from the path of a .map file" in out.stdout
+    assert out.stdout.splitlines()[0] == "modern"  # MILA's map, from the facts diplo ships
+    assert "'nowhere': give the path of a MILA .map file, or one of MILA's maps (ancmed," in (
+        out.stdout
+    )
+
+
+def test_every_mila_map_answers_as_mila_s_with_no_mila_installed(tmp_path: Path) -> None:
+    """Issue 47: in a process where ``diplomacy`` cannot be imported (MILA absent), a drop-in
+    game on each of MILA's 14 maps is made from the facts diplo ships, plays a phase, and its
+    ``game.map`` gives every table MILA's gives, in MILA's order."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys; sys.modules['diplomacy'] = None\n"
+        "from diplo.compat.mila import Game\n"
+        "from diplo.compat._map import shipped_mila_maps\n"
+        f"tables = {list(TABLES)!r}\n"
+        "out = {}\n"
+        "for name in shipped_mila_maps():\n"
+        "    game = Game(name)\n"
+        "    game.process()\n"
+        "    out[name] = {t: getattr(game.map, t) for t in tables}\n"
+        "    out[name]['_files'] = game.map.files\n"
+        "    out[name]['_phase'] = game.get_current_phase()\n"
+        "print(json.dumps(out))\n"
+    )
+    root = Path(__file__).resolve().parents[1] / "python"
+    env = {**os.environ, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout)
+    assert sorted(seen) == MAPS
+    for name in MAPS:
+        theirs = _mila_map(name)
+        for table in TABLES:
+            mine = seen[name][table]
+            want = json.loads(json.dumps(getattr(theirs, table)))
+            assert mine == want, (name, table)
+        assert seen[name]["_files"] == [f"{name}.map"] or seen[name]["_files"][0] == f"{name}.map"
+        assert seen[name]["_phase"][0] == "F"

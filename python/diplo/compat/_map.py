@@ -18,10 +18,13 @@ only upper-cases and spaces out punctuation.
 
 from __future__ import annotations
 
+import copy as _copy
+import functools
 import importlib.util
-import itertools
+import json
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
@@ -35,6 +38,8 @@ __all__ = [
     "Map",
     "mila_map_file",
     "mila_map_for",
+    "reader_facts",
+    "shipped_mila_maps",
     "shut_locations",
 ]
 
@@ -47,6 +52,38 @@ _TERRAINS: Final = ("WATER", "LAND", "COAST", "PORT", "SHUT")
 _MAX_DEPTH: Final = 8
 
 
+#: The fields of :class:`_Reader` that the shipped facts keep (``data/mila_maps.json``).
+_READER_FIELDS: Final = (
+    "locs", "loc_type", "loc_abut", "loc_name", "aliases", "homes", "centers", "units",
+    "pow_name", "own_word", "abbrev", "rules", "owns", "dummies", "phase", "victory", "files",
+)  # fmt: skip
+
+
+def reader_facts(path: Path) -> dict[str, Any]:
+    """The tables diplo's reader makes of a MILA ``.map`` file (what ``data/mila_maps.json``
+    keeps per map; ``tools/mila_map_facts.py``)."""
+    reader = _Reader()
+    reader.read(path)
+    return {key: getattr(reader, key) for key in _READER_FIELDS}
+
+
+@lru_cache(maxsize=1)
+def _shipped_facts() -> dict[str, Any]:
+    """The facts of MILA's own maps shipped with diplo (``data/mila_maps.json``), by MILA's
+    map name; empty when the file is absent."""
+    try:
+        text = resources.files("diplo").joinpath("data/mila_maps.json").read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    maps = json.loads(text).get("maps", {})
+    return maps if isinstance(maps, dict) else {}
+
+
+def shipped_mila_maps() -> tuple[str, ...]:
+    """The names of MILA's maps whose facts diplo ships (MILA's 14)."""
+    return tuple(sorted(_shipped_facts()))
+
+
 @lru_cache(maxsize=64)
 def mila_map_for(name: str) -> _DiploMap:
     """The diplo map of a MILA map name (``"standard_fleet_rome"``) or of a diplo name
@@ -56,12 +93,13 @@ def mila_map_for(name: str) -> _DiploMap:
         return map_named(_FROM_MILA.get(name, name))
     except MapError:
         path = mila_map_file(name)
+        if path is None and name in _shipped_facts():  # MILA's map, from the shipped facts
+            return _DiploMap.from_dict(_shipped_facts()[name]["map"])
         if path is None:
             # The drop-in takes no 'maps': say what does work for a map diplo does not ship.
             raise MapError(
-                f"unknown map {name!r}: not a map diplo ships ({', '.join(SHIPPED_MAPS)}); "
-                "MILA's own maps (modern, world, ...) are read from MILA's package (pip install "
-                "'.[compare]') or from the path of a .map file"
+                f"unknown map {name!r}: give the path of a MILA .map file, or one of MILA's "
+                f"maps ({', '.join(shipped_mila_maps())}) or diplo's ({', '.join(SHIPPED_MAPS)})"
             ) from None
         return load_mila_map(path)
 
@@ -286,8 +324,12 @@ class Map:
         #: When the seasons fall: a MILA file's are the standard ones, a diplo map's its own
         #: (godip's hundred: a Spring every ten years, its Fall five years later).
         self._calendar = STANDARD
+        shipped = _shipped_facts().get(mila_name) if path is None else None
         if path is not None:
             reader.read(path)
+        elif shipped is not None:  # MILA's own map, from the facts diplo ships
+            for key in _READER_FIELDS:
+                setattr(reader, key, _copy.deepcopy(shipped["tables"][key]))
         else:
             game_map = mila_map_for(name)
             self._calendar = game_map.calendar
@@ -304,10 +346,21 @@ class Map:
 
     def _seen_abuts(self) -> Callable[[str, str, str, str], int]:
         """:meth:`abuts` answering again from the answers given (an instance's attribute: a
-        plain function, no method bound per call; the first call answers every unit's
-        neighbours at once)."""
+        plain function, no method bound per call). Every location's neighbours are answered
+        here, as the map is made (as MILA's ``Map`` makes its ``abuts_cache``), so that the
+        first call a harness makes costs what the others do."""
         seen, anew = self._abuts_seen, self._abuts_full
         kept = [0]
+        answer = self._abuts_anew
+        for loc in self.loc_coasts:
+            for near in {n.upper() for n in self.abut_list(loc, incl_no_coast=True)}:
+                for order in "-SC":
+                    army = answer("A", loc, order, near)
+                    fleet = answer("F", loc, order, near)
+                    for unit_type, known in (("A", army), ("F", fleet), ("?", army or fleet)):
+                        by_loc = seen.setdefault(unit_type, {}).setdefault(loc, {})
+                        by_loc.setdefault(order, {})[near] = known
+                        kept[0] += 1
 
         def keep(unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
             known = anew(unit_type, unit_loc, order_type, other_loc)
@@ -324,11 +377,6 @@ class Map:
                 return seen[unit_type][unit_loc][order_type][other_loc]
             except (KeyError, TypeError):  # TypeError: an unhashable argument
                 pass
-            if not kept[0]:
-                for loc in self.loc_coasts:
-                    for near in {n.upper() for n in self.abut_list(loc, incl_no_coast=True)}:
-                        for key in itertools.product("AF?", (loc,), "-SC", (near,)):
-                            keep(*key)
             return keep(unit_type, unit_loc, order_type, other_loc)
 
         abuts.__doc__ = Map.abuts.__doc__
@@ -391,6 +439,16 @@ class Map:
                 other.upper() for other in self.locs if loc.upper()[:3] == other.upper()[:3]
             ]
         self._upper_types = {k.upper(): v for k, v in self.loc_type.items()}
+
+    @functools.cached_property
+    def dest_with_coasts(self) -> dict[str, list[str]]:
+        """Location -> every location next to it, each coast of a neighbour included (MILA's
+        ``Map.dest_with_coasts``; MILA lists them in no set order, here sorted)."""
+        out: dict[str, list[str]] = {}
+        for loc in self.locs:
+            near = {n.upper() for n in self.abut_list(loc.upper(), incl_no_coast=True)}
+            out[loc.upper()] = sorted({c for n in near for c in self.find_coasts(n)})
+        return out
 
     # ------------------------------------------------------------------ locations
 

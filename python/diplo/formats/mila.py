@@ -344,16 +344,19 @@ def game_from_mila(
     strict: bool = True,
     maps: Mapping[str, Map] | None = None,
     rules: Rules | None = None,
+    fix: str | None = None,
 ) -> Game:
     """A :class:`Game` replayed by diplo's engine from a MILA saved game (see the module doc),
     under ``rules`` (default: the map's; ``Rules(edition="mila")`` to replay MILA's rulings).
+    ``fix`` is the remedy a refusal of a phase ruled otherwise names (default: this function's
+    ``strict=False``), for a caller that offers another.
 
     A power MILA marks in civil disorder from some phase to the end of the game, and that gives
     no order from then on, resigns at that phase. A ``COMPLETED`` game that MILA ended with
     several powers in its ``Victory by`` note ends here as an agreed draw.
     """
     try:
-        return _replay_mila(data, backend, strict, maps, rules)
+        return _replay_mila(data, backend, strict, maps, rules, fix)
     except (TypeError, AttributeError, KeyError, IndexError, RecursionError) as exc:
         # A MILA file is input: a value of the wrong shape anywhere is a malformed file.
         raise MilaError(f"malformed MILA saved game: {type(exc).__name__}: {exc}") from exc
@@ -365,6 +368,7 @@ def _replay_mila(
     strict: bool,
     maps: Mapping[str, Map] | None,
     rules: Rules | None = None,
+    fix: str | None = None,
 ) -> Game:
     if rules is not None and not isinstance(rules, Rules):
         raise TypeError(f"rules must be a diplo.model.rules.Rules, got {type(rules).__name__}")
@@ -434,9 +438,9 @@ def _replay_mila(
         problem = _divergence(outcome, phases[index + 1], game_map, ahead)
         if problem is not None:
             if strict:
+                remedy = fix or "game_from_mila(..., strict=False) keeps diplo's rulings"
                 raise MilaError(
-                    f"{name}: diplo rules this phase differently from MILA: {problem} "
-                    "(game_from_mila(..., strict=False) keeps diplo's rulings)"
+                    f"{name}: diplo rules this phase differently from MILA: {problem} ({remedy})"
                 )
             divergent.append(str(name))
     game.meta["mila"]["divergent_phases"] = divergent

@@ -549,7 +549,8 @@ fn builds<'py, M: Mask>(
 /// A copy of `value` sharing no dict or list with it (`diplo.compat.mila.copies.copy_tree`'s
 /// fast way): exact dicts and lists are copied, exact strings, ints, floats, bools and `None`
 /// shared; `None` is returned, and nothing made, as soon as anything else is met (the caller
-/// copies it the long way). Nested deeper than `MAX_DEPTH` is "anything else".
+/// copies it the long way): a dict key of another kind, or nesting deeper than `MAX_DEPTH`
+/// (a cycle among them).
 #[pyfunction]
 pub(crate) fn mila_copy<'py>(value: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
     copy_value(value, 0)
@@ -589,9 +590,17 @@ fn copy_value<'py>(value: &Bound<'py, PyAny>, depth: usize) -> PyResult<Option<B
         return Ok(Some(PyList::new(value.py(), items)?.into_any()));
     }
     if let Ok(dict) = value.downcast_exact::<PyDict>() {
-        // Copied whole (at its size, in one call), then its containers replaced by copies.
+        // Keys of the exact scalar kinds only: any other key's `__hash__` or `__eq__` is code
+        // that may change the dict while it is walked (the long way copies those).
+        if !dict.keys().iter().all(|key| atomic(&key)) {
+            return Ok(None);
+        }
+        // Copied whole (at its size, in one call), then its containers replaced by copies,
+        // walking a snapshot of its items (nothing run here can change the dict, and a
+        // snapshot cannot change under the walk whatever runs).
         let out = dict.copy()?;
-        for (key, item) in dict.iter() {
+        for pair in dict.items().iter() {
+            let (key, item): (Bound<'py, PyAny>, Bound<'py, PyAny>) = pair.extract()?;
             if atomic(&item) {
                 continue;
             }

@@ -17,7 +17,9 @@ that such code switches engines by changing its imports::
 ``docs/mila-compat.md`` lists what is offered and where it differs from MILA. In short:
 
 * Rulings follow the DATC v3.0 unless the game is made with a MILA ruling mode (``ruling=``, a
-  :class:`diplo.model.rules.Rules`); the seven places where MILA departs from the DATC are named in
+  :class:`diplo.model.rules.Rules`, or with no code change ``DIPLO_MILA_RULING=mila`` or
+  :func:`set_default_ruling`; a saved game is replayed under the ruling it records, MILA's
+  when it records none); the seven places where MILA departs from the DATC are named in
   ``docs/mila-compat.md`` and in ``tests/test_compat_mila_suite.py``.
 * Power objects (``game.powers``, ``game.get_power``) are MILA's live objects: edits of their
   ``units``, ``centers``, ``retreats`` and ``orders`` change the game, as in MILA. The board is
@@ -44,6 +46,7 @@ from .._map import Map
 from .._press import GLOBAL, OBSERVER, OMNISCIENT, SYSTEM, GamePhaseData, History, Message
 from .base import map_named
 from .game import Game
+from .modules import install, uninstall
 from .names import DEFAULT_RULES as DEFAULT_RULES
 from .names import DRAW_AFTER_YEARS as DRAW_AFTER_YEARS
 from .names import ERROR_LIMIT as ERROR_LIMIT
@@ -51,6 +54,8 @@ from .names import GamePhaseException, MapPowerException
 from .names import SlotKind as SlotKind
 from .powers import Power, power_of
 from .records import Record
+from .renderer import Renderer
+from .ruling import default_ruling, set_default_ruling
 from .saved import (
     from_saved_game_format,
     is_valid_saved_game,
@@ -73,11 +78,16 @@ __all__ = [
     "Message",
     "MilaError",
     "Power",
+    "Renderer",
+    "default_ruling",
     "from_saved_game_format",
+    "install",
     "is_valid_saved_game",
     "load_saved_games_from_disk",
     "save_game",
+    "set_default_ruling",
     "to_saved_game_format",
+    "uninstall",
 ]
 
 # The names pickles of earlier releases refer to (the drop-in was one module then).

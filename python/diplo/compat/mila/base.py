@@ -15,7 +15,7 @@ from ...model.position import Phase, Position
 from ...model.rules import Rules
 from .._map import Map, mila_map_for
 from .._press import OMNISCIENT, Clock, History, Message
-from .boards import engine_board, engine_tables, python_lists
+from .boards import engine_board, engine_tables, initial_board, python_lists
 from .docs import board_doc
 from .names import (
     DEFAULT_RULES,
@@ -31,6 +31,7 @@ from .names import (
 from .order import Lists, arrange, initial_lists, lists_of
 from .powers import Power
 from .records import Record
+from .ruling import default_ruling
 from .turn import Turn, tables_of
 
 __all__ = ["GameBase", "map_named"]
@@ -91,9 +92,8 @@ class GameBase:
         ruling: Rules | None = None,
         **kwargs: Any,
     ) -> None:
-        unknown = sorted(k for k in kwargs if k not in self._KEYWORDS)
-        if unknown:
-            raise TypeError(f"Game: unknown keyword argument(s) {', '.join(unknown)}")
+        # A keyword MILA's model does not know (``Game(map=...)``) is ignored, as MILA's
+        # ``Jsonable`` constructor ignores it: MILA's ``Game(map="ancmed")`` plays standard.
         if not isinstance(map_name, str):
             raise TypeError(f"Game: map_name must be a string, got {type(map_name).__name__}")
         if game_id is not None and not isinstance(game_id, str):
@@ -102,6 +102,8 @@ class GameBase:
             raise TypeError(
                 f"Game: ruling must be a diplo.model.rules.Rules, got {type(ruling).__name__}"
             )
+        if ruling is None:  # not said: the module's default, else the environment's
+            ruling = default_ruling()
         rule_list = list(DEFAULT_RULES) if rules is None else rule_names(rules)
         try:
             game_map = mila_map_for(map_name)
@@ -143,6 +145,11 @@ class GameBase:
         self._version = 0
         self._first_year_cached = int(game_map.first_phase[1:-1])
         self._start(Position.initial(game_map, rules=ruling), None)
+        # The engine's tables of the map (made once per map and process), made with the map's
+        # first game rather than at its first get_state, as MILA's map makes its caches: the
+        # first call a harness makes then costs what the others do (the game keeps nothing:
+        # a game that never asks for a state pays nothing as it plays).
+        engine_tables(self.map, self._tables, self._core)
 
     def _start(self, position: Position, lists: Lists | None) -> None:
         """Put the engine at ``position`` (pending orders dropped, power lists made anew), its
@@ -306,6 +313,11 @@ class GameBase:
         lists = self._mila_lists
         if isinstance(lists, engine.MilaBoard):
             return lists
+        if lists is None:  # a new game's: the map's, made once per map
+            made = initial_board(self.map, self._engine_tables(), self._tables.powers)
+            if made is not None:
+                self._mila_lists = made
+                return made
         if isinstance(lists, Lists):
             python = lists
         else:  # a new game's, or worked out from the last phase played
@@ -339,6 +351,12 @@ class GameBase:
 
     def _core_rules(self) -> Rules | None:
         return self._ruling
+
+    @property
+    def _milas_intake(self) -> bool:
+        """Whether orders are taken, and the board kept, as MILA does them where no rule of
+        the game is concerned (under ``edition=mila``)."""
+        return self._ruling is not None and self._ruling.edition == "mila"
 
     @property
     def _two_coasts(self) -> Callable[[str, str], bool] | None:

@@ -16,7 +16,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from ...engine import mila as engine
-from .order import Lists, neighbour_ranks
+from .order import Lists, initial_lists, neighbour_ranks
 from .turn import Tables
 from .zobrist import tables_for
 
@@ -73,6 +73,25 @@ def engine_board(made: engine.MilaTables, lists: Lists) -> engine.MilaBoard | No
     return engine.MilaBoard.of_lists(
         made, lists.units, lists.dislodged, lists.centers, lists.influence
     )
+
+
+_INITIAL: WeakKeyDictionary[Any, tuple[engine.MilaTables, engine.MilaBoard | None]] = (
+    WeakKeyDictionary()
+)
+
+
+def initial_board(
+    mila_map: Any, made: engine.MilaTables, powers: tuple[str, ...]
+) -> engine.MilaBoard | None:
+    """The engine's lists of a new game on ``mila_map`` (its units and centres in the map's
+    order), made once per map and shared by its new games (the engine's boards are not
+    changed: each phase makes a new one); ``None`` when the engine cannot hold them."""
+    kept = _INITIAL.get(mila_map)
+    if kept is not None and kept[0] is made:
+        return kept[1]
+    board = engine_board(made, initial_lists(mila_map.units, mila_map.centers, powers))
+    _INITIAL[mila_map] = (made, board)
+    return board
 
 
 def python_lists(made: engine.MilaTables, board: engine.MilaBoard) -> Lists:

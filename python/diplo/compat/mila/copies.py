@@ -18,33 +18,47 @@ def copy_tree(value: Any) -> Any:
     """A copy of ``value`` sharing no dict or list with it (as ``copy.deepcopy``, except that a
     list or dict met twice is copied twice); anything but dicts, lists and scalars is
     deep-copied. The engine copies a tree of dicts, lists and scalars in one call; anything
-    else is copied here (a list of scalars in one slice, a dict's values inline)."""
+    else is copied here (a list of scalars in one slice, a dict's values inline); a tree deeper
+    than :data:`_MAX_DEPTH` (a cycle among them) is ``copy.deepcopy``'s, which copies cycles."""
     made = state_copy(value)
     if made is not None:
         return made
-    return _copy_slow(value)
+    try:
+        return _copy_slow(value, 0)
+    except _TooDeep:
+        return _copy.deepcopy(value)
 
 
-def _copy_slow(value: Any) -> Any:
+#: How deep :func:`copy_tree` copies its own way (a state dictionary is three deep).
+_MAX_DEPTH = 64
+
+
+class _TooDeep(Exception):
+    """A tree deeper than :data:`_MAX_DEPTH`: left to ``copy.deepcopy``."""
+
+
+def _copy_slow(value: Any, depth: int) -> Any:
     kind = type(value)
     atomic = _ATOMIC
+    if kind in atomic:
+        return value
+    if depth >= _MAX_DEPTH:
+        raise _TooDeep
     if kind is dict:
         out = {}
-        for key, item in value.items():
+        for key, item in list(value.items()):  # a snapshot: a key's code may change the dict
             of = type(item)
             if of in atomic:
                 out[key] = item
             elif of is list and atomic.issuperset(map(type, item)):
                 out[key] = item[:]
             else:
-                out[key] = _copy_slow(item)
+                out[key] = _copy_slow(item, depth + 1)
         return out
     if kind is list:
         if atomic.issuperset(map(type, value)):
             return value[:]
-        return [_copy_slow(item) for item in value]
-    if kind in atomic:
-        return value
+        return [_copy_slow(item, depth + 1) for item in value]
     return _copy.deepcopy(value)
 
 

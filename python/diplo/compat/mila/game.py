@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy as _copy
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from .._press import Clock, History
 from .base import GameBase, map_named
 from .board import Board
 from .boards import python_lists
+from .convoys import convoy_fleets, convoy_reach, convoyer_reach, lost_centres
 from .history import Histories
 from .intake import OrderIntake
 from .order import Lists, lists_of
@@ -65,6 +67,39 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
         if output_path is not None:
             Path(output_path).write_text(svg, encoding="utf-8")
         return svg
+
+    # ------------------------------------------------------------------ MILA's inner names
+
+    def _abuts(self, unit_type: str, unit_loc: str, order_type: str, other_loc: str) -> int:
+        """1 when the map lets ``unit_type`` at ``unit_loc`` move to, support into or convoy
+        to ``other_loc`` (MILA's ``Game._abuts``, which asks ``map.abuts``), else 0."""
+        return 1 if self.map.abuts(unit_type, unit_loc, order_type, other_loc) else 0
+
+    def _get_convoy_destinations(
+        self,
+        unit: str,
+        start: str,
+        unit_is_convoyer: bool = False,
+        exclude_convoy_locs: Iterable[str] | None = None,
+    ) -> list[str]:
+        """Where an army at ``start`` can be convoyed by the fleets now at sea (MILA's
+        ``Game._get_convoy_destinations``: ``unit`` ``'A'``), or, with ``unit_is_convoyer``,
+        where a fleet at ``start`` helps convoy an army (``unit`` ``'F'``); fleets at
+        ``exclude_convoy_locs`` left out; MILA's chains of at most 13 fleets; sorted (MILA's
+        order is its sets')."""
+        if (unit == "A") == bool(unit_is_convoyer):
+            return []
+        fleets = convoy_fleets(self)
+        fleets -= {str(x).upper() for x in exclude_convoy_locs or ()}
+        if not unit_is_convoyer:
+            return sorted(convoy_reach(self.map, str(start).upper(), fleets))
+        return sorted(convoyer_reach(self.map, str(start).upper(), fleets))
+
+    @property
+    def lost(self) -> dict[str, Power]:
+        """The supply centres that changed hands as the game last went into a winter (MILA's
+        ``Game.lost``): centre -> the power (object) that owned it before."""
+        return lost_centres(self)
 
     # ------------------------------------------------------------------ copies
 

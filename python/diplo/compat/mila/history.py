@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ...engine import mila as engine
 from ...engine.codes import position_from_state
@@ -133,6 +133,8 @@ class Histories(GameBase):
             self._sync()
         if self._done:
             return None
+        if self._milas_intake and self._turn.name[0] == "F" and self._turn.kind in "MR":
+            self._homes_when_no_centre()
         turn = self._turn
         voids: list[tuple[str, str]] = []
         core = self._core
@@ -185,15 +187,53 @@ class Histories(GameBase):
             self._finish(self._survivors(), turn.name)
         else:
             self._draw_after_years(turn)
-        if phase_summary_callback is not None:
-            summary = phase_summary_callback(SUMMARY_SYSTEM_PROMPT, summary_prompt(processed))
-            if not isinstance(summary, str):
+        generate = type(self)._generate_phase_summary
+        if phase_summary_callback is not None or generate is not _OWN_SUMMARY:
+            # Through the method, as the fork does, so that a harness that replaces it (the
+            # fork's narrative.py) is called; without a callback the drop-in's own stores none.
+            summary = self._generate_phase_summary(
+                turn.name, summary_callback=phase_summary_callback
+            )
+            if summary is not None and not isinstance(summary, str):
                 raise TypeError(
-                    f"process: phase_summary_callback returned {type(summary).__name__}, "
-                    "not a string (the phase was processed; it has no summary)"
+                    f"process: the phase summary (phase_summary_callback or "
+                    f"_generate_phase_summary) returned {type(summary).__name__}, not a string "
+                    "(the phase was processed; it has no summary)"
                 )
-            self.phase_summaries[turn.name] = processed.summary = summary
+            if summary is not None:
+                self.phase_summaries[turn.name] = processed.summary = summary
         return processed
+
+    def _generate_phase_summary(
+        self,
+        phase_key: str,
+        summary_callback: Callable[[str, str], str] | None = None,
+    ) -> str | None:
+        """The summary of the processed phase ``phase_key`` (the AI_Diplomacy fork's method,
+        which its ``narrative.py`` replaces): ``summary_callback(system_prompt, user_prompt)``'s
+        answer; ``None`` without a callback (the fork returns a placeholder text, which the
+        drop-in does not store). ``process`` stores what it returns as the phase's summary."""
+        if summary_callback is None:
+            return None
+        if not callable(summary_callback):
+            raise TypeError("_generate_phase_summary: summary_callback must be callable or None")
+        try:
+            processed = self.get_phase_from_history(str(phase_key))
+        except KeyError:
+            return f"[_generate_phase_summary] No GamePhaseData found for {phase_key}"
+        return summary_callback(SUMMARY_SYSTEM_PROMPT, summary_prompt(processed))
+
+    def _homes_when_no_centre(self) -> None:
+        """MILA's bookkeeping (``_capture_centers``): when no power owns a supply centre as
+        the game goes into the winter (a board after ``clear_centers``), each power is given
+        its home centres before centres change hands. Given here before the Fall is played
+        (centres rule nothing in it), so its record shows them."""
+        if any(self._doc()["centers"].values()):
+            return
+        homes = self._map.homes
+        for name, power in self._powers.items():
+            power.centers.extend(homes.get(name, ()))
+        self._sync()
 
     def _resolved(
         self, turn: Turn, voids: list[tuple[str, str]]
@@ -425,3 +465,7 @@ class Histories(GameBase):
             if texts and power in self._powers:
                 self.set_orders(power, list(texts))
         self.messages = History(current.messages)
+
+
+#: The drop-in's own summary method (a harness may replace it on the class).
+_OWN_SUMMARY: Final = Histories._generate_phase_summary

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,6 +10,7 @@ from ...engine import mila as engine
 from ...engine.codes import WAIVE, encode_order, kind_of, location_of
 from ...model.map import MapError
 from ...model.orders import OrderParseError, format_order, parse_order
+from ...model.vocabulary import KEYWORDS
 from .base import GameBase
 from .names import SlotKind, pairs, support_text
 from .turn import Turn
@@ -19,6 +21,8 @@ __all__ = ["OrderIntake"]
 _waive_slot = SlotKind.WAIVE.slot
 _unread_slot = SlotKind.UNREAD.slot
 _void_slot = SlotKind.VOID.slot
+#: What MILA's order cleaning reads as no word (a coast's ``/`` and a move's ``-`` are words).
+_PUNCTUATION = re.compile(r"[^\w/\-]+")
 
 
 class OrderIntake(GameBase):
@@ -139,6 +143,10 @@ class OrderIntake(GameBase):
         adjustment = turn.kind == "A"
         this_call: set[int] = set()
         no_check = turn.kind == "M"
+        # MILA's intake (edition=mila): an order not legal now is void at once, takes no unit
+        # or site and is not listed, so a legal one after it for the same unit or site is
+        # kept; of two legal orders in one call for one unit or site the first is kept.
+        milas = self._milas_intake
         for text in texts:
             if not text:
                 continue
@@ -152,7 +160,10 @@ class OrderIntake(GameBase):
                         slot = _unread_slot(len(kept))
                     kept[slot] = (" ".join(text.split()), None)
                     continue
-                code = self._read(power, text, turn, True)
+                code = self._read(power, text, turn, quiet or not milas)
+                if code is None and milas:
+                    kept[_void_slot(len(kept))] = (f"VOID {self._void_text(text)}", None)
+                    continue
                 if code is None:
                     self._take_void_adjustment(power, text, kept, this_call, replace, quiet)
                     continue
@@ -160,7 +171,7 @@ class OrderIntake(GameBase):
             # What the order is for: its unit's (or build site's) province; each waive its own.
             waive = kind_of(code) == WAIVE
             slot = _waive_slot(len(kept)) if waive else province[location_of(code)]
-            if slot in this_call and adjustment:
+            if slot in this_call and (adjustment or milas):
                 kept[_void_slot(len(kept))] = (f"VOID {text}", None)  # MILA: a second order, void
                 continue
             if slot in kept and not replace:
@@ -209,6 +220,33 @@ class OrderIntake(GameBase):
             this_call.add(slot)
             kept[slot] = (shown, None)
 
+    def _milas_words(self, text: str) -> str:
+        """An order as MILA reads it past words it does not know: punctuation is no word, and
+        the words after the last one the order language or the map knows are dropped
+        (``A PAR-BUR (Occupied!)`` is ``A PAR - BUR``, as MILA's order cleaning reads it; a
+        known word in the note, such as ``(hold)``, leaves the order unreadable, as in MILA)."""
+        words = _PUNCTUATION.sub(" ", text.replace("-", " - ")).split()
+        lookup = self._map.lookup
+        while words:
+            word = words[-1]
+            if word.lower() in KEYWORDS or word == "WAIVE":
+                break
+            try:
+                lookup(word)
+                break
+            except (MapError, ValueError):
+                words.pop()
+        return " ".join(words)
+
+    def _void_text(self, text: str) -> str:
+        """An order MILA voids on intake, as its ``VOID`` entry names it: the unit first, in
+        the canonical form when the order reads, else as given (upper case, one space)."""
+        cleaned = " ".join(text.upper().split())
+        try:
+            return format_order(parse_order(cleaned, self._map))
+        except (OrderParseError, ValueError):
+            return cleaned
+
     def _unchecked_slot(self, text: str, count: int) -> int:
         """The slot of an order kept unchecked (``NO_CHECK``): its unit's province when readable."""
         words = text.upper().split()
@@ -228,9 +266,16 @@ class OrderIntake(GameBase):
             order = parse_order(cleaned, self._map)
             code = encode_order(order, self._map, power)
         except (OrderParseError, ValueError) as exc:
-            if not quiet:
-                self._note_error(f"{power}: {text!r} dropped: {exc}")
-            return None
+            trimmed = self._milas_words(cleaned) if self._milas_intake else cleaned
+            try:
+                if trimmed == cleaned:
+                    raise
+                order = parse_order(trimmed, self._map)
+                code = encode_order(order, self._map, power)
+            except (OrderParseError, ValueError):
+                if not quiet:
+                    self._note_error(f"{power}: {text!r} dropped: {exc}")
+                return None
         legal = turn.legal[power]
         if code in legal:
             return code
@@ -275,7 +320,13 @@ class OrderIntake(GameBase):
     def _adjust_list(self, power: str) -> list[str]:
         if self.phase_type == "M":
             return []
-        return [e[0] for e in self._orders.get(power, {}).values()]
+        adjust = [e[0] for e in self._orders.get(power, {}).values()]
+        if adjust and self.phase_type == "A":
+            # MILA adds waives up to the builds the power may make (for a power with no
+            # controller: every power of a local game), its void entries counted.
+            need = int(self._doc()["builds"].get(power, {}).get("count", 0))
+            adjust.extend(["WAIVE"] * (need - len(adjust)))
+        return adjust
 
     def clear_orders(self, power_name: str | None = None) -> None:
         """Drop the orders given this phase by a power (all powers: every order)."""

@@ -48,7 +48,7 @@ def mila_labels(
             continue  # an order for another power's unit (NO_CHECK): MILA labels it by its own
         labels[unit] = ["void", *labels.get(unit, [])]
     if record.position.phase.kind == "A":
-        waives = _mila_waives(record)
+        waives = _mila_waives(record, voids)
         labels.pop("WAIVE", None)
         if waives:
             labels["WAIVE"] = ["void"] * waives
@@ -59,19 +59,25 @@ def mila_labels(
     return labels, dislodged
 
 
-def _mila_waives(record: PhaseRecord) -> int:
+def _mila_waives(record: PhaseRecord, voids: Sequence[tuple[str, str]] = ()) -> int:
     """How many ``void`` labels MILA gives its ``WAIVE`` key: one per waive it keeps. Taking a
     power's orders, MILA drops waives while the orders outnumber the builds the power may make
-    (its centres less its units, at most its free owned home centres), then, if one is left,
-    adds waives up to that number; with no build to make, each waive is kept (and void)."""
+    (its centres less its units, at most its free owned home centres), then adds waives up to
+    that number (MILA adds them for a power with a waive or no controller, and no power of a
+    local game has one), its void entries counted; with no build to make, each waive is kept
+    (and void)."""
     position = record.position
     homes = position.map.homes
     occupied = set(position.units)
     count = 0
-    for power, texts in record.orders.items():
-        adjust = list(texts)
-        if "WAIVE" not in adjust:
-            continue
+    void_count: dict[str, int] = {}
+    for power, _unit in voids:
+        void_count[power] = void_count.get(power, 0) + 1
+    given = {**dict.fromkeys(void_count, ()), **record.orders}
+    for power, texts in given.items():
+        adjust = list(texts) + ["VOID"] * void_count.get(power, 0)
+        if not adjust:
+            continue  # MILA takes an empty list as no orders: nothing added
         owned = position.centers_of(power)
         need = len(owned) - len(position.units_of(power))
         if need > 0:
@@ -79,7 +85,7 @@ def _mila_waives(record: PhaseRecord) -> int:
             need = min(need, len(sites))
         while 0 < need < len(adjust) and "WAIVE" in adjust:
             adjust.remove("WAIVE")
-        if "WAIVE" in adjust and need > len(adjust):
+        if need > len(adjust):  # every power of a local game is MILA's dummy
             adjust.extend(["WAIVE"] * (need - len(adjust)))
         count += adjust.count("WAIVE")
     return count

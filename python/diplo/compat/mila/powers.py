@@ -19,6 +19,7 @@ class PowersGame(Protocol):
     _loaded: set[str]
     _orders_loaded: set[str]
     _powers: dict[str, Power]
+    map: Any  # MILA's map queries (diplo.compat.mila.Map)
 
     @property
     def phase_type(self) -> str | None: ...
@@ -48,6 +49,9 @@ class Power:
         #: before it).
         self.game: Any = game
         self.name = name
+        #: The power's one-letter abbreviation (MILA's ``Power.abbrev``: the map's, else the
+        #: first letter of its name).
+        self.abbrev: str = game.map.abbrev.get(name, name[0])
         self.role = name
         self.controller = History[int, str]({0: "dummy"})
         self.vote = "neutral"

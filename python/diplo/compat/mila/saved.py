@@ -11,11 +11,12 @@ from typing import Any, Final
 
 from ...formats.mila import COMPLETED, MilaError, game_from_mila, position_to_mila
 from ...model.rules import Rules, RulesError
-from .._press import Message
+from .._press import History, Message
 from .copies import copy_tree
 from .game import Game
 from .names import shown_orders
 from .order import lists_of
+from .ruling import MILA_RULING
 
 __all__ = [
     "from_saved_game_format",
@@ -25,7 +26,6 @@ __all__ = [
     "to_saved_game_format",
 ]
 _SAVED_KEYS: Final = frozenset({"id", "map", "rules", "phases"})
-_PHASE_KEYS: Final = frozenset({"name", "state", "orders", "results", "messages", "summary"})
 #: The key of a saved game that records the ruling it was played under (``Rules.to_json()``;
 #: MILA reads no key it does not know, so its own loader ignores it).
 RULING_KEY: Final = "diplo_ruling"
@@ -40,9 +40,10 @@ WAIVES_KEY: Final = "diplo_waives"
 RULES_TO_SKIP: Final = ("SOLITAIRE", "NO_DEADLINE", "CD_DUMMIES", "ALWAYS_WAIT", "IGNORE_ERRORS")
 
 
-def _ruling_of(data: Mapping[str, Any], ruling: Rules | None) -> Rules | None:
+def _ruling_of(data: Mapping[str, Any], ruling: Rules | None) -> Rules:
     """The ruling to replay a saved game under: ``ruling`` when given, else the one the save
-    records, else none (the map's)."""
+    records, else MILA's (a save that records none is MILA's own, or the drop-in's from before
+    it recorded one: :mod:`~diplo.compat.mila.ruling`)."""
     if ruling is not None:
         if not isinstance(ruling, Rules):
             raise TypeError(
@@ -51,7 +52,7 @@ def _ruling_of(data: Mapping[str, Any], ruling: Rules | None) -> Rules | None:
         return ruling
     recorded = data.get(RULING_KEY)
     if recorded is None:
-        return None
+        return MILA_RULING
     try:
         return Rules.from_json(recorded)
     except RulesError as exc:
@@ -142,6 +143,9 @@ def to_saved_game_format(
     game._sync()
     phases: list[dict[str, Any]] = []
     waives: dict[str, dict[str, list[str]]] = {}
+    # A game of the AI_Diplomacy fork (summaries or a model table): its phases carry the
+    # fork's keys, as its saves do (MILA's carry none).
+    fork = bool(game.phase_summaries or game.power_model_map)
     for record in game._records:
         kept = {p: list(o) for p, o in record.orders.items() if "WAIVE" in o}
         if kept:
@@ -156,11 +160,9 @@ def to_saved_game_format(
         entry: dict[str, Any] = {"name": record.name}
         entry.update(copy_tree(kept_entry))  # the phase's state, orders and results, one copy
         entry["messages"] = [m.to_dict() for m in record.messages.values()]
-        summary = game.phase_summaries.get(record.name)
-        if summary is not None:
-            entry["summary"] = summary  # the fork's per-phase key
-        if record.extra:
-            entry.update(_copy.deepcopy(record.extra))
+        if fork:  # the fork's per-phase keys, in every phase as the fork writes them
+            entry["summary"] = game.phase_summaries.get(record.name, "")
+            entry["statistical_summary"] = (record.extra or {}).get("statistical_summary")
         phases.append(entry)
     current = game.get_state()
     current.pop("phase", None)  # the fork's key of get_state, not of a save
@@ -182,6 +184,9 @@ def to_saved_game_format(
         "messages": [m.to_dict() for m in game.messages.values()],
     }
     entry.update(_copy.deepcopy(last_extra))
+    if fork:
+        entry["summary"] = game.phase_summaries.get(entry["name"], "")
+        entry["statistical_summary"] = None
     phases.append(entry)
     # As MILA writes them: the rules filtered, and every phase's state naming its game.
     rules = [rule for rule in game.rules if rule not in RULES_TO_SKIP]
@@ -192,8 +197,8 @@ def to_saved_game_format(
     for key in _FORK_KEYS:
         if getattr(game, key):
             doc[key] = dict(getattr(game, key))
-    if game._ruling is not None:
-        doc[RULING_KEY] = game._ruling.to_json()
+    # Always recorded (diplo's too): a save that records none is read as MILA's own.
+    doc[RULING_KEY] = (game._ruling if game._ruling is not None else game._map.rules).to_json()
     if waives:
         doc[WAIVES_KEY] = waives
     doc["phases"] = phases
@@ -213,20 +218,25 @@ def from_saved_game_format(
 ) -> Game:
     """A :class:`Game` from a MILA saved game (``diplomacy.utils.export.from_saved_game_format``),
     its orders replayed by diplo under ``ruling`` (default: the ruling the save records, which
-    the drop-in writes as ``diplo_ruling``, else today's; ``Rules(edition="mila")`` for a save
-    made by MILA itself), its messages, summaries and unknown keys kept. Where diplo rules a
-    phase otherwise than the save says, ``strict`` raises :class:`MilaError` naming the phase
-    and the ruling; ``strict=False`` keeps diplo's rulings and stops where the save's later
-    orders no longer apply (see :func:`diplo.formats.mila.game_from_mila`)."""
+    the drop-in writes as ``diplo_ruling``, else MILA's, ``Rules(edition="mila")``: a save that
+    records none is MILA's own), its messages, summaries and unknown keys kept. Every phase is
+    verified against the state the save records next: where diplo rules a phase otherwise,
+    ``strict`` (the default) raises :class:`MilaError` naming the phase, the ruling and the fix;
+    ``strict=False`` keeps diplo's rulings, so hands back a game other than the file's, and
+    stops where the save's later orders no longer apply (see
+    :func:`diplo.formats.mila.game_from_mila`)."""
     if not isinstance(data, Mapping):
         raise MilaError(f"a saved game must be an object, got {type(data).__name__}")
     rules = _ruling_of(data, ruling)
-    fork = {key: _text_table(data, key) for key in _FORK_KEYS}
+    phases = data.get("phases")
+    if isinstance(phases, list) and phases and _set_completed(phases[-1]):
+        return _load_set_completed(data, phases, strict, rules)
+    for key in _FORK_KEYS:  # checked before the replay
+        _text_table(data, key)
     try:
-        replayed = game_from_mila(_with_waives(data), strict=strict, rules=rules)
+        replayed = game_from_mila(_with_waives(data), strict=strict, rules=rules, fix=_fix(rules))
     except MilaError as exc:
-        edition = rules.edition if rules is not None else "2023 (today's rulings)"
-        raise MilaError(f"{exc} (replayed under edition {edition})") from None
+        raise MilaError(f"{exc} (replayed under edition {rules.edition})") from None
     map_name = str(data.get("map", "standard"))
     game = Game(
         map_name,
@@ -250,8 +260,8 @@ def from_saved_game_format(
             game.add_message(message)
         game.process()
         kept = game._records[-1]
-        kept.extra = {k: _copy.deepcopy(v) for k, v in entry.items() if k not in _PHASE_KEYS}
-        if isinstance(entry.get("summary"), str):
+        kept.extra = _fork_phase_keys(entry)
+        if isinstance(entry.get("summary"), str) and entry["summary"]:
             game.phase_summaries.setdefault(kept.name, entry["summary"])
     if replayed.is_over and not game.is_game_done:
         drawn = replayed.meta.get("mila", {}).get("drawn_at")
@@ -271,6 +281,58 @@ def from_saved_game_format(
             _messages_of(last) if str(last.get("name")) == game.get_current_phase() else []
         ):
             game.add_message(message)
+    _keep_extras(game, data)
+    return game
+
+
+def _set_completed(entry: object) -> bool:
+    """Whether ``entry`` is a ``COMPLETED`` entry no end of the game explains (its note names
+    no winner or drawing powers): a game put there by ``set_state``, as MILA lets it be."""
+    if not isinstance(entry, Mapping) or entry.get("name") != COMPLETED:
+        return False
+    state = entry.get("state")
+    note = state.get("note") if isinstance(state, Mapping) else None
+    return "Victory by:" not in str(note or "")
+
+
+def _load_set_completed(
+    data: Mapping[str, Any], phases: list[Any], strict: bool, rules: Rules
+) -> Game:
+    """A save whose game was put at ``COMPLETED`` by ``set_state`` (MILA loads its own such
+    saves): the phases before it replayed and verified as any save's, the last of them played
+    (its next board is the one set by hand, so there is nothing to verify it against), then
+    the board set as saved."""
+    last = phases[-1]
+    state = last.get("state")
+    if not isinstance(state, Mapping):
+        raise MilaError(f"{COMPLETED}: the state must be an object, got {type(state).__name__}")
+    if len(phases) > 1:
+        game = from_saved_game_format(
+            {**data, "phases": phases[:-1], RULING_KEY: rules.to_json()}, strict=strict
+        )
+        game.process()
+    else:
+        game = Game(
+            str(data.get("map", "standard")),
+            str(data.get("id") or "") or None,
+            list(data.get("rules") or []) or None,
+            ruling=rules,
+        )
+    game.set_state(state, clear_history=False)
+    game.messages = History()
+    for message in _messages_of(last):
+        game.add_message(message)
+    if len(phases) == 1:
+        _keep_extras(game, data)
+    else:
+        game._extra.pop("__current_phase__", None)
+    return game
+
+
+def _keep_extras(game: Game, data: Mapping[str, Any]) -> None:
+    """The top-level keys of the save MILA does not know and the fork's tables, kept on
+    ``game`` for the next save (a phase's own keys are not: see :func:`_fork_phase_keys`)."""
+    fork = {key: _text_table(data, key) for key in _FORK_KEYS}
     game._extra = {
         k: _copy.deepcopy(v)
         for k, v in data.items()
@@ -278,10 +340,30 @@ def from_saved_game_format(
     }
     game.phase_summaries = {**game.phase_summaries, **fork["phase_summaries"]}
     game.power_model_map = fork["power_model_map"]
-    extra_last = {k: _copy.deepcopy(v) for k, v in last.items() if k not in _PHASE_KEYS}
-    if extra_last:
-        game._extra["__current_phase__"] = extra_last
-    return game
+
+
+def _fork_phase_keys(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The keys of a phase entry the drop-in keeps besides MILA's: the fork's
+    ``statistical_summary`` (its ``summary`` goes to ``phase_summaries``). Other keys MILA
+    does not know are dropped on loading, as MILA drops them: a harness that adds its own to
+    each save (AI_Diplomacy's ``config``, ``state_agents``) adds them again, and one kept from
+    an earlier save would stay where MILA's save has none."""
+    value = entry.get("statistical_summary")
+    return {"statistical_summary": value} if isinstance(value, str) else {}
+
+
+def _fix(rules: Rules) -> str:
+    """The remedy a refusal names: the ruling the save was more likely played under."""
+    if rules.edition == "mila":
+        return (
+            "if the save was played under diplo's ruling, load it with "
+            "ruling=diplo.model.rules.Rules() (or the ruling it was played under)"
+        )
+    return (
+        "if MILA made the save, load it with ruling=diplo.model.rules.Rules(edition='mila'); "
+        "from_saved_game_format(..., strict=False) keeps diplo's rulings, a game other than "
+        "the file's"
+    )
 
 
 def _messages_of(entry: Mapping[str, Any]) -> list[Message]:
@@ -300,28 +382,32 @@ def load_saved_games_from_disk(
 ) -> list[Game]:
     """The games of a ``.jsonl`` file of MILA saved games, one a line
     (``diplomacy.utils.export.load_saved_games_from_disk``), each replayed under ``ruling``
-    (default: the one it records; see :func:`from_saved_game_format`). ``on_error``:
-    ``'raise'`` (a bad line raises :class:`MilaError` naming it), ``'warn'`` (warn and skip) or
-    ``'ignore'``."""
+    (default: the one it records, else MILA's; see :func:`from_saved_game_format`) with every
+    phase verified against the state the save records next: a game is loaded as the file holds
+    it or not at all. ``on_error``: ``'raise'`` (a bad line, or one diplo rules otherwise,
+    raises :class:`MilaError` naming the line, the phase and the fix), ``'warn'`` (warn and
+    skip the line) or ``'ignore'`` (skip it); whatever is wrong with a line, the other lines
+    load."""
     if on_error not in ("raise", "warn", "ignore"):
         raise ValueError(f"on_error must be 'raise', 'warn' or 'ignore', got {on_error!r}")
     path = Path(input_path)
     if not path.exists():
         raise FileNotFoundError(f"no such file: {input_path}")
     games: list[Game] = []
-    with path.open(encoding="utf-8") as handle:
+    with path.open(encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
             try:
-                games.append(from_saved_game_format(json.loads(line), strict=False, ruling=ruling))
-            except (MilaError, ValueError) as exc:
+                games.append(from_saved_game_format(json.loads(line), ruling=ruling))
+            except Exception as exc:
+                problem = exc if isinstance(exc, MilaError) else f"{type(exc).__name__}: {exc}"
                 if on_error == "raise":
-                    raise MilaError(f"{input_path}:{number}: {exc}") from None
+                    raise MilaError(f"{input_path}:{number}: {problem}") from None
                 if on_error == "warn":
                     import warnings
 
-                    warnings.warn(f"{input_path}:{number}: {exc}", stacklevel=2)
+                    warnings.warn(f"{input_path}:{number}: {problem}", stacklevel=2)
     return games
 
 
