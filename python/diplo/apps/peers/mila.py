@@ -22,7 +22,7 @@ from ...model.map import Map, standard_map
 from ...model.orders import OrderParseError, Waive, format_order, order_unit, parse_order
 from .common import Ruling, read_document, result_entry
 
-INSTALL = "pip install 'diplo[compare]' (MILA: pip install diplomacy==1.1.2)"
+INSTALL = "pip install '.[compare]' in diplo's checkout (MILA: pip install diplomacy==1.1.2)"
 
 # MILA's labels that mean an order did not do what it said.
 _FAILED = {"bounce", "cut", "dislodged", "void", "no convoy", "disband"}

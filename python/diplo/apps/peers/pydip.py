@@ -38,7 +38,7 @@ from ...model.orders import (
 from ...model.position import Position
 from .common import Ruling, Unsupported, following_phase, grouped, read_document, result_entry
 
-INSTALL = "pip install 'diplo[peers]' (or pip install pydip==0.1.8)"
+INSTALL = "pip install '.[peers]' in diplo's checkout (or pip install pydip==0.1.8)"
 
 # diplo's province names that pydip spells otherwise; BUL/EC is pydip's "North Coast".
 _NAMES = {
