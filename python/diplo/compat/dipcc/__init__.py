@@ -12,8 +12,9 @@ changing one import::
     game.process()
     text = game.to_json()                       # dipcc's JSON, read back by Game.from_json
 
-``docs/dipcc-compat.md`` lists every call, the rulings (:data:`~diplo.compat.dipcc.state.DIPCC_RULES`)
-and every place where this drop-in departs from dipcc.
+``docs/dipcc-compat.md`` lists every call, the rulings
+(:data:`~diplo.compat.dipcc.state.DIPCC_RULES`) and every place where this drop-in departs
+from dipcc.
 """
 
 from __future__ import annotations

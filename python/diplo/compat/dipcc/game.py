@@ -7,20 +7,16 @@ every call and every departure.
 
 from __future__ import annotations
 
-import copy
-import random
-import string
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .board import LOC_INDEX, LOCS, POWERS, DipccOrder, board, format_order, parse_order
+from .jsonio import record_from_json, record_to_json
+from .record import GameRecord, gen_game_id, message_dict, state_dict
 from .state import PhaseName, State
 from .timestamp import Timestamp
 
 __all__ = ["ConvoyParadoxException", "Game", "PhaseData"]
-
-SCORING_STRINGS = ("sum_of_squares", "draw_size")
-_ALPHABET = string.ascii_uppercase + string.ascii_lowercase + string.digits + "+/"
 
 
 class ConvoyParadoxException(Exception):
@@ -28,11 +24,6 @@ class ConvoyParadoxException(Exception):
 
     diplo resolves every paradox by the Szykman rule as dipcc does; it does not raise this (see
     ``docs/dipcc-compat.md``)."""
-
-
-def gen_game_id() -> str:
-    """Twelve random characters of the base64 alphabet, as dipcc makes a game's id."""
-    return "".join(random.choice(_ALPHABET) for _ in range(12))
 
 
 def _power(name: object) -> str:
@@ -49,62 +40,6 @@ def _recipient(name: object) -> str:
 
 def _sorted_action(orders: Iterable[DipccOrder]) -> list[str]:
     return [format_order(o) for o in sorted(orders, key=lambda o: o.unit_loc)]
-
-
-def _message_dict(msg: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        "sender": msg["sender"],
-        "recipient": msg["recipient"],
-        "phase": msg["phase"],
-        "message": msg["message"],
-        "time_sent": Timestamp.from_centis(msg["time_sent"]),
-    }
-
-
-def state_dict(state: State) -> dict[str, Any]:
-    """A phase's board as ``get_state()`` and ``PhaseData.state`` give it."""
-    b = board()
-    possible = state.possible_orders()
-    builds: dict[str, dict[str, Any]] = {}
-    for power in POWERS:
-        homes: list[str] = []
-        count = 0
-        if state.phase.kind == "A":
-            homes = [LOCS[h - 1] for h in b.homes[power] if possible.get(h)]
-            count = min(state.n_builds(power), len(homes))
-        builds[power] = {"count": count, "homes": homes}
-    centers: dict[str, list[str]] = {p: [] for p in POWERS}
-    for code in sorted(state.centers):
-        centers[state.centers[code]].append(LOCS[code - 1])
-    homes_owned = {
-        p: [LOCS[h - 1] for h in b.homes[p] if state.centers.get(h) == p] for p in POWERS
-    }
-    retreats: dict[str, dict[str, list[str]]] = {p: {} for p in POWERS}
-    units: dict[str, list[str]] = {p: [] for p in POWERS}
-    for code in sorted(state.units):
-        power, utype = state.units[code]
-        units[power].append(f"{'AF'[utype - 1]} {LOCS[code - 1]}")
-    for power, utype, loc in _dislodged_order(state):
-        text = f"{'AF'[utype - 1]} {LOCS[loc - 1]}"
-        units[power].append("*" + text)
-        if state.phase.kind == "R":
-            retreats[power][text] = [LOCS[d - 1] for d in state.dislodged[(power, utype, loc)]]
-    influence: dict[str, list[str]] = {p: [] for p in POWERS}
-    for code in sorted(state.influence):
-        influence[state.influence[code]].append(LOCS[code - 1])
-    return {
-        "builds": builds,
-        "centers": centers,
-        "homes": homes_owned,
-        "name": str(state.phase),
-        "retreats": retreats,
-        "units": units,
-        "influence": influence,
-    }
-
-
-def _dislodged_order(state: State) -> list[tuple[str, int, int]]:
-    return sorted(state.dislodged, key=lambda k: (POWERS.index(k[0]), k[1], k[2]))
 
 
 class PhaseData:
@@ -135,7 +70,7 @@ class PhaseData:
     @property
     def messages(self) -> dict[Timestamp, dict[str, Any]]:
         return {
-            Timestamp.from_centis(t): _message_dict(m) for t, m in sorted(self._messages.items())
+            Timestamp.from_centis(t): message_dict(m) for t, m in sorted(self._messages.items())
         }
 
     def get_scores(self, scoring_system: int) -> list[float]:
@@ -156,7 +91,7 @@ class PhaseData:
 def _scoring(value: object) -> int:
     if value not in (0, 1) or isinstance(value, bool):
         raise RuntimeError("Unknown scoring method")
-    return int(value)  # type: ignore[call-overload]
+    return int(value)
 
 
 class Game:
@@ -168,39 +103,41 @@ class Game:
 
     SCORING_SOS = 0
     SCORING_DSS = 1
-    LOC_STRS = list(LOCS)
+    LOC_STRS: tuple[str, ...] = LOCS
+    _data: GameRecord
 
     def __init__(self, draw_on_stalemate_years: Any = -1, is_full_press: bool = True) -> None:
         if isinstance(draw_on_stalemate_years, Game):
-            self._copy_from(draw_on_stalemate_years)
+            source: Game = draw_on_stalemate_years
+            self._data = source._data.copy()
             return
         if isinstance(draw_on_stalemate_years, bool) or not isinstance(
             draw_on_stalemate_years, int
         ):
             raise TypeError("Game(draw_on_stalemate_years: int = -1, is_full_press: bool = True)")
-        self.game_id = gen_game_id()
-        self._state = _initial_state()
-        self._staged: dict[str, list[DipccOrder]] = {}
-        self._history: dict[PhaseName, State] = {}
-        self._order_history: dict[PhaseName, dict[str, list[DipccOrder]]] = {}
-        self._messages: dict[PhaseName, dict[int, dict[str, Any]]] = {}
-        self._logs: dict[PhaseName, list[str]] = {}
-        self._draw_years = draw_on_stalemate_years
-        self._paradox_exception = False
-        self._metadata: dict[str, str] = {}
-        self._scoring = 0
-        self._full_press = bool(is_full_press)
-        self._map_name = "standard"
+        self._data = GameRecord(
+            state=_initial_state(),
+            game_id=gen_game_id(),
+            draw_on_stalemate_years=draw_on_stalemate_years,
+            is_full_press=bool(is_full_press),
+        )
 
-    def _copy_from(self, other: Game) -> None:
-        self.__dict__.update(copy.copy(other.__dict__))
-        self._state = other._state.copy()
-        self._staged = {p: list(o) for p, o in other._staged.items()}
-        self._history = dict(other._history)
-        self._order_history = dict(other._order_history)
-        self._messages = {p: dict(m) for p, m in other._messages.items()}
-        self._logs = {p: list(x) for p, x in other._logs.items()}
-        self._metadata = dict(other._metadata)
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Game:
+        """A game holding ``record`` (not copied)."""
+        game = cls.__new__(cls)
+        game._data = record
+        return game
+
+    @property
+    def game_id(self) -> str:
+        return self._data.game_id
+
+    @game_id.setter
+    def game_id(self, value: str) -> None:
+        if not isinstance(value, str):
+            raise TypeError(f"game_id must be a str, got {type(value).__name__}")
+        self._data.game_id = value
 
     def __copy__(self) -> Game:
         return Game(self)
@@ -218,9 +155,9 @@ class Game:
         if isinstance(orders, str):
             raise TypeError("set_orders takes a list of orders, not a str")
         parsed = [parse_order(text) for text in orders if text != "WAIVE"]
-        orderable = set(self._state.orderable().get(power, ()))
+        orderable = set(self._data.state.orderable().get(power, ()))
         root = board().root
-        staged = self._staged.setdefault(power, [])
+        staged = self._data.staged.setdefault(power, [])
         for order in parsed:
             if root[order.unit_loc] not in orderable:
                 continue
@@ -238,72 +175,72 @@ class Game:
             for text in orders:
                 if text != "WAIVE":
                     parse_order(text)
-        self._staged = {}
+        self._data.staged = {}
         for power in sorted(orders_by_power):
             self.set_orders(power, orders_by_power[power])
 
     def clear_orders(self) -> None:
-        self._staged = {}
+        self._data.staged = {}
 
     def get_orders(self) -> dict[str, list[str]]:
-        return {p: _sorted_action(o) for p, o in self._staged.items()}
+        return {p: _sorted_action(o) for p, o in self._data.staged.items()}
 
     # ------------------------------------------------------------------ processing
 
     def process(self) -> None:
         """Rule on the staged orders and move to the next phase."""
-        state = self._state
+        state = self._data.state
         if state.phase.kind == "C":
             raise RuntimeError("Cannot process phase: COMPLETED")
-        nxt = state.process(self._staged)
-        self._history[state.phase] = state
-        self._order_history[state.phase] = self._staged
-        self._state = nxt
-        self._staged = {}
+        nxt = state.process(self._data.staged)
+        self._data.history[state.phase] = state
+        self._data.order_history[state.phase] = self._data.staged
+        self._data.state = nxt
+        self._data.staged = {}
         self._maybe_stalemate()
 
     def _maybe_stalemate(self) -> None:
-        phase = self._state.phase
-        years = self._draw_years
+        phase = self._data.state.phase
+        years = self._data.draw_on_stalemate_years
         if years < 1 or phase.year - 1901 < years or phase.season != "S" or phase.kind != "M":
             return
         if self.get_consecutive_years_without_sc_change() < years:
             return
-        self._state = self._state.copy()
-        self._state.phase = phase.completed()
-        self._state.forget_orders()
+        self._data.state = self._data.state.copy()
+        self._data.state.phase = phase.completed()
+        self._data.state.forget_orders()
 
     def get_consecutive_years_without_sc_change(self) -> int:
-        phase = self._state.phase
-        centers = self._state.centers
-        same_year = self._history.get(PhaseName("S", phase.year, "M"))
+        phase = self._data.state.phase
+        centers = self._data.state.centers
+        same_year = self._data.history.get(PhaseName("S", phase.year, "M"))
         if same_year is not None and same_year.centers != centers:
             return 0
         years = 0
         year = phase.year - 1
         while True:
-            past = self._history.get(PhaseName("S", year, "M"))
+            past = self._data.history.get(PhaseName("S", year, "M"))
             if past is None or past.centers != centers:
                 return years
             years += 1
             year -= 1
 
     def any_sc_occupied_by_new_power(self) -> bool:
-        return self._state.any_center_taken()
+        return self._data.state.any_center_taken()
 
     def set_draw_on_stalemate_years(self, year: int) -> None:
-        self._draw_years = int(year)
+        self._data.draw_on_stalemate_years = int(year)
 
     def set_exception_on_convoy_paradox(self) -> None:
-        self._paradox_exception = True
+        self._data.exception_on_convoy_paradox = True
 
     # ------------------------------------------------------------------ the board
 
     def get_state(self) -> dict[str, Any]:
-        return state_dict(self._state)
+        return state_dict(self._data.state)
 
     def get_units(self) -> dict[str, list[str]]:
-        units: dict[str, list[str]] = state_dict(self._state)["units"]
+        units: dict[str, list[str]] = state_dict(self._data.state)["units"]
         return units
 
     def get_all_possible_orders(self) -> dict[str, list[str]]:
@@ -311,7 +248,7 @@ class Game:
         sorts them; a province's list also holds the orders of a unit on one of its coasts."""
         out: dict[str, list[str]] = {loc: [] for loc in LOCS}
         root = board().root
-        for code, orders in sorted(self._state.possible_orders().items()):
+        for code, orders in sorted(self._data.state.possible_orders().items()):
             texts = [format_order(o) for o in orders]
             out[LOCS[code - 1]].extend(texts)
             if root[code] != code:
@@ -321,11 +258,11 @@ class Game:
     def get_orderable_locations(self) -> dict[str, list[str]]:
         """Each power's orderable provinces, sorted by the location of the unit (its coast for a
         fleet on one) in dipcc's order, as the encoders order them."""
-        orderable = self._state.orderable()
+        orderable = self._data.state.orderable()
         return {p: [LOCS[c - 1] for c in orderable.get(p, ())] for p in POWERS}
 
     def clear_old_all_possible_orders(self) -> None:
-        for state in self._history.values():
+        for state in self._data.history.values():
             state.forget_orders()
 
     def get_unit_power_at(self, loc: str) -> str | None:
@@ -341,9 +278,9 @@ class Game:
         if code is None:
             return None
         if board().root[code] == code:
-            hit = self._state.unit_in(code)
+            hit = self._data.state.unit_in(code)
             return None if hit is None else (hit[1], hit[2])
-        return self._state.units.get(code)
+        return self._data.state.units.get(code)
 
     def is_supply_center(self, loc: str) -> bool:
         code = LOC_INDEX.get(loc)
@@ -356,7 +293,7 @@ class Game:
         code = board().root[code]
         if code not in board().centers:
             return None
-        return self._state.centers.get(code)
+        return self._data.state.centers.get(code)
 
     @staticmethod
     def is_water(loc: str) -> bool:
@@ -377,71 +314,73 @@ class Game:
 
     @property
     def phase(self) -> str:
-        return self._state.phase.long()
+        return self._data.state.phase.long()
 
     @property
     def current_short_phase(self) -> str:
-        return str(self._state.phase)
+        return str(self._data.state.phase)
 
     def get_current_phase(self) -> str:
-        return str(self._state.phase)
+        return str(self._data.state.phase)
 
     @property
     def current_year(self) -> int:
-        return self._state.phase.year
+        return self._data.state.phase.year
 
     @property
     def phase_type(self) -> str:
-        return self._state.phase.kind
+        return self._data.state.phase.kind
 
     @property
     def is_game_done(self) -> bool:
-        return self._state.phase.kind == "C"
+        return self._data.state.phase.kind == "C"
 
     @property
     def is_full_press(self) -> bool:
-        return self._full_press
+        return self._data.is_full_press
 
     @property
     def map_name(self) -> str:
-        return self._map_name
+        return self._data.map_name
 
     def get_phase_history(self) -> list[PhaseData]:
         return [
-            PhaseData(s, self._order_history.get(p, {}), self._messages.get(p, {}))
-            for p, s in sorted(self._history.items(), key=lambda kv: kv[0].key)
+            PhaseData(s, self._data.order_history.get(p, {}), self._data.messages.get(p, {}))
+            for p, s in sorted(self._data.history.items(), key=lambda kv: kv[0].key)
         ]
 
     def get_phase_data(self) -> PhaseData:
-        return PhaseData(self._state, {})
+        return PhaseData(self._data.state, {})
 
     def get_staged_phase_data(self) -> PhaseData:
-        return PhaseData(self._state, self._staged, self._messages.get(self._state.phase, {}))
+        return PhaseData(
+            self._data.state, self._data.staged, self._data.messages.get(self._data.state.phase, {})
+        )
 
     def get_all_phases(self) -> list[PhaseData]:
         return [*self.get_phase_history(), self.get_staged_phase_data()]
 
     def get_all_phase_names(self) -> list[str]:
-        return [str(p) for p in sorted(self._history, key=lambda p: p.key)] + [
-            str(self._state.phase)
+        return [str(p) for p in sorted(self._data.history, key=lambda p: p.key)] + [
+            str(self._data.state.phase)
         ]
 
     def get_next_phase(self, phase: str) -> str | None:
         name = PhaseName.parse(phase)
-        if name == self._state.phase:
+        if name == self._data.state.phase:
             return None
-        if name not in self._history:
+        if name not in self._data.history:
             raise RuntimeError("get_next_phase phase not found")
-        later = sorted((p for p in self._history if name < p), key=lambda p: p.key)
-        return str(later[0] if later else self._state.phase)
+        later = sorted((p for p in self._data.history if name < p), key=lambda p: p.key)
+        return str(later[0] if later else self._data.state.phase)
 
     def get_prev_phase(self, phase: str) -> str | None:
         name = PhaseName.parse(phase)
         if name == PhaseName("S", 1901, "M"):
             return None
-        if name != self._state.phase and name not in self._history:
+        if name != self._data.state.phase and name not in self._data.history:
             raise RuntimeError("get_prev_phase phase not found")
-        earlier = sorted((p for p in self._history if p < name), key=lambda p: p.key)
+        earlier = sorted((p for p in self._data.history if p < name), key=lambda p: p.key)
         if not earlier:
             raise RuntimeError("get_prev_phase phase not found")
         return str(earlier[-1])
@@ -473,39 +412,41 @@ class Game:
     def _rollback(
         self, phase: PhaseName, keep_messages: bool, keep_orders: bool, keep_logs: bool
     ) -> None:
-        if phase != self._state.phase and phase not in self._history:
+        if phase != self._data.state.phase and phase not in self._data.history:
             raise RuntimeError("rollback_to_phase phase not found")
-        self._messages = {
-            p: m for p, m in self._messages.items() if p < phase or (keep_messages and p == phase)
+        self._data.messages = {
+            p: m
+            for p, m in self._data.messages.items()
+            if p < phase or (keep_messages and p == phase)
         }
-        self._logs = {
-            p: x for p, x in self._logs.items() if p < phase or (keep_logs and p == phase)
+        self._data.logs = {
+            p: x for p, x in self._data.logs.items() if p < phase or (keep_logs and p == phase)
         }
         if not keep_orders:
-            self._staged = {}
-        if phase == self._state.phase:
+            self._data.staged = {}
+        if phase == self._data.state.phase:
             return
-        self._state = self._history[phase].copy()
+        self._data.state = self._data.history[phase].copy()
         if keep_orders:
-            self._staged = {p: list(o) for p, o in self._order_history[phase].items()}
-        self._history = {p: s for p, s in self._history.items() if p < phase}
-        self._order_history = {p: o for p, o in self._order_history.items() if p < phase}
+            self._data.staged = {p: list(o) for p, o in self._data.order_history[phase].items()}
+        self._data.history = {p: s for p, s in self._data.history.items() if p < phase}
+        self._data.order_history = {p: o for p, o in self._data.order_history.items() if p < phase}
 
     def _phase_of_last_message(self, timestamp: int) -> PhaseName:
-        for phase in sorted(self._messages, key=lambda p: p.key, reverse=True):
-            messages = self._messages[phase]
+        for phase in sorted(self._data.messages, key=lambda p: p.key, reverse=True):
+            messages = self._data.messages[phase]
             if messages and min(messages) <= timestamp:
                 return phase
-        if self._history:
-            return min(self._history, key=lambda p: p.key)
-        return self._state.phase
+        if self._data.history:
+            return min(self._data.history, key=lambda p: p.key)
+        return self._data.state.phase
 
     def phase_of_last_message_at_or_before(self, timestamp: int) -> str:
         return str(self._phase_of_last_message(int(timestamp)))
 
     def rollback_messages_to_timestamp_start(self, timestamp: int) -> None:
-        for phase, messages in self._messages.items():
-            self._messages[phase] = {t: m for t, m in messages.items() if t < int(timestamp)}
+        for phase, messages in self._data.messages.items():
+            self._data.messages[phase] = {t: m for t, m in messages.items() if t < int(timestamp)}
 
     def rollback_messages_to_timestamp_end(self, timestamp: int) -> None:
         self.rollback_messages_to_timestamp_start(int(timestamp) + 1)
@@ -527,8 +468,8 @@ class Game:
         time = int(time_sent)
         if time < 0:
             raise ValueError("add_message: time_sent must be >= 0")
-        phase = self._state.phase
-        messages = self._messages.setdefault(phase, {})
+        phase = self._data.state.phase
+        messages = self._data.messages.setdefault(phase, {})
         if time in messages:
             if not increment_on_collision:
                 raise RuntimeError("add_message duplicate timestamps not currently allowed")
@@ -544,65 +485,67 @@ class Game:
 
     @property
     def messages(self) -> dict[Timestamp, dict[str, Any]]:
-        current = self._messages.get(self._state.phase, {})
-        return {Timestamp.from_centis(t): _message_dict(m) for t, m in sorted(current.items())}
+        current = self._data.messages.get(self._data.state.phase, {})
+        return {Timestamp.from_centis(t): message_dict(m) for t, m in sorted(current.items())}
 
     @property
     def message_history(self) -> dict[str, dict[Timestamp, dict[str, Any]]]:
         return {
-            str(p): {Timestamp.from_centis(t): _message_dict(m) for t, m in sorted(ms.items())}
-            for p, ms in sorted(self._messages.items(), key=lambda kv: kv[0].key)
-            if p != self._state.phase
+            str(p): {Timestamp.from_centis(t): message_dict(m) for t, m in sorted(ms.items())}
+            for p, ms in sorted(self._data.messages.items(), key=lambda kv: kv[0].key)
+            if p != self._data.state.phase
         }
 
     def delete_message_at_timestamp(self, timestamp: int) -> None:
-        for messages in self._messages.values():
+        for messages in self._data.messages.values():
             messages.pop(int(timestamp), None)
 
     def get_last_message_timestamp(self) -> int:
-        for phase in sorted(self._messages, key=lambda p: p.key, reverse=True):
-            if self._messages[phase]:
-                return max(self._messages[phase])
+        for phase in sorted(self._data.messages, key=lambda p: p.key, reverse=True):
+            if self._data.messages[phase]:
+                return max(self._data.messages[phase])
         return 0
 
     def get_logs(self) -> dict[str, list[str]]:
-        return {str(p): list(x) for p, x in sorted(self._logs.items(), key=lambda kv: kv[0].key)}
+        return {
+            str(p): list(x) for p, x in sorted(self._data.logs.items(), key=lambda kv: kv[0].key)
+        }
 
     def add_log(self, body: str) -> None:
-        self._logs.setdefault(self._state.phase, []).append(str(body))
+        self._data.logs.setdefault(self._data.state.phase, []).append(str(body))
 
     # ------------------------------------------------------------------ scores, metadata
 
     def get_scores(self, scoring_system: int | None = None) -> list[float]:
-        system = self._scoring if scoring_system is None else _scoring(scoring_system)
-        return self._state.scores(system)
+        system = self._data.scoring if scoring_system is None else _scoring(scoring_system)
+        return self._data.state.scores(system)
 
     def get_scoring_system(self) -> int:
-        return self._scoring
+        return self._data.scoring
 
     def set_scoring_system(self, scoring_system: int) -> None:
-        self._scoring = _scoring(scoring_system)
+        self._data.scoring = _scoring(scoring_system)
 
     def get_alive_powers(self) -> list[str]:
-        return [p for p, s in zip(POWERS, self._state.scores(1)) if s >= 1e-3]
+        return [p for p, s in zip(POWERS, self._data.state.scores(1), strict=True) if s >= 1e-3]
 
     def get_alive_power_ids(self) -> list[int]:
-        return [i for i, s in enumerate(self._state.scores(1)) if s >= 1e-3]
+        return [i for i, s in enumerate(self._data.state.scores(1)) if s >= 1e-3]
 
     def set_metadata(self, key: str, value: str) -> None:
         if not isinstance(key, str) or not isinstance(value, str):
             raise TypeError("set_metadata(key: str, value: str)")
-        self._metadata[key] = value
+        self._data.metadata[key] = value
 
     def get_metadata(self, key: str) -> str:
-        return self._metadata.setdefault(key, "")
+        return self._data.metadata.setdefault(key, "")
 
     # ------------------------------------------------------------------ hashes and copies
 
     def compute_board_hash(self) -> int:
         """A hash of the board (phase, units, centres, dislodged units): equal boards hash equal,
         in every process (the values are not dipcc's)."""
-        s = self._state
+        s = self._data.state
         key = (
             s.phase.key,
             tuple(sorted((c, POWERS.index(p), t) for c, (p, t) in s.units.items())),
@@ -616,10 +559,10 @@ class Game:
         with supports' targets on their province), as dipcc's."""
         root = board().root
         items = set()
-        for phase, orders in self._order_history.items():
+        for phase, orders in self._data.order_history.items():
             if phase.kind != "M":
                 continue
-            orderable = self._history[phase].orderable()
+            orderable = self._data.history[phase].orderable()
             for power, given in orders.items():
                 for o in given:
                     if root[o.unit_loc] not in orderable.get(power, ()):
@@ -639,20 +582,17 @@ class Game:
     # ------------------------------------------------------------------ JSON
 
     def to_json(self) -> str:
-        from .jsonio import game_to_json
-
-        return game_to_json(self)
+        """The game as dipcc's JSON text (``docs/dipcc-compat.md``)."""
+        return record_to_json(self._data)
 
     @staticmethod
     def from_json(text: str) -> Game:
-        from .jsonio import game_from_json
-
-        return game_from_json(text)
+        """A game read from dipcc's JSON text; a bad document raises
+        :class:`~diplo.compat.dipcc.jsonio.DipccJsonError` naming the field."""
+        return Game.from_record(record_from_json(text))
 
     def from_json_inplace(self, text: str) -> None:
-        other = Game.from_json(text)
-        self.__dict__.clear()
-        self.__dict__.update(other.__dict__)
+        self._data = record_from_json(text)
 
     def __repr__(self) -> str:
         return f"<dipcc Game {self.game_id} {self.current_short_phase}>"

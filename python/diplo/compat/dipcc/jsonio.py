@@ -17,16 +17,13 @@ naming the field (``phases[2].state.units.FRANCE[1]``) and what is wrong with it
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from .board import LOC_INDEX, LOCS, POWERS, DipccOrder, board, format_order, parse_order
-from .game import SCORING_STRINGS, gen_game_id, state_dict
+from .record import SCORING_STRINGS, GameRecord, gen_game_id, state_dict
 from .state import PhaseName, State
 
-if TYPE_CHECKING:
-    from .game import Game
-
-__all__ = ["DipccJsonError", "game_from_json", "game_to_json"]
+__all__ = ["DipccJsonError", "record_from_json", "record_to_json"]
 
 
 class DipccJsonError(RuntimeError, ValueError):
@@ -58,46 +55,45 @@ def _messages_json(messages: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
     return [dict(messages[t]) for t in sorted(messages)]
 
 
-def game_to_json(game: Game) -> str:
-    """The game as dipcc's JSON text."""
-    g = game.__dict__
+def record_to_json(g: GameRecord) -> str:
+    """A game as dipcc's JSON text."""
     phases: list[dict[str, Any]] = []
-    for phase in sorted(g["_history"], key=lambda p: p.key):
+    for phase in sorted(g.history, key=lambda p: p.key):
         orders: dict[str, list[str]] = {p: [] for p in POWERS}
-        for power, given in g["_order_history"].get(phase, {}).items():
+        for power, given in g.order_history.get(phase, {}).items():
             orders[power] = [format_order(o) for o in sorted(given, key=lambda o: o.unit_loc)]
         phases.append(
             {
                 "name": str(phase),
-                "state": _state_json(g["_history"][phase]),
+                "state": _state_json(g.history[phase]),
                 "orders": orders,
-                "messages": _messages_json(g["_messages"].get(phase, {})),
+                "messages": _messages_json(g.messages.get(phase, {})),
                 "results": {},
-                "logs": list(g["_logs"].get(phase, [])),
+                "logs": list(g.logs.get(phase, [])),
             }
         )
-    current = g["_state"].phase
-    staged = {p: [format_order(o) for o in given] for p, given in g["_staged"].items() if given}
+    current = g.state.phase
+    staged = {p: [format_order(o) for o in given] for p, given in g.staged.items() if given}
     phases.append(
         {
             "name": str(current),
-            "state": _state_json(g["_state"]),
+            "state": _state_json(g.state),
             "orders": staged,
             "results": {},
-            "messages": _messages_json(g["_messages"].get(current, {})),
-            "logs": list(g["_logs"].get(current, [])),
+            "messages": _messages_json(g.messages.get(current, {})),
+            "logs": list(g.logs.get(current, [])),
         }
     )
     doc: dict[str, Any] = {
         "version": "1.0",
-        "id": game.game_id,
-        "map": g["_map_name"],
-        "scoring_system": SCORING_STRINGS[g["_scoring"]],
-        "is_full_press": g["_full_press"],
+        "id": g.game_id,
+        "map": g.map_name,
+        "scoring_system": SCORING_STRINGS[g.scoring],
+        "is_full_press": g.is_full_press,
         "phases": phases,
     }
-    if g["_metadata"]:
-        doc["metadata"] = dict(g["_metadata"])
+    if g.metadata:
+        doc["metadata"] = dict(g.metadata)
     return _dump(doc)
 
 
@@ -261,10 +257,8 @@ def _read_messages(r: _Reader, doc: Any, where: str, phase: PhaseName) -> dict[i
     return out
 
 
-def game_from_json(text: str) -> Game:
-    """Read dipcc's JSON text into a new game, or raise :class:`DipccJsonError`."""
-    from .game import Game
-
+def record_from_json(text: str) -> GameRecord:
+    """Read dipcc's JSON text into a new game record, or raise :class:`DipccJsonError`."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"from_json takes a str, got {type(text).__name__}")
     try:
@@ -273,7 +267,7 @@ def game_from_json(text: str) -> Game:
         raise DipccJsonError(f"dipcc JSON: not JSON: {exc}") from None
     r = _Reader()
     doc = r.obj(doc, "document")
-    game = Game()
+    game = GameRecord(state=State(PhaseName("S", 1901, "M")))
     game_id = doc.get("id")
     if game_id is None:
         game_id = doc.get("game_id")
@@ -283,19 +277,19 @@ def game_from_json(text: str) -> Game:
         if isinstance(scoring, str):
             if scoring not in SCORING_STRINGS:
                 r.fail("scoring_system", f"invalid scoring_system string: {scoring}")
-            game._scoring = SCORING_STRINGS.index(scoring)
+            game.scoring = SCORING_STRINGS.index(scoring)
         elif isinstance(scoring, int) and not isinstance(scoring, bool) and scoring in (0, 1):
-            game._scoring = scoring
+            game.scoring = scoring
         else:
             r.fail(
                 "scoring_system", f"expected 'sum_of_squares', 'draw_size', 0 or 1, got {scoring!r}"
             )
     if doc.get("map") is not None:
-        game._map_name = r.text(doc["map"], "map")
+        game.map_name = r.text(doc["map"], "map")
     if doc.get("is_full_press") is not None:
         if not isinstance(doc["is_full_press"], bool):
             r.fail("is_full_press", f"expected a boolean, got {_kind(doc['is_full_press'])}")
-        game._full_press = doc["is_full_press"]
+        game.is_full_press = doc["is_full_press"]
 
     states: dict[PhaseName, State] = {}
     orders: dict[PhaseName, dict[str, list[DipccOrder]]] = {}
@@ -323,7 +317,7 @@ def game_from_json(text: str) -> Game:
             orders[name] = _read_orders(r, entry.get("orders", {}), f"{at}.orders")
             if "messages" in entry:
                 messages[name] = _read_messages(r, entry["messages"], f"{at}.messages", name)
-            if "logs" in entry:
+            if entry.get("logs"):
                 logs[name] = [
                     r.text(x, f"{at}.logs[{k}]")
                     for k, x in enumerate(r.lst(entry["logs"], f"{at}.logs"))
@@ -348,14 +342,14 @@ def game_from_json(text: str) -> Game:
     if any(p.kind == "C" for p in ordered[:-1]):
         r.fail("phases", "COMPLETED must be the last phase")
     current = ordered[-1]
-    game._state = states.pop(current)
-    game._history = states
-    game._staged = orders.pop(current, {})
-    game._order_history = {p: orders.get(p, {}) for p in states}
-    game._messages = messages
-    game._logs = logs
+    game.state = states.pop(current)
+    game.history = states
+    game.staged = orders.pop(current, {})
+    game.order_history = {p: orders.get(p, {}) for p in states}
+    game.messages = messages
+    game.logs = logs
     metadata = doc.get("metadata")
     if metadata is not None:
         for key, value in r.obj(metadata, "metadata").items():
-            game._metadata[key] = r.text(value, f"metadata.{key}")
+            game.metadata[key] = r.text(value, f"metadata.{key}")
     return game

@@ -330,10 +330,8 @@ class State:
         for i, n in enumerate(counts):
             if n > 17.5:
                 return [1.0 if j == i else 0.0 for j in range(len(POWERS))]
-        if system == 0:
-            values = [n * n for n in counts]
-        else:
-            values = [1.0 if n > 0 else 0.0 for n in counts]
+        square = system == 0
+        values = [n * n if square else float(n > 0) for n in counts]
         total = sum(values)
         return [v / total for v in values]
 
