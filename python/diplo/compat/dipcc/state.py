@@ -474,6 +474,9 @@ class State:
                     accepted.setdefault(power, []).append(format_order(order))
         outcome = process_phase(self._position(str(self.phase)), accepted)
         nxt = State(self.phase.next(), {}, dict(self.centers))
+        # dipcc starts the influence afresh from the units before the adjustments and adds the
+        # builds; a disbanded unit's location keeps its owner's influence.
+        nxt.influence = {loc: power for loc, (power, _) in self.units.items()}
         for piece in outcome.next.units.values():
             code = LOC_INDEX[piece.loc]
             nxt.units[code] = (piece.power, ARMY if piece.type == "A" else FLEET)
