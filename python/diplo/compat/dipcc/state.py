@@ -44,18 +44,12 @@ from .board import (
 
 __all__ = ["DIPCC_RULES", "MAX_YEAR", "PhaseName", "State"]
 
-#: dipcc's rulings where the rulebooks or the DATC leave a choice (``docs/dipcc-compat.md``):
-#: an army moving to a neighbour goes by convoy only when ordered "VIA" (``process_m`` adds
-#: a plain move for any move it can make overland, and convoys of it are "uncoordinated"); an
-#: army ordered "VIA" to a neighbour whose convoy orders form no route moves overland
-#: (``via_adj``); civil disorder removes the units farthest from their home centres, fleets
-#: first, then by abbreviation (``do_civil_disorder``, ``LOC_ALPHA_IDX``).
-DIPCC_RULES = Rules(
-    adjacent_convoy="explicit",
-    convoy_fallback="via",
-    civil_disorder="home",
-    disorder_tie="abbreviation",
-)
+#: dipcc's rulings where the rulebooks or the DATC leave a choice: ``edition="dipcc"``
+#: (:data:`diplo.model.rules.EDITIONS`, ``docs/dipcc-compat.md``): only an army ordered "VIA"
+#: goes by convoy to a neighbour, and it moves overland whenever its convoy does not carry it;
+#: civil disorder removes the units farthest from their home centres, fleets first, then by
+#: abbreviation.
+DIPCC_RULES = Rules(edition="dipcc")
 #: dipcc ends the game on reaching the winter of this year (``GameState::MAX_YEAR``).
 MAX_YEAR = 1935
 _SEASONS = "SFW"
