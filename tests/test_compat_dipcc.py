@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from diplo.compat.dipcc import DipccJsonError, Game, Timestamp, format_order, parse_order
@@ -628,3 +630,133 @@ def test_scores_of_a_long_selfplay_game() -> None:
     back = game.rolled_back_to_phase_start("S1918M")
     assert back.get_alive_powers() == ["AUSTRIA", "ENGLAND", "GERMANY", "RUSSIA", "TURKEY"]
     assert back.get_scores() == pytest.approx(sos)
+
+
+# --------------------------------------------------------------------------- the encoders
+
+
+def _vocabulary(*games: Game) -> dict[str, int]:
+    texts = {o for g in games for orders in g.get_all_possible_orders().values() for o in orders}
+    texts |= {"A NAP B;A VEN B;F ROM B", "A MOS B;A SEV B;A WAR B;F STP/NC B"}
+    # Cicero's vocabulary names a supported fleet on a coast by its coast only
+    texts = {t for t in texts if not re.search(r" S F (BUL|SPA|STP)( |$)", t)}
+    return {t: i for i, t in enumerate(sorted(texts))}
+
+
+def test_board_state_widths_and_versions() -> None:
+    from diplo.compat.dipcc.encoding import board_state_enc_width, max_input_version
+
+    assert max_input_version() == 3
+    assert [board_state_enc_width(v) for v in (1, 2, 3)] == [35, 38, 38]
+    with pytest.raises(ValueError, match="input version"):
+        board_state_enc_width(4)
+
+
+def test_board_state_encoding_of_spring_1901() -> None:
+    from diplo.compat.dipcc.encoding import (
+        encode_board_state,
+        encode_board_states,
+        encoding_sc_ownership_idxs,
+        encoding_unit_ownership_idxs,
+    )
+
+    game = Game()
+    v1 = encode_board_state(game, 1)
+    assert v1.shape == (81, 35) and v1.dtype == np.float32
+    par, nth = LOCS.index("PAR"), LOCS.index("NTH")
+    stp, stp_sc, stp_nc = LOCS.index("STP"), LOCS.index("STP/SC"), LOCS.index("STP/NC")
+    france, russia = POWERS.index("FRANCE"), POWERS.index("RUSSIA")
+    assert v1[par, 0] == 1 and v1[par, encoding_unit_ownership_idxs(1)[france]] == 1
+    assert v1[nth, 2] == 1 and v1[nth, 10] == 1 and v1[nth, 25] == 1  # no unit; water
+    # the fleet on St Petersburg's south coast marks the coast and the province, not the north
+    assert v1[stp_sc, 1] == v1[stp, 1] == 1 and v1[stp_nc, 1] == 0 and v1[stp_nc, 2] == 1
+    # a centre's owner on every coast of it
+    sc = encoding_sc_ownership_idxs(1)[russia]
+    assert v1[stp, sc] == v1[stp_nc, sc] == v1[stp_sc, sc] == 1
+    assert v1[LOCS.index("BEL"), 34] == 1  # neutral centre
+    assert v1.sum(axis=1).min() > 0
+    v2 = encode_board_state(game, 2)
+    assert v2.shape == (81, 38)
+    assert v2[par, 31 + france] == 1 and v2[LOCS.index("BUR"), 31:].sum() == 0  # home centres
+    assert np.array_equal(encode_board_states([game, game], 3), np.stack([v2, v2]))
+
+
+def test_buildable_and_removable_channels() -> None:
+    from diplo.compat.dipcc.encoding import encode_board_state
+
+    game = Game()
+    game.set_orders("GERMANY", ["F KIE - HOL", "A MUN - RUH"])
+    game.process()
+    game.set_orders("GERMANY", ["A RUH - BEL"])
+    game.process()
+    assert game.current_short_phase == "W1901A"
+    v2 = encode_board_state(game, 2)
+    assert v2[LOCS.index("KIE"), 9] == 1 and v2[LOCS.index("MUN"), 9] == 1
+    assert v2[LOCS.index("BER"), 9] == 0  # occupied
+    assert v2[:, 10].sum() == 0  # nobody disbands
+
+
+def test_encode_orders_strict_and_tolerant() -> None:
+    from diplo.compat.dipcc.encoding import ThreadPool
+
+    game = Game()
+    game.set_orders("TURKEY", ["F ANK - BLA"])
+    game.set_orders("RUSSIA", ["F SEV - RUM"])
+    game.process()
+    game.set_orders("TURKEY", ["F BLA - BUL/EC"])
+    game.process()
+    game.process()  # winter
+    assert "F BUL/EC" in game.get_units()["TURKEY"] and "F RUM" in game.get_units()["RUSSIA"]
+    vocab = _vocabulary(Game(), game)
+    pool = ThreadPool(0, vocab, 469)
+    assert "F RUM S F BUL/EC" in vocab and "F RUM S F BUL" not in vocab
+    orders = ["F RUM S F BUL", "A WAR - UKR", "A MOS H", "F RUM S F CON - ARM"]
+    strict = pool.encode_orders_single_strict(orders, 2)
+    tolerant = pool.encode_orders_single_tolerant(game, orders, 2)
+    assert strict.shape == (2, 100) and strict.dtype == np.int64
+    want = sorted(
+        [(vocab["A WAR - UKR"], LOCS.index("WAR")), (vocab["A MOS H"], LOCS.index("MOS"))]
+    )
+    assert [tuple(c) for c in strict[:, :2].T] == want and not strict[:, 2:].any()
+    want_t = sorted([*want, (vocab["F RUM S F BUL/EC"], LOCS.index("RUM"))])
+    assert [tuple(c) for c in tolerant[:, :3].T] == want_t and not tolerant[:, 3:].any()
+    with pytest.raises(ValueError, match="Can't parse order"):
+        pool.encode_orders_single_strict(["A WAR TO UKR"], 2)
+    with pytest.raises(RuntimeError, match="max size"):
+        pool.encode_orders_single_strict(["A WAR H"] * 100, 2)
+
+
+def test_decode_order_idxs() -> None:
+    from diplo.compat.dipcc.encoding import EOS_IDX, ThreadPool
+
+    vocab = _vocabulary(Game())
+    pool = ThreadPool(0, vocab, 469)
+    idxs = np.full((1, 7, 17), EOS_IDX, dtype=np.int64)
+    italy = POWERS.index("ITALY")
+    idxs[0, italy, 0] = vocab["A NAP B;A VEN B;F ROM B"]
+    decoded = pool.decode_order_idxs(idxs)
+    assert decoded[0][italy] == ["A NAP B", "F ROM B", "A VEN B"]  # NAP < ROM < VEN in LOCS
+    assert all(decoded[0][p] == [] for p in range(7) if p != italy)
+    with pytest.raises(ValueError, match="shape"):
+        pool.decode_order_idxs(np.zeros((1, 6, 3), dtype=np.int64))
+
+
+def test_decode_order_idxs_all_powers() -> None:
+    from diplo.compat.dipcc.encoding import EOS_IDX, ThreadPool
+
+    vocab = _vocabulary(Game())
+    pool = ThreadPool(0, vocab, 469)
+    joint = ["F EDI - NTH", "A PAR - BUR", "F SEV - BLA"]
+    owners = [POWERS.index("ENGLAND"), POWERS.index("FRANCE"), POWERS.index("RUSSIA")]
+    idxs = np.full((2, 7, 34), EOS_IDX, dtype=np.int64)
+    x_power = np.full((2, 7, 34), -1, dtype=np.int64)
+    for k in range(2):
+        idxs[k, 0, :3] = [vocab[o] for o in joint]
+        x_power[k, 0, :3] = owners
+    out = pool.decode_order_idxs_all_powers(idxs, np.zeros(1), x_power, 2)
+    for k in range(2):
+        assert out[k][POWERS.index("FRANCE")] == ["A PAR - BUR"]
+        assert out[k][POWERS.index("RUSSIA")] == ["F SEV - BLA"]
+        assert out[k][0] == []
+    in_adj = pool.decode_order_idxs_all_powers(idxs, np.ones(1), x_power, 2)
+    assert in_adj[0][0] == ["F EDI - NTH", "A PAR - BUR", "F SEV - BLA"]

@@ -2,9 +2,11 @@
 // (diplo.compat.dipcc) with dipcc itself. Written for diplo; it binds the C++ class of
 // facebookresearch/diplomacy_cicero's dipcc/cc/game.h, whose sources tools/build_dipcc.sh
 // compiles beside it. Only the calls the comparison needs are bound.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "dipcc/cc/encoding.h"
 #include "dipcc/cc/game.h"
 
 namespace py = pybind11;
@@ -29,4 +31,11 @@ PYBIND11_MODULE(dipcc_core, m) {
       .def("get_consecutive_years_without_sc_change",
            &dipcc::Game::get_consecutive_years_without_sc_change)
       .def("set_draw_on_stalemate_years", &dipcc::Game::set_draw_on_stalemate_years);
+  // dipcc's board-state encoder (encoding.h), for comparing diplo's NumPy one
+  m.def("encode_board_state", [](dipcc::Game &game, int input_version) {
+    const int width = dipcc::board_state_enc_width(input_version);
+    py::array_t<float> out({81, width});
+    dipcc::encode_board_state(game.get_state(), input_version, out.mutable_data());
+    return out;
+  });
 }

@@ -20,6 +20,16 @@ from dipcc.
 from __future__ import annotations
 
 from .board import LOCS, POWERS, format_order, parse_order
+from .encoding import (
+    MAX_INPUT_VERSION,
+    ThreadPool,
+    board_state_enc_width,
+    encode_board_state,
+    encode_board_states,
+    encoding_sc_ownership_idxs,
+    encoding_unit_ownership_idxs,
+    max_input_version,
+)
 from .game import ConvoyParadoxException, Game, PhaseData
 from .jsonio import DipccJsonError
 from .state import DIPCC_RULES
@@ -27,6 +37,14 @@ from .timestamp import Timestamp
 
 __all__ = [
     "DIPCC_RULES",
+    "MAX_INPUT_VERSION",
+    "ThreadPool",
+    "board_state_enc_width",
+    "encode_board_state",
+    "encode_board_states",
+    "encoding_sc_ownership_idxs",
+    "encoding_unit_ownership_idxs",
+    "max_input_version",
     "LOCS",
     "POWERS",
     "ConvoyParadoxException",

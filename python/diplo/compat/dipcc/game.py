@@ -16,7 +16,7 @@ from .record import GameRecord, gen_game_id, message_dict, state_dict
 from .state import PhaseName, State
 from .timestamp import Timestamp
 
-__all__ = ["ConvoyParadoxException", "Game", "PhaseData"]
+__all__ = ["ConvoyParadoxException", "Game", "PhaseData", "state_of"]
 
 
 class ConvoyParadoxException(Exception):
@@ -596,6 +596,15 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<dipcc Game {self.game_id} {self.current_short_phase}>"
+
+
+def state_of(game: Game | PhaseData) -> State:
+    """The board a game is at (or a phase began with), for the encoders."""
+    if isinstance(game, Game):
+        return game._data.state
+    if isinstance(game, PhaseData):
+        return game._state
+    raise TypeError(f"expected a diplo.compat.dipcc Game or PhaseData, got {type(game).__name__}")
 
 
 def _is_coast(code: int) -> bool:

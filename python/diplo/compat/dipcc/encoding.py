@@ -1,0 +1,312 @@
+"""dipcc's encoders as NumPy: the board state, orders to vocabulary indices and back.
+
+The layouts are dipcc's (``dipcc/cc/encoding_v1.cc``, ``encoding_v2.cc``, ``orders_encoder.cc``
+and ``thread_pool.cc`` in facebookresearch/diplomacy_cicero), so the arrays are the ones its
+``ThreadPool`` fills, ready for ``torch.from_numpy`` without a copy:
+
+* the board state, ``(81, width)`` float32 per game, one row per location in dipcc's ``LOCS``
+  order: input version 1 is 35 channels (unit type, owner, "no unit", buildable, removable,
+  the same for dislodged units, area type, centre owner), versions 2 and 3 are 38 (without the
+  "no unit" channels, with the home centres of each power);
+* an action, ``(2, 100)`` int64: the vocabulary index of each order and the location index of
+  its unit, sorted by (order index, location index), zero-padded
+  (``encode_orders_single_strict``/``_tolerant``, and dipcc's ``x_prev_orders``);
+* decoding ``(batch, 7, n)`` vocabulary indices (-1 pads) back to each power's orders, a
+  combined build (``A MOS B;A SEV B``) split into its orders, sorted by location.
+
+The order vocabulary is the caller's, as with dipcc's ``ThreadPool`` (Cicero passes
+``ORDER_VOCABULARY_TO_IDX`` from ``fairdiplomacy.utils.order_idxs``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .board import BUILD as _BUILD
+from .board import FLEET, LOC_INDEX, LOCS, POWERS, SUPPORT_HOLD, SUPPORT_MOVE, board, parse_order
+from .game import Game, PhaseData, state_of
+
+__all__ = [
+    "EOS_IDX",
+    "MAX_INPUT_VERSION",
+    "ThreadPool",
+    "board_state_enc_width",
+    "encode_board_state",
+    "encode_board_states",
+    "encoding_sc_ownership_idxs",
+    "encoding_unit_ownership_idxs",
+    "max_input_version",
+]
+
+#: The highest input version dipcc encodes (``encoding.h``).
+MAX_INPUT_VERSION = 3
+#: The padding of index arrays.
+EOS_IDX = -1
+#: The width of an encoded action (``PREV_ORDERS_WIDTH``).
+ORDERS_WIDTH = 100
+_N_LOCS = len(LOCS)
+
+# Channel offsets by input version: (army, fleet, unit none, owner, buildable, removable,
+# dislodged army, dislodged fleet, dislodged none, dislodged owner, land, water, coast, centre
+# owner (8: seven powers and none), home (7) or None).
+_V1 = dict(army=0, fleet=1, none=2, owner=3, owner_none=10, build=11, remove=12, d_army=13,
+           d_fleet=14, d_none=15, d_owner=16, d_owner_none=23, land=24, water=25, coast=26,
+           sc=27, home=None)  # fmt: skip
+_V2 = dict(army=0, fleet=1, none=None, owner=2, owner_none=None, build=9, remove=10, d_army=11,
+           d_fleet=12, d_none=None, d_owner=13, d_owner_none=None, land=20, water=21, coast=22,
+           sc=23, home=31)  # fmt: skip
+
+
+def max_input_version() -> int:
+    return MAX_INPUT_VERSION
+
+
+def _check_version(input_version: object) -> int:
+    if isinstance(input_version, bool) or input_version not in (1, 2, 3):
+        raise ValueError(f"Unknown input version {input_version!r} (dipcc's are 1, 2 and 3)")
+    return int(input_version)
+
+
+def board_state_enc_width(input_version: int) -> int:
+    """The channels per location of a board-state encoding: 35 (version 1) or 38."""
+    return 35 if _check_version(input_version) == 1 else 38
+
+
+def _layout(input_version: int) -> dict[str, int | None]:
+    return _V1 if input_version == 1 else _V2
+
+
+def encoding_unit_ownership_idxs(input_version: int) -> list[int]:
+    """The channels of a unit's owner, one per power in dipcc's order."""
+    start = _layout(_check_version(input_version))["owner"]
+    assert start is not None
+    return [start + i for i in range(len(POWERS))]
+
+
+def encoding_sc_ownership_idxs(input_version: int) -> list[int]:
+    """The channels of a centre's owner, one per power in dipcc's order."""
+    start = _layout(_check_version(input_version))["sc"]
+    assert start is not None
+    return [start + i for i in range(len(POWERS))]
+
+
+@lru_cache(maxsize=4)
+def _static(input_version: int) -> np.ndarray:
+    """The channels that depend on the map only: area type and (versions 2, 3) home centres."""
+    lay = _layout(input_version)
+    b = board()
+    out = np.zeros((_N_LOCS, board_state_enc_width(input_version)), dtype=np.float32)
+    for i in range(_N_LOCS):
+        code = i + 1
+        if code in b.water:
+            out[i, lay["water"]] = 1
+        elif b.adjacent[FLEET][code] or any(b.adjacent[FLEET][c] for c in b.coasts[code]):
+            out[i, lay["coast"]] = 1
+        else:
+            out[i, lay["land"]] = 1
+    if lay["home"] is not None:
+        for p, power in enumerate(POWERS):
+            for home in b.homes[power]:
+                out[home - 1, lay["home"] + p] = 1
+    out.setflags(write=False)
+    return out
+
+
+def encode_board_state(
+    game: Game | PhaseData, input_version: int, out: np.ndarray | None = None
+) -> np.ndarray:
+    """dipcc's board-state encoding of ``game``'s current phase: ``(81, width)`` float32."""
+    version = _check_version(input_version)
+    lay = _layout(version)
+    if out is None:
+        out = np.array(_static(version))
+    else:
+        out[...] = _static(version)
+    state = state_of(game)
+    b = board()
+    winter = state.phase.season == "W"
+    filled = np.zeros(_N_LOCS, dtype=bool)
+    for code, (power, utype) in state.units.items():
+        removable = float(winter and state.n_builds(power) < 0)
+        for c in {code, b.root[code]}:
+            i = c - 1
+            out[i, lay["army"] if utype == 1 else lay["fleet"]] = 1
+            out[i, lay["owner"] + POWERS.index(power)] = 1  # type: ignore[operator]
+            out[i, lay["remove"]] = removable
+            filled[i] = True
+    if lay["none"] is not None:
+        out[~filled, lay["none"]] = 1
+        out[~filled, lay["owner_none"]] = 1
+    if state.phase.kind == "A":
+        for orders in state.possible_orders().values():
+            if orders and orders[0].kind == _BUILD:
+                out[orders[0].unit_loc - 1, lay["build"]] = 1
+    filled[:] = False
+    for power, utype, code in state.dislodged:
+        for c in {code, b.root[code]}:
+            i = c - 1
+            out[i, lay["d_army"] if utype == 1 else lay["d_fleet"]] = 1
+            out[i, lay["d_owner"] + POWERS.index(power)] = 1  # type: ignore[operator]
+            filled[i] = True
+    if lay["d_none"] is not None:
+        out[~filled, lay["d_none"]] = 1
+        out[~filled, lay["d_owner_none"]] = 1
+    sc = lay["sc"]
+    assert sc is not None
+    for center in b.centers:
+        if b.root[center] != center:
+            continue
+        owner = state.centers.get(center)
+        offset = 7 if owner is None else POWERS.index(owner)
+        for c in b.coasts[center]:
+            out[c - 1, sc + offset] = 1
+    return out
+
+
+def encode_board_states(games: Sequence[Game | PhaseData], input_version: int) -> np.ndarray:
+    """The board states of many games as one ``(batch, 81, width)`` float32 array."""
+    version = _check_version(input_version)
+    out = np.empty((len(games), _N_LOCS, board_state_enc_width(version)), dtype=np.float32)
+    for k, game in enumerate(games):
+        encode_board_state(game, version, out[k])
+    return out
+
+
+class ThreadPool:
+    """dipcc's ``ThreadPool`` calls that encode and decode orders, over the caller's vocabulary.
+
+    ``ThreadPool(n_threads, order_vocabulary_to_idx, max_order_cands)`` as dipcc's (the thread
+    count is accepted; the work is NumPy's). Offered: ``encode_orders_single_strict``,
+    ``encode_orders_single_tolerant``, ``decode_order_idxs``, ``decode_order_idxs_all_powers``,
+    ``process_multi``. Not yet: ``encode_inputs_multi``, ``encode_inputs_all_powers_multi``,
+    ``encode_inputs_state_only_multi`` (``docs/dipcc-compat.md``).
+    """
+
+    def __init__(
+        self, n_threads: int, order_vocabulary_to_idx: Mapping[str, int], max_order_cands: int
+    ) -> None:
+        if not isinstance(order_vocabulary_to_idx, Mapping):
+            raise TypeError("order_vocabulary_to_idx must be a mapping of order text to index")
+        self.n_threads = int(n_threads)
+        self.max_order_cands = int(max_order_cands)
+        self._to_idx = dict(order_vocabulary_to_idx)
+        size = max(self._to_idx.values(), default=-1) + 1
+        vocabulary = [""] * size
+        for text, idx in self._to_idx.items():
+            if not isinstance(idx, int) or idx < 0:
+                raise ValueError(f"order vocabulary: bad index {idx!r} for {text!r}")
+            vocabulary[idx] = text
+        self._vocabulary = vocabulary
+
+    # ------------------------------------------------------------------ orders to indices
+
+    def _encode(self, orders: Sequence[str], game: Game | None) -> np.ndarray:
+        if isinstance(orders, str):
+            raise TypeError("orders must be a list of order texts, not a str")
+        parsed = [parse_order(text) for text in orders]
+        state = None if game is None else state_of(game)
+        pairs: list[tuple[int, int]] = []
+        for order in parsed:
+            idx = self._to_idx.get(str(order))
+            if idx is not None:
+                pairs.append((idx, order.unit_loc - 1))
+                continue
+            # tolerant: a support naming a fleet on a coast by its province
+            if state is None or order.kind not in (SUPPORT_HOLD, SUPPORT_MOVE):
+                continue
+            found = state.unit_in(order.target_loc)
+            if found is None or found[2] != FLEET or found[0] == order.target_loc:
+                continue
+            alternative = order._replace(target_type=found[2], target_loc=found[0])
+            idx = self._to_idx.get(str(alternative))
+            if idx is not None:
+                pairs.append((idx, alternative.unit_loc - 1))
+        if len(pairs) >= ORDERS_WIDTH:
+            raise RuntimeError("orders exceeds max size")
+        pairs.sort()
+        out = np.zeros((2, ORDERS_WIDTH), dtype=np.int64)
+        if pairs:
+            out[:, : len(pairs)] = np.array(pairs, dtype=np.int64).T
+        return out
+
+    def encode_orders_single_strict(self, orders: Sequence[str], input_version: int) -> np.ndarray:
+        """Orders to a ``(2, 100)`` int64 array: the vocabulary indices (row 0) and the unit's
+        location index (row 1) of each order found in the vocabulary, sorted; an order not in it
+        is left out, a malformed one raises ``ValueError`` (as dipcc)."""
+        _check_version(input_version)
+        return self._encode(orders, None)
+
+    def encode_orders_single_tolerant(
+        self, game: Game, orders: Sequence[str], input_version: int
+    ) -> np.ndarray:
+        """As the strict encoding, but a support naming a fleet on a coast by its province
+        (``F BLA S F BUL``) is found under the coast the game's board puts the fleet on."""
+        _check_version(input_version)
+        if not isinstance(game, Game):
+            raise TypeError(f"expected a diplo.compat.dipcc Game, got {type(game).__name__}")
+        return self._encode(orders, game)
+
+    # ------------------------------------------------------------------ indices to orders
+
+    def decode_order_idxs(self, order_idxs: Any) -> list[list[list[str]]]:
+        """``(batch, 7, n)`` vocabulary indices (``-1`` pads) to each power's orders, combined
+        builds split, each power's orders sorted by their unit's location."""
+        idxs = np.asarray(order_idxs)
+        if idxs.ndim != 3 or idxs.shape[1] != len(POWERS):
+            raise ValueError(f"order_idxs must have the shape (batch, 7, n), got {idxs.shape}")
+        out: list[list[list[str]]] = []
+        for per_game in idxs.tolist():
+            powers: list[list[str]] = []
+            for row in per_game:
+                orders: list[str] = []
+                for idx in row:
+                    if idx == EOS_IDX:
+                        continue
+                    if not 0 <= idx < len(self._vocabulary) or not self._vocabulary[idx]:
+                        raise ValueError(f"order index {idx} is not in the vocabulary")
+                    orders.extend(self._vocabulary[idx].split(";"))
+                orders.sort(key=_unit_location)
+                powers.append(orders)
+            out.append(powers)
+        return out
+
+    def decode_order_idxs_all_powers(
+        self,
+        order_idxs: Any,
+        x_in_adj_phase: Any,
+        x_power: Any,
+        batch_repeat_interleave: int,
+    ) -> list[list[list[str]]]:
+        """The all-powers decoding: outside adjustment phases the orders decoded in the first
+        power's row belong to the powers ``x_power[game, 0]`` names, in turn."""
+        decoded = self.decode_order_idxs(order_idxs)
+        in_adj = np.asarray(x_in_adj_phase, dtype=np.float32)
+        powers = np.asarray(x_power)
+        repeat = int(batch_repeat_interleave)
+        for k, per_power in enumerate(decoded):
+            game = k // repeat
+            if in_adj[game] > 0.5:
+                continue
+            joint, per_power[0] = per_power[0], []
+            for n, order in enumerate(joint):
+                power = int(powers[game, 0, n])
+                if power == -1:
+                    break
+                per_power[power].append(order)
+        return decoded
+
+    def process_multi(self, games: Sequence[Game]) -> None:
+        """Process every game (dipcc spreads them over its threads)."""
+        for game in games:
+            game.process()
+
+
+def _unit_location(order: str) -> int:
+    parts = order.split()
+    if len(parts) < 2 or parts[1] not in LOC_INDEX:
+        raise ValueError(f"Bad order in vocabulary: {order!r}")
+    return LOC_INDEX[parts[1]]
