@@ -760,3 +760,34 @@ def test_decode_order_idxs_all_powers() -> None:
         assert out[k][0] == []
     in_adj = pool.decode_order_idxs_all_powers(idxs, np.ones(1), x_power, 2)
     assert in_adj[0][0] == ["F EDI - NTH", "A PAR - BUR", "F SEV - BLA"]
+
+
+def test_board_state_from_json_phase_and_power_permutations() -> None:
+    from diplo.compat.dipcc.encoding import (
+        encode_board_state,
+        encode_board_state_from_json,
+        encode_board_state_from_phase,
+        encode_board_state_pperm_matrices,
+    )
+
+    game = Game()
+    game.set_orders("FRANCE", ["A PAR - BUR"])
+    game.process()
+    state = json.dumps(json.loads(game.to_json())["phases"][-1]["state"])
+    assert np.array_equal(encode_board_state_from_json(state, 2), encode_board_state(game, 2))
+    first = game.get_phase_history()[0]
+    assert np.array_equal(encode_board_state_from_phase(first, 1), encode_board_state(Game(), 1))
+    with pytest.raises(DipccJsonError, match=r"state\.units"):
+        encode_board_state_from_json('{"name": "S1901M", "units": {"FRANCE": ["A XYZ"]}}', 1)
+    swap = list(range(7))
+    france, germany = POWERS.index("FRANCE"), POWERS.index("GERMANY")
+    swap[france], swap[germany] = germany, france
+    matrices = encode_board_state_pperm_matrices(np.array([list(range(7)), swap]), 2)
+    assert matrices.shape == (2, 38, 38) and np.array_equal(matrices[0], np.eye(38))
+    board_now = encode_board_state(game, 2)
+    moved = board_now @ matrices[1]
+    for start in (2, 13, 23, 31):  # unit, dislodged unit, centre and home owners
+        assert np.array_equal(moved[:, start + germany], board_now[:, start + france])
+        assert np.array_equal(moved[:, start + france], board_now[:, start + germany])
+    with pytest.raises(RuntimeError, match="input_version 1"):
+        encode_board_state_pperm_matrices(np.array([swap]), 1)

@@ -5,7 +5,8 @@ Needs dipcc's Game built by ``tools/build_dipcc.sh`` (the module ``dipcc_core`` 
 engines with the same orders (drawn from dipcc's possible orders, some "VIA" left off so that
 dipcc's implicit convoys are exercised, some adjustments left unordered so that civil disorder
 runs), and every phase is compared: its name, the possible orders (lists and their order), the
-orderable locations, the board dictionary, the staged orders and the whole JSON document.
+orderable locations, the board dictionary, the board-state encodings of input versions 1 to 3
+(bit for bit), the staged orders and the whole JSON document.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import os
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
-from diplo.compat.dipcc import Game
+from diplo.compat.dipcc import Game, encode_board_state
 
 dipcc_core = pytest.importorskip(
     "dipcc_core", reason="dipcc's Game not built: see tools/build_dipcc.sh"
@@ -56,6 +58,9 @@ def _play(seed: int) -> None:
         orderable = theirs.get_orderable_locations()
         assert ours.get_orderable_locations() == dict(orderable), where
         assert ours.get_state() == theirs.get_state(), where
+        for version in (1, 2, 3):  # bit for bit
+            mine = encode_board_state(ours, version)
+            assert np.array_equal(mine, dipcc_core.encode_board_state(theirs, version)), where
         for power, locs in orderable.items():
             orders = [rng.choice(possible[loc]) for loc in locs if possible[loc]]
             orders = [o[:-4] if o.endswith(" VIA") and rng.random() < 0.3 else o for o in orders]

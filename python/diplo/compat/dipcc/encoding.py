@@ -29,6 +29,7 @@ import numpy as np
 from .board import BUILD as _BUILD
 from .board import FLEET, LOC_INDEX, LOCS, POWERS, SUPPORT_HOLD, SUPPORT_MOVE, board, parse_order
 from .game import Game, PhaseData, state_of
+from .jsonio import read_state
 
 __all__ = [
     "EOS_IDX",
@@ -36,6 +37,9 @@ __all__ = [
     "ThreadPool",
     "board_state_enc_width",
     "encode_board_state",
+    "encode_board_state_from_json",
+    "encode_board_state_from_phase",
+    "encode_board_state_pperm_matrices",
     "encode_board_states",
     "encoding_sc_ownership_idxs",
     "encoding_unit_ownership_idxs",
@@ -119,14 +123,56 @@ def _static(input_version: int) -> np.ndarray:
 def encode_board_state(
     game: Game | PhaseData, input_version: int, out: np.ndarray | None = None
 ) -> np.ndarray:
-    """dipcc's board-state encoding of ``game``'s current phase: ``(81, width)`` float32."""
+    """dipcc's board-state encoding of ``game``'s current phase (or a ``PhaseData``'s):
+    ``(81, width)`` float32."""
+    return _encode_state(state_of(game), _check_version(input_version), out)
+
+
+def encode_board_state_from_phase(phase: PhaseData, input_version: int) -> np.ndarray:
+    """pydipcc's name for the encoding of a ``PhaseData``'s board."""
+    if not isinstance(phase, PhaseData):
+        raise TypeError(f"expected a PhaseData, got {type(phase).__name__}")
+    return encode_board_state(phase, input_version)
+
+
+def encode_board_state_from_json(state_json: str, input_version: int) -> np.ndarray:
+    """The encoding of a phase's ``state`` object of dipcc's JSON (checked as ``from_json``)."""
+    return _encode_state(read_state(state_json), _check_version(input_version), None)
+
+
+def encode_board_state_pperm_matrices(pperms: Any, input_version: int) -> np.ndarray:
+    """For each permutation of the seven powers (a row of ``pperms``, ``(B, 7)``), the
+    ``(width, width)`` matrix that permutes the powers' channels of a board-state encoding
+    (input versions 2 and 3 only, as dipcc)."""
     version = _check_version(input_version)
+    if version == 1:
+        raise RuntimeError("PowerPermutation not supported for input_version 1")
+    perms = np.asarray(pperms)
+    if perms.ndim != 2 or perms.shape[1] != len(POWERS):
+        raise ValueError(f"pperms must have the shape (batch, 7), got {perms.shape}")
+    if any(sorted(row) != list(range(7)) for row in perms.tolist()):
+        raise ValueError("each row of pperms must be a permutation of 0..6")
+    width = board_state_enc_width(version)
+    lay = _layout(version)
+    blocks = [lay["owner"], lay["d_owner"], lay["sc"], lay["home"]]
+    out = np.zeros((len(perms), width, width), dtype=np.float32)
+    out[:, np.arange(width), np.arange(width)] = 1
+    for k, row in enumerate(perms.tolist()):
+        for start in blocks:
+            assert start is not None
+            block = slice(start, start + len(POWERS))
+            out[k, block, block] = 0
+            for p, q in enumerate(row):
+                out[k, start + p, start + q] = 1
+    return out
+
+
+def _encode_state(state: Any, version: int, out: np.ndarray | None) -> np.ndarray:
     lay = _layout(version)
     if out is None:
         out = np.array(_static(version))
     else:
         out[...] = _static(version)
-    state = state_of(game)
     b = board()
     winter = state.phase.season == "W"
     filled = np.zeros(_N_LOCS, dtype=bool)

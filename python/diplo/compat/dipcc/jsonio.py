@@ -23,7 +23,7 @@ from .board import LOC_INDEX, LOCS, POWERS, DipccOrder, board, format_order, par
 from .record import SCORING_STRINGS, GameRecord, gen_game_id, state_dict
 from .state import PhaseName, State
 
-__all__ = ["DipccJsonError", "record_from_json", "record_to_json"]
+__all__ = ["DipccJsonError", "read_state", "record_from_json", "record_to_json"]
 
 
 class DipccJsonError(RuntimeError, ValueError):
@@ -353,3 +353,18 @@ def record_from_json(text: str) -> GameRecord:
         for key, value in r.obj(metadata, "metadata").items():
             game.metadata[key] = r.text(value, f"metadata.{key}")
     return game
+
+
+def read_state(text: str | dict[str, Any]) -> State:
+    """One phase's ``state`` object of dipcc's JSON (text or parsed), checked as
+    :func:`record_from_json` checks it."""
+    r = _Reader()
+    if isinstance(text, (str, bytes, bytearray)):
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            raise DipccJsonError(f"dipcc JSON: not JSON: {exc}") from None
+    else:
+        doc = text
+    doc = r.obj(doc, "state")
+    return _read_state(r, doc, "state", r.phase(doc.get("name"), "state.name"))
