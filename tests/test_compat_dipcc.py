@@ -791,3 +791,46 @@ def test_board_state_from_json_phase_and_power_permutations() -> None:
         assert np.array_equal(moved[:, start + france], board_now[:, start + germany])
     with pytest.raises(RuntimeError, match="input_version 1"):
         encode_board_state_pperm_matrices(np.array([swap]), 1)
+
+
+def test_state_only_inputs_and_previous_orders() -> None:
+    from diplo.compat.dipcc.encoding import ThreadPool, encode_board_state
+
+    game = Game()
+    orders = {"RUSSIA": ["F SEV - BLA"], "GERMANY": ["F KIE - HOL"]}
+    before = encode_board_state(game, 2)
+    for power, given in orders.items():
+        game.set_orders(power, given)
+    game.process()
+    pool = ThreadPool(0, _vocabulary(Game()), 469)
+    fields = pool.encode_inputs_state_only_multi([game, Game()], 2)
+    flat = [o for given in orders.values() for o in given]
+    # dipcc's test_encode_orders: the previous orders are the strict and tolerant encodings
+    assert np.array_equal(fields["x_prev_orders"][0], pool.encode_orders_single_strict(flat, 2))
+    assert np.array_equal(
+        fields["x_prev_orders"][0], pool.encode_orders_single_tolerant(game, flat, 2)
+    )
+    assert not fields["x_prev_orders"][1].any() and not fields["x_prev_state"][1].any()
+    assert np.array_equal(fields["x_prev_state"][0], before)
+    assert np.array_equal(fields["x_board_state"][0], encode_board_state(game, 2))
+    assert fields["x_season"].tolist() == [[0, 1, 0], [1, 0, 0]]
+    assert fields["x_year_encoded"].tolist() == [[0.0], [0.0]]
+    assert fields["x_scoring_system"].tolist() == [[1, 0], [1, 0]]
+    assert fields["x_in_adj_phase"].tolist() == [0, 0]
+    # into the winter: the fall's orders and the build numbers
+    game.set_orders("GERMANY", ["F HOL - BEL", "A MUN - RUH"])
+    game.process()
+    assert game.current_short_phase == "W1901A"
+    fields = pool.encode_inputs_state_only_multi([game], 3)
+    assert fields["x_in_adj_phase"].tolist() == [1]
+    assert fields["x_build_numbers"][0, POWERS.index("GERMANY")] == 1  # Belgium
+    assert fields["x_season"].tolist() == [[0, 0, 1]]
+    fall = pool.encode_orders_single_strict(["F HOL - BEL", "A MUN - RUH"], 3)
+    assert np.array_equal(fields["x_prev_orders"][0], fall)
+    game.set_orders("GERMANY", ["A KIE B"])
+    game.process()
+    fields = pool.encode_inputs_state_only_multi([game], 1)
+    # in spring the previous orders run from the last movement phase (fall) through the winter
+    both = pool.encode_orders_single_strict(["F HOL - BEL", "A MUN - RUH", "A KIE B"], 1)
+    assert np.array_equal(fields["x_prev_orders"][0], both)
+    assert fields["x_year_encoded"][0, 0] == np.float32(0.1)

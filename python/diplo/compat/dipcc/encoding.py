@@ -27,7 +27,17 @@ from typing import Any
 import numpy as np
 
 from .board import BUILD as _BUILD
-from .board import FLEET, LOC_INDEX, LOCS, POWERS, SUPPORT_HOLD, SUPPORT_MOVE, board, parse_order
+from .board import (
+    FLEET,
+    LOC_INDEX,
+    LOCS,
+    POWERS,
+    SUPPORT_HOLD,
+    SUPPORT_MOVE,
+    DipccOrder,
+    board,
+    parse_order,
+)
 from .game import Game, PhaseData, state_of
 from .jsonio import read_state
 
@@ -255,8 +265,15 @@ class ThreadPool:
             raise TypeError("orders must be a list of order texts, not a str")
         parsed = [parse_order(text) for text in orders]
         state = None if game is None else state_of(game)
+        out = np.zeros((2, ORDERS_WIDTH), dtype=np.int64)
+        self._encode_into([(order, state) for order in parsed], out)
+        return out
+
+    def _encode_into(self, orders: Sequence[tuple[DipccOrder, Any]], out: np.ndarray) -> None:
+        """dipcc's action encoding of ``orders`` (each with the board a coastless support is
+        looked up on, or ``None``) into ``out``, a zeroed ``(2, 100)`` int64 array."""
         pairs: list[tuple[int, int]] = []
-        for order in parsed:
+        for order, state in orders:
             idx = self._to_idx.get(str(order))
             if idx is not None:
                 pairs.append((idx, order.unit_loc - 1))
@@ -274,10 +291,60 @@ class ThreadPool:
         if len(pairs) >= ORDERS_WIDTH:
             raise RuntimeError("orders exceeds max size")
         pairs.sort()
-        out = np.zeros((2, ORDERS_WIDTH), dtype=np.int64)
         if pairs:
             out[:, : len(pairs)] = np.array(pairs, dtype=np.int64).T
-        return out
+
+    # ------------------------------------------------------------------ whole inputs
+
+    def encode_inputs_state_only_multi(
+        self, games: Sequence[Game], input_version: int
+    ) -> dict[str, np.ndarray]:
+        """The inputs a value head reads, for a batch of games (dipcc's
+        ``encode_inputs_state_only_multi``): ``x_board_state`` and ``x_prev_state`` ``(B, 81,
+        width)`` float32 (the board now and at the last movement phase, zeros before one),
+        ``x_prev_orders`` ``(B, 2, 100)`` int64 (the orders of the phases since that movement
+        phase, that one included), ``x_season`` ``(B, 3)``, ``x_year_encoded`` ``(B, 1)``
+        (years after 1901 over ten, at most 5), ``x_in_adj_phase`` ``(B,)``,
+        ``x_build_numbers`` ``(B, 7)`` (builds owed, negative for disbands, in adjustments),
+        ``x_scoring_system`` ``(B, 2)``, all float32 but the orders."""
+        version = _check_version(input_version)
+        batch = len(games)
+        width = board_state_enc_width(version)
+        fields: dict[str, np.ndarray] = {
+            "x_board_state": np.zeros((batch, _N_LOCS, width), dtype=np.float32),
+            "x_prev_state": np.zeros((batch, _N_LOCS, width), dtype=np.float32),
+            "x_prev_orders": np.zeros((batch, 2, ORDERS_WIDTH), dtype=np.int64),
+            "x_season": np.zeros((batch, 3), dtype=np.float32),
+            "x_year_encoded": np.zeros((batch, 1), dtype=np.float32),
+            "x_in_adj_phase": np.zeros((batch,), dtype=np.float32),
+            "x_build_numbers": np.zeros((batch, 7), dtype=np.float32),
+            "x_scoring_system": np.zeros((batch, 2), dtype=np.float32),
+        }
+        for k, game in enumerate(games):
+            if not isinstance(game, Game):
+                raise TypeError(f"expected diplo.compat.dipcc Games, got {type(game).__name__}")
+            state = state_of(game)
+            _encode_state(state, version, fields["x_board_state"][k])
+            history = game.played_phases()
+            movement = [i for i, (phase, _, _) in enumerate(history) if phase.kind == "M"]
+            if movement:
+                last = movement[-1]
+                _encode_state(history[last][1], version, fields["x_prev_state"][k])
+                since = [
+                    (order, past)
+                    for _, past, orders in reversed(history[last:])
+                    for given in orders.values()
+                    for order in given
+                ]
+                self._encode_into(since, fields["x_prev_orders"][k])
+            season = state.phase.season
+            fields["x_season"][k, 0 if season == "S" else 1 if season == "F" else 2] = 1
+            fields["x_year_encoded"][k, 0] = min(max(0.1 * (state.phase.year - 1901), 0.0), 5.0)
+            if state.phase.kind == "A":
+                fields["x_in_adj_phase"][k] = 1
+                fields["x_build_numbers"][k] = [state.n_builds(p) for p in POWERS]
+            fields["x_scoring_system"][k, game.get_scoring_system()] = 1
+        return fields
 
     def encode_orders_single_strict(self, orders: Sequence[str], input_version: int) -> np.ndarray:
         """Orders to a ``(2, 100)`` int64 array: the vocabulary indices (row 0) and the unit's

@@ -571,6 +571,15 @@ class Game:
                     items.add((phase.key, POWERS.index(power), tuple(int(x) for x in normal)))
         return hash(tuple(sorted(items))) & 0xFFFFFFFFFFFFFFFF
 
+    def played_phases(self) -> list[tuple[PhaseName, State, dict[str, list[DipccOrder]]]]:
+        """Each played phase (not the current one) with its board and orders, oldest first
+        (what the encoders read; not a pydipcc call)."""
+        data = self._data
+        return [
+            (phase, data.history[phase], data.order_history.get(phase, {}))
+            for phase in sorted(data.history, key=lambda p: p.key)
+        ]
+
     def clone_n_times(self, n: int) -> list[Game]:
         games = []
         for i in range(int(n)):
