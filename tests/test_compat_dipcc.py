@@ -834,3 +834,76 @@ def test_state_only_inputs_and_previous_orders() -> None:
     both = pool.encode_orders_single_strict(["F HOL - BEL", "A MUN - RUH", "A KIE B"], 1)
     assert np.array_equal(fields["x_prev_orders"][0], both)
     assert fields["x_year_encoded"][0, 0] == np.float32(0.1)
+
+
+def test_candidate_orders_of_spring_1901() -> None:
+    from diplo.compat.dipcc.encoding import EOS_IDX, ThreadPool
+
+    vocab = _vocabulary(Game())
+    pool = ThreadPool(0, vocab, 469)
+    game = Game()
+    one = pool.encode_inputs_multi([game], 1)
+    allp = pool.encode_inputs_all_powers_multi([game], 1)
+    actions = one["x_possible_actions"][0]
+    assert actions.shape == (7, 17, 469) and actions.dtype == np.int32
+    russia = POWERS.index("RUSSIA")
+    # Russia's steps in dipcc's order of its units' locations: STP/SC, MOS, WAR, SEV
+    steps = one["x_loc_idxs"][0, russia]
+    assert [int(steps[LOCS.index(x)]) for x in ("STP", "MOS", "WAR", "SEV")] == [0, 1, 2, 3]
+    names = {i: t for t, i in vocab.items()}
+    assert {names[i] for i in actions[russia, 0] if i != EOS_IDX} == set(
+        Game().get_all_possible_orders()["STP/SC"]
+    )
+    # all powers: one sequence of the 22 units in row 0, the same candidates
+    assert (allp["x_possible_actions"][0, 1:] == EOS_IDX).all()
+    assert (allp["x_power"][0, 1:] == EOS_IDX).all()
+    powers = allp["x_power"][0, 0]
+    assert (powers[:22] >= 0).all() and (powers[22:] == EOS_IDX).all()
+    seen = [0] * 7
+    for step, power in enumerate(powers[:22]):
+        assert (allp["x_possible_actions"][0, 0, step] == actions[power, seen[power]]).all()
+        seen[power] += 1
+    assert allp["x_loc_idxs"][0, 0].max() == 21
+
+
+def _cicero_vocabulary() -> dict[str, int]:
+    assert DIPCC_SOURCES is not None
+    path = Path(DIPCC_SOURCES) / "fairdiplomacy" / "models" / "order_vocab_by_unit.json"
+    by_unit = json.loads(path.read_text())
+    ordered = [o for unit in sorted(by_unit) for o in sorted(by_unit[unit])]
+    return {o: i for i, o in enumerate(ordered)}
+
+
+@needs_data
+def test_russia_four_builds_and_all_powers_in_adjustments() -> None:
+    from diplo.compat.dipcc.encoding import ThreadPool
+
+    vocab = _cicero_vocabulary()
+    pool = ThreadPool(0, vocab, 469)
+    game = Game.from_json(_data("test_game_russia_four_builds.json"))
+    assert game.current_short_phase.endswith("A")
+    assert vocab["A MOS B;A SEV B;A WAR B;F STP/NC B"] == 13201
+    one = pool.encode_inputs_multi([game], 1)
+    assert 13201 in one["x_possible_actions"][0, POWERS.index("RUSSIA")]
+    allp = pool.encode_inputs_all_powers_multi([game], 1)
+    for key, value in one.items():
+        other = allp[key]
+        if other.ndim >= 3 and other.shape[2] == 34:
+            assert (other[:, :, 17:] == -1).all()
+            other = other[:, :, :17]
+        assert np.array_equal(other, value), key
+
+
+@needs_data
+def test_duplicate_coastal_orders_in_versions_1_and_2_only() -> None:
+    from diplo.compat.dipcc.encoding import ThreadPool
+
+    pool = ThreadPool(0, _cicero_vocabulary(), 469)
+    game = Game.from_json(_data("buggyordersgame.json"))
+    rows = {
+        v: pool.encode_inputs_multi([game], v)["x_possible_actions"][0][-1, 1] for v in (1, 2, 3)
+    }
+    assert [(rows[v] == 6484).sum() for v in (1, 2, 3)] == [3, 3, 1]
+    others = {v: rows[v][(rows[v] != 6484) & (rows[v] != -1)] for v in (1, 2, 3)}
+    assert np.array_equal(others[1], others[3]) and np.array_equal(others[2], others[3])
+    assert len(others[3]) == 40

@@ -20,6 +20,8 @@ The order vocabulary is the caller's, as with dipcc's ``ThreadPool`` (Cicero pas
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -63,6 +65,10 @@ EOS_IDX = -1
 #: The width of an encoded action (``PREV_ORDERS_WIDTH``).
 ORDERS_WIDTH = 100
 _N_LOCS = len(LOCS)
+#: The steps of one power's candidates (``OrdersEncoder::MAX_SEQ_LEN``) and of all powers'.
+_MAX_SEQ_LEN = 17
+_N_SCS = 34
+_COAST = re.compile(r"/[A-Z]{2}")
 
 # Channel offsets by input version: (army, fleet, unit none, owner, buildable, removable,
 # dislodged army, dislodged fleet, dislodged none, dislodged owner, land, water, coast, centre
@@ -293,6 +299,160 @@ class ThreadPool:
         pairs.sort()
         if pairs:
             out[:, : len(pairs)] = np.array(pairs, dtype=np.int64).T
+
+    # ------------------------------------------------------------------ candidate orders
+
+    def _index(self, order: DipccOrder) -> int:
+        """dipcc's ``smarter_order_index``: the order's index, or that of the order with every
+        coast left out, or -1."""
+        text = str(order)
+        idx = self._to_idx.get(text)
+        if idx is None:
+            idx = self._to_idx.get(_COAST.sub("", text), -1)
+        return idx
+
+    def _in_vocabulary(self, orders: Sequence[DipccOrder], buggy: bool) -> list[int]:
+        """dipcc's ``filter_orders_in_vocab``: the indices of the orders found, duplicates kept
+        under input versions 1 and 2 (the "buggy duplicates"), dropped under 3."""
+        idxs = [i for i in (self._index(o) for o in orders) if i != -1]
+        if not buggy:
+            idxs = list(dict.fromkeys(idxs))
+        return idxs
+
+    def _actual_locs(self, state: Any, roots: Sequence[int]) -> list[int]:
+        """The orderable provinces as the locations their units' orders are listed under (a
+        coast for a fleet on one), sorted in dipcc's order."""
+        b = board()
+        possible = state.possible_orders()
+        locs: list[int] = []
+        for root in roots:
+            coasts = b.coasts[root]
+            if len(coasts) == 1:
+                locs.append(root)
+                continue
+            for c in coasts:
+                if possible.get(c):
+                    locs.append(c)
+                    break
+        return sorted(locs)
+
+    def _adjustment(
+        self, power: str, state: Any, actions: np.ndarray, loc_idxs: np.ndarray, buggy: bool
+    ) -> None:
+        b = board()
+        roots = state.orderable().get(power, [])
+        if not roots:
+            return
+        locs = self._actual_locs(state, roots)
+        possible = state.possible_orders()
+        n_builds = state.n_builds(power)
+        if n_builds > 0:
+            n_builds = min(n_builds, len(locs))
+            idxs = []
+            for combo in itertools.combinations(locs, n_builds):
+                choices = [[o for c in b.coasts[loc] for o in possible.get(c, [])] for loc in combo]
+                for pick in itertools.product(*choices):
+                    text = ";".join(sorted(str(o) for o in pick))
+                    if text not in self._to_idx:
+                        raise ValueError(f"the order vocabulary has no {text!r}")
+                    idxs.append(self._to_idx[text])
+            self._put(actions, 0, sorted(idxs))
+        elif n_builds < 0:
+            idxs = sorted(i for loc in locs for i in self._in_vocabulary(possible[loc], buggy))
+            for row in range(-n_builds):
+                self._put(actions, row, idxs)
+        else:
+            return
+        for loc in locs:
+            loc_idxs[b.root[loc] - 1] = -2
+
+    def _put(self, actions: np.ndarray, row: int, idxs: Sequence[int]) -> None:
+        if len(idxs) > actions.shape[-1]:
+            raise ValueError(
+                f"{len(idxs)} candidate orders exceed max_order_cands={actions.shape[-1]}"
+            )
+        if row >= actions.shape[0]:
+            raise ValueError(f"more than {actions.shape[0]} orderable locations")
+        actions[row, : len(idxs)] = idxs
+
+    def _valid_orders(
+        self, power: str, state: Any, actions: np.ndarray, loc_idxs: np.ndarray, buggy: bool
+    ) -> None:
+        """dipcc's ``encode_valid_orders``: one power's candidates per orderable location."""
+        if state.phase.kind == "A":
+            self._adjustment(power, state, actions, loc_idxs, buggy)
+            return
+        roots = state.orderable().get(power, [])
+        possible = state.possible_orders()
+        root = board().root
+        for step, loc in enumerate(self._actual_locs(state, roots)):
+            idxs = sorted(self._in_vocabulary(possible[loc], buggy))
+            self._put(actions, step, idxs)
+            if idxs:
+                loc_idxs[root[loc] - 1] = step
+
+    def _valid_orders_all_powers(
+        self, state: Any, actions: np.ndarray, loc_idxs: np.ndarray, powers: np.ndarray, buggy: bool
+    ) -> None:
+        """dipcc's ``encode_valid_orders_all_powers``: outside adjustments one sequence of every
+        orderable location of every power, with the power of each step."""
+        if state.phase.kind == "A":
+            for p, power in enumerate(POWERS):
+                self._adjustment(power, state, actions[p], loc_idxs[p], buggy)
+                powers[p, :] = p
+            return
+        owner: dict[int, int] = {}
+        for power, roots in state.orderable().items():
+            for r in roots:
+                owner[r] = POWERS.index(power)
+        possible = state.possible_orders()
+        root = board().root
+        for step, loc in enumerate(self._actual_locs(state, list(owner))):
+            self._put(actions[0], step, sorted(self._in_vocabulary(possible[loc], buggy)))
+            loc_idxs[0, root[loc] - 1] = step
+            powers[0, step] = owner[root[loc]]
+
+    def encode_inputs_multi(
+        self, games: Sequence[Game], input_version: int
+    ) -> dict[str, np.ndarray]:
+        """The state-only fields plus, per power, its candidate orders: ``x_possible_actions``
+        ``(B, 7, 17, max_order_cands)`` int32 (vocabulary indices per orderable location, in
+        dipcc's order; in adjustments the combined builds in row 0, or the disbands repeated
+        once per unit owed) and ``x_loc_idxs`` ``(B, 7, 81)`` int8 (each orderable province's
+        step, -2 in adjustments, -1 elsewhere)."""
+        version = _check_version(input_version)
+        fields = self.encode_inputs_state_only_multi(games, version)
+        batch = len(games)
+        actions = np.full((batch, 7, _MAX_SEQ_LEN, self.max_order_cands), -1, dtype=np.int32)
+        loc_idxs = np.full((batch, 7, _N_LOCS), -1, dtype=np.int8)
+        for k, game in enumerate(games):
+            state = state_of(game)
+            for p, power in enumerate(POWERS):
+                self._valid_orders(power, state, actions[k, p], loc_idxs[k, p], version < 3)
+        fields["x_loc_idxs"] = loc_idxs
+        fields["x_possible_actions"] = actions
+        return fields
+
+    def encode_inputs_all_powers_multi(
+        self, games: Sequence[Game], input_version: int
+    ) -> dict[str, np.ndarray]:
+        """As :meth:`encode_inputs_multi` for a network that decodes every power at once:
+        outside adjustments every power's candidates in one sequence of up to 34 steps in row
+        0, with ``x_power`` ``(B, 7, 34)`` int64 naming each step's power."""
+        version = _check_version(input_version)
+        fields = self.encode_inputs_state_only_multi(games, version)
+        batch = len(games)
+        actions = np.full((batch, 7, _N_SCS, self.max_order_cands), -1, dtype=np.int32)
+        loc_idxs = np.full((batch, 7, _N_LOCS), -1, dtype=np.int8)
+        powers = np.full((batch, 7, _N_SCS), -1, dtype=np.int64)
+        for k, game in enumerate(games):
+            self._valid_orders_all_powers(
+                state_of(game), actions[k], loc_idxs[k], powers[k], version < 3
+            )
+        fields["x_loc_idxs"] = loc_idxs
+        fields["x_possible_actions"] = actions
+        fields["x_power"] = powers
+        return fields
 
     # ------------------------------------------------------------------ whole inputs
 
