@@ -239,13 +239,13 @@ def encode_board_states(games: Sequence[Game | PhaseData], input_version: int) -
 
 
 class ThreadPool:
-    """dipcc's ``ThreadPool`` calls that encode and decode orders, over the caller's vocabulary.
+    """dipcc's ``ThreadPool``: its encoders and decoders over the caller's vocabulary.
 
     ``ThreadPool(n_threads, order_vocabulary_to_idx, max_order_cands)`` as dipcc's (the thread
-    count is accepted; the work is NumPy's). Offered: ``encode_orders_single_strict``,
-    ``encode_orders_single_tolerant``, ``decode_order_idxs``, ``decode_order_idxs_all_powers``,
-    ``process_multi``. Not yet: ``encode_inputs_multi``, ``encode_inputs_all_powers_multi``,
-    ``encode_inputs_state_only_multi`` (``docs/dipcc-compat.md``).
+    count is accepted; the work runs in the calling thread): ``encode_inputs_multi``,
+    ``encode_inputs_all_powers_multi``, ``encode_inputs_state_only_multi``,
+    ``encode_orders_single_strict``, ``encode_orders_single_tolerant``, ``decode_order_idxs``,
+    ``decode_order_idxs_all_powers``, ``process_multi`` (``docs/dipcc-compat.md``).
     """
 
     def __init__(
