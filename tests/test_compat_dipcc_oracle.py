@@ -58,6 +58,7 @@ def _play(seed: int) -> None:
         orderable = theirs.get_orderable_locations()
         assert ours.get_orderable_locations() == dict(orderable), where
         assert ours.get_state() == theirs.get_state(), where
+        assert ours.get_scores() == theirs.get_scores(), where  # single precision, exactly
         for version in (1, 2, 3):  # bit for bit
             mine = encode_board_state(ours, version)
             assert np.array_equal(mine, dipcc_core.encode_board_state(theirs, version)), where

@@ -8,7 +8,7 @@ every call and every departure.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from .board import LOC_INDEX, LOCS, POWERS, DipccOrder, board, format_order, parse_order
 from .jsonio import record_from_json, record_to_json
@@ -103,7 +103,7 @@ class Game:
 
     SCORING_SOS = 0
     SCORING_DSS = 1
-    LOC_STRS: tuple[str, ...] = LOCS
+    LOC_STRS: ClassVar[list[str]] = list(LOCS)
     _data: GameRecord
 
     def __init__(self, draw_on_stalemate_years: Any = -1, is_full_press: bool = True) -> None:

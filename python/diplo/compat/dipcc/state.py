@@ -16,8 +16,11 @@ over at 18 centres or on reaching the winter of 1935).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from ...api.phase import process_phase
 from ...model.map import standard_map
@@ -318,6 +321,8 @@ class State:
     # ------------------------------------------------------------------ scores and ends
 
     def scores(self, system: int) -> list[float]:
+        """dipcc's scores (``GameState::get_scores``), in its single precision: a solo (more
+        than 17.5 centres) one-hot, else the centres squared (0) or survival (1), normalised."""
         counts = [0.0] * len(POWERS)
         for power in self.centers.values():
             counts[POWERS.index(power)] += 1
@@ -326,8 +331,10 @@ class State:
                 return [1.0 if j == i else 0.0 for j in range(len(POWERS))]
         square = system == 0
         values = [n * n if square else float(n > 0) for n in counts]
-        total = sum(values)
-        return [v / total for v in values]
+        total = np.float32(sum(values))
+        if total == 0:
+            return [math.nan] * len(POWERS)
+        return [float(np.float32(v) / total) for v in values]
 
     def any_center_taken(self) -> bool:
         """Whether a centre would change hands if the year ended now."""
