@@ -13,6 +13,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -907,3 +908,60 @@ def test_duplicate_coastal_orders_in_versions_1_and_2_only() -> None:
     others = {v: rows[v][(rows[v] != 6484) & (rows[v] != -1)] for v in (1, 2, 3)}
     assert np.array_equal(others[1], others[3]) and np.array_equal(others[2], others[3])
     assert len(others[3]) == 40
+
+
+def _json_paths(doc: object, prefix: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    out = [prefix]
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            out += _json_paths(value, (*prefix, key))
+    elif isinstance(doc, list):
+        for i, value in enumerate(doc):
+            out += _json_paths(value, (*prefix, i))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mutated_documents_are_read_or_refused_whole(seed: int) -> None:
+    import copy
+    import random
+
+    game = Game()
+    game.set_orders("FRANCE", ["A PAR - BUR"])
+    game.add_message("FRANCE", "ENGLAND", "hi", 5)
+    game.process()
+    game.set_orders("ENGLAND", ["F LON - ENG"])
+    game.add_log("a line")
+    game.set_metadata("k", "v")
+    bases = [json.loads(game.to_json()), json.loads(_trivial_r_phase_game().to_json())]
+    values: list[object] = [None, 0, -1, 1.5, True, "", "XYZ", "S1901M", [], {}, ["A PAR"]]
+    values += [{"FRANCE": []}, "A PAR", 10**30, "COMPLETED", [None]]
+    rng = random.Random(seed)
+    read = refused = 0
+    for _ in range(150):
+        doc = copy.deepcopy(rng.choice(bases))
+        paths = _json_paths(doc)
+        for _ in range(rng.randint(1, 3)):
+            path = rng.choice(paths[1:])
+            parent: Any = doc
+            try:
+                for key in path[:-1]:
+                    parent = parent[key]
+                if rng.random() < 0.3 and isinstance(parent, dict):
+                    del parent[path[-1]]
+                else:
+                    parent[path[-1]] = copy.deepcopy(rng.choice(values))
+            except (KeyError, IndexError, TypeError):
+                pass
+        try:
+            loaded = Game.from_json(json.dumps(doc))
+        except DipccJsonError:
+            refused += 1
+            continue
+        read += 1
+        loaded.get_all_possible_orders()
+        loaded.get_orderable_locations()
+        if not loaded.is_game_done:
+            loaded.process()
+        assert Game.from_json(loaded.to_json()).to_json() == loaded.to_json()
+    assert read > 10 and refused > 10
