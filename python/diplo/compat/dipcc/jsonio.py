@@ -158,9 +158,6 @@ class _Reader:
         except ValueError as exc:
             self.fail(where, str(exc))
 
-    def optional(self, doc: dict[str, Any], key: str) -> Any:
-        return doc.get(key)
-
 
 def _kind(value: Any) -> str:
     return {
