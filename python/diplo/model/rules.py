@@ -84,6 +84,14 @@ nation's home centres go first; twentytwenty's recorded games tell the two rules
 ``convoy_fallback="via"`` (``orders/convoy.go``, ``MustConvoy``: an army ordered "via convoy" to a
 neighbouring province whose convoy orders form no route moves overland, as DATC v2.4's 6.G.8
 preferred; one convoyed by its own fleet's order never falls back).
+
+``edition="dipcc"`` is today's rulings but where dipcc (Meta's engine behind Cicero,
+``docs/dipcc-compat.md``) departs from them: ``adjacent_convoy="explicit"`` (``process_m`` takes a
+plain move to a neighbour as a land move; only "VIA" convoys it), ``convoy_fallback="via_always"``
+(an army ordered "VIA" to a neighbouring province moves overland whenever its convoy does not
+carry it: its convoy orders form no route, a convoying fleet is dislodged, or a paradox stops
+it; ``via_adj`` in ``process_m`` and ``_disable_convoy_fleet``), ``civil_disorder="home"`` and
+``disorder_tie="abbreviation"`` (``do_civil_disorder``).
 """
 
 from __future__ import annotations
@@ -122,11 +130,11 @@ __all__ = [
 CivilDisorder: TypeAlias = Literal["owned", "home"]
 DisorderTie: TypeAlias = Literal["name", "abbreviation"]
 BuildSites: TypeAlias = Literal["home", "any", "any_home"]
-Edition: TypeAlias = Literal["1971", "1982", "2000", "2023", "dptg", "mila", "godip"]
+Edition: TypeAlias = Literal["1971", "1982", "2000", "2023", "dptg", "mila", "godip", "dipcc"]
 AdjacentConvoy: TypeAlias = Literal["intent", "explicit", "opposite"]
 ConvoyDisruption: TypeAlias = Literal["all", "any"]
 Paradox: TypeAlias = Literal["szykman", "1971", "1982", "2000"]
-ConvoyFallback: TypeAlias = Literal["none", "land", "via"]
+ConvoyFallback: TypeAlias = Literal["none", "land", "via", "via_always"]
 SupportCoast: TypeAlias = Literal["match", "any"]
 OwnSupport: TypeAlias = Literal["never", "convoyed"]
 HeadToHeadOwnSupport: TypeAlias = Literal["counts", "void"]
@@ -238,6 +246,22 @@ EDITIONS: Mapping[str, Mapping[str, str | bool]] = {
         "victory_lead": True,
         "disorder_tie": "abbreviation",
     },
+    # dipcc's rulings (Meta's engine behind Cicero, docs/dipcc-compat.md) where they depart
+    # from today's: only an army ordered "VIA" goes by convoy to a neighbour (process_m adds a
+    # plain move it can make as a land move: the DPTG's 4.A.3), and it moves overland whenever
+    # its convoy does not carry it (via_adj in process_m and _disable_convoy_fleet); civil
+    # disorder by distance from the home centres (do_civil_disorder, CIVIL_DISORDER_DISTS_*),
+    # ties by abbreviation (LOC_ALPHA_IDX); today's otherwise.
+    "dipcc": {
+        "adjacent_convoy": "explicit",
+        "convoy_disruption": "all",
+        "paradox": "szykman",
+        "civil_disorder": "home",
+        **_TODAY_NOT_MILA,
+        "convoy_fallback": "via_always",
+        "victory_lead": False,
+        "disorder_tie": "abbreviation",
+    },
 }
 _CHOICES: Mapping[str, tuple[str, ...]] = {
     "edition": tuple(EDITIONS),
@@ -246,7 +270,7 @@ _CHOICES: Mapping[str, tuple[str, ...]] = {
     "adjacent_convoy": ("intent", "explicit", "opposite"),
     "convoy_disruption": ("all", "any"),
     "paradox": ("szykman", "1971", "1982", "2000"),
-    "convoy_fallback": ("none", "land", "via"),
+    "convoy_fallback": ("none", "land", "via", "via_always"),
     "disorder_tie": ("name", "abbreviation"),
     "support_coast": ("match", "any"),
     "own_support": ("never", "convoyed"),

@@ -189,11 +189,13 @@ class _MovementResolver:
         found its convoy disrupted: ``self.overland``). godip's (``convoy_fallback="via"``,
         its ``MustConvoy``): only an army ordered "via convoy" whose convoy orders form no route;
         one convoyed by the order of a fleet of its own power goes by convoy whatever the other
-        fleets were ordered to do."""
+        fleets were ordered to do. dipcc's (``convoy_fallback="via_always"``): an army ordered
+        "via convoy" whose convoy orders form no route, or (``self.overland``) whose convoy a
+        first resolution found disrupted or stopped by a paradox."""
         dest = self.moves[origin]
         if dest not in self.map.army_neighbours(origin):
             return False
-        if self.rules.convoy_fallback == "via":
+        if self.rules.convoy_fallback in ("via", "via_always"):
             order = self.orders[origin]
             if not (isinstance(order, Move) and order.via):
                 return False
@@ -800,23 +802,29 @@ def resolve_movement(
 
     Under MILA's fallback an army convoyed by intent to a neighbouring province, not ordered
     "via convoy", whose convoy is disrupted moves overland instead: the phase is resolved again
-    with it moving overland, until no such army is left."""
+    with it moving overland, until no such army is left. Under dipcc's (``"via_always"``) so
+    does an army ordered "via convoy" whose convoy is disrupted or stopped by a paradox."""
     overland: frozenset[str] = frozenset()
+    fallback = rules.convoy_fallback
     while True:
         resolver = _MovementResolver(game_map, units, orders, rules, overland)
         resolution = resolver.run()
-        if rules.convoy_fallback != "land":
+        if fallback not in ("land", "via_always"):
             return resolution
         fallen = {
             origin
             for origin, order in resolver.orders.items()
             if isinstance(order, Move)
             and resolver.convoyed.get(origin)
-            and not order.via
+            and order.via == (fallback == "via_always")
             and resolver.moves[origin] in game_map.army_neighbours(origin)
             and not resolver._run(resolver.path(origin))
-            # A convoy the paradox rule stopped does not fall back (DATC 6.G.11, as MILA).
-            and not set(resolver.convoy_fleets[origin]) & resolver.szykman
+            # MILA: a convoy the paradox rule stopped does not fall back (DATC 6.G.11); dipcc's
+            # does (_clear_convoy_paradoxes disables the fleets as a dislodgement does).
+            and (
+                fallback == "via_always"
+                or not set(resolver.convoy_fleets[origin]) & resolver.szykman
+            )
         }
         if not fallen:
             return resolution

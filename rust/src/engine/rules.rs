@@ -31,6 +31,11 @@ pub enum Edition {
     /// centres, and its tie-break, by province id (`disorder_tie`), and the land route of an
     /// army ordered "via convoy" whose convoy orders form no route (`convoy_fallback="via"`).
     Godip,
+    /// dipcc's rulings (Meta's engine behind Cicero) where they depart from today's: only
+    /// "via convoy" convoys to a neighbour (`adjacent_convoy="explicit"`), which falls back to
+    /// the land route whenever its convoy fails (`convoy_fallback="via_always"`), and civil
+    /// disorder by distance to the home centres, ties by abbreviation.
+    Dipcc,
 }
 
 /// What the civil-disorder distance is measured to.
@@ -121,7 +126,8 @@ impl Rules {
                     "dptg" => Edition::Dptg,
                     "mila" => Edition::Mila,
                     "godip" => Edition::Godip,
-                    _ => return bad("edition", "1971 1982 2000 2023 dptg mila godip"),
+                    "dipcc" => Edition::Dipcc,
+                    _ => return bad("edition", "1971 1982 2000 2023 dptg mila godip dipcc"),
                 };
                 self.set_edition(edition);
             }
@@ -145,7 +151,8 @@ impl Rules {
                     "none" => ConvoyFallback::Never,
                     "land" => ConvoyFallback::Land,
                     "via" => ConvoyFallback::Via,
-                    _ => return bad("convoy_fallback", "none land via"),
+                    "via_always" => ConvoyFallback::ViaAlways,
+                    _ => return bad("convoy_fallback", "none land via via_always"),
                 }
             }
             ("support_coast", RuleValue::Name(v)) => {
@@ -275,6 +282,9 @@ impl Rules {
             // godip moves as today's rulings (but for its fallback, below); its civil disorder
             // measures to the home centres (phase/phase.go, SortedUnits).
             Edition::Godip => (Intent, AllRoutes, Paradox::Szykman, HomeCentres),
+            // dipcc: only "VIA" convoys to a neighbour (process_m); civil disorder measures to
+            // the home centres (do_civil_disorder, CIVIL_DISORDER_DISTS_*).
+            Edition::Dipcc => (Explicit, AllRoutes, Paradox::Szykman, HomeCentres),
         };
         // MILA's departures from the DATC (`docs/mila-compat.md`), on only in its edition.
         let mila = edition == Edition::Mila;
@@ -289,6 +299,8 @@ impl Rules {
             convoy_fallback: match edition {
                 Edition::Mila | Edition::E1971 => ConvoyFallback::Land,
                 Edition::Godip => ConvoyFallback::Via,
+                // dipcc's `via_adj`: a "VIA" move to a neighbour its convoy does not carry.
+                Edition::Dipcc => ConvoyFallback::ViaAlways,
                 _ => ConvoyFallback::Never,
             },
             support_coast_ignored: mila,
@@ -302,7 +314,8 @@ impl Rules {
         // godip's `SCCountWinner` (variants/common/common.go): no solo on a tie at the top.
         self.victory_lead = edition == Edition::Godip;
         // godip's civil-disorder tie-break: by province id (phase/phase.go, remoteUnitSlice).
-        self.disorder_tie = if edition == Edition::Godip {
+        // dipcc's too: LOC_ALPHA_IDX, the abbreviations in alphabetical order.
+        self.disorder_tie = if matches!(edition, Edition::Godip | Edition::Dipcc) {
             DisorderTie::Abbreviation
         } else {
             DisorderTie::Name
@@ -489,6 +502,18 @@ mod tests {
         assert_eq!(r.disorder_tie, DisorderTie::Name);
         assert!(r.set("disorder_tie", RuleValue::Name("id")).is_err());
         assert!(r.set("convoy_fallback", RuleValue::Name("sea")).is_err());
+        // dipcc: only "VIA" convoys to a neighbour, falling back overland whenever it fails.
+        r.set("edition", RuleValue::Name("dipcc")).unwrap();
+        assert!(!r.victory_lead && !r.waive_free);
+        assert_eq!(r.resolver.adjacent_convoy, AdjacentConvoy::Explicit);
+        assert_eq!(r.resolver.convoy_fallback, ConvoyFallback::ViaAlways);
+        assert_eq!(r.civil_disorder, CivilDisorder::HomeCentres);
+        assert_eq!(r.disorder_tie, DisorderTie::Abbreviation);
+        r.set("convoy_fallback", RuleValue::Name("via")).unwrap();
+        assert_eq!(r.resolver.convoy_fallback, ConvoyFallback::Via);
+        r.set("convoy_fallback", RuleValue::Name("via_always"))
+            .unwrap();
+        assert_eq!(r.resolver.convoy_fallback, ConvoyFallback::ViaAlways);
         r.set("edition", RuleValue::Name("mila")).unwrap();
         assert!(!r.victory_lead);
         r.set("victory_lead", RuleValue::Flag(true)).unwrap();

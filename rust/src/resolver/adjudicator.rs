@@ -145,7 +145,11 @@ impl<'m> Adjudicator<'m> {
             self.board
                 .load(self.map, units, orders, self.rulings, &self.overland)?;
             self.resolve_all();
-            if self.rulings.convoy_fallback != ConvoyFallback::Land || !self.fall_back(orders) {
+            let again = matches!(
+                self.rulings.convoy_fallback,
+                ConvoyFallback::Land | ConvoyFallback::ViaAlways
+            ) && self.fall_back(orders);
+            if !again {
                 break;
             }
         }
@@ -153,10 +157,12 @@ impl<'m> Adjudicator<'m> {
         Ok(())
     }
 
-    /// MILA's fallback after a disruption: marks overland every army convoyed by intent to a
-    /// neighbouring province, not ordered "via convoy", whose convoy failed; whether any was
-    /// (the phase is then resolved again with those armies moving overland).
+    /// The fallback after a disruption: marks overland every army convoyed to a neighbouring
+    /// province whose convoy failed: MILA's, one convoyed by intent, not ordered "via convoy";
+    /// dipcc's (`ViaAlways`), one ordered "via convoy". Whether any was (the phase is then
+    /// resolved again with those armies moving overland).
     fn fall_back(&mut self, orders: &[Order]) -> bool {
+        let dipcc = self.rulings.convoy_fallback == ConvoyFallback::ViaAlways;
         let mut again = false;
         for (u, order) in orders.iter().enumerate() {
             if self.board.kind[u] != MOVE || !self.board.convoyed[u] {
@@ -164,8 +170,10 @@ impl<'m> Adjudicator<'m> {
             }
             let via = matches!(order, Order::Move { via: true, .. });
             let adjacent = self.map.army_adjacent(self.board.prov[u], self.board.a[u]);
-            // A convoy the paradox rule stopped does not fall back (DATC 6.G.11, as MILA).
-            if !via && adjacent && !self.stopped[u] && !self.path(u) {
+            // MILA: a convoy the paradox rule stopped does not fall back (DATC 6.G.11); dipcc's
+            // does (`_clear_convoy_paradoxes` disables the fleets as a dislodgement does).
+            let stopped = !dipcc && self.stopped[u];
+            if via == dipcc && adjacent && !stopped && !self.path(u) {
                 self.overland[u] = true;
                 again = true;
             }

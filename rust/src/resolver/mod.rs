@@ -72,6 +72,10 @@ pub enum ConvoyFallback {
     /// godip's (`MustConvoy`, DATC v2.4's 6.G.8): only an army ordered "via convoy" whose convoy
     /// orders form no route.
     Via,
+    /// dipcc's (`via_adj` in `process_m` and `_disable_convoy_fleet`): an army ordered "via
+    /// convoy" whenever its convoy does not carry it: its convoy orders form no route, or its
+    /// convoy is disrupted or stopped by a paradox.
+    ViaAlways,
 }
 
 /// The rulebook choices the movement resolver reads, set from the game's rules

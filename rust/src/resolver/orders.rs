@@ -365,7 +365,10 @@ impl Board {
             // the convoy orders given for it form no route, or when a first resolution found
             // its convoy disrupted (`overland`, see `Adjudicator::resolve_into`). godip: only
             // one ordered "via convoy" whose convoy orders form no route.
-            let via_only = rulings.convoy_fallback == ConvoyFallback::Via;
+            let via_only = matches!(
+                rulings.convoy_fallback,
+                ConvoyFallback::Via | ConvoyFallback::ViaAlways
+            );
             for (u, order) in orders.iter().enumerate().take(n) {
                 if self.kind[u] != MOVE || !self.convoyed[u] {
                     continue;

@@ -1,0 +1,81 @@
+"""dipcc-api: pydipcc's calls on ``diplo.compat.dipcc`` (``diplo-compat``) and on dipcc itself
+(``dipcc``: the Game built by ``tools/build_dipcc.sh``, the module ``dipcc_core`` on the path;
+skipped where it is not built). The inputs (a game of ten random years, seed 0, the same orders
+on both) are made before the clock starts.
+
+| benchmark | one call times |
+| --- | --- |
+| `process` | a copy of the game, its staged orders and `process()` of the current phase |
+| `possible` | `get_all_possible_orders()` of a fresh copy (the lists worked out anew) |
+| `clone` | `clone_n_times(8)` |
+| `board-state` | the board-state encoding (input version 2) |
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any
+
+import pytest
+
+SEED = 0
+
+
+def _module(engine: str) -> Any:
+    if engine == "dipcc":
+        return pytest.importorskip("dipcc_core", reason="dipcc not built: tools/build_dipcc.sh")
+    return importlib.import_module("diplo.compat.dipcc")
+
+
+def _game(module: Any) -> Any:
+    """Ten random years of ``module.Game``, then the orders of the next phase staged."""
+    rng = random.Random(SEED)
+    game = module.Game()
+    while True:
+        possible = game.get_all_possible_orders()
+        for power, locs in game.get_orderable_locations().items():
+            game.set_orders(power, [rng.choice(possible[loc]) for loc in locs if possible[loc]])
+        if int(game.current_short_phase[1:5]) > 1910 and game.current_short_phase[-1] == "M":
+            return game
+        game.process()
+
+
+@pytest.mark.benchmark(group="dipcc-process")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_process(benchmark: Any, engine: str) -> None:
+    module = _module(engine)
+    game = _game(module)
+
+    def run() -> None:
+        module.Game(game).process()
+
+    benchmark(run)
+
+
+@pytest.mark.benchmark(group="dipcc-possible")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_possible_orders(benchmark: Any, engine: str) -> None:
+    module = _module(engine)
+    game = _game(module)
+    copies = iter([module.Game.from_json(game.to_json()) for _ in range(2000)])
+    benchmark.pedantic(lambda: next(copies).get_all_possible_orders(), rounds=1000)
+
+
+@pytest.mark.benchmark(group="dipcc-clone")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_clone(benchmark: Any, engine: str) -> None:
+    module = _module(engine)
+    game = _game(module)
+    if engine == "dipcc":  # dipcc_core binds the copy constructor only
+        benchmark(lambda: [module.Game(game) for _ in range(8)])
+    else:
+        benchmark(game.clone_n_times, 8)
+
+
+@pytest.mark.benchmark(group="dipcc-board-state")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_board_state(benchmark: Any, engine: str) -> None:
+    module = _module(engine)
+    game = _game(module)
+    benchmark(module.encode_board_state, game, 2)

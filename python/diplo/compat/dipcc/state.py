@@ -1,0 +1,485 @@
+"""One phase's board as dipcc keeps it (``GameState``), its possible orders, and processing.
+
+A :class:`State` holds what dipcc's ``GameState`` holds: the phase, the units by exact location,
+the centres, the "influence" (the last power to stand on each location), and in a retreat
+phase the dislodged units with their retreat options. Its possible orders are listed by dipcc's
+rules (``game_state.cc``: holds, moves, supports of holds and moves with their coastless
+variants, convoys and moves "via" over each chain of fleets at sea; retreats; builds and
+disbands), as sets sorted in dipcc's order.
+
+Movement phases are resolved by diplo (:func:`diplo.api.phase.process_phase`) under
+:data:`DIPCC_RULES`, the choices dipcc makes where the DATC leaves one open; retreats and
+adjustments follow dipcc's sequence (a retreat phase whenever a unit is dislodged, even with
+nowhere to go; centres counted on entering winter; a winter with nothing to do skipped; the game
+over at 18 centres or on reaching the winter of 1935).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...api.phase import process_phase
+from ...model.map import standard_map
+from ...model.position import Phase, Piece, Position
+from ...model.rules import Rules
+from .board import (
+    ARMY,
+    BUILD,
+    CONVOY,
+    DISBAND,
+    FLEET,
+    HOLD,
+    LOC_INDEX,
+    LOCS,
+    MOVE,
+    POWERS,
+    RETREAT,
+    SUPPORT_HOLD,
+    SUPPORT_MOVE,
+    DipccOrder,
+    board,
+    format_order,
+)
+
+__all__ = ["DIPCC_RULES", "MAX_YEAR", "PhaseName", "State"]
+
+#: dipcc's rulings where the rulebooks or the DATC leave a choice: ``edition="dipcc"``
+#: (:data:`diplo.model.rules.EDITIONS`, ``docs/dipcc-compat.md``): only an army ordered "VIA"
+#: goes by convoy to a neighbour, and it moves overland whenever its convoy does not carry it;
+#: civil disorder removes the units farthest from their home centres, fleets first, then by
+#: abbreviation.
+DIPCC_RULES = Rules(edition="dipcc")
+#: dipcc ends the game on reaching the winter of this year (``GameState::MAX_YEAR``).
+MAX_YEAR = 1935
+_SEASONS = "SFW"
+_KINDS = "MRA"
+
+
+@dataclass(frozen=True, order=False)
+class PhaseName:
+    """A phase as dipcc names it (``S1901M``, ``COMPLETED``), ordered as dipcc orders them."""
+
+    season: str
+    year: int
+    kind: str
+
+    @classmethod
+    def parse(cls, text: object, where: str = "phase") -> PhaseName:
+        if text == "COMPLETED":
+            return cls("C", 2000, "C")
+        if not isinstance(text, str) or len(text) != 6 or not text[1:5].isdigit():
+            raise ValueError(f"Bad phase string: {text!r} ({where})")
+        season, year, kind = text[0], int(text[1:5]), text[5]
+        if (season, kind) not in {("S", "M"), ("S", "R"), ("F", "M"), ("F", "R"), ("W", "A")}:
+            raise ValueError(f"Bad phase string: {text!r} ({where})")
+        return cls(season, year, kind)
+
+    def __str__(self) -> str:
+        if self.kind == "C":
+            return "COMPLETED"
+        return f"{self.season}{self.year}{self.kind}"
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        if self.kind == "C":
+            return (1, 0, 0)
+        return (0, self.year * 3 + _SEASONS.index(self.season), _KINDS.index(self.kind))
+
+    def __lt__(self, other: PhaseName) -> bool:
+        return self.key < other.key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PhaseName) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def long(self) -> str:
+        if self.kind == "C":
+            return "COMPLETED"
+        season = {"S": "SPRING", "F": "FALL", "W": "WINTER"}[self.season]
+        kind = {"M": "MOVEMENT", "R": "RETREATS", "A": "ADJUSTMENTS"}[self.kind]
+        return f"{season} {self.year} {kind}"
+
+    def next(self, retreat: bool = False) -> PhaseName:
+        if retreat:
+            return PhaseName(self.season, self.year, "R")
+        if self.season == "S":
+            return PhaseName("F", self.year, "M")
+        if self.season == "F":
+            return PhaseName("W", self.year, "A")
+        return PhaseName("S", self.year + 1, "M")
+
+    def completed(self) -> PhaseName:
+        return PhaseName("C", self.year, "C")
+
+
+#: A unit: (power, unit type) by exact location code.
+Units = dict[int, tuple[str, int]]
+
+
+@dataclass
+class State:
+    """A phase's board in dipcc's terms (``GameState``)."""
+
+    phase: PhaseName
+    units: Units = field(default_factory=dict)
+    centers: dict[int, str] = field(default_factory=dict)
+    influence: dict[int, str] = field(default_factory=dict)
+    #: retreat phases: (power, type, loc) -> retreat destinations (location codes)
+    dislodged: dict[tuple[str, int, int], tuple[int, ...]] = field(default_factory=dict)
+    _possible: dict[int, list[DipccOrder]] | None = field(default=None, repr=False)
+    _orderable: dict[str, list[int]] | None = field(default=None, repr=False)
+    _builds: dict[str, int] | None = field(default=None, repr=False)
+
+    # ------------------------------------------------------------------ queries
+
+    def copy(self) -> State:
+        return State(
+            self.phase,
+            dict(self.units),
+            dict(self.centers),
+            dict(self.influence),
+            dict(self.dislodged),
+            self._possible,
+            self._orderable,
+            self._builds,
+        )
+
+    def unit_in(self, code: int) -> tuple[int, str, int] | None:
+        """The unit anywhere in ``code``'s province: (exact loc, power, type)."""
+        for c in board().coasts[code]:
+            unit = self.units.get(c)
+            if unit is not None:
+                return (c, unit[0], unit[1])
+        return None
+
+    def possible_orders(self) -> dict[int, list[DipccOrder]]:
+        """Every possible order by the exact location of its unit, sorted as dipcc sorts them."""
+        if self._possible is None:
+            self._load()
+        assert self._possible is not None
+        return self._possible
+
+    def orderable(self) -> dict[str, list[int]]:
+        """The provinces (root codes) each power may order, in dipcc's order."""
+        if self._orderable is None:
+            self._load()
+        assert self._orderable is not None
+        return self._orderable
+
+    def n_builds(self, power: str) -> int:
+        if self.phase.kind != "A":
+            return 0
+        if self._builds is None:
+            self._load()
+        assert self._builds is not None
+        return self._builds[power]
+
+    def forget_orders(self) -> None:
+        self._possible = self._orderable = self._builds = None
+
+    def _load(self) -> None:
+        kind = self.phase.kind
+        found: dict[int, set[DipccOrder]] = {}
+        powers: dict[str, set[int]] = {}
+        builds = dict.fromkeys(POWERS, 0)
+        if kind == "M":
+            self._movement_orders(found, powers)
+        elif kind == "R":
+            for (power, utype, loc), dests in self.dislodged.items():
+                orders = found.setdefault(loc, set())
+                orders.add(DipccOrder(utype, loc, DISBAND))
+                orders.update(DipccOrder(utype, loc, RETREAT, dest=d) for d in dests)
+                powers.setdefault(power, set()).add(loc)
+        elif kind == "A":
+            builds = self._adjustment_orders(found, powers)
+        root = board().root
+        self._possible = {loc: sorted(orders) for loc, orders in found.items()}
+        self._orderable = {p: [root[c] for c in sorted(locs)] for p, locs in powers.items()}
+        self._builds = builds
+
+    def _movement_orders(
+        self, found: dict[int, set[DipccOrder]], powers: dict[str, set[int]]
+    ) -> None:
+        b = board()
+        by_dest: dict[int, list[DipccOrder]] = {}
+        chained: set[int] = set()
+        for loc in sorted(self.units):
+            power, utype = self.units[loc]
+            powers.setdefault(power, set()).add(loc)
+            orders = found.setdefault(loc, set())
+            orders.add(DipccOrder(utype, loc, HOLD))
+            for dest in b.adjacent[utype][loc]:
+                by_dest.setdefault(dest, []).append(DipccOrder(utype, loc, MOVE, dest=dest))
+            for near in b.adjacent_all[utype][loc]:
+                other = self.units.get(near)
+                if other is None:
+                    continue
+                orders.add(DipccOrder(utype, loc, SUPPORT_HOLD, other[1], near))
+                if b.root[near] != near:
+                    orders.add(DipccOrder(utype, loc, SUPPORT_HOLD, other[1], b.root[near]))
+            if utype == FLEET and loc in b.water and loc not in chained:
+                self._convoys(loc, chained, found, by_dest)
+        for loc in sorted(self.units):
+            utype = self.units[loc][1]
+            orders = found[loc]
+            for dest in b.adjacent_all[utype][loc]:
+                if dest == loc:
+                    continue
+                for move in by_dest.get(dest, ()):
+                    if move.unit_loc == loc:
+                        continue
+                    orders.add(
+                        DipccOrder(utype, loc, SUPPORT_MOVE, move.unit_type, move.unit_loc, dest)
+                    )
+                    if b.root[dest] != dest:
+                        orders.add(
+                            DipccOrder(
+                                utype,
+                                loc,
+                                SUPPORT_MOVE,
+                                move.unit_type,
+                                move.unit_loc,
+                                b.root[dest],
+                            )
+                        )
+        for dest_moves in by_dest.values():
+            for move in dest_moves:
+                found[move.unit_loc].add(move)
+
+    def _convoys(
+        self,
+        start: int,
+        chained: set[int],
+        found: dict[int, set[DipccOrder]],
+        by_dest: dict[int, list[DipccOrder]],
+    ) -> None:
+        """A chain of fleets at sea (every fleet at sea next to one of it): each army beside the
+        chain may go "VIA" to each coast beside it, and each fleet of it may convoy that move."""
+        b = board()
+        fleets: list[int] = []
+        todo = [start]
+        chained.add(start)
+        armies: set[int] = set()
+        coasts: set[int] = set()
+        while todo:
+            fleet = todo.pop()
+            fleets.append(fleet)
+            for near in b.adjacent_all[FLEET][fleet]:
+                if near not in b.water:
+                    coasts.add(b.root[near])
+                unit = self.units.get(near)
+                if unit is None:
+                    continue
+                if unit[1] == FLEET and near in b.water and near not in chained:
+                    chained.add(near)
+                    todo.append(near)
+                elif unit[1] == ARMY:
+                    armies.add(near)
+        for army in sorted(armies):
+            for dest in sorted(coasts):
+                if dest == army:
+                    continue
+                by_dest.setdefault(dest, []).append(
+                    DipccOrder(ARMY, army, MOVE, dest=dest, via=True)
+                )
+                for fleet in fleets:
+                    found.setdefault(fleet, set()).add(
+                        DipccOrder(FLEET, fleet, CONVOY, ARMY, army, dest)
+                    )
+
+    def _adjustment_orders(
+        self, found: dict[int, set[DipccOrder]], powers: dict[str, set[int]]
+    ) -> dict[str, int]:
+        b = board()
+        units = dict.fromkeys(POWERS, 0)
+        for power, _ in self.units.values():
+            units[power] += 1
+        centers = dict.fromkeys(POWERS, 0)
+        for power in self.centers.values():
+            centers[power] += 1
+        builds = {p: centers[p] - units[p] for p in POWERS}
+        for power in POWERS:
+            if builds[power] <= 0:
+                continue
+            for utype, sites in ((ARMY, b.army_builds[power]), (FLEET, b.fleet_builds[power])):
+                for site in sites:
+                    if self.centers.get(b.root[site]) == power and self.unit_in(site) is None:
+                        found.setdefault(site, set()).add(DipccOrder(utype, site, BUILD))
+                        powers.setdefault(power, set()).add(b.root[site])
+        for loc, (power, utype) in self.units.items():
+            if builds[power] < 0:
+                found.setdefault(loc, set()).add(DipccOrder(utype, loc, DISBAND))
+                powers.setdefault(power, set()).add(b.root[loc])
+        return builds
+
+    # ------------------------------------------------------------------ scores and ends
+
+    def scores(self, system: int) -> list[float]:
+        """dipcc's scores (``GameState::get_scores``), in its single precision: a solo (more
+        than 17.5 centres) one-hot, else the centres squared (0) or survival (1), normalised."""
+        counts = [0.0] * len(POWERS)
+        for power in self.centers.values():
+            counts[POWERS.index(power)] += 1
+        for i, n in enumerate(counts):
+            if n > 17.5:
+                return [1.0 if j == i else 0.0 for j in range(len(POWERS))]
+        square = system == 0
+        values = [n * n if square else float(n > 0) for n in counts]
+        total = np.float32(sum(values))
+        if total == 0:
+            return [math.nan] * len(POWERS)
+        return [float(np.float32(v) / total) for v in values]
+
+    def any_center_taken(self) -> bool:
+        """Whether a centre would change hands if the year ended now."""
+        b = board()
+        for loc, (power, _) in self.units.items():
+            province = b.root[loc]
+            if province in b.centers and self.centers.get(province) != power:
+                return True
+        return False
+
+    def enter_winter(self) -> None:
+        """dipcc's arrival in a winter: count the centres; end the game on a solo win or in the
+        last year; skip a winter where no power builds or disbands."""
+        b = board()
+        for loc, (power, _) in self.units.items():
+            if b.root[loc] in b.centers:
+                self.centers[b.root[loc]] = power
+        counts = dict.fromkeys(POWERS, 0)
+        for power in self.centers.values():
+            counts[power] += 1
+        if max(counts.values()) >= 18 or self.phase.year == MAX_YEAR:
+            self.phase = self.phase.completed()
+            self.forget_orders()
+            return
+        self.forget_orders()
+        if any(self.possible_orders().values()):
+            return
+        self.forget_orders()
+        self.phase = self.phase.next()
+
+    # ------------------------------------------------------------------ processing
+
+    def process(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        """The next phase's state, given each power's staged orders."""
+        kind = self.phase.kind
+        if kind == "M":
+            return self._process_movement(orders)
+        if kind == "R":
+            return self._process_retreats(orders)
+        if kind == "A":
+            return self._process_adjustments(orders)
+        raise RuntimeError(f"Cannot process phase: {self.phase}")
+
+    def _accepted(self, orders: Mapping[str, Iterable[DipccOrder]]) -> dict[str, list[str]]:
+        """The orders dipcc rules on, as text for diplo: each unit's last order from its owner;
+        an impossible order is dropped (the unit holds), a move possible only by convoy is
+        made "VIA" (dipcc's implicit via)."""
+        possible = self.possible_orders()
+        root = board().root
+        by_province: dict[int, tuple[str, DipccOrder]] = {}
+        for power, given in orders.items():
+            for order in given:
+                unit = self.units.get(order.unit_loc)
+                if unit is None or unit[0] != power:
+                    continue
+                by_province[root[order.unit_loc]] = (power, order)
+        out: dict[str, list[str]] = {}
+        for power, order in by_province.values():
+            listed = possible.get(order.unit_loc, [])
+            if order not in listed:
+                if order.kind == MOVE and not order.via and order.with_via(True) in listed:
+                    order = order.with_via(True)
+                else:
+                    continue
+            out.setdefault(power, []).append(format_order(order))
+        return out
+
+    def _position(self, phase: str) -> Position:
+        pieces: dict[str, Piece] = {}
+        for loc, (power, utype) in self.units.items():
+            piece = Piece(power, "A" if utype == ARMY else "F", LOCS[loc - 1])
+            pieces[piece.province] = piece
+        centers = {LOCS[c - 1]: p for c, p in self.centers.items()}
+        return Position(
+            standard_map(),
+            Phase.parse(phase),
+            pieces,
+            centers,
+            {},
+            "dipcc state",
+            rules=DIPCC_RULES,
+        )
+
+    def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        outcome = process_phase(self._position(str(self.phase)), self._accepted(orders))
+        nxt = State(self.phase, {}, dict(self.centers), dict(self.influence))
+        for piece in outcome.next.units.values():
+            code = LOC_INDEX[piece.loc]
+            nxt.units[code] = (piece.power, ARMY if piece.type == "A" else FLEET)
+            nxt.influence[code] = piece.power
+        if outcome.dislodged:
+            nxt.phase = self.phase.next(retreat=True)
+            for d in outcome.dislodged.values():
+                key = (
+                    d.piece.power,
+                    ARMY if d.piece.type == "A" else FLEET,
+                    LOC_INDEX[d.piece.loc],
+                )
+                nxt.dislodged[key] = tuple(sorted(LOC_INDEX[o] for o in d.options))
+            return nxt
+        nxt.phase = self.phase.next()
+        if nxt.phase.season == "W":
+            nxt.enter_winter()
+        return nxt
+
+    def _process_retreats(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        possible = self.possible_orders()
+        nxt = State(self.phase.next(), dict(self.units), dict(self.centers))
+        nxt.influence = {loc: power for loc, (power, _) in nxt.units.items()}
+        waiting = set(self.dislodged)
+        bounced: set[int] = set()
+        root = board().root
+        for power in POWERS:
+            for order in orders.get(power, ()):
+                key = (power, order.unit_type, order.unit_loc)
+                if key not in waiting or order not in possible.get(order.unit_loc, []):
+                    continue
+                waiting.discard(key)
+                if order.kind == DISBAND or root[order.dest] in bounced:
+                    continue
+                there = nxt.unit_in(order.dest)
+                if there is not None:
+                    del nxt.units[there[0]]
+                    bounced.add(root[order.dest])
+                    continue
+                nxt.units[order.dest] = (power, order.unit_type)
+                nxt.influence[order.dest] = power
+        if nxt.phase.season == "W":
+            nxt.enter_winter()
+        return nxt
+
+    def _process_adjustments(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        possible = self.possible_orders()
+        accepted: dict[str, list[str]] = {}
+        for power in POWERS:
+            for order in orders.get(power, ()):
+                if order in possible.get(order.unit_loc, []):
+                    accepted.setdefault(power, []).append(format_order(order))
+        outcome = process_phase(self._position(str(self.phase)), accepted)
+        nxt = State(self.phase.next(), {}, dict(self.centers))
+        # dipcc starts the influence afresh from the units before the adjustments and adds the
+        # builds; a disbanded unit's location keeps its owner's influence.
+        nxt.influence = {loc: power for loc, (power, _) in self.units.items()}
+        for piece in outcome.next.units.values():
+            code = LOC_INDEX[piece.loc]
+            nxt.units[code] = (piece.power, ARMY if piece.type == "A" else FLEET)
+            nxt.influence[code] = piece.power
+        return nxt
