@@ -610,6 +610,21 @@ DATC_DEPARTURES: Mapping[str, tuple[Departure, ...]] = {
         ),
         _HOME_DISORDER,
     ),
+    "dipcc": (
+        Departure(
+            ("adjacent_convoy",),
+            "only an army ordered 'via convoy' goes to a neighbour by convoy (dipcc's process_m, "
+            "docs/dipcc-compat.md)",
+            ("6.G.1", "6.G.5", "6.G.6", "6.G.9", "6.G.11"),
+        ),
+        Departure(
+            ("convoy_fallback",),
+            "an army ordered 'via convoy' to a neighbour moves overland whenever its convoy does "
+            "not carry it (dipcc's via_adj, docs/dipcc-compat.md)",
+            ("6.G.8", "6.G.20", "6.H.12"),
+        ),
+        _HOME_DISORDER,
+    ),
 }
 
 
