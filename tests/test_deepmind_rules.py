@@ -29,13 +29,10 @@ from diplo.model.map import standard_map  # noqa: E402
 from diplo.model.orders import Move, Unit, Waive  # noqa: E402
 from diplo.model.position import Phase, Piece, Position  # noqa: E402
 from diplo.model.rules import EDITIONS, Rules  # noqa: E402
-
 from tool_modules import load_tool  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-SNAPSHOT = Path(
-    os.environ.get("DIPLO_DEEPMIND") or ROOT.parent / "shared" / "deepmind-diplomacy"
-)
+SNAPSHOT = Path(os.environ.get("DIPLO_DEEPMIND") or ROOT.parent / "shared" / "deepmind-diplomacy")
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 
@@ -109,7 +106,7 @@ def test_bad_rulings_are_refused(State: Any) -> None:
     for bad in ("x", "MILA", ["mila"], 1971, {"edition": "mila"}):
         with pytest.raises(ValueError, match="edition must be one of"):
             State(edition=bad)
-    with pytest.raises(TypeError, match="rules must be a diplo.model.rules.Rules"):
+    with pytest.raises(TypeError, match=r"rules must be a diplo\.model\.rules\.Rules"):
         State(rules="mila")
     with pytest.raises(ValueError, match="not both"):
         State(rules=Rules(edition="mila"), edition="mila")

@@ -243,9 +243,12 @@ def run(
                     game.step(chosen)
                 except ValueError:
                     game = None
-                if game is not None and not reference.is_terminal():
-                    if not _same_board(game, reference):
-                        game = None
+                if (
+                    game is not None
+                    and not reference.is_terminal()
+                    and not _same_board(game, reference)
+                ):
+                    game = None
                 if game is None:
                     tallies[edition].parted += 1
                 followed[edition] = game

@@ -27,22 +27,9 @@ game files, MILA's saved games), and the applications (:mod:`diplo.apps`, :mod:`
 
 from __future__ import annotations
 
-import importlib.util as _util
-
-# diplo needs its compiled core. A source tree put on the path (PYTHONPATH=.../python) after a
-# plain `pip install .` has none (pip builds it into the installed copy only) and hides the
-# installed diplo: say so, instead of a circular-import message.
-if _util.find_spec(f"{__name__}._core") is None:
-    raise ImportError(
-        f"diplo's compiled core (_core) is not in {__path__[0]}: this source tree was not built "
-        "in place. Build it there (pip install -e . from the checkout), or run without "
-        "PYTHONPATH to use the diplo pip installed.",
-        name=f"{__name__}._core",
-    )
-del _util
-
-# First: modules imported below read the version from the package.
-from . import render  # noqa: F401  (registers the board pictures with model.display)
+# First: the compiled core is there (a clear ImportError if not); modules imported below read
+# the version from the package; render registers the board pictures with model.display.
+from . import _corecheck, render  # noqa: F401
 from ._version import __version__
 from .api.game import Game, GameOverError
 from .api.legal import legal_order_texts, legal_orders
