@@ -60,7 +60,7 @@ def test_their_network_plays_a_whole_game_on_diplo() -> None:
     snapshot = _snapshot()
     for name in NEEDED:
         if importlib.util.find_spec(name) is None:
-            pytest.skip(f'no {name}: pip install "diplo[deepmind]"')
+            pytest.skip(f'no {name}: pip install ".[deepmind]"')
     script = _SCRIPT.format(example=str(ROOT / "examples" / "deepmind_play.py"))
     done = subprocess.run(
         [sys.executable, "-c", script, str(snapshot)],
