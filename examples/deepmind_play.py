@@ -1,6 +1,6 @@
 """DeepMind's no-press agent playing a game of Diplomacy on diplo (``docs/deepmind.md``).
 
-    pip install ".[deepmind]"
+    pip install ".[deepmind]"   # from the checkout
     python examples/deepmind_play.py --deepmind PATH/TO/deepmind-diplomacy [--params FILE]
 
 ``--deepmind`` is a copy of github.com/deepmind/diplomacy (their code is theirs and is not

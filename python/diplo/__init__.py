@@ -26,8 +26,9 @@ game files, MILA's saved games), and the applications (:mod:`diplo.apps`, :mod:`
 
 from __future__ import annotations
 
-# First: modules imported below read the version from the package.
-from . import render  # noqa: F401  (registers the board pictures with model.display)
+# First: the compiled core is there (a clear ImportError if not); modules imported below read
+# the version from the package; render registers the board pictures with model.display.
+from . import _corecheck, render  # noqa: F401
 from ._version import __version__
 from .api.game import Game, GameOverError
 from .api.legal import legal_order_texts, legal_orders

@@ -540,7 +540,15 @@ impl<M: Mask> DeepMindEnv<M> {
         spread(self.map, &mut work, threads, |_, (e, row)| {
             e.advance(&shared, play.is_some(), row)
         })
-        .map_err(|(g, e)| EngineError::new(ErrorKind::Broken, format!("game {g}: {e}")))
+        .map_err(|(g, e)| {
+            // Too many legal actions for the arrays is the caller's limit (ValueError); any
+            // other failure here leaves the games broken.
+            let kind = match e.kind() {
+                ErrorKind::Limit => ErrorKind::Limit,
+                _ => ErrorKind::Broken,
+            };
+            EngineError::new(kind, format!("game {g}: {}", e.message()))
+        })
     }
 }
 
@@ -741,6 +749,17 @@ impl<M: Mask> Episode<M> {
                 }
             });
         });
+        // A power owed builds with no site to build on lists nothing (its only legal order,
+        // the waive, changes nothing): DeepMind's conversion of MILA's possible orders, whose
+        // orderable locations are the vacant home centres, gives such a power no action, and
+        // that is the one convention under every edition (docs/deepmind.md).
+        if st.kind == ADJUSTMENTS {
+            for l in &mut self.legal {
+                if l.iter().all(|&(_, c)| encode::kind_of(c) == kind::WAIVE) {
+                    l.clear();
+                }
+            }
+        }
         let width = env.cfg.max_actions;
         for t in 0..POWERS {
             let list = &self.legal[t];
@@ -764,7 +783,8 @@ impl<M: Mask> Episode<M> {
             }
             if list.len() > width {
                 return Err(EngineError::limit(format!(
-                    "{}: {} has {} legal actions, more than max_actions={width}",
+                    "{}: {} has {} legal actions, more than max_actions={width}: give a larger \
+                     max_actions (this state's games must be reset before another step)",
                     st.phase_name(),
                     map.power_name(tables.ours[t] as usize),
                     list.len()

@@ -43,11 +43,17 @@ _WAIVE = 13
 
 def snapshot_path() -> Path:
     """Where DeepMind's code is: ``DIPLO_DEEPMIND``, else ``../shared/deepmind-diplomacy``
-    beside the checkout."""
+    beside the checkout when diplo runs from its source tree (``python/diplo``), else
+    ``../shared/deepmind-diplomacy`` from the current directory (an installed diplo lives in
+    the environment's ``site-packages``, which is beside nothing of the user's)."""
     named = os.environ.get("DIPLO_DEEPMIND")
     if named:
         return Path(named)
-    return Path(__file__).resolve().parents[4].parent / "shared" / "deepmind-diplomacy"
+    beside = Path("shared") / "deepmind-diplomacy"
+    package = Path(__file__).resolve().parents[2]  # .../diplo
+    if package.parent.name == "python" and (package.parents[1] / "pyproject.toml").is_file():
+        return package.parents[2] / beside
+    return Path.cwd().parent / beside
 
 
 def pick(legal: Sequence[Sequence[int]], rng: random.Random) -> list[list[int]]:

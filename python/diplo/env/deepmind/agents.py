@@ -3,8 +3,8 @@
 game runner (``environment/game_runner.py``).
 
 Their code is not shipped with diplo (it is theirs, Apache-2.0): give the folder of a copy of
-their repository. It needs the ``deepmind`` extra (``pip install ".[deepmind]"``: JAX,
-dm-haiku, dm-tree, dm-env, ml-collections, dill, absl-py, immutabledict).
+their repository. It needs the ``deepmind`` extra (``pip install ".[deepmind]"`` from the
+checkout: JAX, dm-haiku, dm-tree, dm-env, ml-collections, dill, absl-py, immutabledict).
 
 * :func:`load_their_code` imports their modules from that folder. Their modules import each
   other as ``diplomacy.environment`` and ``diplomacy.network``, the package name of MILA: they
@@ -60,7 +60,7 @@ _MODULES = {
     "parameter_provider": "network.parameter_provider",
     "network_policy": "network.network_policy",
 }
-_EXTRA = 'pip install ".[deepmind]"'
+_EXTRA = 'pip install ".[deepmind]" from the checkout'
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from ...model.map import Map
 from ...model.position import Position
 from ...model.rules import Rules
 from .actions import AREAS, PROVINCES, possible_actions
-from .state import NUM_POWERS, Observation, Season, action_lists
+from .state import NUM_POWERS, Observation, Season, action_lists, start_position
 
 __all__ = ["NO_ACTION", "BatchedDiplomacyState", "encoding_tables"]
 
@@ -69,7 +69,9 @@ def encoding_tables(game_map: Map) -> dict[str, list[int]]:
 
 class BatchedDiplomacyState:
     """``num_games`` games of DeepMind's protocol from ``position`` (the standard map's start by
-    default) to ``max_year``, stepped together on ``threads`` threads.
+    default) to ``max_year``, stepped together on ``threads`` threads, ruled by ``rules`` or
+    ``edition`` (by default the position's rules: the standard map's DATC rulings without one;
+    see :class:`~diplo.env.deepmind.DiplomacyState`).
 
     The arrays (attributes, the same arrays after every call, filled in place; read them, copy
     what you keep): ``board`` float32 ``(N, 81, 35)``, ``season`` int8 ``(N,)`` (their
@@ -93,11 +95,13 @@ class BatchedDiplomacyState:
         position: Position | None = None,
         max_year: int | None = None,
         *,
+        rules: Rules | None = None,
+        edition: str | None = None,
         threads: int = 1,
         max_actions: int = 1024,
         max_orders: int = 34,
     ) -> None:
-        start = CodeGame(position, max_year)
+        start = CodeGame(start_position(position, rules, edition), max_year)
         self.map: Map = start.map
         self._rules: Rules = start.rules
         self.powers: tuple[str, ...] = tuple(sorted(self.map.powers))
@@ -122,6 +126,11 @@ class BatchedDiplomacyState:
         self.truncated: npt.NDArray[np.bool_] = buffers["truncated"]
         self.steps: npt.NDArray[np.int32] = buffers["steps"]
         self.episodes: npt.NDArray[np.int32] = buffers["episodes"]
+
+    @property
+    def rules(self) -> Rules:
+        """The rules every game is ruled by."""
+        return self._rules
 
     @property
     def num_games(self) -> int:

@@ -14,6 +14,7 @@ from typing import Any
 from ...api.game import GameOverError
 from ...engine.codes import CodeGame
 from ...model.position import Position
+from ...model.rules import Rules
 from .batched import BatchedDiplomacyState
 from .state import Observation, Season
 
@@ -27,7 +28,8 @@ _SEASONS = tuple(Season)
 
 class DiplomacyState:
     """DeepMind's ``DiplomacyState`` on the engine (the standard map; ``position`` and
-    ``max_year`` as :class:`CodeGame` takes them).
+    ``max_year`` as :class:`CodeGame` takes them; ``rules`` or ``edition`` the ruling, by
+    default the position's: the standard map's DATC rulings without one, ``docs/deepmind.md``).
 
     ``step`` refuses bad input with a ``ValueError`` naming the power and the action, leaving
     the state as it was; a ``step`` after the end raises :class:`~diplo.api.game.GameOverError`.
@@ -35,8 +37,17 @@ class DiplomacyState:
     others), or without a winner 1 shared equally by the powers still owning centres.
     """
 
-    def __init__(self, position: Position | None = None, max_year: int | None = None) -> None:
-        self._one = BatchedDiplomacyState(1, position, max_year, max_orders=MAX_ORDERS)
+    def __init__(
+        self,
+        position: Position | None = None,
+        max_year: int | None = None,
+        *,
+        rules: Rules | None = None,
+        edition: str | None = None,
+    ) -> None:
+        self._one = BatchedDiplomacyState(
+            1, position, max_year, rules=rules, edition=edition, max_orders=MAX_ORDERS
+        )
         self.powers: tuple[str, ...] = self._one.powers
         self._one.reset()
 
@@ -44,6 +55,11 @@ class DiplomacyState:
     def game(self) -> CodeGame:
         """A copy of the game (read it; changing it leaves this state as it is)."""
         return self._one.game(0)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is ruled by."""
+        return self._one.rules
 
     def is_terminal(self) -> bool:
         return bool(self._one.terminated[0] or self._one.truncated[0])

@@ -24,9 +24,10 @@ import numpy.typing as npt
 
 from ...api.game import GameOverError
 from ...engine.codes import CodeGame, decode_order, encode_order
-from ...model.map import Map
+from ...model.map import Map, standard_map
 from ...model.orders import Order, Waive
 from ...model.position import Position
+from ...model.rules import EDITIONS, Rules
 from .actions import (
     AREAS,
     ActionError,
@@ -47,6 +48,8 @@ DISLODGED_ARMY, DISLODGED_FLEET, DISLODGED_ABSENT, DISLODGED_POWER_START = 13, 1
 AREA_LAND, AREA_SEA, AREA_COAST = 24, 25, 26
 SC_POWER_START = 27
 _NO_POWER = NUM_POWERS  # the 8th flag of an owner block
+#: The waive's order code (bits 0-7 of their action).
+WAIVE = 13
 
 
 class Season(enum.IntEnum):
@@ -176,6 +179,37 @@ def board_of(position: Position, powers: Sequence[str], numbers: Sequence[int]) 
     return board
 
 
+def start_position(
+    position: Position | None, rules: Rules | None, edition: str | None
+) -> Position | None:
+    """The position a state starts from: ``position`` (default: the standard map's start) under
+    ``rules``, or under its own rules with their edition set to ``edition`` (the options the
+    edition ties replaced by the edition's, the others kept); ``None`` when neither is given
+    (``position`` as it is). A ``TypeError`` or ``ValueError`` names a bad value, giving both
+    is refused: nothing is made."""
+    if rules is None and edition is None:
+        return position
+    if rules is not None and edition is not None:
+        raise ValueError(
+            "give rules= or edition=, not both (a Rules object names its own edition: "
+            f"Rules(edition={edition!r}, ...))"
+        )
+    if position is not None and not isinstance(position, Position):
+        raise TypeError(
+            f"position must be a diplo.model.position.Position, got {type(position).__name__}"
+        )
+    base = Position.initial(standard_map()) if position is None else position
+    if edition is not None:
+        if not isinstance(edition, str) or edition not in EDITIONS:
+            raise ValueError(
+                f"edition must be one of {', '.join(map(repr, EDITIONS))}, got {edition!r}"
+            )
+        rules = Rules.from_json({"edition": edition}, base.rules)
+    elif not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a diplo.model.rules.Rules, got {type(rules).__name__}")
+    return base.with_changes(rules=rules, where="DiplomacyState")
+
+
 def _as_int(action: object) -> int | None:
     """An action as a plain int (a NumPy integer too), or ``None`` for anything else (a bool,
     a float such as NaN, a string): :func:`~diplo.env.deepmind.actions.as_action`."""
@@ -220,7 +254,9 @@ def action_lists(actions_per_player: object, powers: Sequence[str]) -> list[list
 
 class ReferenceDiplomacyState:
     """DeepMind's ``DiplomacyState`` in Python on a :class:`CodeGame` (the standard map;
-    ``position`` and ``max_year`` as :class:`CodeGame` takes them).
+    ``position`` and ``max_year`` as :class:`CodeGame` takes them; ``rules`` or ``edition``
+    the ruling, :func:`start_position`: by default the position's, the standard map's DATC
+    rulings without one).
 
     ``step`` refuses bad input with a ``ValueError`` naming the power and the action, leaving
     the state as it was; a ``step`` after the end raises :class:`~diplo.api.game.GameOverError`.
@@ -228,8 +264,15 @@ class ReferenceDiplomacyState:
     others), or without a winner 1 shared equally by the powers still owning centres.
     """
 
-    def __init__(self, position: Position | None = None, max_year: int | None = None) -> None:
-        self._game = CodeGame(position, max_year)
+    def __init__(
+        self,
+        position: Position | None = None,
+        max_year: int | None = None,
+        *,
+        rules: Rules | None = None,
+        edition: str | None = None,
+    ) -> None:
+        self._game = CodeGame(start_position(position, rules, edition), max_year)
         self.powers: tuple[str, ...] = tuple(sorted(self._game.map.powers))
         if len(self.powers) != NUM_POWERS or set(self._game.map.locations) != set(AREAS):
             raise ValueError("DiplomacyState needs the standard map (7 powers, DeepMind's areas)")
@@ -241,6 +284,11 @@ class ReferenceDiplomacyState:
     def game(self) -> CodeGame:
         """The game underneath (read it; stepping it directly bypasses this state)."""
         return self._game
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is ruled by."""
+        return self._game.rules
 
     def is_terminal(self) -> bool:
         return self._game.is_over
@@ -258,6 +306,11 @@ class ReferenceDiplomacyState:
                 for code in codes:
                     order = decode_order(code, game.map, position)
                     legal[index[power]].setdefault(action_of_order(order, game.map, kind), code)
+            if kind == "A":
+                # A power owed builds with no site to build on lists nothing: its only legal
+                # order, the waive, changes nothing (DeepMind's conversion of MILA's possible
+                # orders gives it no action); one convention under every edition.
+                legal = [{} if all(a & 0xFF == WAIVE for a in mine) else mine for mine in legal]
             self._legal = legal
         return self._legal
 
