@@ -313,4 +313,4 @@ def test_the_first_layouts_copies_are_gone(old: str) -> None:
 def test_the_package_top_holds_only_the_package() -> None:
     top = Path(importlib.import_module("diplo").__file__ or "").parent
     modules = sorted(p.stem for p in top.glob("*.py"))
-    assert modules == ["__init__", "__main__", "_version"], modules
+    assert modules == ["__init__", "__main__", "_corecheck", "_version"], modules
