@@ -42,7 +42,7 @@ def play(seed: int, until: int, examples: list[str], limit: int) -> tuple[Counte
     from diplomacy import Game as MilaGame
 
     from diplo.compat.mila import Game
-    from diplo.rules import Rules
+    from diplo.model.rules import Rules
 
     rng = random.Random(seed)
     mila = MilaGame()

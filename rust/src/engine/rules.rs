@@ -1,4 +1,4 @@
-//! The rulebook options of a game: the same value, with the same meaning, as `diplo.rules.Rules`
+//! The rulebook options of a game: the same value, with the same meaning, as `diplo.model.rules.Rules`
 //! (see that module for the options and their DATC references). The defaults are the DATC v3.0
 //! preferences (the 2023 rulebook).
 //!
@@ -97,7 +97,7 @@ pub struct Rules {
     pub waive_free: bool,
 }
 
-/// The value of one option as `diplo.rules.Rules.to_json()` writes it: a name, a count or a
+/// The value of one option as `diplo.model.rules.Rules.to_json()` writes it: a name, a count or a
 /// flag (a JSON boolean).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RuleValue<'a> {
@@ -107,7 +107,7 @@ pub enum RuleValue<'a> {
 }
 
 impl Rules {
-    /// Sets the option `name` (as `diplo.rules.Rules` names it) to `value`: the one place that
+    /// Sets the option `name` (as `diplo.model.rules.Rules` names it) to `value`: the one place that
     /// reads an option's name and values, so the bindings pass the rules by name and a new
     /// option touches only this file among the engine's plumbing.
     pub fn set(&mut self, name: &str, value: RuleValue<'_>) -> Result<(), EngineError> {
@@ -322,7 +322,7 @@ impl Rules {
         };
     }
 
-    /// Reads the names `diplo.rules.Rules` uses (`"owned"`/`"home"`, `"home"`/`"any"`).
+    /// Reads the names `diplo.model.rules.Rules` uses (`"owned"`/`"home"`, `"home"`/`"any"`).
     pub fn from_names(
         civil_disorder: &str,
         build_sites: &str,
