@@ -54,14 +54,17 @@ def board(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def play_both(seed: int, mila: Any, ruling: Rules | None = None) -> tuple[Counter[str], list[str]]:
-    """One game through both engines, the drop-in under ``ruling`` (default: today's rulings);
-    (counts, problems)."""
+def play_both(
+    seed: int, mila: Any, ruling: Rules | str | None = None
+) -> tuple[Counter[str], list[str]]:
+    """One game through both engines, the drop-in under ``ruling`` (default: the drop-in's
+    own, MILA's; ``"datc"``: diplo's rulings); (counts, problems)."""
     counts: Counter[str] = Counter()
     problems: list[str] = []
     game_map = standard_map()
     rng = random.Random(seed)
     theirs, ours = mila.Game(), Game(ruling=ruling)
+    ruling = ours.ruling  # the rules the drop-in plays under (None: diplo's)
     while not theirs.is_game_done and int(theirs.get_current_phase()[1:5]) <= LAST_YEAR:
         phase = theirs.get_current_phase()
         where = f"seed {seed} {phase}"
@@ -127,7 +130,7 @@ def test_the_same_bot_plays_alike_through_mila_and_the_drop_in() -> None:
     totals: Counter[str] = Counter()
     problems: list[str] = []
     for seed in range(GAMES):
-        counts, found = play_both(seed, mila)
+        counts, found = play_both(seed, mila, "datc")  # diplo's rulings: MILA departs
         totals.update(counts)
         problems += found
     print(f"{GAMES} games to {LAST_YEAR}: {dict(totals)}")
@@ -136,13 +139,15 @@ def test_the_same_bot_plays_alike_through_mila_and_the_drop_in() -> None:
 
 
 def test_in_milas_ruling_mode_the_drop_in_plays_as_mila() -> None:
-    # edition=mila: the same bot, the same orders, and every phase's board (units, centres,
-    # retreat lists, the next phase) is MILA's: no departure at all.
+    # edition=mila, the drop-in's default (no ruling given): the same bot, the same orders, and
+    # every phase's board (units, centres, retreat lists, the next phase) is MILA's: no
+    # departure at all.
     mila = pytest.importorskip("diplomacy", reason="MILA (the 'compare' extra) is not installed")
+    assert Game().ruling == Rules(edition="mila")
     totals: Counter[str] = Counter()
     problems: list[str] = []
     for seed in range(GAMES):
-        counts, found = play_both(seed, mila, Rules(edition="mila"))
+        counts, found = play_both(seed, mila)
         totals.update(counts)
         problems += found
     print(f"{GAMES} games to {LAST_YEAR} under edition=mila: {dict(totals)}")
