@@ -151,7 +151,7 @@ def test_a_draw_agreed_at_any_phase_loads_from_mila_s_save(stop: str) -> None:
 def test_a_fleet_s_support_text_is_mila_s_under_mila_s_ruling(
     units: list[str], orders: list[str], shown: str | None
 ) -> None:
-    for ruling in (MILA, None):
+    for ruling in (MILA, "datc"):
         game = drop.Game(ruling=ruling)
         game.clear_units()
         game.set_units("FRANCE", units)
