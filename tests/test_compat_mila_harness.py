@@ -1,8 +1,9 @@
 """Issue 47, item 1, with issue 46's MILA saves: a new drop-in game rules as MILA unless told
 otherwise, the ruling is chosen with no code change (``DIPLO_MILA_RULING``,
-``set_default_ruling``), a save that records no ruling (MILA's own) loads under MILA's ruling, every load path verifies every phase and either reproduces the file's game
-or refuses it naming the phase and a fix the drop-in has, and a harness with only its imports
-switched plays and resumes as MILA does, phase for phase."""
+``set_default_ruling``), a save that records no ruling (MILA's own) loads under MILA's ruling,
+every load path verifies every phase and either reproduces the file's game or refuses it naming
+the phase and a fix the drop-in has, and a harness with only its imports switched plays and
+resumes as MILA does, phase for phase."""
 
 from __future__ import annotations
 

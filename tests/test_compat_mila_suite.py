@@ -164,9 +164,7 @@ def test_milas_variant_suites_against_the_drop_in(
 ) -> None:
     module = importlib.import_module(f"diplomacy.tests.{module_name}")
     cls = next(getattr(module, n) for n in dir(module) if n.startswith("TestDATC"))
-    game, expected = (
-        (drop.Game, VARIANTS_MILA) if ruling == "default" else (DATC_GAME, VARIANTS)
-    )
+    game, expected = (drop.Game, VARIANTS_MILA) if ruling == "default" else (DATC_GAME, VARIANTS)
     for patched in (module, mila_tests_datc):
         if hasattr(patched, "Game"):  # test_datc_no_expand uses test_datc's
             monkeypatch.setattr(patched, "Game", game)

@@ -184,9 +184,7 @@ def mila_api_engines(
         # None when diplo.engine.codes is not the real one.
         compat = optional_module("diplo.compat.mila")
         if compat is not None:
-            out.append(
-                mila_selfplay_engine(seed, max_year, compat, "diplo-compat", ruling="mila")
-            )
+            out.append(mila_selfplay_engine(seed, max_year, compat, "diplo-compat", ruling="mila"))
     if mila is not None and "mila" in wanted:
         out.append(mila_selfplay_engine(seed, max_year, mila))
         if compat is not None:
