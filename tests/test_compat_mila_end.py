@@ -98,7 +98,7 @@ def test_the_end_is_mila_s_and_mila_s_save_loads(play: str) -> None:
     import diplomacy
     from diplomacy.utils.export import to_saved_game_format as mila_saved
 
-    theirs, ours = diplomacy.Game(), drop.Game(ruling=MILA)
+    theirs, ours = diplomacy.Game(), drop.Game()  # the drop-in as it comes: MILA's ruling
     for game in (theirs, ours):
         if play == "won":
             _play_to_the_end(game, WON)
