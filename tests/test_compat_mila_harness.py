@@ -124,6 +124,45 @@ def test_a_game_made_under_the_default_plays_as_mila_where_the_datc_departs(
     assert _boards(_play(drop.Game(), 7, 8)) == theirs
 
 
+def test_milas_ruling_keeps_the_maps_own_rules() -> None:
+    """The default (and ``ruling="mila"``) is MILA's edition on the map's own rules: on
+    ``modern``, one of MILA's build-anywhere maps (``BUILD_ANY``), a power builds in a centre
+    that is nobody's home, as in MILA; ``Rules(edition="mila")`` given as a value replaces the
+    map's rules, so builds at home only there. A bad name is refused, naming it."""
+    made = {
+        "default": drop.Game("modern"),
+        "mila": drop.Game("modern", ruling="mila"),
+        "datc": drop.Game("modern", ruling="datc"),
+        "value": drop.Game("modern", ruling=MILA),
+    }
+    assert made["default"].ruling == made["mila"].ruling == Rules(edition="mila", build_sites="any")
+    assert made["datc"].ruling is None and made["value"].ruling == MILA
+    games: dict[str, Any] = dict(made)
+    try:
+        import diplomacy
+    except ImportError:
+        pass
+    else:
+        games["MILA"] = diplomacy.Game(map_name="modern")
+    built = {}
+    for name, game in games.items():
+        homes = game.get_centers("FRANCE")
+        game.clear_units()
+        game.set_centers("FRANCE", [*homes, "IRE"])  # Ireland: a centre of no power's home
+        game.set_current_phase("W1994A")
+        game.set_orders("FRANCE", ["A IRE B"])
+        game.process()
+        built[name] = game.get_units("FRANCE")
+    assert built.pop("value") == []
+    assert all(units == ["A IRE"] for units in built.values()), built
+    with pytest.raises(drop.MilaError, match="Game: ruling='nope' names no ruling"):
+        drop.Game(ruling="nope")
+    with pytest.raises(TypeError, match="ruling must be"):
+        drop.Game(ruling=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="ruling must be"):
+        drop.from_saved_game_format({"phases": []}, ruling=3)  # type: ignore[arg-type]
+
+
 # ---------------------------------------------------------------- saves: MILA's and the drop-in's
 
 
