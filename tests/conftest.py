@@ -1,4 +1,5 @@
-"""Shared fixtures: the standard map and the backends that are built."""
+"""Shared fixtures: the standard map, the backends that are built, and no MILA ruling chosen by
+the environment."""
 
 from __future__ import annotations
 
@@ -19,3 +20,10 @@ BACKENDS = available_backends()
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+@pytest.fixture(autouse=True)
+def _no_mila_ruling_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The MILA drop-in's default ruling as it ships (MILA's), whatever the shell exports: a
+    test that wants another sets ``DIPLO_MILA_RULING`` itself."""
+    monkeypatch.delenv("DIPLO_MILA_RULING", raising=False)

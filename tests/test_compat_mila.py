@@ -54,14 +54,17 @@ def board(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def play_both(seed: int, mila: Any, ruling: Rules | None = None) -> tuple[Counter[str], list[str]]:
-    """One game through both engines, the drop-in under ``ruling`` (default: today's rulings);
-    (counts, problems)."""
+def play_both(
+    seed: int, mila: Any, ruling: Rules | str | None = None
+) -> tuple[Counter[str], list[str]]:
+    """One game through both engines, the drop-in under ``ruling`` (default: the drop-in's
+    own, MILA's; ``"datc"``: diplo's rulings); (counts, problems)."""
     counts: Counter[str] = Counter()
     problems: list[str] = []
     game_map = standard_map()
     rng = random.Random(seed)
     theirs, ours = mila.Game(), Game(ruling=ruling)
+    ruling = ours.ruling  # the rules the drop-in plays under (None: diplo's)
     while not theirs.is_game_done and int(theirs.get_current_phase()[1:5]) <= LAST_YEAR:
         phase = theirs.get_current_phase()
         where = f"seed {seed} {phase}"
@@ -127,7 +130,7 @@ def test_the_same_bot_plays_alike_through_mila_and_the_drop_in() -> None:
     totals: Counter[str] = Counter()
     problems: list[str] = []
     for seed in range(GAMES):
-        counts, found = play_both(seed, mila)
+        counts, found = play_both(seed, mila, "datc")  # diplo's rulings: MILA departs
         totals.update(counts)
         problems += found
     print(f"{GAMES} games to {LAST_YEAR}: {dict(totals)}")
@@ -136,13 +139,15 @@ def test_the_same_bot_plays_alike_through_mila_and_the_drop_in() -> None:
 
 
 def test_in_milas_ruling_mode_the_drop_in_plays_as_mila() -> None:
-    # edition=mila: the same bot, the same orders, and every phase's board (units, centres,
-    # retreat lists, the next phase) is MILA's: no departure at all.
+    # edition=mila, the drop-in's default (no ruling given): the same bot, the same orders, and
+    # every phase's board (units, centres, retreat lists, the next phase) is MILA's: no
+    # departure at all.
     mila = pytest.importorskip("diplomacy", reason="MILA (the 'compare' extra) is not installed")
+    assert Game().ruling == Rules(edition="mila")
     totals: Counter[str] = Counter()
     problems: list[str] = []
     for seed in range(GAMES):
-        counts, found = play_both(seed, mila, Rules(edition="mila"))
+        counts, found = play_both(seed, mila)
         totals.update(counts)
         problems += found
     print(f"{GAMES} games to {LAST_YEAR} under edition=mila: {dict(totals)}")
@@ -154,8 +159,8 @@ def test_in_milas_ruling_mode_the_drop_in_plays_as_mila() -> None:
 # --------------------------------------------------------------------------- without MILA
 
 
-def random_game(seed: int, phases: int) -> Game:
-    game = Game()
+def random_game(seed: int, phases: int, ruling: str | None = None) -> Game:
+    game = Game(ruling=ruling)
     rng = random.Random(seed)
     for _ in range(phases):
         for power, texts in bot_orders(game, rng).items():
@@ -167,7 +172,7 @@ def random_game(seed: int, phases: int) -> Game:
 def test_possible_orders_are_diplos_legal_orders_in_mila_text() -> None:
     """Every listed order reads back as the legal order it stands for, and the lists are
     exactly diplo's legal orders (less the plain form of moves beyond an army's neighbours)."""
-    game = Game()
+    game = Game(ruling="datc")  # diplo's rulings, as the reference's position has
     rng = random.Random(4)  # reaches a retreat phase in S1905
     kinds: set[str] = set()
     for _ in range(16):
@@ -349,7 +354,7 @@ def test_saved_games_load_in_mila_and_back() -> None:
 
 
 def test_powers_show_the_current_phase() -> None:
-    game = random_game(4, 13)  # S1905R: a retreat phase
+    game = random_game(4, 13, "datc")  # S1905R under diplo's rulings: a retreat phase
     state = game.get_state()
     for name, power in game.powers.items():
         assert power.name == name

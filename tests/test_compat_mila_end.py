@@ -98,7 +98,7 @@ def test_the_end_is_mila_s_and_mila_s_save_loads(play: str) -> None:
     import diplomacy
     from diplomacy.utils.export import to_saved_game_format as mila_saved
 
-    theirs, ours = diplomacy.Game(), drop.Game(ruling=MILA)
+    theirs, ours = diplomacy.Game(), drop.Game()  # the drop-in as it comes: MILA's ruling
     for game in (theirs, ours):
         if play == "won":
             _play_to_the_end(game, WON)
@@ -151,7 +151,7 @@ def test_a_draw_agreed_at_any_phase_loads_from_mila_s_save(stop: str) -> None:
 def test_a_fleet_s_support_text_is_mila_s_under_mila_s_ruling(
     units: list[str], orders: list[str], shown: str | None
 ) -> None:
-    for ruling in (MILA, None):
+    for ruling in (MILA, "datc"):
         game = drop.Game(ruling=ruling)
         game.clear_units()
         game.set_units("FRANCE", units)

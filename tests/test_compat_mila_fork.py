@@ -53,7 +53,7 @@ def test_the_drop_in_labels_as_mila_does(
     units: dict[str, list[str]], orders: dict[str, list[str]]
 ) -> None:
     diplomacy = pytest.importorskip("diplomacy")
-    theirs, ours = diplomacy.Game(), drop.Game(ruling=MILA)
+    theirs, ours = diplomacy.Game(), drop.Game()  # the drop-in as it comes: MILA's ruling
     for game in (theirs, ours):
         _set_up(game, units, orders)
     mila_phase, our_phase = theirs.process(), ours.process()
@@ -64,7 +64,7 @@ def test_the_drop_in_labels_as_mila_does(
 
 def test_process_returns_the_phase_as_mila_does() -> None:
     diplomacy = pytest.importorskip("diplomacy")
-    theirs, ours = diplomacy.Game(), drop.Game(ruling=MILA)
+    theirs, ours = diplomacy.Game(), drop.Game()  # the drop-in as it comes: MILA's ruling
     rng = random.Random(4)
     for _ in range(6):
         possible = ours.get_all_possible_orders()
@@ -215,7 +215,7 @@ def test_a_harness_style_loop_runs_unchanged_and_plays_as_mila(tmp_path: Path) -
     diplomacy = pytest.importorskip("diplomacy")
     from diplomacy.utils.export import to_saved_game_format as mila_save
 
-    theirs, ours = diplomacy.Game(), drop.Game(ruling=MILA)
+    theirs, ours = diplomacy.Game(), drop.Game()  # the drop-in as it comes: MILA's ruling
     rng = random.Random(7)
     save = tmp_path / "run.jsonl"
     phases = 0
@@ -270,7 +270,7 @@ def test_a_saved_game_has_mila_s_keys_and_rules() -> None:
     from diplomacy.utils.export import to_saved_game_format
 
     theirs = diplomacy.Game()
-    ours = drop.Game(ruling=MILA)
+    ours = drop.Game()  # the drop-in as it comes: MILA's ruling
     rng = random.Random(3)  # a game with no label departure (docs/mila-compat.md)
     while theirs.get_current_phase() != "S1910M" and not theirs.is_game_done:
         possible = theirs.get_all_possible_orders()

@@ -1,8 +1,9 @@
-"""Issue 47, item 1, with issue 46's MILA saves: the ruling is chosen with no code change
-(``DIPLO_MILA_RULING``, ``set_default_ruling``), a save that records no ruling (MILA's own) loads
-under MILA's ruling, every load path verifies every phase and either reproduces the file's game
-or refuses it naming the phase and a fix the drop-in has, and a harness with only its imports
-switched plays and resumes as MILA does, phase for phase."""
+"""Issue 47, item 1, with issue 46's MILA saves: a new drop-in game rules as MILA unless told
+otherwise, the ruling is chosen with no code change (``DIPLO_MILA_RULING``,
+``set_default_ruling``), a save that records no ruling (MILA's own) loads under MILA's ruling,
+every load path verifies every phase and either reproduces the file's game or refuses it naming
+the phase and a fix the drop-in has, and a harness with only its imports switched plays and
+resumes as MILA does, phase for phase."""
 
 from __future__ import annotations
 
@@ -69,14 +70,21 @@ def _sorted(table: dict[str, list[str]]) -> dict[str, list[str]]:
 
 
 def test_the_environment_chooses_the_ruling_of_a_new_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert drop.Game().ruling is None  # diplo's (the DATC) unless told
+    assert drop.Game().ruling == MILA  # MILA's unless told
+    assert drop.Game(ruling="datc").ruling is None  # diplo's (the DATC), asked for by name
+    assert drop.Game(ruling=Rules()).ruling == Rules()
+    monkeypatch.setenv(default.ENV_VAR, "")
+    assert drop.Game().ruling == MILA
     monkeypatch.setenv(default.ENV_VAR, "mila")
     assert drop.Game().ruling == MILA
     assert drop.Game(ruling=Rules()).ruling == Rules()  # a ruling given wins
+    assert drop.Game(ruling="datc").ruling is None
     monkeypatch.setenv(default.ENV_VAR, "edition=mila,civil_disorder=owned")
     assert drop.Game().ruling == Rules(edition="mila", civil_disorder="owned")
     monkeypatch.setenv(default.ENV_VAR, "datc")
     assert drop.Game().ruling is None
+    assert drop.Game(ruling="mila").ruling == MILA  # a ruling given wins
+    assert drop.Game(ruling=MILA).ruling == MILA
     monkeypatch.setenv(default.ENV_VAR, "milla")
     with pytest.raises(drop.MilaError, match="DIPLO_MILA_RULING='milla' names no ruling"):
         drop.Game()
@@ -104,13 +112,55 @@ def test_the_module_setter_wins_over_the_environment(monkeypatch: pytest.MonkeyP
 def test_a_game_made_under_the_default_plays_as_mila_where_the_datc_departs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Seed 7 departs at once under the DATC (a waive in W1901A): under the environment's
-    MILA ruling the drop-in's game is MILA's, phase for phase."""
+    """Seed 7 departs at once under the DATC (a waive in W1901A): under the default, MILA's
+    ruling, the drop-in's game is MILA's, phase for phase; asked for, diplo's departs."""
     diplomacy = pytest.importorskip("diplomacy", reason="MILA (the 'compare' extra) is absent")
     theirs = _boards(_play(diplomacy.Game(), 7, 8))
-    assert _boards(_play(drop.Game(), 7, 8)) != theirs
-    monkeypatch.setenv(default.ENV_VAR, "mila")
     assert _boards(_play(drop.Game(), 7, 8)) == theirs
+    assert _boards(_play(drop.Game(ruling="datc"), 7, 8)) != theirs
+    monkeypatch.setenv(default.ENV_VAR, "datc")
+    assert _boards(_play(drop.Game(), 7, 8)) != theirs
+    drop.set_default_ruling("mila")
+    assert _boards(_play(drop.Game(), 7, 8)) == theirs
+
+
+def test_milas_ruling_keeps_the_maps_own_rules() -> None:
+    """The default (and ``ruling="mila"``) is MILA's edition on the map's own rules: on
+    ``modern``, one of MILA's build-anywhere maps (``BUILD_ANY``), a power builds in a centre
+    that is nobody's home, as in MILA; ``Rules(edition="mila")`` given as a value replaces the
+    map's rules, so builds at home only there. A bad name is refused, naming it."""
+    made = {
+        "default": drop.Game("modern"),
+        "mila": drop.Game("modern", ruling="mila"),
+        "datc": drop.Game("modern", ruling="datc"),
+        "value": drop.Game("modern", ruling=MILA),
+    }
+    assert made["default"].ruling == made["mila"].ruling == Rules(edition="mila", build_sites="any")
+    assert made["datc"].ruling is None and made["value"].ruling == MILA
+    games: dict[str, Any] = dict(made)
+    try:
+        import diplomacy
+    except ImportError:
+        pass
+    else:
+        games["MILA"] = diplomacy.Game(map_name="modern")
+    built = {}
+    for name, game in games.items():
+        homes = game.get_centers("FRANCE")
+        game.clear_units()
+        game.set_centers("FRANCE", [*homes, "IRE"])  # Ireland: a centre of no power's home
+        game.set_current_phase("W1994A")
+        game.set_orders("FRANCE", ["A IRE B"])
+        game.process()
+        built[name] = game.get_units("FRANCE")
+    assert built.pop("value") == []
+    assert all(units == ["A IRE"] for units in built.values()), built
+    with pytest.raises(drop.MilaError, match="Game: ruling='nope' names no ruling"):
+        drop.Game(ruling="nope")
+    with pytest.raises(TypeError, match="ruling must be"):
+        drop.Game(ruling=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="ruling must be"):
+        drop.from_saved_game_format({"phases": []}, ruling=3)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- saves: MILA's and the drop-in's
@@ -160,9 +210,12 @@ def test_a_drop_in_save_records_its_ruling_and_loads_under_it(
 ) -> None:
     """The drop-in always writes the ruling (diplo's too), so a save it made under the DATC
     loads back under the DATC whatever the default, and one that records none under MILA's."""
-    game = _play(drop.Game(), 7, 8)  # departs from MILA under the DATC
+    game = _play(drop.Game(ruling="datc"), 7, 8)  # departs from MILA under the DATC
     saved = json.loads(json.dumps(drop.to_saved_game_format(game)))
     assert Rules.from_json(saved["diplo_ruling"]) == Rules()
+    ours = drop.to_saved_game_format(_play(drop.Game(), 7, 8))  # the default: MILA's
+    assert Rules.from_json(ours["diplo_ruling"]) == MILA
+    assert drop.from_saved_game_format(ours).ruling == MILA
     monkeypatch.setenv(default.ENV_VAR, "mila")
     back = drop.from_saved_game_format(saved)
     assert back.ruling == Rules() and _boards(back) == _boards(game)
@@ -170,6 +223,7 @@ def test_a_drop_in_save_records_its_ruling_and_loads_under_it(
     with pytest.raises(drop.MilaError, match=r"ruling=diplo\.model\.rules\.Rules\(\)"):
         drop.from_saved_game_format(unrecorded)
     assert _boards(drop.from_saved_game_format(unrecorded, ruling=Rules())) == _boards(game)
+    assert _boards(drop.from_saved_game_format(unrecorded, ruling="datc")) == _boards(game)
 
 
 def test_one_hostile_line_costs_only_itself(tmp_path: Path) -> None:
@@ -269,17 +323,18 @@ def _run_harness(imports: str, tmp_path: Path, ruling: str | None) -> list[Any]:
 
 def test_a_harness_with_its_imports_switched_plays_and_resumes_as_mila(tmp_path: Path) -> None:
     """Issue 47's done-test: one harness script, run on MILA and on the drop-in with only its
-    import line switched and the ruling chosen by the environment: a new game, a MILA-made save
-    resumed and played on (its DATC replay departs: seed 7), saved and resumed again, give
-    MILA's boards phase for phase. Without the environment's ruling the new game departs,
-    while the resumed save still plays as MILA (it records no ruling: MILA's)."""
+    import line switched: a new game, a MILA-made save resumed and played on (its DATC replay
+    departs: seed 7), saved and resumed again, give MILA's boards phase for phase (MILA's
+    ruling is the drop-in's default). With diplo's ruling chosen by the environment
+    (``DIPLO_MILA_RULING=datc``) the new game departs, while the resumed save still plays as
+    MILA (it records no ruling: MILA's)."""
     save = _milas_save(7, 10)
     (tmp_path / "mila.jsonl").write_text(json.dumps(save) + "\n")
     theirs = _run_harness(MILA_IMPORTS, tmp_path, None)
     assert len(theirs) > 20
-    ours = _run_harness(DROP_IN_IMPORTS, tmp_path, "mila")
+    ours = _run_harness(DROP_IN_IMPORTS, tmp_path, None)
     assert ours == theirs
-    datc = _run_harness(DROP_IN_IMPORTS, tmp_path, None)
+    datc = _run_harness(DROP_IN_IMPORTS, tmp_path, "datc")
     assert datc[:12] != theirs[:12]  # seed 0 departs under the DATC (W1902A)
     assert datc[12:] == theirs[12:]
 

@@ -19,7 +19,8 @@ MILA = Rules(edition="mila")
 
 
 def _engines() -> list[Callable[[], Any]]:
-    made: list[Callable[[], Any]] = [lambda: Game(ruling=MILA)]
+    made: list[Callable[[], Any]] = [Game]  # as it comes: MILA's ruling
+    assert Game().ruling == MILA
     try:
         import diplomacy
     except ImportError:
@@ -98,7 +99,7 @@ def test_retreats_are_taken_as_mila_takes_them(
 
 def test_under_diplo_s_ruling_the_last_retreat_order_is_kept() -> None:
     """Outside MILA's ruling the intake is diplo's, as documented (the last order counts)."""
-    game = Game()
+    game = Game(ruling="datc")
     assert _retreat(game, [["A BUR R PAR", "A BUR R PIC"]])[2] == ["A PIC"]
 
 
@@ -120,7 +121,7 @@ def test_words_after_an_order_are_read_as_mila_reads_them(text: str, kept: list[
         game = make()
         game.set_orders("FRANCE", [text])
         assert game.get_orders("FRANCE") == kept, (make, text)
-    game = Game()  # diplo's own intake reads no such note
+    game = Game(ruling="datc")  # diplo's own intake reads no such note
     game.set_orders("FRANCE", ["A PAR-BUR (Occupied!)"])
     assert game.get_orders("FRANCE") == []
 

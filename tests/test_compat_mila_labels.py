@@ -191,9 +191,10 @@ def _check(got: dict[str, list[str]], case: Case) -> None:
 @pytest.mark.parametrize("name", sorted(CASES))
 @pytest.mark.parametrize("mila_edition", [False, True])
 def test_the_drop_in_gives_milas_label(name: str, mila_edition: bool) -> None:
-    """The drop-in's labels, under diplo's rules and under MILA's rulings."""
+    """The drop-in's labels, under diplo's rules and under MILA's rulings (its default)."""
     case = CASES[name]
-    game = Game(ruling=Rules(edition="mila") if mila_edition else None)
+    game = Game() if mila_edition else Game(ruling="datc")
+    assert (game.ruling == Rules(edition="mila")) is mila_edition
     _check(_play(game, case), case)
 
 
@@ -207,7 +208,7 @@ def test_mila_gives_the_same_labels(name: str) -> None:
     case = CASES[name]
     mila = _play(MilaGame(), case)
     _check(mila, case)
-    assert _play(Game(ruling=Rules(edition="mila")), case) == mila
+    assert _play(Game(), case) == mila  # the drop-in as it comes: MILA's ruling
 
 
 def test_the_disband_label_survives_a_copy() -> None:

@@ -19,10 +19,8 @@ from typing import Any
 import pytest
 
 from diplo.compat import mila as drop
-from diplo.model.rules import Rules
 
 PYTHON = str(Path(__file__).resolve().parents[1] / "python")
-MILA = Rules(edition="mila")
 
 
 def _mila() -> Any:
@@ -128,7 +126,7 @@ def test_abuts_convoys_and_lost_centres_are_mila_s_phase_by_phase() -> None:
     ``_get_convoy_destinations`` for every coastal location (army) and every fleet at sea
     (convoyer, with and without a fleet left out) and ``lost`` are MILA's."""
     diplomacy = _mila()
-    theirs, ours = diplomacy.Game(), drop.Game(ruling=MILA)
+    theirs, ours = diplomacy.Game(), drop.Game()  # the drop-in as it comes: MILA's ruling
     rng = random.Random(4)
     coasts = [
         loc.upper()

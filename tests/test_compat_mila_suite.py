@@ -2,11 +2,14 @@
 shipped inside the ``diplomacy`` package) run against the drop-in ``diplo.compat.mila.Game``.
 
 Nothing is copied: the installed test modules are imported and the one name ``Game`` in each is
-replaced by the drop-in's (as a user switching engines changes one import). Every test must pass
-except those named in :data:`EXPECTED_FAILURES`, each with its reason: the places where MILA
-rules otherwise than the DATC v3.0 (``docs/mila-compat.md``, "Where MILA departs from the DATC")
-or labels a result otherwise. A named test that starts passing fails here too, so the list stays
-exact. Runs whenever the ``compare`` extra (MILA) is installed.
+replaced by the drop-in's (as a user switching engines changes one import). They run twice: on
+the drop-in as it comes (MILA's ruling, the default), where every test must pass except those
+named in :data:`EXPECTED_FAILURES_MILA`, and on the drop-in under diplo's rulings
+(``ruling="datc"``), where every test must pass except those named in
+:data:`EXPECTED_FAILURES`, each with its reason: the places where MILA rules otherwise than the
+DATC v3.0 (``docs/mila-compat.md``, "Where MILA departs from the DATC") or labels a result
+otherwise. A named test that starts passing fails here too, so the lists stay exact. Runs
+whenever the ``compare`` extra (MILA) is installed.
 """
 
 from __future__ import annotations
@@ -49,6 +52,15 @@ EXPECTED_FAILURES: dict[str, str] = {
     "test_6_g_6": "label: MILA labels a convoying fleet off the route the army used 'no convoy'; "
     "diplo's ruling (the army is carried by the other fleets) says the convoy was used",
 }
+#: MILA's tests that fail against the drop-in as it comes (MILA's ruling), and why: none is a
+#: ruling MILA's edition departs from MILA in but for the fleet distances of 6.J.6.
+EXPECTED_FAILURES_MILA: dict[str, str] = {
+    "test_6_j_6": "civil disorder: MILA's fleet distances differ from diplo's (both count from "
+    "the home centres under MILA's ruling)",
+    "test_6_g_6": EXPECTED_FAILURES["test_6_g_6"],
+}
+#: The drop-in under diplo's rulings by the DATC v3.0 (a new game's default is MILA's).
+DATC_GAME = functools.partial(drop.Game, ruling="datc")
 #: The failures that a game with MILA's civil-disorder rule (``ruling=``) no longer has.
 CIVIL_DISORDER_FIXED = {"test_6_j_3", "test_6_j_5", "test_6_j_7", "test_6_k_1"}
 
@@ -77,27 +89,62 @@ def _run(name: str, game: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -
             test()
 
 
+@pytest.fixture(autouse=True)
+def _no_default(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The drop-in as it comes: no ruling chosen by the environment or the setter."""
+    from diplo.compat.mila import ruling as default
+
+    monkeypatch.delenv(default.ENV_VAR, raising=False)
+    default.reset_default_ruling()
+    yield
+    default.reset_default_ruling()
+
+
 def test_the_suites_are_whole() -> None:
     # 23 tests of test_game.py and 160 DATC cases: a MILA release that renames them shows here.
     assert len(CASES) == 183
     assert set(EXPECTED_FAILURES) <= set(CASES)
+    assert set(EXPECTED_FAILURES_MILA) <= set(EXPECTED_FAILURES)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_mila_suite_against_the_drop_in(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    if name in EXPECTED_FAILURES:
+    # The drop-in as a harness gets it, with no ruling chosen: MILA's.
+    assert drop.Game().ruling == Rules(edition="mila")
+    if name in EXPECTED_FAILURES_MILA:
         with pytest.raises(AssertionError):
             _run(name, drop.Game, monkeypatch)
     else:
         _run(name, drop.Game, monkeypatch)
 
 
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_mila_suite_against_the_drop_in_under_the_datc(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert DATC_GAME().ruling is None  # diplo's rulings
+    if name in EXPECTED_FAILURES:
+        with pytest.raises(AssertionError):
+            _run(name, DATC_GAME, monkeypatch)
+    else:
+        _run(name, DATC_GAME, monkeypatch)
+
+
 #: MILA's two other DATC files: the same cases with the rule ``NO_CHECK`` (orders kept unchecked
 #: and ruled void at processing) and with ``set_orders(..., expand=False)``. Their expected
-#: failures are the DATC ones above (with ``expand=False`` MILA's 6.B.9 passes too).
+#: failures under diplo's rulings are the DATC ones above (with ``expand=False`` MILA's 6.B.9
+#: passes too).
 VARIANTS = {
     "test_datc_no_check": set(EXPECTED_FAILURES),
     "test_datc_no_expand": set(EXPECTED_FAILURES) - {"test_6_b_9"},
+}
+#: Their expected failures on the drop-in as it comes (MILA's ruling): those of
+#: :data:`EXPECTED_FAILURES_MILA`, and with ``expand=False`` 6.B.9, which MILA then rules as the
+#: DATC does (an order it does not expand keeps the coast its support names), where MILA's
+#: edition counts the support whatever coast it names (``support_coast="any"``).
+VARIANTS_MILA = {
+    "test_datc_no_check": set(EXPECTED_FAILURES_MILA),
+    "test_datc_no_expand": set(EXPECTED_FAILURES_MILA) | {"test_6_b_9"},
 }
 
 
@@ -110,18 +157,20 @@ def _variant_cases() -> list[tuple[str, str]]:
     return sorted(out)
 
 
+@pytest.mark.parametrize("ruling", ["default", "datc"])
 @pytest.mark.parametrize(("module_name", "name"), _variant_cases())
 def test_milas_variant_suites_against_the_drop_in(
-    module_name: str, name: str, monkeypatch: pytest.MonkeyPatch
+    module_name: str, name: str, ruling: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     module = importlib.import_module(f"diplomacy.tests.{module_name}")
     cls = next(getattr(module, n) for n in dir(module) if n.startswith("TestDATC"))
+    game, expected = (drop.Game, VARIANTS_MILA) if ruling == "default" else (DATC_GAME, VARIANTS)
     for patched in (module, mila_tests_datc):
         if hasattr(patched, "Game"):  # test_datc_no_expand uses test_datc's
-            monkeypatch.setattr(patched, "Game", drop.Game)
+            monkeypatch.setattr(patched, "Game", game)
     test = getattr(cls(), name)
     with contextlib.redirect_stdout(io.StringIO()):
-        if name in VARIANTS[module_name]:
+        if name in expected[module_name]:
             with pytest.raises(AssertionError):
                 test()
         else:
@@ -148,11 +197,13 @@ RULING_DEPARTURES = {"test_6_b_9", "test_6_g_8"}
 
 
 def test_a_game_in_milas_ruling_mode_passes_milas_tests(monkeypatch: pytest.MonkeyPatch) -> None:
-    # In MILA's ruling mode the ruling departures are MILA's: its tests of them pass, and every
-    # test that passes in diplo's mode still passes. (Labels and the civil-disorder distances
-    # are not rulings of that mode; those tests may still fail.)
+    # In MILA's ruling mode (the drop-in's default: no ruling given) the ruling departures are
+    # MILA's: its tests of them pass, and every test that passes in diplo's mode still passes.
+    # (Labels and the civil-disorder distances are not rulings of that mode; those tests may
+    # still fail.)
     rules = _mila_edition()
-    game = functools.partial(drop.Game, ruling=rules)
+    game = drop.Game
+    assert game().ruling == rules
     failed = []
     for name in sorted((set(CASES) - set(EXPECTED_FAILURES)) | RULING_DEPARTURES):
         try:

@@ -1,5 +1,6 @@
 """Differential of result labels: seeded random games played on MILA (PyPI ``diplomacy``
-1.1.2) and on the drop-in ``diplo.compat.mila`` under ``Rules(edition="mila")`` with the same
+1.1.2) and on the drop-in ``diplo.compat.mila`` under MILA's ruling (its default, named here so
+that ``DIPLO_MILA_RULING`` does not change it: ``Rules(edition="mila")``) with the same
 orders, comparing every phase's ``result_history`` unit by unit and counting each kind of
 difference (``drop-in labels -> MILA labels`` per order kind).
 
@@ -42,11 +43,10 @@ def play(seed: int, until: int, examples: list[str], limit: int) -> tuple[Counte
     from diplomacy import Game as MilaGame
 
     from diplo.compat.mila import Game
-    from diplo.model.rules import Rules
 
     rng = random.Random(seed)
     mila = MilaGame()
-    ours = Game(ruling=Rules(edition="mila"))
+    ours = Game(ruling="mila")
     counts: Counter[str] = Counter()
     phases = differing = 0
     while not mila.is_game_done:

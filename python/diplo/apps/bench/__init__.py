@@ -32,7 +32,8 @@ Ten workloads, each measured on every engine in the same run (the report is spec
     The self-play loop of ``selfplay`` written against MILA's ``Game`` API (as the MILA corpus was
     played: ``get_all_possible_orders``, ``get_orderable_locations``, a sorted random choice per
     location, ``set_orders``, ``process``), run on :class:`diplo.compat.mila.Game` (engine
-    ``diplo-compat``) and on MILA itself: what a bot written for MILA gains by switching imports.
+    ``diplo-compat``, under MILA's ruling, its default: the same games as MILA's) and on MILA
+    itself: what a bot written for MILA gains by switching imports.
 ``mila-calls``
     Each call an LLM harness makes per phase through MILA's ``Game`` API (``get_state``, possible
     orders, orderable locations, ``map.abuts``/``loc_type``/``norm``, the phase history,

@@ -44,12 +44,15 @@ def mila_selfplay_engine(
     mila: ModuleType,
     name: str = "mila",
     mila_map: str = "standard",
+    ruling: str | None = None,
 ) -> Engine:
-    """Self-play through MILA's ``Game`` API, on ``mila.Game`` (MILA, or diplo.compat.mila)."""
+    """Self-play through MILA's ``Game`` API, on ``mila.Game`` (MILA, or diplo.compat.mila,
+    given ``ruling=``: its ruling's name, ``"mila"`` to play MILA's games)."""
+    extra = {} if ruling is None else {"ruling": ruling}
 
     # As the MILA corpus was played (../shared/corpus/README.md, "How games are played").
     def setup(r: int) -> tuple[Any, random.Random]:
-        return mila.Game(map_name=mila_map), random.Random(seed + r)
+        return mila.Game(map_name=mila_map, **extra), random.Random(seed + r)
 
     def run(state: tuple[Any, random.Random]) -> int:
         return mila_bot(state[0], state[1], max_year)
@@ -148,10 +151,10 @@ def api_floor_engine(
     seed: int, max_year: int, compat: ModuleType, mila_map: str = "standard"
 ) -> Engine:
     """The corpus bot's loop on :class:`_ApiFloor`, replaying the games the drop-in plays with
-    the same seeds (recorded outside the timer)."""
+    the same seeds under MILA's ruling (recorded outside the timer)."""
 
     def setup(r: int) -> tuple[_ApiFloor, random.Random]:
-        recording = _Recording(compat.Game(map_name=mila_map))
+        recording = _Recording(compat.Game(map_name=mila_map, ruling="mila"))
         mila_bot(recording, random.Random(seed + r), max_year)
         floor = _ApiFloor(
             recording.phases,
@@ -170,8 +173,10 @@ def mila_api_engines(
     seed: int, max_year: int, engines: Iterable[str] = ENGINES, mila: ModuleType | None = None
 ) -> list[Engine]:
     """The engines of the mila-api workload: the drop-in (when the code API is built and
-    ``diplo-rust`` is asked for), MILA (when installed and asked for) and, with both, the API
-    at no cost (``api-floor``: what bounds the ratio any implementation could show)."""
+    ``diplo-rust`` is asked for; under MILA's ruling, its default, named so that
+    ``DIPLO_MILA_RULING`` does not change it: MILA's games), MILA (when installed and asked
+    for) and, with both, the API at no cost (``api-floor``: what bounds the ratio any
+    implementation could show)."""
     wanted = set(engines)
     out: list[Engine] = []
     compat = None
@@ -179,7 +184,7 @@ def mila_api_engines(
         # None when diplo.engine.codes is not the real one.
         compat = optional_module("diplo.compat.mila")
         if compat is not None:
-            out.append(mila_selfplay_engine(seed, max_year, compat, "diplo-compat"))
+            out.append(mila_selfplay_engine(seed, max_year, compat, "diplo-compat", ruling="mila"))
     if mila is not None and "mila" in wanted:
         out.append(mila_selfplay_engine(seed, max_year, mila))
         if compat is not None:

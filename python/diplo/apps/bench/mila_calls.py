@@ -9,15 +9,17 @@ makes them: ``get_state``, ``get_all_possible_orders``, ``get_orderable_location
 the map queries of an adjacency graph (``map.abuts``, ``map.loc_type``, ``map.norm``: for each
 unit, each neighbour of its location), ``get_phase_history``, ``add_message`` (two messages),
 ``to_saved_game_format``, ``deepcopy`` (every :data:`DEEPCOPY_EVERY` phases: MILA's takes about a
-second late in a game), ``set_orders`` per power (the recorded orders) and ``process``. Where
-the drop-in rules a phase otherwise than MILA (its departures from the DATC,
-``docs/mila-compat.md``) it is set to MILA's state after its timed ``get_state`` (untimed), so
-both time every call on the same states.
+second late in a game), ``set_orders`` per power (the recorded orders) and ``process``. The
+drop-in plays under MILA's ruling (its default, asked for by name here so that
+``DIPLO_MILA_RULING`` does not change what is compared), so both sides play the same games;
+where it still rules a phase otherwise than MILA (``docs/mila-compat.md``) it is set to MILA's
+state after its timed ``get_state`` (untimed), so both time every call on the same states.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -90,11 +92,12 @@ class Side:
 
 
 def sides(compat: ModuleType, mila: ModuleType) -> list[Side]:
-    """The drop-in and MILA as the workload drives them."""
+    """The drop-in (under MILA's ruling) and MILA as the workload drives them."""
     from diplomacy.utils.export import to_saved_game_format as mila_saved
 
+    game = functools.partial(compat.Game, ruling="mila")
     return [
-        Side("diplo-compat", compat.Game, compat.Message, compat.to_saved_game_format),
+        Side("diplo-compat", game, compat.Message, compat.to_saved_game_format),
         Side("mila", mila.Game, mila.Message, mila_saved),
     ]
 

@@ -16,11 +16,13 @@ that such code switches engines by changing its imports::
 
 ``docs/mila-compat.md`` lists what is offered and where it differs from MILA. In short:
 
-* Rulings follow the DATC v3.0 unless the game is made with a MILA ruling mode (``ruling=``, a
-  :class:`diplo.model.rules.Rules`, or with no code change ``DIPLO_MILA_RULING=mila`` or
-  :func:`set_default_ruling`; a saved game is replayed under the ruling it records, MILA's
-  when it records none); the seven places where MILA departs from the DATC are named in
-  ``docs/mila-compat.md`` and in ``tests/test_compat_mila_suite.py``.
+* A drop-in of MILA rules as MILA unless told otherwise: a new game's ruling is MILA's
+  (``Rules(edition="mila")`` on the map's rules); diplo's rulings by the DATC v3.0 are asked for
+  by name, ``Game(ruling="datc")``, or with no code change ``DIPLO_MILA_RULING=datc`` or
+  :func:`set_default_ruling` (``ruling=`` also takes a :class:`diplo.model.rules.Rules`); a
+  saved game is replayed under the ruling it records, MILA's when it records none. The places
+  where MILA departs from the DATC are named in ``docs/mila-compat.md`` and in
+  ``tests/test_compat_mila_suite.py``.
 * Power objects (``game.powers``, ``game.get_power``) are MILA's live objects: edits of their
   ``units``, ``centers``, ``retreats`` and ``orders`` change the game, as in MILA. The board is
   kept in the engine's codes; MILA's lists are made when first asked for in a phase.

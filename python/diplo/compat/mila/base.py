@@ -31,7 +31,7 @@ from .names import (
 from .order import Lists, arrange, initial_lists, lists_of
 from .powers import Power
 from .records import Record
-from .ruling import default_ruling
+from .ruling import default_ruling, ruling_named
 from .turn import Turn, tables_of
 
 __all__ = ["GameBase", "map_named"]
@@ -57,7 +57,10 @@ class GameBase:
     ``"ancmed"``, as :func:`diplo.model.map.map_named` reads it, or MILA's name of it; an unknown
     name raises :class:`MilaError`); ``game_id``, ``rules`` (MILA's rule names; ``NO_CHECK`` keeps
     movement orders unchecked until processing, as MILA does) and MILA's other keywords are kept.
-    ``ruling`` is a :class:`diplo.model.rules.Rules` passed to the engine (e.g. a MILA ruling mode).
+    ``ruling`` is the ruling the engine plays under: a :class:`diplo.model.rules.Rules`, or a
+    name (``"datc"``: diplo's rulings by the DATC v3.0, the map's rules; ``"mila"``: MILA's);
+    not given (``None``), the default of :mod:`~diplo.compat.mila.ruling`, MILA's unless
+    ``DIPLO_MILA_RULING`` or :func:`~diplo.compat.mila.set_default_ruling` says otherwise.
     """
 
     #: MILA's keyword arguments that are kept as attributes (and saved where MILA saves them).
@@ -89,7 +92,7 @@ class GameBase:
         game_id: str | None = None,
         rules: Iterable[str] | None = None,
         *,
-        ruling: Rules | None = None,
+        ruling: Rules | str | None = None,
         **kwargs: Any,
     ) -> None:
         # A keyword MILA's model does not know (``Game(map=...)``) is ignored, as MILA's
@@ -98,17 +101,20 @@ class GameBase:
             raise TypeError(f"Game: map_name must be a string, got {type(map_name).__name__}")
         if game_id is not None and not isinstance(game_id, str):
             raise TypeError(f"Game: game_id must be a string, got {type(game_id).__name__}")
-        if ruling is not None and not isinstance(ruling, Rules):
+        if ruling is not None and not isinstance(ruling, (Rules, str)):
             raise TypeError(
-                f"Game: ruling must be a diplo.model.rules.Rules, got {type(ruling).__name__}"
+                "Game: ruling must be a diplo.model.rules.Rules or a name ('mila', 'datc'), "
+                f"got {type(ruling).__name__}"
             )
-        if ruling is None:  # not said: the module's default, else the environment's
-            ruling = default_ruling()
         rule_list = list(DEFAULT_RULES) if rules is None else rule_names(rules)
         try:
             game_map = mila_map_for(map_name)
         except MapError as exc:
             raise MilaError(str(exc)) from None
+        if ruling is None:  # not said: the module's default, the environment's, else MILA's
+            ruling = default_ruling(game_map.rules)
+        elif isinstance(ruling, str):  # a name: 'datc' (diplo's rulings), 'mila', key=value
+            ruling = ruling_named(ruling, game_map.rules, source="Game: ruling")
         self.map_name: str = map_name
         self.game_id: str = game_id if game_id is not None else f"diplo-{time.time_ns():x}"
         self.rules: list[str] = rule_list
@@ -379,8 +385,9 @@ class GameBase:
 
     @property
     def ruling(self) -> Rules | None:
-        """The :class:`diplo.model.rules.Rules` the game is ruled under (``None``: today's
-        rulings); saved games record it (``diplo_ruling``) and loading uses it by default."""
+        """The :class:`diplo.model.rules.Rules` the game is ruled under (MILA's by default;
+        ``None``: diplo's rulings by the DATC v3.0, the map's rules); saved games record it
+        (``diplo_ruling``) and loading uses it by default."""
         return self._ruling
 
     @property

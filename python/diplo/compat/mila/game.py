@@ -35,7 +35,10 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
     ``"ancmed"``, as :func:`diplo.model.map.map_named` reads it, or MILA's name of it; an unknown
     name raises :class:`MilaError`); ``game_id``, ``rules`` (MILA's rule names; ``NO_CHECK`` keeps
     movement orders unchecked until processing, as MILA does) and MILA's other keywords are kept.
-    ``ruling`` is a :class:`diplo.model.rules.Rules` passed to the engine (e.g. a MILA ruling mode).
+    ``ruling`` is the ruling the engine plays under, MILA's unless told otherwise: a
+    :class:`diplo.model.rules.Rules`, or a name (``"datc"``: diplo's rulings by the DATC v3.0;
+    ``"mila"``); not given, ``DIPLO_MILA_RULING`` or :func:`set_default_ruling` may choose
+    (:mod:`~diplo.compat.mila.ruling`).
     """
 
     __slots__ = ("map",)  # the one attribute read per map query: a slot, as MILA's Game has

@@ -1,7 +1,7 @@
 """Run a harness written for MILA on the drop-in with no change to its code::
 
-    python -m diplo.compat.mila.run harness.py [its arguments]
-    DIPLO_MILA_RULING=mila python -m diplo.compat.mila.run harness.py   # and MILA's ruling
+    python -m diplo.compat.mila.run harness.py [its arguments]        # ruled as MILA rules
+    DIPLO_MILA_RULING=datc python -m diplo.compat.mila.run harness.py   # by diplo's, the DATC
 
 MILA's module paths (``import diplomacy``, ``diplomacy.utils.export``,
 ``diplomacy.engine.renderer``, ...) answer with the drop-in's names

@@ -10,13 +10,15 @@ from pathlib import Path
 from typing import Any, Final
 
 from ...formats.mila import COMPLETED, MilaError, game_from_mila, position_to_mila
+from ...model.map import MapError
 from ...model.rules import Rules, RulesError
+from .._map import mila_map_for
 from .._press import History, Message
 from .copies import copy_tree
 from .game import Game
 from .names import shown_orders
 from .order import lists_of
-from .ruling import MILA_RULING
+from .ruling import MILA, ruling_named
 
 __all__ = [
     "from_saved_game_format",
@@ -40,23 +42,30 @@ WAIVES_KEY: Final = "diplo_waives"
 RULES_TO_SKIP: Final = ("SOLITAIRE", "NO_DEADLINE", "CD_DUMMIES", "ALWAYS_WAIT", "IGNORE_ERRORS")
 
 
-def _ruling_of(data: Mapping[str, Any], ruling: Rules | None) -> Rules:
-    """The ruling to replay a saved game under: ``ruling`` when given, else the one the save
-    records, else MILA's (a save that records none is MILA's own, or the drop-in's from before
-    it recorded one: :mod:`~diplo.compat.mila.ruling`)."""
-    if ruling is not None:
-        if not isinstance(ruling, Rules):
-            raise TypeError(
-                f"ruling must be a diplo.model.rules.Rules, got {type(ruling).__name__}"
-            )
+def _ruling_of(data: Mapping[str, Any], ruling: Rules | str | None) -> Rules:
+    """The ruling to replay a saved game under: ``ruling`` when given (a :class:`Rules`, or a
+    name, ``"datc"`` or ``"mila"``, read on the save's map), else the one the save records, else
+    MILA's (a save that records none is MILA's own, or the drop-in's from before it recorded
+    one: :mod:`~diplo.compat.mila.ruling`)."""
+    if ruling is not None and not isinstance(ruling, (Rules, str)):
+        raise TypeError(
+            "ruling must be a diplo.model.rules.Rules or a name ('mila', 'datc'), "
+            f"got {type(ruling).__name__}"
+        )
+    if isinstance(ruling, Rules):
         return ruling
     recorded = data.get(RULING_KEY)
-    if recorded is None:
-        return MILA_RULING
-    try:
-        return Rules.from_json(recorded)
-    except RulesError as exc:
-        raise MilaError(f"saved game: {RULING_KEY!r} is not a ruling: {exc}") from None
+    if ruling is None and recorded is not None:
+        try:
+            return Rules.from_json(recorded)
+        except RulesError as exc:
+            raise MilaError(f"saved game: {RULING_KEY!r} is not a ruling: {exc}") from None
+    try:  # the map's own rules (MILA's build-anywhere maps), as a new game's
+        base = mila_map_for(str(data.get("map", "standard"))).rules
+    except MapError:
+        base = Rules()  # the replay names what is wrong with the map
+    named = ruling_named(MILA if ruling is None else ruling, base, source="ruling")
+    return base if named is None else named
 
 
 def _with_waives(data: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -214,11 +223,12 @@ def save_game(game: Game, output_path: str, output_mode: str = "a") -> dict[str,
 
 
 def from_saved_game_format(
-    data: Mapping[str, Any], strict: bool = True, ruling: Rules | None = None
+    data: Mapping[str, Any], strict: bool = True, ruling: Rules | str | None = None
 ) -> Game:
     """A :class:`Game` from a MILA saved game (``diplomacy.utils.export.from_saved_game_format``),
-    its orders replayed by diplo under ``ruling`` (default: the ruling the save records, which
-    the drop-in writes as ``diplo_ruling``, else MILA's, ``Rules(edition="mila")``: a save that
+    its orders replayed by diplo under ``ruling`` (a :class:`Rules` or a name, ``"datc"`` for
+    diplo's rulings; default: the ruling the save records, which the drop-in writes as
+    ``diplo_ruling``, else MILA's, ``Rules(edition="mila")`` on the map's rules: a save that
     records none is MILA's own), its messages, summaries and unknown keys kept. Every phase is
     verified against the state the save records next: where diplo rules a phase otherwise,
     ``strict`` (the default) raises :class:`MilaError` naming the phase, the ruling and the fix;
@@ -378,7 +388,7 @@ def _messages_of(entry: Mapping[str, Any]) -> list[Message]:
 
 
 def load_saved_games_from_disk(
-    input_path: str, on_error: str = "raise", ruling: Rules | None = None
+    input_path: str, on_error: str = "raise", ruling: Rules | str | None = None
 ) -> list[Game]:
     """The games of a ``.jsonl`` file of MILA saved games, one a line
     (``diplomacy.utils.export.load_saved_games_from_disk``), each replayed under ``ruling``
