@@ -20,9 +20,10 @@ import pytest
 from diplo.compat import mila as drop
 from diplo.compat.mila import ruling as default
 from diplo.model.rules import Rules
+from processes import PYTHONPATH as UNDER_TEST
 
 MILA = Rules(edition="mila")
-PYTHON = str(Path(__file__).resolve().parents[1] / "python")
+PYTHON = UNDER_TEST  # the diplo under test: installed in CI, the source tree in development
 
 
 @pytest.fixture(autouse=True)

@@ -14,6 +14,7 @@ import pytest
 diplomacy = pytest.importorskip("diplomacy", reason="MILA (the 'compare' extra) is not installed")
 
 from diplo.compat.mila import Map  # noqa: E402
+from processes import PYTHONPATH as UNDER_TEST  # noqa: E402
 
 MAPS = sorted(p.stem for p in (Path(diplomacy.__file__).parent / "maps").glob("*.map"))
 TABLES = (
@@ -175,7 +176,7 @@ def test_every_mila_map_answers_as_mila_s_with_no_mila_installed(tmp_path: Path)
         "    out[name]['_phase'] = game.get_current_phase()\n"
         "print(json.dumps(out))\n"
     )
-    root = Path(__file__).resolve().parents[1] / "python"
+    root = UNDER_TEST  # the diplo under test
     env = {**os.environ, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env

@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 from diplo.compat import mila as drop
+from processes import PYTHONPATH as UNDER_TEST
 
-PYTHON = str(Path(__file__).resolve().parents[1] / "python")
+PYTHON = UNDER_TEST  # the diplo under test: installed in CI, the source tree in development
 
 
 def _mila() -> Any:
@@ -49,6 +50,7 @@ from diplomacy.engine.game import Game as G2
 from diplomacy.engine.message import GLOBAL
 from diplomacy.engine.renderer import Renderer
 from diplomacy.utils.export import to_saved_game_format, load_saved_games_from_disk
+from processes import PYTHONPATH as UNDER_TEST
 game = Game()
 svg = Renderer(game).render(incl_orders=True)
 print(type(game).__module__, G2 is Game, GLOBAL, svg.lstrip().startswith("<"), sys.argv[1:])

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from diplo.api.backends import rust_available
+from processes import PYTHONPATH as UNDER_TEST
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "deepmind.md"
@@ -33,7 +34,7 @@ def test_the_python_example_runs_as_written(tmp_path: Path) -> None:
     assert lang == "python" and out_lang == "text"
     script = tmp_path / "example.py"
     script.write_text(code)
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    env = {**os.environ, "PYTHONPATH": UNDER_TEST}
     done = subprocess.run(
         [sys.executable, str(script)], env=env, cwd=tmp_path, capture_output=True, text=True
     )

@@ -29,6 +29,7 @@ from diplo.model.map import standard_map  # noqa: E402
 from diplo.model.orders import Move, Unit, Waive  # noqa: E402
 from diplo.model.position import Phase, Piece, Position  # noqa: E402
 from diplo.model.rules import EDITIONS, Rules  # noqa: E402
+from processes import PYTHONPATH as UNDER_TEST  # noqa: E402
 from tool_modules import load_tool  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,7 +175,7 @@ def test_the_differential_check_agrees_with_mila() -> None:
 
 
 def test_the_differential_check_refuses_without_mila_or_their_code(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "python"), "DIPLO_DEEPMIND": str(tmp_path)}
+    env = {**os.environ, "PYTHONPATH": UNDER_TEST, "DIPLO_DEEPMIND": str(tmp_path)}
     tool = [sys.executable, str(ROOT / "tools" / "deepmind_diff.py"), "--games", "1"]
     done = subprocess.run(tool, env=env, capture_output=True, text=True, timeout=120)
     if "MILA is not installed" not in done.stderr:

@@ -31,6 +31,7 @@ from diplo.model.orders import Build, OrderParseError, Unit, parse_order
 from diplo.model.position import Phase, Position
 from diplo.model.rules import DATC_DEPARTURES, EDITIONS, Rules, RulesError, datc_departures
 from diplo.model.variants import load_map
+from processes import PYTHONPATH as UNDER_TEST
 
 ROOT = Path(__file__).resolve().parent.parent
 M = standard_map()
@@ -123,7 +124,7 @@ def test_an_edition_that_is_not_a_name_is_refused_everywhere(edition: Any, tmp_p
         input=json.dumps(document) + "\n",
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "python")},
+        env={**os.environ, "PYTHONPATH": UNDER_TEST},
         timeout=120,
     )
     assert EDITION_WORDS in done.stdout + done.stderr
@@ -336,7 +337,7 @@ def test_a_map_that_starts_after_its_last_year_is_refused(
         [sys.executable, "-m", "diplo", "play", "--map", str(path), "--quiet"],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "python")},
+        env={**os.environ, "PYTHONPATH": UNDER_TEST},
         timeout=120,
     )
     assert done.returncode == 2 and "leaves no year to play" in done.stderr
@@ -375,7 +376,7 @@ def test_a_game_ends_as_a_draw_after_its_calendars_last_year(
         [sys.executable, "-m", "diplo", "play", "--map", str(path), "--quiet"],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "python")},
+        env={**os.environ, "PYTHONPATH": UNDER_TEST},
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
