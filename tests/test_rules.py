@@ -352,6 +352,7 @@ MOVEMENT_OPTIONS = {
     "head_to_head_own_support": ("counts", "void"),
     "convoyed_attack_from": ("army", "sea"),
     "retreat_after_convoy": ("vacant", "any"),
+    "convoy_broken_by": ("dislodgement", "any_support"),
 }
 
 
@@ -527,6 +528,7 @@ def test_mila_is_todays_rulings_with_its_departures() -> None:
         "head_to_head_own_support": "void",
         "convoyed_attack_from": "sea",
         "retreat_after_convoy": "any",
+        "convoy_broken_by": "any_support",
     }
     assert MILA.waive == "free" and MILA.civil_disorder == "home"
     assert Rules().waive == "uses_build" and Rules(edition="1971").convoy_fallback == "land"
@@ -565,6 +567,38 @@ def test_mila_falls_back_after_a_disruption(backend: str) -> None:
     }
     via = {**doc, "orders": orders}
     assert "FRANCE A PIC" in _board(_ruled(via, MILA, backend))
+
+
+def test_mila_breaks_a_convoy_on_an_attack_its_own_power_supports(backend: str) -> None:
+    # convoy_broken_by="any_support" (MILA's Game._check_disruptions, found by
+    # tools/mila_search.py: tests/mila_cases/standard-convoy-s101-S1903M.json). England's own
+    # F NWY supports the German attack on its convoying F NTH: by DATC 6.D.12 that support
+    # cannot dislodge F NTH (2 against 1 without it), so the convoy stands and A BRE lands;
+    # MILA counts it in the fleet's sea and the convoy fails, though F NTH stays.
+    doc = {
+        "phase": "S1903M",
+        "units": {
+            "ENGLAND": ["A BRE", "F NTH", "F NWY"],
+            "FRANCE": ["F ENG"],
+            "GERMANY": ["F HEL"],
+        },
+        "orders": {
+            "ENGLAND": ["A BRE - YOR VIA", "F NTH C A BRE - YOR", "F NWY S F HEL - NTH"],
+            "FRANCE": ["F ENG C A BRE - YOR"],
+            "GERMANY": ["F HEL - NTH"],
+        },
+    }
+    today = _ruled(doc, DEFAULT_RULES, backend)
+    assert {"ENGLAND A YOR", "ENGLAND F NTH", "GERMANY F HEL"} <= _board(today)
+    mila = _ruled(doc, MILA, backend)
+    assert {"ENGLAND A BRE", "ENGLAND F NTH", "GERMANY F HEL"} <= _board(mila)
+    assert _code(mila, "A BRE") == "no_convoy" and _code(mila, "F HEL") == "bounce"
+    assert _board(_ruled(doc, replace(MILA, convoy_broken_by="dislodgement"), backend)) == (
+        _board(today)
+    )
+    # Without England's support the attack beats nothing: the convoy stands under MILA's too.
+    alone = {**doc, "orders": {**doc["orders"], "ENGLAND": doc["orders"]["ENGLAND"][:2]}}
+    assert "ENGLAND A YOR" in _board(_ruled(alone, MILA, backend))
 
 
 def test_mila_counts_a_support_naming_the_other_coast(backend: str) -> None:

@@ -74,7 +74,12 @@ convoyed attack does not cut a support to hold a fleet every route of it needs),
 ``retreat_after_convoy="any"`` (a unit dislodged by a convoyed attack lists every place it could
 move to among its retreat options, occupied provinces included, and may retreat to any of them
 that is vacant, a standoff's included; the rulebook, ``"vacant"``: only to a vacant province no
-standoff left empty, DATC 6.H.6) and ``waive="free"`` (a waive never uses up a build).
+standoff left empty, DATC 6.H.6), ``convoy_broken_by="any_support"`` (a convoying fleet stops
+convoying when a foreign attack on it would dislodge it counting every support it has, those of
+the fleet's own power included, though such an attack does not dislodge the fleet: MILA's
+``Game._check_disruptions`` compares the raw strengths of ``Game._strengths``; the rulebook,
+``"dislodgement"``: only a fleet actually dislodged breaks its convoy, DATC 5.B.3, 6.D.12) and
+``waive="free"`` (a waive never uses up a build).
 
 ``edition="godip"`` is today's rulings but where godip (the judge behind Diplicity) departs from
 them: ``victory_lead=True`` (``variants/common/common.go``, ``SCCountWinner``),
@@ -101,6 +106,7 @@ __all__ = [
     "BuildSites",
     "CivilDisorder",
     "ConvoyDisruption",
+    "ConvoyBrokenBy",
     "ConvoyFallback",
     "ConvoyedAttackFrom",
     "DisorderTie",
@@ -128,6 +134,7 @@ OwnSupport: TypeAlias = Literal["never", "convoyed"]
 HeadToHeadOwnSupport: TypeAlias = Literal["counts", "void"]
 ConvoyedAttackFrom: TypeAlias = Literal["army", "sea"]
 RetreatAfterConvoy: TypeAlias = Literal["vacant", "any"]
+ConvoyBrokenBy: TypeAlias = Literal["dislodgement", "any_support"]
 Waive: TypeAlias = Literal["uses_build", "free"]
 
 #: The choices of today's rulings that MILA (``diplomacy`` 1.1.2) departs from, each with MILA's
@@ -139,6 +146,7 @@ _TODAY_NOT_MILA = {
     "head_to_head_own_support": "counts",
     "convoyed_attack_from": "army",
     "retreat_after_convoy": "vacant",
+    "convoy_broken_by": "dislodgement",
     "waive": "uses_build",
 }
 #: The rulebook's victory: the count alone wins; only the ``godip`` edition also asks for the lead.
@@ -150,6 +158,7 @@ _MILA = {
     "head_to_head_own_support": "void",
     "convoyed_attack_from": "sea",
     "retreat_after_convoy": "any",
+    "convoy_broken_by": "any_support",
     "waive": "free",
 }
 
@@ -249,6 +258,7 @@ _CHOICES: Mapping[str, tuple[str, ...]] = {
     "head_to_head_own_support": ("counts", "void"),
     "convoyed_attack_from": ("army", "sea"),
     "retreat_after_convoy": ("vacant", "any"),
+    "convoy_broken_by": ("dislodgement", "any_support"),
     "waive": ("uses_build", "free"),
 }
 _CIVIL_DISORDER = _CHOICES["civil_disorder"]
@@ -273,6 +283,7 @@ _KEYS = (
     "head_to_head_own_support",
     "convoyed_attack_from",
     "retreat_after_convoy",
+    "convoy_broken_by",
     "waive",
 )
 _TIED = frozenset(k for choices in EDITIONS.values() for k in choices)
@@ -316,6 +327,7 @@ class Rules:
     head_to_head_own_support: HeadToHeadOwnSupport = _FROM_EDITION
     convoyed_attack_from: ConvoyedAttackFrom = _FROM_EDITION
     retreat_after_convoy: RetreatAfterConvoy = _FROM_EDITION
+    convoy_broken_by: ConvoyBrokenBy = _FROM_EDITION
     waive: Waive = _FROM_EDITION
     disorder_tie: DisorderTie = _FROM_EDITION
 

@@ -539,10 +539,26 @@ class _MovementResolver:
         that keeps the fleet's own decision out of the attackers' cycles, so every cycle is a
         clean, single cycle (Pandin's paradox, 6.F.16).
         """
+        full = self.rules.convoy_broken_by == "any_support"
         for a in self.attackers.get(fleet, []):
-            if (yield from self.adjudicate_move(a)):
+            if full and self.units[a].power != self.units[fleet].power:
+                if (yield from self.beats_counting_every_support(a)):
+                    return False
+            elif (yield from self.adjudicate_move(a)):
                 return False
         return True
+
+    def beats_counting_every_support(self, origin: str) -> Steps[bool]:
+        """MILA (``convoy_broken_by="any_support"``, ``Game._check_disruptions``): whether the
+        foreign attack from ``origin`` on a convoying fleet beats its opposition counting every
+        support it has, the fleet's own power's included (MILA compares the strengths of
+        ``Game._strengths``, which count them, where DATC 6.D.12 does not let them dislodge)."""
+        if self.convoyed[origin] and not (yield from self.path(origin)):
+            return False
+        supports = self.move_supports[origin]
+        attack = 1 + ((yield from self.support_count(supports)) if supports else 0)
+        best, _ = yield from self.opposition(origin, attack)
+        return attack > best
 
     # ------------------------------------------------------------------ resolve (DATC 5.F)
 

@@ -183,6 +183,13 @@ impl Rules {
                     _ => return bad("retreat_after_convoy", "vacant any"),
                 }
             }
+            ("convoy_broken_by", RuleValue::Name(v)) => {
+                self.resolver.convoy_any_support = match v {
+                    "dislodgement" => false,
+                    "any_support" => true,
+                    _ => return bad("convoy_broken_by", "dislodgement any_support"),
+                }
+            }
             ("waive", RuleValue::Name(v)) => {
                 self.waive_free = match v {
                     "uses_build" => false,
@@ -296,6 +303,7 @@ impl Rules {
             head_to_head_own_support_void: mila,
             attack_from_sea: mila,
             retreat_any_after_convoy: mila,
+            convoy_any_support: mila,
         };
         self.waive_free = mila;
         self.civil_disorder = civil_disorder;
@@ -463,6 +471,13 @@ mod tests {
         assert!(!r.resolver.retreat_any_after_convoy);
         assert!(r
             .set("retreat_after_convoy", RuleValue::Name("open"))
+            .is_err());
+        assert!(r.resolver.convoy_any_support);
+        r.set("convoy_broken_by", RuleValue::Name("dislodgement"))
+            .unwrap();
+        assert!(!r.resolver.convoy_any_support);
+        assert!(r
+            .set("convoy_broken_by", RuleValue::Name("attack"))
             .is_err());
         r.set("waive", RuleValue::Name("uses_build")).unwrap();
         assert!(!r.waive_free);

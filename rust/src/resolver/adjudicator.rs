@@ -554,7 +554,9 @@ impl<'m> Adjudicator<'m> {
             if self.board.power[m] == power {
                 continue;
             }
-            let succeeds = if self.flags[m] & RESOLVED != 0 {
+            let succeeds = if self.rulings.convoy_any_support {
+                self.beats_counting_every_support(m)
+            } else if self.flags[m] & RESOLVED != 0 {
                 self.flags[m] & RESOLUTION != 0
             } else {
                 self.adjudicate_move(m)
@@ -564,6 +566,18 @@ impl<'m> Adjudicator<'m> {
             }
         }
         true
+    }
+
+    /// MILA (`convoy_any_support`, `Game._check_disruptions`): whether the foreign attack `m` on
+    /// a convoying fleet beats its opposition counting every support it has, the fleet's own
+    /// power's included (MILA compares the strengths of `Game._strengths`, which count them,
+    /// where DATC 6.D.12 does not let them dislodge).
+    fn beats_counting_every_support(&mut self, m: usize) -> bool {
+        if !self.path(m) {
+            return false;
+        }
+        let attack = 1 + self.supports(m, None);
+        attack > self.opposition(m, attack).0
     }
 
     /// DATC 5.B.4 PATH of unit `u`'s move. A move that is not convoyed always has its path; a
