@@ -601,6 +601,45 @@ def test_mila_breaks_a_convoy_on_an_attack_its_own_power_supports(backend: str) 
     assert "ENGLAND A YOR" in _board(_ruled(alone, MILA, backend))
 
 
+def test_mila_measures_a_fleet_s_disorder_distance_along_its_moves(backend: str) -> None:
+    # disorder_distance="fleet_moves" (MILA's Game._get_distance_to_home, found by
+    # tools/mila_search.py: tests/mila_cases/standard-edge-s1087-W1911A.json). France owes one
+    # disband. Over every border F SPA/NC and F MAO are both one from a home centre (Spain
+    # borders Marseilles, the Mid-Atlantic Brest) and F MAO goes first by name; along a fleet's
+    # moves F SPA/NC is two away (by Gascony or the Mid-Atlantic) and goes.
+    doc = {
+        "phase": "W1911A",
+        "units": {"FRANCE": ["A PAR", "A PIC", "F SPA/NC", "F MAO"]},
+        "centers": {"FRANCE": ["MAR", "PAR", "SPA"]},
+        "orders": {},
+    }
+    home = Rules(civil_disorder="home")
+    assert _board(_ruled(doc, home, backend)) == {"FRANCE A PAR", "FRANCE A PIC", "FRANCE F SPA/NC"}
+    mila = _ruled(doc, MILA, backend)
+    assert _board(mila) == {"FRANCE A PAR", "FRANCE A PIC", "FRANCE F MAO"}
+    alone = _ruled(doc, replace(home, disorder_distance="fleet_moves"), backend)
+    assert _board(alone) == _board(mila) and alone["results"] == mila["results"]
+    assert _board(_ruled(doc, replace(MILA, disorder_distance="any_border"), backend)) == (
+        _board(_ruled(doc, home, backend))
+    )
+    # The sentence names the distance the rule counted: two, where every border counts one.
+    (disband,) = [r for r in mila["results"] if r["unit"] == "F SPA/NC"]
+    assert "2 moves from the nearest home centre (BRE)" in disband["reason"], disband
+
+
+def test_mila_breaks_a_civil_disorder_tie_by_the_unit_s_text(backend: str) -> None:
+    # MILA removes "A NAF" before "A NAP" (its PriorityDict orders units by their text); the
+    # DATC (6.J.4) goes by the English names, Naples before North Africa.
+    doc = {
+        "phase": "W1901A",
+        "units": {"RUSSIA": ["A NAF", "A NAP"]},
+        "centers": {"RUSSIA": ["MOS"]},
+        "orders": {},
+    }
+    assert _board(_ruled(doc, Rules(civil_disorder="home"), backend)) == {"RUSSIA A NAF"}
+    assert _board(_ruled(doc, MILA, backend)) == {"RUSSIA A NAP"}
+
+
 def test_mila_counts_a_support_naming_the_other_coast(backend: str) -> None:
     # support_coast_ignored (DATC 6.B.9).
     doc = {

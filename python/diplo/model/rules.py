@@ -79,7 +79,11 @@ convoying when a foreign attack on it would dislodge it counting every support i
 the fleet's own power included, though such an attack does not dislodge the fleet: MILA's
 ``Game._check_disruptions`` compares the raw strengths of ``Game._strengths``; the rulebook,
 ``"dislodgement"``: only a fleet actually dislodged breaks its convoy, DATC 5.B.3, 6.D.12) and
-``waive="free"`` (a waive never uses up a build).
+``waive="free"`` (a waive never uses up a build); in civil disorder, besides the home centres,
+``disorder_distance="fleet_moves"`` (a fleet's distance counts only the moves a fleet can make,
+``Game._get_distance_to_home``; the rulebook, ``"any_border"``: every border whatever the unit
+type, DATC 6.J.6) and ``disorder_tie="abbreviation"`` (MILA removes the first unit by its text,
+``"A NAF"`` before ``"A NAP"``).
 
 ``edition="godip"`` is today's rulings but where godip (the judge behind Diplicity) departs from
 them: ``victory_lead=True`` (``variants/common/common.go``, ``SCCountWinner``),
@@ -109,6 +113,7 @@ __all__ = [
     "ConvoyBrokenBy",
     "ConvoyFallback",
     "ConvoyedAttackFrom",
+    "DisorderDistance",
     "DisorderTie",
     "Edition",
     "HeadToHeadOwnSupport",
@@ -135,6 +140,7 @@ HeadToHeadOwnSupport: TypeAlias = Literal["counts", "void"]
 ConvoyedAttackFrom: TypeAlias = Literal["army", "sea"]
 RetreatAfterConvoy: TypeAlias = Literal["vacant", "any"]
 ConvoyBrokenBy: TypeAlias = Literal["dislodgement", "any_support"]
+DisorderDistance: TypeAlias = Literal["any_border", "fleet_moves"]
 Waive: TypeAlias = Literal["uses_build", "free"]
 
 #: The choices of today's rulings that MILA (``diplomacy`` 1.1.2) departs from, each with MILA's
@@ -148,6 +154,7 @@ _TODAY_NOT_MILA = {
     "retreat_after_convoy": "vacant",
     "convoy_broken_by": "dislodgement",
     "waive": "uses_build",
+    "disorder_distance": "any_border",
 }
 #: The rulebook's victory: the count alone wins; only the ``godip`` edition also asks for the lead.
 _NO_LEAD: Mapping[str, str | bool] = {"victory_lead": False, "disorder_tie": "name"}
@@ -160,6 +167,7 @@ _MILA = {
     "retreat_after_convoy": "any",
     "convoy_broken_by": "any_support",
     "waive": "free",
+    "disorder_distance": "fleet_moves",
 }
 
 #: The choices each rulebook edition makes (DATC v3.0 chapter 4, listed with their sections in
@@ -220,10 +228,14 @@ EDITIONS: Mapping[str, Mapping[str, str | bool]] = {
         "adjacent_convoy": "intent",
         "convoy_disruption": "all",
         "paradox": "szykman",
-        # MILA disbands in civil disorder by distance from the home centres (4.D.8, older rules).
+        # MILA disbands in civil disorder by distance from the home centres (4.D.8, older rules),
+        # a fleet's along its own moves (Game._get_distance_to_home), and breaks a tie by the
+        # unit's text (the PriorityDict of Game._resolve_moves' adjustments: "A NAF" before
+        # "A NAP"), the location's abbreviation.
         "civil_disorder": "home",
         **_MILA,
         **_NO_LEAD,
+        "disorder_tie": "abbreviation",
     },
     # godip's rulings (the judge behind Diplicity) where they depart from today's: a solo needs
     # the victory count and more centres than any other power (variants/common/common.go,
@@ -260,6 +272,7 @@ _CHOICES: Mapping[str, tuple[str, ...]] = {
     "retreat_after_convoy": ("vacant", "any"),
     "convoy_broken_by": ("dislodgement", "any_support"),
     "waive": ("uses_build", "free"),
+    "disorder_distance": ("any_border", "fleet_moves"),
 }
 _CIVIL_DISORDER = _CHOICES["civil_disorder"]
 _BUILD_SITES = _CHOICES["build_sites"]
@@ -285,6 +298,7 @@ _KEYS = (
     "retreat_after_convoy",
     "convoy_broken_by",
     "waive",
+    "disorder_distance",
 )
 _TIED = frozenset(k for choices in EDITIONS.values() for k in choices)
 #: The value of an edition-tied field not given: the edition's choice (filled in on creation).
@@ -330,6 +344,7 @@ class Rules:
     convoy_broken_by: ConvoyBrokenBy = _FROM_EDITION
     waive: Waive = _FROM_EDITION
     disorder_tie: DisorderTie = _FROM_EDITION
+    disorder_distance: DisorderDistance = _FROM_EDITION
 
     def __post_init__(self) -> None:
         if self.edition not in EDITIONS:
