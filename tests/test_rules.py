@@ -575,7 +575,7 @@ def test_mila_breaks_a_convoy_on_an_attack_its_own_power_supports(backend: str) 
     # F NWY supports the German attack on its convoying F NTH: by DATC 6.D.12 that support
     # cannot dislodge F NTH (2 against 1 without it), so the convoy stands and A BRE lands;
     # MILA counts it in the fleet's sea and the convoy fails, though F NTH stays.
-    doc = {
+    doc: dict[str, Any] = {
         "phase": "S1903M",
         "units": {
             "ENGLAND": ["A BRE", "F NTH", "F NWY"],

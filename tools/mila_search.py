@@ -10,8 +10,8 @@ Each game gets one policy and one map (the lists given are cycled through, game 
 engines get the same orders each phase; after each phase the boards (the phase that comes next,
 every unit, every dislodged unit with its retreat options, the centre owners) are compared. A
 difference never stops the search: it is counted, the phase is shrunk to a minimal position
-(:func:`shrink`: greedy removal of units, then of orders, then of the centres, each removal kept
-only when both engines, set up afresh on the smaller position, still rule differently) and
+(:func:`shrink`: greedy removal of units, then of orders, each removal kept only when both
+engines, set up afresh on the smaller position, still rule differently) and
 written to ``--out`` as a JSON test case with MILA's ruling (``tests/test_mila_search.py``
 replays the stored cases); the drop-in is then set to MILA's board and the game goes on.
 
@@ -131,13 +131,17 @@ def board_diff(mila: Board, ours: Board) -> list[str]:
     if mila[0] != ours[0]:
         out.append(f"next phase: MILA {mila[0]}, diplo {ours[0]}")
     for i, what in ((1, "units"), (2, "retreats"), (3, "centres")):
+        # As multisets: a list naming a unit twice differs from one naming it once.
         if i == 2:
-            a, b = set(mila[i]), set(ours[i])
+            a, b = Counter(mila[i]), Counter(ours[i])
         else:
-            a = {(p, x) for p, xs in mila[i] for x in xs}
-            b = {(p, x) for p, xs in ours[i] for x in xs}
+            a = Counter((p, x) for p, xs in mila[i] for x in xs)
+            b = Counter((p, x) for p, xs in ours[i] for x in xs)
         if a != b:
-            out.append(f"{what}: MILA only {sorted(a - b)}, diplo only {sorted(b - a)}")
+            out.append(
+                f"{what}: MILA only {sorted((a - b).elements())}, "
+                f"diplo only {sorted((b - a).elements())}"
+            )
     return out
 
 
@@ -225,8 +229,7 @@ def _movement(game: Any, rng: random.Random, convoy: bool) -> Orders:
         wanted = [
             o
             for o in convoys
-            if (m := moving.get(" ".join(o.split()[3:5])))
-            and _dest(m) == o.split()[-1]
+            if (m := moving.get(" ".join(o.split()[3:5]))) and _dest(m) == o.split()[-1]
         ]
         if wanted and rng.random() < 0.9:
             chosen[unit.name] = rng.choice(wanted)
@@ -300,8 +303,13 @@ def policy_edge(game: Any, rng: random.Random, kind: str) -> Orders:
         if kind == "R":
             places = [o for u in mine for o in u.options if " R " in o]
             for unit in mine:
-                same = [o for o in unit.options if places and o.split()[-1] in
-                        {p.split()[-1] for p in places if not p.startswith(unit.name)}]
+                same = [
+                    o
+                    for o in unit.options
+                    if places
+                    and o.split()[-1]
+                    in {p.split()[-1] for p in places if not p.startswith(unit.name)}
+                ]
                 if same and rng.random() < 0.5:
                     chosen.append(rng.choice(same))  # two retreats into one place
                 elif rng.random() < 0.85:
@@ -356,6 +364,9 @@ def full_state(game: Any, state: Mapping[str, Any]) -> dict[str, Any]:
 
 def rule(game: Any, state: Mapping[str, Any], orders: Orders) -> Board:
     """The board after ``orders`` on ``state`` in a fresh ``game`` (MILA's or the drop-in's)."""
+    # MILA's set_centers leaves a power's centres as they were when given none: clear first.
+    game.clear_units()
+    game.clear_centers()
     game.set_state(full_state(game, state))
     for power, texts in orders.items():
         if texts:
@@ -387,13 +398,10 @@ class Case:
         return Case(self.map, state, {p: o for p, o in orders.items() if o})
 
     def without_order(self, power: str, order: str) -> Case:
-        orders = {p: [o for o in os if not (p == power and o == order)] for p, os in
-                  self.orders.items()}
+        orders = {
+            p: [o for o in os if not (p == power and o == order)] for p, os in self.orders.items()
+        }
         return Case(self.map, self.state, {p: o for p, o in orders.items() if o})
-
-    def without_centres(self) -> Case:
-        state = dict(self.state, centers={p: [] for p in self.state["centers"]})
-        return Case(self.map, state, self.orders)
 
 
 @dataclass
@@ -421,8 +429,8 @@ class Engines:
 
 def shrink(case: Case, engines: Engines) -> Case:
     """A minimal case that still differs: units taken away one at a time (with their orders)
-    while both engines still part, then orders, then all the centres at once; repeated until
-    nothing more can go (greedy, so minimal for single removals)."""
+    while both engines still part, then orders; repeated until nothing more can go (greedy, so
+    minimal for single removals). The centres are kept as they were."""
     changed = True
     while changed:
         changed = False
@@ -435,10 +443,8 @@ def shrink(case: Case, engines: Engines) -> Case:
                 smaller = case.without_order(power, order)
                 if engines.differs(smaller):
                     case, changed = smaller, True
-    if any(case.state["centers"].values()):
-        smaller = case.without_centres()
-        if engines.differs(smaller):
-            case = smaller
+    # The centres stay: MILA gives every power its home centres when no power owns one
+    # (Game._capture_centers), a board no game reaches.
     return case
 
 
@@ -527,7 +533,17 @@ def play(
         found = {"seed": seed, "policy": policy, "map": map_name, "phase": phase}
         case = Case(map_name, full_state(mila, before), orders)
         entry: dict[str, Any] = dict(found, differences=board_diff(want, have))
-        if shrink_cases:
+        # A difference the phase's board and orders alone do not bring back on fresh games
+        # comes from the game's history (the drop-in's lists): kept with the game that shows
+        # it (replay it with --games 1 --seed/--policy/--map), not shrunk.
+        entry["reproducible"] = engines.differs(case)
+        if shrink_cases and not entry["reproducible"] and out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            path = out / f"history-{map_name}-{policy}-s{seed}-{phase}.json"
+            doc = {"found": found, "differences": entry["differences"], "state": case.state}
+            path.write_text(json.dumps(dict(doc, orders=orders), indent=1, sort_keys=True) + "\n")
+            entry["case"] = str(path)
+        elif shrink_cases:
             small = shrink(case, engines)
             doc = case_doc(small, engines, found)
             entry["minimal_units"] = sum(len(u) for u in small.state["units"].values())
@@ -556,9 +572,11 @@ def search(
     seconds: float | None = None,
     edition: str = "mila",
     progress: bool = False,
+    report: Path | None = None,
 ) -> Tally:
     """Play ``games`` games (seeds from ``seed``; policies and maps cycled through), or as many
-    as fit in ``seconds``."""
+    as fit in ``seconds``; the figures are written to ``report`` after every game (a long run
+    stopped by hand keeps them)."""
     mila_class = mila_game_class()
     engines = Engines(lambda m: mila_class(map_name=m), lambda m: diplo_game(m, edition))
     tally = Tally()
@@ -572,6 +590,8 @@ def search(
         play(seed + i, policy, map_name, max_year, tally, engines, out, deadline)
         tally.games += 1
         tally.seconds = time.monotonic() - start
+        if report is not None:
+            report.write_text(json.dumps(tally.to_json(), indent=1) + "\n")
         if progress:
             rate = tally.movement() / max(tally.seconds, 1e-9)
             print(
@@ -635,6 +655,7 @@ def main(argv: list[str] | None = None) -> int:
             args.seconds,
             args.edition,
             args.progress,
+            args.report,
         )
     except MilaMissing as exc:
         print(exc, file=sys.stderr)

@@ -1,0 +1,175 @@
+"""The differential search against MILA (``tools/mila_search.py``) and the minimal cases it found.
+
+Every case in ``tests/mila_cases/`` is a phase MILA 1.1.2 once ruled differently from diplo's
+``edition="mila"``, shrunk by the search to the fewest units and orders that still differed, with
+MILA's ruling (``"mila"``: the next phase, the units, the retreats, the centres). Each is replayed
+on the Rust engine and on the Python reference under ``Rules(edition="mila")``, which must give
+MILA's board, and, when MILA is installed (the ``compare`` extra), on MILA itself, which must
+still give the board recorded. The search itself runs at a small budget when MILA is installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from diplo.api.phase import process_phase
+from diplo.formats.mila import MILA_MAP_NAMES, position_from_mila, position_to_mila
+from diplo.model.map import Map, MapError, map_named
+from diplo.model.rules import Rules
+from diplo.model.variants import load_mila_map
+from tool_modules import load_tool
+
+CASES = sorted((Path(__file__).resolve().parent / "mila_cases").glob("*.json"))
+HAVE_MILA = importlib.util.find_spec("diplomacy") is not None
+needs_mila = pytest.mark.skipif(
+    not HAVE_MILA, reason="MILA (PyPI diplomacy 1.1.2, the 'compare' extra) is not installed"
+)
+MILA_RULING = Rules(edition="mila")
+
+
+def _diplo_map(name: str) -> Map:
+    """diplo's map for a MILA map name: a shipped one, else MILA's own ``.map`` file."""
+    ours = {mila: diplo for diplo, mila in MILA_MAP_NAMES.items()}.get(name, name)
+    try:
+        return map_named(ours)
+    except MapError:
+        spec = importlib.util.find_spec("diplomacy")
+        if spec is None or not spec.submodule_search_locations:
+            pytest.skip(f"the map {name!r} is read from MILA's package, which is not installed")
+        root = Path(next(iter(spec.submodule_search_locations)))
+        return load_mila_map(root / "maps" / f"{name}.map")
+
+
+def _units(doc: dict[str, Any]) -> Counter[tuple[str, str]]:
+    return Counter((p, u) for p, us in doc["units"].items() for u in us)
+
+
+def _retreats(doc: dict[str, Any]) -> dict[tuple[str, str], list[str]]:
+    return {
+        (p, u): sorted(opts)
+        for p, r in (doc.get("retreats") or {}).items()
+        for u, opts in r.items()
+    }
+
+
+def _centres(doc: dict[str, Any]) -> Counter[tuple[str, str]]:
+    return Counter((p, c) for p, cs in doc["centers"].items() for c in cs)
+
+
+def test_the_stored_cases_are_there() -> None:
+    assert len(CASES) >= 10
+    kinds = {json.loads(p.read_text())["state"]["name"][-1] for p in CASES}
+    assert kinds >= {"M", "A"}
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_a_stored_case_is_ruled_as_mila_ruled_it(path: Path, backend: str) -> None:
+    doc = json.loads(path.read_text())
+    game_map = _diplo_map(doc["map"])
+    state = doc["state"]
+    position = position_from_mila(state, state["name"], game_map, rules=MILA_RULING)
+    outcome = process_phase(position, doc["orders"], backend)
+    ours = position_to_mila(outcome.next)
+    want = doc["mila"]
+    assert _units(ours) == _units(want), (doc["differences"], ours["units"])
+    assert _retreats(ours) == _retreats(want)
+    assert _centres(ours) == _centres(want)
+    assert ours["name"] == want["name"]
+
+
+@needs_mila
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_mila_still_rules_a_stored_case_so(path: Path) -> None:
+    search = load_tool("mila_search")
+    doc = json.loads(path.read_text())
+    game = search.mila_game_class()(map_name=doc["map"])
+    board = search.rule(game, doc["state"], doc["orders"])
+    assert search.board_doc(board) == {
+        "name": doc["mila"]["name"],
+        "units": {p: sorted(u) for p, u in doc["mila"]["units"].items()},
+        "retreats": {
+            p: {u: sorted(o) for u, o in r.items()} for p, r in doc["mila"]["retreats"].items()
+        },
+        "centers": {p: sorted(c) for p, c in doc["mila"]["centers"].items()},
+    }
+
+
+@needs_mila
+def test_the_search_plays_every_policy_at_a_small_budget(tmp_path: Path) -> None:
+    search = load_tool("mila_search")
+    report = tmp_path / "figures.json"
+    argv = ["--games", "4", "--seed", "4242", "--policy", "all", "--max-year", "2"]
+    argv += ["--out", str(tmp_path / "cases"), "--report", str(report), "--seconds", "60"]
+    assert search.main(argv) == 0
+    figures = json.loads(report.read_text())
+    policies = {key.split()[0] for key in figures["phases"]}
+    assert policies == set(search.POLICIES), figures
+    assert figures["movement_phases"] >= 8
+    assert figures["differences"] == [], figures["differences"]
+
+
+@needs_mila
+def test_the_search_shrinks_a_difference_to_a_minimal_case(tmp_path: Path) -> None:
+    """Against the drop-in under today's rulings, where MILA departs (DATC 6.D.12: MILA lets
+    England's support break England's convoy), a phase with units that play no part shrinks
+    to the units that do, and the case written holds MILA's ruling."""
+    search = load_tool("mila_search")
+    mila_class = search.mila_game_class()
+    engines = search.Engines(
+        lambda m: mila_class(map_name=m), lambda m: search.diplo_game(m, "2023")
+    )
+    state = {
+        "name": "S1903M",
+        "units": {
+            "ENGLAND": ["A BRE", "F NTH", "F NWY", "A LVP"],
+            "FRANCE": ["F ENG", "A PAR", "A MAR"],
+            "GERMANY": ["F HEL", "A MUN"],
+            "ITALY": ["A VEN"],
+        },
+        "centers": {"ENGLAND": ["LON", "EDI", "LVP"], "GERMANY": ["BER", "KIE", "MUN"]},
+    }
+    orders = {
+        "ENGLAND": ["A BRE - YOR VIA", "F NTH C A BRE - YOR", "F NWY S F HEL - NTH", "A LVP H"],
+        "FRANCE": ["F ENG C A BRE - YOR", "A PAR - BUR", "A MAR S A PAR - BUR"],
+        "GERMANY": ["F HEL - NTH", "A MUN - BUR"],
+        "ITALY": ["A VEN - PIE"],
+    }
+    game = mila_class()
+    case = search.Case("standard", search.full_state(game, state), orders)
+    assert engines.differs(case)
+    small = search.shrink(case, engines)
+    assert engines.differs(small)
+    kept = {u for us in small.state["units"].values() for u in us}
+    assert kept <= {"A BRE", "F NTH", "F NWY", "F ENG", "F HEL"}
+    assert {"A BRE", "F NTH", "F HEL"} <= kept
+    doc = search.case_doc(small, engines, {"seed": 0})
+    assert "A BRE" in doc["mila"]["units"]["ENGLAND"]
+    assert "A YOR" in doc["diplo_when_found"]["units"]["ENGLAND"]
+    # Every unit left is needed: taking any one away, the two engines agree.
+    for power, unit in small.units():
+        assert not engines.differs(small.without_unit(power, unit)), unit
+
+
+def test_the_search_refuses_without_mila(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    search = load_tool("mila_search")
+    monkeypatch.setitem(sys.modules, "diplomacy", None)  # import diplomacy: ImportError
+    assert search.main(["--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "MILA is not installed" in err and "diplo[compare]" in err
+
+
+def test_the_search_names_an_unknown_policy_or_map() -> None:
+    search = load_tool("mila_search")
+    with pytest.raises(SystemExit, match="unknown policy 'bold'"):
+        search.main(["--policy", "bold"])
+    with pytest.raises(SystemExit, match="unknown map 'atlantis'"):
+        search.main(["--map", "atlantis"])
