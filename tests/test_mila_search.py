@@ -31,7 +31,6 @@ HAVE_MILA = importlib.util.find_spec("diplomacy") is not None
 needs_mila = pytest.mark.skipif(
     not HAVE_MILA, reason="MILA (PyPI diplomacy 1.1.2, the 'compare' extra) is not installed"
 )
-MILA_RULING = Rules(edition="mila")
 
 
 def _diplo_map(name: str) -> Map:
@@ -74,7 +73,8 @@ def test_a_stored_case_is_ruled_as_mila_ruled_it(path: Path, backend: str) -> No
     doc = json.loads(path.read_text())
     game_map = _diplo_map(doc["map"])
     state = doc["state"]
-    position = position_from_mila(state, state["name"], game_map, rules=MILA_RULING)
+    rules = Rules.from_json({"edition": "mila"}, game_map.rules)  # the map's, MILA's rulings
+    position = position_from_mila(state, state["name"], game_map, rules=rules)
     outcome = process_phase(position, doc["orders"], backend)
     ours = position_to_mila(outcome.next)
     want = doc["mila"]

@@ -83,11 +83,43 @@ def mila_game_class() -> Any:
     return Game
 
 
-def diplo_game(map_name: str, edition: str = "mila") -> Any:
-    from diplo.compat.mila import Game
+def diplo_map(map_name: str) -> Any:
+    """diplo's map of a MILA map name: a shipped one, else MILA's own ``.map`` file."""
+    import importlib.util
+
+    from diplo.formats.mila import MILA_MAP_NAMES
+    from diplo.model.map import MapError, map_named
+    from diplo.model.variants import load_mila_map
+
+    ours = {mila: diplo for diplo, mila in MILA_MAP_NAMES.items()}.get(map_name, map_name)
+    try:
+        return map_named(ours)
+    except MapError:
+        spec = importlib.util.find_spec("diplomacy")
+        if spec is None or not spec.submodule_search_locations:
+            raise
+        root = Path(next(iter(spec.submodule_search_locations)))
+        return load_mila_map(root / "maps" / f"{map_name}.map")
+
+
+_RULINGS: dict[tuple[str, str], Any] = {}
+
+
+def ruling(map_name: str, edition: str = "mila") -> Any:
+    """The rules of ``map_name`` (its build sites, victory count, ...) under ``edition``'s
+    rulings: ``ancmed_age_of_empires`` keeps MILA's ``BUILD_ANY`` under ``edition=mila``."""
     from diplo.model.rules import Rules
 
-    return Game(map_name=map_name, ruling=Rules(edition=edition))  # type: ignore[arg-type]
+    key = (map_name, edition)
+    if key not in _RULINGS:
+        _RULINGS[key] = Rules.from_json({"edition": edition}, diplo_map(map_name).rules)
+    return _RULINGS[key]
+
+
+def diplo_game(map_name: str, edition: str = "mila") -> Any:
+    from diplo.compat.mila import Game
+
+    return Game(map_name=map_name, ruling=ruling(map_name, edition))
 
 
 # =========================================================================== the boards
