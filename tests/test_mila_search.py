@@ -173,3 +173,44 @@ def test_the_search_names_an_unknown_policy_or_map() -> None:
         search.main(["--policy", "bold"])
     with pytest.raises(SystemExit, match="unknown map 'atlantis'"):
         search.main(["--map", "atlantis"])
+
+
+# Found by the search (seed 2209, convoy, F1910M): a unit dislodged with nowhere to go stayed in
+# its power's list of the drop-in until the next adjustment, so when the power stood in that
+# province again in the same year its list named the unit twice (compat.mila.order.next_lists,
+# engine/mila_lists.rs). MILA takes the unit off at once.
+_LOST_THEN_RETAKEN = {
+    "name": "S1901M",
+    "units": {"TURKEY": ["A ANK", "A SMY"], "RUSSIA": ["A ARM", "F BLA", "A CON"]},
+    "centers": {"TURKEY": ["ANK", "SMY"], "RUSSIA": ["SEV", "MOS", "CON"]},
+}
+_LOST_THEN_RETAKEN_ORDERS = [
+    {"RUSSIA": ["A ARM - ANK", "F BLA S A ARM - ANK"], "TURKEY": ["A SMY H"]},
+    {"RUSSIA": ["A ANK - ARM"], "TURKEY": ["A SMY - ANK"]},
+]
+
+
+def _lost_then_retaken(game: Any, early: bool) -> list[str]:
+    game.clear_units()
+    game.clear_centers()
+    game.set_state(load_tool("mila_search").full_state(game, _LOST_THEN_RETAKEN))
+    if early:
+        game.get_state()  # the drop-in keeps MILA's lists in the engine from here on
+    for orders in _LOST_THEN_RETAKEN_ORDERS:
+        for power, texts in orders.items():
+            game.set_orders(power, texts)
+        game.process()
+    assert game.get_current_phase() == "W1901A"
+    return list(game.get_state()["units"]["TURKEY"])
+
+
+@pytest.mark.parametrize("early", [False, True], ids=["reference", "engine"])
+def test_a_unit_lost_without_retreat_leaves_its_power_s_list(early: bool) -> None:
+    search = load_tool("mila_search")
+    assert _lost_then_retaken(search.diplo_game("standard"), early) == ["A ANK"]
+
+
+@needs_mila
+def test_mila_takes_a_unit_lost_without_retreat_off_its_list() -> None:
+    search = load_tool("mila_search")
+    assert _lost_then_retaken(search.mila_game_class()(), False) == ["A ANK"]
