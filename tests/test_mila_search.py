@@ -107,8 +107,10 @@ def test_the_search_plays_every_policy_at_a_small_budget(tmp_path: Path) -> None
     report = tmp_path / "figures.json"
     argv = ["--games", "4", "--seed", "4242", "--policy", "all", "--max-year", "2"]
     argv += ["--out", str(tmp_path / "cases"), "--report", str(report), "--seconds", "60"]
+    argv += ["--check-possible", "4"]
     assert search.main(argv) == 0
     figures = json.loads(report.read_text())
+    assert figures["possible_orders_checked"] >= 4
     policies = {key.split()[0] for key in figures["phases"]}
     assert policies == set(search.POLICIES), figures
     assert figures["movement_phases"] >= 8

@@ -510,6 +510,7 @@ def case_doc(case: Case, engines: Engines, found: Mapping[str, Any]) -> dict[str
 class Tally:
     phases: Counter[str] = field(default_factory=Counter)  # "policy map kind" -> phases
     differences: list[dict[str, Any]] = field(default_factory=list)
+    possible_checked: int = 0  # phases whose possible orders were compared
     games: int = 0
     seconds: float = 0.0
 
@@ -521,9 +522,30 @@ class Tally:
             "games": self.games,
             "seconds": round(self.seconds, 1),
             "movement_phases": self.movement(),
+            "possible_orders_checked": self.possible_checked,
             "phases": dict(sorted(self.phases.items())),
             "differences": self.differences,
         }
+
+
+def possible_diff(mila: Any, ours: Any) -> list[str]:
+    """Where the two games' orderable locations, or the possible orders at them (what a bot
+    reads), differ (sentences). MILA also lists the builds of a split-coast home centre under
+    each coast (``STP/NC``: ``F STP/NC B``, ``WAIVE``), which no orderable location names and
+    the drop-in leaves empty: not compared."""
+    out = []
+    want, have = mila.get_orderable_locations(), ours.get_orderable_locations()
+    for power in sorted(set(want) | set(have)):
+        a, b = set(want.get(power) or ()), set(have.get(power) or ())
+        if a != b:
+            out.append(f"orderable {power}: MILA only {sorted(a - b)}, diplo only {sorted(b - a)}")
+    places = {loc for locs in want.values() for loc in locs or ()}
+    want, have = mila.get_all_possible_orders(), ours.get_all_possible_orders()
+    for loc in sorted(places):
+        a, b = set(want.get(loc) or ()), set(have.get(loc) or ())
+        if a != b:
+            out.append(f"possible at {loc}: MILA only {sorted(a - b)}, diplo only {sorted(b - a)}")
+    return out
 
 
 def play(
@@ -536,8 +558,12 @@ def play(
     out: Path | None,
     deadline: float | None = None,
     shrink_cases: bool = True,
+    check_every: int = 0,
 ) -> None:
-    """One seeded game on both engines; every differing phase recorded, shrunk and written."""
+    """One seeded game on both engines; every differing phase recorded, shrunk and written.
+    Every ``check_every``-th phase (0: never) the possible orders and orderable locations are
+    compared too (MILA's are slow: the policies draw from the drop-in's, which this holds to
+    MILA's)."""
     rng = random.Random(f"{seed}/{policy}/{map_name}")
     choose = POLICY_FUNCTIONS[policy]
     mila = engines.mila(map_name)
@@ -552,6 +578,13 @@ def play(
             return
         kind = phase[-1]
         before = mila.get_state()
+        if check_every and sum(tally.phases.values()) % check_every == 0:
+            tally.possible_checked += 1
+            problems = possible_diff(mila, ours)
+            if problems:
+                entry = {"seed": seed, "policy": policy, "map": map_name, "phase": phase}
+                tally.differences.append(dict(entry, possible_orders=problems[:20]))
+                print(f"DIFFERENCE {json.dumps(tally.differences[-1])}", flush=True)
         orders = choose(ours, rng, kind)
         for power, texts in orders.items():
             mila.set_orders(power, texts)
@@ -605,6 +638,7 @@ def search(
     edition: str = "mila",
     progress: bool = False,
     report: Path | None = None,
+    check_every: int = 0,
 ) -> Tally:
     """Play ``games`` games (seeds from ``seed``; policies and maps cycled through), or as many
     as fit in ``seconds``; the figures are written to ``report`` after every game (a long run
@@ -619,7 +653,17 @@ def search(
         if deadline is not None and time.monotonic() > deadline:
             break
         policy, map_name = combos[i % len(combos)]
-        play(seed + i, policy, map_name, max_year, tally, engines, out, deadline)
+        play(
+            seed + i,
+            policy,
+            map_name,
+            max_year,
+            tally,
+            engines,
+            out,
+            deadline,
+            check_every=check_every,
+        )
         tally.games += 1
         tally.seconds = time.monotonic() - start
         if report is not None:
@@ -670,6 +714,13 @@ def main(argv: list[str] | None = None) -> int:
         "departures)",
     )
     parser.add_argument("--progress", action="store_true", help="a line per game")
+    parser.add_argument(
+        "--check-possible",
+        type=int,
+        default=50,
+        metavar="N",
+        help="compare MILA's possible orders with the drop-in's every N-th phase (0: never)",
+    )
     args = parser.parse_args(argv)
     policies = _names(args.policy, POLICIES, "policy")
     maps = _names(args.map, MILA_MAPS, "map")
@@ -688,6 +739,7 @@ def main(argv: list[str] | None = None) -> int:
             args.edition,
             args.progress,
             args.report,
+            args.check_possible,
         )
     except MilaMissing as exc:
         print(exc, file=sys.stderr)
