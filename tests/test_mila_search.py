@@ -78,6 +78,10 @@ def test_a_stored_case_is_ruled_as_mila_ruled_it(path: Path, backend: str) -> No
     outcome = process_phase(position, doc["orders"], backend)
     ours = position_to_mila(outcome.next)
     want = doc["mila"]
+    if "known_difference" in doc:
+        # Found and not modelled yet (docs/mila-compat.md): held so that a fix shows here.
+        assert _units(ours) != _units(want), "now ruled as MILA: drop 'known_difference'"
+        return
     assert _units(ours) == _units(want), (doc["differences"], ours["units"])
     assert _retreats(ours) == _retreats(want)
     assert _centres(ours) == _centres(want)
