@@ -220,3 +220,21 @@ def test_a_unit_lost_without_retreat_leaves_its_power_s_list(early: bool) -> Non
 def test_mila_takes_a_unit_lost_without_retreat_off_its_list() -> None:
     search = load_tool("mila_search")
     assert _lost_then_retaken(search.mila_game_class()(), False) == ["A ANK"]
+
+
+@needs_mila
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_the_drop_in_labels_a_stored_case_as_mila(path: Path) -> None:
+    """Under MILA's rulings the drop-in's result labels of every stored case are MILA's (the
+    convoy cases: the fleet beaten by MILA's raw count "disrupted", the chain's others
+    "no convoy")."""
+    search = load_tool("mila_search")
+    doc = json.loads(path.read_text())
+    if "known_difference" in doc:
+        pytest.skip(doc["known_difference"][:60])
+    labels = []
+    for game in (search.mila_game_class()(map_name=doc["map"]), search.diplo_game(doc["map"])):
+        search.rule(game, doc["state"], doc["orders"])
+        entry = game.result_history[doc["state"]["name"]]
+        labels.append({str(u): [str(x) for x in r] for u, r in entry.items()})
+    assert labels[1] == labels[0]

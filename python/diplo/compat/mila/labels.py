@@ -132,13 +132,25 @@ class _Moves:
                 if result.code == "dislodged" and self._no_convoy(unit):
                     labels[unit] = ["no convoy", *extra]
             elif len(words) >= 5 and words[2] == "C":
+                army = " ".join(words[3:5])
+                target = province_of(words[-1])
+                here = province_of(words[1])
+                aimed = self._target(army) == target
+                carried = aimed and self._on_route(army, target, here)
                 if result.code == "no_convoy" and "paradox" in result.reason:
                     labels[unit] = ["disrupted", *extra]
+                elif carried and unit not in self.gone and self._beaten(unit, here):
+                    # MILA's _check_disruptions: a foreign attack stronger than all else in the
+                    # fleet's sea by its raw count (supports of the fleet's own power included)
+                    # disrupts it, dislodged or not, whether or not another route carries on.
+                    labels[unit] = ["disrupted"]
+                elif result.code == "no_convoy" and carried:
+                    # On a route ordered for the army, broken later: MILA's step 5 label only.
+                    labels[unit] = ["no convoy", *extra]
                 elif result.code in ("no_convoy", "void"):
-                    army = " ".join(words[3:5])
-                    aimed = self._target(army) == province_of(words[-1])
                     # MILA: "no convoy" when the army was ordered to that place (by land, say,
-                    # DATC 6.G.7), plain void for a convoy of a move nobody ordered.
+                    # DATC 6.G.7) and the fleet is on no route, plain void for a convoy of a
+                    # move nobody ordered.
                     labels[unit] = ["no convoy", "void", *extra] if aimed else ["void", *extra]
 
     def _support(self, unit: str, mover: str, target: str) -> list[str] | None:
@@ -167,6 +179,46 @@ class _Moves:
         if not self._left(str(held)) and self._strongest(mover, target, str(held)):
             return ["void"]  # MILA: no help to dislodge one's own unit, and the move stops
         return None
+
+    def _beaten(self, fleet: str, here: str) -> bool:
+        """Whether a foreign move into ``here`` (where convoying ``fleet`` stands) is stronger
+        than everything else there by MILA's raw count (:meth:`_strongest`)."""
+        owner = self.units.get(here)
+        for unit, result in self.by_unit.items():
+            mover = self.units.get(self.game_map.province_of(self.words[unit][1]))
+            if (
+                self._target(unit) == here
+                and mover is not None
+                and owner is not None
+                and mover.power != owner.power
+                and result.code != "void"
+                and not self._no_convoy(unit)
+                and self._strongest(unit, here, fleet)
+            ):
+                return True
+        return False
+
+    def _on_route(self, army: str, target: str, fleet: str) -> bool:
+        """Whether the fleet in province ``fleet`` lies on a chain of fleets ordered to carry
+        ``army`` to ``target`` (MILA's ``may_convoy``: the fleets of its possible paths)."""
+        fleets = self._fleets(army, target, frozenset())
+        start = self.game_map.province_of(self.words[army][1])
+        return (
+            fleet in fleets
+            and fleet in self._reach(self.game_map.sea_neighbours(start), fleets)
+            and fleet in self._reach(self.game_map.sea_neighbours(target), fleets)
+        )
+
+    def _reach(self, seeds: frozenset[str], fleets: set[str]) -> set[str]:
+        """The fleets of ``fleets`` joined to ``seeds`` (seas by the army) through them."""
+        reached = [f for f in seeds if f in fleets]
+        seen = set(reached)
+        while reached:
+            for nxt in self.game_map.convoy_links(reached.pop()):
+                if nxt in fleets and nxt not in seen:
+                    seen.add(nxt)
+                    reached.append(nxt)
+        return seen
 
     def _target(self, unit: str) -> str | None:
         """The province ``unit`` was ordered to move to (``None``: not a move)."""
@@ -244,6 +296,25 @@ class _Moves:
         """Whether a chain of fleets ordered to carry ``army`` to ``target`` (none of them in
         ``broken``) joins the army's province to ``target``."""
         game_map = self.game_map
+        fleets = self._fleets(army, target, broken)
+        start = game_map.province_of(self.words[army][1])
+        reached = [f for f in game_map.sea_neighbours(start) if f in fleets]
+        seen = set(reached)
+        ends = game_map.sea_neighbours(target)
+        while reached:
+            fleet = reached.pop()
+            if fleet in ends:
+                return True
+            for nxt in game_map.convoy_links(fleet):
+                if nxt in fleets and nxt not in seen:
+                    seen.add(nxt)
+                    reached.append(nxt)
+        return False
+
+    def _fleets(self, army: str, target: str, broken: frozenset[str]) -> set[str]:
+        """The provinces of the fleets ordered to carry ``army`` to ``target``, those of
+        ``broken`` left out."""
+        game_map = self.game_map
         province_of = game_map.province_of
         fleets: set[str] = set()
         for unit, words in self.words.items():
@@ -257,16 +328,4 @@ class _Moves:
                 and game_map.may_convoy(province_of(words[1]))
             ):
                 fleets.add(province_of(words[1]))
-        start = province_of(self.words[army][1])
-        reached = [f for f in game_map.sea_neighbours(start) if f in fleets]
-        seen = set(reached)
-        ends = game_map.sea_neighbours(target)
-        while reached:
-            fleet = reached.pop()
-            if fleet in ends:
-                return True
-            for nxt in game_map.convoy_links(fleet):
-                if nxt in fleets and nxt not in seen:
-                    seen.add(nxt)
-                    reached.append(nxt)
-        return False
+        return fleets
