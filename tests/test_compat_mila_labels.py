@@ -29,6 +29,23 @@ class Case(NamedTuple):
 
 
 CASES: dict[str, Case] = {
+    # Found by tools/mila_search.py --labels: a swap of two units of one power, one of them
+    # carried by its own fleet's convoy (intent, no "via"): MILA sees no swap, so the support
+    # of the convoyed army into its own power's province is not void.
+    "support_of_an_own_convoyed_swap": Case(
+        {"TURKEY": ["A BUL", "F CON", "F AEG", "A SMY"]},
+        [
+            {
+                "TURKEY": [
+                    "A BUL - CON",
+                    "F CON - BUL/EC",
+                    "F AEG C A BUL - CON",
+                    "A SMY S A BUL - CON",
+                ]
+            }
+        ],
+        {"A BUL": [], "F CON": [], "F AEG": [], "A SMY": []},
+    ),
     # Found by tools/mila_search.py. A fleet on the army's ordered chain, the chain broken
     # further on (its other fleet dislodged): MILA's "no convoy" only (not "void": the fleet
     # was on a route when the orders were read).

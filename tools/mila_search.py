@@ -511,6 +511,8 @@ class Tally:
     phases: Counter[str] = field(default_factory=Counter)  # "policy map kind" -> phases
     differences: list[dict[str, Any]] = field(default_factory=list)
     possible_checked: int = 0  # phases whose possible orders were compared
+    labels: Counter[str] = field(default_factory=Counter)  # label differences by kind
+    label_examples: list[dict[str, Any]] = field(default_factory=list)
     games: int = 0
     seconds: float = 0.0
 
@@ -523,9 +525,28 @@ class Tally:
             "seconds": round(self.seconds, 1),
             "movement_phases": self.movement(),
             "possible_orders_checked": self.possible_checked,
+            "label_differences": dict(self.labels.most_common()),
+            "label_examples": self.label_examples,
             "phases": dict(sorted(self.phases.items())),
             "differences": self.differences,
         }
+
+
+def label_diff(mila: Any, ours: Any, phase: str, orders: Orders) -> list[tuple[str, str]]:
+    """The units whose result labels of ``phase`` differ, each with a kind for counting:
+    ``order kind: diplo's labels -> MILA's``."""
+    want = {str(u): [str(x) for x in r] for u, r in mila.result_history[phase].items()}
+    have = {str(u): [str(x) for x in r] for u, r in ours.result_history[phase].items()}
+    given = {" ".join(o.split()[:2]): o for texts in orders.values() for o in texts}
+    out = []
+    for unit in sorted(set(want) | set(have)):
+        if want.get(unit) != have.get(unit):
+            words = given.get(unit, "").split()
+            kind = words[2] if len(words) > 2 else "-"
+            if kind == "S" and "-" in words[3:]:
+                kind = "S-"
+            out.append((f"{kind}: {have.get(unit)} -> {want.get(unit)}", unit))
+    return out
 
 
 def possible_diff(mila: Any, ours: Any) -> list[str]:
@@ -559,6 +580,7 @@ def play(
     deadline: float | None = None,
     shrink_cases: bool = True,
     check_every: int = 0,
+    labels: bool = False,
 ) -> None:
     """One seeded game on both engines; every differing phase recorded, shrunk and written.
     Every ``check_every``-th phase (0: never) the possible orders and orderable locations are
@@ -592,6 +614,12 @@ def play(
         mila.process()
         ours.process()
         tally.phases[f"{policy} {map_name} {kind}"] += 1
+        if labels:
+            for key, unit in label_diff(mila, ours, phase, orders):
+                tally.labels[key] += 1
+                if tally.labels[key] <= 3:
+                    where = {"seed": seed, "policy": policy, "map": map_name, "phase": phase}
+                    tally.label_examples.append(dict(where, unit=unit, kind=key, orders=orders))
         want, have = board(mila), board(ours)
         if want == have:
             continue
@@ -639,6 +667,7 @@ def search(
     progress: bool = False,
     report: Path | None = None,
     check_every: int = 0,
+    labels: bool = False,
 ) -> Tally:
     """Play ``games`` games (seeds from ``seed``; policies and maps cycled through), or as many
     as fit in ``seconds``; the figures are written to ``report`` after every game (a long run
@@ -663,6 +692,7 @@ def search(
             out,
             deadline,
             check_every=check_every,
+            labels=labels,
         )
         tally.games += 1
         tally.seconds = time.monotonic() - start
@@ -721,6 +751,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="compare MILA's possible orders with the drop-in's every N-th phase (0: never)",
     )
+    parser.add_argument(
+        "--labels",
+        action="store_true",
+        help="also compare every phase's result labels (counted by kind, with examples)",
+    )
     args = parser.parse_args(argv)
     policies = _names(args.policy, POLICIES, "policy")
     maps = _names(args.map, MILA_MAPS, "map")
@@ -740,6 +775,7 @@ def main(argv: list[str] | None = None) -> int:
             args.progress,
             args.report,
             args.check_possible,
+            args.labels,
         )
     except MilaMissing as exc:
         print(exc, file=sys.stderr)
@@ -749,8 +785,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{tally.games} games, {sum(tally.phases.values())} phases ({tally.movement()} "
         f"movement) in {tally.seconds:.1f} s ({rate:.1f} movement phases/s); "
-        f"{len(tally.differences)} differences"
+        f"{len(tally.differences)} differences, {sum(tally.labels.values())} label differences"
     )
+    for key, n in tally.labels.most_common():
+        print(f"{n:8d}  labels {key}")
     for key, n in sorted(tally.phases.items()):
         print(f"{n:8d}  {key}")
     if args.report is not None:

@@ -233,13 +233,22 @@ class _Moves:
         return result is not None and result.success and self._target(unit) is not None
 
     def _by_convoy(self, unit: str) -> bool:
-        """Whether ``unit``'s move is one MILA carries by convoy (``VIA``, or no land route)."""
+        """Whether ``unit``'s move is one MILA carries by convoy (``VIA``, no land route, or a
+        fleet of its power ordered to carry it on a chain: ``Game._get_convoy_paths``)."""
         words = self.words[unit]
         if unit[0] != "A":
             return False
         target = self._target(unit)
         assert target is not None
-        return words[-1] == "VIA" or target not in self.game_map.army_neighbours(words[1])
+        if words[-1] == "VIA" or target not in self.game_map.army_neighbours(words[1]):
+            return True
+        army = self.units.get(self.game_map.province_of(words[1]))
+        return army is not None and any(
+            (fleet := self.units.get(here)) is not None
+            and fleet.power == army.power
+            and self._on_route(unit, target, here)
+            for here in self._fleets(unit, target, frozenset())
+        )
 
     def _via(self, mover: str, target: str) -> bool:
         """Whether ``mover``'s order keeps ``VIA`` in MILA's reading: it was written and a
