@@ -601,6 +601,37 @@ def test_mila_breaks_a_convoy_on_an_attack_its_own_power_supports(backend: str) 
     assert "ENGLAND A YOR" in _board(_ruled(alone, MILA, backend))
 
 
+def test_mila_breaks_a_convoy_its_destination_guards(backend: str) -> None:
+    # convoy_broken_by="any_support", MILA's paradox check (Game._detect_paradox in
+    # _check_disruptions; found by tools/mila_search.py on the world map:
+    # tests/mila_cases/world-convoy-s301173-S2007M.json, checked against MILA here too). The
+    # Russian fleet in Norway, where the army goes, supports the convoying fleet to hold; its
+    # support is cut by A SWE anyway, so by the DATC F NTH holds (1 against 1), the convoy
+    # stands and A LON dislodges F NWY. MILA calls it a paradox as soon as the attack on the
+    # fleet is as strong as all else there: the convoy fails, A LON stays.
+    doc: dict[str, Any] = {
+        "phase": "S1901M",
+        "units": {
+            "ENGLAND": ["A LON", "F NTH", "F NWG"],
+            "GERMANY": ["F HEL", "A SWE"],
+            "RUSSIA": ["F NWY"],
+        },
+        "orders": {
+            "ENGLAND": ["A LON - NWY VIA", "F NTH C A LON - NWY", "F NWG S A LON - NWY"],
+            "GERMANY": ["F HEL - NTH", "A SWE - NWY"],
+            "RUSSIA": ["F NWY S F NTH"],
+        },
+    }
+    today = _ruled(doc, DEFAULT_RULES, backend)
+    assert "ENGLAND A NWY" in _board(today) and "F NWY" in today["next"]["dislodged"]["RUSSIA"]
+    mila = _ruled(doc, MILA, backend)
+    assert {"ENGLAND A LON", "RUSSIA F NWY", "ENGLAND F NTH"} <= _board(mila)
+    assert _code(mila, "A LON") == "no_convoy" and not mila["next"]["dislodged"]
+    # Without the guard's support the attack (1 against 1) breaks nothing under MILA's too.
+    free = {**doc, "orders": {**doc["orders"], "RUSSIA": ["F NWY H"]}}
+    assert "ENGLAND A NWY" in _board(_ruled(free, MILA, backend))
+
+
 def test_mila_measures_a_fleet_s_disorder_distance_along_its_moves(backend: str) -> None:
     # disorder_distance="fleet_moves" (MILA's Game._get_distance_to_home, found by
     # tools/mila_search.py: tests/mila_cases/standard-edge-s1087-W1911A.json). France owes one

@@ -139,7 +139,7 @@ class _Moves:
                 carried = aimed and self._on_route(army, target, here)
                 if result.code == "no_convoy" and "paradox" in result.reason:
                     labels[unit] = ["disrupted", *extra]
-                elif carried and unit not in self.gone and self._beaten(unit, here):
+                elif carried and unit not in self.gone and self._beaten(unit, here, target):
                     # MILA's _check_disruptions: a foreign attack stronger than all else in the
                     # fleet's sea by its raw count (supports of the fleet's own power included)
                     # disrupts it, dislodged or not, whether or not another route carries on.
@@ -180,10 +180,19 @@ class _Moves:
             return ["void"]  # MILA: no help to dislodge one's own unit, and the move stops
         return None
 
-    def _beaten(self, fleet: str, here: str) -> bool:
+    def _beaten(self, fleet: str, here: str, target: str) -> bool:
         """Whether a foreign move into ``here`` (where convoying ``fleet`` stands) is stronger
-        than everything else there by MILA's raw count (:meth:`_strongest`)."""
+        than everything else there by MILA's raw count (:meth:`_strongest`), or as strong when
+        the unit at the army's ``target`` supports the fleet to hold (MILA's paradox check)."""
         owner = self.units.get(here)
+        guard = self.units.get(target)
+        words = self.words.get(str(guard)) if guard is not None else None
+        tie = (
+            words is not None
+            and len(words) == 5
+            and words[2] == "S"
+            and self.game_map.province_of(words[4]) == here
+        )
         for unit, result in self.by_unit.items():
             mover = self.units.get(self.game_map.province_of(self.words[unit][1]))
             if (
@@ -193,7 +202,7 @@ class _Moves:
                 and mover.power != owner.power
                 and result.code != "void"
                 and not self._no_convoy(unit)
-                and self._strongest(unit, here, fleet)
+                and self._strongest(unit, here, fleet, tie)
             ):
                 return True
         return False
@@ -266,7 +275,7 @@ class _Moves:
             for u in (mover, held)
         )
 
-    def _strongest(self, mover: str, target: str, held: str) -> bool:
+    def _strongest(self, mover: str, target: str, held: str, tie: bool = False) -> bool:
         """Whether ``mover`` is stronger than every other unit contesting ``target`` (MILA's
         count: one plus the supports given and not cut; the unit staying there, ``held``, one
         plus its hold supports, or one when its own move failed)."""
@@ -280,7 +289,7 @@ class _Moves:
                 and not self._no_convoy(unit)
             ):
                 rivals.append(1 + self.help_move[unit, target])
-        return strength > max(rivals)
+        return strength > max(rivals) or (tie and strength == max(rivals))
 
     def _no_convoy(self, unit: str) -> bool:
         """Whether ``unit``'s move failed for want of a convoy (MILA's ``no convoy``): diplo's
