@@ -29,6 +29,18 @@ class Case(NamedTuple):
 
 
 CASES: dict[str, Case] = {
+    # Found by tools/mila_search.py --labels: a fleet convoying a move that goes by land,
+    # dislodged: MILA labels the void convoy before the dislodgement.
+    "void_convoy_of_a_dislodged_fleet": Case(
+        {"FRANCE": ["A PIC", "F MAO", "F BRE"], "ENGLAND": ["F ENG"]},
+        [
+            {
+                "FRANCE": ["A PIC - BEL", "F MAO - ENG", "F BRE S F MAO - ENG"],
+                "ENGLAND": ["F ENG C A PIC - BEL"],
+            }
+        ],
+        {"F ENG": ["no convoy", "void", "dislodged"], "A PIC": []},
+    ),
     # Found by tools/mila_search.py --labels: a swap of two units of one power, one of them
     # carried by its own fleet's convoy (intent, no "via"): MILA sees no swap, so the support
     # of the convoyed army into its own power's province is not void.

@@ -139,6 +139,11 @@ class _Moves:
                 carried = aimed and self._on_route(army, target, here)
                 if result.code == "no_convoy" and "paradox" in result.reason:
                     labels[unit] = ["disrupted", *extra]
+                elif result.code == "dislodged" and not (carried and self._by_convoy(army)):
+                    # MILA labels the order before the fleet is dislodged: a convoy of a move
+                    # it does not carry by sea is "no convoy" and void (void alone when the
+                    # army was not ordered there).
+                    labels[unit] = ["no convoy", "void", *extra] if aimed else ["void", *extra]
                 elif carried and unit not in self.gone and self._beaten(unit, here, target):
                     # MILA's _check_disruptions: a foreign attack stronger than all else in the
                     # fleet's sea by its raw count (supports of the fleet's own power included)
