@@ -238,3 +238,36 @@ def test_the_drop_in_labels_a_stored_case_as_mila(path: Path) -> None:
         entry = game.result_history[doc["state"]["name"]]
         labels.append({str(u): [str(x) for x in r] for u, r in entry.items()})
     assert labels[1] == labels[0]
+
+
+# Found by the search with --labels: MILA counts the builds a power may make (and so the waives
+# it keeps, each labelled void) with the map's build rule: BUILD_ANY on ancmed_age_of_empires.
+_BUILD_ANY = {
+    "name": "W0004A",
+    "units": {"PERSIA": ["A DAM"]},
+    "centers": {"PERSIA": ["DAM", "ANT"]},
+}
+
+
+def _waive_labels(game: Any) -> list[str] | None:
+    search = load_tool("mila_search")
+    search.rule(game, _BUILD_ANY, {"PERSIA": ["WAIVE", "A ANT B"]})
+    entry = game.result_history["W0004A"]
+    assert "A ANT" in game.get_state()["units"]["PERSIA"]
+    labels = {str(u): [str(x) for x in r] for u, r in entry.items()}
+    return labels.get("WAIVE")
+
+
+def test_a_waive_beyond_the_builds_of_build_any_is_dropped() -> None:
+    search = load_tool("mila_search")
+    try:
+        game = search.diplo_game("ancmed_age_of_empires")
+    except MapError:
+        pytest.skip("ancmed_age_of_empires is read from MILA's package")
+    assert _waive_labels(game) is None
+
+
+@needs_mila
+def test_mila_drops_a_waive_beyond_the_builds_of_build_any() -> None:
+    search = load_tool("mila_search")
+    assert _waive_labels(search.mila_game_class()(map_name="ancmed_age_of_empires")) is None

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ...api.game import PhaseRecord
-from ...formats.mila import mila_results
+from ...formats.mila import mila_builds, mila_results
 from ...model.results import Result
 
 __all__ = ["mila_labels"]
@@ -62,21 +62,19 @@ def mila_labels(
 def _mila_waives(record: PhaseRecord) -> int:
     """How many ``void`` labels MILA gives its ``WAIVE`` key: one per waive it keeps. Taking a
     power's orders, MILA drops waives while the orders outnumber the builds the power may make
-    (its centres less its units, at most its free owned home centres), then, if one is left,
-    adds waives up to that number; with no build to make, each waive is kept (and void)."""
+    (its centres less its units, at most its free build sites: its owned home centres, any
+    owned centre under ``BUILD_ANY``), then, if one is left, adds waives up to that number;
+    with no build to make, each waive is kept (and void)."""
     position = record.position
-    homes = position.map.homes
-    occupied = set(position.units)
+    allowed = mila_builds(position)
     count = 0
     for power, texts in record.orders.items():
         adjust = list(texts)
         if "WAIVE" not in adjust:
             continue
-        owned = position.centers_of(power)
-        need = len(owned) - len(position.units_of(power))
+        need = len(position.centers_of(power)) - len(position.units_of(power))
         if need > 0:
-            sites = [h for h in homes.get(power, ()) if h in owned and h not in occupied]
-            need = min(need, len(sites))
+            need = allowed[power]["count"]
         while 0 < need < len(adjust) and "WAIVE" in adjust:
             adjust.remove("WAIVE")
         if "WAIVE" in adjust and need > len(adjust):
