@@ -4,7 +4,8 @@
 ruling compared (movement, retreat and adjustment phases alike).
 
     PYTHONPATH=python python3 tools/mila_search.py --games 50 --seed 5000 \\
-        --policy convoy,support --map standard,ancmed --max-year 1910 --out cases/
+        --policy convoy,support --map standard,ancmed --max-year 1910 --out cases/ \\
+        [--labels] [--check-possible 50] [--report figures.json] [--seconds 60] [--progress]
 
 Each game gets one policy and one map (the lists given are cycled through, game by game). Both
 engines get the same orders each phase; after each phase the boards (the phase that comes next,
@@ -13,10 +14,16 @@ difference never stops the search: it is counted, the phase is shrunk to a minim
 (:func:`shrink`: greedy removal of units, then of orders, each removal kept only when both
 engines, set up afresh on the smaller position, still rule differently) and
 written to ``--out`` as a JSON test case with MILA's ruling (``tests/test_mila_search.py``
-replays the stored cases); the drop-in is then set to MILA's board and the game goes on.
+replays the stored cases); the drop-in is then set to MILA's board and the game goes on. A
+difference the phase's board and orders do not bring back on fresh games comes from the game's
+history and is written (``history-*.json``) without shrinking. Every ``--check-possible``-th
+phase the possible orders at the orderable locations are compared too, and with ``--labels``
+every phase's result labels (counted by kind, with examples, not shrunk). ``--max-year`` is the
+last year played, or, below a map's first year, the number of years (10: ten on every map).
 
 Orders are drawn from the drop-in's possible orders (diplo's legal orders in MILA's notation,
-held to MILA's ``get_all_possible_orders`` by ``tests/test_compat_mila.py``), which are cheap,
+held to MILA's ``get_all_possible_orders`` by ``--check-possible`` and
+``tests/test_compat_mila.py``), which are cheap,
 where MILA's own take most of a phase's time. The policies (:data:`POLICIES`):
 
 * ``random``: one possible order per orderable location, uniformly (the corpus bot's way);
