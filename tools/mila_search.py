@@ -744,9 +744,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="directory for the test cases")
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long")
     parser.add_argument("--report", type=Path, default=None, help="write the figures as JSON")
+    from diplo.model.rules import EDITIONS
+
     parser.add_argument(
         "--edition",
         default="mila",
+        choices=tuple(EDITIONS),
         help="the drop-in's edition (default mila; another shows the search finding MILA's "
         "departures)",
     )
