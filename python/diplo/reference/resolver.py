@@ -527,6 +527,10 @@ class _MovementResolver:
                 continue
             if self.convoyed[a] and self._paradox_rule_keeps(supporter, a):
                 continue
+            # MILA (convoyed_attack_from="sea", Game._resolve_moves step 9): a convoyed army
+            # that dislodges a support to hold a fleet its routes need does not break it either.
+            if self.rules.convoyed_attack_from == "sea" and self._given_to_its_sea(supporter, a):
+                continue
             if (yield ("move", a)):
                 return False
         return True

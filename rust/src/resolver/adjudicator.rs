@@ -430,8 +430,11 @@ impl<'m> Adjudicator<'m> {
             cur = self.board.into_next[m];
             // DATC 6.F.17: where an older paradox rule keeps the support, it takes precedence
             // over the dislodge rule (the army it spares cannot undo it by dislodging).
+            // MILA (`attack_from_sea`, `Game._resolve_moves` step 9): a convoyed army that
+            // dislodges a support to hold a fleet its routes need does not break it either.
             if self.board.power[m] != power
                 && !(self.board.convoyed[m] && self.paradox_rule_keeps(s, m))
+                && !(self.rulings.attack_from_sea && self.given_to_its_sea(s, m))
                 && self.resolve(m)
             {
                 return false;
