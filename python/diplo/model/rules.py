@@ -70,7 +70,8 @@ is convoyed "via convoy" or beyond the army's neighbours), ``head_to_head_own_su
 head-to-head battle a power's support of the foreign attack on its own unit gives that attack no
 defence either, unless both moves have as many supports: MILA voids the support, where DATC 6.E.12
 counts it for all but dislodging), ``convoyed_attack_from="sea"`` (a
-convoyed attack does not cut a support to hold a fleet every route of it needs),
+convoyed attack does not cut a support to hold a fleet every route of it needs, nor break it by
+dislodging its unit: ``Game._resolve_moves`` step 9),
 ``retreat_after_convoy="any"`` (a unit dislodged by a convoyed attack lists every place it could
 move to among its retreat options, occupied provinces included, and may retreat to any of them
 that is vacant, a standoff's included; the rulebook, ``"vacant"``: only to a vacant province no
