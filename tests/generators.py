@@ -258,6 +258,7 @@ def random_adjustment_position(
         rules = Rules(
             civil_disorder=rng.choice(("owned", "home")),
             disorder_tie=rng.choice(("name", "abbreviation")),
+            disorder_distance=rng.choice(("any_border", "fleet_moves")),
             build_sites=rng.choice(("home", "any", "any_home")),
         )
     return base.with_changes(phase=Phase.parse("W1904A"), centers=centers, rules=rules)

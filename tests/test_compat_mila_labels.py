@@ -29,6 +29,66 @@ class Case(NamedTuple):
 
 
 CASES: dict[str, Case] = {
+    # Found by tools/mila_search.py --labels: a fleet convoying a move that goes by land,
+    # dislodged: MILA labels the void convoy before the dislodgement.
+    "void_convoy_of_a_dislodged_fleet": Case(
+        {"FRANCE": ["A PIC", "F MAO", "F BRE"], "ENGLAND": ["F ENG"]},
+        [
+            {
+                "FRANCE": ["A PIC - BEL", "F MAO - ENG", "F BRE S F MAO - ENG"],
+                "ENGLAND": ["F ENG C A PIC - BEL"],
+            }
+        ],
+        {"F ENG": ["no convoy", "void", "dislodged"], "A PIC": []},
+    ),
+    # Found by tools/mila_search.py --labels: a swap of two units of one power, one of them
+    # carried by its own fleet's convoy (intent, no "via"): MILA sees no swap, so the support
+    # of the convoyed army into its own power's province is not void.
+    "support_of_an_own_convoyed_swap": Case(
+        {"TURKEY": ["A BUL", "F CON", "F AEG", "A SMY"]},
+        [
+            {
+                "TURKEY": [
+                    "A BUL - CON",
+                    "F CON - BUL/EC",
+                    "F AEG C A BUL - CON",
+                    "A SMY S A BUL - CON",
+                ]
+            }
+        ],
+        {"A BUL": [], "F CON": [], "F AEG": [], "A SMY": []},
+    ),
+    # Found by tools/mila_search.py. A fleet on the army's ordered chain, the chain broken
+    # further on (its other fleet dislodged): MILA's "no convoy" only (not "void": the fleet
+    # was on a route when the orders were read).
+    "fleet_of_a_chain_broken_further_on": Case(
+        {"ENGLAND": ["A LVP", "F IRI", "F ENG"], "FRANCE": ["F BRE", "F MAO"]},
+        [
+            {
+                "ENGLAND": ["A LVP - BEL VIA", "F IRI C A LVP - BEL", "F ENG C A LVP - BEL"],
+                "FRANCE": ["F BRE S F MAO - ENG", "F MAO - ENG"],
+            }
+        ],
+        {"A LVP": ["no convoy"], "F IRI": ["no convoy"], "F ENG": ["dislodged"]},
+    ),
+    # A convoying fleet attacked with a support of its own power: MILA's raw count
+    # (_check_disruptions) finds it beaten, "disrupted", though it stays and the army lands
+    # by its other route.
+    "fleet_beaten_with_its_own_power_s_support": Case(
+        {"ENGLAND": ["A LON", "F NTH", "F ENG", "F WAL"], "FRANCE": ["F MAO"]},
+        [
+            {
+                "ENGLAND": [
+                    "A LON - BEL VIA",
+                    "F NTH C A LON - BEL",
+                    "F ENG C A LON - BEL",
+                    "F WAL S F MAO - ENG",
+                ],
+                "FRANCE": ["F MAO - ENG"],
+            }
+        ],
+        {"A LON": [], "F NTH": [], "F ENG": ["disrupted"], "F WAL": ["void"], "F MAO": ["bounce"]},
+    ),
     # A support of an army's move by convoy when no fleet was ordered to carry it there (the
     # fleet convoys it elsewhere): MILA voids the support (it was "no convoy").
     "support_of_a_convoy_never_ordered": Case(

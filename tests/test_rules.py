@@ -352,6 +352,7 @@ MOVEMENT_OPTIONS = {
     "head_to_head_own_support": ("counts", "void"),
     "convoyed_attack_from": ("army", "sea"),
     "retreat_after_convoy": ("vacant", "any"),
+    "convoy_broken_by": ("dislodgement", "any_support"),
 }
 
 
@@ -527,6 +528,7 @@ def test_mila_is_todays_rulings_with_its_departures() -> None:
         "head_to_head_own_support": "void",
         "convoyed_attack_from": "sea",
         "retreat_after_convoy": "any",
+        "convoy_broken_by": "any_support",
     }
     assert MILA.waive == "free" and MILA.civil_disorder == "home"
     assert Rules().waive == "uses_build" and Rules(edition="1971").convoy_fallback == "land"
@@ -565,6 +567,108 @@ def test_mila_falls_back_after_a_disruption(backend: str) -> None:
     }
     via = {**doc, "orders": orders}
     assert "FRANCE A PIC" in _board(_ruled(via, MILA, backend))
+
+
+def test_mila_breaks_a_convoy_on_an_attack_its_own_power_supports(backend: str) -> None:
+    # convoy_broken_by="any_support" (MILA's Game._check_disruptions, found by
+    # tools/mila_search.py: tests/mila_cases/standard-convoy-s101-S1903M.json). England's own
+    # F NWY supports the German attack on its convoying F NTH: by DATC 6.D.12 that support
+    # cannot dislodge F NTH (2 against 1 without it), so the convoy stands and A BRE lands;
+    # MILA counts it in the fleet's sea and the convoy fails, though F NTH stays.
+    doc: dict[str, Any] = {
+        "phase": "S1903M",
+        "units": {
+            "ENGLAND": ["A BRE", "F NTH", "F NWY"],
+            "FRANCE": ["F ENG"],
+            "GERMANY": ["F HEL"],
+        },
+        "orders": {
+            "ENGLAND": ["A BRE - YOR VIA", "F NTH C A BRE - YOR", "F NWY S F HEL - NTH"],
+            "FRANCE": ["F ENG C A BRE - YOR"],
+            "GERMANY": ["F HEL - NTH"],
+        },
+    }
+    today = _ruled(doc, DEFAULT_RULES, backend)
+    assert {"ENGLAND A YOR", "ENGLAND F NTH", "GERMANY F HEL"} <= _board(today)
+    mila = _ruled(doc, MILA, backend)
+    assert {"ENGLAND A BRE", "ENGLAND F NTH", "GERMANY F HEL"} <= _board(mila)
+    assert _code(mila, "A BRE") == "no_convoy" and _code(mila, "F HEL") == "bounce"
+    assert _board(_ruled(doc, replace(MILA, convoy_broken_by="dislodgement"), backend)) == (
+        _board(today)
+    )
+    # Without England's support the attack beats nothing: the convoy stands under MILA's too.
+    alone = {**doc, "orders": {**doc["orders"], "ENGLAND": doc["orders"]["ENGLAND"][:2]}}
+    assert "ENGLAND A YOR" in _board(_ruled(alone, MILA, backend))
+
+
+def test_mila_breaks_a_convoy_its_destination_guards(backend: str) -> None:
+    # convoy_broken_by="any_support", MILA's paradox check (Game._detect_paradox in
+    # _check_disruptions; found by tools/mila_search.py on the world map:
+    # tests/mila_cases/world-convoy-s301173-S2007M.json, checked against MILA here too). The
+    # Russian fleet in Norway, where the army goes, supports the convoying fleet to hold; its
+    # support is cut by A SWE anyway, so by the DATC F NTH holds (1 against 1), the convoy
+    # stands and A LON dislodges F NWY. MILA calls it a paradox as soon as the attack on the
+    # fleet is as strong as all else there: the convoy fails, A LON stays.
+    doc: dict[str, Any] = {
+        "phase": "S1901M",
+        "units": {
+            "ENGLAND": ["A LON", "F NTH", "F NWG"],
+            "GERMANY": ["F HEL", "A SWE"],
+            "RUSSIA": ["F NWY"],
+        },
+        "orders": {
+            "ENGLAND": ["A LON - NWY VIA", "F NTH C A LON - NWY", "F NWG S A LON - NWY"],
+            "GERMANY": ["F HEL - NTH", "A SWE - NWY"],
+            "RUSSIA": ["F NWY S F NTH"],
+        },
+    }
+    today = _ruled(doc, DEFAULT_RULES, backend)
+    assert "ENGLAND A NWY" in _board(today) and "F NWY" in today["next"]["dislodged"]["RUSSIA"]
+    mila = _ruled(doc, MILA, backend)
+    assert {"ENGLAND A LON", "RUSSIA F NWY", "ENGLAND F NTH"} <= _board(mila)
+    assert _code(mila, "A LON") == "no_convoy" and not mila["next"]["dislodged"]
+    # Without the guard's support the attack (1 against 1) breaks nothing under MILA's too.
+    free = {**doc, "orders": {**doc["orders"], "RUSSIA": ["F NWY H"]}}
+    assert "ENGLAND A NWY" in _board(_ruled(free, MILA, backend))
+
+
+def test_mila_measures_a_fleet_s_disorder_distance_along_its_moves(backend: str) -> None:
+    # disorder_distance="fleet_moves" (MILA's Game._get_distance_to_home, found by
+    # tools/mila_search.py: tests/mila_cases/standard-edge-s1087-W1911A.json). France owes one
+    # disband. Over every border F SPA/NC and F MAO are both one from a home centre (Spain
+    # borders Marseilles, the Mid-Atlantic Brest) and F MAO goes first by name; along a fleet's
+    # moves F SPA/NC is two away (by Gascony or the Mid-Atlantic) and goes.
+    doc = {
+        "phase": "W1911A",
+        "units": {"FRANCE": ["A PAR", "A PIC", "F SPA/NC", "F MAO"]},
+        "centers": {"FRANCE": ["MAR", "PAR", "SPA"]},
+        "orders": {},
+    }
+    home = Rules(civil_disorder="home")
+    assert _board(_ruled(doc, home, backend)) == {"FRANCE A PAR", "FRANCE A PIC", "FRANCE F SPA/NC"}
+    mila = _ruled(doc, MILA, backend)
+    assert _board(mila) == {"FRANCE A PAR", "FRANCE A PIC", "FRANCE F MAO"}
+    alone = _ruled(doc, replace(home, disorder_distance="fleet_moves"), backend)
+    assert _board(alone) == _board(mila) and alone["results"] == mila["results"]
+    assert _board(_ruled(doc, replace(MILA, disorder_distance="any_border"), backend)) == (
+        _board(_ruled(doc, home, backend))
+    )
+    # The sentence names the distance the rule counted: two, where every border counts one.
+    (disband,) = [r for r in mila["results"] if r["unit"] == "F SPA/NC"]
+    assert "2 moves from the nearest home centre (BRE)" in disband["reason"], disband
+
+
+def test_mila_breaks_a_civil_disorder_tie_by_the_unit_s_text(backend: str) -> None:
+    # MILA removes "A NAF" before "A NAP" (its PriorityDict orders units by their text); the
+    # DATC (6.J.4) goes by the English names, Naples before North Africa.
+    doc = {
+        "phase": "W1901A",
+        "units": {"RUSSIA": ["A NAF", "A NAP"]},
+        "centers": {"RUSSIA": ["MOS"]},
+        "orders": {},
+    }
+    assert _board(_ruled(doc, Rules(civil_disorder="home"), backend)) == {"RUSSIA A NAF"}
+    assert _board(_ruled(doc, MILA, backend)) == {"RUSSIA A NAP"}
 
 
 def test_mila_counts_a_support_naming_the_other_coast(backend: str) -> None:

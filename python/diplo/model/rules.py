@@ -70,11 +70,23 @@ is convoyed "via convoy" or beyond the army's neighbours), ``head_to_head_own_su
 head-to-head battle a power's support of the foreign attack on its own unit gives that attack no
 defence either, unless both moves have as many supports: MILA voids the support, where DATC 6.E.12
 counts it for all but dislodging), ``convoyed_attack_from="sea"`` (a
-convoyed attack does not cut a support to hold a fleet every route of it needs),
+convoyed attack does not cut a support to hold a fleet every route of it needs, nor break it by
+dislodging its unit: ``Game._resolve_moves`` step 9),
 ``retreat_after_convoy="any"`` (a unit dislodged by a convoyed attack lists every place it could
 move to among its retreat options, occupied provinces included, and may retreat to any of them
 that is vacant, a standoff's included; the rulebook, ``"vacant"``: only to a vacant province no
-standoff left empty, DATC 6.H.6) and ``waive="free"`` (a waive never uses up a build).
+standoff left empty, DATC 6.H.6), ``convoy_broken_by="any_support"`` (a convoying fleet stops
+convoying when a foreign attack on it would dislodge it counting every support it has, those of
+the fleet's own power included, though such an attack does not dislodge the fleet: MILA's
+``Game._check_disruptions`` compares the raw strengths of ``Game._strengths``; and when the unit
+at the army's destination supports the fleet to hold, an attack as strong as all else in the
+fleet's sea is enough, MILA's paradox check ``Game._detect_paradox``; the rulebook,
+``"dislodgement"``: only a fleet actually dislodged breaks its convoy, DATC 5.B.3, 6.D.12) and
+``waive="free"`` (a waive never uses up a build); in civil disorder, besides the home centres,
+``disorder_distance="fleet_moves"`` (a fleet's distance counts only the moves a fleet can make,
+``Game._get_distance_to_home``; the rulebook, ``"any_border"``: every border whatever the unit
+type, DATC 6.J.6) and ``disorder_tie="abbreviation"`` (MILA removes the first unit by its text,
+``"A NAF"`` before ``"A NAP"``).
 
 ``edition="godip"`` is today's rulings but where godip (the judge behind Diplicity) departs from
 them: ``victory_lead=True`` (``variants/common/common.go``, ``SCCountWinner``),
@@ -110,10 +122,12 @@ __all__ = [
     "AdjacentConvoy",
     "BuildSites",
     "CivilDisorder",
+    "ConvoyBrokenBy",
     "ConvoyDisruption",
     "ConvoyFallback",
     "ConvoyedAttackFrom",
     "Departure",
+    "DisorderDistance",
     "DisorderTie",
     "Edition",
     "HeadToHeadOwnSupport",
@@ -140,6 +154,8 @@ OwnSupport: TypeAlias = Literal["never", "convoyed"]
 HeadToHeadOwnSupport: TypeAlias = Literal["counts", "void"]
 ConvoyedAttackFrom: TypeAlias = Literal["army", "sea"]
 RetreatAfterConvoy: TypeAlias = Literal["vacant", "any"]
+ConvoyBrokenBy: TypeAlias = Literal["dislodgement", "any_support"]
+DisorderDistance: TypeAlias = Literal["any_border", "fleet_moves"]
 Waive: TypeAlias = Literal["uses_build", "free"]
 
 #: The choices of today's rulings that MILA (``diplomacy`` 1.1.2) departs from, each with MILA's
@@ -151,7 +167,9 @@ _TODAY_NOT_MILA = {
     "head_to_head_own_support": "counts",
     "convoyed_attack_from": "army",
     "retreat_after_convoy": "vacant",
+    "convoy_broken_by": "dislodgement",
     "waive": "uses_build",
+    "disorder_distance": "any_border",
 }
 #: The rulebook's victory: the count alone wins; only the ``godip`` edition also asks for the lead.
 _NO_LEAD: Mapping[str, str | bool] = {"victory_lead": False, "disorder_tie": "name"}
@@ -162,7 +180,9 @@ _MILA = {
     "head_to_head_own_support": "void",
     "convoyed_attack_from": "sea",
     "retreat_after_convoy": "any",
+    "convoy_broken_by": "any_support",
     "waive": "free",
+    "disorder_distance": "fleet_moves",
 }
 
 #: The choices each rulebook edition makes (DATC v3.0 chapter 4, listed with their sections in
@@ -223,10 +243,14 @@ EDITIONS: Mapping[str, Mapping[str, str | bool]] = {
         "adjacent_convoy": "intent",
         "convoy_disruption": "all",
         "paradox": "szykman",
-        # MILA disbands in civil disorder by distance from the home centres (4.D.8, older rules).
+        # MILA disbands in civil disorder by distance from the home centres (4.D.8, older rules),
+        # a fleet's along its own moves (Game._get_distance_to_home), and breaks a tie by the
+        # unit's text (the PriorityDict of Game._resolve_moves' adjustments: "A NAF" before
+        # "A NAP"), the location's abbreviation.
         "civil_disorder": "home",
         **_MILA,
         **_NO_LEAD,
+        "disorder_tie": "abbreviation",
     },
     # godip's rulings (the judge behind Diplicity) where they depart from today's: a solo needs
     # the victory count and more centres than any other power (variants/common/common.go,
@@ -277,7 +301,9 @@ _CHOICES: Mapping[str, tuple[str, ...]] = {
     "head_to_head_own_support": ("counts", "void"),
     "convoyed_attack_from": ("army", "sea"),
     "retreat_after_convoy": ("vacant", "any"),
+    "convoy_broken_by": ("dislodgement", "any_support"),
     "waive": ("uses_build", "free"),
+    "disorder_distance": ("any_border", "fleet_moves"),
 }
 _CIVIL_DISORDER = _CHOICES["civil_disorder"]
 _BUILD_SITES = _CHOICES["build_sites"]
@@ -301,7 +327,9 @@ _KEYS = (
     "head_to_head_own_support",
     "convoyed_attack_from",
     "retreat_after_convoy",
+    "convoy_broken_by",
     "waive",
+    "disorder_distance",
 )
 _TIED = frozenset(k for choices in EDITIONS.values() for k in choices)
 #: The value of an edition-tied field not given: the edition's choice (filled in on creation).
@@ -344,8 +372,10 @@ class Rules:
     head_to_head_own_support: HeadToHeadOwnSupport = _FROM_EDITION
     convoyed_attack_from: ConvoyedAttackFrom = _FROM_EDITION
     retreat_after_convoy: RetreatAfterConvoy = _FROM_EDITION
+    convoy_broken_by: ConvoyBrokenBy = _FROM_EDITION
     waive: Waive = _FROM_EDITION
     disorder_tie: DisorderTie = _FROM_EDITION
+    disorder_distance: DisorderDistance = _FROM_EDITION
 
     def __post_init__(self) -> None:
         # (a list or an object is no edition: checked before the lookup it cannot hash for)

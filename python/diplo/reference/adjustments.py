@@ -19,7 +19,9 @@ existing unit of the power). What is left is counting:
   border whatever the unit type; on equal distance fleets before armies, then the alphabetical
   order of the provinces' English names. Under the older rulebooks (``civil_disorder="home"``)
   the distance is to the nearest *home* centre instead (DATC 6.J.11); under godip's tie-break
-  (``disorder_tie="abbreviation"``) equal units go by their provinces' abbreviations.
+  (``disorder_tie="abbreviation"``) equal units go by their provinces' abbreviations; under
+  MILA's (``disorder_distance="fleet_moves"``) a fleet's distance counts only the moves a fleet
+  can make, from its coast (:func:`unit_distances`).
 
 This module is the one home of the build allowance in Python: :func:`centre_surplus`,
 :func:`build_sites` and :func:`adjustment_counts` are what validation, legal orders, the phase
@@ -111,6 +113,32 @@ def adjustment_counts(position: Position) -> dict[str, int]:
 # --------------------------------------------------------------------------- civil disorder
 
 
+def unit_distances(position: Position, piece: Piece) -> dict[str, int]:
+    """The civil-disorder distance of ``piece`` to every province it reaches, the one distance
+    of the rule (which units go and the sentence saying why): over every border whatever the
+    unit type (DATC 6.J.6, 6.J.10); under ``disorder_distance="fleet_moves"`` (MILA's
+    ``Game._get_distance_to_home``) a fleet's counts only the moves a fleet can make from its
+    location, a province reached by any of its coasts."""
+    game_map = position.map
+    if piece.type != "F" or position.rules.disorder_distance != "fleet_moves":
+        return game_map.distances([piece.province])
+    dist: dict[str, int] = {}
+    seen = {piece.loc}
+    frontier = [piece.loc]
+    d = 0
+    while frontier:
+        following = []
+        for loc in frontier:
+            dist.setdefault(game_map.province_of(loc), d)
+            for n in sorted(game_map.fleet_neighbours(loc)):
+                if n not in seen:
+                    seen.add(n)
+                    following.append(n)
+        frontier = following
+        d += 1
+    return dist
+
+
 def _disorder_key(
     game_map: Map, dist: dict[str, int], unreachable: int, tie: DisorderTie
 ) -> _KeyFn:
@@ -154,6 +182,14 @@ def civil_disorder_disbands(
     sources = _disorder_sources(position, power)
     dist = game_map.distances(sources) if sources else {}
     unreachable = len(game_map.provinces) + 1
+    if position.rules.disorder_distance == "fleet_moves" and sources:
+        # MILA: each fleet's own distance along its moves, keyed by its province (one unit each).
+        for piece in candidates:
+            if piece.type == "F":
+                reach = unit_distances(position, piece)
+                dist[piece.province] = min(
+                    (reach[c] for c in sources if c in reach), default=unreachable
+                )
     candidates.sort(key=_disorder_key(game_map, dist, unreachable, position.rules.disorder_tie))
     return candidates[:count]
 
@@ -173,7 +209,7 @@ def _disorder_reason(position: Position, piece: Piece, sources: list[str]) -> st
         why = "disorder_no_home" if home else "disorder_no_centre"
         return explain_ruling(RulingFacts(why, piece.power, unit))
     game_map = position.map
-    dist = game_map.distances([piece.province])
+    dist = unit_distances(position, piece)
     index = game_map.location_index
     reachable = [c for c in sources if c in dist]
     if not reachable:

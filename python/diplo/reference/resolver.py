@@ -529,6 +529,10 @@ class _MovementResolver:
                 continue
             if self.convoyed[a] and self._paradox_rule_keeps(supporter, a):
                 continue
+            # MILA (convoyed_attack_from="sea", Game._resolve_moves step 9): a convoyed army
+            # that dislodges a support to hold a fleet its routes need does not break it either.
+            if self.rules.convoyed_attack_from == "sea" and self._given_to_its_sea(supporter, a):
+                continue
             if (yield ("move", a)):
                 return False
         return True
@@ -541,10 +545,34 @@ class _MovementResolver:
         that keeps the fleet's own decision out of the attackers' cycles, so every cycle is a
         clean, single cycle (Pandin's paradox, 6.F.16).
         """
+        full = self.rules.convoy_broken_by == "any_support"
+        # MILA's paradox check (Game._detect_paradox in _check_disruptions): the unit at the
+        # army's destination supports this fleet to hold, so an attack as strong as all else
+        # breaks the convoy.
+        order = self.orders[fleet]
+        guard = self.map.province_of(order.dest) if isinstance(order, Convoy) else None
+        guarded = full and guard is not None and guard in self.hold_supports.get(fleet, [])
         for a in self.attackers.get(fleet, []):
-            if (yield from self.adjudicate_move(a)):
+            if full and self.units[a].power != self.units[fleet].power:
+                if (yield from self.beats_counting_every_support(a, guarded)):
+                    return False
+            elif (yield from self.adjudicate_move(a)):
                 return False
         return True
+
+    def beats_counting_every_support(self, origin: str, tie: bool) -> Steps[bool]:
+        """MILA (``convoy_broken_by="any_support"``, ``Game._check_disruptions``): whether the
+        foreign attack from ``origin`` on a convoying fleet beats its opposition counting every
+        support it has, the fleet's own power's included (MILA compares the strengths of
+        ``Game._strengths``, which count them, where DATC 6.D.12 does not let them dislodge);
+        with ``tie`` (the unit at the army's destination supports the fleet: MILA's paradox)
+        whether it is as strong as all else."""
+        if self.convoyed[origin] and not (yield from self.path(origin)):
+            return False
+        supports = self.move_supports[origin]
+        attack = 1 + ((yield from self.support_count(supports)) if supports else 0)
+        best, _ = yield from self.opposition(origin, attack + tie)
+        return attack > best or (tie and attack == best)
 
     # ------------------------------------------------------------------ resolve (DATC 5.F)
 

@@ -8,9 +8,10 @@
 //! processed phase to the lists, as `order.next_lists` does (the rules are written there); where
 //! the reference tells from the boards whether a unit moved, the engine reads its own ruling (a
 //! move that succeeded), which is the same thing. [`MilaLists::arranged`] lays a board out in the
-//! lists' order (`order.arrange`), and [`Zobrist::hash`] is MILA's hash of that layout. The lists
-//! may hold entries no longer on the board (a unit destroyed without a retreat phase), exactly as
-//! the reference's do; laying out filters them.
+//! lists' order (`order.arrange`), and [`Zobrist::hash`] is MILA's hash of that layout. A unit
+//! dislodged with nowhere to retreat leaves its power's list in the movement phase, as MILA takes
+//! it off the board (kept, it came back twice once the power stood there again: found by
+//! `tools/mila_search.py`); laying out filters whatever else the board no longer holds.
 
 use super::encode::{a_of, fleet_of, kind, kind_of, loc_of};
 use super::game_map::{Bits, GameMap, Mask, NO_POWER};
@@ -206,6 +207,8 @@ impl MilaLists {
                         .filter(|(_, to)| to.is_none())
                         .map(|(&e, _)| e)
                         .collect();
+                    // A unit dislodged with nowhere to go is off the board: off the list too.
+                    list.retain(|&e| piece_at(after.units[prov(e.loc as usize)], p, e));
                     for &to in went_to.iter().flatten() {
                         list.push(to);
                         enter(&mut influence, &mut holder, p, map.prov_of[to.loc as usize]);

@@ -95,6 +95,9 @@ pub struct Rules {
     pub resolver: Rulings,
     /// MILA: a waive never uses up a build (off: it does, DATC 4.D.7).
     pub waive_free: bool,
+    /// MILA (`Game._get_distance_to_home`): a fleet's civil-disorder distance counts only the
+    /// moves a fleet can make, from its location (off: every border, DATC 6.J.6).
+    pub disorder_fleet_moves: bool,
 }
 
 /// The value of one option as `diplo.model.rules.Rules.to_json()` writes it: a name, a count or a
@@ -188,6 +191,20 @@ impl Rules {
                     "vacant" => false,
                     "any" => true,
                     _ => return bad("retreat_after_convoy", "vacant any"),
+                }
+            }
+            ("convoy_broken_by", RuleValue::Name(v)) => {
+                self.resolver.convoy_any_support = match v {
+                    "dislodgement" => false,
+                    "any_support" => true,
+                    _ => return bad("convoy_broken_by", "dislodgement any_support"),
+                }
+            }
+            ("disorder_distance", RuleValue::Name(v)) => {
+                self.disorder_fleet_moves = match v {
+                    "any_border" => false,
+                    "fleet_moves" => true,
+                    _ => return bad("disorder_distance", "any_border fleet_moves"),
                 }
             }
             ("waive", RuleValue::Name(v)) => {
@@ -308,14 +325,17 @@ impl Rules {
             head_to_head_own_support_void: mila,
             attack_from_sea: mila,
             retreat_any_after_convoy: mila,
+            convoy_any_support: mila,
         };
         self.waive_free = mila;
+        self.disorder_fleet_moves = mila;
         self.civil_disorder = civil_disorder;
         // godip's `SCCountWinner` (variants/common/common.go): no solo on a tie at the top.
         self.victory_lead = edition == Edition::Godip;
-        // godip's civil-disorder tie-break: by province id (phase/phase.go, remoteUnitSlice).
-        // dipcc's too: LOC_ALPHA_IDX, the abbreviations in alphabetical order.
-        self.disorder_tie = if matches!(edition, Edition::Godip | Edition::Dipcc) {
+        // godip's civil-disorder tie-break: by province id (phase/phase.go, remoteUnitSlice);
+        // dipcc's too: LOC_ALPHA_IDX, the abbreviations in alphabetical order; MILA's by the
+        // unit's text (the PriorityDict of `Game._resolve_moves`' adjustments).
+        self.disorder_tie = if matches!(edition, Edition::Godip | Edition::Dipcc) || mila {
             DisorderTie::Abbreviation
         } else {
             DisorderTie::Name
@@ -477,8 +497,19 @@ mod tests {
         assert!(r
             .set("retreat_after_convoy", RuleValue::Name("open"))
             .is_err());
+        assert!(r.resolver.convoy_any_support);
+        r.set("convoy_broken_by", RuleValue::Name("dislodgement"))
+            .unwrap();
+        assert!(!r.resolver.convoy_any_support);
+        assert!(r
+            .set("convoy_broken_by", RuleValue::Name("attack"))
+            .is_err());
         r.set("waive", RuleValue::Name("uses_build")).unwrap();
         assert!(!r.waive_free);
+        assert!(r.disorder_fleet_moves && r.disorder_tie == DisorderTie::Abbreviation);
+        r.set("disorder_distance", RuleValue::Name("any_border"))
+            .unwrap();
+        assert!(!r.disorder_fleet_moves);
         r.set("edition", RuleValue::Name("godip")).unwrap();
         assert!(r.victory_lead && !r.waive_free);
         assert_eq!(r.civil_disorder, CivilDisorder::HomeCentres);

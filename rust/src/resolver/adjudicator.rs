@@ -438,8 +438,11 @@ impl<'m> Adjudicator<'m> {
             cur = self.board.into_next[m];
             // DATC 6.F.17: where an older paradox rule keeps the support, it takes precedence
             // over the dislodge rule (the army it spares cannot undo it by dislodging).
+            // MILA (`attack_from_sea`, `Game._resolve_moves` step 9): a convoyed army that
+            // dislodges a support to hold a fleet its routes need does not break it either.
             if self.board.power[m] != power
                 && !(self.board.convoyed[m] && self.paradox_rule_keeps(s, m))
+                && !(self.rulings.attack_from_sea && self.given_to_its_sea(s, m))
                 && self.resolve(m)
             {
                 return false;
@@ -555,6 +558,16 @@ impl<'m> Adjudicator<'m> {
     fn adjudicate_convoy(&mut self, c: usize) -> bool {
         let here = self.board.prov[c];
         let power = self.board.power[c];
+        // MILA's paradox check (`Game._detect_paradox` in `_check_disruptions`): the unit at the
+        // army's destination supports this fleet to hold, so an attack as strong as all else
+        // breaks the convoy.
+        let guarded = self.rulings.convoy_any_support && {
+            let d = self.board.unit_at[self.board.b[c] as usize];
+            d != NONE
+                && self.board.kind[d as usize] == SUPPORT_HOLD
+                && self.board.matched[d as usize]
+                && self.board.a[d as usize] == here
+        };
         let mut cur = self.board.into_head[here as usize];
         while cur != NONE {
             let m = cur as usize;
@@ -562,7 +575,9 @@ impl<'m> Adjudicator<'m> {
             if self.board.power[m] == power {
                 continue;
             }
-            let succeeds = if self.flags[m] & RESOLVED != 0 {
+            let succeeds = if self.rulings.convoy_any_support {
+                self.beats_counting_every_support(m, guarded)
+            } else if self.flags[m] & RESOLVED != 0 {
                 self.flags[m] & RESOLUTION != 0
             } else {
                 self.adjudicate_move(m)
@@ -572,6 +587,20 @@ impl<'m> Adjudicator<'m> {
             }
         }
         true
+    }
+
+    /// MILA (`convoy_any_support`, `Game._check_disruptions`): whether the foreign attack `m` on
+    /// a convoying fleet beats its opposition counting every support it has, the fleet's own
+    /// power's included (MILA compares the strengths of `Game._strengths`, which count them,
+    /// where DATC 6.D.12 does not let them dislodge); with `tie` (the unit at the army's
+    /// destination supports the fleet: MILA's paradox) whether it is as strong as all else.
+    fn beats_counting_every_support(&mut self, m: usize, tie: bool) -> bool {
+        if !self.path(m) {
+            return false;
+        }
+        let attack = 1 + self.supports(m, None);
+        let best = self.opposition(m, attack + u32::from(tie)).0;
+        attack > best || (tie && attack == best)
     }
 
     /// DATC 5.B.4 PATH of unit `u`'s move. A move that is not convoyed always has its path; a

@@ -104,6 +104,11 @@ pub struct Rulings {
     /// its retreat options, occupied provinces and standoffs included (a retreat never goes
     /// where a unit stands). Off: only vacant provinces no standoff left empty (DATC 6.H.6).
     pub retreat_any_after_convoy: bool,
+    /// MILA (`Game._check_disruptions`): a convoying fleet stops convoying when a foreign
+    /// attack on it beats its opposition counting every support, those of the fleet's own
+    /// power included, though such an attack does not dislodge it. Off: only a dislodged fleet
+    /// breaks its convoy (DATC 5.B.3, 6.D.12).
+    pub convoy_any_support: bool,
 }
 pub use map::CompiledMap;
 pub use orders::{Order, Unit};

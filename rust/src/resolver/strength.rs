@@ -10,7 +10,7 @@ use super::orders::{MOVE, NONE};
 impl Adjudicator<'_> {
     /// Successful supports of unit `u`, not counting supporters of power `exclude` (the power of
     /// the unit attacked, DATC 5.B.8: no help in dislodging one's own unit, 6.D.12, 6.E.3).
-    fn supports(&mut self, u: usize, exclude: Option<u8>) -> u32 {
+    pub(crate) fn supports(&mut self, u: usize, exclude: Option<u8>) -> u32 {
         let mut count = 0;
         let mut cur = self.board.sup_head[u];
         while cur != NONE {

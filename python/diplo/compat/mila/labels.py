@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ...api.game import PhaseRecord
-from ...formats.mila import mila_results
+from ...formats.mila import mila_builds, mila_results
 from ...model.results import Result
 
 __all__ = ["mila_labels"]
@@ -62,13 +62,12 @@ def mila_labels(
 def _mila_waives(record: PhaseRecord, voids: Sequence[tuple[str, str]] = ()) -> int:
     """How many ``void`` labels MILA gives its ``WAIVE`` key: one per waive it keeps. Taking a
     power's orders, MILA drops waives while the orders outnumber the builds the power may make
-    (its centres less its units, at most its free owned home centres), then adds waives up to
-    that number (MILA adds them for a power with a waive or no controller, and no power of a
-    local game has one), its void entries counted; with no build to make, each waive is kept
-    (and void)."""
+    (its centres less its units, at most its free build sites: its owned home centres, any
+    owned centre under ``BUILD_ANY``), then adds waives up to that number (MILA adds them for a
+    power with a waive or no controller, and no power of a local game has one), its void entries
+    counted; with no build to make, each waive is kept (and void)."""
     position = record.position
-    homes = position.map.homes
-    occupied = set(position.units)
+    allowed = mila_builds(position)
     count = 0
     void_count: dict[str, int] = {}
     for power, _unit in voids:
@@ -81,8 +80,7 @@ def _mila_waives(record: PhaseRecord, voids: Sequence[tuple[str, str]] = ()) -> 
         owned = position.centers_of(power)
         need = len(owned) - len(position.units_of(power))
         if need > 0:
-            sites = [h for h in homes.get(power, ()) if h in owned and h not in occupied]
-            need = min(need, len(sites))
+            need = allowed[power]["count"]
         while 0 < need < len(adjust) and "WAIVE" in adjust:
             adjust.remove("WAIVE")
         if need > len(adjust):  # every power of a local game is MILA's dummy
@@ -138,13 +136,30 @@ class _Moves:
                 if result.code == "dislodged" and self._no_convoy(unit):
                     labels[unit] = ["no convoy", *extra]
             elif len(words) >= 5 and words[2] == "C":
+                army = " ".join(words[3:5])
+                target = province_of(words[-1])
+                here = province_of(words[1])
+                aimed = self._target(army) == target
+                carried = aimed and self._on_route(army, target, here)
                 if result.code == "no_convoy" and "paradox" in result.reason:
                     labels[unit] = ["disrupted", *extra]
+                elif result.code == "dislodged" and not (carried and self._by_convoy(army)):
+                    # MILA labels the order before the fleet is dislodged: a convoy of a move
+                    # it does not carry by sea is "no convoy" and void (void alone when the
+                    # army was not ordered there).
+                    labels[unit] = ["no convoy", "void", *extra] if aimed else ["void", *extra]
+                elif carried and unit not in self.gone and self._beaten(unit, here, target):
+                    # MILA's _check_disruptions: a foreign attack stronger than all else in the
+                    # fleet's sea by its raw count (supports of the fleet's own power included)
+                    # disrupts it, dislodged or not, whether or not another route carries on.
+                    labels[unit] = ["disrupted"]
+                elif result.code == "no_convoy" and carried:
+                    # On a route ordered for the army, broken later: MILA's step 5 label only.
+                    labels[unit] = ["no convoy", *extra]
                 elif result.code in ("no_convoy", "void"):
-                    army = " ".join(words[3:5])
-                    aimed = self._target(army) == province_of(words[-1])
                     # MILA: "no convoy" when the army was ordered to that place (by land, say,
-                    # DATC 6.G.7), plain void for a convoy of a move nobody ordered.
+                    # DATC 6.G.7) and the fleet is on no route, plain void for a convoy of a
+                    # move nobody ordered.
                     labels[unit] = ["no convoy", "void", *extra] if aimed else ["void", *extra]
 
     def _support(self, unit: str, mover: str, target: str) -> list[str] | None:
@@ -174,6 +189,55 @@ class _Moves:
             return ["void"]  # MILA: no help to dislodge one's own unit, and the move stops
         return None
 
+    def _beaten(self, fleet: str, here: str, target: str) -> bool:
+        """Whether a foreign move into ``here`` (where convoying ``fleet`` stands) is stronger
+        than everything else there by MILA's raw count (:meth:`_strongest`), or as strong when
+        the unit at the army's ``target`` supports the fleet to hold (MILA's paradox check)."""
+        owner = self.units.get(here)
+        guard = self.units.get(target)
+        words = self.words.get(str(guard)) if guard is not None else None
+        tie = (
+            words is not None
+            and len(words) == 5
+            and words[2] == "S"
+            and self.game_map.province_of(words[4]) == here
+        )
+        for unit, result in self.by_unit.items():
+            mover = self.units.get(self.game_map.province_of(self.words[unit][1]))
+            if (
+                self._target(unit) == here
+                and mover is not None
+                and owner is not None
+                and mover.power != owner.power
+                and result.code != "void"
+                and not self._no_convoy(unit)
+                and self._strongest(unit, here, fleet, tie)
+            ):
+                return True
+        return False
+
+    def _on_route(self, army: str, target: str, fleet: str) -> bool:
+        """Whether the fleet in province ``fleet`` lies on a chain of fleets ordered to carry
+        ``army`` to ``target`` (MILA's ``may_convoy``: the fleets of its possible paths)."""
+        fleets = self._fleets(army, target, frozenset())
+        start = self.game_map.province_of(self.words[army][1])
+        return (
+            fleet in fleets
+            and fleet in self._reach(self.game_map.sea_neighbours(start), fleets)
+            and fleet in self._reach(self.game_map.sea_neighbours(target), fleets)
+        )
+
+    def _reach(self, seeds: frozenset[str], fleets: set[str]) -> set[str]:
+        """The fleets of ``fleets`` joined to ``seeds`` (seas by the army) through them."""
+        reached = [f for f in seeds if f in fleets]
+        seen = set(reached)
+        while reached:
+            for nxt in self.game_map.convoy_links(reached.pop()):
+                if nxt in fleets and nxt not in seen:
+                    seen.add(nxt)
+                    reached.append(nxt)
+        return seen
+
     def _target(self, unit: str) -> str | None:
         """The province ``unit`` was ordered to move to (``None``: not a move)."""
         words = self.words.get(unit)
@@ -187,13 +251,22 @@ class _Moves:
         return result is not None and result.success and self._target(unit) is not None
 
     def _by_convoy(self, unit: str) -> bool:
-        """Whether ``unit``'s move is one MILA carries by convoy (``VIA``, or no land route)."""
+        """Whether ``unit``'s move is one MILA carries by convoy (``VIA``, no land route, or a
+        fleet of its power ordered to carry it on a chain: ``Game._get_convoy_paths``)."""
         words = self.words[unit]
         if unit[0] != "A":
             return False
         target = self._target(unit)
         assert target is not None
-        return words[-1] == "VIA" or target not in self.game_map.army_neighbours(words[1])
+        if words[-1] == "VIA" or target not in self.game_map.army_neighbours(words[1]):
+            return True
+        army = self.units.get(self.game_map.province_of(words[1]))
+        return army is not None and any(
+            (fleet := self.units.get(here)) is not None
+            and fleet.power == army.power
+            and self._on_route(unit, target, here)
+            for here in self._fleets(unit, target, frozenset())
+        )
 
     def _via(self, mover: str, target: str) -> bool:
         """Whether ``mover``'s order keeps ``VIA`` in MILA's reading: it was written and a
@@ -211,7 +284,7 @@ class _Moves:
             for u in (mover, held)
         )
 
-    def _strongest(self, mover: str, target: str, held: str) -> bool:
+    def _strongest(self, mover: str, target: str, held: str, tie: bool = False) -> bool:
         """Whether ``mover`` is stronger than every other unit contesting ``target`` (MILA's
         count: one plus the supports given and not cut; the unit staying there, ``held``, one
         plus its hold supports, or one when its own move failed)."""
@@ -225,7 +298,7 @@ class _Moves:
                 and not self._no_convoy(unit)
             ):
                 rivals.append(1 + self.help_move[unit, target])
-        return strength > max(rivals)
+        return strength > max(rivals) or (tie and strength == max(rivals))
 
     def _no_convoy(self, unit: str) -> bool:
         """Whether ``unit``'s move failed for want of a convoy (MILA's ``no convoy``): diplo's
@@ -250,6 +323,25 @@ class _Moves:
         """Whether a chain of fleets ordered to carry ``army`` to ``target`` (none of them in
         ``broken``) joins the army's province to ``target``."""
         game_map = self.game_map
+        fleets = self._fleets(army, target, broken)
+        start = game_map.province_of(self.words[army][1])
+        reached = [f for f in game_map.sea_neighbours(start) if f in fleets]
+        seen = set(reached)
+        ends = game_map.sea_neighbours(target)
+        while reached:
+            fleet = reached.pop()
+            if fleet in ends:
+                return True
+            for nxt in game_map.convoy_links(fleet):
+                if nxt in fleets and nxt not in seen:
+                    seen.add(nxt)
+                    reached.append(nxt)
+        return False
+
+    def _fleets(self, army: str, target: str, broken: frozenset[str]) -> set[str]:
+        """The provinces of the fleets ordered to carry ``army`` to ``target``, those of
+        ``broken`` left out."""
+        game_map = self.game_map
         province_of = game_map.province_of
         fleets: set[str] = set()
         for unit, words in self.words.items():
@@ -263,16 +355,4 @@ class _Moves:
                 and game_map.may_convoy(province_of(words[1]))
             ):
                 fleets.add(province_of(words[1]))
-        start = province_of(self.words[army][1])
-        reached = [f for f in game_map.sea_neighbours(start) if f in fleets]
-        seen = set(reached)
-        ends = game_map.sea_neighbours(target)
-        while reached:
-            fleet = reached.pop()
-            if fleet in ends:
-                return True
-            for nxt in game_map.convoy_links(fleet):
-                if nxt in fleets and nxt not in seen:
-                    seen.add(nxt)
-                    reached.append(nxt)
-        return False
+        return fleets

@@ -241,7 +241,10 @@ def next_lists(
                     if unit in standing:
                         moves[unit] = words[3][:3]
             moved = _moved(moves, arrived, results) if moves else {}
-            units[power] = [u for u in before if u not in moved] + [
+            # A unit dislodged with nowhere to go leaves the list at once, as MILA takes it
+            # off the board: kept, it would come back twice once the power stands there again.
+            have = set(arrived.values())
+            units[power] = [u for u in before if u not in moved and u in have] + [
                 moved[u] for u in before if u in moved
             ]
             for unit in before:

@@ -88,6 +88,43 @@ pub(super) fn border_distances<M: Mask>(map: &GameMap<M>, sources: M, far: u32) 
     dist
 }
 
+/// The civil-disorder distance of `unit` to every province, per province (`far` where it never
+/// arrives): over every border ([`border_distances`]), or under MILA's
+/// `disorder_distance="fleet_moves"` (`Game._get_distance_to_home`) for a fleet along the moves
+/// a fleet can make from its location, a province reached by any of its coasts. The one
+/// distance of a unit, read by which units go (`Scratch::civil_disorder`) and why
+/// ([`explain_disorder`]), as `diplo.reference.adjustments.unit_distances`.
+pub(super) fn unit_distances<M: Mask>(
+    map: &GameMap<M>,
+    st: &State<M>,
+    unit: Piece,
+    far: u32,
+) -> M::Table<u32> {
+    if !(unit.fleet && st.rules.disorder_fleet_moves) {
+        let start = map.prov_of[unit.loc as usize] as usize;
+        return border_distances(map, bit::<M>(start), far);
+    }
+    let mut dist = M::table(far);
+    let mut seen = bit::<M>(unit.loc as usize);
+    let mut frontier = seen;
+    let mut d = 0;
+    while !frontier.is_zero() {
+        let mut next = M::ZERO;
+        for l in Bits(frontier) {
+            let q = map.prov_of[l] as usize;
+            if dist[q] == far {
+                dist[q] = d;
+            }
+            next |= map.fleet_adj[l];
+        }
+        next &= !seen;
+        seen |= next;
+        frontier = next;
+        d += 1;
+    }
+    dist
+}
+
 /// Why the civil-disorder rule removes `unit` (of `power`), naming the distance to the nearest
 /// centre the rule counts (`sources`) as `diplo.model.outcome` words it.
 pub(super) fn explain_disorder<M: Mask>(
@@ -109,10 +146,9 @@ pub(super) fn explain_disorder<M: Mask>(
         };
         return Ruling::of_unit(why, unit);
     }
-    // Distances from the unit's province over every border.
-    let start = map.prov_of[unit.loc as usize] as usize;
+    // Distances from the unit (over every border, or a fleet's along its moves).
     let far = u32::MAX;
-    let dist = border_distances(map, bit::<M>(start), far);
+    let dist = unit_distances(map, st, unit, far);
     // The nearest centre; on equal distance the first in the map's order.
     let nearest = Bits(sources)
         .filter(|&c| dist[c] != far)

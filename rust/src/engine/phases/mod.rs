@@ -60,7 +60,9 @@ pub use codes::{explain, result, Ruling, EXPLAIN_NAMES};
 pub use play::Scratch;
 pub use pool::{borrow_spare_scratch, forget_scratch, return_scratch, with_scratch};
 
-use explainers::{border_distances, explain_disorder, explain_movement, explain_retreats};
+use explainers::{
+    border_distances, explain_disorder, explain_movement, explain_retreats, unit_distances,
+};
 use pool::fresh_stamp;
 
 /// The ruling of a code that is illegal.

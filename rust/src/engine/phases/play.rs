@@ -581,7 +581,14 @@ impl<M: Mask> Scratch<M> {
         for q in 0..map.provinces {
             let u = st.units[q];
             if u.power == power as u8 && !has(removed, q) {
-                let key = ((far - dist[q]) << 20) | (u32::from(!u.fleet) << 16);
+                // MILA: a fleet's own distance along its moves to the nearest centre counted.
+                let d = if u.fleet && st.rules.disorder_fleet_moves && !owned.is_zero() {
+                    let reach = unit_distances(map, st, u, far);
+                    Bits(owned).map(|c| reach[c]).min().unwrap_or(far)
+                } else {
+                    dist[q]
+                };
+                let key = ((far - d) << 20) | (u32::from(!u.fleet) << 16);
                 // Larger distance first: sort by (far - dist) ascending, then army bit, then name.
                 self.candidates.push((key | u32::from(rank[q]), q as u16));
             }

@@ -1,0 +1,273 @@
+"""The differential search against MILA (``tools/mila_search.py``) and the minimal cases it found.
+
+Every case in ``tests/mila_cases/`` is a phase MILA 1.1.2 once ruled differently from diplo's
+``edition="mila"``, shrunk by the search to the fewest units and orders that still differed, with
+MILA's ruling (``"mila"``: the next phase, the units, the retreats, the centres). Each is replayed
+on the Rust engine and on the Python reference under ``Rules(edition="mila")``, which must give
+MILA's board, and, when MILA is installed (the ``compare`` extra), on MILA itself, which must
+still give the board recorded. The search itself runs at a small budget when MILA is installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from diplo.api.phase import process_phase
+from diplo.formats.mila import MILA_MAP_NAMES, position_from_mila, position_to_mila
+from diplo.model.map import Map, MapError, map_named
+from diplo.model.rules import Rules
+from diplo.model.variants import load_mila_map
+from tool_modules import load_tool
+
+CASES = sorted((Path(__file__).resolve().parent / "mila_cases").glob("*.json"))
+HAVE_MILA = importlib.util.find_spec("diplomacy") is not None
+needs_mila = pytest.mark.skipif(
+    not HAVE_MILA, reason="MILA (PyPI diplomacy 1.1.2, the 'compare' extra) is not installed"
+)
+
+
+def _diplo_map(name: str) -> Map:
+    """diplo's map for a MILA map name: a shipped one, else MILA's own ``.map`` file."""
+    ours = {mila: diplo for diplo, mila in MILA_MAP_NAMES.items()}.get(name, name)
+    try:
+        return map_named(ours)
+    except MapError:
+        spec = importlib.util.find_spec("diplomacy")
+        if spec is None or not spec.submodule_search_locations:
+            pytest.skip(f"the map {name!r} is read from MILA's package, which is not installed")
+        root = Path(next(iter(spec.submodule_search_locations)))
+        return load_mila_map(root / "maps" / f"{name}.map")
+
+
+def _units(doc: dict[str, Any]) -> Counter[tuple[str, str]]:
+    return Counter((p, u) for p, us in doc["units"].items() for u in us)
+
+
+def _retreats(doc: dict[str, Any]) -> dict[tuple[str, str], list[str]]:
+    return {
+        (p, u): sorted(opts)
+        for p, r in (doc.get("retreats") or {}).items()
+        for u, opts in r.items()
+    }
+
+
+def _centres(doc: dict[str, Any]) -> Counter[tuple[str, str]]:
+    return Counter((p, c) for p, cs in doc["centers"].items() for c in cs)
+
+
+def test_the_stored_cases_are_there() -> None:
+    assert len(CASES) >= 10
+    kinds = {json.loads(p.read_text())["state"]["name"][-1] for p in CASES}
+    assert kinds >= {"M", "A"}
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_a_stored_case_is_ruled_as_mila_ruled_it(path: Path, backend: str) -> None:
+    doc = json.loads(path.read_text())
+    game_map = _diplo_map(doc["map"])
+    state = doc["state"]
+    rules = Rules.from_json({"edition": "mila"}, game_map.rules)  # the map's, MILA's rulings
+    position = position_from_mila(state, state["name"], game_map, rules=rules)
+    outcome = process_phase(position, doc["orders"], backend)
+    ours = position_to_mila(outcome.next)
+    want = doc["mila"]
+    if "known_difference" in doc:
+        # Found and not modelled yet (docs/mila-compat.md): held so that a fix shows here.
+        assert _units(ours) != _units(want), "now ruled as MILA: drop 'known_difference'"
+        return
+    assert _units(ours) == _units(want), (doc["differences"], ours["units"])
+    assert _retreats(ours) == _retreats(want)
+    assert _centres(ours) == _centres(want)
+    assert ours["name"] == want["name"]
+
+
+@needs_mila
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_mila_still_rules_a_stored_case_so(path: Path) -> None:
+    search = load_tool("mila_search")
+    doc = json.loads(path.read_text())
+    game = search.mila_game_class()(map_name=doc["map"])
+    board = search.rule(game, doc["state"], doc["orders"])
+    assert search.board_doc(board) == {
+        "name": doc["mila"]["name"],
+        "units": {p: sorted(u) for p, u in doc["mila"]["units"].items()},
+        "retreats": {
+            p: {u: sorted(o) for u, o in r.items()} for p, r in doc["mila"]["retreats"].items()
+        },
+        "centers": {p: sorted(c) for p, c in doc["mila"]["centers"].items()},
+    }
+
+
+@needs_mila
+def test_the_search_plays_every_policy_at_a_small_budget(tmp_path: Path) -> None:
+    search = load_tool("mila_search")
+    report = tmp_path / "figures.json"
+    argv = ["--games", "4", "--seed", "4242", "--policy", "all", "--max-year", "2"]
+    argv += ["--out", str(tmp_path / "cases"), "--report", str(report), "--seconds", "60"]
+    argv += ["--check-possible", "4"]
+    assert search.main(argv) == 0
+    figures = json.loads(report.read_text())
+    assert figures["possible_orders_checked"] >= 4
+    policies = {key.split()[0] for key in figures["phases"]}
+    assert policies == set(search.POLICIES), figures
+    assert figures["movement_phases"] >= 8
+    assert figures["differences"] == [], figures["differences"]
+
+
+@needs_mila
+def test_the_search_shrinks_a_difference_to_a_minimal_case(tmp_path: Path) -> None:
+    """Against the drop-in under today's rulings, where MILA departs (DATC 6.D.12: MILA lets
+    England's support break England's convoy), a phase with units that play no part shrinks
+    to the units that do, and the case written holds MILA's ruling."""
+    search = load_tool("mila_search")
+    mila_class = search.mila_game_class()
+    engines = search.Engines(
+        lambda m: mila_class(map_name=m), lambda m: search.diplo_game(m, "2023")
+    )
+    state = {
+        "name": "S1903M",
+        "units": {
+            "ENGLAND": ["A BRE", "F NTH", "F NWY", "A LVP"],
+            "FRANCE": ["F ENG", "A PAR", "A MAR"],
+            "GERMANY": ["F HEL", "A MUN"],
+            "ITALY": ["A VEN"],
+        },
+        "centers": {"ENGLAND": ["LON", "EDI", "LVP"], "GERMANY": ["BER", "KIE", "MUN"]},
+    }
+    orders = {
+        "ENGLAND": ["A BRE - YOR VIA", "F NTH C A BRE - YOR", "F NWY S F HEL - NTH", "A LVP H"],
+        "FRANCE": ["F ENG C A BRE - YOR", "A PAR - BUR", "A MAR S A PAR - BUR"],
+        "GERMANY": ["F HEL - NTH", "A MUN - BUR"],
+        "ITALY": ["A VEN - PIE"],
+    }
+    game = mila_class()
+    case = search.Case("standard", search.full_state(game, state), orders)
+    assert engines.differs(case)
+    small = search.shrink(case, engines)
+    assert engines.differs(small)
+    kept = {u for us in small.state["units"].values() for u in us}
+    assert kept <= {"A BRE", "F NTH", "F NWY", "F ENG", "F HEL"}
+    assert {"A BRE", "F NTH", "F HEL"} <= kept
+    doc = search.case_doc(small, engines, {"seed": 0})
+    assert "A BRE" in doc["mila"]["units"]["ENGLAND"]
+    assert "A YOR" in doc["diplo_when_found"]["units"]["ENGLAND"]
+    # Every unit left is needed: taking any one away, the two engines agree.
+    for power, unit in small.units():
+        assert not engines.differs(small.without_unit(power, unit)), unit
+
+
+def test_the_search_refuses_without_mila(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    search = load_tool("mila_search")
+    monkeypatch.setitem(sys.modules, "diplomacy", None)  # import diplomacy: ImportError
+    assert search.main(["--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "MILA is not installed" in err and "diplo[compare]" in err
+
+
+def test_the_search_names_an_unknown_policy_or_map() -> None:
+    search = load_tool("mila_search")
+    with pytest.raises(SystemExit, match="unknown policy 'bold'"):
+        search.main(["--policy", "bold"])
+    with pytest.raises(SystemExit, match="unknown map 'atlantis'"):
+        search.main(["--map", "atlantis"])
+
+
+# Found by the search (seed 2209, convoy, F1910M): a unit dislodged with nowhere to go stayed in
+# its power's list of the drop-in until the next adjustment, so when the power stood in that
+# province again in the same year its list named the unit twice (compat.mila.order.next_lists,
+# engine/mila_lists.rs). MILA takes the unit off at once.
+_LOST_THEN_RETAKEN = {
+    "name": "S1901M",
+    "units": {"TURKEY": ["A ANK", "A SMY"], "RUSSIA": ["A ARM", "F BLA", "A CON"]},
+    "centers": {"TURKEY": ["ANK", "SMY"], "RUSSIA": ["SEV", "MOS", "CON"]},
+}
+_LOST_THEN_RETAKEN_ORDERS = [
+    {"RUSSIA": ["A ARM - ANK", "F BLA S A ARM - ANK"], "TURKEY": ["A SMY H"]},
+    {"RUSSIA": ["A ANK - ARM"], "TURKEY": ["A SMY - ANK"]},
+]
+
+
+def _lost_then_retaken(game: Any, early: bool) -> list[str]:
+    game.clear_units()
+    game.clear_centers()
+    game.set_state(load_tool("mila_search").full_state(game, _LOST_THEN_RETAKEN))
+    if early:
+        game.get_state()  # the drop-in keeps MILA's lists in the engine from here on
+    for orders in _LOST_THEN_RETAKEN_ORDERS:
+        for power, texts in orders.items():
+            game.set_orders(power, texts)
+        game.process()
+    assert game.get_current_phase() == "W1901A"
+    return list(game.get_state()["units"]["TURKEY"])
+
+
+@pytest.mark.parametrize("early", [False, True], ids=["reference", "engine"])
+def test_a_unit_lost_without_retreat_leaves_its_power_s_list(early: bool) -> None:
+    search = load_tool("mila_search")
+    assert _lost_then_retaken(search.diplo_game("standard"), early) == ["A ANK"]
+
+
+@needs_mila
+def test_mila_takes_a_unit_lost_without_retreat_off_its_list() -> None:
+    search = load_tool("mila_search")
+    assert _lost_then_retaken(search.mila_game_class()(), False) == ["A ANK"]
+
+
+@needs_mila
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_the_drop_in_labels_a_stored_case_as_mila(path: Path) -> None:
+    """Under MILA's rulings the drop-in's result labels of every stored case are MILA's (the
+    convoy cases: the fleet beaten by MILA's raw count "disrupted", the chain's others
+    "no convoy")."""
+    search = load_tool("mila_search")
+    doc = json.loads(path.read_text())
+    if "known_difference" in doc or "known_label_difference" in doc:
+        pytest.skip((doc.get("known_difference") or doc["known_label_difference"])[:60])
+    labels = []
+    for game in (search.mila_game_class()(map_name=doc["map"]), search.diplo_game(doc["map"])):
+        search.rule(game, doc["state"], doc["orders"])
+        entry = game.result_history[doc["state"]["name"]]
+        labels.append({str(u): [str(x) for x in r] for u, r in entry.items()})
+    assert labels[1] == labels[0]
+
+
+# Found by the search with --labels: MILA counts the builds a power may make (and so the waives
+# it keeps, each labelled void) with the map's build rule: BUILD_ANY on ancmed_age_of_empires.
+_BUILD_ANY = {
+    "name": "W0004A",
+    "units": {"PERSIA": ["A DAM"]},
+    "centers": {"PERSIA": ["DAM", "ANT"]},
+}
+
+
+def _waive_labels(game: Any) -> list[str] | None:
+    search = load_tool("mila_search")
+    search.rule(game, _BUILD_ANY, {"PERSIA": ["WAIVE", "A ANT B"]})
+    entry = game.result_history["W0004A"]
+    assert "A ANT" in game.get_state()["units"]["PERSIA"]
+    labels = {str(u): [str(x) for x in r] for u, r in entry.items()}
+    return labels.get("WAIVE")
+
+
+def test_a_waive_beyond_the_builds_of_build_any_is_dropped() -> None:
+    search = load_tool("mila_search")
+    try:
+        game = search.diplo_game("ancmed_age_of_empires")
+    except MapError:
+        pytest.skip("ancmed_age_of_empires is read from MILA's package")
+    assert _waive_labels(game) is None
+
+
+@needs_mila
+def test_mila_drops_a_waive_beyond_the_builds_of_build_any() -> None:
+    search = load_tool("mila_search")
+    assert _waive_labels(search.mila_game_class()(map_name="ancmed_age_of_empires")) is None

@@ -1,0 +1,810 @@
+"""Differential search against MILA: seeded games played side by side on MILA's ``Game`` (PyPI
+``diplomacy`` 1.1.2) and on the drop-in ``diplo.compat.mila.Game`` ruled by
+``Rules(edition="mila")``, with order policies that reach the rare rulings, every phase's
+ruling compared (movement, retreat and adjustment phases alike).
+
+    PYTHONPATH=python python3 tools/mila_search.py --games 50 --seed 5000 \\
+        --policy convoy,support --map standard,ancmed --max-year 1910 --out cases/ \\
+        [--labels] [--check-possible 50] [--report figures.json] [--seconds 60] [--progress]
+
+Each game gets one policy and one map (the lists given are cycled through, game by game). Both
+engines get the same orders each phase; after each phase the boards (the phase that comes next,
+every unit, every dislodged unit with its retreat options, the centre owners) are compared. A
+difference never stops the search: it is counted, the phase is shrunk to a minimal position
+(:func:`shrink`: greedy removal of units, then of orders, each removal kept only when both
+engines, set up afresh on the smaller position, still rule differently) and
+written to ``--out`` as a JSON test case with MILA's ruling (``tests/test_mila_search.py``
+replays the stored cases); the drop-in is then set to MILA's board and the game goes on. A
+difference the phase's board and orders do not bring back on fresh games comes from the game's
+history and is written (``history-*.json``) without shrinking. Every ``--check-possible``-th
+phase the possible orders at the orderable locations are compared too, and with ``--labels``
+every phase's result labels (counted by kind, with examples, not shrunk). ``--max-year`` is the
+last year played, or, below a map's first year, the number of years (10: ten on every map).
+
+Orders are drawn from the drop-in's possible orders (diplo's legal orders in MILA's notation,
+held to MILA's ``get_all_possible_orders`` by ``--check-possible`` and
+``tests/test_compat_mila.py``), which are cheap,
+where MILA's own take most of a phase's time. The policies (:data:`POLICIES`):
+
+* ``random``: one possible order per orderable location, uniformly (the corpus bot's way);
+* ``convoy``: armies take a move "via convoy" where they have one, every fleet that can convoy
+  an army's chosen move does, the others convoy what they can; supports of the convoyed moves;
+* ``support``: about half the units move, preferring occupied provinces (their own power's
+  included: self-dislodgement attempts), the others support those moves (a foreign move into
+  one of their own units first) or support holds; moves cut supports on their own;
+* ``edge``: ``support``'s movement, and in retreat and adjustment phases each power may send
+  nothing at all (civil disorder), too many or too few builds, disbands, waives, retreats
+  into the same place; in movement phases too a power now and then sends nothing.
+
+Needs the ``compare`` extra: without MILA the tool says so and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+POLICIES = ("random", "convoy", "support", "edge")
+#: The maps MILA 1.1.2 ships (``diplomacy/maps/*.map``), every one played by the drop-in.
+MILA_MAPS = (
+    "standard",
+    "ancmed",
+    "ancmed_age_of_empires",
+    "colonial",
+    "empire",
+    "known_world_901",
+    "modern",
+    "pure",
+    "standard_age_of_empires",
+    "standard_age_of_empires_2",
+    "standard_fleet_rome",
+    "standard_france_austria",
+    "standard_germany_italy",
+    "world",
+)
+Orders = dict[str, list[str]]
+Board = tuple[Any, ...]
+
+
+class MilaMissing(RuntimeError):
+    """MILA (PyPI ``diplomacy``) is not installed."""
+
+
+def mila_game_class() -> Any:
+    """MILA's ``Game``, or :class:`MilaMissing` with what to install."""
+    try:
+        from diplomacy import Game
+    except ImportError as exc:
+        raise MilaMissing(
+            "mila_search: MILA is not installed (the PyPI package 'diplomacy' 1.1.2, the "
+            "'compare' extra: pip install 'diplo[compare]'); nothing to compare against"
+        ) from exc
+    return Game
+
+
+def diplo_map(map_name: str) -> Any:
+    """diplo's map of a MILA map name: a shipped one, else MILA's own ``.map`` file."""
+    import importlib.util
+
+    from diplo.formats.mila import MILA_MAP_NAMES
+    from diplo.model.map import MapError, map_named
+    from diplo.model.variants import load_mila_map
+
+    ours = {mila: diplo for diplo, mila in MILA_MAP_NAMES.items()}.get(map_name, map_name)
+    try:
+        return map_named(ours)
+    except MapError:
+        spec = importlib.util.find_spec("diplomacy")
+        if spec is None or not spec.submodule_search_locations:
+            raise
+        root = Path(next(iter(spec.submodule_search_locations)))
+        return load_mila_map(root / "maps" / f"{map_name}.map")
+
+
+_RULINGS: dict[tuple[str, str], Any] = {}
+
+
+def ruling(map_name: str, edition: str = "mila") -> Any:
+    """The rules of ``map_name`` (its build sites, victory count, ...) under ``edition``'s
+    rulings: ``ancmed_age_of_empires`` keeps MILA's ``BUILD_ANY`` under ``edition=mila``."""
+    from diplo.model.rules import Rules
+
+    key = (map_name, edition)
+    if key not in _RULINGS:
+        _RULINGS[key] = Rules.from_json({"edition": edition}, diplo_map(map_name).rules)
+    return _RULINGS[key]
+
+
+def diplo_game(map_name: str, edition: str = "mila") -> Any:
+    from diplo.compat.mila import Game
+
+    return Game(map_name=map_name, ruling=ruling(map_name, edition))
+
+
+# =========================================================================== the boards
+
+
+def board(game: Any) -> Board:
+    """What a phase's ruling decides, as comparable values: the phase that comes next, every
+    power's units (dislodged ones marked ``*``), retreat options and centres."""
+    state = game.get_state()
+    return (
+        state["name"],
+        tuple(sorted((p, tuple(sorted(u))) for p, u in state["units"].items() if u)),
+        tuple(
+            sorted(
+                (p, u, tuple(sorted(opts)))
+                for p, r in (state.get("retreats") or {}).items()
+                for u, opts in r.items()
+            )
+        ),
+        tuple(sorted((p, tuple(sorted(c))) for p, c in state["centers"].items() if c)),
+    )
+
+
+def board_doc(b: Board) -> dict[str, Any]:
+    """A board (:func:`board`) as JSON."""
+    name, units, retreats, centers = b
+    out_retreats: dict[str, dict[str, list[str]]] = {}
+    for power, unit, options in retreats:
+        out_retreats.setdefault(power, {})[unit] = list(options)
+    return {
+        "name": name,
+        "units": {p: list(u) for p, u in units},
+        "retreats": out_retreats,
+        "centers": {p: list(c) for p, c in centers},
+    }
+
+
+def board_diff(mila: Board, ours: Board) -> list[str]:
+    """What differs between two boards, as short sentences (MILA's side first)."""
+    out = []
+    if mila[0] != ours[0]:
+        out.append(f"next phase: MILA {mila[0]}, diplo {ours[0]}")
+    for i, what in ((1, "units"), (2, "retreats"), (3, "centres")):
+        # As multisets: a list naming a unit twice differs from one naming it once.
+        if i == 2:
+            a, b = Counter(mila[i]), Counter(ours[i])
+        else:
+            a = Counter((p, x) for p, xs in mila[i] for x in xs)
+            b = Counter((p, x) for p, xs in ours[i] for x in xs)
+        if a != b:
+            out.append(
+                f"{what}: MILA only {sorted((a - b).elements())}, "
+                f"diplo only {sorted((b - a).elements())}"
+            )
+    return out
+
+
+# =========================================================================== the policies
+
+
+@dataclass
+class Unit:
+    power: str
+    loc: str  # the orderable location's key
+    name: str  # "A PAR", "F STP/SC"
+    options: list[str]
+
+
+def _units(game: Any) -> list[Unit]:
+    """The orderable units (or build sites) of every power with their possible orders."""
+    possible = game.get_all_possible_orders()
+    out = []
+    for power, locs in sorted(game.get_orderable_locations().items()):
+        for loc in sorted(locs):
+            options = sorted(possible.get(loc) or [])
+            if options:
+                name = " ".join(options[0].split()[:2]) if options[0] != "WAIVE" else loc
+                out.append(Unit(power, loc, name, options))
+    return out
+
+
+def _dest(order: str) -> str | None:
+    words = order.split()
+    if len(words) >= 4 and words[2] == "-":
+        return words[3]
+    return None
+
+
+def _province(loc: str) -> str:
+    return loc[:3]
+
+
+def _occupants(game: Any) -> dict[str, str]:
+    """Province -> owner of the unit there."""
+    out = {}
+    for power, units in game.get_units().items():
+        for u in units:
+            if not u.startswith("*"):
+                out[_province(u.split()[1])] = power
+    return out
+
+
+def policy_random(game: Any, rng: random.Random, kind: str) -> Orders:
+    orders: Orders = {}
+    for unit in _units(game):
+        orders.setdefault(unit.power, []).append(rng.choice(unit.options))
+    return orders
+
+
+def _movement(game: Any, rng: random.Random, convoy: bool) -> Orders:
+    units = _units(game)
+    rng.shuffle(units)
+    owner = _occupants(game)
+    chosen: dict[str, str] = {}
+    # 1. movers: via-convoy moves first (convoy policy), else moves into occupied provinces.
+    for unit in units:
+        moves = [o for o in unit.options if _dest(o)]
+        via = [o for o in moves if o.endswith(" VIA")]
+        if convoy and via and rng.random() < 0.8:
+            chosen[unit.name] = rng.choice(via)
+        elif moves and rng.random() < (0.35 if convoy else 0.5):
+            attacks = [o for o in moves if _province(_dest(o) or "") in owner]
+            own = [o for o in attacks if owner[_province(_dest(o) or "")] == unit.power]
+            pick = rng.random()
+            if own and pick < 0.15:
+                chosen[unit.name] = rng.choice(own)
+            elif attacks and pick < 0.7:
+                chosen[unit.name] = rng.choice(attacks)
+            else:
+                chosen[unit.name] = rng.choice(moves)
+    moving = {name: order for name, order in chosen.items()}
+    # 2. fleets convoy the chosen moves they can; the others any convoy they can.
+    for unit in units:
+        if unit.name in chosen:
+            continue
+        convoys = [o for o in unit.options if " C " in o]
+        if not convoys:
+            continue
+        wanted = [
+            o
+            for o in convoys
+            if (m := moving.get(" ".join(o.split()[3:5]))) and _dest(m) == o.split()[-1]
+        ]
+        if wanted and rng.random() < 0.9:
+            chosen[unit.name] = rng.choice(wanted)
+        elif convoy and rng.random() < 0.6:
+            chosen[unit.name] = rng.choice(convoys)
+    # 3. the others support: a foreign move into their own unit, a convoyed move, any chosen
+    # move, a hold; or do anything.
+    for unit in units:
+        if unit.name in chosen:
+            continue
+        supports = [o for o in unit.options if " S " in o]
+        matching = []
+        for o in supports:
+            words = o.split()
+            target = " ".join(words[3:5])
+            if len(words) == 7 and (m := moving.get(target)) and _dest(m) == words[6]:
+                matching.append(o)
+        into_own = [
+            o
+            for o in matching
+            if owner.get(_province(o.split()[6])) == unit.power
+            and owner.get(_province(o.split()[4])) != unit.power
+        ]
+        convoyed = [o for o in matching if moving[" ".join(o.split()[3:5])].endswith("VIA")]
+        holds = [
+            o for o in supports if len(o.split()) == 5 and " ".join(o.split()[3:5]) not in moving
+        ]
+        pick = rng.random()
+        if into_own and pick < 0.3:
+            chosen[unit.name] = rng.choice(into_own)
+        elif convoyed and pick < 0.55:
+            chosen[unit.name] = rng.choice(convoyed)
+        elif matching and pick < 0.8:
+            chosen[unit.name] = rng.choice(matching)
+        elif holds and pick < 0.9:
+            chosen[unit.name] = rng.choice(holds)
+        else:
+            chosen[unit.name] = rng.choice(unit.options)
+    orders: Orders = {}
+    for unit in units:
+        orders.setdefault(unit.power, []).append(chosen[unit.name])
+    return {p: sorted(o) for p, o in sorted(orders.items())}
+
+
+def policy_convoy(game: Any, rng: random.Random, kind: str) -> Orders:
+    if kind != "M":
+        return policy_random(game, rng, kind)
+    return _movement(game, rng, convoy=True)
+
+
+def policy_support(game: Any, rng: random.Random, kind: str) -> Orders:
+    if kind != "M":
+        return policy_random(game, rng, kind)
+    return _movement(game, rng, convoy=False)
+
+
+def policy_edge(game: Any, rng: random.Random, kind: str) -> Orders:
+    if kind == "M":
+        orders = _movement(game, rng, convoy=rng.random() < 0.3)
+        return {p: o for p, o in orders.items() if rng.random() > 0.1}
+    orders = {}
+    units = _units(game)
+    by_power: dict[str, list[Unit]] = {}
+    for unit in units:
+        by_power.setdefault(unit.power, []).append(unit)
+    for power, mine in by_power.items():
+        style = rng.random()
+        if style < 0.25:
+            continue  # civil disorder: nothing sent
+        chosen: list[str] = []
+        if kind == "R":
+            places = [o for u in mine for o in u.options if " R " in o]
+            for unit in mine:
+                same = [
+                    o
+                    for o in unit.options
+                    if places
+                    and o.split()[-1]
+                    in {p.split()[-1] for p in places if not p.startswith(unit.name)}
+                ]
+                if same and rng.random() < 0.5:
+                    chosen.append(rng.choice(same))  # two retreats into one place
+                elif rng.random() < 0.85:
+                    chosen.append(rng.choice(unit.options))
+        else:
+            options = sorted({o for u in mine for o in u.options})
+            builds = [o for o in options if o.endswith(" B")]
+            disbands = [o for o in options if o.endswith(" D")]
+            if builds:
+                rng.shuffle(builds)
+                n = rng.choice([0, 1, len(builds), len(builds) + 1])
+                chosen = builds[:n]
+                if rng.random() < 0.4:
+                    chosen.append("WAIVE")
+                if rng.random() < 0.3 and len(builds) > 1:
+                    chosen.insert(0, "WAIVE")
+            elif disbands:
+                rng.shuffle(disbands)
+                chosen = disbands[: rng.choice([0, 1, len(disbands)])]
+            else:
+                chosen = [rng.choice(options)] if options else []
+        if chosen:
+            orders[power] = chosen
+    return orders
+
+
+POLICY_FUNCTIONS: Mapping[str, Callable[[Any, random.Random, str], Orders]] = {
+    "random": policy_random,
+    "convoy": policy_convoy,
+    "support": policy_support,
+    "edge": policy_edge,
+}
+
+
+# =========================================================================== one phase
+
+
+def full_state(game: Any, state: Mapping[str, Any]) -> dict[str, Any]:
+    """``state`` with every power of the game named (``set_state`` leaves a power it does not
+    name as it was)."""
+    powers = list(game.powers)
+    out = {
+        "name": state["name"],
+        "units": {p: list(state["units"].get(p, [])) for p in powers},
+        "centers": {p: list(state["centers"].get(p, [])) for p in powers},
+        "retreats": {p: dict((state.get("retreats") or {}).get(p, {})) for p in powers},
+    }
+    if "homes" in state:
+        out["homes"] = {p: list(state["homes"].get(p, [])) for p in powers}
+    return out
+
+
+def rule(game: Any, state: Mapping[str, Any], orders: Orders) -> Board:
+    """The board after ``orders`` on ``state`` in a fresh ``game`` (MILA's or the drop-in's)."""
+    # MILA's set_centers leaves a power's centres as they were when given none: clear first.
+    game.clear_units()
+    game.clear_centers()
+    game.set_state(full_state(game, state))
+    for power, texts in orders.items():
+        if texts:
+            game.set_orders(power, list(texts))
+    game.process()
+    return board(game)
+
+
+@dataclass
+class Case:
+    """One phase: the map, the board before (MILA's state form), the orders."""
+
+    map: str
+    state: dict[str, Any]
+    orders: Orders
+
+    def units(self) -> list[tuple[str, str]]:
+        return [(p, u) for p, us in sorted(self.state["units"].items()) for u in us]
+
+    def without_unit(self, power: str, unit: str) -> Case:
+        state = json.loads(json.dumps(self.state))
+        state["units"][power] = [u for u in state["units"][power] if u != unit]
+        bare = unit.lstrip("*")
+        (state.get("retreats") or {}).get(power, {}).pop(bare, None)
+        orders = {
+            p: [o for o in os if not (p == power and o.startswith(bare + " "))]
+            for p, os in self.orders.items()
+        }
+        return Case(self.map, state, {p: o for p, o in orders.items() if o})
+
+    def without_order(self, power: str, order: str) -> Case:
+        orders = {
+            p: [o for o in os if not (p == power and o == order)] for p, os in self.orders.items()
+        }
+        return Case(self.map, self.state, {p: o for p, o in orders.items() if o})
+
+
+@dataclass
+class Engines:
+    """Makes the two games a case is ruled on (fresh ones each time)."""
+
+    mila: Callable[[str], Any]
+    ours: Callable[[str], Any]
+    checks: int = 0
+
+    def rule(self, case: Case) -> tuple[Board, Board] | None:
+        """Both boards, or ``None`` when either engine refuses the case's set-up."""
+        self.checks += 1
+        try:
+            return rule(self.mila(case.map), case.state, case.orders), rule(
+                self.ours(case.map), case.state, case.orders
+            )
+        except Exception:  # a smaller position one engine cannot set up: not a candidate
+            return None
+
+    def differs(self, case: Case) -> bool:
+        boards = self.rule(case)
+        return boards is not None and boards[0] != boards[1]
+
+
+def shrink(case: Case, engines: Engines) -> Case:
+    """A minimal case that still differs: units taken away one at a time (with their orders)
+    while both engines still part, then orders; repeated until nothing more can go (greedy, so
+    minimal for single removals). The centres are kept as they were."""
+    changed = True
+    while changed:
+        changed = False
+        for power, unit in case.units():
+            smaller = case.without_unit(power, unit)
+            if engines.differs(smaller):
+                case, changed = smaller, True
+        for power, texts in list(case.orders.items()):
+            for order in texts:
+                smaller = case.without_order(power, order)
+                if engines.differs(smaller):
+                    case, changed = smaller, True
+    # The centres stay: MILA gives every power its home centres when no power owns one
+    # (Game._capture_centers), a board no game reaches.
+    return case
+
+
+def case_doc(case: Case, engines: Engines, found: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON test case: the position, the orders, MILA's ruling and diplo's at the time."""
+    boards = engines.rule(case)
+    assert boards is not None
+    state = {
+        "name": case.state["name"],
+        "units": {p: u for p, u in case.state["units"].items() if u},
+        "centers": {p: c for p, c in case.state["centers"].items() if c},
+    }
+    retreats = {p: r for p, r in (case.state.get("retreats") or {}).items() if r}
+    if retreats:
+        state["retreats"] = retreats
+    return {
+        "map": case.map,
+        "state": state,
+        "orders": case.orders,
+        "mila": board_doc(boards[0]),
+        "diplo_when_found": board_doc(boards[1]),
+        "differences": board_diff(boards[0], boards[1]),
+        "found": dict(found),
+    }
+
+
+# =========================================================================== the search
+
+
+@dataclass
+class Tally:
+    phases: Counter[str] = field(default_factory=Counter)  # "policy map kind" -> phases
+    differences: list[dict[str, Any]] = field(default_factory=list)
+    possible_checked: int = 0  # phases whose possible orders were compared
+    labels: Counter[str] = field(default_factory=Counter)  # label differences by kind
+    label_examples: list[dict[str, Any]] = field(default_factory=list)
+    games: int = 0
+    seconds: float = 0.0
+
+    def movement(self) -> int:
+        return sum(n for k, n in self.phases.items() if k.endswith(" M"))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "seconds": round(self.seconds, 1),
+            "movement_phases": self.movement(),
+            "possible_orders_checked": self.possible_checked,
+            "label_differences": dict(self.labels.most_common()),
+            "label_examples": self.label_examples,
+            "phases": dict(sorted(self.phases.items())),
+            "differences": self.differences,
+        }
+
+
+def label_diff(mila: Any, ours: Any, phase: str, orders: Orders) -> list[tuple[str, str]]:
+    """The units whose result labels of ``phase`` differ, each with a kind for counting:
+    ``order kind: diplo's labels -> MILA's``."""
+    want = {str(u): [str(x) for x in r] for u, r in mila.result_history[phase].items()}
+    have = {str(u): [str(x) for x in r] for u, r in ours.result_history[phase].items()}
+    given = {" ".join(o.split()[:2]): o for texts in orders.values() for o in texts}
+    out = []
+    for unit in sorted(set(want) | set(have)):
+        if want.get(unit) != have.get(unit):
+            words = given.get(unit, "").split()
+            kind = words[2] if len(words) > 2 else "-"
+            if kind == "S" and "-" in words[3:]:
+                kind = "S-"
+            out.append((f"{kind}: {have.get(unit)} -> {want.get(unit)}", unit))
+    return out
+
+
+def possible_diff(mila: Any, ours: Any) -> list[str]:
+    """Where the two games' orderable locations, or the possible orders at them (what a bot
+    reads), differ (sentences). MILA also lists the builds of a split-coast home centre under
+    each coast (``STP/NC``: ``F STP/NC B``, ``WAIVE``), which no orderable location names and
+    the drop-in leaves empty: not compared."""
+    out = []
+    want, have = mila.get_orderable_locations(), ours.get_orderable_locations()
+    for power in sorted(set(want) | set(have)):
+        a, b = set(want.get(power) or ()), set(have.get(power) or ())
+        if a != b:
+            out.append(f"orderable {power}: MILA only {sorted(a - b)}, diplo only {sorted(b - a)}")
+    places = {loc for locs in want.values() for loc in locs or ()}
+    want, have = mila.get_all_possible_orders(), ours.get_all_possible_orders()
+    for loc in sorted(places):
+        a, b = set(want.get(loc) or ()), set(have.get(loc) or ())
+        if a != b:
+            out.append(f"possible at {loc}: MILA only {sorted(a - b)}, diplo only {sorted(b - a)}")
+    return out
+
+
+def play(
+    seed: int,
+    policy: str,
+    map_name: str,
+    max_year: int,
+    tally: Tally,
+    engines: Engines,
+    out: Path | None,
+    deadline: float | None = None,
+    shrink_cases: bool = True,
+    check_every: int = 0,
+    labels: bool = False,
+) -> None:
+    """One seeded game on both engines; every differing phase recorded, shrunk and written.
+    Every ``check_every``-th phase (0: never) the possible orders and orderable locations are
+    compared too (MILA's are slow: the policies draw from the drop-in's, which this holds to
+    MILA's)."""
+    rng = random.Random(f"{seed}/{policy}/{map_name}")
+    choose = POLICY_FUNCTIONS[policy]
+    mila = engines.mila(map_name)
+    ours = engines.ours(map_name)
+    first = int(mila.get_current_phase()[1:-1])
+    last = max_year if max_year >= first else first + max_year - 1
+    while not mila.is_game_done and not ours.is_game_done:
+        if deadline is not None and time.monotonic() > deadline:
+            return
+        phase = mila.get_current_phase()
+        if int(phase[1:-1]) > last:
+            return
+        kind = phase[-1]
+        before = mila.get_state()
+        if check_every and sum(tally.phases.values()) % check_every == 0:
+            tally.possible_checked += 1
+            problems = possible_diff(mila, ours)
+            if problems:
+                entry = {"seed": seed, "policy": policy, "map": map_name, "phase": phase}
+                tally.differences.append(dict(entry, possible_orders=problems[:20]))
+                print(f"DIFFERENCE {json.dumps(tally.differences[-1])}", flush=True)
+        orders = choose(ours, rng, kind)
+        for power, texts in orders.items():
+            mila.set_orders(power, texts)
+            ours.set_orders(power, texts)
+        mila.process()
+        ours.process()
+        tally.phases[f"{policy} {map_name} {kind}"] += 1
+        if labels:
+            for key, unit in label_diff(mila, ours, phase, orders):
+                tally.labels[key] += 1
+                if tally.labels[key] <= 3:
+                    where = {"seed": seed, "policy": policy, "map": map_name, "phase": phase}
+                    tally.label_examples.append(dict(where, unit=unit, kind=key, orders=orders))
+        want, have = board(mila), board(ours)
+        if want == have:
+            continue
+        found = {"seed": seed, "policy": policy, "map": map_name, "phase": phase}
+        case = Case(map_name, full_state(mila, before), orders)
+        entry: dict[str, Any] = dict(found, differences=board_diff(want, have))
+        # A difference the phase's board and orders alone do not bring back on fresh games
+        # comes from the game's history (the drop-in's lists): kept with the game that shows
+        # it (replay it with --games 1 --seed/--policy/--map), not shrunk.
+        entry["reproducible"] = engines.differs(case)
+        if shrink_cases and not entry["reproducible"] and out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            path = out / f"history-{map_name}-{policy}-s{seed}-{phase}.json"
+            doc = {"found": found, "differences": entry["differences"], "state": case.state}
+            path.write_text(json.dumps(dict(doc, orders=orders), indent=1, sort_keys=True) + "\n")
+            entry["case"] = str(path)
+        elif shrink_cases:
+            small = shrink(case, engines)
+            doc = case_doc(small, engines, found)
+            entry["minimal_units"] = sum(len(u) for u in small.state["units"].values())
+            entry["minimal_orders"] = sum(len(o) for o in small.orders.values())
+            if out is not None:
+                out.mkdir(parents=True, exist_ok=True)
+                path = out / f"{map_name}-{policy}-s{seed}-{phase}.json"
+                path.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+                entry["case"] = str(path)
+        tally.differences.append(entry)
+        print(f"DIFFERENCE {json.dumps(entry)}", flush=True)
+        try:  # the drop-in follows MILA's board from here
+            ours.set_state(mila.get_state())
+        except Exception as exc:  # cannot follow: the game ends here, the search goes on
+            print(f"  (game ended: the drop-in cannot take MILA's board: {exc})", flush=True)
+            return
+
+
+def search(
+    games: int,
+    seed: int,
+    policies: Sequence[str],
+    maps: Sequence[str],
+    max_year: int,
+    out: Path | None,
+    seconds: float | None = None,
+    edition: str = "mila",
+    progress: bool = False,
+    report: Path | None = None,
+    check_every: int = 0,
+    labels: bool = False,
+) -> Tally:
+    """Play ``games`` games (seeds from ``seed``; policies and maps cycled through), or as many
+    as fit in ``seconds``; the figures are written to ``report`` after every game (a long run
+    stopped by hand keeps them)."""
+    mila_class = mila_game_class()
+    engines = Engines(lambda m: mila_class(map_name=m), lambda m: diplo_game(m, edition))
+    tally = Tally()
+    start = time.monotonic()
+    deadline = None if seconds is None else start + seconds
+    combos = [(p, m) for m in maps for p in policies]
+    for i in range(games):
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        policy, map_name = combos[i % len(combos)]
+        play(
+            seed + i,
+            policy,
+            map_name,
+            max_year,
+            tally,
+            engines,
+            out,
+            deadline,
+            check_every=check_every,
+            labels=labels,
+        )
+        tally.games += 1
+        tally.seconds = time.monotonic() - start
+        if report is not None:
+            report.write_text(json.dumps(tally.to_json(), indent=1) + "\n")
+        if progress:
+            rate = tally.movement() / max(tally.seconds, 1e-9)
+            print(
+                f"game {tally.games} (seed {seed + i}, {policy}, {map_name}): "
+                f"{sum(tally.phases.values())} phases, {tally.movement()} movement, "
+                f"{len(tally.differences)} differences, {rate:.1f} movement phases/s",
+                flush=True,
+            )
+    tally.seconds = time.monotonic() - start
+    return tally
+
+
+def _names(text: str, allowed: Sequence[str], what: str) -> list[str]:
+    names = list(allowed) if text == "all" else [t.strip() for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in allowed]
+    if bad or not names:
+        raise SystemExit(
+            f"mila_search: unknown {what} {', '.join(map(repr, bad)) or repr(text)} "
+            f"(known: {', '.join(allowed)}, or all)"
+        )
+    return names
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10, help="games played (default 10)")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    parser.add_argument("--policy", default="all", help=f"{', '.join(POLICIES)} or all")
+    parser.add_argument("--map", default="standard", help="MILA map names, or all")
+    parser.add_argument(
+        "--max-year",
+        type=int,
+        default=10,
+        help="the last year played; a number below a map's first year counts the years played "
+        "(default 10: ten years on every map)",
+    )
+    parser.add_argument("--out", type=Path, default=None, help="directory for the test cases")
+    parser.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    parser.add_argument("--report", type=Path, default=None, help="write the figures as JSON")
+    from diplo.model.rules import EDITIONS
+
+    parser.add_argument(
+        "--edition",
+        default="mila",
+        choices=tuple(EDITIONS),
+        help="the drop-in's edition (default mila; another shows the search finding MILA's "
+        "departures)",
+    )
+    parser.add_argument("--progress", action="store_true", help="a line per game")
+    parser.add_argument(
+        "--check-possible",
+        type=int,
+        default=50,
+        metavar="N",
+        help="compare MILA's possible orders with the drop-in's every N-th phase (0: never)",
+    )
+    parser.add_argument(
+        "--labels",
+        action="store_true",
+        help="also compare every phase's result labels (counted by kind, with examples)",
+    )
+    args = parser.parse_args(argv)
+    policies = _names(args.policy, POLICIES, "policy")
+    maps = _names(args.map, MILA_MAPS, "map")
+    if args.games < 1 or args.max_year < 0:
+        print("mila_search: --games must be at least 1 and --max-year at least 0", file=sys.stderr)
+        return 2
+    try:
+        tally = search(
+            args.games,
+            args.seed,
+            policies,
+            maps,
+            args.max_year,
+            args.out,
+            args.seconds,
+            args.edition,
+            args.progress,
+            args.report,
+            args.check_possible,
+            args.labels,
+        )
+    except MilaMissing as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    figures = tally.to_json()
+    rate = tally.movement() / max(tally.seconds, 1e-9)
+    print(
+        f"{tally.games} games, {sum(tally.phases.values())} phases ({tally.movement()} "
+        f"movement) in {tally.seconds:.1f} s ({rate:.1f} movement phases/s); "
+        f"{len(tally.differences)} differences, {sum(tally.labels.values())} label differences"
+    )
+    for key, n in tally.labels.most_common():
+        print(f"{n:8d}  labels {key}")
+    for key, n in sorted(tally.phases.items()):
+        print(f"{n:8d}  {key}")
+    if args.report is not None:
+        args.report.write_text(json.dumps(figures, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
