@@ -50,7 +50,6 @@ from diplomacy.engine.game import Game as G2
 from diplomacy.engine.message import GLOBAL
 from diplomacy.engine.renderer import Renderer
 from diplomacy.utils.export import to_saved_game_format, load_saved_games_from_disk
-from processes import PYTHONPATH as UNDER_TEST
 game = Game()
 svg = Renderer(game).render(incl_orders=True)
 print(type(game).__module__, G2 is Game, GLOBAL, svg.lstrip().startswith("<"), sys.argv[1:])
