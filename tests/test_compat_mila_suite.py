@@ -52,11 +52,9 @@ EXPECTED_FAILURES: dict[str, str] = {
     "test_6_g_6": "label: MILA labels a convoying fleet off the route the army used 'no convoy'; "
     "diplo's ruling (the army is carried by the other fleets) says the convoy was used",
 }
-#: MILA's tests that fail against the drop-in as it comes (MILA's ruling), and why: none is a
-#: ruling MILA's edition departs from MILA in but for the fleet distances of 6.J.6.
+#: MILA's tests that fail against the drop-in as it comes (MILA's ruling), and why: no ruling
+#: (6.J.6's fleet distances are MILA's since ``disorder_distance="fleet_moves"``), one label.
 EXPECTED_FAILURES_MILA: dict[str, str] = {
-    "test_6_j_6": "civil disorder: MILA's fleet distances differ from diplo's (both count from "
-    "the home centres under MILA's ruling)",
     "test_6_g_6": EXPECTED_FAILURES["test_6_g_6"],
 }
 #: The drop-in under diplo's rulings by the DATC v3.0 (a new game's default is MILA's).
