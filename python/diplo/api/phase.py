@@ -33,7 +33,7 @@ def check_orders(orders: object) -> None:
     """Refuse ``orders`` that are not a mapping of power to a list of orders
     (:func:`check_order_list` for each power)."""
     # A dict of lists is the common case, on every phase's hot path: checked without the ABC's
-    # isinstance or a call per power (about 0.1 µs against 0.45).
+    # isinstance or a call per power (0.22 µs a phase against 0.45).
     if type(orders) is not dict and not isinstance(orders, Mapping):
         raise ValueError(
             f"orders must be a mapping of power to a list of orders, not a {type(orders).__name__}"
@@ -67,9 +67,18 @@ def process_phase(
     only ever ruled on. A phase whose next phase would fall after
     :data:`~diplo.model.limits.MAX_YEAR` raises :class:`~diplo.model.position.PositionError`.
     """
-    check_orders(orders)
     powers = position.map.powers
-    if any(power not in powers for power in orders):
+    # Every phase's case, a dict of lists keyed by the map's powers, is seen in one plain pass;
+    # anything else is checked (check_orders) and its power names read.
+    plain = type(orders) is dict
+    if plain:
+        for power, given in orders.items():
+            if type(given) is not list or power not in powers:
+                plain = False
+                break
+    if not plain:
+        check_orders(orders)
+    if not plain and any(power not in powers for power in orders):
         joined: dict[str, list[str | Order]] = {}
         for power, given in orders.items():
             name = power_named(power, position.map)
