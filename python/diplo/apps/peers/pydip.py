@@ -173,9 +173,11 @@ class PydipAdapter:
         """pydip's command for ``order`` (an ``AssertionError`` when pydip refuses it)."""
         cmd = self._cmd
         unit = order_unit(order)
-        assert unit is not None, "the order names no unit"
+        if unit is None:
+            raise AssertionError("the order names no unit")
         board = self._board_unit(players, self.map.province_of(unit.loc))
-        assert board is not None, f"no unit in {unit.loc}"
+        if board is None:
+            raise AssertionError(f"no unit in {unit.loc}")
         letter = unit.type or self._letters[board.unit_type]
         mine = self._Unit(self._types[letter], self._where(letter, unit.loc))
         player = players[power]
@@ -191,7 +193,8 @@ class PydipAdapter:
         if isinstance(order, SupportHold | SupportMove | Convoy):
             target = order.supported if not isinstance(order, Convoy) else order.army
             other = self._board_unit(players, self.map.province_of(target.loc))
-            assert other is not None, f"no unit in {target.loc} to support or convoy"
+            if other is None:
+                raise AssertionError(f"no unit in {target.loc} to support or convoy")
             if isinstance(order, SupportHold):
                 return cmd.SupportCommand(player, mine, other, other.position)
             letter = self._letters[other.unit_type]
@@ -348,7 +351,8 @@ class PydipAdapter:
                 order = self._parse(text)
                 unit = order_unit(order)
                 unit_text = None if unit is None else str(unit)
-                assert unit is not None and unit.type is not None, "the order names no unit"
+                if unit is None or unit.type is None:
+                    raise AssertionError("the order names no unit")
                 mine = self._Unit(self._types[unit.type], self._where(unit.type, unit.loc))
                 if isinstance(order, Retreat | Move):  # a move in a retreat phase retreats
                     dest = self._where(unit.type, order.dest)
@@ -418,7 +422,8 @@ class PydipAdapter:
                     continue
                 unit = order_unit(order)
                 unit_text = None if unit is None else str(unit)
-                assert unit is not None and unit.type is not None, "the order names no unit"
+                if unit is None or unit.type is None:
+                    raise AssertionError("the order names no unit")
                 mine = self._Unit(self._types[unit.type], self._where(unit.type, unit.loc))
                 if isinstance(order, Build):
                     command = self._acmd.AdjustmentCreateCommand(ownership, players[power], mine)
