@@ -122,6 +122,35 @@ def test_the_search_plays_every_policy_at_a_small_budget(tmp_path: Path) -> None
 
 
 @needs_mila
+def test_runs_add_up_in_the_ledger_and_go_on_where_the_last_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two runs with ``--seed next`` play consecutive seeds (no game twice), every game is one
+    ledger line with its phases, and ``--summary`` adds them up per map and policy."""
+    search = load_tool("mila_search")
+    ledger = tmp_path / "long.jsonl"
+    argv = ["--ledger", str(ledger), "--seed", "next", "--policy", "all", "--max-year", "2"]
+    argv += ["--check-possible", "0"]
+    assert search.main(["--games", "3", *argv]) == 0
+    assert search.main(["--games", "2", *argv]) == 0
+    games = search.read_ledger(ledger)
+    assert [g["seed"] for g in games] == [0, 1, 2, 3, 4]
+    # policies cycle by seed, so the second run goes on with the next policy
+    assert [g["policy"] for g in games] == [*search.POLICIES, search.POLICIES[0]]
+    assert all(g["phases"]["M"] == 4 and g["differences"] == [] for g in games), games
+    with ledger.open("a") as handle:
+        handle.write('{"seed": 99, "cut sho')  # a run stopped mid-line
+    assert search.next_seed(ledger, 0) == 5
+    capsys.readouterr()
+    assert search.main(["--ledger", str(ledger), "--summary"]) == 0
+    text = capsys.readouterr().out
+    assert "5 games (seeds 0 to 4), 20 movement phases" in text, text
+    assert "| all | 8 | 4 | 4 | 4 | 20 |" in text, text
+    assert search.main(["--summary"]) == 2
+    assert search.main(["--seed", "next", "--games", "1"]) == 2
+
+
+@needs_mila
 def test_the_search_shrinks_a_difference_to_a_minimal_case(tmp_path: Path) -> None:
     """Against the drop-in under today's rulings, where MILA departs (DATC 6.D.12: MILA lets
     England's support break England's convoy), a phase with units that play no part shrinks

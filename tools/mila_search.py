@@ -6,8 +6,11 @@ ruling compared (movement, retreat and adjustment phases alike).
     PYTHONPATH=python python3 tools/mila_search.py --games 50 --seed 5000 \\
         --policy convoy,support --map standard,ancmed --max-year 1910 --out cases/ \\
         [--labels] [--check-possible 50] [--report figures.json] [--seconds 60] [--progress]
+    PYTHONPATH=python python3 tools/mila_search.py --games 100000 --seed next \\
+        --ledger long.jsonl --policy all --map all --out cases/ --seconds 3600
+    PYTHONPATH=python python3 tools/mila_search.py --ledger long.jsonl --summary
 
-Each game gets one policy and one map (the lists given are cycled through, game by game). Both
+Each game gets one policy and one map (the lists given are cycled through by seed). Both
 engines get the same orders each phase; after each phase the boards (the phase that comes next,
 every unit, every dislodged unit with its retreat options, the centre owners) are compared. A
 difference never stops the search: it is counted, the phase is shrunk to a minimal position
@@ -675,11 +678,14 @@ def search(
     report: Path | None = None,
     check_every: int = 0,
     labels: bool = False,
+    ledger: Path | None = None,
 ) -> Tally:
     """Play ``games`` games (seeds from ``seed``; policies and maps cycled through), or as many
     as fit in ``seconds``; the figures are written to ``report`` after every game (a long run
-    stopped by hand keeps them)."""
+    stopped by hand keeps them), and each game's own figures appended to ``ledger`` (see
+    :func:`ledger_line`), so runs of many sittings and processes add up."""
     mila_class = mila_game_class()
+    source = revision() if ledger is not None else ""
     engines = Engines(lambda m: mila_class(map_name=m), lambda m: diplo_game(m, edition))
     tally = Tally()
     start = time.monotonic()
@@ -688,7 +694,8 @@ def search(
     for i in range(games):
         if deadline is not None and time.monotonic() > deadline:
             break
-        policy, map_name = combos[i % len(combos)]
+        policy, map_name = combos[(seed + i) % len(combos)]  # by seed: runs that go on cycle on
+        phases_before, found_before = Counter(tally.phases), len(tally.differences)
         play(
             seed + i,
             policy,
@@ -701,8 +708,22 @@ def search(
             check_every=check_every,
             labels=labels,
         )
+        if deadline is not None and time.monotonic() > deadline:
+            break  # a game cut short by the clock is not a game played
         tally.games += 1
         tally.seconds = time.monotonic() - start
+        if ledger is not None:
+            line = ledger_line(
+                seed + i,
+                policy,
+                map_name,
+                edition,
+                source,
+                tally.phases - phases_before,
+                tally.differences[found_before:],
+            )
+            with ledger.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(line, sort_keys=True) + "\n")
         if report is not None:
             report.write_text(json.dumps(tally.to_json(), indent=1) + "\n")
         if progress:
@@ -715,6 +736,115 @@ def search(
             )
     tally.seconds = time.monotonic() - start
     return tally
+
+
+# =========================================================================== the ledger
+
+
+def revision() -> str:
+    """The source the search runs: the git commit of this checkout, with ``+changes`` when
+    the engine or the package differs from it (``unknown`` outside a git checkout)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout.strip()
+        changed = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--", "rust", "python"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return commit + ("+changes" if changed else "") if commit else "unknown"
+
+
+def ledger_line(
+    seed: int,
+    policy: str,
+    map_name: str,
+    edition: str,
+    source: str,
+    phases: Counter[str],
+    differences: Sequence[Mapping[str, Any]],
+) -> dict[str, Any]:
+    """One played game's figures: its seed, policy and map, the edition and source it ran
+    (:func:`revision`), its phases by kind (``M``, ``R``, ``A``) and its differences."""
+    kinds = Counter({key.rsplit(" ", 1)[-1]: n for key, n in phases.items()})
+    return {
+        "seed": seed,
+        "policy": policy,
+        "map": map_name,
+        "edition": edition,
+        "source": source,
+        "phases": dict(sorted(kinds.items())),
+        "differences": [dict(d) for d in differences],
+    }
+
+
+def read_ledger(path: Path) -> list[dict[str, Any]]:
+    """The ledger's games; a line cut short by a stopped run (the last one) is skipped."""
+    games = []
+    for text in path.read_text(encoding="utf-8").splitlines():
+        try:
+            line = json.loads(text)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(line, dict) and {"seed", "policy", "map", "phases"} <= line.keys():
+            games.append(line)
+    return games
+
+
+def next_seed(path: Path, default: int) -> int:
+    """One past the largest seed the ledger holds (``default`` for none): where a run that
+    goes on from earlier runs starts, so no game is played twice."""
+    seeds = [int(g["seed"]) for g in read_ledger(path)] if path.exists() else []
+    return max(seeds) + 1 if seeds else default
+
+
+def summary(path: Path) -> str:
+    """The ledger's figures as Markdown, per source and edition: movement phases per map and
+    policy, all phases by kind, seed range and every difference found."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for game in read_ledger(path):
+        groups.setdefault((game.get("source", "?"), game.get("edition", "?")), []).append(game)
+    out: list[str] = []
+    for (source, edition), games in sorted(groups.items()):
+        cells: Counter[tuple[str, str]] = Counter()
+        kinds: Counter[str] = Counter()
+        for g in games:
+            cells[(g["map"], g["policy"])] += int(g["phases"].get("M", 0))
+            kinds.update({k: int(v) for k, v in g["phases"].items()})
+        found = [d for g in games for d in g.get("differences", [])]
+        seeds = [int(g["seed"]) for g in games]
+        out.append(
+            f"source {source}, edition {edition}: {len(games):,} games (seeds {min(seeds)} to "
+            f"{max(seeds)}), {kinds['M']:,} movement phases ({kinds['R']:,} retreat, "
+            f"{kinds['A']:,} adjustment), {len(found)} differences"
+        )
+        out.append("")
+        out.append("| map | " + " | ".join(POLICIES) + " | movement phases |")
+        out.append("| --- |" + " ---: |" * (len(POLICIES) + 1))
+        for name in MILA_MAPS:
+            row = [cells[(name, p)] for p in POLICIES]
+            if any(row):
+                out.append(
+                    f"| `{name}` | " + " | ".join(f"{n:,}" for n in row) + f" | {sum(row):,} |"
+                )
+        totals = [sum(n for (_, p), n in cells.items() if p == q) for q in POLICIES]
+        out.append("| all | " + " | ".join(f"{n:,}" for n in totals) + f" | {sum(totals):,} |")
+        for d in found:
+            out.append(f"- difference: {json.dumps(d, sort_keys=True)[:400]}")
+        out.append("")
+    return "\n".join(out) if out else "the ledger holds no game"
 
 
 def _names(text: str, allowed: Sequence[str], what: str) -> list[str]:
@@ -731,7 +861,23 @@ def _names(text: str, allowed: Sequence[str], what: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10, help="games played (default 10)")
-    parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    parser.add_argument(
+        "--seed",
+        default="0",
+        help="the first game's seed, or 'next': one past the largest seed in --ledger",
+    )
+    parser.add_argument(
+        "--ledger",
+        type=Path,
+        default=None,
+        help="a JSON-lines file each played game's figures are appended to (runs of many "
+        "sittings and processes add up there)",
+    )
+    parser.add_argument(
+        "--summary",
+        action="store_true",
+        help="print the --ledger's figures (per source, edition, map and policy) and exit",
+    )
     parser.add_argument("--policy", default="all", help=f"{', '.join(POLICIES)} or all")
     parser.add_argument("--map", default="standard", help="MILA map names, or all")
     parser.add_argument(
@@ -767,6 +913,26 @@ def main(argv: list[str] | None = None) -> int:
         help="also compare every phase's result labels (counted by kind, with examples)",
     )
     args = parser.parse_args(argv)
+    if args.summary:
+        if args.ledger is None or not args.ledger.exists():
+            print("mila_search: --summary needs an existing --ledger file", file=sys.stderr)
+            return 2
+        print(summary(args.ledger))
+        return 0
+    if args.seed == "next":
+        if args.ledger is None:
+            print("mila_search: --seed next needs --ledger", file=sys.stderr)
+            return 2
+        seed = next_seed(args.ledger, 0)
+    else:
+        try:
+            seed = int(args.seed)
+        except ValueError:
+            print(
+                f"mila_search: --seed must be a number or 'next', not {args.seed!r}",
+                file=sys.stderr,
+            )
+            return 2
     policies = _names(args.policy, POLICIES, "policy")
     maps = _names(args.map, MILA_MAPS, "map")
     if args.games < 1 or args.max_year < 0:
@@ -775,7 +941,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         tally = search(
             args.games,
-            args.seed,
+            seed,
             policies,
             maps,
             args.max_year,
@@ -786,6 +952,7 @@ def main(argv: list[str] | None = None) -> int:
             args.report,
             args.check_possible,
             args.labels,
+            args.ledger,
         )
     except MilaMissing as exc:
         print(exc, file=sys.stderr)
