@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -148,6 +149,42 @@ def test_runs_add_up_in_the_ledger_and_go_on_where_the_last_stopped(
     assert "| all | 8 | 4 | 4 | 4 | 20 |" in text, text
     assert search.main(["--summary"]) == 2
     assert search.main(["--seed", "next", "--games", "1"]) == 2
+
+
+#: DeepMind's snapshot beside the project (``DIPLO_DEEPMIND`` names another place).
+DEEPMIND = Path(
+    os.environ.get("DIPLO_DEEPMIND")
+    or Path(__file__).resolve().parents[2] / "shared" / "deepmind-diplomacy"
+)
+
+
+@needs_mila
+@pytest.mark.skipif(
+    not (DEEPMIND / "environment" / "mila_actions.py").is_file(),
+    reason="DeepMind's repository is not beside the project (DIPLO_DEEPMIND=PATH)",
+)
+def test_the_search_checks_deepmind_form_every_phase(tmp_path: Path) -> None:
+    """Issue 42 item 3: the search sets DeepMind's conversion of MILA's game beside diplo's
+    ``DiplomacyState`` (board, season, build numbers, legal actions) on every standard-map
+    phase; under MILA's ruling they agree on every one."""
+    search = load_tool("mila_search")
+    report = tmp_path / "figures.json"
+    argv = ["--games", "4", "--seed", "5151", "--policy", "all", "--max-year", "3"]
+    argv += ["--deepmind", "1", "--deepmind-code", str(DEEPMIND), "--report", str(report)]
+    assert search.main(argv) == 0
+    figures = json.loads(report.read_text())
+    assert figures["deepmind_checked"] == sum(figures["phases"].values()) > 20, figures
+    assert figures["differences"] == [], figures["differences"]
+
+
+@needs_mila
+def test_the_deepmind_check_without_their_code_is_refused_by_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    search = load_tool("mila_search")
+    argv = ["--games", "1", "--deepmind", "1", "--deepmind-code", str(tmp_path)]
+    assert search.main(argv) == 2
+    assert "--deepmind needs DeepMind's repository" in capsys.readouterr().err
 
 
 @needs_mila

@@ -123,8 +123,11 @@ def _legal_difference(
     return out
 
 
-def _compare(ours: Any, theirs: Any, legal_ours: Any, legal_theirs: Any, build: bool) -> list[str]:
-    """The kinds of difference between two observations and legal action lists."""
+def compare_forms(
+    ours: Any, theirs: Any, legal_ours: Any, legal_theirs: Any, build: bool
+) -> list[str]:
+    """The kinds of difference between two observations and legal action lists (``season``,
+    ``board``, ``build_numbers`` when ``build``, ``legal``); also used by ``mila_search.py``."""
     import numpy as np
 
     kinds = []
@@ -206,7 +209,7 @@ def run(
                 here = position_from_mila(state, game_map=game_map, rules=rules_of(edition))
                 fresh[edition] = one = start(edition, here)
                 legal_ours = one.legal_actions()
-                kinds = _compare(one.observation(), observed, legal_ours, legal_theirs, build)
+                kinds = compare_forms(one.observation(), observed, legal_ours, legal_theirs, build)
                 if not kinds:
                     tally.equal += 1
                 for kind in kinds:
@@ -220,7 +223,7 @@ def run(
                 game = followed[edition]
                 if game is not None:
                     observation = game.observation()
-                    same = not _compare(
+                    same = not compare_forms(
                         observation, observed, game.legal_actions(), legal_theirs, True
                     ) and list(observation.last_actions) == list(observed.last_actions)
                     tally.followed += same

@@ -521,6 +521,7 @@ class Tally:
     phases: Counter[str] = field(default_factory=Counter)  # "policy map kind" -> phases
     differences: list[dict[str, Any]] = field(default_factory=list)
     possible_checked: int = 0  # phases whose possible orders were compared
+    deepmind_checked: int = 0  # phases whose DeepMind form was compared
     labels: Counter[str] = field(default_factory=Counter)  # label differences by kind
     label_examples: list[dict[str, Any]] = field(default_factory=list)
     games: int = 0
@@ -535,6 +536,7 @@ class Tally:
             "seconds": round(self.seconds, 1),
             "movement_phases": self.movement(),
             "possible_orders_checked": self.possible_checked,
+            "deepmind_checked": self.deepmind_checked,
             "label_differences": dict(self.labels.most_common()),
             "label_examples": self.label_examples,
             "phases": dict(sorted(self.phases.items())),
@@ -579,6 +581,61 @@ def possible_diff(mila: Any, ours: Any) -> list[str]:
     return out
 
 
+class DeepMindForm:
+    """DeepMind's form of a live MILA game on the standard map, through their own conversion
+    (``mila_actions`` of their repository, ``diplo.apps.bench.deepmind_mila``), set beside
+    diplo's ``DiplomacyState`` made from the same position under ``edition``: the season, the
+    board, the build numbers and every power's legal actions (``deepmind_diff.py``'s
+    comparison)."""
+
+    def __init__(self, snapshot: Path, edition: str) -> None:
+        import importlib.util
+
+        import diplomacy
+
+        from diplo.env.deepmind.agents import load_their_environment
+
+        try:
+            self.theirs = load_their_environment(snapshot)
+        except ValueError as exc:
+            raise MilaMissing(
+                f"mila_search: --deepmind needs DeepMind's repository ({exc}; --deepmind-code "
+                "PATH or DIPLO_DEEPMIND=PATH)"
+            ) from None
+        path = Path(__file__).resolve().parent / "deepmind_diff.py"
+        spec = importlib.util.spec_from_file_location("mila_search_deepmind_diff", path)
+        assert spec is not None and spec.loader is not None
+        self.diff = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(self.diff)
+        self.mila = diplomacy
+        self.edition = edition
+
+    def differences(self, game: Any) -> list[str]:
+        """What differs, each named with its kind (empty when the forms agree)."""
+        from diplo.apps.bench.deepmind_mila import MilaDiplomacyState
+        from diplo.env.deepmind import DiplomacyState
+        from diplo.formats.mila import position_from_mila
+        from diplo.model.map import standard_map
+        from diplo.model.rules import Rules
+
+        year = int(game.get_current_phase()[1:-1])
+        reference = MilaDiplomacyState(self.mila, self.theirs, year, game=game)
+        legal_theirs = reference.legal_actions()
+        observed = reference.observation()
+        rules = Rules(edition=self.edition)
+        here = position_from_mila(game.get_state(), game_map=standard_map(), rules=rules)
+        ours = DiplomacyState(here, year)
+        legal_ours = ours.legal_actions()
+        build = game.get_current_phase().endswith("A")
+        kinds = self.diff.compare_forms(
+            ours.observation(), observed, legal_ours, legal_theirs, build
+        )
+        if not kinds:
+            return []
+        details = self.diff._legal_difference(legal_ours, legal_theirs, reference.powers, "")
+        return [", ".join(kinds), *details[:5]]
+
+
 def play(
     seed: int,
     policy: str,
@@ -591,6 +648,7 @@ def play(
     shrink_cases: bool = True,
     check_every: int = 0,
     labels: bool = False,
+    deepmind: tuple[DeepMindForm, int] | None = None,
 ) -> None:
     """One seeded game on both engines; every differing phase recorded, shrunk and written.
     Every ``check_every``-th phase (0: never) the possible orders and orderable locations are
@@ -617,6 +675,15 @@ def play(
                 entry = {"seed": seed, "policy": policy, "map": map_name, "phase": phase}
                 tally.differences.append(dict(entry, possible_orders=problems[:20]))
                 print(f"DIFFERENCE {json.dumps(tally.differences[-1])}", flush=True)
+        if deepmind is not None and map_name == "standard":
+            form, every = deepmind
+            if sum(tally.phases.values()) % every == 0:
+                tally.deepmind_checked += 1
+                problems = form.differences(mila)
+                if problems:
+                    entry = {"seed": seed, "policy": policy, "map": map_name, "phase": phase}
+                    tally.differences.append(dict(entry, deepmind=problems))
+                    print(f"DIFFERENCE {json.dumps(tally.differences[-1])}", flush=True)
         orders = choose(ours, rng, kind)
         for power, texts in orders.items():
             mila.set_orders(power, texts)
@@ -679,6 +746,7 @@ def search(
     check_every: int = 0,
     labels: bool = False,
     ledger: Path | None = None,
+    deepmind: tuple[Path, int] | None = None,
 ) -> Tally:
     """Play ``games`` games (seeds from ``seed``; policies and maps cycled through), or as many
     as fit in ``seconds``; the figures are written to ``report`` after every game (a long run
@@ -686,6 +754,7 @@ def search(
     :func:`ledger_line`), so runs of many sittings and processes add up."""
     mila_class = mila_game_class()
     source = revision() if ledger is not None else ""
+    form = None if deepmind is None else (DeepMindForm(deepmind[0], edition), deepmind[1])
     engines = Engines(lambda m: mila_class(map_name=m), lambda m: diplo_game(m, edition))
     tally = Tally()
     start = time.monotonic()
@@ -707,6 +776,7 @@ def search(
             deadline,
             check_every=check_every,
             labels=labels,
+            deepmind=form,
         )
         if deadline is not None and time.monotonic() > deadline:
             break  # a game cut short by the clock is not a game played
@@ -908,6 +978,22 @@ def main(argv: list[str] | None = None) -> int:
         help="compare MILA's possible orders with the drop-in's every N-th phase (0: never)",
     )
     parser.add_argument(
+        "--deepmind",
+        type=int,
+        default=0,
+        metavar="N",
+        help="on the standard map, compare DeepMind's form (their conversion of MILA's game "
+        "beside diplo's DiplomacyState) every N-th phase (0: never)",
+    )
+    parser.add_argument(
+        "--deepmind-code",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="DeepMind's repository for --deepmind (default: DIPLO_DEEPMIND, else "
+        "../shared/deepmind-diplomacy beside the checkout)",
+    )
+    parser.add_argument(
         "--labels",
         action="store_true",
         help="also compare every phase's result labels (counted by kind, with examples)",
@@ -933,6 +1019,16 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
+    deepmind = None
+    if args.deepmind:
+        import os
+
+        if args.deepmind < 0:
+            print("mila_search: --deepmind must be 0 (never) or more", file=sys.stderr)
+            return 2
+        default = Path(__file__).resolve().parents[1].parent / "shared" / "deepmind-diplomacy"
+        code = args.deepmind_code or Path(os.environ.get("DIPLO_DEEPMIND") or default)
+        deepmind = (code, args.deepmind)
     policies = _names(args.policy, POLICIES, "policy")
     maps = _names(args.map, MILA_MAPS, "map")
     if args.games < 1 or args.max_year < 0:
@@ -953,6 +1049,7 @@ def main(argv: list[str] | None = None) -> int:
             args.check_possible,
             args.labels,
             args.ledger,
+            deepmind,
         )
     except MilaMissing as exc:
         print(exc, file=sys.stderr)

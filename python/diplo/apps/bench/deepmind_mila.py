@@ -43,10 +43,13 @@ def _static() -> tuple[Any, dict[str, list[int]], dict[str, list[int]]]:
 
 
 class MilaDiplomacyState:
-    """Their protocol on a MILA ``Game`` (standard map) to the end of ``max_year``."""
+    """Their protocol on a MILA ``Game`` (standard map) to the end of ``max_year``: a new game,
+    or ``game``, a MILA game already under way (seen as it stands: no last actions)."""
 
-    def __init__(self, mila: ModuleType, theirs: TheirEnvironment, max_year: int) -> None:
-        self._game = mila.Game()
+    def __init__(
+        self, mila: ModuleType, theirs: TheirEnvironment, max_year: int, game: Any = None
+    ) -> None:
+        self._game = mila.Game() if game is None else game
         self._theirs = theirs
         self._utils = theirs.observation_utils
         self._max_year = max_year
