@@ -107,7 +107,7 @@ class Tally:
         }
 
 
-def _legal_difference(
+def legal_difference(
     ours: list[list[int]], theirs: list[list[int]], powers: list[str], kind: str
 ) -> list[str]:
     out = []
@@ -214,7 +214,7 @@ def run(
                     tally.equal += 1
                 for kind in kinds:
                     tally.kinds[kind] += 1
-                details = _legal_difference(legal_ours, legal_theirs, powers, phase)
+                details = legal_difference(legal_ours, legal_theirs, powers, phase)
                 for line in details:
                     tally.power_phases["waive" if "(waive)" in line else "other"] += 1
                 if kinds and len(tally.examples) < examples:

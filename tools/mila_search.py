@@ -632,7 +632,7 @@ class DeepMindForm:
         )
         if not kinds:
             return []
-        details = self.diff._legal_difference(legal_ours, legal_theirs, reference.powers, "")
+        details = self.diff.legal_difference(legal_ours, legal_theirs, reference.powers, "")
         return [", ".join(kinds), *details[:5]]
 
 
