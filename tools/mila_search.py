@@ -811,27 +811,40 @@ def search(
 # =========================================================================== the ledger
 
 
+#: The code a ruling comes from (the engine, the reference, the model, the drop-in and what feeds
+#: them): a ledger's games count together when the last commit to change it is the same.
+RULING_CODE = (
+    "rust/src",
+    "python/diplo/api",
+    "python/diplo/compat",
+    "python/diplo/data",
+    "python/diplo/engine",
+    "python/diplo/formats",
+    "python/diplo/model",
+    "python/diplo/reference",
+)
+
+
 def revision() -> str:
-    """The source the search runs: the git commit of this checkout, with ``+changes`` when
-    the engine or the package differs from it (``unknown`` outside a git checkout)."""
+    """The ruling code the search runs (:data:`RULING_CODE`): the last git commit that changed
+    it, with ``+changes`` when the checkout differs from it there (``unknown`` outside a git
+    checkout). Commits that change only tools, tests or documents keep the same revision."""
     import subprocess
 
     root = Path(__file__).resolve().parent.parent
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", "-C", str(root), *args],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout.strip()
+
     try:
-        commit = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=True,
-        ).stdout.strip()
-        changed = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--", "rust", "python"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=True,
-        ).stdout.strip()
+        commit = git("log", "-1", "--format=%h", "--abbrev=12", "--", *RULING_CODE)
+        changed = git("status", "--porcelain", "--untracked-files=no", "--", *RULING_CODE)
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return commit + ("+changes" if changed else "") if commit else "unknown"
