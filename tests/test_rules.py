@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from diplo.api.game import Game
+from diplo.api.legal import legal_order_texts
 from diplo.api.phase import process_phase
 from diplo.apps.conformance import load_cases, run_case
 from diplo.engine.codes import CodeGame, decode_order
@@ -630,6 +631,47 @@ def test_mila_breaks_a_convoy_its_destination_guards(backend: str) -> None:
     # Without the guard's support the attack (1 against 1) breaks nothing under MILA's too.
     free = {**doc, "orders": {**doc["orders"], "RUSSIA": ["F NWY H"]}}
     assert "ENGLAND A NWY" in _board(_ruled(free, MILA, backend))
+
+
+def _ancmed(doc: dict[str, Any], rules: Rules) -> Position:
+    from diplo.model.map import map_named
+
+    return Position.from_json(doc, map_named("ancmed")).with_changes(rules=rules)
+
+
+@pytest.mark.skipif(not rust_available(), reason="the cross-check needs the Rust core")
+def test_mila_s_port_fleet_carries_only_first_in_a_chain() -> None:
+    # port_convoy="first" (MILA's utils/convoy_paths.py, _get_convoy_paths: a port reached from
+    # a sea is a destination, never a carrier; found by tools/mila_search.py:
+    # tests/mila_cases/ancmed_age_of_empires-convoy-s100581-S0010M.json). The Balearic Islands
+    # are ancmed's port: Corsica - Ligurian Sea - Baleares - Saguntum is a route by the map's
+    # rule either way, under MILA's only from Saguntum (the port's fleet first).
+    there: dict[str, Any] = {
+        "phase": "S0010M",
+        "units": {"ROME": ["A COR", "F LIG", "F BAL"]},
+        "orders": {"ROME": ["A COR - SAG VIA", "F LIG C A COR - SAG", "F BAL C A COR - SAG"]},
+    }
+    back: dict[str, Any] = {
+        "phase": "S0010M",
+        "units": {"ROME": ["A SAG", "F LIG", "F BAL"]},
+        "orders": {"ROME": ["A SAG - COR VIA", "F LIG C A SAG - COR", "F BAL C A SAG - COR"]},
+    }
+    for rules, carried in ((DEFAULT_RULES, True), (MILA, False)):
+        for doc, army, moves in ((there, "A COR", carried), (back, "A SAG", True)):
+            position = _ancmed(doc, rules)
+            orders = doc["orders"]
+            results = [process_phase(position, orders, b).to_json() for b in ("python", "rust")]
+            assert results[0] == results[1], (rules.edition, orders)
+            units = {u for us in results[0]["next"]["units"].values() for u in us}
+            assert (army in units) != moves, (rules.edition, orders, units)
+            # The legal orders, the reference's and the engine's alike: the move and the
+            # convoys only where a chain carries the army.
+            lists = [legal_order_texts(position, backend=b) for b in ("python", "rust")]
+            assert lists[0] == lists[1], rules.edition
+            listed = {o for os in lists[0].values() for o in os}
+            assert set(orders["ROME"]) <= listed if moves else not set(orders["ROME"]) & listed
+    assert Rules(edition="mila", port_convoy="anywhere").port_convoy == "anywhere"
+    assert {Rules(edition=e).port_convoy for e in EDITIONS if e != "mila"} == {"anywhere"}  # type: ignore[arg-type]
 
 
 def test_mila_measures_a_fleet_s_disorder_distance_along_its_moves(backend: str) -> None:

@@ -86,7 +86,10 @@ fleet's sea is enough, MILA's paradox check ``Game._detect_paradox``; the rulebo
 ``disorder_distance="fleet_moves"`` (a fleet's distance counts only the moves a fleet can make,
 ``Game._get_distance_to_home``; the rulebook, ``"any_border"``: every border whatever the unit
 type, DATC 6.J.6) and ``disorder_tie="abbreviation"`` (MILA removes the first unit by its text,
-``"A NAF"`` before ``"A NAP"``).
+``"A NAF"`` before ``"A NAP"``); and ``port_convoy="first"`` (a fleet in a port, a coastal
+province whose fleet may convoy, carries an army only as the first fleet of its chain: MILA's
+``utils/convoy_paths.py``, ``_get_convoy_paths``, takes a port reached from a sea as a
+destination; the maps' rule, ``"anywhere"``: as a fleet at sea, anywhere in the chain).
 
 ``edition="godip"`` is today's rulings but where godip (the judge behind Diplicity) departs from
 them: ``victory_lead=True`` (``variants/common/common.go``, ``SCCountWinner``),
@@ -133,6 +136,7 @@ __all__ = [
     "HeadToHeadOwnSupport",
     "OwnSupport",
     "Paradox",
+    "PortConvoy",
     "RetreatAfterConvoy",
     "Rules",
     "RulesError",
@@ -156,6 +160,7 @@ ConvoyedAttackFrom: TypeAlias = Literal["army", "sea"]
 RetreatAfterConvoy: TypeAlias = Literal["vacant", "any"]
 ConvoyBrokenBy: TypeAlias = Literal["dislodgement", "any_support"]
 DisorderDistance: TypeAlias = Literal["any_border", "fleet_moves"]
+PortConvoy: TypeAlias = Literal["anywhere", "first"]
 Waive: TypeAlias = Literal["uses_build", "free"]
 
 #: The choices of today's rulings that MILA (``diplomacy`` 1.1.2) departs from, each with MILA's
@@ -170,6 +175,7 @@ _TODAY_NOT_MILA = {
     "convoy_broken_by": "dislodgement",
     "waive": "uses_build",
     "disorder_distance": "any_border",
+    "port_convoy": "anywhere",
 }
 #: The rulebook's victory: the count alone wins; only the ``godip`` edition also asks for the lead.
 _NO_LEAD: Mapping[str, str | bool] = {"victory_lead": False, "disorder_tie": "name"}
@@ -183,6 +189,7 @@ _MILA = {
     "convoy_broken_by": "any_support",
     "waive": "free",
     "disorder_distance": "fleet_moves",
+    "port_convoy": "first",
 }
 
 #: The choices each rulebook edition makes (DATC v3.0 chapter 4, listed with their sections in
@@ -304,6 +311,7 @@ _CHOICES: Mapping[str, tuple[str, ...]] = {
     "convoy_broken_by": ("dislodgement", "any_support"),
     "waive": ("uses_build", "free"),
     "disorder_distance": ("any_border", "fleet_moves"),
+    "port_convoy": ("anywhere", "first"),
 }
 _CIVIL_DISORDER = _CHOICES["civil_disorder"]
 _BUILD_SITES = _CHOICES["build_sites"]
@@ -330,6 +338,7 @@ _KEYS = (
     "convoy_broken_by",
     "waive",
     "disorder_distance",
+    "port_convoy",
 )
 _TIED = frozenset(k for choices in EDITIONS.values() for k in choices)
 #: The value of an edition-tied field not given: the edition's choice (filled in on creation).
@@ -376,6 +385,7 @@ class Rules:
     waive: Waive = _FROM_EDITION
     disorder_tie: DisorderTie = _FROM_EDITION
     disorder_distance: DisorderDistance = _FROM_EDITION
+    port_convoy: PortConvoy = _FROM_EDITION
 
     def __post_init__(self) -> None:
         # (a list or an object is no edition: checked before the lookup it cannot hash for)

@@ -169,7 +169,7 @@ def _movement_orders(
         return {}
     # Convoy routes run only through seas (and ports) holding a fleet (DATC 6.D.32).
     fleets = convoying_fleets(position)
-    convoy = convoy_table(tables.map, fleets)
+    convoy = convoy_table(tables.map, fleets, position.rules.port_convoy == "first")
     memo = _memo(tables.map)
     name_of = {prov: str(piece.unit) for prov, piece in units.items()}
 
@@ -411,7 +411,9 @@ def convoy_diagnostic(
             f"{what}: a convoy runs between two coastal provinces, so none can carry it.",
         )
 
-    convoy = convoy_table(tables.map, convoying_fleets(position))
+    convoy = convoy_table(
+        tables.map, convoying_fleets(position), position.rules.port_convoy == "first"
+    )
     found = convoy.minimal_routes(src, dst)
     if not found:
         return result(

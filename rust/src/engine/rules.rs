@@ -200,6 +200,13 @@ impl Rules {
                     _ => return bad("convoy_broken_by", "dislodgement any_support"),
                 }
             }
+            ("port_convoy", RuleValue::Name(v)) => {
+                self.resolver.port_first_only = match v {
+                    "anywhere" => false,
+                    "first" => true,
+                    _ => return bad("port_convoy", "anywhere first"),
+                }
+            }
             ("disorder_distance", RuleValue::Name(v)) => {
                 self.disorder_fleet_moves = match v {
                     "any_border" => false,
@@ -326,6 +333,7 @@ impl Rules {
             attack_from_sea: mila,
             retreat_any_after_convoy: mila,
             convoy_any_support: mila,
+            port_first_only: mila,
         };
         self.waive_free = mila;
         self.disorder_fleet_moves = mila;
@@ -491,6 +499,11 @@ mod tests {
         assert!(r.waive_free && r.resolver.convoy_fallback == ConvoyFallback::Land);
         assert!(r.resolver.attack_from_sea);
         assert!(r.resolver.retreat_any_after_convoy);
+        assert!(r.resolver.port_first_only);
+        r.set("port_convoy", RuleValue::Name("anywhere")).unwrap();
+        assert!(!r.resolver.port_first_only);
+        assert!(r.set("port_convoy", RuleValue::Name("last")).is_err());
+        r.set("port_convoy", RuleValue::Name("first")).unwrap();
         r.set("retreat_after_convoy", RuleValue::Name("vacant"))
             .unwrap();
         assert!(!r.resolver.retreat_any_after_convoy);

@@ -109,6 +109,10 @@ pub struct Rulings {
     /// power included, though such an attack does not dislodge it. Off: only a dislodged fleet
     /// breaks its convoy (DATC 5.B.3, 6.D.12).
     pub convoy_any_support: bool,
+    /// MILA (`utils/convoy_paths.py`, `_get_convoy_paths`): a fleet in a port carries an army
+    /// only as the first fleet of its chain (a port reached from a sea is a destination). Off:
+    /// anywhere in the chain, as a fleet at sea.
+    pub port_first_only: bool,
 }
 pub use map::CompiledMap;
 pub use orders::{Order, Unit};

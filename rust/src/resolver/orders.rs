@@ -385,7 +385,14 @@ impl Board {
                     .map(|c| self.prov[c])
                     .collect();
                 if overland.get(u).copied().unwrap_or(false)
-                    || !super::convoy::route_exists(map, from, to, &fleets, |_| true)
+                    || !super::convoy::route_exists(
+                        map,
+                        from,
+                        to,
+                        &fleets,
+                        rulings.port_first_only,
+                        |_| true,
+                    )
                 {
                     self.convoyed[u] = false;
                 }

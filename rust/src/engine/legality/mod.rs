@@ -220,6 +220,9 @@ struct Tables<M: Mask> {
     /// The provinces holding a fleet.
     afloat: M,
     fleets: M,
+    /// The fleets of `fleets` no convoy chain passes on to: MILA's ports (`port_first_only`,
+    /// a port's fleet only first in a chain), else none.
+    barred: M,
     /// Per province, the provinces whose unit could move into it (made for listing only:
     /// [`Legal::ensure_into`]; a check reads one unit's [`Tables::reach_of`]).
     into: M::Table<M>,
@@ -260,6 +263,7 @@ impl<M: Mask> Default for Legal<M> {
                 occupied: M::ZERO,
                 afloat: M::ZERO,
                 fleets: M::ZERO,
+                barred: M::ZERO,
                 into: M::table(M::ZERO),
                 convoy_only: M::table(M::ZERO),
                 into_ready: false,
@@ -332,10 +336,16 @@ impl<M: Mask> Legal<M> {
         t.occupied = occupied;
         t.afloat = afloat;
         t.fleets = fleets;
+        let barred = if st.rules.resolver.port_first_only {
+            map.ports & fleets
+        } else {
+            M::ZERO
+        };
+        t.barred = barred;
         t.into_ready = false;
         for m in Bits(occupied & !afloat) {
             let (sea, closure) = if !(map.shore_seas[m] & fleets).is_zero() {
-                map.convoy_reach(m, fleets, M::ZERO)
+                map.convoy_reach(m, fleets, M::ZERO, barred)
             } else {
                 (M::ZERO, M::ZERO)
             };

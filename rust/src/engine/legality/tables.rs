@@ -153,7 +153,7 @@ impl<M: Mask> Tables<M> {
                 if !convoyed.is_zero()
                     && has(convoyed, m)
                     && has(self.closure[m], p)
-                    && !has(avoiding.reach(map, self.fleets, m, p), q)
+                    && !has(avoiding.reach(map, self.fleets, self.barred, m, p), q)
                 {
                     continue; // the army's sea route needs this fleet
                 }
