@@ -271,3 +271,36 @@ def test_a_waive_beyond_the_builds_of_build_any_is_dropped() -> None:
 def test_mila_drops_a_waive_beyond_the_builds_of_build_any() -> None:
     search = load_tool("mila_search")
     assert _waive_labels(search.mila_game_class()(map_name="ancmed_age_of_empires")) is None
+
+
+# Found by the search (--check-possible, its possible_diff leaves these keys out): MILA lists a
+# split-coast build site's fleet build and the waive under each coast too
+# (Game.get_all_possible_orders, every location of find_coasts(site)); the drop-in made them
+# empty. Russia owes two builds, St Petersburg free.
+_SPLIT_BUILD = {
+    "name": "W1901A",
+    "units": {"RUSSIA": ["A MOS"], "TURKEY": ["F BUL/EC"]},
+    "centers": {"RUSSIA": ["STP", "MOS", "SEV", "WAR", "RUM"], "TURKEY": ["BUL", "ANK"]},
+}
+
+
+def _possible(game: Any) -> dict[str, list[str]]:
+    game.set_state(load_tool("mila_search").full_state(game, _SPLIT_BUILD))
+    return {loc: sorted(orders) for loc, orders in game.get_all_possible_orders().items()}
+
+
+def test_a_split_coast_build_site_lists_its_builds_under_each_coast() -> None:
+    game = load_tool("mila_search").diplo_game("standard")
+    possible = _possible(game)
+    assert possible["STP/NC"] == ["F STP/NC B", "WAIVE"]
+    assert possible["STP/SC"] == ["F STP/SC B", "WAIVE"]
+    assert possible["STP"] == ["A STP B", "F STP/NC B", "F STP/SC B", "WAIVE"]
+    assert possible["BUL/EC"] == possible["BUL/SC"] == []  # Turkey owes nothing
+    # The orderable locations name the province only, as MILA's do.
+    assert sorted(game.get_orderable_locations("RUSSIA")) == ["SEV", "STP", "WAR"]
+
+
+@needs_mila
+def test_mila_lists_a_split_coast_build_site_s_builds_as_the_drop_in() -> None:
+    search = load_tool("mila_search")
+    assert _possible(search.mila_game_class()()) == _possible(search.diplo_game("standard"))
