@@ -191,7 +191,13 @@ def _movement_orders(
     if any(prov in fleets for prov in own):
         for prov, piece in units.items():
             if piece.type == "A" and by_sea[prov]:
-                for dst, seas in convoy.route_seas(prov).items():
+                # godip (convoy_chains="any_fleets"): every fleet, wherever a chain reaches.
+                routes = (
+                    dict.fromkeys(by_sea[prov], fleets)
+                    if position.rules.convoy_chains == "any_fleets"
+                    else convoy.route_seas(prov)
+                )
+                for dst, seas in routes.items():
                     for fleet in seas:
                         convoys_of.setdefault(fleet, []).append((prov, dst))
 

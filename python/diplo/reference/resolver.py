@@ -183,7 +183,36 @@ class _MovementResolver:
             )
         if order.via:
             return True
+        if self.rules.convoy_chains == "any_fleets":
+            return self._own_fleet_joins(origin, dest)
         return piece.power in self._convoying_powers.get((origin, dest), ())
+
+    def _own_fleet_joins(self, origin: str, dest: str) -> bool:
+        """godip (``convoy_chains="any_fleets"``, ``MustConvoy`` with ``ViaNation``): a fleet of
+        the army's power is ordered to convoy it there and chains of any fleets on the board,
+        whatever their orders, join the army to that fleet and that fleet to the destination."""
+        power = self.units[origin].power
+        afloat = {p for p, u in self.units.items() if u.type == "F" and self.map.may_convoy(p)}
+        start, goal = self.map.sea_neighbours(origin), self.map.sea_neighbours(dest)
+        for prov, order in self.orders.items():
+            if not (
+                isinstance(order, Convoy)
+                and order.army.province == origin
+                and order.dest == dest
+                and self.units[prov].power == power
+                and prov in afloat
+            ):
+                continue
+            seen, frontier = {prov}, [prov]
+            while frontier:
+                here = frontier.pop()
+                for other in self.map.convoy_links(here) & afloat:
+                    if other not in seen:
+                        seen.add(other)
+                        frontier.append(other)
+            if seen & start and seen & goal:
+                return True
+        return False
 
     def _falls_back(self, origin: str) -> bool:
         """MILA's fallback: an army with convoy intent to a neighbouring province goes

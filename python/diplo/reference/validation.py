@@ -237,9 +237,15 @@ def _movement(position: Position, power: str, order: Order, fleets: frozenset[st
         return _verdict(legality.support_move_rule(tables, piece, mover, order.dest, by_sea))
     army = position.units.get(game_map.province_of(order.army.loc))
     dst = game_map.province_of(order.dest)
-    necessary = army is not None and piece.province in route_fleets(
-        game_map, army.province, dst, fleets, port_first
-    )
+    if position.rules.convoy_chains == "any_fleets":
+        # godip: any chain of fleets joining the army to its destination will do.
+        necessary = army is not None and sea_route_exists(
+            game_map, army.province, dst, fleets, None, port_first
+        )
+    else:
+        necessary = army is not None and piece.province in route_fleets(
+            game_map, army.province, dst, fleets, port_first
+        )
     return _verdict(legality.convoy_rule(tables, piece, army, order.dest, necessary))
 
 

@@ -200,6 +200,13 @@ impl Rules {
                     _ => return bad("convoy_broken_by", "dislodgement any_support"),
                 }
             }
+            ("convoy_chains", RuleValue::Name(v)) => {
+                self.resolver.convoy_any_chain = match v {
+                    "route" => false,
+                    "any_fleets" => true,
+                    _ => return bad("convoy_chains", "route any_fleets"),
+                }
+            }
             ("port_convoy", RuleValue::Name(v)) => {
                 self.resolver.port_first_only = match v {
                     "anywhere" => false,
@@ -334,6 +341,7 @@ impl Rules {
             retreat_any_after_convoy: mila,
             convoy_any_support: mila,
             port_first_only: mila,
+            convoy_any_chain: edition == Edition::Godip,
         };
         self.waive_free = mila;
         self.disorder_fleet_moves = mila;
@@ -528,6 +536,8 @@ mod tests {
         assert_eq!(r.civil_disorder, CivilDisorder::HomeCentres);
         assert_eq!(r.disorder_tie, DisorderTie::Abbreviation);
         assert_eq!(r.resolver.convoy_fallback, ConvoyFallback::Via);
+        assert!(r.resolver.convoy_any_chain);
+        assert!(r.set("convoy_chains", RuleValue::Name("all")).is_err());
         assert_eq!(
             Rules {
                 edition: Edition::E2023,
@@ -536,6 +546,7 @@ mod tests {
                 disorder_tie: DisorderTie::Name,
                 resolver: Rulings {
                     convoy_fallback: ConvoyFallback::Never,
+                    convoy_any_chain: false,
                     ..r.resolver
                 },
                 ..r

@@ -65,7 +65,16 @@ impl<M: Mask> Legal<M> {
             if start > 0 && self.routes[start - 1].army as usize > a {
                 self.routes_sorted = false;
             }
-            if map.exact_routes {
+            if st.rules.resolver.convoy_any_chain {
+                // godip: every fleet that may convoy, to every shore a chain reaches.
+                for d in Bits(self.tables.by_sea[a]) {
+                    self.routes.push(Route {
+                        army: a as u16,
+                        dst: d as u16,
+                        seas: self.tables.fleets,
+                    });
+                }
+            } else if map.exact_routes {
                 self.walk_routes(map, a);
             } else {
                 self.shortest_routes(map, a);
