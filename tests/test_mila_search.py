@@ -304,3 +304,50 @@ def test_a_split_coast_build_site_lists_its_builds_under_each_coast() -> None:
 def test_mila_lists_a_split_coast_build_site_s_builds_as_the_drop_in() -> None:
     search = load_tool("mila_search")
     assert _possible(search.mila_game_class()()) == _possible(search.diplo_game("standard"))
+
+
+# Found by the search (--check-possible) on the ancmed maps: MILA lists a support of a convoyed
+# move by the routes from the destination back to the army (get_all_possible_orders:
+# _get_convoy_destinations('A', dest, exclude_convoy_locs=[supporter])), which the Balearic
+# Islands' port makes one-way: A TAR reaches CAR by F BAL (the port first) and F BER, but no
+# chain runs from CAR back to TAR, so MILA lists no support of it; a chain runs from SAG back to
+# A ROM through the port (F BAL, F LIG) without F BER, so F BER may support A ROM - SAG though
+# only F BER itself carries the army there.
+_BACK_ROUTES = [
+    {
+        "name": "F0009M",
+        "units": {"CARTHAGE": ["F BAL", "A TAR"], "ROME": ["F BER"], "EGYPT": ["A MAU"]},
+        "centers": {"CARTHAGE": ["CAR", "BAL"], "ROME": ["ROM"], "EGYPT": ["THB"]},
+    },
+    {
+        "name": "S0005M",
+        "units": {"CARTHAGE": ["F BAL", "F BER"], "ROME": ["F LIG", "A ROM"]},
+        "centers": {"CARTHAGE": ["CAR", "BAL"], "ROME": ["ROM"]},
+    },
+]
+
+
+def _back_possible(game: Any, state: dict[str, Any]) -> dict[str, list[str]]:
+    game.set_state(load_tool("mila_search").full_state(game, state))
+    return {loc: sorted(orders) for loc, orders in game.get_all_possible_orders().items()}
+
+
+def test_the_drop_in_lists_supports_of_convoyed_moves_by_the_routes_back() -> None:
+    search = load_tool("mila_search")
+    try:
+        game = search.diplo_game("ancmed_age_of_empires")
+    except MapError:
+        pytest.skip("ancmed_age_of_empires is read from MILA's package")
+    first = _back_possible(game, _BACK_ROUTES[0])
+    assert "A TAR - CAR VIA" in first["TAR"] and "A MAU S A TAR - CAR" not in first["MAU"]
+    second = _back_possible(game, _BACK_ROUTES[1])
+    assert "F BER S A ROM - SAG" in second["BER"] and "A ROM - SAG VIA" in second["ROM"]
+
+
+@needs_mila
+@pytest.mark.parametrize("state", _BACK_ROUTES, ids=lambda s: s["name"])
+def test_mila_lists_supports_of_convoyed_moves_by_the_routes_back(state: dict[str, Any]) -> None:
+    search = load_tool("mila_search")
+    mila = search.mila_game_class()(map_name="ancmed_age_of_empires")
+    ours = search.diplo_game("ancmed_age_of_empires")
+    assert _back_possible(mila, state) == _back_possible(ours, state)

@@ -680,6 +680,32 @@ def test_mila_s_port_fleet_carries_only_first_in_a_chain() -> None:
             assert lists[0] == lists[1], rules.edition
             listed = {o for os in lists[0].values() for o in os}
             assert set(orders["ROME"]) <= listed if moves else not set(orders["ROME"]) & listed
+    # A support of a convoyed move is read by the routes from its destination back to the
+    # army (MILA's get_all_possible_orders; tests/test_mila_search.py holds it to MILA): no
+    # chain runs from Carthage back to A TAR (the port only first), one runs from Saguntum back
+    # to A ROM by F BAL and F LIG, without the supporter F BER.
+    back_routes = [
+        (
+            {"CARTHAGE": ["F BAL", "A TAR"], "ROME": ["F BER"], "EGYPT": ["A MAU"]},
+            "A MAU S A TAR - CAR",
+        ),
+        ({"CARTHAGE": ["F BAL", "F BER"], "ROME": ["F LIG", "A ROM"]}, "F BER S A ROM - SAG"),
+    ]
+    for back_units, support in back_routes:
+        for rules in (DEFAULT_RULES, MILA):
+            position = _ancmed({"phase": "S0010M", "units": back_units}, rules)
+            lists = [legal_order_texts(position, backend=b) for b in ("python", "rust")]
+            assert lists[0] == lists[1], rules.edition
+            listed = {o for os in lists[0].values() for o in os}
+            expected = rules is DEFAULT_RULES or "ROM" in support
+            assert (support in listed) == expected
+            # Validation agrees with the listing, on both backends.
+            power = next(p for p, us in back_units.items() if support[:5] in us)
+            codes = {
+                _code(process_phase(position, {power: [support]}, b).to_json(), support[:5])
+                for b in ("python", "rust")
+            }
+            assert len(codes) == 1 and ("illegal" in codes) != expected, codes
     assert Rules(edition="mila", port_convoy="anywhere").port_convoy == "anywhere"
     assert {Rules(edition=e).port_convoy for e in EDITIONS if e != "mila"} == {"anywhere"}  # type: ignore[arg-type]
 

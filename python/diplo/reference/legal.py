@@ -177,9 +177,18 @@ def _movement_orders(
     # destinations of its moves, and the moves a support could name (DATC 4.E.1).
     by_sea: dict[str, frozenset[str]] = {}
     into: dict[str, list[str]] = {}
+    # MILA's ports (port_convoy="first"): a support of a convoyed move is read by the routes
+    # from its destination back to the army (MILA's possible orders), one way where a port is.
+    back = position.rules.port_convoy == "first" and not fleets.isdisjoint(tables.map.ports)
+    back_by_sea: dict[str, set[str]] = {}
+    if back:
+        for dst in shores(tables.map):
+            for src in convoy.reach(dst):
+                back_by_sea.setdefault(src, set()).add(dst)
     for prov, piece in units.items():
         if piece.type == "A":
-            by_sea[prov] = sea = convoy.reach(prov) if fleets else _EMPTY
+            by_sea[prov] = convoy.reach(prov) if fleets else _EMPTY
+            sea = frozenset(back_by_sea.get(prov, ())) if back else by_sea[prov]
             dests: Iterable[str] = tables.army_reach[prov] | sea
         else:
             dests = tables.fleet_reach[piece.loc]
@@ -252,8 +261,11 @@ def _movement_orders(
                 moving = units[mover]
                 # DATC 6.D.31: could fleets other than this unit carry the mover there? (Not
                 # when no fleets could; the same answer when this unit is no fleet at sea.)
-                fact = moving.type == "A" and dst in by_sea[mover]
-                if fact and at_sea:
+                if back:
+                    fact = moving.type == "A" and mover in convoy.reach(dst, prov)
+                else:
+                    fact = moving.type == "A" and dst in by_sea[mover]
+                if fact and at_sea and not back:
                     without = avoiding.get(mover)
                     if without is None:
                         without = avoiding[mover] = convoy.reach(mover, prov)

@@ -234,6 +234,11 @@ struct Tables<M: Mask> {
     by_sea: M::Table<M>,
     /// Per army province, the seas of fleets its convoys could use.
     closure: M::Table<M>,
+    /// Per army province, where a support of its convoyed move may name (valid when `barred`
+    /// is not empty, else `by_sea`): MILA's possible orders read the routes from the
+    /// destination back to the army (`_get_convoy_destinations('A', dest, ...)`), which a
+    /// port's one-way links make differ.
+    back_by_sea: M::Table<M>,
 }
 
 mod check;
@@ -269,6 +274,7 @@ impl<M: Mask> Default for Legal<M> {
                 into_ready: false,
                 by_sea: M::table(M::ZERO),
                 closure: M::table(M::ZERO),
+                back_by_sea: M::table(M::ZERO),
             },
             routes_ready: false,
             routes: Vec::new(),
@@ -352,6 +358,20 @@ impl<M: Mask> Legal<M> {
             t.by_sea[m] = sea;
             t.closure[m] = closure;
         }
+        if !barred.is_zero() {
+            let armies = occupied & !afloat;
+            for m in Bits(armies) {
+                t.back_by_sea[m] = M::ZERO;
+            }
+            for q in Bits(map.shores) {
+                if !(map.shore_seas[q] & fleets).is_zero() {
+                    let from = map.convoy_reach(q, fleets, M::ZERO, barred).0;
+                    for m in Bits(from & armies) {
+                        t.back_by_sea[m] |= M::bit(q);
+                    }
+                }
+            }
+        }
     }
 
     /// Makes the `into` and `convoy_only` tables of a movement state (see [`Tables`]), which
@@ -371,7 +391,7 @@ impl<M: Mask> Legal<M> {
             }
         }
         for m in Bits(t.occupied & !t.afloat) {
-            let (land, sea) = (map.army_adj[m], t.by_sea[m]);
+            let (land, sea) = (map.army_adj[m], t.support_sea(m));
             debug_assert_eq!(land | sea, t.reach_of(map, st, m));
             debug_assert_eq!(sea & !land, t.convoy_only_of(map, st, m));
             for q in Bits(land | sea) {
