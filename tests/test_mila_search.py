@@ -351,3 +351,34 @@ def test_mila_lists_supports_of_convoyed_moves_by_the_routes_back(state: dict[st
     mila = search.mila_game_class()(map_name="ancmed_age_of_empires")
     ours = search.diplo_game("ancmed_age_of_empires")
     assert _back_possible(mila, state) == _back_possible(ours, state)
+
+
+# Found by the search with --labels (world, edge seed 740020 F2001M): a support of an attack
+# on a convoying fleet, attacked by the army that fleet carries on its every route, is one MILA
+# never cuts (_cut_support, exception C): labelled [] where diplo's ruling says cut (the board is
+# the same: England's own fleet cannot be dislodged by England).
+_UNCUT = {
+    "name": "S1901M",
+    "units": {"ENGLAND": ["A YOR", "F NTH", "F LON"], "RUSSIA": ["F NWY"]},
+    "centers": {"ENGLAND": ["LON", "EDI", "LVP"], "RUSSIA": ["STP", "MOS", "SEV", "WAR"]},
+}
+_UNCUT_ORDERS = {
+    "ENGLAND": ["A YOR - NWY VIA", "F NTH C A YOR - NWY", "F LON - NTH"],
+    "RUSSIA": ["F NWY S F LON - NTH"],
+}
+
+
+def _uncut_labels(game: Any) -> dict[str, list[str]]:
+    load_tool("mila_search").rule(game, _UNCUT, _UNCUT_ORDERS)
+    return {str(u): [str(x) for x in r] for u, r in game.result_history["S1901M"].items()}
+
+
+def test_a_support_against_a_convoying_fleet_is_not_cut_by_its_army() -> None:
+    labels = _uncut_labels(load_tool("mila_search").diplo_game("standard"))
+    assert labels["F NWY"] == [] and labels["A YOR"] == ["bounce"]
+
+
+@needs_mila
+def test_mila_does_not_cut_a_support_against_a_convoying_fleet_by_its_army() -> None:
+    search = load_tool("mila_search")
+    assert _uncut_labels(search.mila_game_class()()) == _uncut_labels(search.diplo_game("standard"))

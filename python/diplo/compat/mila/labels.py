@@ -175,6 +175,8 @@ class _Moves:
         code = self.by_unit[unit].code
         if self._target(mover) != target:
             return None  # void in both readings
+        if code in ("cut", "dislodged") and self._uncut(unit, target):
+            return []  # MILA's _cut_support exception C (and step 9 for a dislodgement)
         if self._no_convoy(mover):
             if not self._route(mover, target, frozenset()):
                 return ["void"]  # no fleet chain was ordered: MILA voids the support at once
@@ -195,6 +197,24 @@ class _Moves:
         if not self._left(str(held)) and self._strongest(mover, target, str(held)):
             return ["void"]  # MILA: no help to dislodge one's own unit, and the move stops
         return None
+
+    def _uncut(self, unit: str, target: str) -> bool:
+        """Whether ``unit``'s support of a move into ``target`` is one MILA does not cut: a
+        fleet in ``target`` is ordered to convoy (its order not void) and every move into the
+        supporter's province is a convoyed army's whose every ordered route needs that fleet
+        (``_cut_support`` exception C; step 9 neither cuts it by a dislodgement)."""
+        here = self.game_map.province_of(self.words[unit][1])
+        fleet = str(self.units.get(target))
+        given = self.by_unit.get(fleet)
+        if not self.sea or given is None or given.code == "void" or self.words[fleet][2] != "C":
+            return False
+        cutters = [u for u in self.by_unit if self._target(u) == here]
+        return bool(cutters) and all(
+            self._by_convoy(u)
+            and self._route(u, here, frozenset())
+            and not self._route(u, here, frozenset((fleet,)))
+            for u in cutters
+        )
 
     def _kept(self, unit: str) -> bool:
         """Whether ``unit``'s support to hold a convoying fleet stays given though the army the
