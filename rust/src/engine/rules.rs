@@ -340,7 +340,9 @@ impl Rules {
             attack_from_sea: mila,
             retreat_any_after_convoy: mila,
             convoy_any_support: mila,
+            // MILA's `utils/convoy_paths.py` (`_get_convoy_paths`): a port's fleet only first.
             port_first_only: mila,
+            // godip's `orders/convoy.go` (`convoy.Validate`, `MustConvoy` with `ViaNation`).
             convoy_any_chain: edition == Edition::Godip,
         };
         self.waive_free = mila;
