@@ -38,17 +38,11 @@ def test_every_recorded_variant_is_replayed_or_named_pending() -> None:
 
 
 #: Recorded phases diplo rules otherwise than godip under ``edition=godip``, with the reason:
-#: (variant, game, phase reached) -> why.
-DEPARTURES = {
-    ("empiresandcoalitions", "game_1", "1811 Fall Adjustment"): (
-        "godip takes Britain's A EDI - IRE (a land move) as convoyed because Britain ordered "
-        "F ARC C A EDI - IRE and chains of fleets join EDI to ARC and ARC to IRE, both through "
-        "Denmark's F NOA whatever its order (orders/convoy.go, MustConvoy: ConvoyPathFinder "
-        "with ViaNation); that convoy fails, so the army neither moves nor stands Denmark's "
-        "F NOA - IRE off. By the DATC, ARC is on no convoy route from EDI to IRE, its order is "
-        "illegal, and A EDI - IRE is a land move that bounces F NOA - IRE."
-    ),
-}
+#: (variant, game, phase reached) -> why. None left: the last, empiresandcoalitions 1811 (godip
+#: takes Britain's A EDI - IRE as convoyed because Britain ordered F ARC C A EDI - IRE and chains
+#: of fleets join EDI to ARC and ARC to IRE through Denmark's F NOA, whatever its order), is
+#: ``convoy_chains="any_fleets"`` (test_the_godip_edition_is_what_godip_s_games_need).
+DEPARTURES: dict[tuple[str, str, str], str] = {}
 
 
 @pytest.mark.parametrize("backend", ["python", "rust"])
@@ -74,6 +68,12 @@ def test_the_godip_edition_is_what_godip_s_games_need() -> None:
     ]
     godip = replay(game, map_of("empiresandcoalitions"), "rust", "civil_disorder=home")
     assert [phase for phase, _ in godip.disagreements] == ["1811 Fall Adjustment"]
+    # 1811: godip's convoy intent through chains of any fleets (convoy_chains="any_fleets"):
+    # Britain's F ARC C A EDI - IRE, on no route, makes A EDI - IRE a convoy that fails, so
+    # Denmark's F NOA - IRE is not stood off.
+    chains = "civil_disorder=home,convoy_chains=any_fleets"
+    assert replay(game, map_of("empiresandcoalitions"), "rust", chains).disagreements == []
+    assert replay(game, map_of("empiresandcoalitions"), "python", chains).disagreements == []
 
 
 def test_replays_cover_the_shipped_variants_games() -> None:

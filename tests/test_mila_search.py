@@ -337,3 +337,114 @@ def test_a_waive_beyond_the_builds_of_build_any_is_dropped() -> None:
 def test_mila_drops_a_waive_beyond_the_builds_of_build_any() -> None:
     search = load_tool("mila_search")
     assert _waive_labels(search.mila_game_class()(map_name="ancmed_age_of_empires")) is None
+
+
+# Found by the search (--check-possible, its possible_diff leaves these keys out): MILA lists a
+# split-coast build site's fleet build and the waive under each coast too
+# (Game.get_all_possible_orders, every location of find_coasts(site)); the drop-in made them
+# empty. Russia owes two builds, St Petersburg free.
+_SPLIT_BUILD = {
+    "name": "W1901A",
+    "units": {"RUSSIA": ["A MOS"], "TURKEY": ["F BUL/EC"]},
+    "centers": {"RUSSIA": ["STP", "MOS", "SEV", "WAR", "RUM"], "TURKEY": ["BUL", "ANK"]},
+}
+
+
+def _possible(game: Any) -> dict[str, list[str]]:
+    game.set_state(load_tool("mila_search").full_state(game, _SPLIT_BUILD))
+    return {loc: sorted(orders) for loc, orders in game.get_all_possible_orders().items()}
+
+
+def test_a_split_coast_build_site_lists_its_builds_under_each_coast() -> None:
+    game = load_tool("mila_search").diplo_game("standard")
+    possible = _possible(game)
+    assert possible["STP/NC"] == ["F STP/NC B", "WAIVE"]
+    assert possible["STP/SC"] == ["F STP/SC B", "WAIVE"]
+    assert possible["STP"] == ["A STP B", "F STP/NC B", "F STP/SC B", "WAIVE"]
+    assert possible["BUL/EC"] == possible["BUL/SC"] == []  # Turkey owes nothing
+    # The orderable locations name the province only, as MILA's do.
+    assert sorted(game.get_orderable_locations("RUSSIA")) == ["SEV", "STP", "WAR"]
+
+
+@needs_mila
+def test_mila_lists_a_split_coast_build_site_s_builds_as_the_drop_in() -> None:
+    search = load_tool("mila_search")
+    assert _possible(search.mila_game_class()()) == _possible(search.diplo_game("standard"))
+
+
+# Found by the search (--check-possible) on the ancmed maps: MILA lists a support of a convoyed
+# move by the routes from the destination back to the army (get_all_possible_orders:
+# _get_convoy_destinations('A', dest, exclude_convoy_locs=[supporter])), which the Balearic
+# Islands' port makes one-way: A TAR reaches CAR by F BAL (the port first) and F BER, but no
+# chain runs from CAR back to TAR, so MILA lists no support of it; a chain runs from SAG back to
+# A ROM through the port (F BAL, F LIG) without F BER, so F BER may support A ROM - SAG though
+# only F BER itself carries the army there.
+_BACK_ROUTES = [
+    {
+        "name": "F0009M",
+        "units": {"CARTHAGE": ["F BAL", "A TAR"], "ROME": ["F BER"], "EGYPT": ["A MAU"]},
+        "centers": {"CARTHAGE": ["CAR", "BAL"], "ROME": ["ROM"], "EGYPT": ["THB"]},
+    },
+    {
+        "name": "S0005M",
+        "units": {"CARTHAGE": ["F BAL", "F BER"], "ROME": ["F LIG", "A ROM"]},
+        "centers": {"CARTHAGE": ["CAR", "BAL"], "ROME": ["ROM"]},
+    },
+]
+
+
+def _back_possible(game: Any, state: dict[str, Any]) -> dict[str, list[str]]:
+    game.set_state(load_tool("mila_search").full_state(game, state))
+    return {loc: sorted(orders) for loc, orders in game.get_all_possible_orders().items()}
+
+
+def test_the_drop_in_lists_supports_of_convoyed_moves_by_the_routes_back() -> None:
+    search = load_tool("mila_search")
+    try:
+        game = search.diplo_game("ancmed_age_of_empires")
+    except MapError:
+        pytest.skip("ancmed_age_of_empires is read from MILA's package")
+    first = _back_possible(game, _BACK_ROUTES[0])
+    assert "A TAR - CAR VIA" in first["TAR"] and "A MAU S A TAR - CAR" not in first["MAU"]
+    second = _back_possible(game, _BACK_ROUTES[1])
+    assert "F BER S A ROM - SAG" in second["BER"] and "A ROM - SAG VIA" in second["ROM"]
+
+
+@needs_mila
+@pytest.mark.parametrize("state", _BACK_ROUTES, ids=lambda s: s["name"])
+def test_mila_lists_supports_of_convoyed_moves_by_the_routes_back(state: dict[str, Any]) -> None:
+    search = load_tool("mila_search")
+    mila = search.mila_game_class()(map_name="ancmed_age_of_empires")
+    ours = search.diplo_game("ancmed_age_of_empires")
+    assert _back_possible(mila, state) == _back_possible(ours, state)
+
+
+# Found by the search with --labels (world, edge seed 740020 F2001M): a support of an attack
+# on a convoying fleet, attacked by the army that fleet carries on its every route, is one MILA
+# never cuts (_cut_support, exception C): labelled [] where diplo's ruling says cut (the board is
+# the same: England's own fleet cannot be dislodged by England).
+_UNCUT = {
+    "name": "S1901M",
+    "units": {"ENGLAND": ["A YOR", "F NTH", "F LON"], "RUSSIA": ["F NWY"]},
+    "centers": {"ENGLAND": ["LON", "EDI", "LVP"], "RUSSIA": ["STP", "MOS", "SEV", "WAR"]},
+}
+_UNCUT_ORDERS = {
+    "ENGLAND": ["A YOR - NWY VIA", "F NTH C A YOR - NWY", "F LON - NTH"],
+    "RUSSIA": ["F NWY S F LON - NTH"],
+}
+
+
+def _uncut_labels(game: Any) -> dict[str, list[str]]:
+    load_tool("mila_search").rule(game, _UNCUT, _UNCUT_ORDERS)
+    return {str(u): [str(x) for x in r] for u, r in game.result_history["S1901M"].items()}
+
+
+def test_a_support_against_a_convoying_fleet_is_not_cut_by_its_army() -> None:
+    labels = _uncut_labels(load_tool("mila_search").diplo_game("standard"))
+    assert labels["F NWY"] == [] and labels["A YOR"] == ["bounce"]
+
+
+@needs_mila
+def test_mila_does_not_cut_a_support_against_a_convoying_fleet_by_its_army() -> None:
+    search = load_tool("mila_search")
+    assert _uncut_labels(search.mila_game_class()()) == _uncut_labels(search.diplo_game("standard"))

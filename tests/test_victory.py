@@ -123,7 +123,8 @@ def test_victory_lead_is_read_and_written_everywhere() -> None:
     godip = Rules(edition="godip")
     assert godip.victory_lead is True
     # godip's edition departs from today's rulings in the victory, the civil-disorder distance
-    # and its tie-break, and the land route of an unrouted "via convoy".
+    # and its tie-break, the land route of an unrouted "via convoy" and the chains of fleets a
+    # convoy order needs.
     assert godip.civil_disorder == "home"
     today = {
         "edition": "2023",
@@ -131,6 +132,7 @@ def test_victory_lead_is_read_and_written_everywhere() -> None:
         "civil_disorder": "owned",
         "disorder_tie": "name",
         "convoy_fallback": "none",
+        "convoy_chains": "route",
     }
     assert Rules(**{**godip.to_json(), **today}) == DEFAULT_RULES
     assert Rules.from_json(json.loads(json.dumps(LEAD.to_json()))) == LEAD

@@ -152,7 +152,7 @@ def run_all(
 
 
 def load_edition_cases(cases: Iterable[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """The DATC cases whose notes give the answer under another rulebook edition (and the four
+    """The DATC cases whose notes give the answer under another rulebook edition (and the seven
     godip rules otherwise, with godip's ruling and reason), each with
     that answer (``diplo/data/datc_editions.json``: the case's id, the edition and the ruling,
     with the note it comes from): a case of the fixture with its expectation replaced, its id

@@ -86,7 +86,12 @@ fleet's sea is enough, MILA's paradox check ``Game._detect_paradox``; the rulebo
 ``disorder_distance="fleet_moves"`` (a fleet's distance counts only the moves a fleet can make,
 ``Game._get_distance_to_home``; the rulebook, ``"any_border"``: every border whatever the unit
 type, DATC 6.J.6) and ``disorder_tie="abbreviation"`` (MILA removes the first unit by its text,
-``"A NAF"`` before ``"A NAP"``).
+``"A NAF"`` before ``"A NAP"``); and ``port_convoy="first"`` (a fleet in a port, a coastal
+province whose fleet may convoy, carries an army only as the first fleet of its chain: MILA's
+``utils/convoy_paths.py``, ``_get_convoy_paths``, takes a port reached from a sea as a
+destination; and a support of a convoyed move is possible when a chain runs from the destination
+back to the army, as ``Game.get_all_possible_orders`` reads it; the maps' rule, ``"anywhere"``:
+as a fleet at sea, anywhere in the chain).
 
 ``edition="godip"`` is today's rulings but where godip (the judge behind Diplicity) departs from
 them: ``victory_lead=True`` (``variants/common/common.go``, ``SCCountWinner``),
@@ -95,7 +100,13 @@ nation's home centres go first; twentytwenty's recorded games tell the two rules
 ``disorder_tie="abbreviation"`` (the same sort's tie-break, by godip's province ids) and
 ``convoy_fallback="via"`` (``orders/convoy.go``, ``MustConvoy``: an army ordered "via convoy" to a
 neighbouring province whose convoy orders form no route moves overland, as DATC v2.4's 6.G.8
-preferred; one convoyed by its own fleet's order never falls back).
+preferred; one convoyed by its own fleet's order never falls back) and
+``convoy_chains="any_fleets"`` (``orders/convoy.go``, ``convoy.Validate`` and ``MustConvoy`` with
+``ViaNation``: a fleet at sea may be ordered to convoy an army wherever any chain of fleets joins
+the army to its destination, on a route or not, and its order shows its power's army's intent
+to go by convoy when chains of any fleets, whatever their orders, join the army to the fleet
+and the fleet to the destination; the rulebook, ``"route"``: only a fleet on a route of the army
+may convoy it, DATC 6.G.19, 4.E.1, and its power's legal convoy order shows the intent).
 
 ``edition="dipcc"`` is today's rulings but where dipcc (Meta's engine behind Cicero,
 ``docs/dipcc-compat.md``) departs from them: ``adjacent_convoy="explicit"`` (``process_m`` takes a
@@ -123,6 +134,7 @@ __all__ = [
     "BuildSites",
     "CivilDisorder",
     "ConvoyBrokenBy",
+    "ConvoyChains",
     "ConvoyDisruption",
     "ConvoyFallback",
     "ConvoyedAttackFrom",
@@ -133,6 +145,7 @@ __all__ = [
     "HeadToHeadOwnSupport",
     "OwnSupport",
     "Paradox",
+    "PortConvoy",
     "RetreatAfterConvoy",
     "Rules",
     "RulesError",
@@ -156,6 +169,8 @@ ConvoyedAttackFrom: TypeAlias = Literal["army", "sea"]
 RetreatAfterConvoy: TypeAlias = Literal["vacant", "any"]
 ConvoyBrokenBy: TypeAlias = Literal["dislodgement", "any_support"]
 DisorderDistance: TypeAlias = Literal["any_border", "fleet_moves"]
+PortConvoy: TypeAlias = Literal["anywhere", "first"]
+ConvoyChains: TypeAlias = Literal["route", "any_fleets"]
 Waive: TypeAlias = Literal["uses_build", "free"]
 
 #: The choices of today's rulings that MILA (``diplomacy`` 1.1.2) departs from, each with MILA's
@@ -170,6 +185,8 @@ _TODAY_NOT_MILA = {
     "convoy_broken_by": "dislodgement",
     "waive": "uses_build",
     "disorder_distance": "any_border",
+    "port_convoy": "anywhere",
+    "convoy_chains": "route",  # (godip's departure, not MILA's)
 }
 #: The rulebook's victory: the count alone wins; only the ``godip`` edition also asks for the lead.
 _NO_LEAD: Mapping[str, str | bool] = {"victory_lead": False, "disorder_tie": "name"}
@@ -183,6 +200,8 @@ _MILA = {
     "convoy_broken_by": "any_support",
     "waive": "free",
     "disorder_distance": "fleet_moves",
+    "port_convoy": "first",
+    "convoy_chains": "route",
 }
 
 #: The choices each rulebook edition makes (DATC v3.0 chapter 4, listed with their sections in
@@ -267,6 +286,10 @@ EDITIONS: Mapping[str, Mapping[str, str | bool]] = {
         "civil_disorder": "home",
         **_TODAY_NOT_MILA,
         "convoy_fallback": "via",
+        # orders/convoy.go: a convoy order is valid when any chain of fleets joins the army to
+        # its destination, and shows its power's intent when chains of any fleets join the
+        # army to the fleet and the fleet to the destination (MustConvoy, ViaNation).
+        "convoy_chains": "any_fleets",
         "victory_lead": True,
         "disorder_tie": "abbreviation",
     },
@@ -304,6 +327,8 @@ _CHOICES: Mapping[str, tuple[str, ...]] = {
     "convoy_broken_by": ("dislodgement", "any_support"),
     "waive": ("uses_build", "free"),
     "disorder_distance": ("any_border", "fleet_moves"),
+    "port_convoy": ("anywhere", "first"),
+    "convoy_chains": ("route", "any_fleets"),
 }
 _CIVIL_DISORDER = _CHOICES["civil_disorder"]
 _BUILD_SITES = _CHOICES["build_sites"]
@@ -330,6 +355,8 @@ _KEYS = (
     "convoy_broken_by",
     "waive",
     "disorder_distance",
+    "port_convoy",
+    "convoy_chains",
 )
 _TIED = frozenset(k for choices in EDITIONS.values() for k in choices)
 #: The value of an edition-tied field not given: the edition's choice (filled in on creation).
@@ -376,6 +403,8 @@ class Rules:
     waive: Waive = _FROM_EDITION
     disorder_tie: DisorderTie = _FROM_EDITION
     disorder_distance: DisorderDistance = _FROM_EDITION
+    port_convoy: PortConvoy = _FROM_EDITION
+    convoy_chains: ConvoyChains = _FROM_EDITION
 
     def __post_init__(self) -> None:
         # (a list or an object is no edition: checked before the lookup it cannot hash for)
@@ -637,6 +666,13 @@ DATC_DEPARTURES: Mapping[str, tuple[Departure, ...]] = {
             "an army ordered 'via convoy' to a neighbour with no convoy route moves overland "
             "(godip's orders/convoy.go, DATC v2.4's 6.G.8)",
             ("6.G.8",),
+        ),
+        Departure(
+            ("convoy_chains",),
+            "a convoy order is legal wherever any chain of fleets carries the army, and shows "
+            "intent when chains of any fleets join the army to the fleet and the fleet to the "
+            "destination (godip's orders/convoy.go, MustConvoy)",
+            ("6.F.12", "6.G.7", "6.G.19"),
         ),
         _HOME_DISORDER,
     ),

@@ -28,7 +28,10 @@ the map (no convoy route is ever enumerated):
   leaves out the fleets lying only on longer chordless chains between the same end seas.
 
 Which provinces a fleet may convoy from is :func:`convoy_provinces` (the seas, DATC 6.F.1, and
-ports: :meth:`Map.may_convoy`).
+ports: :meth:`Map.may_convoy`). Under MILA's rule ``port_convoy="first"``
+(:attr:`diplo.model.rules.Rules.port_convoy`, every function's ``port_first``) a port's fleet is
+a link of a chain only as its first (MILA's ``utils/convoy_paths.py``): no chain passes on to a
+port, so the links are one-way into the seas.
 """
 
 from __future__ import annotations
@@ -73,8 +76,10 @@ class _Geometry:
     through convoying provinces (``sea_adj``): seas and ports (:func:`convoy_provinces`).
     """
 
-    def __init__(self, game_map: Map) -> None:
+    def __init__(self, game_map: Map, port_first: bool = False) -> None:
         seas = convoy_provinces(game_map)
+        #: The ports no chain passes on to (``port_convoy="first"``), else none.
+        self.barred = game_map.ports if port_first else _EMPTY
         self.seas = seas
         # Map.sea_neighbours: the convoying provinces a province borders (a port is a shore too).
         self.shore_seas: dict[str, frozenset[str]] = {
@@ -83,16 +88,15 @@ class _Geometry:
             if game_map.is_coastal(p) and game_map.sea_neighbours(p)
         }
         # Two-way links only (Map.convoy_links): a one-way fleet edge carries no army.
-        self.sea_adj: dict[str, frozenset[str]] = {
-            s: frozenset(n for n in game_map.convoy_links(s) if n in seas) for s in seas
-        }
+        links = {s: frozenset(n for n in game_map.convoy_links(s) if n in seas) for s in seas}
+        self.sea_adj: dict[str, frozenset[str]] = {s: n - self.barred for s, n in links.items()}
         self.sea_shores: dict[str, frozenset[str]] = {
             s: frozenset(n for n in game_map.convoy_links(s) if n in self.shore_seas) for s in seas
         }
         self.tables: OrderedDict[frozenset[str], ConvoyTable] = OrderedDict()
         #: Whether minimal routes are listed on this map (few enough chains), see the module
         #: docstring; else the shortest chains between end seas decide.
-        self.exact = sea_chains(self.sea_adj, MAX_SEA_CHAINS) is not None
+        self.exact = sea_chains(links, MAX_SEA_CHAINS) is not None
 
 
 def sea_chains(sea_adj: dict[str, frozenset[str]], limit: int) -> int | None:
@@ -112,30 +116,34 @@ def sea_chains(sea_adj: dict[str, frozenset[str]], limit: int) -> int | None:
     return count
 
 
-_GEOMETRY: WeakKeyDictionary[Map, _Geometry] = WeakKeyDictionary()
+_GEOMETRY: WeakKeyDictionary[Map, dict[bool, _Geometry]] = WeakKeyDictionary()
 
 
-def _geometry(game_map: Map) -> _Geometry:
-    geometry = _GEOMETRY.get(game_map)
+def _geometry(game_map: Map, port_first: bool = False) -> _Geometry:
+    kinds = _GEOMETRY.get(game_map)
+    if kinds is None:
+        kinds = _GEOMETRY[game_map] = {}
+    geometry = kinds.get(port_first)
     if geometry is None:
-        geometry = _GEOMETRY[game_map] = _Geometry(game_map)
+        geometry = kinds[port_first] = _Geometry(game_map, port_first)
     return geometry
 
 
 #: The table last returned, with the map and the very ``fleets`` object it was asked for:
 #: validation asks with one frozenset for a whole phase (every army's move and support), and
 #: the lookup below is most of what such a question costs. It is also the LRU's newest entry.
-_last: tuple[Map, Collection[str], ConvoyTable] | None = None
+_last: tuple[Map, Collection[str], bool, ConvoyTable] | None = None
 
 
-def convoy_table(game_map: Map, fleets: Collection[str]) -> ConvoyTable:
-    """The convoy answers for ``fleets`` (the sea provinces holding a fleet), cached per map in a
-    small LRU: they depend on nothing else (DATC 6.D.32: routes run only through fleets)."""
+def convoy_table(game_map: Map, fleets: Collection[str], port_first: bool = False) -> ConvoyTable:
+    """The convoy answers for ``fleets`` (the sea provinces holding a fleet), cached per map (and
+    ``port_first``, MILA's ``port_convoy="first"``) in a small LRU: they depend on nothing else
+    (DATC 6.D.32: routes run only through fleets)."""
     global _last
     last = _last
-    if last is not None and last[1] is fleets and last[0] is game_map:
-        return last[2]
-    geometry = _geometry(game_map)
+    if last is not None and last[1] is fleets and last[0] is game_map and last[2] is port_first:
+        return last[3]
+    geometry = _geometry(game_map, port_first)
     key = fleets if isinstance(fleets, frozenset) else frozenset(fleets)
     tables = geometry.tables
     table = tables.get(key)
@@ -146,7 +154,7 @@ def convoy_table(game_map: Map, fleets: Collection[str]) -> ConvoyTable:
     else:
         tables.move_to_end(key)
     if key is fleets:  # only a frozenset cannot change after it was looked up
-        _last = (game_map, fleets, table)
+        _last = (game_map, fleets, port_first, table)
     return table
 
 
@@ -156,7 +164,12 @@ def shores(game_map: Map) -> frozenset[str]:
 
 
 def sea_route_exists(
-    game_map: Map, src: str, dst: str, fleets: Collection[str], avoid: str | None = None
+    game_map: Map,
+    src: str,
+    dst: str,
+    fleets: Collection[str],
+    avoid: str | None = None,
+    port_first: bool = False,
 ) -> bool:
     """Whether a chain of seas holding fleets links coastal ``src`` to coastal ``dst``.
 
@@ -165,14 +178,16 @@ def sea_route_exists(
     DATC 6.D.31: a fleet cannot both convoy an army and support that army's move, so a support
     of a convoyed move is only possible when a route exists without the supporter (``avoid``).
     """
-    return dst in convoy_table(game_map, fleets).reach(src, avoid)
+    return dst in convoy_table(game_map, fleets, port_first).reach(src, avoid)
 
 
-def route_fleets(game_map: Map, src: str, dst: str, fleets: Collection[str]) -> frozenset[str]:
+def route_fleets(
+    game_map: Map, src: str, dst: str, fleets: Collection[str], port_first: bool = False
+) -> frozenset[str]:
     """The fleets of ``fleets`` necessary for the convoy of an army from ``src`` to ``dst`` (see
     the module docstring): those that may legally convoy it (DATC 4.E.1, 6.G.19). An empty
     answer means no convoy from ``src`` to ``dst`` is possible at all."""
-    return convoy_table(game_map, fleets).necessary(src, dst)
+    return convoy_table(game_map, fleets, port_first).necessary(src, dst)
 
 
 def _distances(
@@ -264,7 +279,8 @@ class ConvoyTable:
         ``first``) joined by a chain through the corridor (the fleets in neither), with the
         chain's shortest length (in steps) and the distances from either end over the
         corridor."""
-        starts, ends = first - last, last - first
+        # (a port, under port_first, ends no chain it does not begin)
+        starts, ends = first - last, last - first - self.tables.barred
         if not starts or not ends:
             return
         corridor = self.fleets - first - last

@@ -169,7 +169,7 @@ def _movement_orders(
         return {}
     # Convoy routes run only through seas (and ports) holding a fleet (DATC 6.D.32).
     fleets = convoying_fleets(position)
-    convoy = convoy_table(tables.map, fleets)
+    convoy = convoy_table(tables.map, fleets, position.rules.port_convoy == "first")
     memo = _memo(tables.map)
     name_of = {prov: str(piece.unit) for prov, piece in units.items()}
 
@@ -177,9 +177,18 @@ def _movement_orders(
     # destinations of its moves, and the moves a support could name (DATC 4.E.1).
     by_sea: dict[str, frozenset[str]] = {}
     into: dict[str, list[str]] = {}
+    # MILA's ports (port_convoy="first"): a support of a convoyed move is read by the routes
+    # from its destination back to the army (MILA's possible orders), one way where a port is.
+    back = position.rules.port_convoy == "first" and not fleets.isdisjoint(tables.map.ports)
+    back_by_sea: dict[str, set[str]] = {}
+    if back:
+        for dst in shores(tables.map):
+            for src in convoy.reach(dst):
+                back_by_sea.setdefault(src, set()).add(dst)
     for prov, piece in units.items():
         if piece.type == "A":
-            by_sea[prov] = sea = convoy.reach(prov) if fleets else _EMPTY
+            by_sea[prov] = convoy.reach(prov) if fleets else _EMPTY
+            sea = frozenset(back_by_sea.get(prov, ())) if back else by_sea[prov]
             dests: Iterable[str] = tables.army_reach[prov] | sea
         else:
             dests = tables.fleet_reach[piece.loc]
@@ -191,7 +200,13 @@ def _movement_orders(
     if any(prov in fleets for prov in own):
         for prov, piece in units.items():
             if piece.type == "A" and by_sea[prov]:
-                for dst, seas in convoy.route_seas(prov).items():
+                # godip (convoy_chains="any_fleets"): every fleet, wherever a chain reaches.
+                routes = (
+                    dict.fromkeys(by_sea[prov], fleets)
+                    if position.rules.convoy_chains == "any_fleets"
+                    else convoy.route_seas(prov)
+                )
+                for dst, seas in routes.items():
                     for fleet in seas:
                         convoys_of.setdefault(fleet, []).append((prov, dst))
 
@@ -246,8 +261,11 @@ def _movement_orders(
                 moving = units[mover]
                 # DATC 6.D.31: could fleets other than this unit carry the mover there? (Not
                 # when no fleets could; the same answer when this unit is no fleet at sea.)
-                fact = moving.type == "A" and dst in by_sea[mover]
-                if fact and at_sea:
+                if back:
+                    fact = moving.type == "A" and mover in convoy.reach(dst, prov)
+                else:
+                    fact = moving.type == "A" and dst in by_sea[mover]
+                if fact and at_sea and not back:
                     without = avoiding.get(mover)
                     if without is None:
                         without = avoiding[mover] = convoy.reach(mover, prov)
@@ -411,7 +429,9 @@ def convoy_diagnostic(
             f"{what}: a convoy runs between two coastal provinces, so none can carry it.",
         )
 
-    convoy = convoy_table(tables.map, convoying_fleets(position))
+    convoy = convoy_table(
+        tables.map, convoying_fleets(position), position.rules.port_convoy == "first"
+    )
     found = convoy.minimal_routes(src, dst)
     if not found:
         return result(

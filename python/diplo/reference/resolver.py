@@ -97,6 +97,8 @@ class _MovementResolver:
             if isinstance(order, Convoy):
                 key = (order.army.province, order.dest)
                 self._convoying_powers.setdefault(key, set()).add(units[prov].power)
+        # MILA (``port_convoy="first"``): a port's fleet links a chain only as its first fleet.
+        self._ports_later = game_map.ports if rules.port_convoy == "first" else frozenset()
         self.convoyed = {o: self._is_convoyed(o) for o in self.moves}
         if rules.convoy_fallback != "none":
             for origin in self.moves:
@@ -181,7 +183,36 @@ class _MovementResolver:
             )
         if order.via:
             return True
+        if self.rules.convoy_chains == "any_fleets":
+            return self._own_fleet_joins(origin, dest)
         return piece.power in self._convoying_powers.get((origin, dest), ())
+
+    def _own_fleet_joins(self, origin: str, dest: str) -> bool:
+        """godip (``convoy_chains="any_fleets"``, ``MustConvoy`` with ``ViaNation``): a fleet of
+        the army's power is ordered to convoy it there and chains of any fleets on the board,
+        whatever their orders, join the army to that fleet and that fleet to the destination."""
+        power = self.units[origin].power
+        afloat = {p for p, u in self.units.items() if u.type == "F" and self.map.may_convoy(p)}
+        start, goal = self.map.sea_neighbours(origin), self.map.sea_neighbours(dest)
+        for prov, order in self.orders.items():
+            if not (
+                isinstance(order, Convoy)
+                and order.army.province == origin
+                and order.dest == dest
+                and self.units[prov].power == power
+                and prov in afloat
+            ):
+                continue
+            seen, frontier = {prov}, [prov]
+            while frontier:
+                here = frontier.pop()
+                for other in self.map.convoy_links(here) & afloat:
+                    if other not in seen:
+                        seen.add(other)
+                        frontier.append(other)
+            if seen & start and seen & goal:
+                return True
+        return False
 
     def _falls_back(self, origin: str) -> bool:
         """MILA's fallback: an army with convoy intent to a neighbouring province goes
@@ -208,6 +239,12 @@ class _MovementResolver:
         }
         return not self._route_through(origin, dest, fleets)
 
+    def _links(self, fleet: str) -> frozenset[str]:
+        """The fleets' provinces a chain may pass to from ``fleet`` (a port only as the first
+        fleet under ``port_convoy="first"``: never passed to)."""
+        links = self.map.convoy_links(fleet)
+        return links - self._ports_later if self._ports_later else links
+
     def _route_through(self, origin: str, dest: str, fleets: set[str]) -> bool:
         start, goal = self.map.sea_neighbours(origin), self.map.sea_neighbours(dest)
         seen = {f for f in fleets if f in start}
@@ -217,7 +254,7 @@ class _MovementResolver:
             if here in goal:
                 return True
             for other in fleets:
-                if other not in seen and other in self.map.convoy_links(here):
+                if other not in seen and other in self._links(here):
                     seen.add(other)
                     frontier.append(other)
         return False
@@ -251,7 +288,7 @@ class _MovementResolver:
             if fleet in goal:
                 return True
             for other in fleets:
-                if other not in seen and other in self.map.convoy_links(fleet):
+                if other not in seen and other in self._links(fleet):
                     seen.add(other)
                     frontier.append(other)
         return False
@@ -261,19 +298,24 @@ class _MovementResolver:
         ``dest``, dislodged or not (the fleets whose loss disrupts a 1971 convoy)."""
         fleets = self.convoy_fleets[origin]
 
-        def reach(start: frozenset[str]) -> set[str]:
+        def reach(start: frozenset[str], forward: bool) -> set[str]:
+            # A port (under port_convoy="first") is never reached past the first fleets from
+            # the army, and never walked past from the destination.
             seen = {f for f in fleets if f in start}
             frontier = list(seen)
             while frontier:
                 here = frontier.pop()
+                if not forward and here in self._ports_later:
+                    continue
+                links = self._links(here) if forward else self.map.convoy_links(here)
                 for other in fleets:
-                    if other not in seen and other in self.map.convoy_links(here):
+                    if other not in seen and other in links:
                         seen.add(other)
                         frontier.append(other)
             return seen
 
-        forward = reach(frozenset(self.map.sea_neighbours(origin)))
-        backward = reach(frozenset(self.map.sea_neighbours(dest)))
+        forward = reach(frozenset(self.map.sea_neighbours(origin)), True)
+        backward = reach(frozenset(self.map.sea_neighbours(dest)), False)
         return [f for f in fleets if f in forward and f in backward]
 
     def _necessary_fleets(self, origin: str) -> list[str]:
@@ -290,7 +332,7 @@ class _MovementResolver:
             while frontier:
                 here = frontier.pop()
                 for other in others:
-                    if other not in seen and other in self.map.convoy_links(here):
+                    if other not in seen and other in self._links(here):
                         seen.add(other)
                         frontier.append(other)
             if not any(f in goal for f in seen):

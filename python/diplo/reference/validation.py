@@ -213,11 +213,12 @@ def _movement(position: Position, power: str, order: Order, fleets: frozenset[st
     piece = _own_piece(position, power, order.unit)
     game_map = position.map
     tables = map_tables(game_map)
+    port_first = position.rules.port_convoy == "first"
     if isinstance(order, Hold):
         return Hold(piece.unit)
     if isinstance(order, Move):
         by_sea = piece.type == "A" and sea_route_exists(
-            game_map, piece.province, game_map.province_of(order.dest), fleets
+            game_map, piece.province, game_map.province_of(order.dest), fleets, None, port_first
         )
         return _verdict(legality.move_rule(tables, piece, order.dest, order.via, by_sea))
     if isinstance(order, SupportHold):
@@ -225,15 +226,24 @@ def _movement(position: Position, power: str, order: Order, fleets: frozenset[st
         return _verdict(legality.support_hold_rule(tables, piece, target))
     if isinstance(order, SupportMove):
         mover = _supported_piece(position, order.supported)
+        # (MILA's ports: by the routes from the destination back to the army, as MILA reads a
+        # support of a convoyed move; the same both ways on a map without ports)
+        ends = (mover.province, game_map.province_of(order.dest))
         by_sea = mover.type == "A" and sea_route_exists(
-            game_map, mover.province, game_map.province_of(order.dest), fleets, piece.province
+            game_map, *(ends[::-1] if port_first else ends), fleets, piece.province, port_first
         )
         return _verdict(legality.support_move_rule(tables, piece, mover, order.dest, by_sea))
     army = position.units.get(game_map.province_of(order.army.loc))
     dst = game_map.province_of(order.dest)
-    necessary = army is not None and piece.province in route_fleets(
-        game_map, army.province, dst, fleets
-    )
+    if position.rules.convoy_chains == "any_fleets":
+        # godip: any chain of fleets joining the army to its destination will do.
+        necessary = army is not None and sea_route_exists(
+            game_map, army.province, dst, fleets, None, port_first
+        )
+    else:
+        necessary = army is not None and piece.province in route_fleets(
+            game_map, army.province, dst, fleets, port_first
+        )
     return _verdict(legality.convoy_rule(tables, piece, army, order.dest, necessary))
 
 

@@ -31,7 +31,7 @@ use super::intake::GARBAGE;
 use super::process::{game_over, in_last_year, process_checked};
 use super::texts::{map_names, named_part, text_key, unit_tag, MapNames, TextCache};
 use crate::engine::encode::{a_of, kind, kind_of, loc_of, signed, via_of, Code};
-use crate::engine::game_map::{has, GameMap, Mask};
+use crate::engine::game_map::{has, Bits, GameMap, Mask};
 use crate::engine::phases::Game;
 use crate::engine::state::{State, ADJUSTMENTS, RETREATS};
 use crate::engine::text::ordered_unit;
@@ -517,7 +517,8 @@ fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
 /// The phase as MILA's `Game` shows it to a bot, in one call:
 /// `(possible, orderable, check, lookup, orderable_again)`. `possible` maps every location name
 /// to the sorted texts of the orders listed there (a unit's province, and also its coast for a
-/// fleet on a split coast; a build site's province), each list new; `orderable` maps each power
+/// fleet on a split coast; a build site's province, and for a split-coast one each coast with
+/// its fleet's build and the waive, as MILA lists them), each list new; `orderable` maps each power
 /// to the keys it orders; `check` is the phase's [`MilaCheck`]; `lookup` is the map's
 /// `{text: (text, code, slot, id)}`; `orderable_again` is a second `orderable`, for a caller to
 /// keep. A power that may build but has no free home centre lists nothing. Runs inside the
@@ -590,6 +591,20 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
         let loc = listing.loc;
         if split && loc != key && loc < lists.len() {
             lists[loc] = Some(list.clone());
+        } else if !split && !map.coasts[key].is_zero() {
+            // MILA lists a split-coast build site's fleet build and the waive under each coast
+            // too (`get_all_possible_orders` lists every location of `find_coasts(site)`).
+            for c in Bits(map.coasts[key]) {
+                let fleet = format!("F {} B", names.locations[c].bind(py).to_str()?);
+                let mut kept = Vec::new();
+                for text in list.iter() {
+                    let t = text.downcast::<PyString>()?.to_str()?;
+                    if t == fleet || t == "WAIVE" {
+                        kept.push(text.clone());
+                    }
+                }
+                lists[c] = Some(PyList::new(py, kept)?);
+            }
         }
         lists[key] = Some(list);
     }

@@ -525,8 +525,9 @@ impl<M: Mask> GameMap<M> {
 
     /// Coastal provinces an army in `src` could be carried to over seas holding fleets
     /// (`fleets`), never through the seas `avoid` (DATC 6.D.32; 6.D.31 for a supporting fleet),
-    /// and the seas such a convoy could use. Empty unless `src` is a shore.
-    pub fn convoy_reach(&self, src: usize, fleets: M, avoid: M) -> (M, M) {
+    /// and the seas such a convoy could use. Empty unless `src` is a shore. No chain passes on to
+    /// a fleet of `barred` (MILA's ports under `port_first_only`: only a chain's first fleet).
+    pub fn convoy_reach(&self, src: usize, fleets: M, avoid: M, barred: M) -> (M, M) {
         let usable = fleets & !avoid;
         let mut seen = self.shore_seas[src] & usable;
         let mut frontier = seen;
@@ -535,7 +536,7 @@ impl<M: Mask> GameMap<M> {
             for s in Bits(frontier) {
                 next |= self.sea_adj[s];
             }
-            next &= usable & !seen;
+            next &= usable & !seen & !barred;
             seen |= next;
             frontier = next;
         }

@@ -200,6 +200,20 @@ impl Rules {
                     _ => return bad("convoy_broken_by", "dislodgement any_support"),
                 }
             }
+            ("convoy_chains", RuleValue::Name(v)) => {
+                self.resolver.convoy_any_chain = match v {
+                    "route" => false,
+                    "any_fleets" => true,
+                    _ => return bad("convoy_chains", "route any_fleets"),
+                }
+            }
+            ("port_convoy", RuleValue::Name(v)) => {
+                self.resolver.port_first_only = match v {
+                    "anywhere" => false,
+                    "first" => true,
+                    _ => return bad("port_convoy", "anywhere first"),
+                }
+            }
             ("disorder_distance", RuleValue::Name(v)) => {
                 self.disorder_fleet_moves = match v {
                     "any_border" => false,
@@ -326,6 +340,10 @@ impl Rules {
             attack_from_sea: mila,
             retreat_any_after_convoy: mila,
             convoy_any_support: mila,
+            // MILA's `utils/convoy_paths.py` (`_get_convoy_paths`): a port's fleet only first.
+            port_first_only: mila,
+            // godip's `orders/convoy.go` (`convoy.Validate`, `MustConvoy` with `ViaNation`).
+            convoy_any_chain: edition == Edition::Godip,
         };
         self.waive_free = mila;
         self.disorder_fleet_moves = mila;
@@ -491,6 +509,11 @@ mod tests {
         assert!(r.waive_free && r.resolver.convoy_fallback == ConvoyFallback::Land);
         assert!(r.resolver.attack_from_sea);
         assert!(r.resolver.retreat_any_after_convoy);
+        assert!(r.resolver.port_first_only);
+        r.set("port_convoy", RuleValue::Name("anywhere")).unwrap();
+        assert!(!r.resolver.port_first_only);
+        assert!(r.set("port_convoy", RuleValue::Name("last")).is_err());
+        r.set("port_convoy", RuleValue::Name("first")).unwrap();
         r.set("retreat_after_convoy", RuleValue::Name("vacant"))
             .unwrap();
         assert!(!r.resolver.retreat_any_after_convoy);
@@ -515,6 +538,8 @@ mod tests {
         assert_eq!(r.civil_disorder, CivilDisorder::HomeCentres);
         assert_eq!(r.disorder_tie, DisorderTie::Abbreviation);
         assert_eq!(r.resolver.convoy_fallback, ConvoyFallback::Via);
+        assert!(r.resolver.convoy_any_chain);
+        assert!(r.set("convoy_chains", RuleValue::Name("all")).is_err());
         assert_eq!(
             Rules {
                 edition: Edition::E2023,
@@ -523,6 +548,7 @@ mod tests {
                 disorder_tie: DisorderTie::Name,
                 resolver: Rulings {
                     convoy_fallback: ConvoyFallback::Never,
+                    convoy_any_chain: false,
                     ..r.resolver
                 },
                 ..r

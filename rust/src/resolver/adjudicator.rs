@@ -546,11 +546,19 @@ impl<'m> Adjudicator<'m> {
         let fleets: Vec<usize> = b.convoys_of(m).collect();
         let provs: Vec<u16> = fleets.iter().map(|&x| b.prov[x]).collect();
         let (from, to) = (b.prov[m], b.a[m]);
-        let on = convoy::on_routes(self.map, from, to, &provs);
+        let on = convoy::on_routes(self.map, from, to, &provs, self.rulings.port_first_only);
         let Some(i) = fleets.iter().position(|&x| x == f) else {
             return false;
         };
-        on[i] && !convoy::route_exists(self.map, from, to, &provs, |j| on[j] && j != i)
+        on[i]
+            && !convoy::route_exists(
+                self.map,
+                from,
+                to,
+                &provs,
+                self.rulings.port_first_only,
+                |j| on[j] && j != i,
+            )
     }
 
     /// DATC 5.B.3 CONVOY (the fleet is not dislodged), with the 5.D hack: the attackers' moves are
@@ -627,13 +635,14 @@ impl<'m> Adjudicator<'m> {
             count += 1;
         }
         let map = self.map;
+        let port_first = self.rulings.port_first_only;
         if self.rulings.convoy_disruption == ConvoyDisruption::AnyRoute {
             // DATC 4.A.1, 1971: one broken route breaks the convoy.
-            let on = convoy::on_routes(map, from, to, &provs[..count]);
+            let on = convoy::on_routes(map, from, to, &provs[..count], port_first);
             return on.iter().any(|&x| x)
                 && (0..count).all(|i| !on[i] || self.resolve(units[i] as usize));
         }
-        convoy::route_exists(map, from, to, &provs[..count], |i| {
+        convoy::route_exists(map, from, to, &provs[..count], port_first, |i| {
             self.resolve(units[i] as usize)
         })
     }
@@ -645,11 +654,14 @@ impl<'m> Adjudicator<'m> {
         let units: Vec<usize> = self.board.convoys_of(u).collect();
         let provs: Vec<u16> = units.iter().map(|&f| self.board.prov[f]).collect();
         let map = self.map;
+        let port_first = self.rulings.port_first_only;
         if self.rulings.convoy_disruption == ConvoyDisruption::AnyRoute {
-            let on = convoy::on_routes(map, from, to, &provs);
+            let on = convoy::on_routes(map, from, to, &provs, port_first);
             return on.iter().any(|&x| x)
                 && (0..units.len()).all(|i| !on[i] || self.resolve(units[i]));
         }
-        convoy::route_exists(map, from, to, &provs, |i| self.resolve(units[i]))
+        convoy::route_exists(map, from, to, &provs, port_first, |i| {
+            self.resolve(units[i])
+        })
     }
 }

@@ -11,6 +11,9 @@
 //! 6.F.9-6.F.12). The search is a breadth-first search that asks `alive` lazily, only for fleets
 //! reachable from the army through fleets already known to be alive, and stops at the first
 //! complete route, so a fleet off every route (6.F.12) is never consulted.
+//!
+//! With `port_first` (MILA's routes, `Rulings::port_first_only`) a fleet in a port is a link of
+//! a chain only as its first fleet, next to the army's province.
 
 use super::map::CompiledMap;
 
@@ -27,6 +30,7 @@ pub fn route_exists<F: FnMut(usize) -> bool>(
     from: u16,
     to: u16,
     fleet_provs: &[u16],
+    port_first: bool,
     mut alive: F,
 ) -> bool {
     let n = fleet_provs.len();
@@ -40,8 +44,7 @@ pub fn route_exists<F: FnMut(usize) -> bool>(
         let mut queue = [0u16; 32];
         search(
             map,
-            from,
-            to,
+            (from, to, port_first),
             fleet_provs,
             &mut state[..n],
             &mut queue[..n],
@@ -52,8 +55,7 @@ pub fn route_exists<F: FnMut(usize) -> bool>(
         let mut queue = vec![0u16; n];
         search(
             map,
-            from,
-            to,
+            (from, to, port_first),
             fleet_provs,
             &mut state,
             &mut queue,
@@ -64,8 +66,7 @@ pub fn route_exists<F: FnMut(usize) -> bool>(
 
 fn search<F: FnMut(usize) -> bool>(
     map: &CompiledMap,
-    from: u16,
-    to: u16,
+    (from, to, port_first): (u16, u16, bool),
     provs: &[u16],
     state: &mut [u8],
     queue: &mut [u16],
@@ -92,7 +93,10 @@ fn search<F: FnMut(usize) -> bool>(
         let here = provs[queue[head] as usize];
         head += 1;
         for j in 0..provs.len() {
-            if state[j] == UNKNOWN && map.convoy_link(here, provs[j]) {
+            if state[j] == UNKNOWN
+                && map.convoy_link(here, provs[j])
+                && !(port_first && map.is_port(provs[j]))
+            {
                 if alive(j) {
                     if map.convoy_link(provs[j], to) {
                         return true;
@@ -111,8 +115,17 @@ fn search<F: FnMut(usize) -> bool>(
 
 /// Which candidate fleets lie on some chain linking province `from` to province `to`, whether
 /// or not they are dislodged (DATC 4.A.1, 1971: the loss of any of them disrupts the convoy).
-pub fn on_routes(map: &CompiledMap, from: u16, to: u16, fleet_provs: &[u16]) -> Vec<bool> {
-    let reach = |start: u16| -> Vec<bool> {
+/// With `port_first` a port's fleet is on a chain only as its first: walking from the army no
+/// port is reached past the first fleets, walking from the destination none is walked past.
+pub fn on_routes(
+    map: &CompiledMap,
+    from: u16,
+    to: u16,
+    fleet_provs: &[u16],
+    port_first: bool,
+) -> Vec<bool> {
+    let port = |i: usize| port_first && map.is_port(fleet_provs[i]);
+    let reach = |start: u16, forward: bool| -> Vec<bool> {
         let n = fleet_provs.len();
         let mut seen = vec![false; n];
         let mut queue: Vec<usize> = Vec::with_capacity(n);
@@ -123,8 +136,14 @@ pub fn on_routes(map: &CompiledMap, from: u16, to: u16, fleet_provs: &[u16]) -> 
             }
         }
         while let Some(i) = queue.pop() {
+            if !forward && port(i) {
+                continue;
+            }
             for j in 0..n {
-                if !seen[j] && map.convoy_link(fleet_provs[i], fleet_provs[j]) {
+                if !seen[j]
+                    && map.convoy_link(fleet_provs[i], fleet_provs[j])
+                    && !(forward && port(j))
+                {
                     seen[j] = true;
                     queue.push(j);
                 }
@@ -132,8 +151,8 @@ pub fn on_routes(map: &CompiledMap, from: u16, to: u16, fleet_provs: &[u16]) -> 
         }
         seen
     };
-    let forward = reach(from);
-    let backward = reach(to);
+    let forward = reach(from, true);
+    let backward = reach(to, false);
     forward
         .iter()
         .zip(&backward)
@@ -167,19 +186,19 @@ mod tests {
     #[test]
     fn single_chain_needs_every_fleet() {
         let m = line();
-        assert!(route_exists(&m, 0, 3, &[1, 2], |_| true));
-        assert!(!route_exists(&m, 0, 3, &[1, 2], |i| i != 1));
-        assert!(!route_exists(&m, 0, 3, &[1], |_| true));
-        assert!(!route_exists(&m, 0, 3, &[], |_| true));
+        assert!(route_exists(&m, 0, 3, &[1, 2], false, |_| true));
+        assert!(!route_exists(&m, 0, 3, &[1, 2], false, |i| i != 1));
+        assert!(!route_exists(&m, 0, 3, &[1], false, |_| true));
+        assert!(!route_exists(&m, 0, 3, &[], false, |_| true));
     }
 
     #[test]
     fn multi_route_fails_only_when_all_routes_break() {
         // DATC 4.A.1 / 6.F.9: one route broken, the other works.
         let m = line();
-        assert!(route_exists(&m, 0, 3, &[1, 2, 4], |i| i != 0));
-        assert!(route_exists(&m, 0, 3, &[1, 2, 4], |i| i != 2));
-        assert!(!route_exists(&m, 0, 3, &[1, 2, 4], |i| i == 1));
+        assert!(route_exists(&m, 0, 3, &[1, 2, 4], false, |i| i != 0));
+        assert!(route_exists(&m, 0, 3, &[1, 2, 4], false, |i| i != 2));
+        assert!(!route_exists(&m, 0, 3, &[1, 2, 4], false, |i| i == 1));
     }
 
     #[test]
@@ -188,13 +207,13 @@ mod tests {
         // complete without it.
         let m = line();
         let mut asked = Vec::new();
-        assert!(route_exists(&m, 0, 3, &[4, 5], |i| {
+        assert!(route_exists(&m, 0, 3, &[4, 5], false, |i| {
             asked.push(i);
             i == 0
         }));
         assert_eq!(asked, vec![0]);
         let mut asked = Vec::new();
-        assert!(!route_exists(&m, 0, 2, &[5], |i| {
+        assert!(!route_exists(&m, 0, 2, &[5], false, |i| {
             asked.push(i);
             true
         }));
@@ -206,10 +225,10 @@ mod tests {
         // Both routes' fleets are on a route; the dead end (DATC 6.F.12) is not.
         let m = line();
         assert_eq!(
-            on_routes(&m, 0, 3, &[1, 2, 4, 5]),
+            on_routes(&m, 0, 3, &[1, 2, 4, 5], false),
             vec![true, true, true, false]
         );
-        assert_eq!(on_routes(&m, 0, 3, &[1]), vec![false]);
+        assert_eq!(on_routes(&m, 0, 3, &[1], false), vec![false]);
     }
 
     #[test]
@@ -217,7 +236,27 @@ mod tests {
         // 40 candidates all in province 4 (the check is only about the buffer path).
         let m = line();
         let provs = vec![4u16; 40];
-        assert!(route_exists(&m, 0, 3, &provs, |i| i == 39));
-        assert!(!route_exists(&m, 0, 3, &provs, |_| false));
+        assert!(route_exists(&m, 0, 3, &provs, false, |i| i == 39));
+        assert!(!route_exists(&m, 0, 3, &provs, false, |_| false));
+    }
+
+    #[test]
+    fn a_port_links_a_chain_only_first_under_port_first() {
+        // 0 LAND - 1 S1 - 2 PORT - 3 LAND2: MILA carries 3 to 0 (the port first), not 0 to 3.
+        let m = CompiledMap::new(
+            vec![0, 1, 2, 3],
+            vec![false, true, false, false],
+            vec![vec![], vec![], vec![], vec![]],
+            vec![vec![1], vec![0, 2], vec![1, 3], vec![2]],
+        )
+        .unwrap()
+        .with_ports(&[2])
+        .unwrap();
+        assert!(route_exists(&m, 0, 3, &[1, 2], false, |_| true));
+        assert!(!route_exists(&m, 0, 3, &[1, 2], true, |_| true));
+        assert!(route_exists(&m, 3, 0, &[2, 1], true, |_| true));
+        assert_eq!(on_routes(&m, 0, 3, &[1, 2], true), vec![false, false]);
+        assert_eq!(on_routes(&m, 3, 0, &[2, 1], true), vec![true, true]);
+        assert_eq!(on_routes(&m, 0, 3, &[1, 2], false), vec![true, true]);
     }
 }

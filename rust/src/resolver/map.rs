@@ -240,6 +240,12 @@ impl CompiledMap {
         self.province_is_sea[prov as usize] || self.province_is_port[prov as usize]
     }
 
+    /// Whether the province is a port ([`CompiledMap::with_ports`]).
+    #[inline]
+    pub fn is_port(&self, prov: u16) -> bool {
+        self.province_is_port[prov as usize]
+    }
+
     /// Whether the province has coast locations (a fleet there must stand on one of them).
     #[inline]
     pub fn has_coasts(&self, prov: u16) -> bool {

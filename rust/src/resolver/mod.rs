@@ -109,6 +109,16 @@ pub struct Rulings {
     /// power included, though such an attack does not dislodge it. Off: only a dislodged fleet
     /// breaks its convoy (DATC 5.B.3, 6.D.12).
     pub convoy_any_support: bool,
+    /// MILA (`utils/convoy_paths.py`, `_get_convoy_paths`): a fleet in a port carries an army
+    /// only as the first fleet of its chain (a port reached from a sea is a destination). Off:
+    /// anywhere in the chain, as a fleet at sea.
+    pub port_first_only: bool,
+    /// godip (`orders/convoy.go`, `MustConvoy` with `ViaNation`; `convoy_chains="any_fleets"`): a
+    /// convoy order by a fleet of the army's power shows the intent to go by convoy only when
+    /// chains of any fleets on the board join the army to that fleet and that fleet to the
+    /// destination; and (the legal orders) a fleet at sea may convoy an army wherever any chain
+    /// of fleets carries it. Off: a fleet on a route of the army (DATC 6.G.19, 4.E.1).
+    pub convoy_any_chain: bool,
 }
 pub use map::CompiledMap;
 pub use orders::{Order, Unit};

@@ -55,6 +55,32 @@ pub(crate) const SUPPORT_HOLD: u8 = 2;
 pub(crate) const SUPPORT_MOVE: u8 = 3;
 pub(crate) const CONVOY: u8 = 4;
 
+/// godip ([`Rulings::convoy_any_chain`], `MustConvoy` with `ViaNation`): whether chains of any
+/// fleets on the board that may convoy, whatever their orders, join the army `army` to the
+/// convoying fleet `c` and that fleet to the army's destination.
+fn joined_by_fleets(b: &Board, map: &CompiledMap, c: usize, army: usize) -> bool {
+    let afloat: Vec<usize> = (0..b.n)
+        .filter(|&i| b.fleet[i] && map.may_convoy(b.prov[i]))
+        .collect();
+    let (from, to) = (b.prov[army], b.a[army]);
+    let mut seen = vec![false; b.n];
+    seen[c] = true;
+    let mut stack = vec![c];
+    let (mut start, mut goal) = (false, false);
+    while let Some(i) = stack.pop() {
+        let here = b.prov[i];
+        start |= map.convoy_link(from, here);
+        goal |= map.convoy_link(here, to);
+        for &j in &afloat {
+            if !seen[j] && map.convoy_link(here, b.prov[j]) {
+                seen[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    start && goal
+}
+
 /// The encoded position and orders of one movement phase.
 #[derive(Default, Debug)]
 pub(crate) struct Board {
@@ -345,6 +371,10 @@ impl Board {
             if self.kind[c] == CONVOY {
                 if let Some(army) = convoyed_army(self, c) {
                     let shown = match rulings.adjacent_convoy {
+                        AdjacentConvoy::Intent if rulings.convoy_any_chain => {
+                            self.power[army] == self.power[c]
+                                && joined_by_fleets(self, map, c, army)
+                        }
                         AdjacentConvoy::Intent => self.power[army] == self.power[c],
                         AdjacentConvoy::Explicit => false,
                         AdjacentConvoy::Opposite => {
@@ -385,7 +415,14 @@ impl Board {
                     .map(|c| self.prov[c])
                     .collect();
                 if overland.get(u).copied().unwrap_or(false)
-                    || !super::convoy::route_exists(map, from, to, &fleets, |_| true)
+                    || !super::convoy::route_exists(
+                        map,
+                        from,
+                        to,
+                        &fleets,
+                        rulings.port_first_only,
+                        |_| true,
+                    )
                 {
                     self.convoyed[u] = false;
                 }

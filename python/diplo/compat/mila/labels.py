@@ -102,7 +102,7 @@ class _Moves:
       everything else contesting the province while that unit stays (a cut support stays
       ``cut``); a move that another unit bounces equally keeps its supports' labels."""
 
-    __slots__ = ("by_unit", "game_map", "gone", "help_hold", "help_move", "units", "words")
+    __slots__ = ("by_unit", "game_map", "gone", "help_hold", "help_move", "sea", "units", "words")
 
     def __init__(self, record: PhaseRecord, by_unit: dict[str, Result], gone: frozenset[str]):
         self.game_map = record.position.map
@@ -110,12 +110,17 @@ class _Moves:
         self.by_unit = by_unit
         self.gone = gone
         self.words = {unit: r.order.split() for unit, r in by_unit.items()}
+        self.sea = record.position.rules.convoyed_attack_from == "sea"  # (see _kept)
         #: Supports given and not cut, per supported move (unit, province) and per held unit.
         self.help_move: Counter[tuple[str, str]] = Counter()
         self.help_hold: Counter[str] = Counter()
         province_of = self.game_map.province_of
         for unit, words in self.words.items():
-            if len(words) >= 5 and words[2] == "S" and by_unit[unit].code == "ok":
+            if (
+                len(words) >= 5
+                and words[2] == "S"
+                and (by_unit[unit].code == "ok" or self._kept(unit))
+            ):
                 helped = " ".join(words[3:5])
                 if "-" in words[5:]:
                     self.help_move[helped, province_of(words[-1])] += 1
@@ -132,6 +137,8 @@ class _Moves:
                 label = self._support(unit, " ".join(words[3:5]), province_of(words[-1]))
                 if label is not None:
                     labels[unit] = [*label, *extra]
+            elif self._kept(unit):
+                labels[unit] = extra  # dislodged, not cut (MILA's step 9)
             elif len(words) >= 4 and words[2] == "-":
                 if result.code == "dislodged" and self._no_convoy(unit):
                     labels[unit] = ["no convoy", *extra]
@@ -168,6 +175,8 @@ class _Moves:
         code = self.by_unit[unit].code
         if self._target(mover) != target:
             return None  # void in both readings
+        if code in ("cut", "dislodged") and self._uncut(unit, target):
+            return []  # MILA's _cut_support exception C (and step 9 for a dislodgement)
         if self._no_convoy(mover):
             if not self._route(mover, target, frozenset()):
                 return ["void"]  # no fleet chain was ordered: MILA voids the support at once
@@ -188,6 +197,45 @@ class _Moves:
         if not self._left(str(held)) and self._strongest(mover, target, str(held)):
             return ["void"]  # MILA: no help to dislodge one's own unit, and the move stops
         return None
+
+    def _uncut(self, unit: str, target: str) -> bool:
+        """Whether ``unit``'s support of a move into ``target`` is one MILA does not cut: a
+        fleet in ``target`` is ordered to convoy (its order not void) and every move into the
+        supporter's province is a convoyed army's whose every ordered route needs that fleet
+        (``_cut_support`` exception C; step 9 neither cuts it by a dislodgement)."""
+        here = self.game_map.province_of(self.words[unit][1])
+        fleet = str(self.units.get(target))
+        given = self.by_unit.get(fleet)
+        if not self.sea or given is None or given.code == "void" or self.words[fleet][2] != "C":
+            return False
+        cutters = [u for u in self.by_unit if self._target(u) == here]
+        return bool(cutters) and all(
+            self._by_convoy(u)
+            and self._route(u, here, frozenset())
+            and not self._route(u, here, frozenset((fleet,)))
+            for u in cutters
+        )
+
+    def _kept(self, unit: str) -> bool:
+        """Whether ``unit``'s support to hold a convoying fleet stays given though the army the
+        fleet carries dislodges it, every route of the army needing that fleet (MILA's
+        ``_resolve_moves`` step 9 and ``_cut_support`` exception C; diplo's
+        ``convoyed_attack_from="sea"``)."""
+        result, words = self.by_unit[unit], self.words[unit]
+        if not self.sea or result.code != "dislodged" or not result.dislodged_by or len(words) != 5:
+            return False
+        attacker = self.units.get(self.game_map.province_of(result.dislodged_by[:3]))
+        army, held = str(attacker), " ".join(words[3:5])
+        target, given = self._target(army), self.words.get(held, [])
+        return (
+            words[2] == "S"
+            and target is not None
+            and given[2:3] == ["C"]
+            and " ".join(given[3:5]) == army
+            and self._by_convoy(army)
+            and self._route(army, target, frozenset())
+            and not self._route(army, target, frozenset((held,)))
+        )
 
     def _beaten(self, fleet: str, here: str, target: str) -> bool:
         """Whether a foreign move into ``here`` (where convoying ``fleet`` stands) is stronger

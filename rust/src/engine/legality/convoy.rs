@@ -65,7 +65,16 @@ impl<M: Mask> Legal<M> {
             if start > 0 && self.routes[start - 1].army as usize > a {
                 self.routes_sorted = false;
             }
-            if map.exact_routes {
+            if st.rules.resolver.convoy_any_chain {
+                // godip: every fleet that may convoy, to every shore a chain reaches.
+                for d in Bits(self.tables.by_sea[a]) {
+                    self.routes.push(Route {
+                        army: a as u16,
+                        dst: d as u16,
+                        seas: self.tables.fleets,
+                    });
+                }
+            } else if map.exact_routes {
                 self.walk_routes(map, a);
             } else {
                 self.shortest_routes(map, a);
@@ -87,7 +96,7 @@ impl<M: Mask> Legal<M> {
         for first in Bits(src_seas) {
             walk(
                 map,
-                fleets,
+                fleets & !self.tables.barred,
                 src_seas,
                 Step {
                     path: M::bit(first),
@@ -113,14 +122,15 @@ impl<M: Mask> Legal<M> {
     /// The routes of the army in `a` on a map with too many chains to walk (module
     /// documentation).
     fn shortest_routes(&mut self, map: &GameMap<M>, a: usize) {
-        let fleets = self.tables.fleets;
+        // (a barred port only as a first fleet: never passed on to, never ending a chain)
+        let first = map.shore_seas[a] & self.tables.fleets;
+        let fleets = self.tables.fleets & !self.tables.barred;
         let mut from_a: Vec<M> = Vec::new();
         let mut from_b: Vec<M> = Vec::new();
-        let first = map.shore_seas[a] & fleets;
         let reached = layers(map, fleets, first, fleets, &mut from_a);
         let dests = Bits(reached).fold(M::ZERO, |m, s| m | map.sea_shores[s]) & !M::bit(a);
         for d in Bits(dests) {
-            let last = map.shore_seas[d] & fleets;
+            let last = map.shore_seas[d] & (fleets | first);
             let seas = shortest_chain_seas(map, fleets, first, last, &mut from_a, &mut from_b);
             if !seas.is_zero() {
                 self.routes.push(Route {

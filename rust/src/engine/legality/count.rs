@@ -106,9 +106,7 @@ impl<M: Mask> Tables<M> {
         }
         let mut n = 0;
         for m in Bits(into & !self.afloat & self.convoy_only[q] & !M::bit(p)) {
-            if has(self.closure[m], p) {
-                n += usize::from(!has(avoiding.reach(map, self.fleets, m, p), q));
-            }
+            n += usize::from(!self.carried_without(map, avoiding, m, p, q));
         }
         debug_assert!(st.units[p].fleet);
         n

@@ -220,6 +220,9 @@ struct Tables<M: Mask> {
     /// The provinces holding a fleet.
     afloat: M,
     fleets: M,
+    /// The fleets of `fleets` no convoy chain passes on to: MILA's ports (`port_first_only`,
+    /// a port's fleet only first in a chain), else none.
+    barred: M,
     /// Per province, the provinces whose unit could move into it (made for listing only:
     /// [`Legal::ensure_into`]; a check reads one unit's [`Tables::reach_of`]).
     into: M::Table<M>,
@@ -231,6 +234,11 @@ struct Tables<M: Mask> {
     by_sea: M::Table<M>,
     /// Per army province, the seas of fleets its convoys could use.
     closure: M::Table<M>,
+    /// Per army province, where a support of its convoyed move may name (valid when `barred`
+    /// is not empty, else `by_sea`): MILA's possible orders read the routes from the
+    /// destination back to the army (`_get_convoy_destinations('A', dest, ...)`), which a
+    /// port's one-way links make differ.
+    back_by_sea: M::Table<M>,
 }
 
 mod check;
@@ -260,11 +268,13 @@ impl<M: Mask> Default for Legal<M> {
                 occupied: M::ZERO,
                 afloat: M::ZERO,
                 fleets: M::ZERO,
+                barred: M::ZERO,
                 into: M::table(M::ZERO),
                 convoy_only: M::table(M::ZERO),
                 into_ready: false,
                 by_sea: M::table(M::ZERO),
                 closure: M::table(M::ZERO),
+                back_by_sea: M::table(M::ZERO),
             },
             routes_ready: false,
             routes: Vec::new(),
@@ -332,15 +342,35 @@ impl<M: Mask> Legal<M> {
         t.occupied = occupied;
         t.afloat = afloat;
         t.fleets = fleets;
+        let barred = if st.rules.resolver.port_first_only {
+            map.ports & fleets
+        } else {
+            M::ZERO
+        };
+        t.barred = barred;
         t.into_ready = false;
         for m in Bits(occupied & !afloat) {
             let (sea, closure) = if !(map.shore_seas[m] & fleets).is_zero() {
-                map.convoy_reach(m, fleets, M::ZERO)
+                map.convoy_reach(m, fleets, M::ZERO, barred)
             } else {
                 (M::ZERO, M::ZERO)
             };
             t.by_sea[m] = sea;
             t.closure[m] = closure;
+        }
+        if !barred.is_zero() {
+            let armies = occupied & !afloat;
+            for m in Bits(armies) {
+                t.back_by_sea[m] = M::ZERO;
+            }
+            for q in Bits(map.shores) {
+                if !(map.shore_seas[q] & fleets).is_zero() {
+                    let from = map.convoy_reach(q, fleets, M::ZERO, barred).0;
+                    for m in Bits(from & armies) {
+                        t.back_by_sea[m] |= M::bit(q);
+                    }
+                }
+            }
         }
     }
 
@@ -361,7 +391,7 @@ impl<M: Mask> Legal<M> {
             }
         }
         for m in Bits(t.occupied & !t.afloat) {
-            let (land, sea) = (map.army_adj[m], t.by_sea[m]);
+            let (land, sea) = (map.army_adj[m], t.support_sea(m));
             debug_assert_eq!(land | sea, t.reach_of(map, st, m));
             debug_assert_eq!(sea & !land, t.convoy_only_of(map, st, m));
             for q in Bits(land | sea) {

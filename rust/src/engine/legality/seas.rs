@@ -9,8 +9,10 @@ use super::*;
 /// pass (`GameMap::sea_adj`, which holds both ways: a one-way edge carries no army), each found
 /// when an army first touches it.
 pub(super) struct SeaGroups<M: Mask> {
-    /// The set grouped.
+    /// The set grouped (the fleets a chain may pass on to).
     fleets: M,
+    /// The fleets only first in a chain (MILA's ports, `port_first_only`), not grouped.
+    first: M,
     /// The fleets whose group is found.
     grouped: M,
     /// Per province of `grouped`, the index of its group (other entries are stale).
@@ -23,18 +25,20 @@ impl<M: Mask> SeaGroups<M> {
     pub(super) fn new() -> SeaGroups<M> {
         SeaGroups {
             fleets: M::ZERO,
+            first: M::ZERO,
             grouped: M::ZERO,
             group_of: Vec::new(),
             groups: Vec::new(),
         }
     }
 
-    /// Groups the fleets `fleets` (each group on first need).
-    pub(super) fn build(&mut self, map: &GameMap<M>, fleets: M) {
+    /// Groups the fleets `fleets` but those of `barred` (each group on first need).
+    pub(super) fn build(&mut self, map: &GameMap<M>, fleets: M, barred: M) {
         if self.group_of.len() < map.provinces {
             self.group_of.resize(map.provinces, 0);
         }
-        self.fleets = fleets;
+        self.fleets = fleets & !barred;
+        self.first = fleets & barred;
         self.grouped = M::ZERO;
         self.groups.clear();
     }
@@ -62,12 +66,19 @@ impl<M: Mask> SeaGroups<M> {
         self.grouped |= seen;
     }
 
-    /// `map.convoy_reach(src, fleets, M::ZERO)` for the fleets grouped: the provinces the
-    /// fleets could carry an army in `src` to, and the seas such a convoy could use.
+    /// `map.convoy_reach(src, fleets, M::ZERO, barred)` for the fleets grouped: the provinces
+    /// the fleets could carry an army in `src` to, and the seas such a convoy could use.
     pub(super) fn reach(&mut self, map: &GameMap<M>, src: usize) -> (M, M) {
         let mut seen = M::ZERO;
         let mut dests = M::ZERO;
-        for s in Bits(map.shore_seas[src] & self.fleets) {
+        // A barred fleet first in the chain: its shores, and the groups it passes on to.
+        let mut starts = map.shore_seas[src] & self.fleets;
+        for s in Bits(map.shore_seas[src] & self.first) {
+            seen |= M::bit(s);
+            dests |= map.sea_shores[s];
+            starts |= map.sea_adj[s] & self.fleets;
+        }
+        for s in Bits(starts) {
             if !has(seen, s) {
                 if !has(self.grouped, s) {
                     self.group(map, s);
@@ -78,7 +89,10 @@ impl<M: Mask> SeaGroups<M> {
             }
         }
         let reach = (dests & !M::bit(src), seen);
-        debug_assert_eq!(reach, map.convoy_reach(src, self.fleets, M::ZERO));
+        debug_assert_eq!(
+            reach,
+            map.convoy_reach(src, self.fleets | self.first, M::ZERO, self.first)
+        );
         reach
     }
 }
@@ -118,7 +132,14 @@ impl<M: Mask> Avoiding<M> {
     /// Where the army in `m` could be carried by the fleets `fleets` (the state's) other than
     /// the one in `p`.
     #[inline]
-    pub(super) fn reach(&mut self, map: &GameMap<M>, fleets: M, m: usize, p: usize) -> M {
+    pub(super) fn reach(
+        &mut self,
+        map: &GameMap<M>,
+        fleets: M,
+        barred: M,
+        m: usize,
+        p: usize,
+    ) -> M {
         if self.supporter != p {
             self.supporter = p;
             self.cached = 0;
@@ -129,19 +150,19 @@ impl<M: Mask> Avoiding<M> {
         {
             return self.reach[i];
         }
-        self.search(map, fleets, m, p)
+        self.search(map, fleets, barred, m, p)
     }
 
     /// [`Avoiding::reach`] not yet known for this supporter.
     #[inline(never)]
-    fn search(&mut self, map: &GameMap<M>, fleets: M, m: usize, p: usize) -> M {
+    fn search(&mut self, map: &GameMap<M>, fleets: M, barred: M, m: usize, p: usize) -> M {
         // The first army a supporter asks about is searched alone (most supporters ask about
         // one); from the second the groups are made, and each further army costs a lookup.
         let r = if self.cached == 0 {
-            map.convoy_reach(m, fleets, M::bit(p)).0
+            map.convoy_reach(m, fleets, M::bit(p), barred).0
         } else {
             if self.grouped != p {
-                self.groups.build(map, fleets & !M::bit(p));
+                self.groups.build(map, fleets & !M::bit(p), barred);
                 self.grouped = p;
             }
             self.groups.reach(map, m).0

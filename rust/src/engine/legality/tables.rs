@@ -152,8 +152,7 @@ impl<M: Mask> Tables<M> {
                 }
                 if !convoyed.is_zero()
                     && has(convoyed, m)
-                    && has(self.closure[m], p)
-                    && !has(avoiding.reach(map, self.fleets, m, p), q)
+                    && !self.carried_without(map, avoiding, m, p, q)
                 {
                     continue; // the army's sea route needs this fleet
                 }
@@ -167,15 +166,48 @@ impl<M: Mask> Tables<M> {
         }
     }
 
-    /// The provinces the unit in `m` could move into, by land, as a fleet or carried by the
-    /// fleets at sea: `into[q]` holds `m` exactly when this holds `q`.
+    /// Where a support of the army in `m`'s convoyed move may name: where the fleets could
+    /// carry it, or under MILA's ports (`barred`) where they could carry an army back to it.
+    #[inline]
+    pub(super) fn support_sea(&self, m: usize) -> M {
+        if self.barred.is_zero() {
+            self.by_sea[m]
+        } else {
+            self.back_by_sea[m]
+        }
+    }
+
+    /// Whether the fleets but the one in `p` could carry the army in `m` to `q`, for a support
+    /// by `p` (DATC 6.D.31; under MILA's ports, from `q` back to `m`: [`Tables::support_sea`]).
+    #[inline]
+    pub(super) fn carried_without(
+        &self,
+        map: &GameMap<M>,
+        avoiding: &mut Avoiding<M>,
+        m: usize,
+        p: usize,
+        q: usize,
+    ) -> bool {
+        if self.barred.is_zero() {
+            !has(self.closure[m], p) || has(avoiding.reach(map, self.fleets, self.barred, m, p), q)
+        } else {
+            has(
+                map.convoy_reach(q, self.fleets, M::bit(p), self.barred).0,
+                m,
+            )
+        }
+    }
+
+    /// The provinces the unit in `m` could be supported into, by land, as a fleet or carried
+    /// by the fleets at sea ([`Tables::support_sea`]): `into[q]` holds `m` exactly when this
+    /// holds `q`.
     #[inline]
     pub(super) fn reach_of(&self, map: &GameMap<M>, st: &State<M>, m: usize) -> M {
         let u = st.units[m];
         if u.fleet {
             map.fleet_reach[u.loc as usize]
         } else {
-            map.army_adj[m] | self.by_sea[m]
+            map.army_adj[m] | self.support_sea(m)
         }
     }
 
@@ -186,7 +218,7 @@ impl<M: Mask> Tables<M> {
         if st.units[m].fleet {
             M::ZERO
         } else {
-            self.by_sea[m] & !map.army_adj[m]
+            self.support_sea(m) & !map.army_adj[m]
         }
     }
 }
