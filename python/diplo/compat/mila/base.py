@@ -108,12 +108,11 @@ class State:
         "map",
         "model_map",
         "powers",
-        "ruling",
         "sheets",
         "tables",
     )
-    #: What the game is (with :attr:`ruling`): carried by copies and pickles
-    #: (:data:`diplo.compat.mila.game.CARRIED`, with the engine's game and the sheets' lists).
+    #: What the game is: carried by copies and pickles (:data:`diplo.compat.mila.game.CARRIED`;
+    #: the engine's game, ``core``, by the game itself).
     KEPT: Final = (
         "core",
         "done",
@@ -122,6 +121,7 @@ class State:
         "mila_lists",
         "orders",
         "outcome",
+        "ruling",
         "version",
     )
     #: Worked out from it, made anew when asked for (a copy shares the map's tables).
@@ -168,19 +168,15 @@ class State:
         self.model_map = game_map
         self.ruling = ruling
         self.tables = tables_of(game_map)
-        #: The power objects (:class:`Power`), each over its :class:`Sheet` in :attr:`sheets`.
-        self.sheets = {p: Sheet() for p in game_map.powers}
+        #: The power objects (:class:`Power`), each over its :class:`Sheet` in :attr:`sheets`
+        #: (made when first asked for: :meth:`blank`).
+        self.sheets = {}
         self.powers = {p: Power(game, p, self) for p in game_map.powers}
         self.intake = None
         self.history = None
-        #: The power names whose lists (:attr:`sheets`) are made this board version, and whose
-        #: views of orders are handed out.
-        self.loaded = set()
-        self.orders_loaded = set()
         self.version = 0
         self.first_year = int(game_map.first_phase[1:-1])
-        self.made_tables = None
-        self.unfit = None
+        self.fresh()
         self.start(Position.initial(game_map, rules=ruling), None)
         # The engine's tables of the map (made once per map and process), made with the map's
         # first game rather than at its first get_state, as MILA's map makes its caches: the
@@ -192,7 +188,7 @@ class State:
         """Made as a copy of ``other`` for ``game`` (a deep copy of its game), playing on
         ``core`` (a copy of ``other``'s engine game): the links and the maps' tables shared,
         the power objects new; the fields of ``game.CARRIED`` are put in by the game."""
-        self.adopt(game, other.model_map, core)
+        self.link(game, other.map, other.model_map, other.tables, core)
         self.made_tables, self.unfit = other.made_tables, other.unfit
         if other.turn_cache is not None:  # the phase's texts are shared; its engine is the copy's
             turn = self.turn_cache = copy.copy(other.turn_cache)
@@ -200,19 +196,36 @@ class State:
             turn.spare = None  # the original's to hand out
 
     def adopt(self, game: Face, game_map: GameMap, core: engine.EngineGame) -> None:
-        """The part of ``game`` (made without :meth:`__init__`: a copy, a pickle read) at
-        ``core``, a game on ``game_map``, its power objects new; the fields of
-        ``game.CARRIED`` are put in by the game."""
+        """The part of ``game`` (made without :meth:`__init__`: a pickle read) at ``core``, a
+        game on ``game_map``, its power objects new; the fields of ``game.CARRIED`` are put in
+        by the game."""
+        self.link(game, map_named(game.map_name), game_map, tables_of(game_map), core)
+
+    def link(
+        self, game: Face, queries: Map, game_map: GameMap, tables: Tables, core: engine.EngineGame
+    ) -> None:
+        """The links of a part made without :meth:`__init__` (``queries``: MILA's map queries),
+        the fields of :attr:`MADE` a new game's."""
         self.game = game
-        self.map = map_named(game.map_name)
+        self.map = queries
         self.model_map = game_map
-        self.tables = tables_of(game_map)
-        self.sheets = {p: Sheet() for p in game_map.powers}
+        self.tables = tables
+        self.sheets = {}
         self.powers = {p: Power(game, p, self) for p in game_map.powers}
-        self.loaded, self.orders_loaded = set(), set()
-        self.made_tables = self.unfit = None
+        self.intake = self.history = None  # linked in by the game
         self.core = core
-        self.turn_cache = self.doc_cache = None
+        self.fresh()
+
+    def fresh(self) -> None:
+        """Every field of :attr:`MADE` as a new game's (nothing worked out yet)."""
+        #: The power names whose lists (:attr:`sheets`) are made this board version, and whose
+        #: views of orders are handed out.
+        self.loaded = set()
+        self.orders_loaded = set()
+        self.turn_cache = None
+        self.doc_cache = None
+        self.made_tables = None
+        self.unfit = None
 
     def start(self, position: Position, lists: Lists | None) -> None:
         """Put the engine at ``position`` (pending orders dropped, power lists made anew), its
@@ -271,7 +284,7 @@ class State:
     def sheet(self, name: str) -> Sheet:
         """Power ``name``'s lists, made from the engine's board when first asked for at this
         board version."""
-        sheet = self.sheets[name]
+        sheet = self.sheets.get(name) or self.blank(name)
         if sheet.at != self.version:
             sheet.fill(self.engine_doc(), name)
             self.stamp(name)
@@ -285,7 +298,14 @@ class State:
     def order_views(self, name: str) -> Sheet:
         """Power ``name``'s sheet, whose views of the orders are being handed out."""
         self.orders_loaded.add(name)
-        return self.sheets[name]
+        return self.sheets.get(name) or self.blank(name)
+
+    def blank(self, name: str) -> Sheet:
+        """Power ``name``'s sheet, made (empty, of no board version) if it has none yet."""
+        sheet = self.sheets.get(name)
+        if sheet is None:
+            sheet = self.sheets[name] = Sheet()
+        return sheet
 
     def orders_dict(self, power: str) -> dict[str, str]:
         """Power ``power``'s orders as MILA's ``Power.orders`` keys them."""

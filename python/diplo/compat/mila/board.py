@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
-from ...engine import mila as engine
 from ...formats.mila import COMPLETED, position_from_mila
 from .base import Face, State
 from .copies import copy_board, copy_tree
@@ -22,7 +21,12 @@ class Board:
     """MILA's board calls: the board calls of :class:`diplo.compat.mila.Game`, over its board
     part ``state``."""
 
-    __slots__ = ("_game", "_state", "hash_kept")
+    #: Its fields (see :data:`diplo.compat.mila.game.CARRIED`): the links to the game and its
+    #: board part; nothing a copy carries; the hash last worked out, made anew.
+    LINKS: Final = ("_game", "_state")
+    KEPT: Final = ()
+    MADE: Final = ("hash_kept",)
+    __slots__ = LINKS + KEPT + MADE
 
     def __init__(self, state: State, game: Face) -> None:
         self._state = state
@@ -30,26 +34,11 @@ class Board:
         #: The engine's board (MILA's state lists) last hashed in Python, and its hash.
         self.hash_kept: tuple[dict[str, Any], str] | None = None
 
-    def get_state(self) -> dict[str, Any]:
-        """The current phase's state dictionary, as MILA's ``Game.get_state()`` gives it, with
-        the key ``phase`` (the phase's name) that the AI_Diplomacy fork adds and its prompts
-        read."""
+    def state_dict(self, note: str) -> dict[str, Any]:
+        """The current phase's state dictionary (``get_state``'s) made in Python: the board as
+        the power objects hold it, or where the engine cannot keep MILA's lists; ``note`` as
+        the game's."""
         state = self._state
-        if state.loaded or state.orders_loaded:
-            state.sync()
-        note = self._game.note
-        if state.done and not note and state.outcome:
-            note = "Victory by: " + ", ".join(p[:3] for p in state.outcome[1:])
-        if not state.loaded:
-            board = state.mila_lists
-            if type(board) is not engine.MilaBoard:
-                board = state.engine_board()
-            if board is not None:  # made by the engine in one call, a new dict each time
-                name = state.current_phase()
-                tables = state.made_tables
-                if tables is None:
-                    tables = state.engine_tables()
-                return board.state(tables, state.core, name, note)
         doc = state.doc()
         made: dict[str, Any] = (
             copy_board(doc)  # the engine's board as made (the keys in STATE_KEYS' order)

@@ -61,22 +61,45 @@ class Parts(NamedTuple):
     press: Press
 
 
-#: What a copy and a pickle of a game carry besides the game's own attributes (MILA's, in its
-#: ``__dict__``), the engine's game (its state and year limit) and the power objects' lists:
-#: (the key a pickle keeps it under, every release's; the part; the part's field). Everything
-#: else a part holds is made anew from these (links, caches), so a new cache needs no entry.
-CARRIED: Final = (
-    ("_ruling", "state", "ruling"),
-    ("_version", "state", "version"),
-    ("_first_year_cached", "state", "first_year"),
-    ("_mila_lists", "state", "mila_lists"),
-    ("_done", "state", "done"),
-    ("_done_type", "state", "done_type"),
-    ("_outcome", "state", "outcome"),
-    ("_orders", "state", "orders"),
-    ("_records", "history", "records"),
-    ("_extra", "history", "extra"),
-    ("_clock", "press", "clock"),
+def _list(value: list[Any], memo: dict[int, Any]) -> list[Any]:
+    return list(value)
+
+
+def _deep(value: Any, memo: dict[int, Any]) -> Any:
+    return copy.deepcopy(value, memo) if value else type(value)()
+
+
+def _orders(value: dict[str, dict[int, Any]], memo: dict[int, Any]) -> dict[str, dict[int, Any]]:
+    return {p: dict(o) for p, o in value.items()}
+
+
+def _records(value: list[Record], memo: dict[int, Any]) -> list[Record]:
+    return [r.copy() for r in value]  # their links to each other: mapped by Game.__deepcopy__
+
+
+def _clock(value: Clock, memo: dict[int, Any]) -> Clock:
+    return Clock(value.last)
+
+
+#: What a copy and a pickle of a game carry besides the game's own attributes (MILA's, its
+#: ``__dict__``), the engine's game (a copy's clone; a pickle's state and year limit) and the
+#: lists of the power objects made this phase: (the key a pickle keeps it under, every
+#: release's; the part; the part's field; how a copy copies it, ``None``: shared, as nothing
+#: changes it in place). Everything else a part holds is
+#: made anew (its links, its caches): each part declares its fields so (``LINKS``, ``KEPT``,
+#: ``MADE``), ``KEPT`` being the fields named here (``tests/test_compat_mila_parts.py``).
+CARRIED: Final[tuple[tuple[str, str, str, Callable[[Any, dict[int, Any]], Any] | None], ...]] = (
+    ("_ruling", "state", "ruling", None),
+    ("_version", "state", "version", None),
+    ("_first_year_cached", "state", "first_year", None),
+    ("_mila_lists", "state", "mila_lists", None),  # a record: the copy's (Game.__deepcopy__)
+    ("_done", "state", "done", None),
+    ("_done_type", "state", "done_type", None),
+    ("_outcome", "state", "outcome", _list),
+    ("_orders", "state", "orders", _orders),
+    ("_records", "history", "records", _records),
+    ("_extra", "history", "extra", _deep),
+    ("_clock", "press", "clock", _clock),
 )
 
 
@@ -157,17 +180,21 @@ class Game:
         #: power -> model table, kept and saved as given.
         self.phase_summaries: dict[str, str] = {}
         self.power_model_map: dict[str, str] = {}
-        self._assemble(State(self, map_name, game_map, ruling))
+        self._assemble(State(self, map_name, game_map, ruling), None)
 
-    def _assemble(self, state: State) -> None:
-        """The parts of the game, over its board part ``state``."""
+    def _assemble(self, state: State, carried: Mapping[str, Any] | None) -> None:
+        """The parts of the game, over its board part ``state``, with the fields of
+        :data:`CARRIED` (by their pickle keys) when given (a copy, a pickle read)."""
         self._state = state
         self._board = Board(state, self)
         self._intake = intake = OrderIntake(state, self)
         self._history = history = Histories(state, self, intake)
         self._press = Press(state, self)
         state.intake, state.history = intake, history
-        self._parts = Parts(state, self._board, intake, history, self._press)
+        self._parts = parts = Parts(state, self._board, intake, history, self._press)
+        if carried is not None:
+            for key, part, field, _ in CARRIED:
+                setattr(getattr(parts, part), field, carried[key])
 
     # ------------------------------------------------------------------ the phase (State)
 
@@ -229,9 +256,26 @@ class Game:
 
     # ------------------------------------------------------------------ the board (Board)
 
-    @_doc(Board.get_state)
     def get_state(self) -> dict[str, Any]:
-        return self._board.get_state()
+        """The current phase's state dictionary, as MILA's ``Game.get_state()`` gives it, with
+        the key ``phase`` (the phase's name) that the AI_Diplomacy fork adds and its prompts
+        read."""
+        state = self._state  # a hot path: the engine's board read here, the rest by the board
+        if state.loaded or state.orders_loaded:
+            state.sync()
+        note = self.note
+        if state.done and not note and state.outcome:
+            note = "Victory by: " + ", ".join(p[:3] for p in state.outcome[1:])
+        if not state.loaded:
+            board = state.mila_lists
+            if type(board) is not engine.MilaBoard:
+                board = state.engine_board()
+            if board is not None:  # made by the engine in one call, a new dict each time
+                tables = state.made_tables
+                if tables is None:
+                    tables = state.engine_tables()
+                return board.state(tables, state.core, state.current_phase(), note)
+        return self._board.state_dict(note)
 
     def set_state(self, state: Mapping[str, Any], clear_history: bool = True) -> None:
         """Put the game at the phase state ``state`` (``get_state()``'s form; its ``name`` is the
@@ -293,15 +337,21 @@ class Game:
 
     # ------------------------------------------------------------------ orders (OrderIntake)
 
-    @_doc(OrderIntake.get_all_possible_orders)
     def get_all_possible_orders(self) -> dict[str, list[str]]:
-        return self._intake.get_all_possible_orders()
+        """Every map location -> the possible orders of the unit (or build site) there, sorted,
+        in MILA's notation; ``[]`` where nothing can be ordered. A new dict each call; its lists
+        are made afresh each phase and shared by the calls of one phase (do not change them)."""
+        state = self._state  # a hot path: answered here
+        if state.loaded or state.orders_loaded:
+            state.sync()
+        if state.done:
+            return {loc: [] for loc in state.tables.listed}
+        return dict(state.turn.possible)
 
     @_doc(OrderIntake.get_orderable_locations)
     def get_orderable_locations(self, power_name: str | None = None) -> Any:
         return self._intake.get_orderable_locations(power_name)
 
-    @_doc(OrderIntake.set_orders)
     def set_orders(
         self,
         power_name: str,
@@ -309,7 +359,30 @@ class Game:
         expand: bool = True,
         replace: bool = True,
     ) -> None:
-        self._intake.set_orders(power_name, orders, expand, replace)
+        """Give ``power_name``'s orders for this phase (one order or a list), in MILA's notation
+        (any case and spacing diplo reads). An order for a unit that already has one replaces it
+        with ``replace`` (the default), else is ignored; other units' orders are kept. An order
+        that is not legal for one of the power's units is dropped and described in
+        :attr:`error` (with the rule ``NO_CHECK``, movement orders are kept as given and ruled
+        void at processing when illegal). Raises :class:`MapPowerException` for an unknown
+        power. ``expand`` is accepted for MILA's signature."""
+        del expand
+        state = self._state  # a hot path: a bot's orders taken here, others by the intake
+        turn = state.turn_cache
+        if (  # a bot's path: texts as listed this phase, one lookup each
+            turn is not None
+            and type(orders) is list
+            and replace is True
+            and not (state.loaded or state.orders_loaded or state.done)
+            and "NO_CHECK" not in self.rules
+        ):
+            # Each text's entry (text, code, slot, text id) kept at its slot; None: some text
+            # not listed for the power (or not a string, or an unknown power), read the long way.
+            kept = turn.check.take(power_name, orders, state.orders.get(power_name))
+            if kept is not None:
+                state.orders[power_name] = kept
+                return
+        self._intake.set_orders(power_name, orders, replace)
 
     @_doc(OrderIntake.get_orders)
     def get_orders(self, power_name: str | None = None) -> Any:
@@ -591,32 +664,27 @@ class Game:
         new.messages = History({t: m.copy() for t, m in self.messages.items()})
         new.phase_summaries = dict(self.phase_summaries)
         new.power_model_map = dict(self.power_model_map)
-        made = State.__new__(State)
-        new._assemble(made)
-        records = [r.copy() for r in history.records]
-        carried = _carried(self)
-        carried.update(
-            _clock=Clock(self._press.clock.last),
-            _records=records,
-            _extra=copy.deepcopy(history.extra, memo) if history.extra else {},
-            _outcome=list(state.outcome),
-            _orders={p: dict(o) for p, o in state.orders.items()},
-        )
+        parts = self._parts
+        carried = {}
+        for key, part, field, copier in CARRIED:
+            value = getattr(getattr(parts, part), field)
+            carried[key] = value if copier is None else copier(value, memo)
         # The records that MILA's list order is still to be worked out from: the copy's own.
+        records = carried["_records"]
         copied = {id(r): n for r, n in zip(history.records, records, strict=True)}
         for record in records:
             if isinstance(record.lists, Record):
                 record.lists = copied.get(id(record.lists), record.lists)
-        lists = carried["_mila_lists"]
-        if isinstance(lists, Record):
-            carried["_mila_lists"] = copied.get(id(lists), lists)
+        if isinstance(carried["_mila_lists"], Record):
+            carried["_mila_lists"] = copied.get(id(carried["_mila_lists"]), carried["_mila_lists"])
+        made = State.__new__(State)
         made.copied_from(new, state, state.core.clone())
-        _put_carried(new, carried)
+        new._assemble(made, carried)
         if records and records[-1].ruled is state.core:
             records[-1].ruled = made.core  # the ruling of the last phase, in the copy's
         made.bump()
         for name in state.loaded:  # lists that a position cannot hold (a dislodged unit)
-            made.sheets[name].take(state.sheets[name])
+            made.blank(name).take(state.sheets[name])
             made.stamp(name)
         return new
 
@@ -633,8 +701,11 @@ class Game:
             history.state_of(record)
         state.engine_doc()  # the current board's MILA order, made
         pickled = dict(self.__dict__)
-        pickled.update(_carried(self))
-        pickled["_mila_lists"] = state.python_lists()
+        parts = self._parts
+        pickled.update(
+            (key, getattr(getattr(parts, part), field)) for key, part, field, _ in CARRIED
+        )
+        pickled["_mila_lists"] = state.python_lists()  # the engine's do not pickle
         pickled["_core_state"] = state.core.state()
         pickled["_max_year"] = state.core.max_year
         pickled["_lists"] = {n: state.sheets[n].lists() for n in state.loaded}
@@ -645,28 +716,19 @@ class Game:
         lists = pickled.pop("_lists")
         core_state = pickled.pop("_core_state")
         max_year = pickled.pop("_max_year")
-        carried = {key: pickled.pop(key, None) for key, _, _ in CARRIED}
+        # An earlier release's pickle may hold no MILA order of the lists (made below).
+        carried = {key: pickled.pop(key, None) for key, _, _, _ in CARRIED}
         pickled.setdefault("phase_summaries", {})
         pickled.setdefault("power_model_map", {})
         self.__dict__.update(pickled)
         game_map = mila_map_for(self.map_name)
         self.map = map_named(self.map_name)
-        made = State.__new__(State)
-        self._assemble(made)
-        carried["_clock"] = carried["_clock"] or Clock()
         position = position_from_state(game_map, core_state, carried["_ruling"])
-        made.adopt(self, game_map, engine.new_game(position, max_year))
-        if carried["_first_year_cached"] is None:
-            carried["_first_year_cached"] = int(game_map.first_phase[1:-1])
-        if carried["_done_type"] is None and not carried["_done"]:
-            carried["_done_type"] = "-"
         if not isinstance(carried["_mila_lists"], Lists):  # an earlier release's
             carried["_mila_lists"] = lists_of(position_to_mila(position), game_map.powers)
-        for key, default in (("_records", []), ("_extra", {}), ("_outcome", []), ("_orders", {})):
-            if carried[key] is None:
-                carried[key] = default
-        carried["_version"] = carried["_version"] or 0
-        _put_carried(self, carried)
+        made = State.__new__(State)
+        made.adopt(self, game_map, engine.new_game(position, max_year))
+        self._assemble(made, carried)
         for record in self._history.records:
             if record.results is None and record.state is not None:
                 # Pickled by an earlier release, which worked results out only when asked:
@@ -674,25 +736,12 @@ class Game:
                 kept = position_from_state(game_map, record.state, made.ruling)
                 record.before, record.ruled = engine.rule_kept(kept, record.orders)
         made.bump()
-        for name, kept in lists.items():
-            made.sheets[name].set_lists(kept)
+        for name, kept_lists in lists.items():
+            made.blank(name).set_lists(kept_lists)
             made.stamp(name)
 
     def __repr__(self) -> str:
         return f"<diplo.compat.mila.Game {self.game_id} {self.get_current_phase()}>"
-
-
-def _carried(game: Game) -> dict[str, Any]:
-    """The fields of :data:`CARRIED`, by their pickle keys (as the parts hold them)."""
-    parts = game._parts
-    return {key: getattr(getattr(parts, part), field) for key, part, field in CARRIED}
-
-
-def _put_carried(game: Game, carried: Mapping[str, Any]) -> None:
-    """Put the fields of :data:`CARRIED` (by their pickle keys) into the parts of ``game``."""
-    parts = game._parts
-    for key, part, field in CARRIED:
-        setattr(getattr(parts, part), field, carried[key])
 
 
 #: The drop-in's own summary method (a harness may replace it on the class).

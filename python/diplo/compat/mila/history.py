@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from ...engine import mila as engine
 from ...engine.codes import position_from_state
@@ -29,7 +29,12 @@ class Histories:
     phases (:attr:`records`) and what a saved game held that MILA does not know
     (:attr:`extra`)."""
 
-    __slots__ = ("_game", "_intake", "_state", "extra", "records")
+    #: Its fields (see :data:`diplo.compat.mila.game.CARRIED`): the links to the game and its
+    #: board part; the processed phases and a save's extras, carried; nothing worked out.
+    LINKS: Final = ("_game", "_intake", "_state")
+    KEPT: Final = ("extra", "records")
+    MADE: Final = ()
+    __slots__ = LINKS + KEPT + MADE
 
     def __init__(self, state: State, game: Face, intake: OrderIntake) -> None:
         self._state = state

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from ...engine import mila as engine
 from ...engine.codes import WAIVE, encode_order, kind_of, location_of
@@ -29,22 +29,16 @@ class OrderIntake:
     """MILA's order calls: the order intake of :class:`diplo.compat.mila.Game`, over its board
     part ``state`` (which keeps the orders, :attr:`State.orders`)."""
 
-    __slots__ = ("_game", "_state")
+    #: Its fields (see :data:`diplo.compat.mila.game.CARRIED`): the links to the game and its
+    #: board part; nothing a copy carries; nothing worked out.
+    LINKS: Final = ("_game", "_state")
+    KEPT: Final = ()
+    MADE: Final = ()
+    __slots__ = LINKS + KEPT + MADE
 
     def __init__(self, state: State, game: Face) -> None:
         self._state = state
         self._game = game
-
-    def get_all_possible_orders(self) -> dict[str, list[str]]:
-        """Every map location -> the possible orders of the unit (or build site) there, sorted,
-        in MILA's notation; ``[]`` where nothing can be ordered. A new dict each call; its lists
-        are made afresh each phase and shared by the calls of one phase (do not change them)."""
-        state = self._state
-        if state.loaded or state.orders_loaded:
-            state.sync()
-        if state.done:
-            return {loc: [] for loc in state.tables.listed}
-        return dict(state.turn.possible)
 
     def get_orderable_locations(self, power_name: str | None = None) -> Any:
         """The provinces a power can order in this phase (all powers: a dict): its units, its
@@ -65,36 +59,10 @@ class OrderIntake:
             return spare
         return {p: list(v) for p, v in turn.orderable.items()}
 
-    def set_orders(
-        self,
-        power_name: str,
-        orders: str | Sequence[str],
-        expand: bool = True,
-        replace: bool = True,
-    ) -> None:
-        """Give ``power_name``'s orders for this phase (one order or a list), in MILA's notation
-        (any case and spacing diplo reads). An order for a unit that already has one replaces it
-        with ``replace`` (the default), else is ignored; other units' orders are kept. An order
-        that is not legal for one of the power's units is dropped and described in
-        :attr:`error` (with the rule ``NO_CHECK``, movement orders are kept as given and ruled
-        void at processing when illegal). Raises :class:`MapPowerException` for an unknown
-        power. ``expand`` is accepted for MILA's signature."""
+    def set_orders(self, power_name: str, orders: str | Sequence[str], replace: bool) -> None:
+        """Give ``power_name``'s orders (see :meth:`diplo.compat.mila.Game.set_orders`, which
+        takes a bot's listed texts itself and hands the others here)."""
         state = self._state
-        del expand
-        turn = state.turn_cache
-        if (  # a bot's path: texts as listed this phase, one lookup each
-            turn is not None
-            and type(orders) is list
-            and replace is True
-            and not (state.loaded or state.orders_loaded or state.done)
-            and "NO_CHECK" not in self._game.rules
-        ):
-            # Each text's entry (text, code, slot, text id) kept at its slot; None: some text
-            # not listed for the power (or not a string, or an unknown power), read the long way.
-            kept = turn.check.take(power_name, orders, state.orders.get(power_name))
-            if kept is not None:
-                state.orders[power_name] = kept
-                return
         power = power_name if power_name in state.powers else state.power_name(power_name)
         kind = type(orders)
         texts: Sequence[str]

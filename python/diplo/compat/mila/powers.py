@@ -135,7 +135,7 @@ class Power:
         #: first letter of its name).
         self.abbrev: str = game.map.abbrev.get(name, name[0])
         self.role = name
-        self.controller = History[int, str]({0: "dummy"})
+        self.controller: History[int, str] = History({0: "dummy"})
         self.vote = "neutral"
         self.civil_disorder = 0
         self._host = host

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from ...formats.mila import MilaError
 from .._press import GLOBAL, OBSERVER, OMNISCIENT, SYSTEM, Clock, Message
 from .base import Face, State
@@ -16,7 +18,12 @@ class Press:
     its board part ``state``; the messages of the current phase are the game's
     (``game.messages``), their clock (:attr:`clock`) this part's."""
 
-    __slots__ = ("_game", "_state", "clock")
+    #: Its fields (see :data:`diplo.compat.mila.game.CARRIED`): the links to the game and its
+    #: board part; the messages' clock, carried; nothing worked out.
+    LINKS: Final = ("_game", "_state")
+    KEPT: Final = ("clock",)
+    MADE: Final = ()
+    __slots__ = LINKS + KEPT + MADE
 
     def __init__(self, state: State, game: Face, clock: Clock | None = None) -> None:
         self._state = state
