@@ -81,14 +81,6 @@ class Face(Protocol):
 
     def set_state(self, state: Mapping[str, Any], clear_history: bool = True) -> None: ...
 
-    def set_orders(
-        self,
-        power_name: str,
-        orders: str | Sequence[str],
-        expand: bool = True,
-        replace: bool = True,
-    ) -> None: ...
-
 
 class State:
     """The board part of a drop-in game, which every other part stands on: the engine's game

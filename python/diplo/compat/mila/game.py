@@ -512,7 +512,8 @@ class Game:
         to_phase: str | int | None = None,
         game_role: str | None = None,
     ) -> list[GamePhaseData]:
-        return self._history.get_phase_history(from_phase, to_phase, game_role)
+        del game_role
+        return self._history.get_phase_history(from_phase, to_phase)
 
     @_doc(Histories.get_phase_from_history)
     def get_phase_from_history(
@@ -537,11 +538,13 @@ class Game:
 
     @property
     def no_press(self) -> bool:
-        return self._press.no_press
+        """Whether the game has MILA's rule ``NO_PRESS``."""
+        return "NO_PRESS" in self.rules
 
     @property
     def no_check(self) -> bool:
-        return self._press.no_check
+        """Whether the game has MILA's rule ``NO_CHECK`` (movement orders kept unchecked)."""
+        return "NO_CHECK" in self.rules
 
     @_doc(Press.add_rule)
     def add_rule(self, rule: str) -> None:

@@ -379,14 +379,10 @@ class Histories:
         )
 
     def get_phase_history(
-        self,
-        from_phase: str | int | None = None,
-        to_phase: str | int | None = None,
-        game_role: str | None = None,
+        self, from_phase: str | int | None, to_phase: str | int | None
     ) -> list[GamePhaseData]:
         """The processed phases (from ``from_phase`` to ``to_phase``, names or indexes, both
         included) as :class:`GamePhaseData`."""
-        del game_role
         names = [r.name for r in self.records]
         start = index_of(from_phase, names, 0)
         stop = index_of(to_phase, names, len(names) - 1) + 1
@@ -454,5 +450,5 @@ class Histories:
             )
         for power, texts in current.orders.items():
             if texts and power in self._state.powers:
-                self._game.set_orders(power, list(texts))
+                self._intake.set_orders(power, list(texts), replace=True)
         self._game.messages = History(current.messages)

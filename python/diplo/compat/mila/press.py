@@ -31,14 +31,6 @@ class Press:
         #: The time stamps given to messages (strictly increasing).
         self.clock = clock if clock is not None else Clock()
 
-    @property
-    def no_press(self) -> bool:
-        return "NO_PRESS" in self._game.rules
-
-    @property
-    def no_check(self) -> bool:
-        return "NO_CHECK" in self._game.rules
-
     def add_rule(self, rule: str) -> None:
         """Add a MILA rule name (``"NO_PRESS"``, ``"NO_CHECK"``, ...); kept once."""
         name = rule_name(rule, "rule")
