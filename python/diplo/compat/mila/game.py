@@ -714,8 +714,8 @@ class Game:
         pickled["_lists"] = {n: state.sheets[n].lists() for n in state.loaded}
         return pickled
 
-    def __setstate__(self, pickled: dict[str, Any]) -> None:
-        pickled = dict(pickled)
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        pickled = dict(state)
         lists = pickled.pop("_lists")
         core_state = pickled.pop("_core_state")
         max_year = pickled.pop("_max_year")

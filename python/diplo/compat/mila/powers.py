@@ -126,7 +126,7 @@ class Power:
     are made from the engine's state when first read in a phase (kept in the game's
     :class:`Sheet` of the power)."""
 
-    def __init__(self, game: Any, name: str, host: PowersHost) -> None:
+    def __init__(self, game: Any, name: str, host: PowersHost | None = None) -> None:
         #: The game (a :class:`diplo.compat.mila.Game`: typed loosely, as this module comes
         #: before it).
         self.game: Any = game
@@ -138,7 +138,9 @@ class Power:
         self.controller: History[int, str] = History({0: "dummy"})
         self.vote = "neutral"
         self.civil_disorder = 0
-        self._host = host
+        #: The board part of the game that keeps the power's lists (a power made without it,
+        #: as the drop-in's earlier releases let one be made: its game's).
+        self._host: PowersHost = host if host is not None else power_of(game, name)._host
 
     # --------------------------------------------------------------- the board, made lazily
 
