@@ -85,9 +85,9 @@ def _clock(value: Clock, memo: dict[int, Any]) -> Clock:
 #: ``__dict__``), the engine's game (a copy's clone; a pickle's state and year limit) and the
 #: lists of the power objects made this phase: (the key a pickle keeps it under, every
 #: release's; the part; the part's field; how a copy copies it, ``None``: shared, as nothing
-#: changes it in place). Everything else a part holds is
-#: made anew (its links, its caches): each part declares its fields so (``LINKS``, ``KEPT``,
-#: ``MADE``), ``KEPT`` being the fields named here (``tests/test_compat_mila_parts.py``).
+#: changes it in place). Everything else a part holds is made anew (its links, its caches):
+#: each part declares its fields so (``LINKS``, ``KEPT``, ``MADE``), ``KEPT`` being the fields
+#: named here (``tests/test_compat_mila_parts.py``).
 CARRIED: Final[tuple[tuple[str, str, str, Callable[[Any, dict[int, Any]], Any] | None], ...]] = (
     ("_ruling", "state", "ruling", None),
     ("_version", "state", "version", None),
