@@ -23,6 +23,7 @@ import pytest
 
 from diplo.api.phase import process_phase
 from diplo.compat.mila import Game, MilaError, from_saved_game_format, to_saved_game_format
+from diplo.compat.mila.game import parts_of
 from diplo.engine.codes import decode_order, location_of
 from diplo.formats.mila import position_from_mila
 from diplo.model.map import standard_map
@@ -215,10 +216,10 @@ def test_the_cores_texts_are_format_order_of_the_decoded_codes() -> None:
         game = Game()
         rng = random.Random(seed)
         for _ in range(30):
-            position = game._position()
+            position = parts_of(game).state.position()
             game_map = position.map
             kinds.add(position.phase.kind)
-            core = game._core
+            core = parts_of(game).state.core
             possible, orderable, check, lookup, again = _core.mila_turn(core)
             assert again == orderable and again is not orderable
             codes = _core.mila_codes(core)

@@ -16,6 +16,7 @@ import pytest
 from diplo.compat import mila as drop
 from diplo.compat.mila import base as base_module
 from diplo.compat.mila.copies import copy_tree
+from diplo.compat.mila.game import parts_of
 from diplo.compat.mila.order import Lists
 from diplo.compat.mila.records import Record
 from diplo.engine import mila as engine
@@ -68,9 +69,9 @@ def test_engine_lists_give_the_reference_state_every_phase(
                 _python_only(patch)
                 expected = slow.get_state()
                 hashed = slow.get_hash()
-            assert isinstance(slow._mila_lists, Lists | Record)
+            assert isinstance(parts_of(slow).state.mila_lists, Lists | Record)
             state = fast.get_state()
-            assert isinstance(fast._mila_lists, engine.MilaBoard)
+            assert isinstance(parts_of(fast).state.mila_lists, engine.MilaBoard)
             assert _without_time(state) == _without_time(expected), state["name"]
             # In order, key by key (dict equality would not see a list's order change).
             for key in ("units", "centers", "influence", "homes"):
@@ -137,7 +138,7 @@ def test_copies_pickles_and_set_state_keep_the_engine_lists(
         listed.reverse()
     for game in games:
         game.set_state(copy.deepcopy(moved))
-        assert isinstance(game._mila_lists, engine.MilaBoard)
+        assert isinstance(parts_of(game).state.mila_lists, engine.MilaBoard)
         assert game.get_state()["units"] == moved["units"]
     with monkeypatch.context() as patch:
         _python_only(patch)
@@ -152,7 +153,7 @@ def test_lists_the_map_cannot_hold_stay_in_python() -> None:
     game.set_state(state)
     kept = game.get_state()
     assert kept["influence"]["FRANCE"][-1] == "XYZ"
-    assert not isinstance(game._mila_lists, engine.MilaBoard)
+    assert not isinstance(parts_of(game).state.mila_lists, engine.MilaBoard)
     game.set_orders("FRANCE", ["A PAR - BUR"])
     game.process()
     after = game.get_state()
@@ -162,9 +163,9 @@ def test_lists_the_map_cannot_hold_stay_in_python() -> None:
 
 def test_engine_tables_refuse_what_does_not_fit_the_map() -> None:
     game = drop.Game()
-    core = game._core
-    locations = len(game._tables.locations)
-    powers = len(game._tables.powers)
+    core = parts_of(game).state.core
+    locations = len(parts_of(game).state.tables.locations)
+    powers = len(parts_of(game).state.tables.powers)
     ranks: list[tuple[list[tuple[int, int]], int]] = [([], 0)] * locations
     zobrist = ([0] * 2 * powers * locations, [0] * 2 * powers * locations, [0], [0])
     with pytest.raises(ValueError, match="centres and homes need powers x locations"):
@@ -174,16 +175,16 @@ def test_engine_tables_refuse_what_does_not_fit_the_map() -> None:
     with pytest.raises(ValueError, match="names no province of the map"):
         engine.MilaTables(core, [locations], ranks, zobrist, [[]] * powers)
     game.get_state()
-    made = game._engine_tables()
+    made = parts_of(game).state.engine_tables()
     assert engine.MilaBoard.of_lists(made, {"NOBODY": []}, {}, {}, {}) is None
     assert engine.MilaBoard.of_lists(made, {"FRANCE": ["A PARIS"]}, {}, {}, {}) is None
     assert engine.MilaBoard.of_lists(made, {}, {}, {"RUSSIA": ["STP/NC"]}, {}) is None  # a coast
     assert engine.MilaBoard.of_lists(made, {}, {}, {}, {"RUSSIA": ["STP/NC"]}) is not None
     other = drop.Game(map_name="pure")
-    board = game._mila_lists
+    board = parts_of(game).state.mila_lists
     assert isinstance(board, engine.MilaBoard)
     with pytest.raises(ValueError, match="another map"):
-        board.state(made, other._core, "S1901M", "")
+        board.state(made, parts_of(other).state.core, "S1901M", "")
 
 
 def test_the_core_copies_trees_of_dicts_lists_and_scalars() -> None:

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from diplo.compat.mila import Game
+from diplo.compat.mila.game import parts_of
 
 
 def listed(game: Game) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
@@ -247,7 +248,9 @@ def test_listings_kept_from_other_phases_are_what_a_cold_start_lists(map_name: s
         rng = random.Random(seed)
         last = int(game.get_current_phase()[1:5]) + 9
         while not game.is_game_done and int(game.get_current_phase()[1:5]) <= last:
-            phases.append((game._core.clone(), _core.mila_turn(game._core)))
+            phases.append(
+                (parts_of(game).state.core.clone(), _core.mila_turn(parts_of(game).state.core))
+            )
             possible = game.get_all_possible_orders()
             for power, locs in sorted(game.get_orderable_locations().items()):
                 game.set_orders(power, [rng.choice(possible[loc]) for loc in locs if possible[loc]])
@@ -274,7 +277,9 @@ def test_new_games_share_the_map_s_first_lists_and_stay_apart() -> None:
     others do): games that share them play apart, and a new game after them starts afresh."""
     first, second = Game(), Game()
     start = first.get_state()
-    assert first._mila_lists is second._engine_board()  # one board for both new games
+    assert (
+        parts_of(first).state.mila_lists is parts_of(second).state.engine_board()
+    )  # one board for both new games
     rng = random.Random(5)
     for _ in range(4):
         possible = first.get_all_possible_orders()

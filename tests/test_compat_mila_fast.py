@@ -14,6 +14,7 @@ from diplo.api.backends import rust_available
 from diplo.compat import mila
 from diplo.compat.mila.copies import copy_board, copy_tree
 from diplo.compat.mila.docs import board_doc
+from diplo.compat.mila.game import parts_of
 from diplo.compat.mila.turn import tables_of
 from diplo.engine import mila as engine
 from diplo.engine.codes import position_from_state
@@ -43,7 +44,7 @@ def test_board_doc_is_position_to_mila_key_for_key_in_order() -> None:
     game_map = standard_map()
     kinds = set()
     for game in _games(range(3), 1906):
-        state = engine.state_of(game._core)
+        state = engine.state_of(parts_of(game).state.core)
         name = game.get_current_phase()
         kinds.add(state[2])
         position = position_from_state(game_map, state)

@@ -14,6 +14,7 @@ import pytest
 from diplo.api.game import PhaseRecord
 from diplo.api.phase import process_phase
 from diplo.compat.mila import Game, SlotKind
+from diplo.compat.mila.game import parts_of
 from diplo.compat.mila.labels import mila_labels
 from diplo.engine import mila as door
 from diplo.engine.codes import position_from_state
@@ -68,9 +69,9 @@ def test_results_equal_a_ruling_by_the_object_api(seed: int) -> None:
     game = _play(Game(ruling="datc"), seed, 40)  # the reference below rules as diplo does
     for copy_of in (game, copy.deepcopy(game)):
         popped: list[str] = []  # lost with nowhere to retreat by the movement phase before
-        for record in copy_of._records:
+        for record in parts_of(copy_of).history.records:
             assert record.state is not None
-            position = position_from_state(copy_of._map, record.state, None)
+            position = position_from_state(parts_of(copy_of).state.model_map, record.state, None)
             orders = {p: tuple(t) for p, t in record.orders.items() if t}
             outcome = process_phase(position, {p: list(t) for p, t in orders.items()})
             want, dislodged = mila_labels(
@@ -156,7 +157,7 @@ def test_void_second_orders_and_waives_keep_their_slots() -> None:
     game.set_centers("FRANCE", ["SPA", "POR"])
     game.clear_units("FRANCE")
     game.set_orders("FRANCE", ["A PAR B", "F BRE B", "A PAR B", "WAIVE", "WAIVE"])
-    kept = game._orders["FRANCE"]
+    kept = parts_of(game).state.orders["FRANCE"]
     kinds = [SlotKind.of(slot) for slot in kept]
     assert kinds.count(SlotKind.WAIVE) == 2
     assert SlotKind.VOID in kinds

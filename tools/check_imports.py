@@ -27,10 +27,10 @@ The other rules, each shown firing in ``tests/test_layers.py``:
   (``from m import _x``), nor reads or calls a ``_name`` it does not define itself (``m._x``,
   ``Class._method``, ``game._core``: an attribute ``_x`` is one of this module's own when the
   module defines it: a ``def``/``class``, an assignment, ``self._x = ...``, ``__slots__``, a
-  field set by ``object.__setattr__``; the modules of a package in ``CLASS_PACKAGES``, one
-  class split by concern into mixins, share what any of them defines). Dunder names are no
-  private names; a private module (``diplo._version``, ``diplo.compat._map``) may be imported
-  from inside its own package, the core only by the engine;
+  field set by ``object.__setattr__``; sibling modules share none, not even the parts of one
+  class). Dunder names are no private names; a private module (``diplo._version``,
+  ``diplo.compat._map``) may be imported from inside its own package, the core only by the
+  engine;
 * **applications in a line**: the application packages import each other only along
   ``APP_ARROWS`` (so never in a loop);
 * **the Rust bindings are a tree**: no circle among the modules of ``rust/src/bindings`` (the
@@ -90,11 +90,6 @@ PUBLIC_PRIVATE = frozenset(
 #: Problems (other than arrows) the code still has, each with the work that removes it, as the
 #: sentences ``check`` would print. Printed on every run; one that is gone is an error too.
 PENDING_PROBLEMS: dict[str, str] = {}
-#: Packages that are one class split by concern (mixins in sibling modules): their modules share
-#: the private attributes any of them defines, as one module's methods would.
-CLASS_PACKAGES: dict[str, str] = {
-    "diplo.compat.mila": "MILA's Game and Power, split by concern into mixins (issue 27, item 4)",
-}
 RANK = {"core": 0, "model": 1, "reference": 2, "engine": 2, "api": 3, "formats": 4}
 RANK["applications"] = 5
 RANK["top"] = 6
@@ -364,11 +359,6 @@ def private_uses(module: str, path: Path, known: Mapping[str, Path]) -> list[str
                 elif _is_private(a.name) and base != module:
                     problems.add(f"{module} uses {a.name}, a private name of {base}")
     own = _own_names(tree)
-    home = next((p for p in CLASS_PACKAGES if module == p or module.startswith(p + ".")), None)
-    if home is not None:
-        for other, other_path in known.items():
-            if other != module and (other == home or other.startswith(home + ".")):
-                own |= _own_names(ast.parse(other_path.read_text(encoding="utf-8")))
     # Names bound by an import: ``X._y`` on one of them (or on what calling one made,
     # ``CodeGame(p)._core``) is another module's private name even where this module has a
     # ``_y`` of its own.

@@ -33,12 +33,12 @@ that such code switches engines by changing its imports::
 The drop-in is a package, one module per concern (``docs/design.md``, "The MILA drop-in"):
 :mod:`~diplo.compat.mila.names` (MILA's names, exceptions, slot kinds),
 :mod:`~diplo.compat.mila.turn` (one phase as a bot sees it), :mod:`~diplo.compat.mila.powers`,
-:mod:`~diplo.compat.mila.base` (state and phases), :mod:`~diplo.compat.mila.press`,
-:mod:`~diplo.compat.mila.board`, :mod:`~diplo.compat.mila.intake` (order intake),
-:mod:`~diplo.compat.mila.history` (processing and histories),
+the parts of a game (:mod:`~diplo.compat.mila.base`, the board part: the engine's game and
+MILA's lists; :mod:`~diplo.compat.mila.board`; :mod:`~diplo.compat.mila.intake`, order intake;
+:mod:`~diplo.compat.mila.history`, processing and histories; :mod:`~diplo.compat.mila.press`),
 :mod:`~diplo.compat.mila.records`, :mod:`~diplo.compat.mila.labels` (MILA's result labels),
-:mod:`~diplo.compat.mila.game` and :mod:`~diplo.compat.mila.saved` (saved games). Everything a
-user imports is here.
+:mod:`~diplo.compat.mila.game` (``Game``, made of those parts) and
+:mod:`~diplo.compat.mila.saved` (saved games). Everything a user imports is here.
 """
 
 from __future__ import annotations

@@ -122,20 +122,22 @@ def convoyer_reach(game_map: Map, fleet: str, fleets: set[str]) -> set[str]:
     return out
 
 
-def lost_centres(game: Any) -> dict[str, Power]:
+def lost_centres(game: Any, history: Any, board: dict[str, Any]) -> dict[str, Power]:
     """The centres that changed hands as the game last went into a winter: centre -> its
-    owner before (MILA's ``Game.lost``, reset at each change of hands)."""
-    records = game._records
+    owner before (MILA's ``Game.lost``, reset at each change of hands); ``history`` is the
+    game's histories (:class:`~.history.Histories`), ``board`` its current board as MILA's
+    state lists."""
+    records = history.records
     names = [r.name for r in records] + [game.get_current_phase()]
     for index in range(len(records) - 1, -1, -1):
         name, following = names[index], names[index + 1]
         if name[0] != "F" or (following[0] == "F" and following.endswith("R")):
             continue
-        before = game._state_of(records[index])["centers"]
+        before = history.state_of(records[index])["centers"]
         if index + 1 < len(records):
-            after = game._state_of(records[index + 1])["centers"]
+            after = history.state_of(records[index + 1])["centers"]
         else:
-            after = game._doc()["centers"]
+            after = board["centers"]
         owner_after = {c: p for p, cs in after.items() for c in cs}
         return {
             c: game.powers[p]

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from ...engine import mila as engine
 from ...engine.codes import WAIVE, encode_order, kind_of, location_of
 from ...model.map import MapError
 from ...model.orders import OrderParseError, format_order, parse_order
 from ...model.vocabulary import KEYWORDS
-from .base import GameBase
+from .base import Face, State
 from .names import SlotKind, pairs, support_text
 from .turn import Turn
 
@@ -25,67 +25,45 @@ _void_slot = SlotKind.VOID.slot
 _PUNCTUATION = re.compile(r"[^\w/\-]+")
 
 
-class OrderIntake(GameBase):
-    """MILA's order calls (a part of :class:`diplo.compat.mila.Game`)."""
+class OrderIntake:
+    """MILA's order calls: the order intake of :class:`diplo.compat.mila.Game`, over its board
+    part ``state`` (which keeps the orders, :attr:`State.orders`)."""
 
-    def get_all_possible_orders(self) -> dict[str, list[str]]:
-        """Every map location -> the possible orders of the unit (or build site) there, sorted,
-        in MILA's notation; ``[]`` where nothing can be ordered. A new dict each call; its lists
-        are made afresh each phase and shared by the calls of one phase (do not change them)."""
-        if self._loaded or self._orders_loaded:
-            self._sync()
-        if self._done:
-            return {loc: [] for loc in self._tables.listed}
-        return dict(self._turn.possible)
+    #: Its fields (see :data:`diplo.compat.mila.game.CARRIED`): the links to the game and its
+    #: board part; nothing a copy carries; nothing worked out.
+    LINKS: Final = ("_game", "_state")
+    KEPT: Final = ()
+    MADE: Final = ()
+    __slots__ = LINKS + KEPT + MADE
+
+    def __init__(self, state: State, game: Face) -> None:
+        self._state = state
+        self._game = game
 
     def get_orderable_locations(self, power_name: str | None = None) -> Any:
         """The provinces a power can order in this phase (all powers: a dict): its units, its
         dislodged units, its free home centres when it may build, its units when it must
         disband."""
-        if self._loaded or self._orders_loaded:
-            self._sync()
+        state = self._state
+        if state.loaded or state.orders_loaded:
+            state.sync()
         if power_name is not None:
-            name = self._power(power_name)
-            return [] if self._done else list(self._turn.orderable[name])
-        if self._done:
-            return {p: [] for p in self._map.powers}
-        turn = self._turn
+            name = state.power_name(power_name)
+            return [] if state.done else list(state.turn.orderable[name])
+        if state.done:
+            return {p: [] for p in state.model_map.powers}
+        turn = state.turn
         spare = turn.spare
         if spare is not None:
             turn.spare = None
             return spare
         return {p: list(v) for p, v in turn.orderable.items()}
 
-    def set_orders(
-        self,
-        power_name: str,
-        orders: str | Sequence[str],
-        expand: bool = True,
-        replace: bool = True,
-    ) -> None:
-        """Give ``power_name``'s orders for this phase (one order or a list), in MILA's notation
-        (any case and spacing diplo reads). An order for a unit that already has one replaces it
-        with ``replace`` (the default), else is ignored; other units' orders are kept. An order
-        that is not legal for one of the power's units is dropped and described in
-        :attr:`error` (with the rule ``NO_CHECK``, movement orders are kept as given and ruled
-        void at processing when illegal). Raises :class:`MapPowerException` for an unknown
-        power. ``expand`` is accepted for MILA's signature."""
-        del expand
-        turn = self._turn_cache
-        if (  # a bot's path: texts as listed this phase, one lookup each
-            turn is not None
-            and type(orders) is list
-            and replace is True
-            and not (self._loaded or self._orders_loaded or self._done)
-            and "NO_CHECK" not in self.rules
-        ):
-            # Each text's entry (text, code, slot, text id) kept at its slot; None: some text
-            # not listed for the power (or not a string, or an unknown power), read the long way.
-            kept = turn.check.take(power_name, orders, self._orders.get(power_name))
-            if kept is not None:
-                self._orders[power_name] = kept
-                return
-        power = power_name if power_name in self._powers else self._power(power_name)
+    def set_orders(self, power_name: str, orders: str | Sequence[str], replace: bool) -> None:
+        """Give ``power_name``'s orders (see :meth:`diplo.compat.mila.Game.set_orders`, which
+        takes a bot's listed texts itself and hands the others here)."""
+        state = self._state
+        power = power_name if power_name in state.powers else state.power_name(power_name)
         kind = type(orders)
         texts: Sequence[str]
         if kind is list:
@@ -100,24 +78,25 @@ class OrderIntake(GameBase):
             raise TypeError(
                 f"set_orders: orders must be a string or a list, got {type(orders).__name__}"
             )
-        if self._loaded or self._orders_loaded:
-            self._sync()
-        if self._done:
+        if state.loaded or state.orders_loaded:
+            state.sync()
+        if state.done:
             if any(texts):
-                self._note_error(f"{power}: the game is done, orders are not taken")
+                state.note_error(f"{power}: the game is done, orders are not taken")
             return
-        self._take_orders(power, texts, replace)
+        self.take_orders(power, texts, replace)
 
-    def _take_orders(
+    def take_orders(
         self, power: str, texts: Sequence[str], replace: bool, quiet: bool = False
     ) -> None:
         """Keep ``texts`` as ``power``'s orders (see :meth:`set_orders`); all or nothing."""
-        turn = self._turn
+        state = self._state
+        turn = state.turn
         codes = turn.codes[power]
-        province = self._tables.province
-        before = self._orders.get(power)
+        province = state.tables.province
+        before = state.orders.get(power)
         kept = {} if before is None else dict(before)
-        if turn.kind == "M" and "NO_CHECK" not in self.rules:
+        if turn.kind == "M" and "NO_CHECK" not in self._game.rules:
             # The bot's path: listed texts, one per unit.
             for text in texts:
                 try:
@@ -131,14 +110,14 @@ class OrderIntake(GameBase):
                         continue
                     if type(text) is not str:
                         raise TypeError(f"set_orders: every order must be a string, got {text!r}")
-                    code = self._read(power, text, turn, quiet)
+                    code = self.read(power, text, turn, quiet)
                     if code is None:
                         continue
                     text = turn.text(code)
                 slot = province[location_of(code)]
                 if replace or slot not in kept:
                     kept[slot] = (text, code)
-            self._orders[power] = kept
+            state.orders[power] = kept
             return
         adjustment = turn.kind == "A"
         this_call: set[int] = set()
@@ -146,7 +125,7 @@ class OrderIntake(GameBase):
         # MILA's intake (edition=mila): an order not legal now is void at once, takes no unit
         # or site and is not listed, so a legal one after it for the same unit or site is
         # kept; of two legal orders in one call for one unit or site the first is kept.
-        milas = self._milas_intake
+        milas = state.milas_intake
         for text in texts:
             if not text:
                 continue
@@ -160,7 +139,7 @@ class OrderIntake(GameBase):
                         slot = _unread_slot(len(kept))
                     kept[slot] = (" ".join(text.split()), None)
                     continue
-                code = self._read(power, text, turn, quiet or not milas)
+                code = self.read(power, text, turn, quiet or not milas)
                 if code is None and milas:
                     kept[_void_slot(len(kept))] = (f"VOID {self._void_text(text)}", None)
                     continue
@@ -178,7 +157,7 @@ class OrderIntake(GameBase):
                 continue
             this_call.add(slot)
             kept[slot] = (text, code)
-        self._orders[power] = kept
+        state.orders[power] = kept
 
     def _take_void_adjustment(
         self,
@@ -192,16 +171,17 @@ class OrderIntake(GameBase):
         """An adjustment (retreat) order that is not legal now but is a build or a disband (a
         retreat or a disband): MILA keeps it (listed by ``get_orders``) and rules it void when
         processing."""
+        state = self._state
         cleaned = " ".join(text.upper().split())
         try:
-            order = parse_order(cleaned, self._map)
+            order = parse_order(cleaned, state.model_map)
             words = format_order(order).split()
         except (OrderParseError, ValueError) as exc:
             if not quiet:
-                self._note_error(f"{power}: {text!r} dropped: {exc}")
+                state.note_error(f"{power}: {text!r} dropped: {exc}")
             return
-        kinds = ("B", "D") if self._turn.kind == "A" else ("R", "D")
-        if self._turn.kind == "R" and len(words) >= 3 and words[2] not in kinds:
+        kinds = ("B", "D") if state.turn.kind == "A" else ("R", "D")
+        if state.turn.kind == "R" and len(words) >= 3 and words[2] not in kinds:
             kept[_void_slot(len(kept))] = (
                 f"VOID {' '.join(words)}",
                 None,
@@ -210,9 +190,9 @@ class OrderIntake(GameBase):
         if len(words) not in (3, 4) or words[2] not in kinds:
             if not quiet:
                 why = "not an adjustment order" if kinds[0] == "B" else "not a retreat order"
-                self._note_error(f"{power}: {text!r} dropped: {why}")
+                state.note_error(f"{power}: {text!r} dropped: {why}")
             return
-        slot = self._tables.province[self._map.location_index[words[1]]]
+        slot = state.tables.province[state.model_map.location_index[words[1]]]
         shown = " ".join(words)
         if slot in this_call:
             kept[_void_slot(len(kept))] = (f"VOID {shown}", None)
@@ -226,7 +206,7 @@ class OrderIntake(GameBase):
         (``A PAR-BUR (Occupied!)`` is ``A PAR - BUR``, as MILA's order cleaning reads it; a
         known word in the note, such as ``(hold)``, leaves the order unreadable, as in MILA)."""
         words = _PUNCTUATION.sub(" ", text.replace("-", " - ")).split()
-        lookup = self._map.lookup
+        lookup = self._state.model_map.lookup
         while words:
             word = words[-1]
             if word.lower() in KEYWORDS or word == "WAIVE":
@@ -243,97 +223,81 @@ class OrderIntake(GameBase):
         the canonical form when the order reads, else as given (upper case, one space)."""
         cleaned = " ".join(text.upper().split())
         try:
-            return format_order(parse_order(cleaned, self._map))
+            return format_order(parse_order(cleaned, self._state.model_map))
         except (OrderParseError, ValueError):
             return cleaned
 
     def _unchecked_slot(self, text: str, count: int) -> int:
         """The slot of an order kept unchecked (``NO_CHECK``): its unit's province when readable."""
+        state = self._state
         words = text.upper().split()
         loc = words[1] if len(words) > 1 and words[0] in ("A", "F") else words[0]
         try:
-            return self._tables.province[self._map.location_index[self._map.lookup(loc)]]
+            return state.tables.province[
+                state.model_map.location_index[state.model_map.lookup(loc)]
+            ]
         except (MapError, KeyError, ValueError):
             return _unread_slot(count)
 
-    def _read(self, power: str, text: str, turn: Turn, quiet: bool = False) -> int | None:
+    def read(self, power: str, text: str, turn: Turn, quiet: bool = False) -> int | None:
         """The code of an order written otherwise than listed, or ``None`` (noted in ``error``).
         Read as the engine's validation reads it (DATC 4.B: a coast left out where only one can
         be meant, a wrong coast of the ordered unit, an army ordered to a coast); a refusal is
         worded as for every front end (:mod:`diplo.model.refusals`)."""
+        state = self._state
         cleaned = " ".join(text.upper().split())
         try:
-            order = parse_order(cleaned, self._map)
-            code = encode_order(order, self._map, power)
+            order = parse_order(cleaned, state.model_map)
+            code = encode_order(order, state.model_map, power)
         except (OrderParseError, ValueError) as exc:
-            trimmed = self._milas_words(cleaned) if self._milas_intake else cleaned
+            trimmed = self._milas_words(cleaned) if state.milas_intake else cleaned
             try:
                 if trimmed == cleaned:
                     raise
-                order = parse_order(trimmed, self._map)
-                code = encode_order(order, self._map, power)
+                order = parse_order(trimmed, state.model_map)
+                code = encode_order(order, state.model_map, power)
             except (OrderParseError, ValueError):
                 if not quiet:
-                    self._note_error(f"{power}: {text!r} dropped: {exc}")
+                    state.note_error(f"{power}: {text!r} dropped: {exc}")
                 return None
         legal = turn.legal[power]
         if code in legal:
             return code
-        normal, why = engine.read_refusal(self._core, turn.position, power, order, code)
+        normal, why = engine.read_refusal(state.core, turn.position, power, order, code)
         if normal is not None and normal in legal:
             return normal
         if not quiet:
             why = why or f"not a legal order of {power} here"
-            self._note_error(f"{power}: {text!r} dropped: {why}")
+            state.note_error(f"{power}: {text!r} dropped: {why}")
         return None
 
     def get_orders(self, power_name: str | None = None) -> Any:
         """The orders kept so far for this phase, of a power (all powers: a dict); waives are
         not listed (as MILA)."""
-        if self._orders_loaded:
-            self._sync_orders()
+        state = self._state
+        if state.orders_loaded:
+            state.sync_orders()
         if power_name is not None:
-            return self._orders_of(self._power(power_name))
-        return {p: self._orders_of(p) for p in self._map.powers}
+            return self._orders_of(state.power_name(power_name))
+        return {p: self._orders_of(p) for p in state.model_map.powers}
 
     def _orders_of(self, power: str) -> list[str]:
+        state = self._state
         texts = [
             t
-            for t, c in pairs(self._orders.get(power, {}))
+            for t, c in pairs(state.orders.get(power, {}))
             if (c is None and not t.startswith("VOID ")) or (c is not None and kind_of(c) != WAIVE)
         ]
-        coasts = self._two_coasts
+        coasts = state.two_coasts
         return texts if coasts is None else [support_text(t, coasts) for t in texts]
-
-    def _orders_dict(self, power: str) -> dict[str, str]:
-        given = self._orders.get(power, {})
-        if "NO_CHECK" in self.rules:
-            return {f"ORDER {i + 1}": t for i, (t, _) in enumerate(given.values())}
-        if self.phase_type != "M":
-            return {}
-        out: dict[str, str] = {}
-        for text, _ in pairs(given):
-            words = text.split()
-            out[" ".join(words[:2])] = " ".join(words[2:])
-        return out
-
-    def _adjust_list(self, power: str) -> list[str]:
-        if self.phase_type == "M":
-            return []
-        adjust = [e[0] for e in self._orders.get(power, {}).values()]
-        if adjust and self.phase_type == "A":
-            # MILA adds waives up to the builds the power may make (for a power with no
-            # controller: every power of a local game), its void entries counted.
-            need = int(self._doc()["builds"].get(power, {}).get("count", 0))
-            adjust.extend(["WAIVE"] * (need - len(adjust)))
-        return adjust
 
     def clear_orders(self, power_name: str | None = None) -> None:
         """Drop the orders given this phase by a power (all powers: every order)."""
-        if self._orders_loaded:
-            self._sync_orders()
+        state = self._state
+        if state.orders_loaded:
+            state.sync_orders()
         if power_name is None:
-            self._orders.clear()
+            state.orders.clear()
         else:
-            self._orders.pop(self._power(power_name), None)
-        self._forget_order_views()
+            state.orders.pop(state.power_name(power_name), None)
+        state.forget_order_views()

@@ -15,7 +15,7 @@ from ...model.rules import Rules, RulesError
 from .._map import mila_map_for
 from .._press import History, Message
 from .copies import copy_tree
-from .game import Game
+from .game import Game, parts_of
 from .names import shown_orders
 from .order import lists_of
 from .ruling import MILA, ruling_named
@@ -149,22 +149,23 @@ def to_saved_game_format(
         )
     if output_mode not in ("a", "w"):
         raise ValueError(f"output_mode must be 'a' or 'w', got {output_mode!r}")
-    game._sync()
+    state, history = parts_of(game).state, parts_of(game).history
+    state.sync()
     phases: list[dict[str, Any]] = []
     waives: dict[str, dict[str, list[str]]] = {}
     # A game of the AI_Diplomacy fork (summaries or a model table): its phases carry the
     # fork's keys, as its saves do (MILA's carry none).
     fork = bool(game.phase_summaries or game.power_model_map)
-    for record in game._records:
+    for record in history.records:
         kept = {p: list(o) for p, o in record.orders.items() if "WAIVE" in o}
         if kept:
             waives[record.name] = kept
         kept_entry = record.saved
         if kept_entry is None:
             kept_entry = record.saved = {
-                "state": game._phase_state(record),
-                "orders": copy_tree(shown_orders(record.orders, game._two_coasts)),
-                "results": copy_tree(game._results(record)),
+                "state": history.phase_state(record),
+                "orders": copy_tree(shown_orders(record.orders, state.two_coasts)),
+                "results": copy_tree(history.results(record)),
             }
         entry: dict[str, Any] = {"name": record.name}
         entry.update(copy_tree(kept_entry))  # the phase's state, orders and results, one copy
@@ -176,7 +177,7 @@ def to_saved_game_format(
     current = game.get_state()
     current.pop("phase", None)  # the fork's key of get_state, not of a save
     pending = game.get_orders()
-    last_extra = game._extra.get("__current_phase__", {})
+    last_extra = history.extra.get("__current_phase__", {})
     # As MILA's: a power's orders not given are None, an eliminated power's (no unit, no
     # centre, no unit dislodged) are [] (MILA counts them given, empty), in every phase and at
     # the end.
@@ -202,12 +203,13 @@ def to_saved_game_format(
     for entry in phases:
         entry["state"].update(game_id=game.game_id, map=game.map_name, rules=list(rules))
     doc: dict[str, Any] = {"id": game.game_id, "map": game.map_name, "rules": rules}
-    doc.update({k: _copy.deepcopy(v) for k, v in game._extra.items() if k != "__current_phase__"})
+    doc.update({k: _copy.deepcopy(v) for k, v in history.extra.items() if k != "__current_phase__"})
     for key in _FORK_KEYS:
         if getattr(game, key):
             doc[key] = dict(getattr(game, key))
     # Always recorded (diplo's too): a save that records none is read as MILA's own.
-    doc[RULING_KEY] = (game._ruling if game._ruling is not None else game._map.rules).to_json()
+    ruling = state.ruling if state.ruling is not None else state.model_map.rules
+    doc[RULING_KEY] = ruling.to_json()
     if waives:
         doc[WAIVES_KEY] = waives
     doc["phases"] = phases
@@ -259,8 +261,9 @@ def from_saved_game_format(
     first = saved[0].get("state") if saved else None
     if isinstance(first, Mapping) and first.get("name") == game.get_current_phase():
         # MILA's order of the first board's lists (and its influence), as the save gives them.
-        game._mila_lists = lists_of(first, game._tables.powers)
-        game._doc_cache = None
+        state = parts_of(game).state
+        state.mila_lists = lists_of(first, state.tables.powers)
+        state.doc_cache = None
     by_name = {str(p.get("name")): p for p in saved}
     for record in replayed.history:
         for power, texts in record.orders.items():
@@ -269,7 +272,7 @@ def from_saved_game_format(
         for message in _messages_of(entry):
             game.add_message(message)
         game.process()
-        kept = game._records[-1]
+        kept = parts_of(game).history.records[-1]
         kept.extra = _fork_phase_keys(entry)
         if isinstance(entry.get("summary"), str) and entry["summary"]:
             game.phase_summaries.setdefault(kept.name, entry["summary"])
@@ -281,8 +284,9 @@ def from_saved_game_format(
                 game.add_message(message)
             game.draw()
         else:
-            last_name = game._records[-1].name if game._records else game.get_current_phase()
-            game._finish(game._survivors(), last_name)
+            records = parts_of(game).history.records
+            last_name = records[-1].name if records else game.get_current_phase()
+            parts_of(game).state.finish(parts_of(game).state.survivors(), last_name)
     for power, items in replayed.orders.items():
         game.set_orders(power, [str(i) for i in items])
     last = saved[-1] if saved else {}
@@ -335,7 +339,7 @@ def _load_set_completed(
     if len(phases) == 1:
         _keep_extras(game, data)
     else:
-        game._extra.pop("__current_phase__", None)
+        parts_of(game).history.extra.pop("__current_phase__", None)
     return game
 
 
@@ -343,7 +347,7 @@ def _keep_extras(game: Game, data: Mapping[str, Any]) -> None:
     """The top-level keys of the save MILA does not know and the fork's tables, kept on
     ``game`` for the next save (a phase's own keys are not: see :func:`_fork_phase_keys`)."""
     fork = {key: _text_table(data, key) for key in _FORK_KEYS}
-    game._extra = {
+    parts_of(game).history.extra = {
         k: _copy.deepcopy(v)
         for k, v in data.items()
         if k not in _SAVED_KEYS and k not in _FORK_KEYS and k not in (RULING_KEY, WAIVES_KEY)
