@@ -24,7 +24,7 @@ use super::documents::{piece_text, position_text};
 use super::errors::guarded;
 use super::handles::PyCodeGame;
 use crate::engine::encode::{self, kind, Code};
-use crate::engine::game_file::{flag, movement_legal, result_name, unit_of, write_movement};
+use crate::engine::game_file::{movement_legal, result_end, result_start, unit_of, write_movement};
 use crate::engine::game_map::{Bits, GameMap, Mask};
 use crate::engine::phases::{explain, Game, Ruling};
 use crate::engine::rollout::{random_orders, PyRandom};
@@ -410,21 +410,9 @@ fn play_game<Mk: Known>(
                 }
                 k += 1;
                 let reason = ruling_sentence(py, kept, map, r, unit, order)?;
-                let _ = write!(text, "{{\"power\": \"{power}\", \"unit\": ");
-                match unit {
-                    Some(u) => {
-                        let _ = write!(text, "\"{u}\"");
-                    }
-                    None => text.push_str("null"),
-                }
-                let _ = write!(
-                    text,
-                    ", \"order\": \"{order}\", \"given\": {}, \"legal\": true, \
-                     \"success\": {}, \"code\": \"{}\", \"reason\": {reason}}}",
-                    flag(given),
-                    flag(ok),
-                    result_name(code),
-                );
+                result_start(text, power, unit, &[order], given, ok, code);
+                text.push_str(reason);
+                result_end(text, None);
                 Ok(())
             };
             for j in 0..n {
