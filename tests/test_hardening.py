@@ -846,3 +846,23 @@ def test_jsonl_blank_lines_alone_are_no_failure_and_a_closed_output_is() -> None
     assert closed.returncode == 1
     assert b"standard output was closed" in closed.stderr
     assert b"Traceback" not in closed.stderr
+
+
+def test_a_rollout_player_re_entered_from_its_wording_is_refused_clearly() -> None:
+    """The engine's rollout player, held by ``play`` while a wording callback runs, refuses a
+    call from that callback with the core's ``InUseError``, not PyO3's borrow error."""
+    seen: list[fast.InUseError] = []
+    player: Any = None
+
+    def tail(_key: int) -> str:
+        try:
+            player.take_dataset()
+        except fast.InUseError as exc:
+            seen.append(exc)
+        return ": held."
+
+    player = fast.rollout_player(CodeGame(), tail, lambda _raw: '"worded."')
+    player.play(0, True, False)
+    assert seen, "the callback was never called"
+    assert all("RolloutPlayer is in use" in str(e) and e.index is None for e in seen)
+    assert player.take_dataset()[0] == 0  # usable again once play returns
