@@ -15,8 +15,9 @@
 //! [`held_mut`], as `InUseError`, never PyO3's own "Already mutably borrowed".
 //!
 //! `GameOverError`, `InUseError` and `ActionError` are defined here once and re-exported by the
-//! Python package (`diplo.GameOverError`, `diplo.engine.InUseError`, ...), so that the core
-//! never imports a Python module to raise an error. Malformed input raises `ValueError` naming the problem; a panic
+//! Python package (`diplo.GameOverError`, `diplo.engine.codes.InUseError`,
+//! `diplo.engine.codes.ActionError`), so that the core never imports a Python module to raise an
+//! error. Malformed input raises `ValueError` naming the problem; a panic
 //! (a bug) is caught by [`guarded`] and raised as `RuntimeError`, so no panic ever crosses into
 //! Python.
 
