@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs
 pytest.importorskip("pettingzoo", reason='diplo.env needs pip install ".[env]"')
 np = pytest.importorskip("numpy", reason='diplo.env needs pip install ".[env]"')
 
-from diplo.engine.codes import CodeGame, kind_of, location_of  # noqa: E402
+from diplo.engine.codes import ActionError, CodeGame, kind_of, location_of  # noqa: E402
 from diplo.env import (  # noqa: E402
     BoardEncoder,
     DiplomacyEnv,
@@ -205,8 +205,11 @@ def test_the_engine_alone_decides_an_entry_at_the_edges(max_orders: int) -> None
     for bad in (choices, choices + 1, -2):
         env.reset(seed=0)
         pz.reset()
-        with pytest.raises(ValueError, match=rf"= {bad} is outside -1\.\.{choices}"):
-            env.step(np.full(shape, bad))
+        table = np.zeros(shape, dtype=np.int64)
+        table[1, 3, 2] = bad
+        with pytest.raises(ActionError, match=rf"= {bad} is outside -1\.\.{choices}") as caught:
+            env.step(table)
+        assert caught.value.index == (1, 3, 2)  # the entry's place, not read from the text
         with pytest.raises(ValueError, match=rf"= {bad} is outside -1\.\.{choices}"):
             env.codes(1, np.full(shape[1:], bad))
         with pytest.raises(ValueError, match=rf"FRANCE: actions\[0, 2, 0\] = {bad} is outside"):

@@ -533,6 +533,8 @@ def test_a_fast_game_used_by_another_call_gives_a_clear_error() -> None:
 
     game.set_orders([Peek()])  # type: ignore[list-item]
     assert len(seen) == 1
+    # The core's own error kind, not PyO3's borrow error recognised by its text.
+    assert isinstance(seen[0], fast.InUseError) and seen[0].index is None, seen
     assert "in use by another thread" in str(seen[0]), seen
     assert "borrowed" not in str(seen[0])
     assert game.phase == "S1901M"
@@ -554,7 +556,7 @@ def test_threads_sharing_a_game_with_a_running_batch_get_the_clear_error() -> No
                 try:
                     g.phase  # noqa: B018
                     g.legal_orders()
-                except RuntimeError as exc:
+                except fast.InUseError as exc:
                     errors.append(str(exc))
 
     workers = [threading.Thread(target=reader), threading.Thread(target=batches)]
@@ -563,6 +565,17 @@ def test_threads_sharing_a_game_with_a_running_batch_get_the_clear_error() -> No
     for w in workers:
         w.join()
     assert all("in use by another thread" in e for e in errors), set(errors)
+
+
+def test_a_game_a_batch_cannot_take_is_named_by_its_index() -> None:
+    # Given twice (or held by another thread: the core cannot tell which), the second place
+    # refuses it: ValueError with that place as its index, and no game of the batch played.
+    games = [CodeGame(), CodeGame()]
+    orders = [[o[0] for o in g.legal_orders()] for g in games]
+    with pytest.raises(ValueError, match=r"games\[2\] appears twice") as caught:
+        process_batch([games[0], games[1], games[0]], [*orders, orders[0]])
+    assert getattr(caught.value, "index", None) == 2
+    assert [g.phase for g in games] == ["S1901M", "S1901M"]
 
 
 def test_set_orders_refuses_a_list_that_changes_while_it_is_read() -> None:
@@ -833,3 +846,23 @@ def test_jsonl_blank_lines_alone_are_no_failure_and_a_closed_output_is() -> None
     assert closed.returncode == 1
     assert b"standard output was closed" in closed.stderr
     assert b"Traceback" not in closed.stderr
+
+
+def test_a_rollout_player_re_entered_from_its_wording_is_refused_clearly() -> None:
+    """The engine's rollout player, held by ``play`` while a wording callback runs, refuses a
+    call from that callback with the core's ``InUseError``, not PyO3's borrow error."""
+    seen: list[fast.InUseError] = []
+    player: Any = None
+
+    def tail(_key: int) -> str:
+        try:
+            player.take_dataset()
+        except fast.InUseError as exc:
+            seen.append(exc)
+        return ": held."
+
+    player = fast.rollout_player(CodeGame(), tail, lambda _raw: '"worded."')
+    player.play(0, True, False)
+    assert seen, "the callback was never called"
+    assert all("RolloutPlayer is in use" in str(e) and e.index is None for e in seen)
+    assert player.take_dataset()[0] == 0  # usable again once play returns

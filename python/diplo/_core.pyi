@@ -15,10 +15,12 @@ __all__ = [
     "ORDER_KINDS",
     "REASON_NAMES",
     "RESULT_NAMES",
+    "ActionError",
     "CodeGame",
     "CodeMap",
     "DeepMindEnv",
     "GameOverError",
+    "InUseError",
     "MilaBoard",
     "MilaCheck",
     "MilaTables",
@@ -51,6 +53,18 @@ CODE_LAYOUT: Final[dict[str, int]]
 
 class GameOverError(RuntimeError):
     """An action that needs a running game was asked of a game that has ended."""
+
+class InUseError(RuntimeError):
+    """An object of the core (a CodeGame) asked for by one call while another holds it."""
+
+    #: The object's place in the list the refusing call was given (process_batch's games).
+    index: int | None
+
+class ActionError(ValueError):
+    """An entry of an action table outside the action space."""
+
+    #: The entry's place: (game, power, slot).
+    index: tuple[int, int, int]
 
 def _panic_for_test(message: str) -> None:
     """Panics inside the guard every entry point uses; raises ``RuntimeError`` (tests only)."""

@@ -131,7 +131,8 @@ fn refused_actions_change_nothing() {
     bad[per + 5] = 512;
     let err = e.step(&bad, out.bufs(), 2).unwrap_err();
     assert!(err.message().contains("actions[1, 0, 5] = 512"), "{err}");
-    assert_eq!(err.kind(), ErrorKind::OutOfRange);
+    assert_eq!(err.kind(), ErrorKind::Action);
+    assert_eq!(err.index(), Some(&[1, 0, 5][..])); // the entry's place, for the bindings
     assert!(e.step(&vec![-2; 3 * per], out.bufs(), 1).is_err());
     assert!(e.step(&[0; 5], out.bufs(), 1).is_err());
     assert_eq!(out.board, board);

@@ -120,6 +120,7 @@ __all__ = [
     "SUPPORT_MOVE",
     "VIA",
     "WAIVE",
+    "ActionError",
     "Candidates",
     "CodeGame",
     "CodeState",
@@ -129,6 +130,7 @@ __all__ = [
     "FastGame",
     "FastState",
     "GameOverError",
+    "InUseError",
     "code_map",
     "core_of",
     "decode_order",
@@ -153,6 +155,13 @@ CorePlayer: TypeAlias = _core.RolloutPlayer
 CoreVectorEnv: TypeAlias = _core.VectorEnv
 #: Raised by the core (and :class:`diplo.api.game.Game`) for an action on a game that has ended.
 GameOverError = _core.GameOverError
+#: Raised by the core (a ``RuntimeError``) for a call on a :class:`CodeGame` another call holds:
+#: a :func:`process_batch` running on another thread, or a call re-entered from an order item's
+#: ``__index__``. ``index``: the game's place in the batch that refused it, else ``None``.
+InUseError = _core.InUseError
+#: Raised by the core (a ``ValueError``) for an entry of an action table outside the action
+#: space; ``index``: its place, ``(game, power, slot)``.
+ActionError = _core.ActionError
 #: The order kinds in code order (a code's kind indexes it: :func:`kind_of`).
 ORDER_KINDS: tuple[str, ...] = tuple(_core.ORDER_KINDS)
 
@@ -375,21 +384,6 @@ def decode_order(code: int, game_map: Map, position: Position | None = None) -> 
 # --------------------------------------------------------------------------- games
 
 
-#: What PyO3 says when a core object is borrowed by another call (another thread's batch).
-_BORROWED = frozenset({"Already borrowed", "Already mutably borrowed"})
-
-
-def _in_use(exc: RuntimeError) -> RuntimeError:
-    """``exc``, or the clear error for a game another thread is using (PyO3's borrow error)."""
-    if str(exc) in _BORROWED:
-        return RuntimeError(
-            "this CodeGame is in use by another thread (inside process_batch, which holds its "
-            "games while it runs): use a CodeGame from one thread at a time (docs/design.md, "
-            "'Threads')"
-        )
-    return exc
-
-
 class CodeGame:
     """A game on the code API: the state lives in the Rust core, orders are codes.
 
@@ -427,50 +421,32 @@ class CodeGame:
     @property
     def phase(self) -> str:
         """The current phase, e.g. ``"S1901M"`` (the final one once the game is over)."""
-        try:
-            return self._core.phase
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return self._core.phase
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended (solo victory or ``max_year``)."""
-        try:
-            return self._core.is_over
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return self._core.is_over
 
     @property
     def winner(self) -> str | None:
         """The power that won alone (the victory count of the rules or the map), or ``None``."""
-        try:
-            return self._core.winner
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return self._core.winner
 
     @property
     def max_year(self) -> int | None:
-        try:
-            return self._core.max_year
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return self._core.max_year
 
     def legal_orders(self) -> list[list[int]]:
         """Every legal order of every orderable slot, as codes: one list per slot (see the module
         documentation), in the order of :meth:`slots`. Empty once the game is over."""
-        try:
-            return self._core.legal_orders()
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return self._core.legal_orders()
 
     def slots(self) -> list[tuple[str, str]]:
         """``(power, key)`` per slot, in the order of :meth:`legal_orders`: the key is the
         province of the unit, dislodged unit or build site, or the power's own name for the waive
         of a power with no build site."""
-        try:
-            return self._core.slots()
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return self._core.slots()
 
     def set_orders(self, orders: Sequence[int]) -> None:
         """The orders of every power for this phase, as codes, in any order and any number
@@ -478,51 +454,33 @@ class CodeGame:
         one is refused (its unit holds / is disbanded), two different orders to one unit are both
         refused (DATC 4.D.3), builds beyond the allowed count are void (DATC 4.D.4). Raises
         ``ValueError`` when ``orders`` is not a sequence of ints."""
-        try:
-            self._core.set_orders(orders)
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        self._core.set_orders(orders)
 
     def process(self) -> None:
         """Rule on the phase and move on to the next one with something to decide. Raises
         ``ValueError`` (the game unchanged) when that phase would fall after the last year,
         :data:`diplo.model.limits.MAX_YEAR`, as :func:`diplo.api.phase.process_phase` does."""
-        try:
-            self._core.process()
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        self._core.process()
 
     def result_codes(self) -> list[int]:
         """Per code submitted for the last processed phase, its result (:data:`RESULT_CODES`)."""
-        try:
-            return self._core.result_codes()
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return self._core.result_codes()
 
     def result_success(self) -> list[bool]:
         """Per code submitted for the last processed phase, whether it succeeded (DATC sense)."""
-        try:
-            return self._core.result_success()
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return self._core.result_success()
 
     def implied_results(self) -> list[tuple[int, int, bool]]:
         """What the last processed phase did without an order, as ``(code, result, success)``:
         holds of unordered units and disbands of dislodged units without a legal order (by
         province), then per power in map order the waives of unused builds and the
         civil-disorder disbands (in removal order)."""
-        try:
-            return self._core.implied_results()
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return self._core.implied_results()
 
     def position(self) -> Position:
         """The current state as an immutable :class:`~diplo.model.position.Position` (retreat
         options in location order)."""
-        try:
-            return position_from_state(self._map, self._core.state(), self._rules)
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return position_from_state(self._map, self._core.state(), self._rules)
 
     def state_indices(
         self,
@@ -539,17 +497,11 @@ class CodeGame:
         units ``(power, is_fleet, location)``, centres ``(province, power)``, dislodged units
         ``(power, is_fleet, location, retreat options)``; locations and provinces index
         ``Map.locations``, powers ``Map.powers``."""
-        try:
-            return self._core.state()
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return self._core.state()
 
     def clone(self) -> CodeGame:
         """An independent copy (state, year limit, end, and the last phase's results)."""
-        try:
-            return game_of(self._core.clone(), self._map, self._rules)
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return game_of(self._core.clone(), self._map, self._rules)
 
     # ------------------------------------------------------------------ search
 
@@ -587,10 +539,7 @@ class CodeGame:
         )
 
     def __repr__(self) -> str:
-        try:
-            return repr(self._core)
-        except RuntimeError as exc:
-            raise _in_use(exc) from None
+        return repr(self._core)
 
 
 class Candidates(NamedTuple):

@@ -59,7 +59,13 @@ from ..model.refusals import (
     named_piece,
     refusal_message,
 )
-from ..model.results import PhaseOutcome, Result, dislodged_json, next_json
+from ..model.results import (
+    PhaseOutcome,
+    Result,
+    dislodged_json,
+    legal_result_text,
+    next_json,
+)
 from ..model.rules import Rules
 from .codes import encode_order, location_of, waive_code
 from .compile import MapTables, code_map, encode_position, engine_game, tables
@@ -495,9 +501,6 @@ def implied_hold_text(
     return implied_hold_reason(piece, codes[-1] if codes else None, dislodged_by)
 
 
-# The JSON words of a result's flags.
-_JSON_BOOL = {True: "true", False: "false"}
-
 _SAFE_NAME = re.compile(r"[ !#-\[\]-~]*")
 _PLAIN_MAPS: WeakKeyDictionary[Map, bool] = WeakKeyDictionary()
 
@@ -643,12 +646,7 @@ def _row_json(power: str, row: MovementRow) -> str:
     whose names need no escape."""
     text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
     tail = explain_tail(kind_name, code, origin, by, attack, opposition, via, szy)
-    end = "}" if origin is None else f', "dislodged_by": "{origin}"}}'
-    return (
-        f'{{"power": "{power}", "unit": "{unit}", "order": "{text}", '
-        f'"given": true, "legal": true, "success": {_JSON_BOOL[ok]}, '
-        f'"code": "{code}", "reason": "{text}{tail}"{end}'
-    )
+    return legal_result_text(power, unit, text, True, ok, code, f'"{text}{tail}"', origin)
 
 
 def _with_implied(
@@ -669,11 +667,8 @@ def _with_implied(
         result = new(Result, (power, unit, f"{unit} H", False, True, ok, code, reason, origin))
         # A refused order's reason code is in the sentence: json.dumps writes that one.
         if as_text and not any(p == prov for p, _ in refused):
-            end = "}" if origin is None else f', "dislodged_by": "{origin}"}}'
             results.append(
-                f'{{"power": "{power}", "unit": "{unit}", "order": "{unit} H", '
-                f'"given": false, "legal": true, "success": {_JSON_BOOL[ok]}, '
-                f'"code": "{code}", "reason": "{reason}"{end}'
+                legal_result_text(power, unit, f"{unit} H", False, ok, code, f'"{reason}"', origin)
             )
         else:
             results.append(result)

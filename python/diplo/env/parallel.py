@@ -25,7 +25,6 @@ pass 512): a slot with more choices raises
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -33,7 +32,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from ..engine.codes import CodeGame, game_of, vector_env
+from ..engine.codes import ActionError, CodeGame, game_of, vector_env
 from ..model.limits import show
 from ..model.map import Map, standard_map
 from ..model.position import Position
@@ -215,8 +214,9 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
         try:
             # The engine checks every entry (-1..K) before it plays: the one check of an action.
             self._core.step(table)
-        except ValueError as exc:
-            raise ValueError(f"{_agent_of(exc, self._powers)}{exc}") from exc
+        except ActionError as exc:  # an entry outside the action space: its agent named
+            _game, power, _slot = exc.index
+            raise ValueError(f"{self._powers[power]}: {exc}") from exc
         except RuntimeError as exc:
             self._ready = False
             raise EnvError(f"{exc}; call reset()") from exc
@@ -289,13 +289,6 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
                 "legal_counts": sizes,
             }
         return obs, infos
-
-
-def _agent_of(exc: ValueError, powers: list[str]) -> str:
-    """``"POWER: "`` for the engine's refusal of an entry of game 0's table (its message names
-    the entry ``actions[0, p, s]``), else ``""``."""
-    match = re.match(r"actions\[0, (\d+), \d+\]", str(exc))
-    return f"{powers[int(match.group(1))]}: " if match else ""
 
 
 def parallel_env(**kwargs: Any) -> DiplomacyEnv:

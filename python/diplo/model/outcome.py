@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal, NamedTuple, TypeAlias
 
+from .reasons import PHRASES, RULINGS
 from .wording import power_name
 
 Code: TypeAlias = Literal["ok", "bounce", "cut", "dislodged", "no_convoy", "void", "illegal"]
@@ -168,17 +169,21 @@ class RulingFacts(NamedTuple):
 
 
 def explain_ruling(facts: RulingFacts) -> str:
-    """The sentence for a retreat or adjustment result."""
-    return RULING_SENTENCES[facts.why](facts)
+    """The sentence for a retreat or adjustment result: the table's (``diplo/data/reasons.json``,
+    :data:`RULING_SENTENCES`), its variant chosen by the facts, filled from them."""
+    variants = RULING_SENTENCES[facts.why]
+    variant = ""
+    if facts.why == "retreat_clash":
+        variant = "many" if len(facts.rivals) != 1 else ""
+    elif facts.why == "unused_build":
+        variant = "one" if facts.number == 1 else ""
+    elif facts.home and "home" in variants:
+        variant = "home"
+    return variants[variant].format_map(_Fields(facts))
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
-
-
-def _what(order: str) -> str:
-    """How a void build or disband sentence names the order."""
-    return "this waive" if order == "WAIVE" else order
 
 
 def _join(items: list[str]) -> str:
@@ -187,158 +192,35 @@ def _join(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _retreat_clash(f: RulingFacts) -> str:
-    # DATC 6.H.7 / 6.H.8: retreats have no strength.
-    others = _join([f"{power.title()} {unit}" for power, unit in f.rivals])
-    verb = "also retreats" if len(f.rivals) == 1 else "also retreat"
-    return (
-        f"{f.unit} R {f.place} failed and {f.unit} is disbanded: {others} {verb} "
-        f"to {f.other}, and units retreating to the same province are all disbanded "
-        "(DATC 6.H.7)."
-    )
+class _Fields(dict[str, object]):
+    """The fields a ruling's template names, each worked out from the facts when it is named."""
+
+    def __init__(self, facts: RulingFacts) -> None:
+        super().__init__()
+        self.facts = facts
+
+    def __missing__(self, key: str) -> object:
+        f = self.facts
+        if key == "power":
+            return power_name(f.power)
+        if key == "what":  # how a void build or disband sentence names the order
+            return "this waive" if f.order == "WAIVE" else f.order
+        if key == "units":
+            return _plural(f.number, "unit")
+        if key == "disbands":
+            return _plural(f.number, "disband")
+        if key == "moves":
+            return _plural(f.number, "move")
+        if key == "them":
+            return "it" if f.number == 1 else "them"
+        if key == "others":
+            return _join([f"{power.title()} {unit}" for power, unit in f.rivals])
+        if key in PHRASES:
+            return PHRASES[key]
+        return getattr(f, key)
 
 
-def _build_while_owing(f: RulingFacts) -> str:
-    return (
-        f"{power_name(f.power)} owes {_plural(f.number, 'disband')} and may not build; "
-        f"{_what(f.order)} is void."
-    )
-
-
-def _may_build_no_unit(why: str) -> Callable[[RulingFacts], str]:
-    def sentence(f: RulingFacts) -> str:
-        return f"{power_name(f.power)} may build no unit: {why}; {_what(f.order)} is void."
-
-    return sentence
-
-
-def _build_same_province(f: RulingFacts) -> str:
-    # DATC 4.D.5 / 6.I.7: one unit per province; the first build there is used.
-    return (
-        f"{power_name(f.power)} already builds {f.other} in {f.place}; only the first build in "
-        f"a province is used (DATC 4.D.5), so {_what(f.order)} is void."
-    )
-
-
-def _build_excess(f: RulingFacts) -> str:
-    # DATC 4.D.4 / 6.I.1: the first legal builds (and waives, DATC 4.D.7) are used.
-    n = f.number
-    return (
-        f"{power_name(f.power)} may build only {_plural(n, 'unit')}; {_what(f.order)} comes "
-        f"after {'it' if n == 1 else 'them'} and is void (DATC 4.D.4: the first legal "
-        "builds are used)."
-    )
-
-
-def _disband_while_building(f: RulingFacts) -> str:
-    return (
-        f"{power_name(f.power)} may not disband: it may build {_plural(f.number, 'unit')}; "
-        f"{_what(f.order)} is void."
-    )
-
-
-def _disband_excess(f: RulingFacts) -> str:
-    # DATC 4.D.6 / 6.J.1: the first legal disbands are used.
-    n = f.number
-    return (
-        f"{power_name(f.power)} must disband only {_plural(n, 'unit')}; {_what(f.order)} comes "
-        f"after {'it' if n == 1 else 'them'} and is void (DATC 4.D.6: the first legal "
-        "disbands are used)."
-    )
-
-
-def _unused_build(f: RulingFacts) -> str:
-    # DATC 4.D.7: a build may be waived; an allowed build nobody used is waived.
-    allowed = "its one allowed build" if f.number == 1 else f"one of its {f.number} allowed builds"
-    return f"{power_name(f.power)} did not use {allowed}, so it is waived."
-
-
-_CIVIL_DISORDER_RULE: Final[Mapping[bool, str]] = {
-    False: (
-        "units farthest from an owned centre go first, fleets before armies at equal distance, "
-        "then in alphabetical order (DATC 4.D.8)"
-    ),
-    True: (
-        "units farthest from a home centre go first (the older rulebooks, DATC 6.J.11), fleets "
-        "before armies at equal distance, then in alphabetical order"
-    ),
-}
-
-
-def _disorder_head(f: RulingFacts) -> str:
-    return f"{f.unit} disbanded by the civil-disorder rule"
-
-
-def _disorder_no_route(f: RulingFacts) -> str:
-    which = "home" if f.home else "owned"
-    return (
-        f"{_disorder_head(f)}: no route leads to any {which} centre; "
-        f"{_CIVIL_DISORDER_RULE[f.home]}."
-    )
-
-
-def _disorder_on_centre(f: RulingFacts) -> str:
-    where = f"a home centre ({f.place})" if f.home else f"an owned centre ({f.place})"
-    return f"{_disorder_head(f)}: it stands on {where}; {_CIVIL_DISORDER_RULE[f.home]}."
-
-
-def _disorder_distance(f: RulingFacts) -> str:
-    which = "home" if f.home else "owned"
-    return (
-        f"{_disorder_head(f)}: {_plural(f.number, 'move')} from the nearest {which} centre "
-        f"({f.place}); {_CIVIL_DISORDER_RULE[f.home]}."
-    )
-
-
-#: The sentence of each ``why`` of :class:`RulingFacts`: one home for both backends (the
-#: engine's why codes are named by ``diplo._core.EXPLAIN_NAMES``, the same keys).
-RULING_SENTENCES: Final[Mapping[str, Callable[[RulingFacts], str]]] = {
-    # retreats
-    "retreated": lambda f: f"{f.unit} retreated to {f.place}.",
-    "disbanded": lambda f: f"{f.unit} disbanded as ordered.",
-    "retreat_clash": _retreat_clash,
-    "no_retreat": lambda f: f"{f.unit} had no legal retreat order and is disbanded.",
-    # builds and waives
-    "build_while_owing": _build_while_owing,
-    "build_no_home_site": _may_build_no_unit("none of the home centres it owns is vacant"),
-    "build_no_site": _may_build_no_unit("none of the centres it owns is vacant"),
-    "build_no_any_home_site": _may_build_no_unit(
-        "none of the centres it owns that are some power's home is vacant"
-    ),
-    "build_no_surplus": _may_build_no_unit("it has no more supply centres than units"),
-    "build_same_province": _build_same_province,
-    "build_excess": _build_excess,
-    "waived": lambda f: f"{power_name(f.power)} waives a build (DATC 4.D.7).",
-    "built": lambda f: f"{power_name(f.power)} builds {f.unit}.",
-    # disbands
-    "disband_while_building": _disband_while_building,
-    "disband_not_owed": lambda f: (
-        f"{power_name(f.power)} may not disband: it owes no disband; {_what(f.order)} is void."
-    ),
-    "disband_repeat": lambda f: (
-        f"{f.unit} is already disbanded by an earlier order; the same unit counts only once "
-        "(DATC 6.J.2)."
-    ),
-    "disband_excess": _disband_excess,
-    # what happens unordered
-    "unused_build": _unused_build,
-    "disorder_no_centre": lambda f: (
-        f"{_disorder_head(f)}: {power_name(f.power)} owns no supply centre, so all its units "
-        "are removed."
-    ),
-    "disorder_no_home": lambda f: (
-        f"{_disorder_head(f)}: {power_name(f.power)} has no home centre; its units go in tie order."
-    ),
-    "disorder_no_route": _disorder_no_route,
-    "disorder_on_centre": _disorder_on_centre,
-    "disorder_distance": _disorder_distance,
-    # a map's start: godip's chaos
-    "start_army": lambda f: (
-        f"{power_name(f.power)} gave no order for a build of its first "
-        f"phase, so {f.unit} is built (the map's start_armies)."
-    ),
-    # the neutral power's own
-    "neutral_rebuilt": lambda f: (
-        f"{f.unit} is raised again: neutral armies are rebuilt in the vacant centres neutral owns."
-    ),
-}
+#: The sentences of each ``why`` of :class:`RulingFacts` by variant, from the one table of
+#: reasons (``diplo/data/reasons.json``): one home for both backends (the engine's why codes
+#: are named by ``diplo._core.EXPLAIN_NAMES``, the same names in the same order).
+RULING_SENTENCES: Final[Mapping[str, Mapping[str, str]]] = RULINGS

@@ -35,6 +35,7 @@ from .orders import (
     unit_named,
 )
 from .position import Piece, Position
+from .reasons import PHRASES, REFUSALS
 from .wording import power_name, sentence
 
 __all__ = [
@@ -144,7 +145,13 @@ def named_piece(position: Position, order: Order) -> Piece | None:
 
 
 #: Why a neutral power's orders, and codes for its units, are refused.
-_NEUTRAL = "neutral units hold and are never ordered"
+_NEUTRAL = PHRASES["neutral"]
+
+
+def _say(code: str, variant: str = "", **fields: object) -> str:
+    """The refusal sentence of ``code`` in ``variant`` (the table's, ``diplo/data/reasons.json``)
+    with ``fields`` filled in."""
+    return REFUSALS[code][variant].format(**fields)
 
 
 def refusal_message(code: str, power: str, order: Order, position: Position) -> str:
@@ -168,43 +175,32 @@ def implied_hold_reason(piece: object, refused: str | None, dislodged_by: str | 
 
 def multiple_orders_message(order: str, unit: str, count: int) -> str:
     """The sentence of an order refused because its unit was given ``count`` different orders."""
-    return (
-        f"{order}: {unit} was given {count} different orders; all are void and the unit holds "
-        "(DATC 4.D.3)."
-    )
-
-
-_WRONG_PHASE = {
-    "M": "only hold, move, support and convoy orders are given in a movement phase",
-    "R": "only retreat and disband orders are given in a retreat phase",
-    "A": "only build, disband and waive orders are given in an adjustment phase",
-}
+    return _say("multiple_orders", order=order, unit=unit, count=count)
 
 
 def refusal_reason(code: str, power: str, order: Order, position: Position) -> str:
     """Why ``order`` of ``power`` is refused for ``code``: the facts the sentence names are read
     from the order and the board (the unit ordered, the unit supported or convoyed, the
-    destination), never decided again."""
+    destination), never decided again. The words are the table's (``diplo/data/reasons.json``);
+    which of a reason's sentences is said depends on the phase and the order."""
     game_map = position.map
     kind = position.phase.kind
     if code == "wrong_phase":
-        return _WRONG_PHASE[kind]
+        return _say(code, kind)
     name = power_name(power)
     if isinstance(order, Waive):
-        return f"{name} has no build to waive"  # no_builds, the one refusal of a waive
+        return _say("no_builds", "waive", name=name)  # the one refusal of a waive
     unit = order.unit
     prov = game_map.province_of(unit.loc)
     piece = named_piece(position, order)
-    if code == "no_unit":
-        return f"there is no unit in {prov}"
+    if code in ("no_unit", "not_dislodged"):
+        return _say(code, prov=prov)
     if code == "neutral_unit":
-        return f"the unit in {prov} is neutral: {_NEUTRAL}"
-    if code == "not_dislodged":
-        return f"there is no dislodged unit in {prov}"
+        return _say(code, prov=prov, neutral=_NEUTRAL)
     if code == "foreign_unit":
         assert piece is not None
-        what = "the dislodged unit" if kind == "R" else "the unit"
-        return f"{what} in {prov} belongs to {power_name(piece.power)}, not {name}"
+        owner = power_name(piece.power)
+        return _say(code, "R" if kind == "R" else "", prov=prov, owner=owner, name=name)
     if kind == "A":
         return _adjustment_reason(code, power, order, position)
     assert piece is not None
@@ -212,7 +208,7 @@ def refusal_reason(code: str, power: str, order: Order, position: Position) -> s
         assert isinstance(order, Move | Retreat)
         dst = game_map.province_of(order.dest)
         if code == "coast_needed":
-            return f"{dst} has two coasts {piece} could retreat to: name one"
+            return _say(code, "retreat", dst=dst, piece=piece)
         # bad_retreat (DATC 4.B.6: a coast on an army's retreat is ignored).
         # The options a unit stands in (MILA's lists name them) are no retreat.
         options = [
@@ -222,63 +218,58 @@ def refusal_reason(code: str, power: str, order: Order, position: Position) -> s
         ]
         allowed = ", ".join(options) if options else "nowhere"
         dest = dst if piece.type == "A" else order.dest
-        return f"{piece} cannot retreat to {dest}; it may retreat to {allowed}"
+        return _say("bad_retreat", piece=piece, dest=dest, allowed=allowed)
     if isinstance(order, Move):
         return _move_reason(code, game_map, piece, order)
     if isinstance(order, SupportHold | SupportMove | Convoy):
         other = order.supported if isinstance(order, SupportHold | SupportMove) else order.army
         other_prov = game_map.province_of(other.loc)
         if code == "no_supported_unit":
-            return f"there is no unit in {other_prov} to support"
+            return _say(code, other_prov=other_prov)
         if code == "convoy_not_at_sea":  # decided before the army is looked at
-            return f"{piece} is not in a sea province (or a port) and cannot convoy"
+            return _say(code, piece=piece)
         target = position.units[other_prov]
         if isinstance(order, SupportHold):
             if code == "support_self":
-                return "a unit cannot support itself"
-            return f"{piece} could not move to {target.province} itself, so it cannot support there"
+                return _say(code, "hold")
+            return _say("cannot_support", "hold", piece=piece, target_prov=target.province)
         dst = game_map.province_of(order.dest)
         if isinstance(order, SupportMove):
-            if code == "support_self":
-                return "a unit cannot support its own move"
-            if code == "impossible_move":
-                return f"{target} cannot move to {dst}, so that move cannot be supported"
+            if code in ("support_self", "impossible_move"):
+                return _say(code, "move" if code == "support_self" else "", target=target, dst=dst)
             if dst == piece.province:
-                return f"{piece} cannot support a move into its own province"
-            return f"{piece} could not move to {dst} itself, so it cannot support a move there"
-        if code == "convoy_of_fleet":
-            return f"{target} is a fleet; only armies can be convoyed"
-        if code == "move_to_self":
-            return f"{target} cannot be convoyed to its own province"
+                return _say("cannot_support", "move_into_own", piece=piece)
+            return _say("cannot_support", "move", piece=piece, dst=dst)
+        if code in ("convoy_of_fleet", "move_to_self"):
+            return _say(code, "convoy", target=target)
         if code == "convoy_impossible":
-            return (
-                f"no convoy route from {target.province} to {dst} needs a fleet in {piece.province}"
-            )
+            return _say(code, target_prov=target.province, dst=dst, prov=piece.province)
     raise ValueError(f"no sentence for the refusal {code!r} of {format_order(order)}")
 
 
 def _move_reason(code: str, game_map: Map, piece: Piece, order: Move) -> str:
     dst = game_map.province_of(order.dest)
-    src = piece.province
-    if code == "move_to_self":
-        return f"{piece} cannot move to its own province"
-    if code == "army_to_sea":
-        return f"an army cannot move to the sea province {dst}"
     if code == "not_adjacent":
         if piece.type == "A":
-            return f"{dst} is not next to {src} and no convoy could carry an army there"
-        return f"a fleet in {piece.loc} cannot reach {dst}"
-    if code == "no_convoy_route":
-        return f"no fleets on the board could convoy {piece} to {dst}"
-    if code == "convoy_of_fleet":
-        return "a fleet cannot be convoyed"
-    if code == "fleet_to_land":
-        return f"a fleet cannot move to the inland province {dst}"
-    if code == "bad_coast":
-        return f"a fleet in {piece.loc} cannot reach {order.dest}"
-    if code == "coast_needed":
-        return f"{dst} has two coasts a fleet in {piece.loc} could reach: name one"
+            return _say(code, "army", dst=dst, src=piece.province)
+        return _say(code, "fleet", loc=piece.loc, dst=dst)
+    if code in _MOVE_REASONS:
+        return _say(code, "move", piece=piece, dst=dst, loc=piece.loc, dest=order.dest)
     raise ValueError(f"no sentence for the refusal {code!r} of {format_order(order)}")
+
+
+#: The refusals of a move worded from its unit, destination and location alone.
+_MOVE_REASONS = frozenset(
+    (
+        "move_to_self",
+        "army_to_sea",
+        "no_convoy_route",
+        "convoy_of_fleet",
+        "fleet_to_land",
+        "bad_coast",
+        "coast_needed",
+    )
+)
 
 
 def _adjustment_reason(code: str, power: str, order: Order, position: Position) -> str:
@@ -287,29 +278,16 @@ def _adjustment_reason(code: str, power: str, order: Order, position: Position) 
     assert isinstance(order, Build | Disband)
     loc = order.unit.loc
     prov = game_map.province_of(loc)
-    if code == "no_disbands":
-        return f"{name} does not have to disband any unit"
-    if code == "no_builds":
-        return f"{name} has no build to make: its units are not fewer than its centres"
     if code == "not_home_center":
         if position.rules.build_sites == "home" and prov not in game_map.homes.get(power, ()):
-            return f"{prov} is not a home supply centre of {name}"
+            return _say(code, "home", prov=prov, name=name)
         if position.rules.build_sites == "any_home" and prov in game_map.centers:
-            return (
-                f"{prov} is not a home supply centre of any power: under build_sites=any_home "
-                "a power builds only in the home centres it owns, its own or another's"
-            )
-        return f"{prov} is not a supply centre"
-    if code == "center_not_owned":
-        return f"{name} does not own {prov}"
+            return _say(code, "any_home", prov=prov)
+        return _say(code, prov=prov)
     if code == "occupied":
-        return f"{prov} is occupied by {position.units[prov]}"
-    if code == "unit_type_needed":
-        return f"say whether to build an army or a fleet in {prov}"
-    if code == "fleet_to_land":
-        return f"a fleet cannot be built in the inland province {prov}"
-    if code == "coast_needed":
-        return f"name the coast of {prov} to build a fleet there"
-    if code == "bad_coast":
-        return f"{loc} is not a coast of {prov}"
+        return _say(code, prov=prov, occupant=position.units[prov])
+    if code in ("no_disbands", "no_builds", "center_not_owned", "unit_type_needed"):
+        return _say(code, name=name, prov=prov)
+    if code in ("fleet_to_land", "coast_needed", "bad_coast"):
+        return _say(code, "build", prov=prov, loc=loc)
     raise ValueError(f"no sentence for the refusal {code!r} of {format_order(order)}")

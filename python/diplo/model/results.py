@@ -15,6 +15,33 @@ from .display import svg_of
 from .orders import Order
 from .position import Dislodged, Phase, Position
 
+#: A JSON boolean, by value.
+JSON_BOOL: dict[bool, str] = {True: "true", False: "false"}
+
+
+def legal_result_text(
+    power: str,
+    unit: str | None,
+    order: str,
+    given: bool,
+    success: bool,
+    code: str,
+    reason: str,
+    dislodged_by: str | None,
+) -> str:
+    """The JSON text of a legal order's :class:`Result` (or an implied one's, ``given`` false),
+    byte for byte as ``json.dumps(result.to_json())`` writes it, without building the dict: the
+    one writer of a result's text in Python (the engine's object API and the rollout writer call
+    it; ``tests/test_result_json.py`` holds it to :meth:`Result.to_json`). The names (``power``,
+    ``unit``, ``order``, ``code``, ``dislodged_by``) must need no JSON escape (a plain-named
+    map); ``reason`` is the sentence already written as a JSON string, quotes included."""
+    what = "null" if unit is None else f'"{unit}"'
+    end = "}" if dislodged_by is None else f', "dislodged_by": "{dislodged_by}"}}'
+    return (
+        f'{{"power": "{power}", "unit": {what}, "order": "{order}", "given": {JSON_BOOL[given]}, '
+        f'"legal": true, "success": {JSON_BOOL[success]}, "code": "{code}", "reason": {reason}{end}'
+    )
+
 
 class Result(NamedTuple):
     """One line of a phase's ruling (the ``results`` entries of the JSON contract).

@@ -42,7 +42,8 @@ owned
   would come next (``None``: no limit).
 
 The rulebook editions (DATC chapter 4): ``edition`` names a rulebook and sets the choices the
-DATC ties to it (:data:`EDITIONS`, the one table of them); an option given explicitly overrides
+DATC ties to it (:data:`EDITIONS`, read from the one table of them, ``diplo/data/editions.json``,
+which the Rust engine is built from too); an option given explicitly overrides
 the edition's. The movement choices are read by the resolver, one decision each
 (``diplo.reference.resolver``; ``rust/src/resolver``):
 
@@ -119,8 +120,11 @@ it; ``via_adj`` in ``process_m`` and ``_disable_convoy_fleet``), ``civil_disorde
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import resources
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, TypeAlias
 
 from .limits import show
@@ -173,163 +177,30 @@ PortConvoy: TypeAlias = Literal["anywhere", "first"]
 ConvoyChains: TypeAlias = Literal["route", "any_fleets"]
 Waive: TypeAlias = Literal["uses_build", "free"]
 
-#: The choices of today's rulings that MILA (``diplomacy`` 1.1.2) departs from, each with MILA's
-#: value (``docs/mila-compat.md``): only the ``mila`` edition turns them on.
-_TODAY_NOT_MILA = {
-    "convoy_fallback": "none",
-    "support_coast": "match",
-    "own_support": "never",
-    "head_to_head_own_support": "counts",
-    "convoyed_attack_from": "army",
-    "retreat_after_convoy": "vacant",
-    "convoy_broken_by": "dislodgement",
-    "waive": "uses_build",
-    "disorder_distance": "any_border",
-    "port_convoy": "anywhere",
-    "convoy_chains": "route",  # (godip's departure, not MILA's)
-}
-#: The rulebook's victory: the count alone wins; only the ``godip`` edition also asks for the lead.
-_NO_LEAD: Mapping[str, str | bool] = {"victory_lead": False, "disorder_tie": "name"}
-_MILA = {
-    "convoy_fallback": "land",
-    "support_coast": "any",
-    "own_support": "convoyed",
-    "head_to_head_own_support": "void",
-    "convoyed_attack_from": "sea",
-    "retreat_after_convoy": "any",
-    "convoy_broken_by": "any_support",
-    "waive": "free",
-    "disorder_distance": "fleet_moves",
-    "port_convoy": "first",
-    "convoy_chains": "route",
-}
+
+def _read_editions() -> tuple[Mapping[str, Mapping[str, str | bool]], dict[str, tuple[str, ...]]]:
+    """The editions (each with every choice it makes: its own, else the default edition's) and
+    the names each option takes, from the one table of them, ``diplo/data/editions.json``,
+    which the Rust engine is built from as well (``rust/build.rs``)."""
+    doc = json.loads(resources.files("diplo.data").joinpath("editions.json").read_text("utf-8"))
+    rows = {row["name"]: row["choices"] for row in doc["editions"]}
+    today = rows[doc["default"]]
+    editions = {name: MappingProxyType({**today, **choices}) for name, choices in rows.items()}
+    for name, choices in rows.items():
+        unknown = set(choices) - set(today)
+        if unknown:  # held by tests/test_rules.py; a typo would be an option no edition sets
+            raise ValueError(f"editions.json: {name} sets {sorted(unknown)}, not in the default")
+    values = {key: tuple(names) for key, names in doc["values"].items()}
+    return MappingProxyType(editions), values
+
 
 #: The choices each rulebook edition makes (DATC v3.0 chapter 4, listed with their sections in
-#: ``docs/rules-and-variants.md``): the one home of the editions in Python. An option a rules
-#: object names explicitly overrides its edition's.
-EDITIONS: Mapping[str, Mapping[str, str | bool]] = {
-    # 4.A.1 a, 4.A.2 (1971 rule), 4.A.3 (a swap only), 4.D.8 (home centres).
-    "1971": {
-        "adjacent_convoy": "opposite",
-        "convoy_disruption": "any",
-        "paradox": "1971",
-        "civil_disorder": "home",
-        **_TODAY_NOT_MILA,
-        **_NO_LEAD,
-        # 4.A.3, 6.G.4: a disrupted "unwanted" convoy to a neighbour is not taken.
-        "convoy_fallback": "land",
-    },
-    # 4.A.1 b, 4.A.2 (1982 rule), 4.A.3 (intent), 4.D.8 (home centres).
-    "1982": {
-        "adjacent_convoy": "intent",
-        "convoy_disruption": "all",
-        "paradox": "1982",
-        "civil_disorder": "home",
-        **_TODAY_NOT_MILA,
-        **_NO_LEAD,
-    },
-    # 4.A.2 (2000/2023 rule), 4.A.3 ("via convoy", no fallback), 4.D.8 (home centres).
-    "2000": {
-        "adjacent_convoy": "intent",
-        "convoy_disruption": "all",
-        "paradox": "2000",
-        "civil_disorder": "home",
-        **_TODAY_NOT_MILA,
-        **_NO_LEAD,
-    },
-    # Today's rulings: the DATC v3.0 preferences, which follow the 2023 rulebook except for
-    # the paradox rule (4.A.2: Szykman's; the rulebook's own text is paradox="2000").
-    "2023": {
-        "adjacent_convoy": "intent",
-        "convoy_disruption": "all",
-        "paradox": "szykman",
-        "civil_disorder": "owned",
-        **_TODAY_NOT_MILA,
-        **_NO_LEAD,
-    },
-    # The Diplomacy Player's Technical Guide: 4.A.3, only "by convoy" convoys to a neighbour;
-    # every other choice as today's (the DATC ties no other to it).
-    "dptg": {
-        "adjacent_convoy": "explicit",
-        "convoy_disruption": "all",
-        "paradox": "szykman",
-        "civil_disorder": "owned",
-        **_TODAY_NOT_MILA,
-        **_NO_LEAD,
-    },
-    # MILA's rulings where they depart from the DATC's (docs/mila-compat.md); today's otherwise.
-    "mila": {
-        "adjacent_convoy": "intent",
-        "convoy_disruption": "all",
-        "paradox": "szykman",
-        # MILA disbands in civil disorder by distance from the home centres (4.D.8, older rules),
-        # a fleet's along its own moves (Game._get_distance_to_home), and breaks a tie by the
-        # unit's text (the PriorityDict of Game._resolve_moves' adjustments: "A NAF" before
-        # "A NAP"), the location's abbreviation.
-        "civil_disorder": "home",
-        **_MILA,
-        **_NO_LEAD,
-        "disorder_tie": "abbreviation",
-    },
-    # godip's rulings (the judge behind Diplicity) where they depart from today's: a solo needs
-    # the victory count and more centres than any other power (variants/common/common.go,
-    # SCCountWinner); civil disorder disbands by distance from the home centres (4.D.8, the
-    # older rulebooks: phase/phase.go, SortedUnits measures to the nation's home centres) and
-    # breaks a tie by province id (remoteUnitSlice.Less); an army ordered "via convoy" to a
-    # neighbour whose convoy orders form no route moves overland (orders/convoy.go, MustConvoy:
-    # DATC v2.4's 6.G.8); today's otherwise (docs/rules-and-variants.md lists what is not
-    # modelled).
-    "godip": {
-        "adjacent_convoy": "intent",
-        "convoy_disruption": "all",
-        "paradox": "szykman",
-        "civil_disorder": "home",
-        **_TODAY_NOT_MILA,
-        "convoy_fallback": "via",
-        # orders/convoy.go: a convoy order is valid when any chain of fleets joins the army to
-        # its destination, and shows its power's intent when chains of any fleets join the
-        # army to the fleet and the fleet to the destination (MustConvoy, ViaNation).
-        "convoy_chains": "any_fleets",
-        "victory_lead": True,
-        "disorder_tie": "abbreviation",
-    },
-    # dipcc's rulings (Meta's engine behind Cicero, docs/dipcc-compat.md) where they depart
-    # from today's: only an army ordered "VIA" goes by convoy to a neighbour (process_m adds a
-    # plain move it can make as a land move: the DPTG's 4.A.3), and it moves overland whenever
-    # its convoy does not carry it (via_adj in process_m and _disable_convoy_fleet); civil
-    # disorder by distance from the home centres (do_civil_disorder, CIVIL_DISORDER_DISTS_*),
-    # ties by abbreviation (LOC_ALPHA_IDX); today's otherwise.
-    "dipcc": {
-        "adjacent_convoy": "explicit",
-        "convoy_disruption": "all",
-        "paradox": "szykman",
-        "civil_disorder": "home",
-        **_TODAY_NOT_MILA,
-        "convoy_fallback": "via_always",
-        "victory_lead": False,
-        "disorder_tie": "abbreviation",
-    },
-}
-_CHOICES: Mapping[str, tuple[str, ...]] = {
-    "edition": tuple(EDITIONS),
-    "civil_disorder": ("owned", "home"),
-    "build_sites": ("home", "any", "any_home"),
-    "adjacent_convoy": ("intent", "explicit", "opposite"),
-    "convoy_disruption": ("all", "any"),
-    "paradox": ("szykman", "1971", "1982", "2000"),
-    "convoy_fallback": ("none", "land", "via", "via_always"),
-    "disorder_tie": ("name", "abbreviation"),
-    "support_coast": ("match", "any"),
-    "own_support": ("never", "convoyed"),
-    "head_to_head_own_support": ("counts", "void"),
-    "convoyed_attack_from": ("army", "sea"),
-    "retreat_after_convoy": ("vacant", "any"),
-    "convoy_broken_by": ("dislodgement", "any_support"),
-    "waive": ("uses_build", "free"),
-    "disorder_distance": ("any_border", "fleet_moves"),
-    "port_convoy": ("anywhere", "first"),
-    "convoy_chains": ("route", "any_fleets"),
-}
+#: ``docs/rules-and-variants.md``), from the one table of them, ``diplo/data/editions.json``
+#: (each edition's notes say where its choices come from). An option a rules object names
+#: explicitly overrides its edition's.
+EDITIONS: Mapping[str, Mapping[str, str | bool]]
+EDITIONS, _VALUES = _read_editions()
+_CHOICES: Mapping[str, tuple[str, ...]] = {"edition": tuple(EDITIONS), **_VALUES}
 _CIVIL_DISORDER = _CHOICES["civil_disorder"]
 _BUILD_SITES = _CHOICES["build_sites"]
 #: Every option by its JSON name; ``edition`` first, so that reading the options in this order

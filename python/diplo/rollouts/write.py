@@ -40,6 +40,7 @@ from ..formats.gamefile import FORMAT, VERSION
 from ..model.map import SHIPPED_MAPS, Map, map_named
 from ..model.outcome import explain_ruling, explain_tail
 from ..model.position import Position
+from ..model.results import legal_result_text
 from ..model.rules import Rules
 from .dataset import OrderRows, table_of_buffers
 
@@ -219,12 +220,8 @@ class EngineWriter:
             code, ok, unit, raw = row
             facts = ruling_facts(raw)
             power = owners[k] if k < n else facts.power
-            parts.append(
-                f'{{"power": {_name(power)}, "unit": {_name(unit)}, "order": "{facts.order}", '
-                f'"given": {"true" if k < n else "false"}, "legal": true, '
-                f'"success": {"true" if ok else "false"}, "code": "{code}", '
-                f'"reason": {_string(explain_ruling(facts))}}}'
-            )
+            reason = _string(explain_ruling(facts))
+            parts.append(legal_result_text(power, unit, facts.order, k < n, ok, code, reason, None))
         nxt = core.position_json_text(None if winner is not None else core.phase)
         return f'"results": [{", ".join(parts)}], "dislodged": {{}}, "next": {nxt}'
 
@@ -477,8 +474,3 @@ def word_tail(t: Any, key: int) -> str:
         bool(key >> 45 & 1),
         bool(key >> 46 & 1),
     )
-
-
-def _name(text: str | None) -> str:
-    """A map name (or ``None``) as JSON: the name needs no escape on a plain-named map."""
-    return "null" if text is None else f'"{text}"'

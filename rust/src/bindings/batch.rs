@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use super::any::{on_game, AnyGame};
-use super::errors::{guarded, without_gil};
+use super::errors::{guarded, to_py, without_gil};
 use super::handles::PyCodeGame;
 use super::intake::read_codes;
 use super::process::in_last_year;
@@ -176,10 +176,15 @@ fn process_batch(
                 .downcast::<PyCodeGame>()
                 .map_err(|_| PyValueError::new_err(format!("games[{i}] is not a CodeGame")))?;
             let r = g.try_borrow_mut().map_err(|_| {
-                PyValueError::new_err(format!(
-                    "games[{i}] appears twice in the batch, or is in use by another thread (a \
-                     CodeGame is used by one thread at a time)"
-                ))
+                // Which of the two the core cannot tell: a bad argument (ValueError) with the
+                // game's place as its `index`.
+                to_py(
+                    EngineError::invalid(format!(
+                        "games[{i}] appears twice in the batch, or is in use by another thread \
+                         (a CodeGame is used by one thread at a time)"
+                    ))
+                    .at(&[i]),
+                )
             })?;
             if r.game.over() {
                 return Err(EngineError::game_over()

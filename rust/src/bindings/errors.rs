@@ -3,13 +3,21 @@
 //!
 //! The engine's errors ([`EngineError`]) become Python exceptions here, by their kind and in
 //! this one place ([`to_py`], behind `impl From<EngineError> for PyErr`): a bad value, a number
-//! out of range or a limit passed is `ValueError`, a finished game `GameOverError`, a call the
-//! object's state does not allow, a step broken part-way or a bug `RuntimeError`. No caller
-//! picks a class by reading an error's text.
+//! out of range or a limit passed is `ValueError`, a refused entry of an action table
+//! `ActionError` (a `ValueError`), a finished game `GameOverError`, an object another call holds
+//! `InUseError` (a `RuntimeError`), a call the object's state does not allow, a step broken
+//! part-way or a bug `RuntimeError`. An error about one item of a list or a table carries its
+//! place as the exception's `index` attribute. No caller picks a class, or finds a place, by
+//! reading an error's text.
 //!
-//! `GameOverError` is defined here once and re-exported by the Python package
-//! (`diplo.GameOverError`, `diplo.api.game.GameOverError`), so that the core never imports a Python
-//! module to raise an error. Malformed input raises `ValueError` naming the problem; a panic
+//! An object borrowed by another call (PyO3's borrow flag: a `process_batch` holding its games on
+//! another thread, or a call re-entered from a callback) is refused by [`held`] and
+//! [`held_mut`], as `InUseError`, never PyO3's own "Already mutably borrowed".
+//!
+//! `GameOverError`, `InUseError` and `ActionError` are defined here once and re-exported by the
+//! Python package (`diplo.GameOverError`, `diplo.engine.codes.InUseError`,
+//! `diplo.engine.codes.ActionError`), so that the core never imports a Python module to raise an
+//! error. Malformed input raises `ValueError` naming the problem; a panic
 //! (a bug) is caught by [`guarded`] and raised as `RuntimeError`, so no panic ever crosses into
 //! Python.
 
@@ -20,6 +28,8 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use pyo3::PyClass;
 
 use crate::engine::batch::panic_message;
 use crate::engine::error::{EngineError, ErrorKind};
@@ -32,19 +42,73 @@ pyo3::create_exception!(
     "An action that needs a running game was asked of a game that has ended."
 );
 
+pyo3::create_exception!(
+    diplo,
+    InUseError,
+    PyRuntimeError,
+    "An object of the core (a CodeGame) asked for by one call while another holds it: a \
+     process_batch running on another thread, or a call re-entered from a callback of the one \
+     holding it. `index`: the object's place in the list the refusing call was given \
+     (process_batch's games), or None."
+);
+
+pyo3::create_exception!(
+    diplo,
+    ActionError,
+    PyValueError,
+    "An entry of an action table outside the action space; `index`: its place, (game, power, \
+     slot)."
+);
+
 /// The Python exception of an engine error, by its kind (see the module documentation); the
-/// message is the error's own.
+/// message is the error's own, and the place of the item it is about, if any, its `index`
+/// (always set on `InUseError` and `ActionError`: `None` when there is none).
 pub(crate) fn to_py(e: EngineError) -> PyErr {
     let message = e.message().to_owned();
-    match e.kind() {
+    let err = match e.kind() {
         ErrorKind::Invalid | ErrorKind::OutOfRange | ErrorKind::Limit => {
             PyValueError::new_err(message)
         }
+        ErrorKind::Action => ActionError::new_err(message),
         ErrorKind::GameOver => GameOverError::new_err(message),
+        ErrorKind::InUse => InUseError::new_err(message),
         ErrorKind::WrongState | ErrorKind::Broken | ErrorKind::Internal => {
             PyRuntimeError::new_err(message)
         }
+    };
+    if e.index().is_some() || matches!(e.kind(), ErrorKind::InUse | ErrorKind::Action) {
+        Python::with_gil(|py| {
+            let index = match e.index() {
+                None => py.None(),
+                Some([i]) => i
+                    .into_pyobject(py)
+                    .map_or_else(|_| py.None(), |i| i.into_any().unbind()),
+                Some(at) => {
+                    PyTuple::new(py, at).map_or_else(|_| py.None(), |t| t.into_any().unbind())
+                }
+            };
+            // An exception instance takes attributes; failing that, the message still names it.
+            let _ = err.value(py).setattr("index", index);
+        });
     }
+    err
+}
+
+/// `slf` borrowed for a call that reads it, or `InUseError` (`message`) when another call holds
+/// it mutably.
+pub(crate) fn held<'py, T: PyClass>(slf: &Bound<'py, T>, message: &str) -> PyResult<PyRef<'py, T>> {
+    slf.try_borrow()
+        .map_err(|_| to_py(EngineError::in_use(message)))
+}
+
+/// `slf` borrowed for a call that changes it, or `InUseError` (`message`) when another call
+/// holds it.
+pub(crate) fn held_mut<'py, T: PyClass<Frozen = pyo3::pyclass::boolean_struct::False>>(
+    slf: &Bound<'py, T>,
+    message: &str,
+) -> PyResult<PyRefMut<'py, T>> {
+    slf.try_borrow_mut()
+        .map_err(|_| to_py(EngineError::in_use(message)))
 }
 
 impl From<EngineError> for PyErr {
@@ -243,6 +307,8 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .import("atexit")?
         .call_method1("register", (wrap_pyfunction!(_at_exit, m)?,))?;
     m.add("GameOverError", m.py().get_type::<GameOverError>())?;
+    m.add("InUseError", m.py().get_type::<InUseError>())?;
+    m.add("ActionError", m.py().get_type::<ActionError>())?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_in_next_call, m)?)
 }

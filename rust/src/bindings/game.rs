@@ -7,7 +7,7 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
 
 use super::any::{on_game, on_map, same_width, Known};
 use super::documents::{self, position_text, RawPiece};
-use super::errors::guarded;
+use super::errors::{guarded, held, held_mut};
 use super::handles::{PyCodeGame, PyCodeMap};
 use super::intake::read_codes;
 use super::process::{game_over, in_last_year, process_checked};
@@ -49,6 +49,11 @@ fn rules_of(raw: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
     }
     Ok(rules)
 }
+
+/// Why a `CodeGame` another call holds is refused (`InUseError`).
+const IN_USE: &str = "this CodeGame is in use by another thread (inside process_batch, which \
+                      holds its games while it runs): use a CodeGame from one thread at a time \
+                      (docs/design.md, 'Threads')";
 
 fn other_map() -> PyErr {
     PyValueError::new_err("before is a game on another map")
@@ -93,28 +98,33 @@ impl PyCodeGame {
     }
 
     #[getter]
-    fn phase(&self) -> PyResult<String> {
-        guarded(|| Ok(on_game!(&self.game, g => g.state.phase_name())))
+    fn phase(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = held(slf, IN_USE)?;
+        guarded(|| Ok(on_game!(&this.game, g => g.state.phase_name())))
     }
 
     #[getter]
-    fn is_over(&self) -> bool {
-        self.game.over()
+    fn is_over(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        let this = held(slf, IN_USE)?;
+        Ok(this.game.over())
     }
 
     #[getter]
-    fn winner(&self) -> PyResult<Option<&str>> {
-        guarded(|| Ok(on_game!(&self.game, g => g.winner.map(|w| g.map.power_name(w as usize)))))
+    fn winner(slf: &Bound<'_, Self>) -> PyResult<Option<&'static str>> {
+        let this = held(slf, IN_USE)?;
+        guarded(|| Ok(on_game!(&this.game, g => g.winner.map(|w| g.map.power_name(w as usize)))))
     }
 
     #[getter]
-    fn max_year(&self) -> Option<u32> {
-        on_game!(&self.game, g => g.max_year)
+    fn max_year(slf: &Bound<'_, Self>) -> PyResult<Option<u32>> {
+        let this = held(slf, IN_USE)?;
+        Ok(on_game!(&this.game, g => g.max_year))
     }
 
-    fn legal_orders<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    fn legal_orders<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let this = held(slf, IN_USE)?;
         guarded(|| {
-            on_game!(&self.game, g => g.with_legal(|legal, slots| {
+            on_game!(&this.game, g => g.with_legal(|legal, slots| {
                 let mut lists = Vec::with_capacity(slots.len());
                 for s in slots {
                     lists.push(PyList::new(py, legal.codes_of(s).iter().map(|&c| signed(c)))?);
@@ -124,9 +134,10 @@ impl PyCodeGame {
         })
     }
 
-    fn slots<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    fn slots<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let this = held(slf, IN_USE)?;
         guarded(|| {
-            on_game!(&self.game, g => {
+            on_game!(&this.game, g => {
                 let map = g.map;
                 let pairs: Vec<(&str, &str)> = g.with_legal(|_, slots| {
                     slots
@@ -146,44 +157,51 @@ impl PyCodeGame {
         })
     }
 
-    fn set_orders(&mut self, orders: &Bound<'_, PyAny>) -> PyResult<()> {
-        if self.game.over() {
+    fn set_orders(slf: &Bound<'_, Self>, orders: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut this = held_mut(slf, IN_USE)?;
+        if this.game.over() {
             return Err(game_over());
         }
         // Read everything first: a rejected argument leaves the pending orders as they were.
         let mut codes = Vec::new();
         guarded(|| read_codes(orders, &mut codes))?;
-        on_game!(&mut self.game, g => g.orders = codes);
+        on_game!(&mut this.game, g => g.orders = codes);
         Ok(())
     }
 
-    fn process(&mut self) -> PyResult<()> {
-        if self.game.over() {
+    fn process(slf: &Bound<'_, Self>) -> PyResult<()> {
+        let mut this = held_mut(slf, IN_USE)?;
+        if this.game.over() {
             return Err(game_over());
         }
-        guarded(|| on_game!(&mut self.game, g => process_checked(g)))
+        guarded(|| on_game!(&mut this.game, g => process_checked(g)))
     }
 
-    fn result_codes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    fn result_codes<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let this = held(slf, IN_USE)?;
         guarded(|| {
             // Not `Vec<u8>`: PyO3 would make that `bytes`.
-            on_game!(&self.game, g => PyList::new(py, g.results.iter().map(|&c| u32::from(c))))
+            on_game!(&this.game, g => PyList::new(py, g.results.iter().map(|&c| u32::from(c))))
         })
     }
 
-    fn result_success(&self) -> Vec<bool> {
-        on_game!(&self.game, g => g.success.clone())
+    fn result_success(slf: &Bound<'_, Self>) -> PyResult<Vec<bool>> {
+        let this = held(slf, IN_USE)?;
+        Ok(on_game!(&this.game, g => g.success.clone()))
     }
 
-    fn implied_results(&self) -> Vec<(i64, u8, bool)> {
-        on_game!(&self.game, g => g.implied.iter().map(|&(c, r, s)| (signed(c), r, s)).collect())
+    fn implied_results(slf: &Bound<'_, Self>) -> PyResult<Vec<(i64, u8, bool)>> {
+        let this = held(slf, IN_USE)?;
+        Ok(
+            on_game!(&this.game, g => g.implied.iter().map(|&(c, r, s)| (signed(c), r, s)).collect()),
+        )
     }
 
     /// `(year, season, kind, units, centers, dislodged)` with units `(power, is_fleet, loc)`,
     /// centres `(province, power)` and dislodged `(power, is_fleet, loc, options)`.
     #[allow(clippy::type_complexity)]
     fn state(
-        &self,
+        slf: &Bound<'_, Self>,
     ) -> PyResult<(
         u32,
         &'static str,
@@ -192,8 +210,9 @@ impl PyCodeGame {
         Vec<(usize, u8)>,
         Vec<(u8, bool, u16, Vec<usize>)>,
     )> {
+        let this = held(slf, IN_USE)?;
         guarded(|| {
-            on_game!(&self.game, g => {
+            on_game!(&this.game, g => {
                 let st = &g.state;
                 let map = g.map;
                 let season = ["S", "F", "W"][st.season as usize];
@@ -219,8 +238,9 @@ impl PyCodeGame {
         })
     }
 
-    fn clone(&self) -> PyCodeGame {
-        self.clone_game()
+    fn clone(slf: &Bound<'_, Self>) -> PyResult<PyCodeGame> {
+        let this = held(slf, IN_USE)?;
+        Ok(this.clone_game())
     }
 
     /// Submits `codes` given by `powers` (bytes, one power index per code; 255: the owner) and
@@ -610,8 +630,9 @@ impl PyCodeGame {
 
     /// The board hash (`crate::engine::zobrist`), kept as the game is played.
     #[getter]
-    fn hash(&self) -> u64 {
-        on_game!(&self.game, g => g.state.hash)
+    fn hash(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        let this = held(slf, IN_USE)?;
+        Ok(on_game!(&this.game, g => g.state.hash))
     }
 
     /// The board hash worked out from scratch (equal to `hash`; for tests).
@@ -620,11 +641,12 @@ impl PyCodeGame {
     }
 
     /// The game's compact, versioned state (`crate::engine::search`), without the map.
-    fn state_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    fn state_bytes<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let this = held(slf, IN_USE)?;
         guarded(|| {
             Ok(PyBytes::new(
                 py,
-                &on_game!(&self.game, g => search::state_bytes(g)),
+                &on_game!(&this.game, g => search::state_bytes(g)),
             ))
         })
     }
@@ -654,11 +676,11 @@ impl PyCodeGame {
     }
 
     fn __copy__(&self) -> PyCodeGame {
-        self.clone()
+        self.clone_game()
     }
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyCodeGame {
-        self.clone()
+        self.clone_game()
     }
 
     /// Plays each order set of `candidates` (a sequence of code lists) from this position, the
@@ -666,18 +688,19 @@ impl PyCodeGame {
     /// next position's hash, the centres per power (map order) and the game to continue from.
     #[allow(clippy::type_complexity)]
     fn play_candidates(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         candidates: &Bound<'_, PyAny>,
     ) -> PyResult<(Vec<u64>, Vec<Vec<u32>>, Vec<PyCodeGame>)> {
-        if self.game.over() {
+        let this = held(slf, IN_USE)?;
+        if this.game.over() {
             return Err(game_over());
         }
-        if on_game!(&self.game, g => in_last_year(g)) {
+        if on_game!(&this.game, g => in_last_year(g)) {
             return Err(PyValueError::new_err(format!(
                 "{} is in the last year a game may reach: play it with process, which refuses \
                  to go past it",
-                on_game!(&self.game, g => g.state.phase_name())
+                on_game!(&this.game, g => g.state.phase_name())
             )));
         }
         guarded(|| {
@@ -697,7 +720,7 @@ impl PyCodeGame {
                 })?;
                 sets.push(codes);
             }
-            on_game!(&self.game, game => {
+            on_game!(&this.game, game => {
                 let played = py
                     .allow_threads(|| search::play_candidates(game, &sets))
                     ?;
@@ -719,12 +742,13 @@ impl PyCodeGame {
         on_game!(&mut self.game, g => g.poisoned = true);
     }
 
-    fn __repr__(&self) -> PyResult<String> {
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = held(slf, IN_USE)?;
         guarded(|| {
-            let state = if self.game.over() {
+            let state = if this.game.over() {
                 "over".to_string()
             } else {
-                on_game!(&self.game, g => g.state.phase_name())
+                on_game!(&this.game, g => g.state.phase_name())
             };
             Ok(format!("<CodeGame {state}>"))
         })

@@ -21,10 +21,10 @@ use pyo3::types::{PyBytes, PyString};
 use super::any::{on_game, AnyGame, Known};
 use super::cache::KeyHasher;
 use super::documents::{piece_text, position_text};
-use super::errors::guarded;
+use super::errors::{guarded, held_mut};
 use super::handles::PyCodeGame;
 use crate::engine::encode::{self, kind, Code};
-use crate::engine::game_file::{flag, movement_legal, result_name, unit_of, write_movement};
+use crate::engine::game_file::{movement_legal, result_end, result_start, unit_of, write_movement};
 use crate::engine::game_map::{Bits, GameMap, Mask};
 use crate::engine::phases::{explain, Game, Ruling};
 use crate::engine::rollout::{random_orders, PyRandom};
@@ -146,7 +146,7 @@ impl PyRolloutPlayer {
     /// without a legal order): the caller plays it on the code API, which gives the same game.
     #[allow(clippy::type_complexity)]
     fn play<'py>(
-        &mut self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         seed: i64,
         files: bool,
@@ -160,9 +160,11 @@ impl PyRolloutPlayer {
             PyCodeGame,
         )>,
     > {
-        let kept = &mut self.kept;
+        let mut this = held_mut(slf, IN_USE)?;
+        let this = &mut *this;
+        let kept = &mut this.kept;
         let played = guarded(
-            || on_game!(&self.start, g => play_game(py, g.clone(), seed, files, dataset, kept)),
+            || on_game!(&this.start, g => play_game(py, g.clone(), seed, files, dataset, kept)),
         )?;
         Ok(played.map(|(text, count, years, last, game)| {
             (
@@ -179,20 +181,28 @@ impl PyRolloutPlayer {
     /// `(rows, game, phase_offsets, phase_data, power_offsets, power_data, order_offsets,
     /// order_data, code, success, result, reason)` (little-endian `i64` games, `i32` offsets,
     /// `u64` codes, bit-packed successes, `i8` results and reasons); the rows are then dropped.
-    fn take_dataset<'py>(&mut self, py: Python<'py>) -> (usize, Vec<Bound<'py, PyBytes>>) {
-        let mut d = std::mem::take(&mut self.kept.data);
+    fn take_dataset<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+    ) -> PyResult<(usize, Vec<Bound<'py, PyBytes>>)> {
+        let mut d = std::mem::take(&mut held_mut(slf, IN_USE)?.kept.data);
         let (po, pd) = d.phase.take();
         let (wo, wd) = d.power.take();
         let (oo, od) = d.order.take();
         let buffers = [
             &d.game, &po, &pd, &wo, &wd, &oo, &od, &d.code, &d.success, &d.result, &d.reason,
         ];
-        (
+        Ok((
             d.rows,
             buffers.iter().map(|v| PyBytes::new(py, v)).collect(),
-        )
+        ))
     }
 }
+
+/// Why a `RolloutPlayer` another call holds is refused (`InUseError`).
+const IN_USE: &str = "this RolloutPlayer is in use by another call (one of its wording \
+                      callbacks, or another thread): use it from one thread at a time \
+                      (docs/design.md, 'Threads')";
 
 /// The sentence of a retreat or adjustment result as JSON text, from the cache or worded by
 /// Python (see `PyRolloutPlayer::new`).
@@ -410,21 +420,9 @@ fn play_game<Mk: Known>(
                 }
                 k += 1;
                 let reason = ruling_sentence(py, kept, map, r, unit, order)?;
-                let _ = write!(text, "{{\"power\": \"{power}\", \"unit\": ");
-                match unit {
-                    Some(u) => {
-                        let _ = write!(text, "\"{u}\"");
-                    }
-                    None => text.push_str("null"),
-                }
-                let _ = write!(
-                    text,
-                    ", \"order\": \"{order}\", \"given\": {}, \"legal\": true, \
-                     \"success\": {}, \"code\": \"{}\", \"reason\": {reason}}}",
-                    flag(given),
-                    flag(ok),
-                    result_name(code),
-                );
+                result_start(text, power, unit, &[order], given, ok, code);
+                text.push_str(reason);
+                result_end(text, None);
                 Ok(())
             };
             for j in 0..n {

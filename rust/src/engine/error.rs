@@ -24,13 +24,23 @@ pub enum ErrorKind {
     Broken,
     /// A bug: something the engine's own invariants rule out (its text starts "internal error").
     Internal,
+    /// An object asked for by one call while another holds it (a game inside a batch running
+    /// on another thread, or re-entered from a callback of the call holding it); its index, when
+    /// it has one, is the object's place in the list the call was given.
+    InUse,
+    /// An entry of an action table outside the action space; its index is the entry's place
+    /// (game, power, slot).
+    Action,
 }
 
-/// An error of the engine: its kind and the sentence naming what was wrong.
+/// An error of the engine: its kind, the sentence naming what was wrong and, for an error about
+/// one item of a list or a table, where that item is (the bindings hand it to Python as the
+/// exception's `index`, so no caller reads a place out of the text).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineError {
     kind: ErrorKind,
     message: String,
+    index: Option<Box<[usize]>>,
 }
 
 /// A result of the engine.
@@ -42,6 +52,25 @@ impl EngineError {
         EngineError {
             kind,
             message: message.into(),
+            index: None,
+        }
+    }
+
+    /// [`ErrorKind::InUse`].
+    pub fn in_use(message: impl Into<String>) -> EngineError {
+        EngineError::new(ErrorKind::InUse, message)
+    }
+
+    /// [`ErrorKind::Action`]: the entry at `index` (game, power, slot) of an action table.
+    pub fn action(index: [usize; 3], message: impl Into<String>) -> EngineError {
+        EngineError::new(ErrorKind::Action, message).at(&index)
+    }
+
+    /// The same error about the item at `index` (a place in a list or a table).
+    pub fn at(self, index: &[usize]) -> EngineError {
+        EngineError {
+            index: Some(index.into()),
+            ..self
         }
     }
 
@@ -78,14 +107,19 @@ impl EngineError {
     /// The same error, its sentence put after `what: ` (the game or argument it is about).
     pub fn within(self, what: impl fmt::Display) -> EngineError {
         EngineError {
-            kind: self.kind,
             message: format!("{what}: {}", self.message),
+            ..self
         }
     }
 
     /// What kind of error it is.
     pub fn kind(&self) -> ErrorKind {
         self.kind
+    }
+
+    /// Where the item the error is about is, when it is about one item of a list or a table.
+    pub fn index(&self) -> Option<&[usize]> {
+        self.index.as_deref()
     }
 
     /// The sentence naming what was wrong (as `Display` writes it).

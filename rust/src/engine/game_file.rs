@@ -74,14 +74,10 @@ pub fn write_movement<M: Mask, E>(
     let name = |i: i32| if i >= 0 { map.loc_name(i as usize) } else { "" };
     let plus = |i: i32| (i + 1) as u64;
     let mut buf = String::with_capacity(64);
+    // The reason's closing quote, then the result's end.
     let end = |out: &mut String, origin: i32| {
-        if origin >= 0 {
-            out.push_str("\", \"dislodged_by\": \"");
-            out.push_str(name(origin));
-            out.push_str("\"}");
-        } else {
-            out.push_str("\"}");
-        }
+        out.push('"');
+        result_end(out, (origin >= 0).then(|| name(origin)));
     };
     for (j, &owner) in owners.iter().enumerate() {
         if j > 0 {
@@ -92,22 +88,18 @@ pub fn write_movement<M: Mask, E>(
         super::text::order_text(map, st, c, &mut buf);
         let unit = unit_of(&buf);
         let f = g.facts[j];
-        for piece in [
-            "{\"power\": \"",
-            map.power_name(owner as usize),
-            "\", \"unit\": \"",
-            unit,
-            "\", \"order\": \"",
-            &buf,
-            "\", \"given\": true, \"legal\": true, \"success\": ",
-            flag(g.success[j]),
-            ", \"code\": \"",
-            result_name(g.results[j]),
-            "\", \"reason\": \"",
-            &buf,
-        ] {
-            out.push_str(piece);
-        }
+        let power = map.power_name(owner as usize);
+        result_start(
+            out,
+            power,
+            Some(unit),
+            &[&buf],
+            true,
+            g.success[j],
+            g.results[j],
+        );
+        out.push('"');
+        out.push_str(&buf);
         tail(
             out,
             encode::kind_of(c) as u64
@@ -136,22 +128,10 @@ pub fn write_movement<M: Mask, E>(
         buf.push_str(if u.fleet { "F " } else { "A " });
         buf.push_str(map.loc_name(u.loc as usize));
         let origin = g.facts.get(n + k).map_or(-1, |f| f.dislodged_by);
-        for piece in [
-            "{\"power\": \"",
-            map.power_name(u.power as usize),
-            "\", \"unit\": \"",
-            &buf,
-            "\", \"order\": \"",
-            &buf,
-            " H\", \"given\": false, \"legal\": true, \"success\": ",
-            flag(ok),
-            ", \"code\": \"",
-            result_name(res),
-            "\", \"reason\": \"",
-            &buf,
-        ] {
-            out.push_str(piece);
-        }
+        let power = map.power_name(u.power as usize);
+        result_start(out, power, Some(&buf), &[&buf, " H"], false, ok, res);
+        out.push('"');
+        out.push_str(&buf);
         tail(out, plus(origin) << 7 | 1 << 47)?;
         last = origin;
     }
@@ -159,6 +139,55 @@ pub fn write_movement<M: Mask, E>(
         end(out, last);
     }
     Ok(())
+}
+
+/// Writes the JSON of a legal result up to its reason, byte for byte as `json.dumps` writes
+/// `diplo.model.results.Result.to_json()`: `{"power": "P", "unit": "U" (or null), "order":
+/// "O", "given": .., "legal": true, "success": .., "code": "c", "reason": `, the order written
+/// from its pieces. The caller writes the reason (a JSON string), then [`result_end`]. With
+/// [`result_end`] the one writer of a result's JSON in Rust (a game file's movement results,
+/// the rollout player's results); Python's is `diplo.model.results.legal_result_text`. Names
+/// must need no JSON escape (a plain-named map).
+pub fn result_start(
+    out: &mut String,
+    power: &str,
+    unit: Option<&str>,
+    order: &[&str],
+    given: bool,
+    success: bool,
+    code: u8,
+) {
+    out.push_str("{\"power\": \"");
+    out.push_str(power);
+    match unit {
+        Some(u) => {
+            out.push_str("\", \"unit\": \"");
+            out.push_str(u);
+            out.push_str("\", \"order\": \"");
+        }
+        None => out.push_str("\", \"unit\": null, \"order\": \""),
+    }
+    for piece in order {
+        out.push_str(piece);
+    }
+    out.push_str("\", \"given\": ");
+    out.push_str(flag(given));
+    out.push_str(", \"legal\": true, \"success\": ");
+    out.push_str(flag(success));
+    out.push_str(", \"code\": \"");
+    out.push_str(result_name(code));
+    out.push_str("\", \"reason\": ");
+}
+
+/// Ends a result [`result_start`] began, after its reason: its dislodger, if any, and the brace.
+pub fn result_end(out: &mut String, dislodged_by: Option<&str>) {
+    if let Some(origin) = dislodged_by {
+        out.push_str(", \"dislodged_by\": \"");
+        out.push_str(origin);
+        out.push_str("\"}");
+    } else {
+        out.push('}');
+    }
 }
 
 /// A JSON boolean.

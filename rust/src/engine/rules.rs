@@ -13,29 +13,19 @@ use super::game_map::{Bits, GameMap, Mask};
 use super::state::State;
 use crate::resolver::{AdjacentConvoy, ConvoyDisruption, ConvoyFallback, Paradox, Rulings};
 
-/// A rulebook edition (DATC v3.0 chapter 4): a name for the choices [`Rules::set_edition`] makes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Edition {
-    E1971,
-    E1982,
-    E2000,
-    /// Today's rulings, the DATC v3.0 preferences.
-    #[default]
-    E2023,
-    /// The Diplomacy Player's Technical Guide.
-    Dptg,
-    /// MILA's rulings (`diplomacy` 1.1.2) where they depart from the DATC: today's otherwise.
-    Mila,
-    /// godip's rulings (the judge behind Diplicity) where they depart from today's: the victory,
-    /// which needs the lead as well (`victory_lead`), the civil-disorder distance, to the home
-    /// centres, and its tie-break, by province id (`disorder_tie`), and the land route of an
-    /// army ordered "via convoy" whose convoy orders form no route (`convoy_fallback="via"`).
-    Godip,
-    /// dipcc's rulings (Meta's engine behind Cicero) where they depart from today's: only
-    /// "via convoy" convoys to a neighbour (`adjacent_convoy="explicit"`), which falls back to
-    /// the land route whenever its convoy fails (`convoy_fallback="via_always"`), and civil
-    /// disorder by distance to the home centres, ties by abbreviation.
-    Dipcc,
+// `Edition` (every edition, its name and its choices) and `OPTION_VALUES`, made by
+// `rust/build.rs` from the one table of the editions, `python/diplo/data/editions.json`, which
+// `diplo.model.rules.EDITIONS` reads as well.
+include!(concat!(env!("OUT_DIR"), "/editions.rs"));
+
+impl Edition {
+    /// The edition named `name` (as `diplo.model.rules.Rules` spells it).
+    pub fn named(name: &str) -> Option<Edition> {
+        Self::NAMES
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| Self::ALL[i])
+    }
 }
 
 /// What the civil-disorder distance is measured to.
@@ -120,20 +110,10 @@ impl Rules {
             )))
         };
         match (name, value) {
-            ("edition", RuleValue::Name(v)) => {
-                let edition = match v {
-                    "1971" => Edition::E1971,
-                    "1982" => Edition::E1982,
-                    "2000" => Edition::E2000,
-                    "2023" => Edition::E2023,
-                    "dptg" => Edition::Dptg,
-                    "mila" => Edition::Mila,
-                    "godip" => Edition::Godip,
-                    "dipcc" => Edition::Dipcc,
-                    _ => return bad("edition", "1971 1982 2000 2023 dptg mila godip dipcc"),
-                };
-                self.set_edition(edition);
-            }
+            ("edition", RuleValue::Name(v)) => match Edition::named(v) {
+                Some(edition) => self.set_edition(edition),
+                None => return bad("edition", &Edition::NAMES.join(" ")),
+            },
             ("adjacent_convoy", RuleValue::Name(v)) => {
                 self.resolver.adjacent_convoy = match v {
                     "intent" => AdjacentConvoy::Intent,
@@ -292,72 +272,18 @@ impl Rules {
         Ok(())
     }
 
-    /// Sets the edition and every choice the DATC (chapter 4) ties to it, the same table as
-    /// `diplo.model.rules.EDITIONS`: the one place of the editions in Rust. Options set after it
-    /// override its choices.
+    /// Sets the edition and every choice the DATC (chapter 4) ties to it: the edition's row of
+    /// the one table of them (`python/diplo/data/editions.json`, which
+    /// `diplo.model.rules.EDITIONS` reads too), each choice read by [`Rules::set`] as an option
+    /// given by name. Options set after it override its choices.
     pub fn set_edition(&mut self, edition: Edition) {
-        use AdjacentConvoy::{Explicit, Intent, Opposite};
-        use CivilDisorder::{HomeCentres, OwnedCentres};
-        use ConvoyDisruption::{AllRoutes, AnyRoute};
-        let (adjacent_convoy, convoy_disruption, paradox, civil_disorder) = match edition {
-            // 4.A.3 (a swap only), 4.A.1 a, 4.A.2 (1971 rule), 4.D.8 (home centres).
-            Edition::E1971 => (Opposite, AnyRoute, Paradox::Rule1971, HomeCentres),
-            Edition::E1982 => (Intent, AllRoutes, Paradox::Rule1982, HomeCentres),
-            Edition::E2000 => (Intent, AllRoutes, Paradox::Rule2000, HomeCentres),
-            // The DATC's preferences: the 2023 rulebook but Szykman's paradox rule (4.A.2).
-            Edition::E2023 => (Intent, AllRoutes, Paradox::Szykman, OwnedCentres),
-            // 4.A.3: only "by convoy" convoys to a neighbour; the rest as today's.
-            Edition::Dptg => (Explicit, AllRoutes, Paradox::Szykman, OwnedCentres),
-            // MILA disbands in civil disorder by distance from the home centres.
-            Edition::Mila => (Intent, AllRoutes, Paradox::Szykman, HomeCentres),
-            // godip moves as today's rulings (but for its fallback, below); its civil disorder
-            // measures to the home centres (phase/phase.go, SortedUnits).
-            Edition::Godip => (Intent, AllRoutes, Paradox::Szykman, HomeCentres),
-            // dipcc: only "VIA" convoys to a neighbour (process_m); civil disorder measures to
-            // the home centres (do_civil_disorder, CIVIL_DISORDER_DISTS_*).
-            Edition::Dipcc => (Explicit, AllRoutes, Paradox::Szykman, HomeCentres),
-        };
-        // MILA's departures from the DATC (`docs/mila-compat.md`), on only in its edition.
-        let mila = edition == Edition::Mila;
         self.edition = edition;
-        self.resolver = Rulings {
-            adjacent_convoy,
-            convoy_disruption,
-            paradox,
-            // 4.A.3: 1971 takes no disrupted "unwanted" convoy to a neighbour (6.G.4); MILA
-            // falls back to the land route as well; godip only for "via convoy" with no route
-            // (orders/convoy.go, MustConvoy).
-            convoy_fallback: match edition {
-                Edition::Mila | Edition::E1971 => ConvoyFallback::Land,
-                Edition::Godip => ConvoyFallback::Via,
-                // dipcc's `via_adj`: a "VIA" move to a neighbour its convoy does not carry.
-                Edition::Dipcc => ConvoyFallback::ViaAlways,
-                _ => ConvoyFallback::Never,
-            },
-            support_coast_ignored: mila,
-            own_support_of_convoyed: mila,
-            head_to_head_own_support_void: mila,
-            attack_from_sea: mila,
-            retreat_any_after_convoy: mila,
-            convoy_any_support: mila,
-            // MILA's `utils/convoy_paths.py` (`_get_convoy_paths`): a port's fleet only first.
-            port_first_only: mila,
-            // godip's `orders/convoy.go` (`convoy.Validate`, `MustConvoy` with `ViaNation`).
-            convoy_any_chain: edition == Edition::Godip,
-        };
-        self.waive_free = mila;
-        self.disorder_fleet_moves = mila;
-        self.civil_disorder = civil_disorder;
-        // godip's `SCCountWinner` (variants/common/common.go): no solo on a tie at the top.
-        self.victory_lead = edition == Edition::Godip;
-        // godip's civil-disorder tie-break: by province id (phase/phase.go, remoteUnitSlice);
-        // dipcc's too: LOC_ALPHA_IDX, the abbreviations in alphabetical order; MILA's by the
-        // unit's text (the PriorityDict of `Game._resolve_moves`' adjustments).
-        self.disorder_tie = if matches!(edition, Edition::Godip | Edition::Dipcc) || mila {
-            DisorderTie::Abbreviation
-        } else {
-            DisorderTie::Name
-        };
+        for &(name, value) in edition.choices() {
+            // rust/build.rs let in only the values the table lists for each option, and
+            // `every_edition_and_every_listed_value_is_read` below holds `set` to that list.
+            self.set(name, value)
+                .expect("the editions table gives only values Rules::set reads");
+        }
     }
 
     /// Reads the names `diplo.model.rules.Rules` uses (`"owned"`/`"home"`, `"home"`/`"any"`).
@@ -489,6 +415,32 @@ mod tests {
         assert!(Rules::from_names("own", "home", None, None).is_err());
         assert!(Rules::from_names("owned", "anywhere", None, None).is_err());
         assert!(Rules::from_names("owned", "home", Some(0), None).is_err());
+    }
+
+    #[test]
+    fn every_edition_and_every_listed_value_is_read() {
+        for (i, edition) in Edition::ALL.into_iter().enumerate() {
+            let mut r = Rules::default();
+            r.set("edition", RuleValue::Name(Edition::NAMES[i]))
+                .unwrap();
+            assert_eq!(r.edition, edition);
+            assert_eq!(Edition::named(Edition::NAMES[i]), Some(edition));
+        }
+        assert_eq!(Edition::default(), Edition::named("2023").unwrap());
+        for &(option, names) in OPTION_VALUES {
+            for name in names {
+                let mut r = Rules::default();
+                assert!(
+                    r.set(option, RuleValue::Name(name)).is_ok(),
+                    "{option}={name}"
+                );
+            }
+            let mut r = Rules::default();
+            assert!(
+                r.set(option, RuleValue::Name("no such value")).is_err(),
+                "{option}"
+            );
+        }
     }
 
     #[test]

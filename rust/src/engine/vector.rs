@@ -254,11 +254,14 @@ impl<M: Mask> VectorEnv<M> {
         if let Some(i) = actions.iter().position(|&a| !(-1..k).contains(&a)) {
             let (g, rest) = (i / z.counts, i % z.counts);
             let (p, s) = (rest / self.cfg.slots, rest % self.cfg.slots);
-            return Err(EngineError::out_of_range(format!(
-                "actions[{g}, {p}, {s}] = {} is outside -1..{k} (game {g}, {} slot {s})",
-                actions[i],
-                self.map.power_name(p)
-            )));
+            return Err(EngineError::action(
+                [g, p, s],
+                format!(
+                    "actions[{g}, {p}, {s}] = {} is outside -1..{k} (game {g}, {} slot {s})",
+                    actions[i],
+                    self.map.power_name(p)
+                ),
+            ));
         }
         Ok(())
     }

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from ...model.map import Map, power_named, standard_map
 from ...model.position import Phase, Position
+from ...model.results import Result
 
 __all__ = [
     "Adapter",
@@ -72,17 +73,10 @@ def read_document(
 def result_entry(
     power: str, unit: str | None, order: str, legal: bool, success: bool, code: str, reason: str
 ) -> dict[str, Any]:
-    """One given order's entry of ``results``."""
-    return {
-        "power": power,
-        "unit": unit,
-        "order": order,
-        "given": True,
-        "legal": legal,
-        "success": legal and success,
-        "code": "illegal" if not legal else code,
-        "reason": reason,
-    }
+    """One given order's entry of ``results`` (written by :meth:`Result.to_json`, the one writer
+    of a result)."""
+    code = code if legal else "illegal"
+    return Result(power, unit, order, True, legal, legal and success, code, reason).to_json()
 
 
 def following_phase(phase: Phase, retreats: bool, adjustments: bool) -> Phase:

@@ -52,70 +52,14 @@ use super::game_map::{has, Bits, GameMap, Mask, LAND, NO_POWER};
 use super::rules::{some_home, BuildSites};
 use super::state::{State, ADJUSTMENTS, MOVEMENT};
 
-/// Reason codes, indexed as [`NAMES`]; `OK` is a legal order.
+/// Reason codes, indexed as [`NAMES`]; `OK` is a legal order. Made by `rust/build.rs` from the
+/// one table of reasons, `python/diplo/data/reasons.json` (append-only: rollout datasets store
+/// the codes), which the Python package words them from.
 pub mod reason {
-    pub const OK: u8 = 0;
-    pub const MALFORMED: u8 = 1;
-    pub const WRONG_PHASE: u8 = 2;
-    pub const NO_UNIT: u8 = 3;
-    pub const FOREIGN_UNIT: u8 = 4;
-    pub const MOVE_TO_SELF: u8 = 5;
-    pub const ARMY_TO_SEA: u8 = 6;
-    pub const NOT_ADJACENT: u8 = 7;
-    pub const NO_CONVOY_ROUTE: u8 = 8;
-    pub const CONVOY_OF_FLEET: u8 = 9;
-    pub const FLEET_TO_LAND: u8 = 10;
-    pub const BAD_COAST: u8 = 11;
-    pub const COAST_NEEDED: u8 = 12;
-    pub const NO_SUPPORTED_UNIT: u8 = 13;
-    pub const SUPPORT_SELF: u8 = 14;
-    pub const CANNOT_SUPPORT: u8 = 15;
-    pub const IMPOSSIBLE_MOVE: u8 = 16;
-    pub const CONVOY_NOT_AT_SEA: u8 = 17;
-    pub const CONVOY_IMPOSSIBLE: u8 = 18;
-    pub const NOT_DISLODGED: u8 = 19;
-    pub const BAD_RETREAT: u8 = 20;
-    pub const NO_BUILDS: u8 = 21;
-    pub const NO_DISBANDS: u8 = 22;
-    pub const NOT_HOME_CENTER: u8 = 23;
-    pub const CENTER_NOT_OWNED: u8 = 24;
-    pub const OCCUPIED: u8 = 25;
-    pub const MULTIPLE_ORDERS: u8 = 26;
-    /// A code for a neutral unit (`GameMap::neutral`): it holds and is never ordered.
-    pub const NEUTRAL_UNIT: u8 = 27;
+    include!(concat!(env!("OUT_DIR"), "/refusal_codes.rs"));
 }
 
-/// The names of the reason codes, as `diplo.reference.validation` spells them.
-pub const NAMES: [&str; 28] = [
-    "ok",
-    "malformed",
-    "wrong_phase",
-    "no_unit",
-    "foreign_unit",
-    "move_to_self",
-    "army_to_sea",
-    "not_adjacent",
-    "no_convoy_route",
-    "convoy_of_fleet",
-    "fleet_to_land",
-    "bad_coast",
-    "coast_needed",
-    "no_supported_unit",
-    "support_self",
-    "cannot_support",
-    "impossible_move",
-    "convoy_not_at_sea",
-    "convoy_impossible",
-    "not_dislodged",
-    "bad_retreat",
-    "no_builds",
-    "no_disbands",
-    "not_home_center",
-    "center_not_owned",
-    "occupied",
-    "multiple_orders",
-    "neutral_unit",
-];
+include!(concat!(env!("OUT_DIR"), "/refusal_names.rs"));
 
 use reason::*;
 
