@@ -337,7 +337,6 @@ def test_the_year_limit_ends_where_max_year_does() -> None:
 
 # --------------------------------------------------------------------------- rulebook editions
 
-from diplo.api.backends import rust_available  # noqa: E402
 from diplo.apps.conformance import available_paths, load_edition_cases  # noqa: E402
 from diplo.model.rules import EDITIONS  # noqa: E402
 
@@ -455,7 +454,6 @@ def _movement_phase(seed: int) -> tuple[Position, dict[str, list[str]]]:
     return position.with_changes(rules=rules), orders
 
 
-@pytest.mark.skipif(not rust_available(), reason="the cross-check needs the Rust core")
 @pytest.mark.parametrize("seed", range(400))
 def test_both_engines_rule_alike_under_every_movement_option(seed: int) -> None:
     position, orders = _movement_phase(seed)
@@ -927,7 +925,6 @@ def _retreat_phase_listing_occupied(seed: int) -> tuple[Position, dict[str, list
     return nxt, retreats
 
 
-@pytest.mark.skipif(not rust_available(), reason="the cross-check needs the Rust core")
 def test_both_engines_rule_milas_retreat_lists_alike() -> None:
     from diplo.engine.codes import encode_order
     from diplo.model.orders import parse_order
