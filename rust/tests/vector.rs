@@ -83,7 +83,7 @@ fn plays_what_the_games_play(keep_lists: bool) {
         let acts = actions(step, n * per);
         for (i, twin) in twins.iter_mut().enumerate() {
             if one.games[i].done {
-                *twin = Game::new(k.map, one.cfg.start.clone(), one.cfg.max_year);
+                *twin = Game::new(k.map, one.setup.cfg.start.clone(), one.setup.cfg.max_year);
                 continue;
             }
             let legal = one.legal(i).unwrap();

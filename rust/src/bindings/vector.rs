@@ -4,13 +4,12 @@
 //! actions into arrays (the engine checks them); NumPy is imported only when an environment is
 //! made.
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::any::AnyGame;
-use super::arrays::{busy, threads_of, with_actions};
+use super::arrays::{arrays, size_of, threads_of, with_actions, Op};
 use super::errors::guarded;
 use super::handles::PyCodeGame;
 use crate::engine::error::EngineError;
@@ -34,12 +33,6 @@ macro_rules! on_vec {
             AnyVector::W1024($v) => $body,
         }
     };
-}
-
-/// What a call asks of the engine with the buffers borrowed.
-enum Op<'a> {
-    Reset,
-    Step(&'a [i64]),
 }
 
 fn apply<M: Mask>(
@@ -78,51 +71,40 @@ fn make<M: Mask>(
     VectorEnv::new(game.map, cfg, n)
 }
 
+/// The shape of every array: games, locations, channels, phase entries, powers, slots.
+type Shape = (usize, usize, usize, usize, usize, usize);
+
+arrays!(
+    /// The environment's output arrays (`engine::vector::Buffers`).
+    Arrays => Buffers,
+    |z: Shape| {
+        board("board"): PyArray3<i8> = [z.0, z.1, z.2],
+        phase("phase"): PyArray2<i16> = [z.0, z.3],
+        counts("legal_counts"): PyArray3<i16> = [z.0, z.4, z.5],
+        rewards("rewards"): PyArray2<f32> = [z.0, z.4],
+        terminated("terminated"): PyArray1<bool> = [z.0],
+        truncated("truncated"): PyArray1<bool> = [z.0],
+        centres("centres"): PyArray2<i16> = [z.0, z.4],
+        alive("alive"): PyArray2<bool> = [z.0, z.4],
+        winner("winner"): PyArray1<i8> = [z.0],
+        steps("steps"): PyArray1<i32> = [z.0],
+        episodes("episodes"): PyArray1<i32> = [z.0],
+    }
+);
+
 /// N games stepped together (see `diplo.env.vector`).
 #[pyclass(name = "VectorEnv", module = "diplo._core")]
 pub struct PyVectorEnv {
     env: AnyVector,
     threads: usize,
-    board: Py<PyArray3<i8>>,
-    phase: Py<PyArray2<i16>>,
-    counts: Py<PyArray3<i16>>,
-    rewards: Py<PyArray2<f32>>,
-    terminated: Py<PyArray1<bool>>,
-    truncated: Py<PyArray1<bool>>,
-    centres: Py<PyArray2<i16>>,
-    alive: Py<PyArray2<bool>>,
-    winner: Py<PyArray1<i8>>,
-    steps: Py<PyArray1<i32>>,
-    episodes: Py<PyArray1<i32>>,
+    arrays: Arrays,
 }
 
 impl PyVectorEnv {
-    /// Runs `op` on the engine with every buffer borrowed mutably, the GIL released.
+    /// Runs `op` on the engine with every array lent, the GIL released.
     fn with_buffers(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<Result<usize, EngineError>> {
-        let mut board = self.board.bind(py).try_readwrite().map_err(busy)?;
-        let mut phase = self.phase.bind(py).try_readwrite().map_err(busy)?;
-        let mut counts = self.counts.bind(py).try_readwrite().map_err(busy)?;
-        let mut rewards = self.rewards.bind(py).try_readwrite().map_err(busy)?;
-        let mut terminated = self.terminated.bind(py).try_readwrite().map_err(busy)?;
-        let mut truncated = self.truncated.bind(py).try_readwrite().map_err(busy)?;
-        let mut centres = self.centres.bind(py).try_readwrite().map_err(busy)?;
-        let mut alive = self.alive.bind(py).try_readwrite().map_err(busy)?;
-        let mut winner = self.winner.bind(py).try_readwrite().map_err(busy)?;
-        let mut steps = self.steps.bind(py).try_readwrite().map_err(busy)?;
-        let mut episodes = self.episodes.bind(py).try_readwrite().map_err(busy)?;
-        let bufs = Buffers {
-            board: board.as_slice_mut().map_err(busy)?,
-            phase: phase.as_slice_mut().map_err(busy)?,
-            counts: counts.as_slice_mut().map_err(busy)?,
-            rewards: rewards.as_slice_mut().map_err(busy)?,
-            terminated: terminated.as_slice_mut().map_err(busy)?,
-            truncated: truncated.as_slice_mut().map_err(busy)?,
-            centres: centres.as_slice_mut().map_err(busy)?,
-            alive: alive.as_slice_mut().map_err(busy)?,
-            winner: winner.as_slice_mut().map_err(busy)?,
-            steps: steps.as_slice_mut().map_err(busy)?,
-            episodes: episodes.as_slice_mut().map_err(busy)?,
-        };
+        // SAFETY: `&mut self` holds the environment exclusively while the buffers live.
+        let bufs = unsafe { self.arrays.lend(py)? };
         let env = &mut self.env;
         let threads = self.threads;
         Ok(py.allow_threads(move || on_vec!(env, e => apply(e, op, bufs, threads))))
@@ -134,7 +116,7 @@ impl PyVectorEnv {
 
     /// `(num_envs, powers, slots)`: the shape of an action.
     fn action_shape(&self) -> [usize; 3] {
-        let (z, slots) = on_vec!(&self.env, e => (e.sizes(), e.cfg.slots));
+        let (z, slots) = on_vec!(&self.env, e => (e.sizes(), e.setup.cfg.slots));
         [self.num_games(), z.powers, slots]
     }
 }
@@ -164,17 +146,9 @@ impl PyVectorEnv {
         if start.game.over() {
             return Err(PyValueError::new_err("the start game is over"));
         }
-        let count = |what: &str, v: i64| {
-            usize::try_from(v)
-                .ok()
-                .filter(|&v| (1..=1 << 24).contains(&v))
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!("{what} must be in 1..=2**24, got {v}"))
-                })
-        };
-        let n = count("num_envs", num_envs)?;
-        let slots = count("slots", slots)?;
-        let choices = count("choices", choices)?;
+        let n = size_of("num_envs", num_envs)?;
+        let slots = size_of("slots", slots)?;
+        let choices = size_of("choices", choices)?;
         if !win.is_finite() || !draw.is_finite() {
             return Err(PyValueError::new_err("win and draw must be finite numbers"));
         }
@@ -193,21 +167,18 @@ impl PyVectorEnv {
             }
         }?;
         let threads = threads_of(threads)?;
-        let (z, layout) = on_vec!(&env, e => (e.sizes(), e.layout));
-        let (l, c, p) = (layout.locations, layout.channels, z.powers);
+        let (z, layout) = on_vec!(&env, e => (e.sizes(), e.setup.layout));
+        let shape = (
+            n,
+            layout.locations,
+            layout.channels,
+            z.phase,
+            z.powers,
+            slots,
+        );
         Ok(PyVectorEnv {
             threads,
-            board: PyArray3::zeros(py, [n, l, c], false).unbind(),
-            phase: PyArray2::zeros(py, [n, z.phase], false).unbind(),
-            counts: PyArray3::zeros(py, [n, p, slots], false).unbind(),
-            rewards: PyArray2::zeros(py, [n, p], false).unbind(),
-            terminated: PyArray1::zeros(py, [n], false).unbind(),
-            truncated: PyArray1::zeros(py, [n], false).unbind(),
-            centres: PyArray2::zeros(py, [n, p], false).unbind(),
-            alive: PyArray2::zeros(py, [n, p], false).unbind(),
-            winner: PyArray1::zeros(py, [n], false).unbind(),
-            steps: PyArray1::zeros(py, [n], false).unbind(),
-            episodes: PyArray1::zeros(py, [n], false).unbind(),
+            arrays: Arrays::zeros(py, shape),
             env,
         })
     }
@@ -230,7 +201,7 @@ impl PyVectorEnv {
 
     /// The board columns' starts by name (`docs/env.md`), and `channels`, `locations`, `powers`.
     fn layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let l = &on_vec!(&self.env, e => e.layout);
+        let l = &on_vec!(&self.env, e => e.setup.layout);
         let d = PyDict::new(py);
         for (name, v) in [
             ("locations", l.locations),
@@ -253,19 +224,7 @@ impl PyVectorEnv {
 
     /// The output arrays by name (the same arrays after every call, filled in place).
     fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("board", self.board.bind(py))?;
-        d.set_item("phase", self.phase.bind(py))?;
-        d.set_item("legal_counts", self.counts.bind(py))?;
-        d.set_item("rewards", self.rewards.bind(py))?;
-        d.set_item("terminated", self.terminated.bind(py))?;
-        d.set_item("truncated", self.truncated.bind(py))?;
-        d.set_item("centres", self.centres.bind(py))?;
-        d.set_item("alive", self.alive.bind(py))?;
-        d.set_item("winner", self.winner.bind(py))?;
-        d.set_item("steps", self.steps.bind(py))?;
-        d.set_item("episodes", self.episodes.bind(py))?;
-        Ok(d)
+        self.arrays.to_dict(py)
     }
 
     /// Starts every game again from the start position.
@@ -289,10 +248,12 @@ impl PyVectorEnv {
 
     /// Refuses with `ValueError` (the words of `step`) an action `step` would refuse, playing
     /// nothing: the engine's one check of an action (every entry in `-1..K`).
-    fn check_actions(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn check_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         guarded(|| {
-            with_actions(py, actions, self.action_shape(), |slice| {
-                Ok(on_vec!(&self.env, e => e.check_actions(slice))?)
+            let want = self.action_shape();
+            let threads = self.threads;
+            with_actions(py, actions, want, |slice| {
+                Ok(on_vec!(&mut self.env, e => e.check_actions(slice, threads))?)
             })
         })
     }
@@ -321,7 +282,7 @@ impl PyVectorEnv {
     /// waive without a build site), as `CodeGame.slots` names them.
     fn slot_keys<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
         on_vec!(&self.env, env => {
-            let map = env.map;
+            let map = env.setup.map;
             let all = env
                 .legal(i)
                 .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;

@@ -23,6 +23,7 @@
 use std::cell::RefCell;
 
 use super::batch::spread;
+use super::batched::{buffers, Batched, Protocol};
 use super::encode::{self, kind, Code};
 use super::error::{EngineError, ErrorKind};
 use super::game_map::{GameMap, NO_POWER};
@@ -294,56 +295,42 @@ pub struct Episode<M: Mask> {
     pub done: bool,
 }
 
-/// The output buffers of every game, flat, game after game.
-pub struct Buffers<'a> {
-    pub board: &'a mut [f32],
-    pub season: &'a mut [i8],
-    pub build_numbers: &'a mut [i64],
-    pub last_actions: &'a mut [i64],
-    pub last_counts: &'a mut [i32],
-    pub legal: &'a mut [i64],
-    pub legal_counts: &'a mut [i32],
-    pub returns: &'a mut [f64],
-    pub terminated: &'a mut [bool],
-    pub truncated: &'a mut [bool],
-    pub steps: &'a mut [i32],
-    pub episodes: &'a mut [i32],
-}
+/// Entries per game of the buffers that are sized by the environment: board, legal actions
+/// (`7 * A`), last actions (`7 * U`).
+pub type Sizes = (usize, usize, usize);
 
-/// The buffers of one game.
-struct Row<'a> {
-    board: &'a mut [f32],
-    season: &'a mut i8,
-    build_numbers: &'a mut [i64],
-    last_actions: &'a mut [i64],
-    last_count: &'a mut i32,
-    legal: &'a mut [i64],
-    legal_counts: &'a mut [i32],
-    returns: &'a mut [f64],
-    terminated: &'a mut bool,
-    truncated: &'a mut bool,
-    steps: &'a mut i32,
-    episodes: &'a mut i32,
-}
+buffers!(
+    /// The output buffers of every game, flat, game after game.
+    Buffers,
+    /// The buffers of one game.
+    Row,
+    |z: Sizes| {
+        board: f32[z.0],
+        season: i8,
+        build_numbers: i64[POWERS],
+        last_actions: i64[z.2],
+        last_counts: i32,
+        legal: i64[z.1],
+        legal_counts: i32[POWERS],
+        returns: f64[POWERS],
+        terminated: bool,
+        truncated: bool,
+        steps: i32,
+        episodes: i32,
+    }
+);
 
 /// N games in their protocol (see the module documentation).
-pub struct DeepMindEnv<M: Mask> {
+pub type DeepMindEnv<M> = Batched<DeepMind<M>>;
+
+/// What every game of a [`DeepMindEnv`] reads.
+pub struct DeepMind<M: Mask> {
     pub map: &'static GameMap<M>,
     pub cfg: Config<M>,
     tables: Tables,
-    pub games: Vec<Episode<M>>,
-    /// Refused until reset (after an internal error).
-    pub broken: bool,
 }
 
-/// What a step reads.
-struct Shared<'a, M: Mask> {
-    map: &'static GameMap<M>,
-    cfg: &'a Config<M>,
-    tables: &'a Tables,
-}
-
-impl<M: Mask> DeepMindEnv<M> {
+impl<M: Mask> Batched<DeepMind<M>> {
     pub fn new(
         map: &'static GameMap<M>,
         cfg: Config<M>,
@@ -369,149 +356,30 @@ impl<M: Mask> DeepMindEnv<M> {
             episodes: 0,
             done: true,
         };
-        Ok(DeepMindEnv {
-            map,
-            cfg,
-            tables,
-            games: vec![episode; n],
-            broken: true,
-        })
+        let setup = DeepMind { map, cfg, tables };
+        Ok(Batched::with_games(setup, episode, n))
     }
 
     /// Entries per game of the buffers: board, legal actions (`7 * A`), last actions (`7 * U`).
-    pub fn sizes(&self) -> (usize, usize, usize) {
-        (
-            AREAS * FEATURES,
-            POWERS * self.cfg.max_actions,
-            POWERS * self.cfg.max_orders,
-        )
-    }
-
-    fn rows<'b>(&self, bufs: Buffers<'b>) -> Result<Vec<Row<'b>>, EngineError> {
-        let n = self.games.len();
-        let (b, l, a) = self.sizes();
-        let ok = bufs.board.len() == n * b
-            && bufs.season.len() == n
-            && bufs.build_numbers.len() == n * POWERS
-            && bufs.last_actions.len() == n * a
-            && bufs.last_counts.len() == n
-            && bufs.legal.len() == n * l
-            && bufs.legal_counts.len() == n * POWERS
-            && bufs.returns.len() == n * POWERS
-            && bufs.terminated.len() == n
-            && bufs.truncated.len() == n
-            && bufs.steps.len() == n
-            && bufs.episodes.len() == n;
-        if !ok {
-            return Err(EngineError::wrong_state(
-                "the buffers do not match the environment's sizes",
-            ));
-        }
-        let mut board = bufs.board.chunks_exact_mut(b);
-        let mut season = bufs.season.iter_mut();
-        let mut numbers = bufs.build_numbers.chunks_exact_mut(POWERS);
-        let mut last = bufs.last_actions.chunks_exact_mut(a);
-        let mut last_counts = bufs.last_counts.iter_mut();
-        let mut legal = bufs.legal.chunks_exact_mut(l);
-        let mut legal_counts = bufs.legal_counts.chunks_exact_mut(POWERS);
-        let mut returns = bufs.returns.chunks_exact_mut(POWERS);
-        let mut terminated = bufs.terminated.iter_mut();
-        let mut truncated = bufs.truncated.iter_mut();
-        let mut steps = bufs.steps.iter_mut();
-        let mut episodes = bufs.episodes.iter_mut();
-        let rows = (0..n)
-            .map(|_| {
-                Some(Row {
-                    board: board.next()?,
-                    season: season.next()?,
-                    build_numbers: numbers.next()?,
-                    last_actions: last.next()?,
-                    last_count: last_counts.next()?,
-                    legal: legal.next()?,
-                    legal_counts: legal_counts.next()?,
-                    returns: returns.next()?,
-                    terminated: terminated.next()?,
-                    truncated: truncated.next()?,
-                    steps: steps.next()?,
-                    episodes: episodes.next()?,
-                })
-            })
-            .collect::<Option<Vec<Row<'b>>>>();
-        rows.ok_or_else(|| EngineError::wrong_state("the buffers do not match"))
-    }
-
-    /// Starts every game again from the start.
-    pub fn reset(&mut self, bufs: Buffers<'_>, threads: usize) -> Result<(), EngineError> {
-        let rows = self.rows(bufs)?;
-        for e in &mut self.games {
-            e.done = true;
-            e.episodes = 0;
-            e.shown = [usize::MAX; POWERS]; // the rows written whole again
-        }
-        self.broken = false;
-        let r = self.run(rows, None, threads).map(|_| ());
-        self.broken = r.is_err();
-        r
-    }
-
-    /// Checks `actions` (`N * 7 * U`, see the module documentation) for every game, keeping
-    /// each game's codes for the step; nothing is played.
-    pub fn check_actions(&mut self, actions: &[i64], threads: usize) -> Result<(), EngineError> {
-        let u = self.cfg.max_orders;
-        let per = POWERS * u;
-        if actions.len() != self.games.len() * per {
-            return Err(EngineError::invalid(format!(
-                "actions: expected {} entries ({} games x 7 powers x {u}), got {}",
-                self.games.len() * per,
-                self.games.len(),
-                actions.len()
-            )));
-        }
-        let shared = Shared {
-            map: self.map,
-            cfg: &self.cfg,
-            tables: &self.tables,
-        };
-        spread(self.map, &mut self.games, threads, |g, e| {
-            e.check(&shared, &actions[g * per..(g + 1) * per])
-                .map(|_| false)
-        })
-        .map(|_| ())
-        .map_err(|(g, e)| EngineError::new(e.kind(), format!("game {g}: {}", e.message())))
-    }
-
-    /// Plays one phase of every game (see the module documentation); returns the phases played.
-    pub fn step(
-        &mut self,
-        actions: &[i64],
-        bufs: Buffers<'_>,
-        threads: usize,
-    ) -> Result<usize, EngineError> {
-        if self.broken {
-            return Err(EngineError::wrong_state(
-                "the environment must be reset first",
-            ));
-        }
-        let rows = self.rows(bufs)?;
-        self.check_actions(actions, threads)?;
-        let r = self.run(rows, Some(()), threads);
-        self.broken = r.is_err();
-        r
+    pub fn sizes(&self) -> Sizes {
+        self.setup.sizes()
     }
 
     /// The name of their power `t` (their alphabetical order) on the map.
     pub fn power_name(&self, t: usize) -> &str {
-        self.map.power_name(self.tables.ours[t] as usize)
+        self.setup
+            .map
+            .power_name(self.setup.tables.ours[t] as usize)
     }
 
     /// How many actions their list has (bits 48-63 of an action index it).
     pub fn action_count(&self) -> usize {
-        self.tables.count
+        self.setup.tables.count
     }
 
     /// The action of index `k` of their list (with its index bits).
     pub fn action_of_index(&self, k: usize) -> u64 {
-        self.tables.actions[k]
+        self.setup.tables.actions[k]
     }
 
     /// Game `i`'s legal actions per their power (listing order).
@@ -524,37 +392,95 @@ impl<M: Mask> DeepMindEnv<M> {
                 .collect(),
         )
     }
+}
 
-    fn run(
-        &mut self,
-        rows: Vec<Row<'_>>,
-        play: Option<()>,
+impl<M: Mask> DeepMind<M> {
+    fn sizes(&self) -> Sizes {
+        (
+            AREAS * FEATURES,
+            POWERS * self.cfg.max_actions,
+            POWERS * self.cfg.max_orders,
+        )
+    }
+}
+
+impl<M: Mask> Protocol for DeepMind<M> {
+    type Width = M;
+    type Episode = Episode<M>;
+    type Buffers<'a> = Buffers<'a>;
+    type Row<'a> = Row<'a>;
+
+    fn map(&self) -> &'static GameMap<M> {
+        self.map
+    }
+
+    fn rows<'a>(
+        &self,
+        bufs: Self::Buffers<'a>,
+        n: usize,
+    ) -> Result<Vec<Self::Row<'a>>, EngineError> {
+        bufs.rows(n, self.sizes())
+    }
+
+    fn per_game(&self) -> usize {
+        POWERS * self.cfg.max_orders
+    }
+
+    /// Checks `actions` (`N * 7 * U`, see the module documentation) for every game, keeping
+    /// each game's codes for the step; nothing is played.
+    fn check(
+        &self,
+        games: &mut [Episode<M>],
+        actions: &[i64],
         threads: usize,
-    ) -> Result<usize, EngineError> {
-        let shared = Shared {
-            map: self.map,
-            cfg: &self.cfg,
-            tables: &self.tables,
-        };
-        let mut work: Vec<(&mut Episode<M>, Row<'_>)> = self.games.iter_mut().zip(rows).collect();
-        spread(self.map, &mut work, threads, |_, (e, row)| {
-            e.advance(&shared, play.is_some(), row)
+    ) -> Result<(), EngineError> {
+        let u = self.cfg.max_orders;
+        let per = POWERS * u;
+        let n = games.len();
+        if actions.len() != n * per {
+            return Err(EngineError::invalid(format!(
+                "actions: expected {} entries ({n} games x 7 powers x {u}), got {}",
+                n * per,
+                actions.len()
+            )));
+        }
+        spread(self.map, games, threads, |g, e| {
+            e.check(self, &actions[g * per..(g + 1) * per])
+                .map(|_| false)
         })
-        .map_err(|(g, e)| {
-            // Too many legal actions for the arrays is the caller's limit (ValueError); any
-            // other failure here leaves the games broken.
-            let kind = match e.kind() {
-                ErrorKind::Limit => ErrorKind::Limit,
-                _ => ErrorKind::Broken,
-            };
-            EngineError::new(kind, format!("game {g}: {}", e.message()))
-        })
+        .map(|_| ())
+        .map_err(|(g, e)| EngineError::new(e.kind(), format!("game {g}: {}", e.message())))
+    }
+
+    /// Starts the game again from the start, its episode count from 1, its rows written whole.
+    fn rewind(&self, e: &mut Episode<M>) {
+        e.done = true;
+        e.episodes = 0;
+        e.shown = [usize::MAX; POWERS];
+    }
+
+    fn advance(
+        &self,
+        e: &mut Episode<M>,
+        action: Option<&[i64]>,
+        row: &mut Row<'_>,
+    ) -> Result<bool, EngineError> {
+        e.advance(self, action.is_some(), row)
+    }
+
+    /// Too many legal actions for the arrays is the caller's limit (ValueError); any other
+    /// failure leaves the games broken.
+    fn failure(&self, e: &EngineError) -> ErrorKind {
+        match e.kind() {
+            ErrorKind::Limit => ErrorKind::Limit,
+            _ => ErrorKind::Broken,
+        }
     }
 }
 
 impl<M: Mask> Episode<M> {
     /// Checks one game's actions (`7 * U`), keeping its codes in `codes`.
-    fn check(&mut self, env: &Shared<'_, M>, actions: &[i64]) -> Result<(), EngineError> {
+    fn check(&mut self, env: &DeepMind<M>, actions: &[i64]) -> Result<(), EngineError> {
         self.codes.clear();
         self.given.clear();
         if self.done {
@@ -623,7 +549,7 @@ impl<M: Mask> Episode<M> {
     /// One game's part of a step (`play`) or a reset; true when a phase was played.
     fn advance(
         &mut self,
-        env: &Shared<'_, M>,
+        env: &DeepMind<M>,
         play: bool,
         row: &mut Row<'_>,
     ) -> Result<bool, EngineError> {
@@ -664,8 +590,8 @@ impl<M: Mask> Episode<M> {
     }
 
     /// Writes the observation, the legal actions and the returns of the current phase.
-    fn observe(&mut self, env: &Shared<'_, M>, row: &mut Row<'_>) -> Result<(), EngineError> {
-        let (map, tables) = (env.map, env.tables);
+    fn observe(&mut self, env: &DeepMind<M>, row: &mut Row<'_>) -> Result<(), EngineError> {
+        let (map, tables) = (env.map, &env.tables);
         let st = &self.game.state;
         *row.season = match (st.season, st.kind) {
             (SPRING, RETREATS) => 1,
@@ -692,7 +618,7 @@ impl<M: Mask> Episode<M> {
             };
         }
         board(env, st, &numbers, row.board);
-        *row.last_count = self.last.len() as i32;
+        *row.last_counts = self.last.len() as i32;
         let n = self.last.len().min(row.last_actions.len());
         row.last_actions[..n].copy_from_slice(&self.last[..n]);
         row.last_actions[n..].fill(NO_ACTION);
@@ -809,7 +735,7 @@ impl<M: Mask> Episode<M> {
 
 /// Per their power, in a build phase: the builds it can make (its centres less its units, at
 /// most its vacant owned home centres), negative for removals.
-fn build_numbers<M: Mask>(env: &Shared<'_, M>, st: &State<M>) -> [i64; POWERS] {
+fn build_numbers<M: Mask>(env: &DeepMind<M>, st: &State<M>) -> [i64; POWERS] {
     let map = env.map;
     let mut centres = [0u32; POWERS];
     let mut units = [0u32; POWERS];
@@ -831,8 +757,8 @@ fn build_numbers<M: Mask>(env: &Shared<'_, M>, st: &State<M>) -> [i64; POWERS] {
 
 /// Their board of `st` (`numbers`: the build numbers by their power, zeros outside a build
 /// phase).
-fn board<M: Mask>(env: &Shared<'_, M>, st: &State<M>, numbers: &[i64; POWERS], out: &mut [f32]) {
-    let (map, t) = (env.map, env.tables);
+fn board<M: Mask>(env: &DeepMind<M>, st: &State<M>, numbers: &[i64; POWERS], out: &mut [f32]) {
+    let (map, t) = (env.map, &env.tables);
     out.fill(0.0);
     for (area, cell) in out.chunks_exact_mut(FEATURES).enumerate() {
         cell[UNIT_ABSENT] = 1.0;

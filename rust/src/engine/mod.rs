@@ -30,6 +30,7 @@
 //!   (their observation and actions), observed in place.
 
 pub mod batch;
+pub mod batched;
 pub mod board;
 pub mod deepmind;
 pub mod encode;

@@ -16,7 +16,7 @@
 //! ([`Game::process_listed`]). Retreat and adjustment lists are short: a game keeps them from
 //! the observation (and a movement phase's too with [`Config::keep_lists`]). The games are
 //! handed in small blocks from a shared counter to the calling thread and the threads of the
-//! process's pool ([`spread`]): the same rulings, in any thread count, as playing them one by
+//! process's pool (`batch::spread`, through the skeleton of [`super::batched`]): the same rulings, in any thread count, as playing them one by
 //! one.
 //!
 //! [`Legal::movement_count`]: super::legality::Legal::movement_count
@@ -24,9 +24,9 @@
 
 use std::borrow::Cow;
 
-use super::batch::spread;
+use super::batched::{buffers, Batched, Protocol};
 use super::encode::Code;
-use super::error::{EngineError, ErrorKind};
+use super::error::EngineError;
 use super::game_map::GameMap;
 use super::mask::{Bits, Mask};
 use super::observe::{self, Layout, PHASE_SIZE};
@@ -80,35 +80,25 @@ pub struct Episode<M: Mask> {
     pub done: bool,
 }
 
-/// The output buffers of every game, flat, game after game (see [`VectorEnv::sizes`]).
-pub struct Buffers<'a> {
-    pub board: &'a mut [i8],
-    pub phase: &'a mut [i16],
-    pub counts: &'a mut [i16],
-    pub rewards: &'a mut [f32],
-    pub terminated: &'a mut [bool],
-    pub truncated: &'a mut [bool],
-    pub centres: &'a mut [i16],
-    pub alive: &'a mut [bool],
-    pub winner: &'a mut [i8],
-    pub steps: &'a mut [i32],
-    pub episodes: &'a mut [i32],
-}
-
-/// The buffers of one game.
-struct Row<'a> {
-    board: &'a mut [i8],
-    phase: &'a mut [i16],
-    counts: &'a mut [i16],
-    rewards: &'a mut [f32],
-    terminated: &'a mut bool,
-    truncated: &'a mut bool,
-    centres: &'a mut [i16],
-    alive: &'a mut [bool],
-    winner: &'a mut i8,
-    steps: &'a mut i32,
-    episodes: &'a mut i32,
-}
+buffers!(
+    /// The output buffers of every game, flat, game after game (see [`VectorEnv::sizes`]).
+    Buffers,
+    /// The buffers of one game.
+    Row,
+    |z: Sizes| {
+        board: i8[z.board],
+        phase: i16[z.phase],
+        counts: i16[z.counts],
+        rewards: f32[z.powers],
+        terminated: bool,
+        truncated: bool,
+        centres: i16[z.powers],
+        alive: bool[z.powers],
+        winner: i8,
+        steps: i32,
+        episodes: i32,
+    }
+);
 
 /// Entries per game of each buffer, in [`Buffers`] order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,19 +109,17 @@ pub struct Sizes {
     pub powers: usize,
 }
 
-/// N games held together (see the module documentation).
-pub struct VectorEnv<M: Mask> {
+/// N games held together (see the module documentation): the skeleton of the batched
+/// environments on [`Vector`].
+pub type VectorEnv<M> = Batched<Vector<M>>;
+
+/// What every game of a [`VectorEnv`] reads.
+pub struct Vector<M: Mask> {
     pub map: &'static GameMap<M>,
     pub cfg: Config<M>,
     pub layout: Layout,
     base: Vec<i8>,
-    pub games: Vec<Episode<M>>,
-    /// The step has been refused since the last error (an unrepresentable position): reset.
-    pub broken: bool,
 }
-
-/// One game and its buffers, as a step hands them to a thread.
-type Work<'a, M> = (&'a mut Episode<M>, Row<'a>);
 
 /// What one step or reset of one game did.
 enum Done {
@@ -141,7 +129,7 @@ enum Done {
     Cut,
 }
 
-impl<M: Mask> VectorEnv<M> {
+impl<M: Mask> Batched<Vector<M>> {
     /// `n` games from `cfg.start` (not yet started: call [`VectorEnv::reset`]).
     pub fn new(
         map: &'static GameMap<M>,
@@ -180,16 +168,61 @@ impl<M: Mask> VectorEnv<M> {
             episodes: 0,
             done: true,
         };
-        Ok(VectorEnv {
+        let setup = Vector {
             map,
             base: layout.base(map),
             layout,
-            games: vec![episode; n],
             cfg,
-            broken: true,
-        })
+        };
+        Ok(Batched::with_games(setup, episode, n))
     }
 
+    pub fn sizes(&self) -> Sizes {
+        self.setup.sizes()
+    }
+
+    /// The legal codes of game `i`'s current phase per power and slot (at most `K` per slot),
+    /// and the slot keys: the lists the game keeps, or (a movement phase it counted) made now.
+    #[allow(clippy::type_complexity)]
+    pub fn legal(&self, i: usize) -> Option<Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>>> {
+        let e = self.games.get(i)?;
+        let (s, k) = (self.setup.cfg.slots, self.setup.cfg.choices);
+        if e.listed {
+            return Some(
+                (0..self.setup.map.powers)
+                    .map(|p| {
+                        (0..s)
+                            .take_while(|&k| e.count[p * s + k] > 0)
+                            .map(|k| {
+                                let j = p * s + k;
+                                let at = e.start[j] as usize;
+                                let codes = &e.codes[at..at + e.count[j] as usize];
+                                (Cow::Borrowed(codes), e.keys[j])
+                            })
+                            .collect()
+                    })
+                    .collect(),
+            );
+        }
+        let mut out: Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>> =
+            vec![Vec::new(); self.setup.map.powers];
+        e.game.with_legal(|legal, slots| {
+            for slot in slots {
+                let list = &mut out[slot.power as usize];
+                if list.len() < s {
+                    let codes = legal.codes_of(slot);
+                    list.push((
+                        Cow::Owned(codes[..codes.len().min(k)].to_vec()),
+                        (slot.key, slot.key_is_power),
+                    ));
+                }
+            }
+        });
+        Some(out)
+    }
+}
+
+impl<M: Mask> Vector<M> {
     pub fn sizes(&self) -> Sizes {
         Sizes {
             board: self.layout.board_size(),
@@ -198,53 +231,44 @@ impl<M: Mask> VectorEnv<M> {
             powers: self.map.powers,
         }
     }
+}
 
-    /// Checks that `bufs` holds every game's buffers.
-    fn check(&self, bufs: &Buffers<'_>) -> Result<(), EngineError> {
-        let n = self.games.len();
-        let z = self.sizes();
-        let ok = bufs.board.len() == n * z.board
-            && bufs.phase.len() == n * z.phase
-            && bufs.counts.len() == n * z.counts
-            && bufs.rewards.len() == n * z.powers
-            && bufs.terminated.len() == n
-            && bufs.truncated.len() == n
-            && bufs.centres.len() == n * z.powers
-            && bufs.alive.len() == n * z.powers
-            && bufs.winner.len() == n
-            && bufs.steps.len() == n
-            && bufs.episodes.len() == n;
-        if ok {
-            Ok(())
-        } else {
-            Err(EngineError::wrong_state(
-                "the buffers do not match the environment's sizes",
-            ))
-        }
+impl<M: Mask> Protocol for Vector<M> {
+    type Width = M;
+    type Episode = Episode<M>;
+    type Buffers<'a> = Buffers<'a>;
+    type Row<'a> = Row<'a>;
+
+    fn map(&self) -> &'static GameMap<M> {
+        self.map
     }
 
-    /// Starts every game again from the start position (episode counts start again at 1).
-    pub fn reset(&mut self, bufs: Buffers<'_>, threads: usize) -> Result<(), EngineError> {
-        self.check(&bufs)?;
-        for e in &mut self.games {
-            e.done = true;
-            e.episodes = 0;
-        }
-        self.broken = false;
-        let r = self.run(bufs, None, threads).map(|_| ());
-        self.broken = r.is_err();
-        r
+    fn rows<'a>(
+        &self,
+        bufs: Self::Buffers<'a>,
+        n: usize,
+    ) -> Result<Vec<Self::Row<'a>>, EngineError> {
+        bufs.rows(n, self.sizes())
+    }
+
+    fn per_game(&self) -> usize {
+        self.sizes().counts
     }
 
     /// Whether every entry of `actions` (`N * P * S`) is in `-1..K`: the one check of an action,
     /// made before any game is touched.
-    pub fn check_actions(&self, actions: &[i64]) -> Result<(), EngineError> {
+    fn check(
+        &self,
+        games: &mut [Episode<M>],
+        actions: &[i64],
+        _: usize,
+    ) -> Result<(), EngineError> {
         let z = self.sizes();
-        if actions.len() != self.games.len() * z.counts {
+        let n = games.len();
+        if actions.len() != n * z.counts {
             return Err(EngineError::invalid(format!(
-                "actions: expected {} entries ({} games x {} powers x {} slots), got {}",
-                self.games.len() * z.counts,
-                self.games.len(),
+                "actions: expected {} entries ({n} games x {} powers x {} slots), got {}",
+                n * z.counts,
                 self.map.powers,
                 self.cfg.slots,
                 actions.len()
@@ -263,137 +287,28 @@ impl<M: Mask> VectorEnv<M> {
         Ok(())
     }
 
-    /// Plays one phase of every game (or starts it again, see the module documentation).
-    /// Returns the number of phases played. Refused actions change nothing.
-    pub fn step(
-        &mut self,
-        actions: &[i64],
-        bufs: Buffers<'_>,
-        threads: usize,
-    ) -> Result<usize, EngineError> {
-        if self.broken {
-            return Err(EngineError::wrong_state(
-                "the environment must be reset first",
-            ));
-        }
-        self.check(&bufs)?;
-        self.check_actions(actions)?;
-        let r = self.run(bufs, Some(actions), threads);
-        self.broken = r.is_err();
-        r
+    /// Starts the game again from the start position, its episode count from 1.
+    fn rewind(&self, e: &mut Episode<M>) {
+        e.done = true;
+        e.episodes = 0;
     }
 
-    /// The legal codes of game `i`'s current phase per power and slot (at most `K` per slot),
-    /// and the slot keys: the lists the game keeps, or (a movement phase it counted) made now.
-    #[allow(clippy::type_complexity)]
-    pub fn legal(&self, i: usize) -> Option<Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>>> {
-        let e = self.games.get(i)?;
-        let (s, k) = (self.cfg.slots, self.cfg.choices);
-        if e.listed {
-            return Some(
-                (0..self.map.powers)
-                    .map(|p| {
-                        (0..s)
-                            .take_while(|&k| e.count[p * s + k] > 0)
-                            .map(|k| {
-                                let j = p * s + k;
-                                let at = e.start[j] as usize;
-                                let codes = &e.codes[at..at + e.count[j] as usize];
-                                (Cow::Borrowed(codes), e.keys[j])
-                            })
-                            .collect()
-                    })
-                    .collect(),
-            );
-        }
-        let mut out: Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>> = vec![Vec::new(); self.map.powers];
-        e.game.with_legal(|legal, slots| {
-            for slot in slots {
-                let list = &mut out[slot.power as usize];
-                if list.len() < s {
-                    let codes = legal.codes_of(slot);
-                    list.push((
-                        Cow::Owned(codes[..codes.len().min(k)].to_vec()),
-                        (slot.key, slot.key_is_power),
-                    ));
-                }
-            }
-        });
-        Some(out)
+    fn advance(
+        &self,
+        e: &mut Episode<M>,
+        action: Option<&[i64]>,
+        row: &mut Row<'_>,
+    ) -> Result<bool, EngineError> {
+        e.advance(self, action, row)
+            .map(|done| matches!(done, Done::Played))
     }
-
-    fn run(
-        &mut self,
-        bufs: Buffers<'_>,
-        actions: Option<&[i64]>,
-        threads: usize,
-    ) -> Result<usize, EngineError> {
-        let z = self.sizes();
-        let shared = Shared {
-            map: self.map,
-            cfg: &self.cfg,
-            layout: &self.layout,
-            base: &self.base,
-        };
-        let mut work: Vec<Work<'_, M>> = Vec::with_capacity(self.games.len());
-        {
-            let mut board = bufs.board.chunks_exact_mut(z.board);
-            let mut phase = bufs.phase.chunks_exact_mut(z.phase);
-            let mut counts = bufs.counts.chunks_exact_mut(z.counts);
-            let mut rewards = bufs.rewards.chunks_exact_mut(z.powers);
-            let mut terminated = bufs.terminated.iter_mut();
-            let mut truncated = bufs.truncated.iter_mut();
-            let mut centres = bufs.centres.chunks_exact_mut(z.powers);
-            let mut alive = bufs.alive.chunks_exact_mut(z.powers);
-            let mut winner = bufs.winner.iter_mut();
-            let mut steps = bufs.steps.iter_mut();
-            let mut episodes = bufs.episodes.iter_mut();
-            for e in self.games.iter_mut() {
-                // The sizes were checked: every iterator has an entry per game.
-                let row = (|| {
-                    Some(Row {
-                        board: board.next()?,
-                        phase: phase.next()?,
-                        counts: counts.next()?,
-                        rewards: rewards.next()?,
-                        terminated: terminated.next()?,
-                        truncated: truncated.next()?,
-                        centres: centres.next()?,
-                        alive: alive.next()?,
-                        winner: winner.next()?,
-                        steps: steps.next()?,
-                        episodes: episodes.next()?,
-                    })
-                })()
-                .ok_or_else(|| {
-                    EngineError::wrong_state("the buffers do not match the environment's sizes")
-                })?;
-                work.push((e, row));
-            }
-        }
-        let per = z.counts;
-        spread(self.map, &mut work, threads, |g, (e, row)| {
-            let mine = actions.map(|a| &a[g * per..(g + 1) * per]);
-            e.advance(&shared, mine, row)
-                .map(|done| matches!(done, Done::Played))
-        })
-        .map_err(|(g, e)| EngineError::new(ErrorKind::Broken, format!("game {g}: {e}")))
-    }
-}
-
-/// What every game of a step reads.
-struct Shared<'a, M: Mask> {
-    map: &'static GameMap<M>,
-    cfg: &'a Config<M>,
-    layout: &'a Layout,
-    base: &'a [i8],
 }
 
 impl<M: Mask> Episode<M> {
     /// One game's part of a step (`action`: its `P * S` entries) or of a reset (`None`).
     fn advance(
         &mut self,
-        env: &Shared<'_, M>,
+        env: &Vector<M>,
         action: Option<&[i64]>,
         row: &mut Row<'_>,
     ) -> Result<Done, EngineError> {
@@ -428,7 +343,7 @@ impl<M: Mask> Episode<M> {
 
     fn play(
         &mut self,
-        env: &Shared<'_, M>,
+        env: &Vector<M>,
         action: &[i64],
         row: &mut Row<'_>,
     ) -> Result<(), EngineError> {
@@ -503,10 +418,10 @@ impl<M: Mask> Episode<M> {
     }
 
     /// Writes the observation of the current phase and keeps its legal lists.
-    fn observe(&mut self, env: &Shared<'_, M>, row: &mut Row<'_>) -> Result<(), EngineError> {
+    fn observe(&mut self, env: &Vector<M>, row: &mut Row<'_>) -> Result<(), EngineError> {
         let map = env.map;
         let st = &self.game.state;
-        env.layout.board(map, env.base, st, &self.prev, row.board);
+        env.layout.board(map, &env.base, st, &self.prev, row.board);
         observe::phase(st, env.cfg.first_year, row.phase);
         st.center_counts(map, &mut self.centres);
         for p in 0..map.powers {
