@@ -12,6 +12,7 @@ use super::any::AnyGame;
 use super::arrays::{arrays, size_of, threads_of, with_actions, Op};
 use super::errors::guarded;
 use super::handles::PyCodeGame;
+use crate::engine::batched::Start;
 use crate::engine::deepmind::{
     Buffers, Config, DeepMindEnv, Tables, AREAS, FEATURES, NO_ACTION, POWERS,
 };
@@ -110,8 +111,10 @@ impl PyDeepMindEnv {
             game.map, &actions, loc_byte, loc_main, loc_coast, area_kind, theirs,
         )?;
         let cfg = Config {
-            start: game.state.clone(),
-            max_year: game.max_year,
+            start: Start {
+                state: game.state.clone(),
+                max_year: game.max_year,
+            },
             max_actions,
             max_orders,
         };

@@ -12,6 +12,7 @@ use super::any::AnyGame;
 use super::arrays::{arrays, size_of, threads_of, with_actions, Op};
 use super::errors::guarded;
 use super::handles::PyCodeGame;
+use crate::engine::batched::Start;
 use crate::engine::error::EngineError;
 use crate::engine::mask::{Mask, Wide};
 use crate::engine::vector::{Buffers, Config, VectorEnv};
@@ -59,8 +60,10 @@ fn make<M: Mask>(
     keep_lists: bool,
 ) -> Result<VectorEnv<M>, EngineError> {
     let cfg = Config {
-        start: game.state.clone(),
-        max_year: game.max_year,
+        start: Start {
+            state: game.state.clone(),
+            max_year: game.max_year,
+        },
         first_year,
         slots,
         choices,

@@ -23,13 +23,13 @@
 use std::cell::RefCell;
 
 use super::batch::spread;
-use super::batched::{buffers, Batched, Protocol};
+use super::batched::{self, buffers, Batched, Protocol, Start};
 use super::encode::{self, kind, Code};
 use super::error::{EngineError, ErrorKind};
 use super::game_map::{GameMap, NO_POWER};
 use super::mask::{Bits, Mask};
 use super::phases::Game;
-use super::state::{State, ADJUSTMENTS, FALL, MAX_YEAR, RETREATS, SPRING};
+use super::state::{State, ADJUSTMENTS, FALL, RETREATS, SPRING};
 
 /// Their board: areas, features per area, powers.
 pub const AREAS: usize = 81;
@@ -261,8 +261,8 @@ impl Tables {
 /// What every game starts from, and the buffers' widths.
 #[derive(Clone, Debug)]
 pub struct Config<M: Mask> {
-    pub start: State<M>,
-    pub max_year: Option<u32>,
+    /// The start of every game, and the year limit.
+    pub start: Start<M>,
     /// `A`: legal actions a power's row holds.
     pub max_actions: usize,
     /// `U`: actions per power in a step (the last actions hold `7 * U`).
@@ -270,9 +270,12 @@ pub struct Config<M: Mask> {
 }
 
 /// One game with its current legal actions.
+pub type Episode<M> = batched::Episode<M, Actions>;
+
+/// What the environment keeps of a game beside it: its legal actions, the last step's, the
+/// build numbers.
 #[derive(Clone, Debug)]
-pub struct Episode<M: Mask> {
-    pub game: Game<M>,
+pub struct Actions {
     /// Per their power: the legal actions in diplo's listing order, each once, with the first
     /// code naming it; and their places in that list by the province an action orders (bits
     /// 9-15; a waive's are 0): those of province `q` are `by_province[t][start[t][q]..start[t][q
@@ -290,9 +293,6 @@ pub struct Episode<M: Mask> {
     /// A step's codes and actions, once checked.
     codes: Vec<Code>,
     given: Vec<i64>,
-    pub steps: u32,
-    pub episodes: u32,
-    pub done: bool,
 }
 
 /// Entries per game of the buffers that are sized by the environment: board, legal actions
@@ -313,10 +313,6 @@ buffers!(
         legal: i64[z.1],
         legal_counts: i32[POWERS],
         returns: f64[POWERS],
-        terminated: bool,
-        truncated: bool,
-        steps: i32,
-        episodes: i32,
     }
 );
 
@@ -342,8 +338,7 @@ impl<M: Mask> Batched<DeepMind<M>> {
                 "num_games, max_actions and max_orders must be at least 1",
             ));
         }
-        let episode = Episode {
-            game: Game::new(map, cfg.start.clone(), cfg.max_year),
+        let actions = Actions {
             legal: vec![Vec::new(); POWERS],
             by_province: vec![Vec::new(); POWERS],
             start: vec![[0; PROVINCE_SLOTS + 1]; POWERS],
@@ -352,12 +347,9 @@ impl<M: Mask> Batched<DeepMind<M>> {
             last: Vec::new(),
             codes: Vec::new(),
             given: Vec::new(),
-            steps: 0,
-            episodes: 0,
-            done: true,
         };
         let setup = DeepMind { map, cfg, tables };
-        Ok(Batched::with_games(setup, episode, n))
+        Ok(Batched::with_games(setup, actions, n))
     }
 
     /// Entries per game of the buffers: board, legal actions (`7 * A`), last actions (`7 * U`).
@@ -386,7 +378,8 @@ impl<M: Mask> Batched<DeepMind<M>> {
     pub fn legal(&self, i: usize) -> Option<Vec<Vec<u64>>> {
         let e = self.games.get(i)?;
         Some(
-            e.legal
+            e.own
+                .legal
                 .iter()
                 .map(|l| l.iter().map(|&(a, _)| a).collect())
                 .collect(),
@@ -406,12 +399,16 @@ impl<M: Mask> DeepMind<M> {
 
 impl<M: Mask> Protocol for DeepMind<M> {
     type Width = M;
-    type Episode = Episode<M>;
+    type Own = Actions;
     type Buffers<'a> = Buffers<'a>;
     type Row<'a> = Row<'a>;
 
     fn map(&self) -> &'static GameMap<M> {
         self.map
+    }
+
+    fn start(&self) -> &Start<M> {
+        &self.cfg.start
     }
 
     fn rows<'a>(
@@ -445,27 +442,49 @@ impl<M: Mask> Protocol for DeepMind<M> {
             )));
         }
         spread(self.map, games, threads, |g, e| {
-            e.check(self, &actions[g * per..(g + 1) * per])
+            e.own
+                .check(self, e.done, &actions[g * per..(g + 1) * per])
                 .map(|_| false)
         })
         .map(|_| ())
         .map_err(|(g, e)| EngineError::new(e.kind(), format!("game {g}: {}", e.message())))
     }
 
-    /// Starts the game again from the start, its episode count from 1, its rows written whole.
-    fn rewind(&self, e: &mut Episode<M>) {
-        e.done = true;
-        e.episodes = 0;
-        e.shown = [usize::MAX; POWERS];
+    /// The rows written whole again.
+    fn rewind(&self, own: &mut Actions) {
+        own.shown = [usize::MAX; POWERS];
     }
 
-    fn advance(
+    fn play(
         &self,
-        e: &mut Episode<M>,
-        action: Option<&[i64]>,
+        game: &mut Game<M>,
+        own: &mut Actions,
+        _: &[i64],
+        _: &mut Row<'_>,
+    ) -> Result<(), EngineError> {
+        if game.state.kind == ADJUSTMENTS {
+            own.numbers = build_numbers(self, &game.state);
+        }
+        game.orders.clear();
+        game.orders.extend_from_slice(&own.codes);
+        game.process()?;
+        own.last.clear();
+        own.last.extend_from_slice(&own.given);
+        Ok(())
+    }
+
+    fn restart(&self, own: &mut Actions) {
+        own.numbers = [0; POWERS];
+        own.last.clear();
+    }
+
+    fn observe(
+        &self,
+        game: &Game<M>,
+        own: &mut Actions,
         row: &mut Row<'_>,
-    ) -> Result<bool, EngineError> {
-        e.advance(self, action.is_some(), row)
+    ) -> Result<(), EngineError> {
+        own.observe(self, game, row)
     }
 
     /// Too many legal actions for the arrays is the caller's limit (ValueError); any other
@@ -478,12 +497,18 @@ impl<M: Mask> Protocol for DeepMind<M> {
     }
 }
 
-impl<M: Mask> Episode<M> {
-    /// Checks one game's actions (`7 * U`), keeping its codes in `codes`.
-    fn check(&mut self, env: &DeepMind<M>, actions: &[i64]) -> Result<(), EngineError> {
+impl Actions {
+    /// Checks one game's actions (`7 * U`), keeping its codes in `codes` (none when the game
+    /// is `done`: started again instead).
+    fn check<M: Mask>(
+        &mut self,
+        env: &DeepMind<M>,
+        done: bool,
+        actions: &[i64],
+    ) -> Result<(), EngineError> {
         self.codes.clear();
         self.given.clear();
-        if self.done {
+        if done {
             return Ok(()); // started again instead: the actions are ignored
         }
         let map = env.map;
@@ -546,53 +571,15 @@ impl<M: Mask> Episode<M> {
         Ok(())
     }
 
-    /// One game's part of a step (`play`) or a reset; true when a phase was played.
-    fn advance(
+    /// Writes the observation, the legal actions and the returns of the current phase.
+    fn observe<M: Mask>(
         &mut self,
         env: &DeepMind<M>,
-        play: bool,
+        game: &Game<M>,
         row: &mut Row<'_>,
-    ) -> Result<bool, EngineError> {
-        *row.terminated = false;
-        *row.truncated = false;
-        let mut played = false;
-        if play && !self.done {
-            let st = &self.game.state;
-            if env.map.next_year(st.year, st.season) > MAX_YEAR {
-                *row.truncated = true;
-                self.done = true;
-            } else {
-                if st.kind == ADJUSTMENTS {
-                    self.numbers = build_numbers(env, st);
-                }
-                self.game.orders.clear();
-                self.game.orders.extend_from_slice(&self.codes);
-                self.game.process()?;
-                self.last.clear();
-                self.last.extend_from_slice(&self.given);
-                self.steps += 1;
-                played = true;
-                if self.game.over {
-                    *row.terminated = true;
-                    self.done = true;
-                }
-            }
-        } else {
-            self.game = Game::new(env.map, env.cfg.start.clone(), env.cfg.max_year);
-            self.numbers = [0; POWERS];
-            self.last.clear();
-            self.steps = 0;
-            self.episodes += 1;
-            self.done = false;
-        }
-        self.observe(env, row)?;
-        Ok(played)
-    }
-
-    /// Writes the observation, the legal actions and the returns of the current phase.
-    fn observe(&mut self, env: &DeepMind<M>, row: &mut Row<'_>) -> Result<(), EngineError> {
+    ) -> Result<(), EngineError> {
         let (map, tables) = (env.map, &env.tables);
-        let st = &self.game.state;
+        let st = &game.state;
         *row.season = match (st.season, st.kind) {
             (SPRING, RETREATS) => 1,
             (SPRING, _) => 0,
@@ -622,11 +609,9 @@ impl<M: Mask> Episode<M> {
         let n = self.last.len().min(row.last_actions.len());
         row.last_actions[..n].copy_from_slice(&self.last[..n]);
         row.last_actions[n..].fill(NO_ACTION);
-        *row.steps = self.steps.min(i32::MAX as u32) as i32;
-        *row.episodes = self.episodes.min(i32::MAX as u32) as i32;
         row.returns.fill(0.0);
-        if self.game.over {
-            match self.game.winner {
+        if game.over {
+            match game.winner {
                 Some(w) => row.returns[tables.theirs[w as usize] as usize] = 1.0,
                 None => {
                     let mut centres = [0u32; POWERS];
@@ -654,7 +639,7 @@ impl<M: Mask> Episode<M> {
             }
             *pass += POWERS as u32;
             let base = *pass;
-            self.game.with_legal(|list, slots| {
+            game.with_legal(|list, slots| {
                 for slot in slots {
                     let t = tables.theirs[slot.power as usize] as usize;
                     let mark = base + t as u32;

@@ -24,22 +24,20 @@
 
 use std::borrow::Cow;
 
-use super::batched::{buffers, Batched, Protocol};
+use super::batched::{self, buffers, Batched, Protocol, Start};
 use super::encode::Code;
 use super::error::EngineError;
 use super::game_map::GameMap;
 use super::mask::{Bits, Mask};
 use super::observe::{self, Layout, PHASE_SIZE};
 use super::phases::{with_scratch, Game};
-use super::state::{State, MAX_YEAR, MOVEMENT};
+use super::state::MOVEMENT;
 
 /// What every game of an environment starts from and is scored by.
 #[derive(Clone, Debug)]
 pub struct Config<M: Mask> {
-    /// The start of every episode.
-    pub start: State<M>,
-    /// The game ends (a draw) once a phase of a later year would come next.
-    pub max_year: Option<u32>,
+    /// The start of every episode, and the year limit.
+    pub start: Start<M>,
     /// The year the phase observation counts from (at most the start's year).
     pub first_year: u32,
     /// `S`: slots per power in an action.
@@ -54,10 +52,13 @@ pub struct Config<M: Mask> {
     pub keep_lists: bool,
 }
 
-/// One game of the environment with the legal lists of its current phase.
+/// One game of the environment.
+pub type Episode<M> = batched::Episode<M, Lists>;
+
+/// What the environment keeps of a game beside it: the legal lists of its current phase, and
+/// what its board shows of the last.
 #[derive(Clone, Debug)]
-pub struct Episode<M: Mask> {
-    pub game: Game<M>,
+pub struct Lists {
     /// The legal codes of the current phase, slot after slot, unless `listed` is false: then a
     /// slot's count is worked out without its list, and the code a choice picks is made when
     /// the phase is played (`Legal::movement_nth`); so for movement phases, unless the
@@ -73,11 +74,6 @@ pub struct Episode<M: Mask> {
     prev: Vec<(Code, bool)>,
     /// Supply centres per power now.
     centres: Vec<u32>,
-    /// Phases played since the episode started, and episodes started since the last reset.
-    pub steps: u32,
-    pub episodes: u32,
-    /// The game ended in the last step: the next step starts it again.
-    pub done: bool,
 }
 
 buffers!(
@@ -90,13 +86,9 @@ buffers!(
         phase: i16[z.phase],
         counts: i16[z.counts],
         rewards: f32[z.powers],
-        terminated: bool,
-        truncated: bool,
         centres: i16[z.powers],
         alive: bool[z.powers],
         winner: i8,
-        steps: i32,
-        episodes: i32,
     }
 );
 
@@ -121,14 +113,6 @@ pub struct Vector<M: Mask> {
     base: Vec<i8>,
 }
 
-/// What one step or reset of one game did.
-enum Done {
-    Played,
-    Restarted,
-    /// Truncated before a phase that could pass the last year a state may have.
-    Cut,
-}
-
 impl<M: Mask> Batched<Vector<M>> {
     /// `n` games from `cfg.start` (not yet started: call [`VectorEnv::reset`]).
     pub fn new(
@@ -147,16 +131,15 @@ impl<M: Mask> Batched<Vector<M>> {
                 cfg.choices
             )));
         }
-        if cfg.first_year > cfg.start.year {
+        if cfg.first_year > cfg.start.state.year {
             return Err(EngineError::invalid(format!(
                 "first_year {} is after the start's year {}",
-                cfg.first_year, cfg.start.year
+                cfg.first_year, cfg.start.state.year
             )));
         }
         let layout = Layout::new(map);
         let ps = map.powers * cfg.slots;
-        let episode = Episode {
-            game: Game::new(map, cfg.start.clone(), cfg.max_year),
+        let lists = Lists {
             codes: Vec::new(),
             listed: false,
             start: vec![0; ps],
@@ -164,9 +147,6 @@ impl<M: Mask> Batched<Vector<M>> {
             keys: vec![(0, false); ps],
             prev: Vec::new(),
             centres: vec![0; map.powers],
-            steps: 0,
-            episodes: 0,
-            done: true,
         };
         let setup = Vector {
             map,
@@ -174,7 +154,7 @@ impl<M: Mask> Batched<Vector<M>> {
             layout,
             cfg,
         };
-        Ok(Batched::with_games(setup, episode, n))
+        Ok(Batched::with_games(setup, lists, n))
     }
 
     pub fn sizes(&self) -> Sizes {
@@ -187,17 +167,17 @@ impl<M: Mask> Batched<Vector<M>> {
     pub fn legal(&self, i: usize) -> Option<Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>>> {
         let e = self.games.get(i)?;
         let (s, k) = (self.setup.cfg.slots, self.setup.cfg.choices);
-        if e.listed {
+        if e.own.listed {
             return Some(
                 (0..self.setup.map.powers)
                     .map(|p| {
                         (0..s)
-                            .take_while(|&k| e.count[p * s + k] > 0)
+                            .take_while(|&k| e.own.count[p * s + k] > 0)
                             .map(|k| {
                                 let j = p * s + k;
-                                let at = e.start[j] as usize;
-                                let codes = &e.codes[at..at + e.count[j] as usize];
-                                (Cow::Borrowed(codes), e.keys[j])
+                                let at = e.own.start[j] as usize;
+                                let codes = &e.own.codes[at..at + e.own.count[j] as usize];
+                                (Cow::Borrowed(codes), e.own.keys[j])
                             })
                             .collect()
                     })
@@ -235,12 +215,16 @@ impl<M: Mask> Vector<M> {
 
 impl<M: Mask> Protocol for Vector<M> {
     type Width = M;
-    type Episode = Episode<M>;
+    type Own = Lists;
     type Buffers<'a> = Buffers<'a>;
     type Row<'a> = Row<'a>;
 
     fn map(&self) -> &'static GameMap<M> {
         self.map
+    }
+
+    fn start(&self) -> &Start<M> {
+        &self.cfg.start
     }
 
     fn rows<'a>(
@@ -287,67 +271,44 @@ impl<M: Mask> Protocol for Vector<M> {
         Ok(())
     }
 
-    /// Starts the game again from the start position, its episode count from 1.
-    fn rewind(&self, e: &mut Episode<M>) {
-        e.done = true;
-        e.episodes = 0;
-    }
-
-    fn advance(
-        &self,
-        e: &mut Episode<M>,
-        action: Option<&[i64]>,
-        row: &mut Row<'_>,
-    ) -> Result<bool, EngineError> {
-        e.advance(self, action, row)
-            .map(|done| matches!(done, Done::Played))
-    }
-}
-
-impl<M: Mask> Episode<M> {
-    /// One game's part of a step (`action`: its `P * S` entries) or of a reset (`None`).
-    fn advance(
-        &mut self,
-        env: &Vector<M>,
-        action: Option<&[i64]>,
-        row: &mut Row<'_>,
-    ) -> Result<Done, EngineError> {
+    /// Rewards are zero unless a phase is played.
+    fn begin(&self, row: &mut Row<'_>) {
         row.rewards.fill(0.0);
-        *row.terminated = false;
-        *row.truncated = false;
-        let done = match action {
-            Some(action) if !self.done => {
-                let game = &self.game;
-                if env.map.next_year(game.state.year, game.state.season) > MAX_YEAR {
-                    // The next phase could be past the last year a state may have: cut here.
-                    *row.truncated = true;
-                    self.done = true;
-                    Done::Cut
-                } else {
-                    self.play(env, action, row)?;
-                    Done::Played
-                }
-            }
-            _ => {
-                self.game = Game::new(env.map, env.cfg.start.clone(), env.cfg.max_year);
-                self.prev.clear();
-                self.steps = 0;
-                self.episodes += 1;
-                self.done = false;
-                Done::Restarted
-            }
-        };
-        self.observe(env, row)?;
-        Ok(done)
     }
 
     fn play(
-        &mut self,
-        env: &Vector<M>,
+        &self,
+        game: &mut Game<M>,
+        own: &mut Lists,
         action: &[i64],
         row: &mut Row<'_>,
     ) -> Result<(), EngineError> {
-        let game = &mut self.game;
+        own.play(self, game, action, row)
+    }
+
+    fn restart(&self, own: &mut Lists) {
+        own.prev.clear();
+    }
+
+    fn observe(
+        &self,
+        game: &Game<M>,
+        own: &mut Lists,
+        row: &mut Row<'_>,
+    ) -> Result<(), EngineError> {
+        own.observe(self, game, row)
+    }
+}
+
+impl Lists {
+    /// Plays the chosen entries of the lists.
+    fn play<M: Mask>(
+        &mut self,
+        env: &Vector<M>,
+        game: &mut Game<M>,
+        action: &[i64],
+        row: &mut Row<'_>,
+    ) -> Result<(), EngineError> {
         game.orders.clear();
         let chosen = action
             .iter()
@@ -389,7 +350,6 @@ impl<M: Mask> Episode<M> {
         }
         self.prev
             .extend(game.implied.iter().map(|&(c, _, ok)| (c, ok)));
-        self.steps += 1;
         let mut counts = [0u32; 256];
         let after = &mut counts[..env.map.powers];
         game.state.center_counts(env.map, after);
@@ -397,8 +357,6 @@ impl<M: Mask> Episode<M> {
             *r = a as f32 - b as f32;
         }
         if game.over {
-            *row.terminated = true;
-            self.done = true;
             match game.winner {
                 Some(w) => row.rewards[w as usize] += env.cfg.win,
                 None => {
@@ -418,9 +376,14 @@ impl<M: Mask> Episode<M> {
     }
 
     /// Writes the observation of the current phase and keeps its legal lists.
-    fn observe(&mut self, env: &Vector<M>, row: &mut Row<'_>) -> Result<(), EngineError> {
+    fn observe<M: Mask>(
+        &mut self,
+        env: &Vector<M>,
+        game: &Game<M>,
+        row: &mut Row<'_>,
+    ) -> Result<(), EngineError> {
         let map = env.map;
-        let st = &self.game.state;
+        let st = &game.state;
         env.layout.board(map, &env.base, st, &self.prev, row.board);
         observe::phase(st, env.cfg.first_year, row.phase);
         st.center_counts(map, &mut self.centres);
@@ -437,15 +400,12 @@ impl<M: Mask> Episode<M> {
         for q in Bits(st.dislodged_at) {
             row.alive[st.dislodged[q].power as usize] = true;
         }
-        *row.winner = self.game.winner.map_or(-1, |w| w as i8);
-        *row.steps = self.steps.min(i32::MAX as u32) as i32;
-        *row.episodes = self.episodes.min(i32::MAX as u32) as i32;
+        *row.winner = game.winner.map_or(-1, |w| w as i8);
         let (s, k) = (env.cfg.slots, env.cfg.choices);
         self.codes.clear();
         self.count.fill(0);
         let mut error = None;
-        let Episode {
-            game,
+        let Lists {
             codes,
             listed,
             start,
