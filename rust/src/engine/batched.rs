@@ -7,7 +7,7 @@
 
 use super::batch::spread;
 use super::board::MAX_YEAR;
-use super::error::{EngineError, ErrorKind};
+use super::error::{EngineError, EngineResult, ErrorKind};
 use super::game_map::GameMap;
 use super::mask::Mask;
 use super::phases::Game;
@@ -93,14 +93,13 @@ pub trait Protocol: Sync {
     /// A game's row before its part of a step: what is zero unless the game plays a phase.
     fn begin(&self, _row: &mut Self::Row<'_>) {}
 
-    /// Plays one phase of `game` with its `action`.
+    /// Plays one phase of the game with its `action`.
     fn play(
         &self,
-        game: &mut Game<Self::Width>,
-        own: &mut Self::Own,
+        e: &mut Episode<Self::Width, Self::Own>,
         action: &[i64],
         row: &mut Self::Row<'_>,
-    ) -> Result<(), EngineError>;
+    ) -> EngineResult<()>;
 
     /// Forgets the episode that ended (the skeleton starts the game again).
     fn restart(&self, own: &mut Self::Own);
@@ -108,10 +107,9 @@ pub trait Protocol: Sync {
     /// Writes the observation of the game's current phase.
     fn observe(
         &self,
-        game: &Game<Self::Width>,
-        own: &mut Self::Own,
+        e: &mut Episode<Self::Width, Self::Own>,
         row: &mut Self::Row<'_>,
-    ) -> Result<(), EngineError>;
+    ) -> EngineResult<()>;
 
     /// The kind a game's failure is reported as: the environment is broken (a step that failed
     /// part-way), unless the protocol says it is the caller's.
@@ -225,7 +223,7 @@ fn advance<P: Protocol>(
                 e.done = true;
                 false
             } else {
-                setup.play(&mut e.game, &mut e.own, action, row)?;
+                setup.play(e, action, row)?;
                 e.steps += 1;
                 if e.game.over {
                     terminated = true;
@@ -244,7 +242,7 @@ fn advance<P: Protocol>(
             false
         }
     };
-    setup.observe(&e.game, &mut e.own, row)?;
+    setup.observe(e, row)?;
     let ends = row.ends();
     *ends.terminated = terminated;
     *ends.truncated = truncated;
@@ -341,3 +339,27 @@ macro_rules! buffers {
     (@next $f:ident) => { $f.next()?.first_mut()? };
 }
 pub(crate) use buffers;
+
+/// The items of a [`Protocol`] that every environment writes alike, inside its `impl<M: Mask>
+/// Protocol for ...`: the width `M`, the buffers and rows its `buffers!` declared (cut by its
+/// `sizes()`), the map (its `map` field) and the start (its config's).
+macro_rules! protocol_frame {
+    () => {
+        type Width = M;
+        type Buffers<'a> = Buffers<'a>;
+        type Row<'a> = Row<'a>;
+
+        fn map(&self) -> &'static GameMap<M> {
+            self.map
+        }
+
+        fn start(&self) -> &Start<M> {
+            &self.cfg.start
+        }
+
+        fn rows<'a>(&self, bufs: Self::Buffers<'a>, n: usize) -> EngineResult<Vec<Self::Row<'a>>> {
+            bufs.rows(n, self.sizes())
+        }
+    };
+}
+pub(crate) use protocol_frame;

@@ -23,12 +23,11 @@
 use std::cell::RefCell;
 
 use super::batch::spread;
-use super::batched::{self, buffers, Batched, Protocol, Start};
+use super::batched::{self, buffers, protocol_frame, Batched, Protocol, Start};
 use super::encode::{self, kind, Code};
-use super::error::{EngineError, ErrorKind};
+use super::error::{EngineError, EngineResult, ErrorKind};
 use super::game_map::{GameMap, NO_POWER};
 use super::mask::{Bits, Mask};
-use super::phases::Game;
 use super::state::{State, ADJUSTMENTS, FALL, RETREATS, SPRING};
 
 /// Their board: areas, features per area, powers.
@@ -398,26 +397,8 @@ impl<M: Mask> DeepMind<M> {
 }
 
 impl<M: Mask> Protocol for DeepMind<M> {
-    type Width = M;
+    protocol_frame!();
     type Own = Actions;
-    type Buffers<'a> = Buffers<'a>;
-    type Row<'a> = Row<'a>;
-
-    fn map(&self) -> &'static GameMap<M> {
-        self.map
-    }
-
-    fn start(&self) -> &Start<M> {
-        &self.cfg.start
-    }
-
-    fn rows<'a>(
-        &self,
-        bufs: Self::Buffers<'a>,
-        n: usize,
-    ) -> Result<Vec<Self::Row<'a>>, EngineError> {
-        bufs.rows(n, self.sizes())
-    }
 
     fn per_game(&self) -> usize {
         POWERS * self.cfg.max_orders
@@ -455,13 +436,9 @@ impl<M: Mask> Protocol for DeepMind<M> {
         own.shown = [usize::MAX; POWERS];
     }
 
-    fn play(
-        &self,
-        game: &mut Game<M>,
-        own: &mut Actions,
-        _: &[i64],
-        _: &mut Row<'_>,
-    ) -> Result<(), EngineError> {
+    /// The actions were checked into the game's codes.
+    fn play(&self, e: &mut Episode<M>, _: &[i64], _: &mut Row<'_>) -> EngineResult<()> {
+        let (game, own) = (&mut e.game, &mut e.own);
         if game.state.kind == ADJUSTMENTS {
             own.numbers = build_numbers(self, &game.state);
         }
@@ -478,13 +455,146 @@ impl<M: Mask> Protocol for DeepMind<M> {
         own.last.clear();
     }
 
-    fn observe(
-        &self,
-        game: &Game<M>,
-        own: &mut Actions,
-        row: &mut Row<'_>,
-    ) -> Result<(), EngineError> {
-        own.observe(self, game, row)
+    /// Writes the observation, the legal actions and the returns of the current phase.
+    fn observe(&self, e: &mut Episode<M>, row: &mut Row<'_>) -> EngineResult<()> {
+        let (game, own) = (&e.game, &mut e.own);
+        let (map, tables) = (self.map, &self.tables);
+        let st = &game.state;
+        *row.season = match (st.season, st.kind) {
+            (SPRING, RETREATS) => 1,
+            (SPRING, _) => 0,
+            (FALL, RETREATS) => 3,
+            (FALL, _) => 2,
+            _ => 4,
+        };
+        let numbers = if st.kind == ADJUSTMENTS {
+            build_numbers(self, st)
+        } else {
+            [0; POWERS]
+        };
+        for (o, (&now, &last)) in row
+            .build_numbers
+            .iter_mut()
+            .zip(numbers.iter().zip(&own.numbers))
+        {
+            // Their quirk: outside a build phase, the last build phase's removals stay.
+            *o = if st.kind == ADJUSTMENTS {
+                now
+            } else {
+                last.min(0)
+            };
+        }
+        board(self, st, &numbers, row.board);
+        *row.last_counts = own.last.len() as i32;
+        let n = own.last.len().min(row.last_actions.len());
+        row.last_actions[..n].copy_from_slice(&own.last[..n]);
+        row.last_actions[n..].fill(NO_ACTION);
+        row.returns.fill(0.0);
+        if game.over {
+            match game.winner {
+                Some(w) => row.returns[tables.theirs[w as usize] as usize] = 1.0,
+                None => {
+                    let mut centres = [0u32; POWERS];
+                    st.center_counts(map, &mut centres);
+                    let alive = centres.iter().filter(|&&c| c > 0).count();
+                    for (p, &c) in centres.iter().enumerate() {
+                        if c > 0 {
+                            row.returns[tables.theirs[p] as usize] = 1.0 / alive as f64;
+                        }
+                    }
+                }
+            }
+        }
+        // The legal actions, per their power, in diplo's listing order, each once (the first
+        // code naming it kept).
+        for l in &mut own.legal {
+            l.clear();
+        }
+        let mut missing = None;
+        let legal = &mut own.legal;
+        SEEN.with_borrow_mut(|(pass, seen)| {
+            if seen.len() != tables.count || *pass > u32::MAX - 2 * POWERS as u32 {
+                *seen = vec![0; tables.count];
+                *pass = 0;
+            }
+            *pass += POWERS as u32;
+            let base = *pass;
+            game.with_legal(|list, slots| {
+                for slot in slots {
+                    let t = tables.theirs[slot.power as usize] as usize;
+                    let mark = base + t as u32;
+                    for &code in list.codes_of(slot) {
+                        match tables.action(map, st, code) {
+                            Some(a) => {
+                                let i = (a >> INDEX_SHIFT) as usize;
+                                if seen[i] != mark {
+                                    seen[i] = mark;
+                                    legal[t].push((a, code));
+                                }
+                            }
+                            None => {
+                                missing.get_or_insert((slot.power, code));
+                            }
+                        }
+                    }
+                }
+            });
+        });
+        // A power owed builds with no site to build on lists nothing (its only legal order,
+        // the waive, changes nothing): DeepMind's conversion of MILA's possible orders, whose
+        // orderable locations are the vacant home centres, gives such a power no action, and
+        // that is the one convention under every edition (docs/deepmind.md).
+        if st.kind == ADJUSTMENTS {
+            for l in &mut own.legal {
+                if l.iter().all(|&(_, c)| encode::kind_of(c) == kind::WAIVE) {
+                    l.clear();
+                }
+            }
+        }
+        let width = self.cfg.max_actions;
+        for t in 0..POWERS {
+            let list = &own.legal[t];
+            // The places by province: a counting sort.
+            let start = &mut own.start[t];
+            start.fill(0);
+            for &(a, _) in list {
+                start[((a >> 9) & 0x7F) as usize + 1] += 1;
+            }
+            for q in 0..PROVINCE_SLOTS {
+                start[q + 1] += start[q];
+            }
+            let places = &mut own.by_province[t];
+            places.clear();
+            places.resize(list.len(), 0);
+            let mut next = *start;
+            for (k, &(a, _)) in list.iter().enumerate() {
+                let q = ((a >> 9) & 0x7F) as usize;
+                places[next[q] as usize] = k as u16;
+                next[q] += 1;
+            }
+            if list.len() > width {
+                return Err(EngineError::limit(format!(
+                    "{}: {} has {} legal actions, more than max_actions={width}: give a larger \
+                     max_actions (this state's games must be reset before another step)",
+                    st.phase_name(),
+                    map.power_name(tables.ours[t] as usize),
+                    list.len()
+                )));
+            }
+            let out = &mut row.legal[t * width..(t + 1) * width];
+            for (o, &(a, _)) in out.iter_mut().zip(list) {
+                *o = a as i64;
+            }
+            // The padding: only what the last list wrote past this one's end (the whole row the
+            // first time), not the whole row every step.
+            let end = own.shown[t].min(width);
+            if end > list.len() {
+                out[list.len()..end].fill(NO_ACTION);
+            }
+            own.shown[t] = list.len();
+            row.legal_counts[t] = list.len() as i32;
+        }
+        Ok(())
     }
 
     /// Too many legal actions for the arrays is the caller's limit (ValueError); any other
@@ -567,152 +677,6 @@ impl Actions {
                 self.codes.push(code);
                 self.given.push(raw);
             }
-        }
-        Ok(())
-    }
-
-    /// Writes the observation, the legal actions and the returns of the current phase.
-    fn observe<M: Mask>(
-        &mut self,
-        env: &DeepMind<M>,
-        game: &Game<M>,
-        row: &mut Row<'_>,
-    ) -> Result<(), EngineError> {
-        let (map, tables) = (env.map, &env.tables);
-        let st = &game.state;
-        *row.season = match (st.season, st.kind) {
-            (SPRING, RETREATS) => 1,
-            (SPRING, _) => 0,
-            (FALL, RETREATS) => 3,
-            (FALL, _) => 2,
-            _ => 4,
-        };
-        let numbers = if st.kind == ADJUSTMENTS {
-            build_numbers(env, st)
-        } else {
-            [0; POWERS]
-        };
-        for (o, (&now, &last)) in row
-            .build_numbers
-            .iter_mut()
-            .zip(numbers.iter().zip(&self.numbers))
-        {
-            // Their quirk: outside a build phase, the last build phase's removals stay.
-            *o = if st.kind == ADJUSTMENTS {
-                now
-            } else {
-                last.min(0)
-            };
-        }
-        board(env, st, &numbers, row.board);
-        *row.last_counts = self.last.len() as i32;
-        let n = self.last.len().min(row.last_actions.len());
-        row.last_actions[..n].copy_from_slice(&self.last[..n]);
-        row.last_actions[n..].fill(NO_ACTION);
-        row.returns.fill(0.0);
-        if game.over {
-            match game.winner {
-                Some(w) => row.returns[tables.theirs[w as usize] as usize] = 1.0,
-                None => {
-                    let mut centres = [0u32; POWERS];
-                    st.center_counts(map, &mut centres);
-                    let alive = centres.iter().filter(|&&c| c > 0).count();
-                    for (p, &c) in centres.iter().enumerate() {
-                        if c > 0 {
-                            row.returns[tables.theirs[p] as usize] = 1.0 / alive as f64;
-                        }
-                    }
-                }
-            }
-        }
-        // The legal actions, per their power, in diplo's listing order, each once (the first
-        // code naming it kept).
-        for l in &mut self.legal {
-            l.clear();
-        }
-        let mut missing = None;
-        let legal = &mut self.legal;
-        SEEN.with_borrow_mut(|(pass, seen)| {
-            if seen.len() != tables.count || *pass > u32::MAX - 2 * POWERS as u32 {
-                *seen = vec![0; tables.count];
-                *pass = 0;
-            }
-            *pass += POWERS as u32;
-            let base = *pass;
-            game.with_legal(|list, slots| {
-                for slot in slots {
-                    let t = tables.theirs[slot.power as usize] as usize;
-                    let mark = base + t as u32;
-                    for &code in list.codes_of(slot) {
-                        match tables.action(map, st, code) {
-                            Some(a) => {
-                                let i = (a >> INDEX_SHIFT) as usize;
-                                if seen[i] != mark {
-                                    seen[i] = mark;
-                                    legal[t].push((a, code));
-                                }
-                            }
-                            None => {
-                                missing.get_or_insert((slot.power, code));
-                            }
-                        }
-                    }
-                }
-            });
-        });
-        // A power owed builds with no site to build on lists nothing (its only legal order,
-        // the waive, changes nothing): DeepMind's conversion of MILA's possible orders, whose
-        // orderable locations are the vacant home centres, gives such a power no action, and
-        // that is the one convention under every edition (docs/deepmind.md).
-        if st.kind == ADJUSTMENTS {
-            for l in &mut self.legal {
-                if l.iter().all(|&(_, c)| encode::kind_of(c) == kind::WAIVE) {
-                    l.clear();
-                }
-            }
-        }
-        let width = env.cfg.max_actions;
-        for t in 0..POWERS {
-            let list = &self.legal[t];
-            // The places by province: a counting sort.
-            let start = &mut self.start[t];
-            start.fill(0);
-            for &(a, _) in list {
-                start[((a >> 9) & 0x7F) as usize + 1] += 1;
-            }
-            for q in 0..PROVINCE_SLOTS {
-                start[q + 1] += start[q];
-            }
-            let places = &mut self.by_province[t];
-            places.clear();
-            places.resize(list.len(), 0);
-            let mut next = *start;
-            for (k, &(a, _)) in list.iter().enumerate() {
-                let q = ((a >> 9) & 0x7F) as usize;
-                places[next[q] as usize] = k as u16;
-                next[q] += 1;
-            }
-            if list.len() > width {
-                return Err(EngineError::limit(format!(
-                    "{}: {} has {} legal actions, more than max_actions={width}: give a larger \
-                     max_actions (this state's games must be reset before another step)",
-                    st.phase_name(),
-                    map.power_name(tables.ours[t] as usize),
-                    list.len()
-                )));
-            }
-            let out = &mut row.legal[t * width..(t + 1) * width];
-            for (o, &(a, _)) in out.iter_mut().zip(list) {
-                *o = a as i64;
-            }
-            // The padding: only what the last list wrote past this one's end (the whole row the
-            // first time), not the whole row every step.
-            let end = self.shown[t].min(width);
-            if end > list.len() {
-                out[list.len()..end].fill(NO_ACTION);
-            }
-            self.shown[t] = list.len();
-            row.legal_counts[t] = list.len() as i32;
         }
         Ok(())
     }

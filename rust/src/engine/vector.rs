@@ -24,9 +24,9 @@
 
 use std::borrow::Cow;
 
-use super::batched::{self, buffers, Batched, Protocol, Start};
+use super::batched::{self, buffers, protocol_frame, Batched, Protocol, Start};
 use super::encode::Code;
-use super::error::EngineError;
+use super::error::{EngineError, EngineResult};
 use super::game_map::GameMap;
 use super::mask::{Bits, Mask};
 use super::observe::{self, Layout, PHASE_SIZE};
@@ -214,26 +214,8 @@ impl<M: Mask> Vector<M> {
 }
 
 impl<M: Mask> Protocol for Vector<M> {
-    type Width = M;
+    protocol_frame!();
     type Own = Lists;
-    type Buffers<'a> = Buffers<'a>;
-    type Row<'a> = Row<'a>;
-
-    fn map(&self) -> &'static GameMap<M> {
-        self.map
-    }
-
-    fn start(&self) -> &Start<M> {
-        &self.cfg.start
-    }
-
-    fn rows<'a>(
-        &self,
-        bufs: Self::Buffers<'a>,
-        n: usize,
-    ) -> Result<Vec<Self::Row<'a>>, EngineError> {
-        bufs.rows(n, self.sizes())
-    }
 
     fn per_game(&self) -> usize {
         self.sizes().counts
@@ -241,12 +223,7 @@ impl<M: Mask> Protocol for Vector<M> {
 
     /// Whether every entry of `actions` (`N * P * S`) is in `-1..K`: the one check of an action,
     /// made before any game is touched.
-    fn check(
-        &self,
-        games: &mut [Episode<M>],
-        actions: &[i64],
-        _: usize,
-    ) -> Result<(), EngineError> {
+    fn check(&self, games: &mut [Episode<M>], actions: &[i64], _: usize) -> EngineResult<()> {
         let z = self.sizes();
         let n = games.len();
         if actions.len() != n * z.counts {
@@ -276,27 +253,123 @@ impl<M: Mask> Protocol for Vector<M> {
         row.rewards.fill(0.0);
     }
 
-    fn play(
-        &self,
-        game: &mut Game<M>,
-        own: &mut Lists,
-        action: &[i64],
-        row: &mut Row<'_>,
-    ) -> Result<(), EngineError> {
-        own.play(self, game, action, row)
+    fn play(&self, e: &mut Episode<M>, action: &[i64], row: &mut Row<'_>) -> EngineResult<()> {
+        e.own.play(self, &mut e.game, action, row)
     }
 
     fn restart(&self, own: &mut Lists) {
         own.prev.clear();
     }
 
-    fn observe(
-        &self,
-        game: &Game<M>,
-        own: &mut Lists,
-        row: &mut Row<'_>,
-    ) -> Result<(), EngineError> {
-        own.observe(self, game, row)
+    /// Writes the observation of the current phase and keeps its legal lists.
+    fn observe(&self, e: &mut Episode<M>, row: &mut Row<'_>) -> EngineResult<()> {
+        let (game, own) = (&e.game, &mut e.own);
+        let map = self.map;
+        let st = &game.state;
+        self.layout.board(map, &self.base, st, &own.prev, row.board);
+        observe::phase(st, self.cfg.first_year, row.phase);
+        st.center_counts(map, &mut own.centres);
+        for p in 0..map.powers {
+            row.centres[p] = own.centres[p].min(i16::MAX as u32) as i16;
+            row.alive[p] = own.centres[p] > 0;
+        }
+        for q in 0..map.provinces {
+            let u = st.units[q];
+            if u.is_some() {
+                row.alive[u.power as usize] = true;
+            }
+        }
+        for q in Bits(st.dislodged_at) {
+            row.alive[st.dislodged[q].power as usize] = true;
+        }
+        *row.winner = game.winner.map_or(-1, |w| w as i8);
+        let (s, k) = (self.cfg.slots, self.cfg.choices);
+        own.codes.clear();
+        own.count.fill(0);
+        let mut error = None;
+        let Lists {
+            codes,
+            listed,
+            start,
+            count,
+            keys,
+            ..
+        } = own;
+        if !game.over {
+            let mut used = [0usize; 256];
+            let st = &game.state;
+            // Files one slot of `n` choices; false when it does not fit the action.
+            let mut file = |power: usize, key: (u16, bool), n: usize| -> Option<usize> {
+                let at = used[power];
+                used[power] += 1;
+                let name = || {
+                    if key.1 {
+                        map.power_name(key.0 as usize).to_string()
+                    } else {
+                        map.loc_name(key.0 as usize).to_string()
+                    }
+                };
+                if at >= s {
+                    error.get_or_insert_with(|| {
+                        EngineError::limit(format!(
+                            "{}: {} has more than {s} slots (the action's slots)",
+                            st.phase_name(),
+                            map.power_name(power)
+                        ))
+                    });
+                    return None;
+                }
+                if n > k {
+                    error.get_or_insert_with(|| {
+                        EngineError::limit(format!(
+                            "{}: {} {} has {n} legal orders, more than max_orders={k}; make \
+                             the environment with a larger max_orders",
+                            st.phase_name(),
+                            map.power_name(power),
+                            name(),
+                        ))
+                    });
+                }
+                let j = power * s + at;
+                count[j] = n.min(k) as u32;
+                keys[j] = key;
+                Some(j)
+            };
+            *listed = st.kind != MOVEMENT || self.cfg.keep_lists;
+            if !*listed {
+                // Counts only: the lists are made when a choice is played.
+                let stamp = game.stamp;
+                with_scratch(map, |sc| {
+                    sc.legal.prepare(map, st, stamp);
+                    for q in 0..map.provinces {
+                        let u = st.units[q];
+                        // Neutral units hold and are never ordered: no slot.
+                        if u.is_some() && !map.neutral[u.power as usize] {
+                            let n = sc.legal.movement_count(map, st, q);
+                            file(u.power as usize, (q as u16, false), n);
+                        }
+                    }
+                });
+            } else {
+                game.with_legal(|legal, slots| {
+                    for slot in slots {
+                        let list = legal.codes_of(slot);
+                        let key = (slot.key, slot.key_is_power);
+                        if let Some(j) = file(slot.power as usize, key, list.len()) {
+                            start[j] = codes.len() as u32;
+                            codes.extend_from_slice(&list[..list.len().min(k)]);
+                        }
+                    }
+                });
+            }
+        }
+        for (o, &c) in row.counts.iter_mut().zip(count.iter()) {
+            *o = c as i16;
+        }
+        match error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 }
 
@@ -373,120 +446,5 @@ impl Lists {
             }
         }
         Ok(())
-    }
-
-    /// Writes the observation of the current phase and keeps its legal lists.
-    fn observe<M: Mask>(
-        &mut self,
-        env: &Vector<M>,
-        game: &Game<M>,
-        row: &mut Row<'_>,
-    ) -> Result<(), EngineError> {
-        let map = env.map;
-        let st = &game.state;
-        env.layout.board(map, &env.base, st, &self.prev, row.board);
-        observe::phase(st, env.cfg.first_year, row.phase);
-        st.center_counts(map, &mut self.centres);
-        for p in 0..map.powers {
-            row.centres[p] = self.centres[p].min(i16::MAX as u32) as i16;
-            row.alive[p] = self.centres[p] > 0;
-        }
-        for q in 0..map.provinces {
-            let u = st.units[q];
-            if u.is_some() {
-                row.alive[u.power as usize] = true;
-            }
-        }
-        for q in Bits(st.dislodged_at) {
-            row.alive[st.dislodged[q].power as usize] = true;
-        }
-        *row.winner = game.winner.map_or(-1, |w| w as i8);
-        let (s, k) = (env.cfg.slots, env.cfg.choices);
-        self.codes.clear();
-        self.count.fill(0);
-        let mut error = None;
-        let Lists {
-            codes,
-            listed,
-            start,
-            count,
-            keys,
-            ..
-        } = self;
-        if !game.over {
-            let mut used = [0usize; 256];
-            let st = &game.state;
-            // Files one slot of `n` choices; false when it does not fit the action.
-            let mut file = |power: usize, key: (u16, bool), n: usize| -> Option<usize> {
-                let at = used[power];
-                used[power] += 1;
-                let name = || {
-                    if key.1 {
-                        map.power_name(key.0 as usize).to_string()
-                    } else {
-                        map.loc_name(key.0 as usize).to_string()
-                    }
-                };
-                if at >= s {
-                    error.get_or_insert_with(|| {
-                        EngineError::limit(format!(
-                            "{}: {} has more than {s} slots (the action's slots)",
-                            st.phase_name(),
-                            map.power_name(power)
-                        ))
-                    });
-                    return None;
-                }
-                if n > k {
-                    error.get_or_insert_with(|| {
-                        EngineError::limit(format!(
-                            "{}: {} {} has {n} legal orders, more than max_orders={k}; make \
-                             the environment with a larger max_orders",
-                            st.phase_name(),
-                            map.power_name(power),
-                            name(),
-                        ))
-                    });
-                }
-                let j = power * s + at;
-                count[j] = n.min(k) as u32;
-                keys[j] = key;
-                Some(j)
-            };
-            *listed = st.kind != MOVEMENT || env.cfg.keep_lists;
-            if !*listed {
-                // Counts only: the lists are made when a choice is played.
-                let stamp = game.stamp;
-                with_scratch(map, |sc| {
-                    sc.legal.prepare(map, st, stamp);
-                    for q in 0..map.provinces {
-                        let u = st.units[q];
-                        // Neutral units hold and are never ordered: no slot.
-                        if u.is_some() && !map.neutral[u.power as usize] {
-                            let n = sc.legal.movement_count(map, st, q);
-                            file(u.power as usize, (q as u16, false), n);
-                        }
-                    }
-                });
-            } else {
-                game.with_legal(|legal, slots| {
-                    for slot in slots {
-                        let list = legal.codes_of(slot);
-                        let key = (slot.key, slot.key_is_power);
-                        if let Some(j) = file(slot.power as usize, key, list.len()) {
-                            start[j] = codes.len() as u32;
-                            codes.extend_from_slice(&list[..list.len().min(k)]);
-                        }
-                    }
-                });
-            }
-        }
-        for (o, &c) in row.counts.iter_mut().zip(count.iter()) {
-            *o = c as i16;
-        }
-        match error {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
     }
 }
