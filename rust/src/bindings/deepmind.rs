@@ -9,14 +9,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList};
 
 use super::any::AnyGame;
-use super::arrays::{arrays, size_of, threads_of, with_actions, Op};
+use super::arrays::{apply, arrays, call, lent, size_of, threads_of, Ask, Op, Threads};
 use super::errors::guarded;
 use super::handles::PyCodeGame;
 use crate::engine::batched::Start;
 use crate::engine::deepmind::{
     Buffers, Config, DeepMindEnv, Tables, AREAS, FEATURES, NO_ACTION, POWERS,
 };
-use crate::engine::error::EngineError;
 
 /// The shape of every array: games, legal actions and actions per power.
 type Shape = (usize, usize, usize);
@@ -44,7 +43,9 @@ arrays!(
 #[pyclass(name = "DeepMindEnv", module = "diplo._core")]
 pub struct PyDeepMindEnv {
     env: DeepMindEnv<u128>,
-    threads: usize,
+    /// The threads a call spreads the games over.
+    #[pyo3(get, set)]
+    threads: Threads,
     arrays: Arrays,
     /// Python's int of every action of their list, by index, made on first use: a legal list
     /// is made of them without an allocation per entry.
@@ -52,16 +53,18 @@ pub struct PyDeepMindEnv {
 }
 
 impl PyDeepMindEnv {
-    /// Runs `op` on the engine with every array lent, the GIL released.
-    fn with_buffers(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<Result<usize, EngineError>> {
+    /// A reset, a step or a check of every game (see `arrays::call`).
+    fn call(&mut self, py: Python<'_>, ask: Ask<'_, '_>) -> PyResult<usize> {
+        let want = self.action_shape();
+        let (env, arrays, threads) = (&mut self.env, &self.arrays, self.threads.0);
         // SAFETY: `&mut self` holds the environment exclusively while the buffers live.
-        let bufs = unsafe { self.arrays.lend(py)? };
-        let env = &mut self.env;
-        let threads = self.threads;
-        Ok(py.allow_threads(move || match op {
-            Op::Reset => env.reset(bufs, threads).map(|_| 0),
-            Op::Step(actions) => env.step(actions, bufs, threads),
-        }))
+        call(
+            py,
+            ask,
+            want,
+            || unsafe { arrays.lend(py) },
+            move |op, bufs| apply(env, op, bufs, threads),
+        )
     }
 
     /// `(num_games, 7, max_orders)`: the shape of a step's actions.
@@ -106,7 +109,6 @@ impl PyDeepMindEnv {
         let n = size_of("num_games", num_games)?;
         let max_actions = size_of("max_actions", max_actions)?;
         let max_orders = size_of("max_orders", max_orders)?;
-        let threads = threads_of(threads)?;
         let tables = Tables::new(
             game.map, &actions, loc_byte, loc_main, loc_coast, area_kind, theirs,
         )?;
@@ -121,7 +123,7 @@ impl PyDeepMindEnv {
         let env = DeepMindEnv::new(game.map, cfg, tables, n)?;
         Ok(PyDeepMindEnv {
             env,
-            threads,
+            threads: Threads(threads_of(threads)?),
             arrays: Arrays::zeros(py, (n, max_actions, max_orders)),
             ints: Vec::new(),
         })
@@ -142,17 +144,6 @@ impl PyDeepMindEnv {
         self.env.setup.cfg.max_orders
     }
 
-    #[getter]
-    fn threads(&self) -> usize {
-        self.threads
-    }
-
-    #[setter]
-    fn set_threads(&mut self, threads: i64) -> PyResult<()> {
-        self.threads = threads_of(threads)?;
-        Ok(())
-    }
-
     /// The output arrays by name (the same arrays after every call, filled in place).
     fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         self.arrays.to_dict(py)
@@ -160,30 +151,14 @@ impl PyDeepMindEnv {
 
     /// Starts every game again from the start.
     fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
-        guarded(|| Ok(self.with_buffers(py, Op::Reset)?.map(|_| ())?))
+        self.call(py, Ask::Reset).map(|_| ())
     }
 
     /// Plays one phase of every game with `actions`, a C-contiguous `int64` array of shape
     /// `(num_games, 7, max_orders)` (-1: no action); returns the phases played. Refused
     /// actions (`ValueError` naming the game, the power and the action) change nothing.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
-        guarded(|| {
-            let want = self.action_shape();
-            with_actions(py, actions, want, |slice| {
-                Ok(self.with_buffers(py, Op::Step(slice))??)
-            })
-        })
-    }
-
-    /// Refuses with `ValueError` (the words of `step`) what `step` would refuse, playing nothing.
-    fn check_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        guarded(|| {
-            let want = self.action_shape();
-            let threads = self.threads;
-            with_actions(py, actions, want, |slice| {
-                Ok(self.env.check_actions(slice, threads)?)
-            })
-        })
+        self.call(py, Ask::Step(actions))
     }
 
     /// `step` with every game's actions as lists (`per_game[g][p]`: the actions of their
@@ -237,8 +212,18 @@ impl PyDeepMindEnv {
                     }
                 }
             }
-            Ok(self.with_buffers(py, Op::Step(&flat))??)
+            let (env, arrays, threads) = (&mut self.env, &self.arrays, self.threads.0);
+            // SAFETY: as in `call`.
+            let lend = || unsafe { arrays.lend(py) };
+            lent(py, Op::Step(&flat), lend, move |op, bufs| {
+                apply(env, op, bufs, threads)
+            })
         })
+    }
+
+    /// Refuses with `ValueError` (the words of `step`) what `step` would refuse, playing nothing.
+    fn check_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.call(py, Ask::Check(actions)).map(|_| ())
     }
 
     /// Game `i`'s legal actions per power (their order), as lists of ints (Python's ints of
@@ -284,7 +269,7 @@ impl PyDeepMindEnv {
         format!(
             "<DeepMindEnv {} games, {} threads>",
             self.env.games.len(),
-            self.threads
+            self.threads.0
         )
     }
 }

@@ -9,8 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::any::AnyGame;
-use super::arrays::{arrays, size_of, threads_of, with_actions, Op};
-use super::errors::guarded;
+use super::arrays::{apply, arrays, call, size_of, threads_of, Ask, Threads};
 use super::handles::PyCodeGame;
 use crate::engine::batched::Start;
 use crate::engine::error::EngineError;
@@ -34,18 +33,6 @@ macro_rules! on_vec {
             AnyVector::W1024($v) => $body,
         }
     };
-}
-
-fn apply<M: Mask>(
-    env: &mut VectorEnv<M>,
-    op: Op<'_>,
-    bufs: Buffers<'_>,
-    threads: usize,
-) -> Result<usize, EngineError> {
-    match op {
-        Op::Reset => env.reset(bufs, threads).map(|_| 0),
-        Op::Step(actions) => env.step(actions, bufs, threads),
-    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -99,18 +86,26 @@ arrays!(
 #[pyclass(name = "VectorEnv", module = "diplo._core")]
 pub struct PyVectorEnv {
     env: AnyVector,
-    threads: usize,
+    /// The threads a call spreads the games over.
+    #[pyo3(get, set)]
+    threads: Threads,
     arrays: Arrays,
 }
 
 impl PyVectorEnv {
-    /// Runs `op` on the engine with every array lent, the GIL released.
-    fn with_buffers(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<Result<usize, EngineError>> {
+    /// A reset, a step or a check of every game (see `arrays::call`).
+    fn call(&mut self, py: Python<'_>, ask: Ask<'_, '_>) -> PyResult<usize> {
+        let want = self.action_shape();
+        let (env, arrays, threads) = (&mut self.env, &self.arrays, self.threads.0);
         // SAFETY: `&mut self` holds the environment exclusively while the buffers live.
-        let bufs = unsafe { self.arrays.lend(py)? };
-        let env = &mut self.env;
-        let threads = self.threads;
-        Ok(py.allow_threads(move || on_vec!(env, e => apply(e, op, bufs, threads))))
+        let lend = || unsafe { arrays.lend(py) };
+        call(
+            py,
+            ask,
+            want,
+            lend,
+            move |op, bufs| on_vec!(env, e => apply(e, op, bufs, threads)),
+        )
     }
 
     fn num_games(&self) -> usize {
@@ -169,7 +164,6 @@ impl PyVectorEnv {
                 make(g, n, first_year, slots, choices, w, d, l).map(AnyVector::W1024)
             }
         }?;
-        let threads = threads_of(threads)?;
         let (z, layout) = on_vec!(&env, e => (e.sizes(), e.setup.layout));
         let shape = (
             n,
@@ -180,7 +174,7 @@ impl PyVectorEnv {
             slots,
         );
         Ok(PyVectorEnv {
-            threads,
+            threads: Threads(threads_of(threads)?),
             arrays: Arrays::zeros(py, shape),
             env,
         })
@@ -191,15 +185,9 @@ impl PyVectorEnv {
         self.num_games()
     }
 
-    #[getter]
-    fn threads(&self) -> usize {
-        self.threads
-    }
-
-    #[setter]
-    fn set_threads(&mut self, threads: i64) -> PyResult<()> {
-        self.threads = threads_of(threads)?;
-        Ok(())
+    /// The output arrays by name (the same arrays after every call, filled in place).
+    fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.arrays.to_dict(py)
     }
 
     /// The board columns' starts by name (`docs/env.md`), and `channels`, `locations`, `powers`.
@@ -225,40 +213,22 @@ impl PyVectorEnv {
         Ok(d)
     }
 
-    /// The output arrays by name (the same arrays after every call, filled in place).
-    fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.arrays.to_dict(py)
-    }
-
     /// Starts every game again from the start position.
     fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
-        guarded(|| Ok(self.with_buffers(py, Op::Reset)?.map(|_| ())?))
+        self.call(py, Ask::Reset).map(|_| ())
     }
 
     /// Plays one phase of every game with `actions`, a C-contiguous `int64` array of shape
     /// `(num_envs, powers, slots)`; returns the number of phases played (games restarted by the
     /// autoreset are not counted). Refused actions change nothing.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
-        guarded(|| {
-            let want = self.action_shape();
-            with_actions(py, actions, want, |slice| {
-                // The engine's error becomes the exception of its kind (`errors::to_py`): a bad
-                // action `ValueError`, a step broken part-way `RuntimeError`.
-                Ok(self.with_buffers(py, Op::Step(slice))??)
-            })
-        })
+        self.call(py, Ask::Step(actions))
     }
 
     /// Refuses with `ValueError` (the words of `step`) an action `step` would refuse, playing
     /// nothing: the engine's one check of an action (every entry in `-1..K`).
     fn check_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        guarded(|| {
-            let want = self.action_shape();
-            let threads = self.threads;
-            with_actions(py, actions, want, |slice| {
-                Ok(on_vec!(&mut self.env, e => e.check_actions(slice, threads))?)
-            })
-        })
+        self.call(py, Ask::Check(actions)).map(|_| ())
     }
 
     /// Game `i`'s legal codes per power (map order) and slot: `[[codes, ...], ...]`.
@@ -337,7 +307,7 @@ impl PyVectorEnv {
         format!(
             "<VectorEnv {} games, {} threads>",
             self.num_games(),
-            self.threads
+            self.threads.0
         )
     }
 }
