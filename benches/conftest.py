@@ -12,7 +12,6 @@ from types import ModuleType
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
-from diplo.api.backends import rust_available
 from diplo.apps import bench
 
 SEED = 0
@@ -26,7 +25,7 @@ TimeEngine = Callable[[Sequence[bench.Engine], str, int], None]
 
 @pytest.fixture(scope="session")
 def fast() -> ModuleType | None:
-    return bench.codes_module() if rust_available() else None
+    return bench.codes_module()
 
 
 @pytest.fixture(scope="session")

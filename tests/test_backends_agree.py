@@ -20,13 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diplo.api.backends import rust_available
 from diplo.api.phase import process_phase
 from diplo.model.map import standard_map
 
 from generators import convoy_heavy_position, random_orders, random_position
-
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
 
 M = standard_map()
 EXAMPLES = int(os.environ.get("DIPLO_CROSSCHECK_EXAMPLES", "2000"))

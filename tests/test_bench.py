@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.api.legal import legal_order_texts
 from diplo.api.phase import process_phase
 from diplo.apps import bench
@@ -66,19 +65,18 @@ def test_json_report_has_every_workload_and_engine() -> None:
     done = diplo("bench", "--json", *TINY)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    fast = rust_available() and bench.codes_module() is not None
+    fast = bench.codes_module() is not None
     expected = {
         "movement": {"diplo-python"},
         "strings": {"diplo-python"},
         "selfplay": {"diplo-python"},
         "jsonl": {"diplo-python"},
     }
-    if rust_available():
-        expected["movement"].add("diplo-rust")
-        expected["selfplay"].add("diplo-rust")
-        # No code path takes strings or documents: the object API on the engine.
-        expected["strings"].add("diplo-rust-objects")
-        expected["jsonl"].add("diplo-rust-objects")
+    expected["movement"].add("diplo-rust")
+    expected["selfplay"].add("diplo-rust")
+    # No code path takes strings or documents: the object API on the engine.
+    expected["strings"].add("diplo-rust-objects")
+    expected["jsonl"].add("diplo-rust-objects")
     if fast:
         expected["movement"].add("diplo-rust-objects")
         expected["selfplay"].add("diplo-rust-objects")
@@ -271,7 +269,6 @@ def stand_in() -> types.ModuleType:
     return module
 
 
-@pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 def test_code_path_engines_and_batch() -> None:
     # The real code API on the Rust core: every engine, the batch and its thread ratio.
     settings = bench.Settings(
@@ -328,7 +325,6 @@ def test_engines_take_turns() -> None:
     assert all(len(m.rounds) == 3 for m in results.values())
 
 
-@pytest.mark.skipif(not rust_available(), reason="diplo rollouts needs the code API")
 def test_rollouts_workload_times_files_dataset_and_the_plain_loop() -> None:
     settings = bench.Settings(
         workloads=("rollouts",), rollout_games=2, rollout_rounds=1, max_year=1901
@@ -367,12 +363,11 @@ def _selfplay(engines: list[bench.Engine], rounds: int) -> dict[str, list[tuple[
 
 
 def _every_selfplay_engine() -> list[bench.Engine]:
-    fast = bench.codes_module() if rust_available() else None
+    fast = bench.codes_module()
     engines = bench.selfplay_engines(3, 1903, bench.ENGINES, fast, bench.mila_module())
     names = {e.name for e in engines}
     assert "diplo-python" in names
-    if rust_available():
-        assert {"diplo-rust"} <= names
+    assert {"diplo-rust"} <= names
     return engines
 
 
@@ -459,14 +454,13 @@ def test_text_report_shows_the_same_games() -> None:
     rows = [
         line.split() for line in lines[5:] if line.split()[:1] in (["diplo-rust"], ["diplo-python"])
     ]
-    assert len(rows) == (2 if rust_available() else 1)
+    assert len(rows) == 2
     assert len({row[2] for row in rows}) == 1  # phases/run
     assert len({row[6] for row in rows}) == 1  # final positions
     assert "the same games on every engine" in table
     assert "NOT the same games" not in table
 
 
-@pytest.mark.skipif(not rust_available(), reason="the drop-in needs the Rust core")
 def test_api_floor_replays_the_drop_ins_games_and_asks_the_same_questions() -> None:
     """``api-floor`` (the bound on any implementation's ratio) hands the bot the drop-in's own
     phases, so the bot plays the same game on it: the same phases and the same orders, each call
@@ -503,7 +497,6 @@ def test_api_floor_replays_the_drop_ins_games_and_asks_the_same_questions() -> N
         assert floor.get_current_phase() == "S1904M" and not floor.is_game_done
 
 
-@pytest.mark.skipif(not rust_available(), reason="needs the core")
 def test_the_vector_workload_says_when_a_unit_has_more_orders_than_max_orders() -> None:
     # A unit with more legal orders than the environments hold is a clear error naming the
     # option (twentytwenty's Arctic fleet has over 1,000), not an internal error.

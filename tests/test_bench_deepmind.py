@@ -10,9 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from diplo.api.backends import rust_available
-
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the workload needs the Rust core")
 np = pytest.importorskip("numpy", reason='diplo.env needs pip install ".[env]"')
 
 from diplo.apps import bench  # noqa: E402

@@ -26,10 +26,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.api.game import GameOverError
 from diplo.api.phase import process_phase
 from diplo.api.player import RandomPlayer
+from diplo.engine import codes as fast
+from diplo.engine.codes import CodeGame, decode_order, encode_order, process_batch
 from diplo.model.map import Map, standard_map
 from diplo.model.orders import (
     Build,
@@ -55,12 +56,6 @@ from generators import (
     random_position,
     random_retreat_position,
 )
-
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
-
-if rust_available():
-    from diplo.engine import codes as fast
-    from diplo.engine.codes import CodeGame, decode_order, encode_order, process_batch
 
 M = standard_map()
 GAMES = int(os.environ.get("DIPLO_FAST_GAMES", "30"))

@@ -8,9 +8,6 @@ import json
 import pickle
 import random
 
-import pytest
-
-from diplo.api.backends import rust_available
 from diplo.compat import mila
 from diplo.compat.mila.copies import copy_board, copy_tree
 from diplo.compat.mila.docs import board_doc
@@ -20,8 +17,6 @@ from diplo.engine import mila as engine
 from diplo.engine.codes import position_from_state
 from diplo.formats.mila import mila_builds, position_to_mila
 from diplo.model.map import standard_map
-
-pytestmark = pytest.mark.skipif(not rust_available(), reason="needs the Rust core")
 
 
 def _games(seeds: range, max_year: int) -> list[mila.Game]:

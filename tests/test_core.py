@@ -7,10 +7,6 @@ from typing import Any
 
 import pytest
 
-from diplo.api.backends import rust_available
-
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
-
 
 @pytest.fixture(scope="module")
 def core() -> Any:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from diplo.api.backends import rust_available
 from processes import PYTHONPATH as UNDER_TEST
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +26,6 @@ def _blocks(text: str, after: str) -> list[tuple[str, str]]:
     return re.findall(r"```(\w+)\n(.*?)```", section, flags=re.S)
 
 
-@pytest.mark.skipif(not rust_available(), reason="the example needs the Rust core")
 def test_the_python_example_runs_as_written(tmp_path: Path) -> None:
     pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env]"')
     (lang, code), (out_lang, printed) = _blocks(DOC.read_text(), "In Python")[:2]

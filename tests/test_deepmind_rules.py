@@ -14,9 +14,6 @@ from typing import Any
 
 import pytest
 
-from diplo.api.backends import rust_available
-
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 np = pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env]"')
 
 from diplo.env.deepmind import (  # noqa: E402

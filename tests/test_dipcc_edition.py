@@ -16,15 +16,12 @@ from typing import Any
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.api.phase import process_phase
 from diplo.apps.conformance import load_cases, load_edition_cases, run_case
 from diplo.engine.codes import CodeGame
 from diplo.model.map import standard_map
 from diplo.model.position import Position
 from diplo.model.rules import EDITIONS, Rules
-
-RUST = rust_available()
 
 DIPCC = Rules(edition="dipcc")
 
@@ -70,7 +67,7 @@ def test_a_via_move_to_a_neighbour_falls_back_when_its_convoy_is_disrupted() -> 
         "ENGLAND": ["F ENG C A PIC - BEL"],
     }
     for rules, where in [(DIPCC, "BEL"), (Rules(edition="dptg"), "PIC")]:
-        for backend in ["python", *(["rust"] if RUST else [])]:
+        for backend in ["python", "rust"]:
             outcome = process_phase(position.with_changes(rules=rules), orders, backend)
             army = [p for p in outcome.next.units.values() if p.power == "FRANCE" and p.type == "A"]
             assert {p.province for p in army} == {where, "BUR"}, (rules.edition, backend)
@@ -148,7 +145,6 @@ def _phase(seed: int) -> tuple[Position, dict[str, list[str]]]:
     return position.with_changes(rules=rules), orders
 
 
-@pytest.mark.skipif(not RUST, reason="the cross-check needs the Rust core")
 @pytest.mark.parametrize("seed", range(300))
 def test_both_engines_rule_alike_under_dipccs_fallback(seed: int) -> None:
     position, orders = _phase(seed)

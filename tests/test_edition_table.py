@@ -11,7 +11,6 @@ from typing import Any, get_args, get_type_hints
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.model.map import standard_map
 from diplo.model.position import Position
 from diplo.model.rules import DEFAULT_RULES, EDITIONS, Rules, RulesError
@@ -61,7 +60,6 @@ def test_the_default_rules_are_the_default_edition_s() -> None:
     assert {k: doc[k] for k in TODAY} == TODAY
 
 
-@pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
 @pytest.mark.parametrize("edition", list(EDITIONS))
 def test_the_engine_takes_the_same_editions_with_the_same_choices(edition: str) -> None:
     from diplo import _core

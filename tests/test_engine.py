@@ -26,7 +26,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diplo.api.backends import rust_available
 from diplo.api.game import Game
 from diplo.api.legal import legal_order_texts
 from diplo.api.phase import process_phase
@@ -45,8 +44,6 @@ from generators import (
     random_position,
     random_retreat_position,
 )
-
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
 
 M = standard_map()
 EXAMPLES = int(os.environ.get("DIPLO_CROSSCHECK_EXAMPLES", "2000"))

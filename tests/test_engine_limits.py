@@ -16,8 +16,8 @@ import pytest
 
 from diplo.api.backends import BackendError, backend_for
 from diplo.apps import cli
-from diplo.apps.common import BAD_INPUT
 from diplo.model.map import Map
+from diplo.model.wording import BAD_INPUT
 
 
 def _line(provinces: int) -> dict[str, Any]:

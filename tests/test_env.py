@@ -8,9 +8,6 @@ from typing import Any
 
 import pytest
 
-from diplo.api.backends import rust_available
-
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 pytest.importorskip("pettingzoo", reason='diplo.env needs pip install ".[env]"')
 np = pytest.importorskip("numpy", reason='diplo.env needs pip install ".[env]"')
 

@@ -11,9 +11,7 @@ from typing import Any
 import pytest
 
 from diplo import _core
-from diplo.api.backends import rust_available
 
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 pytest.importorskip("pettingzoo", reason='diplo.env needs pip install ".[env]"')
 np = pytest.importorskip("numpy", reason='diplo.env needs pip install ".[env]"')
 

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.api.phase import process_phase
 from diplo.model.map import standard_map
 from diplo.model.outcome import RULING_SENTENCES, RulingFacts, explain_ruling
 from diplo.model.position import Dislodged, Phase, Piece, Position
 from diplo.model.rules import Rules
-
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
 
 
 def test_every_engine_why_has_a_sentence_and_back() -> None:

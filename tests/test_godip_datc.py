@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.api.phase import process_phase
 from diplo.model.map import Map, standard_map
 from diplo.model.orders import Move, parse_power_order
@@ -27,7 +26,7 @@ from diplo.model.rules import Rules
 DATA = Path(__file__).parent / "godip_datc"
 FILES = sorted(DATA.glob("*.json"))
 CASES = [(f.stem, c) for f in FILES for c in json.loads(f.read_text(encoding="utf-8"))["cases"]]
-BACKENDS = ("python", "rust") if rust_available() else ("python",)
+BACKENDS = ("python", "rust")
 GODIP = Rules(edition="godip")
 
 #: Retreat cases whose movement results do not lead to the file's own position, with why.

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.api.phase import process_phase
 from diplo.engine.codes import CodeGame, encode_order
 from diplo.formats.contract import adjudicate_document
@@ -19,7 +18,7 @@ from diplo.model.orders import parse_order
 from diplo.model.position import Position
 from diplo.model.rules import Rules, RulesError
 
-PATHS = ("python", "rust", "codes") if rust_available() else ("python",)
+PATHS = ("python", "rust", "codes")
 
 
 def _position(doc: dict[str, Any], rules: Rules) -> Position:
@@ -80,7 +79,6 @@ def test_the_contract_reads_the_tie_break_and_says_why() -> None:
     assert out["next"]["rules"]["disorder_tie"] == "abbreviation"
 
 
-@pytest.mark.skipif(not rust_available(), reason="the state bytes are the Rust core's")
 def test_a_code_game_keeps_the_tie_break_in_its_bytes() -> None:
     from diplo import _core
     from diplo.engine.codes import code_map
@@ -160,7 +158,6 @@ def test_godip_s_edition_takes_the_land_route_only_for_via_convoy() -> None:
     assert move.success and "moved" in move.reason
 
 
-@pytest.mark.skipif(not rust_available(), reason="the state bytes are the Rust core's")
 def test_older_state_bytes_know_no_tie_break() -> None:
     from diplo import _core
     from diplo.engine.codes import code_map

@@ -440,7 +440,7 @@ def test_the_importer_reads_twentytwentys_build_rule_and_winner() -> None:
 
 def test_years_count_turns_of_the_map_s_calendar() -> None:
     # --years N plays N turns (a Spring and its Fall): ten calendar years each on hundred.
-    from diplo.apps.common import max_year_of
+    from diplo.model.calendar import max_year_of
 
     calendar = map_named("hundred").calendar
     assert max_year_of(1, 1425, calendar) == 1430

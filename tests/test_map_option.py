@@ -1,5 +1,5 @@
 """``--map NAME|FILE`` means the same on every subcommand: a shipped name, a diplo JSON map file
-or a MILA ``.map`` file, read by one parser (``diplo.apps.common``); a game file played on a map
+or a MILA ``.map`` file, read by one parser (``diplo.model.variants``); a game file played on a map
 that is not shipped carries it, so it can be read and drawn anywhere; rollouts and the bench
 count years from the map's own first year (year 1 on ancmed)."""
 
@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.apps.cli import main
 from diplo.formats import gamefile
 from diplo.model.map import map_named
@@ -109,7 +108,6 @@ def test_render_and_adjudicate_take_a_shipped_name_for_documents_naming_none(
     assert json.loads(capsys.readouterr().out)["next"]["phase"] == "F1M"
 
 
-@pytest.mark.skipif(not rust_available(), reason="rollouts play on the code API")
 def test_rollouts_on_a_map_whose_years_start_at_one(tmp_path: Path) -> None:
     out = tmp_path / "default"
     args = ["--games", "2", "--backend", "local", "--workers", "1", "--no-progress"]

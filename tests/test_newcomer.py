@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 import diplo
-from diplo.apps.common import COMMAND_LINE_FIXES, for_command_line
 from diplo.formats.gamefile import load, save
 from diplo.model.map import MapError, map_named, shipped_map
 from diplo.model.position import Position
 from diplo.model.variants import load_map
+from diplo.model.wording import COMMAND_LINE_FIXES, for_command_line
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = {"map": "standard", "phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "orders": {}}

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.apps.play import play_game
 from diplo.formats.gamefile import load
 
@@ -20,7 +19,6 @@ def _record(seed: int, backend: str) -> list[tuple[str, object, object]]:
     return [(str(r.phase), r.orders, r.outcome.to_json()) for r in game.history]
 
 
-@pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_same_seed_same_game_on_both_backends(seed: int) -> None:
     assert _record(seed, "rust") == _record(seed, "python")

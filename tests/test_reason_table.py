@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.model.reasons import PHRASES, REFUSAL_NAMES, REFUSALS, RULING_NAMES, RULINGS, read_table
 
 FROZEN = json.loads((Path(__file__).parent / "fixtures" / "reason_codes.json").read_text())
@@ -46,7 +45,6 @@ def test_a_renumbered_or_reordered_table_is_refused_when_read() -> None:
         read_table(json.dumps(doc))
 
 
-@pytest.mark.skipif(not rust_available(), reason="the Rust core is not built")
 def test_the_engine_is_built_from_the_same_table() -> None:
     from diplo import _core
 

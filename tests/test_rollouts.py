@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.apps.cli import main
 from diplo.engine.codes import CodeGame
 from diplo.formats import gamefile
@@ -29,8 +28,6 @@ from diplo.model.orders import Hold, Order
 from diplo.model.position import Position
 from diplo.rollouts import GameTask, OrderPolicy, RolloutError, game_id, play_batch, run_rollouts
 from diplo.rollouts.progress import Progress
-
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 
 MAX_YEAR = 1903  # short games: every phase kind, a few seconds for the whole module
 

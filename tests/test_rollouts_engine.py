@@ -13,12 +13,9 @@ from typing import Any
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.rollouts import GameTask, RolloutError, run_rollouts
 from diplo.rollouts import play as play_module
 from diplo.rollouts.play import PlayedBatch, play_task
-
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the engine needs the Rust core")
 
 # Every shipped map, with a year limit of a few years (ancmed's years start at 1).
 MAPS = [

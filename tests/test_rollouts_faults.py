@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.apps.cli import main
 from processes import (
     HAS_PROC,
@@ -31,8 +30,6 @@ from processes import (
     tmp_files,
     wait_gone,
 )
-
-pytestmark = pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 
 
 def _command(args: Sequence[str]) -> list[str]:

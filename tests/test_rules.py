@@ -338,7 +338,6 @@ def test_the_year_limit_ends_where_max_year_does() -> None:
 
 # --------------------------------------------------------------------------- rulebook editions
 
-from diplo.api.backends import rust_available  # noqa: E402
 from diplo.apps.conformance import available_paths, load_edition_cases  # noqa: E402
 from diplo.model.rules import EDITIONS  # noqa: E402
 
@@ -466,7 +465,6 @@ def _movement_phase(seed: int) -> tuple[Position, dict[str, list[str]]]:
     return position.with_changes(rules=rules), orders
 
 
-@pytest.mark.skipif(not rust_available(), reason="the cross-check needs the Rust core")
 @pytest.mark.parametrize("seed", range(400))
 def test_both_engines_rule_alike_under_every_movement_option(seed: int) -> None:
     position, orders = _movement_phase(seed)
@@ -649,7 +647,6 @@ def _ancmed(doc: dict[str, Any], rules: Rules) -> Position:
     return Position.from_json(doc, map_named("ancmed")).with_changes(rules=rules)
 
 
-@pytest.mark.skipif(not rust_available(), reason="the cross-check needs the Rust core")
 def test_mila_s_port_fleet_carries_only_first_in_a_chain() -> None:
     # port_convoy="first" (MILA's utils/convoy_paths.py, _get_convoy_paths: a port reached from
     # a sea is a destination, never a carrier; found by tools/mila_search.py:
@@ -710,7 +707,6 @@ def test_mila_s_port_fleet_carries_only_first_in_a_chain() -> None:
     assert {Rules(edition=e).port_convoy for e in EDITIONS if e != "mila"} == {"anywhere"}  # type: ignore[arg-type]
 
 
-@pytest.mark.skipif(not rust_available(), reason="the cross-check needs the Rust core")
 def test_godip_s_convoy_orders_and_intent_go_by_chains_of_any_fleets() -> None:
     # convoy_chains="any_fleets" (godip's orders/convoy.go, convoy.Validate and MustConvoy with
     # ViaNation; the last recorded godip game that differed, empiresandcoalitions F1811M, is
@@ -1055,7 +1051,6 @@ def _retreat_phase_listing_occupied(seed: int) -> tuple[Position, dict[str, list
     return nxt, retreats
 
 
-@pytest.mark.skipif(not rust_available(), reason="the cross-check needs the Rust core")
 def test_both_engines_rule_milas_retreat_lists_alike() -> None:
     from diplo.engine.codes import encode_order
     from diplo.model.orders import parse_order

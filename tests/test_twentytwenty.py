@@ -12,7 +12,6 @@ import pickle
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.api.game import Game
 from diplo.api.legal import legal_order_texts
 from diplo.api.phase import process_phase
@@ -230,7 +229,6 @@ def test_the_json_contract_takes_the_options() -> None:
         adjudicate_document(doc)
 
 
-@pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 def test_the_state_bytes_keep_the_options() -> None:
     from diplo import _core
     from diplo.engine.codes import code_map

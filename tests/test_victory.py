@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from diplo.api.backends import rust_available
 from diplo.api.game import Game
 from diplo.api.phase import process_phase
 from diplo.engine.codes import CodeGame, decode_order
@@ -170,7 +169,6 @@ def test_the_json_contract_takes_victory_lead() -> None:
     assert adjudicate_document(doc)["next"]["phase"] == "W1905A"
 
 
-@pytest.mark.skipif(not rust_available(), reason="the code API needs the Rust core")
 def test_the_state_bytes_keep_victory_lead() -> None:
     from diplo import _core
     from diplo.engine.codes import code_map
@@ -249,7 +247,6 @@ def _counts(after: Position) -> dict[str, int]:
     return counts
 
 
-@pytest.mark.skipif(not rust_available(), reason="the cross-check needs the Rust core")
 def test_both_engines_rule_victory_alike_on_random_fall_turns() -> None:
     seen = {"won": 0, "won_on_a_tie": 0, "blocked_by_the_tie": 0, "won_by_the_lead": 0}
     for seed in range(300):

@@ -61,14 +61,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 SIBLINGS = frozenset({("reference", "engine"), ("engine", "reference")})
 #: Arrows the layering still has, each with the work that removes it. Printed on every run; an
 #: arrow listed here that is gone is an error too, so the list can only shrink.
-PENDING: dict[tuple[str, str], str] = {
-    ("diplo.render.cli", "diplo.apps.common"): (
-        "the --map option helpers (apps.common) move below the applications"
-    ),
-    ("diplo.rollouts.cli", "diplo.apps.common"): (
-        "the --map option helpers (apps.common) move below the applications"
-    ),
-}
+PENDING: dict[tuple[str, str], str] = {}
 #: The arrows allowed between the application packages (a line, so no loop): the command line
 #: (``apps``) on top of everything; the drop-in draws with the renderer.
 APP_ARROWS: frozenset[tuple[str, str]] = frozenset(

@@ -12,6 +12,7 @@ mod kit;
 
 use std::time::Instant;
 
+use diplo_core::engine::batched::Start;
 use diplo_core::engine::vector::{Config, VectorEnv};
 use kit::{opening, Kit, VectorOut as Out};
 
@@ -37,8 +38,10 @@ fn policy(counts: &[i16], steps: &[i32], episodes: &[i32], out: &mut [i64]) {
 
 fn run(k: &Kit, threads: usize) -> f64 {
     let cfg = Config {
-        start: opening(k),
-        max_year: Some(1915),
+        start: Start {
+            state: opening(k),
+            max_year: Some(1915),
+        },
         first_year: 1901,
         slots: 18,
         choices: 512,

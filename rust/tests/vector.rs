@@ -3,6 +3,7 @@
 
 mod kit;
 
+use diplo_core::engine::batched::Start;
 use diplo_core::engine::encode;
 use diplo_core::engine::legality::Legal;
 use diplo_core::engine::observe::Layout;
@@ -35,8 +36,10 @@ fn env_with(k: &Kit, n: usize, keep_lists: bool) -> VectorEnv<u128> {
         &[],
     );
     let cfg = Config {
-        start,
-        max_year: Some(1903),
+        start: Start {
+            state: start,
+            max_year: Some(1903),
+        },
         first_year: 1901,
         slots: 18,
         choices: 512,
@@ -83,7 +86,8 @@ fn plays_what_the_games_play(keep_lists: bool) {
         let acts = actions(step, n * per);
         for (i, twin) in twins.iter_mut().enumerate() {
             if one.games[i].done {
-                *twin = Game::new(k.map, one.cfg.start.clone(), one.cfg.max_year);
+                let start = &one.setup.cfg.start;
+                *twin = Game::new(k.map, start.state.clone(), start.max_year);
                 continue;
             }
             let legal = one.legal(i).unwrap();

@@ -40,7 +40,6 @@ __all__ = [
     "backend_for",
     "check_backend",
     "default_backend",
-    "rust_available",
 ]
 
 
@@ -133,11 +132,6 @@ class ReferenceBackend:
 #: The two implementations (one of each: :func:`backend_for` returns them).
 ENGINE: Implementation = EngineBackend()
 REFERENCE: Implementation = ReferenceBackend()
-
-
-def rust_available() -> bool:
-    """Whether the engine can play (always: ``import diplo`` needs the compiled core)."""
-    return True
 
 
 def available_backends() -> list[Backend]:

@@ -16,16 +16,11 @@ from ..formats.contract import DocumentError, adjudicate_document, adjudicate_do
 from ..model.limits import DOCUMENT_LIMIT, show
 from ..model.map import Map, MapError, shipped_name
 from ..model.rules import Rules, RulesError
-from .common import (
-    BAD_INPUT,
-    INTERNAL_ERROR,
-    add_variant_arguments,
-    contract_path,
-    for_command_line,
-    variant_arguments,
-)
+from ..model.variants import add_variant_arguments, variant_arguments
+from ..model.wording import BAD_INPUT, for_command_line
+from ..model.wording import fail as _fail
+from .common import INTERNAL_ERROR, contract_path
 from .common import describe as _describe
-from .common import fail as _fail
 
 
 def register(sub: Any) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ..model.rules import EDITIONS, Rules, datc_departures
+from ..model.wording import fail as _fail
 from .common import describe as _describe
-from .common import fail as _fail
 
 EDITION_NAMES = tuple(EDITIONS)
 

@@ -17,19 +17,14 @@ from ..api.backends import BackendError, backend_for, check_backend
 from ..api.game import Game
 from ..api.player import RandomPlayer
 from ..formats.gamefile import save
+from ..model.calendar import max_year_of
 from ..model.limits import check_max_year
 from ..model.map import Map, MapError, standard_map
 from ..model.position import Position
 from ..model.results import PhaseOutcome
 from ..model.rules import Rules, RulesError
-from ..model.wording import phase_words, power_name, year_words
-from .common import (
-    add_variant_arguments,
-    add_year_arguments,
-    for_command_line,
-    max_year_of,
-    variant_arguments,
-)
+from ..model.variants import add_variant_arguments, add_year_arguments, variant_arguments
+from ..model.wording import for_command_line, phase_words, power_name, year_words
 
 
 def register(sub: Any) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 
 from .limits import MAX_YEAR
 
-__all__ = ["MAX_STEP", "STANDARD", "Calendar", "read_calendar"]
+__all__ = ["MAX_STEP", "STANDARD", "Calendar", "max_year_of", "read_calendar"]
 
 #: The most years one step of a calendar may take (``MAX_CALENDAR_STEP`` in Rust).
 MAX_STEP = 100
@@ -117,3 +117,19 @@ def read_calendar(raw: object) -> Calendar:
             )
         names[key] = name
     return Calendar(steps[0], steps[1], (names["S"], names["F"], names["W"]))
+
+
+def max_year_of(years: int, first: int, calendar: Calendar = STANDARD) -> int:
+    """The last year played by a game of ``years`` years (each a Spring and its Fall, as the
+    map's calendar places them: ten calendar years each on godip's hundred) from ``first``
+    (``--years``); raises ``ValueError`` naming ``--years`` when that is past the last year a
+    game can be limited to."""
+    cycle = calendar.years_to_fall + calendar.years_to_spring
+    last = first + (years - 1) * cycle + calendar.years_to_fall
+    if last > MAX_YEAR - 1:
+        most = max(0, (MAX_YEAR - 1 - first - calendar.years_to_fall) // cycle + 1)
+        raise ValueError(
+            f"--years {years}: from {first} that plays to {last}, after {MAX_YEAR - 1} (the last "
+            f"year a game can be limited to): at most {most} years"
+        )
+    return last

@@ -1,4 +1,6 @@
-"""Variants: the maps shipped with diplo, and a reader for the MILA engine's ``.map`` files.
+"""Variants: the maps shipped with diplo, a reader for the MILA engine's ``.map`` files, and the
+command line's options that choose a variant (``--map NAME|FILE``, ``--rules``, ``--years`` /
+``--max-year``), read the same way by every subcommand that has them.
 
 The shipped maps (:data:`diplo.model.map.SHIPPED_MAPS`, the table in
 ``docs/rules-and-variants.md``) are data files in ``diplo/data``, checked on load like any map:
@@ -41,6 +43,7 @@ published variant; the reader only changes their notation.
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import re
 from dataclasses import dataclass, field
@@ -49,13 +52,22 @@ from typing import Any
 
 from .limits import show
 from .map import MAP_ALIASES, MAX_MAP_BYTES, SHIPPED_MAPS, Map, MapError, map_named, shipped_name
+from .position import Position
+from .rules import Rules
 from .vocabulary import KEYWORDS
 
 __all__ = [
+    "MAP_HELP",
     "MAX_INCLUDE_DEPTH",
+    "add_map_argument",
+    "add_variant_arguments",
+    "add_year_arguments",
+    "first_year",
     "load_map",
     "load_mila_map",
+    "map_argument",
     "mila_map_data",
+    "variant_arguments",
 ]
 
 #: How deeply ``MAP``/``USE`` lines may include other files (MILA's own variants use one level).
@@ -474,3 +486,80 @@ def mila_map_data(path: str | Path) -> dict[str, Any]:
     except RecursionError:
         raise MapError(f"{p.name}: includes nested too deeply") from None
     return reader.data(p.stem, p.name)
+
+
+# --------------------------------------------------------------- the command line's options
+
+
+MAP_HELP = (
+    f"a shipped map ({', '.join(SHIPPED_MAPS)}), a diplo map file (.json) or a MILA map file (.map)"
+)
+
+
+def add_map_argument(parser: argparse.ArgumentParser, default: str = "standard") -> None:
+    """``--map NAME|FILE``: the same option, with the same meaning, on every subcommand."""
+    parser.add_argument(
+        "--map", default=None, metavar="NAME|FILE", help=f"{MAP_HELP}; default: {default}"
+    )
+
+
+def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--map NAME|FILE`` and ``--rules KEY=VALUE,...`` for a command."""
+    add_map_argument(parser)
+    parser.add_argument(
+        "--rules",
+        default=None,
+        metavar="KEY=VALUE,...",
+        help="rule options, e.g. edition=1982 or civil_disorder=home,build_sites=any,"
+        "victory_centers=10,year_limit=1910 (default: the map's rules, the DATC's unless the "
+        "variant says otherwise)",
+    )
+
+
+def map_argument(value: str | None) -> Map | None:
+    """The map ``--map`` names (``None`` when not given): a shipped name, a diplo ``.json`` map
+    or a MILA ``.map`` file. Raises :class:`~diplo.model.map.MapError` naming what is wrong."""
+    return None if value is None else load_map(value)
+
+
+def variant_arguments(args: argparse.Namespace) -> tuple[Map | None, Rules | None]:
+    """The map and rules a command was given (``None``: the defaults). Raises
+    :class:`~diplo.model.map.MapError` or :class:`~diplo.model.rules.RulesError` naming what is
+    wrong."""
+    game_map = map_argument(args.map)
+    rules = None
+    if args.rules is not None:
+        rules = Rules.parse(args.rules, game_map.rules if game_map is not None else Rules())
+    return game_map, rules
+
+
+def add_year_arguments(parser: argparse.ArgumentParser, max_year_help: str) -> None:
+    """``--max-year YEAR`` (the last year played; ``max_year_help`` says the command's default)
+    and ``--years N``: play N years from the map's first year, so one need not know it (1901 on
+    the standard map, 1 on ancmed). The two exclude each other."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--max-year", type=int, default=None, metavar="YEAR", help=max_year_help)
+    group.add_argument(
+        "--years",
+        type=_years,
+        default=None,
+        metavar="N",
+        help="play N years (1 or more) from the map's first year; instead of --max-year",
+    )
+
+
+def _years(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of years, got {text!r}"
+        ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 year or more, got {text}")
+    return value
+
+
+def first_year(game_map: Map) -> int:
+    """The year a game on ``game_map`` starts in (1901 on the standard map, 1 on ancmed)."""
+    return Position.initial(game_map).phase.year

@@ -1,14 +1,27 @@
 """How diplo words its sentences for people (result reasons, error messages): one home for the
 style, so that every reason reads alike: powers by name (``France``), a full stop at the end, and
-nearest names offered for a place that was misspelt."""
+nearest names offered for a place that was misspelt; and the command line's one-line error
+(:func:`fail`), in the command line's words (:func:`for_command_line`)."""
 
 from __future__ import annotations
 
 import difflib
+import sys
 from collections.abc import Iterable
 from typing import Protocol
 
-__all__ = ["count", "phase_words", "power_name", "sentence", "suggestions", "year_words"]
+__all__ = [
+    "BAD_INPUT",
+    "COMMAND_LINE_FIXES",
+    "count",
+    "fail",
+    "for_command_line",
+    "phase_words",
+    "power_name",
+    "sentence",
+    "suggestions",
+    "year_words",
+]
 
 
 def power_name(power: str) -> str:
@@ -79,3 +92,39 @@ def suggestions(word: str, names: Iterable[str], limit: int = 3) -> str:
     shown = [by_key[c] for c in close]
     listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
     return f" (did you mean {listed}?)"
+
+
+# ----------------------------------------------------- the command line's one-line error
+
+#: The exit status of bad input or arguments (one line on stderr).
+BAD_INPUT = 2
+
+
+#: The fixes the library's errors suggest to Python callers, and the same fix on the command
+#: line: a command's error never sends its user to a keyword argument.
+COMMAND_LINE_FIXES: tuple[tuple[str, str], ...] = (
+    (
+        "(load with verify=False to take the file as it is)",
+        "(diplo render --no-verify and diplo view --no-verify take the file as it is)",
+    ),
+    ("; pass others in 'maps')", "; give another map's file with --map FILE)"),
+    (
+        "(game_from_mila(..., strict=False) keeps diplo's rulings)",
+        "(diplo render and diplo view draw a MILA save under MILA's ruling when it needs that)",
+    ),
+)
+
+
+def for_command_line(message: str) -> str:
+    """``message`` with each fix meant for Python callers (:data:`COMMAND_LINE_FIXES`) put as
+    the command line's."""
+    for python_fix, command_fix in COMMAND_LINE_FIXES:
+        message = message.replace(python_fix, command_fix)
+    return message
+
+
+def fail(message: str) -> int:
+    """Say what was wrong in one line on stderr, in the command line's words
+    (:func:`for_command_line`); the exit status of bad input."""
+    print(f"diplo: {for_command_line(message)}", file=sys.stderr)
+    return BAD_INPUT

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..apps.common import add_map_argument, fail, map_argument
 from ..model.map import Map, MapError
 from ..model.position import Phase, PositionError
-from ..model.wording import count
+from ..model.variants import add_map_argument, map_argument
+from ..model.wording import count, fail
 from .frames import Frame, RenderError, frames_from_document
 from .geometry import GeometryError
 from .html import game_page

@@ -6,17 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from ..apps.common import (
-    add_map_argument,
-    add_year_arguments,
-    first_year,
-    for_command_line,
-    map_argument,
-    max_year_of,
-)
-from ..model.calendar import STANDARD
+from ..model.calendar import STANDARD, max_year_of
 from ..model.map import MapError
-from ..model.wording import count
+from ..model.variants import add_map_argument, add_year_arguments, first_year, map_argument
+from ..model.wording import count, for_command_line
 from .play import RolloutError
 from .run import (
     DEFAULT_BATCH,

@@ -4,98 +4,72 @@
 //! from the Python side (`diplo.env.deepmind.batched`, through `diplo.engine.deepmind`). The
 //! standard map only (their tables are), so one width.
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList};
 
 use super::any::AnyGame;
-use super::arrays::{busy, threads_of, with_actions};
+use super::arrays::{apply, arrays, call, lent, size_of, threads_of, Ask, Op, Threads};
 use super::errors::guarded;
 use super::handles::PyCodeGame;
+use crate::engine::batched::Start;
 use crate::engine::deepmind::{
     Buffers, Config, DeepMindEnv, Tables, AREAS, FEATURES, NO_ACTION, POWERS,
 };
-use crate::engine::error::EngineError;
+
+/// The shape of every array: games, legal actions and actions per power.
+type Shape = (usize, usize, usize);
+
+arrays!(
+    /// The environment's output arrays (`engine::deepmind::Buffers`).
+    Arrays => Buffers,
+    |z: Shape| {
+        board("board"): PyArray3<f32> = [z.0, AREAS, FEATURES],
+        season("season"): PyArray1<i8> = [z.0],
+        build_numbers("build_numbers"): PyArray2<i64> = [z.0, POWERS],
+        last_actions("last_actions"): PyArray2<i64> = [z.0, POWERS * z.2],
+        last_counts("last_counts"): PyArray1<i32> = [z.0],
+        legal("legal_actions"): PyArray3<i64> = [z.0, POWERS, z.1],
+        legal_counts("legal_counts"): PyArray2<i32> = [z.0, POWERS],
+        returns("returns"): PyArray2<f64> = [z.0, POWERS],
+        terminated("terminated"): PyArray1<bool> = [z.0],
+        truncated("truncated"): PyArray1<bool> = [z.0],
+        steps("steps"): PyArray1<i32> = [z.0],
+        episodes("episodes"): PyArray1<i32> = [z.0],
+    }
+);
 
 /// N games in DeepMind's protocol (see `diplo.env.deepmind.batched`).
 #[pyclass(name = "DeepMindEnv", module = "diplo._core")]
 pub struct PyDeepMindEnv {
     env: DeepMindEnv<u128>,
-    threads: usize,
-    board: Py<PyArray3<f32>>,
-    season: Py<PyArray1<i8>>,
-    build_numbers: Py<PyArray2<i64>>,
-    last_actions: Py<PyArray2<i64>>,
-    last_counts: Py<PyArray1<i32>>,
-    legal: Py<PyArray3<i64>>,
-    legal_counts: Py<PyArray2<i32>>,
-    returns: Py<PyArray2<f64>>,
-    terminated: Py<PyArray1<bool>>,
-    truncated: Py<PyArray1<bool>>,
-    steps: Py<PyArray1<i32>>,
-    episodes: Py<PyArray1<i32>>,
+    /// The threads a call spreads the games over.
+    #[pyo3(get, set)]
+    threads: Threads,
+    arrays: Arrays,
     /// Python's int of every action of their list, by index, made on first use: a legal list
     /// is made of them without an allocation per entry.
     ints: Vec<Py<PyAny>>,
 }
 
-/// What a call asks of the engine with the buffers borrowed.
-enum Op<'a> {
-    Reset,
-    Step(&'a [i64]),
-}
-
 impl PyDeepMindEnv {
-    /// Runs `op` on the engine with every buffer borrowed mutably, the GIL released.
-    ///
-    /// The buffers are lent without the `numpy` crate's borrow flags (taking and giving back
-    /// twelve of them cost more than a one-game step itself): they are this object's own
-    /// arrays, C-contiguous and never resized, and `&mut self` (PyO3's exclusive borrow of the
-    /// object) means no other call of this object runs meanwhile. NumPy never consults those
-    /// flags, so Python code reading the arrays from another thread during a step is no more
-    /// excluded with them than without.
-    fn with_buffers(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<Result<usize, EngineError>> {
-        let board = self.board.bind(py);
-        let season = self.season.bind(py);
-        let numbers = self.build_numbers.bind(py);
-        let last = self.last_actions.bind(py);
-        let last_counts = self.last_counts.bind(py);
-        let legal = self.legal.bind(py);
-        let legal_counts = self.legal_counts.bind(py);
-        let returns = self.returns.bind(py);
-        let terminated = self.terminated.bind(py);
-        let truncated = self.truncated.bind(py);
-        let steps = self.steps.bind(py);
-        let episodes = self.episodes.bind(py);
-        // SAFETY: see above; each array is a distinct allocation, so the slices do not overlap.
-        let bufs = unsafe {
-            Buffers {
-                board: board.as_slice_mut().map_err(busy)?,
-                season: season.as_slice_mut().map_err(busy)?,
-                build_numbers: numbers.as_slice_mut().map_err(busy)?,
-                last_actions: last.as_slice_mut().map_err(busy)?,
-                last_counts: last_counts.as_slice_mut().map_err(busy)?,
-                legal: legal.as_slice_mut().map_err(busy)?,
-                legal_counts: legal_counts.as_slice_mut().map_err(busy)?,
-                returns: returns.as_slice_mut().map_err(busy)?,
-                terminated: terminated.as_slice_mut().map_err(busy)?,
-                truncated: truncated.as_slice_mut().map_err(busy)?,
-                steps: steps.as_slice_mut().map_err(busy)?,
-                episodes: episodes.as_slice_mut().map_err(busy)?,
-            }
-        };
-        let env = &mut self.env;
-        let threads = self.threads;
-        Ok(py.allow_threads(move || match op {
-            Op::Reset => env.reset(bufs, threads).map(|_| 0),
-            Op::Step(actions) => env.step(actions, bufs, threads),
-        }))
+    /// A reset, a step or a check of every game (see `arrays::call`).
+    fn call(&mut self, py: Python<'_>, ask: Ask<'_, '_>) -> PyResult<usize> {
+        let want = self.action_shape();
+        let (env, arrays, threads) = (&mut self.env, &self.arrays, self.threads.0);
+        // SAFETY: `&mut self` holds the environment exclusively while the buffers live.
+        call(
+            py,
+            ask,
+            want,
+            || unsafe { arrays.lend(py) },
+            move |op, bufs| apply(env, op, bufs, threads),
+        )
     }
 
     /// `(num_games, 7, max_orders)`: the shape of a step's actions.
     fn action_shape(&self) -> [usize; 3] {
-        [self.env.games.len(), POWERS, self.env.cfg.max_orders]
+        [self.env.games.len(), POWERS, self.env.setup.cfg.max_orders]
     }
 }
 
@@ -132,44 +106,25 @@ impl PyDeepMindEnv {
         if game.over {
             return Err(PyValueError::new_err("the start game is over"));
         }
-        let count = |what: &str, v: i64| {
-            usize::try_from(v)
-                .ok()
-                .filter(|&v| (1..=1 << 24).contains(&v))
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!("{what} must be in 1..=2**24, got {v}"))
-                })
-        };
-        let n = count("num_games", num_games)?;
-        let max_actions = count("max_actions", max_actions)?;
-        let max_orders = count("max_orders", max_orders)?;
-        let threads = threads_of(threads)?;
+        let n = size_of("num_games", num_games)?;
+        let max_actions = size_of("max_actions", max_actions)?;
+        let max_orders = size_of("max_orders", max_orders)?;
         let tables = Tables::new(
             game.map, &actions, loc_byte, loc_main, loc_coast, area_kind, theirs,
         )?;
         let cfg = Config {
-            start: game.state.clone(),
-            max_year: game.max_year,
+            start: Start {
+                state: game.state.clone(),
+                max_year: game.max_year,
+            },
             max_actions,
             max_orders,
         };
         let env = DeepMindEnv::new(game.map, cfg, tables, n)?;
-        let p = POWERS;
         Ok(PyDeepMindEnv {
             env,
-            threads,
-            board: PyArray3::zeros(py, [n, AREAS, FEATURES], false).unbind(),
-            season: PyArray1::zeros(py, [n], false).unbind(),
-            build_numbers: PyArray2::zeros(py, [n, p], false).unbind(),
-            last_actions: PyArray2::zeros(py, [n, p * max_orders], false).unbind(),
-            last_counts: PyArray1::zeros(py, [n], false).unbind(),
-            legal: PyArray3::zeros(py, [n, p, max_actions], false).unbind(),
-            legal_counts: PyArray2::zeros(py, [n, p], false).unbind(),
-            returns: PyArray2::zeros(py, [n, p], false).unbind(),
-            terminated: PyArray1::zeros(py, [n], false).unbind(),
-            truncated: PyArray1::zeros(py, [n], false).unbind(),
-            steps: PyArray1::zeros(py, [n], false).unbind(),
-            episodes: PyArray1::zeros(py, [n], false).unbind(),
+            threads: Threads(threads_of(threads)?),
+            arrays: Arrays::zeros(py, (n, max_actions, max_orders)),
             ints: Vec::new(),
         })
     }
@@ -181,69 +136,29 @@ impl PyDeepMindEnv {
 
     #[getter]
     fn max_actions(&self) -> usize {
-        self.env.cfg.max_actions
+        self.env.setup.cfg.max_actions
     }
 
     #[getter]
     fn max_orders(&self) -> usize {
-        self.env.cfg.max_orders
-    }
-
-    #[getter]
-    fn threads(&self) -> usize {
-        self.threads
-    }
-
-    #[setter]
-    fn set_threads(&mut self, threads: i64) -> PyResult<()> {
-        self.threads = threads_of(threads)?;
-        Ok(())
+        self.env.setup.cfg.max_orders
     }
 
     /// The output arrays by name (the same arrays after every call, filled in place).
     fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("board", self.board.bind(py))?;
-        d.set_item("season", self.season.bind(py))?;
-        d.set_item("build_numbers", self.build_numbers.bind(py))?;
-        d.set_item("last_actions", self.last_actions.bind(py))?;
-        d.set_item("last_counts", self.last_counts.bind(py))?;
-        d.set_item("legal_actions", self.legal.bind(py))?;
-        d.set_item("legal_counts", self.legal_counts.bind(py))?;
-        d.set_item("returns", self.returns.bind(py))?;
-        d.set_item("terminated", self.terminated.bind(py))?;
-        d.set_item("truncated", self.truncated.bind(py))?;
-        d.set_item("steps", self.steps.bind(py))?;
-        d.set_item("episodes", self.episodes.bind(py))?;
-        Ok(d)
+        self.arrays.to_dict(py)
     }
 
     /// Starts every game again from the start.
     fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
-        guarded(|| Ok(self.with_buffers(py, Op::Reset)?.map(|_| ())?))
+        self.call(py, Ask::Reset).map(|_| ())
     }
 
     /// Plays one phase of every game with `actions`, a C-contiguous `int64` array of shape
     /// `(num_games, 7, max_orders)` (-1: no action); returns the phases played. Refused
     /// actions (`ValueError` naming the game, the power and the action) change nothing.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
-        guarded(|| {
-            let want = self.action_shape();
-            with_actions(py, actions, want, |slice| {
-                Ok(self.with_buffers(py, Op::Step(slice))??)
-            })
-        })
-    }
-
-    /// Refuses with `ValueError` (the words of `step`) what `step` would refuse, playing nothing.
-    fn check_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        guarded(|| {
-            let want = self.action_shape();
-            let threads = self.threads;
-            with_actions(py, actions, want, |slice| {
-                Ok(self.env.check_actions(slice, threads)?)
-            })
-        })
+        self.call(py, Ask::Step(actions))
     }
 
     /// `step` with every game's actions as lists (`per_game[g][p]`: the actions of their
@@ -297,8 +212,18 @@ impl PyDeepMindEnv {
                     }
                 }
             }
-            Ok(self.with_buffers(py, Op::Step(&flat))??)
+            let (env, arrays, threads) = (&mut self.env, &self.arrays, self.threads.0);
+            // SAFETY: as in `call`.
+            let lend = || unsafe { arrays.lend(py) };
+            lent(py, Op::Step(&flat), lend, move |op, bufs| {
+                apply(env, op, bufs, threads)
+            })
         })
+    }
+
+    /// Refuses with `ValueError` (the words of `step`) what `step` would refuse, playing nothing.
+    fn check_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.call(py, Ask::Check(actions)).map(|_| ())
     }
 
     /// Game `i`'s legal actions per power (their order), as lists of ints (Python's ints of
@@ -344,7 +269,7 @@ impl PyDeepMindEnv {
         format!(
             "<DeepMindEnv {} games, {} threads>",
             self.env.games.len(),
-            self.threads
+            self.threads.0
         )
     }
 }

@@ -637,7 +637,7 @@ impl PyCodeGame {
 
     /// The board hash worked out from scratch (equal to `hash`; for tests).
     fn full_hash(&self) -> u64 {
-        on_game!(&self.game, g => crate::engine::zobrist::full_hash(g.map, &g.state))
+        on_game!(&self.game, g => crate::engine::state::full_hash(g.map, &g.state))
     }
 
     /// The game's compact, versioned state (`crate::engine::search`), without the map.

@@ -17,15 +17,16 @@
 //! │     mila ─────► any, cache, errors, handles, intake, process, texts
 //! │     mila_board ► any, errors, handles
 //! │     rollout ──► any, cache, documents, errors, handles
-//! │     vector ───► any, arrays, errors, handles
+//! │     vector ───► any, arrays, handles
 //! │     deepmind ─► any, arrays, errors, handles
 //! │     batch ────► any, errors, handles, intake, process
 //! └── helpers
+//!       arrays ───► errors
 //!       documents ► any, handles
 //!       handles ──► any, intake
 //!       process ──► any, errors
 //!       texts ────► cache, errors
-//!       any, arrays, cache, errors, intake: no other binding module
+//!       any, cache, errors, intake: no other binding module
 //! ```
 //!
 //! Classes:
@@ -52,7 +53,9 @@
 //! * `intake` — reading orders: codes, order objects, canonical texts.
 //! * `documents` — the position document reader and writers.
 //! * `texts` — a map's Python strings: names and the order texts.
-//! * `arrays` — the environments' NumPy side: thread counts, a busy buffer, a step's actions.
+//! * `arrays` — the environments' NumPy side, their one skeleton: the output arrays declared
+//!   once per class (`arrays!`), one call (`call`: actions read, arrays lent, the engine run with
+//!   the GIL released), thread counts, sizes, a busy buffer.
 //! * `cache` — the integer-keyed caches (`KeyHasher`, `TextArena`, `PerMap`).
 //!
 //! What needs no Python is in the engine: the game file's text of a movement phase is

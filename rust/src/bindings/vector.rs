@@ -4,15 +4,14 @@
 //! actions into arrays (the engine checks them); NumPy is imported only when an environment is
 //! made.
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::any::AnyGame;
-use super::arrays::{busy, threads_of, with_actions};
-use super::errors::guarded;
+use super::arrays::{apply, arrays, call, size_of, threads_of, Ask, Threads};
 use super::handles::PyCodeGame;
+use crate::engine::batched::Start;
 use crate::engine::error::EngineError;
 use crate::engine::mask::{Mask, Wide};
 use crate::engine::vector::{Buffers, Config, VectorEnv};
@@ -36,24 +35,6 @@ macro_rules! on_vec {
     };
 }
 
-/// What a call asks of the engine with the buffers borrowed.
-enum Op<'a> {
-    Reset,
-    Step(&'a [i64]),
-}
-
-fn apply<M: Mask>(
-    env: &mut VectorEnv<M>,
-    op: Op<'_>,
-    bufs: Buffers<'_>,
-    threads: usize,
-) -> Result<usize, EngineError> {
-    match op {
-        Op::Reset => env.reset(bufs, threads).map(|_| 0),
-        Op::Step(actions) => env.step(actions, bufs, threads),
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn make<M: Mask>(
     game: &crate::engine::phases::Game<M>,
@@ -66,8 +47,10 @@ fn make<M: Mask>(
     keep_lists: bool,
 ) -> Result<VectorEnv<M>, EngineError> {
     let cfg = Config {
-        start: game.state.clone(),
-        max_year: game.max_year,
+        start: Start {
+            state: game.state.clone(),
+            max_year: game.max_year,
+        },
         first_year,
         slots,
         choices,
@@ -78,54 +61,51 @@ fn make<M: Mask>(
     VectorEnv::new(game.map, cfg, n)
 }
 
+/// The shape of every array: games, locations, channels, phase entries, powers, slots.
+type Shape = (usize, usize, usize, usize, usize, usize);
+
+arrays!(
+    /// The environment's output arrays (`engine::vector::Buffers`).
+    Arrays => Buffers,
+    |z: Shape| {
+        board("board"): PyArray3<i8> = [z.0, z.1, z.2],
+        phase("phase"): PyArray2<i16> = [z.0, z.3],
+        counts("legal_counts"): PyArray3<i16> = [z.0, z.4, z.5],
+        rewards("rewards"): PyArray2<f32> = [z.0, z.4],
+        terminated("terminated"): PyArray1<bool> = [z.0],
+        truncated("truncated"): PyArray1<bool> = [z.0],
+        centres("centres"): PyArray2<i16> = [z.0, z.4],
+        alive("alive"): PyArray2<bool> = [z.0, z.4],
+        winner("winner"): PyArray1<i8> = [z.0],
+        steps("steps"): PyArray1<i32> = [z.0],
+        episodes("episodes"): PyArray1<i32> = [z.0],
+    }
+);
+
 /// N games stepped together (see `diplo.env.vector`).
 #[pyclass(name = "VectorEnv", module = "diplo._core")]
 pub struct PyVectorEnv {
     env: AnyVector,
-    threads: usize,
-    board: Py<PyArray3<i8>>,
-    phase: Py<PyArray2<i16>>,
-    counts: Py<PyArray3<i16>>,
-    rewards: Py<PyArray2<f32>>,
-    terminated: Py<PyArray1<bool>>,
-    truncated: Py<PyArray1<bool>>,
-    centres: Py<PyArray2<i16>>,
-    alive: Py<PyArray2<bool>>,
-    winner: Py<PyArray1<i8>>,
-    steps: Py<PyArray1<i32>>,
-    episodes: Py<PyArray1<i32>>,
+    /// The threads a call spreads the games over.
+    #[pyo3(get, set)]
+    threads: Threads,
+    arrays: Arrays,
 }
 
 impl PyVectorEnv {
-    /// Runs `op` on the engine with every buffer borrowed mutably, the GIL released.
-    fn with_buffers(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<Result<usize, EngineError>> {
-        let mut board = self.board.bind(py).try_readwrite().map_err(busy)?;
-        let mut phase = self.phase.bind(py).try_readwrite().map_err(busy)?;
-        let mut counts = self.counts.bind(py).try_readwrite().map_err(busy)?;
-        let mut rewards = self.rewards.bind(py).try_readwrite().map_err(busy)?;
-        let mut terminated = self.terminated.bind(py).try_readwrite().map_err(busy)?;
-        let mut truncated = self.truncated.bind(py).try_readwrite().map_err(busy)?;
-        let mut centres = self.centres.bind(py).try_readwrite().map_err(busy)?;
-        let mut alive = self.alive.bind(py).try_readwrite().map_err(busy)?;
-        let mut winner = self.winner.bind(py).try_readwrite().map_err(busy)?;
-        let mut steps = self.steps.bind(py).try_readwrite().map_err(busy)?;
-        let mut episodes = self.episodes.bind(py).try_readwrite().map_err(busy)?;
-        let bufs = Buffers {
-            board: board.as_slice_mut().map_err(busy)?,
-            phase: phase.as_slice_mut().map_err(busy)?,
-            counts: counts.as_slice_mut().map_err(busy)?,
-            rewards: rewards.as_slice_mut().map_err(busy)?,
-            terminated: terminated.as_slice_mut().map_err(busy)?,
-            truncated: truncated.as_slice_mut().map_err(busy)?,
-            centres: centres.as_slice_mut().map_err(busy)?,
-            alive: alive.as_slice_mut().map_err(busy)?,
-            winner: winner.as_slice_mut().map_err(busy)?,
-            steps: steps.as_slice_mut().map_err(busy)?,
-            episodes: episodes.as_slice_mut().map_err(busy)?,
-        };
-        let env = &mut self.env;
-        let threads = self.threads;
-        Ok(py.allow_threads(move || on_vec!(env, e => apply(e, op, bufs, threads))))
+    /// A reset, a step or a check of every game (see `arrays::call`).
+    fn call(&mut self, py: Python<'_>, ask: Ask<'_, '_>) -> PyResult<usize> {
+        let want = self.action_shape();
+        let (env, arrays, threads) = (&mut self.env, &self.arrays, self.threads.0);
+        // SAFETY: `&mut self` holds the environment exclusively while the buffers live.
+        let lend = || unsafe { arrays.lend(py) };
+        call(
+            py,
+            ask,
+            want,
+            lend,
+            move |op, bufs| on_vec!(env, e => apply(e, op, bufs, threads)),
+        )
     }
 
     fn num_games(&self) -> usize {
@@ -134,7 +114,7 @@ impl PyVectorEnv {
 
     /// `(num_envs, powers, slots)`: the shape of an action.
     fn action_shape(&self) -> [usize; 3] {
-        let (z, slots) = on_vec!(&self.env, e => (e.sizes(), e.cfg.slots));
+        let (z, slots) = on_vec!(&self.env, e => (e.sizes(), e.setup.cfg.slots));
         [self.num_games(), z.powers, slots]
     }
 }
@@ -164,17 +144,9 @@ impl PyVectorEnv {
         if start.game.over() {
             return Err(PyValueError::new_err("the start game is over"));
         }
-        let count = |what: &str, v: i64| {
-            usize::try_from(v)
-                .ok()
-                .filter(|&v| (1..=1 << 24).contains(&v))
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!("{what} must be in 1..=2**24, got {v}"))
-                })
-        };
-        let n = count("num_envs", num_envs)?;
-        let slots = count("slots", slots)?;
-        let choices = count("choices", choices)?;
+        let n = size_of("num_envs", num_envs)?;
+        let slots = size_of("slots", slots)?;
+        let choices = size_of("choices", choices)?;
         if !win.is_finite() || !draw.is_finite() {
             return Err(PyValueError::new_err("win and draw must be finite numbers"));
         }
@@ -192,22 +164,18 @@ impl PyVectorEnv {
                 make(g, n, first_year, slots, choices, w, d, l).map(AnyVector::W1024)
             }
         }?;
-        let threads = threads_of(threads)?;
-        let (z, layout) = on_vec!(&env, e => (e.sizes(), e.layout));
-        let (l, c, p) = (layout.locations, layout.channels, z.powers);
+        let (z, layout) = on_vec!(&env, e => (e.sizes(), e.setup.layout));
+        let shape = (
+            n,
+            layout.locations,
+            layout.channels,
+            z.phase,
+            z.powers,
+            slots,
+        );
         Ok(PyVectorEnv {
-            threads,
-            board: PyArray3::zeros(py, [n, l, c], false).unbind(),
-            phase: PyArray2::zeros(py, [n, z.phase], false).unbind(),
-            counts: PyArray3::zeros(py, [n, p, slots], false).unbind(),
-            rewards: PyArray2::zeros(py, [n, p], false).unbind(),
-            terminated: PyArray1::zeros(py, [n], false).unbind(),
-            truncated: PyArray1::zeros(py, [n], false).unbind(),
-            centres: PyArray2::zeros(py, [n, p], false).unbind(),
-            alive: PyArray2::zeros(py, [n, p], false).unbind(),
-            winner: PyArray1::zeros(py, [n], false).unbind(),
-            steps: PyArray1::zeros(py, [n], false).unbind(),
-            episodes: PyArray1::zeros(py, [n], false).unbind(),
+            threads: Threads(threads_of(threads)?),
+            arrays: Arrays::zeros(py, shape),
             env,
         })
     }
@@ -217,20 +185,14 @@ impl PyVectorEnv {
         self.num_games()
     }
 
-    #[getter]
-    fn threads(&self) -> usize {
-        self.threads
-    }
-
-    #[setter]
-    fn set_threads(&mut self, threads: i64) -> PyResult<()> {
-        self.threads = threads_of(threads)?;
-        Ok(())
+    /// The output arrays by name (the same arrays after every call, filled in place).
+    fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.arrays.to_dict(py)
     }
 
     /// The board columns' starts by name (`docs/env.md`), and `channels`, `locations`, `powers`.
     fn layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let l = &on_vec!(&self.env, e => e.layout);
+        let l = &on_vec!(&self.env, e => e.setup.layout);
         let d = PyDict::new(py);
         for (name, v) in [
             ("locations", l.locations),
@@ -251,50 +213,22 @@ impl PyVectorEnv {
         Ok(d)
     }
 
-    /// The output arrays by name (the same arrays after every call, filled in place).
-    fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("board", self.board.bind(py))?;
-        d.set_item("phase", self.phase.bind(py))?;
-        d.set_item("legal_counts", self.counts.bind(py))?;
-        d.set_item("rewards", self.rewards.bind(py))?;
-        d.set_item("terminated", self.terminated.bind(py))?;
-        d.set_item("truncated", self.truncated.bind(py))?;
-        d.set_item("centres", self.centres.bind(py))?;
-        d.set_item("alive", self.alive.bind(py))?;
-        d.set_item("winner", self.winner.bind(py))?;
-        d.set_item("steps", self.steps.bind(py))?;
-        d.set_item("episodes", self.episodes.bind(py))?;
-        Ok(d)
-    }
-
     /// Starts every game again from the start position.
     fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
-        guarded(|| Ok(self.with_buffers(py, Op::Reset)?.map(|_| ())?))
+        self.call(py, Ask::Reset).map(|_| ())
     }
 
     /// Plays one phase of every game with `actions`, a C-contiguous `int64` array of shape
     /// `(num_envs, powers, slots)`; returns the number of phases played (games restarted by the
     /// autoreset are not counted). Refused actions change nothing.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
-        guarded(|| {
-            let want = self.action_shape();
-            with_actions(py, actions, want, |slice| {
-                // The engine's error becomes the exception of its kind (`errors::to_py`): a bad
-                // action `ValueError`, a step broken part-way `RuntimeError`.
-                Ok(self.with_buffers(py, Op::Step(slice))??)
-            })
-        })
+        self.call(py, Ask::Step(actions))
     }
 
     /// Refuses with `ValueError` (the words of `step`) an action `step` would refuse, playing
     /// nothing: the engine's one check of an action (every entry in `-1..K`).
-    fn check_actions(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        guarded(|| {
-            with_actions(py, actions, self.action_shape(), |slice| {
-                Ok(on_vec!(&self.env, e => e.check_actions(slice))?)
-            })
-        })
+    fn check_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.call(py, Ask::Check(actions)).map(|_| ())
     }
 
     /// Game `i`'s legal codes per power (map order) and slot: `[[codes, ...], ...]`.
@@ -321,7 +255,7 @@ impl PyVectorEnv {
     /// waive without a build site), as `CodeGame.slots` names them.
     fn slot_keys<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
         on_vec!(&self.env, env => {
-            let map = env.map;
+            let map = env.setup.map;
             let all = env
                 .legal(i)
                 .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
@@ -373,7 +307,7 @@ impl PyVectorEnv {
         format!(
             "<VectorEnv {} games, {} threads>",
             self.num_games(),
-            self.threads
+            self.threads.0
         )
     }
 }

@@ -23,12 +23,12 @@
 use std::cell::RefCell;
 
 use super::batch::spread;
+use super::batched::{self, buffers, protocol_frame, Batched, Protocol, Start};
 use super::encode::{self, kind, Code};
-use super::error::{EngineError, ErrorKind};
+use super::error::{EngineError, EngineResult, ErrorKind};
 use super::game_map::{GameMap, NO_POWER};
 use super::mask::{Bits, Mask};
-use super::phases::Game;
-use super::state::{State, ADJUSTMENTS, FALL, MAX_YEAR, RETREATS, SPRING};
+use super::state::{State, ADJUSTMENTS, FALL, RETREATS, SPRING};
 
 /// Their board: areas, features per area, powers.
 pub const AREAS: usize = 81;
@@ -260,8 +260,8 @@ impl Tables {
 /// What every game starts from, and the buffers' widths.
 #[derive(Clone, Debug)]
 pub struct Config<M: Mask> {
-    pub start: State<M>,
-    pub max_year: Option<u32>,
+    /// The start of every game, and the year limit.
+    pub start: Start<M>,
     /// `A`: legal actions a power's row holds.
     pub max_actions: usize,
     /// `U`: actions per power in a step (the last actions hold `7 * U`).
@@ -269,9 +269,12 @@ pub struct Config<M: Mask> {
 }
 
 /// One game with its current legal actions.
+pub type Episode<M> = batched::Episode<M, Actions>;
+
+/// What the environment keeps of a game beside it: its legal actions, the last step's, the
+/// build numbers.
 #[derive(Clone, Debug)]
-pub struct Episode<M: Mask> {
-    pub game: Game<M>,
+pub struct Actions {
     /// Per their power: the legal actions in diplo's listing order, each once, with the first
     /// code naming it; and their places in that list by the province an action orders (bits
     /// 9-15; a waive's are 0): those of province `q` are `by_province[t][start[t][q]..start[t][q
@@ -289,61 +292,40 @@ pub struct Episode<M: Mask> {
     /// A step's codes and actions, once checked.
     codes: Vec<Code>,
     given: Vec<i64>,
-    pub steps: u32,
-    pub episodes: u32,
-    pub done: bool,
 }
 
-/// The output buffers of every game, flat, game after game.
-pub struct Buffers<'a> {
-    pub board: &'a mut [f32],
-    pub season: &'a mut [i8],
-    pub build_numbers: &'a mut [i64],
-    pub last_actions: &'a mut [i64],
-    pub last_counts: &'a mut [i32],
-    pub legal: &'a mut [i64],
-    pub legal_counts: &'a mut [i32],
-    pub returns: &'a mut [f64],
-    pub terminated: &'a mut [bool],
-    pub truncated: &'a mut [bool],
-    pub steps: &'a mut [i32],
-    pub episodes: &'a mut [i32],
-}
+/// Entries per game of the buffers that are sized by the environment: board, legal actions
+/// (`7 * A`), last actions (`7 * U`).
+pub type Sizes = (usize, usize, usize);
 
-/// The buffers of one game.
-struct Row<'a> {
-    board: &'a mut [f32],
-    season: &'a mut i8,
-    build_numbers: &'a mut [i64],
-    last_actions: &'a mut [i64],
-    last_count: &'a mut i32,
-    legal: &'a mut [i64],
-    legal_counts: &'a mut [i32],
-    returns: &'a mut [f64],
-    terminated: &'a mut bool,
-    truncated: &'a mut bool,
-    steps: &'a mut i32,
-    episodes: &'a mut i32,
-}
+buffers!(
+    /// The output buffers of every game, flat, game after game.
+    Buffers,
+    /// The buffers of one game.
+    Row,
+    |z: Sizes| {
+        board: f32[z.0],
+        season: i8,
+        build_numbers: i64[POWERS],
+        last_actions: i64[z.2],
+        last_counts: i32,
+        legal: i64[z.1],
+        legal_counts: i32[POWERS],
+        returns: f64[POWERS],
+    }
+);
 
 /// N games in their protocol (see the module documentation).
-pub struct DeepMindEnv<M: Mask> {
+pub type DeepMindEnv<M> = Batched<DeepMind<M>>;
+
+/// What every game of a [`DeepMindEnv`] reads.
+pub struct DeepMind<M: Mask> {
     pub map: &'static GameMap<M>,
     pub cfg: Config<M>,
     tables: Tables,
-    pub games: Vec<Episode<M>>,
-    /// Refused until reset (after an internal error).
-    pub broken: bool,
 }
 
-/// What a step reads.
-struct Shared<'a, M: Mask> {
-    map: &'static GameMap<M>,
-    cfg: &'a Config<M>,
-    tables: &'a Tables,
-}
-
-impl<M: Mask> DeepMindEnv<M> {
+impl<M: Mask> Batched<DeepMind<M>> {
     pub fn new(
         map: &'static GameMap<M>,
         cfg: Config<M>,
@@ -355,8 +337,7 @@ impl<M: Mask> DeepMindEnv<M> {
                 "num_games, max_actions and max_orders must be at least 1",
             ));
         }
-        let episode = Episode {
-            game: Game::new(map, cfg.start.clone(), cfg.max_year),
+        let actions = Actions {
             legal: vec![Vec::new(); POWERS],
             by_province: vec![Vec::new(); POWERS],
             start: vec![[0; PROVINCE_SLOTS + 1]; POWERS],
@@ -365,199 +346,279 @@ impl<M: Mask> DeepMindEnv<M> {
             last: Vec::new(),
             codes: Vec::new(),
             given: Vec::new(),
-            steps: 0,
-            episodes: 0,
-            done: true,
         };
-        Ok(DeepMindEnv {
-            map,
-            cfg,
-            tables,
-            games: vec![episode; n],
-            broken: true,
-        })
+        let setup = DeepMind { map, cfg, tables };
+        Ok(Batched::with_games(setup, actions, n))
     }
 
     /// Entries per game of the buffers: board, legal actions (`7 * A`), last actions (`7 * U`).
-    pub fn sizes(&self) -> (usize, usize, usize) {
-        (
-            AREAS * FEATURES,
-            POWERS * self.cfg.max_actions,
-            POWERS * self.cfg.max_orders,
-        )
-    }
-
-    fn rows<'b>(&self, bufs: Buffers<'b>) -> Result<Vec<Row<'b>>, EngineError> {
-        let n = self.games.len();
-        let (b, l, a) = self.sizes();
-        let ok = bufs.board.len() == n * b
-            && bufs.season.len() == n
-            && bufs.build_numbers.len() == n * POWERS
-            && bufs.last_actions.len() == n * a
-            && bufs.last_counts.len() == n
-            && bufs.legal.len() == n * l
-            && bufs.legal_counts.len() == n * POWERS
-            && bufs.returns.len() == n * POWERS
-            && bufs.terminated.len() == n
-            && bufs.truncated.len() == n
-            && bufs.steps.len() == n
-            && bufs.episodes.len() == n;
-        if !ok {
-            return Err(EngineError::wrong_state(
-                "the buffers do not match the environment's sizes",
-            ));
-        }
-        let mut board = bufs.board.chunks_exact_mut(b);
-        let mut season = bufs.season.iter_mut();
-        let mut numbers = bufs.build_numbers.chunks_exact_mut(POWERS);
-        let mut last = bufs.last_actions.chunks_exact_mut(a);
-        let mut last_counts = bufs.last_counts.iter_mut();
-        let mut legal = bufs.legal.chunks_exact_mut(l);
-        let mut legal_counts = bufs.legal_counts.chunks_exact_mut(POWERS);
-        let mut returns = bufs.returns.chunks_exact_mut(POWERS);
-        let mut terminated = bufs.terminated.iter_mut();
-        let mut truncated = bufs.truncated.iter_mut();
-        let mut steps = bufs.steps.iter_mut();
-        let mut episodes = bufs.episodes.iter_mut();
-        let rows = (0..n)
-            .map(|_| {
-                Some(Row {
-                    board: board.next()?,
-                    season: season.next()?,
-                    build_numbers: numbers.next()?,
-                    last_actions: last.next()?,
-                    last_count: last_counts.next()?,
-                    legal: legal.next()?,
-                    legal_counts: legal_counts.next()?,
-                    returns: returns.next()?,
-                    terminated: terminated.next()?,
-                    truncated: truncated.next()?,
-                    steps: steps.next()?,
-                    episodes: episodes.next()?,
-                })
-            })
-            .collect::<Option<Vec<Row<'b>>>>();
-        rows.ok_or_else(|| EngineError::wrong_state("the buffers do not match"))
-    }
-
-    /// Starts every game again from the start.
-    pub fn reset(&mut self, bufs: Buffers<'_>, threads: usize) -> Result<(), EngineError> {
-        let rows = self.rows(bufs)?;
-        for e in &mut self.games {
-            e.done = true;
-            e.episodes = 0;
-            e.shown = [usize::MAX; POWERS]; // the rows written whole again
-        }
-        self.broken = false;
-        let r = self.run(rows, None, threads).map(|_| ());
-        self.broken = r.is_err();
-        r
-    }
-
-    /// Checks `actions` (`N * 7 * U`, see the module documentation) for every game, keeping
-    /// each game's codes for the step; nothing is played.
-    pub fn check_actions(&mut self, actions: &[i64], threads: usize) -> Result<(), EngineError> {
-        let u = self.cfg.max_orders;
-        let per = POWERS * u;
-        if actions.len() != self.games.len() * per {
-            return Err(EngineError::invalid(format!(
-                "actions: expected {} entries ({} games x 7 powers x {u}), got {}",
-                self.games.len() * per,
-                self.games.len(),
-                actions.len()
-            )));
-        }
-        let shared = Shared {
-            map: self.map,
-            cfg: &self.cfg,
-            tables: &self.tables,
-        };
-        spread(self.map, &mut self.games, threads, |g, e| {
-            e.check(&shared, &actions[g * per..(g + 1) * per])
-                .map(|_| false)
-        })
-        .map(|_| ())
-        .map_err(|(g, e)| EngineError::new(e.kind(), format!("game {g}: {}", e.message())))
-    }
-
-    /// Plays one phase of every game (see the module documentation); returns the phases played.
-    pub fn step(
-        &mut self,
-        actions: &[i64],
-        bufs: Buffers<'_>,
-        threads: usize,
-    ) -> Result<usize, EngineError> {
-        if self.broken {
-            return Err(EngineError::wrong_state(
-                "the environment must be reset first",
-            ));
-        }
-        let rows = self.rows(bufs)?;
-        self.check_actions(actions, threads)?;
-        let r = self.run(rows, Some(()), threads);
-        self.broken = r.is_err();
-        r
+    pub fn sizes(&self) -> Sizes {
+        self.setup.sizes()
     }
 
     /// The name of their power `t` (their alphabetical order) on the map.
     pub fn power_name(&self, t: usize) -> &str {
-        self.map.power_name(self.tables.ours[t] as usize)
+        self.setup
+            .map
+            .power_name(self.setup.tables.ours[t] as usize)
     }
 
     /// How many actions their list has (bits 48-63 of an action index it).
     pub fn action_count(&self) -> usize {
-        self.tables.count
+        self.setup.tables.count
     }
 
     /// The action of index `k` of their list (with its index bits).
     pub fn action_of_index(&self, k: usize) -> u64 {
-        self.tables.actions[k]
+        self.setup.tables.actions[k]
     }
 
     /// Game `i`'s legal actions per their power (listing order).
     pub fn legal(&self, i: usize) -> Option<Vec<Vec<u64>>> {
         let e = self.games.get(i)?;
         Some(
-            e.legal
+            e.own
+                .legal
                 .iter()
                 .map(|l| l.iter().map(|&(a, _)| a).collect())
                 .collect(),
         )
     }
+}
 
-    fn run(
-        &mut self,
-        rows: Vec<Row<'_>>,
-        play: Option<()>,
-        threads: usize,
-    ) -> Result<usize, EngineError> {
-        let shared = Shared {
-            map: self.map,
-            cfg: &self.cfg,
-            tables: &self.tables,
-        };
-        let mut work: Vec<(&mut Episode<M>, Row<'_>)> = self.games.iter_mut().zip(rows).collect();
-        spread(self.map, &mut work, threads, |_, (e, row)| {
-            e.advance(&shared, play.is_some(), row)
-        })
-        .map_err(|(g, e)| {
-            // Too many legal actions for the arrays is the caller's limit (ValueError); any
-            // other failure here leaves the games broken.
-            let kind = match e.kind() {
-                ErrorKind::Limit => ErrorKind::Limit,
-                _ => ErrorKind::Broken,
-            };
-            EngineError::new(kind, format!("game {g}: {}", e.message()))
-        })
+impl<M: Mask> DeepMind<M> {
+    fn sizes(&self) -> Sizes {
+        (
+            AREAS * FEATURES,
+            POWERS * self.cfg.max_actions,
+            POWERS * self.cfg.max_orders,
+        )
     }
 }
 
-impl<M: Mask> Episode<M> {
-    /// Checks one game's actions (`7 * U`), keeping its codes in `codes`.
-    fn check(&mut self, env: &Shared<'_, M>, actions: &[i64]) -> Result<(), EngineError> {
+impl<M: Mask> Protocol for DeepMind<M> {
+    protocol_frame!();
+    type Own = Actions;
+
+    fn per_game(&self) -> usize {
+        POWERS * self.cfg.max_orders
+    }
+
+    /// Checks `actions` (`N * 7 * U`, see the module documentation) for every game, keeping
+    /// each game's codes for the step; nothing is played.
+    fn check(
+        &self,
+        games: &mut [Episode<M>],
+        actions: &[i64],
+        threads: usize,
+    ) -> Result<(), EngineError> {
+        let u = self.cfg.max_orders;
+        let per = POWERS * u;
+        let n = games.len();
+        if actions.len() != n * per {
+            return Err(EngineError::invalid(format!(
+                "actions: expected {} entries ({n} games x 7 powers x {u}), got {}",
+                n * per,
+                actions.len()
+            )));
+        }
+        spread(self.map, games, threads, |g, e| {
+            e.own
+                .check(self, e.done, &actions[g * per..(g + 1) * per])
+                .map(|_| false)
+        })
+        .map(|_| ())
+        .map_err(|(g, e)| EngineError::new(e.kind(), format!("game {g}: {}", e.message())))
+    }
+
+    /// The rows written whole again.
+    fn rewind(&self, own: &mut Actions) {
+        own.shown = [usize::MAX; POWERS];
+    }
+
+    /// The actions were checked into the game's codes.
+    fn play(&self, e: &mut Episode<M>, _: &[i64], _: &mut Row<'_>) -> EngineResult<()> {
+        let (game, own) = (&mut e.game, &mut e.own);
+        if game.state.kind == ADJUSTMENTS {
+            own.numbers = build_numbers(self, &game.state);
+        }
+        game.orders.clear();
+        game.orders.extend_from_slice(&own.codes);
+        game.process()?;
+        own.last.clear();
+        own.last.extend_from_slice(&own.given);
+        Ok(())
+    }
+
+    fn restart(&self, own: &mut Actions) {
+        own.numbers = [0; POWERS];
+        own.last.clear();
+    }
+
+    /// Writes the observation, the legal actions and the returns of the current phase.
+    fn observe(&self, e: &mut Episode<M>, row: &mut Row<'_>) -> EngineResult<()> {
+        let (game, own) = (&e.game, &mut e.own);
+        let (map, tables) = (self.map, &self.tables);
+        let st = &game.state;
+        *row.season = match (st.season, st.kind) {
+            (SPRING, RETREATS) => 1,
+            (SPRING, _) => 0,
+            (FALL, RETREATS) => 3,
+            (FALL, _) => 2,
+            _ => 4,
+        };
+        let numbers = if st.kind == ADJUSTMENTS {
+            build_numbers(self, st)
+        } else {
+            [0; POWERS]
+        };
+        for (o, (&now, &last)) in row
+            .build_numbers
+            .iter_mut()
+            .zip(numbers.iter().zip(&own.numbers))
+        {
+            // Their quirk: outside a build phase, the last build phase's removals stay.
+            *o = if st.kind == ADJUSTMENTS {
+                now
+            } else {
+                last.min(0)
+            };
+        }
+        board(self, st, &numbers, row.board);
+        *row.last_counts = own.last.len() as i32;
+        let n = own.last.len().min(row.last_actions.len());
+        row.last_actions[..n].copy_from_slice(&own.last[..n]);
+        row.last_actions[n..].fill(NO_ACTION);
+        row.returns.fill(0.0);
+        if game.over {
+            match game.winner {
+                Some(w) => row.returns[tables.theirs[w as usize] as usize] = 1.0,
+                None => {
+                    let mut centres = [0u32; POWERS];
+                    st.center_counts(map, &mut centres);
+                    let alive = centres.iter().filter(|&&c| c > 0).count();
+                    for (p, &c) in centres.iter().enumerate() {
+                        if c > 0 {
+                            row.returns[tables.theirs[p] as usize] = 1.0 / alive as f64;
+                        }
+                    }
+                }
+            }
+        }
+        // The legal actions, per their power, in diplo's listing order, each once (the first
+        // code naming it kept).
+        for l in &mut own.legal {
+            l.clear();
+        }
+        let mut missing = None;
+        let legal = &mut own.legal;
+        SEEN.with_borrow_mut(|(pass, seen)| {
+            if seen.len() != tables.count || *pass > u32::MAX - 2 * POWERS as u32 {
+                *seen = vec![0; tables.count];
+                *pass = 0;
+            }
+            *pass += POWERS as u32;
+            let base = *pass;
+            game.with_legal(|list, slots| {
+                for slot in slots {
+                    let t = tables.theirs[slot.power as usize] as usize;
+                    let mark = base + t as u32;
+                    for &code in list.codes_of(slot) {
+                        match tables.action(map, st, code) {
+                            Some(a) => {
+                                let i = (a >> INDEX_SHIFT) as usize;
+                                if seen[i] != mark {
+                                    seen[i] = mark;
+                                    legal[t].push((a, code));
+                                }
+                            }
+                            None => {
+                                missing.get_or_insert((slot.power, code));
+                            }
+                        }
+                    }
+                }
+            });
+        });
+        // A power owed builds with no site to build on lists nothing (its only legal order,
+        // the waive, changes nothing): DeepMind's conversion of MILA's possible orders, whose
+        // orderable locations are the vacant home centres, gives such a power no action, and
+        // that is the one convention under every edition (docs/deepmind.md).
+        if st.kind == ADJUSTMENTS {
+            for l in &mut own.legal {
+                if l.iter().all(|&(_, c)| encode::kind_of(c) == kind::WAIVE) {
+                    l.clear();
+                }
+            }
+        }
+        let width = self.cfg.max_actions;
+        for t in 0..POWERS {
+            let list = &own.legal[t];
+            // The places by province: a counting sort.
+            let start = &mut own.start[t];
+            start.fill(0);
+            for &(a, _) in list {
+                start[((a >> 9) & 0x7F) as usize + 1] += 1;
+            }
+            for q in 0..PROVINCE_SLOTS {
+                start[q + 1] += start[q];
+            }
+            let places = &mut own.by_province[t];
+            places.clear();
+            places.resize(list.len(), 0);
+            let mut next = *start;
+            for (k, &(a, _)) in list.iter().enumerate() {
+                let q = ((a >> 9) & 0x7F) as usize;
+                places[next[q] as usize] = k as u16;
+                next[q] += 1;
+            }
+            if list.len() > width {
+                return Err(EngineError::limit(format!(
+                    "{}: {} has {} legal actions, more than max_actions={width}: give a larger \
+                     max_actions (this state's games must be reset before another step)",
+                    st.phase_name(),
+                    map.power_name(tables.ours[t] as usize),
+                    list.len()
+                )));
+            }
+            let out = &mut row.legal[t * width..(t + 1) * width];
+            for (o, &(a, _)) in out.iter_mut().zip(list) {
+                *o = a as i64;
+            }
+            // The padding: only what the last list wrote past this one's end (the whole row the
+            // first time), not the whole row every step.
+            let end = own.shown[t].min(width);
+            if end > list.len() {
+                out[list.len()..end].fill(NO_ACTION);
+            }
+            own.shown[t] = list.len();
+            row.legal_counts[t] = list.len() as i32;
+        }
+        Ok(())
+    }
+
+    /// Too many legal actions for the arrays is the caller's limit (ValueError); any other
+    /// failure leaves the games broken.
+    fn failure(&self, e: &EngineError) -> ErrorKind {
+        match e.kind() {
+            ErrorKind::Limit => ErrorKind::Limit,
+            _ => ErrorKind::Broken,
+        }
+    }
+}
+
+impl Actions {
+    /// Checks one game's actions (`7 * U`), keeping its codes in `codes` (none when the game
+    /// is `done`: started again instead).
+    fn check<M: Mask>(
+        &mut self,
+        env: &DeepMind<M>,
+        done: bool,
+        actions: &[i64],
+    ) -> Result<(), EngineError> {
         self.codes.clear();
         self.given.clear();
-        if self.done {
+        if done {
             return Ok(()); // started again instead: the actions are ignored
         }
         let map = env.map;
@@ -619,197 +680,11 @@ impl<M: Mask> Episode<M> {
         }
         Ok(())
     }
-
-    /// One game's part of a step (`play`) or a reset; true when a phase was played.
-    fn advance(
-        &mut self,
-        env: &Shared<'_, M>,
-        play: bool,
-        row: &mut Row<'_>,
-    ) -> Result<bool, EngineError> {
-        *row.terminated = false;
-        *row.truncated = false;
-        let mut played = false;
-        if play && !self.done {
-            let st = &self.game.state;
-            if env.map.next_year(st.year, st.season) > MAX_YEAR {
-                *row.truncated = true;
-                self.done = true;
-            } else {
-                if st.kind == ADJUSTMENTS {
-                    self.numbers = build_numbers(env, st);
-                }
-                self.game.orders.clear();
-                self.game.orders.extend_from_slice(&self.codes);
-                self.game.process()?;
-                self.last.clear();
-                self.last.extend_from_slice(&self.given);
-                self.steps += 1;
-                played = true;
-                if self.game.over {
-                    *row.terminated = true;
-                    self.done = true;
-                }
-            }
-        } else {
-            self.game = Game::new(env.map, env.cfg.start.clone(), env.cfg.max_year);
-            self.numbers = [0; POWERS];
-            self.last.clear();
-            self.steps = 0;
-            self.episodes += 1;
-            self.done = false;
-        }
-        self.observe(env, row)?;
-        Ok(played)
-    }
-
-    /// Writes the observation, the legal actions and the returns of the current phase.
-    fn observe(&mut self, env: &Shared<'_, M>, row: &mut Row<'_>) -> Result<(), EngineError> {
-        let (map, tables) = (env.map, env.tables);
-        let st = &self.game.state;
-        *row.season = match (st.season, st.kind) {
-            (SPRING, RETREATS) => 1,
-            (SPRING, _) => 0,
-            (FALL, RETREATS) => 3,
-            (FALL, _) => 2,
-            _ => 4,
-        };
-        let numbers = if st.kind == ADJUSTMENTS {
-            build_numbers(env, st)
-        } else {
-            [0; POWERS]
-        };
-        for (o, (&now, &last)) in row
-            .build_numbers
-            .iter_mut()
-            .zip(numbers.iter().zip(&self.numbers))
-        {
-            // Their quirk: outside a build phase, the last build phase's removals stay.
-            *o = if st.kind == ADJUSTMENTS {
-                now
-            } else {
-                last.min(0)
-            };
-        }
-        board(env, st, &numbers, row.board);
-        *row.last_count = self.last.len() as i32;
-        let n = self.last.len().min(row.last_actions.len());
-        row.last_actions[..n].copy_from_slice(&self.last[..n]);
-        row.last_actions[n..].fill(NO_ACTION);
-        *row.steps = self.steps.min(i32::MAX as u32) as i32;
-        *row.episodes = self.episodes.min(i32::MAX as u32) as i32;
-        row.returns.fill(0.0);
-        if self.game.over {
-            match self.game.winner {
-                Some(w) => row.returns[tables.theirs[w as usize] as usize] = 1.0,
-                None => {
-                    let mut centres = [0u32; POWERS];
-                    st.center_counts(map, &mut centres);
-                    let alive = centres.iter().filter(|&&c| c > 0).count();
-                    for (p, &c) in centres.iter().enumerate() {
-                        if c > 0 {
-                            row.returns[tables.theirs[p] as usize] = 1.0 / alive as f64;
-                        }
-                    }
-                }
-            }
-        }
-        // The legal actions, per their power, in diplo's listing order, each once (the first
-        // code naming it kept).
-        for l in &mut self.legal {
-            l.clear();
-        }
-        let mut missing = None;
-        let legal = &mut self.legal;
-        SEEN.with_borrow_mut(|(pass, seen)| {
-            if seen.len() != tables.count || *pass > u32::MAX - 2 * POWERS as u32 {
-                *seen = vec![0; tables.count];
-                *pass = 0;
-            }
-            *pass += POWERS as u32;
-            let base = *pass;
-            self.game.with_legal(|list, slots| {
-                for slot in slots {
-                    let t = tables.theirs[slot.power as usize] as usize;
-                    let mark = base + t as u32;
-                    for &code in list.codes_of(slot) {
-                        match tables.action(map, st, code) {
-                            Some(a) => {
-                                let i = (a >> INDEX_SHIFT) as usize;
-                                if seen[i] != mark {
-                                    seen[i] = mark;
-                                    legal[t].push((a, code));
-                                }
-                            }
-                            None => {
-                                missing.get_or_insert((slot.power, code));
-                            }
-                        }
-                    }
-                }
-            });
-        });
-        // A power owed builds with no site to build on lists nothing (its only legal order,
-        // the waive, changes nothing): DeepMind's conversion of MILA's possible orders, whose
-        // orderable locations are the vacant home centres, gives such a power no action, and
-        // that is the one convention under every edition (docs/deepmind.md).
-        if st.kind == ADJUSTMENTS {
-            for l in &mut self.legal {
-                if l.iter().all(|&(_, c)| encode::kind_of(c) == kind::WAIVE) {
-                    l.clear();
-                }
-            }
-        }
-        let width = env.cfg.max_actions;
-        for t in 0..POWERS {
-            let list = &self.legal[t];
-            // The places by province: a counting sort.
-            let start = &mut self.start[t];
-            start.fill(0);
-            for &(a, _) in list {
-                start[((a >> 9) & 0x7F) as usize + 1] += 1;
-            }
-            for q in 0..PROVINCE_SLOTS {
-                start[q + 1] += start[q];
-            }
-            let places = &mut self.by_province[t];
-            places.clear();
-            places.resize(list.len(), 0);
-            let mut next = *start;
-            for (k, &(a, _)) in list.iter().enumerate() {
-                let q = ((a >> 9) & 0x7F) as usize;
-                places[next[q] as usize] = k as u16;
-                next[q] += 1;
-            }
-            if list.len() > width {
-                return Err(EngineError::limit(format!(
-                    "{}: {} has {} legal actions, more than max_actions={width}: give a larger \
-                     max_actions (this state's games must be reset before another step)",
-                    st.phase_name(),
-                    map.power_name(tables.ours[t] as usize),
-                    list.len()
-                )));
-            }
-            let out = &mut row.legal[t * width..(t + 1) * width];
-            for (o, &(a, _)) in out.iter_mut().zip(list) {
-                *o = a as i64;
-            }
-            // The padding: only what the last list wrote past this one's end (the whole row the
-            // first time), not the whole row every step.
-            let end = self.shown[t].min(width);
-            if end > list.len() {
-                out[list.len()..end].fill(NO_ACTION);
-            }
-            self.shown[t] = list.len();
-            row.legal_counts[t] = list.len() as i32;
-        }
-        Ok(())
-    }
 }
 
 /// Per their power, in a build phase: the builds it can make (its centres less its units, at
 /// most its vacant owned home centres), negative for removals.
-fn build_numbers<M: Mask>(env: &Shared<'_, M>, st: &State<M>) -> [i64; POWERS] {
+fn build_numbers<M: Mask>(env: &DeepMind<M>, st: &State<M>) -> [i64; POWERS] {
     let map = env.map;
     let mut centres = [0u32; POWERS];
     let mut units = [0u32; POWERS];
@@ -831,8 +706,8 @@ fn build_numbers<M: Mask>(env: &Shared<'_, M>, st: &State<M>) -> [i64; POWERS] {
 
 /// Their board of `st` (`numbers`: the build numbers by their power, zeros outside a build
 /// phase).
-fn board<M: Mask>(env: &Shared<'_, M>, st: &State<M>, numbers: &[i64; POWERS], out: &mut [f32]) {
-    let (map, t) = (env.map, env.tables);
+fn board<M: Mask>(env: &DeepMind<M>, st: &State<M>, numbers: &[i64; POWERS], out: &mut [f32]) {
+    let (map, t) = (env.map, &env.tables);
     out.fill(0.0);
     for (area, cell) in out.chunks_exact_mut(FEATURES).enumerate() {
         cell[UNIT_ABSENT] = 1.0;

@@ -54,8 +54,8 @@ pub fn sea_chains<M: Mask>(sea_adj: &[M], seas: M, limit: usize) -> Option<usize
     Some(count)
 }
 
-/// "No power" in a per-province table.
-pub const NO_POWER: u8 = u8::MAX;
+pub use super::board::NO_POWER;
+use super::board::{MAX_YEAR, SPRING};
 
 /// The most powers a map may have (a power is a `u8`, [`NO_POWER`] excepted).
 pub const MAX_POWERS: usize = NO_POWER as usize;
@@ -462,33 +462,19 @@ impl<M: Mask> GameMap<M> {
         Ok(table)
     }
 
-    /// The armies a rebuilding neutral power raises at an adjustment: one in every vacant,
-    /// non-sea centre it owns (`diplo.reference.adjustments.neutral_rebuilds`).
-    pub fn neutral_rebuilds(&self, st: &super::state::State<M>) -> M {
-        Bits(self.centers)
-            .filter(|&q| {
-                let owner = st.centers[q] as usize;
-                owner < self.powers
-                    && self.rebuild[owner]
-                    && !st.units[q].is_some()
-                    && self.kind[q] != SEA
-            })
-            .fold(M::ZERO, |m, q| m | M::bit(q))
+    #[inline]
+    /// The last year a game on this map plays (`diplo.model.calendar.Calendar.last_year`):
+    /// every phase of it and of the years before has its next phase within
+    /// [`MAX_YEAR`]. A game not ended sooner ends there as a draw.
+    pub fn last_year(&self) -> u32 {
+        let step = self.spec.years_to_fall.max(self.spec.years_to_spring);
+        MAX_YEAR.saturating_sub(step)
     }
 
     /// The year of the phase after one of `season` in `year` that starts a season: the Fall
     /// after a Spring, the Spring after a Fall or Winter (the map's calendar).
-    #[inline]
-    /// The last year a game on this map plays (`diplo.model.calendar.Calendar.last_year`):
-    /// every phase of it and of the years before has its next phase within
-    /// [`super::state::MAX_YEAR`]. A game not ended sooner ends there as a draw.
-    pub fn last_year(&self) -> u32 {
-        let step = self.spec.years_to_fall.max(self.spec.years_to_spring);
-        super::state::MAX_YEAR.saturating_sub(step)
-    }
-
     pub fn next_year(&self, year: u32, season: u8) -> u32 {
-        if season == super::state::SPRING {
+        if season == SPRING {
             year + self.spec.years_to_fall
         } else {
             year + self.spec.years_to_spring
@@ -546,6 +532,61 @@ impl<M: Mask> GameMap<M> {
         }
         (dests & !M::bit(src), seen)
     }
+}
+
+/// The seed of a map's board-hash keys (`super::zobrist`): FNV-1a over everything of the map that rules a game (its location
+/// and power names, each ended by a zero byte, then every table of its spec: provinces of the
+/// locations, terrain, army and fleet edges, centres, ports, homes, the name order, the victory
+/// count, the calendar's two steps, the neutral and rebuilding powers and the `start_armies`
+/// year), the same in every process. Two maps that differ in any of it, even sharing every
+/// name, seed differently. Not in it, as they rule nothing the engine plays: the map's name,
+/// its first phase (a position says its own), its season names, its dummy powers (no player,
+/// ruled as any power) and its default rules (a game's rules are not hashed).
+pub fn map_seed<M: Mask>(map: &GameMap<M>) -> u64 {
+    fn eat(h: &mut u64, bytes: &[u8]) {
+        for &b in bytes {
+            *h ^= b as u64;
+            *h = h.wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    }
+    fn eat_list(h: &mut u64, list: &[u16]) {
+        // The length first, so that the lists of a table cannot run into each other.
+        eat(h, &(list.len() as u32).to_le_bytes());
+        for &v in list {
+            eat(h, &v.to_le_bytes());
+        }
+    }
+    let spec = &map.spec;
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for name in spec.locations.iter().chain(spec.powers.iter()) {
+        eat(&mut h, name.as_bytes());
+        eat(&mut h, &[0]);
+    }
+    eat_list(&mut h, &spec.loc_province);
+    eat(&mut h, &spec.province_kind);
+    for table in [&spec.army_adj, &spec.fleet_adj, &spec.homes] {
+        eat(&mut h, &(table.len() as u32).to_le_bytes());
+        for list in table.iter() {
+            eat_list(&mut h, list);
+        }
+    }
+    eat_list(&mut h, &spec.centers);
+    eat_list(&mut h, &spec.ports);
+    eat_list(&mut h, &spec.name_rank);
+    eat(&mut h, &spec.victory.to_le_bytes());
+    // What else rules a game on the map: its calendar, its neutral and rebuilding powers, and
+    // the year of a first adjustment whose unordered builds are armies.
+    eat(&mut h, &spec.years_to_fall.to_le_bytes());
+    eat(&mut h, &spec.years_to_spring.to_le_bytes());
+    eat(&mut h, &(spec.neutral.len() as u32).to_le_bytes());
+    eat(&mut h, &spec.neutral);
+    eat(&mut h, &(spec.rebuild.len() as u32).to_le_bytes());
+    eat(&mut h, &spec.rebuild);
+    eat(
+        &mut h,
+        &spec.start_armies.map_or(u64::MAX, u64::from).to_le_bytes(),
+    );
+    h
 }
 
 #[cfg(test)]

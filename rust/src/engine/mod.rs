@@ -9,16 +9,19 @@
 //! * [`error`] — [`EngineError`]: the engine's errors, by kind ([`ErrorKind`]).
 //! * [`mask`] — [`Mask`], the sets and tables sized to the map (`u128` up to 128 locations,
 //!   wider up to 1,024): the engine is generic over it.
+//! * [`board`] — the board's smallest values ([`board::Piece`], the seasons and phase kinds, the
+//!   year range, "no power"), below the map, the hash and the state.
+//! * [`zobrist`] — the keys of the board hash a state keeps as it changes.
 //! * [`game_map`] — [`GameMap`], the per-map table (interned, shared by every game and thread).
-//! * [`state`] — [`State`], the board of one phase, a fixed-size value.
+//! * [`rules`] — [`Rules`]: the rulebook options, and every decision they change.
+//! * [`state`] — [`State`], the board of one phase, a fixed-size value, and the decisions of the
+//!   rules and the map that read it.
 //! * [`legality`] — complete legal-order lists per slot, legality as membership, and why a code
 //!   is refused (`diplo.reference.validation`'s reason codes), each rule decided once.
 //! * [`phases`] — [`Game`]: validation, the three phase kinds, the next position.
 //! * [`game_file`] — a movement phase's results as the game file's JSON text.
 //! * [`rollout`] — random games as `diplo rollouts` plays them (Python's random numbers).
-//! * [`rules`] — [`Rules`]: the rulebook options, and every decision they change.
 //! * [`batch`] — many games in parallel with scoped threads.
-//! * [`zobrist`] — the board hash a state keeps as it changes.
 //! * [`search`] — a game's compact state (pickling) and many candidate order sets from one
 //!   position.
 //! * [`observe`] — observations of a board for learning bots, as flat integer arrays.
@@ -27,6 +30,8 @@
 //!   (their observation and actions), observed in place.
 
 pub mod batch;
+pub mod batched;
+pub mod board;
 pub mod deepmind;
 pub mod encode;
 pub mod error;

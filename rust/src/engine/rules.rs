@@ -2,15 +2,15 @@
 //! (see that module for the options and their DATC references). The defaults are the DATC v3.0
 //! preferences (the 2023 rulebook).
 //!
-//! A [`State`] carries its rules (like a Python `Position`), and every rule the options change is
-//! decided here, in one place: the build allowance and the build sites ([`Rules::build_sites`],
-//! [`Rules::allowance`]), the centres the civil-disorder distance is measured to
-//! ([`Rules::disorder_sources`]) and the victory ([`Rules::victory`], [`Rules::winner`]). The phase code and
-//! the legal-order tables call these and nothing else.
+//! A `State` carries its rules (like a Python `Position`), so the rules sit below it. Every rule
+//! the options change is one method of [`Rules`], called by the phase code and the legal-order
+//! tables and nothing else: the victory ([`Rules::victory`], [`Rules::winner`]) here; those that
+//! read a board (the build sites and allowance, `Rules::build_sites` and `Rules::allowance`, the
+//! centres the civil-disorder distance is measured to, `Rules::disorder_sources`) in
+//! `super::state`, above both the rules and the board.
 
 use super::error::EngineError;
-use super::game_map::{Bits, GameMap, Mask};
-use super::state::State;
+use super::game_map::{GameMap, Mask};
 use crate::resolver::{AdjacentConvoy, ConvoyDisruption, ConvoyFallback, Paradox, Rulings};
 
 // `Edition` (every edition, its name and its choices) and `OPTION_VALUES`, made by
@@ -330,54 +330,6 @@ impl Rules {
         let leader = (0..centers.len()).rev().max_by_key(|&p| centers[p])?;
         let ahead = lead(centers, leader);
         (ahead > 0 && ahead > i64::from(margin) - i64::from(year)).then_some(leader)
-    }
-
-    /// The provinces where `power` may build now: owned, vacant home centres (or any owned,
-    /// vacant centre under [`BuildSites::AnyOwnedCentre`], any owned, vacant home centre of
-    /// some power under [`BuildSites::AnyHomeCentre`]).
-    pub fn build_sites<M: Mask>(&self, map: &GameMap<M>, st: &State<M>, power: usize) -> M {
-        let candidates = match self.build_sites {
-            BuildSites::HomeCentres => map.homes[power],
-            BuildSites::AnyOwnedCentre => map.centers,
-            BuildSites::AnyHomeCentre => some_home(map),
-        };
-        Bits(candidates)
-            .filter(|&q| st.centers[q] == power as u8 && !st.units[q].is_some())
-            .fold(M::ZERO, |m, q| m | M::bit(q))
-    }
-
-    /// Builds allowed (> 0) or disbands owed (< 0) to `power` with `centers` centres and
-    /// `units` units: the surplus, capped at the number of build sites (DATC 4.D.7: a power
-    /// whose every site is taken builds nothing, though it may still waive).
-    pub fn allowance<M: Mask>(
-        &self,
-        map: &GameMap<M>,
-        st: &State<M>,
-        power: usize,
-        centers: u32,
-        units: u32,
-    ) -> i64 {
-        if map.neutral[power] {
-            return 0; // a neutral power builds and disbands nothing by the count
-        }
-        let surplus = i64::from(centers) - i64::from(units);
-        if surplus > 0 {
-            surplus.min(i64::from(self.build_sites(map, st, power).count()))
-        } else {
-            surplus
-        }
-    }
-
-    /// The provinces the civil-disorder distance of `power`'s units is measured to.
-    pub fn disorder_sources<M: Mask>(&self, map: &GameMap<M>, st: &State<M>, power: usize) -> M {
-        match self.civil_disorder {
-            // DATC 6.J.11 (2023 rules): the nearest owned centre.
-            CivilDisorder::OwnedCentres => Bits(map.centers)
-                .filter(|&q| st.centers[q] == power as u8)
-                .fold(M::ZERO, |m, q| m | M::bit(q)),
-            // The older rulebooks (DATC 6.J.11): the nearest home centre.
-            CivilDisorder::HomeCentres => map.homes[power],
-        }
     }
 }
 

@@ -3,43 +3,13 @@
 //! fixed-size value (about 3 KB): cloning a game copies it without touching the heap; on a wider
 //! map its tables are on the heap (see `mask`).
 
+pub use super::board::{
+    Piece, ADJUSTMENTS, FALL, MAX_YEAR, MIN_YEAR, MOVEMENT, RETREATS, SPRING, WINTER,
+};
 use super::error::EngineError;
-use super::game_map::{has, Bits, GameMap, Mask, COAST, LAND, NO_POWER, SEA};
-use super::rules::Rules;
+use super::game_map::{has, map_seed, Bits, GameMap, Mask, COAST, LAND, NO_POWER, SEA};
+use super::rules::{some_home, BuildSites, CivilDisorder, Rules};
 use super::zobrist;
-
-/// Seasons and phase kinds.
-pub const SPRING: u8 = 0;
-pub const FALL: u8 = 1;
-pub const WINTER: u8 = 2;
-pub const MOVEMENT: u8 = 0;
-pub const RETREATS: u8 = 1;
-pub const ADJUSTMENTS: u8 = 2;
-
-/// The years a state may be built in (`diplo.model.limits.MIN_YEAR..=MAX_YEAR`).
-pub const MIN_YEAR: u32 = 0;
-pub const MAX_YEAR: u32 = 9_999;
-
-/// A unit: owner, type and exact location. `power == NO_POWER` is "no unit".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Piece {
-    pub power: u8,
-    pub fleet: bool,
-    pub loc: u16,
-}
-
-impl Piece {
-    pub const NONE: Piece = Piece {
-        power: NO_POWER,
-        fleet: false,
-        loc: 0,
-    };
-
-    #[inline]
-    pub fn is_some(&self) -> bool {
-        self.power != NO_POWER
-    }
-}
 
 /// The board at the start of a phase (see the module documentation). Tables are indexed by
 /// province.
@@ -63,7 +33,7 @@ pub struct State<M: Mask> {
     /// The board hash (`super::zobrist`), kept by the setters below: change units, centres,
     /// dislodged units and the phase through them, never by writing the tables.
     pub hash: u64,
-    /// The seed of the hash's keys: the map's (`zobrist::map_seed`).
+    /// The seed of the hash's keys: the map's ([`map_seed`]).
     pub zseed: u64,
 }
 
@@ -208,7 +178,7 @@ impl<M: Mask> State<M> {
             retreats: M::table(M::ZERO),
             rules,
             hash: 0,
-            zseed: zobrist::map_seed(map),
+            zseed: map_seed(map),
         };
         for (i, &raw) in units.iter().enumerate() {
             let p = piece(map, ("units", i), raw)?;
@@ -282,7 +252,7 @@ impl<M: Mask> State<M> {
             st.set_dislodged(prov, p, mask);
         }
         st.hash ^= zobrist::phase_key(st.zseed, st.year, st.season, st.kind);
-        debug_assert_eq!(st.hash, zobrist::full_hash(map, &st));
+        debug_assert_eq!(st.hash, full_hash(map, &st));
         Ok(st)
     }
 
@@ -377,6 +347,98 @@ impl<M: Mask> State<M> {
             if u.is_some() {
                 out[u.power as usize] += 1;
             }
+        }
+    }
+}
+
+/// The hash of `st` worked out from scratch (what the setters keep in `st.hash`).
+pub fn full_hash<M: Mask>(map: &GameMap<M>, st: &State<M>) -> u64 {
+    let seed = st.zseed;
+    let mut h = zobrist::phase_key(seed, st.year, st.season, st.kind);
+    for q in 0..map.provinces {
+        let u = st.units[q];
+        if u.is_some() {
+            h ^= zobrist::unit_key(seed, u);
+        }
+        if st.centers[q] != NO_POWER {
+            h ^= zobrist::center_key(seed, q, st.centers[q]);
+        }
+    }
+    for q in Bits(st.dislodged_at) {
+        h ^= zobrist::dislodged_key(seed, st.dislodged[q]);
+        for o in Bits(st.retreats[q]) {
+            h ^= zobrist::retreat_key(seed, q, o);
+        }
+    }
+    h
+}
+
+/// The armies a rebuilding neutral power raises, worked out from a state (here, where the map and
+/// the state are both known).
+impl<M: Mask> GameMap<M> {
+    /// The armies a rebuilding neutral power raises at an adjustment: one in every vacant,
+    /// non-sea centre it owns (`diplo.reference.adjustments.neutral_rebuilds`).
+    pub fn neutral_rebuilds(&self, st: &State<M>) -> M {
+        Bits(self.centers)
+            .filter(|&q| {
+                let owner = st.centers[q] as usize;
+                owner < self.powers
+                    && self.rebuild[owner]
+                    && !st.units[q].is_some()
+                    && self.kind[q] != SEA
+            })
+            .fold(M::ZERO, |m, q| m | M::bit(q))
+    }
+}
+
+/// The rules' decisions that read a board (the other rules are in `super::rules`, which the state
+/// carries and so cannot see the state).
+impl Rules {
+    /// The provinces where `power` may build now: owned, vacant home centres (or any owned,
+    /// vacant centre under [`BuildSites::AnyOwnedCentre`], any owned, vacant home centre of
+    /// some power under [`BuildSites::AnyHomeCentre`]).
+    pub fn build_sites<M: Mask>(&self, map: &GameMap<M>, st: &State<M>, power: usize) -> M {
+        let candidates = match self.build_sites {
+            BuildSites::HomeCentres => map.homes[power],
+            BuildSites::AnyOwnedCentre => map.centers,
+            BuildSites::AnyHomeCentre => some_home(map),
+        };
+        Bits(candidates)
+            .filter(|&q| st.centers[q] == power as u8 && !st.units[q].is_some())
+            .fold(M::ZERO, |m, q| m | M::bit(q))
+    }
+
+    /// Builds allowed (> 0) or disbands owed (< 0) to `power` with `centers` centres and
+    /// `units` units: the surplus, capped at the number of build sites (DATC 4.D.7: a power
+    /// whose every site is taken builds nothing, though it may still waive).
+    pub fn allowance<M: Mask>(
+        &self,
+        map: &GameMap<M>,
+        st: &State<M>,
+        power: usize,
+        centers: u32,
+        units: u32,
+    ) -> i64 {
+        if map.neutral[power] {
+            return 0; // a neutral power builds and disbands nothing by the count
+        }
+        let surplus = i64::from(centers) - i64::from(units);
+        if surplus > 0 {
+            surplus.min(i64::from(self.build_sites(map, st, power).count()))
+        } else {
+            surplus
+        }
+    }
+
+    /// The provinces the civil-disorder distance of `power`'s units is measured to.
+    pub fn disorder_sources<M: Mask>(&self, map: &GameMap<M>, st: &State<M>, power: usize) -> M {
+        match self.civil_disorder {
+            // DATC 6.J.11 (2023 rules): the nearest owned centre.
+            CivilDisorder::OwnedCentres => Bits(map.centers)
+                .filter(|&q| st.centers[q] == power as u8)
+                .fold(M::ZERO, |m, q| m | M::bit(q)),
+            // The older rulebooks (DATC 6.J.11): the nearest home centre.
+            CivilDisorder::HomeCentres => map.homes[power],
         }
     }
 }

@@ -16,7 +16,7 @@
 //! ([`Game::process_listed`]). Retreat and adjustment lists are short: a game keeps them from
 //! the observation (and a movement phase's too with [`Config::keep_lists`]). The games are
 //! handed in small blocks from a shared counter to the calling thread and the threads of the
-//! process's pool ([`spread`]): the same rulings, in any thread count, as playing them one by
+//! process's pool (`batch::spread`, through the skeleton of [`super::batched`]): the same rulings, in any thread count, as playing them one by
 //! one.
 //!
 //! [`Legal::movement_count`]: super::legality::Legal::movement_count
@@ -24,22 +24,20 @@
 
 use std::borrow::Cow;
 
-use super::batch::spread;
+use super::batched::{self, buffers, protocol_frame, Batched, Protocol, Start};
 use super::encode::Code;
-use super::error::{EngineError, ErrorKind};
+use super::error::{EngineError, EngineResult};
 use super::game_map::GameMap;
 use super::mask::{Bits, Mask};
 use super::observe::{self, Layout, PHASE_SIZE};
 use super::phases::{with_scratch, Game};
-use super::state::{State, MAX_YEAR, MOVEMENT};
+use super::state::MOVEMENT;
 
 /// What every game of an environment starts from and is scored by.
 #[derive(Clone, Debug)]
 pub struct Config<M: Mask> {
-    /// The start of every episode.
-    pub start: State<M>,
-    /// The game ends (a draw) once a phase of a later year would come next.
-    pub max_year: Option<u32>,
+    /// The start of every episode, and the year limit.
+    pub start: Start<M>,
     /// The year the phase observation counts from (at most the start's year).
     pub first_year: u32,
     /// `S`: slots per power in an action.
@@ -54,10 +52,13 @@ pub struct Config<M: Mask> {
     pub keep_lists: bool,
 }
 
-/// One game of the environment with the legal lists of its current phase.
+/// One game of the environment.
+pub type Episode<M> = batched::Episode<M, Lists>;
+
+/// What the environment keeps of a game beside it: the legal lists of its current phase, and
+/// what its board shows of the last.
 #[derive(Clone, Debug)]
-pub struct Episode<M: Mask> {
-    pub game: Game<M>,
+pub struct Lists {
     /// The legal codes of the current phase, slot after slot, unless `listed` is false: then a
     /// slot's count is worked out without its list, and the code a choice picks is made when
     /// the phase is played (`Legal::movement_nth`); so for movement phases, unless the
@@ -73,42 +74,23 @@ pub struct Episode<M: Mask> {
     prev: Vec<(Code, bool)>,
     /// Supply centres per power now.
     centres: Vec<u32>,
-    /// Phases played since the episode started, and episodes started since the last reset.
-    pub steps: u32,
-    pub episodes: u32,
-    /// The game ended in the last step: the next step starts it again.
-    pub done: bool,
 }
 
-/// The output buffers of every game, flat, game after game (see [`VectorEnv::sizes`]).
-pub struct Buffers<'a> {
-    pub board: &'a mut [i8],
-    pub phase: &'a mut [i16],
-    pub counts: &'a mut [i16],
-    pub rewards: &'a mut [f32],
-    pub terminated: &'a mut [bool],
-    pub truncated: &'a mut [bool],
-    pub centres: &'a mut [i16],
-    pub alive: &'a mut [bool],
-    pub winner: &'a mut [i8],
-    pub steps: &'a mut [i32],
-    pub episodes: &'a mut [i32],
-}
-
-/// The buffers of one game.
-struct Row<'a> {
-    board: &'a mut [i8],
-    phase: &'a mut [i16],
-    counts: &'a mut [i16],
-    rewards: &'a mut [f32],
-    terminated: &'a mut bool,
-    truncated: &'a mut bool,
-    centres: &'a mut [i16],
-    alive: &'a mut [bool],
-    winner: &'a mut i8,
-    steps: &'a mut i32,
-    episodes: &'a mut i32,
-}
+buffers!(
+    /// The output buffers of every game, flat, game after game (see [`VectorEnv::sizes`]).
+    Buffers,
+    /// The buffers of one game.
+    Row,
+    |z: Sizes| {
+        board: i8[z.board],
+        phase: i16[z.phase],
+        counts: i16[z.counts],
+        rewards: f32[z.powers],
+        centres: i16[z.powers],
+        alive: bool[z.powers],
+        winner: i8,
+    }
+);
 
 /// Entries per game of each buffer, in [`Buffers`] order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,29 +101,19 @@ pub struct Sizes {
     pub powers: usize,
 }
 
-/// N games held together (see the module documentation).
-pub struct VectorEnv<M: Mask> {
+/// N games held together (see the module documentation): the skeleton of the batched
+/// environments on [`Vector`].
+pub type VectorEnv<M> = Batched<Vector<M>>;
+
+/// What every game of a [`VectorEnv`] reads.
+pub struct Vector<M: Mask> {
     pub map: &'static GameMap<M>,
     pub cfg: Config<M>,
     pub layout: Layout,
     base: Vec<i8>,
-    pub games: Vec<Episode<M>>,
-    /// The step has been refused since the last error (an unrepresentable position): reset.
-    pub broken: bool,
 }
 
-/// One game and its buffers, as a step hands them to a thread.
-type Work<'a, M> = (&'a mut Episode<M>, Row<'a>);
-
-/// What one step or reset of one game did.
-enum Done {
-    Played,
-    Restarted,
-    /// Truncated before a phase that could pass the last year a state may have.
-    Cut,
-}
-
-impl<M: Mask> VectorEnv<M> {
+impl<M: Mask> Batched<Vector<M>> {
     /// `n` games from `cfg.start` (not yet started: call [`VectorEnv::reset`]).
     pub fn new(
         map: &'static GameMap<M>,
@@ -159,16 +131,15 @@ impl<M: Mask> VectorEnv<M> {
                 cfg.choices
             )));
         }
-        if cfg.first_year > cfg.start.year {
+        if cfg.first_year > cfg.start.state.year {
             return Err(EngineError::invalid(format!(
                 "first_year {} is after the start's year {}",
-                cfg.first_year, cfg.start.year
+                cfg.first_year, cfg.start.state.year
             )));
         }
         let layout = Layout::new(map);
         let ps = map.powers * cfg.slots;
-        let episode = Episode {
-            game: Game::new(map, cfg.start.clone(), cfg.max_year),
+        let lists = Lists {
             codes: Vec::new(),
             listed: false,
             start: vec![0; ps],
@@ -176,20 +147,62 @@ impl<M: Mask> VectorEnv<M> {
             keys: vec![(0, false); ps],
             prev: Vec::new(),
             centres: vec![0; map.powers],
-            steps: 0,
-            episodes: 0,
-            done: true,
         };
-        Ok(VectorEnv {
+        let setup = Vector {
             map,
             base: layout.base(map),
             layout,
-            games: vec![episode; n],
             cfg,
-            broken: true,
-        })
+        };
+        Ok(Batched::with_games(setup, lists, n))
     }
 
+    pub fn sizes(&self) -> Sizes {
+        self.setup.sizes()
+    }
+
+    /// The legal codes of game `i`'s current phase per power and slot (at most `K` per slot),
+    /// and the slot keys: the lists the game keeps, or (a movement phase it counted) made now.
+    #[allow(clippy::type_complexity)]
+    pub fn legal(&self, i: usize) -> Option<Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>>> {
+        let e = self.games.get(i)?;
+        let (s, k) = (self.setup.cfg.slots, self.setup.cfg.choices);
+        if e.own.listed {
+            return Some(
+                (0..self.setup.map.powers)
+                    .map(|p| {
+                        (0..s)
+                            .take_while(|&k| e.own.count[p * s + k] > 0)
+                            .map(|k| {
+                                let j = p * s + k;
+                                let at = e.own.start[j] as usize;
+                                let codes = &e.own.codes[at..at + e.own.count[j] as usize];
+                                (Cow::Borrowed(codes), e.own.keys[j])
+                            })
+                            .collect()
+                    })
+                    .collect(),
+            );
+        }
+        let mut out: Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>> =
+            vec![Vec::new(); self.setup.map.powers];
+        e.game.with_legal(|legal, slots| {
+            for slot in slots {
+                let list = &mut out[slot.power as usize];
+                if list.len() < s {
+                    let codes = legal.codes_of(slot);
+                    list.push((
+                        Cow::Owned(codes[..codes.len().min(k)].to_vec()),
+                        (slot.key, slot.key_is_power),
+                    ));
+                }
+            }
+        });
+        Some(out)
+    }
+}
+
+impl<M: Mask> Vector<M> {
     pub fn sizes(&self) -> Sizes {
         Sizes {
             board: self.layout.board_size(),
@@ -198,53 +211,25 @@ impl<M: Mask> VectorEnv<M> {
             powers: self.map.powers,
         }
     }
+}
 
-    /// Checks that `bufs` holds every game's buffers.
-    fn check(&self, bufs: &Buffers<'_>) -> Result<(), EngineError> {
-        let n = self.games.len();
-        let z = self.sizes();
-        let ok = bufs.board.len() == n * z.board
-            && bufs.phase.len() == n * z.phase
-            && bufs.counts.len() == n * z.counts
-            && bufs.rewards.len() == n * z.powers
-            && bufs.terminated.len() == n
-            && bufs.truncated.len() == n
-            && bufs.centres.len() == n * z.powers
-            && bufs.alive.len() == n * z.powers
-            && bufs.winner.len() == n
-            && bufs.steps.len() == n
-            && bufs.episodes.len() == n;
-        if ok {
-            Ok(())
-        } else {
-            Err(EngineError::wrong_state(
-                "the buffers do not match the environment's sizes",
-            ))
-        }
-    }
+impl<M: Mask> Protocol for Vector<M> {
+    protocol_frame!();
+    type Own = Lists;
 
-    /// Starts every game again from the start position (episode counts start again at 1).
-    pub fn reset(&mut self, bufs: Buffers<'_>, threads: usize) -> Result<(), EngineError> {
-        self.check(&bufs)?;
-        for e in &mut self.games {
-            e.done = true;
-            e.episodes = 0;
-        }
-        self.broken = false;
-        let r = self.run(bufs, None, threads).map(|_| ());
-        self.broken = r.is_err();
-        r
+    fn per_game(&self) -> usize {
+        self.sizes().counts
     }
 
     /// Whether every entry of `actions` (`N * P * S`) is in `-1..K`: the one check of an action,
     /// made before any game is touched.
-    pub fn check_actions(&self, actions: &[i64]) -> Result<(), EngineError> {
+    fn check(&self, games: &mut [Episode<M>], actions: &[i64], _: usize) -> EngineResult<()> {
         let z = self.sizes();
-        if actions.len() != self.games.len() * z.counts {
+        let n = games.len();
+        if actions.len() != n * z.counts {
             return Err(EngineError::invalid(format!(
-                "actions: expected {} entries ({} games x {} powers x {} slots), got {}",
-                self.games.len() * z.counts,
-                self.games.len(),
+                "actions: expected {} entries ({n} games x {} powers x {} slots), got {}",
+                n * z.counts,
                 self.map.powers,
                 self.cfg.slots,
                 actions.len()
@@ -266,176 +251,140 @@ impl<M: Mask> VectorEnv<M> {
         Ok(())
     }
 
-    /// Plays one phase of every game (or starts it again, see the module documentation).
-    /// Returns the number of phases played. Refused actions change nothing.
-    pub fn step(
-        &mut self,
-        actions: &[i64],
-        bufs: Buffers<'_>,
-        threads: usize,
-    ) -> Result<usize, EngineError> {
-        if self.broken {
-            return Err(EngineError::wrong_state(
-                "the environment must be reset first",
-            ));
-        }
-        self.check(&bufs)?;
-        self.check_actions(actions)?;
-        let r = self.run(bufs, Some(actions), threads);
-        self.broken = r.is_err();
-        r
-    }
-
-    /// The legal codes of game `i`'s current phase per power and slot (at most `K` per slot),
-    /// and the slot keys: the lists the game keeps, or (a movement phase it counted) made now.
-    #[allow(clippy::type_complexity)]
-    pub fn legal(&self, i: usize) -> Option<Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>>> {
-        let e = self.games.get(i)?;
-        let (s, k) = (self.cfg.slots, self.cfg.choices);
-        if e.listed {
-            return Some(
-                (0..self.map.powers)
-                    .map(|p| {
-                        (0..s)
-                            .take_while(|&k| e.count[p * s + k] > 0)
-                            .map(|k| {
-                                let j = p * s + k;
-                                let at = e.start[j] as usize;
-                                let codes = &e.codes[at..at + e.count[j] as usize];
-                                (Cow::Borrowed(codes), e.keys[j])
-                            })
-                            .collect()
-                    })
-                    .collect(),
-            );
-        }
-        let mut out: Vec<Vec<(Cow<'_, [Code]>, (u16, bool))>> = vec![Vec::new(); self.map.powers];
-        e.game.with_legal(|legal, slots| {
-            for slot in slots {
-                let list = &mut out[slot.power as usize];
-                if list.len() < s {
-                    let codes = legal.codes_of(slot);
-                    list.push((
-                        Cow::Owned(codes[..codes.len().min(k)].to_vec()),
-                        (slot.key, slot.key_is_power),
-                    ));
-                }
-            }
-        });
-        Some(out)
-    }
-
-    fn run(
-        &mut self,
-        bufs: Buffers<'_>,
-        actions: Option<&[i64]>,
-        threads: usize,
-    ) -> Result<usize, EngineError> {
-        let z = self.sizes();
-        let shared = Shared {
-            map: self.map,
-            cfg: &self.cfg,
-            layout: &self.layout,
-            base: &self.base,
-        };
-        let mut work: Vec<Work<'_, M>> = Vec::with_capacity(self.games.len());
-        {
-            let mut board = bufs.board.chunks_exact_mut(z.board);
-            let mut phase = bufs.phase.chunks_exact_mut(z.phase);
-            let mut counts = bufs.counts.chunks_exact_mut(z.counts);
-            let mut rewards = bufs.rewards.chunks_exact_mut(z.powers);
-            let mut terminated = bufs.terminated.iter_mut();
-            let mut truncated = bufs.truncated.iter_mut();
-            let mut centres = bufs.centres.chunks_exact_mut(z.powers);
-            let mut alive = bufs.alive.chunks_exact_mut(z.powers);
-            let mut winner = bufs.winner.iter_mut();
-            let mut steps = bufs.steps.iter_mut();
-            let mut episodes = bufs.episodes.iter_mut();
-            for e in self.games.iter_mut() {
-                // The sizes were checked: every iterator has an entry per game.
-                let row = (|| {
-                    Some(Row {
-                        board: board.next()?,
-                        phase: phase.next()?,
-                        counts: counts.next()?,
-                        rewards: rewards.next()?,
-                        terminated: terminated.next()?,
-                        truncated: truncated.next()?,
-                        centres: centres.next()?,
-                        alive: alive.next()?,
-                        winner: winner.next()?,
-                        steps: steps.next()?,
-                        episodes: episodes.next()?,
-                    })
-                })()
-                .ok_or_else(|| {
-                    EngineError::wrong_state("the buffers do not match the environment's sizes")
-                })?;
-                work.push((e, row));
-            }
-        }
-        let per = z.counts;
-        spread(self.map, &mut work, threads, |g, (e, row)| {
-            let mine = actions.map(|a| &a[g * per..(g + 1) * per]);
-            e.advance(&shared, mine, row)
-                .map(|done| matches!(done, Done::Played))
-        })
-        .map_err(|(g, e)| EngineError::new(ErrorKind::Broken, format!("game {g}: {e}")))
-    }
-}
-
-/// What every game of a step reads.
-struct Shared<'a, M: Mask> {
-    map: &'static GameMap<M>,
-    cfg: &'a Config<M>,
-    layout: &'a Layout,
-    base: &'a [i8],
-}
-
-impl<M: Mask> Episode<M> {
-    /// One game's part of a step (`action`: its `P * S` entries) or of a reset (`None`).
-    fn advance(
-        &mut self,
-        env: &Shared<'_, M>,
-        action: Option<&[i64]>,
-        row: &mut Row<'_>,
-    ) -> Result<Done, EngineError> {
+    /// Rewards are zero unless a phase is played.
+    fn begin(&self, row: &mut Row<'_>) {
         row.rewards.fill(0.0);
-        *row.terminated = false;
-        *row.truncated = false;
-        let done = match action {
-            Some(action) if !self.done => {
-                let game = &self.game;
-                if env.map.next_year(game.state.year, game.state.season) > MAX_YEAR {
-                    // The next phase could be past the last year a state may have: cut here.
-                    *row.truncated = true;
-                    self.done = true;
-                    Done::Cut
-                } else {
-                    self.play(env, action, row)?;
-                    Done::Played
-                }
-            }
-            _ => {
-                self.game = Game::new(env.map, env.cfg.start.clone(), env.cfg.max_year);
-                self.prev.clear();
-                self.steps = 0;
-                self.episodes += 1;
-                self.done = false;
-                Done::Restarted
-            }
-        };
-        self.observe(env, row)?;
-        Ok(done)
     }
 
-    fn play(
+    fn play(&self, e: &mut Episode<M>, action: &[i64], row: &mut Row<'_>) -> EngineResult<()> {
+        e.own.play(self, &mut e.game, action, row)
+    }
+
+    fn restart(&self, own: &mut Lists) {
+        own.prev.clear();
+    }
+
+    /// Writes the observation of the current phase and keeps its legal lists.
+    fn observe(&self, e: &mut Episode<M>, row: &mut Row<'_>) -> EngineResult<()> {
+        let (game, own) = (&e.game, &mut e.own);
+        let map = self.map;
+        let st = &game.state;
+        self.layout.board(map, &self.base, st, &own.prev, row.board);
+        observe::phase(st, self.cfg.first_year, row.phase);
+        st.center_counts(map, &mut own.centres);
+        for p in 0..map.powers {
+            row.centres[p] = own.centres[p].min(i16::MAX as u32) as i16;
+            row.alive[p] = own.centres[p] > 0;
+        }
+        for q in 0..map.provinces {
+            let u = st.units[q];
+            if u.is_some() {
+                row.alive[u.power as usize] = true;
+            }
+        }
+        for q in Bits(st.dislodged_at) {
+            row.alive[st.dislodged[q].power as usize] = true;
+        }
+        *row.winner = game.winner.map_or(-1, |w| w as i8);
+        let (s, k) = (self.cfg.slots, self.cfg.choices);
+        own.codes.clear();
+        own.count.fill(0);
+        let mut error = None;
+        let Lists {
+            codes,
+            listed,
+            start,
+            count,
+            keys,
+            ..
+        } = own;
+        if !game.over {
+            let mut used = [0usize; 256];
+            let st = &game.state;
+            // Files one slot of `n` choices; false when it does not fit the action.
+            let mut file = |power: usize, key: (u16, bool), n: usize| -> Option<usize> {
+                let at = used[power];
+                used[power] += 1;
+                let name = || {
+                    if key.1 {
+                        map.power_name(key.0 as usize).to_string()
+                    } else {
+                        map.loc_name(key.0 as usize).to_string()
+                    }
+                };
+                if at >= s {
+                    error.get_or_insert_with(|| {
+                        EngineError::limit(format!(
+                            "{}: {} has more than {s} slots (the action's slots)",
+                            st.phase_name(),
+                            map.power_name(power)
+                        ))
+                    });
+                    return None;
+                }
+                if n > k {
+                    error.get_or_insert_with(|| {
+                        EngineError::limit(format!(
+                            "{}: {} {} has {n} legal orders, more than max_orders={k}; make \
+                             the environment with a larger max_orders",
+                            st.phase_name(),
+                            map.power_name(power),
+                            name(),
+                        ))
+                    });
+                }
+                let j = power * s + at;
+                count[j] = n.min(k) as u32;
+                keys[j] = key;
+                Some(j)
+            };
+            *listed = st.kind != MOVEMENT || self.cfg.keep_lists;
+            if !*listed {
+                // Counts only: the lists are made when a choice is played.
+                let stamp = game.stamp;
+                with_scratch(map, |sc| {
+                    sc.legal.prepare(map, st, stamp);
+                    for q in 0..map.provinces {
+                        let u = st.units[q];
+                        // Neutral units hold and are never ordered: no slot.
+                        if u.is_some() && !map.neutral[u.power as usize] {
+                            let n = sc.legal.movement_count(map, st, q);
+                            file(u.power as usize, (q as u16, false), n);
+                        }
+                    }
+                });
+            } else {
+                game.with_legal(|legal, slots| {
+                    for slot in slots {
+                        let list = legal.codes_of(slot);
+                        let key = (slot.key, slot.key_is_power);
+                        if let Some(j) = file(slot.power as usize, key, list.len()) {
+                            start[j] = codes.len() as u32;
+                            codes.extend_from_slice(&list[..list.len().min(k)]);
+                        }
+                    }
+                });
+            }
+        }
+        for (o, &c) in row.counts.iter_mut().zip(count.iter()) {
+            *o = c as i16;
+        }
+        match error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Lists {
+    /// Plays the chosen entries of the lists.
+    fn play<M: Mask>(
         &mut self,
-        env: &Shared<'_, M>,
+        env: &Vector<M>,
+        game: &mut Game<M>,
         action: &[i64],
         row: &mut Row<'_>,
     ) -> Result<(), EngineError> {
-        let game = &mut self.game;
         game.orders.clear();
         let chosen = action
             .iter()
@@ -477,7 +426,6 @@ impl<M: Mask> Episode<M> {
         }
         self.prev
             .extend(game.implied.iter().map(|&(c, _, ok)| (c, ok)));
-        self.steps += 1;
         let mut counts = [0u32; 256];
         let after = &mut counts[..env.map.powers];
         game.state.center_counts(env.map, after);
@@ -485,8 +433,6 @@ impl<M: Mask> Episode<M> {
             *r = a as f32 - b as f32;
         }
         if game.over {
-            *row.terminated = true;
-            self.done = true;
             match game.winner {
                 Some(w) => row.rewards[w as usize] += env.cfg.win,
                 None => {
@@ -503,118 +449,5 @@ impl<M: Mask> Episode<M> {
             }
         }
         Ok(())
-    }
-
-    /// Writes the observation of the current phase and keeps its legal lists.
-    fn observe(&mut self, env: &Shared<'_, M>, row: &mut Row<'_>) -> Result<(), EngineError> {
-        let map = env.map;
-        let st = &self.game.state;
-        env.layout.board(map, env.base, st, &self.prev, row.board);
-        observe::phase(st, env.cfg.first_year, row.phase);
-        st.center_counts(map, &mut self.centres);
-        for p in 0..map.powers {
-            row.centres[p] = self.centres[p].min(i16::MAX as u32) as i16;
-            row.alive[p] = self.centres[p] > 0;
-        }
-        for q in 0..map.provinces {
-            let u = st.units[q];
-            if u.is_some() {
-                row.alive[u.power as usize] = true;
-            }
-        }
-        for q in Bits(st.dislodged_at) {
-            row.alive[st.dislodged[q].power as usize] = true;
-        }
-        *row.winner = self.game.winner.map_or(-1, |w| w as i8);
-        *row.steps = self.steps.min(i32::MAX as u32) as i32;
-        *row.episodes = self.episodes.min(i32::MAX as u32) as i32;
-        let (s, k) = (env.cfg.slots, env.cfg.choices);
-        self.codes.clear();
-        self.count.fill(0);
-        let mut error = None;
-        let Episode {
-            game,
-            codes,
-            listed,
-            start,
-            count,
-            keys,
-            ..
-        } = self;
-        if !game.over {
-            let mut used = [0usize; 256];
-            let st = &game.state;
-            // Files one slot of `n` choices; false when it does not fit the action.
-            let mut file = |power: usize, key: (u16, bool), n: usize| -> Option<usize> {
-                let at = used[power];
-                used[power] += 1;
-                let name = || {
-                    if key.1 {
-                        map.power_name(key.0 as usize).to_string()
-                    } else {
-                        map.loc_name(key.0 as usize).to_string()
-                    }
-                };
-                if at >= s {
-                    error.get_or_insert_with(|| {
-                        EngineError::limit(format!(
-                            "{}: {} has more than {s} slots (the action's slots)",
-                            st.phase_name(),
-                            map.power_name(power)
-                        ))
-                    });
-                    return None;
-                }
-                if n > k {
-                    error.get_or_insert_with(|| {
-                        EngineError::limit(format!(
-                            "{}: {} {} has {n} legal orders, more than max_orders={k}; make \
-                             the environment with a larger max_orders",
-                            st.phase_name(),
-                            map.power_name(power),
-                            name(),
-                        ))
-                    });
-                }
-                let j = power * s + at;
-                count[j] = n.min(k) as u32;
-                keys[j] = key;
-                Some(j)
-            };
-            *listed = st.kind != MOVEMENT || env.cfg.keep_lists;
-            if !*listed {
-                // Counts only: the lists are made when a choice is played.
-                let stamp = game.stamp;
-                with_scratch(map, |sc| {
-                    sc.legal.prepare(map, st, stamp);
-                    for q in 0..map.provinces {
-                        let u = st.units[q];
-                        // Neutral units hold and are never ordered: no slot.
-                        if u.is_some() && !map.neutral[u.power as usize] {
-                            let n = sc.legal.movement_count(map, st, q);
-                            file(u.power as usize, (q as u16, false), n);
-                        }
-                    }
-                });
-            } else {
-                game.with_legal(|legal, slots| {
-                    for slot in slots {
-                        let list = legal.codes_of(slot);
-                        let key = (slot.key, slot.key_is_power);
-                        if let Some(j) = file(slot.power as usize, key, list.len()) {
-                            start[j] = codes.len() as u32;
-                            codes.extend_from_slice(&list[..list.len().min(k)]);
-                        }
-                    }
-                });
-            }
-        }
-        for (o, &c) in row.counts.iter_mut().zip(count.iter()) {
-            *o = c as i16;
-        }
-        match error {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
     }
 }

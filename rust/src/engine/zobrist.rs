@@ -1,6 +1,8 @@
-//! The board hash: a 64-bit Zobrist hash of a [`State`], kept up to date by the state's own
-//! setters ([`State::set_unit`], [`State::set_center`], [`State::set_dislodged`],
-//! [`State::clear_dislodged`], [`State::set_phase`]) as units move, so reading it costs nothing.
+//! The board hash: a 64-bit Zobrist hash of a state, kept up to date by the state's own setters
+//! (`State::set_unit`, `set_center`, `set_dislodged`, `clear_dislodged`, `set_phase`) as units
+//! move, so reading it costs nothing (`state::full_hash` works it out from scratch). Here are
+//! the keys alone, below the map and the state: a key is made from the map's seed
+//! (`game_map::map_seed`) and a fact of the board.
 //!
 //! What is hashed (each fact has its own key; the hash is the XOR of the keys of the facts that
 //! hold):
@@ -17,12 +19,11 @@
 //! The keys are not a table: key `k` of a fact is [`mix`] (the SplitMix64 finaliser, a bijection)
 //! of the map's seed plus the fact's number times an odd constant, so two different facts never
 //! share a key, and a key is the same in every process and every run. The seed of a map is the
-//! FNV-1a hash of everything of the map that rules a game, names and tables ([`map_seed`]):
-//! games on one map share their keys, and the same position on two maps that play differently
-//! hashes differently, even where the two maps share every name.
+//! FNV-1a hash of everything of the map that rules a game, names and tables
+//! (`game_map::map_seed`): games on one map share their keys, and the same position on two maps
+//! that play differently hashes differently, even where the two maps share every name.
 
-use super::game_map::{Bits, GameMap, Mask, NO_POWER};
-use super::state::{Piece, State};
+use super::board::Piece;
 
 /// The kinds of fact (the low byte of a fact's number).
 const UNIT: u64 = 1;
@@ -81,83 +82,6 @@ pub fn phase_key(seed: u64, year: u32, season: u8, kind: u8) -> u64 {
 #[inline]
 fn piece_number(p: Piece) -> u64 {
     (p.power as u64) << 1 | p.fleet as u64
-}
-
-/// The seed of a map's keys: FNV-1a over everything of the map that rules a game (its location
-/// and power names, each ended by a zero byte, then every table of its spec: provinces of the
-/// locations, terrain, army and fleet edges, centres, ports, homes, the name order, the victory
-/// count, the calendar's two steps, the neutral and rebuilding powers and the `start_armies`
-/// year), the same in every process. Two maps that differ in any of it, even sharing every
-/// name, seed differently. Not in it, as they rule nothing the engine plays: the map's name,
-/// its first phase (a position says its own), its season names, its dummy powers (no player,
-/// ruled as any power) and its default rules (a game's rules are not hashed).
-pub fn map_seed<M: Mask>(map: &GameMap<M>) -> u64 {
-    fn eat(h: &mut u64, bytes: &[u8]) {
-        for &b in bytes {
-            *h ^= b as u64;
-            *h = h.wrapping_mul(0x0000_0100_0000_01B3);
-        }
-    }
-    fn eat_list(h: &mut u64, list: &[u16]) {
-        // The length first, so that the lists of a table cannot run into each other.
-        eat(h, &(list.len() as u32).to_le_bytes());
-        for &v in list {
-            eat(h, &v.to_le_bytes());
-        }
-    }
-    let spec = &map.spec;
-    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-    for name in spec.locations.iter().chain(spec.powers.iter()) {
-        eat(&mut h, name.as_bytes());
-        eat(&mut h, &[0]);
-    }
-    eat_list(&mut h, &spec.loc_province);
-    eat(&mut h, &spec.province_kind);
-    for table in [&spec.army_adj, &spec.fleet_adj, &spec.homes] {
-        eat(&mut h, &(table.len() as u32).to_le_bytes());
-        for list in table.iter() {
-            eat_list(&mut h, list);
-        }
-    }
-    eat_list(&mut h, &spec.centers);
-    eat_list(&mut h, &spec.ports);
-    eat_list(&mut h, &spec.name_rank);
-    eat(&mut h, &spec.victory.to_le_bytes());
-    // What else rules a game on the map: its calendar, its neutral and rebuilding powers, and
-    // the year of a first adjustment whose unordered builds are armies.
-    eat(&mut h, &spec.years_to_fall.to_le_bytes());
-    eat(&mut h, &spec.years_to_spring.to_le_bytes());
-    eat(&mut h, &(spec.neutral.len() as u32).to_le_bytes());
-    eat(&mut h, &spec.neutral);
-    eat(&mut h, &(spec.rebuild.len() as u32).to_le_bytes());
-    eat(&mut h, &spec.rebuild);
-    eat(
-        &mut h,
-        &spec.start_armies.map_or(u64::MAX, u64::from).to_le_bytes(),
-    );
-    h
-}
-
-/// The hash of `st` worked out from scratch (what the setters keep in `st.hash`).
-pub fn full_hash<M: Mask>(map: &GameMap<M>, st: &State<M>) -> u64 {
-    let seed = st.zseed;
-    let mut h = phase_key(seed, st.year, st.season, st.kind);
-    for q in 0..map.provinces {
-        let u = st.units[q];
-        if u.is_some() {
-            h ^= unit_key(seed, u);
-        }
-        if st.centers[q] != NO_POWER {
-            h ^= center_key(seed, q, st.centers[q]);
-        }
-    }
-    for q in Bits(st.dislodged_at) {
-        h ^= dislodged_key(seed, st.dislodged[q]);
-        for o in Bits(st.retreats[q]) {
-            h ^= retreat_key(seed, q, o);
-        }
-    }
-    h
 }
 
 #[cfg(test)]

@@ -66,7 +66,8 @@
 use super::convoy;
 use super::map::CompiledMap;
 use super::orders::{Board, Order, Unit, CONVOY, MOVE, NONE, SUPPORT_HOLD, SUPPORT_MOVE};
-use super::outcome::{self, MovementOutcome};
+use super::outcome::{code, MovementOutcome};
+use super::retreat;
 use super::{ConvoyDisruption, ConvoyFallback, Paradox, Rulings};
 
 const RESOLVED: u8 = 1;
@@ -101,11 +102,11 @@ pub struct Adjudicator<'m> {
     /// Per decision in the cycle list: the lowest frame depth its value rests on.
     low_of: Vec<u32>,
     /// Per province scratch used when the outcome is assembled.
-    pub(crate) scratch_prov: Vec<u16>,
-    pub(crate) scratch_closed: Vec<bool>,
-    pub(crate) scratch_moved: Vec<bool>,
-    pub(crate) scratch_standoff: Vec<bool>,
-    pub(crate) spare_retreats: Vec<Vec<u16>>,
+    scratch_prov: Vec<u16>,
+    scratch_closed: Vec<bool>,
+    scratch_moved: Vec<bool>,
+    scratch_standoff: Vec<bool>,
+    spare_retreats: Vec<Vec<u16>>,
 }
 
 impl<'m> Adjudicator<'m> {
@@ -153,7 +154,7 @@ impl<'m> Adjudicator<'m> {
                 break;
             }
         }
-        outcome::fill(self, out);
+        fill(self, out);
         Ok(())
     }
 
@@ -663,5 +664,186 @@ impl<'m> Adjudicator<'m> {
         convoy::route_exists(map, from, to, &provs, port_first, |i| {
             self.resolve(units[i])
         })
+    }
+}
+
+// The outcome of the phase, assembled from the final decisions (with the rules that decided them,
+// `opposition` and `cut_by`, asked again for the facts behind each result).
+
+fn reset<T: Copy>(v: &mut Vec<T>, len: usize, value: T) {
+    v.clear();
+    v.resize(len, value);
+}
+
+#[inline]
+fn sat(v: u32) -> u8 {
+    v.min(u8::MAX as u32) as u8
+}
+
+/// Fills `out` from the resolved adjudicator, reusing `out`'s buffers.
+// The per-unit data lives in parallel arrays, indexed together.
+#[allow(clippy::needless_range_loop)]
+fn fill(adj: &mut Adjudicator<'_>, out: &mut MovementOutcome) {
+    let n = adj.board.n;
+    let p = adj.map.num_provinces();
+    reset(&mut out.codes, n, code::OK);
+    reset(&mut out.success, n, false);
+    reset(&mut out.dislodged_by, n, -1);
+    reset(&mut out.by, n, -1);
+    reset(&mut out.attack, n, 0);
+    reset(&mut out.opposition, n, 0);
+    out.convoyed.clear();
+    out.convoyed.extend_from_slice(&adj.board.convoyed);
+    // Retreat lists beyond this board are parked rather than dropped, so that their buffers
+    // serve again when a larger board comes back.
+    while out.retreats.len() > n {
+        let spare = out.retreats.pop().unwrap_or_default();
+        adj.spare_retreats.push(spare);
+    }
+    while out.retreats.len() < n {
+        out.retreats
+            .push(adj.spare_retreats.pop().unwrap_or_default());
+    }
+    for r in &mut out.retreats {
+        r.clear();
+    }
+
+    // Who moved, and who moved into each province (in a consistent resolution at most one).
+    let mut moved = std::mem::take(&mut adj.scratch_moved);
+    let mut standoff = std::mem::take(&mut adj.scratch_standoff);
+    let mut moved_in = std::mem::take(&mut adj.scratch_prov);
+    reset(&mut moved, n, false);
+    reset(&mut standoff, n, false);
+    reset(&mut moved_in, p, NONE);
+    for u in 0..n {
+        if adj.board.kind[u] == MOVE && adj.outcome_of(u) {
+            moved[u] = true;
+            let dest = adj.board.a[u] as usize;
+            if moved_in[dest] == NONE {
+                moved_in[dest] = u as u16;
+            }
+        }
+    }
+
+    for u in 0..n {
+        let here = adj.board.prov[u];
+        // DATC 5.A: dislodged when it did not move and another unit moved into its province.
+        let dislodger = if moved[u] {
+            NONE
+        } else {
+            moved_in[here as usize]
+        };
+        let dislodged = dislodger != NONE;
+        let dislodger_prov = if dislodged {
+            adj.board.prov[dislodger as usize] as i32
+        } else {
+            -1
+        };
+        out.dislodged_by[u] = dislodger_prov;
+        out.by[u] = dislodger_prov;
+        match adj.board.kind[u] {
+            MOVE => move_outcome(adj, u, moved[u], dislodger_prov, &mut standoff, out),
+            SUPPORT_HOLD | SUPPORT_MOVE => {
+                if !adj.board.matched[u] {
+                    out.codes[u] = code::VOID;
+                } else if dislodged {
+                    out.codes[u] = code::DISLODGED;
+                } else if !adj.outcome_of(u) {
+                    out.codes[u] = code::CUT;
+                    let cutter = adj.cut_by(u);
+                    out.by[u] = if cutter == NONE { -1 } else { cutter as i32 };
+                } else {
+                    out.success[u] = true;
+                }
+            }
+            CONVOY => {
+                if !adj.board.matched[u] {
+                    out.codes[u] = code::VOID;
+                } else {
+                    let army = adj.board.unit_at[adj.board.a[u] as usize] as usize;
+                    let carried = adj.path(army);
+                    if dislodged {
+                        out.codes[u] = code::DISLODGED;
+                    } else if !carried {
+                        out.codes[u] = code::NO_CONVOY;
+                    } else {
+                        out.success[u] = true;
+                    }
+                }
+            }
+            _ => {
+                if dislodged {
+                    out.codes[u] = code::DISLODGED;
+                } else {
+                    out.success[u] = true;
+                }
+            }
+        }
+    }
+
+    out.szykman.clear();
+    for u in 0..n {
+        if adj.szykman[u] {
+            out.szykman.push(adj.board.prov[u]);
+        }
+    }
+    out.szykman.sort_unstable();
+
+    let mut closed = std::mem::take(&mut adj.scratch_closed);
+    retreat::mark_closed(
+        adj.map,
+        &adj.board,
+        &moved,
+        &moved_in,
+        &standoff,
+        &mut closed,
+        &mut out.contested,
+    );
+    for u in 0..n {
+        let by = out.dislodged_by[u];
+        if by >= 0 {
+            let attacker = adj.board.unit_at[by as usize] as usize;
+            retreat::options(
+                adj.map,
+                adj.board.fleet[u],
+                adj.board.loc[u],
+                by as u16,
+                adj.board.convoyed[attacker],
+                adj.rulings.retreat_any_after_convoy,
+                &closed,
+                &mut out.retreats[u],
+            );
+        }
+    }
+    adj.scratch_moved = moved;
+    adj.scratch_standoff = standoff;
+    adj.scratch_prov = moved_in;
+    adj.scratch_closed = closed;
+}
+
+fn move_outcome(
+    adj: &mut Adjudicator<'_>,
+    u: usize,
+    moved: bool,
+    dislodger_prov: i32,
+    standoff: &mut [bool],
+    out: &mut MovementOutcome,
+) {
+    let attack = adj.attack_strength(u);
+    let (best, best_prov) = adj.opposition(u, u32::MAX);
+    out.attack[u] = sat(attack);
+    out.opposition[u] = sat(best);
+    if moved {
+        out.success[u] = true;
+        return;
+    }
+    standoff[u] = adj.prevent_strength(u) > 0;
+    if dislodger_prov >= 0 {
+        out.codes[u] = code::DISLODGED;
+    } else if adj.board.convoyed[u] && !adj.path(u) {
+        out.codes[u] = code::NO_CONVOY;
+    } else {
+        out.codes[u] = code::BOUNCE;
+        out.by[u] = best_prov as i32;
     }
 }

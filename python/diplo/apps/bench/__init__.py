@@ -104,7 +104,6 @@ from .cli import register, run
 from .engines import (
     ENGINES,
     MILA_MISSING,
-    RUST_MISSING,
     CodeGame,
     codes_module,
     mila_module,
@@ -149,7 +148,6 @@ __all__ = [
     "MILA_MISSING",
     "MIN_RUN_SECONDS",
     "REFERENCE",
-    "RUST_MISSING",
     "VECTOR_STEPS",
     "WORKLOADS",
     "BenchError",

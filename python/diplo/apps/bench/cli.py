@@ -8,9 +8,10 @@ import sys
 from typing import Any
 
 from ...api.backends import BackendError, backend_for
-from ...model.calendar import STANDARD
+from ...model.calendar import STANDARD, max_year_of
 from ...model.map import MapError
-from ..common import add_map_argument, first_year, for_command_line, map_argument, max_year_of
+from ...model.variants import add_map_argument, first_year, map_argument
+from ...model.wording import for_command_line
 from .engines import ENGINES, missing_engines
 from .measure import BenchError
 from .runner import run_benchmarks

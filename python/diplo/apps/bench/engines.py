@@ -8,14 +8,12 @@ from collections.abc import Callable, Iterable, Sequence
 from types import ModuleType
 from typing import Protocol
 
-from ...api.backends import rust_available
 from ...model.position import Position
 from .measure import Engine
 
 ENGINES = ("diplo-rust", "diplo-rust-objects", "diplo-python", "mila")
 #: Why an engine cannot run here, as the notes and the errors of ``diplo bench`` say it.
 MILA_MISSING = "the MILA engine is not installed (pip install '.[compare]')"
-RUST_MISSING = "the Rust core is not built"
 
 
 class CodeGame(Protocol):
@@ -51,13 +49,11 @@ def optional_module(name: str) -> ModuleType | None:
 
 def missing_engines(engines: Iterable[str]) -> dict[str, str]:
     """The engines among ``engines`` that cannot run here, each with the reason (MILA not
-    installed, the Rust core not built)."""
+    installed)."""
     out: dict[str, str] = {}
     for name in engines:
         if name == "mila" and mila_module() is None:
             out[name] = MILA_MISSING
-        elif name in ("diplo-rust", "diplo-rust-objects") and not rust_available():
-            out[name] = RUST_MISSING
     return out
 
 
@@ -70,7 +66,7 @@ def object_engines(
     as asked for (``diplo-rust`` asks for the Rust backend too: there is no code path here)."""
     wanted = set(wanted)
     out: list[Engine] = []
-    if rust_available() and wanted & {"diplo-rust", "diplo-rust-objects"}:
+    if wanted & {"diplo-rust", "diplo-rust-objects"}:
         out.append(objects("rust", "diplo-rust-objects"))
     if "diplo-python" in wanted:
         out.append(objects("python", "diplo-python"))
@@ -89,14 +85,13 @@ def pick_engines(
     name)`` makes an engine on the object API; ``fast`` and ``mila`` are ``None`` when absent."""
     wanted = set(wanted)
     out: list[Engine] = []
-    if rust_available():
-        if fast is not None:
-            if "diplo-rust" in wanted:
-                out.append(fast())
-            if "diplo-rust-objects" in wanted:
-                out.append(objects("rust", "diplo-rust-objects"))
-        elif "diplo-rust" in wanted:
-            out.append(objects("rust", "diplo-rust"))
+    if fast is not None:
+        if "diplo-rust" in wanted:
+            out.append(fast())
+        if "diplo-rust-objects" in wanted:
+            out.append(objects("rust", "diplo-rust-objects"))
+    elif "diplo-rust" in wanted:
+        out.append(objects("rust", "diplo-rust"))
     if "diplo-python" in wanted:
         out.append(objects("python", "diplo-python"))
     if mila is not None and "mila" in wanted:

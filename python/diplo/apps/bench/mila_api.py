@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
-from ...api.backends import rust_available
 from ...model.map import Map
 from ...model.position import Position
 from .engines import ENGINES, CodeGame, optional_module
@@ -180,7 +179,7 @@ def mila_api_engines(
     wanted = set(engines)
     out: list[Engine] = []
     compat = None
-    if "diplo-rust" in wanted and rust_available():
+    if "diplo-rust" in wanted:
         # None when diplo.engine.codes is not the real one.
         compat = optional_module("diplo.compat.mila")
         if compat is not None:

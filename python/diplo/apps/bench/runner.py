@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import ModuleType
 
-from ...api.backends import rust_available
 from ...formats.mila import MILA_MAP_NAMES
 from ...model.variants import load_map
-from .engines import MILA_MISSING, RUST_MISSING, codes_module, mila_module, optional_module
+from .engines import MILA_MISSING, codes_module, mila_module, optional_module
 from .inputs import MovementPhase, prepare_movement_phases
 from .measure import Measurement, measure
 from .mila_api import mila_api_engines
@@ -45,13 +44,11 @@ def _runnable_peers(commands: tuple[str, ...], say: Note) -> tuple[str, ...]:
 def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
     """Run the workloads of ``settings``; ``note`` is told what is left out and what runs."""
     say = note or (lambda _text: None)
-    fast = codes_module() if rust_available() else None
+    fast = codes_module()
     mila = mila_module() if "mila" in settings.engines else None
     if "mila" in settings.engines and mila is None:
         say(f"mila omitted: {MILA_MISSING}")
-    if not rust_available():
-        say(f"diplo-rust omitted: {RUST_MISSING}")
-    elif fast is None:
+    if fast is None:
         say(
             "diplo.engine.codes is not built: diplo-rust is process_phase(..., 'rust'), "
             "the object API"
@@ -170,7 +167,7 @@ def run_benchmarks(settings: Settings, note: Note | None = None) -> Report:
 
 def _run_deepmind(settings: Settings, report: Report, mila: ModuleType | None, say: Note) -> None:
     """The deepmind workload, or why it cannot run here (the baseline alone may be left out)."""
-    if not rust_available() or codes_module() is None or optional_module("diplo.env") is None:
+    if codes_module() is None or optional_module("diplo.env") is None:
         say("deepmind omitted: it needs diplo.engine.codes built and the env extra (NumPy)")
         return
     from .deepmind import deepmind_engines
@@ -190,7 +187,7 @@ def _run_mila_calls(
     settings: Settings, report: Report, mila: ModuleType | None, mila_map: str, say: Note
 ) -> None:
     """The mila-calls workload, or why it cannot run here."""
-    compat = optional_module("diplo.compat.mila") if rust_available() else None
+    compat = optional_module("diplo.compat.mila")
     if mila is None or compat is None or "diplo-rust" not in settings.engines:
         why = (
             MILA_MISSING

@@ -207,7 +207,7 @@ impl<M: Mask> Game<M> {
         outcome?;
         debug_assert_eq!(
             self.state.hash,
-            super::zobrist::full_hash(map, &self.state),
+            super::state::full_hash(map, &self.state),
             "the kept hash is the hash of the board"
         );
         if self.winner.is_some() || self.state.year > self.last_year() {
