@@ -22,12 +22,14 @@
 //! * [`search`] — a game's compact state (pickling) and many candidate order sets from one
 //!   position.
 //! * [`observe`] — observations of a board for learning bots, as flat integer arrays.
+//! * [`dipcc_encode`] — dipcc's encoders (Cicero's engine) for `diplo.compat.dipcc`.
 //! * [`vector`] — [`vector::VectorEnv`]: N games stepped together, observed in place.
 //! * [`deepmind`] — [`deepmind::DeepMindEnv`]: N games in DeepMind's `DiplomacyState` protocol
 //!   (their observation and actions), observed in place.
 
 pub mod batch;
 pub mod deepmind;
+pub mod dipcc_encode;
 pub mod encode;
 pub mod error;
 pub mod game_file;

@@ -15,6 +15,8 @@ destination, via)``, each a small integer (0 for "none").
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Final, NamedTuple
 
@@ -86,6 +88,12 @@ class DipccOrder(NamedTuple):
 
     def with_via(self, via: bool) -> DipccOrder:
         return self._replace(via=via)
+
+
+def pack_orders(orders: Iterable[DipccOrder]) -> bytes:
+    """Orders as the engine's encoders read them (``rust/src/engine/dipcc_encode.rs``): each
+    tuple's seven fields, a byte each."""
+    return bytes(itertools.chain.from_iterable(orders))
 
 
 def _unit_text(unit_type: int, loc: int) -> str:

@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from .board import LOC_INDEX, LOCS, POWERS, DipccOrder, board, format_order, parse_order
+from .board import (
+    LOC_INDEX,
+    LOCS,
+    POWERS,
+    DipccOrder,
+    board,
+    format_order,
+    pack_orders,
+    parse_order,
+)
 from .jsonio import record_from_json, record_to_json
 from .record import GameRecord, gen_game_id, message_dict, state_dict
 from .state import PhaseName, State
@@ -614,6 +623,43 @@ def state_of(game: Game | PhaseData) -> State:
     if isinstance(game, PhaseData):
         return game._state
     raise TypeError(f"expected a diplo.compat.dipcc Game or PhaseData, got {type(game).__name__}")
+
+
+def packed_game(game: Game) -> bytes:
+    """A game as the engine's encoders read it (``rust/src/engine/dipcc_encode.rs``): its
+    scoring system, its board, and the played phases since the last movement phase (that one
+    first), each with the orders given in it. The played phases' part is kept on the record
+    until a phase is played or the history replaced."""
+    data = game._data
+    head = bytes((data.scoring,)) + data.state.packed()
+    history = data.history
+    cached = data.encoded_since
+    if (
+        cached is None
+        or cached[0] is not history
+        or cached[1] != len(history)
+        or cached[2] != data.state.phase
+    ):
+        cached = (history, len(history), data.state.phase, _packed_since(data))
+        data.encoded_since = cached
+    since: bytes = cached[3]
+    return head + since
+
+
+def _packed_since(data: GameRecord) -> bytes:
+    history = data.history
+    movement = [p for p in history if p.kind == "M"]
+    if not movement:
+        return b"\x00"
+    last = max(p.key for p in movement)
+    since = sorted((p for p in history if p.key >= last), key=lambda p: p.key)
+    parts = [bytes((len(since),))]
+    for phase in since:
+        parts.append(history[phase].packed())
+        given = [o for orders in data.order_history.get(phase, {}).values() for o in orders]
+        parts.append(len(given).to_bytes(2, "little"))
+        parts.append(pack_orders(given))
+    return b"".join(parts)
 
 
 def _is_coast(code: int) -> bool:

@@ -46,15 +46,23 @@ class GameRecord:
     scoring: int = 0
     is_full_press: bool = True
     map_name: str = "standard"
+    #: the encoders' packed played phases since the last movement phase, with what they were
+    #: made from (``diplo.compat.dipcc.encoding.pack_game``): the history dict itself, its
+    #: size and the current phase; a played phase is never changed in place
+    encoded_since: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> GameRecord:
         """A copy that shares nothing mutable with this one (played phases are never changed
         in place, so they are shared)."""
+        history = dict(self.history)
+        since = self.encoded_since
+        kept = since is not None and since[0] is self.history
+        since = (history, *since[1:]) if kept and since is not None else None
         return GameRecord(
             state=self.state.copy(),
             game_id=self.game_id,
             staged={p: list(o) for p, o in self.staged.items()},
-            history=dict(self.history),
+            history=history,
             order_history=dict(self.order_history),
             messages={p: dict(m) for p, m in self.messages.items()},
             logs={p: list(x) for p, x in self.logs.items()},
@@ -64,6 +72,7 @@ class GameRecord:
             scoring=self.scoring,
             is_full_press=self.is_full_press,
             map_name=self.map_name,
+            encoded_since=since,
         )
 
 

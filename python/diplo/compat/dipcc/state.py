@@ -36,6 +36,7 @@ from .board import (
     LOC_INDEX,
     LOCS,
     MOVE,
+    POWER_INDEX,
     POWERS,
     RETREAT,
     SUPPORT_HOLD,
@@ -135,6 +136,8 @@ class State:
     _possible: dict[int, list[DipccOrder]] | None = field(default=None, repr=False)
     _orderable: dict[str, list[int]] | None = field(default=None, repr=False)
     _builds: dict[str, int] | None = field(default=None, repr=False)
+    #: the board packed for the engine's encoders (``diplo.compat.dipcc.encoding``), made once
+    _packed: bytes | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ queries
 
@@ -148,6 +151,7 @@ class State:
             self._possible,
             self._orderable,
             self._builds,
+            self._packed,
         )
 
     def unit_in(self, code: int) -> tuple[int, str, int] | None:
@@ -180,8 +184,31 @@ class State:
         assert self._builds is not None
         return self._builds[power]
 
+    def packed(self) -> bytes:
+        """The board packed for the engine's encoders (``rust/src/engine/dipcc_encode.rs``):
+        the phase, the unit and the centre owner of every location code, the dislodged units
+        with their retreats; made once per state."""
+        packed = self._packed
+        if packed is not None:
+            return packed
+        phase = self.phase
+        units = bytearray(len(LOCS) + 1)
+        for code, (power, utype) in self.units.items():
+            units[code] = 2 * POWER_INDEX[power] + utype
+        centers = bytearray(len(LOCS) + 1)
+        for code, power in self.centers.items():
+            centers[code] = 1 + POWER_INDEX[power]
+        tail = bytearray((len(self.dislodged),))
+        for (power, utype, loc), dests in self.dislodged.items():
+            tail += bytes((POWER_INDEX[power], utype, loc, len(dests), *dests))
+        head = (phase.kind + phase.season).encode() + phase.year.to_bytes(2, "little")
+        packed = b"".join((head, units, centers, tail))
+        self._packed = packed
+        return packed
+
     def forget_orders(self) -> None:
         self._possible = self._orderable = self._builds = None
+        self._packed = None
 
     def _load(self) -> None:
         kind = self.phase.kind
