@@ -508,7 +508,7 @@ class DipccEncoder:
     ) -> None: ...
     def encode_orders(self, orders: bytes, state: bytes | None, out: Any) -> None: ...
     def possible_orders(
-        self, packed: bytes
+        self, packed: bytes, with_tuples: bool = True
     ) -> tuple[
         list[tuple[int, list[tuple[int, int, int, int, int, int, bool]], list[str]]],
         list[list[int]],

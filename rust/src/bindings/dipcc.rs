@@ -417,12 +417,14 @@ impl PyDipccEncoder {
     }
 
     /// dipcc's possible orders of a packed game's board, as Python's `State` lists them: a
-    /// list of (exact code, orders as `DipccOrder` tuples, texts) sorted by code, each power's
-    /// orderable provinces, and the builds owed.
+    /// list of (exact code, orders as `DipccOrder` tuples (only `with_tuples`), texts) sorted
+    /// by code, each power's orderable provinces, and the builds owed.
     #[allow(clippy::type_complexity)]
+    #[pyo3(signature = (packed, with_tuples=true))]
     fn possible_orders(
         &self,
         packed: &[u8],
+        with_tuples: bool,
     ) -> PyResult<(
         Vec<(u8, Vec<OrderTuple>, Vec<String>)>,
         Vec<Vec<u32>>,
@@ -439,6 +441,7 @@ impl PyDipccEncoder {
                 }
                 let tuples = orders
                     .iter()
+                    .filter(|_| with_tuples)
                     .map(|o| {
                         (
                             o.unit_type,

@@ -100,8 +100,10 @@ def _unit_text(unit_type: int, loc: int) -> str:
     return f"{_TYPE_LETTER[unit_type]} {LOCS[loc - 1]}"
 
 
+@lru_cache(maxsize=1 << 16)
 def format_order(order: DipccOrder) -> str:
-    """The order in dipcc's notation (``A PAR - BUR``, ``A LON - NWY VIA``, ``F STP/NC B``)."""
+    """The order in dipcc's notation (``A PAR - BUR``, ``A LON - NWY VIA``, ``F STP/NC B``);
+    the texts of the orders seen last are kept (an order is an immutable tuple)."""
     text = _unit_text(order.unit_type, order.unit_loc)
     kind = order.kind
     if kind == HOLD:

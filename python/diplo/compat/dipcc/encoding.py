@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 
 from ...engine.dipcc import CoreDipccEncoder
+from .board import BUILD as _BUILD
 from .board import (
-    ARMY,
     FLEET,
     LOC_INDEX,
     LOCS,
@@ -42,7 +42,8 @@ from .board import (
     pack_orders,
     parse_order,
 )
-from .board import BUILD as _BUILD
+from .core import board_encoder as _board_encoder
+from .core import board_tables as _board_tables
 from .game import Game, PhaseData, packed_game, state_of
 from .jsonio import read_state
 
@@ -278,31 +279,6 @@ def _board_blob(state: Any) -> bytes:
 def pack_game(game: Game) -> bytes:
     """A game as the engine's encoders read it, with its length first (a batch's entry)."""
     return _with_length(packed_game(game))
-
-
-def _board_tables() -> dict[str, Any]:
-    """dipcc's board for the engine, from its one home (:func:`board`)."""
-    b = board()
-    return {
-        "names": list(LOCS),
-        "root": list(b.root),
-        "coasts": [list(c) for c in b.coasts],
-        "water": sorted(b.water),
-        "centers": sorted(b.centers),
-        "army_adjacent": [list(x) for x in b.adjacent[ARMY]],
-        "fleet_adjacent": [list(x) for x in b.adjacent[FLEET]],
-        "army_adjacent_all": [list(x) for x in b.adjacent_all[ARMY]],
-        "fleet_adjacent_all": [list(x) for x in b.adjacent_all[FLEET]],
-        "homes": [list(b.homes[p]) for p in POWERS],
-        "army_builds": [list(b.army_builds[p]) for p in POWERS],
-        "fleet_builds": [list(b.fleet_builds[p]) for p in POWERS],
-    }
-
-
-@lru_cache(maxsize=1)
-def _board_encoder() -> CoreDipccEncoder:
-    """The engine's encoder with no vocabulary, for the board-state encodings."""
-    return CoreDipccEncoder(**_board_tables(), vocabulary=[], threads=1)
 
 
 def engine_vocabulary(to_idx: Mapping[str, int]) -> list[tuple[list[DipccOrder], int]]:

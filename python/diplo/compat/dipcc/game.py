@@ -257,8 +257,7 @@ class Game:
         sorts them; a province's list also holds the orders of a unit on one of its coasts."""
         out: dict[str, list[str]] = {loc: [] for loc in LOCS}
         root = board().root
-        for code, orders in sorted(self._data.state.possible_orders().items()):
-            texts = [format_order(o) for o in orders]
+        for code, texts in sorted(self._data.state.possible_texts().items()):
             out[LOCS[code - 1]].extend(texts)
             if root[code] != code:
                 out[LOCS[root[code] - 1]].extend(texts)

@@ -19,11 +19,16 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from ...api.phase import process_phase
+from ...engine.codes import MOVE as ENGINE_MOVE
+from ...engine.codes import CodeGame, encode_order, kind_of, location_of
 from ...model.map import standard_map
+from ...model.orders import parse_order as parse_model_order
 from ...model.position import Phase, Piece, Position
 from ...model.rules import Rules
 from .board import (
@@ -45,6 +50,7 @@ from .board import (
     board,
     format_order,
 )
+from .core import board_encoder
 
 __all__ = ["DIPCC_RULES", "MAX_YEAR", "PhaseName", "State"]
 
@@ -119,6 +125,20 @@ class PhaseName:
         return PhaseName("C", self.year, "C")
 
 
+@lru_cache(maxsize=1)
+def _engine_tables() -> tuple[list[int], list[str]]:
+    """The engine's location indices (``Map.locations``) to dipcc's codes, and its powers."""
+    game_map = standard_map()
+    return [LOC_INDEX[loc] for loc in game_map.locations], list(game_map.powers)
+
+
+@lru_cache(maxsize=1 << 16)
+def _engine_code(order: DipccOrder) -> int:
+    """The engine's code of a dipcc order (its text read by diplo's parser; kept)."""
+    game_map = standard_map()
+    return encode_order(parse_model_order(format_order(order), game_map), game_map)
+
+
 #: A unit: (power, unit type) by exact location code.
 Units = dict[int, tuple[str, int]]
 
@@ -136,8 +156,10 @@ class State:
     _possible: dict[int, list[DipccOrder]] | None = field(default=None, repr=False)
     _orderable: dict[str, list[int]] | None = field(default=None, repr=False)
     _builds: dict[str, int] | None = field(default=None, repr=False)
-    #: the board packed for the engine's encoders (``diplo.compat.dipcc.encoding``), made once
-    _packed: bytes | None = field(default=None, repr=False)
+    #: what is worked out of the board once and shared by its copies (until one of them is
+    #: changed: ``forget_orders`` gives it a memo of its own): ``"packed"``, the board packed
+    #: for the engine's encoders; ``"position"``, (phase name, diplo's position)
+    _memo: dict[str, Any] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ queries
 
@@ -151,7 +173,7 @@ class State:
             self._possible,
             self._orderable,
             self._builds,
-            self._packed,
+            self._memo,
         )
 
     def unit_in(self, code: int) -> tuple[int, str, int] | None:
@@ -169,10 +191,34 @@ class State:
         assert self._possible is not None
         return self._possible
 
+    def possible_texts(self) -> dict[int, list[str]]:
+        """:meth:`possible_orders` as dipcc's texts, listed by the engine
+        (``rust/src/engine/dipcc_encode.rs``, held to :meth:`possible_orders` by
+        ``tests/test_compat_dipcc_encode.py``); shared by the copies."""
+        return self._engine_lists()[0]
+
+    def _engine_lists(self) -> tuple[dict[int, list[str]], dict[str, list[int]], dict[str, int]]:
+        """The engine's lists of this board: the possible orders' texts by code, the orderable
+        provinces by power and the builds owed (made once, shared by the copies)."""
+        lists = self._memo.get("lists")
+        if lists is None:
+            packed = b"\x00" + self.packed() + b"\x00"
+            by_code, orderable, builds = board_encoder().possible_orders(packed, False)
+            lists = (
+                {code: texts for code, _, texts in by_code},
+                {POWERS[p]: locs for p, locs in enumerate(orderable) if locs},
+                dict(zip(POWERS, builds, strict=True)),
+            )
+            self._memo["lists"] = lists
+        if self._orderable is None:
+            self._orderable = lists[1]
+            self._builds = lists[2]
+        return lists
+
     def orderable(self) -> dict[str, list[int]]:
         """The provinces (root codes) each power may order, in dipcc's order."""
         if self._orderable is None:
-            self._load()
+            self.possible_texts()
         assert self._orderable is not None
         return self._orderable
 
@@ -180,7 +226,7 @@ class State:
         if self.phase.kind != "A":
             return 0
         if self._builds is None:
-            self._load()
+            self.possible_texts()
         assert self._builds is not None
         return self._builds[power]
 
@@ -188,7 +234,7 @@ class State:
         """The board packed for the engine's encoders (``rust/src/engine/dipcc_encode.rs``):
         the phase, the unit and the centre owner of every location code, the dislodged units
         with their retreats; made once per state."""
-        packed = self._packed
+        packed: bytes | None = self._memo.get("packed")
         if packed is not None:
             return packed
         phase = self.phase
@@ -203,12 +249,12 @@ class State:
             tail += bytes((POWER_INDEX[power], utype, loc, len(dests), *dests))
         head = (phase.kind + phase.season).encode() + phase.year.to_bytes(2, "little")
         packed = b"".join((head, units, centers, tail))
-        self._packed = packed
+        self._memo["packed"] = packed
         return packed
 
     def forget_orders(self) -> None:
         self._possible = self._orderable = self._builds = None
-        self._packed = None
+        self._memo = {}
 
     def _load(self) -> None:
         kind = self.phase.kind
@@ -406,10 +452,17 @@ class State:
         raise RuntimeError(f"Cannot process phase: {self.phase}")
 
     def _accepted(self, orders: Mapping[str, Iterable[DipccOrder]]) -> dict[str, list[str]]:
-        """The orders dipcc rules on, as text for diplo: each unit's last order from its owner;
-        an impossible order is dropped (the unit holds), a move possible only by convoy is
-        made "VIA" (dipcc's implicit via)."""
-        possible = self.possible_orders()
+        """The orders dipcc rules on, as text for diplo, by power (:meth:`_ruled`)."""
+        out: dict[str, list[str]] = {}
+        for power, order in self._ruled(orders):
+            out.setdefault(power, []).append(format_order(order))
+        return out
+
+    def _ruled(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[str, DipccOrder]]:
+        """The orders dipcc rules on: each unit's last order from its owner; an impossible
+        order is dropped (the unit holds), a move possible only by convoy is made "VIA"
+        (dipcc's implicit via)."""
+        possible = self.possible_texts()
         root = board().root
         by_province: dict[int, tuple[str, DipccOrder]] = {}
         for power, given in orders.items():
@@ -418,24 +471,39 @@ class State:
                 if unit is None or unit[0] != power:
                     continue
                 by_province[root[order.unit_loc]] = (power, order)
-        out: dict[str, list[str]] = {}
+        out: list[tuple[str, DipccOrder]] = []
         for power, order in by_province.values():
-            listed = possible.get(order.unit_loc, [])
-            if order not in listed:
-                if order.kind == MOVE and not order.via and order.with_via(True) in listed:
-                    order = order.with_via(True)
+            listed = possible.get(order.unit_loc, ())
+            if format_order(order) not in listed:
+                via = order.with_via(True)
+                if order.kind == MOVE and not order.via and format_order(via) in listed:
+                    order = via
                 else:
                     continue
-            out.setdefault(power, []).append(format_order(order))
+            out.append((power, order))
         return out
 
+    def _engine_game(self) -> CodeGame:
+        """The engine's game at this board (made once, shared by the copies)."""
+        phase = str(self.phase)
+        cached = self._memo.get("engine")
+        if cached is None or cached[0] != phase:
+            cached = (phase, CodeGame(self._position(phase)))
+            self._memo["engine"] = cached
+        game: CodeGame = cached[1]
+        return game
+
     def _position(self, phase: str) -> Position:
+        cached = self._memo.get("position")
+        if cached is not None and cached[0] == phase:
+            position: Position = cached[1]
+            return position
         pieces: dict[str, Piece] = {}
         for loc, (power, utype) in self.units.items():
             piece = Piece(power, "A" if utype == ARMY else "F", LOCS[loc - 1])
             pieces[piece.province] = piece
         centers = {LOCS[c - 1]: p for c, p in self.centers.items()}
-        return Position(
+        position = Position(
             standard_map(),
             Phase.parse(phase),
             pieces,
@@ -444,23 +512,44 @@ class State:
             "dipcc state",
             rules=DIPCC_RULES,
         )
+        self._memo["position"] = (phase, position)
+        return position
 
     def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
-        outcome = process_phase(self._position(str(self.phase)), self._accepted(orders))
+        """Movement on the engine's code path (``diplo.engine.codes``, the position's rules
+        ``edition="dipcc"``): the orders ruled on as codes, the board after read as indices.
+        The dislodged units are those whose result says so (the engine keeps aside only those
+        with somewhere to go; dipcc plays a retreat phase for the others too)."""
+        game = self._engine_game().clone()
+        codes = [_engine_code(order) for _, order in self._ruled(orders)]
+        game.set_orders(codes)
+        game.process()
+        _, _, _, units, _, aside = game.state_indices()
+        loc_code, powers = _engine_tables()
         nxt = State(self.phase, {}, dict(self.centers), dict(self.influence))
-        for piece in outcome.next.units.values():
-            code = LOC_INDEX[piece.loc]
-            nxt.units[code] = (piece.power, ARMY if piece.type == "A" else FLEET)
-            nxt.influence[code] = piece.power
-        if outcome.dislodged:
+        for power, is_fleet, loc in units:
+            code = loc_code[loc]
+            nxt.units[code] = (powers[power], FLEET if is_fleet else ARMY)
+            nxt.influence[code] = powers[power]
+        # dislodged: a unit that did not move away and whose province another power's unit
+        # has entered (the engine keeps aside only those with somewhere to go)
+        root = board().root
+        moved = {
+            loc_code[location_of(c)]
+            for c, ok in zip(codes, game.result_success(), strict=True)
+            if ok and kind_of(c) == ENGINE_MOVE
+        }
+        after = {root[code]: power for code, (power, _) in nxt.units.items()}
+        hit = [
+            (power, utype, code)
+            for code, (power, utype) in self.units.items()
+            if code not in moved and after.get(root[code], power) != power
+        ]
+        if hit:
+            options = {loc_code[loc]: opts for _, _, loc, opts in aside}
             nxt.phase = self.phase.next(retreat=True)
-            for d in outcome.dislodged.values():
-                key = (
-                    d.piece.power,
-                    ARMY if d.piece.type == "A" else FLEET,
-                    LOC_INDEX[d.piece.loc],
-                )
-                nxt.dislodged[key] = tuple(sorted(LOC_INDEX[o] for o in d.options))
+            for key in hit:
+                nxt.dislodged[key] = tuple(sorted(loc_code[o] for o in options.get(key[2], ())))
             return nxt
         nxt.phase = self.phase.next()
         if nxt.phase.season == "W":
