@@ -202,8 +202,9 @@ class Game:
         if state.phase.kind == "C":
             raise RuntimeError("Cannot process phase: COMPLETED")
         nxt = state.process(self._data.staged)
-        self._data.history[state.phase] = state
-        self._data.order_history[state.phase] = self._data.staged
+        # new dicts, not changed in place: copies of the game share them (GameRecord.copy)
+        self._data.history = {**self._data.history, state.phase: state}
+        self._data.order_history = {**self._data.order_history, state.phase: self._data.staged}
         self._data.state = nxt
         self._data.staged = {}
         self._maybe_stalemate()
@@ -589,10 +590,16 @@ class Game:
         ]
 
     def clone_n_times(self, n: int) -> list[Game]:
+        """``n`` copies with the ids ``ID_0``, ``ID_1``, ..."""
         games = []
+        game_id = self._data.game_id
+        copy = self._data.copy
+        new = Game.__new__
         for i in range(int(n)):
-            game = Game(self)
-            game.game_id = f"{self.game_id}_{i}"
+            game = new(Game)
+            record = copy()
+            record.game_id = f"{game_id}_{i}"
+            game._data = record
             games.append(game)
         return games
 

@@ -164,17 +164,16 @@ class State:
     # ------------------------------------------------------------------ queries
 
     def copy(self) -> State:
-        return State(
-            self.phase,
-            dict(self.units),
-            dict(self.centers),
-            dict(self.influence),
-            dict(self.dislodged),
-            self._possible,
-            self._orderable,
-            self._builds,
-            self._memo,
-        )
+        """A copy whose board may be changed; what was worked out of the board is shared
+        until it is (made without the constructor: copies are frequent)."""
+        new = object.__new__(State)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields["units"] = dict(self.units)
+        fields["centers"] = dict(self.centers)
+        fields["influence"] = dict(self.influence)
+        fields["dislodged"] = dict(self.dislodged)
+        return new
 
     def unit_in(self, code: int) -> tuple[int, str, int] | None:
         """The unit anywhere in ``code``'s province: (exact loc, power, type)."""
