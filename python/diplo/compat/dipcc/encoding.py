@@ -46,6 +46,7 @@ from .core import board_encoder as _board_encoder
 from .core import board_tables as _board_tables
 from .game import Game, PhaseData, packed_game, state_of
 from .jsonio import read_state
+from .state import State
 
 __all__ = [
     "EOS_IDX",
@@ -271,9 +272,9 @@ def _with_length(game: bytes) -> bytes:
     return len(game).to_bytes(4, "little") + game
 
 
-def _board_blob(state: Any) -> bytes:
+def _board_blob(state: State) -> bytes:
     """A board alone as a packed game of a batch (no history)."""
-    return _with_length(b"\x00" + state.packed() + b"\x00")
+    return state.packed_alone()
 
 
 def pack_game(game: Game) -> bytes:

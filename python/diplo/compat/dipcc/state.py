@@ -25,8 +25,7 @@ from typing import Any
 import numpy as np
 
 from ...api.phase import process_phase
-from ...engine.codes import MOVE as ENGINE_MOVE
-from ...engine.codes import CodeGame, encode_order, kind_of, location_of
+from ...engine.codes import CodeGame, encode_order
 from ...model.map import standard_map
 from ...model.orders import parse_order as parse_model_order
 from ...model.position import Phase, Piece, Position
@@ -123,6 +122,9 @@ class PhaseName:
 
     def completed(self) -> PhaseName:
         return PhaseName("C", self.year, "C")
+
+
+_NONE: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
@@ -250,6 +252,16 @@ class State:
         packed = b"".join((head, units, centers, tail))
         self._memo["packed"] = packed
         return packed
+
+    def packed_alone(self) -> bytes:
+        """:meth:`packed` as a batch's game with no history: its length first, no scoring
+        system, no played phase (the board encoders' input); made once."""
+        blob: bytes | None = self._memo.get("alone")
+        if blob is None:
+            game = b"\x00" + self.packed() + b"\x00"
+            blob = len(game).to_bytes(4, "little") + game
+            self._memo["alone"] = blob
+        return blob
 
     def forget_orders(self) -> None:
         self._possible = self._orderable = self._builds = None
@@ -461,7 +473,10 @@ class State:
         """The orders dipcc rules on: each unit's last order from its owner; an impossible
         order is dropped (the unit holds), a move possible only by convoy is made "VIA"
         (dipcc's implicit via)."""
-        possible = self.possible_texts()
+        possible = self._memo.get("text_sets")
+        if possible is None:
+            possible = {code: frozenset(texts) for code, texts in self.possible_texts().items()}
+            self._memo["text_sets"] = possible
         root = board().root
         by_province: dict[int, tuple[str, DipccOrder]] = {}
         for power, given in orders.items():
@@ -472,7 +487,7 @@ class State:
                 by_province[root[order.unit_loc]] = (power, order)
         out: list[tuple[str, DipccOrder]] = []
         for power, order in by_province.values():
-            listed = possible.get(order.unit_loc, ())
+            listed = possible.get(order.unit_loc, _NONE)
             if format_order(order) not in listed:
                 via = order.with_via(True)
                 if order.kind == MOVE and not order.via and format_order(via) in listed:
@@ -520,8 +535,8 @@ class State:
         The dislodged units are those whose result says so (the engine keeps aside only those
         with somewhere to go; dipcc plays a retreat phase for the others too)."""
         game = self._engine_game().clone()
-        codes = [_engine_code(order) for _, order in self._ruled(orders)]
-        game.set_orders(codes)
+        ruled = [order for _, order in self._ruled(orders)]
+        game.set_orders([_engine_code(order) for order in ruled])
         game.process()
         _, _, _, units, _, aside = game.state_indices()
         loc_code, powers = _engine_tables()
@@ -534,9 +549,9 @@ class State:
         # has entered (the engine keeps aside only those with somewhere to go)
         root = board().root
         moved = {
-            loc_code[location_of(c)]
-            for c, ok in zip(codes, game.result_success(), strict=True)
-            if ok and kind_of(c) == ENGINE_MOVE
+            order.unit_loc
+            for order, ok in zip(ruled, game.result_success(), strict=True)
+            if ok and order.kind == MOVE
         }
         after = {root[code]: power for code, (power, _) in nxt.units.items()}
         hit = [
