@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ...api.phase import process_phase
-from ...engine.codes import CodeGame, encode_order
+from ...engine.codes import CodeGame, core_of, encode_order
 from ...model.map import standard_map
 from ...model.orders import parse_order as parse_model_order
 from ...model.position import Phase, Piece, Position
@@ -132,6 +132,19 @@ def _engine_tables() -> tuple[list[int], list[str]]:
     """The engine's location indices (``Map.locations``) to dipcc's codes, and its powers."""
     game_map = standard_map()
     return [LOC_INDEX[loc] for loc in game_map.locations], list(game_map.powers)
+
+
+@lru_cache(maxsize=1)
+def _engine_units() -> dict[tuple[int, bool, int], tuple[int, str, int]]:
+    """Every unit as the engine's state lists it, ``(power, is_fleet, location index)``, to
+    dipcc's ``(code, power, type)``."""
+    loc_code, powers = _engine_tables()
+    return {
+        (p, fleet, loc): (code, power, FLEET if fleet else ARMY)
+        for p, power in enumerate(powers)
+        for fleet in (False, True)
+        for loc, code in enumerate(loc_code)
+    }
 
 
 @lru_cache(maxsize=1 << 16)
@@ -531,20 +544,21 @@ class State:
 
     def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
         """Movement on the engine's code path (``diplo.engine.codes``, the position's rules
-        ``edition="dipcc"``): the orders ruled on as codes, the board after read as indices.
-        The dislodged units are those whose result says so (the engine keeps aside only those
-        with somewhere to go; dipcc plays a retreat phase for the others too)."""
-        game = self._engine_game().clone()
+        ``edition="dipcc"``): the orders ruled on as codes, the board after read as indices."""
+        game = core_of(self._engine_game()).clone()
         ruled = [order for _, order in self._ruled(orders)]
         game.set_orders([_engine_code(order) for order in ruled])
         game.process()
-        _, _, _, units, _, aside = game.state_indices()
+        _, _, _, units, _, aside = game.state()
         loc_code, powers = _engine_tables()
+        unit_of = _engine_units()
         nxt = State(self.phase, {}, dict(self.centers), dict(self.influence))
-        for power, is_fleet, loc in units:
-            code = loc_code[loc]
-            nxt.units[code] = (powers[power], FLEET if is_fleet else ARMY)
-            nxt.influence[code] = powers[power]
+        new_units = nxt.units
+        influence = nxt.influence
+        for unit in units:
+            code, power, utype = unit_of[unit]
+            new_units[code] = (power, utype)
+            influence[code] = power
         # dislodged: a unit that did not move away and whose province another power's unit
         # has entered (the engine keeps aside only those with somewhere to go)
         root = board().root
