@@ -550,7 +550,7 @@ class State:
         game.set_orders([_engine_code(order) for order in ruled])
         game.process()
         _, _, _, units, _, aside = game.state()
-        loc_code, powers = _engine_tables()
+        loc_code = _engine_tables()[0]
         unit_of = _engine_units()
         nxt = State(self.phase, {}, dict(self.centers), dict(self.influence))
         new_units = nxt.units
