@@ -1326,3 +1326,100 @@ impl Encoder {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_come_in_python_order() {
+        let mut seen = Vec::new();
+        let mut combo = Vec::new();
+        combinations(4, 2, 0, &mut combo, &mut |c| {
+            seen.push(c.to_vec());
+            Ok(())
+        })
+        .unwrap();
+        let want: Vec<Vec<usize>> = vec![
+            vec![0, 1],
+            vec![0, 2],
+            vec![0, 3],
+            vec![1, 2],
+            vec![1, 3],
+            vec![2, 3],
+        ];
+        assert_eq!(seen, want);
+        // choose none: one empty combination, as itertools.combinations(x, 0)
+        let mut n = 0;
+        combinations(3, 0, 0, &mut Vec::new(), &mut |c| {
+            assert!(c.is_empty());
+            n += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(n, 1);
+    }
+
+    #[test]
+    fn picks_run_the_last_fastest_and_stop_at_an_error() {
+        let o = |loc| DOrder::new(ARMY, loc, BUILD);
+        let choices = vec![vec![o(1), o(2)], vec![o(3), o(4)]];
+        let mut seen = Vec::new();
+        picks(&choices, &[0, 1], &mut Vec::new(), &mut |p| {
+            seen.push((p[0].unit_loc, p[1].unit_loc));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, vec![(1, 3), (1, 4), (2, 3), (2, 4)]);
+        let mut calls = 0;
+        let stopped = picks(&choices, &[0, 1], &mut Vec::new(), &mut |_| {
+            calls += 1;
+            Err(EncodeError::Value("no".into()))
+        });
+        assert_eq!(stopped, Err(EncodeError::Value("no".into())));
+        assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn the_order_sort_is_the_tuple_sort() {
+        let hold = DOrder::new(ARMY, 5, HOLD);
+        let mv = DOrder {
+            dest: 2,
+            ..DOrder::new(ARMY, 5, MOVE)
+        };
+        let via = DOrder { via: true, ..mv };
+        let fleet = DOrder::new(FLEET, 1, HOLD);
+        let mut orders = vec![fleet, via, mv, hold];
+        orders.sort();
+        assert_eq!(orders, vec![hold, mv, via, fleet]);
+        assert_ne!(mv.key(), via.key());
+    }
+
+    #[test]
+    fn packed_games_are_read_whole_or_refused() {
+        let mut state = vec![b'M', b'S'];
+        state.extend_from_slice(&1901u16.to_le_bytes());
+        let mut units = [0u8; N_CODES];
+        units[3] = 1 + 2 * 2 + 1; // a French fleet
+        state.extend_from_slice(&units);
+        state.extend_from_slice(&[0u8; N_CODES]);
+        state.push(0);
+        let mut game = vec![0u8];
+        game.extend_from_slice(&state);
+        game.push(0);
+        let read = Packed::read(&game).unwrap();
+        assert_eq!(read.state.unit(3), Some((2, FLEET)));
+        assert_eq!(read.state.year, 1901);
+        assert!(Packed::read(&game[..game.len() - 1]).is_err());
+        let mut longer = game.clone();
+        longer.push(0);
+        assert!(Packed::read(&longer).is_err());
+        let mut bad = game.clone();
+        bad[1] = b'X';
+        assert!(Packed::read(&bad).is_err());
+        let mut batch = (game.len() as u32).to_le_bytes().to_vec();
+        batch.extend_from_slice(&game);
+        assert_eq!(Packed::read_batch(&batch, 1).unwrap().len(), 1);
+        assert!(Packed::read_batch(&batch, 2).is_err());
+    }
+}
