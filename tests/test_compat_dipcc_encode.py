@@ -194,3 +194,18 @@ def test_bad_packed_games_are_refused() -> None:
         pool._engine.board_states(game, 1, 4, out)
     with pytest.raises(ValueError, match="expected shape"):
         pool._engine.board_states(game, 1, 1, out)
+
+
+def test_output_arrays_lent_twice_are_refused() -> None:
+    pool = ThreadPool(1, {}, 469)
+    game = pack_game(Game())
+    board = np.zeros((1, 81, 38), dtype=np.float32)
+    small = [np.zeros(s, dtype=np.float32) for s in ((1, 3), (1, 1), (1,), (1, 7), (1, 2))]
+    orders = np.zeros((1, 2, 100), dtype=np.int64)
+    with pytest.raises(ValueError, match="borrowed elsewhere"):
+        pool._engine.encode(game, 1, 2, board, board, orders, *small)
+    with pytest.raises(ValueError, match="expected shape"):
+        pool._engine.encode(game, 1, 2, board, board[:, :, :35], orders, *small)
+    prev = np.zeros((1, 81, 38), dtype=np.float32)
+    pool._engine.encode(game, 1, 2, board, prev, orders, *small)
+    assert np.array_equal(board[0], reference_board_state(Game(), 2))

@@ -3,7 +3,9 @@
 //! and the games spread over threads. Wrapped by `diplo.engine.dipcc` for
 //! `diplo.compat.dipcc.encoding` (the `ThreadPool` drop-in).
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadwriteArray, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -58,12 +60,13 @@ fn check_version(v: u8) -> PyResult<u8> {
     }
 }
 
-/// The array's slice, written in place, after checking its shape.
-fn slice_of<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+/// The array borrowed for writing (the `numpy` crate's borrow check refuses an array, or a
+/// view of it, lent twice), after checking its shape and layout.
+fn writable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
     name: &str,
-    array: &'py Bound<'py, numpy::PyArray<T, D>>,
+    array: &Bound<'py, numpy::PyArray<T, D>>,
     want: &[usize],
-) -> PyResult<&'py mut [T]> {
+) -> PyResult<PyReadwriteArray<'py, T, D>> {
     if array.shape() != want {
         return Err(PyValueError::new_err(format!(
             "{name}: expected shape {want:?}, got {:?}",
@@ -73,10 +76,18 @@ fn slice_of<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
     if !array.is_c_contiguous() {
         return Err(PyValueError::new_err(format!("{name}: not C-contiguous")));
     }
-    // SAFETY: the arrays are fresh ones the Python wrapper (`diplo.engine.dipcc`) allocated for
-    // this call and hands to nobody else until it returns; they are distinct (checked by the
-    // caller below through their data pointers) and C-contiguous (checked above).
-    unsafe { array.as_slice_mut().map_err(busy) }
+    array.try_readwrite().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{name}: the array is borrowed elsewhere (an output array given twice?)"
+        ))
+    })
+}
+
+/// The slice of a borrowed, C-contiguous array.
+fn slice<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    guard: &'a mut PyReadwriteArray<'_, T, D>,
+) -> PyResult<&'a mut [T]> {
+    guard.as_slice_mut().map_err(busy)
 }
 
 /// Runs `f` on every game, on up to `threads` threads, and returns the first error in game
@@ -217,7 +228,8 @@ impl PyDipccEncoder {
             let version = check_version(version)?;
             let w = width(version);
             let games = Packed::read_batch(packed, n).map_err(PyValueError::new_err)?;
-            let out = slice_of("out", out, &[n, N_LOCS, w])?;
+            let mut guard = writable("out", out, &[n, N_LOCS, w])?;
+            let out = slice(&mut guard)?;
             let b = &self.enc.board;
             let none = Possible::none();
             let work = |g: &Packed, rows: &mut [f32]| {
@@ -276,52 +288,50 @@ impl PyDipccEncoder {
             let version = check_version(version)?;
             let w = width(version);
             let games = Packed::read_batch(packed, n).map_err(PyValueError::new_err)?;
-            let mut pointers: Vec<usize> = vec![
-                board_state.data() as usize,
-                prev_state.data() as usize,
-                prev_orders.data() as usize,
-                season.data() as usize,
-                year.data() as usize,
-                in_adj.data() as usize,
-                builds.data() as usize,
-                scoring.data() as usize,
-            ];
-            let board_state = slice_of("x_board_state", board_state, &[n, N_LOCS, w])?;
-            let prev_state = slice_of("x_prev_state", prev_state, &[n, N_LOCS, w])?;
-            let prev_orders = slice_of("x_prev_orders", prev_orders, &[n, 2, ORDERS_WIDTH])?;
-            let season = slice_of("x_season", season, &[n, 3])?;
-            let year = slice_of("x_year_encoded", year, &[n, 1])?;
-            let in_adj = slice_of("x_in_adj_phase", in_adj, &[n])?;
-            let builds = slice_of("x_build_numbers", builds, &[n, N_POWERS])?;
-            let scoring = slice_of("x_scoring_system", scoring, &[n, 2])?;
+            let mut g_board = writable("x_board_state", board_state, &[n, N_LOCS, w])?;
+            let mut g_prev = writable("x_prev_state", prev_state, &[n, N_LOCS, w])?;
+            let mut g_orders = writable("x_prev_orders", prev_orders, &[n, 2, ORDERS_WIDTH])?;
+            let mut g_season = writable("x_season", season, &[n, 3])?;
+            let mut g_year = writable("x_year_encoded", year, &[n, 1])?;
+            let mut g_adj = writable("x_in_adj_phase", in_adj, &[n])?;
+            let mut g_builds = writable("x_build_numbers", builds, &[n, N_POWERS])?;
+            let mut g_scoring = writable("x_scoring_system", scoring, &[n, 2])?;
             let steps = if powers.is_some() { N_SCS } else { MAX_SEQ_LEN };
             let mut cands = 0usize;
-            let mut cand_slices = None;
+            let mut g_cands = None;
             if let (Some(actions), Some(loc_idxs)) = (actions, loc_idxs) {
                 cands = actions.shape().get(3).copied().unwrap_or(0);
-                pointers.push(actions.data() as usize);
-                pointers.push(loc_idxs.data() as usize);
-                let a = slice_of("x_possible_actions", actions, &[n, N_POWERS, steps, cands])?;
-                let l = slice_of("x_loc_idxs", loc_idxs, &[n, N_POWERS, N_LOCS])?;
+                let a = writable("x_possible_actions", actions, &[n, N_POWERS, steps, cands])?;
+                let l = writable("x_loc_idxs", loc_idxs, &[n, N_POWERS, N_LOCS])?;
                 let p = match powers {
-                    Some(p) => {
-                        pointers.push(p.data() as usize);
-                        Some(slice_of("x_power", p, &[n, N_POWERS, N_SCS])?)
-                    }
+                    Some(p) => Some(writable("x_power", p, &[n, N_POWERS, N_SCS])?),
                     None => None,
                 };
-                cand_slices = Some((a, l, p));
+                g_cands = Some((a, l, p));
             } else if actions.is_some() || loc_idxs.is_some() || powers.is_some() {
                 return Err(PyValueError::new_err(
                     "actions and loc_idxs go together (and powers with them)",
                 ));
             }
-            let count = pointers.len();
-            pointers.sort_unstable();
-            pointers.dedup();
-            if pointers.len() != count && n > 0 {
-                return Err(PyValueError::new_err("the output arrays must be distinct"));
-            }
+            let board_state = slice(&mut g_board)?;
+            let prev_state = slice(&mut g_prev)?;
+            let prev_orders = slice(&mut g_orders)?;
+            let season = slice(&mut g_season)?;
+            let year = slice(&mut g_year)?;
+            let in_adj = slice(&mut g_adj)?;
+            let builds = slice(&mut g_builds)?;
+            let scoring = slice(&mut g_scoring)?;
+            let cand_slices = match g_cands.as_mut() {
+                Some((a, l, p)) => Some((
+                    slice(a)?,
+                    slice(l)?,
+                    match p.as_mut() {
+                        Some(p) => Some(slice(p)?),
+                        None => None,
+                    },
+                )),
+                None => None,
+            };
             type Item<'a> = (&'a Packed, StateOut<'a>, Option<CandidatesOut<'a>>);
             let mut items: Vec<Item<'_>> = Vec::with_capacity(n);
             let mut bs = board_state.chunks_mut(N_LOCS * w);
@@ -408,7 +418,8 @@ impl PyDipccEncoder {
                 .map_err(PyValueError::new_err)?;
             let s = game.as_ref().map(|g| &g.state);
             let given: Vec<(&DOrder, Option<_>)> = parsed.iter().map(|o| (o, s)).collect();
-            let out = slice_of("out", out, &[2, ORDERS_WIDTH])?;
+            let mut guard = writable("out", out, &[2, ORDERS_WIDTH])?;
+            let out = slice(&mut guard)?;
             self.enc
                 .vocabulary
                 .encode_orders(&self.enc.board, &given, out)
