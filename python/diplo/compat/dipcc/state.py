@@ -559,19 +559,23 @@ class State:
             code, power, utype = unit_of[unit]
             new_units[code] = (power, utype)
             influence[code] = power
-        # dislodged: a unit that did not move away and whose province another power's unit
-        # has entered (the engine keeps aside only those with somewhere to go)
-        root = board().root
-        moved = {
-            order.unit_loc
-            for order, ok in zip(ruled, game.result_success(), strict=True)
-            if ok and order.kind == MOVE
-        }
-        after = {root[code]: power for code, (power, _) in nxt.units.items()}
+        # dislodged: a unit that did not move away from a province a move entered (the
+        # engine keeps aside only those with somewhere to go; dipcc plays a retreat phase for
+        # the others too)
+        b = board()
+        root = b.root
+        moved: set[int] = set()
+        entered: set[int] = set()
+        for order, ok in zip(ruled, game.result_success(), strict=True):
+            if ok and order.kind == MOVE:
+                moved.add(order.unit_loc)
+                entered.add(root[order.dest])
+        units_before = self.units
         hit = [
-            (power, utype, code)
-            for code, (power, utype) in self.units.items()
-            if code not in moved and after.get(root[code], power) != power
+            (there[0], there[1], code)
+            for province in entered
+            for code in b.coasts[province]
+            if code not in moved and (there := units_before.get(code)) is not None
         ]
         if hit:
             options = {loc_code[loc]: opts for _, _, loc, opts in aside}
