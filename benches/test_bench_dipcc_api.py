@@ -9,6 +9,12 @@ on both) are made before the clock starts.
 | `possible` | `get_all_possible_orders()` of a fresh copy (the lists worked out anew) |
 | `clone` | `clone_n_times(8)` |
 | `board-state` | the board-state encoding (input version 2) |
+| `board-states` | the board states of 64 games (diplo: one call; dipcc: 64, no batch bound) |
+| `encode-inputs` | `encode_inputs_multi` of 64 games, version 2, one thread (diplo only: |
+| | dipcc's `ThreadPool` needs torch to build) |
+| `state-only` | `encode_inputs_state_only_multi` of 64 games (diplo only) |
+| `process-floor` | the engine's part of `process` alone (`CodeGame` clone, codes, process, |
+| | board read): the bound of the drop-in's `process` (diplo only) |
 """
 
 from __future__ import annotations
@@ -79,3 +85,67 @@ def test_board_state(benchmark: Any, engine: str) -> None:
     module = _module(engine)
     game = _game(module)
     benchmark(module.encode_board_state, game, 2)
+
+
+def _games64(module: Any) -> list[Any]:
+    game = _game(module)
+    return [module.Game(game) for _ in range(64)]
+
+
+@pytest.mark.benchmark(group="dipcc-board-states")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_board_states(benchmark: Any, engine: str) -> None:
+    module = _module(engine)
+    games = _games64(module)
+    if engine == "dipcc":
+        benchmark(lambda: [module.encode_board_state(g, 2) for g in games])
+    else:
+        from diplo.compat.dipcc.encoding import encode_board_states
+
+        benchmark(encode_board_states, games, 2)
+
+
+def _pool() -> Any:
+    from diplo.compat.dipcc.encoding import ThreadPool
+
+    module = _module("diplo-compat")
+    game = _game(module)
+    texts: set[str] = set()
+    for g in [module.Game(), game]:
+        texts |= {o for orders in g.get_all_possible_orders().values() for o in orders}
+    return ThreadPool(1, {t: i for i, t in enumerate(sorted(texts))}, 469)
+
+
+@pytest.mark.benchmark(group="dipcc-encode-inputs")
+def test_encode_inputs(benchmark: Any) -> None:
+    pool = _pool()
+    games = _games64(_module("diplo-compat"))
+    benchmark(pool.encode_inputs_multi, games, 2)
+
+
+@pytest.mark.benchmark(group="dipcc-state-only")
+def test_state_only(benchmark: Any) -> None:
+    pool = _pool()
+    games = _games64(_module("diplo-compat"))
+    benchmark(pool.encode_inputs_state_only_multi, games, 2)
+
+
+@pytest.mark.benchmark(group="dipcc-process")
+def test_process_floor(benchmark: Any) -> None:
+    from diplo.compat.dipcc.game import state_of
+    from diplo.compat.dipcc.state import _engine_code
+
+    game = _game(_module("diplo-compat"))
+    state = state_of(game)
+    base = state._engine_game()
+    staged = game._data.staged
+    codes = [_engine_code(o) for _, o in state._ruled(staged)]
+
+    def run() -> None:
+        g = base.clone()
+        g.set_orders(codes)
+        g.process()
+        g.state_indices()
+        g.result_success()
+
+    benchmark(run)

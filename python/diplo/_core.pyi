@@ -19,6 +19,7 @@ __all__ = [
     "CodeGame",
     "CodeMap",
     "DeepMindEnv",
+    "DipccEncoder",
     "GameOverError",
     "InUseError",
     "MilaBoard",
@@ -478,3 +479,52 @@ REASON_NAMES: Final[list[str]]
 #: The why codes of the engine's retreat and adjustment rulings, by index: the keys of
 #: diplo.model.outcome.RULING_SENTENCES.
 EXPLAIN_NAMES: Final[list[str]]
+
+@final
+class DipccEncoder:
+    """dipcc's encoders (Cicero's ``pydipcc.ThreadPool``) over packed games, writing NumPy
+    arrays in place, the GIL released (diplo.engine.dipcc, diplo.compat.dipcc.encoding)."""
+
+    def __new__(
+        cls,
+        names: Sequence[str],
+        root: Sequence[int],
+        coasts: Sequence[Sequence[int]],
+        water: Sequence[int],
+        centers: Sequence[int],
+        army_adjacent: Sequence[Sequence[int]],
+        fleet_adjacent: Sequence[Sequence[int]],
+        army_adjacent_all: Sequence[Sequence[int]],
+        fleet_adjacent_all: Sequence[Sequence[int]],
+        homes: Sequence[Sequence[int]],
+        army_builds: Sequence[Sequence[int]],
+        fleet_builds: Sequence[Sequence[int]],
+        vocabulary: Sequence[tuple[Sequence[tuple[int, int, int, int, int, int, bool]], int]],
+        threads: int,
+    ) -> DipccEncoder: ...
+    def board_states(self, packed: bytes, n: int, version: int, out: Any) -> None: ...
+    def encode(
+        self,
+        packed: bytes,
+        n: int,
+        version: int,
+        board_state: Any,
+        prev_state: Any,
+        prev_orders: Any,
+        season: Any,
+        year: Any,
+        in_adj: Any,
+        builds: Any,
+        scoring: Any,
+        actions: Any = None,
+        loc_idxs: Any = None,
+        powers: Any = None,
+    ) -> None: ...
+    def encode_orders(self, orders: bytes, state: bytes | None, out: Any) -> None: ...
+    def possible_orders(
+        self, packed: bytes, with_tuples: bool = True
+    ) -> tuple[
+        list[tuple[int, list[tuple[int, int, int, int, int, int, bool]], list[str]]],
+        list[list[int]],
+        list[int],
+    ]: ...

@@ -41,6 +41,7 @@
 //! * `vector` — the `VectorEnv` class (NumPy buffers filled in place).
 //! * `deepmind` — the `DeepMindEnv` class: DeepMind's protocol for N games (NumPy buffers).
 //! * `batch` — `process_batch`, `pack_orders`.
+//! * `dipcc` — the `DipccEncoder` class: dipcc's encoders (Cicero's engine) over NumPy arrays.
 //!
 //! Helpers:
 //!
@@ -75,6 +76,7 @@ mod texts;
 // One module per Python class (or family of functions); none imports another.
 mod batch;
 mod deepmind;
+mod dipcc;
 mod game;
 mod map;
 mod mila;
@@ -98,6 +100,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     batch::register(m)?;
     vector::register(m)?;
     deepmind::register(m)?;
+    dipcc::register(m)?;
     mila::register(m)?;
     m.add_class::<mila_board::MilaTables>()?;
     m.add_class::<mila_board::MilaBoard>()?;

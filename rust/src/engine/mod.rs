@@ -25,6 +25,7 @@
 //! * [`search`] — a game's compact state (pickling) and many candidate order sets from one
 //!   position.
 //! * [`observe`] — observations of a board for learning bots, as flat integer arrays.
+//! * [`dipcc_encode`] — dipcc's encoders (Cicero's engine) for `diplo.compat.dipcc`.
 //! * [`vector`] — [`vector::VectorEnv`]: N games stepped together, observed in place.
 //! * [`deepmind`] — [`deepmind::DeepMindEnv`]: N games in DeepMind's `DiplomacyState` protocol
 //!   (their observation and actions), observed in place.
@@ -33,6 +34,7 @@ pub mod batch;
 pub mod batched;
 pub mod board;
 pub mod deepmind;
+pub mod dipcc_encode;
 pub mod encode;
 pub mod error;
 pub mod game_file;

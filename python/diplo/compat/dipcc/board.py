@@ -15,6 +15,8 @@ destination, via)``, each a small integer (0 for "none").
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Final, NamedTuple
 
@@ -88,12 +90,20 @@ class DipccOrder(NamedTuple):
         return self._replace(via=via)
 
 
+def pack_orders(orders: Iterable[DipccOrder]) -> bytes:
+    """Orders as the engine's encoders read them (``rust/src/engine/dipcc_encode.rs``): each
+    tuple's seven fields, a byte each."""
+    return bytes(itertools.chain.from_iterable(orders))
+
+
 def _unit_text(unit_type: int, loc: int) -> str:
     return f"{_TYPE_LETTER[unit_type]} {LOCS[loc - 1]}"
 
 
+@lru_cache(maxsize=1 << 16)
 def format_order(order: DipccOrder) -> str:
-    """The order in dipcc's notation (``A PAR - BUR``, ``A LON - NWY VIA``, ``F STP/NC B``)."""
+    """The order in dipcc's notation (``A PAR - BUR``, ``A LON - NWY VIA``, ``F STP/NC B``);
+    the texts of the orders seen last are kept (an order is an immutable tuple)."""
     text = _unit_text(order.unit_type, order.unit_loc)
     kind = order.kind
     if kind == HOLD:

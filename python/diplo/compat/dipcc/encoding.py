@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ...engine.dipcc import CoreDipccEncoder
 from .board import BUILD as _BUILD
 from .board import (
     FLEET,
@@ -38,14 +39,19 @@ from .board import (
     SUPPORT_MOVE,
     DipccOrder,
     board,
+    pack_orders,
     parse_order,
 )
-from .game import Game, PhaseData, state_of
+from .core import board_encoder as _board_encoder
+from .core import board_tables as _board_tables
+from .game import Game, PhaseData, packed_game, state_of
 from .jsonio import read_state
+from .state import State
 
 __all__ = [
     "EOS_IDX",
     "MAX_INPUT_VERSION",
+    "ReferenceThreadPool",
     "ThreadPool",
     "board_state_enc_width",
     "encode_board_state",
@@ -56,6 +62,8 @@ __all__ = [
     "encoding_sc_ownership_idxs",
     "encoding_unit_ownership_idxs",
     "max_input_version",
+    "pack_game",
+    "reference_board_state",
 ]
 
 #: The highest input version dipcc encodes (``encoding.h``).
@@ -140,8 +148,24 @@ def encode_board_state(
     game: Game | PhaseData, input_version: int, out: np.ndarray | None = None
 ) -> np.ndarray:
     """dipcc's board-state encoding of ``game``'s current phase (or a ``PhaseData``'s):
-    ``(81, width)`` float32."""
-    return _encode_state(state_of(game), _check_version(input_version), out)
+    ``(81, width)`` float32, made by the engine (:func:`reference_board_state` is the readable
+    reference it is held to)."""
+    version = _check_version(input_version)
+    state = state_of(game)
+    blob = _board_blob(state)
+    if out is None:
+        out = np.empty((_N_LOCS, _WIDTHS[version]), dtype=np.float32)
+        _board_encoder().board_states(blob, 1, version, out[np.newaxis])
+        return out
+    staged = np.empty((1, _N_LOCS, _WIDTHS[version]), dtype=np.float32)
+    _board_encoder().board_states(blob, 1, version, staged)
+    out[...] = staged[0]
+    return out
+
+
+def reference_board_state(game: Game | PhaseData, input_version: int) -> np.ndarray:
+    """The readable reference of :func:`encode_board_state`, in Python and NumPy."""
+    return _encode_state(state_of(game), _check_version(input_version), None)
 
 
 def encode_board_state_from_phase(phase: PhaseData, input_version: int) -> np.ndarray:
@@ -230,16 +254,54 @@ def _encode_state(state: Any, version: int, out: np.ndarray | None) -> np.ndarra
 
 
 def encode_board_states(games: Sequence[Game | PhaseData], input_version: int) -> np.ndarray:
-    """The board states of many games as one ``(batch, 81, width)`` float32 array."""
+    """The board states of many games as one ``(batch, 81, width)`` float32 array (the engine,
+    the GIL released)."""
     version = _check_version(input_version)
     out = np.empty((len(games), _N_LOCS, board_state_enc_width(version)), dtype=np.float32)
-    for k, game in enumerate(games):
-        encode_board_state(game, version, out[k])
+    blob = b"".join(_board_blob(state_of(game)) for game in games)
+    _board_encoder().board_states(blob, len(games), version, out)
     return out
 
 
-class ThreadPool:
-    """dipcc's ``ThreadPool``: its encoders and decoders over the caller's vocabulary.
+# ---------------------------------------------------------------------- the engine's side
+
+_WIDTHS = {1: 35, 2: 38, 3: 38}
+
+
+def _with_length(game: bytes) -> bytes:
+    return len(game).to_bytes(4, "little") + game
+
+
+def _board_blob(state: State) -> bytes:
+    """A board alone as a packed game of a batch (no history)."""
+    return state.packed_alone()
+
+
+def pack_game(game: Game) -> bytes:
+    """A game as the engine's encoders read it, with its length first (a batch's entry)."""
+    return _with_length(packed_game(game))
+
+
+def engine_vocabulary(to_idx: Mapping[str, int]) -> list[tuple[list[DipccOrder], int]]:
+    """The vocabulary entries the engine can match, parsed: those written as dipcc writes an
+    order (a combined build: its orders sorted as texts, joined by ``;``). An entry written
+    otherwise never equals an order's text, so the Python reference never matches it either."""
+    out: list[tuple[list[DipccOrder], int]] = []
+    for text, idx in to_idx.items():
+        try:
+            parts = [parse_order(part) for part in text.split(";")]
+        except ValueError:
+            continue
+        if ";".join(sorted(str(o) for o in parts)) != text:
+            continue
+        out.append((parts, idx))
+    return out
+
+
+class ReferenceThreadPool:
+    """dipcc's ``ThreadPool`` in Python and NumPy: the readable reference of
+    :class:`ThreadPool`, whose encoders run in the engine; its encoders and decoders over the
+    caller's vocabulary.
 
     ``ThreadPool(n_threads, order_vocabulary_to_idx, max_order_cands)`` as dipcc's (the thread
     count is accepted; the work runs in the calling thread): ``encode_inputs_multi``,
@@ -576,6 +638,99 @@ class ThreadPool:
         """Process every game (dipcc spreads them over its threads)."""
         for game in games:
             game.process()
+
+
+class ThreadPool(ReferenceThreadPool):
+    """dipcc's ``ThreadPool``: its encoders and decoders over the caller's vocabulary.
+
+    ``ThreadPool(n_threads, order_vocabulary_to_idx, max_order_cands)`` as dipcc's:
+    ``encode_inputs_multi``, ``encode_inputs_all_powers_multi``,
+    ``encode_inputs_state_only_multi``, ``encode_orders_single_strict`` and
+    ``encode_orders_single_tolerant`` run in the engine (the games spread over ``n_threads``
+    threads, the GIL released), bit for bit :class:`ReferenceThreadPool`'s arrays;
+    ``decode_order_idxs``, ``decode_order_idxs_all_powers`` and ``process_multi`` are the
+    reference's (``docs/dipcc-compat.md``).
+    """
+
+    def __init__(
+        self, n_threads: int, order_vocabulary_to_idx: Mapping[str, int], max_order_cands: int
+    ) -> None:
+        super().__init__(n_threads, order_vocabulary_to_idx, max_order_cands)
+        self._engine = CoreDipccEncoder(
+            **_board_tables(),
+            vocabulary=engine_vocabulary(self._to_idx),
+            threads=max(self.n_threads, 1),
+        )
+
+    def _fields(
+        self, games: Sequence[Game], version: int, candidates: str | None
+    ) -> dict[str, np.ndarray]:
+        for game in games:
+            if not isinstance(game, Game):
+                raise TypeError(f"expected diplo.compat.dipcc Games, got {type(game).__name__}")
+        batch = len(games)
+        width = _WIDTHS[version]
+        fields: dict[str, np.ndarray] = {
+            "x_board_state": np.empty((batch, _N_LOCS, width), dtype=np.float32),
+            "x_prev_state": np.empty((batch, _N_LOCS, width), dtype=np.float32),
+            "x_prev_orders": np.empty((batch, 2, ORDERS_WIDTH), dtype=np.int64),
+            "x_season": np.empty((batch, 3), dtype=np.float32),
+            "x_year_encoded": np.empty((batch, 1), dtype=np.float32),
+            "x_in_adj_phase": np.empty((batch,), dtype=np.float32),
+            "x_build_numbers": np.empty((batch, 7), dtype=np.float32),
+            "x_scoring_system": np.empty((batch, 2), dtype=np.float32),
+        }
+        extra: dict[str, np.ndarray] = {}
+        if candidates is not None:
+            steps = _N_SCS if candidates == "all" else _MAX_SEQ_LEN
+            shape = (batch, 7, steps, self.max_order_cands)
+            extra["x_loc_idxs"] = np.full((batch, 7, _N_LOCS), -1, dtype=np.int8)
+            extra["x_possible_actions"] = np.full(shape, -1, dtype=np.int32)
+            if candidates == "all":
+                extra["x_power"] = np.full((batch, 7, _N_SCS), -1, dtype=np.int64)
+        blob = b"".join(pack_game(game) for game in games)
+        self._engine.encode(
+            blob,
+            batch,
+            version,
+            fields["x_board_state"],
+            fields["x_prev_state"],
+            fields["x_prev_orders"],
+            fields["x_season"],
+            fields["x_year_encoded"],
+            fields["x_in_adj_phase"],
+            fields["x_build_numbers"],
+            fields["x_scoring_system"],
+            extra.get("x_possible_actions"),
+            extra.get("x_loc_idxs"),
+            extra.get("x_power"),
+        )
+        fields.update(extra)
+        return fields
+
+    def encode_inputs_state_only_multi(
+        self, games: Sequence[Game], input_version: int
+    ) -> dict[str, np.ndarray]:
+        return self._fields(games, _check_version(input_version), None)
+
+    def encode_inputs_multi(
+        self, games: Sequence[Game], input_version: int
+    ) -> dict[str, np.ndarray]:
+        return self._fields(games, _check_version(input_version), "one")
+
+    def encode_inputs_all_powers_multi(
+        self, games: Sequence[Game], input_version: int
+    ) -> dict[str, np.ndarray]:
+        return self._fields(games, _check_version(input_version), "all")
+
+    def _encode(self, orders: Sequence[str], game: Game | None) -> np.ndarray:
+        if isinstance(orders, str):
+            raise TypeError("orders must be a list of order texts, not a str")
+        packed = pack_orders([parse_order(text) for text in orders])
+        state = None if game is None else _board_blob(state_of(game))[4:]
+        out = np.empty((2, ORDERS_WIDTH), dtype=np.int64)
+        self._engine.encode_orders(packed, state, out)
+        return out
 
 
 def _unit_location(order: str) -> int:

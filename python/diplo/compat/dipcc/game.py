@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from .board import LOC_INDEX, LOCS, POWERS, DipccOrder, board, format_order, parse_order
+from .board import (
+    LOC_INDEX,
+    LOCS,
+    POWERS,
+    DipccOrder,
+    board,
+    format_order,
+    pack_orders,
+    parse_order,
+)
 from .jsonio import record_from_json, record_to_json
 from .record import GameRecord, gen_game_id, message_dict, state_dict
 from .state import PhaseName, State
@@ -193,8 +202,9 @@ class Game:
         if state.phase.kind == "C":
             raise RuntimeError("Cannot process phase: COMPLETED")
         nxt = state.process(self._data.staged)
-        self._data.history[state.phase] = state
-        self._data.order_history[state.phase] = self._data.staged
+        # new dicts, not changed in place: copies of the game share them (GameRecord.copy)
+        self._data.history = {**self._data.history, state.phase: state}
+        self._data.order_history = {**self._data.order_history, state.phase: self._data.staged}
         self._data.state = nxt
         self._data.staged = {}
         self._maybe_stalemate()
@@ -248,8 +258,7 @@ class Game:
         sorts them; a province's list also holds the orders of a unit on one of its coasts."""
         out: dict[str, list[str]] = {loc: [] for loc in LOCS}
         root = board().root
-        for code, orders in sorted(self._data.state.possible_orders().items()):
-            texts = [format_order(o) for o in orders]
+        for code, texts in sorted(self._data.state.possible_texts().items()):
             out[LOCS[code - 1]].extend(texts)
             if root[code] != code:
                 out[LOCS[root[code] - 1]].extend(texts)
@@ -581,10 +590,16 @@ class Game:
         ]
 
     def clone_n_times(self, n: int) -> list[Game]:
+        """``n`` copies with the ids ``ID_0``, ``ID_1``, ..."""
         games = []
+        game_id = self._data.game_id
+        copy = self._data.copy
+        new = Game.__new__
         for i in range(int(n)):
-            game = Game(self)
-            game.game_id = f"{self.game_id}_{i}"
+            game = new(Game)
+            record = copy()
+            record.game_id = f"{game_id}_{i}"
+            game._data = record
             games.append(game)
         return games
 
@@ -614,6 +629,43 @@ def state_of(game: Game | PhaseData) -> State:
     if isinstance(game, PhaseData):
         return game._state
     raise TypeError(f"expected a diplo.compat.dipcc Game or PhaseData, got {type(game).__name__}")
+
+
+def packed_game(game: Game) -> bytes:
+    """A game as the engine's encoders read it (``rust/src/engine/dipcc_encode.rs``): its
+    scoring system, its board, and the played phases since the last movement phase (that one
+    first), each with the orders given in it. The played phases' part is kept on the record
+    until a phase is played or the history replaced."""
+    data = game._data
+    head = bytes((data.scoring,)) + data.state.packed()
+    history = data.history
+    cached = data.encoded_since
+    if (
+        cached is None
+        or cached[0] is not history
+        or cached[1] != len(history)
+        or cached[2] != data.state.phase
+    ):
+        cached = (history, len(history), data.state.phase, _packed_since(data))
+        data.encoded_since = cached
+    since: bytes = cached[3]
+    return head + since
+
+
+def _packed_since(data: GameRecord) -> bytes:
+    history = data.history
+    movement = [p for p in history if p.kind == "M"]
+    if not movement:
+        return b"\x00"
+    last = max(p.key for p in movement)
+    since = sorted((p for p in history if p.key >= last), key=lambda p: p.key)
+    parts = [bytes((len(since),))]
+    for phase in since:
+        parts.append(history[phase].packed())
+        given = [o for orders in data.order_history.get(phase, {}).values() for o in orders]
+        parts.append(len(given).to_bytes(2, "little"))
+        parts.append(pack_orders(given))
+    return b"".join(parts)
 
 
 def _is_coast(code: int) -> bool:

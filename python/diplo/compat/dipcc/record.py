@@ -46,25 +46,24 @@ class GameRecord:
     scoring: int = 0
     is_full_press: bool = True
     map_name: str = "standard"
+    #: the encoders' packed played phases since the last movement phase, with what they were
+    #: made from (``diplo.compat.dipcc.game.packed_game``): the history dict itself (shared by
+    #: the copies, replaced when a phase is played), its size and the current phase
+    encoded_since: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> GameRecord:
-        """A copy that shares nothing mutable with this one (played phases are never changed
-        in place, so they are shared)."""
-        return GameRecord(
-            state=self.state.copy(),
-            game_id=self.game_id,
-            staged={p: list(o) for p, o in self.staged.items()},
-            history=dict(self.history),
-            order_history=dict(self.order_history),
-            messages={p: dict(m) for p, m in self.messages.items()},
-            logs={p: list(x) for p, x in self.logs.items()},
-            draw_on_stalemate_years=self.draw_on_stalemate_years,
-            exception_on_convoy_paradox=self.exception_on_convoy_paradox,
-            metadata=dict(self.metadata),
-            scoring=self.scoring,
-            is_full_press=self.is_full_press,
-            map_name=self.map_name,
-        )
+        """A copy that shares nothing mutable with this one: the current board and the played
+        phases (their boards, their orders, and the two dicts of them) are never changed in
+        place, a played phase replaces the dicts, so they are shared. Made field by field
+        without the constructor: a copy is the call agents make most (``clone_n_times``)."""
+        new = object.__new__(GameRecord)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields["staged"] = {p: list(o) for p, o in self.staged.items()}
+        fields["messages"] = {p: dict(m) for p, m in self.messages.items()}
+        fields["logs"] = {p: list(x) for p, x in self.logs.items()}
+        fields["metadata"] = dict(self.metadata)
+        return new
 
 
 def gen_game_id() -> str:

@@ -19,11 +19,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from ...api.phase import process_phase
+from ...engine.codes import CodeGame, core_of, encode_order
 from ...model.map import standard_map
+from ...model.orders import parse_order as parse_model_order
 from ...model.position import Phase, Piece, Position
 from ...model.rules import Rules
 from .board import (
@@ -36,6 +40,7 @@ from .board import (
     LOC_INDEX,
     LOCS,
     MOVE,
+    POWER_INDEX,
     POWERS,
     RETREAT,
     SUPPORT_HOLD,
@@ -44,6 +49,7 @@ from .board import (
     board,
     format_order,
 )
+from .core import board_encoder
 
 __all__ = ["DIPCC_RULES", "MAX_YEAR", "PhaseName", "State"]
 
@@ -118,6 +124,36 @@ class PhaseName:
         return PhaseName("C", self.year, "C")
 
 
+_NONE: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=1)
+def _engine_tables() -> tuple[list[int], list[str]]:
+    """The engine's location indices (``Map.locations``) to dipcc's codes, and its powers."""
+    game_map = standard_map()
+    return [LOC_INDEX[loc] for loc in game_map.locations], list(game_map.powers)
+
+
+@lru_cache(maxsize=1)
+def _engine_units() -> dict[tuple[int, bool, int], tuple[int, str, int]]:
+    """Every unit as the engine's state lists it, ``(power, is_fleet, location index)``, to
+    dipcc's ``(code, power, type)``."""
+    loc_code, powers = _engine_tables()
+    return {
+        (p, fleet, loc): (code, power, FLEET if fleet else ARMY)
+        for p, power in enumerate(powers)
+        for fleet in (False, True)
+        for loc, code in enumerate(loc_code)
+    }
+
+
+@lru_cache(maxsize=1 << 16)
+def _engine_code(order: DipccOrder) -> int:
+    """The engine's code of a dipcc order (its text read by diplo's parser; kept)."""
+    game_map = standard_map()
+    return encode_order(parse_model_order(format_order(order), game_map), game_map)
+
+
 #: A unit: (power, unit type) by exact location code.
 Units = dict[int, tuple[str, int]]
 
@@ -135,20 +171,24 @@ class State:
     _possible: dict[int, list[DipccOrder]] | None = field(default=None, repr=False)
     _orderable: dict[str, list[int]] | None = field(default=None, repr=False)
     _builds: dict[str, int] | None = field(default=None, repr=False)
+    #: what is worked out of the board once and shared by its copies (until one of them is
+    #: changed: ``forget_orders`` gives it a memo of its own): ``"packed"``, the board packed
+    #: for the engine's encoders; ``"position"``, (phase name, diplo's position)
+    _memo: dict[str, Any] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ queries
 
     def copy(self) -> State:
-        return State(
-            self.phase,
-            dict(self.units),
-            dict(self.centers),
-            dict(self.influence),
-            dict(self.dislodged),
-            self._possible,
-            self._orderable,
-            self._builds,
-        )
+        """A copy whose board may be changed; what was worked out of the board is shared
+        until it is (made without the constructor: copies are frequent)."""
+        new = object.__new__(State)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields["units"] = dict(self.units)
+        fields["centers"] = dict(self.centers)
+        fields["influence"] = dict(self.influence)
+        fields["dislodged"] = dict(self.dislodged)
+        return new
 
     def unit_in(self, code: int) -> tuple[int, str, int] | None:
         """The unit anywhere in ``code``'s province: (exact loc, power, type)."""
@@ -165,10 +205,34 @@ class State:
         assert self._possible is not None
         return self._possible
 
+    def possible_texts(self) -> dict[int, list[str]]:
+        """:meth:`possible_orders` as dipcc's texts, listed by the engine
+        (``rust/src/engine/dipcc_encode.rs``, held to :meth:`possible_orders` by
+        ``tests/test_compat_dipcc_encode.py``); shared by the copies."""
+        return self._engine_lists()[0]
+
+    def _engine_lists(self) -> tuple[dict[int, list[str]], dict[str, list[int]], dict[str, int]]:
+        """The engine's lists of this board: the possible orders' texts by code, the orderable
+        provinces by power and the builds owed (made once, shared by the copies)."""
+        lists = self._memo.get("lists")
+        if lists is None:
+            packed = b"\x00" + self.packed() + b"\x00"
+            by_code, orderable, builds = board_encoder().possible_orders(packed, False)
+            lists = (
+                {code: texts for code, _, texts in by_code},
+                {POWERS[p]: locs for p, locs in enumerate(orderable) if locs},
+                dict(zip(POWERS, builds, strict=True)),
+            )
+            self._memo["lists"] = lists
+        if self._orderable is None:
+            self._orderable = lists[1]
+            self._builds = lists[2]
+        return lists
+
     def orderable(self) -> dict[str, list[int]]:
         """The provinces (root codes) each power may order, in dipcc's order."""
         if self._orderable is None:
-            self._load()
+            self.possible_texts()
         assert self._orderable is not None
         return self._orderable
 
@@ -176,12 +240,45 @@ class State:
         if self.phase.kind != "A":
             return 0
         if self._builds is None:
-            self._load()
+            self.possible_texts()
         assert self._builds is not None
         return self._builds[power]
 
+    def packed(self) -> bytes:
+        """The board packed for the engine's encoders (``rust/src/engine/dipcc_encode.rs``):
+        the phase, the unit and the centre owner of every location code, the dislodged units
+        with their retreats; made once per state."""
+        packed: bytes | None = self._memo.get("packed")
+        if packed is not None:
+            return packed
+        phase = self.phase
+        units = bytearray(len(LOCS) + 1)
+        for code, (power, utype) in self.units.items():
+            units[code] = 2 * POWER_INDEX[power] + utype
+        centers = bytearray(len(LOCS) + 1)
+        for code, power in self.centers.items():
+            centers[code] = 1 + POWER_INDEX[power]
+        tail = bytearray((len(self.dislodged),))
+        for (power, utype, loc), dests in self.dislodged.items():
+            tail += bytes((POWER_INDEX[power], utype, loc, len(dests), *dests))
+        head = (phase.kind + phase.season).encode() + phase.year.to_bytes(2, "little")
+        packed = b"".join((head, units, centers, tail))
+        self._memo["packed"] = packed
+        return packed
+
+    def packed_alone(self) -> bytes:
+        """:meth:`packed` as a batch's game with no history: its length first, no scoring
+        system, no played phase (the board encoders' input); made once."""
+        blob: bytes | None = self._memo.get("alone")
+        if blob is None:
+            game = b"\x00" + self.packed() + b"\x00"
+            blob = len(game).to_bytes(4, "little") + game
+            self._memo["alone"] = blob
+        return blob
+
     def forget_orders(self) -> None:
         self._possible = self._orderable = self._builds = None
+        self._memo = {}
 
     def _load(self) -> None:
         kind = self.phase.kind
@@ -379,10 +476,20 @@ class State:
         raise RuntimeError(f"Cannot process phase: {self.phase}")
 
     def _accepted(self, orders: Mapping[str, Iterable[DipccOrder]]) -> dict[str, list[str]]:
-        """The orders dipcc rules on, as text for diplo: each unit's last order from its owner;
-        an impossible order is dropped (the unit holds), a move possible only by convoy is
-        made "VIA" (dipcc's implicit via)."""
-        possible = self.possible_orders()
+        """The orders dipcc rules on, as text for diplo, by power (:meth:`_ruled`)."""
+        out: dict[str, list[str]] = {}
+        for power, order in self._ruled(orders):
+            out.setdefault(power, []).append(format_order(order))
+        return out
+
+    def _ruled(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[str, DipccOrder]]:
+        """The orders dipcc rules on: each unit's last order from its owner; an impossible
+        order is dropped (the unit holds), a move possible only by convoy is made "VIA"
+        (dipcc's implicit via)."""
+        possible = self._memo.get("text_sets")
+        if possible is None:
+            possible = {code: frozenset(texts) for code, texts in self.possible_texts().items()}
+            self._memo["text_sets"] = possible
         root = board().root
         by_province: dict[int, tuple[str, DipccOrder]] = {}
         for power, given in orders.items():
@@ -391,24 +498,39 @@ class State:
                 if unit is None or unit[0] != power:
                     continue
                 by_province[root[order.unit_loc]] = (power, order)
-        out: dict[str, list[str]] = {}
+        out: list[tuple[str, DipccOrder]] = []
         for power, order in by_province.values():
-            listed = possible.get(order.unit_loc, [])
-            if order not in listed:
-                if order.kind == MOVE and not order.via and order.with_via(True) in listed:
-                    order = order.with_via(True)
+            listed = possible.get(order.unit_loc, _NONE)
+            if format_order(order) not in listed:
+                via = order.with_via(True)
+                if order.kind == MOVE and not order.via and format_order(via) in listed:
+                    order = via
                 else:
                     continue
-            out.setdefault(power, []).append(format_order(order))
+            out.append((power, order))
         return out
 
+    def _engine_game(self) -> CodeGame:
+        """The engine's game at this board (made once, shared by the copies)."""
+        phase = str(self.phase)
+        cached = self._memo.get("engine")
+        if cached is None or cached[0] != phase:
+            cached = (phase, CodeGame(self._position(phase)))
+            self._memo["engine"] = cached
+        game: CodeGame = cached[1]
+        return game
+
     def _position(self, phase: str) -> Position:
+        cached = self._memo.get("position")
+        if cached is not None and cached[0] == phase:
+            position: Position = cached[1]
+            return position
         pieces: dict[str, Piece] = {}
         for loc, (power, utype) in self.units.items():
             piece = Piece(power, "A" if utype == ARMY else "F", LOCS[loc - 1])
             pieces[piece.province] = piece
         centers = {LOCS[c - 1]: p for c, p in self.centers.items()}
-        return Position(
+        position = Position(
             standard_map(),
             Phase.parse(phase),
             pieces,
@@ -417,23 +539,49 @@ class State:
             "dipcc state",
             rules=DIPCC_RULES,
         )
+        self._memo["position"] = (phase, position)
+        return position
 
     def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
-        outcome = process_phase(self._position(str(self.phase)), self._accepted(orders))
+        """Movement on the engine's code path (``diplo.engine.codes``, the position's rules
+        ``edition="dipcc"``): the orders ruled on as codes, the board after read as indices."""
+        game = core_of(self._engine_game()).clone()
+        ruled = [order for _, order in self._ruled(orders)]
+        game.set_orders([_engine_code(order) for order in ruled])
+        game.process()
+        _, _, _, units, _, aside = game.state()
+        loc_code = _engine_tables()[0]
+        unit_of = _engine_units()
         nxt = State(self.phase, {}, dict(self.centers), dict(self.influence))
-        for piece in outcome.next.units.values():
-            code = LOC_INDEX[piece.loc]
-            nxt.units[code] = (piece.power, ARMY if piece.type == "A" else FLEET)
-            nxt.influence[code] = piece.power
-        if outcome.dislodged:
+        new_units = nxt.units
+        influence = nxt.influence
+        for unit in units:
+            code, power, utype = unit_of[unit]
+            new_units[code] = (power, utype)
+            influence[code] = power
+        # dislodged: a unit that did not move away from a province a move entered (the
+        # engine keeps aside only those with somewhere to go; dipcc plays a retreat phase for
+        # the others too)
+        b = board()
+        root = b.root
+        moved: set[int] = set()
+        entered: set[int] = set()
+        for order, ok in zip(ruled, game.result_success(), strict=True):
+            if ok and order.kind == MOVE:
+                moved.add(order.unit_loc)
+                entered.add(root[order.dest])
+        units_before = self.units
+        hit = [
+            (there[0], there[1], code)
+            for province in entered
+            for code in b.coasts[province]
+            if code not in moved and (there := units_before.get(code)) is not None
+        ]
+        if hit:
+            options = {loc_code[loc]: opts for _, _, loc, opts in aside}
             nxt.phase = self.phase.next(retreat=True)
-            for d in outcome.dislodged.values():
-                key = (
-                    d.piece.power,
-                    ARMY if d.piece.type == "A" else FLEET,
-                    LOC_INDEX[d.piece.loc],
-                )
-                nxt.dislodged[key] = tuple(sorted(LOC_INDEX[o] for o in d.options))
+            for key in hit:
+                nxt.dislodged[key] = tuple(sorted(loc_code[o] for o in options.get(key[2], ())))
             return nxt
         nxt.phase = self.phase.next()
         if nxt.phase.season == "W":

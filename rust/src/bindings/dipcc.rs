@@ -1,0 +1,491 @@
+//! `diplo._core.DipccEncoder`: dipcc's encoders ([`crate::engine::dipcc_encode`]) over a
+//! batch of packed games, writing into NumPy arrays the caller allocated, the GIL released
+//! and the games spread over threads. Wrapped by `diplo.engine.dipcc` for
+//! `diplo.compat.dipcc.encoding` (the `ThreadPool` drop-in).
+
+use numpy::{
+    PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadwriteArray, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+use super::arrays::busy;
+use super::errors::{guarded, without_gil};
+use crate::engine::dipcc_encode::{
+    encode_board, width, Board, BoardSpec, CandidatesOut, DOrder, EncodeError, Encoder, Packed,
+    Possible, StateOut, Vocabulary, MAX_SEQ_LEN, N_LOCS, N_POWERS, N_SCS, ORDERS_WIDTH,
+};
+
+/// One order as Python's `DipccOrder` tuple.
+type OrderTuple = (u8, u8, u8, u8, u8, u8, bool);
+
+fn order_of(t: OrderTuple) -> PyResult<DOrder> {
+    let o = DOrder {
+        unit_type: t.0,
+        unit_loc: t.1,
+        kind: t.2,
+        target_type: t.3,
+        target_loc: t.4,
+        dest: t.5,
+        via: t.6,
+    };
+    let loc = |c: u8| c as usize <= N_LOCS;
+    if !(1..=2).contains(&o.unit_type)
+        || o.unit_loc == 0
+        || !loc(o.unit_loc)
+        || !(1..=8).contains(&o.kind)
+        || o.target_type > 2
+        || !loc(o.target_loc)
+        || !loc(o.dest)
+    {
+        return Err(PyValueError::new_err(format!("bad order tuple {t:?}")));
+    }
+    Ok(o)
+}
+
+fn to_py(e: EncodeError) -> PyErr {
+    match e {
+        EncodeError::Value(m) => PyValueError::new_err(m),
+        EncodeError::Runtime(m) => PyRuntimeError::new_err(m),
+    }
+}
+
+fn check_version(v: u8) -> PyResult<u8> {
+    if (1..=3).contains(&v) {
+        Ok(v)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "Unknown input version {v} (dipcc's are 1, 2 and 3)"
+        )))
+    }
+}
+
+/// The array borrowed for writing (the `numpy` crate's borrow check refuses an array, or a
+/// view of it, lent twice), after checking its shape and layout.
+fn writable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    name: &str,
+    array: &Bound<'py, numpy::PyArray<T, D>>,
+    want: &[usize],
+) -> PyResult<PyReadwriteArray<'py, T, D>> {
+    if array.shape() != want {
+        return Err(PyValueError::new_err(format!(
+            "{name}: expected shape {want:?}, got {:?}",
+            array.shape()
+        )));
+    }
+    if !array.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!("{name}: not C-contiguous")));
+    }
+    array.try_readwrite().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{name}: the array is borrowed elsewhere (an output array given twice?)"
+        ))
+    })
+}
+
+/// The slice of a borrowed, C-contiguous array.
+fn slice<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    guard: &'a mut PyReadwriteArray<'_, T, D>,
+) -> PyResult<&'a mut [T]> {
+    guard.as_slice_mut().map_err(busy)
+}
+
+/// Runs `f` on every game, on up to `threads` threads, and returns the first error in game
+/// order.
+fn spread<W: Send>(
+    work: Vec<W>,
+    threads: usize,
+    f: impl Fn(W) -> Result<(), EncodeError> + Sync,
+) -> Result<(), EncodeError> {
+    let n = work.len();
+    let threads = threads.clamp(1, n.max(1));
+    if threads == 1 || n < 8 {
+        for w in work {
+            f(w)?;
+        }
+        return Ok(());
+    }
+    let per = n.div_ceil(threads);
+    let mut groups: Vec<Vec<W>> = Vec::new();
+    let mut it = work.into_iter();
+    loop {
+        let g: Vec<W> = it.by_ref().take(per).collect();
+        if g.is_empty() {
+            break;
+        }
+        groups.push(g);
+    }
+    let f = &f;
+    let results: Vec<Result<(), EncodeError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = groups
+            .into_iter()
+            .map(|g| {
+                scope.spawn(move || {
+                    for w in g {
+                        f(w)?;
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(EncodeError::Runtime(
+                        "a thread of the encoder panicked".into(),
+                    ))
+                })
+            })
+            .collect()
+    });
+    results.into_iter().collect()
+}
+
+/// dipcc's encoders over the caller's vocabulary (`diplo.engine.dipcc.Encoder`).
+#[pyclass(name = "DipccEncoder", module = "diplo._core", frozen)]
+pub struct PyDipccEncoder {
+    enc: Encoder,
+    threads: usize,
+}
+
+#[pymethods]
+impl PyDipccEncoder {
+    /// The board's tables (by location code 0 to 81, from `diplo.compat.dipcc.board.board()`),
+    /// the vocabulary (each entry's orders as `DipccOrder` tuples, with its index) and the
+    /// thread count.
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (names, root, coasts, water, centers, army_adjacent, fleet_adjacent,
+        army_adjacent_all, fleet_adjacent_all, homes, army_builds, fleet_builds, vocabulary,
+        threads))]
+    fn new(
+        names: Vec<String>,
+        root: Vec<u8>,
+        coasts: Vec<Vec<u8>>,
+        water: Vec<u8>,
+        centers: Vec<u8>,
+        army_adjacent: Vec<Vec<u8>>,
+        fleet_adjacent: Vec<Vec<u8>>,
+        army_adjacent_all: Vec<Vec<u8>>,
+        fleet_adjacent_all: Vec<Vec<u8>>,
+        homes: Vec<Vec<u8>>,
+        army_builds: Vec<Vec<u8>>,
+        fleet_builds: Vec<Vec<u8>>,
+        vocabulary: Vec<(Vec<OrderTuple>, i32)>,
+        threads: i64,
+    ) -> PyResult<Self> {
+        guarded(|| {
+            let board = Board::new(BoardSpec {
+                names,
+                root,
+                coasts,
+                water,
+                centers,
+                army_adjacent,
+                fleet_adjacent,
+                army_adjacent_all,
+                fleet_adjacent_all,
+                homes,
+                army_builds,
+                fleet_builds,
+            })
+            .map_err(|m| PyValueError::new_err(format!("dipcc board: {m}")))?;
+            let mut vocab = Vocabulary::default();
+            for (orders, idx) in vocabulary {
+                if idx < 0 || orders.is_empty() {
+                    return Err(PyValueError::new_err(format!(
+                        "order vocabulary: bad entry {idx}"
+                    )));
+                }
+                let orders = orders
+                    .into_iter()
+                    .map(order_of)
+                    .collect::<PyResult<Vec<_>>>()?;
+                vocab.add(orders, idx);
+            }
+            let threads = usize::try_from(threads.clamp(1, 256)).unwrap_or(1);
+            Ok(PyDipccEncoder {
+                enc: Encoder {
+                    board,
+                    vocabulary: vocab,
+                },
+                threads,
+            })
+        })
+    }
+
+    /// The board-state encodings of `n` packed games into `out`, `(n, 81, width)` float32.
+    fn board_states(
+        &self,
+        py: Python<'_>,
+        packed: &[u8],
+        n: usize,
+        version: u8,
+        out: &Bound<'_, PyArray3<f32>>,
+    ) -> PyResult<()> {
+        guarded(|| {
+            let version = check_version(version)?;
+            let w = width(version);
+            let games = Packed::read_batch(packed, n).map_err(PyValueError::new_err)?;
+            let mut guard = writable("out", out, &[n, N_LOCS, w])?;
+            let out = slice(&mut guard)?;
+            let b = &self.enc.board;
+            let none = Possible::none();
+            let work = |g: &Packed, rows: &mut [f32]| {
+                let s = &g.state;
+                if s.kind == b'A' {
+                    encode_board(b, s, &s.possible(b), version, rows);
+                } else {
+                    encode_board(b, s, &none, version, rows);
+                }
+            };
+            if n <= 4 {
+                // one game or a few: no point in releasing the GIL
+                for (g, rows) in games.iter().zip(out.chunks_mut(N_LOCS * w)) {
+                    work(g, rows);
+                }
+                return Ok(());
+            }
+            let items: Vec<(&Packed, &mut [f32])> =
+                games.iter().zip(out.chunks_mut(N_LOCS * w)).collect();
+            without_gil(py, || {
+                spread(items, self.threads, |(g, rows)| {
+                    work(g, rows);
+                    Ok(())
+                })
+            })
+            .map_err(to_py)
+        })
+    }
+
+    /// Every field of `encode_inputs_state_only_multi` for `n` packed games, and with
+    /// `actions`/`loc_idxs` (and `powers`, the all-powers form) the candidates of
+    /// `encode_inputs_multi` / `encode_inputs_all_powers_multi`. The arrays are the caller's,
+    /// of dipcc's shapes; `actions`, `loc_idxs` and `powers` come filled with -1.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (packed, n, version, board_state, prev_state, prev_orders, season, year,
+        in_adj, builds, scoring, actions=None, loc_idxs=None, powers=None))]
+    fn encode(
+        &self,
+        py: Python<'_>,
+        packed: &[u8],
+        n: usize,
+        version: u8,
+        board_state: &Bound<'_, PyArray3<f32>>,
+        prev_state: &Bound<'_, PyArray3<f32>>,
+        prev_orders: &Bound<'_, PyArray3<i64>>,
+        season: &Bound<'_, PyArray2<f32>>,
+        year: &Bound<'_, PyArray2<f32>>,
+        in_adj: &Bound<'_, PyArray1<f32>>,
+        builds: &Bound<'_, PyArray2<f32>>,
+        scoring: &Bound<'_, PyArray2<f32>>,
+        actions: Option<&Bound<'_, PyArray4<i32>>>,
+        loc_idxs: Option<&Bound<'_, PyArray3<i8>>>,
+        powers: Option<&Bound<'_, PyArray3<i64>>>,
+    ) -> PyResult<()> {
+        guarded(|| {
+            let version = check_version(version)?;
+            let w = width(version);
+            let games = Packed::read_batch(packed, n).map_err(PyValueError::new_err)?;
+            let mut g_board = writable("x_board_state", board_state, &[n, N_LOCS, w])?;
+            let mut g_prev = writable("x_prev_state", prev_state, &[n, N_LOCS, w])?;
+            let mut g_orders = writable("x_prev_orders", prev_orders, &[n, 2, ORDERS_WIDTH])?;
+            let mut g_season = writable("x_season", season, &[n, 3])?;
+            let mut g_year = writable("x_year_encoded", year, &[n, 1])?;
+            let mut g_adj = writable("x_in_adj_phase", in_adj, &[n])?;
+            let mut g_builds = writable("x_build_numbers", builds, &[n, N_POWERS])?;
+            let mut g_scoring = writable("x_scoring_system", scoring, &[n, 2])?;
+            let steps = if powers.is_some() { N_SCS } else { MAX_SEQ_LEN };
+            let mut cands = 0usize;
+            let mut g_cands = None;
+            if let (Some(actions), Some(loc_idxs)) = (actions, loc_idxs) {
+                cands = actions.shape().get(3).copied().unwrap_or(0);
+                let a = writable("x_possible_actions", actions, &[n, N_POWERS, steps, cands])?;
+                let l = writable("x_loc_idxs", loc_idxs, &[n, N_POWERS, N_LOCS])?;
+                let p = match powers {
+                    Some(p) => Some(writable("x_power", p, &[n, N_POWERS, N_SCS])?),
+                    None => None,
+                };
+                g_cands = Some((a, l, p));
+            } else if actions.is_some() || loc_idxs.is_some() || powers.is_some() {
+                return Err(PyValueError::new_err(
+                    "actions and loc_idxs go together (and powers with them)",
+                ));
+            }
+            let board_state = slice(&mut g_board)?;
+            let prev_state = slice(&mut g_prev)?;
+            let prev_orders = slice(&mut g_orders)?;
+            let season = slice(&mut g_season)?;
+            let year = slice(&mut g_year)?;
+            let in_adj = slice(&mut g_adj)?;
+            let builds = slice(&mut g_builds)?;
+            let scoring = slice(&mut g_scoring)?;
+            let cand_slices = match g_cands.as_mut() {
+                Some((a, l, p)) => Some((
+                    slice(a)?,
+                    slice(l)?,
+                    match p.as_mut() {
+                        Some(p) => Some(slice(p)?),
+                        None => None,
+                    },
+                )),
+                None => None,
+            };
+            type Item<'a> = (&'a Packed, StateOut<'a>, Option<CandidatesOut<'a>>);
+            let mut items: Vec<Item<'_>> = Vec::with_capacity(n);
+            let mut bs = board_state.chunks_mut(N_LOCS * w);
+            let mut ps = prev_state.chunks_mut(N_LOCS * w);
+            let mut po = prev_orders.chunks_mut(2 * ORDERS_WIDTH);
+            let mut se = season.chunks_mut(3);
+            let mut ye = year.chunks_mut(1);
+            let mut ia = in_adj.iter_mut();
+            let mut bu = builds.chunks_mut(N_POWERS);
+            let mut sc = scoring.chunks_mut(2);
+            let mut cand_iters = cand_slices.map(|(a, l, p)| {
+                (
+                    a.chunks_mut((N_POWERS * steps * cands).max(1)),
+                    l.chunks_mut(N_POWERS * N_LOCS),
+                    p.map(|p| p.chunks_mut(N_POWERS * N_SCS)),
+                )
+            });
+            for g in &games {
+                let out = StateOut {
+                    board: bs.next().unwrap_or_default(),
+                    prev_board: ps.next().unwrap_or_default(),
+                    prev_orders: po.next().unwrap_or_default(),
+                    season: se.next().unwrap_or_default(),
+                    year: ye.next().unwrap_or_default(),
+                    in_adj: ia
+                        .next()
+                        .ok_or_else(|| PyValueError::new_err("x_in_adj_phase"))?,
+                    builds: bu.next().unwrap_or_default(),
+                    scoring: sc.next().unwrap_or_default(),
+                };
+                let cand = cand_iters.as_mut().map(|(a, l, p)| CandidatesOut {
+                    actions: if cands == 0 {
+                        &mut []
+                    } else {
+                        a.next().unwrap_or_default()
+                    },
+                    loc_idxs: l.next().unwrap_or_default(),
+                    powers: p.as_mut().map(|p| p.next().unwrap_or_default()),
+                    steps,
+                    cands,
+                });
+                items.push((g, out, cand));
+            }
+            let enc = &self.enc;
+            let work = |(g, out, cand): Item<'_>| -> Result<(), EncodeError> {
+                let s = &g.state;
+                let possible = if cand.is_some() || s.kind == b'A' {
+                    s.possible(&enc.board)
+                } else {
+                    Possible::none()
+                };
+                enc.state_only(g, &possible, version, out)?;
+                if let Some(cand) = cand {
+                    enc.candidates(s, &possible, version, cand)?;
+                }
+                Ok(())
+            };
+            without_gil(py, || spread(items, self.threads, work)).map_err(to_py)
+        })
+    }
+
+    /// Orders (packed as `DipccOrder` tuples, 7 bytes each) to dipcc's `(2, 100)` action in
+    /// `out`; with `state` (a packed game), a support naming a fleet on a coast by its province
+    /// is looked up under the coast (the tolerant encoding).
+    fn encode_orders(
+        &self,
+        orders: &[u8],
+        state: Option<&[u8]>,
+        out: &Bound<'_, PyArray2<i64>>,
+    ) -> PyResult<()> {
+        guarded(|| {
+            if !orders.len().is_multiple_of(7) {
+                return Err(PyValueError::new_err(
+                    "orders: not a whole number of orders",
+                ));
+            }
+            let parsed = orders
+                .chunks(7)
+                .map(|f| order_of((f[0], f[1], f[2], f[3], f[4], f[5], f[6] == 1)))
+                .collect::<PyResult<Vec<_>>>()?;
+            let game = state
+                .map(Packed::read)
+                .transpose()
+                .map_err(PyValueError::new_err)?;
+            let s = game.as_ref().map(|g| &g.state);
+            let given: Vec<(&DOrder, Option<_>)> = parsed.iter().map(|o| (o, s)).collect();
+            let mut guard = writable("out", out, &[2, ORDERS_WIDTH])?;
+            let out = slice(&mut guard)?;
+            self.enc
+                .vocabulary
+                .encode_orders(&self.enc.board, &given, out)
+                .map_err(to_py)
+        })
+    }
+
+    /// dipcc's possible orders of a packed game's board, as Python's `State` lists them: a
+    /// list of (exact code, orders as `DipccOrder` tuples (only `with_tuples`), texts) sorted
+    /// by code, each power's orderable provinces, and the builds owed.
+    #[allow(clippy::type_complexity)]
+    #[pyo3(signature = (packed, with_tuples=true))]
+    fn possible_orders(
+        &self,
+        packed: &[u8],
+        with_tuples: bool,
+    ) -> PyResult<(
+        Vec<(u8, Vec<OrderTuple>, Vec<String>)>,
+        Vec<Vec<u32>>,
+        Vec<i32>,
+    )> {
+        guarded(|| {
+            let g = Packed::read(packed).map_err(PyValueError::new_err)?;
+            let b = &self.enc.board;
+            let p = g.state.possible(b);
+            let mut lists = Vec::new();
+            for (code, orders) in p.orders.iter().enumerate() {
+                if orders.is_empty() {
+                    continue;
+                }
+                let tuples = orders
+                    .iter()
+                    .filter(|_| with_tuples)
+                    .map(|o| {
+                        (
+                            o.unit_type,
+                            o.unit_loc,
+                            o.kind,
+                            o.target_type,
+                            o.target_loc,
+                            o.dest,
+                            o.via,
+                        )
+                    })
+                    .collect();
+                let texts = orders
+                    .iter()
+                    .map(|o| {
+                        let mut s = String::new();
+                        b.format(o, &mut s);
+                        s
+                    })
+                    .collect();
+                lists.push((code as u8, tuples, texts));
+            }
+            let orderable = p
+                .orderable
+                .iter()
+                .map(|v| v.iter().map(|&c| u32::from(c)).collect())
+                .collect();
+            Ok((lists, orderable, p.builds.to_vec()))
+        })
+    }
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyDipccEncoder>()?;
+    Ok(())
+}
