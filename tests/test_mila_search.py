@@ -448,3 +448,32 @@ def test_a_support_against_a_convoying_fleet_is_not_cut_by_its_army() -> None:
 def test_mila_does_not_cut_a_support_against_a_convoying_fleet_by_its_army() -> None:
     search = load_tool("mila_search")
     assert _uncut_labels(search.mila_game_class()()) == _uncut_labels(search.diplo_game("standard"))
+
+
+# Found by the search once its possible_diff compared every location (world, seed 31343,
+# W2003A): MILA lists a fleet's disband under its coast as well as its province
+# (Game.get_all_possible_orders, the adjustments' `unit[2:]`); the drop-in listed the province
+# only. Turkey has more units than centres.
+_SPLIT_DISBAND = {
+    "name": "W1901A",
+    "units": {"TURKEY": ["F BUL/EC", "A CON", "F ANK"], "RUSSIA": ["F STP/SC"]},
+    "centers": {"TURKEY": ["CON", "ANK"], "RUSSIA": ["STP"]},
+}
+
+
+def _disbands(game: Any) -> dict[str, list[str]]:
+    game.set_state(load_tool("mila_search").full_state(game, _SPLIT_DISBAND))
+    return {loc: sorted(orders) for loc, orders in game.get_all_possible_orders().items()}
+
+
+def test_a_fleet_on_a_coast_lists_its_disband_under_the_coast_too() -> None:
+    possible = _disbands(load_tool("mila_search").diplo_game("standard"))
+    assert possible["BUL/EC"] == possible["BUL"] == ["F BUL/EC D"]
+    assert possible["BUL/SC"] == []
+    assert possible["STP/SC"] == possible["STP"] == []  # Russia owes nothing
+
+
+@needs_mila
+def test_mila_lists_a_fleet_s_disband_on_a_coast_as_the_drop_in() -> None:
+    search = load_tool("mila_search")
+    assert _disbands(search.mila_game_class()()) == _disbands(search.diplo_game("standard"))

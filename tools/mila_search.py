@@ -562,19 +562,18 @@ def label_diff(mila: Any, ours: Any, phase: str, orders: Orders) -> list[tuple[s
 
 
 def possible_diff(mila: Any, ours: Any) -> list[str]:
-    """Where the two games' orderable locations, or the possible orders at them (what a bot
-    reads), differ (sentences). MILA also lists the builds of a split-coast home centre under
-    each coast (``STP/NC``: ``F STP/NC B``, ``WAIVE``), which no orderable location names and
-    the drop-in leaves empty: not compared."""
+    """Where the two games' orderable locations, or the possible orders at any location (what
+    a bot reads), differ (sentences): the orderable ones, and the others too, such as the
+    coasts of a split-coast home centre, under which MILA lists its builds again (``STP/NC``:
+    ``F STP/NC B``, ``WAIVE``) and the drop-in as well."""
     out = []
     want, have = mila.get_orderable_locations(), ours.get_orderable_locations()
     for power in sorted(set(want) | set(have)):
         a, b = set(want.get(power) or ()), set(have.get(power) or ())
         if a != b:
             out.append(f"orderable {power}: MILA only {sorted(a - b)}, diplo only {sorted(b - a)}")
-    places = {loc for locs in want.values() for loc in locs or ()}
     want, have = mila.get_all_possible_orders(), ours.get_all_possible_orders()
-    for loc in sorted(places):
+    for loc in sorted(set(want) | set(have)):
         a, b = set(want.get(loc) or ()), set(have.get(loc) or ())
         if a != b:
             out.append(f"possible at {loc}: MILA only {sorted(a - b)}, diplo only {sorted(b - a)}")

@@ -517,7 +517,7 @@ fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
 /// The phase as MILA's `Game` shows it to a bot, in one call:
 /// `(possible, orderable, check, lookup, orderable_again)`. `possible` maps every location name
 /// to the sorted texts of the orders listed there (a unit's province, and also its coast for a
-/// fleet on a split coast; a build site's province, and for a split-coast one each coast with
+/// fleet on a split coast, its disband included; a build site's province, and for a split-coast one each coast with
 /// its fleet's build and the waive, as MILA lists them), each list new; `orderable` maps each power
 /// to the keys it orders; `check` is the phase's [`MilaCheck`]; `lookup` is the map's
 /// `{text: (text, code, slot, id)}`; `orderable_again` is a second `orderable`, for a caller to
@@ -589,7 +589,10 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
         let bound = listing.list.bind(py);
         let list = bound.get_slice(0, bound.len());
         let loc = listing.loc;
-        if split && loc != key && loc < lists.len() {
+        // MILA lists a unit's orders under its coast as well as its province: in every phase
+        // but the adjustments, and there a fleet's disband (`get_all_possible_orders`, `unit[2:]`).
+        let disbands = || listing.codes.iter().all(|&c| kind_of(c) == kind::DISBAND);
+        if loc != key && loc < lists.len() && (split || disbands()) {
             lists[loc] = Some(list.clone());
         } else if !split && !map.coasts[key].is_zero() {
             // MILA lists a split-coast build site's fleet build and the waive under each coast
