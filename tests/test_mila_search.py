@@ -477,3 +477,38 @@ def test_a_fleet_on_a_coast_lists_its_disband_under_the_coast_too() -> None:
 def test_mila_lists_a_fleet_s_disband_on_a_coast_as_the_drop_in() -> None:
     search = load_tool("mila_search")
     assert _disbands(search.mila_game_class()()) == _disbands(search.diplo_game("standard"))
+
+
+# Found by the long run (ancmed_age_of_empires, edge, seed 1002019, F0010M) and not yet modelled:
+# MILA lists the Berenice fleet's support of the army's convoyed move into the Balearic port
+# (Game.get_all_possible_orders reads a support of a convoyed move by the routes from the
+# destination back to the army, here through the Carthaginian fleet in the Gulf of Lyon, the
+# supporter excluded); diplo's routes back from a port under port_convoy="first" do not find it.
+# A listing only: the search draws orders from diplo's lists, so the order is never played.
+_PORT_SUPPORT = {
+    "name": "F0010M",
+    "units": {
+        "CARTHAGE": ["F LIG"],
+        "ROME": ["F BER", "A SAG", "F BAL"],
+    },
+    "centers": {},
+}
+
+
+@needs_mila
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 42: MILA lists F BER S A SAG - BAL (support of a convoyed move into a port, "
+    "by the routes back from it); not modelled",
+)
+def test_mila_lists_a_support_of_a_convoyed_move_into_a_port_as_the_drop_in() -> None:
+    search = load_tool("mila_search")
+    lists = []
+    for game in (
+        search.mila_game_class()(map_name="ancmed_age_of_empires"),
+        search.diplo_game("ancmed_age_of_empires"),
+    ):
+        game.set_state(search.full_state(game, _PORT_SUPPORT))
+        lists.append(sorted(game.get_all_possible_orders()["BER"]))
+    assert "F BER S A SAG - BAL" in lists[0]
+    assert lists[0] == lists[1]
