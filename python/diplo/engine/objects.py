@@ -327,7 +327,7 @@ def _submission(t: MapTables, orders: Mapping[str, Sequence[str | Order]]) -> Su
 
 # --------------------------------------------------------------------------- the phase
 
-#: A legal movement order's result as the engine hands it over (``CodeGame.movement_rows``,
+#: A legal movement order's result as the engine hands it over (``Verdict.movement_rows``,
 #: one per code): ``(order, unit, kind, code, success, dislodged_by, by, attack, opposition,
 #: convoyed, szykman)``: the normal form's canonical text, the unit's (``A PAR``), the order's
 #: class name, the result code and DATC success flag, then the facts of its sentence
@@ -359,16 +359,18 @@ def process_phase_engine(
         sub.quick = True
     else:
         sub = _submission(t, orders)
-    before = engine_game(position)
-    after = before.clone()
-    after.run(sub.codes, sub.powers)
+    after = engine_game(position).clone()
+    try:
+        verdict = after.run(sub.codes, sub.powers)
+    except ValueError as error:
+        if position.phase.year < MAX_YEAR:
+            raise
+        # The core's refusal of a phase past MAX_YEAR (its sentence), as the reference's: a
+        # position error (diplo.model.limits).
+        raise PositionError(str(error)) from None
     winner = after.winner
-    phase = t.phase(after.phase)
-    if phase.year > MAX_YEAR:
-        # The reference refuses such a phase too (diplo.model.limits); process_phase says why.
-        raise PositionError(f"{position.phase}: the game cannot go past the year {MAX_YEAR}")
-    nxt = EnginePosition(game_map, phase, after, position.rules)
-    return EnginePhaseOutcome(position, nxt, winner, before, after, sub, orders)
+    nxt = EnginePosition(game_map, t.phase(after.phase), after, position.rules)
+    return EnginePhaseOutcome(position, nxt, winner, verdict, sub, orders)
 
 
 class EnginePhaseOutcome(PhaseOutcome):
@@ -382,8 +384,7 @@ class EnginePhaseOutcome(PhaseOutcome):
         return object.__new__(cls)
 
     _position: Position
-    _before: _core.CodeGame
-    _after: _core.CodeGame
+    _verdict: _core.Verdict
     _submission: Submission
     _orders: Mapping[str, Sequence[str | Order]]
 
@@ -392,8 +393,7 @@ class EnginePhaseOutcome(PhaseOutcome):
         position: Position,
         nxt: Position,
         winner: str | None,
-        before: _core.CodeGame,
-        after: _core.CodeGame,
+        verdict: _core.Verdict,
         submission: Submission,
         orders: Mapping[str, Sequence[str | Order]],
     ) -> None:
@@ -402,8 +402,7 @@ class EnginePhaseOutcome(PhaseOutcome):
         d["next"] = nxt
         d["winner"] = winner
         d["_position"] = position
-        d["_before"] = before
-        d["_after"] = after
+        d["_verdict"] = verdict
         d["_submission"] = submission
         d["_orders"] = orders
 
@@ -549,12 +548,11 @@ def _build_results(
     its JSON text instead (only map names, fixed words and numbers in it: see
     ``EnginePhaseOutcome.to_json_text``), the others stay results."""
     position: Position = outcome._position
-    before = outcome._before
-    after = outcome._after
+    verdict = outcome._verdict
     sub: Submission = outcome._submission
     t = tables(position.map)
     kind = position.phase.kind
-    rows = after.movement_rows(before) if kind == "M" else None
+    rows = verdict.movement_rows() if kind == "M" else None
     reasons: list[int] | None = None
     multiple: _MultipleOrders | None = None
     results: list[Any] = []
@@ -566,7 +564,7 @@ def _build_results(
         names = t.powers
         # (map stops at the shorter input: the orders' powers, so the implied holds' rows stay)
         results = list(map(_row_json, map(names.__getitem__, sub.powers), rows))
-        return _with_implied(t, after, rows, len(sub.codes), results, [], True)
+        return _with_implied(t, verdict, rows, len(sub.codes), results, [], True)
     if rows is not None and sub.quick:
         # Every order reached the engine, in input order: the k-th is the k-th code.
         names = t.powers
@@ -589,13 +587,13 @@ def _build_results(
                 )
                 continue
         if reasons is None:
-            reasons = after.reasons()
+            reasons = verdict.reasons()
         if j >= 0 and reasons[j] == 0:
             results.append(None)  # legal: filled in below (retreats, adjustments)
             continue
         if j >= 0 and reasons[j] == _MULTIPLE:
             if multiple is None:
-                multiple = _MultipleOrders(t, before, after, reasons)
+                multiple = _MultipleOrders(t, verdict, reasons)
             results.append(multiple.result(j, power))
             refused.append((multiple.province[j], "multiple_orders"))
             continue
@@ -604,13 +602,13 @@ def _build_results(
         if reader is None:
             reader = OrderReader(position.map)
         why = reasons[j] if j >= 0 else -1
-        result, prov, code = _refused(position, before, power, item, why, reader)
+        result, prov, code = _refused(position, power, item, why, reader)
         results.append(result)
         refused.append((prov, code))
     if rows is not None:
-        return _with_implied(t, after, rows, len(sub.codes), results, refused, as_text)
+        return _with_implied(t, verdict, rows, len(sub.codes), results, refused, as_text)
     # Retreats and adjustments: the engine's rulings (why and facts), in the model's words.
-    phase_rows = after.phase_rows(before)
+    phase_rows = verdict.phase_rows()
     for i, (power, _item, j) in enumerate(sub.items):
         if results[i] is None:
             ruled = phase_rows[j]
@@ -633,13 +631,13 @@ def _build_results(
 
 
 def ruling_facts(raw: tuple[Any, ...]) -> RulingFacts:
-    """The facts of an engine row (:meth:`CodeGame.phase_rows`), its why code named."""
+    """The facts of an engine row (:meth:`Verdict.phase_rows`), its why code named."""
     return RulingFacts(EXPLAIN_NAMES[raw[0]], *raw[1:])
 
 
 def _row_json(power: str, row: MovementRow) -> str:
     """The JSON text of a legal movement order's result from its engine row (see
-    :meth:`CodeGame.movement_rows`), as ``json.dumps(result.to_json())`` writes it on a map
+    :meth:`Verdict.movement_rows`), as ``json.dumps(result.to_json())`` writes it on a map
     whose names need no escape."""
     text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
     tail = explain_tail(kind_name, code, origin, by, attack, opposition, via, szy)
@@ -653,7 +651,7 @@ def _row_json(power: str, row: MovementRow) -> str:
 
 def _with_implied(
     t: MapTables,
-    after: Any,
+    verdict: _core.Verdict,
     rows: list[Any],
     given: int,
     results: list[Any],
@@ -679,7 +677,7 @@ def _with_implied(
             results.append(result)
     locations = t.locations
     dislodged = {}
-    for power_i, fleet, loc_i, options in after.gone():
+    for power_i, fleet, loc_i, options in verdict.gone():
         piece = t.piece(power_i, fleet, loc_i)
         dislodged[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
     return results, dislodged
@@ -687,7 +685,6 @@ def _with_implied(
 
 def _refused(
     position: Position,
-    before: Any,
     power: str,
     item: str | Order,
     reason: int,
@@ -712,11 +709,7 @@ def _refused(
         result = Result(power, unit, canonical, True, False, False, "illegal", intake.message)
         return result, prov, intake.code
     assert order is not None
-    code = (
-        REASON_NAMES[reason]
-        if reason >= 0
-        else _untyped_build_reason(position, before, power, order)
-    )
+    code = REASON_NAMES[reason] if reason >= 0 else _untyped_build_reason(position, power, order)
     piece = named_piece(position, order)
     named = order_unit(order)
     unit = str(piece) if piece is not None else None if named is None else str(named)
@@ -725,17 +718,17 @@ def _refused(
     return result, None if piece is None else piece.province, code
 
 
-def _untyped_build_reason(position: Position, before: Any, power: str, order: Order) -> str:
+def _untyped_build_reason(position: Position, power: str, order: Order) -> str:
     """Why a build that names no unit type, where the place does not say which (a coastal
     province without a coast: DATC 4.C.3), is refused: for what its army reading is refused
-    (the rules before the type), else because its type is needed."""
+    (the rules before the type; the engine's validation asked, nothing played), else because
+    its type is needed."""
     if not isinstance(order, Build) or order.unit.type is not None:
         raise RuntimeError(f"the engine could not encode the order {format_order(order)!r}")
     game_map = position.map
     army = encode_order(Build(Unit("A", order.unit.loc)), game_map)
-    scratch = before.clone()
-    scratch.run([army], bytes([game_map.powers.index(power)]))
-    name = REASON_NAMES[scratch.reasons()[0]]
+    reason, _normal = engine_game(position).judge(army, game_map.powers.index(power))
+    name = REASON_NAMES[reason]
     return "unit_type_needed" if name == "ok" else name
 
 
@@ -744,8 +737,8 @@ class _MultipleOrders:
     grouped by province once per phase: each one's result is then found without rescanning the
     others (a document of thousands of conflicting orders stays linear)."""
 
-    def __init__(self, t: MapTables, before: Any, after: Any, reasons: list[int]) -> None:
-        normals = after.normal_forms()
+    def __init__(self, t: MapTables, verdict: _core.Verdict, reasons: list[int]) -> None:
+        normals = verdict.normal_forms()
         provinces = t.provinces
         #: order index -> its unit's province, for every refused-as-multiple order
         self.province: dict[int, str] = {}
@@ -758,7 +751,7 @@ class _MultipleOrders:
         # index -> (its text, how many different texts its unit was given)
         self._texts: dict[int, tuple[str, int]] = {}
         for same in groups.values():
-            texts = before.texts([normals[k] for k in same])
+            texts = verdict.texts([normals[k] for k in same])
             count = len(set(texts))
             for k, text in zip(same, texts, strict=True):
                 self._texts[k] = (text, count)
@@ -805,9 +798,7 @@ def engine_reasons(
     For the cross-check of the engine's reasons against :mod:`diplo.reference.validation`."""
     t = tables(position.map)
     sub = _submission(t, orders)
-    game = engine_game(position).clone()
-    game.run(sub.codes, sub.powers)
-    reasons = game.reasons()
+    reasons = engine_game(position).clone().run(sub.codes, sub.powers).reasons()
     return [None if j < 0 else REASON_NAMES[reasons[j]] for _p, _i, j in sub.items]
 
 

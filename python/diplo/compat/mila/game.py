@@ -129,8 +129,6 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
         new.power_model_map = dict(self.power_model_map)
         new._outcome = list(self._outcome)
         new._core = self._core.clone()
-        if new._records and new._records[-1].ruled is self._core:
-            new._records[-1].ruled = new._core  # the ruling of the last phase, in the copy's
         if self._turn_cache is not None:  # the phase's texts are shared; its engine is the copy's
             turn = new._turn_cache = _copy.copy(self._turn_cache)
             turn.core = new._core
@@ -210,7 +208,7 @@ class Game(Press, Board, OrderIntake, Histories, GameBase):
                 # Pickled by an earlier release, which worked results out only when asked:
                 # the engine rules the kept orders now (the one phase ruled here, not at play).
                 kept = position_from_state(self._map, record.state, self._core_rules())
-                record.before, record.ruled = engine.rule_kept(kept, record.orders)
+                record.verdict = engine.rule_kept(kept, record.orders)
         self._turn_cache = None
         self._doc_cache = None
         if not isinstance(self.__dict__.get("_mila_lists"), Lists):  # an earlier release's
