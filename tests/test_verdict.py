@@ -13,7 +13,7 @@ from diplo.api.phase import process_phase
 from diplo.engine import mila as engine_mila
 from diplo.engine import objects
 from diplo.engine.codes import encode_order
-from diplo.engine.compile import engine_game
+from diplo.engine.compile import engine_game, tables
 from diplo.model.map import standard_map
 from diplo.model.orders import parse_order
 from diplo.model.position import Position
@@ -217,3 +217,31 @@ def test_the_drop_ins_refusal_asks_validation_and_plays_nothing() -> None:
         assert (why == "") == ruling.legal
         if not ruling.legal:
             assert why == ruling.message
+
+
+def test_one_order_in_another_notation_leaves_the_others_read_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``process_phase`` with one text the core's reader does not take: the core reads every
+    text once (``submit_orders``) and leaves that one to the general parser; nothing is read by
+    the core again text by text."""
+    position = _position(MOVEMENT)
+    real = tables(M)
+    calls: list[str] = []
+
+    class _Tables:
+        def __getattr__(self, name: str) -> Any:
+            value = getattr(real, name)
+            return _Spy(value, calls) if name == "core_map" else value
+
+    monkeypatch.setattr(objects, "tables", lambda game_map: _Tables())
+    orders: dict[str, list[Any]] = {
+        "FRANCE": ["A PAR - BUR", "army marseilles -> burgundy", "F BRE - MAO"],
+        "GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR", "A PAR - GAS", "A MUN HOLDS"],
+    }
+    mine = objects.process_phase_engine(position, orders)
+    # Read once: no text read again by the core's reader; each order in another notation (an
+    # object once parsed) is encoded by its fields.
+    assert calls == ["submit_orders", "encode_objects", "encode_objects"]
+    reference = process_phase(position, orders, backend="python")
+    assert mine.results == reference.results

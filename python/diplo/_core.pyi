@@ -111,8 +111,10 @@ class CodeMap:
         """Codes of order objects read by their fields; -1 where the caller must rule."""
     def submit_orders(
         self, orders: object, power_index: dict[str, int]
-    ) -> tuple[list[int], bytes] | None:
-        """A phase's orders as (codes, power bytes), or None when one needs the parser."""
+    ) -> tuple[list[int], bytes, list[int]] | None:
+        """A phase's orders as (codes, power bytes, missing): ``missing`` the indices of the
+        orders left to the parser or the model's intake (code 0; 255: a power the map does not
+        have); None when the orders are not a dict of lists or tuples."""
     def read_position(self, doc: object) -> CodeGame | None:
         """A game at a canonical adjudicate document's position, or None."""
     def parse_canonical(self, text: str) -> int | None:

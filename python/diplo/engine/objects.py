@@ -325,6 +325,47 @@ def _submission(t: MapTables, orders: Mapping[str, Sequence[str | Order]]) -> Su
     return sub
 
 
+def _completed(
+    t: MapTables,
+    orders: Mapping[str, Sequence[str | Order]],
+    codes: list[int],
+    powers: bytes,
+    missing: list[int],
+) -> Submission:
+    """The submission of ``orders`` the core read but for the ``missing`` ones (by their
+    index in input order; ``CodeMap.submit_orders``): those are read here (the general parser,
+    or nothing for a power the map does not have: the model's intake rules on them), the others
+    kept as the core read them, so every text is read once."""
+    sub = Submission(orders)
+    flat = [(p, item) for p, given in orders.items() for item in given]
+    learnt: dict[int, int | None] = {}
+    for k in missing:
+        power, item = flat[k]
+        if powers[k] == _NO_POWER:
+            learnt[k] = None
+        elif isinstance(item, str):
+            learnt[k] = _learn(t, power, item)
+        else:
+            learnt[k] = _object_code(t, power, item)
+    kept: list[int] = []
+    kept_powers = bytearray()
+    items: list[tuple[str, str | Order, int]] = []
+    for k, (power, item) in enumerate(flat):
+        code = learnt[k] if k in learnt else codes[k]
+        if code is None:
+            items.append((power, item, -1))
+        else:
+            items.append((power, item, len(kept)))
+            kept.append(code)
+            kept_powers.append(powers[k])
+    sub.codes, sub.powers, sub._items = kept, bytes(kept_powers), items
+    return sub
+
+
+#: The power index ``CodeMap.submit_orders`` gives the orders of a power the map does not have.
+_NO_POWER = 255
+
+
 # --------------------------------------------------------------------------- the phase
 
 #: A legal movement order's result as the engine hands it over (``Verdict.movement_rows``,
@@ -350,15 +391,17 @@ def process_phase_engine(
     game_map = position.map
     t = tables(game_map)
     try:
-        quick = t.core_map.submit_orders(orders, t.power_index)
+        read = t.core_map.submit_orders(orders, t.power_index)
     except UnicodeEncodeError:  # a text with a lone surrogate: not UTF-8, read here instead
-        quick = None
-    if quick is not None:
-        sub = Submission(orders)
-        sub.codes, sub.powers = quick
-        sub.quick = True
-    else:
+        read = None
+    if read is None:
         sub = _submission(t, orders)
+    elif read[2]:  # some orders the core left to the general parser or the model's intake
+        sub = _completed(t, orders, *read)
+    else:
+        sub = Submission(orders)
+        sub.codes, sub.powers, _ = read
+        sub.quick = True
     after = engine_game(position).clone()
     try:
         verdict = after.run(sub.codes, sub.powers)

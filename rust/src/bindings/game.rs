@@ -9,7 +9,7 @@ use super::any::{on_game, on_map, Known};
 use super::documents::{self, position_text, RawPiece, RawState};
 use super::errors::guarded;
 use super::handles::{PyCodeGame, PyCodeMap, PyVerdict};
-use super::intake::read_codes;
+use super::intake::{code_list, read_codes};
 use super::process::{game_over, in_last_year, process_checked, rule_checked};
 use super::texts::{map_names, texts_by_power};
 use crate::engine::encode::{signed, Code};
@@ -112,7 +112,7 @@ impl PyCodeGame {
             on_game!(&self.game, g => g.with_legal(|legal, slots| {
                 let mut lists = Vec::with_capacity(slots.len());
                 for s in slots {
-                    lists.push(PyList::new(py, legal.codes_of(s).iter().map(|&c| signed(c)))?);
+                    lists.push(code_list(py, legal.codes_of(s))?);
                 }
                 PyList::new(py, lists)
             }))
