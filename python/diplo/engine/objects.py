@@ -406,10 +406,8 @@ def process_phase_engine(
     try:
         verdict = after.run(sub.codes, sub.powers)
     except ValueError as error:
-        if position.phase.year < MAX_YEAR:
-            raise
-        # The core's refusal of a phase past MAX_YEAR (its sentence), as the reference's: a
-        # position error (diplo.model.limits).
+        # The one refusal of run here (codes and powers are made together): a phase that would
+        # go past MAX_YEAR, in the core's words; a position error, as the reference's.
         raise PositionError(str(error)) from None
     winner = after.winner
     nxt = EnginePosition(game_map, t.phase(after.phase), after, position.rules)

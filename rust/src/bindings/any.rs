@@ -28,13 +28,13 @@ pub enum AnyGame {
     W1024(Game<Wide<16>>),
 }
 
-/// A phase's ruling ([`Verdict`]), at its map's width.
+/// A phase's ruling ([`Verdict`]), at its map's width, on the heap: its Python object stays
+/// small (a verdict holds two states), so making one neither zeroes nor copies the states.
 #[derive(Clone, Debug)]
-#[allow(clippy::large_enum_variant)]
 pub enum AnyVerdict {
-    W128(Verdict<u128>),
-    W256(Verdict<Wide<4>>),
-    W1024(Verdict<Wide<16>>),
+    W128(Box<Verdict<u128>>),
+    W256(Box<Verdict<Wide<4>>>),
+    W1024(Box<Verdict<Wide<16>>>),
 }
 
 /// `match` on an [`AnyMap`], binding `$v` to the map of each width in turn.
@@ -78,7 +78,7 @@ pub(crate) use {on_game, on_map, on_verdict};
 pub trait Known: Mask {
     fn wrap(game: Game<Self>) -> AnyGame;
     fn verdict(any: &AnyVerdict) -> Option<&Verdict<Self>>;
-    fn wrap_verdict(verdict: Verdict<Self>) -> AnyVerdict;
+    fn wrap_verdict(verdict: Box<Verdict<Self>>) -> AnyVerdict;
 }
 
 macro_rules! known {
@@ -93,7 +93,7 @@ macro_rules! known {
                     _ => None,
                 }
             }
-            fn wrap_verdict(verdict: Verdict<Self>) -> AnyVerdict {
+            fn wrap_verdict(verdict: Box<Verdict<Self>>) -> AnyVerdict {
                 AnyVerdict::$variant(verdict)
             }
         }

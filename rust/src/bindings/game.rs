@@ -212,7 +212,7 @@ impl PyCodeGame {
                 if done.is_err() {
                     g.orders.clear();
                 }
-                Ok(PyVerdict { verdict: done? })
+                Ok(PyVerdict::new(done?))
             })
         })
     }

@@ -7,8 +7,9 @@
 
 use pyo3::prelude::*;
 
-use super::any::{on_game, AnyGame, AnyMap, AnyVerdict};
+use super::any::{on_game, on_verdict, AnyGame, AnyMap, AnyVerdict};
 use super::intake::OrderClasses;
+use crate::engine::phases::recycle_verdict;
 
 /// A map compiled for the engine (built once per map by `diplo.engine.compile.code_map`; methods in
 /// `map`).
@@ -35,8 +36,33 @@ impl PyCodeGame {
 }
 
 /// One phase's ruling (`crate::engine::phases::Verdict`): immutable once made (methods in
-/// `verdict`).
+/// `verdict`). Dropped, its buffers go back to the thread's spares for the next verdict.
 #[pyclass(frozen, name = "Verdict", module = "diplo._core")]
 pub struct PyVerdict {
-    pub(super) verdict: AnyVerdict,
+    /// Always there but while the object is dropped.
+    verdict: Option<AnyVerdict>,
+}
+
+impl PyVerdict {
+    pub(super) fn new(verdict: AnyVerdict) -> PyVerdict {
+        PyVerdict {
+            verdict: Some(verdict),
+        }
+    }
+
+    /// The verdict.
+    pub(super) fn get(&self) -> &AnyVerdict {
+        match &self.verdict {
+            Some(v) => v,
+            None => unreachable!("a verdict is taken only when dropped"),
+        }
+    }
+}
+
+impl Drop for PyVerdict {
+    fn drop(&mut self) {
+        if let Some(v) = self.verdict.take() {
+            on_verdict!(v, v => recycle_verdict(v));
+        }
+    }
 }

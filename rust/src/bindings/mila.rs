@@ -787,7 +787,7 @@ fn mila_play(
             if verdict.is_err() {
                 g.orders.clear();
             }
-            Ok(Some(PyVerdict { verdict: verdict? }))
+            Ok(Some(PyVerdict::new(verdict?)))
         })
     })
 }

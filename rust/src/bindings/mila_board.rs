@@ -391,7 +391,7 @@ impl MilaBoard {
         guarded(|| {
             on_game!(&game.game, g => {
                 tables.check(g)?;
-                let Some(v) = verdict_of(g, &verdict.verdict) else {
+                let Some(v) = verdict_of(g, verdict.get()) else {
                     return Err(bad("the verdict is of another map"));
                 };
                 let made = MilaBoard::new(self.lists.after(g.map, v, &tables.order));

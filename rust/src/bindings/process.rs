@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use super::any::{AnyVerdict, Known};
 use crate::engine::error::EngineError;
 use crate::engine::game_map::Mask;
-use crate::engine::phases::{Game, Verdict};
+use crate::engine::phases::{spare_verdict, Game};
 use crate::engine::state::MAX_YEAR;
 
 /// Whether processing `game` might take it past [`MAX_YEAR`] (a Fall or Winter of that year on
@@ -31,7 +31,7 @@ pub(super) fn process_checked<M: Known>(game: &mut Game<M>) -> PyResult<()> {
 /// [`MAX_YEAR`]; `listed` as `Game::process_listed` takes it, when the phase cannot reach it.
 pub(super) fn rule_checked<M: Known>(game: &mut Game<M>, listed: bool) -> PyResult<AnyVerdict> {
     let listed = listed && !in_last_year(game);
-    let mut verdict = Verdict::empty(game.map, &game.state);
+    let mut verdict = spare_verdict(game.map, &game.state);
     checked(game, |g| g.rule_into(&mut verdict, listed))?;
     Ok(M::wrap_verdict(verdict))
 }

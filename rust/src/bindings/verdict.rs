@@ -22,46 +22,46 @@ impl PyVerdict {
     /// The name of the phase ruled (`S1901M`).
     #[getter]
     fn phase(&self) -> String {
-        on_verdict!(&self.verdict, g => g.before.phase_name())
+        on_verdict!(self.get(), g => g.before.phase_name())
     }
 
     /// The state the phase was ruled from, as `CodeGame.state` gives it.
     fn state(&self) -> PyResult<RawState> {
-        guarded(|| Ok(on_verdict!(&self.verdict, g => documents::raw_state(g.map, &g.before))))
+        guarded(|| Ok(on_verdict!(self.get(), g => documents::raw_state(g.map, &g.before))))
     }
 
     /// The state the phase led to, as `CodeGame.state` gives it.
     fn after_state(&self) -> PyResult<RawState> {
-        guarded(|| Ok(on_verdict!(&self.verdict, g => documents::raw_state(g.map, &g.after))))
+        guarded(|| Ok(on_verdict!(self.get(), g => documents::raw_state(g.map, &g.after))))
     }
 
     /// The winner the phase decided (a power's name), or `None`.
     #[getter]
     fn winner(&self) -> Option<String> {
-        on_verdict!(&self.verdict, g => g.winner.map(|w| g.map.power_name(w as usize).to_string()))
+        on_verdict!(self.get(), g => g.winner.map(|w| g.map.power_name(w as usize).to_string()))
     }
 
     /// Per submitted code: its result code (index of `RESULT_NAMES`, 6: illegal).
     fn result_codes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         guarded(
-            || on_verdict!(&self.verdict, g => PyList::new(py, g.results.iter().map(|&c| u32::from(c)))),
+            || on_verdict!(self.get(), g => PyList::new(py, g.results.iter().map(|&c| u32::from(c)))),
         )
     }
 
     /// Per submitted code: whether it succeeded.
     fn result_success(&self) -> Vec<bool> {
-        on_verdict!(&self.verdict, g => g.success.clone())
+        on_verdict!(self.get(), g => g.success.clone())
     }
 
     /// What the phase did without an order: `(code, result, success)`.
     fn implied_results(&self) -> Vec<(i64, u8, bool)> {
-        on_verdict!(&self.verdict, g => g.implied.iter().map(|&(c, r, s)| (signed(c), r, s)).collect())
+        on_verdict!(self.get(), g => g.implied.iter().map(|&(c, r, s)| (signed(c), r, s)).collect())
     }
 
     /// The canonical texts of normal-form codes in the state the phase was ruled from.
     fn texts<'py>(&self, py: Python<'py>, codes: Vec<Code>) -> PyResult<Bound<'py, PyList>> {
         guarded(|| {
-            on_verdict!(&self.verdict, g => {
+            on_verdict!(self.get(), g => {
                 let mut buf = String::new();
                 let items: Vec<Bound<'py, PyString>> = codes
                     .iter()
@@ -78,19 +78,19 @@ impl PyVerdict {
     /// Per submitted code: its reason code (index of `REASON_NAMES`; 0 when legal).
     fn reasons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         guarded(
-            || on_verdict!(&self.verdict, g => PyList::new(py, g.reasons.iter().map(|&c| u32::from(c)))),
+            || on_verdict!(self.get(), g => PyList::new(py, g.reasons.iter().map(|&c| u32::from(c)))),
         )
     }
 
     /// Per submitted code: its normal form (0 when refused).
     fn normal_forms(&self) -> Vec<i64> {
-        on_verdict!(&self.verdict, g => g.normal.iter().map(|&c| signed(c)).collect())
+        on_verdict!(self.get(), g => g.normal.iter().map(|&c| signed(c)).collect())
     }
 
     /// Movement: per code then per implied hold, `(dislodged_by, by, attack,
     /// opposition, convoyed, szykman)` (locations, -1 for none).
     fn facts(&self) -> Vec<(i32, i32, u8, u8, bool, bool)> {
-        on_verdict!(&self.verdict, g => g
+        on_verdict!(self.get(), g => g
             .facts
             .iter()
             .map(|f| {
@@ -110,7 +110,7 @@ impl PyVerdict {
     #[allow(clippy::type_complexity)]
     fn gone(&self) -> PyResult<Vec<(u8, bool, u16, Vec<usize>)>> {
         guarded(|| {
-            Ok(on_verdict!(&self.verdict, g => g
+            Ok(on_verdict!(self.get(), g => g
                 .gone
                 .iter()
                 .map(|(p, m)| (p.power, p.fleet, p.loc, Bits(*m).collect()))
@@ -125,7 +125,7 @@ impl PyVerdict {
     /// Then per implied hold `(power, unit, province, code, success, dislodged_by)`.
     fn movement_rows<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         guarded(|| {
-            on_verdict!(&self.verdict, g => {
+            on_verdict!(self.get(), g => {
                 let map = g.map;
                 let st = &g.before;
                 let names = map_names(py, map);
@@ -197,7 +197,7 @@ impl PyVerdict {
     fn movement_json(&self, owners: &Bound<'_, PyBytes>) -> PyResult<(Vec<String>, Vec<u64>)> {
         let owners = owners.as_bytes();
         guarded(|| {
-            on_verdict!(&self.verdict, g => {
+            on_verdict!(self.get(), g => {
                 let st = &g.before;
                 Ok(crate::engine::game_file::movement_pieces(g, st, owners)?)
             })
@@ -215,7 +215,7 @@ impl PyVerdict {
     fn phase_rows<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         use crate::engine::phases::{explain, Ruling};
         guarded(|| {
-            on_verdict!(&self.verdict, g => {
+            on_verdict!(self.get(), g => {
                 let map = g.map;
                 let st = &g.before;
                 let names = map_names(py, map);
@@ -289,7 +289,7 @@ impl PyVerdict {
     }
 
     fn __repr__(&self) -> String {
-        on_verdict!(&self.verdict, g => format!(
+        on_verdict!(self.get(), g => format!(
             "<Verdict {}: {} orders>",
             g.before.phase_name(),
             g.orders.len()

@@ -66,7 +66,10 @@ mod verdict;
 
 pub use codes::{explain, result, Ruling, EXPLAIN_NAMES};
 pub use play::Scratch;
-pub use pool::{borrow_spare_scratch, forget_scratch, return_scratch, with_scratch};
+pub use pool::{
+    borrow_spare_scratch, forget_scratch, recycle_verdict, return_scratch, spare_verdict,
+    with_scratch,
+};
 pub use verdict::Verdict;
 
 use explainers::{
@@ -175,8 +178,10 @@ impl<M: Mask> Game<M> {
     }
 
     /// [`Game::process`], returning the phase's [`Verdict`] (the ruling explained).
-    pub fn rule(&mut self) -> Result<Verdict<M>, EngineError> {
-        let mut verdict = Verdict::empty(self.map, &self.state);
+    /// The verdict comes from this thread's spares when it has one ([`spare_verdict`]; give
+    /// it back with [`recycle_verdict`] once read).
+    pub fn rule(&mut self) -> Result<Box<Verdict<M>>, EngineError> {
+        let mut verdict = spare_verdict(self.map, &self.state);
         self.rule_into(&mut verdict, false)?;
         Ok(verdict)
     }

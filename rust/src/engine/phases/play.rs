@@ -23,6 +23,8 @@ pub struct Scratch<M: Mask> {
     pub(super) candidates: Vec<(u32, u16)>,
     /// The codes come from the phase's lists ([`Game::process_listed`]).
     pub(super) listed: bool,
+    /// Verdicts given back once read (`pool::recycle_verdict`), whose buffers the next ones use.
+    pub(super) verdicts: Vec<Box<Verdict<M>>>,
 }
 
 impl<M: Mask> Scratch<M> {
@@ -40,6 +42,7 @@ impl<M: Mask> Scratch<M> {
             index: M::table(0),
             candidates: Vec::new(),
             listed: false,
+            verdicts: Vec::new(),
         }
     }
 
