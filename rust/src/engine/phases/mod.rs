@@ -93,7 +93,8 @@ pub struct Game<M: Mask> {
     pub stamp: u64,
     /// The codes submitted for the current phase.
     pub orders: Vec<Code>,
-    /// Per code submitted for the last processed phase: result code and success.
+    /// Per code submitted for the last processed phase: result code and success (what a bot
+    /// reads after [`Game::process`]; a [`Verdict`] carries them with everything else).
     pub results: Vec<u8>,
     pub success: Vec<bool>,
     /// What the last processed phase did without an order: (code, result, success).
