@@ -148,7 +148,7 @@ class Histories(GameBase):
             assert verdict is not None  # every order now has its code
         records = self._records
         # What the phase just before dislodged with nowhere to go (MILA labels it).
-        popped = records[-1].unretreated if records and turn.kind in "RA" else None
+        popped = records[-1].unretreated_units(self._map) if records and turn.kind in "RA" else ()
         record = Record(
             turn.name,
             verdict,
@@ -158,8 +158,6 @@ class Histories(GameBase):
             timestamp=time.time_ns() // 1000,
             popped=popped,
         )
-        if turn.kind == "M":
-            record.unretreated = engine.unretreated(self._map, verdict)
         record.pending = (orders, self._tables.powers)  # the orders' texts listed when asked for
         lists = record.lists = self._mila_lists
         if isinstance(lists, engine.MilaBoard):  # kept by the engine since get_state asked

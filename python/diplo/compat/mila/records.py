@@ -46,9 +46,9 @@ class Record:
     ruled from, the rulings, the state reached; a value, which nothing changes), and the orders
     as the game kept them (``pending``: power -> slot -> entry, the text first, and the map's
     powers). Each is read when first asked for; the results (MILA's labels) are read from that
-    ruling, so the phase is ruled once. A played phase also keeps ``unretreated``, the units it
-    dislodged with nowhere to go (a movement phase's), and ``popped``, those of the phase just
-    before it (MILA labels them in a retreat or adjustment phase)."""
+    ruling, so the phase is ruled once. A retreat or adjustment phase also keeps ``popped``, the
+    units the phase just before it dislodged with nowhere to go (MILA labels them; read from that
+    phase's verdict, or what it kept of it: :meth:`unretreated_units`)."""
 
     __slots__ = (*_PICKLED, "lists", "popped", "raw", "saved", "unretreated", "verdict")
 
@@ -63,7 +63,7 @@ class Record:
         extra: dict[str, Any] | None = None,
         voids: list[tuple[str, str]] | None = None,
         timestamp: int | None = None,
-        popped: list[str] | None = None,
+        popped: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         #: Units of adjustment orders kept but void (MILA labels them ``void``).
@@ -76,8 +76,9 @@ class Record:
         else:
             self._state = None
             self.verdict = state
-        self.popped: list[str] = popped or []
-        self.unretreated: list[str] = []
+        self.popped = popped
+        #: The units the phase dislodged with nowhere to go, kept when its verdict is dropped.
+        self.unretreated: tuple[str, ...] = ()
         self._orders = orders
         self.pending: tuple[dict[str, dict[int, tuple[Any, ...]]], tuple[str, ...]] | None = None
         self.messages: History[int, Message] = messages if messages is not None else History()
@@ -123,10 +124,18 @@ class Record:
         """MILA's result labels of the phase (worked out once, from the engine's ruling)."""
         if self.results is None:
             record = self.phase_record(game_map, rules)
-            popped = self.popped if self.name[-1] in "RA" else []
+            popped = self.popped if self.name[-1] in "RA" else ()
             self.results, self.dislodged = mila_labels(record, self.voids, popped)
+            self.unretreated = self.unretreated_units(game_map)
             self.verdict = None  # the state is read; the ruling is no longer needed
         return self.results
+
+    def unretreated_units(self, game_map: Map) -> tuple[str, ...]:
+        """The units the phase dislodged with nowhere to go (a movement phase's)."""
+        verdict = self.verdict
+        if verdict is None or self.name[-1] != "M":
+            return self.unretreated
+        return tuple(engine.unretreated(game_map, verdict))
 
     def phase_record(self, game_map: Map, rules: Rules | None) -> PhaseRecord:
         """The phase with the engine's ruling of it, as the object API gives it."""
@@ -155,7 +164,7 @@ class Record:
             _copy.deepcopy(self.extra) if self.extra else None,
             list(self.voids),
             self.timestamp,
-            list(self.popped),
+            self.popped,
         )
         made.zobrist = self.zobrist
         made.lists, made.raw = self.lists, self.raw  # a record here is mapped by the copier
@@ -178,5 +187,5 @@ class Record:
         for name, value in zip(_PICKLED, state, strict=True):
             setattr(self, name, value)
         self.verdict = None
-        self.popped, self.unretreated = [], []
+        self.popped = self.unretreated = ()
         self.lists = self.raw = self.saved = None
