@@ -33,8 +33,7 @@ def _entry_points() -> dict[str, Any]:
     read = fmap.read_position(doc)
     assert read is not None
     game = read
-    after = game.clone()
-    after.run([], b"")
+    verdict = game.clone().run([], b"")
     return {
         "CodeMap.encode_objects": lambda: fmap.encode_objects([]),
         "CodeMap.submit_orders": lambda: fmap.submit_orders({}, {}),
@@ -46,10 +45,12 @@ def _entry_points() -> dict[str, Any]:
         "CodeGame.legal_texts": game.legal_texts,
         "CodeGame.legal_by_power": game.legal_by_power,
         "CodeGame.texts": lambda: game.texts([0]),
-        "CodeGame.result_codes": after.result_codes,
-        "CodeGame.reasons": after.reasons,
-        "CodeGame.gone": after.gone,
-        "CodeGame.movement_rows": lambda: after.movement_rows(game),
+        "CodeGame.judge": lambda: game.judge(0),
+        "Verdict.result_codes": verdict.result_codes,
+        "Verdict.reasons": verdict.reasons,
+        "Verdict.gone": verdict.gone,
+        "Verdict.movement_rows": verdict.movement_rows,
+        "Verdict.texts": lambda: verdict.texts([0]),
         "CodeGame.position_json": game.position_json,
         "CodeGame.__repr__": lambda: repr(game),
         "process_batch": lambda: _core.process_batch([], []),

@@ -27,6 +27,7 @@ __all__ = [
     "MilaTables",
     "RolloutPlayer",
     "VectorEnv",
+    "Verdict",
     "__version__",
     "_mila_forget",
     "_panic_for_test",
@@ -125,8 +126,10 @@ class CodeMap:
         """Codes of order objects read by their fields; -1 where the caller must rule."""
     def submit_orders(
         self, orders: object, power_index: dict[str, int]
-    ) -> tuple[list[int], bytes] | None:
-        """A phase's orders as (codes, power bytes), or None when one needs the parser."""
+    ) -> tuple[list[int], bytes, list[int]] | None:
+        """A phase's orders as (codes, power bytes, missing): ``missing`` the indices of the
+        orders left to the parser or the model's intake (code 0; 255: a power the map does not
+        have); None when the orders are not a dict of lists or tuples."""
     def read_position(self, doc: object) -> CodeGame | None:
         """A game at a canonical adjudicate document's position, or None."""
     def parse_canonical(self, text: str) -> int | None:
@@ -182,12 +185,15 @@ class CodeGame:
         ``(power, is_fleet, loc, options)``."""
     def clone(self) -> CodeGame: ...
     # The engine behind the object API (diplo.engine): a phase with the submitting powers,
-    # and why each result is what it is.
-    def run(self, codes: list[int], powers: bytes) -> None: ...
-    def reasons(self) -> list[int]: ...
-    def normal_forms(self) -> list[int]: ...
-    def facts(self) -> list[tuple[int, int, int, int, bool, bool]]: ...
-    def gone(self) -> list[tuple[int, bool, int, list[int]]]: ...
+    # ruled and explained (its Verdict); what validation makes of one code.
+    def run(self, codes: list[int], powers: bytes) -> Verdict:
+        """Plays the phase on ``codes`` given by ``powers`` (a power index per code, 255: the
+        owner) and returns its ruling; ``ValueError`` for a phase past year 9999 (the game
+        unchanged)."""
+    def judge(self, code: int, power: int = 255) -> tuple[int, int]:
+        """``(reason, normal form)`` of ``code`` given by ``power`` in this phase, nothing
+        played: the reason an index of ``REASON_NAMES`` (0: legal), the normal form 0 when
+        refused."""
     def texts(self, codes: list[int]) -> list[str]: ...
     def legal_texts(
         self,
@@ -202,35 +208,6 @@ class CodeGame:
         """The position as Position.to_json writes it."""
     def position_json_text(self, phase: str | None) -> str:
         """json.dumps of position_json with this phase (None: null), on a plain-named map."""
-    def movement_rows(self, before: CodeGame) -> list[Any]:
-        """Per code a row of facts or None, then per implied hold a row (see bindings/game.rs)."""
-    def movement_json(self, before: CodeGame, owners: bytes) -> tuple[list[str], list[int]]:
-        """The results' JSON around their sentences' tails, and the tails' keys."""
-    def phase_rows(
-        self, before: CodeGame
-    ) -> list[
-        tuple[
-            str,
-            bool,
-            str | None,
-            tuple[
-                int,
-                str,
-                str | None,
-                str,
-                str | None,
-                str | None,
-                int,
-                bool,
-                list[tuple[str, str]],
-            ],
-        ]
-        | None
-    ]:
-        """Retreats or adjustments, last run from ``before``: per code ``None`` (refused) or
-        ``(code, success, unit, facts)``, then per implied result the same; ``facts`` is
-        ``(why, power, unit, order, place, other, number, home, rivals)`` with ``why`` an index
-        of ``EXPLAIN_NAMES`` (the fields of diplo.model.outcome.RulingFacts)."""
     # Search (rust/src/engine/search.rs, zobrist.rs).
     @property
     def hash(self) -> int:
@@ -387,6 +364,78 @@ class MilaTables:
     ) -> MilaTables: ...
 
 @final
+class Verdict:
+    """One phase's ruling (``CodeGame.run``, ``mila_play``), immutable: the state it was ruled
+    from (``state``, ``phase``, ``texts``), the state it led to (``after_state``, ``winner``) and
+    per code its reason, normal form, result and facts; the implied results; the units
+    dislodged."""
+
+    @property
+    def phase(self) -> str: ...
+    @property
+    def winner(self) -> str | None: ...
+    def state(
+        self,
+    ) -> tuple[
+        int,
+        str,
+        str,
+        list[tuple[int, bool, int]],
+        list[tuple[int, int]],
+        list[tuple[int, bool, int, list[int]]],
+    ]:
+        """The state the phase was ruled from, as ``CodeGame.state`` gives it."""
+    def after_state(
+        self,
+    ) -> tuple[
+        int,
+        str,
+        str,
+        list[tuple[int, bool, int]],
+        list[tuple[int, int]],
+        list[tuple[int, bool, int, list[int]]],
+    ]:
+        """The state the phase led to, as ``CodeGame.state`` gives it."""
+    def result_codes(self) -> list[int]: ...
+    def result_success(self) -> list[bool]: ...
+    def implied_results(self) -> list[tuple[int, int, bool]]: ...
+    def reasons(self) -> list[int]: ...
+    def normal_forms(self) -> list[int]: ...
+    def facts(self) -> list[tuple[int, int, int, int, bool, bool]]: ...
+    def gone(self) -> list[tuple[int, bool, int, list[int]]]: ...
+    def texts(self, codes: list[int]) -> list[str]:
+        """The canonical texts of normal-form codes in the state ruled from."""
+    def movement_rows(self) -> list[Any]:
+        """Per code a row of facts or None, then per implied hold a row (bindings/verdict.rs)."""
+    def movement_json(self, owners: bytes) -> tuple[list[str], list[int]]:
+        """The results' JSON around their sentences' tails, and the tails' keys."""
+    def phase_rows(
+        self,
+    ) -> list[
+        tuple[
+            str,
+            bool,
+            str | None,
+            tuple[
+                int,
+                str,
+                str | None,
+                str,
+                str | None,
+                str | None,
+                int,
+                bool,
+                list[tuple[str, str]],
+            ],
+        ]
+        | None
+    ]:
+        """Retreats or adjustments: per code ``None`` (refused) or
+        ``(code, success, unit, facts)``, then per implied result the same; ``facts`` is
+        ``(why, power, unit, order, place, other, number, home, rivals)`` with ``why`` an index
+        of ``EXPLAIN_NAMES`` (the fields of diplo.model.outcome.RulingFacts)."""
+
+@final
 class MilaBoard:
     """One board's lists in MILA's order (never changed)."""
 
@@ -399,8 +448,8 @@ class MilaBoard:
         influence: dict[str, list[str]],
     ) -> MilaBoard | None:
         """The lists given as texts per power; ``None`` when a power or text is not the map's."""
-    def after(self, tables: MilaTables, before: CodeGame, game: CodeGame) -> MilaBoard:
-        """The lists once ``game`` played the phase of ``before`` (its ruling explained)."""
+    def after(self, tables: MilaTables, verdict: Verdict, game: CodeGame) -> MilaBoard:
+        """The lists once the phase ruled in ``verdict`` took the game to ``game``."""
     def lists(
         self, tables: MilaTables
     ) -> tuple[
@@ -443,13 +492,12 @@ def _mila_forget(game: CodeGame) -> None:
 
 def mila_play(
     game: CodeGame, check: MilaCheck, orders: dict[str, dict[int, tuple[Any, ...]]]
-) -> CodeGame | None:
+) -> Verdict | None:
     """Plays the phase on the orders kept by ``diplo.compat.mila`` (power -> slot -> entry, the
-    code second), read in the map's order of powers; returns a copy of the game before the phase,
-    or ``None`` (nothing done) when an order was kept unread (its code ``None``). Orders that
+    code second), read in the map's order of powers; returns its ruling (``Verdict``), or
+    ``None`` (nothing done) when an order was kept unread (its code ``None``). Orders that
     ``check`` lists for their power are taken as listed; any other makes the engine check them
-    all. The ruling is explained: ``game.movement_rows(copy)`` / ``game.phase_rows(copy)`` read
-    it until the game plays on."""
+    all."""
 
 def process_batch(
     games: Sequence[CodeGame],

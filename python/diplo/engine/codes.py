@@ -131,6 +131,7 @@ __all__ = [
     "FastState",
     "GameOverError",
     "InUseError",
+    "Verdict",
     "code_map",
     "core_of",
     "decode_order",
@@ -151,6 +152,8 @@ __all__ = [
 #: module that imports the compiled core): a code game's state (what a :class:`CodeGame`
 #: holds), the engine's random player and its vectorised environment.
 CoreGame: TypeAlias = _core.CodeGame
+#: One phase's ruling, as ``CoreGame.run`` returns it (``rust/src/bindings/verdict.rs``).
+Verdict: TypeAlias = _core.Verdict
 CorePlayer: TypeAlias = _core.RolloutPlayer
 CoreVectorEnv: TypeAlias = _core.VectorEnv
 #: Raised by the core (and :class:`diplo.api.game.Game`) for an action on a game that has ended.

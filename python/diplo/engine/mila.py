@@ -9,15 +9,15 @@ What the drop-in asks the engine:
   orders in one dict lookup each), and the long ways of reading orders (:func:`listed_codes`,
   :func:`legal_codes`);
 * why an order written otherwise than listed is refused, or what it means
-  (:func:`read_refusal`: the engine's validation, worded by :mod:`diplo.model.refusals`, as for
-  every front end);
+  (:func:`read_refusal`: the engine's validation asked, nothing played, worded by
+  :mod:`diplo.model.refusals`, as for every front end);
 * MILA's lists of a board kept in MILA's order, and its state dictionary made in one call
   (:data:`MilaBoard`, over one map's :data:`MilaTables`);
-* to play the phase (:func:`play`): the engine rules it once, explained, and hands back a copy
-  of the game as it was; the game then holds the ruling's rows, read by :func:`ruling` into the
-  :class:`~diplo.model.results.Result` rows every backend returns (the same facts and sentences
-  as :mod:`diplo.engine.objects`), so the drop-in's result labels come from the ruling that moved
-  the game and no phase is ruled twice.
+* to play the phase (:func:`play`): the engine rules it once, explained, and hands back its
+  :data:`Verdict` (the state it was ruled from, the rulings, the state reached), read by
+  :func:`ruling` into the :class:`~diplo.model.results.Result` rows every backend returns (the
+  same facts and sentences as :mod:`diplo.engine.objects`), so the drop-in's result labels come
+  from the ruling that moved the game and no phase is ruled twice.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ __all__ = [
     "MilaBoard",
     "MilaCheck",
     "MilaTables",
+    "Verdict",
     "legal_codes",
     "listed_codes",
     "new_game",
@@ -48,14 +49,17 @@ __all__ = [
     "read_refusal",
     "rule_kept",
     "ruling",
+    "state_after",
     "state_copy",
     "state_of",
     "turn",
     "unretreated",
 ]
 
-#: The engine's game (one phase's board, the rulings of the last phase played).
+#: The engine's game (one phase's board).
 EngineGame = _core.CodeGame
+#: One phase's ruling (the state it was ruled from, the rulings, the state reached).
+Verdict = _core.Verdict
 #: Which listed texts each power may give in one phase (``_core.MilaCheck``).
 MilaCheck = _core.MilaCheck
 #: One map's MILA facts for the engine's lists and state dictionaries (its centres in MILA's
@@ -113,28 +117,25 @@ def read_refusal(
     """What the engine makes of ``order`` (encoded ``code``) given by ``power`` in this phase:
     ``(normal form, "")`` when it is legal (a coast left out where only one can be meant, a
     wrong coast of the ordered unit, an army ordered to a coast: DATC 4.B), else ``(None, why)``
-    with the refusal in the model's words. The game is unchanged (a copy is asked)."""
-    scratch = game.clone()
-    scratch.run([code], bytes([position.map.powers.index(power)]))
-    reason = _REASON_NAMES[scratch.reasons()[0]]
-    if reason == "ok":
-        return scratch.normal_forms()[0], ""
-    return None, refusal_message(reason, power, order, position)
+    with the refusal in the model's words. The engine's validation is asked; nothing is played."""
+    reason, normal = game.judge(code, position.map.powers.index(power))
+    if reason == 0:
+        return normal, ""
+    return None, refusal_message(_REASON_NAMES[reason], power, order, position)
 
 
 #: Play the phase on the drop-in's kept orders (power -> slot -> entry, the code second; read in
-#: the map's order of powers), ruled once and explained; returns a copy of the game as it was,
-#: or ``None`` (nothing done) when an order was kept unread (its code ``None``). Orders the
-#: phase's ``MilaCheck`` lists are taken as listed; any other order makes the engine check them
-#: all. The game that played then answers ``movement_rows`` / ``phase_rows`` (read by
-#: :func:`ruling`) until it plays on; the copy it makes then holds the same ruling.
+#: the map's order of powers), ruled once and explained; returns its :data:`Verdict` (read by
+#: :func:`ruling`), or ``None`` (nothing done) when an order was kept unread (its code
+#: ``None``). Orders the phase's ``MilaCheck`` lists are taken as listed; any other order makes
+#: the engine check them all.
 play = _core.mila_play
 
 
 def ruling(
-    game_map: Map, before: EngineGame, after: EngineGame, powers: Sequence[str]
+    game_map: Map, verdict: Verdict, powers: Sequence[str]
 ) -> tuple[list[Result], dict[str, Dislodged]]:
-    """The results of the phase ``after`` played from ``before`` (by :func:`play`): per
+    """The results of the phase ruled in ``verdict`` (by :func:`play`): per
     submitted code (given by ``powers[i]``) its result, refused ones left out, then what was
     done without an order (holds, disbands, waives of unused builds, civil disorder); and the
     units dislodged (province -> unit and options). The words are the model's, as
@@ -142,8 +143,8 @@ def ruling(
     results: list[Result] = []
     given = len(powers)
     new = tuple.__new__
-    if before.phase[-1] == "M":
-        rows = after.movement_rows(before)
+    if verdict.phase[-1] == "M":
+        rows = verdict.movement_rows()
         for power, row in zip(powers, rows[:given], strict=True):
             if row is None:
                 continue  # refused (the drop-in keeps legal orders only)
@@ -156,11 +157,11 @@ def ruling(
             results.append(new(Result, held))
         locations, names = game_map.locations, game_map.powers
         dislodged: dict[str, Dislodged] = {}
-        for power_i, fleet, loc_i, options in after.gone():
+        for power_i, fleet, loc_i, options in verdict.gone():
             piece = Piece(names[power_i], "F" if fleet else "A", locations[loc_i])
             dislodged[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
         return results, dislodged
-    phase_rows = after.phase_rows(before)
+    phase_rows = verdict.phase_rows()
     for i, row in enumerate(phase_rows):
         if row is None:
             continue
@@ -175,30 +176,33 @@ def ruling(
     return results, {}
 
 
-def unretreated(game_map: Map, game: EngineGame) -> list[str]:
-    """The units (``"A WAR"``) that the movement phase ``game`` played last dislodged with
-    nowhere to retreat, while ``game`` has played nothing since (the game a retreat or
-    adjustment phase starts from, when no retreat phase came between); else ``[]``."""
+def unretreated(game_map: Map, verdict: Verdict) -> list[str]:
+    """The units (``"A WAR"``) that the phase ruled in ``verdict`` dislodged with nowhere to
+    retreat (a movement phase's; none for the others)."""
     locations = game_map.locations
     return [
         f"{'F' if fleet else 'A'} {locations[loc]}"
-        for _power, fleet, loc, options in game.gone()
+        for _power, fleet, loc, options in verdict.gone()
         if not options
     ]
 
 
-def state_of(game: EngineGame) -> CodeState:
-    """The engine's raw state of the game's phase."""
+def state_of(game: EngineGame | Verdict) -> CodeState:
+    """The engine's raw state of the game's phase (of a verdict: the state it was ruled
+    from)."""
     return game.state()
 
 
-def rule_kept(
-    position: Position, orders: Mapping[str, Sequence[str]]
-) -> tuple[EngineGame, EngineGame]:
+def state_after(verdict: Verdict) -> CodeState:
+    """The engine's raw state the phase ruled in ``verdict`` led to."""
+    return verdict.after_state()
+
+
+def rule_kept(position: Position, orders: Mapping[str, Sequence[str]]) -> Verdict:
     """For a phase kept without its ruling (a game pickled by an earlier release of the
-    drop-in, which worked results out only when asked): the engine's game at ``position`` and a
-    copy that played the kept orders (each a listed text or the plain form of one), explained,
-    for :func:`ruling` (``powers``: each power once per order, in ``orders``' order)."""
+    drop-in, which worked results out only when asked): the ruling of the kept orders (each a
+    listed text or the plain form of one) at ``position``, explained, for :func:`ruling`
+    (``powers``: each power once per order, in ``orders``' order)."""
     game_map = position.map
     before = new_game(position)
     listed = listed_codes(before)
@@ -211,6 +215,4 @@ def rule_kept(
                 code = encode_order(parse_order(text, game_map), game_map, power)
             codes.append(code)
             powers.append(game_map.powers.index(power))
-    after = before.clone()
-    after.run(codes, bytes(powers))
-    return before, after
+    return before.run(codes, bytes(powers))

@@ -331,9 +331,50 @@ def _submission(t: MapTables, orders: Mapping[str, Sequence[str | Order]]) -> Su
     return sub
 
 
+def _completed(
+    t: MapTables,
+    orders: Mapping[str, Sequence[str | Order]],
+    codes: list[int],
+    powers: bytes,
+    missing: list[int],
+) -> Submission:
+    """The submission of ``orders`` the core read but for the ``missing`` ones (by their
+    index in input order; ``CodeMap.submit_orders``): those are read here (the general parser,
+    or nothing for a power the map does not have: the model's intake rules on them), the others
+    kept as the core read them, so every text is read once."""
+    sub = Submission(orders)
+    flat = [(p, item) for p, given in orders.items() for item in given]
+    learnt: dict[int, int | None] = {}
+    for k in missing:
+        power, item = flat[k]
+        if powers[k] == _NO_POWER:
+            learnt[k] = None
+        elif isinstance(item, str):
+            learnt[k] = _learn(t, power, item)
+        else:
+            learnt[k] = _object_code(t, power, item)
+    kept: list[int] = []
+    kept_powers = bytearray()
+    items: list[tuple[str, str | Order, int]] = []
+    for k, (power, item) in enumerate(flat):
+        code = learnt[k] if k in learnt else codes[k]
+        if code is None:
+            items.append((power, item, -1))
+        else:
+            items.append((power, item, len(kept)))
+            kept.append(code)
+            kept_powers.append(powers[k])
+    sub.codes, sub.powers, sub._items = kept, bytes(kept_powers), items
+    return sub
+
+
+#: The power index ``CodeMap.submit_orders`` gives the orders of a power the map does not have.
+_NO_POWER = 255
+
+
 # --------------------------------------------------------------------------- the phase
 
-#: A legal movement order's result as the engine hands it over (``CodeGame.movement_rows``,
+#: A legal movement order's result as the engine hands it over (``Verdict.movement_rows``,
 #: one per code): ``(order, unit, kind, code, success, dislodged_by, by, attack, opposition,
 #: convoyed, szykman)``: the normal form's canonical text, the unit's (``A PAR``), the order's
 #: class name, the result code and DATC success flag, then the facts of its sentence
@@ -356,25 +397,27 @@ def process_phase_engine(
     game_map = position.map
     t = tables(game_map)
     try:
-        quick = t.core_map.submit_orders(orders, t.power_index)
+        read = t.core_map.submit_orders(orders, t.power_index)
     except UnicodeEncodeError:  # a text with a lone surrogate: not UTF-8, read here instead
-        quick = None
-    if quick is not None:
-        sub = Submission(orders)
-        sub.codes, sub.powers = quick
-        sub.quick = True
-    else:
+        read = None
+    if read is None:
         sub = _submission(t, orders)
-    before = engine_game(position)
-    after = before.clone()
-    after.run(sub.codes, sub.powers)
+    elif read[2]:  # some orders the core left to the general parser or the model's intake
+        sub = _completed(t, orders, *read)
+    else:
+        sub = Submission(orders)
+        sub.codes, sub.powers, _ = read
+        sub.quick = True
+    after = engine_game(position).clone()
+    try:
+        verdict = after.run(sub.codes, sub.powers)
+    except ValueError as error:
+        # The one refusal of run here (codes and powers are made together): a phase that would
+        # go past MAX_YEAR, in the core's words; a position error, as the reference's.
+        raise PositionError(str(error)) from None
     winner = after.winner
-    phase = t.phase(after.phase)
-    if phase.year > MAX_YEAR:
-        # The reference refuses such a phase too (diplo.model.limits); process_phase says why.
-        raise PositionError(f"{position.phase}: the game cannot go past the year {MAX_YEAR}")
-    nxt = EnginePosition(game_map, phase, after, position.rules)
-    return EnginePhaseOutcome(position, nxt, winner, before, after, sub, orders)
+    nxt = EnginePosition(game_map, t.phase(after.phase), after, position.rules)
+    return EnginePhaseOutcome(position, nxt, winner, verdict, sub, orders)
 
 
 class EnginePhaseOutcome(PhaseOutcome):
@@ -388,8 +431,7 @@ class EnginePhaseOutcome(PhaseOutcome):
         return object.__new__(cls)
 
     _position: Position
-    _before: _core.CodeGame
-    _after: _core.CodeGame
+    _verdict: _core.Verdict
     _submission: Submission
     _orders: Mapping[str, Sequence[str | Order]]
 
@@ -398,8 +440,7 @@ class EnginePhaseOutcome(PhaseOutcome):
         position: Position,
         nxt: Position,
         winner: str | None,
-        before: _core.CodeGame,
-        after: _core.CodeGame,
+        verdict: _core.Verdict,
         submission: Submission,
         orders: Mapping[str, Sequence[str | Order]],
     ) -> None:
@@ -408,8 +449,7 @@ class EnginePhaseOutcome(PhaseOutcome):
         d["next"] = nxt
         d["winner"] = winner
         d["_position"] = position
-        d["_before"] = before
-        d["_after"] = after
+        d["_verdict"] = verdict
         d["_submission"] = submission
         d["_orders"] = orders
 
@@ -552,12 +592,11 @@ def _build_results(
     its JSON text instead (only map names, fixed words and numbers in it: see
     ``EnginePhaseOutcome.to_json_text``), the others stay results."""
     position: Position = outcome._position
-    before = outcome._before
-    after = outcome._after
+    verdict = outcome._verdict
     sub: Submission = outcome._submission
     t = tables(position.map)
     kind = position.phase.kind
-    rows = after.movement_rows(before) if kind == "M" else None
+    rows = verdict.movement_rows() if kind == "M" else None
     reasons: list[int] | None = None
     multiple: _MultipleOrders | None = None
     results: list[Any] = []
@@ -569,7 +608,7 @@ def _build_results(
         names = t.powers
         # (map stops at the shorter input: the orders' powers, so the implied holds' rows stay)
         results = list(map(_row_json, map(names.__getitem__, sub.powers), rows))
-        return _with_implied(t, after, rows, len(sub.codes), results, [], True)
+        return _with_implied(t, verdict, rows, len(sub.codes), results, [], True)
     if rows is not None and sub.quick:
         # Every order reached the engine, in input order: the k-th is the k-th code.
         names = t.powers
@@ -592,13 +631,13 @@ def _build_results(
                 )
                 continue
         if reasons is None:
-            reasons = after.reasons()
+            reasons = verdict.reasons()
         if j >= 0 and reasons[j] == 0:
             results.append(None)  # legal: filled in below (retreats, adjustments)
             continue
         if j >= 0 and reasons[j] == _MULTIPLE:
             if multiple is None:
-                multiple = _MultipleOrders(t, before, after, reasons)
+                multiple = _MultipleOrders(t, verdict, reasons)
             results.append(multiple.result(j, power))
             refused.append((multiple.province[j], "multiple_orders"))
             continue
@@ -607,13 +646,13 @@ def _build_results(
         if reader is None:
             reader = OrderReader(position.map)
         why = reasons[j] if j >= 0 else -1
-        result, prov, code = _refused(position, before, power, item, why, reader)
+        result, prov, code = _refused(position, power, item, why, reader)
         results.append(result)
         refused.append((prov, code))
     if rows is not None:
-        return _with_implied(t, after, rows, len(sub.codes), results, refused, as_text)
+        return _with_implied(t, verdict, rows, len(sub.codes), results, refused, as_text)
     # Retreats and adjustments: the engine's rulings (why and facts), in the model's words.
-    phase_rows = after.phase_rows(before)
+    phase_rows = verdict.phase_rows()
     for i, (power, _item, j) in enumerate(sub.items):
         if results[i] is None:
             ruled = phase_rows[j]
@@ -636,13 +675,13 @@ def _build_results(
 
 
 def ruling_facts(raw: tuple[Any, ...]) -> RulingFacts:
-    """The facts of an engine row (:meth:`CodeGame.phase_rows`), its why code named."""
+    """The facts of an engine row (:meth:`Verdict.phase_rows`), its why code named."""
     return RulingFacts(EXPLAIN_NAMES[raw[0]], *raw[1:])
 
 
 def _row_json(power: str, row: MovementRow) -> str:
     """The JSON text of a legal movement order's result from its engine row (see
-    :meth:`CodeGame.movement_rows`), as ``json.dumps(result.to_json())`` writes it on a map
+    :meth:`Verdict.movement_rows`), as ``json.dumps(result.to_json())`` writes it on a map
     whose names need no escape."""
     text, unit, kind_name, code, ok, origin, by, attack, opposition, via, szy = row
     tail = explain_tail(kind_name, code, origin, by, attack, opposition, via, szy)
@@ -651,7 +690,7 @@ def _row_json(power: str, row: MovementRow) -> str:
 
 def _with_implied(
     t: MapTables,
-    after: Any,
+    verdict: _core.Verdict,
     rows: list[Any],
     given: int,
     results: list[Any],
@@ -674,7 +713,7 @@ def _with_implied(
             results.append(result)
     locations = t.locations
     dislodged = {}
-    for power_i, fleet, loc_i, options in after.gone():
+    for power_i, fleet, loc_i, options in verdict.gone():
         piece = t.piece(power_i, fleet, loc_i)
         dislodged[piece.province] = Dislodged(piece, tuple(locations[o] for o in options))
     return results, dislodged
@@ -682,7 +721,6 @@ def _with_implied(
 
 def _refused(
     position: Position,
-    before: Any,
     power: str,
     item: str | Order,
     reason: int,
@@ -707,11 +745,7 @@ def _refused(
         result = Result(power, unit, canonical, True, False, False, "illegal", intake.message)
         return result, prov, intake.code
     assert order is not None
-    code = (
-        REASON_NAMES[reason]
-        if reason >= 0
-        else _untyped_build_reason(position, before, power, order)
-    )
+    code = REASON_NAMES[reason] if reason >= 0 else _untyped_build_reason(position, power, order)
     piece = named_piece(position, order)
     named = order_unit(order)
     unit = str(piece) if piece is not None else None if named is None else str(named)
@@ -720,17 +754,17 @@ def _refused(
     return result, None if piece is None else piece.province, code
 
 
-def _untyped_build_reason(position: Position, before: Any, power: str, order: Order) -> str:
+def _untyped_build_reason(position: Position, power: str, order: Order) -> str:
     """Why a build that names no unit type, where the place does not say which (a coastal
     province without a coast: DATC 4.C.3), is refused: for what its army reading is refused
-    (the rules before the type), else because its type is needed."""
+    (the rules before the type; the engine's validation asked, nothing played), else because
+    its type is needed."""
     if not isinstance(order, Build) or order.unit.type is not None:
         raise RuntimeError(f"the engine could not encode the order {format_order(order)!r}")
     game_map = position.map
     army = encode_order(Build(Unit("A", order.unit.loc)), game_map)
-    scratch = before.clone()
-    scratch.run([army], bytes([game_map.powers.index(power)]))
-    name = REASON_NAMES[scratch.reasons()[0]]
+    reason, _normal = engine_game(position).judge(army, game_map.powers.index(power))
+    name = REASON_NAMES[reason]
     return "unit_type_needed" if name == "ok" else name
 
 
@@ -739,8 +773,8 @@ class _MultipleOrders:
     grouped by province once per phase: each one's result is then found without rescanning the
     others (a document of thousands of conflicting orders stays linear)."""
 
-    def __init__(self, t: MapTables, before: Any, after: Any, reasons: list[int]) -> None:
-        normals = after.normal_forms()
+    def __init__(self, t: MapTables, verdict: _core.Verdict, reasons: list[int]) -> None:
+        normals = verdict.normal_forms()
         provinces = t.provinces
         #: order index -> its unit's province, for every refused-as-multiple order
         self.province: dict[int, str] = {}
@@ -753,7 +787,7 @@ class _MultipleOrders:
         # index -> (its text, how many different texts its unit was given)
         self._texts: dict[int, tuple[str, int]] = {}
         for same in groups.values():
-            texts = before.texts([normals[k] for k in same])
+            texts = verdict.texts([normals[k] for k in same])
             count = len(set(texts))
             for k, text in zip(same, texts, strict=True):
                 self._texts[k] = (text, count)
@@ -800,9 +834,7 @@ def engine_reasons(
     For the cross-check of the engine's reasons against :mod:`diplo.reference.validation`."""
     t = tables(position.map)
     sub = _submission(t, orders)
-    game = engine_game(position).clone()
-    game.run(sub.codes, sub.powers)
-    reasons = game.reasons()
+    reasons = engine_game(position).clone().run(sub.codes, sub.powers).reasons()
     return [None if j < 0 else REASON_NAMES[reasons[j]] for _p, _i, j in sub.items]
 
 

@@ -154,7 +154,7 @@ class RulingFacts(NamedTuple):
     in a province), ``number`` a number (builds allowed, disbands owed, a distance), ``home``
     whether civil disorder counts from home centres (the older rulebooks), ``rivals`` the other
     units of a clash as ``(power, unit)``. Both backends make these: the reference as it rules,
-    the engine as rows (``CodeGame.phase_rows``).
+    the engine as rows (``Verdict.phase_rows``).
     """
 
     why: str

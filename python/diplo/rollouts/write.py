@@ -26,7 +26,14 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from .._version import __version__
-from ..engine.codes import ORDER_KINDS, RESULT_CODES, CoreGame, rollout_player
+from ..engine.codes import (
+    ORDER_KINDS,
+    RESULT_CODES,
+    CoreGame,
+    Verdict,
+    position_from_state,
+    rollout_player,
+)
 from ..engine.compile import tables
 from ..engine.objects import (
     EnginePhaseOutcome,
@@ -138,17 +145,16 @@ class EngineWriter:
         codes = [c for p in powers_given for c in by_power[p]]
         owners = [p for p in powers_given for _ in by_power[p]]
         powers = bytes([index[p] for p in owners])
-        before = core.clone()
-        core.run(codes, powers)
+        verdict = core.run(codes, powers)
         self._years.append(int(phase[1:-1]))
-        reasons = core.reasons()
-        normal = core.normal_forms()
+        reasons = verdict.reasons()
+        normal = verdict.normal_forms()
         if self.exact and (any(reasons) or normal != codes):
             self.exact = False
         rows = self.rows
         if not self._files and rows is None:
             return
-        texts = before.texts(normal)
+        texts = verdict.texts(normal)
         if rows is not None:
             n = len(codes)
             rows.game.extend([self.seed] * n)
@@ -157,8 +163,8 @@ class EngineWriter:
             # A refused code has no text (its normal form is 0, as is a hold in location 0).
             rows.order.extend(t if not r else "" for t, r in zip(texts, reasons, strict=True))
             rows.code.extend(codes)
-            rows.success.extend(core.result_success())
-            rows.result.extend(core.result_codes())
+            rows.success.extend(verdict.result_success())
+            rows.result.extend(verdict.result_codes())
             rows.reason.extend(reasons)
         if not self.exact or not self._files:
             return
@@ -170,30 +176,30 @@ class EngineWriter:
             k += n
         winner = core.winner
         if self._plain and kind == "M":
-            ruled = self._movement_text(before, owners, winner)
+            ruled = self._movement_text(verdict, owners, winner)
         elif self._plain:
-            ruled = self._ruling_text(before, owners, winner)
+            ruled = self._ruling_text(verdict, owners, winner)
         else:
-            ruled = self._ruled_text(before, orders, codes, powers, winner)
+            ruled = self._ruled_text(verdict, orders, codes, powers, winner)
         dumps = json.dumps if self._plain else _dumps
         tail = "}" if winner is None else f", {_dumps({'winner': winner})[1:-1]}}}"
         self._entries.append(f'{{"phase": "{phase}", "orders": {dumps(orders)}, {ruled}{tail}')
 
-    def _movement_text(self, before: CoreGame, owners: list[str], winner: str | None) -> str:
+    def _movement_text(self, verdict: Verdict, owners: list[str], winner: str | None) -> str:
         """``"results": ..., "dislodged": ..., "next": ...`` of a movement phase whose orders
         are all legal, on a plain-named map: what ``EnginePhaseOutcome.to_json_text`` writes.
         The engine writes the results' JSON around their sentences' tails
-        (``CodeGame.movement_json``); each tail is worded once per facts (:func:`_tail`)."""
+        (``Verdict.movement_json``); each tail is worded once per facts (:func:`_tail`)."""
         core = self.core
         index = self._tables.power_index
-        parts, keys = core.movement_json(before, bytes([index[p] for p in owners]))
+        parts, keys = verdict.movement_json(bytes([index[p] for p in owners]))
         tails = self._tails
         if len(tails) > _CACHE_LIMIT:
             tails.clear()
         pieces = [""] * (2 * len(keys) + 1)
         pieces[0::2] = parts
         pieces[1::2] = [tails.get(k) or _tail(self._tables, tails, k) for k in keys]
-        gone = core.gone()
+        gone = verdict.gone()
         if gone:
             t = self._tables
             locations = t.locations
@@ -208,14 +214,14 @@ class EngineWriter:
         nxt = core.position_json_text(None if winner is not None else core.phase)
         return f'"results": [{"".join(pieces)}], "dislodged": {dislodged}, "next": {nxt}'
 
-    def _ruling_text(self, before: CoreGame, owners: list[str], winner: str | None) -> str:
+    def _ruling_text(self, verdict: Verdict, owners: list[str], winner: str | None) -> str:
         """The same for a retreat or adjustment phase whose orders are all legal, on a
         plain-named map: each result's JSON as ``json.dumps`` writes ``Result.to_json()`` in a
         game file, its sentence the model's (``explain_ruling`` of the engine's facts)."""
         core = self.core
         n = len(owners)
         parts = []
-        for k, row in enumerate(core.phase_rows(before)):
+        for k, row in enumerate(verdict.phase_rows()):
             assert row is not None  # every order is legal (else the object API writes it)
             code, ok, unit, raw = row
             facts = ruling_facts(raw)
@@ -227,7 +233,7 @@ class EngineWriter:
 
     def _ruled_text(
         self,
-        before: CoreGame,
+        verdict: Verdict,
         orders: dict[str, list[str]],
         codes: list[int],
         powers: bytes,
@@ -239,15 +245,15 @@ class EngineWriter:
         core = self.core
         game_map = self._map
         rules = self._rules
-        position = EnginePosition(game_map, t.phase(before.phase), before, rules)
+        position = position_from_state(game_map, verdict.state(), rules)
         nxt = EnginePosition(game_map, t.phase(core.phase), core, rules)
         sub = Submission(orders)
         sub.codes = codes
         sub.powers = powers
         sub.quick = True
-        outcome = EnginePhaseOutcome(position, nxt, winner, before, core, sub, orders)
+        outcome = EnginePhaseOutcome(position, nxt, winner, verdict, sub, orders)
         ruled = outcome.to_json_text() if self._plain else _dumps(outcome.to_json())
-        head = f'{{"phase": "{before.phase}", '
+        head = f'{{"phase": "{verdict.phase}", '
         assert ruled.startswith(head) and ruled.endswith("}")
         return ruled[len(head) : -1]
 

@@ -6,7 +6,7 @@
 use crate::engine::error::EngineError;
 use crate::engine::game_map::{GameMap, MapSpec};
 use crate::engine::mask::{Mask, Wide, Width, MAX_LOCATIONS};
-use crate::engine::phases::Game;
+use crate::engine::phases::{Game, Verdict};
 use crate::engine::state::State;
 
 /// A map compiled for the engine, at its width.
@@ -26,6 +26,15 @@ pub enum AnyGame {
     W128(Game<u128>),
     W256(Game<Wide<4>>),
     W1024(Game<Wide<16>>),
+}
+
+/// A phase's ruling ([`Verdict`]), at its map's width, on the heap: its Python object stays
+/// small (a verdict holds two states), so making one neither zeroes nor copies the states.
+#[derive(Clone, Debug)]
+pub enum AnyVerdict {
+    W128(Box<Verdict<u128>>),
+    W256(Box<Verdict<Wide<4>>>),
+    W1024(Box<Verdict<Wide<16>>>),
 }
 
 /// `match` on an [`AnyMap`], binding `$v` to the map of each width in turn.
@@ -50,26 +59,42 @@ macro_rules! on_game {
     };
 }
 
-pub(crate) use {on_game, on_map};
+/// `match` on an [`AnyVerdict`] (or a reference to one), binding `$v` to the verdict of each
+/// width.
+macro_rules! on_verdict {
+    ($g:expr, $v:ident => $body:expr) => {
+        match $g {
+            $crate::bindings::any::AnyVerdict::W128($v) => $body,
+            $crate::bindings::any::AnyVerdict::W256($v) => $body,
+            $crate::bindings::any::AnyVerdict::W1024($v) => $body,
+        }
+    };
+}
 
-/// The widths the bindings know: how to find a game of this width in an [`AnyGame`] and how to
-/// wrap one.
+pub(crate) use {on_game, on_map, on_verdict};
+
+/// The widths the bindings know: how to wrap a game of this width, and to find or wrap a
+/// verdict of it.
 pub trait Known: Mask {
-    fn game(any: &AnyGame) -> Option<&Game<Self>>;
     fn wrap(game: Game<Self>) -> AnyGame;
+    fn verdict(any: &AnyVerdict) -> Option<&Verdict<Self>>;
+    fn wrap_verdict(verdict: Box<Verdict<Self>>) -> AnyVerdict;
 }
 
 macro_rules! known {
     ($t:ty, $variant:ident) => {
         impl Known for $t {
-            fn game(any: &AnyGame) -> Option<&Game<Self>> {
+            fn wrap(game: Game<Self>) -> AnyGame {
+                AnyGame::$variant(game)
+            }
+            fn verdict(any: &AnyVerdict) -> Option<&Verdict<Self>> {
                 match any {
-                    AnyGame::$variant(g) => Some(g),
+                    AnyVerdict::$variant(v) => Some(v),
                     _ => None,
                 }
             }
-            fn wrap(game: Game<Self>) -> AnyGame {
-                AnyGame::$variant(game)
+            fn wrap_verdict(verdict: Box<Verdict<Self>>) -> AnyVerdict {
+                AnyVerdict::$variant(verdict)
             }
         }
     };
@@ -79,10 +104,9 @@ known!(u128, W128);
 known!(Wide<4>, W256);
 known!(Wide<16>, W1024);
 
-/// The game in `other` if it is of the same width as `_like` (a game of another map is not
-/// compared with it).
-pub fn same_width<'a, M: Known>(_like: &Game<M>, other: &'a AnyGame) -> Option<&'a Game<M>> {
-    M::game(other)
+/// The verdict in `other` if it is of `like`'s map.
+pub fn verdict_of<'a, M: Known>(like: &Game<M>, other: &'a AnyVerdict) -> Option<&'a Verdict<M>> {
+    M::verdict(other).filter(|v| std::ptr::eq(v.map, like.map))
 }
 
 impl AnyMap {

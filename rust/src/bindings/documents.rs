@@ -9,6 +9,41 @@ use super::handles::PyCodeGame;
 use crate::engine::game_map::{Bits, GameMap, Mask};
 use crate::engine::state::State;
 
+/// A state as `CodeGame.state` and `Verdict.state` give it: `(year, season, kind, units,
+/// centers, dislodged)` with units `(power, is_fleet, loc)`, centres `(province, power)` and
+/// dislodged `(power, is_fleet, loc, options)`.
+pub(super) type RawState = (
+    u32,
+    &'static str,
+    &'static str,
+    Vec<(u8, bool, u16)>,
+    Vec<(usize, u8)>,
+    Vec<(u8, bool, u16, Vec<usize>)>,
+);
+
+/// `st` as a [`RawState`].
+pub(super) fn raw_state<M: Mask>(map: &GameMap<M>, st: &State<M>) -> RawState {
+    let season = ["S", "F", "W"][st.season as usize];
+    let kind = ["M", "R", "A"][st.kind as usize];
+    let mut units = Vec::new();
+    let mut centers = Vec::new();
+    let mut dislodged = Vec::new();
+    for q in 0..map.provinces {
+        let u = st.units[q];
+        if u.is_some() {
+            units.push((u.power, u.fleet, u.loc));
+        }
+        if st.centers[q] != crate::engine::game_map::NO_POWER {
+            centers.push((q, st.centers[q]));
+        }
+        let d = st.dislodged[q];
+        if d.is_some() {
+            dislodged.push((d.power, d.fleet, d.loc, Bits(st.retreats[q]).collect()));
+        }
+    }
+    (st.year, season, kind, units, centers, dislodged)
+}
+
 /// A unit as `CodeGame(...)` takes it: `(power, is_fleet, location)` indices.
 pub(super) type RawPiece = (i64, i64, i64);
 

@@ -5,15 +5,14 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
 
-use super::any::{on_game, on_map, same_width, Known};
-use super::documents::{self, position_text, RawPiece};
+use super::any::{on_game, on_map, Known};
+use super::documents::{self, position_text, RawPiece, RawState};
 use super::errors::{guarded, held, held_mut};
-use super::handles::{PyCodeGame, PyCodeMap};
-use super::intake::read_codes;
-use super::process::{game_over, in_last_year, process_checked};
+use super::handles::{PyCodeGame, PyCodeMap, PyVerdict};
+use super::intake::{code_list, read_codes};
+use super::process::{game_over, in_last_year, process_checked, rule_checked};
 use super::texts::{map_names, texts_by_power};
 use crate::engine::encode::{signed, Code};
-use crate::engine::game_map::Bits;
 use crate::engine::rules::{RuleValue, Rules};
 use crate::engine::search;
 use crate::engine::state::State;
@@ -54,10 +53,6 @@ fn rules_of(raw: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
 const IN_USE: &str = "this CodeGame is in use by another thread (inside process_batch, which \
                       holds its games while it runs): use a CodeGame from one thread at a time \
                       (docs/design.md, 'Threads')";
-
-fn other_map() -> PyErr {
-    PyValueError::new_err("before is a game on another map")
-}
 
 #[pymethods]
 impl PyCodeGame {
@@ -127,7 +122,7 @@ impl PyCodeGame {
             on_game!(&this.game, g => g.with_legal(|legal, slots| {
                 let mut lists = Vec::with_capacity(slots.len());
                 for s in slots {
-                    lists.push(PyList::new(py, legal.codes_of(s).iter().map(|&c| signed(c)))?);
+                    lists.push(code_list(py, legal.codes_of(s))?);
                 }
                 PyList::new(py, lists)
             }))
@@ -199,43 +194,9 @@ impl PyCodeGame {
 
     /// `(year, season, kind, units, centers, dislodged)` with units `(power, is_fleet, loc)`,
     /// centres `(province, power)` and dislodged `(power, is_fleet, loc, options)`.
-    #[allow(clippy::type_complexity)]
-    fn state(
-        slf: &Bound<'_, Self>,
-    ) -> PyResult<(
-        u32,
-        &'static str,
-        &'static str,
-        Vec<(u8, bool, u16)>,
-        Vec<(usize, u8)>,
-        Vec<(u8, bool, u16, Vec<usize>)>,
-    )> {
+    fn state(slf: &Bound<'_, Self>) -> PyResult<RawState> {
         let this = held(slf, IN_USE)?;
-        guarded(|| {
-            on_game!(&this.game, g => {
-                let st = &g.state;
-                let map = g.map;
-                let season = ["S", "F", "W"][st.season as usize];
-                let kind = ["M", "R", "A"][st.kind as usize];
-                let mut units = Vec::new();
-                let mut centers = Vec::new();
-                let mut dislodged = Vec::new();
-                for q in 0..map.provinces {
-                    let u = st.units[q];
-                    if u.is_some() {
-                        units.push((u.power, u.fleet, u.loc));
-                    }
-                    if st.centers[q] != crate::engine::game_map::NO_POWER {
-                        centers.push((q, st.centers[q]));
-                    }
-                    let d = st.dislodged[q];
-                    if d.is_some() {
-                        dislodged.push((d.power, d.fleet, d.loc, Bits(st.retreats[q]).collect()));
-                    }
-                }
-                Ok((st.year, season, kind, units, centers, dislodged))
-            })
-        })
+        guarded(|| on_game!(&this.game, g => Ok(documents::raw_state(g.map, &g.state))))
     }
 
     fn clone(slf: &Bound<'_, Self>) -> PyResult<PyCodeGame> {
@@ -243,10 +204,13 @@ impl PyCodeGame {
         Ok(this.clone_game())
     }
 
-    /// Submits `codes` given by `powers` (bytes, one power index per code; 255: the owner) and
-    /// processes the phase, recording the explanations (`reasons`, `normal_forms`, `facts`,
-    /// `gone`).
-    fn run(&mut self, codes: &Bound<'_, PyAny>, powers: &Bound<'_, PyBytes>) -> PyResult<()> {
+    /// Submits `codes` given by `powers` (bytes, one power index per code; 255: the owner),
+    /// processes the phase and returns its ruling, explained (`Verdict`).
+    fn run(
+        &mut self,
+        codes: &Bound<'_, PyAny>,
+        powers: &Bound<'_, PyBytes>,
+    ) -> PyResult<PyVerdict> {
         if self.game.over() {
             return Err(game_over());
         }
@@ -263,55 +227,26 @@ impl PyCodeGame {
                 }
                 g.powers.clear();
                 g.powers.extend_from_slice(p);
-                g.explain = true;
-                let done = g.process();
-                g.explain = false;
+                let done = rule_checked(g, false);
                 g.powers.clear();
-                Ok(done?)
+                if done.is_err() {
+                    g.orders.clear();
+                }
+                Ok(PyVerdict::new(done?))
             })
         })
     }
 
-    /// Per code of the last `run`: its reason code (index of `REASON_NAMES`; 0 when legal).
-    fn reasons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        guarded(
-            || on_game!(&self.game, g => PyList::new(py, g.reasons.iter().map(|&c| u32::from(c)))),
-        )
-    }
-
-    /// Per code of the last `run`: its normal form (0 when refused).
-    fn normal_forms(&self) -> Vec<i64> {
-        on_game!(&self.game, g => g.normal.iter().map(|&c| signed(c)).collect())
-    }
-
-    /// Movement, last `run`: per code then per implied hold, `(dislodged_by, by, attack,
-    /// opposition, convoyed, szykman)` (locations, -1 for none).
-    fn facts(&self) -> Vec<(i32, i32, u8, u8, bool, bool)> {
-        on_game!(&self.game, g => g
-            .facts
-            .iter()
-            .map(|f| {
-                (
-                    f.dislodged_by,
-                    f.by,
-                    f.attack,
-                    f.opposition,
-                    f.convoyed,
-                    f.szykman,
-                )
-            })
-            .collect())
-    }
-
-    /// Movement, last `run`: every dislodged unit `(power, is_fleet, loc, options)`.
-    #[allow(clippy::type_complexity)]
-    fn gone(&self) -> PyResult<Vec<(u8, bool, u16, Vec<usize>)>> {
+    /// What validation makes of `code` given by the power `power` (255: its unit's owner) in
+    /// this phase, nothing played: `(reason, normal)`, the reason an index of `REASON_NAMES`
+    /// (0 when legal) and the normal form (0 when refused).
+    #[pyo3(signature = (code, power=255))]
+    fn judge(&self, code: Code, power: u8) -> PyResult<(u32, i64)> {
         guarded(|| {
-            Ok(on_game!(&self.game, g => g
-                .gone
-                .iter()
-                .map(|(p, m)| (p.power, p.fleet, p.loc, Bits(*m).collect()))
-                .collect()))
+            on_game!(&self.game, g => {
+                let (reason, normal) = g.judge(code, power);
+                Ok((u32::from(reason), signed(normal)))
+            })
         })
     }
 
@@ -428,192 +363,6 @@ impl PyCodeGame {
             })
         })
     }
-    /// Movement, last `run` (this game) from `before` (the game as it was): per submitted code,
-    /// `None` when refused, else `(text, unit, kind, code, success, dislodged_by, by, attack,
-    /// opposition, convoyed, szykman)`: the normal form's canonical text, the unit's text
-    /// (`A PAR`), the order's class name and the arguments of `diplo.model.outcome.explain_facts`.
-    /// Then per implied hold `(power, unit, province, code, success, dislodged_by)`.
-    fn movement_rows<'py>(
-        &self,
-        py: Python<'py>,
-        before: &Bound<'py, PyCodeGame>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let before = before.borrow();
-        guarded(|| {
-            on_game!(&self.game, g => {
-                let map = g.map;
-                let st = &same_width(g, &before.game).ok_or_else(other_map)?.state;
-                let names = map_names(py, map);
-                let loc = |i: i32| -> Option<Bound<'py, PyString>> {
-                    (i >= 0).then(|| names.locations[i as usize].bind(py).clone())
-                };
-                let mut buf = String::new();
-                let mut rows: Vec<Bound<'py, PyAny>> = Vec::with_capacity(g.results.len());
-                for j in 0..g.results.len() {
-                    if g.reasons.get(j).copied().unwrap_or(1) != 0 || j >= g.facts.len() {
-                        rows.push(py.None().into_bound(py));
-                        continue;
-                    }
-                    let c = g.normal[j];
-                    crate::engine::text::order_text(map, st, c, &mut buf);
-                    let unit = &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)];
-                    let f = g.facts[j];
-                    let row = (
-                        buf.as_str(),
-                        unit,
-                        names.kinds[crate::engine::encode::kind_of(c) as usize].bind(py),
-                        names.codes[g.results[j] as usize].bind(py),
-                        g.success[j],
-                        loc(f.dislodged_by),
-                        loc(f.by),
-                        f.attack,
-                        f.opposition,
-                        f.convoyed,
-                        f.szykman,
-                    );
-                    rows.push(row.into_pyobject(py)?.into_any());
-                }
-                // Then the implied holds: (power, unit, province, code, success, dislodged_by).
-                let n = g.results.len();
-                for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
-                    let prov = map.prov_of[crate::engine::encode::loc_of(code)] as usize;
-                    let u = st.units[prov];
-                    if !u.is_some() {
-                        return Err(PyValueError::new_err(
-                            "the game given as `before` has no unit where an implied hold was \
-                             ruled: it is not the game this one was ruled from",
-                        ));
-                    }
-                    buf.clear();
-                    buf.push_str(if u.fleet { "F " } else { "A " });
-                    buf.push_str(map.loc_name(u.loc as usize));
-                    let origin = g.facts.get(n + k).map_or(-1, |f| f.dislodged_by);
-                    let row = (
-                        names.powers[u.power as usize].bind(py),
-                        buf.as_str(),
-                        names.locations[prov].bind(py),
-                        names.codes[res as usize].bind(py),
-                        ok,
-                        loc(origin),
-                    );
-                    rows.push(row.into_pyobject(py)?.into_any());
-                }
-                PyList::new(py, rows)
-            })
-        })
-    }
-    /// Movement, last `run` (this game) from `before`, every submitted code legal: the results'
-    /// JSON as `diplo.rollouts.write` writes them (`json.dumps` of `Result.to_json()` on a
-    /// plain-named map), cut where each sentence's tail goes: `(parts, keys)`, the text being
-    /// `parts[0] + tail(keys[0]) + parts[1] + ... + parts[n]`. `owners` names the power of each
-    /// code (bytes of power indices). A key packs the facts the tail is worded from: bits 0-3
-    /// the order kind, 4-6 the result code, 7-17 the dislodger's origin + 1 (0: none), 18-28
-    /// the unit behind the result + 1, 29-36 attack, 37-44 opposition, 45 convoyed, 46 Szykman,
-    /// 47 an implied hold (its tail follows the unit's text).
-    fn movement_json(
-        &self,
-        before: &Bound<'_, PyCodeGame>,
-        owners: &Bound<'_, PyBytes>,
-    ) -> PyResult<(Vec<String>, Vec<u64>)> {
-        let before = before.borrow();
-        let owners = owners.as_bytes();
-        guarded(|| {
-            on_game!(&self.game, g => {
-                let st = &same_width(g, &before.game).ok_or_else(other_map)?.state;
-                Ok(crate::engine::game_file::movement_pieces(g, st, owners)?)
-            })
-        })
-    }
-
-    /// Retreats or adjustments, last `run` (this game) from `before` (the game as it was): per
-    /// submitted code `None` when refused, else `(code, success, unit, facts)`; then per implied
-    /// result (disbands of dislodged units without a legal order, waives of unused builds,
-    /// civil-disorder disbands) the same. `code` is the result code's name, `unit` the result's
-    /// unit text (`None` for a waive), `facts` is `(why, power, unit, order, place, other, number,
-    /// home, rivals)`: `why` an index of `EXPLAIN_NAMES`, then the facts
-    /// `diplo.model.outcome.explain_ruling` words (names of the map, `None` when not used;
-    /// `rivals` as `(power, unit)`).
-    fn phase_rows<'py>(
-        &self,
-        py: Python<'py>,
-        before: &Bound<'py, PyCodeGame>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        use crate::engine::phases::{explain, Ruling};
-        let before = before.borrow();
-        guarded(|| {
-            on_game!(&self.game, g => {
-                let map = g.map;
-                let st = &same_width(g, &before.game).ok_or_else(other_map)?.state;
-                let names = map_names(py, map);
-                let loc = |i: i32| -> Option<Bound<'py, PyString>> {
-                    (i >= 0).then(|| names.locations[i as usize].bind(py).clone())
-                };
-                let row = |code: u8, ok: bool, unit: Option<&str>, order: &str, r: &Ruling| {
-                    let other = if r.other.is_some() {
-                        Some(documents::piece_text(map, r.other))
-                    } else {
-                        (r.other_place >= 0).then(|| map.loc_name(r.other_place as usize).to_string())
-                    };
-                    let rivals: Vec<(&Bound<'py, PyString>, String)> = r
-                        .rivals
-                        .iter()
-                        .map(|p| {
-                            (
-                                names.powers[p.power as usize].bind(py),
-                                documents::piece_text(map, *p),
-                            )
-                        })
-                        .collect();
-                    let facts = (
-                        r.why,
-                        names.powers[r.power as usize].bind(py),
-                        r.unit.is_some().then(|| documents::piece_text(map, r.unit)),
-                        order,
-                        loc(r.place),
-                        other,
-                        r.count,
-                        r.home,
-                        rivals,
-                    );
-                    let out = (names.codes[code as usize].bind(py), ok, unit, facts);
-                    out.into_pyobject(py).map(|t| t.into_any())
-                };
-                let n = g.results.len();
-                let mut rows: Vec<Option<Bound<'py, PyAny>>> = Vec::with_capacity(n + g.implied.len());
-                let mut buf = String::new();
-                for j in 0..n {
-                    let r = match g.rulings.get(j) {
-                        Some(r) if r.why != explain::NONE && g.reasons.get(j) == Some(&0) => r,
-                        _ => {
-                            rows.push(None);
-                            continue;
-                        }
-                    };
-                    crate::engine::text::order_text(map, st, g.normal[j], &mut buf);
-                    let unit = (buf != "WAIVE")
-                        .then(|| &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)]);
-                    rows.push(Some(row(g.results[j], g.success[j], unit, &buf, r)?));
-                }
-                for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
-                    let Some(r) = g.rulings.get(n + k) else {
-                        break;
-                    };
-                    use crate::engine::encode::{kind, kind_of};
-                    if kind_of(code) == kind::WAIVE {
-                        rows.push(Some(row(res, ok, None, "WAIVE", r)?));
-                    } else {
-                        // A civil-disorder disband, or a neutral army raised again.
-                        let unit = documents::piece_text(map, r.unit);
-                        let verb = if kind_of(code) == kind::BUILD { "B" } else { "D" };
-                        let order = format!("{unit} {verb}");
-                        rows.push(Some(row(res, ok, Some(&unit), &order, r)?));
-                    }
-                }
-                PyList::new(py, rows)
-            })
-        })
-    }
-
     /// The position as `diplo.model.position.Position.to_json` writes it: the phase, units and centres
     /// per power in map order (lists sorted), dislodged units per power with their options.
     fn position_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {

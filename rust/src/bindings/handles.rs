@@ -1,13 +1,15 @@
-//! The data of the two classes every other class takes or returns: `CodeMap` ([`PyCodeMap`]:
-//! a compiled map) and `CodeGame` ([`PyCodeGame`]: a game on the engine). Their Python methods
-//! are in `map` and `game`; the structs live here, below every class module, so that a class
+//! The data of the classes other classes take or return: `CodeMap` ([`PyCodeMap`]: a compiled
+//! map), `CodeGame` ([`PyCodeGame`]: a game on the engine) and `Verdict` ([`PyVerdict`]: a
+//! phase's ruling, which `CodeGame.run` and `mila_play` return). Their Python methods are in
+//! `map`, `game` and `verdict`; the structs live here, below every class module, so that a class
 //! taking a map or a game (`CodeGame(map, ...)`, `CodeMap.read_position`, `process_batch`,
 //! `mila_turn`, `RolloutPlayer`, `VectorEnv`) needs no other class's module.
 
 use pyo3::prelude::*;
 
-use super::any::{on_game, AnyGame, AnyMap};
+use super::any::{on_game, on_verdict, AnyGame, AnyMap, AnyVerdict};
 use super::intake::OrderClasses;
+use crate::engine::phases::recycle_verdict;
 
 /// A map compiled for the engine (built once per map by `diplo.engine.compile.code_map`; methods in
 /// `map`).
@@ -30,5 +32,37 @@ impl PyCodeGame {
         let mut game = self.game.clone();
         on_game!(&mut game, g => g.poisoned = false);
         PyCodeGame { game }
+    }
+}
+
+/// One phase's ruling (`crate::engine::phases::Verdict`): immutable once made (methods in
+/// `verdict`). Dropped, its buffers go back to the thread's spares for the next verdict.
+#[pyclass(frozen, name = "Verdict", module = "diplo._core")]
+pub struct PyVerdict {
+    /// Always there but while the object is dropped.
+    verdict: Option<AnyVerdict>,
+}
+
+impl PyVerdict {
+    pub(super) fn new(verdict: AnyVerdict) -> PyVerdict {
+        PyVerdict {
+            verdict: Some(verdict),
+        }
+    }
+
+    /// The verdict.
+    pub(super) fn get(&self) -> &AnyVerdict {
+        match &self.verdict {
+            Some(v) => v,
+            None => unreachable!("a verdict is taken only when dropped"),
+        }
+    }
+}
+
+impl Drop for PyVerdict {
+    fn drop(&mut self) {
+        if let Some(v) = self.verdict.take() {
+            on_verdict!(v, v => recycle_verdict(v));
+        }
     }
 }

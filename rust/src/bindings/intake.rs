@@ -6,8 +6,8 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
 
-use crate::engine::encode::{self, kind, Code};
-use crate::engine::game_map::{GameMap, Mask};
+use crate::engine::encode::{self, kind, signed, Code};
+use crate::engine::game_map::{GameMap, Mask, NO_POWER};
 
 /// A code that is not a [`Code`] (negative, too large): malformed, so ruled illegal.
 pub(super) const GARBAGE: Code = Code::MAX;
@@ -29,6 +29,33 @@ pub(super) fn code_of(i: usize, item: &Bound<'_, PyAny>) -> PyResult<Code> {
                 .map(|n| n.to_string())
                 .unwrap_or_else(|_| "?".into())
         ))),
+    }
+}
+
+/// A list of `codes` as Python ints, made without PyO3's general conversion (a bot asks for
+/// the legal orders of every phase: one list per slot).
+pub(super) fn code_list<'py>(py: Python<'py>, codes: &[Code]) -> PyResult<Bound<'py, PyList>> {
+    let n = ffi::Py_ssize_t::try_from(codes.len())
+        .map_err(|_| PyValueError::new_err("too many codes for a list"))?;
+    // SAFETY: the GIL is held; the new list owns each item set (PyList_SetItem steals the
+    // reference, even when it fails) and every slot is set before the list is handed out, or
+    // the list is dropped (its unset slots are NULL, which the list's deallocation skips).
+    unsafe {
+        let list = ffi::PyList_New(n);
+        if list.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let list = Bound::from_owned_ptr(py, list).downcast_into_unchecked::<PyList>();
+        for (i, &c) in codes.iter().enumerate() {
+            let item = ffi::PyLong_FromLongLong(signed(c));
+            if item.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            if ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, item) != 0 {
+                return Err(PyErr::fetch(py));
+            }
+        }
+        Ok(list)
     }
 }
 
@@ -93,25 +120,31 @@ pub(super) fn read_codes(orders: &Bound<'_, PyAny>, out: &mut Vec<Code>) -> PyRe
     Ok(())
 }
 
-/// A phase's orders as `(codes, powers)` (see `PyCodeMap::submit_orders`).
+/// A phase's orders as `(codes, powers, missing)` (see `PyCodeMap::submit_orders`).
+#[allow(clippy::type_complexity)]
 pub(super) fn submit_orders<'py, M: Mask>(
     map: &GameMap<M>,
     classes: &OrderClasses,
     py: Python<'py>,
     orders: &Bound<'py, PyAny>,
     power_index: &Bound<'py, PyDict>,
-) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyBytes>)>> {
+) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyBytes>, Bound<'py, PyList>)>> {
     let Ok(orders) = orders.downcast::<PyDict>() else {
         return Ok(None);
     };
     let mut codes: Vec<Code> = Vec::with_capacity(40);
     let mut powers: Vec<u8> = Vec::with_capacity(40);
+    let mut missing: Vec<usize> = Vec::new();
     for (power, given) in orders.iter() {
-        let Some(pi) = power_index.get_item(&power)? else {
-            return Ok(None);
+        // A power the map does not have: each of its orders is left to the caller.
+        let pi: Option<u8> = match power_index.get_item(&power)? {
+            Some(pi) => Some(pi.extract()?),
+            None => None,
         };
-        let pi: u8 = pi.extract()?;
         let one = |item: Bound<'py, PyAny>| -> PyResult<Option<Code>> {
+            let Some(pi) = pi else {
+                return Ok(None);
+            };
             if item.is_exact_instance_of::<PyString>() {
                 let text = item.downcast::<PyString>()?.to_str()?;
                 if text == "WAIVE" {
@@ -125,28 +158,34 @@ pub(super) fn submit_orders<'py, M: Mask>(
                 None => Ok(None),
             }
         };
+        let mut take = |item: Bound<'py, PyAny>| -> PyResult<()> {
+            match one(item)? {
+                Some(code) => codes.push(code),
+                None => {
+                    missing.push(codes.len());
+                    codes.push(0);
+                }
+            }
+            powers.push(pi.unwrap_or(NO_POWER));
+            Ok(())
+        };
         if let Ok(list) = given.downcast::<PyList>() {
             for item in list.iter() {
-                let Some(code) = one(item)? else {
-                    return Ok(None);
-                };
-                codes.push(code);
-                powers.push(pi);
+                take(item)?;
             }
         } else if let Ok(tuple) = given.downcast::<PyTuple>() {
             for item in tuple.iter() {
-                let Some(code) = one(item)? else {
-                    return Ok(None);
-                };
-                codes.push(code);
-                powers.push(pi);
+                take(item)?;
             }
         } else {
             return Ok(None);
         }
     }
-    let _ = py;
-    Ok(Some((PyList::new(py, codes)?, PyBytes::new(py, &powers))))
+    Ok(Some((
+        PyList::new(py, codes)?,
+        PyBytes::new(py, &powers),
+        PyList::new(py, missing)?,
+    )))
 }
 
 /// A location named by a string attribute of `obj`.

@@ -134,16 +134,19 @@ impl PyCodeMap {
     }
 
     /// A phase's orders (`{power: [order, ...]}`, strings or order objects) as `(codes,
-    /// powers)`, in the mapping's order: a string in the canonical short form is read by
-    /// `engine::text::parse_canonical`, an object by its fields. `None` when some order needs the
-    /// general parser or the model's intake (another notation, an unknown power, an object that
-    /// is not an order).
+    /// powers, missing)`, one code and one power index per order in the mapping's order: a
+    /// string in the canonical short form is read by `engine::text::parse_canonical`, an object
+    /// by its fields; `missing` lists the orders that need the general parser or the model's
+    /// intake (another notation, a power the map does not have: its index 255, an object that
+    /// is not an order), whose code is 0 until the caller reads them, each text read once.
+    /// `None` when the orders are not a dict of lists or tuples.
+    #[allow(clippy::type_complexity)]
     fn submit_orders<'py>(
         &self,
         py: Python<'py>,
         orders: &Bound<'py, PyAny>,
         power_index: &Bound<'py, PyDict>,
-    ) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyBytes>)>> {
+    ) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyBytes>, Bound<'py, PyList>)>> {
         guarded(
             || on_map!(self.map, map => intake::submit_orders(map, &self.classes, py, orders, power_index)),
         )

@@ -26,9 +26,9 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::any::on_game;
 use super::cache::{KeyHasher, PerMap};
 use super::errors::guarded;
-use super::handles::PyCodeGame;
+use super::handles::{PyCodeGame, PyVerdict};
 use super::intake::GARBAGE;
-use super::process::{game_over, in_last_year, process_checked};
+use super::process::{game_over, rule_checked};
 use super::texts::{map_names, named_part, text_key, unit_tag, MapNames, TextCache};
 use crate::engine::encode::{a_of, kind, kind_of, loc_of, signed, via_of, Code};
 use crate::engine::game_map::{has, Bits, GameMap, Mask};
@@ -747,19 +747,18 @@ fn codes<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyDi
 }
 
 /// Plays the phase on the orders kept by the drop-in: `orders` (power -> slot -> entry, the
-/// code second) read in the map's order of powers. Returns a copy of the game as it was, for the
-/// history; `None`, with nothing done, when an order was kept unread (its code `None`). Orders
-/// that `check` (this state's) lists for their power, one per slot, are taken as listed
-/// (`Game::process_listed`); any other order makes the engine check them all. The ruling is
-/// explained (`Game::explain`), so the game then answers `movement_rows` / `phase_rows` from the
-/// returned copy: the drop-in's results come from the ruling that moved the game. Runs inside
-/// the panic guard.
+/// code second) read in the map's order of powers. Returns the phase's ruling (`Verdict`:
+/// the state it was ruled from, the rulings explained, the state reached), for the history;
+/// `None`, with nothing done, when an order was kept unread (its code `None`). Orders that
+/// `check` (this state's) lists for their power, one per slot, are taken as listed (their
+/// reasons still named); any other order makes the engine check them all. Runs inside the
+/// panic guard.
 #[pyfunction]
 fn mila_play(
     mut game: PyRefMut<'_, PyCodeGame>,
     check: &Bound<'_, MilaCheck>,
     orders: &Bound<'_, PyDict>,
-) -> PyResult<Option<PyCodeGame>> {
+) -> PyResult<Option<PyVerdict>> {
     guarded(|| {
         if game.game.over() {
             return Err(game_over());
@@ -800,22 +799,14 @@ fn mila_play(
                 );
             }
         }
-        let before = game.clone_game();
         on_game!(&mut game.game, g => {
             g.orders = codes;
-            // The ruling explained (reasons, normal forms, facts, rulings), as `run` records it:
-            // the drop-in's results are read from this ruling (`movement_rows`, `phase_rows`).
-            g.explain = true;
-            let done = if listed && !in_last_year(g) {
-                g.process_listed()
-                    .map_err(PyErr::from)
-            } else {
-                process_checked(g)
-            };
-            g.explain = false;
-            done?;
-        });
-        Ok(Some(before))
+            let verdict = rule_checked(g, listed);
+            if verdict.is_err() {
+                g.orders.clear();
+            }
+            Ok(Some(PyVerdict::new(verdict?)))
+        })
     })
 }
 

@@ -17,9 +17,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use super::any::{on_game, same_width};
+use super::any::{on_game, verdict_of};
 use super::errors::guarded;
-use super::handles::PyCodeGame;
+use super::handles::{PyCodeGame, PyVerdict};
 use crate::engine::game_map::{Bits, GameMap, Mask};
 use crate::engine::mila_lists::{Arranged, Entry, MilaLists, MilaOrder, Zobrist};
 use crate::engine::phases::Game;
@@ -381,21 +381,20 @@ impl MilaBoard {
         })
     }
 
-    /// The lists after `game` played the phase of `before` (`mila_play`'s copy of the game as it
-    /// was; `game` holds the ruling, explained).
+    /// The lists after the phase ruled in `verdict` (`mila_play`'s) took the game to `game`.
     fn after(
         &self,
         tables: &MilaTables,
-        before: PyRef<'_, PyCodeGame>,
+        verdict: PyRef<'_, PyVerdict>,
         game: PyRef<'_, PyCodeGame>,
     ) -> PyResult<MilaBoard> {
         guarded(|| {
             on_game!(&game.game, g => {
                 tables.check(g)?;
-                let Some(b) = same_width(g, &before.game) else {
-                    return Err(bad("the game before is on another map"));
+                let Some(v) = verdict_of(g, verdict.get()) else {
+                    return Err(bad("the verdict is of another map"));
                 };
-                let made = MilaBoard::new(self.lists.after(g.map, &b.state, g, &tables.order));
+                let made = MilaBoard::new(self.lists.after(g.map, v, &tables.order));
                 made.layout(tables, g);
                 Ok(made)
             })

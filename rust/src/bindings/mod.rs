@@ -11,9 +11,10 @@
 //!
 //! ```text
 //! mod.rs (registers everything)
-//! ├── classes: map, game, mila, mila_board, rollout, vector, deepmind, batch
+//! ├── classes: map, game, verdict, mila, mila_board, rollout, vector, deepmind, batch
 //! │     map ──────► any, documents, errors, handles, intake
 //! │     game ─────► any, documents, errors, handles, intake, process, texts
+//! │     verdict ──► any, documents, errors, handles, texts
 //! │     mila ─────► any, cache, errors, handles, intake, process, texts
 //! │     mila_board ► any, errors, handles
 //! │     rollout ──► any, cache, documents, errors, handles
@@ -33,6 +34,8 @@
 //!
 //! * `map` — the `CodeMap` class's methods.
 //! * `game` — the `CodeGame` class's methods.
+//! * `verdict` — the `Verdict` class's methods: one phase's ruling, which `CodeGame.run` and
+//!   `mila_play` return.
 //! * `mila` — MILA's order texts, a bot's orders read back and played (`mila_turn`,
 //!   `MilaCheck`, `mila_play`).
 //! * `mila_board` — the `MilaTables` and `MilaBoard` classes: MILA's lists kept in its order
@@ -45,7 +48,8 @@
 //!
 //! Helpers:
 //!
-//! * `handles` — the structs of `CodeMap` and `CodeGame`, which other classes take and return.
+//! * `handles` — the structs of `CodeMap`, `CodeGame` and `Verdict`, which other classes take
+//!   and return.
 //! * `any` — a map or game of any width (`AnyMap`, `AnyGame`) and the macros that dispatch on it.
 //! * `process` — processing as every class does (the last year a state may have, a finished
 //!   game's error).
@@ -83,6 +87,7 @@ mod mila;
 mod mila_board;
 mod rollout;
 mod vector;
+mod verdict;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -96,6 +101,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_class::<handles::PyCodeMap>()?;
     m.add_class::<handles::PyCodeGame>()?;
+    m.add_class::<handles::PyVerdict>()?;
     m.add_class::<rollout::PyRolloutPlayer>()?;
     batch::register(m)?;
     vector::register(m)?;

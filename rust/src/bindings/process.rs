@@ -4,10 +4,10 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::any::Known;
+use super::any::{AnyVerdict, Known};
 use crate::engine::error::EngineError;
 use crate::engine::game_map::Mask;
-use crate::engine::phases::Game;
+use crate::engine::phases::{spare_verdict, Game};
 use crate::engine::state::MAX_YEAR;
 
 /// Whether processing `game` might take it past [`MAX_YEAR`] (a Fall or Winter of that year on
@@ -24,18 +24,39 @@ pub(super) fn game_over() -> PyErr {
 
 /// Processes `game`, refusing (the game unchanged) to go past [`MAX_YEAR`].
 pub(super) fn process_checked<M: Known>(game: &mut Game<M>) -> PyResult<()> {
+    checked(game, Game::process)
+}
+
+/// Rules on `game`'s phase ([`Game::rule`]), refusing (the game unchanged) to go past
+/// [`MAX_YEAR`]; `listed` as `Game::process_listed` takes it, when the phase cannot reach it.
+pub(super) fn rule_checked<M: Known>(game: &mut Game<M>, listed: bool) -> PyResult<AnyVerdict> {
+    let listed = listed && !in_last_year(game);
+    let mut verdict = spare_verdict(game.map, &game.state);
+    checked(game, |g| g.rule_into(&mut verdict, listed))?;
+    Ok(M::wrap_verdict(verdict))
+}
+
+/// `step` on `game`, refusing (the game unchanged) to go past [`MAX_YEAR`].
+fn checked<M: Known>(
+    game: &mut Game<M>,
+    step: impl FnOnce(&mut Game<M>) -> Result<(), EngineError>,
+) -> PyResult<()> {
     if in_last_year(game) {
         // Rare: play a copy, kept only if it stays within the years a state may have.
         let mut trial = game.clone();
-        trial.process()?;
+        step(&mut trial)?;
         if trial.state.year > MAX_YEAR {
-            return Err(PyValueError::new_err(format!(
-                "{}: the game cannot go past the year {MAX_YEAR}",
-                game.state.phase_name()
-            )));
+            return Err(year_limit(&game.state.phase_name()));
         }
         *game = trial;
         return Ok(());
     }
-    Ok(game.process()?)
+    Ok(step(game)?)
+}
+
+/// The refusal of a phase that would go past [`MAX_YEAR`], naming it.
+pub(super) fn year_limit(phase: &str) -> PyErr {
+    PyValueError::new_err(format!(
+        "{phase}: the game cannot go past the year {MAX_YEAR}"
+    ))
 }

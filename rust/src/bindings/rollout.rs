@@ -26,7 +26,7 @@ use super::handles::PyCodeGame;
 use crate::engine::encode::{self, kind, Code};
 use crate::engine::game_file::{movement_legal, result_end, result_start, unit_of, write_movement};
 use crate::engine::game_map::{Bits, GameMap, Mask};
-use crate::engine::phases::{explain, Game, Ruling};
+use crate::engine::phases::{explain, Game, Ruling, Verdict};
 use crate::engine::rollout::{random_orders, PyRandom};
 use crate::engine::state::MOVEMENT;
 
@@ -293,22 +293,23 @@ fn play_game<Mk: Known>(
     let mut texts: Vec<String> = Vec::new();
     let mut rows = Columns::default();
     let (mut count, mut years, mut last_year) = (0u32, 0u32, None::<u32>);
+    // One verdict for the whole game: its buffers are reused phase after phase.
+    let mut verdict = Verdict::empty(map, &game.state);
     while !game.over {
         if random_orders(&game, &mut rng, &mut codes, &mut owners).is_err() {
             return Ok(None);
         }
-        let before = game.state.clone();
-        let phase = before.phase_name();
         game.orders.clear();
         game.orders.extend_from_slice(&codes);
         game.powers.clear();
         game.powers.extend_from_slice(&owners);
-        game.explain = true;
-        let done = game.process();
-        game.explain = false;
+        let done = game.rule_into(&mut verdict, false);
         game.powers.clear();
         done?;
-        if game.reasons.iter().any(|&r| r != 0) || game.normal != codes {
+        let v = &verdict;
+        let before = &v.before;
+        let phase = before.phase_name();
+        if v.reasons.iter().any(|&r| r != 0) || v.normal != codes {
             return Ok(None);
         }
         count += 1;
@@ -316,9 +317,9 @@ fn play_game<Mk: Known>(
             years += 1;
             last_year = Some(before.year);
         }
-        texts.resize_with(game.normal.len(), String::new);
-        for (t, &c) in texts.iter_mut().zip(&game.normal) {
-            crate::engine::text::order_text(map, &before, c, t);
+        texts.resize_with(v.normal.len(), String::new);
+        for (t, &c) in texts.iter_mut().zip(&v.normal) {
+            crate::engine::text::order_text(map, before, c, t);
         }
         if dataset {
             for (j, t) in texts.iter().enumerate() {
@@ -327,9 +328,9 @@ fn play_game<Mk: Known>(
                 rows.power.push(map.power_name(owners[j] as usize));
                 rows.order.push(t);
                 rows.code.extend_from_slice(&codes[j].to_le_bytes());
-                rows.success.push(u8::from(game.success[j]));
-                rows.result.push(game.results[j]);
-                rows.reason.push(game.reasons[j]);
+                rows.success.push(u8::from(v.success[j]));
+                rows.result.push(v.results[j]);
+                rows.reason.push(v.reasons[j]);
             }
             rows.rows += texts.len();
         }
@@ -360,12 +361,12 @@ fn play_game<Mk: Known>(
         }
         text.push_str("}, \"results\": [");
         if before.kind == MOVEMENT {
-            if !movement_legal(&game, &owners) {
+            if !movement_legal(v, &owners) {
                 return Ok(None);
             }
             write_movement(
-                &game,
-                &before,
+                v,
+                before,
                 &owners,
                 &mut text,
                 &mut |out: &mut String, key| {
@@ -377,7 +378,7 @@ fn play_game<Mk: Known>(
             // Per power in map order, each power's units in province order.
             let mut firsts = true;
             for p in 0..map.powers {
-                let mut mine = game.gone.iter().filter(|(u, _)| u.power as usize == p);
+                let mut mine = v.gone.iter().filter(|(u, _)| u.power as usize == p);
                 let Some(first) = mine.next() else {
                     continue;
                 };
@@ -403,7 +404,7 @@ fn play_game<Mk: Known>(
             }
             text.push('}');
         } else {
-            let n = game.results.len();
+            let n = v.results.len();
             let mut k = 0;
             let mut row = |text: &mut String,
                            kept: &mut Kept,
@@ -426,7 +427,7 @@ fn play_game<Mk: Known>(
                 Ok(())
             };
             for j in 0..n {
-                let r = match game.rulings.get(j) {
+                let r = match v.rulings.get(j) {
                     Some(r) if r.why != explain::NONE => r,
                     _ => return Ok(None),
                 };
@@ -440,13 +441,13 @@ fn play_game<Mk: Known>(
                     unit,
                     t,
                     true,
-                    game.success[j],
-                    game.results[j],
+                    v.success[j],
+                    v.results[j],
                     r,
                 )?;
             }
-            for (i, &(code, res, ok)) in game.implied.iter().enumerate() {
-                let Some(r) = game.rulings.get(n + i) else {
+            for (i, &(code, res, ok)) in v.implied.iter().enumerate() {
+                let Some(r) = v.rulings.get(n + i) else {
                     break;
                 };
                 let power = map.power_name(r.power as usize);

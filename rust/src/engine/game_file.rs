@@ -7,7 +7,7 @@
 use super::encode;
 use super::error::EngineError;
 use super::game_map::Mask;
-use super::phases::Game;
+use super::phases::Verdict;
 use super::state::State;
 
 /// The name of a result code (`diplo.engine.codes.RESULT_CODES`).
@@ -23,13 +23,13 @@ pub fn unit_of(text: &str) -> &str {
     &text[..text[2..].find(' ').map_or(text.len(), |k| k + 2)]
 }
 
-/// Movement, the last phase `g` processed with explanations from the state `st`, every
+/// Movement, the phase ruled in the verdict `g` from the state `st` (its `before`), every
 /// submitted code legal (`owners`: the power of each): the results' JSON as
 /// `diplo.rollouts.write` writes them, cut where each sentence's tail goes: `(parts, keys)`,
 /// the text being `parts[0] + tail(keys[0]) + parts[1] + ... + parts[n]` (see
 /// `PyCodeGame::movement_json` for the keys).
 pub fn movement_pieces<M: Mask>(
-    g: &Game<M>,
+    g: &Verdict<M>,
     st: &State<M>,
     owners: &[u8],
 ) -> Result<(Vec<String>, Vec<u64>), EngineError> {
@@ -38,7 +38,7 @@ pub fn movement_pieces<M: Mask>(
     let mut cur = String::with_capacity(256);
     if !movement_legal(g, owners) {
         return Err(EngineError::invalid(
-            "movement_json: every code of the last run must be legal, one owner each",
+            "movement_json: every code of the phase must be legal, one owner each",
         ));
     }
     write_movement(g, st, owners, &mut cur, &mut |cur: &mut String, key| {
@@ -50,8 +50,8 @@ pub fn movement_pieces<M: Mask>(
     Ok((parts, keys))
 }
 
-/// Whether every code of the last phase `g` processed is legal, with one owner each.
-pub fn movement_legal<M: Mask>(g: &Game<M>, owners: &[u8]) -> bool {
+/// Whether every code of the phase ruled in `g` is legal, with one owner each.
+pub fn movement_legal<M: Mask>(g: &Verdict<M>, owners: &[u8]) -> bool {
     let n = g.results.len();
     n == owners.len()
         && g.facts.len() >= n
@@ -63,7 +63,7 @@ pub fn movement_legal<M: Mask>(g: &Game<M>, owners: &[u8]) -> bool {
 /// [`movement_pieces`] written into `out`, `tail(out, key)` writing each sentence's tail; the
 /// phase must be [`movement_legal`].
 pub fn write_movement<M: Mask, E>(
-    g: &Game<M>,
+    g: &Verdict<M>,
     st: &State<M>,
     owners: &[u8],
     out: &mut String,

@@ -15,7 +15,7 @@
 
 use super::encode::{a_of, fleet_of, kind, kind_of, loc_of};
 use super::game_map::{Bits, GameMap, Mask, NO_POWER};
-use super::phases::Game;
+use super::phases::Verdict;
 use super::state::{Piece, State, ADJUSTMENTS, MOVEMENT, RETREATS};
 
 /// A unit in a list: its type and exact location (a fleet on a split coast is on its coast).
@@ -141,18 +141,12 @@ impl MilaLists {
         }
     }
 
-    /// The lists after `g` played the phase of `before` with its ruling explained, as the drop-in
-    /// plays (`g.normal` and `g.success`: per code given, its normal form and success), `g.state`
-    /// the board it left.
-    pub fn after<M: Mask>(
-        &self,
-        map: &GameMap<M>,
-        before: &State<M>,
-        g: &Game<M>,
-        order: &MilaOrder,
-    ) -> MilaLists {
+    /// The lists after the phase ruled in `g`, as the drop-in plays (`g.normal` and
+    /// `g.success`: per code given, its normal form and success; `g.before` the board it was
+    /// ruled from, `g.after` the board it left).
+    pub fn after<M: Mask>(&self, map: &GameMap<M>, g: &Verdict<M>, order: &MilaOrder) -> MilaLists {
         let powers = self.units.len();
-        let after = &g.state;
+        let (before, after) = (&g.before, &g.after);
         let mut units = self.units.clone();
         let mut dislodged: Vec<Vec<Entry>> = vec![Vec::new(); powers];
         let mut influence = self.influence.clone();

@@ -683,8 +683,6 @@ class Game:
         made = State.__new__(State)
         made.copied_from(new, state, state.core.clone())
         new._assemble(made, carried)
-        if records and records[-1].ruled is state.core:
-            records[-1].ruled = made.core  # the ruling of the last phase, in the copy's
         made.bump()
         for name in state.loaded:  # lists that a position cannot hold (a dislodged unit)
             made.blank(name).take(state.sheets[name])
@@ -737,7 +735,7 @@ class Game:
                 # Pickled by an earlier release, which worked results out only when asked:
                 # the engine rules the kept orders now (the one phase ruled here, not at play).
                 kept = position_from_state(game_map, record.state, made.ruling)
-                record.before, record.ruled = engine.rule_kept(kept, record.orders)
+                record.verdict = engine.rule_kept(kept, record.orders)
         made.bump()
         for name, kept_lists in lists.items():
             made.blank(name).set_lists(kept_lists)

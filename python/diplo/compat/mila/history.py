@@ -149,32 +149,31 @@ class Histories:
         voids: list[tuple[str, str]] = []
         core = state.core
         # Every order was read when given (code None: kept unchecked, read now). The engine
-        # rules the phase once, explained; its copy of the phase before is kept for the history,
-        # and the game that played it holds the ruling the results are read from.
+        # rules the phase once, explained, and hands back its verdict, kept for the history.
         orders = state.orders
-        before = engine.play(core, turn.check, orders)
-        if before is None:
+        verdict = engine.play(core, turn.check, orders)
+        if verdict is None:
             orders = self._resolved(turn, voids)
-            before = engine.play(core, turn.check, orders)
-            assert before is not None  # every order now has its code
+            verdict = engine.play(core, turn.check, orders)
+            assert verdict is not None  # every order now has its code
         records = self.records
-        if records and records[-1].ruled is core:
-            # The last phase's ruling was read from this game, which has now played on: the copy
-            # made before it did holds that ruling still.
-            records[-1].ruled = before
+        # What the phase just before dislodged with nowhere to go (MILA labels it).
+        popped = (
+            records[-1].unretreated_units(state.model_map) if records and turn.kind in "RA" else ()
+        )
         record = Record(
             turn.name,
-            before,
+            verdict,
             None,
             self._game.messages,
             voids=voids,
-            ruled=core,
             timestamp=time.time_ns() // 1000,
+            popped=popped,
         )
         record.pending = (orders, state.tables.powers)  # the orders' texts listed when asked for
         lists = record.lists = state.mila_lists
         if isinstance(lists, engine.MilaBoard):  # kept by the engine since get_state asked
-            state.mila_lists = lists.after(state.engine_tables(), before, core)
+            state.mila_lists = lists.after(state.engine_tables(), verdict, core)
         else:  # MILA's order of the lists, applied when asked for
             state.mila_lists = record
         records.append(record)

@@ -42,27 +42,28 @@ class Record:
     """A processed phase: its raw state (``None`` for a phase read from a save without replay),
     the orders kept per power, its messages, and what is worked out (or was given) later.
 
-    A phase the game played keeps the engine's game as it was (``before``, which costs less to
-    keep than to read) and the engine's game that played it (``ruled``: the ruling, explained,
-    is in it until that game plays on, when the game hands the record the copy made then), and
-    the orders as the game kept them (``pending``: power -> slot -> entry, the text first, and
-    the map's powers). Each is read when first asked for; the results (MILA's labels) are read
-    from that ruling, so the phase is ruled once."""
+    A phase the game played keeps the engine's ruling of it (``verdict``: the state it was
+    ruled from, the rulings, the state reached; a value, which nothing changes), and the orders
+    as the game kept them (``pending``: power -> slot -> entry, the text first, and the map's
+    powers). Each is read when first asked for; the results (MILA's labels) are read from that
+    ruling, so the phase is ruled once. A retreat or adjustment phase also keeps ``popped``, the
+    units the phase just before it dislodged with nowhere to go (MILA labels them; read from that
+    phase's verdict, or what it kept of it: :meth:`unretreated_units`)."""
 
-    __slots__ = (*_PICKLED, "before", "lists", "raw", "ruled", "saved")
+    __slots__ = (*_PICKLED, "lists", "popped", "raw", "saved", "unretreated", "verdict")
 
     def __init__(
         self,
         name: str,
-        state: CodeState | engine.EngineGame | None,
+        state: CodeState | engine.Verdict | None,
         orders: dict[str, list[str]] | None,
         messages: History[int, Message] | None = None,
         results: dict[str, list[str]] | None = None,
         state_doc: dict[str, Any] | None = None,
         extra: dict[str, Any] | None = None,
         voids: list[tuple[str, str]] | None = None,
-        ruled: engine.EngineGame | None = None,
         timestamp: int | None = None,
+        popped: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         #: Units of adjustment orders kept but void (MILA labels them ``void``).
@@ -71,11 +72,13 @@ class Record:
         self.dislodged: dict[str, str] | None = None
         if state is None or isinstance(state, tuple):
             self._state: CodeState | None = state
-            self.before: engine.EngineGame | None = None
+            self.verdict: engine.Verdict | None = None
         else:
             self._state = None
-            self.before = state
-        self.ruled = ruled
+            self.verdict = state
+        self.popped = popped
+        #: The units the phase dislodged with nowhere to go, kept when its verdict is dropped.
+        self.unretreated: tuple[str, ...] = ()
         self._orders = orders
         self.pending: tuple[dict[str, dict[int, tuple[Any, ...]]], tuple[str, ...]] | None = None
         self.messages: History[int, Message] = messages if messages is not None else History()
@@ -113,39 +116,44 @@ class Record:
     def state(self) -> CodeState | None:
         """The engine's raw state of the phase (``None``: a phase read from a save)."""
         state = self._state
-        if state is None and self.before is not None:
-            state = self._state = engine.state_of(self.before)
+        if state is None and self.verdict is not None:
+            state = self._state = engine.state_of(self.verdict)
         return state
 
     def labels(self, game_map: Map, rules: Rules | None) -> dict[str, list[str]]:
         """MILA's result labels of the phase (worked out once, from the engine's ruling)."""
         if self.results is None:
             record = self.phase_record(game_map, rules)
-            popped: list[str] = []
-            if self.name[-1] in "RA" and self.before is not None:
-                popped = engine.unretreated(game_map, self.before)
+            popped = self.popped if self.name[-1] in "RA" else ()
             self.results, self.dislodged = mila_labels(record, self.voids, popped)
-            self.before = self.ruled = None  # the state is read; the ruling is no longer needed
+            self.unretreated = self.unretreated_units(game_map)
+            self.verdict = None  # the state is read; the ruling is no longer needed
         return self.results
+
+    def unretreated_units(self, game_map: Map) -> tuple[str, ...]:
+        """The units the phase dislodged with nowhere to go (a movement phase's)."""
+        verdict = self.verdict
+        if verdict is None or self.name[-1] != "M":
+            return self.unretreated
+        return tuple(engine.unretreated(game_map, verdict))
 
     def phase_record(self, game_map: Map, rules: Rules | None) -> PhaseRecord:
         """The phase with the engine's ruling of it, as the object API gives it."""
-        before, ruled = self.before, self.ruled
-        if before is None or ruled is None:
+        verdict = self.verdict
+        if verdict is None:
             raise RuntimeError(f"{self.name}: the phase's ruling was not kept")
         state = self.state
         assert state is not None
         position = position_from_state(game_map, state, rules)
         orders = {p: tuple(texts) for p, texts in self.orders.items() if texts}
         powers = [p for p, texts in self.orders.items() for _ in texts]
-        results, dislodged = engine.ruling(game_map, before, ruled, powers)
-        after = position_from_state(game_map, engine.state_of(ruled), rules)
-        outcome = PhaseOutcome(position.phase, results, dislodged, after, ruled.winner)
+        results, dislodged = engine.ruling(game_map, verdict, powers)
+        after = position_from_state(game_map, engine.state_after(verdict), rules)
+        outcome = PhaseOutcome(position.phase, results, dislodged, after, verdict.winner)
         return PhaseRecord(position, orders, outcome)
 
     def copy(self) -> Record:
-        """A copy whose lists are its own (the engine's games are shared: never changed but
-        by the game playing on, which hands its records the copy it makes then)."""
+        """A copy whose lists are its own (the verdict, a value, is shared)."""
         made = Record(
             self.name,
             self._state,
@@ -155,18 +163,19 @@ class Record:
             None if self.state_doc is None else copy_tree(self.state_doc),
             _copy.deepcopy(self.extra) if self.extra else None,
             list(self.voids),
-            self.ruled,
             self.timestamp,
+            self.popped,
         )
         made.zobrist = self.zobrist
         made.lists, made.raw = self.lists, self.raw  # a record here is mapped by the copier
         made.saved = self.saved  # never changed: each save copies it
-        made.before = self.before
+        made.verdict = self.verdict
+        made.unretreated = self.unretreated
         made.dislodged = None if self.dislodged is None else dict(self.dislodged)
         return made
 
     def __getstate__(self) -> tuple[Any, ...]:
-        if self.results is None and self.ruled is not None:
+        if self.results is None and self.verdict is not None:
             raise RuntimeError("a record is pickled once its results are worked out")
         self.state  # noqa: B018 (read: the engine's games do not pickle)
         self.orders  # noqa: B018
@@ -177,5 +186,6 @@ class Record:
             state = (*state, *[None] * (len(_PICKLED) - len(state)))
         for name, value in zip(_PICKLED, state, strict=True):
             setattr(self, name, value)
-        self.before = self.ruled = None
+        self.verdict = None
+        self.popped = self.unretreated = ()
         self.lists = self.raw = self.saved = None

@@ -2,7 +2,7 @@
 
 use super::*;
 
-/// Records why each result of a retreat phase is what it is (`Game::rulings`), per submitted
+/// Records why each result of a retreat phase is what it is (`Verdict::rulings`), per submitted
 /// code then per implied disband, from the phase's state (`st`, dislodged units still there).
 pub(super) fn explain_retreats<M: Mask>(
     map: &GameMap<M>,
@@ -172,7 +172,7 @@ pub(super) fn explain_disorder<M: Mask>(
     }
 }
 
-/// Records the facts behind a movement phase's results (`Game::facts`), per submitted code then
+/// Records the facts behind a movement phase's results (`Verdict::facts`), per submitted code then
 /// per implied hold.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn explain_movement<M: Mask>(
@@ -183,7 +183,7 @@ pub(super) fn explain_movement<M: Mask>(
     index: &M::Table<u16>,
     effective: M,
     occupied: M,
-    game: &mut Game<M>,
+    facts: &mut Vec<Fact>,
 ) {
     let mut szykman = M::ZERO;
     for &q in &out.szykman {
@@ -218,16 +218,15 @@ pub(super) fn explain_movement<M: Mask>(
             },
         }
     };
-    game.facts.clear();
     for &key in keys {
         if key == REFUSED || !has(effective, key as usize) {
-            game.facts.push(Fact::default());
+            facts.push(Fact::default());
         } else {
-            game.facts.push(fact(key as usize));
+            facts.push(fact(key as usize));
         }
     }
     for q in Bits(occupied & !effective) {
-        game.facts.push(fact(q));
+        facts.push(fact(q));
     }
     let _ = map;
 }

@@ -14,9 +14,16 @@
 //! *implied* results, `(code, result, success)`: holds of unordered units (province order),
 //! disbands of dislodged units without a legal order (province order), and per power in map
 //! order the waives of unused builds and the disbands of the civil-disorder rule (removal order).
-//! With `Game::explain`, retreats and adjustments also record why each result is what it is
-//! ([`Ruling`]: an [`explain`] code and the facts its sentence names, per code then per implied
-//! result), so the object API words them without ruling the phase again.
+//!
+//! # Verdicts
+//!
+//! [`Game::process`] leaves only those results on the game (a bot's codes: nothing else is
+//! made). [`Game::rule`] also returns the phase's [`Verdict`], a value: the state ruled from
+//! and the state reached, per code its reason and normal form, the facts behind a movement
+//! result and the units dislodged, and for retreats and adjustments why each result is what it
+//! is ([`Ruling`]: an [`explain`] code and the facts its sentence names, per code then per
+//! implied result), so the object API words them without ruling the phase again, from the
+//! verdict it was handed (no game is kept or cloned for it).
 //!
 //! # Buffers
 //!
@@ -31,7 +38,7 @@
 //!
 //! This file holds [`Game`] and the next position; beside it: `codes` (the [`result`] and
 //! [`explain`] codes, [`Ruling`]), `play` ([`Scratch`]: validation and the three phase kinds),
-//! `explainers` (why each result is what it is) and `pool` (the per-thread scratch pool and the
+//! `explainers` (why each result is what it is), `verdict` ([`Verdict`]) and `pool` (the per-thread scratch pool and the
 //! stamps naming states).
 
 use std::cell::{Cell, RefCell};
@@ -43,7 +50,7 @@ use std::any::Any;
 use super::encode::{self, kind, Code};
 use super::game_map::NO_POWER;
 use super::game_map::{bit, has, Bits, GameMap, Mask};
-use super::legality::{reason, why, Legal, Slot};
+use super::legality::{self, reason, Legal, Slot};
 use super::rules::BuildSites;
 use super::state::{Piece, State, ADJUSTMENTS, FALL, MOVEMENT, RETREATS, SPRING, WINTER};
 use crate::engine::error::EngineError;
@@ -55,10 +62,15 @@ mod codes;
 mod explainers;
 mod play;
 mod pool;
+mod verdict;
 
 pub use codes::{explain, result, Ruling, EXPLAIN_NAMES};
 pub use play::Scratch;
-pub use pool::{borrow_spare_scratch, forget_scratch, return_scratch, with_scratch};
+pub use pool::{
+    borrow_spare_scratch, forget_scratch, recycle_verdict, return_scratch, spare_verdict,
+    with_scratch,
+};
+pub use verdict::Verdict;
 
 use explainers::{
     border_distances, explain_disorder, explain_movement, explain_retreats, unit_distances,
@@ -81,7 +93,8 @@ pub struct Game<M: Mask> {
     pub stamp: u64,
     /// The codes submitted for the current phase.
     pub orders: Vec<Code>,
-    /// Per code submitted for the last processed phase: result code and success.
+    /// Per code submitted for the last processed phase: result code and success (what a bot
+    /// reads after [`Game::process`]; a [`Verdict`] carries them with everything else).
     pub results: Vec<u8>,
     pub success: Vec<bool>,
     /// What the last processed phase did without an order: (code, result, success).
@@ -91,21 +104,6 @@ pub struct Game<M: Mask> {
     /// Per submitted code, the power that gave it (`NO_POWER` or none at all: the owner of
     /// whatever it orders, as for a bot's codes). An order for another power's unit is refused.
     pub powers: Vec<u8>,
-    /// Whether processing also records why (`reasons`, `normal`, `facts`, `gone`): the object
-    /// API's explanations. Off for a bot's codes (`diplo.engine.codes`).
-    pub explain: bool,
-    /// With `explain`: per submitted code, its reason code (`legality::reason`, OK when legal).
-    pub reasons: Vec<u8>,
-    /// With `explain`: per submitted code, its normal form (0 when refused).
-    pub normal: Vec<Code>,
-    /// With `explain`, movement: the facts behind each result, per submitted code then per
-    /// implied result.
-    pub facts: Vec<Fact>,
-    /// With `explain`, movement: every dislodged unit (province order) and its retreat options.
-    pub gone: Vec<(Piece, M)>,
-    /// With `explain`, retreats and adjustments: why each result is what it is, per submitted
-    /// code (`explain::NONE` when refused) then per implied result.
-    pub rulings: Vec<Ruling>,
 }
 
 /// What a movement result rests on (see `crate::resolver::outcome::MovementOutcome`): the dislodger's
@@ -142,12 +140,6 @@ impl<M: Mask> Game<M> {
             implied: Vec::new(),
             poisoned: false,
             powers: Vec::new(),
-            explain: false,
-            reasons: Vec::new(),
-            normal: Vec::new(),
-            facts: Vec::new(),
-            gone: Vec::new(),
-            rulings: Vec::new(),
         }
     }
 
@@ -164,10 +156,53 @@ impl<M: Mask> Game<M> {
         })
     }
 
+    /// What validation makes of `code` given by `by` (`NO_POWER`: its unit's owner) in this
+    /// phase, without playing anything: `(reason::OK, normal form)` when legal, else
+    /// `(reason, 0)` (the reason a phase ruled with it would give it, when given alone).
+    pub fn judge(&self, code: Code, by: u8) -> (u8, Code) {
+        let (map, st, stamp) = (self.map, &self.state, self.stamp);
+        with_scratch(map, |s| {
+            s.legal.prepare(map, st, stamp);
+            match s.legal.check(map, st, code) {
+                Some((key, c)) if by == NO_POWER || by as usize == play::giver(st, key, c) => {
+                    (reason::OK, c)
+                }
+                _ => (legality::why(&mut s.legal, map, st, by, code), 0),
+            }
+        })
+    }
+
     /// Rules on the submitted codes and moves on to the next phase. Errors only on an internal
     /// inconsistency (a bug), never on the codes.
     pub fn process(&mut self) -> Result<(), EngineError> {
-        self.process_codes(false)
+        self.process_codes(false, None)
+    }
+
+    /// [`Game::process`], returning the phase's [`Verdict`] (the ruling explained).
+    /// The verdict comes from this thread's spares when it has one ([`spare_verdict`]; give
+    /// it back with [`recycle_verdict`] once read).
+    pub fn rule(&mut self) -> Result<Box<Verdict<M>>, EngineError> {
+        let mut verdict = spare_verdict(self.map, &self.state);
+        self.rule_into(&mut verdict, false)?;
+        Ok(verdict)
+    }
+
+    /// [`Game::rule`] into `verdict`, whose buffers are reused (a player of many phases keeps
+    /// one); `listed` as [`Game::process_listed`] (the codes are checked all the same: an
+    /// explained ruling names each code's reason). On an error the verdict is left half made.
+    pub fn rule_into(&mut self, verdict: &mut Verdict<M>, listed: bool) -> Result<(), EngineError> {
+        verdict.clear();
+        verdict.map = self.map;
+        verdict.before.clone_from(&self.state);
+        verdict.orders.extend_from_slice(&self.orders);
+        verdict.powers.extend_from_slice(&self.powers);
+        self.process_codes(listed, Some(verdict))?;
+        verdict.results.extend_from_slice(&self.results);
+        verdict.success.extend_from_slice(&self.success);
+        verdict.implied.extend_from_slice(&self.implied);
+        verdict.after.clone_from(&self.state);
+        verdict.winner = self.winner;
+        Ok(())
     }
 
     /// [`Game::process`] for codes taken from the current phase's legal lists, at most one per
@@ -175,10 +210,16 @@ impl<M: Mask> Game<M> {
     /// retreat phase takes them without checking them again (debug builds still check). The
     /// same rulings as `process` for such codes; anything else is a bug of the caller.
     pub fn process_listed(&mut self) -> Result<(), EngineError> {
-        self.process_codes(true)
+        self.process_codes(true, None)
     }
 
-    fn process_codes(&mut self, listed: bool) -> Result<(), EngineError> {
+    /// Processes the phase; with `why`, also records why (the verdict's reasons, normal forms,
+    /// facts, dislodged units and rulings).
+    fn process_codes(
+        &mut self,
+        listed: bool,
+        why: Option<&mut Verdict<M>>,
+    ) -> Result<(), EngineError> {
         if self.poisoned {
             self.poisoned = false;
             panic!("deliberate panic (test hook)");
@@ -187,17 +228,16 @@ impl<M: Mask> Game<M> {
             return Err(EngineError::game_over());
         }
         let map = self.map;
-        self.rulings.clear();
         let outcome = with_scratch(map, |s| {
             s.listed = listed;
             match self.state.kind {
-                MOVEMENT => s.movement(self),
+                MOVEMENT => s.movement(self, why),
                 RETREATS => {
-                    s.retreats(self);
+                    s.retreats(self, why);
                     Ok(())
                 }
                 _ => {
-                    s.adjustments(self);
+                    s.adjustments(self, why);
                     Ok(())
                 }
             }

@@ -23,6 +23,8 @@ pub struct Scratch<M: Mask> {
     pub(super) candidates: Vec<(u32, u16)>,
     /// The codes come from the phase's lists ([`Game::process_listed`]).
     pub(super) listed: bool,
+    /// Verdicts given back once read (`pool::recycle_verdict`), whose buffers the next ones use.
+    pub(super) verdicts: Vec<Box<Verdict<M>>>,
 }
 
 impl<M: Mask> Scratch<M> {
@@ -40,16 +42,17 @@ impl<M: Mask> Scratch<M> {
             index: M::table(0),
             candidates: Vec::new(),
             listed: false,
+            verdicts: Vec::new(),
         }
     }
 
     /// Rules on every submitted code of a movement or retreat phase: fills `keys` and `normal`,
     /// `effective` per province, and returns the provinces with exactly one (legal) order.
-    pub(super) fn rule_unit_orders(&mut self, game: &mut Game<M>) -> M {
+    pub(super) fn rule_unit_orders(&mut self, game: &Game<M>, why: Option<&mut Verdict<M>>) -> M {
         let map = self.map;
         let st = &game.state;
         // Adjustments check their codes against lists they make anyway.
-        let listed = self.listed && !game.explain && st.kind != ADJUSTMENTS;
+        let listed = self.listed && why.is_none() && st.kind != ADJUSTMENTS;
         if !listed || cfg!(debug_assertions) {
             self.legal.prepare(map, st, game.stamp);
         }
@@ -69,15 +72,10 @@ impl<M: Mask> Scratch<M> {
                 self.effective[key] = code;
                 continue;
             }
-            let verdict = self.legal.check(map, st, code).filter(|&(p, _)| {
-                // DATC 6.A.6: an order for another power's unit is refused.
-                let owner = if st.kind == MOVEMENT {
-                    st.units[p].power
-                } else {
-                    st.dislodged[p].power
-                };
-                by == NO_POWER || by == owner
-            });
+            let verdict = self
+                .legal
+                .check(map, st, code)
+                .filter(|&(p, c)| by == NO_POWER || by as usize == giver(st, p, c));
             match verdict {
                 Some((p, c)) => {
                     self.keys.push(p as u16);
@@ -99,30 +97,32 @@ impl<M: Mask> Scratch<M> {
             }
         }
         let effective = ordered & !conflict;
-        if game.explain {
-            game.reasons.clear();
-            game.normal.clear();
+        if let Some(v) = why {
             for (i, &code) in game.orders.iter().enumerate() {
                 let key = self.keys[i];
                 let r = if key == REFUSED {
                     let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
-                    why(&mut self.legal, map, st, by, code)
+                    legality::why(&mut self.legal, map, st, by, code)
                 } else if !has(effective, key as usize) {
                     reason::MULTIPLE_ORDERS
                 } else {
                     reason::OK
                 };
-                game.reasons.push(r);
-                game.normal
+                v.reasons.push(r);
+                v.normal
                     .push(if key == REFUSED { 0 } else { self.normal[i] });
             }
         }
         effective
     }
 
-    pub(super) fn movement(&mut self, game: &mut Game<M>) -> Result<(), EngineError> {
+    pub(super) fn movement(
+        &mut self,
+        game: &mut Game<M>,
+        mut why: Option<&mut Verdict<M>>,
+    ) -> Result<(), EngineError> {
         let map = self.map;
-        let effective = self.rule_unit_orders(game);
+        let effective = self.rule_unit_orders(game, why.as_deref_mut());
         let st = &game.state;
         self.units.clear();
         self.orders.clear();
@@ -177,7 +177,7 @@ impl<M: Mask> Scratch<M> {
                 out.success[i],
             ));
         }
-        if game.explain {
+        if let Some(v) = why.as_deref_mut() {
             explain_movement(
                 map,
                 out,
@@ -186,7 +186,7 @@ impl<M: Mask> Scratch<M> {
                 &self.index,
                 effective,
                 occupied,
-                game,
+                &mut v.facts,
             );
         }
         let st = &mut game.state;
@@ -195,7 +195,6 @@ impl<M: Mask> Scratch<M> {
         // retreat options (units with none are gone), the rest where they were. First every
         // unit that leaves its province is lifted, then the movers are put down (a successful
         // move's destination is empty by then), so only what changes is written (and hashed).
-        game.gone.clear();
         st.clear_dislodged();
         let moves = |q: usize| {
             has(effective, q)
@@ -237,8 +236,8 @@ impl<M: Mask> Scratch<M> {
                         .iter()
                         .fold(M::ZERO, |m: M, &l| m | M::bit(l as usize))
                 };
-                if game.explain {
-                    game.gone.push((u, options));
+                if let Some(v) = why.as_deref_mut() {
+                    v.gone.push((u, options));
                 }
                 if !options.is_zero() {
                     st.set_dislodged(q, u, options);
@@ -254,11 +253,9 @@ impl<M: Mask> Scratch<M> {
         Ok(())
     }
 
-    pub(super) fn retreats(&mut self, game: &mut Game<M>) {
+    pub(super) fn retreats(&mut self, game: &mut Game<M>, mut why: Option<&mut Verdict<M>>) {
         let map = self.map;
-        let effective = self.rule_unit_orders(game);
-        game.facts.clear();
-        game.gone.clear();
+        let effective = self.rule_unit_orders(game, why.as_deref_mut());
         let st = &mut game.state;
         let mut once = M::ZERO;
         let mut twice = M::ZERO;
@@ -312,7 +309,7 @@ impl<M: Mask> Scratch<M> {
                 true,
             ));
         }
-        if game.explain {
+        if let Some(v) = why {
             explain_retreats(
                 map,
                 &self.keys,
@@ -320,7 +317,7 @@ impl<M: Mask> Scratch<M> {
                 effective,
                 bounced,
                 &game.state,
-                &mut game.rulings,
+                &mut v.rulings,
             );
         }
         let st = &mut game.state;
@@ -332,7 +329,7 @@ impl<M: Mask> Scratch<M> {
         }
     }
 
-    pub(super) fn adjustments(&mut self, game: &mut Game<M>) {
+    pub(super) fn adjustments(&mut self, game: &mut Game<M>, mut why: Option<&mut Verdict<M>>) {
         let map = self.map;
         let st = &game.state;
         self.legal.prepare(map, st, game.stamp);
@@ -353,38 +350,27 @@ impl<M: Mask> Scratch<M> {
         let mut added = M::table(Piece::NONE);
         game.results.clear();
         game.success.clear();
-        game.reasons.clear();
-        game.normal.clear();
-        game.facts.clear();
-        game.gone.clear();
         for i in 0..game.orders.len() {
             let code = game.orders[i];
             let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
-            let verdict = self.legal.check(map, st, code).filter(|&(key, c)| {
-                // An order for another power's unit, home centre or waive is refused.
-                by == NO_POWER
-                    || by as usize
-                        == match encode::kind_of(c) {
-                            kind::DISBAND => st.units[key].power as usize,
-                            kind::WAIVE => key,
-                            // A build site is a centre its power owns (home or not, as the
-                            // rules say), so the build is the owner's order.
-                            _ => st.centers[key] as usize,
-                        }
-            });
+            let verdict = self
+                .legal
+                .check(map, st, code)
+                .filter(|&(key, c)| by == NO_POWER || by as usize == giver(st, key, c));
             let Some((key, c)) = verdict else {
                 game.results.push(result::ILLEGAL);
                 game.success.push(false);
-                if game.explain {
-                    game.reasons.push(why(&mut self.legal, map, st, by, code));
-                    game.normal.push(0);
-                    game.rulings.push(Ruling::new(explain::NONE, NO_POWER));
+                if let Some(v) = why.as_deref_mut() {
+                    v.reasons
+                        .push(legality::why(&mut self.legal, map, st, by, code));
+                    v.normal.push(0);
+                    v.rulings.push(Ruling::new(explain::NONE, NO_POWER));
                 }
                 continue;
             };
-            if game.explain {
-                game.reasons.push(reason::OK);
-                game.normal.push(c);
+            if let Some(v) = why.as_deref_mut() {
+                v.reasons.push(reason::OK);
+                v.normal.push(c);
             }
             let (ok, ruling) = match encode::kind_of(c) {
                 kind::DISBAND => {
@@ -432,7 +418,7 @@ impl<M: Mask> Scratch<M> {
                         };
                         (false, r)
                     } else if n == 0 {
-                        let why = if centers[power] <= units[power] {
+                        let cause = if centers[power] <= units[power] {
                             explain::BUILD_NO_SURPLUS
                         } else if matches!(st.rules.build_sites, BuildSites::HomeCentres) {
                             explain::BUILD_NO_HOME_SITE
@@ -441,7 +427,7 @@ impl<M: Mask> Scratch<M> {
                         } else {
                             explain::BUILD_NO_SITE
                         };
-                        (false, Ruling::new(why, p))
+                        (false, Ruling::new(cause, p))
                     } else if k == kind::BUILD && has(built, key) {
                         // DATC 4.D.5: one build per province.
                         let r = Ruling {
@@ -480,8 +466,8 @@ impl<M: Mask> Scratch<M> {
             game.results
                 .push(if ok { result::OK } else { result::VOID });
             game.success.push(ok);
-            if game.explain {
-                game.rulings.push(ruling);
+            if let Some(v) = why.as_deref_mut() {
+                v.rulings.push(ruling);
             }
         }
 
@@ -499,8 +485,8 @@ impl<M: Mask> Scratch<M> {
             } else if n > 0 {
                 for _ in used[power]..n {
                     game.implied.push((encode::waive(power), result::OK, true));
-                    if game.explain {
-                        game.rulings.push(Ruling {
+                    if let Some(v) = why.as_deref_mut() {
+                        v.rulings.push(Ruling {
                             count: n as i32,
                             ..Ruling::new(explain::UNUSED_BUILD, power as u8)
                         });
@@ -518,8 +504,8 @@ impl<M: Mask> Scratch<M> {
                             result::OK,
                             true,
                         ));
-                        if game.explain {
-                            game.rulings
+                        if let Some(v) = why.as_deref_mut() {
+                            v.rulings
                                 .push(explain_disorder(map, st, power, st.units[q]));
                         }
                     }
@@ -533,7 +519,7 @@ impl<M: Mask> Scratch<M> {
             (starts, explain::START_ARMY),
             (map.neutral_rebuilds(st), explain::NEUTRAL_REBUILT),
         ];
-        for (sites, why) in raised {
+        for (sites, cause) in raised {
             for q in Bits(sites) {
                 let unit = Piece {
                     power: st.centers[q],
@@ -544,8 +530,8 @@ impl<M: Mask> Scratch<M> {
                 added[q] = unit;
                 game.implied
                     .push((encode::build(q, false), result::OK, true));
-                if game.explain {
-                    game.rulings.push(Ruling::of_unit(why, unit));
+                if let Some(v) = why.as_deref_mut() {
+                    v.rulings.push(Ruling::of_unit(cause, unit));
                 }
             }
         }
@@ -595,6 +581,23 @@ impl<M: Mask> Scratch<M> {
         }
         self.candidates.sort_unstable();
         debug_assert!(self.candidates.len() >= count);
+    }
+}
+
+/// The power whose order the legal code `c` (normal form, keyed by `key`: its unit's province,
+/// a build's province or a waive's power) is in `st`: only that power may give it (DATC 6.A.6:
+/// an order for another power's unit, home centre or waive is refused).
+pub(super) fn giver<M: Mask>(st: &State<M>, key: usize, c: Code) -> usize {
+    match st.kind {
+        MOVEMENT => st.units[key].power as usize,
+        RETREATS => st.dislodged[key].power as usize,
+        _ => match encode::kind_of(c) {
+            kind::DISBAND => st.units[key].power as usize,
+            kind::WAIVE => key,
+            // A build site is a centre its power owns (home or not, as the rules say), so the
+            // build is the owner's order.
+            _ => st.centers[key] as usize,
+        },
     }
 }
 

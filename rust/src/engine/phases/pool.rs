@@ -66,6 +66,34 @@ pub fn with_scratch<M: Mask, R>(
     })
 }
 
+/// Verdicts a thread keeps per map for their buffers.
+const SPARE_VERDICTS: usize = 4;
+
+/// A verdict to fill for a phase of `st`: one given back on this thread for `map` (its buffers
+/// grown already: filling it allocates nothing), else a new one.
+pub fn spare_verdict<M: Mask>(map: &'static GameMap<M>, st: &State<M>) -> Box<Verdict<M>> {
+    with_scratch(map, |s| s.verdicts.pop()).unwrap_or_else(|| Box::new(Verdict::empty(map, st)))
+}
+
+/// Gives back a verdict no longer read: this thread keeps a few per map (when it has buffers
+/// for the map) for [`spare_verdict`]; any other is dropped.
+pub fn recycle_verdict<M: Mask>(verdict: Box<Verdict<M>>) {
+    let key = key_of(verdict.map);
+    let _ = SCRATCH.try_with(move |cell| {
+        let Ok(mut all) = cell.try_borrow_mut() else {
+            return;
+        };
+        let Some(slot) = all.iter_mut().find(|s| s.0 == key) else {
+            return;
+        };
+        if let Some(s) = slot.1.downcast_mut::<Scratch<M>>() {
+            if s.verdicts.len() < SPARE_VERDICTS {
+                s.verdicts.push(verdict);
+            }
+        }
+    });
+}
+
 /// Buffers of threads that have finished a batch, for the next batch's threads.
 static SPARE: Mutex<Vec<Slot0>> = Mutex::new(Vec::new());
 
