@@ -202,16 +202,18 @@ def test_datc_path_option() -> None:
 def test_datc_edition_option() -> None:
     # godip departs from today's rulings in the victory, which no DATC case reaches, in the
     # civil-disorder distance (to the home centres, as the older rulebooks), which three do, and
-    # in taking "via convoy" with no convoy over land (DATC v2.4's 6.G.8).
+    # in taking "via convoy" with no convoy over land (DATC v2.4's 6.G.8), and in reading
+    # convoy orders and their intent through chains of any fleets (6.F.12, 6.G.7, 6.G.19).
     # Those are the edition's documented departures (model.rules.DATC_DEPARTURES): reported
     # with their reasons, not as failures, and the exit status is 0.
     proc = diplo("datc", "--path", "python", "--edition", "godip", "--json")
     assert proc.returncode == 0, proc.stdout
     report = json.loads(proc.stdout)
     python = report["paths"]["python"]
-    assert report["edition"] == "godip" and python["passed"] == 160
+    assert report["edition"] == "godip" and python["passed"] == 157
     assert python["failed"] == []
-    assert sorted(python["departs"]) == ["6.G.8", "6.J.10", "6.J.11", "6.J.6"]
+    departs = ["6.F.12", "6.G.19", "6.G.7", "6.G.8", "6.J.10", "6.J.11", "6.J.6"]
+    assert sorted(python["departs"]) == departs
     assert "via convoy" in python["departs"]["6.G.8"]
     # godip's rulings of those four, with its reasons, pass under its edition.
     assert python["editions"]["failed"] == []
