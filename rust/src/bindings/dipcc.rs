@@ -142,7 +142,7 @@ fn spread<W: Send>(
     results.into_iter().collect()
 }
 
-/// dipcc's encoders over the caller's vocabulary (`diplo.engine.dipcc.Encoder`).
+/// dipcc's encoders over the caller's vocabulary (`diplo.engine.dipcc.CoreDipccEncoder`).
 #[pyclass(name = "DipccEncoder", module = "diplo._core", frozen)]
 pub struct PyDipccEncoder {
     enc: Encoder,
