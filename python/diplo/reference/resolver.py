@@ -594,27 +594,50 @@ class _MovementResolver:
         order = self.orders[fleet]
         guard = self.map.province_of(order.dest) if isinstance(order, Convoy) else None
         guarded = full and guard is not None and guard in self.hold_supports.get(fleet, [])
+        # MILA's beleaguered garrison (_check_disruptions): when the strongest attacks on the
+        # fleet are as strong as each other, they break the convoy only if the unit at the army's
+        # destination was ordered to move into the fleet's province or to support anything there
+        # (its order as written: void or cut, it still counts).
+        engaged = full and guard is not None and self._orders_into(guard, fleet)
         for a in self.attackers.get(fleet, []):
             if full and self.units[a].power != self.units[fleet].power:
-                if (yield from self.beats_counting_every_support(a, guarded)):
+                if (yield from self.beats_counting_every_support(a, guarded, engaged)):
                     return False
             elif (yield from self.adjudicate_move(a)):
                 return False
         return True
 
-    def beats_counting_every_support(self, origin: str, tie: bool) -> Steps[bool]:
+    def _orders_into(self, at: str, here: str) -> bool:
+        """Whether the unit in province ``at`` was ordered to move into province ``here`` or to
+        support a unit there or a move into it (MILA reads the order as written: a support whose
+        unit is missing is a hold, one that does not match still counts)."""
+        order = self.orders.get(at)
+        if isinstance(order, Move):
+            return self.map.province_of(order.dest) == here
+        if isinstance(order, SupportHold):
+            return order.supported.province == here
+        if isinstance(order, SupportMove):
+            return (
+                self.map.province_of(order.dest) == here and order.supported.province in self.units
+            )
+        return False
+
+    def beats_counting_every_support(self, origin: str, tie: bool, engaged: bool) -> Steps[bool]:
         """MILA (``convoy_broken_by="any_support"``, ``Game._check_disruptions``): whether the
         foreign attack from ``origin`` on a convoying fleet beats its opposition counting every
         support it has, the fleet's own power's included (MILA compares the strengths of
         ``Game._strengths``, which count them, where DATC 6.D.12 does not let them dislodge);
         with ``tie`` (the unit at the army's destination supports the fleet: MILA's paradox)
-        whether it is as strong as all else."""
+        whether it is as strong as all else; with ``engaged`` (the unit at the army's destination
+        moves or supports into the fleet's province: MILA's beleaguered garrison) whether it is
+        as strong as the strongest other attack and stronger than the fleet's hold."""
         if self.convoyed[origin] and not (yield from self.path(origin)):
             return False
         supports = self.move_supports[origin]
         attack = 1 + ((yield from self.support_count(supports)) if supports else 0)
-        best, _ = yield from self.opposition(origin, attack + tie)
-        return attack > best or (tie and attack == best)
+        best, by = yield from self.opposition(origin, attack + (tie or engaged))
+        here = self.moves[origin]
+        return attack > best or (attack == best and (tie or (engaged and by != here)))
 
     # ------------------------------------------------------------------ resolve (DATC 5.F)
 

@@ -577,6 +577,11 @@ impl<'m> Adjudicator<'m> {
                 && self.board.matched[d as usize]
                 && self.board.a[d as usize] == here
         };
+        // MILA's beleaguered garrison (`_check_disruptions`): when the strongest attacks on the
+        // fleet are as strong as each other, they break the convoy only if the unit at the
+        // army's destination was ordered to move into the fleet's province or to support
+        // anything there (its order as written: void or cut, it still counts).
+        let engaged = self.rulings.convoy_any_support && self.orders_into(self.board.b[c], here);
         let mut cur = self.board.into_head[here as usize];
         while cur != NONE {
             let m = cur as usize;
@@ -585,7 +590,7 @@ impl<'m> Adjudicator<'m> {
                 continue;
             }
             let succeeds = if self.rulings.convoy_any_support {
-                self.beats_counting_every_support(m, guarded)
+                self.beats_counting_every_support(m, guarded, engaged)
             } else if self.flags[m] & RESOLVED != 0 {
                 self.flags[m] & RESOLUTION != 0
             } else {
@@ -602,14 +607,35 @@ impl<'m> Adjudicator<'m> {
     /// a convoying fleet beats its opposition counting every support it has, the fleet's own
     /// power's included (MILA compares the strengths of `Game._strengths`, which count them,
     /// where DATC 6.D.12 does not let them dislodge); with `tie` (the unit at the army's
-    /// destination supports the fleet: MILA's paradox) whether it is as strong as all else.
-    fn beats_counting_every_support(&mut self, m: usize, tie: bool) -> bool {
+    /// destination supports the fleet: MILA's paradox) whether it is as strong as all else;
+    /// with `engaged` (the unit at the army's destination moves or supports into the fleet's
+    /// province: MILA's beleaguered garrison) whether it is as strong as the strongest other
+    /// attack and stronger than the fleet's hold.
+    fn beats_counting_every_support(&mut self, m: usize, tie: bool, engaged: bool) -> bool {
         if !self.path(m) {
             return false;
         }
         let attack = 1 + self.supports(m, None);
-        let best = self.opposition(m, attack + u32::from(tie)).0;
-        attack > best || (tie && attack == best)
+        let (best, by) = self.opposition(m, attack + u32::from(tie || engaged));
+        let here = self.board.a[m];
+        attack > best || (attack == best && (tie || (engaged && by != here)))
+    }
+
+    /// Whether the unit in province `at` was ordered to move into province `here` or to support
+    /// a unit there or a move into it (MILA reads the order as written: a support whose unit is
+    /// missing is a hold, one that does not match still counts).
+    fn orders_into(&self, at: u16, here: u16) -> bool {
+        let b = &self.board;
+        let d = b.unit_at[at as usize];
+        if d == NONE {
+            return false;
+        }
+        let d = d as usize;
+        match b.kind[d] {
+            MOVE | SUPPORT_HOLD => b.a[d] == here,
+            SUPPORT_MOVE => b.b[d] == here && b.unit_at[b.a[d] as usize] != NONE,
+            _ => false,
+        }
     }
 
     /// DATC 5.B.4 PATH of unit `u`'s move. A move that is not convoyed always has its path; a
