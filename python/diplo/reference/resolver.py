@@ -793,6 +793,62 @@ class _MovementResolver:
     def _moved(self, prov: str) -> bool:
         return prov in self.moves and self.resolution[("move", prov)]
 
+    def _first_check_empties(self, army: str) -> bool:
+        """MILA (``convoy_broken_by="any_support"``): whether the first disruption check of
+        ``Game._resolve_moves`` (step 4, at strengths where only attacks over land have cut
+        supports) breaks every route of the convoyed ``army``. MILA never gives the routes back,
+        so an army that still moves dislodges as an attack over land for its victim's retreats
+        (``Game._move_results`` asks ``_is_moving_via_convoy``). Later rounds are not modelled."""
+        dest = self.moves[army]
+        fleets = set(self.convoy_fleets[army])
+        kept = {f for f in fleets if not self._first_check_breaks(f)}
+        return self._route_through(army, dest, fleets) and not self._route_through(army, dest, kept)
+
+    def _first_check_breaks(self, fleet: str) -> bool:
+        """Whether MILA's first disruption check breaks the convoy of ``fleet`` (see
+        :meth:`_first_check_empties`): an attack of another power is the strongest, alone or tied
+        with the fleet's own hold under the paradox, or tied with another attack while the unit
+        at the army's destination moves or supports into the fleet's province."""
+        power = self.units[fleet].power
+        hold = 1 + self._supports_left_by_land(self.hold_supports.get(fleet, []))
+        best, count, foreign = hold, 1, False
+        for a in self.attackers.get(fleet, []):
+            if self.convoyed[a] and not self.convoy_fleets[a]:
+                continue  # no route at all: MILA counts it at home
+            attack = 1 + self._supports_left_by_land(self.move_supports[a])
+            if attack > best:
+                best, count, foreign = attack, 0, False
+            if attack == best:
+                count += 1
+                foreign = foreign or self.units[a].power != power
+        order = self.orders[fleet]
+        assert isinstance(order, Convoy)
+        guard = self.map.province_of(order.dest)
+        paradox = guard in self.hold_supports.get(fleet, [])
+        return foreign and (
+            paradox or (hold < best and (count == 1 or self._orders_into(guard, fleet)))
+        )
+
+    def _supports_left_by_land(self, supporters: list[str]) -> int:
+        """How many of ``supporters`` no move over land of another power cuts (MILA's step 3;
+        the move from the province a support is directed against does not cut it)."""
+        count = 0
+        for s in supporters:
+            order = self.orders[s]
+            against = (
+                self.map.province_of(order.dest)
+                if isinstance(order, SupportMove)
+                else order.supported.province
+                if isinstance(order, SupportHold)
+                else None
+            )
+            if not any(
+                not self.convoyed[m] and self.units[m].power != self.units[s].power and m != against
+                for m in self.attackers.get(s, [])
+            ):
+                count += 1
+        return count
+
     def _ruling(self) -> MovementResolution:
         dislodged: dict[str, tuple[str, bool]] = {}
         for prov in self.units:
@@ -800,7 +856,11 @@ class _MovementResolver:
                 continue
             for attacker in self.attackers.get(prov, []):
                 if self._moved(attacker):
-                    dislodged[prov] = (attacker, self.convoyed[attacker])
+                    by_convoy = self.convoyed[attacker] and not (
+                        self.rules.convoy_broken_by == "any_support"
+                        and self._first_check_empties(attacker)
+                    )
+                    dislodged[prov] = (attacker, by_convoy)
         outcomes: dict[str, UnitOutcome] = {}
         for prov, order in self.orders.items():
             by_dislodger = dislodged.get(prov)

@@ -621,6 +621,77 @@ impl<'m> Adjudicator<'m> {
         attack > best || (attack == best && (tie || (engaged && by != here)))
     }
 
+    /// MILA (`convoy_any_support`): whether the first disruption check of `Game._resolve_moves`
+    /// (step 4, at strengths where only attacks over land have cut supports) breaks every route
+    /// of convoyed army `a`. MILA never gives the routes back, so an army that still moves
+    /// dislodges as an attack over land for its victim's retreats (`Game._move_results` asks
+    /// `_is_moving_via_convoy`). Later rounds of MILA's check are not modelled.
+    pub(crate) fn first_check_empties(&self, a: usize) -> bool {
+        let b = &self.board;
+        let fleets: Vec<usize> = b.convoys_of(a).collect();
+        let provs: Vec<u16> = fleets.iter().map(|&f| b.prov[f]).collect();
+        let (from, to) = (b.prov[a], b.a[a]);
+        let port_first = self.rulings.port_first_only;
+        convoy::route_exists(self.map, from, to, &provs, port_first, |_| true)
+            && !convoy::route_exists(self.map, from, to, &provs, port_first, |i| {
+                !self.first_check_breaks(fleets[i])
+            })
+    }
+
+    /// Whether MILA's first disruption check breaks convoying fleet `c` (see
+    /// [`Self::first_check_empties`]): an attack of another power is the strongest, alone or
+    /// tied with the fleet's own hold under the paradox, or tied with another attack while the
+    /// unit at the army's destination moves or supports into the fleet's province.
+    fn first_check_breaks(&self, c: usize) -> bool {
+        let b = &self.board;
+        let here = b.prov[c];
+        let hold = 1 + self.supports_left_by_land(c);
+        let (mut best, mut count, mut foreign) = (hold, 1, false);
+        for m in b.movers_into(here) {
+            if b.convoyed[m] && b.convoys_of(m).next().is_none() {
+                continue; // no route at all: MILA counts it at home
+            }
+            let attack = 1 + self.supports_left_by_land(m);
+            if attack > best {
+                (best, count, foreign) = (attack, 0, false);
+            }
+            if attack == best {
+                count += 1;
+                foreign |= b.power[m] != b.power[c];
+            }
+        }
+        let d = b.unit_at[b.b[c] as usize];
+        let paradox = d != NONE
+            && b.kind[d as usize] == SUPPORT_HOLD
+            && b.matched[d as usize]
+            && b.a[d as usize] == here;
+        foreign && (paradox || (hold < best && (count == 1 || self.orders_into(b.b[c], here))))
+    }
+
+    /// The matching supports of unit `u` that no move over land of another power cuts (MILA's
+    /// step 3; the move from the province a support is directed against does not cut it).
+    fn supports_left_by_land(&self, u: usize) -> u32 {
+        let b = &self.board;
+        let mut n = 0;
+        let mut s = b.sup_head[u];
+        while s != NONE {
+            let si = s as usize;
+            s = b.sup_next[si];
+            let against = if b.kind[si] == SUPPORT_MOVE {
+                b.b[si]
+            } else {
+                b.a[si]
+            };
+            let cut = b
+                .movers_into(b.prov[si])
+                .any(|m| !b.convoyed[m] && b.power[m] != b.power[si] && b.prov[m] != against);
+            if !cut {
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// Whether the unit in province `at` was ordered to move into province `here` or to support
     /// a unit there or a move into it (MILA reads the order as written: a support whose unit is
     /// missing is a hold, one that does not match still counts).
@@ -834,7 +905,8 @@ fn fill(adj: &mut Adjudicator<'_>, out: &mut MovementOutcome) {
                 adj.board.fleet[u],
                 adj.board.loc[u],
                 by as u16,
-                adj.board.convoyed[attacker],
+                adj.board.convoyed[attacker]
+                    && !(adj.rulings.convoy_any_support && adj.first_check_empties(attacker)),
                 adj.rulings.retreat_any_after_convoy,
                 &closed,
                 &mut out.retreats[u],
