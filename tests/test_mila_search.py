@@ -515,3 +515,58 @@ def test_mila_lists_a_support_of_a_convoyed_move_into_a_port_as_the_drop_in() ->
         lists.append(sorted(game.get_all_possible_orders()["BER"]))
     assert "F BER S A SAG - BAL" in lists[0]
     assert lists[0] == lists[1]
+
+
+# Issue 42 (standard_fleet_rome, seed 1011625): when the strongest attacks on a convoying fleet
+# are as strong as each other (England's F IRI with France's support, France's F BEL with
+# England's), MILA breaks the convoy only if the unit at the army's destination was ordered into
+# the fleet's province, by a move or a support (Game._check_disruptions). With A BUR's support
+# the army dislodges F PIC whenever its convoy stands, so where it ends shows the ruling.
+_TIED_ATTACKS = {
+    "holds": (["F PIC H", "F MAO S F IRI - ENG"], "A PIC"),
+    "leaves": (["F PIC - BRE", "F MAO S F IRI - ENG"], "A PIC"),
+    "moves in": (["F PIC - ENG", "F MAO S F IRI - ENG"], "A WAL"),
+    "supports the attack": (["F PIC S F IRI - ENG"], "A WAL"),
+}
+
+
+def _tied_attacks(variant: str) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    french, _ = _TIED_ATTACKS[variant]
+    orders = {
+        "ENGLAND": ["A WAL - PIC VIA", "F IRI - ENG", "F LON S F BEL - ENG", "A BUR S A WAL - PIC"],
+        "FRANCE": ["F BEL - ENG", "F ENG C A WAL - PIC", *french],
+    }
+    units = {
+        "ENGLAND": ["F LON", "A WAL", "F IRI", "A BUR"],
+        "FRANCE": ["F BEL", "F ENG", *(o[:5] for o in french)],
+    }
+    centres = {"ENGLAND": ["LON", "EDI", "LVP"], "FRANCE": ["BRE", "PAR", "MAR", "BEL"]}
+    return {"name": "F1906M", "units": units, "centers": centres, "retreats": {}}, orders
+
+
+@pytest.mark.parametrize("variant", _TIED_ATTACKS)
+def test_tied_attacks_break_a_convoy_only_with_the_destination_s_unit_engaged(
+    variant: str, backend: str
+) -> None:
+    state, orders = _tied_attacks(variant)
+    game_map = map_named("standard")
+    rules = Rules.from_json({"edition": "mila"}, game_map.rules)
+    position = position_from_mila(state, state["name"], game_map, rules=rules)
+    ours = position_to_mila(process_phase(position, orders, backend).next)
+    english = set(ours["units"]["ENGLAND"])
+    assert _TIED_ATTACKS[variant][1] in english, english
+    assert english & {"A WAL", "A PIC"} == {_TIED_ATTACKS[variant][1]}
+
+
+@needs_mila
+@pytest.mark.parametrize("variant", _TIED_ATTACKS)
+def test_mila_breaks_a_convoy_by_tied_attacks_only_with_the_destination_s_unit_engaged(
+    variant: str,
+) -> None:
+    search = load_tool("mila_search")
+    state, orders = _tied_attacks(variant)
+    mila = search.rule(search.mila_game_class()(), state, orders)
+    ours = search.rule(search.diplo_game("standard"), state, orders)
+    assert mila == ours
+    english = dict(mila[1])["ENGLAND"]
+    assert _TIED_ATTACKS[variant][1] in english, english
