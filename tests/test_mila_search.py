@@ -570,3 +570,58 @@ def test_mila_breaks_a_convoy_by_tied_attacks_only_with_the_destination_s_unit_e
     assert mila == ours
     english = dict(mila[1])["ENGLAND"]
     assert _TIED_ATTACKS[variant][1] in english, english
+
+
+# Issue 42 (known_world_901, seed 1007293), on the standard board: F IRI's attack on the
+# convoying F ENG, supported by F BRE, breaks A LON's only route in MILA's first disruption check
+# (only attacks over land have cut supports then); Italy's convoyed A SPA then cuts that support,
+# the convoy stands and A LON dislodges F BRE. MILA does not give the route back, so F BRE's
+# places are listed as after an attack over land (none with a unit or a move, so only GAS);
+# where F BRE gives no support against the fleet, every place is listed, as after a convoy.
+_FIRST_CHECK = {
+    "support against the fleet": ("F BRE S F IRI - ENG", ("GAS",)),
+    "no support": ("F BRE H", ("ENG", "GAS", "MAO", "PIC")),
+}
+
+
+def _first_check(variant: str) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    french, _ = _FIRST_CHECK[variant]
+    orders = {
+        "ENGLAND": ["A LON - BRE VIA", "F ENG C A LON - BRE", "A PIC S A LON - BRE"],
+        "GERMANY": ["F IRI - ENG"],
+        "FRANCE": [french],
+        "ITALY": ["A SPA - BRE VIA", "F MAO C A SPA - BRE"],
+    }
+    units = {
+        "ENGLAND": ["A LON", "F ENG", "A PIC"],
+        "GERMANY": ["F IRI"],
+        "FRANCE": ["F BRE"],
+        "ITALY": ["A SPA", "F MAO"],
+    }
+    centres = {"ENGLAND": ["LON", "EDI", "LVP"], "FRANCE": ["BRE", "PAR", "MAR"]}
+    return {"name": "S1905M", "units": units, "centers": centres, "retreats": {}}, orders
+
+
+@pytest.mark.parametrize("variant", _FIRST_CHECK)
+def test_retreats_after_a_convoy_mila_s_first_check_broke_are_as_over_land(
+    variant: str, backend: str
+) -> None:
+    state, orders = _first_check(variant)
+    game_map = map_named("standard")
+    rules = Rules.from_json({"edition": "mila"}, game_map.rules)
+    position = position_from_mila(state, state["name"], game_map, rules=rules)
+    ours = position_to_mila(process_phase(position, orders, backend).next)
+    assert "A BRE" in ours["units"]["ENGLAND"]
+    assert _retreats(ours) == {("FRANCE", "F BRE"): sorted(_FIRST_CHECK[variant][1])}
+
+
+@needs_mila
+@pytest.mark.parametrize("variant", _FIRST_CHECK)
+def test_mila_lists_retreats_after_a_convoy_its_first_check_broke_as_over_land(
+    variant: str,
+) -> None:
+    search = load_tool("mila_search")
+    state, orders = _first_check(variant)
+    mila = search.rule(search.mila_game_class()(), state, orders)
+    assert mila == search.rule(search.diplo_game("standard"), state, orders)
+    assert mila[2] == (("FRANCE", "F BRE", _FIRST_CHECK[variant][1]),)
