@@ -527,6 +527,9 @@ _TIED_ATTACKS = {
     "leaves": (["F PIC - BRE", "F MAO S F IRI - ENG"], "A PIC"),
     "moves in": (["F PIC - ENG", "F MAO S F IRI - ENG"], "A WAL"),
     "supports the attack": (["F PIC S F IRI - ENG"], "A WAL"),
+    # F BEL's attack is the strongest (France's own): no tie. MILA counts F PIC's support though
+    # the army dislodges F PIC, so diplo must not let the army's move undo it (a paradox).
+    "supports the other attack": (["F PIC S F BEL - ENG", "F MAO S F IRI - ENG"], "A PIC"),
 }
 
 

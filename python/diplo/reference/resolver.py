@@ -598,7 +598,7 @@ class _MovementResolver:
         # fleet are as strong as each other, they break the convoy only if the unit at the army's
         # destination was ordered to move into the fleet's province or to support anything there
         # (its order as written: void or cut, it still counts).
-        engaged = full and guard is not None and self._orders_into(guard, fleet)
+        engaged = guard if full and guard is not None and self._orders_into(guard, fleet) else None
         for a in self.attackers.get(fleet, []):
             if full and self.units[a].power != self.units[fleet].power:
                 if (yield from self.beats_counting_every_support(a, guarded, engaged)):
@@ -622,22 +622,53 @@ class _MovementResolver:
             )
         return False
 
-    def beats_counting_every_support(self, origin: str, tie: bool, engaged: bool) -> Steps[bool]:
+    def beats_counting_every_support(
+        self, origin: str, tie: bool, engaged: str | None
+    ) -> Steps[bool]:
         """MILA (``convoy_broken_by="any_support"``, ``Game._check_disruptions``): whether the
         foreign attack from ``origin`` on a convoying fleet beats its opposition counting every
         support it has, the fleet's own power's included (MILA compares the strengths of
         ``Game._strengths``, which count them, where DATC 6.D.12 does not let them dislodge);
         with ``tie`` (the unit at the army's destination supports the fleet: MILA's paradox)
-        whether it is as strong as all else; with ``engaged`` (the unit at the army's destination
-        moves or supports into the fleet's province: MILA's beleaguered garrison) whether it is
-        as strong as the strongest other attack and stronger than the fleet's hold."""
+        whether it is as strong as all else; with ``engaged`` (the province of the unit at the
+        army's destination, which moves or supports into the fleet's province: MILA's
+        beleaguered garrison) whether it is as strong as the strongest other attack and stronger
+        than the fleet's hold.
+
+        In the tie MILA reads its raw strengths, before any dislodgement: the support from
+        ``engaged`` counts whatever the army does to it (the army cannot cut it either,
+        ``Game._cut_support`` exception C), so it is counted without asking its decision, which
+        would rest on the army's move (a cycle MILA has not)."""
         if self.convoyed[origin] and not (yield from self.path(origin)):
             return False
         supports = self.move_supports[origin]
         attack = 1 + ((yield from self.support_count(supports)) if supports else 0)
-        best, by = yield from self.opposition(origin, attack + (tie or engaged))
+        best, _ = yield from self.opposition(origin, attack + tie)
+        if attack > best or (tie and attack == best):
+            return True
+        if engaged is None:
+            return False
         here = self.moves[origin]
-        return attack > best or (attack == best and (tie or (engaged and by != here)))
+        raw = 1 + (yield from self._supports_counting(origin, engaged))
+        if (yield from self.hold_strength(here)) >= raw:
+            return False
+        top = 0
+        for other in self.attackers.get(here, []):
+            if other == origin:
+                continue
+            if self.convoyed[other] and not (yield from self.path(other)):
+                continue
+            top = max(top, 1 + (yield from self._supports_counting(other, engaged)))
+        return top == raw
+
+    def _supports_counting(self, origin: str, given: str) -> Steps[int]:
+        """The successful supports of the move from ``origin``, the support from ``given`` (the
+        unit at a convoyed army's destination) counted whatever its decision."""
+        count = 0
+        for s in self.move_supports[origin]:
+            if s == given or (yield ("support", s)):
+                count += 1
+        return count
 
     # ------------------------------------------------------------------ resolve (DATC 5.F)
 

@@ -581,7 +581,12 @@ impl<'m> Adjudicator<'m> {
         // fleet are as strong as each other, they break the convoy only if the unit at the
         // army's destination was ordered to move into the fleet's province or to support
         // anything there (its order as written: void or cut, it still counts).
-        let engaged = self.rulings.convoy_any_support && self.orders_into(self.board.b[c], here);
+        let engaged = if self.rulings.convoy_any_support && self.orders_into(self.board.b[c], here)
+        {
+            self.board.unit_at[self.board.b[c] as usize]
+        } else {
+            NONE
+        };
         let mut cur = self.board.into_head[here as usize];
         while cur != NONE {
             let m = cur as usize;
@@ -611,14 +616,53 @@ impl<'m> Adjudicator<'m> {
     /// with `engaged` (the unit at the army's destination moves or supports into the fleet's
     /// province: MILA's beleaguered garrison) whether it is as strong as the strongest other
     /// attack and stronger than the fleet's hold.
-    fn beats_counting_every_support(&mut self, m: usize, tie: bool, engaged: bool) -> bool {
+    ///
+    /// In the tie MILA reads its raw strengths, before any dislodgement: the support of the
+    /// unit at the army's destination (`engaged`) counts there whatever the army does to it
+    /// (the army cannot cut it either, `Game._cut_support` exception C), so it is counted
+    /// without asking its decision, which would rest on the army's move (a cycle MILA has not).
+    fn beats_counting_every_support(&mut self, m: usize, tie: bool, engaged: u16) -> bool {
         if !self.path(m) {
             return false;
         }
         let attack = 1 + self.supports(m, None);
-        let (best, by) = self.opposition(m, attack + u32::from(tie || engaged));
+        let best = self.opposition(m, attack + u32::from(tie)).0;
+        if attack > best || (tie && attack == best) {
+            return true;
+        }
+        if engaged == NONE {
+            return false;
+        }
         let here = self.board.a[m];
-        attack > best || (attack == best && (tie || (engaged && by != here)))
+        let raw = 1 + self.supports_counting(m, engaged as usize);
+        if self.hold_strength(here) >= raw {
+            return false;
+        }
+        let mut top = 0;
+        let mut cur = self.board.into_head[here as usize];
+        while cur != NONE {
+            let o = cur as usize;
+            cur = self.board.into_next[o];
+            if o != m && self.path(o) {
+                top = top.max(1 + self.supports_counting(o, engaged as usize));
+            }
+        }
+        top == raw
+    }
+
+    /// The successful supports of unit `u`, support `given` (by the unit at a convoyed army's
+    /// destination) counted whatever its decision.
+    fn supports_counting(&mut self, u: usize, given: usize) -> u32 {
+        let mut count = 0;
+        let mut cur = self.board.sup_head[u];
+        while cur != NONE {
+            let s = cur as usize;
+            cur = self.board.sup_next[s];
+            if s == given || self.resolve(s) {
+                count += 1;
+            }
+        }
+        count
     }
 
     /// MILA (`convoy_any_support`): whether the first disruption check of `Game._resolve_moves`
