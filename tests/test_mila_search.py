@@ -515,3 +515,116 @@ def test_mila_lists_a_support_of_a_convoyed_move_into_a_port_as_the_drop_in() ->
         lists.append(sorted(game.get_all_possible_orders()["BER"]))
     assert "F BER S A SAG - BAL" in lists[0]
     assert lists[0] == lists[1]
+
+
+# Issue 42 (standard_fleet_rome, seed 1011625): when the strongest attacks on a convoying fleet
+# are as strong as each other (England's F IRI with France's support, France's F BEL with
+# England's), MILA breaks the convoy only if the unit at the army's destination was ordered into
+# the fleet's province, by a move or a support (Game._check_disruptions). With A BUR's support
+# the army dislodges F PIC whenever its convoy stands, so where it ends shows the ruling.
+_TIED_ATTACKS = {
+    "holds": (["F PIC H", "F MAO S F IRI - ENG"], "A PIC"),
+    "leaves": (["F PIC - BRE", "F MAO S F IRI - ENG"], "A PIC"),
+    "moves in": (["F PIC - ENG", "F MAO S F IRI - ENG"], "A WAL"),
+    "supports the attack": (["F PIC S F IRI - ENG"], "A WAL"),
+    # F BEL's attack is the strongest (France's own): no tie. MILA counts F PIC's support though
+    # the army dislodges F PIC, so diplo must not let the army's move undo it (a paradox).
+    "supports the other attack": (["F PIC S F BEL - ENG", "F MAO S F IRI - ENG"], "A PIC"),
+}
+
+
+def _tied_attacks(variant: str) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    french, _ = _TIED_ATTACKS[variant]
+    orders = {
+        "ENGLAND": ["A WAL - PIC VIA", "F IRI - ENG", "F LON S F BEL - ENG", "A BUR S A WAL - PIC"],
+        "FRANCE": ["F BEL - ENG", "F ENG C A WAL - PIC", *french],
+    }
+    units = {
+        "ENGLAND": ["F LON", "A WAL", "F IRI", "A BUR"],
+        "FRANCE": ["F BEL", "F ENG", *(o[:5] for o in french)],
+    }
+    centres = {"ENGLAND": ["LON", "EDI", "LVP"], "FRANCE": ["BRE", "PAR", "MAR", "BEL"]}
+    return {"name": "F1906M", "units": units, "centers": centres, "retreats": {}}, orders
+
+
+@pytest.mark.parametrize("variant", _TIED_ATTACKS)
+def test_tied_attacks_break_a_convoy_only_with_the_destination_s_unit_engaged(
+    variant: str, backend: str
+) -> None:
+    state, orders = _tied_attacks(variant)
+    game_map = map_named("standard")
+    rules = Rules.from_json({"edition": "mila"}, game_map.rules)
+    position = position_from_mila(state, state["name"], game_map, rules=rules)
+    ours = position_to_mila(process_phase(position, orders, backend).next)
+    english = set(ours["units"]["ENGLAND"])
+    assert _TIED_ATTACKS[variant][1] in english, english
+    assert english & {"A WAL", "A PIC"} == {_TIED_ATTACKS[variant][1]}
+
+
+@needs_mila
+@pytest.mark.parametrize("variant", _TIED_ATTACKS)
+def test_mila_breaks_a_convoy_by_tied_attacks_only_with_the_destination_s_unit_engaged(
+    variant: str,
+) -> None:
+    search = load_tool("mila_search")
+    state, orders = _tied_attacks(variant)
+    mila = search.rule(search.mila_game_class()(), state, orders)
+    ours = search.rule(search.diplo_game("standard"), state, orders)
+    assert mila == ours
+    english = dict(mila[1])["ENGLAND"]
+    assert _TIED_ATTACKS[variant][1] in english, english
+
+
+# Issue 42 (known_world_901, seed 1007293), on the standard board: F IRI's attack on the
+# convoying F ENG, supported by F BRE, breaks A LON's only route in MILA's first disruption check
+# (only attacks over land have cut supports then); Italy's convoyed A SPA then cuts that support,
+# the convoy stands and A LON dislodges F BRE. MILA does not give the route back, so F BRE's
+# places are listed as after an attack over land (none with a unit or a move, so only GAS);
+# where F BRE gives no support against the fleet, every place is listed, as after a convoy.
+_FIRST_CHECK = {
+    "support against the fleet": ("F BRE S F IRI - ENG", ("GAS",)),
+    "no support": ("F BRE H", ("ENG", "GAS", "MAO", "PIC")),
+}
+
+
+def _first_check(variant: str) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    french, _ = _FIRST_CHECK[variant]
+    orders = {
+        "ENGLAND": ["A LON - BRE VIA", "F ENG C A LON - BRE", "A PIC S A LON - BRE"],
+        "GERMANY": ["F IRI - ENG"],
+        "FRANCE": [french],
+        "ITALY": ["A SPA - BRE VIA", "F MAO C A SPA - BRE"],
+    }
+    units = {
+        "ENGLAND": ["A LON", "F ENG", "A PIC"],
+        "GERMANY": ["F IRI"],
+        "FRANCE": ["F BRE"],
+        "ITALY": ["A SPA", "F MAO"],
+    }
+    centres = {"ENGLAND": ["LON", "EDI", "LVP"], "FRANCE": ["BRE", "PAR", "MAR"]}
+    return {"name": "S1905M", "units": units, "centers": centres, "retreats": {}}, orders
+
+
+@pytest.mark.parametrize("variant", _FIRST_CHECK)
+def test_retreats_after_a_convoy_mila_s_first_check_broke_are_as_over_land(
+    variant: str, backend: str
+) -> None:
+    state, orders = _first_check(variant)
+    game_map = map_named("standard")
+    rules = Rules.from_json({"edition": "mila"}, game_map.rules)
+    position = position_from_mila(state, state["name"], game_map, rules=rules)
+    ours = position_to_mila(process_phase(position, orders, backend).next)
+    assert "A BRE" in ours["units"]["ENGLAND"]
+    assert _retreats(ours) == {("FRANCE", "F BRE"): sorted(_FIRST_CHECK[variant][1])}
+
+
+@needs_mila
+@pytest.mark.parametrize("variant", _FIRST_CHECK)
+def test_mila_lists_retreats_after_a_convoy_its_first_check_broke_as_over_land(
+    variant: str,
+) -> None:
+    search = load_tool("mila_search")
+    state, orders = _first_check(variant)
+    mila = search.rule(search.mila_game_class()(), state, orders)
+    assert mila == search.rule(search.diplo_game("standard"), state, orders)
+    assert mila[2] == (("FRANCE", "F BRE", _FIRST_CHECK[variant][1]),)

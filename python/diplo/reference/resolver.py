@@ -594,27 +594,81 @@ class _MovementResolver:
         order = self.orders[fleet]
         guard = self.map.province_of(order.dest) if isinstance(order, Convoy) else None
         guarded = full and guard is not None and guard in self.hold_supports.get(fleet, [])
+        # MILA's beleaguered garrison (_check_disruptions): when the strongest attacks on the
+        # fleet are as strong as each other, they break the convoy only if the unit at the army's
+        # destination was ordered to move into the fleet's province or to support anything there
+        # (its order as written: void or cut, it still counts).
+        engaged = guard if full and guard is not None and self._orders_into(guard, fleet) else None
         for a in self.attackers.get(fleet, []):
             if full and self.units[a].power != self.units[fleet].power:
-                if (yield from self.beats_counting_every_support(a, guarded)):
+                if (yield from self.beats_counting_every_support(a, guarded, engaged)):
                     return False
             elif (yield from self.adjudicate_move(a)):
                 return False
         return True
 
-    def beats_counting_every_support(self, origin: str, tie: bool) -> Steps[bool]:
+    def _orders_into(self, at: str, here: str) -> bool:
+        """Whether the unit in province ``at`` was ordered to move into province ``here`` or to
+        support a unit there or a move into it (MILA reads the order as written: a support whose
+        unit is missing is a hold, one that does not match still counts)."""
+        order = self.orders.get(at)
+        if isinstance(order, Move):
+            return self.map.province_of(order.dest) == here
+        if isinstance(order, SupportHold):
+            return order.supported.province == here
+        if isinstance(order, SupportMove):
+            return (
+                self.map.province_of(order.dest) == here and order.supported.province in self.units
+            )
+        return False
+
+    def beats_counting_every_support(
+        self, origin: str, tie: bool, engaged: str | None
+    ) -> Steps[bool]:
         """MILA (``convoy_broken_by="any_support"``, ``Game._check_disruptions``): whether the
         foreign attack from ``origin`` on a convoying fleet beats its opposition counting every
         support it has, the fleet's own power's included (MILA compares the strengths of
         ``Game._strengths``, which count them, where DATC 6.D.12 does not let them dislodge);
         with ``tie`` (the unit at the army's destination supports the fleet: MILA's paradox)
-        whether it is as strong as all else."""
+        whether it is as strong as all else; with ``engaged`` (the province of the unit at the
+        army's destination, which moves or supports into the fleet's province: MILA's
+        beleaguered garrison) whether it is as strong as the strongest other attack and stronger
+        than the fleet's hold.
+
+        In the tie MILA reads its raw strengths, before any dislodgement: the support from
+        ``engaged`` counts whatever the army does to it (the army cannot cut it either,
+        ``Game._cut_support`` exception C), so it is counted without asking its decision, which
+        would rest on the army's move (a cycle MILA has not)."""
         if self.convoyed[origin] and not (yield from self.path(origin)):
             return False
         supports = self.move_supports[origin]
         attack = 1 + ((yield from self.support_count(supports)) if supports else 0)
         best, _ = yield from self.opposition(origin, attack + tie)
-        return attack > best or (tie and attack == best)
+        if attack > best or (tie and attack == best):
+            return True
+        if engaged is None:
+            return False
+        here = self.moves[origin]
+        raw = 1 + (yield from self._supports_counting(origin, engaged))
+        if (yield from self.hold_strength(here)) >= raw:
+            return False
+        top = 0
+        for other in self.attackers.get(here, []):
+            if other == origin:
+                continue
+            if self.convoyed[other] and not (yield from self.path(other)):
+                continue
+            top = max(top, 1 + (yield from self._supports_counting(other, engaged)))
+        return top == raw
+
+    def _supports_counting(self, origin: str, given: str) -> Steps[int]:
+        """The successful supports of the move from ``origin``, the support from ``given`` (the
+        unit at a convoyed army's destination) counted whatever its decision."""
+        count = 0
+        for s in self.move_supports[origin]:
+            if s == given or (yield ("support", s)):
+                count += 1
+        return count
 
     # ------------------------------------------------------------------ resolve (DATC 5.F)
 
@@ -770,6 +824,62 @@ class _MovementResolver:
     def _moved(self, prov: str) -> bool:
         return prov in self.moves and self.resolution[("move", prov)]
 
+    def _first_check_empties(self, army: str) -> bool:
+        """MILA (``convoy_broken_by="any_support"``): whether the first disruption check of
+        ``Game._resolve_moves`` (step 4, at strengths where only attacks over land have cut
+        supports) breaks every route of the convoyed ``army``. MILA never gives the routes back,
+        so an army that still moves dislodges as an attack over land for its victim's retreats
+        (``Game._move_results`` asks ``_is_moving_via_convoy``). Later rounds are not modelled."""
+        dest = self.moves[army]
+        fleets = set(self.convoy_fleets[army])
+        kept = {f for f in fleets if not self._first_check_breaks(f)}
+        return self._route_through(army, dest, fleets) and not self._route_through(army, dest, kept)
+
+    def _first_check_breaks(self, fleet: str) -> bool:
+        """Whether MILA's first disruption check breaks the convoy of ``fleet`` (see
+        :meth:`_first_check_empties`): an attack of another power is the strongest, alone or tied
+        with the fleet's own hold under the paradox, or tied with another attack while the unit
+        at the army's destination moves or supports into the fleet's province."""
+        power = self.units[fleet].power
+        hold = 1 + self._supports_left_by_land(self.hold_supports.get(fleet, []))
+        best, count, foreign = hold, 1, False
+        for a in self.attackers.get(fleet, []):
+            if self.convoyed[a] and not self.convoy_fleets[a]:
+                continue  # no route at all: MILA counts it at home
+            attack = 1 + self._supports_left_by_land(self.move_supports[a])
+            if attack > best:
+                best, count, foreign = attack, 0, False
+            if attack == best:
+                count += 1
+                foreign = foreign or self.units[a].power != power
+        order = self.orders[fleet]
+        assert isinstance(order, Convoy)
+        guard = self.map.province_of(order.dest)
+        paradox = guard in self.hold_supports.get(fleet, [])
+        return foreign and (
+            paradox or (hold < best and (count == 1 or self._orders_into(guard, fleet)))
+        )
+
+    def _supports_left_by_land(self, supporters: list[str]) -> int:
+        """How many of ``supporters`` no move over land of another power cuts (MILA's step 3;
+        the move from the province a support is directed against does not cut it)."""
+        count = 0
+        for s in supporters:
+            order = self.orders[s]
+            against = (
+                self.map.province_of(order.dest)
+                if isinstance(order, SupportMove)
+                else order.supported.province
+                if isinstance(order, SupportHold)
+                else None
+            )
+            if not any(
+                not self.convoyed[m] and self.units[m].power != self.units[s].power and m != against
+                for m in self.attackers.get(s, [])
+            ):
+                count += 1
+        return count
+
     def _ruling(self) -> MovementResolution:
         dislodged: dict[str, tuple[str, bool]] = {}
         for prov in self.units:
@@ -777,7 +887,11 @@ class _MovementResolver:
                 continue
             for attacker in self.attackers.get(prov, []):
                 if self._moved(attacker):
-                    dislodged[prov] = (attacker, self.convoyed[attacker])
+                    by_convoy = self.convoyed[attacker] and not (
+                        self.rules.convoy_broken_by == "any_support"
+                        and self._first_check_empties(attacker)
+                    )
+                    dislodged[prov] = (attacker, by_convoy)
         outcomes: dict[str, UnitOutcome] = {}
         for prov, order in self.orders.items():
             by_dislodger = dislodged.get(prov)

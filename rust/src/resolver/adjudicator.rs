@@ -577,6 +577,16 @@ impl<'m> Adjudicator<'m> {
                 && self.board.matched[d as usize]
                 && self.board.a[d as usize] == here
         };
+        // MILA's beleaguered garrison (`_check_disruptions`): when the strongest attacks on the
+        // fleet are as strong as each other, they break the convoy only if the unit at the
+        // army's destination was ordered to move into the fleet's province or to support
+        // anything there (its order as written: void or cut, it still counts).
+        let engaged = if self.rulings.convoy_any_support && self.orders_into(self.board.b[c], here)
+        {
+            self.board.unit_at[self.board.b[c] as usize]
+        } else {
+            NONE
+        };
         let mut cur = self.board.into_head[here as usize];
         while cur != NONE {
             let m = cur as usize;
@@ -585,7 +595,7 @@ impl<'m> Adjudicator<'m> {
                 continue;
             }
             let succeeds = if self.rulings.convoy_any_support {
-                self.beats_counting_every_support(m, guarded)
+                self.beats_counting_every_support(m, guarded, engaged)
             } else if self.flags[m] & RESOLVED != 0 {
                 self.flags[m] & RESOLUTION != 0
             } else {
@@ -602,14 +612,145 @@ impl<'m> Adjudicator<'m> {
     /// a convoying fleet beats its opposition counting every support it has, the fleet's own
     /// power's included (MILA compares the strengths of `Game._strengths`, which count them,
     /// where DATC 6.D.12 does not let them dislodge); with `tie` (the unit at the army's
-    /// destination supports the fleet: MILA's paradox) whether it is as strong as all else.
-    fn beats_counting_every_support(&mut self, m: usize, tie: bool) -> bool {
+    /// destination supports the fleet: MILA's paradox) whether it is as strong as all else;
+    /// with `engaged` (the unit at the army's destination moves or supports into the fleet's
+    /// province: MILA's beleaguered garrison) whether it is as strong as the strongest other
+    /// attack and stronger than the fleet's hold.
+    ///
+    /// In the tie MILA reads its raw strengths, before any dislodgement: the support of the
+    /// unit at the army's destination (`engaged`) counts there whatever the army does to it
+    /// (the army cannot cut it either, `Game._cut_support` exception C), so it is counted
+    /// without asking its decision, which would rest on the army's move (a cycle MILA has not).
+    fn beats_counting_every_support(&mut self, m: usize, tie: bool, engaged: u16) -> bool {
         if !self.path(m) {
             return false;
         }
         let attack = 1 + self.supports(m, None);
         let best = self.opposition(m, attack + u32::from(tie)).0;
-        attack > best || (tie && attack == best)
+        if attack > best || (tie && attack == best) {
+            return true;
+        }
+        if engaged == NONE {
+            return false;
+        }
+        let here = self.board.a[m];
+        let raw = 1 + self.supports_counting(m, engaged as usize);
+        if self.hold_strength(here) >= raw {
+            return false;
+        }
+        let mut top = 0;
+        let mut cur = self.board.into_head[here as usize];
+        while cur != NONE {
+            let o = cur as usize;
+            cur = self.board.into_next[o];
+            if o != m && self.path(o) {
+                top = top.max(1 + self.supports_counting(o, engaged as usize));
+            }
+        }
+        top == raw
+    }
+
+    /// The successful supports of unit `u`, support `given` (by the unit at a convoyed army's
+    /// destination) counted whatever its decision.
+    fn supports_counting(&mut self, u: usize, given: usize) -> u32 {
+        let mut count = 0;
+        let mut cur = self.board.sup_head[u];
+        while cur != NONE {
+            let s = cur as usize;
+            cur = self.board.sup_next[s];
+            if s == given || self.resolve(s) {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    /// MILA (`convoy_any_support`): whether the first disruption check of `Game._resolve_moves`
+    /// (step 4, at strengths where only attacks over land have cut supports) breaks every route
+    /// of convoyed army `a`. MILA never gives the routes back, so an army that still moves
+    /// dislodges as an attack over land for its victim's retreats (`Game._move_results` asks
+    /// `_is_moving_via_convoy`). Later rounds of MILA's check are not modelled.
+    pub(crate) fn first_check_empties(&self, a: usize) -> bool {
+        let b = &self.board;
+        let fleets: Vec<usize> = b.convoys_of(a).collect();
+        let provs: Vec<u16> = fleets.iter().map(|&f| b.prov[f]).collect();
+        let (from, to) = (b.prov[a], b.a[a]);
+        let port_first = self.rulings.port_first_only;
+        convoy::route_exists(self.map, from, to, &provs, port_first, |_| true)
+            && !convoy::route_exists(self.map, from, to, &provs, port_first, |i| {
+                !self.first_check_breaks(fleets[i])
+            })
+    }
+
+    /// Whether MILA's first disruption check breaks convoying fleet `c` (see
+    /// [`Self::first_check_empties`]): an attack of another power is the strongest, alone or
+    /// tied with the fleet's own hold under the paradox, or tied with another attack while the
+    /// unit at the army's destination moves or supports into the fleet's province.
+    fn first_check_breaks(&self, c: usize) -> bool {
+        let b = &self.board;
+        let here = b.prov[c];
+        let hold = 1 + self.supports_left_by_land(c);
+        let (mut best, mut count, mut foreign) = (hold, 1, false);
+        for m in b.movers_into(here) {
+            if b.convoyed[m] && b.convoys_of(m).next().is_none() {
+                continue; // no route at all: MILA counts it at home
+            }
+            let attack = 1 + self.supports_left_by_land(m);
+            if attack > best {
+                (best, count, foreign) = (attack, 0, false);
+            }
+            if attack == best {
+                count += 1;
+                foreign |= b.power[m] != b.power[c];
+            }
+        }
+        let d = b.unit_at[b.b[c] as usize];
+        let paradox = d != NONE
+            && b.kind[d as usize] == SUPPORT_HOLD
+            && b.matched[d as usize]
+            && b.a[d as usize] == here;
+        foreign && (paradox || (hold < best && (count == 1 || self.orders_into(b.b[c], here))))
+    }
+
+    /// The matching supports of unit `u` that no move over land of another power cuts (MILA's
+    /// step 3; the move from the province a support is directed against does not cut it).
+    fn supports_left_by_land(&self, u: usize) -> u32 {
+        let b = &self.board;
+        let mut n = 0;
+        let mut s = b.sup_head[u];
+        while s != NONE {
+            let si = s as usize;
+            s = b.sup_next[si];
+            let against = if b.kind[si] == SUPPORT_MOVE {
+                b.b[si]
+            } else {
+                b.a[si]
+            };
+            let cut = b
+                .movers_into(b.prov[si])
+                .any(|m| !b.convoyed[m] && b.power[m] != b.power[si] && b.prov[m] != against);
+            if !cut {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Whether the unit in province `at` was ordered to move into province `here` or to support
+    /// a unit there or a move into it (MILA reads the order as written: a support whose unit is
+    /// missing is a hold, one that does not match still counts).
+    fn orders_into(&self, at: u16, here: u16) -> bool {
+        let b = &self.board;
+        let d = b.unit_at[at as usize];
+        if d == NONE {
+            return false;
+        }
+        let d = d as usize;
+        match b.kind[d] {
+            MOVE | SUPPORT_HOLD => b.a[d] == here,
+            SUPPORT_MOVE => b.b[d] == here && b.unit_at[b.a[d] as usize] != NONE,
+            _ => false,
+        }
     }
 
     /// DATC 5.B.4 PATH of unit `u`'s move. A move that is not convoyed always has its path; a
@@ -808,7 +949,8 @@ fn fill(adj: &mut Adjudicator<'_>, out: &mut MovementOutcome) {
                 adj.board.fleet[u],
                 adj.board.loc[u],
                 by as u16,
-                adj.board.convoyed[attacker],
+                adj.board.convoyed[attacker]
+                    && !(adj.rulings.convoy_any_support && adj.first_check_empties(attacker)),
                 adj.rulings.retreat_any_after_convoy,
                 &closed,
                 &mut out.retreats[u],

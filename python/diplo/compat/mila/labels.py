@@ -250,6 +250,15 @@ class _Moves:
             and words[2] == "S"
             and self.game_map.province_of(words[4]) == here
         )
+        # MILA's beleaguered garrison: tied strongest attacks disrupt when the unit at the
+        # army's target moves or supports into the fleet's sea (its order as written).
+        engaged = (
+            words is not None
+            and len(words) >= 4
+            and words[2] in ("-", "S")
+            and words[-1] != "VIA"
+            and self.game_map.province_of(words[-1]) == here
+        )
         for unit, result in self.by_unit.items():
             mover = self.units.get(self.game_map.province_of(self.words[unit][1]))
             if (
@@ -259,7 +268,7 @@ class _Moves:
                 and mover.power != owner.power
                 and result.code != "void"
                 and not self._no_convoy(unit)
-                and self._strongest(unit, here, fleet, tie)
+                and self._strongest(unit, here, fleet, tie, engaged)
             ):
                 return True
         return False
@@ -332,10 +341,13 @@ class _Moves:
             for u in (mover, held)
         )
 
-    def _strongest(self, mover: str, target: str, held: str, tie: bool = False) -> bool:
+    def _strongest(
+        self, mover: str, target: str, held: str, tie: bool = False, engaged: bool = False
+    ) -> bool:
         """Whether ``mover`` is stronger than every other unit contesting ``target`` (MILA's
         count: one plus the supports given and not cut; the unit staying there, ``held``, one
-        plus its hold supports, or one when its own move failed)."""
+        plus its hold supports, or one when its own move failed); with ``tie`` as strong; with
+        ``engaged`` as strong as the strongest other move and stronger than ``held``."""
         strength = 1 + self.help_move[mover, target]
         rivals = [1 + self.help_hold[held] if self._target(held) is None else 1]
         for unit, result in self.by_unit.items():
@@ -346,7 +358,9 @@ class _Moves:
                 and not self._no_convoy(unit)
             ):
                 rivals.append(1 + self.help_move[unit, target])
-        return strength > max(rivals) or (tie and strength == max(rivals))
+        return strength > max(rivals) or (
+            strength == max(rivals) and (tie or (engaged and rivals[0] < strength))
+        )
 
     def _no_convoy(self, unit: str) -> bool:
         """Whether ``unit``'s move failed for want of a convoy (MILA's ``no convoy``): diplo's
