@@ -154,6 +154,37 @@ def test_runs_add_up_in_the_ledger_and_go_on_where_the_last_stopped(
     assert search.main(["--seed", "next", "--games", "1"]) == 2
 
 
+@needs_mila
+def test_a_ledger_s_games_replay_on_the_drop_in_alone_and_a_changed_ruling_shows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every game the search agreed on carries its trail; ``--replay`` plays it again without
+    MILA and finds the same trail, and a game whose recorded rulings differ from what this code
+    rules (here, a trail and a phase count altered by hand) is named and fails the run."""
+    search = load_tool("mila_search")
+    ledger = tmp_path / "long.jsonl"
+    argv = ["--ledger", str(ledger), "--seed", "40", "--policy", "all", "--max-year", "2"]
+    assert search.main(["--games", "4", "--map", "standard,ancmed", *argv]) == 0
+    games = search.read_ledger(ledger)
+    assert all(len(g["trail"]) == 64 and g["max_year"] == 2 for g in games), games
+    capsys.readouterr()
+    assert search.main(["--replay", "--ledger", str(ledger)]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["games"] == 4 and figures["trails_differ"] == []
+    assert figures["movement_phases"] == sum(g["phases"]["M"] for g in games)
+    # a shard replays its share only
+    assert search.main(["--replay", "--ledger", str(ledger), "--shard", "1/2"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2
+    games[1]["trail"] = "0" * 64
+    games[2]["phases"]["M"] += 1
+    ledger.write_text("".join(json.dumps(g) + "\n" for g in games))
+    assert search.main(["--replay", "--ledger", str(ledger)]) == 1
+    out = capsys.readouterr().out
+    named = [json.loads(line.split(" ", 2)[2]) for line in out.splitlines() if "TRAIL" in line]
+    assert [g["seed"] for g in named] == [games[1]["seed"], games[2]["seed"]]
+    assert search.main(["--replay", "--ledger", str(ledger), "--shard", "2/2"]) == 2
+
+
 #: DeepMind's snapshot beside the project (``DIPLO_DEEPMIND`` names another place).
 DEEPMIND = Path(
     os.environ.get("DIPLO_DEEPMIND")

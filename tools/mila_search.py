@@ -45,6 +45,7 @@ Needs the ``compare`` extra: without MILA the tool says so and exits with status
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import sys
@@ -165,6 +166,15 @@ def board_doc(b: Board) -> dict[str, Any]:
         "retreats": out_retreats,
         "centers": {p: list(c) for p, c in centers},
     }
+
+
+def trail_step(trail: Any, phase: str, orders: Orders, ruled: Board) -> None:
+    """Add one phase to a game's trail (a SHA-256 over every phase's name, the orders given and
+    the board ruled): two runs of a seed with equal trails played the same game and ruled every
+    phase of it alike."""
+    step = [phase, {p: list(o) for p, o in sorted(orders.items())}, board_doc(ruled)]
+    trail.update(json.dumps(step, sort_keys=True, separators=(",", ":")).encode())
+    trail.update(b"\n")
 
 
 def board_diff(mila: Board, ours: Board) -> list[str]:
@@ -648,8 +658,11 @@ def play(
     check_every: int = 0,
     labels: bool = False,
     deepmind: tuple[DeepMindForm, int] | None = None,
+    trail: Any = None,
 ) -> None:
     """One seeded game on both engines; every differing phase recorded, shrunk and written.
+    ``trail`` (a ``hashlib`` hash), when given, takes every phase as the drop-in ruled it
+    (:func:`trail_step`), so :func:`replay` can later play the game on the drop-in alone.
     Every ``check_every``-th phase (0: never) the possible orders and orderable locations are
     compared too (MILA's are slow: the policies draw from the drop-in's, which this holds to
     MILA's)."""
@@ -697,6 +710,8 @@ def play(
                     where = {"seed": seed, "policy": policy, "map": map_name, "phase": phase}
                     tally.label_examples.append(dict(where, unit=unit, kind=key, orders=orders))
         want, have = board(mila), board(ours)
+        if trail is not None:
+            trail_step(trail, phase, orders, have)
         if want == have:
             continue
         found = {"seed": seed, "policy": policy, "map": map_name, "phase": phase}
@@ -764,6 +779,7 @@ def search(
             break
         policy, map_name = combos[(seed + i) % len(combos)]  # by seed: runs that go on cycle on
         phases_before, found_before = Counter(tally.phases), len(tally.differences)
+        trail = hashlib.sha256()
         play(
             seed + i,
             policy,
@@ -776,6 +792,7 @@ def search(
             check_every=check_every,
             labels=labels,
             deepmind=form,
+            trail=trail,
         )
         if deadline is not None and time.monotonic() > deadline:
             break  # a game cut short by the clock is not a game played
@@ -790,6 +807,8 @@ def search(
                 source,
                 tally.phases - phases_before,
                 tally.differences[found_before:],
+                trail=trail.hexdigest(),
+                max_year=max_year,
             )
             with ledger.open("a", encoding="utf-8") as handle:
                 handle.write(json.dumps(line, sort_keys=True) + "\n")
@@ -857,11 +876,19 @@ def ledger_line(
     source: str,
     phases: Counter[str],
     differences: Sequence[Mapping[str, Any]],
+    trail: str | None = None,
+    max_year: int | None = None,
 ) -> dict[str, Any]:
     """One played game's figures: its seed, policy and map, the edition and source it ran
-    (:func:`revision`), its phases by kind (``M``, ``R``, ``A``) and its differences."""
+    (:func:`revision`), its phases by kind (``M``, ``R``, ``A``) and its differences; for a game
+    with no difference its ``trail`` (:func:`trail_step`) and ``max_year``, with which
+    :func:`replay` plays it again on the drop-in alone."""
     kinds = Counter({key.rsplit(" ", 1)[-1]: n for key, n in phases.items()})
+    extra: dict[str, Any] = {}
+    if trail is not None and not differences:
+        extra = {"trail": trail, "max_year": max_year}
     return {
+        **extra,
         "seed": seed,
         "policy": policy,
         "map": map_name,
@@ -929,6 +956,76 @@ def summary(path: Path) -> str:
     return "\n".join(out) if out else "the ledger holds no game"
 
 
+def replay_game(
+    seed: int, policy: str, map_name: str, max_year: int, edition: str = "mila"
+) -> tuple[str, Counter[str]]:
+    """Play a ledger's game again on the drop-in alone, as :func:`play` played it (the same
+    seeded draws from the drop-in's own possible orders, the same last year): its trail
+    (:func:`trail_step`) and its phases by kind. Where MILA and the drop-in agreed on every
+    phase, the drop-in alone plays the very same game, so a later build whose trail is equal
+    rules every one of its phases as MILA did, without MILA."""
+    rng = random.Random(f"{seed}/{policy}/{map_name}")
+    choose = POLICY_FUNCTIONS[policy]
+    ours = diplo_game(map_name, edition)
+    first = int(ours.get_current_phase()[1:-1])
+    last = max_year if max_year >= first else first + max_year - 1
+    trail = hashlib.sha256()
+    kinds: Counter[str] = Counter()
+    while not ours.is_game_done:
+        phase = ours.get_current_phase()
+        if int(phase[1:-1]) > last:
+            break
+        orders = choose(ours, rng, phase[-1])
+        for power, texts in orders.items():
+            ours.set_orders(power, texts)
+        ours.process()
+        trail_step(trail, phase, orders, board(ours))
+        kinds[phase[-1]] += 1
+    return trail.hexdigest(), kinds
+
+
+def replay(
+    ledger: Path,
+    source: str | None = None,
+    shard: tuple[int, int] = (0, 1),
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Play again every game of ``ledger`` that has a trail (of ``source`` only, when given;
+    the ``k``-th of every ``n`` with ``shard=(k, n)``) on the drop-in alone, with this
+    checkout's ruling code, and compare the trails: the figures, and the games whose trail
+    differs (their phases were not ruled as the run that wrote the ledger ruled them)."""
+    k, n = shard
+    games = [g for g in read_ledger(ledger) if "trail" in g]
+    if source is not None:
+        games = [g for g in games if g.get("source") == source]
+    games = [g for i, g in enumerate(games) if i % n == k]
+    kinds: Counter[str] = Counter()
+    differ: list[dict[str, Any]] = []
+    start = time.monotonic()
+    for i, g in enumerate(games):
+        trail, played = replay_game(
+            int(g["seed"]), g["policy"], g["map"], int(g["max_year"]), g.get("edition", "mila")
+        )
+        kinds.update(played)
+        recorded = {k2: int(v) for k2, v in g["phases"].items()}
+        if trail != g["trail"] or dict(played) != recorded:
+            differ.append({"seed": g["seed"], "policy": g["policy"], "map": g["map"]})
+            print(f"TRAIL DIFFERS {json.dumps(differ[-1])}", flush=True)
+        if progress and (i + 1) % 100 == 0:
+            print(f"{i + 1} of {len(games)} games, {kinds['M']:,} movement phases", flush=True)
+    return {
+        "ledger": str(ledger),
+        "source": source,
+        "replayed_on": revision(),
+        "shard": f"{k}/{n}",
+        "games": len(games),
+        "phases": dict(sorted(kinds.items())),
+        "movement_phases": kinds["M"],
+        "seconds": round(time.monotonic() - start, 1),
+        "trails_differ": differ,
+    }
+
+
 def _names(text: str, allowed: Sequence[str], what: str) -> list[str]:
     names = list(allowed) if text == "all" else [t.strip() for t in text.split(",") if t.strip()]
     bad = [n for n in names if n not in allowed]
@@ -959,6 +1056,18 @@ def main(argv: list[str] | None = None) -> int:
         "--summary",
         action="store_true",
         help="print the --ledger's figures (per source, edition, map and policy) and exit",
+    )
+    parser.add_argument(
+        "--replay",
+        action="store_true",
+        help="play again, on the drop-in alone, every --ledger game that has a trail, and "
+        "compare the trails (exit 1 when one differs); no MILA needed",
+    )
+    parser.add_argument(
+        "--source", default=None, help="with --replay: only the games of this ruling code"
+    )
+    parser.add_argument(
+        "--shard", default="0/1", metavar="K/N", help="with --replay: the K-th of every N games"
     )
     parser.add_argument("--policy", default="all", help=f"{', '.join(POLICIES)} or all")
     parser.add_argument("--map", default="standard", help="MILA map names, or all")
@@ -1017,6 +1126,25 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(summary(args.ledger))
         return 0
+    if args.replay:
+        if args.ledger is None or not args.ledger.exists():
+            print("mila_search: --replay needs an existing --ledger file", file=sys.stderr)
+            return 2
+        try:
+            k, n = (int(x) for x in args.shard.split("/"))
+            if not 0 <= k < n:
+                raise ValueError
+        except ValueError:
+            print(
+                f"mila_search: --shard must be K/N with 0 <= K < N, not {args.shard!r}",
+                file=sys.stderr,
+            )
+            return 2
+        figures = replay(args.ledger, args.source, (k, n), args.progress)
+        print(json.dumps(figures, indent=1))
+        if args.report is not None:
+            args.report.write_text(json.dumps(figures, indent=1) + "\n")
+        return 1 if figures["trails_differ"] else 0
     if args.seed == "next":
         if args.ledger is None:
             print("mila_search: --seed next needs --ledger", file=sys.stderr)
