@@ -175,6 +175,17 @@ def test_a_ledger_s_games_replay_on_the_drop_in_alone_and_a_changed_ruling_shows
     # a shard replays its share only
     assert search.main(["--replay", "--ledger", str(ledger), "--shard", "1/2"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 2
+    # games played before trails were kept get theirs by playing again: the same ones
+    bare = tmp_path / "bare.jsonl"
+    bare.write_text(
+        "".join(json.dumps({k: v for k, v in g.items() if k != "trail"}) + "\n" for g in games)
+    )
+    filled = tmp_path / "filled.jsonl"
+    assert search.main(["--ledger", str(bare), "--backfill", str(filled), "--max-year", "2"]) == 0
+    capsys.readouterr()
+    again = search.read_ledger(filled)
+    assert [(g["seed"], g["trail"]) for g in again] == [(g["seed"], g["trail"]) for g in games]
+    assert all(g["backfilled"] for g in again)
     games[1]["trail"] = "0" * 64
     games[2]["phases"]["M"] += 1
     ledger.write_text("".join(json.dumps(g) + "\n" for g in games))

@@ -1026,6 +1026,47 @@ def replay(
     }
 
 
+def backfill(
+    ledger: Path, out: Path, shard: tuple[int, int] = (0, 1), max_year: int = 10
+) -> dict[str, Any]:
+    """Give the games of ``ledger`` played on this checkout's ruling code before trails were
+    kept their trails, by playing each again on the drop-in alone (:func:`replay_game`; with
+    the ``max_year`` they all ran with, 10 by default, which the phases played again must bear
+    out):
+    each such game, with its trail, ``max_year`` and ``"backfilled": true``, is appended to
+    ``out``. Sound because every such game agreed with MILA on every phase and the drop-in
+    draws its orders from its own lists: alone, it plays the very same game."""
+    k, n = shard
+    here = revision()
+    games = [
+        g
+        for g in read_ledger(ledger)
+        if "trail" not in g and g.get("source") == here and not g.get("differences")
+    ]
+    games = [g for i, g in enumerate(games) if i % n == k]
+    kinds: Counter[str] = Counter()
+    unlike: list[int] = []
+    start = time.monotonic()
+    with out.open("a", encoding="utf-8") as handle:
+        for g in games:
+            trail, played = replay_game(
+                int(g["seed"]), g["policy"], g["map"], max_year, g.get("edition", "mila")
+            )
+            if dict(played) != {key: int(v) for key, v in g["phases"].items()}:
+                unlike.append(int(g["seed"]))
+                continue
+            kinds.update(played)
+            line = dict(g, trail=trail, max_year=max_year, backfilled=True)
+            handle.write(json.dumps(line, sort_keys=True) + "\n")
+    return {
+        "source": here,
+        "games": len(games) - len(unlike),
+        "movement_phases": kinds["M"],
+        "phases_unlike_the_ledger": unlike,
+        "seconds": round(time.monotonic() - start, 1),
+    }
+
+
 def _names(text: str, allowed: Sequence[str], what: str) -> list[str]:
     names = list(allowed) if text == "all" else [t.strip() for t in text.split(",") if t.strip()]
     bad = [n for n in names if n not in allowed]
@@ -1062,6 +1103,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="play again, on the drop-in alone, every --ledger game that has a trail, and "
         "compare the trails (exit 1 when one differs); no MILA needed",
+    )
+    parser.add_argument(
+        "--backfill",
+        type=Path,
+        default=None,
+        metavar="OUT",
+        help="append to OUT the --ledger games of this checkout's ruling code that have no "
+        "trail, each with its trail (played again on the drop-in alone)",
     )
     parser.add_argument(
         "--source", default=None, help="with --replay: only the games of this ruling code"
@@ -1126,9 +1175,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(summary(args.ledger))
         return 0
-    if args.replay:
+    if args.replay or args.backfill is not None:
         if args.ledger is None or not args.ledger.exists():
-            print("mila_search: --replay needs an existing --ledger file", file=sys.stderr)
+            print(
+                "mila_search: --replay and --backfill need an existing --ledger file",
+                file=sys.stderr,
+            )
             return 2
         try:
             k, n = (int(x) for x in args.shard.split("/"))
@@ -1140,6 +1192,10 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
+        if args.backfill is not None:
+            filled = backfill(args.ledger, args.backfill, (k, n), args.max_year)
+            print(json.dumps(filled, indent=1))
+            return 1 if filled["phases_unlike_the_ledger"] else 0
         figures = replay(args.ledger, args.source, (k, n), args.progress)
         print(json.dumps(figures, indent=1))
         if args.report is not None:
