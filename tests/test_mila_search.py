@@ -186,6 +186,9 @@ def test_a_ledger_s_games_replay_on_the_drop_in_alone_and_a_changed_ruling_shows
     again = search.read_ledger(filled)
     assert [(g["seed"], g["trail"]) for g in again] == [(g["seed"], g["trail"]) for g in games]
     assert all(g["backfilled"] for g in again)
+    with bare.open("a") as handle:  # appended to the ledger itself, they take the old lines' place
+        handle.write(filled.read_text())
+    assert [g.get("trail") for g in search.read_ledger(bare)] == [g["trail"] for g in games]
     games[1]["trail"] = "0" * 64
     games[2]["phases"]["M"] += 1
     ledger.write_text("".join(json.dumps(g) + "\n" for g in games))

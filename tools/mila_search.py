@@ -900,16 +900,18 @@ def ledger_line(
 
 
 def read_ledger(path: Path) -> list[dict[str, Any]]:
-    """The ledger's games; a line cut short by a stopped run (the last one) is skipped."""
-    games = []
+    """The ledger's games, one per seed and edition (a later line, such as one
+    :func:`backfill` appended with the game's trail, takes the place of an earlier one); a line
+    cut short by a stopped run (the last one) is skipped."""
+    games: dict[tuple[int, str], dict[str, Any]] = {}
     for text in path.read_text(encoding="utf-8").splitlines():
         try:
             line = json.loads(text)
         except json.JSONDecodeError:
             continue
         if isinstance(line, dict) and {"seed", "policy", "map", "phases"} <= line.keys():
-            games.append(line)
-    return games
+            games[(int(line["seed"]), str(line.get("edition", "mila")))] = line
+    return list(games.values())
 
 
 def next_seed(path: Path, default: int) -> int:
