@@ -602,6 +602,100 @@ def test_mila_lists_every_board_of_the_port_s_neighbourhood_as_the_drop_in(name:
                 assert got == sorted(theirs), (board["units"], start, left_out)
 
 
+# Found by the search with --check-possible on the port's maps once the listing above was
+# modelled (ancmed_age_of_empires: convoy seed 5100053 S0007M, random 5100204 S0009M, edge
+# 5100847 F0009M): MILA lists a fleet's convoys only of the armies that end some route of its
+# table through that fleet (Game.get_all_possible_orders: _get_convoy_destinations('F', fleet,
+# unit_is_convoyer=True), the destinations of every route through the fleet from any shore, then
+# _has_convoy_path from the army). Without a port every route runs both ways, so this adds
+# nothing; A SAG reaches the seas only by the port here (no fleet in F BER), and no route
+# through F TYN ends at Saguntum (one from the port through F LIG back through F BAL does, so
+# F LIG's convoys are listed). MILA takes F TYN's convoy all the same (Game._valid_order asks
+# _has_convoy_path only), and so does the drop-in: the army lands in Neapolis.
+_PORT_CONVOYS = (
+    {
+        "name": "S0010M",
+        "units": {"ROME": ["F BAL", "F LIG", "F TYN", "A SAG"], "CARTHAGE": ["F PUN"]},
+        "centers": {},
+    },
+    {
+        "ROME": [
+            "A SAG - NEA VIA",
+            "F BAL C A SAG - NEA",
+            "F LIG C A SAG - NEA",
+            "F TYN C A SAG - NEA",
+        ]
+    },
+)
+
+
+def _port_convoys(game: Any) -> tuple[list[str], list[str]]:
+    """The convoys listed for F TYN and F PUN and for F LIG, then Rome's units after the
+    convoy through all three."""
+    state, orders = _PORT_CONVOYS
+    far = [o for loc in ("TYN", "PUN") for o in _port_lists(game, state, loc) if " C " in o]
+    near = [o for o in _port_lists(game, state, "LIG") if " C " in o]
+    assert "F LIG C A SAG - NEA" in near
+    load_tool("mila_search").rule(game, state, orders)
+    return far, sorted(game.get_state()["units"]["ROME"])
+
+
+def test_the_drop_in_lists_convoys_of_an_army_behind_the_port_as_mila() -> None:
+    try:
+        game = load_tool("mila_search").diplo_game("ancmed")
+    except MapError:
+        pytest.skip("ancmed is read from MILA's package")
+    far, rome = _port_convoys(game)
+    assert far == [] and "A NEA" in rome
+
+
+@needs_mila
+def test_mila_lists_convoys_of_an_army_behind_the_port_as_the_drop_in() -> None:
+    search = load_tool("mila_search")
+    assert _port_convoys(search.mila_game_class()(map_name="ancmed")) == _port_convoys(
+        search.diplo_game("ancmed")
+    )
+
+
+def _random_port_boards(game_map: Any, count: int, seed: int) -> list[dict[str, Any]]:
+    """Seeded boards of the port's map (``game_map`` MILA's or the drop-in's ``Map``): fleets
+    in some seas, armies on some shores, the port and its two shores (Saguntum, Tarraco) each
+    held or not."""
+    import random
+
+    locs = sorted(loc.upper() for loc in game_map.locs if "/" not in loc)
+    seas = [loc for loc in locs if game_map.area_type(loc) == "WATER"]
+    shores = [
+        loc
+        for loc in locs
+        if game_map.area_type(loc) == "COAST" and loc not in ("BAL", "SAG", "TAR")
+    ]
+    rng = random.Random(seed)
+    boards = []
+    for _ in range(count):
+        fleets = [f"F {p}" for p in rng.sample(seas, rng.randint(2, 12))]
+        armies = [f"A {p}" for p in rng.sample(shores, rng.randint(0, 4))]
+        units: dict[str, list[str]] = {"ROME": [], "CARTHAGE": []}
+        for unit in fleets + armies:
+            units[rng.choice(("ROME", "CARTHAGE"))].append(unit)
+        for loc, kinds in (("BAL", "FFFA-"), ("SAG", "AAF-"), ("TAR", "AAF-")):
+            kind = rng.choice(kinds)
+            if kind != "-":
+                units[rng.choice(("ROME", "CARTHAGE"))].append(f"{kind} {loc}")
+        boards.append({"name": "S0010M", "units": units, "centers": {}})
+    return boards
+
+
+@needs_mila
+@pytest.mark.parametrize("name", ["ancmed", "ancmed_age_of_empires"])
+def test_mila_lists_random_boards_of_the_port_s_map_as_the_drop_in(name: str) -> None:
+    search = load_tool("mila_search")
+    mila = search.mila_game_class()(map_name=name)
+    ours = search.diplo_game(name)
+    for board in _random_port_boards(mila.map, 60, 42):
+        assert _back_possible(ours, board) == _back_possible(mila, board), board["units"]
+
+
 # Found while modelling the listing above, not by the search (which plays only listed orders)
 # and not modelled: MILA *accepts* a support of a convoyed move by another rule than it lists
 # it by. Game._valid_order takes it when a route runs from the army to the destination
