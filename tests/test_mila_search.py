@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from diplo.api.legal import legal_order_texts
 from diplo.api.phase import process_phase
 from diplo.formats.mila import MILA_MAP_NAMES, position_from_mila, position_to_mila
 from diplo.model.map import Map, MapError, map_named
@@ -527,12 +528,16 @@ def test_mila_lists_a_fleet_s_disband_on_a_coast_as_the_drop_in() -> None:
     assert _disbands(search.mila_game_class()()) == _disbands(search.diplo_game("standard"))
 
 
-# Found by the long run (ancmed_age_of_empires, edge, seed 1002019, F0010M) and not yet modelled:
-# MILA lists the Berenice fleet's support of the army's convoyed move into the Balearic port
-# (Game.get_all_possible_orders reads a support of a convoyed move by the routes from the
-# destination back to the army, here through the Carthaginian fleet in the Gulf of Lyon, the
-# supporter excluded); diplo's routes back from a port under port_convoy="first" do not find it.
-# A listing only: the search draws orders from diplo's lists, so the order is never played.
+# Found by the long run (ancmed_age_of_empires, edge, seed 1002019, F0010M): MILA lists the
+# Berenice fleet's support of the army's convoyed move into the Balearic port. MILA reads a
+# support of a convoyed move by the routes from the destination back to the army
+# (Game.get_all_possible_orders: _get_convoy_destinations('A', dest, exclude_convoy_locs=
+# [supporter])), and its routes from a port may pass back through the port's own fleet
+# (utils/convoy_paths.py, _get_convoy_paths: the start, a PORT, is queued as a carrier where
+# any other port reached from a sea is a destination): BAL - F LIG - F BAL - SAG, without
+# F BER. The mirror: BAL - F BER - F BAL - TAR, without F LIG. port_convoy="first" reads the
+# routes so in both engines (GameMap::convoy_reach, ConvoyTable.reach). A listing only: the
+# army's own route to the port is by F BER, which supports.
 _PORT_SUPPORT = {
     "name": "F0010M",
     "units": {
@@ -541,25 +546,282 @@ _PORT_SUPPORT = {
     },
     "centers": {},
 }
+_PORT_MIRROR = {
+    "name": "F0010M",
+    "units": {"CARTHAGE": ["F BER"], "ROME": ["F LIG", "A TAR", "F BAL"]},
+    "centers": {},
+}
+
+
+def _port_lists(game: Any, state: dict[str, Any], loc: str) -> list[str]:
+    game.set_state(load_tool("mila_search").full_state(game, state))
+    return sorted(game.get_all_possible_orders()[loc])
+
+
+def test_the_drop_in_lists_a_support_of_a_convoyed_move_into_a_port() -> None:
+    search = load_tool("mila_search")
+    try:
+        game = search.diplo_game("ancmed_age_of_empires")
+    except MapError:
+        pytest.skip("ancmed_age_of_empires is read from MILA's package")
+    assert "F BER S A SAG - BAL" in _port_lists(game, _PORT_SUPPORT, "BER")
+    assert "F LIG S A TAR - BAL" in _port_lists(game, _PORT_MIRROR, "LIG")
+    # Without F LIG no chain runs back to Saguntum but by the supporter.
+    alone = {**_PORT_SUPPORT, "units": {"ROME": ["F BER", "A SAG", "F BAL"]}}
+    assert "F BER S A SAG - BAL" not in _port_lists(game, alone, "BER")
+
+
+@needs_mila
+@pytest.mark.parametrize(
+    ("state", "support"),
+    [(_PORT_SUPPORT, "F BER S A SAG - BAL"), (_PORT_MIRROR, "F LIG S A TAR - BAL")],
+    ids=["SAG", "TAR"],
+)
+def test_mila_lists_a_support_of_a_convoyed_move_into_a_port_as_the_drop_in(
+    state: dict[str, Any], support: str
+) -> None:
+    loc = support[2:5]
+    search = load_tool("mila_search")
+    lists = [
+        _port_lists(game, state, loc)
+        for game in (
+            search.mila_game_class()(map_name="ancmed_age_of_empires"),
+            search.diplo_game("ancmed_age_of_empires"),
+        )
+    ]
+    assert support in lists[0]
+    assert lists[0] == lists[1]
+
+
+def _port_boards() -> list[dict[str, Any]]:
+    """Every board of the port's neighbourhood: the Balearic Islands (a fleet, an army or
+    nothing), the two seas next to it (a fleet or nothing) and its two shores (an army, a fleet
+    or nothing), with a Carthaginian army in Mauretania to support from the land; one power
+    each side so that every support is listed."""
+    boards = []
+    for bal in ("F", "A", ""):
+        for lig in ("F", ""):
+            for ber in ("F", ""):
+                for tar in ("A", "F", ""):
+                    for sag in ("A", "F", ""):
+                        rome = [
+                            f"{kind} {loc}"
+                            for kind, loc in ((bal, "BAL"), (lig, "LIG"), (tar, "TAR"))
+                            if kind
+                        ]
+                        carthage = [
+                            f"{kind} {loc}" for kind, loc in ((ber, "BER"), (sag, "SAG")) if kind
+                        ]
+                        units = {"ROME": rome, "CARTHAGE": [*carthage, "A MAU"]}
+                        boards.append({"name": "S0010M", "units": units, "centers": {}})
+    return boards
+
+
+def test_the_port_s_boards_list_alike_on_the_engine_and_the_reference() -> None:
+    game_map = map_named("ancmed")
+    rules = Rules.from_json({"edition": "mila"}, game_map.rules)
+    supports = 0
+    for board in _port_boards():
+        position = position_from_mila(board, board["name"], game_map, rules=rules)
+        lists = [legal_order_texts(position, backend=b) for b in ("python", "rust")]
+        assert lists[0] == lists[1], board["units"]
+        supports += sum(" S A SAG - BAL" in o for os in lists[0].values() for o in os)
+    assert supports > 0
+
+
+@needs_mila
+@pytest.mark.parametrize("name", ["ancmed", "ancmed_age_of_empires"])
+def test_mila_lists_every_board_of_the_port_s_neighbourhood_as_the_drop_in(name: str) -> None:
+    search = load_tool("mila_search")
+    mila = search.mila_game_class()(map_name=name)
+    ours = search.diplo_game(name)
+    for board in _port_boards():
+        want = _back_possible(mila, board)
+        assert _back_possible(ours, board) == want, board["units"]
+        # MILA's inner name for the routes, from every shore and with a fleet left out.
+        fleets = [u[2:] for us in board["units"].values() for u in us if u[0] == "F"]
+        for start in ("BAL", "TAR", "SAG", "CAR", "COR"):
+            for left_out in (None, *([f] for f in fleets)):
+                got = ours._get_convoy_destinations("A", start, False, left_out)
+                theirs = mila._get_convoy_destinations("A", start, False, left_out)
+                assert got == sorted(theirs), (board["units"], start, left_out)
+
+
+# Found by the search with --check-possible on the port's maps once the listing above was
+# modelled (ancmed_age_of_empires: convoy seed 5100053 S0007M, random 5100204 S0009M, edge
+# 5100847 F0009M): MILA lists a fleet's convoys only of the armies that end some route of its
+# table through that fleet (Game.get_all_possible_orders: _get_convoy_destinations('F', fleet,
+# unit_is_convoyer=True), the destinations of every route through the fleet from any shore, then
+# _has_convoy_path from the army). Without a port every route runs both ways, so this adds
+# nothing; A SAG reaches the seas only by the port here (no fleet in F BER), and no route
+# through F TYN ends at Saguntum (one from the port through F LIG back through F BAL does, so
+# F LIG's convoys are listed). MILA takes F TYN's convoy all the same (Game._valid_order asks
+# _has_convoy_path only), and so does the drop-in: the army lands in Neapolis.
+_PORT_CONVOYS = (
+    {
+        "name": "S0010M",
+        "units": {"ROME": ["F BAL", "F LIG", "F TYN", "A SAG"], "CARTHAGE": ["F PUN"]},
+        "centers": {},
+    },
+    {
+        "ROME": [
+            "A SAG - NEA VIA",
+            "F BAL C A SAG - NEA",
+            "F LIG C A SAG - NEA",
+            "F TYN C A SAG - NEA",
+        ]
+    },
+)
+
+
+def _port_convoys(game: Any) -> tuple[list[str], list[str]]:
+    """The convoys listed for F TYN and F PUN and for F LIG, then Rome's units after the
+    convoy through all three."""
+    state, orders = _PORT_CONVOYS
+    far = [o for loc in ("TYN", "PUN") for o in _port_lists(game, state, loc) if " C " in o]
+    near = [o for o in _port_lists(game, state, "LIG") if " C " in o]
+    assert "F LIG C A SAG - NEA" in near
+    load_tool("mila_search").rule(game, state, orders)
+    return far, sorted(game.get_state()["units"]["ROME"])
+
+
+def test_the_drop_in_lists_convoys_of_an_army_behind_the_port_as_mila() -> None:
+    try:
+        game = load_tool("mila_search").diplo_game("ancmed")
+    except MapError:
+        pytest.skip("ancmed is read from MILA's package")
+    far, rome = _port_convoys(game)
+    assert far == [] and "A NEA" in rome
+
+
+@needs_mila
+def test_mila_lists_convoys_of_an_army_behind_the_port_as_the_drop_in() -> None:
+    search = load_tool("mila_search")
+    assert _port_convoys(search.mila_game_class()(map_name="ancmed")) == _port_convoys(
+        search.diplo_game("ancmed")
+    )
+
+
+def _random_port_boards(game_map: Any, count: int, seed: int) -> list[dict[str, Any]]:
+    """Seeded boards of the port's map (``game_map`` MILA's or the drop-in's ``Map``): fleets
+    in some seas, armies on some shores, the port and its two shores (Saguntum, Tarraco) each
+    held or not."""
+    import random
+
+    locs = sorted(loc.upper() for loc in game_map.locs if "/" not in loc)
+    seas = [loc for loc in locs if game_map.area_type(loc) == "WATER"]
+    shores = [
+        loc
+        for loc in locs
+        if game_map.area_type(loc) == "COAST" and loc not in ("BAL", "SAG", "TAR")
+    ]
+    rng = random.Random(seed)
+    boards = []
+    for _ in range(count):
+        fleets = [f"F {p}" for p in rng.sample(seas, rng.randint(2, 12))]
+        armies = [f"A {p}" for p in rng.sample(shores, rng.randint(0, 4))]
+        units: dict[str, list[str]] = {"ROME": [], "CARTHAGE": []}
+        for unit in fleets + armies:
+            units[rng.choice(("ROME", "CARTHAGE"))].append(unit)
+        for loc, kinds in (("BAL", "FFFA-"), ("SAG", "AAF-"), ("TAR", "AAF-")):
+            kind = rng.choice(kinds)
+            if kind != "-":
+                units[rng.choice(("ROME", "CARTHAGE"))].append(f"{kind} {loc}")
+        boards.append({"name": "S0010M", "units": units, "centers": {}})
+    return boards
+
+
+@needs_mila
+@pytest.mark.parametrize("name", ["ancmed", "ancmed_age_of_empires"])
+def test_mila_lists_random_boards_of_the_port_s_map_as_the_drop_in(name: str) -> None:
+    search = load_tool("mila_search")
+    mila = search.mila_game_class()(map_name=name)
+    ours = search.diplo_game(name)
+    for board in _random_port_boards(mila.map, 60, 42):
+        assert _back_possible(ours, board) == _back_possible(mila, board), board["units"]
+
+
+# Found while modelling the listing above, not by the search (which plays only listed orders)
+# and not modelled: MILA *accepts* a support of a convoyed move by another rule than it lists
+# it by. Game._valid_order takes it when a route runs from the army to the destination
+# (_has_convoy_path('A', src, dest): forward, every fleet, the supporter too), where diplo
+# takes what it lists (the routes back, without the supporter). With the port the two part:
+# A TAR reaches Carthage by F BAL (first) and F BER, no chain runs back, so MILA takes Egypt's
+# support and A TAR dislodges A CAR, where diplo refuses it and the army bounces.
+_ACCEPTED_SUPPORT = (
+    {
+        "name": "F0009M",
+        "units": {
+            "CARTHAGE": ["F BAL", "A TAR", "F BER"],
+            "ROME": ["A CAR"],
+            "EGYPT": ["A MAU", "A NUM"],
+        },
+        "centers": {},
+    },
+    {
+        "CARTHAGE": ["F BAL C A TAR - CAR", "F BER C A TAR - CAR", "A TAR - CAR VIA"],
+        "EGYPT": ["A MAU S A TAR - CAR"],
+    },
+)
+
+
+@needs_mila
+def test_mila_accepts_a_support_of_a_convoyed_move_by_the_routes_from_the_army() -> None:
+    search = load_tool("mila_search")
+    mila = search.mila_game_class()(map_name="ancmed_age_of_empires")
+    search.rule(mila, *_ACCEPTED_SUPPORT)
+    assert "A CAR" in mila.get_state()["units"]["CARTHAGE"]  # the supported army moved in
+
+
+# The same rule's other consequences, the boards alike: MILA lists a support it refuses (a
+# chain back from Saguntum to Corsica by F BAL and F LIG, none forward), and keeps a fleet's
+# support of a move only that fleet could carry (DATC 6.D.31), labelled void.
+_ACCEPTED_ELSEWHERE = {
+    "refused though listed": (
+        "ancmed",
+        {
+            "name": "S0010M",
+            "units": {"ROME": ["A COR", "F LIG", "F BAL"], "CARTHAGE": ["A TAR"]},
+            "centers": {},
+        },
+        {"CARTHAGE": ["A TAR S A COR - SAG"]},
+    ),
+    "kept by its only carrier": (
+        "standard",
+        {
+            "name": "S1901M",
+            "units": {"ENGLAND": ["F NTH", "A LON"], "FRANCE": ["A BEL"]},
+            "centers": {},
+        },
+        {"ENGLAND": ["F NTH S A LON - BEL", "A LON - BEL"]},
+    ),
+}
 
 
 @needs_mila
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 42: MILA lists F BER S A SAG - BAL (support of a convoyed move into a port, "
-    "by the routes back from it); not modelled",
+    reason="issue 42: MILA accepts a support of a convoyed move by the routes from the army "
+    "(Game._valid_order), diplo by the routes it lists them by; not modelled",
 )
-def test_mila_lists_a_support_of_a_convoyed_move_into_a_port_as_the_drop_in() -> None:
+@pytest.mark.parametrize(
+    "variant", ["changes the board", *_ACCEPTED_ELSEWHERE], ids=lambda v: v.replace(" ", "_")
+)
+def test_the_drop_in_accepts_a_support_of_a_convoyed_move_as_mila(variant: str) -> None:
     search = load_tool("mila_search")
-    lists = []
-    for game in (
-        search.mila_game_class()(map_name="ancmed_age_of_empires"),
-        search.diplo_game("ancmed_age_of_empires"),
-    ):
-        game.set_state(search.full_state(game, _PORT_SUPPORT))
-        lists.append(sorted(game.get_all_possible_orders()["BER"]))
-    assert "F BER S A SAG - BAL" in lists[0]
-    assert lists[0] == lists[1]
+    name, state, orders = (
+        ("ancmed_age_of_empires", *_ACCEPTED_SUPPORT)
+        if variant == "changes the board"
+        else _ACCEPTED_ELSEWHERE[variant]
+    )
+    seen = []
+    for game in (search.mila_game_class()(map_name=name), search.diplo_game(name)):
+        game.set_state(search.full_state(game, state))
+        for power, texts in orders.items():
+            game.set_orders(power, texts)
+        kept = {p: sorted(o) for p, o in game.get_orders().items()}
+        seen.append((kept, search.rule(game, state, orders)))
+    assert seen[0] == seen[1]
 
 
 # Issue 42 (standard_fleet_rome, seed 1011625): when the strongest attacks on a convoying fleet

@@ -91,8 +91,9 @@ type, DATC 6.J.6) and ``disorder_tie="abbreviation"`` (MILA removes the first un
 province whose fleet may convoy, carries an army only as the first fleet of its chain: MILA's
 ``utils/convoy_paths.py``, ``_get_convoy_paths``, takes a port reached from a sea as a
 destination; and a support of a convoyed move is possible when a chain runs from the destination
-back to the army, as ``Game.get_all_possible_orders`` reads it; the maps' rule, ``"anywhere"``:
-as a fleet at sea, anywhere in the chain).
+back to the army without the supporter, as ``Game.get_all_possible_orders`` reads it, a chain
+from a port holding a fleet passing back through that fleet too (``_get_convoy_paths`` queues its
+start as a carrier); the maps' rule, ``"anywhere"``: as a fleet at sea, anywhere in the chain).
 
 ``edition="godip"`` is today's rulings but where godip (the judge behind Diplicity) departs from
 them: ``victory_lead=True`` (``variants/common/common.go``, ``SCCountWinner``),

@@ -31,7 +31,10 @@ Which provinces a fleet may convoy from is :func:`convoy_provinces` (the seas, D
 ports: :meth:`Map.may_convoy`). Under MILA's rule ``port_convoy="first"``
 (:attr:`diplo.model.rules.Rules.port_convoy`, every function's ``port_first``) a port's fleet is
 a link of a chain only as its first (MILA's ``utils/convoy_paths.py``): no chain passes on to a
-port, so the links are one-way into the seas.
+port, so the links are one-way into the seas; but a chain from a port holding a fleet may pass
+back on to that fleet and so to the port's shores (MILA's search queues its start, a port, as a
+carrier), which only routes read from a destination back to an army meet (an army's own
+province holds no fleet).
 """
 
 from __future__ import annotations
@@ -254,8 +257,19 @@ class ConvoyTable:
                         seen.add(other)
                         nxt.append(other)
             frontier = nxt
-        dests: set[str] = set()
         sea_shores = self.tables.sea_shores
+        if (
+            src in self.tables.barred
+            and src in self.fleets
+            and src != avoid
+            and seen & self.adj[src]
+        ):
+            # MILA's routes from a port holding a fleet (the destination of a support it lists,
+            # read back to the army): a sea of the chain passes back on to the start port's own
+            # fleet, which carries on to the port's shores (utils/convoy_paths.py queues the
+            # start as a carrier where any other port is a destination).
+            seen.add(src)
+        dests: set[str] = set()
         for sea in seen:
             dests |= sea_shores[sea]
         dests.discard(src)

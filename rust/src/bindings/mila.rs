@@ -33,7 +33,7 @@ use super::texts::{map_names, named_part, text_key, unit_tag, MapNames, TextCach
 use crate::engine::encode::{a_of, kind, kind_of, loc_of, signed, via_of, Code};
 use crate::engine::game_map::{has, Bits, GameMap, Mask};
 use crate::engine::phases::Game;
-use crate::engine::state::{State, ADJUSTMENTS, RETREATS};
+use crate::engine::state::{State, ADJUSTMENTS, MOVEMENT, RETREATS};
 use crate::engine::text::ordered_unit;
 
 /// Whether MILA lists the legal `code`: all but one form, an army's plain move beyond its
@@ -469,8 +469,102 @@ impl SlotKeys {
     }
 }
 
+/// The longest chain of fleets MILA lists (`MAX_CONVOY_LENGTH`, `utils/convoy_paths.py`).
+const MILA_CHAIN: u32 = 13;
+/// The most chains [`convoy_candidates`] follows in one state before it gives up (and lists
+/// every legal convoy): far above what MILA's maps with a port reach.
+const MILA_WALKS: usize = 1 << 20;
+
+/// Under MILA's ports (`port_first_only`), per fleet province, the armies (provinces) next to a
+/// port holding a fleet that MILA lists the fleet's convoys of, and those armies' provinces;
+/// `None`: every legal convoy is listed. MILA's `get_all_possible_orders` lists a fleet's convoys only of the armies that end
+/// some route of its table through the fleet (`_get_convoy_destinations(..., unit_is_convoyer)`:
+/// a route from any shore, kept for a destination only when no smaller one reaches it from that
+/// shore; `utils/convoy_paths.py`), then checks the route from the army. Without a port every
+/// route runs both ways, so the first test adds nothing; with one, an army that reaches the seas
+/// only by the port (A SAG by F BAL, no fleet in F BER) ends no route through a farther fleet (F
+/// TYN), save one from the port coming back through the port's own fleet.
+fn convoy_candidates<M: Mask>(map: &GameMap<M>, st: &State<M>) -> Option<(Vec<M>, M)> {
+    if !st.rules.resolver.port_first_only || st.kind != MOVEMENT {
+        return None;
+    }
+    let mut afloat = M::ZERO;
+    let mut armies = M::ZERO;
+    for q in 0..map.provinces {
+        let u = st.units[q];
+        if u.is_some() {
+            if u.fleet {
+                afloat |= M::bit(q);
+            } else {
+                armies |= M::bit(q);
+            }
+        }
+    }
+    let fleets = afloat & map.carriers;
+    let ported = map.ports & fleets;
+    let mut wanted = M::ZERO;
+    for q in Bits(armies) {
+        if !(map.shore_seas[q] & ported).is_zero() {
+            wanted |= M::bit(q);
+        }
+    }
+    if wanted.is_zero() {
+        return None;
+    }
+    let mut cand = vec![M::ZERO; map.provinces];
+    let mut walks = 0usize;
+    let mut queue: std::collections::VecDeque<(M, usize)> = std::collections::VecDeque::new();
+    for start in Bits(map.shores) {
+        let first = map.shore_seas[start] & fleets;
+        if first.is_zero() {
+            continue;
+        }
+        // Only the start, when it is a port, may be passed on to again.
+        let closed = map.ports & !M::bit(start);
+        let mut kept: Vec<(usize, M)> = Vec::new();
+        queue.clear();
+        for c in Bits(first) {
+            queue.push_back((M::bit(c), c));
+        }
+        while let Some((chain, last)) = queue.pop_front() {
+            walks += 1;
+            if walks > MILA_WALKS {
+                return None;
+            }
+            for d in Bits(map.sea_shores[last] & wanted & !M::bit(start)) {
+                if kept.iter().any(|&(k, r)| k == d && (r & !chain).is_zero()) {
+                    continue;
+                }
+                kept.push((d, chain));
+                for x in Bits(chain) {
+                    cand[x] |= M::bit(d);
+                }
+            }
+            if chain.count() < MILA_CHAIN {
+                for n in Bits(map.sea_adj[last] & fleets & !chain & !closed) {
+                    queue.push_back((chain | M::bit(n), n));
+                }
+            }
+        }
+    }
+    Some((cand, wanted))
+}
+
+/// Whether MILA lists the legal `code` as far as [`convoy_candidates`] says.
+fn convoy_listed<M: Mask>(map: &GameMap<M>, cand: &Option<(Vec<M>, M)>, code: Code) -> bool {
+    match cand {
+        Some((cand, wanted)) if kind_of(code) == kind::CONVOY => {
+            let army = map.prov_of[a_of(code)] as usize;
+            let fleet = map.prov_of[loc_of(code)] as usize;
+            !has(*wanted, army) || has(cand[fleet], army)
+        }
+        _ => true,
+    }
+}
+
 fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
     let (map, st) = (g.map, &g.state);
+    let cand = convoy_candidates(map, st);
     g.with_legal(|legal, slots| {
         let waives: Vec<(u8, Code)> = slots
             .iter()
@@ -500,6 +594,9 @@ fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
             out.keys.push(unit_tag(me));
             out.codes.push(0);
             for code in legal.codes_of(s).iter().copied().chain(waived) {
+                if !convoy_listed(map, &cand, code) {
+                    continue;
+                }
                 out.codes.push(code);
                 out.keys.push(code | named_part(st, code));
             }

@@ -512,7 +512,8 @@ impl<M: Mask> GameMap<M> {
     /// Coastal provinces an army in `src` could be carried to over seas holding fleets
     /// (`fleets`), never through the seas `avoid` (DATC 6.D.32; 6.D.31 for a supporting fleet),
     /// and the seas such a convoy could use. Empty unless `src` is a shore. No chain passes on to
-    /// a fleet of `barred` (MILA's ports under `port_first_only`: only a chain's first fleet).
+    /// a fleet of `barred` (MILA's ports under `port_first_only`: only a chain's first fleet),
+    /// but `src`'s own when `src` is one (MILA's chains from a port may come back through it).
     pub fn convoy_reach(&self, src: usize, fleets: M, avoid: M, barred: M) -> (M, M) {
         let usable = fleets & !avoid;
         let mut seen = self.shore_seas[src] & usable;
@@ -525,6 +526,13 @@ impl<M: Mask> GameMap<M> {
             next &= usable & !seen & !barred;
             seen |= next;
             frontier = next;
+        }
+        if (barred & usable).has(src) && !(self.sea_adj[src] & seen).is_zero() {
+            // MILA's routes from a port holding a fleet (the destination of a support it
+            // lists, read back to the army): a sea of the chain passes back on to the start
+            // port's own fleet, which carries on to the port's shores (`utils/convoy_paths.py`
+            // queues the start as a carrier where any other port is a destination).
+            seen |= M::bit(src);
         }
         let mut dests = M::ZERO;
         for s in Bits(seen) {

@@ -1,11 +1,12 @@
 """MILA's inner names that harnesses call (``Game._get_convoy_destinations``, ``Game.lost``),
 worked out from the drop-in's board and MILA's map queries.
 
-MILA lists convoy routes from its map: chains of at most 13 water locations (``WATER`` or a
-``PORT`` next to the army) from a coastal location to the coastal locations next to the
-chain's last one, each destination kept with the smallest sets of fleets that reach it; a route
-is possible when a fleet stands on every location of it. Facts read in MILA's
-``diplomacy/utils/convoy_paths.py`` and ``Game._build_list_possible_convoys``.
+MILA lists convoy routes from its map: chains of at most 13 water locations (``WATER``, a
+``PORT`` next to the army, or the start itself when it is a ``PORT``: reached from a sea, any
+other port is a destination, the start is a carrier) from a coastal location to the coastal
+locations next to the chain's last one, each destination kept with the smallest sets of
+fleets that reach it; a route is possible when a fleet stands on every location of it. Facts
+read in MILA's ``diplomacy/utils/convoy_paths.py`` and ``Game._build_list_possible_convoys``.
 """
 
 from __future__ import annotations
@@ -60,9 +61,8 @@ def convoy_reach(game_map: Map, start: str, fleets: set[str]) -> set[str]:
     out: set[str] = set()
     for loc in queue:
         for near in _near(game_map, loc):
-            if _is_coast(game_map, near):
-                if near != start:
-                    out.add(near)
+            if _is_coast(game_map, near) and near != start:
+                out.add(near)
             elif (
                 area(near) in _WATER
                 and near in fleets
@@ -91,9 +91,7 @@ def _minimal_routes(game_map: Map, start: str, fleets: set[str]) -> dict[str, li
             if followed > _CHAIN_LIMIT:
                 return routes
             for near in _near(game_map, last):
-                if _is_coast(game_map, near):
-                    if near == start:
-                        continue
+                if _is_coast(game_map, near) and near != start:
                     kept = routes.setdefault(near, [])
                     if not any(r <= chain for r in kept):
                         kept.append(chain)

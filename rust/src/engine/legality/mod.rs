@@ -181,7 +181,8 @@ struct Tables<M: Mask> {
     /// Per army province, where a support of its convoyed move may name (valid when `barred`
     /// is not empty, else `by_sea`): MILA's possible orders read the routes from the
     /// destination back to the army (`_get_convoy_destinations('A', dest, ...)`), which a
-    /// port's one-way links make differ.
+    /// port's one-way links make differ (and a port's own fleet, which a chain from the port
+    /// may pass back through: `GameMap::convoy_reach`).
     back_by_sea: M::Table<M>,
 }
 
