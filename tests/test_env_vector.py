@@ -121,13 +121,13 @@ def test_previous_orders_are_on_the_board() -> None:
     codes = env.codes(0, actions[0])
     twin = env.game(0)
     twin.set_orders(codes)
-    twin.process()
+    done = twin.process()
     obs, *_ = env.step(actions)
     board = obs["board"][0]
     lay = env.layout
     ordered = {location_of(c): c for c in codes}
-    held = {location_of(c) for c, _r, _ok in twin.implied_results()}
-    success = dict(zip([location_of(c) for c in codes], twin.result_success(), strict=True))
+    held = {location_of(c) for c, _r, _ok in done.implied_results()}
+    success = dict(zip([location_of(c) for c in codes], done.result_success(), strict=True))
     for row in range(lay["locations"]):
         kinds = board[row, lay["prev_kind"] : lay["prev_kind"] + 8]
         if row in ordered:

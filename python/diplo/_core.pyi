@@ -7,7 +7,7 @@ province's index is also its location index. Outcome codes index ``RESULT_NAMES`
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, final
+from typing import Any, ClassVar, Final, final
 
 __all__ = [
     "CODE_LAYOUT",
@@ -25,6 +25,7 @@ __all__ = [
     "MilaBoard",
     "MilaCheck",
     "MilaTables",
+    "Outcome",
     "RolloutPlayer",
     "VectorEnv",
     "Verdict",
@@ -167,10 +168,8 @@ class CodeGame:
     def legal_orders(self) -> list[list[int]]: ...
     def slots(self) -> list[tuple[str, str]]: ...
     def set_orders(self, orders: Sequence[int]) -> None: ...
-    def process(self) -> None: ...
-    def result_codes(self) -> list[int]: ...
-    def result_success(self) -> list[bool]: ...
-    def implied_results(self) -> list[tuple[int, int, bool]]: ...
+    def process(self) -> Outcome:
+        """Rules on the phase and moves on: the phase's results (the game keeps none)."""
     def state(
         self,
     ) -> tuple[
@@ -230,6 +229,20 @@ class CodeGame:
         """Per candidate order set: next hash, centres per power, the game."""
     def _poison(self) -> None:
         """Tests only: the next processing of this game panics inside the core."""
+
+@final
+class Outcome:
+    """One phase's results, as ``CodeGame.process`` returns them (immutable; the same three
+    methods as ``Verdict``'s)."""
+
+    def result_codes(self) -> list[int]:
+        """Per submitted code, its result (an index of ``RESULT_NAMES``; 6: illegal)."""
+    def result_success(self) -> list[bool]:
+        """Per submitted code, whether it succeeded (the DATC sense)."""
+    def implied_results(self) -> list[tuple[int, int, bool]]:
+        """What the phase did without an order: ``(code, result, success)``."""
+    def __eq__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 @final
 class RolloutPlayer:

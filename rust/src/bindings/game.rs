@@ -8,11 +8,12 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
 use super::any::{on_game, on_map, Known};
 use super::documents::{self, position_text, RawPiece, RawState};
 use super::errors::{guarded, held, held_mut};
-use super::handles::{PyCodeGame, PyCodeMap, PyVerdict};
+use super::handles::{PyCodeGame, PyCodeMap, PyOutcome, PyVerdict};
 use super::intake::{code_list, read_codes};
 use super::process::{game_over, in_last_year, process_checked, rule_checked};
 use super::texts::{map_names, texts_by_power};
 use crate::engine::encode::{signed, Code};
+use crate::engine::phases::spare_outcome;
 use crate::engine::rules::{RuleValue, Rules};
 use crate::engine::search;
 use crate::engine::state::State;
@@ -164,32 +165,16 @@ impl PyCodeGame {
         Ok(())
     }
 
-    fn process(slf: &Bound<'_, Self>) -> PyResult<()> {
+    /// Rules on the phase and moves on; returns the phase's results (`Outcome`), which the
+    /// game does not keep.
+    fn process(slf: &Bound<'_, Self>) -> PyResult<PyOutcome> {
         let mut this = held_mut(slf, IN_USE)?;
         if this.game.over() {
             return Err(game_over());
         }
-        guarded(|| on_game!(&mut this.game, g => process_checked(g)))
-    }
-
-    fn result_codes<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let this = held(slf, IN_USE)?;
-        guarded(|| {
-            // Not `Vec<u8>`: PyO3 would make that `bytes`.
-            on_game!(&this.game, g => PyList::new(py, g.results.iter().map(|&c| u32::from(c))))
-        })
-    }
-
-    fn result_success(slf: &Bound<'_, Self>) -> PyResult<Vec<bool>> {
-        let this = held(slf, IN_USE)?;
-        Ok(on_game!(&this.game, g => g.success.clone()))
-    }
-
-    fn implied_results(slf: &Bound<'_, Self>) -> PyResult<Vec<(i64, u8, bool)>> {
-        let this = held(slf, IN_USE)?;
-        Ok(
-            on_game!(&this.game, g => g.implied.iter().map(|&(c, r, s)| (signed(c), r, s)).collect()),
-        )
+        let mut outcome = spare_outcome();
+        guarded(|| on_game!(&mut this.game, g => process_checked(g, &mut outcome)))?;
+        Ok(PyOutcome { outcome })
     }
 
     /// `(year, season, kind, units, centers, dislodged)` with units `(power, is_fleet, loc)`,

@@ -85,6 +85,7 @@ mod game;
 mod map;
 mod mila;
 mod mila_board;
+mod outcome;
 mod rollout;
 mod vector;
 mod verdict;
@@ -102,6 +103,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<handles::PyCodeMap>()?;
     m.add_class::<handles::PyCodeGame>()?;
     m.add_class::<handles::PyVerdict>()?;
+    m.add_class::<handles::PyOutcome>()?;
     m.add_class::<rollout::PyRolloutPlayer>()?;
     batch::register(m)?;
     vector::register(m)?;

@@ -21,10 +21,12 @@ pub struct Scratch<M: Mask> {
     /// Per province: the resolver's index of its unit.
     pub(super) index: M::Table<u16>,
     pub(super) candidates: Vec<(u32, u16)>,
-    /// The codes come from the phase's lists ([`Game::process_listed`]).
+    /// The codes come from the phase's lists ([`Game::process_listed_into`]).
     pub(super) listed: bool,
     /// Verdicts given back once read (`pool::recycle_verdict`), whose buffers the next ones use.
     pub(super) verdicts: Vec<Box<Verdict<M>>>,
+    /// Where a phase played by [`Game::process`] (results not asked for) puts its results.
+    pub(super) outcome: Outcome,
 }
 
 impl<M: Mask> Scratch<M> {
@@ -43,6 +45,28 @@ impl<M: Mask> Scratch<M> {
             candidates: Vec::new(),
             listed: false,
             verdicts: Vec::new(),
+            outcome: Outcome::default(),
+        }
+    }
+
+    /// Rules on `game`'s phase, its results into `out` (emptied first), with `why` also why.
+    pub(super) fn play(
+        &mut self,
+        game: &mut Game<M>,
+        out: &mut Outcome,
+        why: Option<&mut Verdict<M>>,
+    ) -> Result<(), EngineError> {
+        out.clear();
+        match game.state.kind {
+            MOVEMENT => self.movement(game, out, why),
+            RETREATS => {
+                self.retreats(game, out, why);
+                Ok(())
+            }
+            _ => {
+                self.adjustments(game, out, why);
+                Ok(())
+            }
         }
     }
 
@@ -119,6 +143,7 @@ impl<M: Mask> Scratch<M> {
     pub(super) fn movement(
         &mut self,
         game: &mut Game<M>,
+        res: &mut Outcome,
         mut why: Option<&mut Verdict<M>>,
     ) -> Result<(), EngineError> {
         let map = self.map;
@@ -152,26 +177,21 @@ impl<M: Mask> Scratch<M> {
             })?;
         let out = &self.out;
 
-        game.results.clear();
-        game.success.clear();
-        game.results.reserve(self.keys.len());
-        game.success.reserve(self.keys.len());
+        res.results.reserve(self.keys.len());
+        res.success.reserve(self.keys.len());
         for &key in &self.keys {
             if key == REFUSED || !has(effective, key as usize) {
-                game.results.push(result::ILLEGAL);
-                game.success.push(false);
+                res.push(result::ILLEGAL, false);
             } else {
                 let i = self.index[key as usize] as usize;
-                game.results.push(out.codes[i]);
-                game.success.push(out.success[i]);
+                res.push(out.codes[i], out.success[i]);
             }
         }
-        game.implied.clear();
-        game.implied
+        res.implied
             .reserve((occupied & !effective).count() as usize);
         for q in Bits(occupied & !effective) {
             let i = self.index[q] as usize;
-            game.implied.push((
+            res.implied.push((
                 encode::hold(st.units[q].loc as usize),
                 out.codes[i],
                 out.success[i],
@@ -253,7 +273,12 @@ impl<M: Mask> Scratch<M> {
         Ok(())
     }
 
-    pub(super) fn retreats(&mut self, game: &mut Game<M>, mut why: Option<&mut Verdict<M>>) {
+    pub(super) fn retreats(
+        &mut self,
+        game: &mut Game<M>,
+        out: &mut Outcome,
+        mut why: Option<&mut Verdict<M>>,
+    ) {
         let map = self.map;
         let effective = self.rule_unit_orders(game, why.as_deref_mut());
         let st = &mut game.state;
@@ -287,23 +312,17 @@ impl<M: Mask> Scratch<M> {
                 }
             }
         }
-        game.results.clear();
-        game.success.clear();
         for &key in &self.keys {
             if key == REFUSED || !has(effective, key as usize) {
-                game.results.push(result::ILLEGAL);
-                game.success.push(false);
+                out.push(result::ILLEGAL, false);
             } else if has(bounced, key as usize) {
-                game.results.push(result::BOUNCE);
-                game.success.push(false);
+                out.push(result::BOUNCE, false);
             } else {
-                game.results.push(result::OK);
-                game.success.push(true);
+                out.push(result::OK, true);
             }
         }
-        game.implied.clear();
         for q in Bits(dislodged & !effective) {
-            game.implied.push((
+            out.implied.push((
                 encode::disband(st.dislodged[q].loc as usize),
                 result::OK,
                 true,
@@ -329,7 +348,12 @@ impl<M: Mask> Scratch<M> {
         }
     }
 
-    pub(super) fn adjustments(&mut self, game: &mut Game<M>, mut why: Option<&mut Verdict<M>>) {
+    pub(super) fn adjustments(
+        &mut self,
+        game: &mut Game<M>,
+        out: &mut Outcome,
+        mut why: Option<&mut Verdict<M>>,
+    ) {
         let map = self.map;
         let st = &game.state;
         self.legal.prepare(map, st, game.stamp);
@@ -348,8 +372,6 @@ impl<M: Mask> Scratch<M> {
         let mut built = M::ZERO;
         let mut removed = M::ZERO;
         let mut added = M::table(Piece::NONE);
-        game.results.clear();
-        game.success.clear();
         for i in 0..game.orders.len() {
             let code = game.orders[i];
             let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
@@ -358,8 +380,7 @@ impl<M: Mask> Scratch<M> {
                 .check(map, st, code)
                 .filter(|&(key, c)| by == NO_POWER || by as usize == giver(st, key, c));
             let Some((key, c)) = verdict else {
-                game.results.push(result::ILLEGAL);
-                game.success.push(false);
+                out.push(result::ILLEGAL, false);
                 if let Some(v) = why.as_deref_mut() {
                     v.reasons
                         .push(legality::why(&mut self.legal, map, st, by, code));
@@ -463,15 +484,12 @@ impl<M: Mask> Scratch<M> {
                     }
                 }
             };
-            game.results
-                .push(if ok { result::OK } else { result::VOID });
-            game.success.push(ok);
+            out.push(if ok { result::OK } else { result::VOID }, ok);
             if let Some(v) = why.as_deref_mut() {
                 v.rulings.push(ruling);
             }
         }
 
-        game.implied.clear();
         // godip's chaos: in the map's first phase every build left unordered is an army.
         let start_armies = map.spec.start_armies == Some(st.year);
         let mut starts = M::ZERO;
@@ -484,7 +502,7 @@ impl<M: Mask> Scratch<M> {
                 }
             } else if n > 0 {
                 for _ in used[power]..n {
-                    game.implied.push((encode::waive(power), result::OK, true));
+                    out.implied.push((encode::waive(power), result::OK, true));
                     if let Some(v) = why.as_deref_mut() {
                         v.rulings.push(Ruling {
                             count: n as i32,
@@ -499,7 +517,7 @@ impl<M: Mask> Scratch<M> {
                     for &(_, q) in &self.candidates[..shortfall as usize] {
                         let q = q as usize;
                         removed |= M::bit(q);
-                        game.implied.push((
+                        out.implied.push((
                             encode::disband(st.units[q].loc as usize),
                             result::OK,
                             true,
@@ -528,7 +546,7 @@ impl<M: Mask> Scratch<M> {
                 };
                 built |= M::bit(q);
                 added[q] = unit;
-                game.implied
+                out.implied
                     .push((encode::build(q, false), result::OK, true));
                 if let Some(v) = why.as_deref_mut() {
                     v.rulings.push(Ruling::of_unit(cause, unit));
