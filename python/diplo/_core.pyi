@@ -58,7 +58,8 @@ class GameOverError(RuntimeError):
     """An action that needs a running game was asked of a game that has ended."""
 
 class InUseError(RuntimeError):
-    """An object of the core (a CodeGame) asked for by one call while another holds it."""
+    """An object of the core (a CodeGame, a RolloutPlayer, a VectorEnv, a DeepMindEnv) asked for
+    by one call while another holds it."""
 
     #: The object's place in the list the refusing call was given (process_batch's games).
     index: int | None

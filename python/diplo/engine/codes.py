@@ -135,6 +135,7 @@ __all__ = [
     "GameOverError",
     "InUseError",
     "Outcome",
+    "Threaded",
     "Verdict",
     "code_map",
     "core_of",
@@ -764,6 +765,24 @@ def vector_env(
     return _core.VectorEnv(
         start._core, num_envs, first_year, slots, choices, win, draw, threads, keep_lists=keep_lists
     )
+
+
+class Threaded:
+    """The ``threads`` attribute of a class holding one of the engine's batched environments
+    (:data:`CoreVectorEnv` or ``diplo.engine.deepmind.CoreDeepMindEnv``) as ``_core``: the
+    native threads its calls spread the games over, the core's own attribute (1 or more, more
+    than 256 read as 256; anything else ``ValueError``). One home for the vector env and the
+    DeepMind env (``diplo.env.vector``, ``diplo.env.deepmind.batched``)."""
+
+    _core: Any
+
+    @property
+    def threads(self) -> int:
+        return int(self._core.threads)
+
+    @threads.setter
+    def threads(self, threads: int) -> None:
+        self._core.threads = threads
 
 
 def rollout_player(

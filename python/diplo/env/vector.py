@@ -42,7 +42,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..engine.codes import CodeGame, game_of, vector_env
+from ..engine.codes import CodeGame, CoreVectorEnv, Threaded, game_of, vector_env
 from ..model.map import Map, standard_map
 from ..model.position import Position
 from ..model.variants import load_map
@@ -93,7 +93,7 @@ def check_actions(actions: Any, shape: tuple[int, ...]) -> npt.NDArray[np.int64]
 _INT64_MAX = int(np.iinfo(np.int64).max)
 
 
-class DiplomacyVectorEnv(VectorEnv):
+class DiplomacyVectorEnv(Threaded, VectorEnv):
     """``num_envs`` games of ``game_map`` (default: the standard map) from ``position`` (default:
     the map's opening), each ending as a draw after ``max_year`` (``None``: play to a solo).
     ``threads`` threads step the games (the calling thread included); ``max_orders`` is ``K``;
@@ -144,7 +144,7 @@ class DiplomacyVectorEnv(VectorEnv):
         self.copy = bool(copy)
         self.powers: list[str] = list(self.map.powers)
         start = CodeGame(self.start, max_year)
-        self._core = vector_env(
+        self._core: CoreVectorEnv = vector_env(
             start,
             num_envs,
             first_year(self.map, self.start),
@@ -177,14 +177,6 @@ class DiplomacyVectorEnv(VectorEnv):
         self._pending: Any = None
 
     # ------------------------------------------------------------------ the vector API
-
-    @property
-    def threads(self) -> int:
-        return self._core.threads
-
-    @threads.setter
-    def threads(self, threads: int) -> None:
-        self._core.threads = threads
 
     def reset(
         self,

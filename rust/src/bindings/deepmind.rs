@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyInt, PyList};
 
 use super::any::AnyGame;
 use super::arrays::{apply, arrays, call, lent, size_of, threads_of, Ask, Op, Threads};
-use super::errors::guarded;
+use super::errors::{guarded, held, held_mut};
 use super::handles::PyCodeGame;
 use crate::engine::batched::Start;
 use crate::engine::deepmind::{
@@ -44,7 +44,6 @@ arrays!(
 pub struct PyDeepMindEnv {
     env: DeepMindEnv<u128>,
     /// The threads a call spreads the games over.
-    #[pyo3(get, set)]
     threads: Threads,
     arrays: Arrays,
     /// Python's int of every action of their list, by index, made on first use: a legal list
@@ -73,8 +72,26 @@ impl PyDeepMindEnv {
     }
 }
 
+/// Why a `DeepMindEnv` another call holds is refused (`InUseError`): a step runs with the GIL
+/// released, so another thread may call in meanwhile.
+const IN_USE: &str = "this DeepMindEnv is in use by another thread (a reset or a step runs \
+                      with the GIL released): use an environment from one thread at a time \
+                      (docs/design.md, 'Threads')";
+
 #[pymethods]
 impl PyDeepMindEnv {
+    /// The threads a call spreads the games over (1 or more; more than 256 is 256).
+    #[getter]
+    fn threads(slf: &Bound<'_, Self>) -> PyResult<Threads> {
+        Ok(held(slf, IN_USE)?.threads)
+    }
+
+    #[setter]
+    fn set_threads(slf: &Bound<'_, Self>, threads: Threads) -> PyResult<()> {
+        held_mut(slf, IN_USE)?.threads = threads;
+        Ok(())
+    }
+
     /// `num_games` games from `start` (the standard map; its year limit), with their encoding's
     /// tables: `actions`, their list's low 32 bits by index; per location of the map its area
     /// byte, its province's area and its coast's area (255: none); per area its kind (0 land,
@@ -130,35 +147,43 @@ impl PyDeepMindEnv {
     }
 
     #[getter]
-    fn num_games(&self) -> usize {
-        self.env.games.len()
+    fn num_games(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let this = held(slf, IN_USE)?;
+        Ok(this.env.games.len())
     }
 
     #[getter]
-    fn max_actions(&self) -> usize {
-        self.env.setup.cfg.max_actions
+    fn max_actions(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let this = held(slf, IN_USE)?;
+        Ok(this.env.setup.cfg.max_actions)
     }
 
     #[getter]
-    fn max_orders(&self) -> usize {
-        self.env.setup.cfg.max_orders
+    fn max_orders(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let this = held(slf, IN_USE)?;
+        Ok(this.env.setup.cfg.max_orders)
     }
 
     /// The output arrays by name (the same arrays after every call, filled in place).
-    fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.arrays.to_dict(py)
+    fn buffers<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let this = held(slf, IN_USE)?;
+        this.arrays.to_dict(py)
     }
 
     /// Starts every game again from the start.
-    fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
-        self.call(py, Ask::Reset).map(|_| ())
+    fn reset(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<()> {
+        let mut this = held_mut(slf, IN_USE)?;
+        let this = &mut *this;
+        this.call(py, Ask::Reset).map(|_| ())
     }
 
     /// Plays one phase of every game with `actions`, a C-contiguous `int64` array of shape
     /// `(num_games, 7, max_orders)` (-1: no action); returns the phases played. Refused
     /// actions (`ValueError` naming the game, the power and the action) change nothing.
-    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
-        self.call(py, Ask::Step(actions))
+    fn step(slf: &Bound<'_, Self>, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let mut this = held_mut(slf, IN_USE)?;
+        let this = &mut *this;
+        this.call(py, Ask::Step(actions))
     }
 
     /// `step` with every game's actions as lists (`per_game[g][p]`: the actions of their
@@ -167,9 +192,15 @@ impl PyDeepMindEnv {
     /// a NumPy integer, a float, a tuple...: `TypeError`, for the caller to check and convert
     /// them, `diplo.env.deepmind.batched`). Refused (`ValueError` naming the game, the power and
     /// the action) as `step` refuses, nothing played.
-    fn step_lists(&mut self, py: Python<'_>, per_game: &Bound<'_, PyAny>) -> PyResult<usize> {
+    fn step_lists(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        per_game: &Bound<'_, PyAny>,
+    ) -> PyResult<usize> {
+        let mut this = held_mut(slf, IN_USE)?;
+        let this = &mut *this;
         guarded(|| {
-            let [n, p, u] = self.action_shape();
+            let [n, p, u] = this.action_shape();
             let not_plain = || PyTypeError::new_err("step_lists takes lists of lists of ints");
             let games = per_game.downcast::<PyList>().map_err(|_| not_plain())?;
             if games.len() != n {
@@ -188,7 +219,7 @@ impl PyDeepMindEnv {
                     )));
                 }
                 for (t, actions) in lists.iter().enumerate() {
-                    let name = self.env.power_name(t);
+                    let name = this.env.power_name(t);
                     let actions = actions.downcast::<PyList>().map_err(|_| not_plain())?;
                     if actions.len() > u {
                         return Err(PyValueError::new_err(format!(
@@ -212,7 +243,7 @@ impl PyDeepMindEnv {
                     }
                 }
             }
-            let (env, arrays, threads) = (&mut self.env, &self.arrays, self.threads.0);
+            let (env, arrays, threads) = (&mut this.env, &this.arrays, this.threads.0);
             // SAFETY: as in `call`.
             let lend = || unsafe { arrays.lend(py) };
             lent(py, Op::Step(&flat), lend, move |op, bufs| {
@@ -222,20 +253,32 @@ impl PyDeepMindEnv {
     }
 
     /// Refuses with `ValueError` (the words of `step`) what `step` would refuse, playing nothing.
-    fn check_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.call(py, Ask::Check(actions)).map(|_| ())
+    fn check_actions(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        actions: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let mut this = held_mut(slf, IN_USE)?;
+        let this = &mut *this;
+        this.call(py, Ask::Check(actions)).map(|_| ())
     }
 
     /// Game `i`'s legal actions per power (their order), as lists of ints (Python's ints of
     /// their list made once, on first use, and shared).
-    fn legal_actions<'py>(&mut self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
-        let all = self
+    fn legal_actions<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        i: usize,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let mut this = held_mut(slf, IN_USE)?;
+        let this = &mut *this;
+        let all = this
             .env
             .legal(i)
             .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
-        if self.ints.is_empty() {
-            let env = &self.env;
-            self.ints = (0..env.action_count())
+        if this.ints.is_empty() {
+            let env = &this.env;
+            this.ints = (0..env.action_count())
                 .map(|k| {
                     Ok(env
                         .action_of_index(k)
@@ -245,7 +288,7 @@ impl PyDeepMindEnv {
                 })
                 .collect::<PyResult<_>>()?;
         }
-        let ints = &self.ints;
+        let ints = &this.ints;
         let lists: PyResult<Vec<Bound<'py, PyList>>> = all
             .iter()
             .map(|l| PyList::new(py, l.iter().map(|&a| ints[(a >> 48) as usize].bind(py))))
@@ -254,8 +297,9 @@ impl PyDeepMindEnv {
     }
 
     /// A copy of game `i` as a `CodeGame` (changing it leaves the environment as it is).
-    fn game(&self, i: usize) -> PyResult<PyCodeGame> {
-        let e = self
+    fn game(slf: &Bound<'_, Self>, i: usize) -> PyResult<PyCodeGame> {
+        let this = held(slf, IN_USE)?;
+        let e = this
             .env
             .games
             .get(i)
@@ -265,12 +309,13 @@ impl PyDeepMindEnv {
         })
     }
 
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = held(slf, IN_USE)?;
+        Ok(format!(
             "<DeepMindEnv {} games, {} threads>",
-            self.env.games.len(),
-            self.threads.0
-        )
+            this.env.games.len(),
+            this.threads.0
+        ))
     }
 }
 

@@ -10,6 +10,7 @@ use pyo3::types::{PyDict, PyList};
 
 use super::any::AnyGame;
 use super::arrays::{apply, arrays, call, size_of, threads_of, Ask, Threads};
+use super::errors::{held, held_mut};
 use super::handles::PyCodeGame;
 use crate::engine::batched::Start;
 use crate::engine::error::EngineError;
@@ -87,7 +88,6 @@ arrays!(
 pub struct PyVectorEnv {
     env: AnyVector,
     /// The threads a call spreads the games over.
-    #[pyo3(get, set)]
     threads: Threads,
     arrays: Arrays,
 }
@@ -119,8 +119,26 @@ impl PyVectorEnv {
     }
 }
 
+/// Why a `VectorEnv` another call holds is refused (`InUseError`): a step runs with the GIL
+/// released, so another thread may call in meanwhile.
+const IN_USE: &str = "this VectorEnv is in use by another thread (a reset or a step runs \
+                      with the GIL released): use an environment from one thread at a time \
+                      (docs/design.md, 'Threads')";
+
 #[pymethods]
 impl PyVectorEnv {
+    /// The threads a call spreads the games over (1 or more; more than 256 is 256).
+    #[getter]
+    fn threads(slf: &Bound<'_, Self>) -> PyResult<Threads> {
+        Ok(held(slf, IN_USE)?.threads)
+    }
+
+    #[setter]
+    fn set_threads(slf: &Bound<'_, Self>, threads: Threads) -> PyResult<()> {
+        held_mut(slf, IN_USE)?.threads = threads;
+        Ok(())
+    }
+
     /// `num_envs` games starting from `start`'s position (its rules and year limit), `slots`
     /// slots of `choices` choices per power, rewards `win` and `draw` at the end of a game;
     /// `keep_lists`: keep every slot's legal list after each step (for `legal_codes` after
@@ -181,18 +199,21 @@ impl PyVectorEnv {
     }
 
     #[getter]
-    fn num_envs(&self) -> usize {
-        self.num_games()
+    fn num_envs(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let this = held(slf, IN_USE)?;
+        Ok(this.num_games())
     }
 
     /// The output arrays by name (the same arrays after every call, filled in place).
-    fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.arrays.to_dict(py)
+    fn buffers<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let this = held(slf, IN_USE)?;
+        this.arrays.to_dict(py)
     }
 
     /// The board columns' starts by name (`docs/env.md`), and `channels`, `locations`, `powers`.
-    fn layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let l = &on_vec!(&self.env, e => e.setup.layout);
+    fn layout<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let this = held(slf, IN_USE)?;
+        let l = &on_vec!(&this.env, e => e.setup.layout);
         let d = PyDict::new(py);
         for (name, v) in [
             ("locations", l.locations),
@@ -214,26 +235,41 @@ impl PyVectorEnv {
     }
 
     /// Starts every game again from the start position.
-    fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
-        self.call(py, Ask::Reset).map(|_| ())
+    fn reset(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<()> {
+        let mut this = held_mut(slf, IN_USE)?;
+        let this = &mut *this;
+        this.call(py, Ask::Reset).map(|_| ())
     }
 
     /// Plays one phase of every game with `actions`, a C-contiguous `int64` array of shape
     /// `(num_envs, powers, slots)`; returns the number of phases played (games restarted by the
     /// autoreset are not counted). Refused actions change nothing.
-    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
-        self.call(py, Ask::Step(actions))
+    fn step(slf: &Bound<'_, Self>, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let mut this = held_mut(slf, IN_USE)?;
+        let this = &mut *this;
+        this.call(py, Ask::Step(actions))
     }
 
     /// Refuses with `ValueError` (the words of `step`) an action `step` would refuse, playing
     /// nothing: the engine's one check of an action (every entry in `-1..K`).
-    fn check_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.call(py, Ask::Check(actions)).map(|_| ())
+    fn check_actions(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        actions: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let mut this = held_mut(slf, IN_USE)?;
+        let this = &mut *this;
+        this.call(py, Ask::Check(actions)).map(|_| ())
     }
 
     /// Game `i`'s legal codes per power (map order) and slot: `[[codes, ...], ...]`.
-    fn legal_codes<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
-        on_vec!(&self.env, env => {
+    fn legal_codes<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        i: usize,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let this = held(slf, IN_USE)?;
+        on_vec!(&this.env, env => {
             let all = env
                 .legal(i)
                 .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
@@ -253,8 +289,13 @@ impl PyVectorEnv {
 
     /// Game `i`'s slot keys per power and slot (a location name, or the power's name for a
     /// waive without a build site), as `CodeGame.slots` names them.
-    fn slot_keys<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
-        on_vec!(&self.env, env => {
+    fn slot_keys<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        i: usize,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let this = held(slf, IN_USE)?;
+        on_vec!(&this.env, env => {
             let map = env.setup.map;
             let all = env
                 .legal(i)
@@ -279,9 +320,10 @@ impl PyVectorEnv {
     }
 
     /// A copy of game `i` as a `CodeGame` (changing it leaves the environment as it is).
-    fn game(&self, i: usize) -> PyResult<PyCodeGame> {
+    fn game(slf: &Bound<'_, Self>, i: usize) -> PyResult<PyCodeGame> {
+        let this = held(slf, IN_USE)?;
         let none = || PyValueError::new_err(format!("no game {i}"));
-        let game = match &self.env {
+        let game = match &this.env {
             AnyVector::W128(e) => AnyGame::W128(e.games.get(i).ok_or_else(none)?.game.clone()),
             AnyVector::W256(e) => AnyGame::W256(e.games.get(i).ok_or_else(none)?.game.clone()),
             AnyVector::W1024(e) => AnyGame::W1024(e.games.get(i).ok_or_else(none)?.game.clone()),
@@ -292,8 +334,10 @@ impl PyVectorEnv {
     }
 
     /// Test hook: the next step of game `i` panics inside the core.
-    fn _poison(&mut self, i: usize) -> PyResult<()> {
-        on_vec!(&mut self.env, env => {
+    fn _poison(slf: &Bound<'_, Self>, i: usize) -> PyResult<()> {
+        let mut this = held_mut(slf, IN_USE)?;
+        let this = &mut *this;
+        on_vec!(&mut this.env, env => {
             let e = env
                 .games
                 .get_mut(i)
@@ -303,12 +347,13 @@ impl PyVectorEnv {
         Ok(())
     }
 
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = held(slf, IN_USE)?;
+        Ok(format!(
             "<VectorEnv {} games, {} threads>",
-            self.num_games(),
-            self.threads.0
-        )
+            this.num_games(),
+            this.threads.0
+        ))
     }
 }
 
