@@ -194,6 +194,9 @@ class CodeGame:
         """``(reason, normal form)`` of ``code`` given by ``power`` in this phase, nothing
         played: the reason an index of ``REASON_NAMES`` (0: legal), the normal form 0 when
         refused."""
+    def judge_all(self, codes: list[int], powers: bytes) -> list[int]:
+        """Per code given by ``powers`` (as ``run`` takes them), the reason ``run`` would give
+        it (an index of ``REASON_NAMES``, 0: legal), nothing played and no game cloned."""
     def texts(self, codes: list[int]) -> list[str]: ...
     def legal_texts(
         self,

@@ -1,6 +1,7 @@
-//! A phase's ruling as a value: `Game::rule` returns a `Verdict` with the same results as
-//! `Game::process` leaves on the game, the reasons and rulings of each phase kind, the states
-//! before and after; a verdict given back is refilled whole by the next ruling on the thread.
+//! A phase's ruling as a value: `Game::rule` returns a `Verdict` with the same outcome as
+//! `Game::process_into` gives, the reasons and rulings of each phase kind, the states before
+//! and after; a verdict given back is refilled whole by the next ruling on the thread;
+//! `Game::judge_all` gives the verdict's reasons with nothing played.
 
 mod kit;
 
@@ -104,4 +105,46 @@ fn a_recycled_verdict_is_refilled_whole() {
     third.rule_into(&mut filled, false).expect("ruled");
     assert!(filled.orders.is_empty() && filled.rulings.is_empty() && filled.reasons.is_empty());
     assert_eq!(same(&filled.before), same(&again.state));
+}
+
+#[test]
+fn judging_codes_gives_the_reasons_a_ruling_gives_and_plays_nothing() {
+    let k = Kit::standard();
+    let start = k.state(
+        "S1901M",
+        &[
+            ("FRANCE", "A PAR"),
+            ("FRANCE", "A MAR"),
+            ("GERMANY", "A MUN"),
+        ],
+        &[],
+        &[],
+    );
+    let orders = [
+        "A PAR - BUR",
+        "A PAR - PIC", // a second, different order to PAR: both MULTIPLE_ORDERS
+        "A MAR - MUN", // not adjacent
+        "A MUN H",
+        "A MUN H", // the same order twice is one order
+    ];
+    let codes: Vec<_> = orders.iter().map(|o| k.code(o)).collect();
+    let game = k.game(start.clone());
+    let mut judged = Vec::new();
+    game.judge_all(&codes, &[], &mut judged);
+    let names: Vec<&str> = judged.iter().map(|&r| REASONS[r as usize]).collect();
+    assert_eq!(
+        names,
+        [
+            "multiple_orders",
+            "multiple_orders",
+            "not_adjacent",
+            "ok",
+            "ok"
+        ]
+    );
+    assert_eq!(same(&game.state), same(&start));
+    assert!(game.orders.is_empty());
+    let mut played = k.game(start);
+    let v = rule(&k, &mut played, &orders);
+    assert_eq!(v.reasons, judged);
 }

@@ -834,7 +834,8 @@ def engine_reasons(
     For the cross-check of the engine's reasons against :mod:`diplo.reference.validation`."""
     t = tables(position.map)
     sub = _submission(t, orders)
-    reasons = engine_game(position).clone().run(sub.codes, sub.powers).reasons()
+    # Judged, nothing played: no game is cloned and run to learn a reason.
+    reasons = engine_game(position).judge_all(sub.codes, sub.powers)
     return [None if j < 0 else REASON_NAMES[reasons[j]] for _p, _i, j in sub.items]
 
 

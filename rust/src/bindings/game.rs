@@ -235,6 +235,32 @@ impl PyCodeGame {
         })
     }
 
+    /// What validation makes of `codes` given by `powers` (as `run` takes them) in this phase,
+    /// nothing played: per code its reason (an index of `REASON_NAMES`, 0 when legal), the one
+    /// `run` would give in its verdict's `reasons`; the game is neither changed nor cloned.
+    fn judge_all(
+        slf: &Bound<'_, Self>,
+        codes: &Bound<'_, PyAny>,
+        powers: &Bound<'_, PyBytes>,
+    ) -> PyResult<Vec<u32>> {
+        let this = held(slf, IN_USE)?;
+        guarded(|| {
+            let mut read = Vec::new();
+            read_codes(codes, &mut read)?;
+            let p = powers.as_bytes();
+            if p.len() != read.len() {
+                return Err(PyValueError::new_err(format!(
+                    "{} codes but {} powers",
+                    read.len(),
+                    p.len()
+                )));
+            }
+            let mut reasons = Vec::with_capacity(read.len());
+            on_game!(&this.game, g => g.judge_all(&read, p, &mut reasons));
+            Ok(reasons.into_iter().map(u32::from).collect())
+        })
+    }
+
     /// The canonical texts of normal-form codes in the current state.
     fn texts<'py>(&self, py: Python<'py>, codes: Vec<Code>) -> PyResult<Bound<'py, PyList>> {
         guarded(|| {

@@ -168,6 +168,29 @@ impl<M: Mask> Game<M> {
         })
     }
 
+    /// What validation makes of `codes` given by `powers` (as [`Game::powers`]) in this phase,
+    /// nothing played: per code into `reasons` its reason, the one a phase ruled with exactly
+    /// these codes would give (a verdict's `reasons`: two different orders to one unit are both
+    /// `MULTIPLE_ORDERS`, DATC 4.D.3), without cloning or changing the game.
+    pub fn judge_all(&self, codes: &[Code], powers: &[u8], reasons: &mut Vec<u8>) {
+        if self.state.kind == ADJUSTMENTS {
+            // Each code alone: an adjustment's surplus is void, not refused.
+            for (i, &code) in codes.iter().enumerate() {
+                reasons.push(
+                    self.judge(code, powers.get(i).copied().unwrap_or(NO_POWER))
+                        .0,
+                );
+            }
+            return;
+        }
+        let (map, st, stamp) = (self.map, &self.state, self.stamp);
+        let mut normal = Vec::with_capacity(codes.len());
+        with_scratch(map, |s| {
+            s.listed = false;
+            s.rule_unit_orders(st, stamp, codes, powers, Some((reasons, &mut normal)));
+        });
+    }
+
     /// Rules on the submitted codes and moves on to the next phase, the results dropped (a
     /// player that does not read them; [`Game::process_into`] gives them). Errors only on an
     /// internal inconsistency (a bug), never on the codes.

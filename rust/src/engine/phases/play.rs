@@ -70,22 +70,30 @@ impl<M: Mask> Scratch<M> {
         }
     }
 
-    /// Rules on every submitted code of a movement or retreat phase: fills `keys` and `normal`,
-    /// `effective` per province, and returns the provinces with exactly one (legal) order.
-    pub(super) fn rule_unit_orders(&mut self, game: &Game<M>, why: Option<&mut Verdict<M>>) -> M {
+    /// Rules on every code of `orders` (given by `powers`, as [`Game::powers`]) submitted in a
+    /// movement or retreat phase of `st` (named by `stamp`): fills `keys` and `normal`,
+    /// `effective` per province, and returns the provinces with exactly one (legal) order; with
+    /// `why`, pushes each code's reason and normal form (0 when refused) there.
+    pub(super) fn rule_unit_orders(
+        &mut self,
+        st: &State<M>,
+        stamp: u64,
+        orders: &[Code],
+        powers: &[u8],
+        why: Option<(&mut Vec<u8>, &mut Vec<Code>)>,
+    ) -> M {
         let map = self.map;
-        let st = &game.state;
         // Adjustments check their codes against lists they make anyway.
         let listed = self.listed && why.is_none() && st.kind != ADJUSTMENTS;
         if !listed || cfg!(debug_assertions) {
-            self.legal.prepare(map, st, game.stamp);
+            self.legal.prepare(map, st, stamp);
         }
         self.keys.clear();
         self.normal.clear();
         let mut ordered = M::ZERO;
         let mut conflict = M::ZERO;
-        for (i, &code) in game.orders.iter().enumerate() {
-            let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
+        for (i, &code) in orders.iter().enumerate() {
+            let by = powers.get(i).copied().unwrap_or(NO_POWER);
             if listed {
                 // A code of the lists is its own normal form, keyed by its unit's province.
                 let key = map.prov_of[encode::loc_of(code)] as usize;
@@ -121,20 +129,19 @@ impl<M: Mask> Scratch<M> {
             }
         }
         let effective = ordered & !conflict;
-        if let Some(v) = why {
-            for (i, &code) in game.orders.iter().enumerate() {
+        if let Some((reasons, normal)) = why {
+            for (i, &code) in orders.iter().enumerate() {
                 let key = self.keys[i];
                 let r = if key == REFUSED {
-                    let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
+                    let by = powers.get(i).copied().unwrap_or(NO_POWER);
                     legality::why(&mut self.legal, map, st, by, code)
                 } else if !has(effective, key as usize) {
                     reason::MULTIPLE_ORDERS
                 } else {
                     reason::OK
                 };
-                v.reasons.push(r);
-                v.normal
-                    .push(if key == REFUSED { 0 } else { self.normal[i] });
+                reasons.push(r);
+                normal.push(if key == REFUSED { 0 } else { self.normal[i] });
             }
         }
         effective
@@ -147,7 +154,13 @@ impl<M: Mask> Scratch<M> {
         mut why: Option<&mut Verdict<M>>,
     ) -> Result<(), EngineError> {
         let map = self.map;
-        let effective = self.rule_unit_orders(game, why.as_deref_mut());
+        let effective = self.rule_unit_orders(
+            &game.state,
+            game.stamp,
+            &game.orders,
+            &game.powers,
+            why.as_deref_mut().map(|v| (&mut v.reasons, &mut v.normal)),
+        );
         let st = &game.state;
         self.units.clear();
         self.orders.clear();
@@ -280,7 +293,13 @@ impl<M: Mask> Scratch<M> {
         mut why: Option<&mut Verdict<M>>,
     ) {
         let map = self.map;
-        let effective = self.rule_unit_orders(game, why.as_deref_mut());
+        let effective = self.rule_unit_orders(
+            &game.state,
+            game.stamp,
+            &game.orders,
+            &game.powers,
+            why.as_deref_mut().map(|v| (&mut v.reasons, &mut v.normal)),
+        );
         let st = &mut game.state;
         let mut once = M::ZERO;
         let mut twice = M::ZERO;
