@@ -778,11 +778,11 @@ class Threaded:
 
     @property
     def threads(self) -> int:
-        return int(self._core.threads)
+        return int(self._core.threads())
 
     @threads.setter
     def threads(self, threads: int) -> None:
-        self._core.threads = threads
+        self._core.threads(threads)
 
 
 def rollout_player(

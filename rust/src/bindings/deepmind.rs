@@ -9,8 +9,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList};
 
 use super::any::AnyGame;
-use super::arrays::{apply, arrays, call, lent, size_of, threads_of, Ask, Op, Threads};
-use super::errors::{guarded, held, held_mut};
+use super::arrays::{
+    apply, arrays, asked, call, env_held, env_held_mut, lent, size_of, threads, threads_of, Ask,
+    EnvClass, Op, Threads,
+};
+use super::errors::guarded;
 use super::handles::PyCodeGame;
 use crate::engine::batched::Start;
 use crate::engine::deepmind::{
@@ -51,7 +54,7 @@ pub struct PyDeepMindEnv {
     ints: Vec<Py<PyAny>>,
 }
 
-impl PyDeepMindEnv {
+impl EnvClass for PyDeepMindEnv {
     /// A reset, a step or a check of every game (see `arrays::call`).
     fn call(&mut self, py: Python<'_>, ask: Ask<'_, '_>) -> PyResult<usize> {
         let want = self.action_shape();
@@ -65,33 +68,17 @@ impl PyDeepMindEnv {
             move |op, bufs| apply(env, op, bufs, threads),
         )
     }
+}
 
+impl PyDeepMindEnv {
     /// `(num_games, 7, max_orders)`: the shape of a step's actions.
     fn action_shape(&self) -> [usize; 3] {
         [self.env.games.len(), POWERS, self.env.setup.cfg.max_orders]
     }
 }
 
-/// Why a `DeepMindEnv` another call holds is refused (`InUseError`): a step runs with the GIL
-/// released, so another thread may call in meanwhile.
-const IN_USE: &str = "this DeepMindEnv is in use by another thread (a reset or a step runs \
-                      with the GIL released): use an environment from one thread at a time \
-                      (docs/design.md, 'Threads')";
-
 #[pymethods]
 impl PyDeepMindEnv {
-    /// The threads a call spreads the games over (1 or more; more than 256 is 256).
-    #[getter]
-    fn threads(slf: &Bound<'_, Self>) -> PyResult<Threads> {
-        Ok(held(slf, IN_USE)?.threads)
-    }
-
-    #[setter]
-    fn set_threads(slf: &Bound<'_, Self>, threads: Threads) -> PyResult<()> {
-        held_mut(slf, IN_USE)?.threads = threads;
-        Ok(())
-    }
-
     /// `num_games` games from `start` (the standard map; its year limit), with their encoding's
     /// tables: `actions`, their list's low 32 bits by index; per location of the map its area
     /// byte, its province's area and its coast's area (255: none); per area its kind (0 land,
@@ -148,42 +135,41 @@ impl PyDeepMindEnv {
 
     #[getter]
     fn num_games(slf: &Bound<'_, Self>) -> PyResult<usize> {
-        let this = held(slf, IN_USE)?;
-        Ok(this.env.games.len())
+        Ok(env_held(slf)?.env.games.len())
     }
 
     #[getter]
     fn max_actions(slf: &Bound<'_, Self>) -> PyResult<usize> {
-        let this = held(slf, IN_USE)?;
-        Ok(this.env.setup.cfg.max_actions)
+        Ok(env_held(slf)?.env.setup.cfg.max_actions)
     }
 
     #[getter]
     fn max_orders(slf: &Bound<'_, Self>) -> PyResult<usize> {
-        let this = held(slf, IN_USE)?;
-        Ok(this.env.setup.cfg.max_orders)
+        Ok(env_held(slf)?.env.setup.cfg.max_orders)
+    }
+
+    /// The threads a call spreads the games over (1 or more; more than 256 is 256), set to
+    /// `count` first when given.
+    #[pyo3(signature = (count=None))]
+    fn threads(slf: &Bound<'_, Self>, count: Option<Threads>) -> PyResult<Threads> {
+        threads(slf, count, |e| &mut e.threads)
     }
 
     /// The output arrays by name (the same arrays after every call, filled in place).
-    fn buffers<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let this = held(slf, IN_USE)?;
-        this.arrays.to_dict(py)
+    fn buffers<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        env_held(slf)?.arrays.to_dict(slf.py())
     }
 
     /// Starts every game again from the start.
-    fn reset(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<()> {
-        let mut this = held_mut(slf, IN_USE)?;
-        let this = &mut *this;
-        this.call(py, Ask::Reset).map(|_| ())
+    fn reset(slf: &Bound<'_, Self>) -> PyResult<()> {
+        asked(slf, Ask::Reset).map(drop)
     }
 
     /// Plays one phase of every game with `actions`, a C-contiguous `int64` array of shape
     /// `(num_games, 7, max_orders)` (-1: no action); returns the phases played. Refused
     /// actions (`ValueError` naming the game, the power and the action) change nothing.
-    fn step(slf: &Bound<'_, Self>, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let mut this = held_mut(slf, IN_USE)?;
-        let this = &mut *this;
-        this.call(py, Ask::Step(actions))
+    fn step(slf: &Bound<'_, Self>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
+        asked(slf, Ask::Step(actions))
     }
 
     /// `step` with every game's actions as lists (`per_game[g][p]`: the actions of their
@@ -197,7 +183,7 @@ impl PyDeepMindEnv {
         py: Python<'_>,
         per_game: &Bound<'_, PyAny>,
     ) -> PyResult<usize> {
-        let mut this = held_mut(slf, IN_USE)?;
+        let mut this = env_held_mut(slf)?;
         let this = &mut *this;
         guarded(|| {
             let [n, p, u] = this.action_shape();
@@ -253,24 +239,15 @@ impl PyDeepMindEnv {
     }
 
     /// Refuses with `ValueError` (the words of `step`) what `step` would refuse, playing nothing.
-    fn check_actions(
-        slf: &Bound<'_, Self>,
-        py: Python<'_>,
-        actions: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let mut this = held_mut(slf, IN_USE)?;
-        let this = &mut *this;
-        this.call(py, Ask::Check(actions)).map(|_| ())
+    fn check_actions(slf: &Bound<'_, Self>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        asked(slf, Ask::Check(actions)).map(drop)
     }
 
     /// Game `i`'s legal actions per power (their order), as lists of ints (Python's ints of
     /// their list made once, on first use, and shared).
-    fn legal_actions<'py>(
-        slf: &Bound<'_, Self>,
-        py: Python<'py>,
-        i: usize,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let mut this = held_mut(slf, IN_USE)?;
+    fn legal_actions<'py>(slf: &Bound<'py, Self>, i: usize) -> PyResult<Bound<'py, PyList>> {
+        let py = slf.py();
+        let mut this = env_held_mut(slf)?;
         let this = &mut *this;
         let all = this
             .env
@@ -298,7 +275,7 @@ impl PyDeepMindEnv {
 
     /// A copy of game `i` as a `CodeGame` (changing it leaves the environment as it is).
     fn game(slf: &Bound<'_, Self>, i: usize) -> PyResult<PyCodeGame> {
-        let this = held(slf, IN_USE)?;
+        let this = env_held(slf)?;
         let e = this
             .env
             .games
@@ -310,7 +287,7 @@ impl PyDeepMindEnv {
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let this = held(slf, IN_USE)?;
+        let this = env_held(slf)?;
         Ok(format!(
             "<DeepMindEnv {} games, {} threads>",
             this.env.games.len(),

@@ -9,8 +9,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::any::AnyGame;
-use super::arrays::{apply, arrays, call, size_of, threads_of, Ask, Threads};
-use super::errors::{held, held_mut};
+use super::arrays::{
+    apply, arrays, asked, call, env_held, env_held_mut, size_of, threads, threads_of, Ask,
+    EnvClass, Threads,
+};
 use super::handles::PyCodeGame;
 use crate::engine::batched::Start;
 use crate::engine::error::EngineError;
@@ -92,7 +94,7 @@ pub struct PyVectorEnv {
     arrays: Arrays,
 }
 
-impl PyVectorEnv {
+impl EnvClass for PyVectorEnv {
     /// A reset, a step or a check of every game (see `arrays::call`).
     fn call(&mut self, py: Python<'_>, ask: Ask<'_, '_>) -> PyResult<usize> {
         let want = self.action_shape();
@@ -107,7 +109,9 @@ impl PyVectorEnv {
             move |op, bufs| on_vec!(env, e => apply(e, op, bufs, threads)),
         )
     }
+}
 
+impl PyVectorEnv {
     fn num_games(&self) -> usize {
         on_vec!(&self.env, e => e.games.len())
     }
@@ -119,26 +123,8 @@ impl PyVectorEnv {
     }
 }
 
-/// Why a `VectorEnv` another call holds is refused (`InUseError`): a step runs with the GIL
-/// released, so another thread may call in meanwhile.
-const IN_USE: &str = "this VectorEnv is in use by another thread (a reset or a step runs \
-                      with the GIL released): use an environment from one thread at a time \
-                      (docs/design.md, 'Threads')";
-
 #[pymethods]
 impl PyVectorEnv {
-    /// The threads a call spreads the games over (1 or more; more than 256 is 256).
-    #[getter]
-    fn threads(slf: &Bound<'_, Self>) -> PyResult<Threads> {
-        Ok(held(slf, IN_USE)?.threads)
-    }
-
-    #[setter]
-    fn set_threads(slf: &Bound<'_, Self>, threads: Threads) -> PyResult<()> {
-        held_mut(slf, IN_USE)?.threads = threads;
-        Ok(())
-    }
-
     /// `num_envs` games starting from `start`'s position (its rules and year limit), `slots`
     /// slots of `choices` choices per power, rewards `win` and `draw` at the end of a game;
     /// `keep_lists`: keep every slot's legal list after each step (for `legal_codes` after
@@ -200,19 +186,18 @@ impl PyVectorEnv {
 
     #[getter]
     fn num_envs(slf: &Bound<'_, Self>) -> PyResult<usize> {
-        let this = held(slf, IN_USE)?;
-        Ok(this.num_games())
+        Ok(env_held(slf)?.num_games())
     }
 
     /// The output arrays by name (the same arrays after every call, filled in place).
-    fn buffers<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let this = held(slf, IN_USE)?;
-        this.arrays.to_dict(py)
+    fn buffers<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        env_held(slf)?.arrays.to_dict(slf.py())
     }
 
     /// The board columns' starts by name (`docs/env.md`), and `channels`, `locations`, `powers`.
-    fn layout<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let this = held(slf, IN_USE)?;
+    fn layout<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        let py = slf.py();
+        let this = env_held(slf)?;
         let l = &on_vec!(&this.env, e => e.setup.layout);
         let d = PyDict::new(py);
         for (name, v) in [
@@ -235,40 +220,34 @@ impl PyVectorEnv {
     }
 
     /// Starts every game again from the start position.
-    fn reset(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<()> {
-        let mut this = held_mut(slf, IN_USE)?;
-        let this = &mut *this;
-        this.call(py, Ask::Reset).map(|_| ())
+    fn reset(slf: &Bound<'_, Self>) -> PyResult<()> {
+        asked(slf, Ask::Reset).map(drop)
     }
 
     /// Plays one phase of every game with `actions`, a C-contiguous `int64` array of shape
     /// `(num_envs, powers, slots)`; returns the number of phases played (games restarted by the
     /// autoreset are not counted). Refused actions change nothing.
-    fn step(slf: &Bound<'_, Self>, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let mut this = held_mut(slf, IN_USE)?;
-        let this = &mut *this;
-        this.call(py, Ask::Step(actions))
+    fn step(slf: &Bound<'_, Self>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
+        asked(slf, Ask::Step(actions))
     }
 
     /// Refuses with `ValueError` (the words of `step`) an action `step` would refuse, playing
     /// nothing: the engine's one check of an action (every entry in `-1..K`).
-    fn check_actions(
-        slf: &Bound<'_, Self>,
-        py: Python<'_>,
-        actions: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let mut this = held_mut(slf, IN_USE)?;
-        let this = &mut *this;
-        this.call(py, Ask::Check(actions)).map(|_| ())
+    fn check_actions(slf: &Bound<'_, Self>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        asked(slf, Ask::Check(actions)).map(drop)
+    }
+
+    /// The threads a call spreads the games over (1 or more; more than 256 is 256), set to
+    /// `count` first when given.
+    #[pyo3(signature = (count=None))]
+    fn threads(slf: &Bound<'_, Self>, count: Option<Threads>) -> PyResult<Threads> {
+        threads(slf, count, |e| &mut e.threads)
     }
 
     /// Game `i`'s legal codes per power (map order) and slot: `[[codes, ...], ...]`.
-    fn legal_codes<'py>(
-        slf: &Bound<'_, Self>,
-        py: Python<'py>,
-        i: usize,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let this = held(slf, IN_USE)?;
+    fn legal_codes<'py>(slf: &Bound<'py, Self>, i: usize) -> PyResult<Bound<'py, PyList>> {
+        let py = slf.py();
+        let this = env_held(slf)?;
         on_vec!(&this.env, env => {
             let all = env
                 .legal(i)
@@ -289,12 +268,9 @@ impl PyVectorEnv {
 
     /// Game `i`'s slot keys per power and slot (a location name, or the power's name for a
     /// waive without a build site), as `CodeGame.slots` names them.
-    fn slot_keys<'py>(
-        slf: &Bound<'_, Self>,
-        py: Python<'py>,
-        i: usize,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let this = held(slf, IN_USE)?;
+    fn slot_keys<'py>(slf: &Bound<'py, Self>, i: usize) -> PyResult<Bound<'py, PyList>> {
+        let py = slf.py();
+        let this = env_held(slf)?;
         on_vec!(&this.env, env => {
             let map = env.setup.map;
             let all = env
@@ -321,7 +297,7 @@ impl PyVectorEnv {
 
     /// A copy of game `i` as a `CodeGame` (changing it leaves the environment as it is).
     fn game(slf: &Bound<'_, Self>, i: usize) -> PyResult<PyCodeGame> {
-        let this = held(slf, IN_USE)?;
+        let this = env_held(slf)?;
         let none = || PyValueError::new_err(format!("no game {i}"));
         let game = match &this.env {
             AnyVector::W128(e) => AnyGame::W128(e.games.get(i).ok_or_else(none)?.game.clone()),
@@ -335,7 +311,7 @@ impl PyVectorEnv {
 
     /// Test hook: the next step of game `i` panics inside the core.
     fn _poison(slf: &Bound<'_, Self>, i: usize) -> PyResult<()> {
-        let mut this = held_mut(slf, IN_USE)?;
+        let mut this = env_held_mut(slf)?;
         let this = &mut *this;
         on_vec!(&mut this.env, env => {
             let e = env
@@ -348,7 +324,7 @@ impl PyVectorEnv {
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let this = held(slf, IN_USE)?;
+        let this = env_held(slf)?;
         Ok(format!(
             "<VectorEnv {} games, {} threads>",
             this.num_games(),
