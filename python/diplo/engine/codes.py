@@ -511,16 +511,7 @@ class CodeGame:
         options in location order)."""
         return position_from_state(self._map, self._core.state(), self._rules)
 
-    def state_indices(
-        self,
-    ) -> tuple[
-        int,
-        str,
-        str,
-        list[tuple[int, bool, int]],
-        list[tuple[int, int]],
-        list[tuple[int, bool, int, list[int]]],
-    ]:
+    def state_indices(self) -> CodeState:
         """The current state as map indices, without building a :class:`Position` (for encoders
         that read the board every phase): ``(year, season, kind, units, centers, dislodged)``,
         units ``(power, is_fleet, location)``, centres ``(province, power)``, dislodged units

@@ -61,6 +61,22 @@ def max_slots(game_map: Map) -> int:
     return len(game_map.centers) // 2 + 1
 
 
+def env_map(game_map: Map | str | None, position: Position | None) -> Map:
+    """The map of an environment given ``game_map`` (a :class:`Map`, a shipped map's name or a
+    map file, as ``--map`` takes it; ``MapError`` names what is wrong) and ``position`` (its map
+    when given: ``ValueError`` when it is another than ``game_map``); by default the standard
+    map. ``TypeError`` for anything else."""
+    if isinstance(game_map, str):
+        game_map = load_map(game_map)
+    elif game_map is not None and not isinstance(game_map, Map):
+        raise TypeError(
+            f"game_map must be a diplo Map or a map's name, got {type(game_map).__name__}"
+        )
+    if position is not None and game_map is not None and position.map is not game_map:
+        raise ValueError("the position is on another map than game_map")
+    return position.map if position is not None else (game_map or standard_map())
+
+
 def first_year(game_map: Map, start: Position) -> int:
     """The year the phase observation counts from: the map's first year, or the start's year
     when that is earlier, so the entry is never negative."""
@@ -126,16 +142,7 @@ class DiplomacyVectorEnv(Threaded, VectorEnv):
         ):
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a positive int, got {value!r}")
-        if isinstance(game_map, str):
-            # A shipped map's name or a map file, as --map takes it (MapError names what is wrong).
-            game_map = load_map(game_map)
-        elif game_map is not None and not isinstance(game_map, Map):
-            raise TypeError(
-                f"game_map must be a diplo Map or a map's name, got {type(game_map).__name__}"
-            )
-        if position is not None and game_map is not None and position.map is not game_map:
-            raise ValueError("the position is on another map than game_map")
-        self.map = position.map if position is not None else (game_map or standard_map())
+        self.map = env_map(game_map, position)
         self.start = position if position is not None else Position.initial(self.map)
         self.max_year = max_year
         self.num_envs = num_envs
