@@ -190,6 +190,12 @@ class CodeGame:
         """Plays the phase on ``codes`` given by ``powers`` (a power index per code, 255: the
         owner) and returns its ruling; ``ValueError`` for a phase past year 9999 (the game
         unchanged)."""
+    def run_orders(
+        self, map: CodeMap, orders: object, power_index: dict[str, int]
+    ) -> tuple[Verdict | None, bytes, list[int] | None, list[int]] | None:
+        """``CodeMap.submit_orders`` and ``run`` in one call: ``(verdict, powers, None, [])``
+        when the core read every order; else ``(None, powers, codes, missing)``, nothing played
+        (``submit_orders``' answer); None when the orders are not a dict of lists."""
     def judge(self, code: int, power: int = 255) -> tuple[int, int]:
         """``(reason, normal form)`` of ``code`` given by ``power`` in this phase, nothing
         played: the reason an index of ``REASON_NAMES`` (0: legal), the normal form 0 when

@@ -9,7 +9,7 @@ use super::any::{on_game, on_map, Known};
 use super::documents::{self, position_text, RawPiece, RawState};
 use super::errors::{guarded, held, held_mut};
 use super::handles::{PyCodeGame, PyCodeMap, PyOutcome, PyVerdict};
-use super::intake::{code_list, read_codes};
+use super::intake::{code_list, read_codes, read_submission};
 use super::process::{game_over, in_last_year, process_checked, rule_checked};
 use super::texts::{map_names, texts_by_power};
 use crate::engine::encode::{signed, Code};
@@ -49,6 +49,15 @@ fn rules_of(raw: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
     }
     Ok(rules)
 }
+
+/// What `run_orders` gives: the verdict (or, when some order was not read, nothing played:
+/// the codes and the indices missing, as `CodeMap.submit_orders` gives them) and the powers.
+type Submitted<'py> = (
+    Option<PyVerdict>,
+    Bound<'py, PyBytes>,
+    Option<Bound<'py, PyList>>,
+    Bound<'py, PyList>,
+);
 
 /// Why a `CodeGame` another call holds is refused (`InUseError`).
 const IN_USE: &str = "this CodeGame is in use by another thread (inside process_batch, which \
@@ -218,6 +227,54 @@ impl PyCodeGame {
                     g.orders.clear();
                 }
                 Ok(PyVerdict::new(done?))
+            })
+        })
+    }
+
+    /// `CodeMap.submit_orders` and `run` in one call, the codes kept in Rust: reads `orders` (a
+    /// dict of lists or tuples by power; `power_index` the map's powers by name) as `map`'s
+    /// `submit_orders` does and, when every order was read there, plays the phase on them as
+    /// `run` does: `(verdict, powers, None, [])`, `powers` the power index of every code. When
+    /// an order needs the general parser or the model's intake, nothing is played: `(None,
+    /// powers, codes, missing)`, what `submit_orders` gives (each text read once: the caller
+    /// reads the missing ones, then runs). `None` when the orders are not a dict of lists or
+    /// tuples.
+    fn run_orders<'py>(
+        &mut self,
+        py: Python<'py>,
+        map: &Bound<'py, PyCodeMap>,
+        orders: &Bound<'py, PyAny>,
+        power_index: &Bound<'py, PyDict>,
+    ) -> PyResult<Option<Submitted<'py>>> {
+        if self.game.over() {
+            return Err(game_over());
+        }
+        let classes = &map.get().classes;
+        guarded(|| {
+            on_game!(&mut self.game, g => {
+                let mut codes = Vec::with_capacity(40);
+                let mut powers = Vec::with_capacity(40);
+                let mut missing = Vec::new();
+                let whole = read_submission(
+                    g.map, classes, orders, power_index, &mut codes, &mut powers, &mut missing,
+                )?;
+                if !whole {
+                    return Ok(None);
+                }
+                if !missing.is_empty() {
+                    let (codes, missing) = (PyList::new(py, codes)?, PyList::new(py, missing)?);
+                    return Ok(Some((None, PyBytes::new(py, &powers), Some(codes), missing)));
+                }
+                g.orders = codes;
+                g.powers.clear();
+                g.powers.extend_from_slice(&powers);
+                let done = rule_checked(g, false);
+                g.powers.clear();
+                if done.is_err() {
+                    g.orders.clear();
+                }
+                let none = PyList::empty(py);
+                Ok(Some((Some(PyVerdict::new(done?)), PyBytes::new(py, &powers), None, none)))
             })
         })
     }
