@@ -112,20 +112,16 @@ fn judging_codes_gives_the_reasons_a_ruling_gives_and_plays_nothing() {
     let k = Kit::standard();
     let start = k.state(
         "S1901M",
-        &[
-            ("FRANCE", "A PAR"),
-            ("FRANCE", "A MAR"),
-            ("GERMANY", "A MUN"),
-        ],
+        &[("ITALY", "A VEN"), ("ITALY", "A ROM"), ("AUSTRIA", "A TRI")],
         &[],
         &[],
     );
     let orders = [
-        "A PAR - BUR",
-        "A PAR - PIC", // a second, different order to PAR: both MULTIPLE_ORDERS
-        "A MAR - MUN", // not adjacent
-        "A MUN H",
-        "A MUN H", // the same order twice is one order
+        "A VEN - TYR",
+        "A VEN - PIE", // a second, different order to VEN: both MULTIPLE_ORDERS
+        "A ROM - TRI", // not adjacent
+        "A TRI H",
+        "A TRI H", // the same order twice is one order
     ];
     let codes: Vec<_> = orders.iter().map(|o| k.code(o)).collect();
     let game = k.game(start.clone());
