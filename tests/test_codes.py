@@ -479,31 +479,44 @@ def positions_along_games(count: int) -> list[Position]:
     return out
 
 
-def assert_same_games(games: list[CodeGame], singles: list[CodeGame]) -> None:
+def assert_same_games(
+    games: list[CodeGame],
+    singles: list[CodeGame],
+    outcomes: list[fast.Outcome],
+    single_outcomes: list[fast.Outcome],
+) -> None:
     for a, b in zip(games, singles, strict=True):
         assert a.position() == b.position()
         assert a.phase == b.phase and a.is_over == b.is_over
         assert a.hash == b.hash
+    assert outcomes == single_outcomes
 
 
-def batch_and_singles(seed: int) -> tuple[list[CodeGame], list[list[int]], list[CodeGame]]:
-    """Games along random games, noisy orders for them, and copies processed one by one."""
+def batch_and_singles(
+    seed: int,
+) -> tuple[list[CodeGame], list[list[int]], list[CodeGame], list[fast.Outcome]]:
+    """Games along random games, noisy orders for them, and copies processed one by one (with
+    their outcomes)."""
     rng = random.Random(seed)
     positions = positions_along_games(120)
     games = [CodeGame(p) for p in positions]
     orders = [noise(rng, g, [rng.choice(o) for o in g.legal_orders()]) for g in games]
     singles = [g.clone() for g in games]
+    outcomes = []
     for g, o in zip(singles, orders, strict=True):
         g.set_orders(o)
-        g.process()
-    return games, orders, singles
+        outcomes.append(g.process())
+    return games, orders, singles, outcomes
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3, None])
 def test_batch_rules_like_one_by_one(threads: int | None) -> None:
-    games, orders, singles = batch_and_singles(threads or 0)
-    process_batch(games, orders, threads=threads)
-    assert_same_games(games, singles)
+    games, orders, singles, outcomes = batch_and_singles(threads or 0)
+    assert process_batch(games, orders, threads=threads) is None
+    again, _, _, _ = batch_and_singles(threads or 0)
+    got = process_batch(again, orders, threads=threads, outcomes=True)
+    assert_same_games(games, singles, got, outcomes)
+    assert [g.hash for g in again] == [g.hash for g in singles]
 
 
 def flat_forms(orders: list[list[int]]) -> dict[str, tuple[object, object]]:
@@ -519,10 +532,10 @@ def flat_forms(orders: list[list[int]]) -> dict[str, tuple[object, object]]:
 @pytest.mark.parametrize("form", ["bytes", "array", "memoryview", "bytearray"])
 @pytest.mark.parametrize("threads", [1, 2, 5])
 def test_flat_batch_rules_like_one_by_one(form: str, threads: int) -> None:
-    games, orders, singles = batch_and_singles(threads + len(form))
+    games, orders, singles, outcomes = batch_and_singles(threads + len(form))
     codes, offsets = flat_forms(orders)[form]
-    process_batch(games, codes, threads=threads, offsets=offsets)
-    assert_same_games(games, singles)
+    got = process_batch(games, codes, threads=threads, offsets=offsets, outcomes=True)
+    assert_same_games(games, singles, got, outcomes)
 
 
 def test_pack_orders_layout() -> None:
@@ -539,19 +552,17 @@ def test_batches_from_several_python_threads_at_once() -> None:
     threads) rule as one by one."""
     work = [batch_and_singles(seed) for seed in range(4)]
 
-    def play(k: int) -> None:
-        games, orders, _ = work[k]
+    def play(k: int) -> list[fast.Outcome]:
+        games, orders, _, _ = work[k]
         if k % 2:
-            process_batch(games, orders, threads=2)
-        else:
-            codes, offsets = fast.pack_orders(orders)
-            process_batch(games, codes, threads=2, offsets=offsets)
+            return process_batch(games, orders, threads=2, outcomes=True)
+        codes, offsets = fast.pack_orders(orders)
+        return process_batch(games, codes, threads=2, offsets=offsets, outcomes=True)
 
     with ThreadPoolExecutor(4) as pool:
-        for outcome in [pool.submit(play, k) for k in range(4)]:
-            outcome.result()
-    for games, _, singles in work:
-        assert_same_games(games, singles)
+        got = [future.result() for future in [pool.submit(play, k) for k in range(4)]]
+    for (games, _, singles, outcomes), mine in zip(work, got, strict=True):
+        assert_same_games(games, singles, mine, outcomes)
 
 
 def test_batch_of_nothing_and_tuples() -> None:

@@ -525,10 +525,11 @@ def process_batch(
     orders: Sequence[Sequence[int]] | bytes,
     threads: int | None = None,
     offsets: bytes | None = None,
-) -> None:
+    outcomes: bool = False,
+) -> list[Outcome] | None:
     """With ``offsets``, ``orders`` is ``bytes`` of native-endian ``u64`` codes and ``offsets``
     ``bytes`` of native-endian ``u32`` values: game ``i`` gets codes ``offsets[i]`` to
-    ``offsets[i + 1]``.
+    ``offsets[i + 1]``. With ``outcomes``, every game's ``Outcome`` in order, else None.
 
     Threads: releases the GIL while it processes, holding every game of the batch; several
     threads may call it at once on different games. At interpreter exit a daemon thread inside

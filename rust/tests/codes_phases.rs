@@ -5,7 +5,7 @@
 
 mod kit;
 
-use diplo_core::engine::batch::process_all;
+use diplo_core::engine::batch::{process_all, process_all_with};
 use diplo_core::engine::phases::result::{BOUNCE, DISLODGED, ILLEGAL, OK, VOID};
 use diplo_core::engine::{ErrorKind, Game, Outcome};
 use kit::Kit;
@@ -355,16 +355,21 @@ fn batches_rule_like_one_by_one() {
     ];
     for threads in [1, 2, 3, 8] {
         let mut singles = Vec::new();
+        let mut outcomes = Vec::new();
         let mut batch = Vec::new();
         for i in 0..40 {
             let mut g = base.clone();
             g.orders = orders[i % orders.len()].iter().map(|o| k.code(o)).collect();
             batch.push(g.clone());
-            g.process().unwrap();
+            let mut out = Outcome::default();
+            g.process_into(&mut out).unwrap();
+            outcomes.push(out);
             singles.push(g);
         }
         let mut refs: Vec<&mut Game<u128>> = batch.iter_mut().collect();
-        process_all(&mut refs, threads).unwrap();
+        let mut outs = vec![Outcome::default(); refs.len()];
+        process_all_with(&mut refs, Some(&mut outs), threads, |_, _| {}).unwrap();
+        assert_eq!(outs, outcomes);
         for (a, b) in batch.iter().zip(&singles) {
             assert_eq!(units(&k, a), units(&k, b));
             assert_eq!(a.state.phase_name(), b.state.phase_name());

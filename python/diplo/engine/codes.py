@@ -84,7 +84,7 @@ from __future__ import annotations
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, Final, NamedTuple, TypeAlias, cast
+from typing import Any, Final, Literal, NamedTuple, TypeAlias, cast, overload
 
 from .. import _core
 from ..model.limits import check_max_year, show
@@ -677,19 +677,38 @@ def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
 MAX_THREADS: Final = 4096
 
 
+@overload
 def process_batch(
     games: Sequence[CodeGame],
     orders: Sequence[Sequence[int]] | object,
     threads: int | None = None,
     *,
     offsets: object | None = None,
-) -> None:
+    outcomes: Literal[False] = False,
+) -> None: ...
+@overload
+def process_batch(
+    games: Sequence[CodeGame],
+    orders: Sequence[Sequence[int]] | object,
+    threads: int | None = None,
+    *,
+    offsets: object | None = None,
+    outcomes: Literal[True],
+) -> list[Outcome]: ...
+def process_batch(
+    games: Sequence[CodeGame],
+    orders: Sequence[Sequence[int]] | object,
+    threads: int | None = None,
+    *,
+    offsets: object | None = None,
+    outcomes: bool = False,
+) -> list[Outcome] | None:
     """``games[i].set_orders(orders[i])`` then ``games[i].process()`` for every ``i``, with the
     GIL released and the games spread over ``threads`` threads (default: the number of cores
     available to the process, as found on the first call).
     The rulings are the same as processing the games one by one; a game may appear only once.
-    The phases' results are not returned (a game keeps none: process games one by one, with
-    :meth:`CodeGame.process`, to read each phase's :data:`Outcome`).
+    With ``outcomes=True`` every game's :data:`Outcome` is returned, in the games' order (the
+    games keep none); by default the results are dropped and ``None`` is returned.
 
     With ``offsets``, the orders are flat: ``orders`` a buffer of ``u64`` codes and ``offsets``
     one of ``len(games) + 1`` ``u32`` offsets into it (the first 0, none below the one before,
@@ -710,10 +729,10 @@ def process_batch(
     except (AttributeError, TypeError):
         raise ValueError("games must be a sequence of diplo.engine.codes.CodeGame") from None
     if offsets is None:
-        _core.process_batch(cores, cast("Sequence[Sequence[int]]", orders), threads)
-    else:
-        flat = _flat_bytes("orders", orders, 8)
-        _core.process_batch(cores, flat, threads, _flat_bytes("offsets", offsets, 4))
+        lists = cast("Sequence[Sequence[int]]", orders)
+        return _core.process_batch(cores, lists, threads, None, outcomes)
+    flat = _flat_bytes("orders", orders, 8)
+    return _core.process_batch(cores, flat, threads, _flat_bytes("offsets", offsets, 4), outcomes)
 
 
 # --------------------------------------------------------------------------- the core, by name
