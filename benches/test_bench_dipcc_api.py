@@ -144,8 +144,8 @@ def test_process_floor(benchmark: Any) -> None:
     def run() -> None:
         g = base.clone()
         g.set_orders(codes)
-        g.process()
+        done = g.process()
         g.state_indices()
-        g.result_success()
+        done.result_success()
 
     benchmark(run)

@@ -110,9 +110,9 @@ def slow_orders(
     return orders, ruling_of
 
 
-def implied_fast(game: CodeGame, before: Position) -> list[tuple[str | None, str, str, bool]]:
+def implied_fast(done: fast.Outcome, before: Position) -> list[tuple[str | None, str, str, bool]]:
     out = []
-    for code, result, success in game.implied_results():
+    for code, result, success in done.implied_results():
         order = decode_order(code, M, before)
         power = power_of(code, before)
         out.append((power, format_order(order), fast.RESULT_CODES[result], success))
@@ -156,9 +156,9 @@ def compare_phase(
     orders, ruling_of = slow_orders(codes, position)
     outcome = process_phase(position, orders, "python")
     game.set_orders(codes)
-    game.process()
-    results = game.result_codes()
-    success = game.result_success()
+    done = game.process()
+    results = done.result_codes()
+    success = done.result_success()
     assert len(results) == len(codes)
     for i, code in enumerate(codes):
         slow = outcome.results[ruling_of[i]]
@@ -168,7 +168,7 @@ def compare_phase(
     slow_implied = sorted(
         ((r.power, r.order, r.code, r.success) for r in outcome.results[rulings:]), key=repr
     )
-    assert implied_fast(game, position) == slow_implied, position.to_json()
+    assert implied_fast(done, position) == slow_implied, position.to_json()
     assert game.position().to_json() == outcome.next.to_json(), position.to_json()
     assert game.position() == outcome.next
     return outcome.next, outcome.winner
@@ -458,8 +458,9 @@ def test_civil_disorder_and_over_ordering_rule_like_the_reference() -> None:
         encode_order(Waive(), M, "AUSTRIA"),
         encode_order(Build(Unit("F", "STP/SC")), M),
     ]
-    compare_phase(game, position, codes)
-    assert game.result_codes() == [0, 0, 0, 0, 5, 5, 6]
+    compare_phase(game.clone(), position, codes)
+    game.set_orders(codes)
+    assert game.process().result_codes() == [0, 0, 0, 0, 5, 5, 6]
 
 
 # --------------------------------------------------------------------------- (c) batches
@@ -478,33 +479,44 @@ def positions_along_games(count: int) -> list[Position]:
     return out
 
 
-def assert_same_games(games: list[CodeGame], singles: list[CodeGame]) -> None:
+def assert_same_games(
+    games: list[CodeGame],
+    singles: list[CodeGame],
+    outcomes: list[fast.Outcome],
+    single_outcomes: list[fast.Outcome],
+) -> None:
     for a, b in zip(games, singles, strict=True):
         assert a.position() == b.position()
         assert a.phase == b.phase and a.is_over == b.is_over
-        assert a.result_codes() == b.result_codes()
-        assert a.result_success() == b.result_success()
-        assert a.implied_results() == b.implied_results()
+        assert a.hash == b.hash
+    assert outcomes == single_outcomes
 
 
-def batch_and_singles(seed: int) -> tuple[list[CodeGame], list[list[int]], list[CodeGame]]:
-    """Games along random games, noisy orders for them, and copies processed one by one."""
+def batch_and_singles(
+    seed: int,
+) -> tuple[list[CodeGame], list[list[int]], list[CodeGame], list[fast.Outcome]]:
+    """Games along random games, noisy orders for them, and copies processed one by one (with
+    their outcomes)."""
     rng = random.Random(seed)
     positions = positions_along_games(120)
     games = [CodeGame(p) for p in positions]
     orders = [noise(rng, g, [rng.choice(o) for o in g.legal_orders()]) for g in games]
     singles = [g.clone() for g in games]
+    outcomes = []
     for g, o in zip(singles, orders, strict=True):
         g.set_orders(o)
-        g.process()
-    return games, orders, singles
+        outcomes.append(g.process())
+    return games, orders, singles, outcomes
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3, None])
 def test_batch_rules_like_one_by_one(threads: int | None) -> None:
-    games, orders, singles = batch_and_singles(threads or 0)
-    process_batch(games, orders, threads=threads)
-    assert_same_games(games, singles)
+    games, orders, singles, outcomes = batch_and_singles(threads or 0)
+    assert process_batch(games, orders, threads=threads) is None
+    again, _, _, _ = batch_and_singles(threads or 0)
+    got = process_batch(again, orders, threads=threads, outcomes=True)
+    assert_same_games(games, singles, got, outcomes)
+    assert [g.hash for g in again] == [g.hash for g in singles]
 
 
 def flat_forms(orders: list[list[int]]) -> dict[str, tuple[object, object]]:
@@ -520,10 +532,10 @@ def flat_forms(orders: list[list[int]]) -> dict[str, tuple[object, object]]:
 @pytest.mark.parametrize("form", ["bytes", "array", "memoryview", "bytearray"])
 @pytest.mark.parametrize("threads", [1, 2, 5])
 def test_flat_batch_rules_like_one_by_one(form: str, threads: int) -> None:
-    games, orders, singles = batch_and_singles(threads + len(form))
+    games, orders, singles, outcomes = batch_and_singles(threads + len(form))
     codes, offsets = flat_forms(orders)[form]
-    process_batch(games, codes, threads=threads, offsets=offsets)
-    assert_same_games(games, singles)
+    got = process_batch(games, codes, threads=threads, offsets=offsets, outcomes=True)
+    assert_same_games(games, singles, got, outcomes)
 
 
 def test_pack_orders_layout() -> None:
@@ -540,19 +552,17 @@ def test_batches_from_several_python_threads_at_once() -> None:
     threads) rule as one by one."""
     work = [batch_and_singles(seed) for seed in range(4)]
 
-    def play(k: int) -> None:
-        games, orders, _ = work[k]
+    def play(k: int) -> list[fast.Outcome]:
+        games, orders, _, _ = work[k]
         if k % 2:
-            process_batch(games, orders, threads=2)
-        else:
-            codes, offsets = fast.pack_orders(orders)
-            process_batch(games, codes, threads=2, offsets=offsets)
+            return process_batch(games, orders, threads=2, outcomes=True)
+        codes, offsets = fast.pack_orders(orders)
+        return process_batch(games, codes, threads=2, offsets=offsets, outcomes=True)
 
     with ThreadPoolExecutor(4) as pool:
-        for outcome in [pool.submit(play, k) for k in range(4)]:
-            outcome.result()
-    for games, _, singles in work:
-        assert_same_games(games, singles)
+        got = [future.result() for future in [pool.submit(play, k) for k in range(4)]]
+    for (games, _, singles, outcomes), mine in zip(work, got, strict=True):
+        assert_same_games(games, singles, mine, outcomes)
 
 
 def test_batch_of_nothing_and_tuples() -> None:
@@ -638,14 +648,15 @@ def test_bad_flat_batches_raise_value_error_naming_the_problem() -> None:
     # Nothing was touched.
     assert game.phase == other.phase == "S1901M"
     process_batch([game, other], codes, offsets=offsets)
-    assert game.result_codes() == [6] and other.result_codes() == [6, 6]
+    # Every code illegal: every unit held.
+    assert game.phase == other.phase == "F1901M"
+    assert game.position().units == other.position().units == Position.initial(M).units
 
 
 def test_out_of_range_codes_are_illegal_not_errors() -> None:
     game = CodeGame()
     game.set_orders([-1, 2**40, 2**70, 2**32 - 1, 12345678])
-    game.process()
-    assert game.result_codes() == [6, 6, 6, 6, 6]
+    assert game.process().result_codes() == [6, 6, 6, 6, 6]
     # Int subclasses and tuples are read like ints and lists.
     import enum
 
@@ -653,8 +664,7 @@ def test_out_of_range_codes_are_illegal_not_errors() -> None:
         HOLD_PAR = fast.HOLD | M.location_index["PAR"] << 4
 
     game.set_orders((Code.HOLD_PAR, 2**70))
-    game.process()
-    assert game.result_codes() == [0, 6]
+    assert game.process().result_codes() == [0, 6]
 
 
 def _line_map(n: int, ring: bool = False) -> Map:
@@ -695,8 +705,7 @@ def test_long_move_chains_on_wide_maps(n: int) -> None:
         assert fast.location_of(top) == index[f"P{n - 2}"] and top >= 1 << 27
         assert decode_order(top, game_map) == Move(Unit(None, f"P{n - 2}"), f"P{n - 1}")
     game.set_orders(moves)
-    game.process()
-    assert game.result_codes() == [0] * (n - 1)
+    assert game.process().result_codes() == [0] * (n - 1)
     units = game.position().units
     assert sorted(units) == sorted(f"P{i}" for i in range(1, n))
     # A ring of moves whose head moves into the tail's province: one cycle of n - 1 moves
@@ -706,8 +715,7 @@ def test_long_move_chains_on_wide_maps(n: int) -> None:
     game = CodeGame(Position.initial(ring), max_year=1901)
     turn = [encode_order(Move(Unit("A", f"P{i}"), f"P{(i + 1) % n}"), ring) for i in range(n)]
     game.set_orders(turn[: n - 1])
-    game.process()
-    assert game.result_codes() == [0] * (n - 1)
+    assert game.process().result_codes() == [0] * (n - 1)
     full = Position(
         ring,
         Phase.parse("S1901M"),
@@ -716,8 +724,7 @@ def test_long_move_chains_on_wide_maps(n: int) -> None:
     )
     game = CodeGame(full, max_year=1901)
     game.set_orders(turn)
-    game.process()
-    assert game.result_codes() == [0] * n
+    assert game.process().result_codes() == [0] * n
 
 
 def test_small_custom_map_plays() -> None:
@@ -807,3 +814,44 @@ def test_first_names_are_aliases_of_the_code_api() -> None:
     assert codes.FastGame is codes.CodeGame
     assert codes.fast_map is codes.code_map
     assert codes.FastState is codes.CodeState
+
+
+def test_process_returns_the_phase_outcome_a_value_the_game_does_not_keep() -> None:
+    """``CodeGame.process`` returns the phase's results; a later phase leaves an earlier
+    outcome as it was (it is the caller's, not the game's), and a copy of the game carries
+    none."""
+    game = CodeGame()
+    par = encode_order(Move(Unit("A", "PAR"), "BUR"), M)
+    mar = encode_order(Move(Unit("A", "MAR"), "BUR"), M)
+    game.set_orders([par, mar, 2**70])
+    first = game.process()
+    assert isinstance(first, fast.Outcome)
+    assert first.result_codes() == [1, 1, 6]  # bounce, bounce, illegal
+    assert first.result_success() == [False, False, False]
+    held = first.implied_results()
+    assert len(held) == 22 - 2 and all(r == 0 and ok for _, r, ok in held)
+    game.set_orders([encode_order(Move(Unit("A", "PAR"), "PIC"), M)])
+    second = game.process()
+    assert second.result_codes() == [0] and first.result_codes() == [1, 1, 6]
+    assert second != first and len(first.implied_results()) == 20
+    twin = CodeGame()
+    twin.set_orders([par, mar, 2**70])
+    assert twin.process() == first
+
+
+def test_the_old_result_readers_are_deprecated_shims() -> None:
+    """``result_codes``, ``result_success`` and ``implied_results`` on the game warn and read
+    the outcome the wrapper's last ``process`` returned (none before, nor in a copy)."""
+    game = CodeGame()
+    with pytest.warns(DeprecationWarning, match="process"):
+        assert game.result_codes() == []
+    game.set_orders([2**70])
+    done = game.process()
+    with pytest.warns(DeprecationWarning):
+        assert game.result_codes() == done.result_codes() == [6]
+    with pytest.warns(DeprecationWarning):
+        assert game.result_success() == [False]
+    with pytest.warns(DeprecationWarning):
+        assert game.implied_results() == done.implied_results()
+    with pytest.warns(DeprecationWarning):
+        assert game.clone().result_codes() == []

@@ -210,3 +210,22 @@ def test_reset_autoreset_and_threads_agree() -> None:
         for i in np.flatnonzero(one.terminated):
             assert one.returns[i].sum() == pytest.approx(1.0)
     assert ended and one.episodes.max() > 1
+
+
+def test_a_call_while_another_thread_steps_raises_in_use_error() -> None:
+    """As the vector env: a call on a ``BatchedDiplomacyState`` while another thread's step
+    holds it raises ``InUseError``, and the games play on."""
+    from diplo.engine.codes import InUseError
+    from in_use import refused_while_running
+
+    batched = BatchedDiplomacyState(300, threads=1)
+    batched.reset()
+    none = np.full((300, 7, batched.max_orders), NO_ACTION, dtype=np.int64)
+    refused = refused_while_running(lambda: batched.step(none), lambda: batched.num_games)
+    assert isinstance(refused, InUseError), refused
+    assert "DeepMindEnv is in use by another thread" in str(refused)
+    assert "borrowed" not in str(refused)
+    assert batched.num_games == 300 and batched.threads == 1
+    batched.threads = 3
+    assert batched.threads == 3
+    batched.step(none)

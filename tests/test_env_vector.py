@@ -15,7 +15,7 @@ from diplo import _core
 pytest.importorskip("pettingzoo", reason='diplo.env needs pip install ".[env]"')
 np = pytest.importorskip("numpy", reason='diplo.env needs pip install ".[env]"')
 
-from diplo.engine.codes import ActionError, CodeGame, kind_of, location_of  # noqa: E402
+from diplo.engine.codes import ActionError, CodeGame, InUseError, kind_of, location_of  # noqa: E402
 from diplo.env import (  # noqa: E402
     BoardEncoder,
     DiplomacyEnv,
@@ -121,13 +121,13 @@ def test_previous_orders_are_on_the_board() -> None:
     codes = env.codes(0, actions[0])
     twin = env.game(0)
     twin.set_orders(codes)
-    twin.process()
+    done = twin.process()
     obs, *_ = env.step(actions)
     board = obs["board"][0]
     lay = env.layout
     ordered = {location_of(c): c for c in codes}
-    held = {location_of(c) for c, _r, _ok in twin.implied_results()}
-    success = dict(zip([location_of(c) for c in codes], twin.result_success(), strict=True))
+    held = {location_of(c) for c, _r, _ok in done.implied_results()}
+    success = dict(zip([location_of(c) for c in codes], done.result_success(), strict=True))
     for row in range(lay["locations"]):
         kinds = board[row, lay["prev_kind"] : lay["prev_kind"] + 8]
         if row in ordered:
@@ -480,3 +480,22 @@ def test_the_environments_take_a_map_by_name_and_refuse_anything_else() -> None:
         DiplomacyVectorEnv(2, "youngstown")
     with pytest.raises(TypeError, match="game_map must be a diplo Map or a map's name, got int"):
         DiplomacyEnv(7)  # type: ignore[arg-type]
+
+
+def test_a_call_while_another_thread_steps_raises_in_use_error() -> None:
+    """A step runs with the GIL released: another thread's call on the environment meanwhile is
+    refused with the core's ``InUseError`` (not PyO3's borrow error), and the environment plays
+    on unharmed."""
+    from in_use import refused_while_running
+
+    env = DiplomacyVectorEnv(300, max_year=None)
+    env.reset(seed=1)
+    hold = np.zeros(env.action_space.shape, dtype=np.int64)
+    refused = refused_while_running(lambda: env.step(hold), lambda: env.threads)
+    assert isinstance(refused, InUseError), refused
+    assert "VectorEnv is in use by another thread" in str(refused)
+    assert "borrowed" not in str(refused)
+    assert env.threads == 1
+    env.threads = 2
+    assert env.threads == 2
+    env.step(hold)

@@ -128,8 +128,7 @@ def test_the_code_api_has_no_slot_for_a_neutral_unit_and_refuses_its_codes() -> 
     assert "NEUTRAL" not in slot_powers and ABBASID in slot_powers
     hold = encode_order(parse_order("A BAS - ATI", start.map), start.map)
     code.set_orders([hold])
-    code.process()
-    assert code.result_codes()[0] != 0  # refused: the neutral army stays
+    assert code.process().result_codes()[0] != 0  # refused: the neutral army stays
     assert code.position().units["BAS"].power == "NEUTRAL"
 
 

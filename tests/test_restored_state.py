@@ -24,7 +24,6 @@ from diplo.model.rules import Rules
 
 MAP = standard_map()
 TABLE = code_map(MAP)
-CODE_BYTES = 8  # an order code in the bytes (u64)
 
 
 def _patched(data: bytes, offset: int, raw: bytes) -> bytes:
@@ -101,20 +100,28 @@ def test_last_years_that_contradict_the_game_s_end_are_refused() -> None:
 
 
 def test_implied_results_that_no_phase_implies_are_refused() -> None:
+    """A game keeps no results, so its bytes end with two empty lists; bytes written before
+    (with the last phase's results) are read all the same, the results checked and dropped,
+    and refused when no phase could imply them."""
     game = CodeGame(Position.initial(MAP))
-    game.process()  # no orders: every unit holds, each an implied result
+    game.process()  # no orders: every unit holds, each an implied result (not kept)
     data = game._core.state_bytes()
-    last = len(data) - (CODE_BYTES + 2)
-    hold = struct.unpack_from("<Q", data, last)[0]
+    assert data.endswith(struct.pack("<II", 0, 0))
+    hold = MAP.location_index["PAR"] << 4  # A PAR H
     assert hold & 0xF == 0  # a hold
-    _core.CodeGame.from_state_bytes(TABLE, data)
+
+    def older(code: int) -> bytes:
+        """``data`` as an older game wrote it: one implied result, ``code`` held with success."""
+        return data[:-4] + struct.pack("<IQBB", 1, code, 0, 1)
+
+    back = _core.CodeGame.from_state_bytes(TABLE, older(hold))
+    assert back.state_bytes() == data  # read, and the results dropped
     move = hold | 1  # a move with no destination field
     garbage = 1 << 40  # bits no code uses
     far = hold | (1000 << 4)  # a location past the map's
     for code in (move, garbage, far):
-        bad = _patched(data, last, struct.pack("<Q", code))
         with pytest.raises(ValueError, match=r"implied result code .* is not a hold"):
-            _core.CodeGame.from_state_bytes(TABLE, bad)
+            _core.CodeGame.from_state_bytes(TABLE, older(code))
 
 
 def test_a_game_of_the_object_api_restores_only_as_it_could_have_been_played() -> None:

@@ -224,8 +224,7 @@ def test_a_neutral_power_has_no_order_slot_in_an_adjustment(name: str, rebuilds:
     build = encode_order(Build(Unit("A", vacant)), game_map, "NEUTRAL")
     assert build not in {c for codes in game.legal_orders() for c in codes}
     game.set_orders([build])
-    game.process()
-    assert game.result_codes()[0] != 0  # refused
+    assert game.process().result_codes()[0] != 0  # refused
     raised = game.position().units.get(vacant)
     assert (raised is not None and raised.power == "NEUTRAL") is rebuilds
 

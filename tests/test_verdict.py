@@ -13,7 +13,7 @@ from diplo.api.phase import process_phase
 from diplo.engine import mila as engine_mila
 from diplo.engine import objects
 from diplo.engine.codes import encode_order
-from diplo.engine.compile import engine_game, tables
+from diplo.engine.compile import engine_game
 from diplo.model.map import standard_map
 from diplo.model.orders import parse_order
 from diplo.model.position import Position
@@ -222,26 +222,39 @@ def test_the_drop_ins_refusal_asks_validation_and_plays_nothing() -> None:
 def test_one_order_in_another_notation_leaves_the_others_read_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """``process_phase`` with one text the core's reader does not take: the core reads every
-    text once (``submit_orders``) and leaves that one to the general parser; nothing is read by
-    the core again text by text."""
+    """``process_phase`` reads every text once in the core: when the core reads them all, it
+    rules the phase in the same call (``run_orders``: the codes never come to Python); with one
+    text the core's reader does not take, nothing is played there, the codes it read come back
+    with the one it left to the general parser, and the phase is run on them (``run``): no
+    text is read again by the core (no ``submit_orders``)."""
     position = _position(MOVEMENT)
-    real = tables(M)
+    real_game = objects.engine_game
     calls: list[str] = []
 
-    class _Tables:
-        def __getattr__(self, name: str) -> Any:
-            value = getattr(real, name)
-            return _Spy(value, calls) if name == "core_map" else value
+    class _Game:
+        def __init__(self, game: Any) -> None:
+            self._game = game
 
-    monkeypatch.setattr(objects, "tables", lambda game_map: _Tables())
+        def clone(self) -> Any:
+            return _Spy(self._game.clone(), calls)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._game, name)
+
+    monkeypatch.setattr(objects, "engine_game", lambda p: _Game(real_game(p)))
+    canonical: dict[str, list[Any]] = {
+        "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"],
+        "GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"],
+    }
+    mine = objects.process_phase_engine(position, canonical)
+    assert calls == ["run_orders", "winner", "phase"]
+    assert mine.results == process_phase(position, canonical, backend="python").results
+    calls.clear()
     orders: dict[str, list[Any]] = {
         "FRANCE": ["A PAR - BUR", "army marseilles -> burgundy", "F BRE - MAO"],
         "GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR", "A PAR - GAS", "A MUN HOLDS"],
     }
     mine = objects.process_phase_engine(position, orders)
-    # Read once: no text read again by the core's reader; each order in another notation (an
-    # object once parsed) is encoded by its fields.
-    assert calls == ["submit_orders", "encode_objects", "encode_objects"]
+    assert calls == ["run_orders", "run", "winner", "phase"]
     reference = process_phase(position, orders, backend="python")
     assert mine.results == reference.results

@@ -7,7 +7,7 @@ province's index is also its location index. Outcome codes index ``RESULT_NAMES`
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, final
+from typing import Any, ClassVar, Final, final
 
 __all__ = [
     "CODE_LAYOUT",
@@ -25,6 +25,7 @@ __all__ = [
     "MilaBoard",
     "MilaCheck",
     "MilaTables",
+    "Outcome",
     "RolloutPlayer",
     "VectorEnv",
     "Verdict",
@@ -57,7 +58,8 @@ class GameOverError(RuntimeError):
     """An action that needs a running game was asked of a game that has ended."""
 
 class InUseError(RuntimeError):
-    """An object of the core (a CodeGame) asked for by one call while another holds it."""
+    """An object of the core (a CodeGame, a RolloutPlayer, a VectorEnv, a DeepMindEnv) asked for
+    by one call while another holds it."""
 
     #: The object's place in the list the refusing call was given (process_batch's games).
     index: int | None
@@ -167,10 +169,8 @@ class CodeGame:
     def legal_orders(self) -> list[list[int]]: ...
     def slots(self) -> list[tuple[str, str]]: ...
     def set_orders(self, orders: Sequence[int]) -> None: ...
-    def process(self) -> None: ...
-    def result_codes(self) -> list[int]: ...
-    def result_success(self) -> list[bool]: ...
-    def implied_results(self) -> list[tuple[int, int, bool]]: ...
+    def process(self) -> Outcome:
+        """Rules on the phase and moves on: the phase's results (the game keeps none)."""
     def state(
         self,
     ) -> tuple[
@@ -190,10 +190,19 @@ class CodeGame:
         """Plays the phase on ``codes`` given by ``powers`` (a power index per code, 255: the
         owner) and returns its ruling; ``ValueError`` for a phase past year 9999 (the game
         unchanged)."""
+    def run_orders(
+        self, map: CodeMap, orders: object, power_index: dict[str, int]
+    ) -> tuple[Verdict | None, bytes, list[int] | None, list[int]] | None:
+        """``CodeMap.submit_orders`` and ``run`` in one call: ``(verdict, powers, None, [])``
+        when the core read every order; else ``(None, powers, codes, missing)``, nothing played
+        (``submit_orders``' answer); None when the orders are not a dict of lists."""
     def judge(self, code: int, power: int = 255) -> tuple[int, int]:
         """``(reason, normal form)`` of ``code`` given by ``power`` in this phase, nothing
         played: the reason an index of ``REASON_NAMES`` (0: legal), the normal form 0 when
         refused."""
+    def judge_all(self, codes: list[int], powers: bytes) -> list[int]:
+        """Per code given by ``powers`` (as ``run`` takes them), the reason ``run`` would give
+        it (an index of ``REASON_NAMES``, 0: legal), nothing played and no game cloned."""
     def texts(self, codes: list[int]) -> list[str]: ...
     def legal_texts(
         self,
@@ -232,6 +241,20 @@ class CodeGame:
         """Tests only: the next processing of this game panics inside the core."""
 
 @final
+class Outcome:
+    """One phase's results, as ``CodeGame.process`` returns them (immutable; the same three
+    methods as ``Verdict``'s)."""
+
+    def result_codes(self) -> list[int]:
+        """Per submitted code, its result (an index of ``RESULT_NAMES``; 6: illegal)."""
+    def result_success(self) -> list[bool]:
+        """Per submitted code, whether it succeeded (the DATC sense)."""
+    def implied_results(self) -> list[tuple[int, int, bool]]:
+        """What the phase did without an order: ``(code, result, success)``."""
+    def __eq__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
 class RolloutPlayer:
     """Random games (diplo.rollouts' default policy, ``random.Random(seed)``'s draws) played
     and written whole by the engine (rust/src/bindings/rollout.rs)."""
@@ -268,10 +291,9 @@ class VectorEnv:
     ) -> VectorEnv: ...
     @property
     def num_envs(self) -> int: ...
-    @property
-    def threads(self) -> int: ...
-    @threads.setter
-    def threads(self, threads: int) -> None: ...
+    def threads(self, count: int | None = None) -> int:
+        """The threads a call spreads the games over, set to ``count`` first when given
+        (``InUseError`` while another thread's call holds the environment)."""
     def layout(self) -> dict[str, int]:
         """The board columns' starts by name, and ``locations``, ``powers``, ``channels``."""
     def buffers(self) -> dict[str, Any]:
@@ -313,10 +335,9 @@ class DeepMindEnv:
     def max_actions(self) -> int: ...
     @property
     def max_orders(self) -> int: ...
-    @property
-    def threads(self) -> int: ...
-    @threads.setter
-    def threads(self, threads: int) -> None: ...
+    def threads(self, count: int | None = None) -> int:
+        """The threads a call spreads the games over, set to ``count`` first when given
+        (``InUseError`` while another thread's call holds the environment)."""
     def buffers(self) -> dict[str, Any]:
         """The output NumPy arrays by name (the same arrays after every call)."""
     def reset(self) -> None: ...
@@ -504,10 +525,11 @@ def process_batch(
     orders: Sequence[Sequence[int]] | bytes,
     threads: int | None = None,
     offsets: bytes | None = None,
-) -> None:
+    outcomes: bool = False,
+) -> list[Outcome] | None:
     """With ``offsets``, ``orders`` is ``bytes`` of native-endian ``u64`` codes and ``offsets``
     ``bytes`` of native-endian ``u32`` values: game ``i`` gets codes ``offsets[i]`` to
-    ``offsets[i + 1]``.
+    ``offsets[i + 1]``. With ``outcomes``, every game's ``Outcome`` in order, else None.
 
     Threads: releases the GIL while it processes, holding every game of the batch; several
     threads may call it at once on different games. At interpreter exit a daemon thread inside

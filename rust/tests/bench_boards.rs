@@ -6,6 +6,7 @@
 mod kit;
 
 use diplo_core::engine::phases::result::ILLEGAL;
+use diplo_core::engine::Outcome;
 use kit::{Board, Kit, World};
 
 const CODE_NAMES: [&str; 6] = ["ok", "bounce", "cut", "dislodged", "no_convoy", "void"];
@@ -90,13 +91,14 @@ fn the_retreat_phases_are_legal_and_succeed() {
             .iter()
             .map(|(_, o)| k.code(o))
             .collect();
-        game.process().unwrap();
+        let mut out = Outcome::default();
+        game.process_into(&mut out).unwrap();
         assert!(
-            game.results.iter().all(|&r| r != ILLEGAL) && game.success.iter().all(|&s| s),
+            out.results.iter().all(|&r| r != ILLEGAL) && out.success.iter().all(|&s| s),
             "{}: retreats {:?} {:?}",
             board.name,
-            game.results,
-            game.success
+            out.results,
+            out.success
         );
         timed += 1;
     }

@@ -13,7 +13,7 @@ mod kit;
 
 use diplo_core::engine::game_map::{has, Bits, NO_POWER, SEA};
 use diplo_core::engine::rules::{RuleValue, Rules};
-use diplo_core::engine::{encode, EngineError, ErrorKind, Game, State};
+use diplo_core::engine::{encode, EngineError, ErrorKind, Game, Outcome, State};
 use kit::Kit;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
@@ -182,9 +182,10 @@ fn check_phase(
     });
     game.orders = orders.clone();
     let (units_before, gone_before) = count(k, &state);
-    game.process()
+    let mut outcome = Outcome::default();
+    game.process_into(&mut outcome)
         .map_err(|e| TestCaseError::fail(format!("process failed: {e}")))?;
-    prop_assert_eq!(game.results.len(), orders.len());
+    prop_assert_eq!(outcome.results.len(), orders.len());
     let after = &game.state;
     reread(k, after).map_err(|e| TestCaseError::fail(format!("invalid state after: {e}")))?;
     let (units_after, gone_after) = count(k, after);

@@ -5,14 +5,17 @@
 
 mod kit;
 
-use diplo_core::engine::batch::process_all;
+use diplo_core::engine::batch::{process_all, process_all_with};
 use diplo_core::engine::phases::result::{BOUNCE, DISLODGED, ILLEGAL, OK, VOID};
-use diplo_core::engine::{ErrorKind, Game};
+use diplo_core::engine::{ErrorKind, Game, Outcome};
 use kit::Kit;
 
-fn play(k: &Kit, game: &mut Game<u128>, orders: &[&str]) {
+/// Plays `orders` on `game`: the phase's outcome.
+fn play(k: &Kit, game: &mut Game<u128>, orders: &[&str]) -> Outcome {
     game.orders = orders.iter().map(|o| k.code(o)).collect();
-    game.process().expect("processed");
+    let mut out = Outcome::default();
+    game.process_into(&mut out).expect("processed");
+    out
 }
 
 fn units(k: &Kit, game: &Game<u128>) -> Vec<String> {
@@ -29,8 +32,8 @@ fn units(k: &Kit, game: &Game<u128>) -> Vec<String> {
     out
 }
 
-fn implied(k: &Kit, game: &Game<u128>) -> Vec<String> {
-    game.implied.iter().map(|&(c, _, _)| k.text(c)).collect()
+fn implied(k: &Kit, out: &Outcome) -> Vec<String> {
+    out.implied.iter().map(|&(c, _, _)| k.text(c)).collect()
 }
 
 #[test]
@@ -48,7 +51,7 @@ fn dislodgement_retreat_and_the_next_phases() {
         &[],
         &[],
     ));
-    play(
+    let out = play(
         &k,
         &mut game,
         &[
@@ -58,8 +61,8 @@ fn dislodgement_retreat_and_the_next_phases() {
             "A PIE - TUS",
         ],
     );
-    assert_eq!(game.results, [OK, OK, DISLODGED, OK]);
-    assert_eq!(implied(&k, &game), ["MUN H"]);
+    assert_eq!(out.results, [OK, OK, DISLODGED, OK]);
+    assert_eq!(implied(&k, &out), ["MUN H"]);
     assert_eq!(game.state.phase_name(), "S1901R");
     // The dislodged army may not go back to Paris (the attacker's origin, DATC 6.H.5); Marseilles
     // is still occupied; Munich is occupied.
@@ -69,8 +72,8 @@ fn dislodgement_retreat_and_the_next_phases() {
         slots[0].1,
         ["BUR D", "BUR R BEL", "BUR R GAS", "BUR R PIC", "BUR R RUH"]
     );
-    play(&k, &mut game, &["A BUR R BEL", "A BUR R PAR"]);
-    assert_eq!(game.results, [OK, ILLEGAL]);
+    let out = play(&k, &mut game, &["A BUR R BEL", "A BUR R PAR"]);
+    assert_eq!(out.results, [OK, ILLEGAL]);
     assert_eq!(game.state.phase_name(), "F1901M");
     assert_eq!(
         units(&k, &game),
@@ -91,10 +94,10 @@ fn retreats_to_one_province_all_fail_datc_6_h_7() {
             ("ITALY", "A RUH", &["MUN"]),
         ],
     ));
-    play(&k, &mut game, &["F ENG R BEL", "F HOL R BEL"]);
-    assert_eq!(game.results, [BOUNCE, BOUNCE]);
-    assert_eq!(game.success, [false, false]);
-    assert_eq!(implied(&k, &game), ["RUH D"]);
+    let out = play(&k, &mut game, &["F ENG R BEL", "F HOL R BEL"]);
+    assert_eq!(out.results, [BOUNCE, BOUNCE]);
+    assert_eq!(out.success, [false, false]);
+    assert_eq!(implied(&k, &out), ["RUH D"]);
     // Fall retreats done: the winter follows only when someone can build or must disband; nobody
     // owns a centre here, so England (one unit, no centre) must disband.
     assert_eq!(game.state.phase_name(), "W1901A");
@@ -226,7 +229,7 @@ fn two_orders_for_one_unit_datc_4_d_3() {
         &[],
         &[],
     ));
-    play(
+    let out = play(
         &k,
         &mut game,
         &[
@@ -238,8 +241,8 @@ fn two_orders_for_one_unit_datc_4_d_3() {
         ],
     );
     // Two different orders: both illegal, the unit holds. The same order twice is one order.
-    assert_eq!(game.results, [ILLEGAL, ILLEGAL, OK, OK, OK]);
-    assert_eq!(implied(&k, &game), ["PAR H"]);
+    assert_eq!(out.results, [ILLEGAL, ILLEGAL, OK, OK, OK]);
+    assert_eq!(implied(&k, &out), ["PAR H"]);
     assert_eq!(units(&k, &game), ["A BER", "A GAS", "A PAR"]);
 }
 
@@ -261,7 +264,7 @@ fn builds_beyond_the_count_and_repeated_disbands() {
         ],
         &[],
     ));
-    play(
+    let out = play(
         &k,
         &mut game,
         &[
@@ -278,8 +281,8 @@ fn builds_beyond_the_count_and_repeated_disbands() {
     // disorder: the fleet in Brest, one move from Paris, the armies standing on owned centres.
     // DATC 4.D.4, 4.D.5, 4.D.7: Austria's first two builds are used, the rest is void; Paris is
     // no Austrian home.
-    assert_eq!(game.results, [OK, OK, OK, OK, VOID, VOID, ILLEGAL]);
-    assert_eq!(implied(&k, &game), ["BRE D"]);
+    assert_eq!(out.results, [OK, OK, OK, OK, VOID, VOID, ILLEGAL]);
+    assert_eq!(implied(&k, &out), ["BRE D"]);
     assert_eq!(
         units(&k, &game),
         ["A BUD", "A MAR", "A PAR", "A VIE", "F TRI"]
@@ -291,8 +294,8 @@ fn builds_beyond_the_count_and_repeated_disbands() {
 fn removed(k: &Kit, power: &str, units: &[&str], centres: &[&str]) -> Vec<String> {
     let pieces: Vec<(&str, &str)> = units.iter().map(|u| (power, *u)).collect();
     let mut game = k.game(k.state("W1901A", &pieces, &[(power, centres)], &[]));
-    play(k, &mut game, &[]);
-    implied(k, &game)
+    let out = play(k, &mut game, &[]);
+    implied(k, &out)
 }
 
 #[test]
@@ -352,20 +355,22 @@ fn batches_rule_like_one_by_one() {
     ];
     for threads in [1, 2, 3, 8] {
         let mut singles = Vec::new();
+        let mut outcomes = Vec::new();
         let mut batch = Vec::new();
         for i in 0..40 {
             let mut g = base.clone();
             g.orders = orders[i % orders.len()].iter().map(|o| k.code(o)).collect();
             batch.push(g.clone());
-            g.process().unwrap();
+            let mut out = Outcome::default();
+            g.process_into(&mut out).unwrap();
+            outcomes.push(out);
             singles.push(g);
         }
         let mut refs: Vec<&mut Game<u128>> = batch.iter_mut().collect();
-        process_all(&mut refs, threads).unwrap();
+        let mut outs = vec![Outcome::default(); refs.len()];
+        process_all_with(&mut refs, Some(&mut outs), threads, |_, _| {}).unwrap();
+        assert_eq!(outs, outcomes);
         for (a, b) in batch.iter().zip(&singles) {
-            assert_eq!(a.results, b.results);
-            assert_eq!(a.success, b.success);
-            assert_eq!(a.implied, b.implied);
             assert_eq!(units(&k, a), units(&k, b));
             assert_eq!(a.state.phase_name(), b.state.phase_name());
         }

@@ -12,7 +12,7 @@ mod kit;
 use std::collections::BTreeSet;
 
 use diplo_core::engine::phases::result::ILLEGAL;
-use diplo_core::engine::{encode, Game};
+use diplo_core::engine::{encode, Game, Outcome};
 use kit::Kit;
 use serde_json::Value;
 
@@ -137,10 +137,12 @@ fn play(k: &Kit, case: &Value) -> (Vec<String>, usize) {
                 }
             }
         }
-        game.process().expect("the engine rules on the phase");
+        let mut outcome = Outcome::default();
+        game.process_into(&mut outcome)
+            .expect("the engine rules on the phase");
         for (order, slot) in orders.iter().zip(&slot) {
             let Some(i) = *slot else { continue };
-            let (result, success) = (game.results[i], game.success[i]);
+            let (result, success) = (outcome.results[i], outcome.success[i]);
             let said = format!(
                 "result {}, success {success}",
                 RESULT_NAMES[result as usize]
@@ -174,7 +176,7 @@ fn play(k: &Kit, case: &Value) -> (Vec<String>, usize) {
             let mut moved = BTreeSet::new();
             for (&code, (&result, &success)) in game_orders(&slot, orders, k)
                 .iter()
-                .zip(game.results.iter().zip(&game.success))
+                .zip(outcome.results.iter().zip(&outcome.success))
             {
                 if success && result != ILLEGAL && encode::kind_of(code) == encode::kind::MOVE {
                     moved.insert(k.map.prov_of[encode::loc_of(code)] as usize);

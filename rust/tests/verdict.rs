@@ -1,6 +1,7 @@
-//! A phase's ruling as a value: `Game::rule` returns a `Verdict` with the same results as
-//! `Game::process` leaves on the game, the reasons and rulings of each phase kind, the states
-//! before and after; a verdict given back is refilled whole by the next ruling on the thread.
+//! A phase's ruling as a value: `Game::rule` returns a `Verdict` with the same outcome as
+//! `Game::process_into` gives, the reasons and rulings of each phase kind, the states before
+//! and after; a verdict given back is refilled whole by the next ruling on the thread;
+//! `Game::judge_all` gives the verdict's reasons with nothing played.
 
 mod kit;
 
@@ -8,7 +9,7 @@ use diplo_core::engine::legality::NAMES as REASONS;
 use diplo_core::engine::phases::{
     explain, recycle_verdict, result::OK, spare_verdict, Game, Verdict, EXPLAIN_NAMES,
 };
-use diplo_core::engine::State;
+use diplo_core::engine::{Outcome, State};
 use kit::Kit;
 
 fn rule(k: &Kit, game: &mut Game<u128>, orders: &[&str]) -> Box<Verdict<u128>> {
@@ -39,18 +40,16 @@ fn a_verdict_is_the_phase_the_game_played_and_says_why() {
         .iter()
         .map(|o| k.code(o))
         .collect();
-    plain.process().expect("processed");
+    let mut done = Outcome::default();
+    plain.process_into(&mut done).expect("processed");
     let mut game = k.game(start.clone());
     let v = rule(
         &k,
         &mut game,
         &["A PAR - BUR", "A MAR S A PAR - BUR", "A MAR - PIC"],
     );
-    // The same results as processing leaves on the game, and the same next state.
-    assert_eq!(
-        (&v.results, &v.success, &v.implied),
-        (&plain.results, &plain.success, &plain.implied)
-    );
+    // The same results as processing gives, and the same next state.
+    assert_eq!(v.outcome, done);
     assert_eq!(same(&v.after), same(&plain.state));
     assert_eq!(same(&v.after), same(&game.state));
     assert_eq!(same(&v.before), same(&start));
@@ -64,7 +63,7 @@ fn a_verdict_is_the_phase_the_game_played_and_says_why() {
     assert_eq!(k.map.loc_name(v.gone[0].0.loc as usize), "BUR");
     // Retreats: no order, the unit is disbanded, and the verdict says why.
     let r = rule(&k, &mut game, &[]);
-    assert_eq!(r.implied.len(), 1);
+    assert_eq!(r.outcome.implied.len(), 1);
     assert_eq!(EXPLAIN_NAMES[r.rulings[0].why as usize], "no_retreat");
     assert!(r.gone.is_empty() && r.facts.is_empty());
 }
@@ -87,7 +86,7 @@ fn a_recycled_verdict_is_refilled_whole() {
     let first = rule(&k, &mut game, &["A PAR B", "A MAR B", "A MUN B"]);
     let whys: Vec<u8> = first.rulings.iter().map(|r| r.why).collect();
     assert_eq!(&whys[..3], [explain::BUILT, explain::BUILT, explain::NONE]);
-    assert_eq!(first.results[..2], [OK, OK]);
+    assert_eq!(first.outcome.results[..2], [OK, OK]);
     let kept = first.rulings.clone();
     recycle_verdict(first);
     // The next ruling on this thread fills the verdict given back: nothing of the first stays.
@@ -106,4 +105,42 @@ fn a_recycled_verdict_is_refilled_whole() {
     third.rule_into(&mut filled, false).expect("ruled");
     assert!(filled.orders.is_empty() && filled.rulings.is_empty() && filled.reasons.is_empty());
     assert_eq!(same(&filled.before), same(&again.state));
+}
+
+#[test]
+fn judging_codes_gives_the_reasons_a_ruling_gives_and_plays_nothing() {
+    let k = Kit::standard();
+    let start = k.state(
+        "S1901M",
+        &[("ITALY", "A VEN"), ("ITALY", "A ROM"), ("AUSTRIA", "A TRI")],
+        &[],
+        &[],
+    );
+    let orders = [
+        "A VEN - TYR",
+        "A VEN - PIE", // a second, different order to VEN: both MULTIPLE_ORDERS
+        "A ROM - TRI", // not adjacent
+        "A TRI H",
+        "A TRI H", // the same order twice is one order
+    ];
+    let codes: Vec<_> = orders.iter().map(|o| k.code(o)).collect();
+    let game = k.game(start.clone());
+    let mut judged = Vec::new();
+    game.judge_all(&codes, &[], &mut judged);
+    let names: Vec<&str> = judged.iter().map(|&r| REASONS[r as usize]).collect();
+    assert_eq!(
+        names,
+        [
+            "multiple_orders",
+            "multiple_orders",
+            "not_adjacent",
+            "ok",
+            "ok"
+        ]
+    );
+    assert_eq!(same(&game.state), same(&start));
+    assert!(game.orders.is_empty());
+    let mut played = k.game(start);
+    let v = rule(&k, &mut played, &orders);
+    assert_eq!(v.reasons, judged);
 }

@@ -2,7 +2,7 @@
 //! a thousand moves resolves on a thread with a small stack (no recursion limit).
 
 use diplo_core::engine::encode;
-use diplo_core::engine::{ErrorKind, Game, GameMap, MapSpec, Mask, State, Wide};
+use diplo_core::engine::{ErrorKind, Game, GameMap, MapSpec, Mask, Outcome, State, Wide};
 
 /// `n` land provinces in a line (a ring with `ring`), one power.
 fn line(n: usize, ring: bool) -> MapSpec {
@@ -46,8 +46,9 @@ fn chain<M: Mask>(n: usize, armies: usize, ring: bool) -> Vec<u8> {
         .rev()
         .map(|i| encode::move_to(i, (i + 1) % n, false))
         .collect();
-    game.process().expect("processed");
-    game.results.clone()
+    let mut outcome = Outcome::default();
+    game.process_into(&mut outcome).expect("processed");
+    outcome.results
 }
 
 #[test]

@@ -313,8 +313,8 @@ def _rule_codes(
             slot.append(len(codes))
             codes.append(code)
     game.set_orders(codes)
-    game.process()
-    result_codes, success = game.result_codes(), game.result_success()
+    outcome = game.process()
+    result_codes, success = outcome.result_codes(), outcome.result_success()
     results: list[_Observed | None] = []
     for i in slot:
         if i is None:

@@ -67,21 +67,24 @@ Slots
     ones are void, DATC 4.D.4).
 
 Results
-    :meth:`CodeGame.result_codes` gives one code per submitted order of the last processed phase:
-    0 ok, 1 bounce, 2 cut, 3 dislodged, 4 no_convoy, 5 void, 6 illegal (:data:`RESULT_CODES`),
-    and :meth:`CodeGame.result_success` the DATC success flag, as
-    :func:`~diplo.api.phase.process_phase` reports them for the same orders. Orders are given by
-    their unit's owner (a build by the power whose home centre it is; a waive names its power),
-    so no order is ever "foreign". :meth:`CodeGame.implied_results` lists what happened without
-    an order: holds of unordered units, disbands of dislodged units without a legal order, waives
-    of unused builds and the disbands of the civil-disorder rule.
+    :meth:`CodeGame.process` returns the phase's :data:`Outcome`, a value (the game keeps no
+    results): its ``result_codes()`` gives one code per submitted order, 0 ok, 1 bounce, 2 cut,
+    3 dislodged, 4 no_convoy, 5 void, 6 illegal (:data:`RESULT_CODES`), and its
+    ``result_success()`` the DATC success flag, as :func:`~diplo.api.phase.process_phase` reports
+    them for the same orders. Orders are given by their unit's owner (a build by the power whose
+    home centre it is; a waive names its power), so no order is ever "foreign". Its
+    ``implied_results()`` lists what happened without an order, as ``(code, result, success)``:
+    holds of unordered units and disbands of dislodged units without a legal order (by
+    province), then per power in map order the waives of unused builds and the disbands of the
+    civil-disorder rule (in removal order). A :data:`Verdict` has the same three methods.
 """
 
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, Final, NamedTuple, TypeAlias, cast
+from typing import Any, Final, Literal, NamedTuple, TypeAlias, cast, overload
 
 from .. import _core
 from ..model.limits import check_max_year, show
@@ -131,6 +134,8 @@ __all__ = [
     "FastState",
     "GameOverError",
     "InUseError",
+    "Outcome",
+    "Threaded",
     "Verdict",
     "code_map",
     "core_of",
@@ -154,6 +159,9 @@ __all__ = [
 CoreGame: TypeAlias = _core.CodeGame
 #: One phase's ruling, as ``CoreGame.run`` returns it (``rust/src/bindings/verdict.rs``).
 Verdict: TypeAlias = _core.Verdict
+#: One phase's results, as :meth:`CodeGame.process` returns them (``rust/src/bindings/outcome.rs``):
+#: ``result_codes()``, ``result_success()`` and ``implied_results()``, as a :data:`Verdict` has.
+Outcome: TypeAlias = _core.Outcome
 CorePlayer: TypeAlias = _core.RolloutPlayer
 CoreVectorEnv: TypeAlias = _core.VectorEnv
 #: Raised by the core (and :class:`diplo.api.game.Game`) for an action on a game that has ended.
@@ -212,7 +220,7 @@ def _get(code: int, low: int, high: int) -> int:
     return (code >> low & _LOW) | (code >> high & _HIGH) << _LOW_WIDTH
 
 
-#: Result codes, indexed by the integers of :meth:`CodeGame.result_codes`.
+#: Result codes, indexed by the integers of ``Outcome.result_codes()``.
 RESULT_CODES: Final = (*_core.RESULT_NAMES, "illegal")
 
 
@@ -397,7 +405,7 @@ class CodeGame:
     :class:`diplo.api.game.GameOverError`; a bad argument raises ``ValueError``.
     """
 
-    __slots__ = ("_core", "_map", "_rules")
+    __slots__ = ("_core", "_last", "_map", "_rules")
 
     def __init__(self, position: Position | None = None, max_year: int | None = None) -> None:
         if position is None:
@@ -412,6 +420,9 @@ class CodeGame:
         self._core: _core.CodeGame = _core.CodeGame(
             code_map(position.map), *_encode_position(position), max_year, position.rules.to_json()
         )
+        #: The last phase this wrapper processed, for the deprecated ``result_codes`` and kin
+        #: only (the engine keeps no results).
+        self._last: Outcome | None = None
 
     @property
     def map(self) -> Map:
@@ -459,42 +470,48 @@ class CodeGame:
         ``ValueError`` when ``orders`` is not a sequence of ints."""
         self._core.set_orders(orders)
 
-    def process(self) -> None:
-        """Rule on the phase and move on to the next one with something to decide. Raises
-        ``ValueError`` (the game unchanged) when that phase would fall after the last year,
-        :data:`diplo.model.limits.MAX_YEAR`, as :func:`diplo.api.phase.process_phase` does."""
-        self._core.process()
+    def process(self) -> Outcome:
+        """Rule on the phase and move on to the next one with something to decide; returns the
+        phase's results, an :data:`Outcome` (see "Results" in the module documentation: the
+        game keeps none). Raises ``ValueError`` (the game unchanged) when that phase would fall
+        after the last year, :data:`diplo.model.limits.MAX_YEAR`, as
+        :func:`diplo.api.phase.process_phase` does."""
+        outcome = self._core.process()
+        self._last = outcome
+        return outcome
+
+    def _deprecated(self, name: str) -> Outcome | None:
+        warnings.warn(
+            f"CodeGame.{name}() is deprecated: read the Outcome that CodeGame.process() returns",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return self._last
 
     def result_codes(self) -> list[int]:
-        """Per code submitted for the last processed phase, its result (:data:`RESULT_CODES`)."""
-        return self._core.result_codes()
+        """Deprecated (``DeprecationWarning``): ``process().result_codes()``. The results of the
+        last phase this object processed (empty before any, and in a copy or an unpickled game)."""
+        last = self._deprecated("result_codes")
+        return [] if last is None else last.result_codes()
 
     def result_success(self) -> list[bool]:
-        """Per code submitted for the last processed phase, whether it succeeded (DATC sense)."""
-        return self._core.result_success()
+        """Deprecated (``DeprecationWarning``): ``process().result_success()``, as
+        :meth:`result_codes`."""
+        last = self._deprecated("result_success")
+        return [] if last is None else last.result_success()
 
     def implied_results(self) -> list[tuple[int, int, bool]]:
-        """What the last processed phase did without an order, as ``(code, result, success)``:
-        holds of unordered units and disbands of dislodged units without a legal order (by
-        province), then per power in map order the waives of unused builds and the
-        civil-disorder disbands (in removal order)."""
-        return self._core.implied_results()
+        """Deprecated (``DeprecationWarning``): ``process().implied_results()``, as
+        :meth:`result_codes`."""
+        last = self._deprecated("implied_results")
+        return [] if last is None else last.implied_results()
 
     def position(self) -> Position:
         """The current state as an immutable :class:`~diplo.model.position.Position` (retreat
         options in location order)."""
         return position_from_state(self._map, self._core.state(), self._rules)
 
-    def state_indices(
-        self,
-    ) -> tuple[
-        int,
-        str,
-        str,
-        list[tuple[int, bool, int]],
-        list[tuple[int, int]],
-        list[tuple[int, bool, int, list[int]]],
-    ]:
+    def state_indices(self) -> CodeState:
         """The current state as map indices, without building a :class:`Position` (for encoders
         that read the board every phase): ``(year, season, kind, units, centers, dislodged)``,
         units ``(power, is_fleet, location)``, centres ``(province, power)``, dislodged units
@@ -503,7 +520,8 @@ class CodeGame:
         return self._core.state()
 
     def clone(self) -> CodeGame:
-        """An independent copy (state, year limit, end, and the last phase's results)."""
+        """An independent copy (state, year limit and end; results are the outcomes
+        :meth:`process` returned, not the game's)."""
         return game_of(self._core.clone(), self._map, self._rules)
 
     # ------------------------------------------------------------------ search
@@ -659,17 +677,38 @@ def pack_orders(orders: Sequence[Sequence[int]]) -> tuple[bytes, bytes]:
 MAX_THREADS: Final = 4096
 
 
+@overload
 def process_batch(
     games: Sequence[CodeGame],
     orders: Sequence[Sequence[int]] | object,
     threads: int | None = None,
     *,
     offsets: object | None = None,
-) -> None:
+    outcomes: Literal[False] = False,
+) -> None: ...
+@overload
+def process_batch(
+    games: Sequence[CodeGame],
+    orders: Sequence[Sequence[int]] | object,
+    threads: int | None = None,
+    *,
+    offsets: object | None = None,
+    outcomes: Literal[True],
+) -> list[Outcome]: ...
+def process_batch(
+    games: Sequence[CodeGame],
+    orders: Sequence[Sequence[int]] | object,
+    threads: int | None = None,
+    *,
+    offsets: object | None = None,
+    outcomes: bool = False,
+) -> list[Outcome] | None:
     """``games[i].set_orders(orders[i])`` then ``games[i].process()`` for every ``i``, with the
     GIL released and the games spread over ``threads`` threads (default: the number of cores
     available to the process, as found on the first call).
     The rulings are the same as processing the games one by one; a game may appear only once.
+    With ``outcomes=True`` every game's :data:`Outcome` is returned, in the games' order (the
+    games keep none); by default the results are dropped and ``None`` is returned.
 
     With ``offsets``, the orders are flat: ``orders`` a buffer of ``u64`` codes and ``offsets``
     one of ``len(games) + 1`` ``u32`` offsets into it (the first 0, none below the one before,
@@ -690,10 +729,10 @@ def process_batch(
     except (AttributeError, TypeError):
         raise ValueError("games must be a sequence of diplo.engine.codes.CodeGame") from None
     if offsets is None:
-        _core.process_batch(cores, cast("Sequence[Sequence[int]]", orders), threads)
-    else:
-        flat = _flat_bytes("orders", orders, 8)
-        _core.process_batch(cores, flat, threads, _flat_bytes("offsets", offsets, 4))
+        lists = cast("Sequence[Sequence[int]]", orders)
+        return _core.process_batch(cores, lists, threads, None, outcomes)
+    flat = _flat_bytes("orders", orders, 8)
+    return _core.process_batch(cores, flat, threads, _flat_bytes("offsets", offsets, 4), outcomes)
 
 
 # --------------------------------------------------------------------------- the core, by name
@@ -712,6 +751,7 @@ def game_of(core: CoreGame, game_map: Map, rules: Rules) -> CodeGame:
     game._core = core
     game._map = game_map
     game._rules = rules
+    game._last = None
     return game
 
 
@@ -735,6 +775,24 @@ def vector_env(
     return _core.VectorEnv(
         start._core, num_envs, first_year, slots, choices, win, draw, threads, keep_lists=keep_lists
     )
+
+
+class Threaded:
+    """The ``threads`` attribute of a class holding one of the engine's batched environments
+    (:data:`CoreVectorEnv` or ``diplo.engine.deepmind.CoreDeepMindEnv``) as ``_core``: the
+    native threads its calls spread the games over, the core's own attribute (1 or more, more
+    than 256 read as 256; anything else ``ValueError``). One home for the vector env and the
+    DeepMind env (``diplo.env.vector``, ``diplo.env.deepmind.batched``)."""
+
+    _core: Any
+
+    @property
+    def threads(self) -> int:
+        return int(self._core.threads())
+
+    @threads.setter
+    def threads(self, threads: int) -> None:
+        self._core.threads(threads)
 
 
 def rollout_player(

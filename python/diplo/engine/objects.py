@@ -243,6 +243,8 @@ class Submission:
 
     def __init__(self, orders: Mapping[str, Sequence[str | Order]]) -> None:
         self.orders = orders
+        #: The codes, when they were made here (read by the core in one call, they stay there:
+        #: ``CodeGame.run_orders``); one per power byte of ``powers`` either way.
         self.codes: list[int] = []
         self.powers: bytes = b""
         self._items: list[tuple[str, str | Order, int]] | None = None
@@ -396,24 +398,28 @@ def process_phase_engine(
     """Rule on one phase in the engine (see the module documentation)."""
     game_map = position.map
     t = tables(game_map)
-    try:
-        read = t.core_map.submit_orders(orders, t.power_index)
-    except UnicodeEncodeError:  # a text with a lone surrogate: not UTF-8, read here instead
-        read = None
-    if read is None:
-        sub = _submission(t, orders)
-    elif read[2]:  # some orders the core left to the general parser or the model's intake
-        sub = _completed(t, orders, *read)
-    else:
-        sub = Submission(orders)
-        sub.codes, sub.powers, _ = read
-        sub.quick = True
     after = engine_game(position).clone()
+    sub = Submission(orders)
     try:
-        verdict = after.run(sub.codes, sub.powers)
+        try:
+            # Read and, when the core read every order, ruled in one call: the codes stay there.
+            ran = after.run_orders(t.core_map, orders, t.power_index)
+        except UnicodeEncodeError:  # a text with a lone surrogate: not UTF-8, read here instead
+            ran = None
+        if ran is None:
+            sub = _submission(t, orders)
+            verdict = after.run(sub.codes, sub.powers)
+        elif ran[0] is None:  # some orders the core left to the general parser or the intake
+            _, powers, codes, missing = ran
+            assert codes is not None
+            sub = _completed(t, orders, codes, powers, missing)
+            verdict = after.run(sub.codes, sub.powers)
+        else:
+            verdict, sub.powers = ran[0], ran[1]
+            sub.quick = True
     except ValueError as error:
-        # The one refusal of run here (codes and powers are made together): a phase that would
-        # go past MAX_YEAR, in the core's words; a position error, as the reference's.
+        # The one refusal of a run here (codes and powers are made together): a phase that
+        # would go past MAX_YEAR, in the core's words; a position error, as the reference's.
         raise PositionError(str(error)) from None
     winner = after.winner
     nxt = EnginePosition(game_map, t.phase(after.phase), after, position.rules)
@@ -603,12 +609,12 @@ def _build_results(
     refused: list[tuple[str | None, str]] = []
     reader: OrderReader | None = None
     new = tuple.__new__
-    if as_text and rows is not None and sub.quick and None not in rows[: len(sub.codes)]:
+    if as_text and rows is not None and sub.quick and None not in rows[: len(sub.powers)]:
         # Every order reached the engine and is legal: one line per row, in input order.
         names = t.powers
         # (map stops at the shorter input: the orders' powers, so the implied holds' rows stay)
         results = list(map(_row_json, map(names.__getitem__, sub.powers), rows))
-        return _with_implied(t, verdict, rows, len(sub.codes), results, [], True)
+        return _with_implied(t, verdict, rows, len(sub.powers), results, [], True)
     if rows is not None and sub.quick:
         # Every order reached the engine, in input order: the k-th is the k-th code.
         names = t.powers
@@ -650,7 +656,7 @@ def _build_results(
         results.append(result)
         refused.append((prov, code))
     if rows is not None:
-        return _with_implied(t, verdict, rows, len(sub.codes), results, refused, as_text)
+        return _with_implied(t, verdict, rows, len(sub.powers), results, refused, as_text)
     # Retreats and adjustments: the engine's rulings (why and facts), in the model's words.
     phase_rows = verdict.phase_rows()
     for i, (power, _item, j) in enumerate(sub.items):
@@ -663,7 +669,7 @@ def _build_results(
             results[i] = new(
                 Result, (power, named, facts.order, True, True, ok, code, reason, None)
             )
-    for implied in phase_rows[len(sub.codes) :]:
+    for implied in phase_rows[len(sub.powers) :]:
         assert implied is not None  # every implied result has its row
         code, ok, named, raw = implied
         facts = ruling_facts(raw)
@@ -834,7 +840,8 @@ def engine_reasons(
     For the cross-check of the engine's reasons against :mod:`diplo.reference.validation`."""
     t = tables(position.map)
     sub = _submission(t, orders)
-    reasons = engine_game(position).clone().run(sub.codes, sub.powers).reasons()
+    # Judged, nothing played: no game is cloned and run to learn a reason.
+    reasons = engine_game(position).judge_all(sub.codes, sub.powers)
     return [None if j < 0 else REASON_NAMES[reasons[j]] for _p, _i, j in sub.items]
 
 

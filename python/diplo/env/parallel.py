@@ -34,12 +34,18 @@ from pettingzoo import ParallelEnv
 
 from ..engine.codes import ActionError, CodeGame, game_of, vector_env
 from ..model.limits import show
-from ..model.map import Map, standard_map
+from ..model.map import Map
 from ..model.position import Position
-from ..model.variants import load_map
 from .encoding import BoardEncoder
 from .reward import CentreReward, RewardFn
-from .vector import DEFAULT_MAX_ORDERS, EnvError, check_actions, first_year, max_slots
+from .vector import (
+    DEFAULT_MAX_ORDERS,
+    EnvError,
+    check_actions,
+    env_map,
+    first_year,
+    max_slots,
+)
 
 __all__ = ["DiplomacyEnv", "EnvError", "parallel_env"]
 
@@ -68,16 +74,7 @@ class DiplomacyEnv(ParallelEnv):  # type: ignore[misc]
         max_orders: int = DEFAULT_MAX_ORDERS,
         position: Position | None = None,
     ) -> None:
-        if isinstance(game_map, str):
-            # A shipped map's name or a map file, as --map takes it (MapError names what is wrong).
-            game_map = load_map(game_map)
-        elif game_map is not None and not isinstance(game_map, Map):
-            raise TypeError(
-                f"game_map must be a diplo Map or a map's name, got {type(game_map).__name__}"
-            )
-        if position is not None and game_map is not None and position.map is not game_map:
-            raise ValueError("the position is on another map than game_map")
-        self.map = position.map if position is not None else (game_map or standard_map())
+        self.map = env_map(game_map, position)
         if not isinstance(max_orders, int) or isinstance(max_orders, bool) or max_orders < 1:
             raise ValueError(f"max_orders must be a positive int, got {max_orders!r}")
         self.start = position if position is not None else Position.initial(self.map)

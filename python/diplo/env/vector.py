@@ -42,7 +42,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..engine.codes import CodeGame, game_of, vector_env
+from ..engine.codes import CodeGame, CoreVectorEnv, Threaded, game_of, vector_env
 from ..model.map import Map, standard_map
 from ..model.position import Position
 from ..model.variants import load_map
@@ -59,6 +59,22 @@ class EnvError(RuntimeError):
 def max_slots(game_map: Map) -> int:
     """``S``: no power reaches ``len(centers) // 2 + 1`` units without having won."""
     return len(game_map.centers) // 2 + 1
+
+
+def env_map(game_map: Map | str | None, position: Position | None) -> Map:
+    """The map of an environment given ``game_map`` (a :class:`Map`, a shipped map's name or a
+    map file, as ``--map`` takes it; ``MapError`` names what is wrong) and ``position`` (its map
+    when given: ``ValueError`` when it is another than ``game_map``); by default the standard
+    map. ``TypeError`` for anything else."""
+    if isinstance(game_map, str):
+        game_map = load_map(game_map)
+    elif game_map is not None and not isinstance(game_map, Map):
+        raise TypeError(
+            f"game_map must be a diplo Map or a map's name, got {type(game_map).__name__}"
+        )
+    if position is not None and game_map is not None and position.map is not game_map:
+        raise ValueError("the position is on another map than game_map")
+    return position.map if position is not None else (game_map or standard_map())
 
 
 def first_year(game_map: Map, start: Position) -> int:
@@ -93,7 +109,7 @@ def check_actions(actions: Any, shape: tuple[int, ...]) -> npt.NDArray[np.int64]
 _INT64_MAX = int(np.iinfo(np.int64).max)
 
 
-class DiplomacyVectorEnv(VectorEnv):
+class DiplomacyVectorEnv(Threaded, VectorEnv):
     """``num_envs`` games of ``game_map`` (default: the standard map) from ``position`` (default:
     the map's opening), each ending as a draw after ``max_year`` (``None``: play to a solo).
     ``threads`` threads step the games (the calling thread included); ``max_orders`` is ``K``;
@@ -126,16 +142,7 @@ class DiplomacyVectorEnv(VectorEnv):
         ):
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a positive int, got {value!r}")
-        if isinstance(game_map, str):
-            # A shipped map's name or a map file, as --map takes it (MapError names what is wrong).
-            game_map = load_map(game_map)
-        elif game_map is not None and not isinstance(game_map, Map):
-            raise TypeError(
-                f"game_map must be a diplo Map or a map's name, got {type(game_map).__name__}"
-            )
-        if position is not None and game_map is not None and position.map is not game_map:
-            raise ValueError("the position is on another map than game_map")
-        self.map = position.map if position is not None else (game_map or standard_map())
+        self.map = env_map(game_map, position)
         self.start = position if position is not None else Position.initial(self.map)
         self.max_year = max_year
         self.num_envs = num_envs
@@ -144,7 +151,7 @@ class DiplomacyVectorEnv(VectorEnv):
         self.copy = bool(copy)
         self.powers: list[str] = list(self.map.powers)
         start = CodeGame(self.start, max_year)
-        self._core = vector_env(
+        self._core: CoreVectorEnv = vector_env(
             start,
             num_envs,
             first_year(self.map, self.start),
@@ -177,14 +184,6 @@ class DiplomacyVectorEnv(VectorEnv):
         self._pending: Any = None
 
     # ------------------------------------------------------------------ the vector API
-
-    @property
-    def threads(self) -> int:
-        return self._core.threads
-
-    @threads.setter
-    def threads(self, threads: int) -> None:
-        self._core.threads = threads
 
     def reset(
         self,

@@ -9,8 +9,9 @@ use numpy::{PyArray3, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
+use pyo3::{PyClass, PyTypeInfo};
 
-use super::errors::guarded;
+use super::errors::{guarded, to_py};
 use crate::engine::batched::{Batched, Protocol};
 use crate::engine::error::EngineError;
 
@@ -27,6 +28,56 @@ pub(super) enum Ask<'a, 'py> {
     Reset,
     Step(&'a Bound<'py, PyAny>),
     Check(&'a Bound<'py, PyAny>),
+}
+
+/// An environment's class (`VectorEnv`, `DeepMindEnv`): what [`asked`] needs of it.
+pub(super) trait EnvClass: PyClass<Frozen = pyo3::pyclass::boolean_struct::False> {
+    /// A reset, a step or a check of every game (see [`call`]).
+    fn call(&mut self, py: Python<'_>, ask: Ask<'_, '_>) -> PyResult<usize>;
+}
+
+/// The refusal of an environment of class `T` that another call holds: `InUseError` (a reset
+/// or a step runs with the GIL released, so another thread may call in meanwhile).
+fn in_use<T: PyTypeInfo>() -> PyErr {
+    to_py(EngineError::in_use(format!(
+        "this {} is in use by another thread (a reset or a step runs with the GIL released): \
+         use an environment from one thread at a time (docs/design.md, 'Threads')",
+        T::NAME
+    )))
+}
+
+/// The environment `slf` borrowed for a call that reads it, or [`in_use`].
+pub(super) fn env_held<'py, T: PyClass + PyTypeInfo>(
+    slf: &Bound<'py, T>,
+) -> PyResult<PyRef<'py, T>> {
+    slf.try_borrow().map_err(|_| in_use::<T>())
+}
+
+/// The environment `slf` borrowed for a call that changes it, or [`in_use`].
+pub(super) fn env_held_mut<'py, T: PyClass<Frozen = pyo3::pyclass::boolean_struct::False>>(
+    slf: &Bound<'py, T>,
+) -> PyResult<PyRefMut<'py, T>> {
+    slf.try_borrow_mut().map_err(|_| in_use::<T>())
+}
+
+/// `ask` of the environment `slf` (see [`env_held_mut`]).
+pub(super) fn asked<T: EnvClass>(slf: &Bound<'_, T>, ask: Ask<'_, '_>) -> PyResult<usize> {
+    env_held_mut(slf)?.call(slf.py(), ask)
+}
+
+/// The thread count of the environment `slf` (its `threads` method; `field` finds it), set to
+/// `count` first when given.
+pub(super) fn threads<T: PyClass<Frozen = pyo3::pyclass::boolean_struct::False>>(
+    slf: &Bound<'_, T>,
+    count: Option<Threads>,
+    field: impl FnOnce(&mut T) -> &mut Threads,
+) -> PyResult<Threads> {
+    let mut this = env_held_mut(slf)?;
+    let threads = field(&mut this);
+    if let Some(count) = count {
+        *threads = count;
+    }
+    Ok(*threads)
 }
 
 /// The thread count of an environment (its `threads` attribute): read from Python as a count

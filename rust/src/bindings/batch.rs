@@ -7,14 +7,14 @@ use pyo3::types::{PyBytes, PyString};
 
 use super::any::{on_game, AnyGame};
 use super::errors::{guarded, to_py, without_gil};
-use super::handles::PyCodeGame;
+use super::handles::{PyCodeGame, PyOutcome};
 use super::intake::read_codes;
 use super::process::in_last_year;
-use crate::engine::batch::{process_all, process_all_with};
+use crate::engine::batch::process_all_with;
 use crate::engine::encode::Code;
 use crate::engine::error::EngineError;
 use crate::engine::game_map::Mask;
-use crate::engine::phases::Game;
+use crate::engine::phases::{spare_outcome, Game, Outcome};
 
 fn items<'py>(what: &str, obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     if obj.is_instance_of::<PyString>() {
@@ -62,19 +62,25 @@ fn code_at(raw: &[u8], i: usize) -> Code {
     Code::from_ne_bytes(b)
 }
 
-/// Processes the games of one width (see `process_batch`).
+/// `o` when the outcomes are asked for (`process_batch`'s `outcomes`).
+fn asked(outcomes: bool, o: &mut [Outcome]) -> Option<&mut [Outcome]> {
+    outcomes.then_some(o)
+}
+
+/// Processes the games of one width (see `process_batch`), their results into `outcomes`.
 fn run_width<M: Mask>(
     all: &mut [&mut Game<M>],
     index: &[usize],
     threads: usize,
     flat: Option<&(&[u8], Vec<usize>)>,
+    outcomes: Option<&mut [Outcome]>,
 ) -> Result<(), EngineError> {
     if all.is_empty() {
         return Ok(());
     }
     match flat {
-        None => process_all(all, threads),
-        Some((codes, offsets)) => process_all_with(all, threads, |k, game| {
+        None => process_all_with(all, outcomes, threads, |_, _| {}),
+        Some((codes, offsets)) => process_all_with(all, outcomes, threads, |k, game| {
             let i = index[k];
             game.orders.clear();
             game.orders
@@ -118,16 +124,18 @@ fn flat_offsets(raw: &[u8], games: usize, codes: usize) -> PyResult<Vec<usize>> 
 
 /// `set_orders` and `process` on every game, the GIL released, on `threads` threads. The orders
 /// are a list of code lists, or with `offsets` flat `bytes` of `u64` codes (game `i` gets codes
-/// `offsets[i]..offsets[i + 1]`), read by the threads that process the games.
+/// `offsets[i]..offsets[i + 1]`), read by the threads that process the games. With `outcomes`,
+/// returns every game's `Outcome`, in order (else `None`: the results are dropped).
 #[pyfunction]
-#[pyo3(signature = (games, orders, threads=None, offsets=None))]
+#[pyo3(signature = (games, orders, threads=None, offsets=None, outcomes=false))]
 fn process_batch(
     py: Python<'_>,
     games: &Bound<'_, PyAny>,
     orders: &Bound<'_, PyAny>,
     threads: Option<i64>,
     offsets: Option<&Bound<'_, PyAny>>,
-) -> PyResult<()> {
+    outcomes: bool,
+) -> PyResult<Option<Vec<PyOutcome>>> {
     guarded(|| {
         let games = items("games", games)?;
         // The flat form: checked here, copied into the games by the threads.
@@ -235,14 +243,56 @@ fn process_batch(
                 }
             }
         }
+        // Per width, one outcome per game when they are asked for.
+        let fresh = |n: usize| -> Vec<Outcome> {
+            (0..if outcomes { n } else { 0 })
+                .map(|_| spare_outcome())
+                .collect()
+        };
+        let (mut o_narrow, mut o_256, mut o_1024) =
+            (fresh(narrow.len()), fresh(w256.len()), fresh(w1024.len()));
         without_gil(py, || {
             let flat = flat.as_ref();
-            let a = run_width(&mut narrow, &i_narrow, threads, flat);
-            let b = run_width(&mut w256, &i_256, threads, flat);
-            let c = run_width(&mut w1024, &i_1024, threads, flat);
+            let a = run_width(
+                &mut narrow,
+                &i_narrow,
+                threads,
+                flat,
+                asked(outcomes, &mut o_narrow),
+            );
+            let b = run_width(
+                &mut w256,
+                &i_256,
+                threads,
+                flat,
+                asked(outcomes, &mut o_256),
+            );
+            let c = run_width(
+                &mut w1024,
+                &i_1024,
+                threads,
+                flat,
+                asked(outcomes, &mut o_1024),
+            );
             a.and(b).and(c)
         })
-        .map_err(PyErr::from)
+        .map_err(PyErr::from)?;
+        if !outcomes {
+            return Ok(None);
+        }
+        let mut all: Vec<Option<Outcome>> = (0..refs.len()).map(|_| None).collect();
+        for (index, outs) in [(i_narrow, o_narrow), (i_256, o_256), (i_1024, o_1024)] {
+            for (i, o) in index.into_iter().zip(outs) {
+                all[i] = Some(o);
+            }
+        }
+        Ok(Some(
+            all.into_iter()
+                .map(|o| PyOutcome {
+                    outcome: o.unwrap_or_default(),
+                })
+                .collect(),
+        ))
     })
 }
 

@@ -9,7 +9,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList};
 
 use super::any::AnyGame;
-use super::arrays::{apply, arrays, call, lent, size_of, threads_of, Ask, Op, Threads};
+use super::arrays::{
+    apply, arrays, asked, call, env_held, env_held_mut, lent, size_of, threads, threads_of, Ask,
+    EnvClass, Op, Threads,
+};
 use super::errors::guarded;
 use super::handles::PyCodeGame;
 use crate::engine::batched::Start;
@@ -44,7 +47,6 @@ arrays!(
 pub struct PyDeepMindEnv {
     env: DeepMindEnv<u128>,
     /// The threads a call spreads the games over.
-    #[pyo3(get, set)]
     threads: Threads,
     arrays: Arrays,
     /// Python's int of every action of their list, by index, made on first use: a legal list
@@ -52,7 +54,7 @@ pub struct PyDeepMindEnv {
     ints: Vec<Py<PyAny>>,
 }
 
-impl PyDeepMindEnv {
+impl EnvClass for PyDeepMindEnv {
     /// A reset, a step or a check of every game (see `arrays::call`).
     fn call(&mut self, py: Python<'_>, ask: Ask<'_, '_>) -> PyResult<usize> {
         let want = self.action_shape();
@@ -66,7 +68,9 @@ impl PyDeepMindEnv {
             move |op, bufs| apply(env, op, bufs, threads),
         )
     }
+}
 
+impl PyDeepMindEnv {
     /// `(num_games, 7, max_orders)`: the shape of a step's actions.
     fn action_shape(&self) -> [usize; 3] {
         [self.env.games.len(), POWERS, self.env.setup.cfg.max_orders]
@@ -130,35 +134,42 @@ impl PyDeepMindEnv {
     }
 
     #[getter]
-    fn num_games(&self) -> usize {
-        self.env.games.len()
+    fn num_games(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(env_held(slf)?.env.games.len())
     }
 
     #[getter]
-    fn max_actions(&self) -> usize {
-        self.env.setup.cfg.max_actions
+    fn max_actions(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(env_held(slf)?.env.setup.cfg.max_actions)
     }
 
     #[getter]
-    fn max_orders(&self) -> usize {
-        self.env.setup.cfg.max_orders
+    fn max_orders(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(env_held(slf)?.env.setup.cfg.max_orders)
+    }
+
+    /// The threads a call spreads the games over (1 or more; more than 256 is 256), set to
+    /// `count` first when given.
+    #[pyo3(signature = (count=None))]
+    fn threads(slf: &Bound<'_, Self>, count: Option<Threads>) -> PyResult<Threads> {
+        threads(slf, count, |e| &mut e.threads)
     }
 
     /// The output arrays by name (the same arrays after every call, filled in place).
-    fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.arrays.to_dict(py)
+    fn buffers<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        env_held(slf)?.arrays.to_dict(slf.py())
     }
 
     /// Starts every game again from the start.
-    fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
-        self.call(py, Ask::Reset).map(|_| ())
+    fn reset(slf: &Bound<'_, Self>) -> PyResult<()> {
+        asked(slf, Ask::Reset).map(drop)
     }
 
     /// Plays one phase of every game with `actions`, a C-contiguous `int64` array of shape
     /// `(num_games, 7, max_orders)` (-1: no action); returns the phases played. Refused
     /// actions (`ValueError` naming the game, the power and the action) change nothing.
-    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
-        self.call(py, Ask::Step(actions))
+    fn step(slf: &Bound<'_, Self>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
+        asked(slf, Ask::Step(actions))
     }
 
     /// `step` with every game's actions as lists (`per_game[g][p]`: the actions of their
@@ -167,9 +178,15 @@ impl PyDeepMindEnv {
     /// a NumPy integer, a float, a tuple...: `TypeError`, for the caller to check and convert
     /// them, `diplo.env.deepmind.batched`). Refused (`ValueError` naming the game, the power and
     /// the action) as `step` refuses, nothing played.
-    fn step_lists(&mut self, py: Python<'_>, per_game: &Bound<'_, PyAny>) -> PyResult<usize> {
+    fn step_lists(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        per_game: &Bound<'_, PyAny>,
+    ) -> PyResult<usize> {
+        let mut this = env_held_mut(slf)?;
+        let this = &mut *this;
         guarded(|| {
-            let [n, p, u] = self.action_shape();
+            let [n, p, u] = this.action_shape();
             let not_plain = || PyTypeError::new_err("step_lists takes lists of lists of ints");
             let games = per_game.downcast::<PyList>().map_err(|_| not_plain())?;
             if games.len() != n {
@@ -188,7 +205,7 @@ impl PyDeepMindEnv {
                     )));
                 }
                 for (t, actions) in lists.iter().enumerate() {
-                    let name = self.env.power_name(t);
+                    let name = this.env.power_name(t);
                     let actions = actions.downcast::<PyList>().map_err(|_| not_plain())?;
                     if actions.len() > u {
                         return Err(PyValueError::new_err(format!(
@@ -212,7 +229,7 @@ impl PyDeepMindEnv {
                     }
                 }
             }
-            let (env, arrays, threads) = (&mut self.env, &self.arrays, self.threads.0);
+            let (env, arrays, threads) = (&mut this.env, &this.arrays, this.threads.0);
             // SAFETY: as in `call`.
             let lend = || unsafe { arrays.lend(py) };
             lent(py, Op::Step(&flat), lend, move |op, bufs| {
@@ -222,20 +239,23 @@ impl PyDeepMindEnv {
     }
 
     /// Refuses with `ValueError` (the words of `step`) what `step` would refuse, playing nothing.
-    fn check_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.call(py, Ask::Check(actions)).map(|_| ())
+    fn check_actions(slf: &Bound<'_, Self>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        asked(slf, Ask::Check(actions)).map(drop)
     }
 
     /// Game `i`'s legal actions per power (their order), as lists of ints (Python's ints of
     /// their list made once, on first use, and shared).
-    fn legal_actions<'py>(&mut self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
-        let all = self
+    fn legal_actions<'py>(slf: &Bound<'py, Self>, i: usize) -> PyResult<Bound<'py, PyList>> {
+        let py = slf.py();
+        let mut this = env_held_mut(slf)?;
+        let this = &mut *this;
+        let all = this
             .env
             .legal(i)
             .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
-        if self.ints.is_empty() {
-            let env = &self.env;
-            self.ints = (0..env.action_count())
+        if this.ints.is_empty() {
+            let env = &this.env;
+            this.ints = (0..env.action_count())
                 .map(|k| {
                     Ok(env
                         .action_of_index(k)
@@ -245,7 +265,7 @@ impl PyDeepMindEnv {
                 })
                 .collect::<PyResult<_>>()?;
         }
-        let ints = &self.ints;
+        let ints = &this.ints;
         let lists: PyResult<Vec<Bound<'py, PyList>>> = all
             .iter()
             .map(|l| PyList::new(py, l.iter().map(|&a| ints[(a >> 48) as usize].bind(py))))
@@ -254,8 +274,9 @@ impl PyDeepMindEnv {
     }
 
     /// A copy of game `i` as a `CodeGame` (changing it leaves the environment as it is).
-    fn game(&self, i: usize) -> PyResult<PyCodeGame> {
-        let e = self
+    fn game(slf: &Bound<'_, Self>, i: usize) -> PyResult<PyCodeGame> {
+        let this = env_held(slf)?;
+        let e = this
             .env
             .games
             .get(i)
@@ -265,12 +286,13 @@ impl PyDeepMindEnv {
         })
     }
 
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = env_held(slf)?;
+        Ok(format!(
             "<DeepMindEnv {} games, {} threads>",
-            self.env.games.len(),
-            self.threads.0
-        )
+            this.env.games.len(),
+            this.threads.0
+        ))
     }
 }
 

@@ -46,9 +46,9 @@ pyo3::create_exception!(
     diplo,
     InUseError,
     PyRuntimeError,
-    "An object of the core (a CodeGame) asked for by one call while another holds it: a \
-     process_batch running on another thread, or a call re-entered from a callback of the one \
-     holding it. `index`: the object's place in the list the refusing call was given \
+    "An object of the core (a CodeGame, a RolloutPlayer, a VectorEnv or a DeepMindEnv) asked \
+     for by one call while another holds it: a process_batch or an environment's step running \
+     on another thread, or a call re-entered from a callback of the one holding it. `index`: the object's place in the list the refusing call was given \
      (process_batch's games), or None."
 );
 

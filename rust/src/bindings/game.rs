@@ -8,11 +8,12 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
 use super::any::{on_game, on_map, Known};
 use super::documents::{self, position_text, RawPiece, RawState};
 use super::errors::{guarded, held, held_mut};
-use super::handles::{PyCodeGame, PyCodeMap, PyVerdict};
-use super::intake::{code_list, read_codes};
+use super::handles::{PyCodeGame, PyCodeMap, PyOutcome, PyVerdict};
+use super::intake::{code_list, read_codes, read_submission};
 use super::process::{game_over, in_last_year, process_checked, rule_checked};
 use super::texts::{map_names, texts_by_power};
 use crate::engine::encode::{signed, Code};
+use crate::engine::phases::spare_outcome;
 use crate::engine::rules::{RuleValue, Rules};
 use crate::engine::search;
 use crate::engine::state::State;
@@ -48,6 +49,15 @@ fn rules_of(raw: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
     }
     Ok(rules)
 }
+
+/// What `run_orders` gives: the verdict (or, when some order was not read, nothing played:
+/// the codes and the indices missing, as `CodeMap.submit_orders` gives them) and the powers.
+type Submitted<'py> = (
+    Option<PyVerdict>,
+    Bound<'py, PyBytes>,
+    Option<Bound<'py, PyList>>,
+    Bound<'py, PyList>,
+);
 
 /// Why a `CodeGame` another call holds is refused (`InUseError`).
 const IN_USE: &str = "this CodeGame is in use by another thread (inside process_batch, which \
@@ -164,32 +174,16 @@ impl PyCodeGame {
         Ok(())
     }
 
-    fn process(slf: &Bound<'_, Self>) -> PyResult<()> {
+    /// Rules on the phase and moves on; returns the phase's results (`Outcome`), which the
+    /// game does not keep.
+    fn process(slf: &Bound<'_, Self>) -> PyResult<PyOutcome> {
         let mut this = held_mut(slf, IN_USE)?;
         if this.game.over() {
             return Err(game_over());
         }
-        guarded(|| on_game!(&mut this.game, g => process_checked(g)))
-    }
-
-    fn result_codes<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let this = held(slf, IN_USE)?;
-        guarded(|| {
-            // Not `Vec<u8>`: PyO3 would make that `bytes`.
-            on_game!(&this.game, g => PyList::new(py, g.results.iter().map(|&c| u32::from(c))))
-        })
-    }
-
-    fn result_success(slf: &Bound<'_, Self>) -> PyResult<Vec<bool>> {
-        let this = held(slf, IN_USE)?;
-        Ok(on_game!(&this.game, g => g.success.clone()))
-    }
-
-    fn implied_results(slf: &Bound<'_, Self>) -> PyResult<Vec<(i64, u8, bool)>> {
-        let this = held(slf, IN_USE)?;
-        Ok(
-            on_game!(&this.game, g => g.implied.iter().map(|&(c, r, s)| (signed(c), r, s)).collect()),
-        )
+        let mut outcome = spare_outcome();
+        guarded(|| on_game!(&mut this.game, g => process_checked(g, &mut outcome)))?;
+        Ok(PyOutcome { outcome })
     }
 
     /// `(year, season, kind, units, centers, dislodged)` with units `(power, is_fleet, loc)`,
@@ -237,6 +231,54 @@ impl PyCodeGame {
         })
     }
 
+    /// `CodeMap.submit_orders` and `run` in one call, the codes kept in Rust: reads `orders` (a
+    /// dict of lists or tuples by power; `power_index` the map's powers by name) as `map`'s
+    /// `submit_orders` does and, when every order was read there, plays the phase on them as
+    /// `run` does: `(verdict, powers, None, [])`, `powers` the power index of every code. When
+    /// an order needs the general parser or the model's intake, nothing is played: `(None,
+    /// powers, codes, missing)`, what `submit_orders` gives (each text read once: the caller
+    /// reads the missing ones, then runs). `None` when the orders are not a dict of lists or
+    /// tuples.
+    fn run_orders<'py>(
+        &mut self,
+        py: Python<'py>,
+        map: &Bound<'py, PyCodeMap>,
+        orders: &Bound<'py, PyAny>,
+        power_index: &Bound<'py, PyDict>,
+    ) -> PyResult<Option<Submitted<'py>>> {
+        if self.game.over() {
+            return Err(game_over());
+        }
+        let classes = &map.get().classes;
+        guarded(|| {
+            on_game!(&mut self.game, g => {
+                let mut codes = Vec::with_capacity(40);
+                let mut powers = Vec::with_capacity(40);
+                let mut missing = Vec::new();
+                let whole = read_submission(
+                    g.map, classes, orders, power_index, &mut codes, &mut powers, &mut missing,
+                )?;
+                if !whole {
+                    return Ok(None);
+                }
+                if !missing.is_empty() {
+                    let (codes, missing) = (PyList::new(py, codes)?, PyList::new(py, missing)?);
+                    return Ok(Some((None, PyBytes::new(py, &powers), Some(codes), missing)));
+                }
+                g.orders = codes;
+                g.powers.clear();
+                g.powers.extend_from_slice(&powers);
+                let done = rule_checked(g, false);
+                g.powers.clear();
+                if done.is_err() {
+                    g.orders.clear();
+                }
+                let none = PyList::empty(py);
+                Ok(Some((Some(PyVerdict::new(done?)), PyBytes::new(py, &powers), None, none)))
+            })
+        })
+    }
+
     /// What validation makes of `code` given by the power `power` (255: its unit's owner) in
     /// this phase, nothing played: `(reason, normal)`, the reason an index of `REASON_NAMES`
     /// (0 when legal) and the normal form (0 when refused).
@@ -247,6 +289,32 @@ impl PyCodeGame {
                 let (reason, normal) = g.judge(code, power);
                 Ok((u32::from(reason), signed(normal)))
             })
+        })
+    }
+
+    /// What validation makes of `codes` given by `powers` (as `run` takes them) in this phase,
+    /// nothing played: per code its reason (an index of `REASON_NAMES`, 0 when legal), the one
+    /// `run` would give in its verdict's `reasons`; the game is neither changed nor cloned.
+    fn judge_all(
+        slf: &Bound<'_, Self>,
+        codes: &Bound<'_, PyAny>,
+        powers: &Bound<'_, PyBytes>,
+    ) -> PyResult<Vec<u32>> {
+        let this = held(slf, IN_USE)?;
+        guarded(|| {
+            let mut read = Vec::new();
+            read_codes(codes, &mut read)?;
+            let p = powers.as_bytes();
+            if p.len() != read.len() {
+                return Err(PyValueError::new_err(format!(
+                    "{} codes but {} powers",
+                    read.len(),
+                    p.len()
+                )));
+            }
+            let mut reasons = Vec::with_capacity(read.len());
+            on_game!(&this.game, g => g.judge_all(&read, p, &mut reasons));
+            Ok(reasons.into_iter().map(u32::from).collect())
         })
     }
 

@@ -1,7 +1,8 @@
 //! The data of the classes other classes take or return: `CodeMap` ([`PyCodeMap`]: a compiled
-//! map), `CodeGame` ([`PyCodeGame`]: a game on the engine) and `Verdict` ([`PyVerdict`]: a
-//! phase's ruling, which `CodeGame.run` and `mila_play` return). Their Python methods are in
-//! `map`, `game` and `verdict`; the structs live here, below every class module, so that a class
+//! map), `CodeGame` ([`PyCodeGame`]: a game on the engine), `Verdict` ([`PyVerdict`]: a
+//! phase's ruling, which `CodeGame.run` and `mila_play` return) and `Outcome` ([`PyOutcome`]: a
+//! phase's results, which `CodeGame.process` returns). Their Python methods are in
+//! `map`, `game`, `verdict` and `outcome`; the structs live here, below every class module, so that a class
 //! taking a map or a game (`CodeGame(map, ...)`, `CodeMap.read_position`, `process_batch`,
 //! `mila_turn`, `RolloutPlayer`, `VectorEnv`) needs no other class's module.
 
@@ -9,7 +10,7 @@ use pyo3::prelude::*;
 
 use super::any::{on_game, on_verdict, AnyGame, AnyMap, AnyVerdict};
 use super::intake::OrderClasses;
-use crate::engine::phases::recycle_verdict;
+use crate::engine::phases::{recycle_outcome, recycle_verdict, Outcome};
 
 /// A map compiled for the engine (built once per map by `diplo.engine.compile.code_map`; methods in
 /// `map`).
@@ -64,5 +65,19 @@ impl Drop for PyVerdict {
         if let Some(v) = self.verdict.take() {
             on_verdict!(v, v => recycle_verdict(v));
         }
+    }
+}
+
+/// One phase's results (`crate::engine::phases::Outcome`), which `CodeGame.process` returns:
+/// immutable once made (methods in `outcome`). Dropped, its buffers go back to the thread's
+/// spares for the next outcome.
+#[pyclass(frozen, name = "Outcome", module = "diplo._core")]
+pub struct PyOutcome {
+    pub(super) outcome: Outcome,
+}
+
+impl Drop for PyOutcome {
+    fn drop(&mut self) {
+        recycle_outcome(std::mem::take(&mut self.outcome));
     }
 }

@@ -129,12 +129,41 @@ pub(super) fn submit_orders<'py, M: Mask>(
     orders: &Bound<'py, PyAny>,
     power_index: &Bound<'py, PyDict>,
 ) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyBytes>, Bound<'py, PyList>)>> {
-    let Ok(orders) = orders.downcast::<PyDict>() else {
-        return Ok(None);
-    };
     let mut codes: Vec<Code> = Vec::with_capacity(40);
     let mut powers: Vec<u8> = Vec::with_capacity(40);
     let mut missing: Vec<usize> = Vec::new();
+    if !read_submission(
+        map,
+        classes,
+        orders,
+        power_index,
+        &mut codes,
+        &mut powers,
+        &mut missing,
+    )? {
+        return Ok(None);
+    }
+    Ok(Some((
+        PyList::new(py, codes)?,
+        PyBytes::new(py, &powers),
+        PyList::new(py, missing)?,
+    )))
+}
+
+/// What [`submit_orders`] reads, into `codes`, `powers` and `missing` (appended to); false when
+/// the orders are not a dict of lists or tuples (then what was appended means nothing).
+pub(super) fn read_submission<'py, M: Mask>(
+    map: &GameMap<M>,
+    classes: &OrderClasses,
+    orders: &Bound<'py, PyAny>,
+    power_index: &Bound<'py, PyDict>,
+    codes: &mut Vec<Code>,
+    powers: &mut Vec<u8>,
+    missing: &mut Vec<usize>,
+) -> PyResult<bool> {
+    let Ok(orders) = orders.downcast::<PyDict>() else {
+        return Ok(false);
+    };
     for (power, given) in orders.iter() {
         // A power the map does not have: each of its orders is left to the caller.
         let pi: Option<u8> = match power_index.get_item(&power)? {
@@ -178,14 +207,10 @@ pub(super) fn submit_orders<'py, M: Mask>(
                 take(item)?;
             }
         } else {
-            return Ok(None);
+            return Ok(false);
         }
     }
-    Ok(Some((
-        PyList::new(py, codes)?,
-        PyBytes::new(py, &powers),
-        PyList::new(py, missing)?,
-    )))
+    Ok(true)
 }
 
 /// A location named by a string attribute of `obj`.

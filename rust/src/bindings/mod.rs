@@ -11,14 +11,15 @@
 //!
 //! ```text
 //! mod.rs (registers everything)
-//! ├── classes: map, game, verdict, mila, mila_board, rollout, vector, deepmind, batch
+//! ├── classes: map, game, verdict, outcome, mila, mila_board, rollout, vector, deepmind, batch
 //! │     map ──────► any, documents, errors, handles, intake
 //! │     game ─────► any, documents, errors, handles, intake, process, texts
 //! │     verdict ──► any, documents, errors, handles, texts
+//! │     outcome ──► handles
 //! │     mila ─────► any, cache, errors, handles, intake, process, texts
 //! │     mila_board ► any, errors, handles
 //! │     rollout ──► any, cache, documents, errors, handles
-//! │     vector ───► any, arrays, handles
+//! │     vector ───► any, arrays, errors, handles
 //! │     deepmind ─► any, arrays, errors, handles
 //! │     batch ────► any, errors, handles, intake, process
 //! └── helpers
@@ -36,6 +37,8 @@
 //! * `game` — the `CodeGame` class's methods.
 //! * `verdict` — the `Verdict` class's methods: one phase's ruling, which `CodeGame.run` and
 //!   `mila_play` return.
+//! * `outcome` — the `Outcome` class's methods: one phase's results, which `CodeGame.process`
+//!   returns.
 //! * `mila` — MILA's order texts, a bot's orders read back and played (`mila_turn`,
 //!   `MilaCheck`, `mila_play`).
 //! * `mila_board` — the `MilaTables` and `MilaBoard` classes: MILA's lists kept in its order
@@ -85,6 +88,7 @@ mod game;
 mod map;
 mod mila;
 mod mila_board;
+mod outcome;
 mod rollout;
 mod vector;
 mod verdict;
@@ -102,6 +106,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<handles::PyCodeMap>()?;
     m.add_class::<handles::PyCodeGame>()?;
     m.add_class::<handles::PyVerdict>()?;
+    m.add_class::<handles::PyOutcome>()?;
     m.add_class::<rollout::PyRolloutPlayer>()?;
     batch::register(m)?;
     vector::register(m)?;

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use super::any::{AnyVerdict, Known};
 use crate::engine::error::EngineError;
 use crate::engine::game_map::Mask;
-use crate::engine::phases::{spare_verdict, Game};
+use crate::engine::phases::{spare_verdict, Game, Outcome};
 use crate::engine::state::MAX_YEAR;
 
 /// Whether processing `game` might take it past [`MAX_YEAR`] (a Fall or Winter of that year on
@@ -22,13 +22,14 @@ pub(super) fn game_over() -> PyErr {
     EngineError::game_over().into()
 }
 
-/// Processes `game`, refusing (the game unchanged) to go past [`MAX_YEAR`].
-pub(super) fn process_checked<M: Known>(game: &mut Game<M>) -> PyResult<()> {
-    checked(game, Game::process)
+/// Processes `game`, its results into `out`, refusing (the game unchanged) to go past
+/// [`MAX_YEAR`].
+pub(super) fn process_checked<M: Known>(game: &mut Game<M>, out: &mut Outcome) -> PyResult<()> {
+    checked(game, |g| g.process_into(out))
 }
 
 /// Rules on `game`'s phase ([`Game::rule`]), refusing (the game unchanged) to go past
-/// [`MAX_YEAR`]; `listed` as `Game::process_listed` takes it, when the phase cannot reach it.
+/// [`MAX_YEAR`]; `listed` as `Game::process_listed_into` takes it, when the phase cannot reach it.
 pub(super) fn rule_checked<M: Known>(game: &mut Game<M>, listed: bool) -> PyResult<AnyVerdict> {
     let listed = listed && !in_last_year(game);
     let mut verdict = spare_verdict(game.map, &game.state);

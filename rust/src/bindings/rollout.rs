@@ -328,8 +328,8 @@ fn play_game<Mk: Known>(
                 rows.power.push(map.power_name(owners[j] as usize));
                 rows.order.push(t);
                 rows.code.extend_from_slice(&codes[j].to_le_bytes());
-                rows.success.push(u8::from(v.success[j]));
-                rows.result.push(v.results[j]);
+                rows.success.push(u8::from(v.outcome.success[j]));
+                rows.result.push(v.outcome.results[j]);
                 rows.reason.push(v.reasons[j]);
             }
             rows.rows += texts.len();
@@ -404,7 +404,7 @@ fn play_game<Mk: Known>(
             }
             text.push('}');
         } else {
-            let n = v.results.len();
+            let n = v.outcome.results.len();
             let mut k = 0;
             let mut row = |text: &mut String,
                            kept: &mut Kept,
@@ -441,12 +441,12 @@ fn play_game<Mk: Known>(
                     unit,
                     t,
                     true,
-                    v.success[j],
-                    v.results[j],
+                    v.outcome.success[j],
+                    v.outcome.results[j],
                     r,
                 )?;
             }
-            for (i, &(code, res, ok)) in v.implied.iter().enumerate() {
+            for (i, &(code, res, ok)) in v.outcome.implied.iter().enumerate() {
                 let Some(r) = v.rulings.get(n + i) else {
                     break;
                 };

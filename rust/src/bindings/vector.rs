@@ -9,7 +9,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::any::AnyGame;
-use super::arrays::{apply, arrays, call, size_of, threads_of, Ask, Threads};
+use super::arrays::{
+    apply, arrays, asked, call, env_held, env_held_mut, size_of, threads, threads_of, Ask,
+    EnvClass, Threads,
+};
 use super::handles::PyCodeGame;
 use crate::engine::batched::Start;
 use crate::engine::error::EngineError;
@@ -87,12 +90,11 @@ arrays!(
 pub struct PyVectorEnv {
     env: AnyVector,
     /// The threads a call spreads the games over.
-    #[pyo3(get, set)]
     threads: Threads,
     arrays: Arrays,
 }
 
-impl PyVectorEnv {
+impl EnvClass for PyVectorEnv {
     /// A reset, a step or a check of every game (see `arrays::call`).
     fn call(&mut self, py: Python<'_>, ask: Ask<'_, '_>) -> PyResult<usize> {
         let want = self.action_shape();
@@ -107,7 +109,9 @@ impl PyVectorEnv {
             move |op, bufs| on_vec!(env, e => apply(e, op, bufs, threads)),
         )
     }
+}
 
+impl PyVectorEnv {
     fn num_games(&self) -> usize {
         on_vec!(&self.env, e => e.games.len())
     }
@@ -181,18 +185,20 @@ impl PyVectorEnv {
     }
 
     #[getter]
-    fn num_envs(&self) -> usize {
-        self.num_games()
+    fn num_envs(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(env_held(slf)?.num_games())
     }
 
     /// The output arrays by name (the same arrays after every call, filled in place).
-    fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.arrays.to_dict(py)
+    fn buffers<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        env_held(slf)?.arrays.to_dict(slf.py())
     }
 
     /// The board columns' starts by name (`docs/env.md`), and `channels`, `locations`, `powers`.
-    fn layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let l = &on_vec!(&self.env, e => e.setup.layout);
+    fn layout<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        let py = slf.py();
+        let this = env_held(slf)?;
+        let l = &on_vec!(&this.env, e => e.setup.layout);
         let d = PyDict::new(py);
         for (name, v) in [
             ("locations", l.locations),
@@ -214,26 +220,35 @@ impl PyVectorEnv {
     }
 
     /// Starts every game again from the start position.
-    fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
-        self.call(py, Ask::Reset).map(|_| ())
+    fn reset(slf: &Bound<'_, Self>) -> PyResult<()> {
+        asked(slf, Ask::Reset).map(drop)
     }
 
     /// Plays one phase of every game with `actions`, a C-contiguous `int64` array of shape
     /// `(num_envs, powers, slots)`; returns the number of phases played (games restarted by the
     /// autoreset are not counted). Refused actions change nothing.
-    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
-        self.call(py, Ask::Step(actions))
+    fn step(slf: &Bound<'_, Self>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
+        asked(slf, Ask::Step(actions))
     }
 
     /// Refuses with `ValueError` (the words of `step`) an action `step` would refuse, playing
     /// nothing: the engine's one check of an action (every entry in `-1..K`).
-    fn check_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.call(py, Ask::Check(actions)).map(|_| ())
+    fn check_actions(slf: &Bound<'_, Self>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        asked(slf, Ask::Check(actions)).map(drop)
+    }
+
+    /// The threads a call spreads the games over (1 or more; more than 256 is 256), set to
+    /// `count` first when given.
+    #[pyo3(signature = (count=None))]
+    fn threads(slf: &Bound<'_, Self>, count: Option<Threads>) -> PyResult<Threads> {
+        threads(slf, count, |e| &mut e.threads)
     }
 
     /// Game `i`'s legal codes per power (map order) and slot: `[[codes, ...], ...]`.
-    fn legal_codes<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
-        on_vec!(&self.env, env => {
+    fn legal_codes<'py>(slf: &Bound<'py, Self>, i: usize) -> PyResult<Bound<'py, PyList>> {
+        let py = slf.py();
+        let this = env_held(slf)?;
+        on_vec!(&this.env, env => {
             let all = env
                 .legal(i)
                 .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))?;
@@ -253,8 +268,10 @@ impl PyVectorEnv {
 
     /// Game `i`'s slot keys per power and slot (a location name, or the power's name for a
     /// waive without a build site), as `CodeGame.slots` names them.
-    fn slot_keys<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
-        on_vec!(&self.env, env => {
+    fn slot_keys<'py>(slf: &Bound<'py, Self>, i: usize) -> PyResult<Bound<'py, PyList>> {
+        let py = slf.py();
+        let this = env_held(slf)?;
+        on_vec!(&this.env, env => {
             let map = env.setup.map;
             let all = env
                 .legal(i)
@@ -279,9 +296,10 @@ impl PyVectorEnv {
     }
 
     /// A copy of game `i` as a `CodeGame` (changing it leaves the environment as it is).
-    fn game(&self, i: usize) -> PyResult<PyCodeGame> {
+    fn game(slf: &Bound<'_, Self>, i: usize) -> PyResult<PyCodeGame> {
+        let this = env_held(slf)?;
         let none = || PyValueError::new_err(format!("no game {i}"));
-        let game = match &self.env {
+        let game = match &this.env {
             AnyVector::W128(e) => AnyGame::W128(e.games.get(i).ok_or_else(none)?.game.clone()),
             AnyVector::W256(e) => AnyGame::W256(e.games.get(i).ok_or_else(none)?.game.clone()),
             AnyVector::W1024(e) => AnyGame::W1024(e.games.get(i).ok_or_else(none)?.game.clone()),
@@ -292,8 +310,10 @@ impl PyVectorEnv {
     }
 
     /// Test hook: the next step of game `i` panics inside the core.
-    fn _poison(&mut self, i: usize) -> PyResult<()> {
-        on_vec!(&mut self.env, env => {
+    fn _poison(slf: &Bound<'_, Self>, i: usize) -> PyResult<()> {
+        let mut this = env_held_mut(slf)?;
+        let this = &mut *this;
+        on_vec!(&mut this.env, env => {
             let e = env
                 .games
                 .get_mut(i)
@@ -303,12 +323,13 @@ impl PyVectorEnv {
         Ok(())
     }
 
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = env_held(slf)?;
+        Ok(format!(
             "<VectorEnv {} games, {} threads>",
-            self.num_games(),
-            self.threads.0
-        )
+            this.num_games(),
+            this.threads.0
+        ))
     }
 }
 

@@ -44,18 +44,18 @@ impl PyVerdict {
     /// Per submitted code: its result code (index of `RESULT_NAMES`, 6: illegal).
     fn result_codes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         guarded(
-            || on_verdict!(self.get(), g => PyList::new(py, g.results.iter().map(|&c| u32::from(c)))),
+            || on_verdict!(self.get(), g => PyList::new(py, g.outcome.results.iter().map(|&c| u32::from(c)))),
         )
     }
 
     /// Per submitted code: whether it succeeded.
     fn result_success(&self) -> Vec<bool> {
-        on_verdict!(self.get(), g => g.success.clone())
+        on_verdict!(self.get(), g => g.outcome.success.clone())
     }
 
     /// What the phase did without an order: `(code, result, success)`.
     fn implied_results(&self) -> Vec<(i64, u8, bool)> {
-        on_verdict!(self.get(), g => g.implied.iter().map(|&(c, r, s)| (signed(c), r, s)).collect())
+        on_verdict!(self.get(), g => g.outcome.implied.iter().map(|&(c, r, s)| (signed(c), r, s)).collect())
     }
 
     /// The canonical texts of normal-form codes in the state the phase was ruled from.
@@ -133,8 +133,8 @@ impl PyVerdict {
                     (i >= 0).then(|| names.locations[i as usize].bind(py).clone())
                 };
                 let mut buf = String::new();
-                let mut rows: Vec<Bound<'py, PyAny>> = Vec::with_capacity(g.results.len());
-                for j in 0..g.results.len() {
+                let mut rows: Vec<Bound<'py, PyAny>> = Vec::with_capacity(g.outcome.results.len());
+                for j in 0..g.outcome.results.len() {
                     if g.reasons.get(j).copied().unwrap_or(1) != 0 || j >= g.facts.len() {
                         rows.push(py.None().into_bound(py));
                         continue;
@@ -147,8 +147,8 @@ impl PyVerdict {
                         buf.as_str(),
                         unit,
                         names.kinds[crate::engine::encode::kind_of(c) as usize].bind(py),
-                        names.codes[g.results[j] as usize].bind(py),
-                        g.success[j],
+                        names.codes[g.outcome.results[j] as usize].bind(py),
+                        g.outcome.success[j],
                         loc(f.dislodged_by),
                         loc(f.by),
                         f.attack,
@@ -159,8 +159,8 @@ impl PyVerdict {
                     rows.push(row.into_pyobject(py)?.into_any());
                 }
                 // Then the implied holds: (power, unit, province, code, success, dislodged_by).
-                let n = g.results.len();
-                for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
+                let n = g.outcome.results.len();
+                for (k, &(code, res, ok)) in g.outcome.implied.iter().enumerate() {
                     let prov = map.prov_of[crate::engine::encode::loc_of(code)] as usize;
                     let u = st.units[prov];
                     if !u.is_some() {
@@ -252,8 +252,8 @@ impl PyVerdict {
                     let out = (names.codes[code as usize].bind(py), ok, unit, facts);
                     out.into_pyobject(py).map(|t| t.into_any())
                 };
-                let n = g.results.len();
-                let mut rows: Vec<Option<Bound<'py, PyAny>>> = Vec::with_capacity(n + g.implied.len());
+                let n = g.outcome.results.len();
+                let mut rows: Vec<Option<Bound<'py, PyAny>>> = Vec::with_capacity(n + g.outcome.implied.len());
                 let mut buf = String::new();
                 for j in 0..n {
                     let r = match g.rulings.get(j) {
@@ -266,9 +266,9 @@ impl PyVerdict {
                     crate::engine::text::order_text(map, st, g.normal[j], &mut buf);
                     let unit = (buf != "WAIVE")
                         .then(|| &buf[..buf[2..].find(' ').map_or(buf.len(), |k| k + 2)]);
-                    rows.push(Some(row(g.results[j], g.success[j], unit, &buf, r)?));
+                    rows.push(Some(row(g.outcome.results[j], g.outcome.success[j], unit, &buf, r)?));
                 }
-                for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
+                for (k, &(code, res, ok)) in g.outcome.implied.iter().enumerate() {
                     let Some(r) = g.rulings.get(n + k) else {
                         break;
                     };

@@ -22,7 +22,7 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use super::error::{EngineError, ErrorKind};
 use super::game_map::GameMap;
 use super::mask::Mask;
-use super::phases::{borrow_spare_scratch, forget_scratch, return_scratch, Game};
+use super::phases::{borrow_spare_scratch, forget_scratch, return_scratch, Game, Outcome};
 
 /// At most this many pool threads (more threads asked for than this share the pool's).
 const MAX_POOL_THREADS: usize = 63;
@@ -31,31 +31,44 @@ const MAX_POOL_THREADS: usize = 63;
 /// included. Returns the first error (an internal inconsistency or a panic, as a message); the
 /// other games are processed all the same.
 pub fn process_all<M: Mask>(games: &mut [&mut Game<M>], threads: usize) -> Result<(), EngineError> {
-    process_all_with(games, threads, |_, _| {})
+    process_all_with(games, None, threads, |_, _| {})
 }
 
 /// As [`process_all`], calling `prepare(i, game)` on `games[i]` just before processing it, on the
-/// thread that processes it (to set its orders outside the caller's serial part).
+/// thread that processes it (to set its orders outside the caller's serial part); with
+/// `outcomes` (one per game), game `i`'s results go into `outcomes[i]` ([`Game::process_into`]),
+/// else they are dropped.
 pub fn process_all_with<M: Mask, F>(
     games: &mut [&mut Game<M>],
+    outcomes: Option<&mut [Outcome]>,
     threads: usize,
     prepare: F,
 ) -> Result<(), EngineError>
 where
     F: Fn(usize, &mut Game<M>) + Sync,
 {
+    if let Some(o) = &outcomes {
+        assert_eq!(o.len(), games.len(), "one outcome per game");
+    }
     let threads = threads.clamp(1, games.len().max(1));
     if threads == 1 {
-        return run(0, games, &prepare);
+        return run(0, games, outcomes, &prepare);
     }
     let map = games[0].map;
     let block = (games.len() / (threads * 32)).clamp(1, 32);
+    // Each block of games with its block of outcomes, if any.
+    let mut outs: Vec<Option<&mut [Outcome]>> = match outcomes {
+        Some(o) => o.chunks_mut(block).map(Some).collect(),
+        None => Vec::new(),
+    };
+    outs.resize_with(games.len().div_ceil(block), || None);
     #[allow(clippy::type_complexity)]
-    let queue: Mutex<VecDeque<(usize, &mut [&mut Game<M>])>> = Mutex::new(
+    let queue: Mutex<VecDeque<(usize, &mut [&mut Game<M>], Option<&mut [Outcome]>)>> = Mutex::new(
         games
             .chunks_mut(block)
+            .zip(outs)
             .enumerate()
-            .map(|(k, part)| (k * block, part))
+            .map(|(k, (part, outs))| (k * block, part, outs))
             .collect(),
     );
     let failure: Mutex<Option<EngineError>> = Mutex::new(None);
@@ -68,10 +81,10 @@ where
                 q.pop_back()
             }
         };
-        let Some((start, part)) = next else {
+        let Some((start, part, outs)) = next else {
             return;
         };
-        if let Err(e) = run(start, part, &prepare) {
+        if let Err(e) = run(start, part, outs, &prepare) {
             lock(&failure).get_or_insert(e);
         }
     };
@@ -96,15 +109,24 @@ where
     }
 }
 
-fn run<M: Mask, F>(start: usize, games: &mut [&mut Game<M>], prepare: &F) -> Result<(), EngineError>
+fn run<M: Mask, F>(
+    start: usize,
+    games: &mut [&mut Game<M>],
+    mut outs: Option<&mut [Outcome]>,
+    prepare: &F,
+) -> Result<(), EngineError>
 where
     F: Fn(usize, &mut Game<M>) + Sync,
 {
     let mut outcome = Ok(());
     for (k, game) in games.iter_mut().enumerate() {
+        let out = outs.as_deref_mut().map(|o| &mut o[k]);
         let r = match catch_unwind(AssertUnwindSafe(|| {
             prepare(start + k, game);
-            game.process()
+            match out {
+                Some(out) => game.process_into(out),
+                None => game.process(),
+            }
         })) {
             Ok(r) => r,
             Err(payload) => Err(panicked(payload.as_ref())),

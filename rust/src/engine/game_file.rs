@@ -33,8 +33,8 @@ pub fn movement_pieces<M: Mask>(
     st: &State<M>,
     owners: &[u8],
 ) -> Result<(Vec<String>, Vec<u64>), EngineError> {
-    let mut parts = Vec::with_capacity(g.results.len() + g.implied.len() + 1);
-    let mut keys = Vec::with_capacity(g.results.len() + g.implied.len());
+    let mut parts = Vec::with_capacity(g.outcome.results.len() + g.outcome.implied.len() + 1);
+    let mut keys = Vec::with_capacity(g.outcome.results.len() + g.outcome.implied.len());
     let mut cur = String::with_capacity(256);
     if !movement_legal(g, owners) {
         return Err(EngineError::invalid(
@@ -52,7 +52,7 @@ pub fn movement_pieces<M: Mask>(
 
 /// Whether every code of the phase ruled in `g` is legal, with one owner each.
 pub fn movement_legal<M: Mask>(g: &Verdict<M>, owners: &[u8]) -> bool {
-    let n = g.results.len();
+    let n = g.outcome.results.len();
     n == owners.len()
         && g.facts.len() >= n
         && g.reasons.len() == n
@@ -70,7 +70,7 @@ pub fn write_movement<M: Mask, E>(
     tail: &mut impl FnMut(&mut String, u64) -> Result<(), E>,
 ) -> Result<(), E> {
     let map = g.map;
-    let n = g.results.len();
+    let n = g.outcome.results.len();
     let name = |i: i32| if i >= 0 { map.loc_name(i as usize) } else { "" };
     let plus = |i: i32| (i + 1) as u64;
     let mut buf = String::with_capacity(64);
@@ -95,15 +95,15 @@ pub fn write_movement<M: Mask, E>(
             Some(unit),
             &[&buf],
             true,
-            g.success[j],
-            g.results[j],
+            g.outcome.success[j],
+            g.outcome.results[j],
         );
         out.push('"');
         out.push_str(&buf);
         tail(
             out,
             encode::kind_of(c) as u64
-                | (g.results[j] as u64) << 4
+                | (g.outcome.results[j] as u64) << 4
                 | plus(f.dislodged_by) << 7
                 | plus(f.by) << 18
                 | (f.attack as u64) << 29
@@ -117,7 +117,7 @@ pub fn write_movement<M: Mask, E>(
     } else {
         -2
     };
-    for (k, &(code, res, ok)) in g.implied.iter().enumerate() {
+    for (k, &(code, res, ok)) in g.outcome.implied.iter().enumerate() {
         if last != -2 {
             end(out, last);
             out.push_str(", ");

@@ -142,7 +142,7 @@ impl MilaLists {
     }
 
     /// The lists after the phase ruled in `g`, as the drop-in plays (`g.normal` and
-    /// `g.success`: per code given, its normal form and success; `g.before` the board it was
+    /// `g.outcome.success`: per code given, its normal form and success; `g.before` the board it was
     /// ruled from, `g.after` the board it left).
     pub fn after<M: Mask>(&self, map: &GameMap<M>, g: &Verdict<M>, order: &MilaOrder) -> MilaLists {
         let powers = self.units.len();
@@ -157,7 +157,7 @@ impl MilaLists {
         let played = g
             .normal
             .iter()
-            .zip(&g.success)
+            .zip(&g.outcome.success)
             .filter(|&(&code, _)| code != 0)
             .map(|(&code, &ok)| (code, ok));
         match before.kind {

@@ -55,6 +55,6 @@ pub mod zobrist;
 pub use error::{EngineError, EngineResult, ErrorKind};
 pub use game_map::{GameMap, MapSpec};
 pub use mask::{Mask, Wide, Width};
-pub use phases::Game;
+pub use phases::{Game, Outcome};
 pub use rules::Rules;
 pub use state::State;

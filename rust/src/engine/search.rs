@@ -25,6 +25,10 @@
 //! u32 n, n x (code, u8 result, u8 success)               last phase: implied results
 //! ```
 //!
+//! A game keeps no results of its last phase (they are the [`super::phases::Outcome`] its
+//! caller was handed), so the last two lists are written empty; those of bytes written before
+//! are read and checked all the same, then dropped.
+//!
 //! Reading checks every field (the position through [`State::new`], so a state read is one the
 //! engine could have built) and that nothing follows: damaged bytes are an error naming what is
 //! wrong, never a panic or a changed game.
@@ -127,17 +131,9 @@ pub fn state_bytes<M: Mask>(game: &Game<M>) -> Vec<u8> {
     for &c in &game.orders {
         w.code(c);
     }
-    w.u32(game.results.len() as u32);
-    for (i, &r) in game.results.iter().enumerate() {
-        w.u8(r);
-        w.u8(game.success.get(i).copied().unwrap_or(false) as u8);
-    }
-    w.u32(game.implied.len() as u32);
-    for &(c, r, ok) in &game.implied {
-        w.code(c);
-        w.u8(r);
-        w.u8(ok as u8);
-    }
+    // The last phase's results and implied results: none kept (see the module documentation).
+    w.u32(0);
+    w.u32(0);
     w.0
 }
 
@@ -391,8 +387,7 @@ pub fn game_from_bytes_under<M: Mask>(
                 "result code {code} is not one of the engine's"
             )));
         }
-        game.results.push(code);
-        game.success.push(r.flag("a result's success")?);
+        r.flag("a result's success")?; // checked, then dropped: a game keeps no results
     }
     let n = r.count("implied results", CODE_BYTES + 2, MAX_CODES)?;
     for _ in 0..n {
@@ -413,8 +408,7 @@ pub fn game_from_bytes_under<M: Mask>(
                 "result code {code} is not one of the engine's"
             )));
         }
-        let ok = r.flag("an implied result's success")?;
-        game.implied.push((c, code, ok));
+        r.flag("an implied result's success")?; // checked, then dropped
     }
     if r.at != data.len() {
         return Err(EngineError::invalid(format!(

@@ -331,7 +331,12 @@ impl<M: Mask> State<M> {
     /// Supply centres owned, per power.
     pub fn center_counts(&self, map: &GameMap<M>, out: &mut [u32]) {
         out.fill(0);
-        for q in 0..map.provinces {
+        // Only a supply centre has an owner ([`State::new`] refuses any other, and the Fall
+        // turn sets only centres'), so only the centres are read.
+        debug_assert!(
+            (0..map.provinces).all(|q| has(map.centers, q) || self.centers[q] == NO_POWER)
+        );
+        for q in Bits(map.centers) {
             let o = self.centers[q];
             if o != NO_POWER {
                 out[o as usize] += 1;

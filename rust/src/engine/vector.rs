@@ -13,7 +13,7 @@
 //! A movement phase is not listed: the observation shows each slot's count of legal orders
 //! ([`Legal::movement_count`]), and playing makes only the chosen entries
 //! ([`Legal::movement_nth`]); the phase is then processed without checking those codes again
-//! ([`Game::process_listed`]). Retreat and adjustment lists are short: a game keeps them from
+//! ([`Game::process_listed_into`]). Retreat and adjustment lists are short: a game keeps them from
 //! the observation (and a movement phase's too with [`Config::keep_lists`]). The games are
 //! handed in small blocks from a shared counter to the calling thread and the threads of the
 //! process's pool (`batch::spread`, through the skeleton of [`super::batched`]): the same rulings, in any thread count, as playing them one by
@@ -30,7 +30,7 @@ use super::error::{EngineError, EngineResult};
 use super::game_map::GameMap;
 use super::mask::{Bits, Mask};
 use super::observe::{self, Layout, PHASE_SIZE};
-use super::phases::{with_scratch, Game};
+use super::phases::{with_scratch, Game, Outcome};
 use super::state::MOVEMENT;
 
 /// What every game of an environment starts from and is scored by.
@@ -72,6 +72,8 @@ pub struct Lists {
     keys: Vec<(u16, bool)>,
     /// The previous phase's orders with their success (the board shows them).
     prev: Vec<(Code, bool)>,
+    /// The last phase's results, refilled each step (its buffers kept).
+    outcome: Outcome,
     /// Supply centres per power now.
     centres: Vec<u32>,
 }
@@ -146,6 +148,7 @@ impl<M: Mask> Batched<Vector<M>> {
             count: vec![0; ps],
             keys: vec![(0, false); ps],
             prev: Vec::new(),
+            outcome: Outcome::default(),
             centres: vec![0; map.powers],
         };
         let setup = Vector {
@@ -420,12 +423,12 @@ impl Lists {
         }
         self.prev.clear();
         self.prev.extend(game.orders.iter().map(|&c| (c, false)));
-        game.process_listed()?;
-        for (p, &ok) in self.prev.iter_mut().zip(&game.success) {
+        game.process_listed_into(&mut self.outcome)?;
+        for (p, &ok) in self.prev.iter_mut().zip(&self.outcome.success) {
             p.1 = ok;
         }
         self.prev
-            .extend(game.implied.iter().map(|&(c, _, ok)| (c, ok)));
+            .extend(self.outcome.implied.iter().map(|&(c, _, ok)| (c, ok)));
         let mut counts = [0u32; 256];
         let after = &mut counts[..env.map.powers];
         game.state.center_counts(env.map, after);

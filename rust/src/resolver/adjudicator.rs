@@ -65,7 +65,7 @@
 
 use super::convoy;
 use super::map::CompiledMap;
-use super::orders::{Board, Order, Unit, CONVOY, MOVE, NONE, SUPPORT_HOLD, SUPPORT_MOVE};
+use super::orders::{reset, Board, Order, Unit, CONVOY, MOVE, NONE, SUPPORT_HOLD, SUPPORT_MOVE};
 use super::outcome::{code, MovementOutcome};
 use super::retreat;
 use super::{ConvoyDisruption, ConvoyFallback, Paradox, Rulings};
@@ -810,11 +810,6 @@ impl<'m> Adjudicator<'m> {
 
 // The outcome of the phase, assembled from the final decisions (with the rules that decided them,
 // `opposition` and `cut_by`, asked again for the facts behind each result).
-
-fn reset<T: Copy>(v: &mut Vec<T>, len: usize, value: T) {
-    v.clear();
-    v.resize(len, value);
-}
 
 #[inline]
 fn sat(v: u32) -> u8 {

@@ -137,9 +137,16 @@ impl Iterator for ListIter<'_> {
     }
 }
 
-fn reset<T: Copy>(v: &mut Vec<T>, len: usize, value: T) {
-    v.clear();
-    v.resize(len, value);
+/// Makes `v` hold `len` copies of `value`, reusing its buffer: the part it already has is
+/// filled in place (inlined, a plain loop), and only a longer `v` calls `Vec::resize` (the
+/// resolver's per-phase arrays mostly keep their length from one phase to the next).
+#[inline]
+pub(crate) fn reset<T: Copy>(v: &mut Vec<T>, len: usize, value: T) {
+    v.truncate(len);
+    v.fill(value);
+    if v.len() < len {
+        v.resize(len, value);
+    }
 }
 
 impl Board {

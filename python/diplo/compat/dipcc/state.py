@@ -548,7 +548,7 @@ class State:
         game = core_of(self._engine_game()).clone()
         ruled = [order for _, order in self._ruled(orders)]
         game.set_orders([_engine_code(order) for order in ruled])
-        game.process()
+        outcome = game.process()
         _, _, _, units, _, aside = game.state()
         loc_code = _engine_tables()[0]
         unit_of = _engine_units()
@@ -566,7 +566,7 @@ class State:
         root = b.root
         moved: set[int] = set()
         entered: set[int] = set()
-        for order, ok in zip(ruled, game.result_success(), strict=True):
+        for order, ok in zip(ruled, outcome.result_success(), strict=True):
             if ok and order.kind == MOVE:
                 moved.add(order.unit_loc)
                 entered.add(root[order.dest])

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ...engine.codes import CodeGame, game_of
+from ...engine.codes import CodeGame, Threaded, game_of
 from ...engine.deepmind import CoreDeepMindEnv, deepmind_env
 from ...model.map import Map
 from ...model.position import Position
@@ -67,7 +67,7 @@ def encoding_tables(game_map: Map) -> dict[str, list[int]]:
     }
 
 
-class BatchedDiplomacyState:
+class BatchedDiplomacyState(Threaded):
     """``num_games`` games of DeepMind's protocol from ``position`` (the standard map's start by
     default) to ``max_year``, stepped together on ``threads`` threads, ruled by ``rules`` or
     ``edition`` (by default the position's rules: the standard map's DATC rulings without one;
@@ -139,14 +139,6 @@ class BatchedDiplomacyState:
     @property
     def max_orders(self) -> int:
         return self._core.max_orders
-
-    @property
-    def threads(self) -> int:
-        return self._core.threads
-
-    @threads.setter
-    def threads(self, threads: int) -> None:
-        self._core.threads = threads
 
     def reset(self) -> None:
         """Starts every game from the start position."""

@@ -5,7 +5,8 @@
 //!
 //! # Results
 //!
-//! Every submitted code gets a result code and a success flag ([`result`]): an illegal code
+//! Every submitted code gets a result code and a success flag ([`result`]), in the phase's
+//! [`Outcome`], a value its caller holds (the game keeps none): an illegal code
 //! (malformed, not in its unit's legal list, or one of two different orders to one unit, DATC
 //! 4.D.3) gets `ILLEGAL`; a legal one the outcome of its unit (movement: the resolver's code;
 //! retreats: ok, or bounce when two units retreat to one province; adjustments: ok, or void for
@@ -17,8 +18,9 @@
 //!
 //! # Verdicts
 //!
-//! [`Game::process`] leaves only those results on the game (a bot's codes: nothing else is
-//! made). [`Game::rule`] also returns the phase's [`Verdict`], a value: the state ruled from
+//! [`Game::process_into`] gives only those results, into the caller's [`Outcome`] (a bot's
+//! codes: nothing else is made; [`Game::process`] drops them). [`Game::rule`] returns the
+//! phase's [`Verdict`], a value holding the outcome and more: the state ruled from
 //! and the state reached, per code its reason and normal form, the facts behind a movement
 //! result and the units dislodged, and for retreats and adjustments why each result is what it
 //! is ([`Ruling`]: an [`explain`] code and the facts its sentence names, per code then per
@@ -38,8 +40,9 @@
 //!
 //! This file holds [`Game`] and the next position; beside it: `codes` (the [`result`] and
 //! [`explain`] codes, [`Ruling`]), `play` ([`Scratch`]: validation and the three phase kinds),
-//! `explainers` (why each result is what it is), `verdict` ([`Verdict`]) and `pool` (the per-thread scratch pool and the
-//! stamps naming states).
+//! `explainers` (why each result is what it is), `outcome` ([`Outcome`]), `verdict` ([`Verdict`])
+//! and `pool` (the per-thread scratch pool, the spare verdicts and outcomes, and the stamps
+//! naming states).
 
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -60,15 +63,17 @@ use crate::resolver::Adjudicator;
 
 mod codes;
 mod explainers;
+mod outcome;
 mod play;
 mod pool;
 mod verdict;
 
 pub use codes::{explain, result, Ruling, EXPLAIN_NAMES};
+pub use outcome::Outcome;
 pub use play::Scratch;
 pub use pool::{
-    borrow_spare_scratch, forget_scratch, recycle_verdict, return_scratch, spare_verdict,
-    with_scratch,
+    borrow_spare_scratch, forget_scratch, recycle_outcome, recycle_verdict, return_scratch,
+    spare_outcome, spare_verdict, with_scratch,
 };
 pub use verdict::Verdict;
 
@@ -93,12 +98,6 @@ pub struct Game<M: Mask> {
     pub stamp: u64,
     /// The codes submitted for the current phase.
     pub orders: Vec<Code>,
-    /// Per code submitted for the last processed phase: result code and success (what a bot
-    /// reads after [`Game::process`]; a [`Verdict`] carries them with everything else).
-    pub results: Vec<u8>,
-    pub success: Vec<bool>,
-    /// What the last processed phase did without an order: (code, result, success).
-    pub implied: Vec<(Code, u8, bool)>,
     /// Test hook: the next processing panics (to show that no panic reaches Python).
     pub poisoned: bool,
     /// Per submitted code, the power that gave it (`NO_POWER` or none at all: the owner of
@@ -135,9 +134,6 @@ impl<M: Mask> Game<M> {
             winner: None,
             stamp: fresh_stamp(),
             orders: Vec::new(),
-            results: Vec::new(),
-            success: Vec::new(),
-            implied: Vec::new(),
             poisoned: false,
             powers: Vec::new(),
         }
@@ -172,10 +168,40 @@ impl<M: Mask> Game<M> {
         })
     }
 
-    /// Rules on the submitted codes and moves on to the next phase. Errors only on an internal
-    /// inconsistency (a bug), never on the codes.
+    /// What validation makes of `codes` given by `powers` (as [`Game::powers`]) in this phase,
+    /// nothing played: per code into `reasons` its reason, the one a phase ruled with exactly
+    /// these codes would give (a verdict's `reasons`: two different orders to one unit are both
+    /// `MULTIPLE_ORDERS`, DATC 4.D.3), without cloning or changing the game.
+    pub fn judge_all(&self, codes: &[Code], powers: &[u8], reasons: &mut Vec<u8>) {
+        if self.state.kind == ADJUSTMENTS {
+            // Each code alone: an adjustment's surplus is void, not refused.
+            for (i, &code) in codes.iter().enumerate() {
+                reasons.push(
+                    self.judge(code, powers.get(i).copied().unwrap_or(NO_POWER))
+                        .0,
+                );
+            }
+            return;
+        }
+        let (map, st, stamp) = (self.map, &self.state, self.stamp);
+        let mut normal = Vec::with_capacity(codes.len());
+        with_scratch(map, |s| {
+            s.listed = false;
+            s.rule_unit_orders(st, stamp, codes, powers, Some((reasons, &mut normal)));
+        });
+    }
+
+    /// Rules on the submitted codes and moves on to the next phase, the results dropped (a
+    /// player that does not read them; [`Game::process_into`] gives them). Errors only on an
+    /// internal inconsistency (a bug), never on the codes.
     pub fn process(&mut self) -> Result<(), EngineError> {
-        self.process_codes(false, None)
+        self.process_codes(false, None, None)
+    }
+
+    /// [`Game::process`], the phase's results written into `out` (emptied first, its buffers
+    /// reused): the game keeps none of them. On an error `out` is left half made.
+    pub fn process_into(&mut self, out: &mut Outcome) -> Result<(), EngineError> {
+        self.process_codes(false, Some(out), None)
     }
 
     /// [`Game::process`], returning the phase's [`Verdict`] (the ruling explained).
@@ -188,7 +214,7 @@ impl<M: Mask> Game<M> {
     }
 
     /// [`Game::rule`] into `verdict`, whose buffers are reused (a player of many phases keeps
-    /// one); `listed` as [`Game::process_listed`] (the codes are checked all the same: an
+    /// one); `listed` as [`Game::process_listed_into`] (the codes are checked all the same: an
     /// explained ruling names each code's reason). On an error the verdict is left half made.
     pub fn rule_into(&mut self, verdict: &mut Verdict<M>, listed: bool) -> Result<(), EngineError> {
         verdict.clear();
@@ -196,28 +222,31 @@ impl<M: Mask> Game<M> {
         verdict.before.clone_from(&self.state);
         verdict.orders.extend_from_slice(&self.orders);
         verdict.powers.extend_from_slice(&self.powers);
-        self.process_codes(listed, Some(verdict))?;
-        verdict.results.extend_from_slice(&self.results);
-        verdict.success.extend_from_slice(&self.success);
-        verdict.implied.extend_from_slice(&self.implied);
+        // The verdict's outcome is filled in place, beside the rest of the verdict.
+        let mut outcome = std::mem::take(&mut verdict.outcome);
+        let done = self.process_codes(listed, Some(&mut outcome), Some(verdict));
+        verdict.outcome = outcome;
+        done?;
         verdict.after.clone_from(&self.state);
         verdict.winner = self.winner;
         Ok(())
     }
 
-    /// [`Game::process`] for codes taken from the current phase's legal lists, at most one per
-    /// slot and none given for another power (the vectorised environment's): a movement or
+    /// [`Game::process_into`] for codes taken from the current phase's legal lists, at most one
+    /// per slot and none given for another power (the vectorised environment's): a movement or
     /// retreat phase takes them without checking them again (debug builds still check). The
     /// same rulings as `process` for such codes; anything else is a bug of the caller.
-    pub fn process_listed(&mut self) -> Result<(), EngineError> {
-        self.process_codes(true, None)
+    pub fn process_listed_into(&mut self, out: &mut Outcome) -> Result<(), EngineError> {
+        self.process_codes(true, Some(out), None)
     }
 
-    /// Processes the phase; with `why`, also records why (the verdict's reasons, normal forms,
-    /// facts, dislodged units and rulings).
+    /// Processes the phase, its results into `out` (none: into this thread's spare outcome,
+    /// dropped); with `why`, also records why (the verdict's reasons, normal forms, facts,
+    /// dislodged units and rulings).
     fn process_codes(
         &mut self,
         listed: bool,
+        out: Option<&mut Outcome>,
         why: Option<&mut Verdict<M>>,
     ) -> Result<(), EngineError> {
         if self.poisoned {
@@ -230,15 +259,14 @@ impl<M: Mask> Game<M> {
         let map = self.map;
         let outcome = with_scratch(map, |s| {
             s.listed = listed;
-            match self.state.kind {
-                MOVEMENT => s.movement(self, why),
-                RETREATS => {
-                    s.retreats(self, why);
-                    Ok(())
-                }
-                _ => {
-                    s.adjustments(self, why);
-                    Ok(())
+            match out {
+                Some(out) => s.play(self, out, why),
+                None => {
+                    // Kept between phases for its buffers.
+                    let mut spare = std::mem::take(&mut s.outcome);
+                    let done = s.play(self, &mut spare, why);
+                    s.outcome = spare;
+                    done
                 }
             }
         });

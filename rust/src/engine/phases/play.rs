@@ -21,10 +21,12 @@ pub struct Scratch<M: Mask> {
     /// Per province: the resolver's index of its unit.
     pub(super) index: M::Table<u16>,
     pub(super) candidates: Vec<(u32, u16)>,
-    /// The codes come from the phase's lists ([`Game::process_listed`]).
+    /// The codes come from the phase's lists ([`Game::process_listed_into`]).
     pub(super) listed: bool,
     /// Verdicts given back once read (`pool::recycle_verdict`), whose buffers the next ones use.
     pub(super) verdicts: Vec<Box<Verdict<M>>>,
+    /// Where a phase played by [`Game::process`] (results not asked for) puts its results.
+    pub(super) outcome: Outcome,
 }
 
 impl<M: Mask> Scratch<M> {
@@ -43,25 +45,55 @@ impl<M: Mask> Scratch<M> {
             candidates: Vec::new(),
             listed: false,
             verdicts: Vec::new(),
+            outcome: Outcome::default(),
         }
     }
 
-    /// Rules on every submitted code of a movement or retreat phase: fills `keys` and `normal`,
-    /// `effective` per province, and returns the provinces with exactly one (legal) order.
-    pub(super) fn rule_unit_orders(&mut self, game: &Game<M>, why: Option<&mut Verdict<M>>) -> M {
+    /// Rules on `game`'s phase, its results into `out` (emptied first), with `why` also why.
+    pub(super) fn play(
+        &mut self,
+        game: &mut Game<M>,
+        out: &mut Outcome,
+        why: Option<&mut Verdict<M>>,
+    ) -> Result<(), EngineError> {
+        out.clear();
+        match game.state.kind {
+            MOVEMENT => self.movement(game, out, why),
+            RETREATS => {
+                self.retreats(game, out, why);
+                Ok(())
+            }
+            _ => {
+                self.adjustments(game, out, why);
+                Ok(())
+            }
+        }
+    }
+
+    /// Rules on every code of `orders` (given by `powers`, as [`Game::powers`]) submitted in a
+    /// movement or retreat phase of `st` (named by `stamp`): fills `keys` and `normal`,
+    /// `effective` per province, and returns the provinces with exactly one (legal) order; with
+    /// `why`, pushes each code's reason and normal form (0 when refused) there.
+    pub(super) fn rule_unit_orders(
+        &mut self,
+        st: &State<M>,
+        stamp: u64,
+        orders: &[Code],
+        powers: &[u8],
+        why: Option<(&mut Vec<u8>, &mut Vec<Code>)>,
+    ) -> M {
         let map = self.map;
-        let st = &game.state;
         // Adjustments check their codes against lists they make anyway.
         let listed = self.listed && why.is_none() && st.kind != ADJUSTMENTS;
         if !listed || cfg!(debug_assertions) {
-            self.legal.prepare(map, st, game.stamp);
+            self.legal.prepare(map, st, stamp);
         }
         self.keys.clear();
         self.normal.clear();
         let mut ordered = M::ZERO;
         let mut conflict = M::ZERO;
-        for (i, &code) in game.orders.iter().enumerate() {
-            let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
+        for (i, &code) in orders.iter().enumerate() {
+            let by = powers.get(i).copied().unwrap_or(NO_POWER);
             if listed {
                 // A code of the lists is its own normal form, keyed by its unit's province.
                 let key = map.prov_of[encode::loc_of(code)] as usize;
@@ -97,20 +129,19 @@ impl<M: Mask> Scratch<M> {
             }
         }
         let effective = ordered & !conflict;
-        if let Some(v) = why {
-            for (i, &code) in game.orders.iter().enumerate() {
+        if let Some((reasons, normal)) = why {
+            for (i, &code) in orders.iter().enumerate() {
                 let key = self.keys[i];
                 let r = if key == REFUSED {
-                    let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
+                    let by = powers.get(i).copied().unwrap_or(NO_POWER);
                     legality::why(&mut self.legal, map, st, by, code)
                 } else if !has(effective, key as usize) {
                     reason::MULTIPLE_ORDERS
                 } else {
                     reason::OK
                 };
-                v.reasons.push(r);
-                v.normal
-                    .push(if key == REFUSED { 0 } else { self.normal[i] });
+                reasons.push(r);
+                normal.push(if key == REFUSED { 0 } else { self.normal[i] });
             }
         }
         effective
@@ -119,10 +150,17 @@ impl<M: Mask> Scratch<M> {
     pub(super) fn movement(
         &mut self,
         game: &mut Game<M>,
+        res: &mut Outcome,
         mut why: Option<&mut Verdict<M>>,
     ) -> Result<(), EngineError> {
         let map = self.map;
-        let effective = self.rule_unit_orders(game, why.as_deref_mut());
+        let effective = self.rule_unit_orders(
+            &game.state,
+            game.stamp,
+            &game.orders,
+            &game.powers,
+            why.as_deref_mut().map(|v| (&mut v.reasons, &mut v.normal)),
+        );
         let st = &game.state;
         self.units.clear();
         self.orders.clear();
@@ -152,26 +190,21 @@ impl<M: Mask> Scratch<M> {
             })?;
         let out = &self.out;
 
-        game.results.clear();
-        game.success.clear();
-        game.results.reserve(self.keys.len());
-        game.success.reserve(self.keys.len());
+        res.results.reserve(self.keys.len());
+        res.success.reserve(self.keys.len());
         for &key in &self.keys {
             if key == REFUSED || !has(effective, key as usize) {
-                game.results.push(result::ILLEGAL);
-                game.success.push(false);
+                res.push(result::ILLEGAL, false);
             } else {
                 let i = self.index[key as usize] as usize;
-                game.results.push(out.codes[i]);
-                game.success.push(out.success[i]);
+                res.push(out.codes[i], out.success[i]);
             }
         }
-        game.implied.clear();
-        game.implied
+        res.implied
             .reserve((occupied & !effective).count() as usize);
         for q in Bits(occupied & !effective) {
             let i = self.index[q] as usize;
-            game.implied.push((
+            res.implied.push((
                 encode::hold(st.units[q].loc as usize),
                 out.codes[i],
                 out.success[i],
@@ -253,9 +286,20 @@ impl<M: Mask> Scratch<M> {
         Ok(())
     }
 
-    pub(super) fn retreats(&mut self, game: &mut Game<M>, mut why: Option<&mut Verdict<M>>) {
+    pub(super) fn retreats(
+        &mut self,
+        game: &mut Game<M>,
+        out: &mut Outcome,
+        mut why: Option<&mut Verdict<M>>,
+    ) {
         let map = self.map;
-        let effective = self.rule_unit_orders(game, why.as_deref_mut());
+        let effective = self.rule_unit_orders(
+            &game.state,
+            game.stamp,
+            &game.orders,
+            &game.powers,
+            why.as_deref_mut().map(|v| (&mut v.reasons, &mut v.normal)),
+        );
         let st = &mut game.state;
         let mut once = M::ZERO;
         let mut twice = M::ZERO;
@@ -287,23 +331,17 @@ impl<M: Mask> Scratch<M> {
                 }
             }
         }
-        game.results.clear();
-        game.success.clear();
         for &key in &self.keys {
             if key == REFUSED || !has(effective, key as usize) {
-                game.results.push(result::ILLEGAL);
-                game.success.push(false);
+                out.push(result::ILLEGAL, false);
             } else if has(bounced, key as usize) {
-                game.results.push(result::BOUNCE);
-                game.success.push(false);
+                out.push(result::BOUNCE, false);
             } else {
-                game.results.push(result::OK);
-                game.success.push(true);
+                out.push(result::OK, true);
             }
         }
-        game.implied.clear();
         for q in Bits(dislodged & !effective) {
-            game.implied.push((
+            out.implied.push((
                 encode::disband(st.dislodged[q].loc as usize),
                 result::OK,
                 true,
@@ -329,7 +367,12 @@ impl<M: Mask> Scratch<M> {
         }
     }
 
-    pub(super) fn adjustments(&mut self, game: &mut Game<M>, mut why: Option<&mut Verdict<M>>) {
+    pub(super) fn adjustments(
+        &mut self,
+        game: &mut Game<M>,
+        out: &mut Outcome,
+        mut why: Option<&mut Verdict<M>>,
+    ) {
         let map = self.map;
         let st = &game.state;
         self.legal.prepare(map, st, game.stamp);
@@ -348,8 +391,6 @@ impl<M: Mask> Scratch<M> {
         let mut built = M::ZERO;
         let mut removed = M::ZERO;
         let mut added = M::table(Piece::NONE);
-        game.results.clear();
-        game.success.clear();
         for i in 0..game.orders.len() {
             let code = game.orders[i];
             let by = game.powers.get(i).copied().unwrap_or(NO_POWER);
@@ -358,8 +399,7 @@ impl<M: Mask> Scratch<M> {
                 .check(map, st, code)
                 .filter(|&(key, c)| by == NO_POWER || by as usize == giver(st, key, c));
             let Some((key, c)) = verdict else {
-                game.results.push(result::ILLEGAL);
-                game.success.push(false);
+                out.push(result::ILLEGAL, false);
                 if let Some(v) = why.as_deref_mut() {
                     v.reasons
                         .push(legality::why(&mut self.legal, map, st, by, code));
@@ -463,15 +503,12 @@ impl<M: Mask> Scratch<M> {
                     }
                 }
             };
-            game.results
-                .push(if ok { result::OK } else { result::VOID });
-            game.success.push(ok);
+            out.push(if ok { result::OK } else { result::VOID }, ok);
             if let Some(v) = why.as_deref_mut() {
                 v.rulings.push(ruling);
             }
         }
 
-        game.implied.clear();
         // godip's chaos: in the map's first phase every build left unordered is an army.
         let start_armies = map.spec.start_armies == Some(st.year);
         let mut starts = M::ZERO;
@@ -484,7 +521,7 @@ impl<M: Mask> Scratch<M> {
                 }
             } else if n > 0 {
                 for _ in used[power]..n {
-                    game.implied.push((encode::waive(power), result::OK, true));
+                    out.implied.push((encode::waive(power), result::OK, true));
                     if let Some(v) = why.as_deref_mut() {
                         v.rulings.push(Ruling {
                             count: n as i32,
@@ -499,7 +536,7 @@ impl<M: Mask> Scratch<M> {
                     for &(_, q) in &self.candidates[..shortfall as usize] {
                         let q = q as usize;
                         removed |= M::bit(q);
-                        game.implied.push((
+                        out.implied.push((
                             encode::disband(st.units[q].loc as usize),
                             result::OK,
                             true,
@@ -528,7 +565,7 @@ impl<M: Mask> Scratch<M> {
                 };
                 built |= M::bit(q);
                 added[q] = unit;
-                game.implied
+                out.implied
                     .push((encode::build(q, false), result::OK, true));
                 if let Some(v) = why.as_deref_mut() {
                     v.rulings.push(Ruling::of_unit(cause, unit));

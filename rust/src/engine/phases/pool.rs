@@ -94,6 +94,35 @@ pub fn recycle_verdict<M: Mask>(verdict: Box<Verdict<M>>) {
     });
 }
 
+/// Outcomes a thread keeps for their buffers.
+const SPARE_OUTCOMES: usize = 4;
+
+thread_local! {
+    static OUTCOMES: RefCell<Vec<Outcome>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An empty outcome to fill: one given back on this thread ([`recycle_outcome`], its buffers
+/// grown already), else a new one.
+pub fn spare_outcome() -> Outcome {
+    OUTCOMES
+        .try_with(|cell| cell.try_borrow_mut().ok().and_then(|mut v| v.pop()))
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// Gives back an outcome no longer read: this thread keeps a few for [`spare_outcome`].
+pub fn recycle_outcome(mut outcome: Outcome) {
+    outcome.clear();
+    let _ = OUTCOMES.try_with(move |cell| {
+        if let Ok(mut spare) = cell.try_borrow_mut() {
+            if spare.len() < SPARE_OUTCOMES {
+                spare.push(outcome);
+            }
+        }
+    });
+}
+
 /// Buffers of threads that have finished a batch, for the next batch's threads.
 static SPARE: Mutex<Vec<Slot0>> = Mutex::new(Vec::new());
 

@@ -3,12 +3,13 @@
 use super::*;
 
 /// One phase's ruling, whole: the state it was ruled from and the state it led to, the codes
-/// given (and by whom), and per code its reason, normal form, result and success; what was done
-/// without an order (*implied* results); the facts behind a movement phase's results and the
+/// given (and by whom), and per code its reason, normal form, and its [`Outcome`] (result and
+/// success; what was done without an order, the *implied* results); the facts behind a movement phase's results and the
 /// units it dislodged; why each retreat or adjustment result is what it is. Made by
 /// [`Game::rule`] (or [`Game::rule_into`], which reuses a verdict's buffers), never kept by the
 /// game: every reader (the object API, the MILA records, the rollout writer) reads the verdict
-/// it was handed. A phase played by [`Game::process`] (a bot's codes) makes none.
+/// it was handed. A phase played by [`Game::process_into`] (a bot's codes) makes none: its
+/// caller gets the [`Outcome`] alone.
 #[derive(Clone, Debug)]
 pub struct Verdict<M: Mask> {
     pub map: &'static GameMap<M>,
@@ -26,11 +27,9 @@ pub struct Verdict<M: Mask> {
     pub reasons: Vec<u8>,
     /// Per submitted code: its normal form (0 when refused).
     pub normal: Vec<Code>,
-    /// Per submitted code: result code and success.
-    pub results: Vec<u8>,
-    pub success: Vec<bool>,
-    /// What the phase did without an order: (code, result, success).
-    pub implied: Vec<(Code, u8, bool)>,
+    /// Per submitted code its result code and success, and the implied results: what
+    /// [`Game::process_into`] gives a bot.
+    pub outcome: Outcome,
     /// Movement: the facts behind each result, per submitted code then per implied result.
     pub facts: Vec<Fact>,
     /// Movement: every dislodged unit (province order) and its retreat options.
@@ -52,9 +51,7 @@ impl<M: Mask> Verdict<M> {
             powers: Vec::new(),
             reasons: Vec::new(),
             normal: Vec::new(),
-            results: Vec::new(),
-            success: Vec::new(),
-            implied: Vec::new(),
+            outcome: Outcome::default(),
             facts: Vec::new(),
             gone: Vec::new(),
             rulings: Vec::new(),
@@ -68,9 +65,7 @@ impl<M: Mask> Verdict<M> {
         self.powers.clear();
         self.reasons.clear();
         self.normal.clear();
-        self.results.clear();
-        self.success.clear();
-        self.implied.clear();
+        self.outcome.clear();
         self.facts.clear();
         self.gone.clear();
         self.rulings.clear();
