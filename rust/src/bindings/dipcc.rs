@@ -116,28 +116,28 @@ fn spread<W: Send>(
         groups.push(g);
     }
     let f = &f;
+    let run = move |g: Vec<W>| -> Result<(), EncodeError> {
+        for w in g {
+            f(w)?;
+        }
+        Ok(())
+    };
+    // the first group runs in the calling thread, the others each in a thread of their own
+    let first = groups.remove(0);
     let results: Vec<Result<(), EncodeError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = groups
             .into_iter()
-            .map(|g| {
-                scope.spawn(move || {
-                    for w in g {
-                        f(w)?;
-                    }
-                    Ok(())
-                })
-            })
+            .map(|g| scope.spawn(move || run(g)))
             .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(EncodeError::Runtime(
-                        "a thread of the encoder panicked".into(),
-                    ))
-                })
+        let mut results = vec![run(first)];
+        results.extend(handles.into_iter().map(|h| {
+            h.join().unwrap_or_else(|_| {
+                Err(EncodeError::Runtime(
+                    "a thread of the encoder panicked".into(),
+                ))
             })
-            .collect()
+        }));
+        results
     });
     results.into_iter().collect()
 }
@@ -262,7 +262,7 @@ impl PyDipccEncoder {
     /// Every field of `encode_inputs_state_only_multi` for `n` packed games, and with
     /// `actions`/`loc_idxs` (and `powers`, the all-powers form) the candidates of
     /// `encode_inputs_multi` / `encode_inputs_all_powers_multi`. The arrays are the caller's,
-    /// of dipcc's shapes; `actions`, `loc_idxs` and `powers` come filled with -1.
+    /// of dipcc's shapes, their contents not read (every element is written).
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (packed, n, version, board_state, prev_state, prev_orders, season, year,
         in_adj, builds, scoring, actions=None, loc_idxs=None, powers=None))]

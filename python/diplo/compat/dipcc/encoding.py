@@ -684,10 +684,11 @@ class ThreadPool(ReferenceThreadPool):
         if candidates is not None:
             steps = _N_SCS if candidates == "all" else _MAX_SEQ_LEN
             shape = (batch, 7, steps, self.max_order_cands)
-            extra["x_loc_idxs"] = np.full((batch, 7, _N_LOCS), -1, dtype=np.int8)
-            extra["x_possible_actions"] = np.full(shape, -1, dtype=np.int32)
+            # the engine writes every element (its -1 padding too, in the worker threads)
+            extra["x_loc_idxs"] = np.empty((batch, 7, _N_LOCS), dtype=np.int8)
+            extra["x_possible_actions"] = np.empty(shape, dtype=np.int32)
             if candidates == "all":
-                extra["x_power"] = np.full((batch, 7, _N_SCS), -1, dtype=np.int64)
+                extra["x_power"] = np.empty((batch, 7, _N_SCS), dtype=np.int64)
         blob = b"".join(pack_game(game) for game in games)
         self._engine.encode(
             blob,
