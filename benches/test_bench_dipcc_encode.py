@@ -1,9 +1,9 @@
-"""dipcc-encode: ``encode_inputs_multi`` and ``encode_inputs_all_powers_multi`` per game, on
-diplo's ``diplo.compat.dipcc.ThreadPool`` (``diplo-compat``) and on dipcc's own ``ThreadPool``
-(``dipcc``: the module ``pydipcc`` built with torch by ``tools/build_dipcc_torch.sh``, on the
-path; skipped where it is not built), side by side: the same positions, Cicero's vocabulary
-(``DIPCC_SOURCES``; skipped by name without it), input version 3, the same thread count (1 and
-2) and batch size (1, 8 and 64 games).
+"""dipcc-encode: ``encode_inputs_multi``, ``encode_inputs_all_powers_multi`` and
+``encode_inputs_state_only_multi`` per game, on diplo's ``diplo.compat.dipcc.ThreadPool``
+(``diplo-compat``) and on dipcc's own ``ThreadPool`` (``dipcc``: the module ``pydipcc`` built
+with torch by ``tools/build_dipcc_torch.sh``, on the path; skipped where it is not built), side
+by side: the same positions, Cicero's vocabulary (``DIPCC_SOURCES``; skipped by name without
+it), input version 3, the same thread count (1 and 2) and batch size (1, 8 and 64 games).
 
 The positions are the first 64 phases after 1903 of seeded random games played on both engines
 with the same orders (42 movement, 20 adjustment and 2 retreat phases, with their histories),
@@ -125,3 +125,13 @@ def test_encode_inputs_all_powers_multi(
     benchmark: Any, engine: str, threads: int, batch: int
 ) -> None:
     _time(benchmark, engine, "encode_inputs_all_powers_multi", threads, batch)
+
+
+@pytest.mark.benchmark(group="dipcc-encode-state-only")
+@pytest.mark.parametrize("batch", BATCHES)
+@pytest.mark.parametrize("threads", THREADS)
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_encode_inputs_state_only_multi(
+    benchmark: Any, engine: str, threads: int, batch: int
+) -> None:
+    _time(benchmark, engine, "encode_inputs_state_only_multi", threads, batch)
