@@ -10,8 +10,8 @@ on both) are made before the clock starts.
 | `clone` | `clone_n_times(8)` |
 | `board-state` | the board-state encoding (input version 2) |
 | `board-states` | the board states of 64 games (diplo: one call; dipcc: 64, no batch bound) |
-| `encode-inputs` | `encode_inputs_multi` of 64 games, version 2, one thread (diplo only: |
-| | dipcc's `ThreadPool` needs torch to build) |
+| `encode-inputs` | `encode_inputs_multi` of 64 games, version 2, one thread (diplo only |
+| | here: beside dipcc's `ThreadPool` in `test_bench_dipcc_encode.py`) |
 | `state-only` | `encode_inputs_state_only_multi` of 64 games (diplo only) |
 | `process-floor` | the engine's part of `process` alone (`CodeGame` clone, codes, process, |
 | | board read): the bound of the drop-in's `process` (diplo only) |

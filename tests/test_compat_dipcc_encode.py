@@ -160,6 +160,16 @@ def test_small_candidate_width_is_refused_as_the_reference(
     _both("encode_inputs_all_powers_multi", pools, phases[1:2], 3)
 
 
+def test_a_batch_over_threads_reports_its_first_games_error(
+    phases: list[Game], vocabulary: dict[str, int]
+) -> None:
+    # the games are worked on several threads in any order; the error is the first game's
+    pools = (ThreadPool(2, vocabulary, 5), ReferenceThreadPool(2, vocabulary, 5))
+    for start in (0, 1, 7):
+        _both("encode_inputs_multi", pools, phases[start : start + 40], 2)
+        _both("encode_inputs_all_powers_multi", pools, phases[start : start + 40], 3)
+
+
 def test_missing_combined_build_is_refused_as_the_reference(phases: list[Game]) -> None:
     winter = next(g for g in phases if g.current_short_phase.endswith("A"))
     singles = {o for orders in winter.get_all_possible_orders().values() for o in orders}

@@ -11,10 +11,10 @@
 #   PYTHONPATH=OUT_DIR DIPCC_SOURCES=SOURCES python -m pytest tests/test_compat_dipcc_oracle.py
 #
 # What is left out: dipcc's pybind.cc and its encoders (data_fields, orders_encoder,
-# thread_pool) include torch; building them needs torch's C++ library (libtorch, with the
-# torch Python package of the same version: Cicero pins torch 1.7.1 and Python 3.7). The
-# module built here binds only Game (tools/dipcc/core_bindings.cc), so the comparison covers
-# the game (boards, possible orders, orderable locations, JSON), not the encoders.
+# thread_pool) include torch. The module built here binds only Game
+# (tools/dipcc/core_bindings.cc), so this comparison covers the game (boards, possible orders,
+# orderable locations, JSON) and the board encoder; tools/build_dipcc_torch.sh builds dipcc
+# whole, ThreadPool included, against a torch from PyPI, for the encoders.
 set -euo pipefail
 SOURCES=${1:?usage: tools/build_dipcc.sh SOURCES [OUT_DIR]}
 SRC="$SOURCES/dipcc"

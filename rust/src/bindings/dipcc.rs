@@ -9,8 +9,13 @@ use numpy::{
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
 use super::arrays::busy;
 use super::errors::{guarded, without_gil};
+use crate::engine::batch::on_pool;
 use crate::engine::dipcc_encode::{
     encode_board, width, Board, BoardSpec, CandidatesOut, DOrder, EncodeError, Encoder, Packed,
     Possible, StateOut, Vocabulary, MAX_SEQ_LEN, N_LOCS, N_POWERS, N_SCS, ORDERS_WIDTH,
@@ -90,8 +95,12 @@ fn slice<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
     guard.as_slice_mut().map_err(busy)
 }
 
-/// Runs `f` on every game, on up to `threads` threads, and returns the first error in game
-/// order.
+/// Runs `f` on every game, on up to `threads` threads (the calling thread and the engine's
+/// pool of waiting threads, `crate::engine::batch::on_pool`, or threads of its own when another
+/// call has the pool), the games handed out one at a time from a shared counter, and returns
+/// the first error in game order. One thread works the games in turn and stops at the first
+/// error. Starting threads for each call, as dipcc's pool does not, cost more than a small
+/// batch's encoding on a busy machine.
 fn spread<W: Send>(
     work: Vec<W>,
     threads: usize,
@@ -99,47 +108,51 @@ fn spread<W: Send>(
 ) -> Result<(), EncodeError> {
     let n = work.len();
     let threads = threads.clamp(1, n.max(1));
-    if threads == 1 || n < 8 {
+    if threads == 1 {
         for w in work {
             f(w)?;
         }
         return Ok(());
     }
-    let per = n.div_ceil(threads);
-    let mut groups: Vec<Vec<W>> = Vec::new();
-    let mut it = work.into_iter();
-    loop {
-        let g: Vec<W> = it.by_ref().take(per).collect();
-        if g.is_empty() {
-            break;
+    let items: Vec<Mutex<Option<W>>> = work.into_iter().map(|w| Mutex::new(Some(w))).collect();
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<(usize, EncodeError)>> = Mutex::new(None);
+    let take = || loop {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        if k >= n {
+            return;
         }
-        groups.push(g);
+        let Some(w) = lock(&items[k]).take() else {
+            continue;
+        };
+        let r = catch_unwind(AssertUnwindSafe(|| f(w))).unwrap_or_else(|_| {
+            Err(EncodeError::Runtime(
+                "a thread of the encoder panicked".into(),
+            ))
+        });
+        if let Err(e) = r {
+            let mut first = lock(&failure);
+            if first.as_ref().is_none_or(|(h, _)| k < *h) {
+                *first = Some((k, e));
+            }
+        }
+    };
+    if !on_pool(threads - 1, &take, take) {
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(take);
+            }
+            take();
+        });
     }
-    let f = &f;
-    let results: Vec<Result<(), EncodeError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = groups
-            .into_iter()
-            .map(|g| {
-                scope.spawn(move || {
-                    for w in g {
-                        f(w)?;
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(EncodeError::Runtime(
-                        "a thread of the encoder panicked".into(),
-                    ))
-                })
-            })
-            .collect()
-    });
-    results.into_iter().collect()
+    match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// dipcc's encoders over the caller's vocabulary (`diplo.engine.dipcc.CoreDipccEncoder`).
@@ -262,7 +275,7 @@ impl PyDipccEncoder {
     /// Every field of `encode_inputs_state_only_multi` for `n` packed games, and with
     /// `actions`/`loc_idxs` (and `powers`, the all-powers form) the candidates of
     /// `encode_inputs_multi` / `encode_inputs_all_powers_multi`. The arrays are the caller's,
-    /// of dipcc's shapes; `actions`, `loc_idxs` and `powers` come filled with -1.
+    /// of dipcc's shapes, their contents not read (every element is written).
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (packed, n, version, board_state, prev_state, prev_orders, season, year,
         in_adj, builds, scoring, actions=None, loc_idxs=None, powers=None))]

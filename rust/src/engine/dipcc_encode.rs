@@ -25,13 +25,16 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A hasher for the vocabulary's keys (an order packed in a `u64`, or a few of them): one
-/// multiply per word, no DoS hardening needed for the caller's own vocabulary.
+/// multiply per word, no DoS hardening needed for the caller's own vocabulary. The product's
+/// low bits depend only on the key's low bits (the unit's type and location), and the hash
+/// table picks its bucket by the low bits: `finish` rotates the well-mixed high bits down, or
+/// every order of one unit would fall in one probe chain.
 #[derive(Default, Clone, Copy)]
 pub struct OrderHasher(u64);
 
 impl Hasher for OrderHasher {
     fn finish(&self) -> u64 {
-        self.0
+        self.0.rotate_left(26)
     }
 
     fn write(&mut self, bytes: &[u8]) {
@@ -85,9 +88,9 @@ pub const BUILD: u8 = 7;
 /// A disband.
 pub const DISBAND: u8 = 8;
 
-/// One order as dipcc's tuple; the derived order is dipcc's `std::set<Order>` order (and
-/// Python's `DipccOrder` tuple order).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// One order as dipcc's tuple; its order is dipcc's `std::set<Order>` order (and Python's
+/// `DipccOrder` tuple order): the fields compared in turn, done as one integer comparison.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DOrder {
     pub unit_type: u8,
     pub unit_loc: u8,
@@ -98,7 +101,34 @@ pub struct DOrder {
     pub via: bool,
 }
 
+impl Ord for DOrder {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl PartialOrd for DOrder {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl DOrder {
+    /// The fields as one word, the first the most significant: comparing two ranks compares
+    /// the fields in turn (the tuple order).
+    fn rank(&self) -> u64 {
+        u64::from_be_bytes([
+            self.unit_type,
+            self.unit_loc,
+            self.kind,
+            self.target_type,
+            self.target_loc,
+            self.dest,
+            u8::from(self.via),
+            0,
+        ])
+    }
+
     /// The order as one word (the vocabulary's key).
     fn key(&self) -> u64 {
         u64::from_le_bytes([
@@ -1038,15 +1068,23 @@ impl Vocabulary {
 
     /// dipcc's `filter_orders_in_vocab`: the indices found, duplicates kept under input
     /// versions 1 and 2 (`buggy`), then sorted.
+    /// Without `buggy` the indices of this call are left sorted (every caller sorts them
+    /// after, so the order they come in does not show; dipcc keeps the first of each).
     fn in_vocabulary(&self, b: &Board, orders: &[DOrder], buggy: bool, out: &mut Vec<i32>) {
         let start = out.len();
-        for o in orders {
-            if let Some(idx) = self.index(b, o) {
-                if buggy || !out[start..].contains(&idx) {
-                    out.push(idx);
-                }
+        out.extend(orders.iter().filter_map(|o| self.index(b, o)));
+        if buggy {
+            return;
+        }
+        out[start..].sort_unstable();
+        let mut kept = start;
+        for i in start..out.len() {
+            if kept == start || out[i] != out[kept - 1] {
+                out[kept] = out[i];
+                kept += 1;
             }
         }
+        out.truncate(kept);
     }
 }
 
@@ -1248,14 +1286,21 @@ impl Encoder {
     }
 
     /// Every power's candidate orders of one game (Python's `ThreadPool._valid_orders`, or
-    /// `_valid_orders_all_powers` when `out.powers` is given). The arrays come filled with -1.
+    /// `_valid_orders_all_powers` when `out.powers` is given). The arrays are filled with -1
+    /// first (here, in the game's own thread: the pages are first touched where they are
+    /// written).
     pub fn candidates(
         &self,
         s: &DState,
         possible: &Possible,
         version: u8,
-        out: CandidatesOut<'_>,
+        mut out: CandidatesOut<'_>,
     ) -> Result<(), EncodeError> {
+        out.actions.fill(-1);
+        out.loc_idxs.fill(-1);
+        if let Some(powers) = out.powers.as_mut() {
+            powers.fill(-1);
+        }
         let b = &self.board;
         let buggy = version < 3;
         let (steps, cands) = (out.steps, out.cands);
@@ -1393,6 +1438,57 @@ mod tests {
         orders.sort();
         assert_eq!(orders, vec![hold, mv, via, fleet]);
         assert_ne!(mv.key(), via.key());
+    }
+
+    #[test]
+    fn the_rank_compares_the_fields_in_turn() {
+        let tuple = |o: &DOrder| {
+            (
+                o.unit_type,
+                o.unit_loc,
+                o.kind,
+                o.target_type,
+                o.target_loc,
+                o.dest,
+                o.via,
+            )
+        };
+        let mut orders = Vec::new();
+        for (i, via) in [false, true].into_iter().enumerate() {
+            for v in [0u8, 1, 2, 80, 81, 255] {
+                let w = v.wrapping_mul(37).wrapping_add(i as u8);
+                orders.push(DOrder {
+                    unit_type: v % 3,
+                    unit_loc: w,
+                    kind: v % 9,
+                    target_type: w % 3,
+                    target_loc: v,
+                    dest: w,
+                    via,
+                });
+            }
+        }
+        for a in &orders {
+            for b in &orders {
+                assert_eq!(a.cmp(b), tuple(a).cmp(&tuple(b)), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_hash_spreads_one_units_orders() {
+        // the bucket is picked by the low bits: the orders of one unit must not share them
+        use std::hash::BuildHasher;
+        let build = BuildHasherDefault::<OrderHasher>::default();
+        let mut buckets = std::collections::HashSet::new();
+        for dest in 1..82u8 {
+            let o = DOrder {
+                dest,
+                ..DOrder::new(ARMY, 5, MOVE)
+            };
+            buckets.insert(build.hash_one(o.key()) & 0x3ff);
+        }
+        assert!(buckets.len() > 60, "{} buckets of 1024", buckets.len());
     }
 
     #[test]
