@@ -72,6 +72,17 @@ class PhaseName:
     season: str
     year: int
     kind: str
+    #: the sort key (:attr:`key`), made once: phases are hashed and compared all the time
+    _key: tuple[int, int, int] = field(init=False, repr=False, compare=False)
+    #: the phase after this one (no retreat), made once (:meth:`next`)
+    _next: PhaseName | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kind == "C":
+            key = (1, 0, 0)
+        else:
+            key = (0, self.year * 3 + _SEASONS.index(self.season), _KINDS.index(self.kind))
+        object.__setattr__(self, "_key", key)
 
     @classmethod
     def parse(cls, text: object, where: str = "phase") -> PhaseName:
@@ -91,18 +102,16 @@ class PhaseName:
 
     @property
     def key(self) -> tuple[int, int, int]:
-        if self.kind == "C":
-            return (1, 0, 0)
-        return (0, self.year * 3 + _SEASONS.index(self.season), _KINDS.index(self.kind))
+        return self._key
 
     def __lt__(self, other: PhaseName) -> bool:
-        return self.key < other.key
+        return self._key < other._key
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, PhaseName) and self.key == other.key
+        return isinstance(other, PhaseName) and self._key == other._key
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return hash(self._key)
 
     def long(self) -> str:
         if self.kind == "C":
@@ -114,17 +123,23 @@ class PhaseName:
     def next(self, retreat: bool = False) -> PhaseName:
         if retreat:
             return PhaseName(self.season, self.year, "R")
-        if self.season == "S":
-            return PhaseName("F", self.year, "M")
-        if self.season == "F":
-            return PhaseName("W", self.year, "A")
-        return PhaseName("S", self.year + 1, "M")
+        after = self._next
+        if after is None:
+            if self.season == "S":
+                after = PhaseName("F", self.year, "M")
+            elif self.season == "F":
+                after = PhaseName("W", self.year, "A")
+            else:
+                after = PhaseName("S", self.year + 1, "M")
+            object.__setattr__(self, "_next", after)
+        return after
 
     def completed(self) -> PhaseName:
         return PhaseName("C", self.year, "C")
 
 
 _NONE: frozenset[str] = frozenset()
+_UNSEEN: Any = object()
 
 
 @lru_cache(maxsize=1)
@@ -147,6 +162,13 @@ def _engine_units() -> dict[tuple[int, bool, int], tuple[int, str, int]]:
     }
 
 
+@lru_cache(maxsize=1)
+def _engine_units_after() -> dict[tuple[int, bool, int], tuple[int, tuple[str, int], str]]:
+    """:func:`_engine_units` as a board after a phase stores them: ``(code, (power, type),
+    power)``, the unit's tuple made once."""
+    return {k: (code, (power, utype), power) for k, (code, power, utype) in _engine_units().items()}
+
+
 @lru_cache(maxsize=1 << 16)
 def _engine_code(order: DipccOrder) -> int:
     """The engine's code of a dipcc order (its text read by diplo's parser; kept)."""
@@ -156,6 +178,26 @@ def _engine_code(order: DipccOrder) -> int:
 
 #: A unit: (power, unit type) by exact location code.
 Units = dict[int, tuple[str, int]]
+
+
+def _new_state(
+    phase: PhaseName, units: Units, centers: dict[int, str], influence: dict[int, str]
+) -> State:
+    """``State(phase, units, centers, influence)`` without the constructor (a board is made
+    per phase played)."""
+    new = object.__new__(State)
+    new.__dict__.update(
+        phase=phase,
+        units=units,
+        centers=centers,
+        influence=influence,
+        dislodged={},
+        _possible=None,
+        _orderable=None,
+        _builds=None,
+        _memo={},
+    )
+    return new
 
 
 @dataclass
@@ -542,51 +584,105 @@ class State:
         self._memo["position"] = (phase, position)
         return position
 
+    def _rulings(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[DipccOrder, int]]:
+        """:meth:`_ruled`'s orders with their engine codes. Each power's order is ruled on once
+        per board and the ruling kept (shared by the board's copies, like its possible orders):
+        ``None`` for an order of a unit the power does not have there, else the unit's province
+        and the order ruled on (``None`` when dropped) with its code."""
+        memo = self._memo
+        by_power: dict[str, dict[DipccOrder, Any]] | None = memo.get("rulings")
+        if by_power is None:
+            by_power = memo["rulings"] = {}
+        by_province: dict[int, tuple[DipccOrder, int] | None] = {}
+        for power, given in orders.items():
+            rulings = by_power.get(power)
+            if rulings is None:
+                rulings = by_power[power] = {}
+            for order in given:
+                ruling = rulings.get(order, _UNSEEN)
+                if ruling is _UNSEEN:
+                    ruling = rulings[order] = self._rule(power, order)
+                if ruling is not None:
+                    by_province[ruling[0]] = ruling[1]
+        return [r for r in by_province.values() if r is not None]
+
+    def _rule(
+        self, power: str, order: DipccOrder
+    ) -> tuple[int, tuple[DipccOrder, int] | None] | None:
+        """One order as :meth:`_ruled` rules on it: ``None`` when ``power`` has no unit at its
+        location, else the unit's province and the order ruled on with its engine code, or
+        ``None`` when it is dropped."""
+        unit = self.units.get(order.unit_loc)
+        if unit is None or unit[0] != power:
+            return None
+        province = board().root[order.unit_loc]
+        possible = self._memo.get("text_sets")
+        if possible is None:
+            possible = {code: frozenset(texts) for code, texts in self.possible_texts().items()}
+            self._memo["text_sets"] = possible
+        listed = possible.get(order.unit_loc, _NONE)
+        if format_order(order) not in listed:
+            via = order.with_via(True)
+            if order.kind == MOVE and not order.via and format_order(via) in listed:
+                order = via
+            else:
+                return (province, None)
+        return (province, (order, _engine_code(order)))
+
     def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
         """Movement on the engine's code path (``diplo.engine.codes``, the position's rules
         ``edition="dipcc"``): the orders ruled on as codes, the board after read as indices."""
         game = core_of(self._engine_game()).clone()
-        ruled = [order for _, order in self._ruled(orders)]
-        game.set_orders([_engine_code(order) for order in ruled])
+        rulings = self._rulings(orders)
+        game.set_orders([code for _, code in rulings])
         game.process()
         _, _, _, units, _, aside = game.state()
-        loc_code = _engine_tables()[0]
-        unit_of = _engine_units()
-        nxt = State(self.phase, {}, dict(self.centers), dict(self.influence))
-        new_units = nxt.units
-        influence = nxt.influence
+        unit_of = _engine_units_after()
+        new_units: Units = {}
+        influence = dict(self.influence)
         for unit in units:
-            code, power, utype = unit_of[unit]
-            new_units[code] = (power, utype)
+            code, piece, power = unit_of[unit]
+            new_units[code] = piece
             influence[code] = power
-        # dislodged: a unit that did not move away from a province a move entered (the
-        # engine keeps aside only those with somewhere to go; dipcc plays a retreat phase for
-        # the others too)
+        nxt = _new_state(self.phase, new_units, dict(self.centers), influence)
+        units_before = self.units
+        if aside or len(units) != len(units_before):
+            # someone was dislodged (the engine keeps aside those with somewhere to go and
+            # removes the others; no unit leaves the board otherwise in a movement phase)
+            hit = self._dislodged_by([order for order, _ in rulings], game.result_success())
+            if hit:
+                loc_code = _engine_tables()[0]
+                options = {loc_code[loc]: opts for _, _, loc, opts in aside}
+                nxt.phase = self.phase.next(retreat=True)
+                for key in hit:
+                    nxt.dislodged[key] = tuple(sorted(loc_code[o] for o in options.get(key[2], ())))
+                return nxt
+        nxt.phase = self.phase.next()
+        if nxt.phase.season == "W":
+            nxt.enter_winter()
+        return nxt
+
+    def _dislodged_by(
+        self, ruled: list[DipccOrder], success: list[bool]
+    ) -> list[tuple[str, int, int]]:
+        """The units dislodged by these orders' outcome, ``(power, type, loc)``: a unit that did
+        not move away from a province a move entered (the engine keeps aside only those with
+        somewhere to go; dipcc plays a retreat phase for the others too)."""
         b = board()
         root = b.root
         moved: set[int] = set()
         entered: set[int] = set()
-        for order, ok in zip(ruled, game.result_success(), strict=True):
+        for order, ok in zip(ruled, success, strict=True):
             if ok and order.kind == MOVE:
                 moved.add(order.unit_loc)
                 entered.add(root[order.dest])
         units_before = self.units
-        hit = [
+        return [
             (there[0], there[1], code)
             for province in entered
             for code in b.coasts[province]
             if code not in moved and (there := units_before.get(code)) is not None
         ]
-        if hit:
-            options = {loc_code[loc]: opts for _, _, loc, opts in aside}
-            nxt.phase = self.phase.next(retreat=True)
-            for key in hit:
-                nxt.dislodged[key] = tuple(sorted(loc_code[o] for o in options.get(key[2], ())))
-            return nxt
-        nxt.phase = self.phase.next()
-        if nxt.phase.season == "W":
-            nxt.enter_winter()
-        return nxt
 
     def _process_retreats(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
         possible = self.possible_orders()
