@@ -137,7 +137,7 @@ def test_process_floor(benchmark: Any) -> None:
 
     game = _game(_module("diplo-compat"))
     state = state_of(game)
-    base = state._engine_game()
+    base = state._engine_game()  # the engine's own game (diplo._core.CodeGame)
     staged = game._data.staged
     codes = [_engine_code(o) for _, o in state._ruled(staged)]
 

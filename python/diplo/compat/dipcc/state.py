@@ -25,9 +25,20 @@ from typing import Any
 import numpy as np
 
 from ...api.phase import process_phase
-from ...engine.codes import CodeGame, core_of, encode_order
+from ...engine.codes import CodeGame, CoreGame, core_of, encode_order
 from ...model.map import standard_map
-from ...model.orders import parse_order as parse_model_order
+from ...model.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+)
 from ...model.position import Phase, Piece, Position
 from ...model.rules import Rules
 from .board import (
@@ -51,7 +62,7 @@ from .board import (
 )
 from .core import board_encoder
 
-__all__ = ["DIPCC_RULES", "MAX_YEAR", "PhaseName", "State"]
+__all__ = ["DIPCC_RULES", "MAX_YEAR", "PhaseName", "State", "model_order"]
 
 #: dipcc's rulings where the rulebooks or the DATC leave a choice: ``edition="dipcc"``
 #: (:data:`diplo.model.rules.EDITIONS`, ``docs/dipcc-compat.md``): only an army ordered "VIA"
@@ -171,9 +182,34 @@ def _engine_units_after() -> dict[tuple[int, bool, int], tuple[int, tuple[str, i
 
 @lru_cache(maxsize=1 << 16)
 def _engine_code(order: DipccOrder) -> int:
-    """The engine's code of a dipcc order (its text read by diplo's parser; kept)."""
-    game_map = standard_map()
-    return encode_order(parse_model_order(format_order(order), game_map), game_map)
+    """The engine's code of a dipcc order (kept): the order diplo reads from its text, made
+    from its fields (held to the text read by diplo's parser by
+    ``tests/test_compat_dipcc.py``)."""
+    return encode_order(model_order(order), standard_map())
+
+
+def model_order(order: DipccOrder) -> Order:
+    """The diplo order of a dipcc order (what diplo's parser reads from its text)."""
+    unit = Unit("A" if order.unit_type == ARMY else "F", LOCS[order.unit_loc - 1])
+    kind = order.kind
+    if kind == HOLD:
+        return Hold(unit)
+    if kind == MOVE:
+        return Move(unit, LOCS[order.dest - 1], order.via)
+    if kind == RETREAT:
+        return Retreat(unit, LOCS[order.dest - 1])
+    if kind == DISBAND:
+        return Disband(unit)
+    if kind == BUILD:
+        return Build(unit)
+    target = Unit("A" if order.target_type == ARMY else "F", LOCS[order.target_loc - 1])
+    if kind == SUPPORT_HOLD:
+        return SupportHold(unit, target)
+    if kind == SUPPORT_MOVE:
+        return SupportMove(unit, target, LOCS[order.dest - 1])
+    if kind == CONVOY:
+        return Convoy(unit, target, LOCS[order.dest - 1])
+    raise ValueError(f"not a dipcc order kind: {kind}")
 
 
 #: A unit: (power, unit type) by exact location code.
@@ -552,14 +588,15 @@ class State:
             out.append((power, order))
         return out
 
-    def _engine_game(self) -> CodeGame:
-        """The engine's game at this board (made once, shared by the copies)."""
+    def _engine_game(self) -> CoreGame:
+        """The engine's game at this board (made once, shared by the copies; or kept from the
+        phase before when the engine's board after it is this one: :meth:`_process_movement`)."""
         phase = str(self.phase)
         cached = self._memo.get("engine")
         if cached is None or cached[0] != phase:
-            cached = (phase, CodeGame(self._position(phase)))
+            cached = (phase, core_of(CodeGame(self._position(phase))))
             self._memo["engine"] = cached
-        game: CodeGame = cached[1]
+        game: CoreGame = cached[1]
         return game
 
     def _position(self, phase: str) -> Position:
@@ -632,7 +669,7 @@ class State:
     def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
         """Movement on the engine's code path (``diplo.engine.codes``, the position's rules
         ``edition="dipcc"``): the orders ruled on as codes, the board after read as indices."""
-        game = core_of(self._engine_game()).clone()
+        game = self._engine_game().clone()
         rulings = self._rulings(orders)
         game.set_orders([code for _, code in rulings])
         game.process()
@@ -660,6 +697,11 @@ class State:
         nxt.phase = self.phase.next()
         if nxt.phase.season == "W":
             nxt.enter_winter()
+        phase = str(nxt.phase)
+        if nxt.phase.kind == "M" and game.phase == phase:
+            # the engine's board after the phase is the next board (the same units, centres
+            # and phase: held to a game made afresh by tests/test_compat_dipcc.py)
+            nxt._memo["engine"] = (phase, game)
         return nxt
 
     def _dislodged_by(
