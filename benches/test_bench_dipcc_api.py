@@ -6,6 +6,8 @@ on both) are made before the clock starts.
 | benchmark | one call times |
 | --- | --- |
 | `process` | a copy of the game, its staged orders and `process()` of the current phase |
+| `process-new` | `process()` of a game read from JSON: a board never processed before (its |
+| | possible orders, the engine's game and each order's ruling made anew) |
 | `possible` | `get_all_possible_orders()` of a fresh copy (the lists worked out anew) |
 | `clone` | `clone_n_times(8)` |
 | `board-state` | the board-state encoding (input version 2) |
@@ -57,6 +59,16 @@ def test_process(benchmark: Any, engine: str) -> None:
         module.Game(game).process()
 
     benchmark(run)
+
+
+@pytest.mark.benchmark(group="dipcc-process-new")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_process_new_board(benchmark: Any, engine: str) -> None:
+    module = _module(engine)
+    game = _game(module)
+    text = game.to_json()
+    copies = iter([module.Game.from_json(text) for _ in range(2000)])
+    benchmark.pedantic(lambda: next(copies).process(), rounds=1000)
 
 
 @pytest.mark.benchmark(group="dipcc-possible")
@@ -133,19 +145,18 @@ def test_state_only(benchmark: Any) -> None:
 @pytest.mark.benchmark(group="dipcc-process")
 def test_process_floor(benchmark: Any) -> None:
     from diplo.compat.dipcc.game import state_of
-    from diplo.compat.dipcc.state import _engine_code
 
     game = _game(_module("diplo-compat"))
     state = state_of(game)
     base = state._engine_game()  # the engine's own game (diplo._core.CodeGame)
     staged = game._data.staged
-    codes = [_engine_code(o) for _, o in state._ruled(staged)]
+    codes = [code for _, code in state._rulings(staged)]
 
     def run() -> None:
         g = base.clone()
         g.set_orders(codes)
         g.process()
-        g.state_indices()
+        g.state()
         g.result_success()
 
     benchmark(run)

@@ -17,7 +17,7 @@ over at 18 centres or on reaching the winter of 1935).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -59,6 +59,7 @@ from .board import (
     DipccOrder,
     board,
     format_order,
+    pack_orders,
 )
 from .core import board_encoder
 
@@ -149,7 +150,6 @@ class PhaseName:
         return PhaseName("C", self.year, "C")
 
 
-_NONE: frozenset[str] = frozenset()
 _UNSEEN: Any = object()
 
 
@@ -553,41 +553,6 @@ class State:
             return self._process_adjustments(orders)
         raise RuntimeError(f"Cannot process phase: {self.phase}")
 
-    def _accepted(self, orders: Mapping[str, Iterable[DipccOrder]]) -> dict[str, list[str]]:
-        """The orders dipcc rules on, as text for diplo, by power (:meth:`_ruled`)."""
-        out: dict[str, list[str]] = {}
-        for power, order in self._ruled(orders):
-            out.setdefault(power, []).append(format_order(order))
-        return out
-
-    def _ruled(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[str, DipccOrder]]:
-        """The orders dipcc rules on: each unit's last order from its owner; an impossible
-        order is dropped (the unit holds), a move possible only by convoy is made "VIA"
-        (dipcc's implicit via)."""
-        possible = self._memo.get("text_sets")
-        if possible is None:
-            possible = {code: frozenset(texts) for code, texts in self.possible_texts().items()}
-            self._memo["text_sets"] = possible
-        root = board().root
-        by_province: dict[int, tuple[str, DipccOrder]] = {}
-        for power, given in orders.items():
-            for order in given:
-                unit = self.units.get(order.unit_loc)
-                if unit is None or unit[0] != power:
-                    continue
-                by_province[root[order.unit_loc]] = (power, order)
-        out: list[tuple[str, DipccOrder]] = []
-        for power, order in by_province.values():
-            listed = possible.get(order.unit_loc, _NONE)
-            if format_order(order) not in listed:
-                via = order.with_via(True)
-                if order.kind == MOVE and not order.via and format_order(via) in listed:
-                    order = via
-                else:
-                    continue
-            out.append((power, order))
-        return out
-
     def _engine_game(self) -> CoreGame:
         """The engine's game at this board (made once, shared by the copies; or kept from the
         phase before when the engine's board after it is this one: :meth:`_process_movement`)."""
@@ -622,10 +587,12 @@ class State:
         return position
 
     def _rulings(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[DipccOrder, int]]:
-        """:meth:`_ruled`'s orders with their engine codes. Each power's order is ruled on once
-        per board and the ruling kept (shared by the board's copies, like its possible orders):
-        ``None`` for an order of a unit the power does not have there, else the unit's province
-        and the order ruled on (``None`` when dropped) with its code."""
+        """The orders dipcc rules on, with their engine codes: each unit's last order from its
+        owner; an impossible order is dropped (the unit holds), a move possible only by convoy
+        is made "VIA" (dipcc's implicit via). Each power's order is ruled on once per board and
+        the ruling kept (shared by the board's copies, like its possible orders): ``None`` for
+        an order of a unit the power does not have there, else the unit's province and the
+        order ruled on with its code (``None`` when dropped)."""
         memo = self._memo
         by_power: dict[str, dict[DipccOrder, Any]] | None = memo.get("rulings")
         if by_power is None:
@@ -638,33 +605,51 @@ class State:
             for order in given:
                 ruling = rulings.get(order, _UNSEEN)
                 if ruling is _UNSEEN:
-                    ruling = rulings[order] = self._rule(power, order)
+                    self._rule_new(orders, by_power)
+                    ruling = rulings[order]
                 if ruling is not None:
                     by_province[ruling[0]] = ruling[1]
         return [r for r in by_province.values() if r is not None]
 
-    def _rule(
-        self, power: str, order: DipccOrder
-    ) -> tuple[int, tuple[DipccOrder, int] | None] | None:
-        """One order as :meth:`_ruled` rules on it: ``None`` when ``power`` has no unit at its
-        location, else the unit's province and the order ruled on with its engine code, or
-        ``None`` when it is dropped."""
-        unit = self.units.get(order.unit_loc)
-        if unit is None or unit[0] != power:
-            return None
-        province = board().root[order.unit_loc]
-        possible = self._memo.get("text_sets")
-        if possible is None:
-            possible = {code: frozenset(texts) for code, texts in self.possible_texts().items()}
-            self._memo["text_sets"] = possible
-        listed = possible.get(order.unit_loc, _NONE)
-        if format_order(order) not in listed:
-            via = order.with_via(True)
-            if order.kind == MOVE and not order.via and format_order(via) in listed:
-                order = via
+    def _rule_new(
+        self,
+        orders: Mapping[str, Iterable[DipccOrder]],
+        by_power: dict[str, dict[DipccOrder, Any]],
+    ) -> None:
+        """Rule on every order of ``orders`` not ruled on before (:meth:`_rulings`), the
+        possible ones told by the engine (``DipccEncoder.rule_orders``, held to
+        :meth:`possible_orders` by ``tests/test_compat_dipcc_encode.py``) at once."""
+        units = self.units
+        root = board().root
+        todo: list[tuple[dict[DipccOrder, Any], DipccOrder]] = []
+        for power, given in orders.items():
+            rulings = by_power.setdefault(power, {})
+            for order in given:
+                if order in rulings:
+                    continue
+                unit = units.get(order.unit_loc)
+                if unit is None or unit[0] != power:
+                    rulings[order] = None
+                else:
+                    rulings[order] = _UNSEEN
+                    todo.append((rulings, order))
+        if not todo:
+            return
+        verdicts = self.rule_orders([order for _, order in todo])
+        for (rulings, order), verdict in zip(todo, verdicts, strict=True):
+            province = root[order.unit_loc]
+            if not verdict:
+                rulings[order] = (province, None)
             else:
-                return (province, None)
-        return (province, (order, _engine_code(order)))
+                ruled = order if verdict == 1 else order.with_via(True)
+                rulings[order] = (province, (ruled, _engine_code(ruled)))
+
+    def rule_orders(self, orders: Sequence[DipccOrder]) -> bytes:
+        """Per order, 1 when it is one of this board's possible orders, 2 when only its "VIA"
+        form is (a move possible only by convoy), 0 when neither is (told by the engine without
+        listing the possible orders' texts)."""
+        packed = b"\x00" + self.packed() + b"\x00"
+        return bytes(board_encoder().rule_orders(packed, pack_orders(orders)))
 
     def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
         """Movement on the engine's code path (``diplo.engine.codes``, the position's rules
