@@ -180,6 +180,19 @@ def _engine_units_after() -> dict[tuple[int, bool, int], tuple[int, tuple[str, i
     return {k: (code, (power, utype), power) for k, (code, power, utype) in _engine_units().items()}
 
 
+@lru_cache(maxsize=1)
+def _pieces() -> dict[tuple[int, tuple[str, int]], tuple[str, Piece]]:
+    """Every unit as a board holds it, ``(code, (power, type))``, to its province and diplo's
+    piece (pieces are immutable: made once)."""
+    out = {}
+    for code, loc in enumerate(LOCS, start=1):
+        for power in POWERS:
+            for utype in (ARMY, FLEET):
+                piece = Piece(power, "A" if utype == ARMY else "F", loc)
+                out[(code, (power, utype))] = (piece.province, piece)
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def _engine_code(order: DipccOrder) -> int:
     """The engine's code of a dipcc order (kept): the order diplo reads from its text, made
@@ -569,10 +582,8 @@ class State:
         if cached is not None and cached[0] == phase:
             position: Position = cached[1]
             return position
-        pieces: dict[str, Piece] = {}
-        for loc, (power, utype) in self.units.items():
-            piece = Piece(power, "A" if utype == ARMY else "F", LOCS[loc - 1])
-            pieces[piece.province] = piece
+        piece_of = _pieces()
+        pieces = dict(piece_of[(loc, unit)] for loc, unit in self.units.items())
         centers = {LOCS[c - 1]: p for c, p in self.centers.items()}
         position = Position(
             standard_map(),
