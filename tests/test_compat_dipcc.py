@@ -1070,3 +1070,22 @@ def test_a_board_keeps_the_engine_game_that_made_it_only_when_it_is_the_same() -
                 assert ours.state_bytes() == fresh.state_bytes()
             game.process()
     assert kept > 20
+
+
+def test_a_played_game_pickles_and_plays_on_the_same() -> None:
+    """A game whose boards keep what was worked out of them (possible orders, rulings, the
+    engine's game) pickles; the copy reads back the same and plays on the same."""
+    import pickle
+
+    game = Game()
+    game.set_orders("FRANCE", ["A PAR - BUR", "F BRE - MAO"])
+    game.set_orders("GERMANY", ["A MUN - BUR"])
+    game.process()
+    game.get_all_possible_orders()
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy.to_json() == game.to_json()
+    for g in (game, copy):
+        g.set_orders("FRANCE", ["F MAO - SPA/NC", "A PAR - PIC"])
+        g.process()
+    assert copy.to_json() == game.to_json()
+    assert copy.get_all_possible_orders() == game.get_all_possible_orders()

@@ -281,6 +281,13 @@ class State:
         fields["dislodged"] = dict(self.dislodged)
         return new
 
+    def __getstate__(self) -> dict[str, Any]:
+        """A board pickles without what was worked out of it (made again when asked for; the
+        engine's game kept in it does not pickle)."""
+        fields = dict(self.__dict__)
+        fields.update(_possible=None, _orderable=None, _builds=None, _memo={})
+        return fields
+
     def unit_in(self, code: int) -> tuple[int, str, int] | None:
         """The unit anywhere in ``code``'s province: (exact loc, power, type)."""
         for c in board().coasts[code]:
