@@ -15,6 +15,12 @@ on both) are made before the clock starts.
 | `encode-inputs` | `encode_inputs_multi` of 64 games, version 2, one thread (diplo only: |
 | | dipcc's `ThreadPool` needs torch to build) |
 | `state-only` | `encode_inputs_state_only_multi` of 64 games (diplo only) |
+| `process-new-rulings` | a new board's staged orders ruled on (the engine's codes included): the |
+| | part of `process-new` before the engine (diplo only) |
+| `process-new-rule-orders` | the engine's part of that: `State.rule_orders` of the staged orders |
+| | (the board packed, its possible orders worked out and searched; diplo only) |
+| `process-new-engine-game` | the engine's game of a new board, made from diplo's position (diplo |
+| | only) |
 | `process-floor` | the engine's part of `process` alone (`CodeGame` clone, codes, process, |
 | | board read): the bound of the drop-in's `process` (diplo only) |
 """
@@ -160,3 +166,33 @@ def test_process_floor(benchmark: Any) -> None:
         g.result_success()
 
     benchmark(run)
+
+
+def _new_boards() -> tuple[Any, Any]:
+    """2,000 boards read from JSON (nothing worked out of them) and the staged orders."""
+    from diplo.compat.dipcc.game import state_of
+
+    module = _module("diplo-compat")
+    game = _game(module)
+    text = game.to_json()
+    boards = iter([state_of(module.Game.from_json(text)) for _ in range(2000)])
+    return boards, game._data.staged
+
+
+@pytest.mark.benchmark(group="dipcc-process-new")
+def test_process_new_rulings(benchmark: Any) -> None:
+    boards, staged = _new_boards()
+    benchmark.pedantic(lambda: next(boards)._rulings(staged), rounds=1000)
+
+
+@pytest.mark.benchmark(group="dipcc-process-new")
+def test_process_new_rule_orders(benchmark: Any) -> None:
+    boards, staged = _new_boards()
+    orders = [o for given in staged.values() for o in given]
+    benchmark.pedantic(lambda: next(boards).rule_orders(orders), rounds=1000)
+
+
+@pytest.mark.benchmark(group="dipcc-process-new")
+def test_process_new_engine_game(benchmark: Any) -> None:
+    boards, _ = _new_boards()
+    benchmark.pedantic(lambda: next(boards)._engine_game(), rounds=1000)

@@ -640,16 +640,17 @@ class State:
         units = self.units
         root = board().root
         todo: list[tuple[dict[DipccOrder, Any], DipccOrder]] = []
+        queued: set[tuple[str, DipccOrder]] = set()
         for power, given in orders.items():
             rulings = by_power.setdefault(power, {})
             for order in given:
-                if order in rulings:
+                if order in rulings or (power, order) in queued:
                     continue
                 unit = units.get(order.unit_loc)
                 if unit is None or unit[0] != power:
                     rulings[order] = None
                 else:
-                    rulings[order] = _UNSEEN
+                    queued.add((power, order))
                     todo.append((rulings, order))
         if not todo:
             return
