@@ -8,6 +8,8 @@ on both) are made before the clock starts.
 | `process` | a copy of the game, its staged orders and `process()` of the current phase |
 | `process-new` | `process()` of a game read from JSON: a board never processed before (its |
 | | possible orders, the engine's game and each order's ruling made anew) |
+| `process-listed` | `process()` of a game read from JSON whose possible orders were asked for |
+| | first (untimed): a play loop's call |
 | `possible` | `get_all_possible_orders()` of a fresh copy (the lists worked out anew) |
 | `clone` | `clone_n_times(8)` |
 | `board-state` | the board-state encoding (input version 2) |
@@ -75,6 +77,22 @@ def test_process_new_board(benchmark: Any, engine: str) -> None:
     text = game.to_json()
     copies = iter([module.Game.from_json(text) for _ in range(2000)])
     benchmark.pedantic(lambda: next(copies).process(), rounds=1000)
+
+
+@pytest.mark.benchmark(group="dipcc-process-new")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_process_listed_board(benchmark: Any, engine: str) -> None:
+    module = _module(engine)
+    game = _game(module)
+    text = game.to_json()
+    copies = iter([module.Game.from_json(text) for _ in range(2000)])
+
+    def listed() -> tuple[tuple[Any], dict[str, Any]]:
+        copy = next(copies)
+        copy.get_all_possible_orders()
+        return (copy,), {}
+
+    benchmark.pedantic(lambda g: g.process(), setup=listed, rounds=1000)
 
 
 @pytest.mark.benchmark(group="dipcc-possible")

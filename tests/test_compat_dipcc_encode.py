@@ -184,9 +184,9 @@ def test_possible_orders_match_the_reference(phases: list[Game]) -> None:
 
 
 def test_orders_ruled_by_the_engine_as_by_the_reference(phases: list[Game]) -> None:
-    """``State.rule_orders`` (the engine, without the possible orders' texts) against the
-    reference's possible orders: on every phase, each possible order of that phase and of
-    other phases, and each move's "VIA" and plain forms."""
+    """``State.rule_orders`` (the engine, without the possible orders' texts; and the texts
+    where they were listed) against the reference's possible orders: on every phase, each
+    possible order of that phase and of other phases, and each move's "VIA" and plain forms."""
     pool: set[DipccOrder] = set()
     for game in phases[::7]:
         for orders in state_of(game).possible_orders().values():
@@ -200,7 +200,13 @@ def test_orders_ruled_by_the_engine_as_by_the_reference(phases: list[Game]) -> N
         mine = [o for orders in possible.values() for o in orders]
         orders = mine + rng.sample(sorted(pool), 300)
         orders += [o._replace(via=not o.via) for o in mine if o.kind == 2]
-        for order, verdict in zip(orders, state.rule_orders(orders), strict=True):
+        state.possible_texts()  # its texts listed: looked up there
+        unlisted = state.copy()
+        unlisted.forget_orders()  # nothing listed: the engine tells
+        told = unlisted.rule_orders(orders)
+        assert "lists" not in unlisted._memo
+        assert state.rule_orders(orders) == told, game.current_short_phase
+        for order, verdict in zip(orders, told, strict=True):
             listed = possible.get(order.unit_loc, [])
             want = (
                 1

@@ -665,10 +665,26 @@ class State:
 
     def rule_orders(self, orders: Sequence[DipccOrder]) -> bytes:
         """Per order, 1 when it is one of this board's possible orders, 2 when only its "VIA"
-        form is (a move possible only by convoy), 0 when neither is (told by the engine without
-        listing the possible orders' texts)."""
-        packed = b"\x00" + self.packed() + b"\x00"
-        return bytes(board_encoder().rule_orders(packed, pack_orders(orders)))
+        form is (a move possible only by convoy), 0 when neither is: looked up in the possible
+        orders' texts when they were listed (:meth:`possible_texts`), else told by the engine
+        without listing them."""
+        lists = self._memo.get("lists")
+        if lists is None:
+            packed = b"\x00" + self.packed() + b"\x00"
+            return bytes(board_encoder().rule_orders(packed, pack_orders(orders)))
+        by_code: dict[int, list[str]] = lists[0]
+        out = bytearray(len(orders))
+        for i, order in enumerate(orders):
+            listed = by_code.get(order.unit_loc, ())
+            if format_order(order) in listed:
+                out[i] = 1
+            elif (
+                order.kind == MOVE
+                and not order.via
+                and format_order(order._replace(via=True)) in listed
+            ):
+                out[i] = 2
+        return bytes(out)
 
     def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
         """Movement on the engine's code path (``diplo.engine.codes``, the position's rules
