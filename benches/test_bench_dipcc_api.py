@@ -6,6 +6,10 @@ on both) are made before the clock starts.
 | benchmark | one call times |
 | --- | --- |
 | `process` | a copy of the game, its staged orders and `process()` of the current phase |
+| `process-new` | `process()` of a game read from JSON: a board never processed before (its |
+| | possible orders, the engine's game and each order's ruling made anew) |
+| `process-listed` | `process()` of a game read from JSON whose possible orders were asked for |
+| | first (untimed): a play loop's call |
 | `possible` | `get_all_possible_orders()` of a fresh copy (the lists worked out anew) |
 | `clone` | `clone_n_times(8)` |
 | `board-state` | the board-state encoding (input version 2) |
@@ -13,6 +17,12 @@ on both) are made before the clock starts.
 | `encode-inputs` | `encode_inputs_multi` of 64 games, version 2, one thread (diplo only |
 | | here: beside dipcc's `ThreadPool` in `test_bench_dipcc_encode.py`) |
 | `state-only` | `encode_inputs_state_only_multi` of 64 games (diplo only) |
+| `process-new-rulings` | a new board's staged orders ruled on (the engine's codes included): the |
+| | part of `process-new` before the engine (diplo only) |
+| `process-new-rule-orders` | the engine's part of that: `State.rule_orders` of the staged orders |
+| | (the board packed, its possible orders worked out and searched; diplo only) |
+| `process-new-engine-game` | the engine's game of a new board, made from diplo's position (diplo |
+| | only) |
 | `process-floor` | the engine's part of `process` alone (`CodeGame` clone, codes, process, |
 | | board read): the bound of the drop-in's `process` (diplo only) |
 """
@@ -57,6 +67,32 @@ def test_process(benchmark: Any, engine: str) -> None:
         module.Game(game).process()
 
     benchmark(run)
+
+
+@pytest.mark.benchmark(group="dipcc-process-new")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_process_new_board(benchmark: Any, engine: str) -> None:
+    module = _module(engine)
+    game = _game(module)
+    text = game.to_json()
+    copies = iter([module.Game.from_json(text) for _ in range(2000)])
+    benchmark.pedantic(lambda: next(copies).process(), rounds=1000)
+
+
+@pytest.mark.benchmark(group="dipcc-process-new")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_process_listed_board(benchmark: Any, engine: str) -> None:
+    module = _module(engine)
+    game = _game(module)
+    text = game.to_json()
+    copies = iter([module.Game.from_json(text) for _ in range(2000)])
+
+    def listed() -> tuple[tuple[Any], dict[str, Any]]:
+        copy = next(copies)
+        copy.get_all_possible_orders()
+        return (copy,), {}
+
+    benchmark.pedantic(lambda g: g.process(), setup=listed, rounds=1000)
 
 
 @pytest.mark.benchmark(group="dipcc-possible")
@@ -133,19 +169,48 @@ def test_state_only(benchmark: Any) -> None:
 @pytest.mark.benchmark(group="dipcc-process")
 def test_process_floor(benchmark: Any) -> None:
     from diplo.compat.dipcc.game import state_of
-    from diplo.compat.dipcc.state import _engine_code
 
     game = _game(_module("diplo-compat"))
     state = state_of(game)
-    base = state._engine_game()
+    base = state._engine_game()  # the engine's own game (diplo._core.CodeGame)
     staged = game._data.staged
-    codes = [_engine_code(o) for _, o in state._ruled(staged)]
+    codes = [code for _, code in state._rulings(staged)]
 
     def run() -> None:
         g = base.clone()
         g.set_orders(codes)
         done = g.process()
-        g.state_indices()
+        g.state()
         done.result_success()
 
     benchmark(run)
+
+
+def _new_boards() -> tuple[Any, Any]:
+    """2,000 boards read from JSON (nothing worked out of them) and the staged orders."""
+    from diplo.compat.dipcc.game import state_of
+
+    module = _module("diplo-compat")
+    game = _game(module)
+    text = game.to_json()
+    boards = iter([state_of(module.Game.from_json(text)) for _ in range(2000)])
+    return boards, game._data.staged
+
+
+@pytest.mark.benchmark(group="dipcc-process-new")
+def test_process_new_rulings(benchmark: Any) -> None:
+    boards, staged = _new_boards()
+    benchmark.pedantic(lambda: next(boards)._rulings(staged), rounds=1000)
+
+
+@pytest.mark.benchmark(group="dipcc-process-new")
+def test_process_new_rule_orders(benchmark: Any) -> None:
+    boards, staged = _new_boards()
+    orders = [o for given in staged.values() for o in given]
+    benchmark.pedantic(lambda: next(boards).rule_orders(orders), rounds=1000)
+
+
+@pytest.mark.benchmark(group="dipcc-process-new")
+def test_process_new_engine_game(benchmark: Any) -> None:
+    boards, _ = _new_boards()
+    benchmark.pedantic(lambda: next(boards)._engine_game(), rounds=1000)

@@ -965,3 +965,127 @@ def test_mutated_documents_are_read_or_refused_whole(seed: int) -> None:
             loaded.process()
         assert Game.from_json(loaded.to_json()).to_json() == loaded.to_json()
     assert read > 10 and refused > 10
+
+
+# --------------------------------------------------------------------------- diplo's side
+
+
+def test_each_order_reaches_the_engine_as_diplo_reads_its_text() -> None:
+    """``process`` hands the engine each dipcc order made from its fields, not its text: every
+    possible order (and each move's "VIA" form) of seeded random games is the order diplo's
+    own parser reads from dipcc's text."""
+    import random
+
+    from diplo.compat.dipcc.state import model_order
+    from diplo.model.map import standard_map
+    from diplo.model.orders import parse_order as read_text
+
+    game_map = standard_map()
+    seen: set[Any] = set()
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = Game()
+        while game.current_year < 1906:
+            possible = game.get_all_possible_orders()
+            for texts in possible.values():
+                for text in texts:
+                    order = parse_order(text)
+                    seen.update({order, order.with_via(True)} if order.kind == 2 else {order})
+            for power, locs in game.get_orderable_locations().items():
+                game.set_orders(power, [rng.choice(possible[loc]) for loc in locs])
+            game.process()
+    kinds = {order.kind for order in seen}
+    assert kinds == set(range(1, 9))
+    for order in seen:
+        assert model_order(order) == read_text(format_order(order), game_map), order
+
+
+@pytest.mark.parametrize(
+    ("sequence", "moved"),
+    [
+        ((["A PAR - BUR"],), True),
+        ((["A PAR - MOS"],), False),  # impossible: the unit holds
+        ((["A PAR - MOS"], ["A PAR - BUR"]), True),  # a unit's last order counts
+        ((["A PAR - BUR"], ["A PAR - MOS"]), False),
+        ((["A PAR - BUR", "A PAR - MOS"],), False),
+        ((["A PAR - MOS", "A PAR - BUR"],), True),
+    ],
+)
+def test_copies_of_one_board_each_rule_on_their_own_orders(
+    sequence: tuple[list[str], ...], moved: bool
+) -> None:
+    """A board keeps each order's ruling for its copies: however copies of one board were
+    ruled before, each copy's own orders decide (the last order of a unit counts, an impossible
+    one makes it hold)."""
+    base = Game()
+    for staged in (["A PAR - MOS"], ["A PAR - BUR"], ["A PAR - MOS", "A PAR - BUR"]):
+        earlier = Game(base)
+        earlier.set_orders("FRANCE", staged)
+        earlier.process()
+    game = Game(base)
+    for orders in sequence:
+        game.set_orders("FRANCE", orders)
+    game.process()
+    units = game.get_units()["FRANCE"]
+    assert ("A BUR" in units) is moved and ("A PAR" in units) is not moved
+    assert base.current_short_phase == "S1901M" and "A PAR" in base.get_units()["FRANCE"]
+
+
+def test_a_board_keeps_the_engine_game_that_made_it_only_when_it_is_the_same() -> None:
+    """A movement phase reached by the engine keeps the engine's game after the phase (not one
+    made afresh from the board): in seeded random games each such game is the one made afresh
+    (board, hash, legal orders, end) and rules the next orders to the same bytes."""
+    import random
+
+    from diplo.compat.dipcc.game import state_of
+    from diplo.engine.codes import CodeGame, core_of
+
+    kept = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = Game()
+        while game.current_year < 1908:
+            state = state_of(game)
+            engine = state._memo.get("engine")
+            possible = game.get_all_possible_orders()
+            for power, locs in game.get_orderable_locations().items():
+                game.set_orders(power, [rng.choice(possible[loc]) for loc in locs])
+            if engine is not None:
+                kept += 1
+                ours = engine[1].clone()
+                fresh = core_of(CodeGame(state._position(str(state.phase))))
+                for g in (ours, fresh):
+                    assert g.phase == game.current_short_phase
+                assert (ours.state(), ours.hash, ours.legal_orders()) == (
+                    fresh.state(),
+                    fresh.hash,
+                    fresh.legal_orders(),
+                )
+                assert (ours.max_year, ours.is_over, ours.winner) == (None, False, None)
+                assert (fresh.max_year, fresh.is_over, fresh.winner) == (None, False, None)
+                codes = [code for _, code in state._rulings(game._data.staged)]
+                for g in (ours, fresh):
+                    g.set_orders(codes)
+                    g.process()
+                assert ours.state_bytes() == fresh.state_bytes()
+            game.process()
+    assert kept > 20
+
+
+def test_a_played_game_pickles_and_plays_on_the_same() -> None:
+    """A game whose boards keep what was worked out of them (possible orders, rulings, the
+    engine's game) pickles; the copy reads back the same and plays on the same."""
+    import pickle
+
+    game = Game()
+    game.set_orders("FRANCE", ["A PAR - BUR", "F BRE - MAO"])
+    game.set_orders("GERMANY", ["A MUN - BUR"])
+    game.process()
+    game.get_all_possible_orders()
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy.to_json() == game.to_json()
+    for g in (game, copy):
+        g.set_orders("FRANCE", ["F MAO - SPA/NC", "A PAR - PIC"])
+        g.process()
+    assert copy.to_json() == game.to_json()
+    assert copy.get_all_possible_orders() == game.get_all_possible_orders()

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from diplo.compat.dipcc import Game
-from diplo.compat.dipcc.board import LOCS, POWERS, parse_order
+from diplo.compat.dipcc.board import LOCS, POWERS, DipccOrder, parse_order
 from diplo.compat.dipcc.encoding import (
     ReferenceThreadPool,
     ThreadPool,
@@ -191,6 +191,46 @@ def test_possible_orders_match_the_reference(phases: list[Game]) -> None:
             assert [tuple(parse_order(t)) for t in texts] == orders, LOCS[code - 1]
         assert {POWERS[p]: locs for p, locs in enumerate(orderable) if locs} == state.orderable()
         assert builds == [state.n_builds(p) for p in POWERS]
+
+
+def test_orders_ruled_by_the_engine_as_by_the_reference(phases: list[Game]) -> None:
+    """``State.rule_orders`` (the engine, without the possible orders' texts; and the texts
+    where they were listed) against the reference's possible orders: on every phase, each
+    possible order of that phase and of other phases, and each move's "VIA" and plain forms."""
+    pool: set[DipccOrder] = set()
+    for game in phases[::7]:
+        for orders in state_of(game).possible_orders().values():
+            pool.update(orders)
+    pool |= {o._replace(via=not o.via) for o in pool if o.kind == 2}
+    rng = random.Random(3)
+    seen = {0: 0, 1: 0, 2: 0}
+    for game in phases:
+        state = state_of(game)
+        possible = state.possible_orders()
+        mine = [o for orders in possible.values() for o in orders]
+        orders = mine + rng.sample(sorted(pool), 300)
+        orders += [o._replace(via=not o.via) for o in mine if o.kind == 2]
+        state.possible_texts()  # its texts listed: looked up there
+        unlisted = state.copy()
+        unlisted.forget_orders()  # nothing listed: the engine tells
+        told = unlisted.rule_orders(orders)
+        assert "lists" not in unlisted._memo
+        assert state.rule_orders(orders) == told, game.current_short_phase
+        for order, verdict in zip(orders, told, strict=True):
+            listed = possible.get(order.unit_loc, [])
+            want = (
+                1
+                if order in listed
+                else 2
+                if order.kind == 2 and not order.via and order._replace(via=True) in listed
+                else 0
+            )
+            assert verdict == want, (game.current_short_phase, str(order))
+            seen[verdict] += 1
+    assert min(seen.values()) > 0, seen
+    with pytest.raises(ValueError, match="7-byte"):
+        pool_engine = ThreadPool(1, {}, 469)._engine
+        pool_engine.rule_orders(pack_game(Game())[4:], b"\x01\x02")
 
 
 def test_bad_packed_games_are_refused() -> None:

@@ -18,7 +18,7 @@ use super::errors::{guarded, without_gil};
 use crate::engine::batch::on_pool;
 use crate::engine::dipcc_encode::{
     encode_board, width, Board, BoardSpec, CandidatesOut, DOrder, EncodeError, Encoder, Packed,
-    Possible, StateOut, Vocabulary, MAX_SEQ_LEN, N_LOCS, N_POWERS, N_SCS, ORDERS_WIDTH,
+    Possible, StateOut, Vocabulary, MAX_SEQ_LEN, MOVE, N_LOCS, N_POWERS, N_SCS, ORDERS_WIDTH,
 };
 
 /// One order as Python's `DipccOrder` tuple.
@@ -494,6 +494,44 @@ impl PyDipccEncoder {
                 .map(|v| v.iter().map(|&c| u32::from(c)).collect())
                 .collect();
             Ok((lists, orderable, p.builds.to_vec()))
+        })
+    }
+
+    /// Rules on orders of a packed game's board as dipcc's `process` does before adjudicating:
+    /// `orders` are `DipccOrder` tuples, seven bytes each (`pack_orders`); per order one byte,
+    /// 1 when it is one of the board's possible orders, 2 when only its "VIA" form is (a move
+    /// possible only by convoy), 0 when neither is. Lists no order texts (Python's `State`
+    /// rules so on a board whose possible orders were not asked for).
+    fn rule_orders(&self, packed: &[u8], orders: &[u8]) -> PyResult<Vec<u8>> {
+        guarded(|| {
+            if !orders.len().is_multiple_of(7) {
+                return Err(PyValueError::new_err(format!(
+                    "orders: {} bytes is not a whole number of 7-byte orders",
+                    orders.len()
+                )));
+            }
+            let given = orders
+                .chunks_exact(7)
+                .map(|c| order_of((c[0], c[1], c[2], c[3], c[4], c[5], c[6] != 0)))
+                .collect::<PyResult<Vec<DOrder>>>()?;
+            let g = Packed::read(packed).map_err(PyValueError::new_err)?;
+            let p = g.state.possible(&self.enc.board);
+            Ok(given
+                .iter()
+                .map(|o| {
+                    let listed = &p.orders[o.unit_loc as usize];
+                    if listed.binary_search(o).is_ok() {
+                        1
+                    } else if o.kind == MOVE
+                        && !o.via
+                        && listed.binary_search(&DOrder { via: true, ..*o }).is_ok()
+                    {
+                        2
+                    } else {
+                        0
+                    }
+                })
+                .collect())
         })
     }
 }

@@ -17,7 +17,7 @@ over at 18 centres or on reaching the winter of 1935).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -25,9 +25,20 @@ from typing import Any
 import numpy as np
 
 from ...api.phase import process_phase
-from ...engine.codes import CodeGame, core_of, encode_order
+from ...engine.codes import CodeGame, CoreGame, core_of, encode_order
 from ...model.map import standard_map
-from ...model.orders import parse_order as parse_model_order
+from ...model.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+)
 from ...model.position import Phase, Piece, Position
 from ...model.rules import Rules
 from .board import (
@@ -48,10 +59,11 @@ from .board import (
     DipccOrder,
     board,
     format_order,
+    pack_orders,
 )
 from .core import board_encoder
 
-__all__ = ["DIPCC_RULES", "MAX_YEAR", "PhaseName", "State"]
+__all__ = ["DIPCC_RULES", "MAX_YEAR", "PhaseName", "State", "model_order"]
 
 #: dipcc's rulings where the rulebooks or the DATC leave a choice: ``edition="dipcc"``
 #: (:data:`diplo.model.rules.EDITIONS`, ``docs/dipcc-compat.md``): only an army ordered "VIA"
@@ -72,6 +84,17 @@ class PhaseName:
     season: str
     year: int
     kind: str
+    #: the sort key (:attr:`key`), made once: phases are hashed and compared all the time
+    _key: tuple[int, int, int] = field(init=False, repr=False, compare=False)
+    #: the phase after this one (no retreat), made once (:meth:`next`)
+    _next: PhaseName | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kind == "C":
+            key = (1, 0, 0)
+        else:
+            key = (0, self.year * 3 + _SEASONS.index(self.season), _KINDS.index(self.kind))
+        object.__setattr__(self, "_key", key)
 
     @classmethod
     def parse(cls, text: object, where: str = "phase") -> PhaseName:
@@ -91,18 +114,16 @@ class PhaseName:
 
     @property
     def key(self) -> tuple[int, int, int]:
-        if self.kind == "C":
-            return (1, 0, 0)
-        return (0, self.year * 3 + _SEASONS.index(self.season), _KINDS.index(self.kind))
+        return self._key
 
     def __lt__(self, other: PhaseName) -> bool:
-        return self.key < other.key
+        return self._key < other._key
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, PhaseName) and self.key == other.key
+        return isinstance(other, PhaseName) and self._key == other._key
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return hash(self._key)
 
     def long(self) -> str:
         if self.kind == "C":
@@ -114,17 +135,22 @@ class PhaseName:
     def next(self, retreat: bool = False) -> PhaseName:
         if retreat:
             return PhaseName(self.season, self.year, "R")
-        if self.season == "S":
-            return PhaseName("F", self.year, "M")
-        if self.season == "F":
-            return PhaseName("W", self.year, "A")
-        return PhaseName("S", self.year + 1, "M")
+        after = self._next
+        if after is None:
+            if self.season == "S":
+                after = PhaseName("F", self.year, "M")
+            elif self.season == "F":
+                after = PhaseName("W", self.year, "A")
+            else:
+                after = PhaseName("S", self.year + 1, "M")
+            object.__setattr__(self, "_next", after)
+        return after
 
     def completed(self) -> PhaseName:
         return PhaseName("C", self.year, "C")
 
 
-_NONE: frozenset[str] = frozenset()
+_UNSEEN: Any = object()
 
 
 @lru_cache(maxsize=1)
@@ -147,15 +173,80 @@ def _engine_units() -> dict[tuple[int, bool, int], tuple[int, str, int]]:
     }
 
 
+@lru_cache(maxsize=1)
+def _engine_units_after() -> dict[tuple[int, bool, int], tuple[int, tuple[str, int], str]]:
+    """:func:`_engine_units` as a board after a phase stores them: ``(code, (power, type),
+    power)``, the unit's tuple made once."""
+    return {k: (code, (power, utype), power) for k, (code, power, utype) in _engine_units().items()}
+
+
+@lru_cache(maxsize=1)
+def _pieces() -> dict[tuple[int, tuple[str, int]], tuple[str, Piece]]:
+    """Every unit as a board holds it, ``(code, (power, type))``, to its province and diplo's
+    piece (pieces are immutable: made once)."""
+    out = {}
+    for code, loc in enumerate(LOCS, start=1):
+        for power in POWERS:
+            for utype in (ARMY, FLEET):
+                piece = Piece(power, "A" if utype == ARMY else "F", loc)
+                out[(code, (power, utype))] = (piece.province, piece)
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def _engine_code(order: DipccOrder) -> int:
-    """The engine's code of a dipcc order (its text read by diplo's parser; kept)."""
-    game_map = standard_map()
-    return encode_order(parse_model_order(format_order(order), game_map), game_map)
+    """The engine's code of a dipcc order (kept): the order diplo reads from its text, made
+    from its fields (held to the text read by diplo's parser by
+    ``tests/test_compat_dipcc.py``)."""
+    return encode_order(model_order(order), standard_map())
+
+
+def model_order(order: DipccOrder) -> Order:
+    """The diplo order of a dipcc order (what diplo's parser reads from its text)."""
+    unit = Unit("A" if order.unit_type == ARMY else "F", LOCS[order.unit_loc - 1])
+    kind = order.kind
+    if kind == HOLD:
+        return Hold(unit)
+    if kind == MOVE:
+        return Move(unit, LOCS[order.dest - 1], order.via)
+    if kind == RETREAT:
+        return Retreat(unit, LOCS[order.dest - 1])
+    if kind == DISBAND:
+        return Disband(unit)
+    if kind == BUILD:
+        return Build(unit)
+    target = Unit("A" if order.target_type == ARMY else "F", LOCS[order.target_loc - 1])
+    if kind == SUPPORT_HOLD:
+        return SupportHold(unit, target)
+    if kind == SUPPORT_MOVE:
+        return SupportMove(unit, target, LOCS[order.dest - 1])
+    if kind == CONVOY:
+        return Convoy(unit, target, LOCS[order.dest - 1])
+    raise ValueError(f"not a dipcc order kind: {kind}")
 
 
 #: A unit: (power, unit type) by exact location code.
 Units = dict[int, tuple[str, int]]
+
+
+def _new_state(
+    phase: PhaseName, units: Units, centers: dict[int, str], influence: dict[int, str]
+) -> State:
+    """``State(phase, units, centers, influence)`` without the constructor (a board is made
+    per phase played)."""
+    new = object.__new__(State)
+    new.__dict__.update(
+        phase=phase,
+        units=units,
+        centers=centers,
+        influence=influence,
+        dislodged={},
+        _possible=None,
+        _orderable=None,
+        _builds=None,
+        _memo={},
+    )
+    return new
 
 
 @dataclass
@@ -189,6 +280,13 @@ class State:
         fields["influence"] = dict(self.influence)
         fields["dislodged"] = dict(self.dislodged)
         return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A board pickles without what was worked out of it (made again when asked for; the
+        engine's game kept in it does not pickle)."""
+        fields = dict(self.__dict__)
+        fields.update(_possible=None, _orderable=None, _builds=None, _memo={})
+        return fields
 
     def unit_in(self, code: int) -> tuple[int, str, int] | None:
         """The unit anywhere in ``code``'s province: (exact loc, power, type)."""
@@ -475,49 +573,15 @@ class State:
             return self._process_adjustments(orders)
         raise RuntimeError(f"Cannot process phase: {self.phase}")
 
-    def _accepted(self, orders: Mapping[str, Iterable[DipccOrder]]) -> dict[str, list[str]]:
-        """The orders dipcc rules on, as text for diplo, by power (:meth:`_ruled`)."""
-        out: dict[str, list[str]] = {}
-        for power, order in self._ruled(orders):
-            out.setdefault(power, []).append(format_order(order))
-        return out
-
-    def _ruled(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[str, DipccOrder]]:
-        """The orders dipcc rules on: each unit's last order from its owner; an impossible
-        order is dropped (the unit holds), a move possible only by convoy is made "VIA"
-        (dipcc's implicit via)."""
-        possible = self._memo.get("text_sets")
-        if possible is None:
-            possible = {code: frozenset(texts) for code, texts in self.possible_texts().items()}
-            self._memo["text_sets"] = possible
-        root = board().root
-        by_province: dict[int, tuple[str, DipccOrder]] = {}
-        for power, given in orders.items():
-            for order in given:
-                unit = self.units.get(order.unit_loc)
-                if unit is None or unit[0] != power:
-                    continue
-                by_province[root[order.unit_loc]] = (power, order)
-        out: list[tuple[str, DipccOrder]] = []
-        for power, order in by_province.values():
-            listed = possible.get(order.unit_loc, _NONE)
-            if format_order(order) not in listed:
-                via = order.with_via(True)
-                if order.kind == MOVE and not order.via and format_order(via) in listed:
-                    order = via
-                else:
-                    continue
-            out.append((power, order))
-        return out
-
-    def _engine_game(self) -> CodeGame:
-        """The engine's game at this board (made once, shared by the copies)."""
+    def _engine_game(self) -> CoreGame:
+        """The engine's game at this board (made once, shared by the copies; or kept from the
+        phase before when the engine's board after it is this one: :meth:`_process_movement`)."""
         phase = str(self.phase)
         cached = self._memo.get("engine")
         if cached is None or cached[0] != phase:
-            cached = (phase, CodeGame(self._position(phase)))
+            cached = (phase, core_of(CodeGame(self._position(phase))))
             self._memo["engine"] = cached
-        game: CodeGame = cached[1]
+        game: CoreGame = cached[1]
         return game
 
     def _position(self, phase: str) -> Position:
@@ -525,10 +589,8 @@ class State:
         if cached is not None and cached[0] == phase:
             position: Position = cached[1]
             return position
-        pieces: dict[str, Piece] = {}
-        for loc, (power, utype) in self.units.items():
-            piece = Piece(power, "A" if utype == ARMY else "F", LOCS[loc - 1])
-            pieces[piece.province] = piece
+        piece_of = _pieces()
+        pieces = dict(piece_of[(loc, unit)] for loc, unit in self.units.items())
         centers = {LOCS[c - 1]: p for c, p in self.centers.items()}
         position = Position(
             standard_map(),
@@ -542,51 +604,147 @@ class State:
         self._memo["position"] = (phase, position)
         return position
 
+    def _rulings(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[DipccOrder, int]]:
+        """The orders dipcc rules on, with their engine codes: each unit's last order from its
+        owner; an impossible order is dropped (the unit holds), a move possible only by convoy
+        is made "VIA" (dipcc's implicit via). Each power's order is ruled on once per board and
+        the ruling kept (shared by the board's copies, like its possible orders): ``None`` for
+        an order of a unit the power does not have there, else the unit's province and the
+        order ruled on with its code (``None`` when dropped)."""
+        memo = self._memo
+        by_power: dict[str, dict[DipccOrder, Any]] | None = memo.get("rulings")
+        if by_power is None:
+            by_power = memo["rulings"] = {}
+        by_province: dict[int, tuple[DipccOrder, int] | None] = {}
+        for power, given in orders.items():
+            rulings = by_power.get(power)
+            if rulings is None:
+                rulings = by_power[power] = {}
+            for order in given:
+                ruling = rulings.get(order, _UNSEEN)
+                if ruling is _UNSEEN:
+                    self._rule_new(orders, by_power)
+                    ruling = rulings[order]
+                if ruling is not None:
+                    by_province[ruling[0]] = ruling[1]
+        return [r for r in by_province.values() if r is not None]
+
+    def _rule_new(
+        self,
+        orders: Mapping[str, Iterable[DipccOrder]],
+        by_power: dict[str, dict[DipccOrder, Any]],
+    ) -> None:
+        """Rule on every order of ``orders`` not ruled on before (:meth:`_rulings`), the
+        possible ones told by the engine (``DipccEncoder.rule_orders``, held to
+        :meth:`possible_orders` by ``tests/test_compat_dipcc_encode.py``) at once."""
+        units = self.units
+        root = board().root
+        todo: list[tuple[dict[DipccOrder, Any], DipccOrder]] = []
+        queued: set[tuple[str, DipccOrder]] = set()
+        for power, given in orders.items():
+            rulings = by_power.setdefault(power, {})
+            for order in given:
+                if order in rulings or (power, order) in queued:
+                    continue
+                unit = units.get(order.unit_loc)
+                if unit is None or unit[0] != power:
+                    rulings[order] = None
+                else:
+                    queued.add((power, order))
+                    todo.append((rulings, order))
+        if not todo:
+            return
+        verdicts = self.rule_orders([order for _, order in todo])
+        for (rulings, order), verdict in zip(todo, verdicts, strict=True):
+            province = root[order.unit_loc]
+            if not verdict:
+                rulings[order] = (province, None)
+            else:
+                ruled = order if verdict == 1 else order.with_via(True)
+                rulings[order] = (province, (ruled, _engine_code(ruled)))
+
+    def rule_orders(self, orders: Sequence[DipccOrder]) -> bytes:
+        """Per order, 1 when it is one of this board's possible orders, 2 when only its "VIA"
+        form is (a move possible only by convoy), 0 when neither is: looked up in the possible
+        orders' texts when they were listed (:meth:`possible_texts`), else told by the engine
+        without listing them."""
+        lists = self._memo.get("lists")
+        if lists is None:
+            packed = b"\x00" + self.packed() + b"\x00"
+            return bytes(board_encoder().rule_orders(packed, pack_orders(orders)))
+        by_code: dict[int, list[str]] = lists[0]
+        out = bytearray(len(orders))
+        for i, order in enumerate(orders):
+            listed = by_code.get(order.unit_loc, ())
+            if format_order(order) in listed:
+                out[i] = 1
+            elif (
+                order.kind == MOVE
+                and not order.via
+                and format_order(order._replace(via=True)) in listed
+            ):
+                out[i] = 2
+        return bytes(out)
+
     def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
         """Movement on the engine's code path (``diplo.engine.codes``, the position's rules
         ``edition="dipcc"``): the orders ruled on as codes, the board after read as indices."""
-        game = core_of(self._engine_game()).clone()
-        ruled = [order for _, order in self._ruled(orders)]
-        game.set_orders([_engine_code(order) for order in ruled])
+        game = self._engine_game().clone()
+        rulings = self._rulings(orders)
+        game.set_orders([code for _, code in rulings])
         outcome = game.process()
         _, _, _, units, _, aside = game.state()
-        loc_code = _engine_tables()[0]
-        unit_of = _engine_units()
-        nxt = State(self.phase, {}, dict(self.centers), dict(self.influence))
-        new_units = nxt.units
-        influence = nxt.influence
+        unit_of = _engine_units_after()
+        new_units: Units = {}
+        influence = dict(self.influence)
         for unit in units:
-            code, power, utype = unit_of[unit]
-            new_units[code] = (power, utype)
+            code, piece, power = unit_of[unit]
+            new_units[code] = piece
             influence[code] = power
-        # dislodged: a unit that did not move away from a province a move entered (the
-        # engine keeps aside only those with somewhere to go; dipcc plays a retreat phase for
-        # the others too)
+        nxt = _new_state(self.phase, new_units, dict(self.centers), influence)
+        units_before = self.units
+        if aside or len(units) != len(units_before):
+            # someone was dislodged (the engine keeps aside those with somewhere to go and
+            # removes the others; no unit leaves the board otherwise in a movement phase)
+            hit = self._dislodged_by([order for order, _ in rulings], outcome.result_success())
+            if hit:
+                loc_code = _engine_tables()[0]
+                options = {loc_code[loc]: opts for _, _, loc, opts in aside}
+                nxt.phase = self.phase.next(retreat=True)
+                for key in hit:
+                    nxt.dislodged[key] = tuple(sorted(loc_code[o] for o in options.get(key[2], ())))
+                return nxt
+        nxt.phase = self.phase.next()
+        if nxt.phase.season == "W":
+            nxt.enter_winter()
+        phase = str(nxt.phase)
+        if nxt.phase.kind == "M" and game.phase == phase:
+            # the engine's board after the phase is the next board (the same units, centres
+            # and phase: held to a game made afresh by tests/test_compat_dipcc.py)
+            nxt._memo["engine"] = (phase, game)
+        return nxt
+
+    def _dislodged_by(
+        self, ruled: list[DipccOrder], success: list[bool]
+    ) -> list[tuple[str, int, int]]:
+        """The units dislodged by these orders' outcome, ``(power, type, loc)``: a unit that did
+        not move away from a province a move entered (the engine keeps aside only those with
+        somewhere to go; dipcc plays a retreat phase for the others too)."""
         b = board()
         root = b.root
         moved: set[int] = set()
         entered: set[int] = set()
-        for order, ok in zip(ruled, outcome.result_success(), strict=True):
+        for order, ok in zip(ruled, success, strict=True):
             if ok and order.kind == MOVE:
                 moved.add(order.unit_loc)
                 entered.add(root[order.dest])
         units_before = self.units
-        hit = [
+        return [
             (there[0], there[1], code)
             for province in entered
             for code in b.coasts[province]
             if code not in moved and (there := units_before.get(code)) is not None
         ]
-        if hit:
-            options = {loc_code[loc]: opts for _, _, loc, opts in aside}
-            nxt.phase = self.phase.next(retreat=True)
-            for key in hit:
-                nxt.dislodged[key] = tuple(sorted(loc_code[o] for o in options.get(key[2], ())))
-            return nxt
-        nxt.phase = self.phase.next()
-        if nxt.phase.season == "W":
-            nxt.enter_winter()
-        return nxt
 
     def _process_retreats(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
         possible = self.possible_orders()
