@@ -26,7 +26,8 @@
 //! unit in a province the supporter could enter, and supports of every possible move into such a
 //! province (DATC 6.B.4: province level; from the supporter's own coast, 6.B.5; a fleet's move into a split-coast province supported
 //! with the bare province and with each coast it can reach, DATC 6.B.9; a fleet cannot support a
-//! convoyed move that needs it, DATC 6.D.31); for a fleet at sea, convoys of every army whose
+//! convoyed move that needs it, DATC 6.D.31, but under MILA's `convoyed_support="any_route"`
+//! any route from the army will do); for a fleet at sea, convoys of every army whose
 //! *minimal* routes use that sea (DATC 6.G.19), routes running only through seas holding fleets
 //! (DATC 6.D.32).
 //!
