@@ -114,7 +114,8 @@ fn mila_texts<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'static Mut
 struct Listing {
     /// The slot's keys ([`SlotKeys`]; compared in full on a hit).
     keys: Box<[u64]>,
-    /// The listed text ids, in text order, and their codes.
+    /// The listed text ids a bot's orders are taken by (not those shown only: `SHOWN_ONLY`),
+    /// in text order, and their codes.
     ids: Arc<[u32]>,
     codes: Box<[Code]>,
     /// The location of the listed codes' unit (or build site): a fleet's coast.
@@ -280,34 +281,32 @@ impl MilaTexts {
                 return Ok(found);
             }
         }
-        let mut keyed: Vec<(u64, u32, Code)> = Vec::with_capacity(codes.len());
-        let mut shown: Vec<bool> = Vec::new();
+        // (rank, text id, code, shown only: in the list, never among the ids and codes a bot's
+        // orders are taken by)
+        let mut keyed: Vec<(u64, u32, Code, bool)> = Vec::with_capacity(codes.len());
         for (&code, &key) in codes.iter().zip(&keys[1..]) {
             let id = self.get(py, map, st, code)?;
             if id != NOT_LISTED {
-                keyed.push((0, id, code));
-                shown.push(key & SHOWN_ONLY != 0);
+                keyed.push((0, id, code, key & SHOWN_ONLY != 0));
             }
         }
-        // Shown only: put in the list, never among the ids and codes a bot's orders are taken by.
-        let mut flagged: Vec<(u64, u32, Code, bool)> = Vec::with_capacity(keyed.len());
         // Ranks read after the slot's texts are made (a new text may rank all anew).
-        for (k, &only) in keyed.iter().zip(&shown) {
-            flagged.push((self.texts[k.1 as usize].rank, k.1, k.2, only));
+        for k in keyed.iter_mut() {
+            k.0 = self.texts[k.1 as usize].rank;
         }
-        flagged.sort_unstable_by_key(|k| k.0);
+        keyed.sort_unstable_by_key(|k| k.0);
         let list = PyList::new(
             py,
-            flagged
+            keyed
                 .iter()
                 .map(|k| self.texts[k.1 as usize].py_text.bind(py)),
         )?;
-        let taken = || flagged.iter().filter(|k| !k.3);
+        let taken = || keyed.iter().filter(|k| !k.3);
         let made = Arc::new(Listing {
             keys: keys.into(),
             ids: taken().map(|k| k.1).collect(),
             codes: taken().map(|k| k.2).collect(),
-            loc: flagged.first().map_or(usize::MAX, |k| loc_of(k.2)),
+            loc: keyed.first().map_or(usize::MAX, |k| loc_of(k.2)),
             list: list.unbind(),
         });
         self.keep(h, made.clone());
