@@ -27,8 +27,9 @@ from diplo.compat.mila.game import parts_of
 from diplo.engine.codes import decode_order, location_of
 from diplo.formats.mila import position_from_mila
 from diplo.model.map import standard_map
-from diplo.model.orders import Move, Waive, format_order, parse_order
+from diplo.model.orders import Move, SupportMove, Waive, format_order, parse_order
 from diplo.model.rules import Rules
+from diplo.reference.convoys import convoying_fleets, sea_route_exists
 from diplo.reference.legal import legal_orders
 from test_mila import judge
 
@@ -206,12 +207,13 @@ def test_possible_orders_are_diplos_legal_orders_in_mila_text() -> None:
 
 def test_the_cores_texts_are_format_order_of_the_decoded_codes() -> None:
     """``_core.mila_turn`` (the hot path) writes each listed code as the reference does, lists
-    every legal code of the power but the plain form of army moves beyond the neighbours, and
+    every legal code of the power but the plain form of army moves beyond the neighbours and a
+    fleet's supports of moves only it could carry (MILA takes them, does not list them), and
     keys each list where its unit (or build site) is."""
     from diplo import _core
 
     kinds: set[str] = set()
-    checked = 0
+    checked = unlisted = 0
     for seed in (1, 4):
         game = Game()
         rng = random.Random(seed)
@@ -259,13 +261,26 @@ def test_the_cores_texts_are_format_order_of_the_decoded_codes() -> None:
                     order = decode_order(code, game_map, position)
                     if isinstance(order, Waive):
                         continue  # the waive of a power without a free home centre
+                    if isinstance(order, SupportMove):
+                        # MILA takes a fleet's support of a move only that fleet could carry
+                        # (Game._valid_order), but lists it only by a route without it.
+                        army = order.supported.province
+                        assert order.unit.type == "F" and order.supported.type == "A"
+                        assert order.dest not in game_map.army_neighbours(army)
+                        fleets = convoying_fleets(position)
+                        assert sea_route_exists(game_map, army, order.dest, fleets, None, False)
+                        assert not sea_route_exists(
+                            game_map, army, order.dest, fleets, order.unit.province, False
+                        )
+                        unlisted += 1
+                        continue
                     assert isinstance(order, Move) and not order.via
                     assert order.dest not in game_map.army_neighbours(order.unit.province)
             for power, texts in bot_orders(game, rng).items():
                 game.set_orders(power, texts)
             game.process()
     assert kinds == {"M", "R", "A"}
-    assert checked > 5000
+    assert checked > 5000 and unlisted > 0
 
 
 def test_set_orders_keeps_legal_orders_of_the_power_only() -> None:

@@ -16,6 +16,7 @@ import pytest
 
 np = pytest.importorskip("numpy", reason='diplo.env needs pip install "diplo[env]"')
 
+from diplo.engine.codes import encode_order  # noqa: E402
 from diplo.env.deepmind import (  # noqa: E402
     BatchedDiplomacyState,
     DiplomacyState,
@@ -23,7 +24,7 @@ from diplo.env.deepmind import (  # noqa: E402
     action_of_order,
 )
 from diplo.model.map import standard_map  # noqa: E402
-from diplo.model.orders import Move, Unit, Waive  # noqa: E402
+from diplo.model.orders import Move, SupportMove, Unit, Waive  # noqa: E402
 from diplo.model.position import Phase, Piece, Position  # noqa: E402
 from diplo.model.rules import EDITIONS, Rules  # noqa: E402
 from processes import PYTHONPATH as UNDER_TEST  # noqa: E402
@@ -141,6 +142,29 @@ def test_a_power_with_no_site_lists_nothing(State: Any, edition: str) -> None:
     with pytest.raises(ValueError, match="FRANCE: action"):
         state.step([[waive] if p == "FRANCE" else [] for p in POWERS])
     assert state.legal_actions() == list(legal.values())  # refused: nothing changed
+
+
+@STATES
+@pytest.mark.parametrize("edition", ["2023", "mila"])
+def test_a_support_only_its_supporter_could_carry_is_no_action(State: Any, edition: str) -> None:
+    # DATC 6.D.31's kind: MILA takes F NTH S A LON - BEL (convoyed_support="any_route",
+    # Game._valid_order) but does not list it (get_all_possible_orders), so DeepMind's
+    # conversion of MILA's possible orders has no such action; the DATC refuses it.
+    start = Position.initial(standard_map())
+    units = {
+        "NTH": Piece("ENGLAND", "F", "NTH"),
+        "LON": Piece("ENGLAND", "A", "LON"),
+        "BEL": Piece("FRANCE", "A", "BEL"),
+    }
+    rules = Rules(edition=edition)  # type: ignore[arg-type]
+    state = State(start.with_changes(units=units, rules=rules), edition=edition)
+    england = dict(zip(POWERS, state.legal_actions(), strict=True))["ENGLAND"]
+    support = SupportMove(Unit("F", "NTH"), Unit("A", "LON"), "BEL")
+    assert action_of_order(support, standard_map(), "M") not in england
+    assert action_of_order(Move(Unit("A", "LON"), "BEL", True), standard_map(), "M") in england
+    legal = [c for codes in state.game.legal_orders() for c in codes]
+    taken = encode_order(support, standard_map(), "ENGLAND") in legal
+    assert taken == (edition == "mila")
 
 
 def test_too_many_legal_actions_is_a_value_error_naming_phase_and_power() -> None:

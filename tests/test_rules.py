@@ -677,44 +677,49 @@ def test_mila_s_port_fleet_carries_only_first_in_a_chain() -> None:
             assert lists[0] == lists[1], rules.edition
             listed = {o for os in lists[0].values() for o in os}
             assert set(orders["ROME"]) <= listed if moves else not set(orders["ROME"]) & listed
-    # A support of a convoyed move is read by the routes from its destination back to the
-    # army (MILA's get_all_possible_orders; tests/test_mila_search.py holds it to MILA): no
-    # chain runs from Carthage back to A TAR (the port only first), one runs from Saguntum back
-    # to A ROM by F BAL and F LIG, without the supporter F BER. A chain from the port itself
-    # may pass back through the port's own fleet (MILA queues the start as a carrier): from
-    # the Balearic Islands by F LIG, then F BAL, to Saguntum (without the supporter F BER),
-    # or by F BER, then F BAL, to Tarraco (without F LIG); not by F BAL alone.
+    # A support of a convoyed move, by the DATC's rule (6.D.31: a route without the supporting
+    # fleet) with port_convoy="first" alone (MILA's listing: read from the destination back to
+    # the army, tests/test_mila_search.py holds the drop-in's lists to MILA): no chain runs
+    # from Carthage back to A TAR (the port only first), one runs from Saguntum back to A ROM
+    # by F BAL and F LIG, without the supporter F BER. A chain from the port itself may pass
+    # back through the port's own fleet (MILA queues the start as a carrier): from the
+    # Balearic Islands by F LIG, then F BAL, to Saguntum (without the supporter F BER), or by
+    # F BER, then F BAL, to Tarraco (without F LIG); not by F BAL alone. Under MILA's edition
+    # (convoyed_support="any_route", Game._valid_order: any route from the army, the
+    # supporter's fleet too) all five are legal, as MILA takes them (checked against MILA).
     back_routes = [
         (
             {"CARTHAGE": ["F BAL", "A TAR"], "ROME": ["F BER"], "EGYPT": ["A MAU"]},
             "A MAU S A TAR - CAR",
-            (True, False),
+            (True, True, False),
         ),
         (
             {"CARTHAGE": ["F BAL", "F BER"], "ROME": ["F LIG", "A ROM"]},
             "F BER S A ROM - SAG",
-            (True, True),
+            (True, True, True),
         ),
         (
             {"CARTHAGE": ["F LIG"], "ROME": ["F BER", "A SAG", "F BAL"]},
             "F BER S A SAG - BAL",
-            (True, True),
+            (True, True, True),
         ),
         (
             {"CARTHAGE": ["F BER"], "ROME": ["F LIG", "A TAR", "F BAL"]},
             "F LIG S A TAR - BAL",
-            (True, True),
+            (True, True, True),
         ),
-        ({"ROME": ["F BER", "A SAG", "F BAL"]}, "F BER S A SAG - BAL", (False, False)),
+        ({"ROME": ["F BER", "A SAG", "F BAL"]}, "F BER S A SAG - BAL", (False, True, False)),
     ]
-    # (listed by the DATC's editions, the port a carrier anywhere; listed under MILA's)
-    for back_units, support, (by_default, by_mila) in back_routes:
-        for rules in (DEFAULT_RULES, MILA):
+    # (legal under the DATC's editions, the port a carrier anywhere; under MILA's; under
+    # port_convoy="first" with the DATC's convoyed_support)
+    by_listing = Rules(edition="mila", convoyed_support="unneeded")
+    for back_units, support, (by_default, by_mila, by_back) in back_routes:
+        for rules in (DEFAULT_RULES, MILA, by_listing):
             position = _ancmed({"phase": "S0010M", "units": back_units}, rules)
             lists = [legal_order_texts(position, backend=b) for b in ("python", "rust")]
             assert lists[0] == lists[1], rules.edition
             listed = {o for os in lists[0].values() for o in os}
-            expected = by_mila if rules is MILA else by_default
+            expected = {DEFAULT_RULES: by_default, MILA: by_mila}.get(rules, by_back)
             assert (support in listed) == expected, (rules.edition, support)
             # Validation agrees with the listing, on both backends.
             power = next(p for p, us in back_units.items() if support[:5] in us)
@@ -725,6 +730,66 @@ def test_mila_s_port_fleet_carries_only_first_in_a_chain() -> None:
             assert len(codes) == 1 and ("illegal" in codes) != expected, codes
     assert Rules(edition="mila", port_convoy="anywhere").port_convoy == "anywhere"
     assert {Rules(edition=e).port_convoy for e in EDITIONS if e != "mila"} == {"anywhere"}  # type: ignore[arg-type]
+
+
+def test_mila_takes_a_support_of_a_convoyed_move_by_any_route() -> None:
+    # convoyed_support="any_route" (MILA's Game._valid_order: _has_convoy_path('A', army, dest),
+    # any chain of the fleets on the board from the army, the supporter's fleet too; each ruling
+    # here checked against MILA 1.1.2 by tests/test_mila_search.py and by hand). Both backends'
+    # rulings, results and legal orders alike; the DATC's rule (6.D.31, a chain without the
+    # supporting fleet) for every other edition, and with the option set back under MILA's.
+    from diplo.model.map import map_named
+
+    datc = Rules(edition="mila", convoyed_support="unneeded")
+    tricky: dict[str, Any] = {  # DATC 6.D.31: only F BLA could carry A RUM to Armenia
+        "phase": "S1901M",
+        "units": {"AUSTRIA": ["A RUM"], "TURKEY": ["F BLA"]},
+        "orders": {"AUSTRIA": ["A RUM - ARM"], "TURKEY": ["F BLA S A RUM - ARM"]},
+    }
+    # ancmed: A TAR reaches Carthage by F BAL (the port, first) and F BER, no chain runs back.
+    port: dict[str, Any] = {
+        "phase": "F0009M",
+        "units": {
+            "CARTHAGE": ["F BAL", "A TAR", "F BER"],
+            "ROME": ["A CAR"],
+            "EGYPT": ["A MAU", "A NUM"],
+        },
+        "orders": {
+            "CARTHAGE": ["F BAL C A TAR - CAR", "F BER C A TAR - CAR", "A TAR - CAR VIA"],
+            "EGYPT": ["A MAU S A TAR - CAR"],
+        },
+    }
+    # ancmed: a chain back from Saguntum to Corsica by F BAL and F LIG, none forward.
+    refused: dict[str, Any] = {
+        "phase": "S0010M",
+        "units": {"ROME": ["A COR", "F LIG", "F BAL"], "CARTHAGE": ["A TAR"]},
+        "orders": {"CARTHAGE": ["A TAR S A COR - SAG"]},
+    }
+    cases = [
+        # (board, map, the support, the unit whose place shows the ruling, where it ends per
+        # rules: DATC's editions, MILA's, MILA's with the DATC's convoyed_support)
+        (tricky, "standard", "F BLA S A RUM - ARM", "AUSTRIA A RUM", (True, True, True)),
+        (port, "ancmed", "A MAU S A TAR - CAR", "CARTHAGE A CAR", (True, True, False)),
+        (refused, "ancmed", "A TAR S A COR - SAG", "CARTHAGE A TAR", (True, True, True)),
+    ]
+    legal_by = {
+        "F BLA S A RUM - ARM": (False, True, False),
+        "A MAU S A TAR - CAR": (True, True, False),
+        "A TAR S A COR - SAG": (True, False, True),
+    }
+    for doc, name, support, shown, ends in cases:
+        rulings = zip((DEFAULT_RULES, MILA, datc), legal_by[support], ends, strict=True)
+        for rules, legal, end in rulings:
+            position = Position.from_json(doc, map_named(name)).with_changes(rules=rules)
+            outs = [process_phase(position, doc["orders"], b).to_json() for b in ("python", "rust")]
+            assert outs[0] == outs[1], (rules.edition, support)
+            assert (_code(outs[0], support[:5]) != "illegal") == legal, (rules, support)
+            assert (shown in _board(outs[0])) == end, (rules, support, _board(outs[0]))
+            lists = [legal_order_texts(position, backend=b) for b in ("python", "rust")]
+            assert lists[0] == lists[1], (rules, support)
+            assert (support in {o for os in lists[0].values() for o in os}) == legal
+    assert {Rules(edition=e).convoyed_support for e in EDITIONS if e != "mila"} == {"unneeded"}  # type: ignore[arg-type]
+    assert MILA.convoyed_support == "any_route"
 
 
 def test_godip_s_convoy_orders_and_intent_go_by_chains_of_any_fleets() -> None:

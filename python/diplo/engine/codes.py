@@ -456,6 +456,13 @@ class CodeGame:
         documentation), in the order of :meth:`slots`. Empty once the game is over."""
         return self._core.legal_orders()
 
+    def listed_orders(self) -> list[list[int]]:
+        """:meth:`legal_orders` as MILA's possible orders list them: the same but under
+        ``convoyed_support="any_route"`` (MILA's edition), which leaves out the supports of
+        convoyed moves MILA takes but does not list (a fleet's support of a move only it could
+        carry; ``Game.get_all_possible_orders`` reads a chain without the supporter)."""
+        return self._core.listed_orders()
+
     def slots(self) -> list[tuple[str, str]]:
         """``(power, key)`` per slot, in the order of :meth:`legal_orders`: the key is the
         province of the unit, dislodged unit or build site, or the power's own name for the waive

@@ -93,7 +93,13 @@ province whose fleet may convoy, carries an army only as the first fleet of its 
 destination; and a support of a convoyed move is possible when a chain runs from the destination
 back to the army without the supporter, as ``Game.get_all_possible_orders`` reads it, a chain
 from a port holding a fleet passing back through that fleet too (``_get_convoy_paths`` queues its
-start as a carrier); the maps' rule, ``"anywhere"``: as a fleet at sea, anywhere in the chain).
+start as a carrier); the maps' rule, ``"anywhere"``: as a fleet at sea, anywhere in the chain);
+and ``convoyed_support="any_route"`` (a support of an army's convoyed move is legal when any chain
+of the fleets on the board, the supporter's own included, runs from the army to the destination:
+``Game._valid_order`` asks ``_has_convoy_path('A', army, dest)``; so a fleet may support a move
+only it could carry, which then has no convoy and the support is void; the rulebook,
+``"unneeded"``: only when a chain without the supporting fleet carries it, DATC 6.D.31, read from
+the destination back under ``port_convoy="first"`` as MILA lists such supports).
 
 ``edition="godip"`` is today's rulings but where godip (the judge behind Diplicity) departs from
 them: ``victory_lead=True`` (``variants/common/common.go``, ``SCCountWinner``),
@@ -143,6 +149,7 @@ __all__ = [
     "ConvoyDisruption",
     "ConvoyFallback",
     "ConvoyedAttackFrom",
+    "ConvoyedSupport",
     "Departure",
     "DisorderDistance",
     "DisorderTie",
@@ -176,6 +183,7 @@ ConvoyBrokenBy: TypeAlias = Literal["dislodgement", "any_support"]
 DisorderDistance: TypeAlias = Literal["any_border", "fleet_moves"]
 PortConvoy: TypeAlias = Literal["anywhere", "first"]
 ConvoyChains: TypeAlias = Literal["route", "any_fleets"]
+ConvoyedSupport: TypeAlias = Literal["unneeded", "any_route"]
 Waive: TypeAlias = Literal["uses_build", "free"]
 
 
@@ -229,6 +237,7 @@ _KEYS = (
     "disorder_distance",
     "port_convoy",
     "convoy_chains",
+    "convoyed_support",
 )
 _TIED = frozenset(k for choices in EDITIONS.values() for k in choices)
 #: The value of an edition-tied field not given: the edition's choice (filled in on creation).
@@ -277,6 +286,7 @@ class Rules:
     disorder_distance: DisorderDistance = _FROM_EDITION
     port_convoy: PortConvoy = _FROM_EDITION
     convoy_chains: ConvoyChains = _FROM_EDITION
+    convoyed_support: ConvoyedSupport = _FROM_EDITION
 
     def __post_init__(self) -> None:
         # (a list or an object is no edition: checked before the lookup it cannot hash for)
@@ -529,6 +539,13 @@ DATC_DEPARTURES: Mapping[str, tuple[Departure, ...]] = {
             "an army convoyed to a neighbour with no convoy route moves overland (MILA, "
             "docs/mila-compat.md)",
             ("6.G.8",),
+        ),
+        Departure(
+            ("convoyed_support",),
+            "a support of a convoyed move is legal when any chain of fleets carries the army, "
+            "the supporting fleet's own too; the move then has no convoy and the support is "
+            "void (MILA's Game._valid_order, _has_convoy_path; docs/mila-compat.md)",
+            ("6.D.31",),
         ),
         _HOME_DISORDER,
     ),

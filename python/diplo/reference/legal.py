@@ -179,7 +179,14 @@ def _movement_orders(
     into: dict[str, list[str]] = {}
     # MILA's ports (port_convoy="first"): a support of a convoyed move is read by the routes
     # from its destination back to the army (MILA's possible orders), one way where a port is.
-    back = position.rules.port_convoy == "first" and not fleets.isdisjoint(tables.map.ports)
+    # MILA's acceptance (convoyed_support="any_route"): by any route from the army, the
+    # supporter's fleet too (Game._valid_order, _has_convoy_path), which is what is legal.
+    any_route = position.rules.convoyed_support == "any_route"
+    back = (
+        not any_route
+        and position.rules.port_convoy == "first"
+        and not fleets.isdisjoint(tables.map.ports)
+    )
     back_by_sea: dict[str, set[str]] = {}
     if back:
         for dst in shores(tables.map):
@@ -265,7 +272,7 @@ def _movement_orders(
                     fact = moving.type == "A" and mover in convoy.reach(dst, prov)
                 else:
                     fact = moving.type == "A" and dst in by_sea[mover]
-                if fact and at_sea and not back:
+                if fact and at_sea and not back and not any_route:
                     without = avoiding.get(mover)
                     if without is None:
                         without = avoiding[mover] = convoy.reach(mover, prov)

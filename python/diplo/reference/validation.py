@@ -226,12 +226,19 @@ def _movement(position: Position, power: str, order: Order, fleets: frozenset[st
         return _verdict(legality.support_hold_rule(tables, piece, target))
     if isinstance(order, SupportMove):
         mover = _supported_piece(position, order.supported)
-        # (MILA's ports: by the routes from the destination back to the army, as MILA reads a
-        # support of a convoyed move; the same both ways on a map without ports)
         ends = (mover.province, game_map.province_of(order.dest))
-        by_sea = mover.type == "A" and sea_route_exists(
-            game_map, *(ends[::-1] if port_first else ends), fleets, piece.province, port_first
-        )
+        if position.rules.convoyed_support == "any_route":
+            # MILA's acceptance (Game._valid_order, _has_convoy_path): any route from the army,
+            # the supporter's fleet too.
+            by_sea = mover.type == "A" and sea_route_exists(
+                game_map, *ends, fleets, None, port_first
+            )
+        else:
+            # DATC 6.D.31: a route without the supporter (MILA's ports: from the destination
+            # back to the army, as MILA lists such a support; the same both ways without ports)
+            by_sea = mover.type == "A" and sea_route_exists(
+                game_map, *(ends[::-1] if port_first else ends), fleets, piece.province, port_first
+            )
         return _verdict(legality.support_move_rule(tables, piece, mover, order.dest, by_sea))
     army = position.units.get(game_map.province_of(order.army.loc))
     dst = game_map.province_of(order.dest)

@@ -139,6 +139,32 @@ impl PyCodeGame {
         })
     }
 
+    /// `legal_orders` less the legal supports MILA's possible orders leave out: under
+    /// `convoyed_support="any_route"` a support of a convoyed move MILA takes but lists only
+    /// by a chain without the supporter (`Legal::mila_listed`); under every other rule, the
+    /// legal orders.
+    fn listed_orders<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let this = held(slf, IN_USE)?;
+        guarded(|| {
+            on_game!(&this.game, g => g.with_legal(|legal, slots| {
+                let mut lists = Vec::with_capacity(slots.len());
+                let mut kept = Vec::new();
+                for s in slots {
+                    kept.clear();
+                    kept.extend(
+                        legal
+                            .codes_of(s)
+                            .iter()
+                            .copied()
+                            .filter(|&c| legal.mila_listed(g.map, &g.state, c)),
+                    );
+                    lists.push(code_list(py, &kept)?);
+                }
+                PyList::new(py, lists)
+            }))
+        })
+    }
+
     fn slots<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let this = held(slf, IN_USE)?;
         guarded(|| {

@@ -114,7 +114,8 @@ fn mila_texts<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'static Mut
 struct Listing {
     /// The slot's keys ([`SlotKeys`]; compared in full on a hit).
     keys: Box<[u64]>,
-    /// The listed text ids, in text order, and their codes.
+    /// The listed text ids a bot's orders are taken by (not those shown only: `SHOWN_ONLY`),
+    /// in text order, and their codes.
     ids: Arc<[u32]>,
     codes: Box<[Code]>,
     /// The location of the listed codes' unit (or build site): a fleet's coast.
@@ -280,11 +281,13 @@ impl MilaTexts {
                 return Ok(found);
             }
         }
-        let mut keyed: Vec<(u64, u32, Code)> = Vec::with_capacity(codes.len());
-        for &code in codes {
+        // (rank, text id, code, shown only: in the list, never among the ids and codes a bot's
+        // orders are taken by)
+        let mut keyed: Vec<(u64, u32, Code, bool)> = Vec::with_capacity(codes.len());
+        for (&code, &key) in codes.iter().zip(&keys[1..]) {
             let id = self.get(py, map, st, code)?;
             if id != NOT_LISTED {
-                keyed.push((0, id, code));
+                keyed.push((0, id, code, key & SHOWN_ONLY != 0));
             }
         }
         // Ranks read after the slot's texts are made (a new text may rank all anew).
@@ -298,10 +301,11 @@ impl MilaTexts {
                 .iter()
                 .map(|k| self.texts[k.1 as usize].py_text.bind(py)),
         )?;
+        let taken = || keyed.iter().filter(|k| !k.3);
         let made = Arc::new(Listing {
             keys: keys.into(),
-            ids: keyed.iter().map(|k| k.1).collect(),
-            codes: keyed.iter().map(|k| k.2).collect(),
+            ids: taken().map(|k| k.1).collect(),
+            codes: taken().map(|k| k.2).collect(),
             loc: keyed.first().map_or(usize::MAX, |k| loc_of(k.2)),
             list: list.unbind(),
         });
@@ -469,6 +473,12 @@ impl SlotKeys {
     }
 }
 
+/// The mark on a [`SlotKeys`] key of a code MILA lists but does not take (a support of a
+/// convoyed move: `Legal::mila_shown`): its text is in the slot's list, not among the texts a
+/// bot's orders are taken by (`MilaCheck`, `mila_codes`), so the drop-in reads it the long way
+/// and refuses it, as MILA does. Keys use bits 0-59.
+const SHOWN_ONLY: u64 = 1 << 63;
+
 /// The longest chain of fleets MILA lists (`MAX_CONVOY_LENGTH`, `utils/convoy_paths.py`).
 const MILA_CHAIN: u32 = 13;
 /// The most chains [`convoy_candidates`] follows in one state before it gives up (and lists
@@ -581,6 +591,7 @@ fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
             codes: Vec::with_capacity(total),
             keys: Vec::with_capacity(total),
         };
+        let mut shown: Vec<Code> = Vec::new();
         for s in slots.iter().filter(|s| !s.key_is_power) {
             let start = out.keys.len();
             let waived = waives.iter().filter(|w| w.0 == s.power).map(|w| w.1);
@@ -594,11 +605,18 @@ fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
             out.keys.push(unit_tag(me));
             out.codes.push(0);
             for code in legal.codes_of(s).iter().copied().chain(waived) {
-                if !convoy_listed(map, &cand, code) {
+                if !convoy_listed(map, &cand, code) || !legal.mila_listed(map, st, code) {
                     continue;
                 }
                 out.codes.push(code);
                 out.keys.push(code | named_part(st, code));
+            }
+            // MILA lists these supports but does not take them: shown, never taken as listed.
+            shown.clear();
+            legal.mila_shown(map, st, s.key as usize, &mut shown);
+            for &code in &shown {
+                out.codes.push(code);
+                out.keys.push(code | named_part(st, code) | SHOWN_ONLY);
             }
             out.slots.push(KeyedSlot {
                 power: s.power,

@@ -523,7 +523,12 @@ impl<M: Mask> Protocol for DeepMind<M> {
                 for slot in slots {
                     let t = tables.theirs[slot.power as usize] as usize;
                     let mark = base + t as u32;
+                    // As MILA's possible orders list them (DeepMind's actions are their
+                    // conversion): under MILA's edition, no support it takes but does not list.
                     for &code in list.codes_of(slot) {
+                        if !list.mila_listed(map, st, code) {
+                            continue;
+                        }
                         match tables.action(map, st, code) {
                             Some(a) => {
                                 let i = (a >> INDEX_SHIFT) as usize;

@@ -88,6 +88,12 @@ pub struct Rules {
     /// MILA (`Game._get_distance_to_home`): a fleet's civil-disorder distance counts only the
     /// moves a fleet can make, from its location (off: every border, DATC 6.J.6).
     pub disorder_fleet_moves: bool,
+    /// MILA (`Game._valid_order`, `_has_convoy_path('A', army, dest)`;
+    /// `convoyed_support="any_route"`): a support of an army's convoyed move is legal when any
+    /// chain of the fleets on the board, the supporter's own included, runs from the army to
+    /// the destination. Off: only a chain without the supporting fleet (DATC 6.D.31), read
+    /// from the destination back under MILA's ports (as MILA lists such supports).
+    pub support_any_route: bool,
 }
 
 /// The value of one option as `diplo.model.rules.Rules.to_json()` writes it: a name, a count or a
@@ -185,6 +191,13 @@ impl Rules {
                     "route" => false,
                     "any_fleets" => true,
                     _ => return bad("convoy_chains", "route any_fleets"),
+                }
+            }
+            ("convoyed_support", RuleValue::Name(v)) => {
+                self.support_any_route = match v {
+                    "unneeded" => false,
+                    "any_route" => true,
+                    _ => return bad("convoyed_support", "unneeded any_route"),
                 }
             }
             ("port_convoy", RuleValue::Name(v)) => {
@@ -413,7 +426,11 @@ mod tests {
         assert!(r.waive_free && r.resolver.convoy_fallback == ConvoyFallback::Land);
         assert!(r.resolver.attack_from_sea);
         assert!(r.resolver.retreat_any_after_convoy);
-        assert!(r.resolver.port_first_only);
+        assert!(r.resolver.port_first_only && r.support_any_route);
+        r.set("convoyed_support", RuleValue::Name("unneeded"))
+            .unwrap();
+        assert!(!r.support_any_route);
+        assert!(r.set("convoyed_support", RuleValue::Name("any")).is_err());
         r.set("port_convoy", RuleValue::Name("anywhere")).unwrap();
         assert!(!r.resolver.port_first_only);
         assert!(r.set("port_convoy", RuleValue::Name("last")).is_err());

@@ -302,7 +302,9 @@ class ReferenceDiplomacyState:
             kind = position.phase.kind
             index = {p: i for i, p in enumerate(self.powers)}
             legal: list[dict[int, int]] = [{} for _ in self.powers]
-            for (power, _), codes in zip(game.slots(), game.legal_orders(), strict=True):
+            # As MILA's possible orders list them (DeepMind's actions are their conversion):
+            # under MILA's edition, no support it takes but does not list.
+            for (power, _), codes in zip(game.slots(), game.listed_orders(), strict=True):
                 for code in codes:
                     order = decode_order(code, game.map, position)
                     legal[index[power]].setdefault(action_of_order(order, game.map, kind), code)

@@ -26,7 +26,8 @@
 //! unit in a province the supporter could enter, and supports of every possible move into such a
 //! province (DATC 6.B.4: province level; from the supporter's own coast, 6.B.5; a fleet's move into a split-coast province supported
 //! with the bare province and with each coast it can reach, DATC 6.B.9; a fleet cannot support a
-//! convoyed move that needs it, DATC 6.D.31); for a fleet at sea, convoys of every army whose
+//! convoyed move that needs it, DATC 6.D.31, but under MILA's `convoyed_support="any_route"`
+//! any route from the army will do); for a fleet at sea, convoys of every army whose
 //! *minimal* routes use that sea (DATC 6.G.19), routes running only through seas holding fleets
 //! (DATC 6.D.32).
 //!
@@ -184,6 +185,9 @@ struct Tables<M: Mask> {
     /// port's one-way links make differ (and a port's own fleet, which a chain from the port
     /// may pass back through: `GameMap::convoy_reach`).
     back_by_sea: M::Table<M>,
+    /// MILA's acceptance (`convoyed_support="any_route"`): a support of a convoyed move is
+    /// legal by any route from the army, the supporter's fleet included (`by_sea`).
+    any_route: bool,
 }
 
 mod check;
@@ -220,6 +224,7 @@ impl<M: Mask> Default for Legal<M> {
                 by_sea: M::table(M::ZERO),
                 closure: M::table(M::ZERO),
                 back_by_sea: M::table(M::ZERO),
+                any_route: false,
             },
             routes_ready: false,
             routes: Vec::new(),
@@ -293,6 +298,7 @@ impl<M: Mask> Legal<M> {
             M::ZERO
         };
         t.barred = barred;
+        t.any_route = st.rules.support_any_route;
         t.into_ready = false;
         for m in Bits(occupied & !afloat) {
             let (sea, closure) = if !(map.shore_seas[m] & fleets).is_zero() {
@@ -541,6 +547,45 @@ impl<M: Mask> Legal<M> {
             }
         }
         self.codes.push(encode::disband(loc));
+    }
+
+    /// Whether MILA's possible orders list the legal `code` as far as supports of convoyed
+    /// moves go: under `convoyed_support="any_route"` MILA takes such a support by any route
+    /// from the army (`Game._valid_order`, `_has_convoy_path('A', army, dest)`), the supporter's
+    /// fleet included, but lists it only by a route without the supporter, from the
+    /// destination back to the army under its ports (`get_all_possible_orders`,
+    /// `_get_convoy_destinations('A', dest, exclude_convoy_locs=[supporter])`). Every other
+    /// legal code is listed. Movement tables ([`Legal::prepare`] first).
+    pub fn mila_listed(&self, map: &GameMap<M>, st: &State<M>, code: Code) -> bool {
+        let t = &self.tables;
+        if !t.any_route || st.kind != MOVEMENT || encode::kind_of(code) != kind::SUPPORT_MOVE {
+            return true;
+        }
+        let m = map.prov_of[encode::a_of(code)] as usize;
+        let q = map.prov_of[encode::b_of(code)] as usize;
+        let p = map.prov_of[encode::loc_of(code)] as usize;
+        st.units[m].fleet || has(map.army_adj[m], q) || t.mila_lists(map, m, p, q)
+    }
+
+    /// The supports of convoyed moves by the unit in province `p` that MILA's possible orders
+    /// list though MILA does not take them ([`Legal::mila_listed`]'s two rules part under its
+    /// ports: a chain back from the destination, none forward from the army), appended to
+    /// `out`. None unless `convoyed_support="any_route"` and a port holds a fleet.
+    pub fn mila_shown(&self, map: &GameMap<M>, st: &State<M>, p: usize, out: &mut Vec<Code>) {
+        let t = &self.tables;
+        if !t.any_route || t.barred.is_zero() || st.kind != MOVEMENT || !st.units[p].is_some() {
+            return;
+        }
+        let loc = st.units[p].loc as usize;
+        let reach = support_reach(map, st, p);
+        for m in Bits(t.occupied & !t.afloat & !M::bit(p)) {
+            let only = t.listed_sea(m) & !t.by_sea[m] & !map.army_adj[m] & reach;
+            for q in Bits(only) {
+                if support_move_in(reach, st, p, m, q) == OK && t.mila_lists(map, m, p, q) {
+                    out.push(encode::support_move(loc, m, q));
+                }
+            }
+        }
     }
 
     /// The seas holding a fleet (movement tables; [`Legal::prepare`] first).

@@ -167,9 +167,23 @@ impl<M: Mask> Tables<M> {
     }
 
     /// Where a support of the army in `m`'s convoyed move may name: where the fleets could
-    /// carry it, or under MILA's ports (`barred`) where they could carry an army back to it.
+    /// carry it, or under MILA's ports (`barred`) where they could carry an army back to it
+    /// ([`Tables::listed_sea`]) unless any route from the army will do (MILA's acceptance,
+    /// `convoyed_support="any_route"`: `Game._valid_order` asks `_has_convoy_path` forward).
     #[inline]
     pub(super) fn support_sea(&self, m: usize) -> M {
+        if self.any_route {
+            self.by_sea[m]
+        } else {
+            self.listed_sea(m)
+        }
+    }
+
+    /// Where MILA's possible orders name a support of the army in `m`'s convoyed move: where
+    /// the fleets could carry it, or under its ports (`barred`) where they could carry an army
+    /// back to it (`get_all_possible_orders`, `_get_convoy_destinations('A', dest, ...)`).
+    #[inline]
+    pub(super) fn listed_sea(&self, m: usize) -> M {
         if self.barred.is_zero() {
             self.by_sea[m]
         } else {
@@ -177,8 +191,9 @@ impl<M: Mask> Tables<M> {
         }
     }
 
-    /// Whether the fleets but the one in `p` could carry the army in `m` to `q`, for a support
-    /// by `p` (DATC 6.D.31; under MILA's ports, from `q` back to `m`: [`Tables::support_sea`]).
+    /// Whether a support by `p` of the army in `m` into `q` is legal as far as its route goes:
+    /// always with `any_route` (MILA takes a support of a move only the supporter could carry,
+    /// which then has no convoy), else [`Tables::listed_without`] (DATC 6.D.31).
     #[inline]
     pub(super) fn carried_without(
         &self,
@@ -188,8 +203,35 @@ impl<M: Mask> Tables<M> {
         p: usize,
         q: usize,
     ) -> bool {
+        self.any_route || self.listed_without(map, Some(avoiding), m, p, q)
+    }
+
+    /// Whether MILA lists a support by `p` of the army in `m`'s convoyed move into `q`:
+    /// [`Tables::listed_sea`] and [`Tables::listed_without`].
+    pub(super) fn mila_lists(&self, map: &GameMap<M>, m: usize, p: usize, q: usize) -> bool {
+        has(self.listed_sea(m), q) && self.listed_without(map, None, m, p, q)
+    }
+
+    /// Whether the fleets but the one in `p` could carry the army in `m` to `q`, for a support
+    /// by `p` (DATC 6.D.31; under MILA's ports, from `q` back to `m`: [`Tables::listed_sea`]).
+    #[inline]
+    pub(super) fn listed_without(
+        &self,
+        map: &GameMap<M>,
+        avoiding: Option<&mut Avoiding<M>>,
+        m: usize,
+        p: usize,
+        q: usize,
+    ) -> bool {
         if self.barred.is_zero() {
-            !has(self.closure[m], p) || has(avoiding.reach(map, self.fleets, self.barred, m, p), q)
+            !has(self.closure[m], p)
+                || has(
+                    match avoiding {
+                        Some(avoiding) => avoiding.reach(map, self.fleets, self.barred, m, p),
+                        None => map.convoy_reach(m, self.fleets, M::bit(p), self.barred).0,
+                    },
+                    q,
+                )
         } else {
             has(
                 map.convoy_reach(q, self.fleets, M::bit(p), self.barred).0,
