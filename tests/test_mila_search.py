@@ -1024,3 +1024,87 @@ def test_mila_lists_retreats_after_a_convoy_its_first_check_broke_as_over_land(
     mila = search.rule(search.mila_game_class()(), state, orders)
     assert mila == search.rule(search.diplo_game("standard"), state, orders)
     assert mila[2] == (("FRANCE", "F BRE", _FIRST_CHECK[variant][1]),)
+
+
+# Issue 42 (known_world_901, seed 1033165, S0908M; tests/mila_cases), on the standard board: F
+# IRI's attack on England's convoying F ENG, supported by England's own F LON, breaks A PIC's only
+# route in MILA's first disruption check (Game._check_disruptions counts the own power's support);
+# Germany's convoyed A EDI then cuts that support, so the convoy stands and A PIC moves, but with
+# its routes gone MILA no longer takes it as moving via convoy (Game._is_moving_via_convoy): it
+# meets France's A BEL, moving the other way, head to head (Game._bounce step 6). The values:
+# England's and Germany's further orders, France's, and where the two armies end.
+_MEET_BY_LAND = {
+    "cut by a convoyed attack": (
+        "F LON S F IRI - ENG",
+        ["A EDI - LON VIA", "F NTH C A EDI - LON"],
+        "A BEL - PIC",
+        {"ENGLAND": "A PIC", "FRANCE": "A BEL"},  # head to head, both bounce
+    ),
+    "stronger over land": (
+        "F LON S F IRI - ENG",
+        ["A EDI - LON VIA", "F NTH C A EDI - LON", "A BUR S A BEL - PIC"],
+        "A BEL - PIC",
+        {"ENGLAND": "*A PIC", "FRANCE": "A PIC"},  # head to head, A BEL wins it
+    ),
+    "no convoyed cutter": (  # the convoy stays broken: A PIC does not move
+        "F LON S F IRI - ENG",
+        ["F NTH H"],
+        "A BEL - PIC",
+        {"ENGLAND": "A PIC", "FRANCE": "A BEL"},
+    ),
+    "no support against the fleet": (  # the route stays: a convoyed swap (DATC 6.G.1)
+        "F LON H",
+        ["A EDI - LON VIA", "F NTH C A EDI - LON"],
+        "A BEL - PIC",
+        {"ENGLAND": "A BEL", "FRANCE": "A PIC"},
+    ),
+    "no swap": (  # the army with its routes gone still moves into the province left
+        "F LON S F IRI - ENG",
+        ["A EDI - LON VIA", "F NTH C A EDI - LON"],
+        "A BEL - HOL",
+        {"ENGLAND": "A BEL", "FRANCE": "A HOL"},
+    ),
+}
+
+
+def _meet_by_land(variant: str) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    english, german, french, _ = _MEET_BY_LAND[variant]
+    orders = {
+        "ENGLAND": ["A PIC - BEL VIA", "F ENG C A PIC - BEL", english],
+        "GERMANY": ["F IRI - ENG", *german],
+        "FRANCE": [french],
+    }
+    units = {
+        "ENGLAND": ["F ENG", "F LON", "A PIC"],
+        "GERMANY": ["F IRI", "F NTH", "A EDI", "A BUR"],
+        "FRANCE": ["A BEL"],
+    }
+    centres = {"ENGLAND": ["LON", "EDI", "LVP"], "FRANCE": ["BRE", "PAR", "MAR"]}
+    return {"name": "S1905M", "units": units, "centers": centres, "retreats": {}}, orders
+
+
+@pytest.mark.parametrize("variant", _MEET_BY_LAND)
+def test_an_army_mila_s_first_check_left_no_route_meets_a_swapper_head_to_head(
+    variant: str, backend: str
+) -> None:
+    state, orders = _meet_by_land(variant)
+    game_map = map_named("standard")
+    rules = Rules.from_json({"edition": "mila"}, game_map.rules)
+    position = position_from_mila(state, state["name"], game_map, rules=rules)
+    ours = position_to_mila(process_phase(position, orders, backend).next)
+    for power, unit in _MEET_BY_LAND[variant][3].items():
+        assert unit in ours["units"][power], ours["units"]
+
+
+@needs_mila
+@pytest.mark.parametrize("variant", _MEET_BY_LAND)
+def test_mila_meets_a_swapper_head_to_head_after_its_first_check_left_no_route(
+    variant: str,
+) -> None:
+    search = load_tool("mila_search")
+    state, orders = _meet_by_land(variant)
+    mila = search.rule(search.mila_game_class()(), state, orders)
+    assert mila == search.rule(search.diplo_game("standard"), state, orders)
+    units = dict(mila[1])
+    for power, unit in _MEET_BY_LAND[variant][3].items():
+        assert unit in units[power], units

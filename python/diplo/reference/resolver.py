@@ -142,6 +142,17 @@ class _MovementResolver:
         self.low_of: dict[Decision, int] = {}  # for those: the lowest depth they rest on
         self.low = _NO_GUESS  # the lowest depth whose guess the current frame has read
         self.szykman: set[str] = set()  # fleets the Szykman rule stopped
+        # MILA (convoy_broken_by="any_support"): a convoyed army whose routes MILA's first
+        # disruption check broke is no longer "moving via convoy" (Game._is_moving_via_convoy
+        # reads the routes left), so, if it still moves, it meets a unit moving the other way
+        # head to head (Game._bounce step 6).
+        self.by_land_at_border: set[str] = set()
+        if rules.convoy_broken_by == "any_support":
+            self.by_land_at_border = {
+                o
+                for o, dest in self.moves.items()
+                if self.convoyed[o] and self.moves.get(dest) == o and self._first_check_empties(o)
+            }
 
     def _support_matches(self, mover: str, dest: str, supporter: str) -> bool:
         """A move support matches the move ordered; a coast it names must be the move's coast
@@ -349,9 +360,14 @@ class _MovementResolver:
         head-to-head battle.
         """
         dest = self.moves[origin]
-        if self.moves.get(dest) == origin and not self.convoyed[origin] and not self.convoyed[dest]:
+        if self.moves.get(dest) == origin and self._at_border(origin) and self._at_border(dest):
             return dest
         return None
+
+    def _at_border(self, origin: str) -> bool:
+        """Whether the move from ``origin`` crosses the border (not convoyed, or, MILA, with its
+        routes broken by the first disruption check: ``by_land_at_border``)."""
+        return not self.convoyed[origin] or origin in self.by_land_at_border
 
     def support_count(self, supporters: list[str], exclude_power: str | None = None) -> Steps[int]:
         count = 0

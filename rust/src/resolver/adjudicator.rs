@@ -145,6 +145,7 @@ impl<'m> Adjudicator<'m> {
         loop {
             self.board
                 .load(self.map, units, orders, self.rulings, &self.overland)?;
+            self.meet_by_land();
             self.resolve_all();
             let again = matches!(
                 self.rulings.convoy_fallback,
@@ -156,6 +157,35 @@ impl<'m> Adjudicator<'m> {
         }
         fill(self, out);
         Ok(())
+    }
+
+    /// MILA (`convoy_any_support`): a convoyed army whose routes MILA's first disruption check
+    /// broke is no longer "moving via convoy" (`Game._is_moving_via_convoy` reads the routes
+    /// left), so, if it still moves, it meets a unit moving the other way head to head
+    /// (`Game._bounce` step 6): pairs such an army with its opponent in `opp`.
+    fn meet_by_land(&mut self) {
+        if !self.rulings.convoy_any_support {
+            return;
+        }
+        for u in 0..self.board.kind.len() {
+            if self.board.kind[u] != MOVE || !self.board.convoyed[u] || self.board.opp[u] != NONE {
+                continue;
+            }
+            let o = self.board.unit_at[self.board.a[u] as usize];
+            if o == NONE {
+                continue;
+            }
+            let o = o as usize;
+            if self.board.kind[o] != MOVE || self.board.a[o] != self.board.prov[u] {
+                continue;
+            }
+            if self.first_check_empties(u)
+                && (!self.board.convoyed[o] || self.first_check_empties(o))
+            {
+                self.board.opp[u] = o as u16;
+                self.board.opp[o] = u as u16;
+            }
+        }
     }
 
     /// The fallback after a disruption: marks overland every army convoyed to a neighbouring
