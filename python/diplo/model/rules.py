@@ -81,7 +81,10 @@ convoying when a foreign attack on it would dislodge it counting every support i
 the fleet's own power included, though such an attack does not dislodge the fleet: MILA's
 ``Game._check_disruptions`` compares the raw strengths of ``Game._strengths``; and when the unit
 at the army's destination supports the fleet to hold, an attack as strong as all else in the
-fleet's sea is enough, MILA's paradox check ``Game._detect_paradox``; the rulebook,
+fleet's sea is enough, MILA's paradox check ``Game._detect_paradox``; and an army convoyed by
+intent to a neighbour does not fall back overland when the unit at its destination, or one its
+support and convoy orders lead to, supports a move into a broken fleet's province, MILA's
+second paradox check; the rulebook,
 ``"dislodgement"``: only a fleet actually dislodged breaks its convoy, DATC 5.B.3, 6.D.12) and
 ``waive="free"`` (a waive never uses up a build); in civil disorder, besides the home centres,
 ``disorder_distance="fleet_moves"`` (a fleet's distance counts only the moves a fleet can make,
