@@ -1108,3 +1108,71 @@ def test_mila_meets_a_swapper_head_to_head_after_its_first_check_left_no_route(
     units = dict(mila[1])
     for power, unit in _MEET_BY_LAND[variant][3].items():
         assert unit in units[power], units
+
+
+# Issue 42 (world, seed 2000263): an army convoyed by its own power's fleet to a neighbouring
+# province whose convoy an attack broke goes overland in MILA (its fallback), except when the
+# unit at its destination, or a unit the orders of that unit lead to (a support's or a convoy's
+# last place), supports a move into the broken fleet's province (`Game._detect_paradox`, the
+# second paradox check of `Game._check_disruptions`): the army then stays home and cuts nothing,
+# so the support it would have cut overland helps dislodge the fleet. Here England's A BEL has
+# A RUH's support, so it dislodges F HOL when it goes overland.
+_DESTINATION_BACKS = {
+    "supports the attack": (["F HOL S F SKA - NTH"], [], "A BEL", {"*F NTH"}),
+    "holds": (["F HOL H"], [], "A HOL", {"*F NTH", "*F HOL"}),
+    "supports a unit that supports the attack": (
+        ["F HOL S F HEL", "F HEL S F SKA - NTH"],
+        [],
+        "A BEL",
+        {"*F NTH"},
+    ),
+    "supports a unit that holds": (["F HOL S F HEL", "F HEL H"], [], "A HOL", {"*F NTH", "*F HOL"}),
+    # F EDI's support holds F NTH against the attack (2 to 2): the convoy stands and the army
+    # lands by it, which does not cut a support against its fleet.
+    "supports the attack, the convoy not broken": (
+        ["F HOL S F SKA - NTH"],
+        ["F EDI S F NTH"],
+        "A HOL",
+        {"*F HOL"},
+    ),
+}
+
+
+def _destination_backs(variant: str) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    german, english, _, _ = _DESTINATION_BACKS[variant]
+    russian = ["F SKA - NTH"] if english else ["F SKA - NTH", "F NWG S F SKA - NTH"]
+    orders = {
+        "ENGLAND": ["A BEL - HOL", "F NTH C A BEL - HOL", "A RUH S A BEL - HOL", *english],
+        "GERMANY": german,
+        "RUSSIA": russian,
+    }
+    units = {power: [o[:5] for o in os] for power, os in orders.items()}
+    centres = {"ENGLAND": ["LON", "EDI", "LVP"], "GERMANY": ["BER", "KIE", "MUN", "HOL"]}
+    return {"name": "S1905M", "units": units, "centers": centres, "retreats": {}}, orders
+
+
+@pytest.mark.parametrize("variant", _DESTINATION_BACKS)
+def test_an_army_stays_home_when_its_destination_backs_the_break_of_its_convoy(
+    variant: str, backend: str
+) -> None:
+    state, orders = _destination_backs(variant)
+    game_map = map_named("standard")
+    rules = Rules.from_json({"edition": "mila"}, game_map.rules)
+    position = position_from_mila(state, state["name"], game_map, rules=rules)
+    ours = position_to_mila(process_phase(position, orders, backend).next)
+    english = set(ours["units"]["ENGLAND"])
+    _, _, army, dislodged = _DESTINATION_BACKS[variant]
+    assert english & {"A BEL", "A HOL"} == {army}, english
+    assert {u for us in ours["units"].values() for u in us if u.startswith("*")} == dislodged
+
+
+@needs_mila
+@pytest.mark.parametrize("variant", _DESTINATION_BACKS)
+def test_mila_keeps_an_army_home_when_its_destination_backs_the_break_of_its_convoy(
+    variant: str,
+) -> None:
+    search = load_tool("mila_search")
+    state, orders = _destination_backs(variant)
+    mila = search.rule(search.mila_game_class()(), state, orders)
+    assert mila == search.rule(search.diplo_game("standard"), state, orders)
+    assert _DESTINATION_BACKS[variant][2] in dict(mila[1])["ENGLAND"]

@@ -83,7 +83,10 @@ the fleet's own power included, though such an attack does not dislodge the flee
 at the army's destination supports the fleet to hold, an attack as strong as all else in the
 fleet's sea is enough, MILA's paradox check ``Game._detect_paradox``; an army whose routes
 that first check broke, though a later round lets it move, no longer moves via convoy: it meets
-a unit moving the other way head to head, ``Game._is_moving_via_convoy``; the rulebook,
+a unit moving the other way head to head, ``Game._is_moving_via_convoy``; and an army convoyed
+by intent to a neighbour does not fall back overland when the unit at its destination, or one
+its support and convoy orders lead to, supports a move into a broken fleet's province, MILA's
+second paradox check; the rulebook,
 ``"dislodgement"``: only a fleet actually dislodged breaks its convoy, DATC 5.B.3, 6.D.12) and
 ``waive="free"`` (a waive never uses up a build); in civil disorder, besides the home centres,
 ``disorder_distance="fleet_moves"`` (a fleet's distance counts only the moves a fleet can make,

@@ -840,6 +840,51 @@ class _MovementResolver:
     def _moved(self, prov: str) -> bool:
         return prov in self.moves and self.resolution[("move", prov)]
 
+    def _destination_backs_the_break(self, army: str) -> bool:
+        """MILA (``convoy_broken_by="any_support"``, the second paradox check of
+        ``Game._check_disruptions``, by ``Game._detect_paradox``): whether the unit at the
+        destination of the convoyed ``army``, or a unit its orders lead to, supports a move into
+        the province of a fleet of the army's routes whose convoy broke. MILA then keeps the army
+        at home instead of letting it go overland to cut that support (:meth:`_falls_back`).
+
+        The walk reads the orders as MILA does once it has voided the orders of missing units: a
+        support or convoy order leads on to the unit at the place it names last (a support's
+        destination or supported unit, a convoy's destination), until a unit is met again or an
+        order of another kind (or a support of a missing unit, a convoy of a missing army) ends
+        it. MILA asks this per broken fleet, while routes are left out one by one, so with two
+        routes broken in different fleets only the fleet that empties the list counts there;
+        this asks it of any broken fleet of the routes."""
+        broken = {
+            self.map.province_of(f)
+            for f in self._fleets_on_routes(army, self.moves[army])
+            if not self.resolve(("convoy", f))
+        }
+        if not broken:
+            return False
+        here: str | None = self.moves[army]
+        seen: set[str] = set()
+        while here is not None and here in self.units and here not in seen:
+            seen.add(here)
+            order = self.orders[here]
+            if isinstance(order, SupportMove):
+                if order.supported.province not in self.units:
+                    return False
+                here = self.map.province_of(order.dest)
+                if here in broken:
+                    return True
+            elif isinstance(order, SupportHold):
+                if order.supported.province not in self.units:
+                    return False
+                here = order.supported.province
+            elif isinstance(order, Convoy):
+                army_there = self.units.get(order.army.province)
+                if army_there is None or army_there.type != "A":
+                    return False
+                here = self.map.province_of(order.dest)
+            else:
+                here = None
+        return False
+
     def _first_check_empties(self, army: str) -> bool:
         """MILA (``convoy_broken_by="any_support"``): whether the first disruption check of
         ``Game._resolve_moves`` (step 4, at strengths where only attacks over land have cut
@@ -1024,6 +1069,12 @@ def resolve_movement(
             and (
                 fallback == "via_always"
                 or not set(resolver.convoy_fleets[origin]) & resolver.szykman
+            )
+            # MILA (convoy_broken_by="any_support"): nor one whose destination backs the attack
+            # that broke a fleet of its routes.
+            and not (
+                rules.convoy_broken_by == "any_support"
+                and resolver._destination_backs_the_break(origin)
             )
         }
         if not fallen:

@@ -204,12 +204,75 @@ impl<'m> Adjudicator<'m> {
             // MILA: a convoy the paradox rule stopped does not fall back (DATC 6.G.11); dipcc's
             // does (`_clear_convoy_paradoxes` disables the fleets as a dislodgement does).
             let stopped = !dipcc && self.stopped[u];
-            if via == dipcc && adjacent && !stopped && !self.path(u) {
+            if via == dipcc
+                && adjacent
+                && !stopped
+                && !self.path(u)
+                // MILA (`convoy_any_support`): nor one whose destination backs the attack that
+                // broke a fleet of its routes.
+                && !(self.rulings.convoy_any_support && self.destination_backs_the_break(u))
+            {
                 self.overland[u] = true;
                 again = true;
             }
         }
         again
+    }
+
+    /// MILA (`convoy_any_support`, the second paradox check of `Game._check_disruptions`, by
+    /// `Game._detect_paradox`): whether the unit at the destination of convoyed army `a`, or a
+    /// unit its orders lead to, supports a move into the province of a fleet of the army's
+    /// routes whose convoy broke. MILA then keeps the army at home instead of letting it go
+    /// overland to cut that support ([`Self::fall_back`]).
+    ///
+    /// The walk reads the orders as MILA does once it has voided the orders of missing units: a
+    /// support or convoy order leads on to the unit at the place it names last (a support's
+    /// destination or supported unit, a convoy's destination), until a unit is met again or an
+    /// order of another kind (or a support of a missing unit, a convoy of a missing army) ends
+    /// it. MILA asks this per broken fleet while it leaves routes out one by one; this asks it
+    /// of any broken fleet of the routes (they differ only with two routes broken apart).
+    fn destination_backs_the_break(&mut self, a: usize) -> bool {
+        let fleets: Vec<usize> = self.board.convoys_of(a).collect();
+        let provs: Vec<u16> = fleets.iter().map(|&f| self.board.prov[f]).collect();
+        let (from, to) = (self.board.prov[a], self.board.a[a]);
+        let on = convoy::on_routes(self.map, from, to, &provs, self.rulings.port_first_only);
+        let mut broken: Vec<u16> = Vec::new();
+        for (i, &f) in fleets.iter().enumerate() {
+            if on[i] && !self.resolve(f) {
+                broken.push(provs[i]);
+            }
+        }
+        if broken.is_empty() {
+            return false;
+        }
+        let b = &self.board;
+        let mut here = to;
+        // Every step meets a unit not met before, so the walk ends within `n` steps.
+        for _ in 0..b.n {
+            let d = b.unit_at[here as usize];
+            if d == NONE {
+                return false;
+            }
+            let d = d as usize;
+            match b.kind[d] {
+                SUPPORT_MOVE if b.unit_at[b.a[d] as usize] != NONE => {
+                    here = b.b[d];
+                    if broken.contains(&here) {
+                        return true;
+                    }
+                }
+                SUPPORT_HOLD if b.unit_at[b.a[d] as usize] != NONE => here = b.a[d],
+                CONVOY => {
+                    let army = b.unit_at[b.a[d] as usize];
+                    if army == NONE || b.fleet[army as usize] {
+                        return false;
+                    }
+                    here = b.b[d];
+                }
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// The map this adjudicator was built for.
