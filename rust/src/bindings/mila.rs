@@ -301,11 +301,24 @@ impl MilaTexts {
                 .iter()
                 .map(|k| self.texts[k.1 as usize].py_text.bind(py)),
         )?;
-        let taken = || keyed.iter().filter(|k| !k.3);
+        // Nearly always nothing is shown only: then both are made in one exact allocation each
+        // (a filtered iterator's collect grows a vector and copies it).
+        let (ids, codes): (Arc<[u32]>, Box<[Code]>) = if keyed.iter().any(|k| k.3) {
+            let taken = || keyed.iter().filter(|k| !k.3);
+            (
+                taken().map(|k| k.1).collect(),
+                taken().map(|k| k.2).collect(),
+            )
+        } else {
+            (
+                keyed.iter().map(|k| k.1).collect(),
+                keyed.iter().map(|k| k.2).collect(),
+            )
+        };
         let made = Arc::new(Listing {
             keys: keys.into(),
-            ids: taken().map(|k| k.1).collect(),
-            codes: taken().map(|k| k.2).collect(),
+            ids,
+            codes,
             loc: keyed.first().map_or(usize::MAX, |k| loc_of(k.2)),
             list: list.unbind(),
         });
