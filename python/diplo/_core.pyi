@@ -144,7 +144,7 @@ class CodeGame:
 
     Threads: one thread at a time. A call made while another call holds the game (another
     thread's ``process_batch``, or a call re-entered from an item's ``__index__``) raises
-    ``RuntimeError`` (PyO3's borrow error, which ``diplo.engine.codes.CodeGame`` words)."""
+    ``InUseError`` (a ``RuntimeError``, mapped in the core, never PyO3's own borrow error)."""
 
     def __new__(
         cls,

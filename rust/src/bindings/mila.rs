@@ -85,6 +85,9 @@ struct MilaTexts {
     older: std::collections::HashMap<u64, Arc<Listing>, std::hash::BuildHasherDefault<KeyHasher>>,
     listings:
         std::collections::HashMap<u64, Arc<Listing>, std::hash::BuildHasherDefault<KeyHasher>>,
+    /// A slot's `(rank, text id, code)` while its listing is made: kept between slots, so
+    /// that a listing made allocates only what it keeps.
+    keyed: Vec<(u64, u32, Code)>,
 }
 
 /// The MILA texts of `map` (made on first use, kept for the life of the process, as the map
@@ -101,6 +104,7 @@ fn mila_texts<M: Mask>(py: Python<'_>, map: &'static GameMap<M>) -> &'static Mut
             template: None,
             older: Default::default(),
             listings: Default::default(),
+            keyed: Vec::new(),
         })
     })
 }
@@ -268,6 +272,7 @@ impl MilaTexts {
         st: &State<M>,
         codes: &[Code],
         keys: &[u64],
+        shown: usize,
     ) -> PyResult<Arc<Listing>> {
         let h = listing_hash(keys);
         if let Some(found) = self.listings.get(&h) {
@@ -281,13 +286,13 @@ impl MilaTexts {
                 return Ok(found);
             }
         }
-        // (rank, text id, code, shown only: in the list, never among the ids and codes a bot's
-        // orders are taken by)
-        let mut keyed: Vec<(u64, u32, Code, bool)> = Vec::with_capacity(codes.len());
-        for (&code, &key) in codes.iter().zip(&keys[1..]) {
+        // (rank, text id, code); an error leaves a new buffer behind, no harm
+        let mut keyed = std::mem::take(&mut self.keyed);
+        keyed.clear();
+        for &code in codes {
             let id = self.get(py, map, st, code)?;
             if id != NOT_LISTED {
-                keyed.push((0, id, code, key & SHOWN_ONLY != 0));
+                keyed.push((0, id, code));
             }
         }
         // Ranks read after the slot's texts are made (a new text may rank all anew).
@@ -301,10 +306,12 @@ impl MilaTexts {
                 .iter()
                 .map(|k| self.texts[k.1 as usize].py_text.bind(py)),
         )?;
-        // Nearly always nothing is shown only: then both are made in one exact allocation each
-        // (a filtered iterator's collect grows a vector and copies it).
-        let (ids, codes): (Arc<[u32]>, Box<[Code]>) = if keyed.iter().any(|k| k.3) {
-            let taken = || keyed.iter().filter(|k| !k.3);
+        // The last `shown` codes are in the list, never among the ids and codes a bot's orders
+        // are taken by (no legal code is among them). Nearly always there is none: then both are
+        // made in one exact allocation each (a filtered iterator's collect grows and copies).
+        let only = &codes[codes.len() - shown..];
+        let (ids, codes): (Arc<[u32]>, Box<[Code]>) = if !only.is_empty() {
+            let taken = || keyed.iter().filter(|k| !only.contains(&k.2));
             (
                 taken().map(|k| k.1).collect(),
                 taken().map(|k| k.2).collect(),
@@ -322,6 +329,7 @@ impl MilaTexts {
             loc: keyed.first().map_or(usize::MAX, |k| loc_of(k.2)),
             list: list.unbind(),
         });
+        self.keyed = keyed;
         self.keep(h, made.clone());
         Ok(made)
     }
@@ -465,6 +473,8 @@ struct KeyedSlot {
     key: u16,
     start: usize,
     end: usize,
+    /// How many of the slot's last codes MILA lists but does not take (`SHOWN_ONLY`).
+    shown: usize,
 }
 
 /// The phase's slots with their codes and listing keys, MILA's way: a power's waive listed at
@@ -574,6 +584,7 @@ fn convoy_candidates<M: Mask>(map: &GameMap<M>, st: &State<M>) -> Option<(Vec<M>
 }
 
 /// Whether MILA lists the legal `code` as far as [`convoy_candidates`] says.
+#[inline]
 fn convoy_listed<M: Mask>(map: &GameMap<M>, cand: &Option<(Vec<M>, M)>, code: Code) -> bool {
     match cand {
         Some((cand, wanted)) if kind_of(code) == kind::CONVOY => {
@@ -604,6 +615,9 @@ fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
             codes: Vec::with_capacity(total),
             keys: Vec::with_capacity(total),
         };
+        // Asked once per phase: with neither, a code costs no more than the engine's list.
+        let (suspects, shows) = legal.mila_filters(st);
+        let ported = cand.is_some();
         let mut shown: Vec<Code> = Vec::new();
         for s in slots.iter().filter(|s| !s.key_is_power) {
             let start = out.keys.len();
@@ -617,16 +631,20 @@ fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
             };
             out.keys.push(unit_tag(me));
             out.codes.push(0);
+            let asked = ported || has(suspects, s.key as usize);
             for code in legal.codes_of(s).iter().copied().chain(waived) {
-                if !convoy_listed(map, &cand, code) || !legal.mila_listed(map, st, code) {
+                if asked && !(convoy_listed(map, &cand, code) && legal.mila_listed(map, st, code)) {
                     continue;
                 }
+                debug_assert!(asked || legal.mila_listed(map, st, code), "{code} left out");
                 out.codes.push(code);
                 out.keys.push(code | named_part(st, code));
             }
             // MILA lists these supports but does not take them: shown, never taken as listed.
             shown.clear();
-            legal.mila_shown(map, st, s.key as usize, &mut shown);
+            if shows {
+                legal.mila_shown(map, st, s.key as usize, &mut shown);
+            }
             for &code in &shown {
                 out.codes.push(code);
                 out.keys.push(code | named_part(st, code) | SHOWN_ONLY);
@@ -636,6 +654,7 @@ fn slot_keys<M: Mask>(g: &Game<M>) -> SlotKeys {
                 key: s.key,
                 start,
                 end: out.keys.len(),
+                shown: shown.len(),
             });
         }
         out
@@ -670,7 +689,7 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
     let mut listings = Vec::with_capacity(keyed.slots.len());
     for s in &keyed.slots {
         let (codes, keys) = keyed.of(s);
-        listings.push(cache.listing(py, map, &g.state, codes, keys)?);
+        listings.push(cache.listing(py, map, &g.state, codes, keys, s.shown)?);
     }
     let template = cache
         .template
@@ -692,7 +711,8 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
     drop(guard);
     let locations = names.locations.len();
     let mut lists: Vec<Option<Bound<'py, PyList>>> = vec![None; locations];
-    let mut keys: Vec<Vec<&Py<PyString>>> = vec![Vec::new(); map.powers];
+    // (power, location key) of each slot listing something, in slot order
+    let mut keys: Vec<(u8, &Py<PyString>)> = Vec::with_capacity(keyed.slots.len());
     let split = g.state.kind != ADJUSTMENTS;
     let mut marks = vec![0u8; locations].into_boxed_slice();
     let mut ids: Box<[Option<Arc<[u32]>>]> = vec![None; locations].into_boxed_slice();
@@ -713,7 +733,7 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
             SHARED
         };
         ids[key] = Some(listing.ids.clone());
-        keys[s.power as usize].push(&names.locations[key]);
+        keys.push((s.power, &names.locations[key]));
         let bound = listing.list.bind(py);
         let list = bound.get_slice(0, bound.len());
         let loc = listing.loc;
@@ -739,6 +759,7 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
         }
         lists[key] = Some(list);
     }
+    keys.sort_by_key(|k| k.0); // stable: each power's keys in slot order
     let possible = template.copy()?;
     for (name, list) in names.locations.iter().zip(lists) {
         match list {
@@ -760,10 +781,13 @@ fn turn<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyTup
     // Two alike: one kept, one handed to the first caller (who may change it).
     let orderable = || -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (name, keys) in names.powers.iter().zip(&keys) {
+        let mut rest = &keys[..];
+        for (power, name) in names.powers.iter().enumerate() {
+            let (mine, after) = rest.split_at(rest.partition_point(|k| k.0 as usize == power));
+            rest = after;
             d.set_item(
                 name.bind(py),
-                PyList::new(py, keys.iter().map(|k| k.bind(py)))?,
+                PyList::new(py, mine.iter().map(|k| k.1.bind(py)))?,
             )?;
         }
         Ok(d)
@@ -865,7 +889,7 @@ fn codes<'py, M: Mask>(py: Python<'py>, g: &Game<M>) -> PyResult<Bound<'py, PyDi
     }
     for s in &keyed.slots {
         let (codes, keys) = keyed.of(s);
-        let listing = cache.listing(py, g.map, &g.state, codes, keys)?;
+        let listing = cache.listing(py, g.map, &g.state, codes, keys, s.shown)?;
         for (&id, &code) in listing.ids.iter().zip(listing.codes.iter()) {
             let text = cache.texts[id as usize].py_text.bind(py);
             by_power[s.power as usize].set_item(text, signed(code))?;

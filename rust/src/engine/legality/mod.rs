@@ -556,6 +556,7 @@ impl<M: Mask> Legal<M> {
     /// destination back to the army under its ports (`get_all_possible_orders`,
     /// `_get_convoy_destinations('A', dest, exclude_convoy_locs=[supporter])`). Every other
     /// legal code is listed. Movement tables ([`Legal::prepare`] first).
+    #[inline]
     pub fn mila_listed(&self, map: &GameMap<M>, st: &State<M>, code: Code) -> bool {
         let t = &self.tables;
         if !t.any_route || st.kind != MOVEMENT || encode::kind_of(code) != kind::SUPPORT_MOVE {
@@ -565,6 +566,29 @@ impl<M: Mask> Legal<M> {
         let q = map.prov_of[encode::b_of(code)] as usize;
         let p = map.prov_of[encode::loc_of(code)] as usize;
         st.units[m].fleet || has(map.army_adj[m], q) || t.mila_lists(map, m, p, q)
+    }
+
+    /// Which units' legal codes [`Legal::mila_listed`] may leave out this phase, and whether
+    /// [`Legal::mila_shown`] may add any: `(suspects, shown)`, the provinces of the supporters
+    /// to ask about. None and false but under `convoyed_support="any_route"` in a movement
+    /// phase. Without ports MILA leaves out only a support by a fleet some army's convoys could
+    /// use (`closure`: a legal support of a convoyed move has a route, and one without the
+    /// supporter when the supporter is on none); with them, every unit (the routes run back
+    /// from the destination). Asked once per phase, so that a listing costs nothing per code
+    /// for every other unit.
+    pub fn mila_filters(&self, st: &State<M>) -> (M, bool) {
+        let t = &self.tables;
+        if !t.any_route || st.kind != MOVEMENT {
+            return (M::ZERO, false);
+        }
+        if !t.barred.is_zero() {
+            return (!M::ZERO, true);
+        }
+        let mut suspects = M::ZERO;
+        for m in Bits(t.occupied & !t.afloat) {
+            suspects |= t.closure[m];
+        }
+        (suspects, false)
     }
 
     /// The supports of convoyed moves by the unit in province `p` that MILA's possible orders
