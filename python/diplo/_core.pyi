@@ -598,5 +598,9 @@ class DipccEncoder:
         list[tuple[int, list[tuple[int, int, int, int, int, int, bool]], list[str]]],
         list[list[int]],
         list[int],
+        bytes,
     ]: ...
     def rule_orders(self, packed: bytes, orders: bytes) -> bytes: ...
+    def rule_staged(
+        self, packed: bytes, listed: bytes | None, staged: bytes, engine: bytes
+    ) -> tuple[bytes, list[int]]: ...

@@ -8,6 +8,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,7 +18,7 @@ use super::arrays::busy;
 use super::errors::{guarded, without_gil};
 use crate::engine::batch::on_pool;
 use crate::engine::dipcc_encode::{
-    encode_board, width, Board, BoardSpec, CandidatesOut, DOrder, EncodeError, Encoder, Packed,
+    encode_board, engine_code, listed_bytes, rule_staged, width, Board, BoardSpec, CandidatesOut, DOrder, EncodeError, Encoder, Packed,
     Possible, StateOut, Vocabulary, MAX_SEQ_LEN, MOVE, N_LOCS, N_POWERS, N_SCS, ORDERS_WIDTH,
 };
 
@@ -447,12 +448,14 @@ impl PyDipccEncoder {
     #[pyo3(signature = (packed, with_tuples=true))]
     fn possible_orders(
         &self,
+        py: Python<'_>,
         packed: &[u8],
         with_tuples: bool,
     ) -> PyResult<(
         Vec<(u8, Vec<OrderTuple>, Vec<String>)>,
         Vec<Vec<u32>>,
         Vec<i32>,
+        Py<PyBytes>,
     )> {
         guarded(|| {
             let g = Packed::read(packed).map_err(PyValueError::new_err)?;
@@ -493,7 +496,67 @@ impl PyDipccEncoder {
                 .iter()
                 .map(|v| v.iter().map(|&c| u32::from(c)).collect())
                 .collect();
-            Ok((lists, orderable, p.builds.to_vec()))
+            let listed = PyBytes::new(py, &listed_bytes(&p)).unbind();
+            Ok((lists, orderable, p.builds.to_vec(), listed))
+        })
+    }
+
+    /// The orders dipcc's `process` rules on of the orders staged on a packed game's board
+    /// (`crate::engine::dipcc_encode::rule_staged`) and the engine's codes of them: `staged`
+    /// is eight bytes an order, the power's index then the `DipccOrder` tuple's seven;
+    /// `listed` the board's possible orders as `possible_orders` gave them (`None`: worked out
+    /// here); `engine` the engine's location index of each dipcc location code. Returns the
+    /// orders ruled on (seven bytes each) and their codes.
+    fn rule_staged(
+        &self,
+        py: Python<'_>,
+        packed: &[u8],
+        listed: Option<&[u8]>,
+        staged: &[u8],
+        engine: &[u8],
+    ) -> PyResult<(Py<PyBytes>, Vec<u64>)> {
+        guarded(|| {
+            if !staged.len().is_multiple_of(8) {
+                return Err(PyValueError::new_err(format!(
+                    "staged: {} bytes is not a whole number of 8-byte orders",
+                    staged.len()
+                )));
+            }
+            let given = staged
+                .chunks_exact(8)
+                .map(|c| {
+                    if c[0] as usize >= N_POWERS {
+                        return Err(PyValueError::new_err(format!("bad power index {}", c[0])));
+                    }
+                    Ok((c[0], order_of((c[1], c[2], c[3], c[4], c[5], c[6], c[7] != 0))?))
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            let g = Packed::read(packed).map_err(PyValueError::new_err)?;
+            let b = &self.enc.board;
+            let worked_out;
+            let listed = match listed {
+                Some(l) => l,
+                None => {
+                    worked_out = listed_bytes(&g.state.possible(b));
+                    &worked_out
+                }
+            };
+            let ruled = rule_staged(b, &g.state, listed, &given).map_err(PyValueError::new_err)?;
+            let mut bytes = Vec::with_capacity(7 * ruled.len());
+            let mut codes = Vec::with_capacity(ruled.len());
+            for o in &ruled {
+                bytes.extend_from_slice(&[
+                    o.unit_type,
+                    o.unit_loc,
+                    o.kind,
+                    o.target_type,
+                    o.target_loc,
+                    o.dest,
+                    u8::from(o.via),
+                ]);
+                codes.push(engine_code(b, engine, o).map_err(PyValueError::new_err)?);
+            }
+            Ok((PyBytes::new(py, &bytes).unbind(), codes))
         })
     }
 

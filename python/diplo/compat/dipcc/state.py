@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from ...api.phase import process_phase
-from ...engine.codes import CodeGame, CoreGame, core_of, encode_order
+from ...engine.codes import CoreGame
+from ...engine.dipcc import standard_game
 from ...model.map import standard_map
 from ...model.orders import (
     Build,
@@ -150,14 +151,22 @@ class PhaseName:
         return PhaseName("C", self.year, "C")
 
 
-_UNSEEN: Any = object()
-
-
 @lru_cache(maxsize=1)
 def _engine_tables() -> tuple[list[int], list[str]]:
     """The engine's location indices (``Map.locations``) to dipcc's codes, and its powers."""
     game_map = standard_map()
     return [LOC_INDEX[loc] for loc in game_map.locations], list(game_map.powers)
+
+
+@lru_cache(maxsize=1)
+def _engine_locs() -> bytes:
+    """dipcc's location codes to the engine's location indices (index 0 unused), as the
+    engine's ``DipccEncoder.rule_staged`` reads them."""
+    loc_code, _ = _engine_tables()
+    table = bytearray(len(LOCS) + 1)
+    for index, code in enumerate(loc_code):
+        table[code] = index
+    return bytes(table)
 
 
 @lru_cache(maxsize=1)
@@ -191,14 +200,6 @@ def _pieces() -> dict[tuple[int, tuple[str, int]], tuple[str, Piece]]:
                 piece = Piece(power, "A" if utype == ARMY else "F", loc)
                 out[(code, (power, utype))] = (piece.province, piece)
     return out
-
-
-@lru_cache(maxsize=1 << 16)
-def _engine_code(order: DipccOrder) -> int:
-    """The engine's code of a dipcc order (kept): the order diplo reads from its text, made
-    from its fields (held to the text read by diplo's parser by
-    ``tests/test_compat_dipcc.py``)."""
-    return encode_order(model_order(order), standard_map())
 
 
 def model_order(order: DipccOrder) -> Order:
@@ -315,13 +316,14 @@ class State:
         lists = self._memo.get("lists")
         if lists is None:
             packed = b"\x00" + self.packed() + b"\x00"
-            by_code, orderable, builds = board_encoder().possible_orders(packed, False)
+            by_code, orderable, builds, listed = board_encoder().possible_orders(packed, False)
             lists = (
                 {code: texts for code, _, texts in by_code},
                 {POWERS[p]: locs for p, locs in enumerate(orderable) if locs},
                 dict(zip(POWERS, builds, strict=True)),
             )
             self._memo["lists"] = lists
+            self._memo["listed"] = listed
         if self._orderable is None:
             self._orderable = lists[1]
             self._builds = lists[2]
@@ -550,15 +552,34 @@ class State:
         counts = dict.fromkeys(POWERS, 0)
         for power in self.centers.values():
             counts[power] += 1
+        self.forget_orders()
         if max(counts.values()) >= 18 or self.phase.year == MAX_YEAR:
             self.phase = self.phase.completed()
-            self.forget_orders()
             return
-        self.forget_orders()
-        if any(self.possible_orders().values()):
-            return
-        self.forget_orders()
-        self.phase = self.phase.next()
+        if not self.anything_to_adjust(counts):
+            self.phase = self.phase.next()
+
+    def anything_to_adjust(self, centers: Mapping[str, int] | None = None) -> bool:
+        """Whether some power has an adjustment order in this winter (a disband, or a build on
+        an owned, vacant home centre): dipcc's possible orders of the winter are not all empty
+        (held to them by ``tests/test_compat_dipcc.py``). ``centers``: each power's count."""
+        owed = dict.fromkeys(POWERS, 0)
+        if centers is None:
+            for power in self.centers.values():
+                owed[power] += 1
+        else:
+            owed.update(centers)
+        for power, _ in self.units.values():
+            owed[power] -= 1
+        b = board()
+        for power, n in owed.items():
+            if n < 0:
+                return True
+            if n > 0:
+                for home in b.homes[power]:
+                    if self.centers.get(home) == power and self.unit_in(home) is None:
+                        return True
+        return False
 
     # ------------------------------------------------------------------ processing
 
@@ -574,15 +595,36 @@ class State:
         raise RuntimeError(f"Cannot process phase: {self.phase}")
 
     def _engine_game(self) -> CoreGame:
-        """The engine's game at this board (made once, shared by the copies; or kept from the
-        phase before when the engine's board after it is this one: :meth:`_process_movement`)."""
+        """The engine's game at this board, a movement or adjustment phase's (made once,
+        shared by the copies; or kept from the phase before when the engine's board after it
+        is this one: :meth:`_keep_engine`), made from the board's units and centres as the
+        engine's indices, checked by the engine alone."""
         phase = str(self.phase)
         cached = self._memo.get("engine")
         if cached is None or cached[0] != phase:
-            cached = (phase, core_of(CodeGame(self._position(phase))))
+            cached = (phase, self._new_engine_game())
             self._memo["engine"] = cached
         game: CoreGame = cached[1]
         return game
+
+    def _new_engine_game(self) -> CoreGame:
+        engine = _engine_locs()
+        power_index = POWER_INDEX
+        units = [
+            (power_index[power], utype == FLEET, engine[code])
+            for code, (power, utype) in self.units.items()
+        ]
+        centers = [(engine[code], power_index[power]) for code, power in self.centers.items()]
+        phase = self.phase
+        return standard_game(phase.year, phase.season, phase.kind, units, centers, DIPCC_RULES)
+
+    def _keep_engine(self, game: CoreGame) -> None:
+        """Keep ``game``, the engine's game after the phase before, as this board's when it is
+        at this board's phase (its units and centres this board's: held to a game made afresh
+        by ``tests/test_compat_dipcc.py``)."""
+        phase = str(self.phase)
+        if self.phase.kind != "C" and not game.is_over and game.phase == phase:
+            self._memo["engine"] = (phase, game)
 
     def _position(self, phase: str) -> Position:
         cached = self._memo.get("position")
@@ -604,64 +646,33 @@ class State:
         self._memo["position"] = (phase, position)
         return position
 
-    def _rulings(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[DipccOrder, int]]:
-        """The orders dipcc rules on, with their engine codes: each unit's last order from its
-        owner; an impossible order is dropped (the unit holds), a move possible only by convoy
-        is made "VIA" (dipcc's implicit via). Each power's order is ruled on once per board and
-        the ruling kept (shared by the board's copies, like its possible orders): ``None`` for
-        an order of a unit the power does not have there, else the unit's province and the
-        order ruled on with its code (``None`` when dropped)."""
+    def _ruled(self, orders: Mapping[str, Iterable[DipccOrder]]) -> tuple[bytes, list[int]]:
+        """The orders dipcc rules on and their engine codes (the engine's
+        ``DipccEncoder.rule_staged``): in movement and retreats each unit's order from its
+        owner, an impossible order dropped (the unit holds, or is disbanded), a move possible
+        only by convoy made "VIA" (dipcc's implicit via); in adjustments every possible order,
+        in the order given. Looked up in the board's possible orders when they were listed
+        (:meth:`possible_texts`), else worked out by the engine at once. The orders ruled on
+        come as seven bytes each (:func:`pack_orders`)."""
+        staged = bytearray()
+        for index, power in enumerate(POWERS):
+            given = orders.get(power)
+            if given:
+                for order in given:
+                    staged.append(index)
+                    staged.extend(order)
         memo = self._memo
-        by_power: dict[str, dict[DipccOrder, Any]] | None = memo.get("rulings")
-        if by_power is None:
-            by_power = memo["rulings"] = {}
-        by_province: dict[int, tuple[DipccOrder, int] | None] = {}
-        for power, given in orders.items():
-            rulings = by_power.get(power)
-            if rulings is None:
-                rulings = by_power[power] = {}
-            for order in given:
-                ruling = rulings.get(order, _UNSEEN)
-                if ruling is _UNSEEN:
-                    self._rule_new(orders, by_power)
-                    ruling = rulings[order]
-                if ruling is not None:
-                    by_province[ruling[0]] = ruling[1]
-        return [r for r in by_province.values() if r is not None]
+        listed = memo.get("listed")
+        packed = memo.get("framed")
+        if packed is None:
+            packed = memo["framed"] = b"\x00" + self.packed() + b"\x00"
+        ruled, codes = board_encoder().rule_staged(packed, listed, bytes(staged), _engine_locs())
+        return ruled, codes
 
-    def _rule_new(
-        self,
-        orders: Mapping[str, Iterable[DipccOrder]],
-        by_power: dict[str, dict[DipccOrder, Any]],
-    ) -> None:
-        """Rule on every order of ``orders`` not ruled on before (:meth:`_rulings`), the
-        possible ones told by the engine (``DipccEncoder.rule_orders``, held to
-        :meth:`possible_orders` by ``tests/test_compat_dipcc_encode.py``) at once."""
-        units = self.units
-        root = board().root
-        todo: list[tuple[dict[DipccOrder, Any], DipccOrder]] = []
-        queued: set[tuple[str, DipccOrder]] = set()
-        for power, given in orders.items():
-            rulings = by_power.setdefault(power, {})
-            for order in given:
-                if order in rulings or (power, order) in queued:
-                    continue
-                unit = units.get(order.unit_loc)
-                if unit is None or unit[0] != power:
-                    rulings[order] = None
-                else:
-                    queued.add((power, order))
-                    todo.append((rulings, order))
-        if not todo:
-            return
-        verdicts = self.rule_orders([order for _, order in todo])
-        for (rulings, order), verdict in zip(todo, verdicts, strict=True):
-            province = root[order.unit_loc]
-            if not verdict:
-                rulings[order] = (province, None)
-            else:
-                ruled = order if verdict == 1 else order.with_via(True)
-                rulings[order] = (province, (ruled, _engine_code(ruled)))
+    def _rulings(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[DipccOrder, int]]:
+        """:meth:`_ruled` as (order, engine code) pairs."""
+        ruled, codes = self._ruled(orders)
+        return list(zip(_unpack(ruled), codes, strict=True))
 
     def rule_orders(self, orders: Sequence[DipccOrder]) -> bytes:
         """Per order, 1 when it is one of this board's possible orders, 2 when only its "VIA"
@@ -686,42 +697,46 @@ class State:
                 out[i] = 2
         return bytes(out)
 
-    def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
-        """Movement on the engine's code path (``diplo.engine.codes``, the position's rules
-        ``edition="dipcc"``): the orders ruled on as codes, the board after read as indices."""
-        game = self._engine_game().clone()
-        rulings = self._rulings(orders)
-        game.set_orders([code for _, code in rulings])
-        outcome = game.process()
+    def _board_after(self, game: CoreGame, influence: dict[int, str]) -> tuple[Units, list[Any]]:
+        """The engine's units after a phase as a board's (``influence`` given each unit's
+        power), and the engine's units kept aside (dislodged, with their retreats)."""
         _, _, _, units, _, aside = game.state()
         unit_of = _engine_units_after()
         new_units: Units = {}
-        influence = dict(self.influence)
         for unit in units:
             code, piece, power = unit_of[unit]
             new_units[code] = piece
             influence[code] = power
+        return new_units, aside
+
+    def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        """Movement on the engine's code path (``diplo.engine.codes``, the position's rules
+        ``edition="dipcc"``): the orders ruled on as codes, the board after read as indices."""
+        game = self._engine_game().clone()
+        ruled, codes = self._ruled(orders)
+        game.set_orders(codes)
+        outcome = game.process()
+        influence = dict(self.influence)
+        new_units, aside = self._board_after(game, influence)
         nxt = _new_state(self.phase, new_units, dict(self.centers), influence)
-        units_before = self.units
-        if aside or len(units) != len(units_before):
+        if aside or len(new_units) != len(self.units):
             # someone was dislodged (the engine keeps aside those with somewhere to go and
             # removes the others; no unit leaves the board otherwise in a movement phase)
-            hit = self._dislodged_by([order for order, _ in rulings], outcome.result_success())
+            hit = self._dislodged_by(_unpack(ruled), outcome.result_success())
             if hit:
                 loc_code = _engine_tables()[0]
                 options = {loc_code[loc]: opts for _, _, loc, opts in aside}
                 nxt.phase = self.phase.next(retreat=True)
                 for key in hit:
                     nxt.dislodged[key] = tuple(sorted(loc_code[o] for o in options.get(key[2], ())))
+                # the engine's game at dipcc's retreat phase, or past it when no dislodged
+                # unit has somewhere to go (dipcc plays that retreat phase, the engine not)
+                nxt._memo["engine_retreat"] = game
                 return nxt
         nxt.phase = self.phase.next()
         if nxt.phase.season == "W":
             nxt.enter_winter()
-        phase = str(nxt.phase)
-        if nxt.phase.kind == "M" and game.phase == phase:
-            # the engine's board after the phase is the next board (the same units, centres
-            # and phase: held to a game made afresh by tests/test_compat_dipcc.py)
-            nxt._memo["engine"] = (phase, game)
+        nxt._keep_engine(game)
         return nxt
 
     def _dislodged_by(
@@ -747,6 +762,42 @@ class State:
         ]
 
     def _process_retreats(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        """Retreats on the engine's code path when the engine's game after the movement phase
+        is at this retreat phase (some dislodged unit had somewhere to go), else
+        (:meth:`_process_retreats_here`) by dipcc's rule written here: a board read from JSON,
+        or a retreat phase where every dislodged unit can only disband."""
+        game = self._memo.get("engine_retreat")
+        if game is None or game.phase != str(self.phase):
+            nxt = self._process_retreats_here(orders)
+            if game is not None:
+                nxt._keep_engine(game)
+            return nxt
+        game = game.clone()
+        ruled, codes = self._ruled(orders)
+        game.set_orders(codes)
+        game.process()
+        nxt = _new_state(self.phase.next(), {}, dict(self.centers), {})
+        influence = nxt.influence
+        nxt.units, _ = self._board_after(game, influence)
+        # dipcc keeps the influence of the first of two retreats into one province (by power,
+        # in order given), which both fail
+        bounced = _bounced_retreats(_unpack(ruled))
+        if bounced:
+            for power in POWERS:
+                for order in orders.get(power, ()):
+                    province = board().root[order.dest]
+                    if province in bounced and order in bounced[province]:
+                        influence.setdefault(order.dest, power)
+                        bounced.pop(province)
+                        break
+        if nxt.phase.season == "W":
+            nxt.enter_winter()
+        nxt._keep_engine(game)
+        return nxt
+
+    def _process_retreats_here(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        """dipcc's retreat phase written here: each dislodged unit's possible retreat from its
+        owner, two into one province both failing (the reference of the engine's path)."""
         possible = self.possible_orders()
         nxt = State(self.phase.next(), dict(self.units), dict(self.centers))
         nxt.influence = {loc: power for loc, (power, _) in nxt.units.items()}
@@ -773,6 +824,23 @@ class State:
         return nxt
 
     def _process_adjustments(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        """Adjustments on the engine's code path: every possible order given, in the order
+        given (a power's first builds used, civil disorder by ``edition="dipcc"``)."""
+        game = self._engine_game().clone()
+        _, codes = self._ruled(orders)
+        game.set_orders(codes)
+        game.process()
+        # dipcc starts the influence afresh from the units before the adjustments and adds the
+        # builds; a disbanded unit's location keeps its owner's influence.
+        influence = {loc: power for loc, (power, _) in self.units.items()}
+        new_units, _ = self._board_after(game, influence)
+        nxt = _new_state(self.phase.next(), new_units, dict(self.centers), influence)
+        nxt._keep_engine(game)
+        return nxt
+
+    def _process_adjustments_by_objects(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        """:meth:`_process_adjustments` on diplo's object API (``process_phase`` on a
+        ``Position``): the reference the engine's path is held to by the tests."""
         possible = self.possible_orders()
         accepted: dict[str, list[str]] = {}
         for power in POWERS:
@@ -781,11 +849,28 @@ class State:
                     accepted.setdefault(power, []).append(format_order(order))
         outcome = process_phase(self._position(str(self.phase)), accepted)
         nxt = State(self.phase.next(), {}, dict(self.centers))
-        # dipcc starts the influence afresh from the units before the adjustments and adds the
-        # builds; a disbanded unit's location keeps its owner's influence.
         nxt.influence = {loc: power for loc, (power, _) in self.units.items()}
         for piece in outcome.next.units.values():
             code = LOC_INDEX[piece.loc]
             nxt.units[code] = (piece.power, ARMY if piece.type == "A" else FLEET)
             nxt.influence[code] = piece.power
         return nxt
+
+
+def _unpack(ruled: bytes) -> list[DipccOrder]:
+    """Orders packed seven bytes each (:func:`pack_orders`) as tuples."""
+    r = ruled
+    return [
+        DipccOrder(r[i], r[i + 1], r[i + 2], r[i + 3], r[i + 4], r[i + 5], r[i + 6] == 1)
+        for i in range(0, len(r), 7)
+    ]
+
+
+def _bounced_retreats(ruled: list[DipccOrder]) -> dict[int, set[DipccOrder]]:
+    """The retreats into a province some other retreat also went for, by province."""
+    root = board().root
+    by_province: dict[int, set[DipccOrder]] = {}
+    for order in ruled:
+        if order.kind == RETREAT:
+            by_province.setdefault(root[order.dest], set()).add(order)
+    return {p: o for p, o in by_province.items() if len(o) > 1}
