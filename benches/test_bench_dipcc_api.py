@@ -127,7 +127,9 @@ class _PlayLoop:
             possible = game.get_all_possible_orders()
             rng = self.rng
             for power, locs in game.get_orderable_locations().items():
-                game.set_orders(power, [rng.choice(possible[loc]) for loc in locs if possible[loc]])
+                game.set_orders(
+                    power, [rng.choice(sorted(possible[loc])) for loc in locs if possible[loc]]
+                )
             if self.movement_only and phase[-1] != "M":
                 game.process()
                 continue

@@ -604,3 +604,12 @@ class DipccEncoder:
     def rule_staged(
         self, packed: bytes, listed: bytes | None, staged: bytes, engine: bytes
     ) -> tuple[bytes, list[int]]: ...
+    def step(
+        self,
+        game: CodeGame,
+        packed: bytes,
+        listed: bytes | None,
+        staged: bytes,
+        engine: bytes,
+        dipcc: bytes,
+    ) -> tuple[CodeGame, str, bytes, bytes, bytes, bytes, list[tuple[int, bytes]]]: ...

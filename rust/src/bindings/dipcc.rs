@@ -14,13 +14,22 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
+use super::any::on_game;
 use super::arrays::busy;
-use super::errors::{guarded, without_gil};
+use super::errors::{guarded, held, without_gil};
+use super::handles::PyCodeGame;
+use super::process::{game_over, process_checked};
+use crate::engine::game_map::Bits;
+use crate::engine::phases::{recycle_outcome, spare_outcome};
 use crate::engine::batch::on_pool;
 use crate::engine::dipcc_encode::{
     encode_board, engine_code, listed_bytes, rule_staged, width, Board, BoardSpec, CandidatesOut, DOrder, EncodeError, Encoder, Packed,
     Possible, StateOut, Vocabulary, MAX_SEQ_LEN, MOVE, N_LOCS, N_POWERS, N_SCS, ORDERS_WIDTH,
 };
+
+/// Why a `CodeGame` another call holds is refused (`InUseError`).
+const IN_USE: &str = "this CodeGame is in use by another thread: use a CodeGame from one thread \
+                      at a time (docs/design.md, 'Threads')";
 
 /// One order as Python's `DipccOrder` tuple.
 type OrderTuple = (u8, u8, u8, u8, u8, u8, bool);
@@ -503,10 +512,10 @@ impl PyDipccEncoder {
 
     /// The orders dipcc's `process` rules on of the orders staged on a packed game's board
     /// (`crate::engine::dipcc_encode::rule_staged`) and the engine's codes of them: `staged`
-    /// is eight bytes an order, the power's index then the `DipccOrder` tuple's seven;
-    /// `listed` the board's possible orders as `possible_orders` gave them (`None`: worked out
-    /// here); `engine` the engine's location index of each dipcc location code. Returns the
-    /// orders ruled on (seven bytes each) and their codes.
+    /// is each power's run of orders (`read_staged`); `listed` the board's possible orders as
+    /// `possible_orders` gave them (`None`: worked out here); `engine` the engine's location
+    /// index of each dipcc location code. Returns the orders ruled on (seven bytes each) and
+    /// their codes.
     fn rule_staged(
         &self,
         py: Python<'_>,
@@ -516,48 +525,88 @@ impl PyDipccEncoder {
         engine: &[u8],
     ) -> PyResult<(Py<PyBytes>, Vec<u64>)> {
         guarded(|| {
-            if !staged.len().is_multiple_of(8) {
-                return Err(PyValueError::new_err(format!(
-                    "staged: {} bytes is not a whole number of 8-byte orders",
-                    staged.len()
-                )));
-            }
-            let given = staged
-                .chunks_exact(8)
-                .map(|c| {
-                    if c[0] as usize >= N_POWERS {
-                        return Err(PyValueError::new_err(format!("bad power index {}", c[0])));
-                    }
-                    Ok((c[0], order_of((c[1], c[2], c[3], c[4], c[5], c[6], c[7] != 0))?))
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            let g = Packed::read(packed).map_err(PyValueError::new_err)?;
-            let b = &self.enc.board;
-            let worked_out;
-            let listed = match listed {
-                Some(l) => l,
-                None => {
-                    worked_out = listed_bytes(&g.state.possible(b));
-                    &worked_out
-                }
-            };
-            let ruled = rule_staged(b, &g.state, listed, &given).map_err(PyValueError::new_err)?;
-            let mut bytes = Vec::with_capacity(7 * ruled.len());
-            let mut codes = Vec::with_capacity(ruled.len());
-            for o in &ruled {
-                bytes.extend_from_slice(&[
-                    o.unit_type,
-                    o.unit_loc,
-                    o.kind,
-                    o.target_type,
-                    o.target_loc,
-                    o.dest,
-                    u8::from(o.via),
-                ]);
-                codes.push(engine_code(b, engine, o).map_err(PyValueError::new_err)?);
-            }
-            Ok((PyBytes::new(py, &bytes).unbind(), codes))
+            let (ruled, codes) = self.ruled(packed, listed, staged, engine)?;
+            Ok((PyBytes::new(py, &ruled_bytes(&ruled)).unbind(), codes))
         })
+    }
+
+    /// One phase of a dipcc game on the engine: the staged orders ruled as `rule_staged` rules
+    /// them, a copy of `game` (the engine's game at the board) given their codes and
+    /// processed. `dipcc` is each engine location's dipcc code. Returns the game after, its
+    /// phase (`""` when over), the orders ruled on (seven bytes each) and each one's success
+    /// (a byte each), the units after as their dipcc codes and their `2 * power + is_fleet`
+    /// (engine power indices), and the units kept aside (dislodged with somewhere to go) as
+    /// their dipcc codes and their retreats'.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn step(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, PyCodeGame>,
+        packed: &[u8],
+        listed: Option<&[u8]>,
+        staged: &[u8],
+        engine: &[u8],
+        dipcc: &[u8],
+    ) -> PyResult<(
+        PyCodeGame,
+        String,
+        Py<PyBytes>,
+        Py<PyBytes>,
+        Py<PyBytes>,
+        Py<PyBytes>,
+        Vec<(u8, Py<PyBytes>)>,
+    )> {
+        let (ruled, codes) = guarded(|| self.ruled(packed, listed, staged, engine))?;
+        let mut next = held(game, IN_USE)?.clone_game();
+        if next.game.over() {
+            return Err(game_over());
+        }
+        let mut outcome = spare_outcome();
+        guarded(|| {
+            on_game!(&mut next.game, g => {
+                g.orders = codes;
+                process_checked(g, &mut outcome)
+            })
+        })?;
+        let success: Vec<u8> = outcome.success.iter().map(|&s| u8::from(s)).collect();
+        recycle_outcome(outcome);
+        let code_of = |loc: u16| -> PyResult<u8> {
+            dipcc.get(usize::from(loc)).copied().ok_or_else(|| {
+                PyValueError::new_err(format!("no dipcc location for engine location {loc}"))
+            })
+        };
+        let mut unit_codes = Vec::with_capacity(34);
+        let mut unit_values = Vec::with_capacity(34);
+        let mut aside = Vec::new();
+        let phase = guarded(|| {
+            on_game!(&next.game, g => {
+                let st = &g.state;
+                for q in 0..g.map.provinces {
+                    let u = st.units[q];
+                    if u.is_some() {
+                        unit_codes.push(code_of(u.loc)?);
+                        unit_values.push(2 * u.power + u8::from(u.fleet));
+                    }
+                    let d = st.dislodged[q];
+                    if d.is_some() {
+                        let options = Bits(st.retreats[q])
+                            .map(|o| code_of(u16::try_from(o).unwrap_or(u16::MAX)))
+                            .collect::<PyResult<Vec<u8>>>()?;
+                        aside.push((code_of(d.loc)?, PyBytes::new(py, &options).unbind()));
+                    }
+                }
+                Ok(if g.over { String::new() } else { st.phase_name() })
+            })
+        })?;
+        Ok((
+            next,
+            phase,
+            PyBytes::new(py, &ruled_bytes(&ruled)).unbind(),
+            PyBytes::new(py, &success).unbind(),
+            PyBytes::new(py, &unit_codes).unbind(),
+            PyBytes::new(py, &unit_values).unbind(),
+            aside,
+        ))
     }
 
     /// Rules on orders of a packed game's board as dipcc's `process` does before adjudicating:
@@ -597,6 +646,78 @@ impl PyDipccEncoder {
                 .collect())
         })
     }
+}
+
+impl PyDipccEncoder {
+    /// `rule_staged`'s work: the orders ruled on and their engine codes.
+    fn ruled(
+        &self,
+        packed: &[u8],
+        listed: Option<&[u8]>,
+        staged: &[u8],
+        engine: &[u8],
+    ) -> PyResult<(Vec<DOrder>, Vec<u64>)> {
+        let given = read_staged(staged)?;
+        let g = Packed::read(packed).map_err(PyValueError::new_err)?;
+        let b = &self.enc.board;
+        let worked_out;
+        let listed = match listed {
+            Some(l) => l,
+            None => {
+                worked_out = listed_bytes(&g.state.possible(b));
+                &worked_out
+            }
+        };
+        let ruled = rule_staged(b, &g.state, listed, &given).map_err(PyValueError::new_err)?;
+        let codes = ruled
+            .iter()
+            .map(|o| engine_code(b, engine, o))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(PyValueError::new_err)?;
+        Ok((ruled, codes))
+    }
+}
+
+/// Staged orders as Python packs them: per power a run, its index, its count of orders, then
+/// each order's seven `DipccOrder` bytes.
+fn read_staged(staged: &[u8]) -> PyResult<Vec<(u8, DOrder)>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < staged.len() {
+        let (Some(&power), Some(&n)) = (staged.get(at), staged.get(at + 1)) else {
+            return Err(PyValueError::new_err("staged: a run cut short"));
+        };
+        if power as usize >= N_POWERS {
+            return Err(PyValueError::new_err(format!("staged: bad power index {power}")));
+        }
+        at += 2;
+        let end = at + 7 * n as usize;
+        let Some(run) = staged.get(at..end) else {
+            return Err(PyValueError::new_err("staged: a run cut short"));
+        };
+        for c in run.chunks_exact(7) {
+            out.push((power, order_of((c[0], c[1], c[2], c[3], c[4], c[5], c[6] != 0))?));
+        }
+        at = end;
+    }
+    Ok(out)
+}
+
+/// Orders as seven bytes each (Python's `pack_orders`).
+fn ruled_bytes(ruled: &[DOrder]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(7 * ruled.len());
+    for o in ruled {
+        bytes.extend_from_slice(&[
+            o.unit_type,
+            o.unit_loc,
+            o.kind,
+            o.target_type,
+            o.target_loc,
+            o.dest,
+            u8::from(o.via),
+        ]);
+    }
+    bytes
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

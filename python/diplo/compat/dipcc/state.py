@@ -170,23 +170,55 @@ def _engine_locs() -> bytes:
 
 
 @lru_cache(maxsize=1)
-def _engine_units() -> dict[tuple[int, bool, int], tuple[int, str, int]]:
-    """Every unit as the engine's state lists it, ``(power, is_fleet, location index)``, to
-    dipcc's ``(code, power, type)``."""
-    loc_code, powers = _engine_tables()
-    return {
-        (p, fleet, loc): (code, power, FLEET if fleet else ARMY)
-        for p, power in enumerate(powers)
-        for fleet in (False, True)
-        for loc, code in enumerate(loc_code)
-    }
+def _dipcc_locs() -> bytes:
+    """The engine's location indices to dipcc's location codes."""
+    return bytes(_engine_tables()[0])
 
 
 @lru_cache(maxsize=1)
-def _engine_units_after() -> dict[tuple[int, bool, int], tuple[int, tuple[str, int], str]]:
-    """:func:`_engine_units` as a board after a phase stores them: ``(code, (power, type),
-    power)``, the unit's tuple made once."""
-    return {k: (code, (power, utype), power) for k, (code, power, utype) in _engine_units().items()}
+def _engine_values() -> tuple[list[tuple[str, int]], list[str]]:
+    """A unit as ``DipccEncoder.step`` gives it, ``2 * power + is_fleet`` (the engine's power
+    index), to a board's ``(power, type)`` (made once) and to its power."""
+    _, powers = _engine_tables()
+    pieces = [(power, FLEET if fleet else ARMY) for power in powers for fleet in (0, 1)]
+    return pieces, [power for power, _ in pieces]
+
+
+class _OrderBytes(dict[DipccOrder, bytes]):
+    """Each order's seven bytes (:func:`pack_orders`), made once."""
+
+    def __missing__(self, order: DipccOrder) -> bytes:
+        if len(self) > 1 << 16:
+            self.clear()
+        packed = self[order] = bytes(order)
+        return packed
+
+
+_ORDER_BYTES = _OrderBytes()
+
+
+#: a run's head, its power's index and count of orders, by index and count
+_RUN_HEADS = [[bytes((index, n)) for n in range(256)] for index in range(len(POWERS))]
+
+
+def _staged_runs(orders: Mapping[str, Iterable[DipccOrder]]) -> bytes:
+    """Staged orders as the engine's ``DipccEncoder`` reads them: per power (in dipcc's order)
+    a run, its index, its count of orders, then each order's seven bytes."""
+    parts: list[bytes] = []
+    order_bytes = _ORDER_BYTES.__getitem__
+    get = orders.get
+    for index, power in enumerate(POWERS):
+        given = get(power)
+        if given:
+            if not isinstance(given, list) or len(given) > 255:
+                given = list(given)
+                while len(given) > 255:
+                    parts.append(_RUN_HEADS[index][255])
+                    parts.extend(map(order_bytes, given[:255]))
+                    given = given[255:]
+            parts.append(_RUN_HEADS[index][len(given)])
+            parts.extend(map(order_bytes, given))
+    return b"".join(parts)
 
 
 @lru_cache(maxsize=1)
@@ -618,12 +650,11 @@ class State:
         phase = self.phase
         return standard_game(phase.year, phase.season, phase.kind, units, centers, DIPCC_RULES)
 
-    def _keep_engine(self, game: CoreGame) -> None:
-        """Keep ``game``, the engine's game after the phase before, as this board's when it is
-        at this board's phase (its units and centres this board's: held to a game made afresh
-        by ``tests/test_compat_dipcc.py``)."""
-        phase = str(self.phase)
-        if self.phase.kind != "C" and not game.is_over and game.phase == phase:
+    def _keep_engine(self, phase: str, game: CoreGame) -> None:
+        """Keep ``game``, the engine's game after the phase before (at ``phase``, ``""`` when
+        over), as this board's when it is at this board's phase (its units and centres this
+        board's: held to a game made afresh by ``tests/test_compat_dipcc.py``)."""
+        if phase and phase == str(self.phase):
             self._memo["engine"] = (phase, game)
 
     def _position(self, phase: str) -> Position:
@@ -654,20 +685,39 @@ class State:
         in the order given. Looked up in the board's possible orders when they were listed
         (:meth:`possible_texts`), else worked out by the engine at once. The orders ruled on
         come as seven bytes each (:func:`pack_orders`)."""
-        staged = bytearray()
-        for index, power in enumerate(POWERS):
-            given = orders.get(power)
-            if given:
-                for order in given:
-                    staged.append(index)
-                    staged.extend(order)
-        memo = self._memo
-        listed = memo.get("listed")
-        packed = memo.get("framed")
-        if packed is None:
-            packed = memo["framed"] = b"\x00" + self.packed() + b"\x00"
-        ruled, codes = board_encoder().rule_staged(packed, listed, bytes(staged), _engine_locs())
+        ruled, codes = board_encoder().rule_staged(
+            self._framed(), self._memo.get("listed"), _staged_runs(orders), _engine_locs()
+        )
         return ruled, codes
+
+    def _framed(self) -> bytes:
+        """:meth:`packed` as a game with no history (what ``DipccEncoder`` reads of a board)."""
+        memo = self._memo
+        framed: bytes | None = memo.get("framed")
+        if framed is None:
+            framed = memo["framed"] = b"\x00" + self.packed() + b"\x00"
+        return framed
+
+    def _step(
+        self, game: CoreGame, orders: Mapping[str, Iterable[DipccOrder]], influence: dict[int, str]
+    ) -> tuple[Units, CoreGame, str, bytes, bytes, list[tuple[int, bytes]]]:
+        """The phase played on the engine (``DipccEncoder.step``): the staged orders ruled on
+        (:meth:`_ruled`), a copy of ``game`` given their codes and processed. Returns the units
+        after (``influence`` given each one's power), the engine's game after and its phase
+        (``""`` when over), the orders ruled on (seven bytes each) and their successes, and
+        the units the engine keeps aside with their retreats (dipcc's codes)."""
+        after, phase, ruled, success, codes, values, aside = board_encoder().step(
+            game,
+            self._framed(),
+            self._memo.get("listed"),
+            _staged_runs(orders),
+            _engine_locs(),
+            _dipcc_locs(),
+        )
+        pieces, powers = _engine_values()
+        units = dict(zip(codes, map(pieces.__getitem__, values), strict=True))
+        influence.update(zip(codes, map(powers.__getitem__, values), strict=True))
+        return units, after, phase, ruled, success, aside
 
     def _rulings(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[DipccOrder, int]]:
         """:meth:`_ruled` as (order, engine code) pairs."""
@@ -697,46 +747,31 @@ class State:
                 out[i] = 2
         return bytes(out)
 
-    def _board_after(self, game: CoreGame, influence: dict[int, str]) -> tuple[Units, list[Any]]:
-        """The engine's units after a phase as a board's (``influence`` given each unit's
-        power), and the engine's units kept aside (dislodged, with their retreats)."""
-        _, _, _, units, _, aside = game.state()
-        unit_of = _engine_units_after()
-        new_units: Units = {}
-        for unit in units:
-            code, piece, power = unit_of[unit]
-            new_units[code] = piece
-            influence[code] = power
-        return new_units, aside
-
     def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
         """Movement on the engine's code path (``diplo.engine.codes``, the position's rules
         ``edition="dipcc"``): the orders ruled on as codes, the board after read as indices."""
-        game = self._engine_game().clone()
-        ruled, codes = self._ruled(orders)
-        game.set_orders(codes)
-        outcome = game.process()
         influence = dict(self.influence)
-        new_units, aside = self._board_after(game, influence)
-        nxt = _new_state(self.phase, new_units, dict(self.centers), influence)
-        if aside or len(new_units) != len(self.units):
+        units, game, phase, ruled, success, aside = self._step(
+            self._engine_game(), orders, influence
+        )
+        nxt = _new_state(self.phase, units, dict(self.centers), influence)
+        if aside or len(units) != len(self.units):
             # someone was dislodged (the engine keeps aside those with somewhere to go and
             # removes the others; no unit leaves the board otherwise in a movement phase)
-            hit = self._dislodged_by(_unpack(ruled), outcome.result_success())
+            hit = self._dislodged_by(_unpack(ruled), [ok == 1 for ok in success])
             if hit:
-                loc_code = _engine_tables()[0]
-                options = {loc_code[loc]: opts for _, _, loc, opts in aside}
+                options = dict(aside)
                 nxt.phase = self.phase.next(retreat=True)
                 for key in hit:
-                    nxt.dislodged[key] = tuple(sorted(loc_code[o] for o in options.get(key[2], ())))
+                    nxt.dislodged[key] = tuple(sorted(options.get(key[2], b"")))
                 # the engine's game at dipcc's retreat phase, or past it when no dislodged
                 # unit has somewhere to go (dipcc plays that retreat phase, the engine not)
-                nxt._memo["engine_retreat"] = game
+                nxt._memo["engine_retreat"] = (phase, game)
                 return nxt
         nxt.phase = self.phase.next()
         if nxt.phase.season == "W":
             nxt.enter_winter()
-        nxt._keep_engine(game)
+        nxt._keep_engine(phase, game)
         return nxt
 
     def _dislodged_by(
@@ -766,33 +801,29 @@ class State:
         is at this retreat phase (some dislodged unit had somewhere to go), else
         (:meth:`_process_retreats_here`) by dipcc's rule written here: a board read from JSON,
         or a retreat phase where every dislodged unit can only disband."""
-        game = self._memo.get("engine_retreat")
-        if game is None or game.phase != str(self.phase):
+        kept = self._memo.get("engine_retreat")
+        if kept is None or kept[0] != str(self.phase):
             nxt = self._process_retreats_here(orders)
-            if game is not None:
-                nxt._keep_engine(game)
+            if kept is not None:
+                nxt._keep_engine(*kept)
             return nxt
-        game = game.clone()
-        ruled, codes = self._ruled(orders)
-        game.set_orders(codes)
-        game.process()
-        nxt = _new_state(self.phase.next(), {}, dict(self.centers), {})
-        influence = nxt.influence
-        nxt.units, _ = self._board_after(game, influence)
+        influence: dict[int, str] = {}
+        units, game, phase, ruled, _, _ = self._step(kept[1], orders, influence)
+        nxt = _new_state(self.phase.next(), units, dict(self.centers), influence)
         # dipcc keeps the influence of the first of two retreats into one province (by power,
         # in order given), which both fail
         bounced = _bounced_retreats(_unpack(ruled))
         if bounced:
+            root = board().root
             for power in POWERS:
                 for order in orders.get(power, ()):
-                    province = board().root[order.dest]
+                    province = root[order.dest]
                     if province in bounced and order in bounced[province]:
-                        influence.setdefault(order.dest, power)
-                        bounced.pop(province)
-                        break
+                        influence[order.dest] = power
+                        del bounced[province]
         if nxt.phase.season == "W":
             nxt.enter_winter()
-        nxt._keep_engine(game)
+        nxt._keep_engine(phase, game)
         return nxt
 
     def _process_retreats_here(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
@@ -826,16 +857,12 @@ class State:
     def _process_adjustments(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
         """Adjustments on the engine's code path: every possible order given, in the order
         given (a power's first builds used, civil disorder by ``edition="dipcc"``)."""
-        game = self._engine_game().clone()
-        _, codes = self._ruled(orders)
-        game.set_orders(codes)
-        game.process()
         # dipcc starts the influence afresh from the units before the adjustments and adds the
         # builds; a disbanded unit's location keeps its owner's influence.
         influence = {loc: power for loc, (power, _) in self.units.items()}
-        new_units, _ = self._board_after(game, influence)
-        nxt = _new_state(self.phase.next(), new_units, dict(self.centers), influence)
-        nxt._keep_engine(game)
+        units, game, phase, _, _, _ = self._step(self._engine_game(), orders, influence)
+        nxt = _new_state(self.phase.next(), units, dict(self.centers), influence)
+        nxt._keep_engine(phase, game)
         return nxt
 
     def _process_adjustments_by_objects(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
