@@ -17,6 +17,7 @@ naming the field (``phases[2].state.units.FRANCE[1]``) and what is wrong with it
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any, NoReturn
 
 from .board import LOC_INDEX, LOCS, POWERS, DipccOrder, board, format_order, parse_order
@@ -178,26 +179,36 @@ def _read_state(r: _Reader, doc: Any, where: str, name: PhaseName) -> State:
         r.fail(f"{where}.name", f"{own} contradicts the phase's name {name}")
     state = State(name)
     b = board()
+    root = b.root
+    units_of = _units()
+    provinces: set[int] = set()
     for power, units in r.obj(doc.get("units", {}), f"{where}.units").items():
         r.power(power, f"{where}.units")
         for i, text in enumerate(r.lst(units, f"{where}.units.{power}")):
-            at = f"{where}.units.{power}[{i}]"
-            if isinstance(text, str) and text.startswith("*"):
-                r.unit(text[1:], at)
-                continue
-            utype, code = r.unit(text, at)
-            if state.unit_in(code) is not None:
-                r.fail(at, f"a second unit in {LOCS[b.root[code] - 1]}")
+            unit = units_of.get(text) if isinstance(text, str) else None
+            if unit is None:
+                at = f"{where}.units.{power}[{i}]"
+                if isinstance(text, str) and text.startswith("*"):
+                    r.unit(text[1:], at)
+                    continue
+                unit = r.unit(text, at)
+            utype, code = unit
+            if root[code] in provinces:
+                at = f"{where}.units.{power}[{i}]"
+                r.fail(at, f"a second unit in {LOCS[root[code] - 1]}")
+            provinces.add(root[code])
             state.units[code] = (power, utype)
             state.influence[code] = power
+    centers_of = _centers()
     for power, centers in r.obj(doc.get("centers", {}), f"{where}.centers").items():
         r.power(power, f"{where}.centers")
         for i, text in enumerate(r.lst(centers, f"{where}.centers.{power}")):
-            at = f"{where}.centers.{power}[{i}]"
-            code = r.loc(text, at)
-            if code not in b.centers or b.root[code] != code:
-                r.fail(at, f"{text!r} is not a supply centre")
-            if code in state.centers:
+            code = centers_of.get(text) if isinstance(text, str) else None
+            if code is None or code in state.centers:
+                at = f"{where}.centers.{power}[{i}]"
+                code = r.loc(text, at)
+                if code not in b.centers or root[code] != code:
+                    r.fail(at, f"{text!r} is not a supply centre")
                 r.fail(at, f"{text} is owned twice")
             state.centers[code] = power
     if name.kind == "R":
@@ -217,16 +228,36 @@ def _read_state(r: _Reader, doc: Any, where: str, name: PhaseName) -> State:
     return state
 
 
+@lru_cache(maxsize=1)
+def _units() -> dict[str, tuple[int, int]]:
+    """Every unit a board may hold, by its text (``A PAR``, ``F STP/SC``): (type, location)."""
+    b = board()
+    return {
+        f"{'AF'[utype - 1]} {loc}": (utype, code)
+        for utype in (1, 2)
+        for code, loc in enumerate(LOCS, start=1)
+        if b.adjacent[utype][code]
+    }
+
+
+@lru_cache(maxsize=1)
+def _centers() -> dict[str, int]:
+    """Every supply centre by its name."""
+    b = board()
+    return {LOCS[code - 1]: code for code in b.centers if b.root[code] == code}
+
+
 def _read_orders(r: _Reader, doc: Any, where: str) -> dict[str, list[DipccOrder]]:
     out: dict[str, list[DipccOrder]] = {}
     for power, orders in r.obj(doc, where).items():
         r.power(power, where)
         if orders is None:  # dipcc reads a null list as empty
             continue
-        out[power] = [
-            r.order(text, f"{where}.{power}[{i}]")
-            for i, text in enumerate(r.lst(orders, f"{where}.{power}"))
-        ]
+        given = r.lst(orders, f"{where}.{power}")
+        try:
+            out[power] = [parse_order(text) for text in given]
+        except (TypeError, ValueError):  # name the order that is wrong
+            out[power] = [r.order(text, f"{where}.{power}[{i}]") for i, text in enumerate(given)]
     return out
 
 
