@@ -185,7 +185,7 @@ def _read_state(r: _Reader, doc: Any, where: str, name: PhaseName) -> State:
     for power, units in r.obj(doc.get("units", {}), f"{where}.units").items():
         r.power(power, f"{where}.units")
         for i, text in enumerate(r.lst(units, f"{where}.units.{power}")):
-            unit = units_of.get(text) if isinstance(text, str) else None
+            unit: tuple[int, int] | None = units_of.get(text) if isinstance(text, str) else None
             if unit is None:
                 at = f"{where}.units.{power}[{i}]"
                 if isinstance(text, str) and text.startswith("*"):
@@ -203,26 +203,26 @@ def _read_state(r: _Reader, doc: Any, where: str, name: PhaseName) -> State:
     for power, centers in r.obj(doc.get("centers", {}), f"{where}.centers").items():
         r.power(power, f"{where}.centers")
         for i, text in enumerate(r.lst(centers, f"{where}.centers.{power}")):
-            code = centers_of.get(text) if isinstance(text, str) else None
-            if code is None or code in state.centers:
+            center = centers_of.get(text) if isinstance(text, str) else None
+            if center is None or center in state.centers:
                 at = f"{where}.centers.{power}[{i}]"
-                code = r.loc(text, at)
-                if code not in b.centers or root[code] != code:
+                center = r.loc(text, at)
+                if center not in b.centers or root[center] != center:
                     r.fail(at, f"{text!r} is not a supply centre")
                 r.fail(at, f"{text} is owned twice")
-            state.centers[code] = power
+            state.centers[center] = power
     if name.kind == "R":
         retreats = r.obj(doc.get("retreats", {}), f"{where}.retreats")
         for power, units in retreats.items():
             r.power(power, f"{where}.retreats")
-            for unit, dests in r.obj(units, f"{where}.retreats.{power}").items():
-                at = f"{where}.retreats.{power}.{unit}"
-                utype, code = r.unit(unit, at)
+            for unit_text, dests in r.obj(units, f"{where}.retreats.{power}").items():
+                at = f"{where}.retreats.{power}.{unit_text}"
+                utype, code = r.unit(unit_text, at)
                 options: list[int] = []
                 for i, dest in enumerate(r.lst(dests, at)):
                     d = r.loc(dest, f"{at}[{i}]")
                     if d not in b.adjacent[utype][code]:
-                        r.fail(f"{at}[{i}]", f"{unit} cannot retreat to {dest}")
+                        r.fail(f"{at}[{i}]", f"{unit_text} cannot retreat to {dest}")
                     options.append(d)
                 state.dislodged[(power, utype, code)] = tuple(sorted(set(options)))
     return state
