@@ -604,6 +604,7 @@ class DipccEncoder:
     def rule_staged(
         self, packed: bytes, listed: bytes | None, staged: bytes, engine: bytes
     ) -> tuple[bytes, list[int]]: ...
+    def engine_game(self, template: CodeGame, packed: bytes, engine: bytes) -> CodeGame: ...
     def step(
         self,
         game: CodeGame,

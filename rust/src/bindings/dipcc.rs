@@ -14,13 +14,14 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-use super::any::on_game;
+use super::any::{new_game, on_game};
 use super::arrays::busy;
 use super::errors::{guarded, held, without_gil};
 use super::handles::PyCodeGame;
 use super::process::{game_over, process_checked};
 use crate::engine::game_map::Bits;
 use crate::engine::phases::{recycle_outcome, spare_outcome};
+use crate::engine::state::State;
 use crate::engine::batch::on_pool;
 use crate::engine::dipcc_encode::{
     encode_board, engine_code, listed_bytes, rule_staged, width, Board, BoardSpec, CandidatesOut, DOrder, EncodeError, Encoder, Packed,
@@ -527,6 +528,62 @@ impl PyDipccEncoder {
         guarded(|| {
             let (ruled, codes) = self.ruled(packed, listed, staged, engine)?;
             Ok((PyBytes::new(py, &ruled_bytes(&ruled)).unbind(), codes))
+        })
+    }
+
+    /// The engine's game of a packed game's board (a movement or adjustment phase: no
+    /// dislodged unit), on the map and under the rules of `template` (no year limit): the
+    /// board checked once, by the engine's state. `engine` is the engine's location index of
+    /// each dipcc location code; the powers are in the same order on both sides.
+    fn engine_game(
+        &self,
+        template: &Bound<'_, PyCodeGame>,
+        packed: &[u8],
+        engine: &[u8],
+    ) -> PyResult<PyCodeGame> {
+        let template = held(template, IN_USE)?;
+        guarded(|| {
+            let g = Packed::read(packed).map_err(PyValueError::new_err)?;
+            let s = &g.state;
+            if !s.dislodged.is_empty() {
+                return Err(PyValueError::new_err(
+                    "engine_game: a board with dislodged units",
+                ));
+            }
+            let at = |c: usize| -> PyResult<i64> {
+                engine.get(c).map(|&i| i64::from(i)).ok_or_else(|| {
+                    PyValueError::new_err(format!("no engine location for dipcc location {c}"))
+                })
+            };
+            let mut units = Vec::with_capacity(34);
+            let mut centers = Vec::with_capacity(34);
+            for c in 1..=N_LOCS {
+                if let Some((power, utype)) = s.unit(c as u8) {
+                    units.push((i64::from(power), i64::from(utype == 2), at(c)?));
+                }
+                if s.centers[c] > 0 {
+                    centers.push((at(c)?, i64::from(s.centers[c] - 1)));
+                }
+            }
+            let season = match s.season {
+                b'S' => "S",
+                b'F' => "F",
+                b'W' => "W",
+                _ => "",
+            };
+            let kind = match s.kind {
+                b'M' => "M",
+                b'A' => "A",
+                _ => "",
+            };
+            on_game!(&template.game, t => {
+                let state = State::with_rules(
+                    t.map, i64::from(s.year), season, kind, &units, &centers, &[],
+                    t.state.rules,
+                )
+                .map_err(|e| e.within("bad dipcc board"))?;
+                Ok(PyCodeGame { game: new_game(t.map, state, None) })
+            })
         })
     }
 

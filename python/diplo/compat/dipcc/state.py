@@ -155,7 +155,16 @@ class PhaseName:
 def _engine_tables() -> tuple[list[int], list[str]]:
     """The engine's location indices (``Map.locations``) to dipcc's codes, and its powers."""
     game_map = standard_map()
+    if list(game_map.powers) != list(POWERS):  # the engine's calls take dipcc's indices
+        raise RuntimeError("the standard map's powers are not in dipcc's order")
     return [LOC_INDEX[loc] for loc in game_map.locations], list(game_map.powers)
+
+
+@lru_cache(maxsize=1)
+def _engine_template() -> CoreGame:
+    """An engine game under :data:`DIPCC_RULES` whose map and rules the engine's games of
+    boards are made with (``DipccEncoder.engine_game``)."""
+    return standard_game(1901, "S", "M", [], [], DIPCC_RULES)
 
 
 @lru_cache(maxsize=1)
@@ -640,15 +649,9 @@ class State:
         return game
 
     def _new_engine_game(self) -> CoreGame:
-        engine = _engine_locs()
-        power_index = POWER_INDEX
-        units = [
-            (power_index[power], utype == FLEET, engine[code])
-            for code, (power, utype) in self.units.items()
-        ]
-        centers = [(engine[code], power_index[power]) for code, power in self.centers.items()]
-        phase = self.phase
-        return standard_game(phase.year, phase.season, phase.kind, units, centers, DIPCC_RULES)
+        """The engine's game of this board, made by the engine from the packed board
+        (``DipccEncoder.engine_game``) on the map and rules of a game made once."""
+        return board_encoder().engine_game(_engine_template(), self._framed(), _engine_locs())
 
     def _keep_engine(self, phase: str, game: CoreGame) -> None:
         """Keep ``game``, the engine's game after the phase before (at ``phase``, ``""`` when
