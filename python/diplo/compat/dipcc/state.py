@@ -89,13 +89,18 @@ class PhaseName:
     _key: tuple[int, int, int] = field(init=False, repr=False, compare=False)
     #: the phase after this one (no retreat), made once (:meth:`next`)
     _next: PhaseName | None = field(default=None, init=False, repr=False, compare=False)
+    #: its name (:meth:`__str__`), made once
+    _text: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind == "C":
             key = (1, 0, 0)
+            text = "COMPLETED"
         else:
             key = (0, self.year * 3 + _SEASONS.index(self.season), _KINDS.index(self.kind))
+            text = f"{self.season}{self.year}{self.kind}"
         object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_text", text)
 
     @classmethod
     def parse(cls, text: object, where: str = "phase") -> PhaseName:
@@ -109,9 +114,7 @@ class PhaseName:
         return cls(season, year, kind)
 
     def __str__(self) -> str:
-        if self.kind == "C":
-            return "COMPLETED"
-        return f"{self.season}{self.year}{self.kind}"
+        return self._text
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -135,20 +138,33 @@ class PhaseName:
 
     def next(self, retreat: bool = False) -> PhaseName:
         if retreat:
-            return PhaseName(self.season, self.year, "R")
+            return _phase_name(self.season, self.year, "R")
         after = self._next
         if after is None:
             if self.season == "S":
-                after = PhaseName("F", self.year, "M")
+                after = _phase_name("F", self.year, "M")
             elif self.season == "F":
-                after = PhaseName("W", self.year, "A")
+                after = _phase_name("W", self.year, "A")
             else:
-                after = PhaseName("S", self.year + 1, "M")
+                after = _phase_name("S", self.year + 1, "M")
             object.__setattr__(self, "_next", after)
         return after
 
     def completed(self) -> PhaseName:
         return PhaseName("C", self.year, "C")
+
+
+@lru_cache(maxsize=1)
+def _center_of() -> list[int]:
+    """Each location code's supply centre (its province's code), 0 where there is none."""
+    b = board()
+    return [b.root[c] if b.root[c] in b.centers else 0 for c in range(len(LOCS) + 1)]
+
+
+@lru_cache(maxsize=1 << 12)
+def _phase_name(season: str, year: int, kind: str) -> PhaseName:
+    """The phase name, one object per phase (phases are made for each board played)."""
+    return PhaseName(season, year, kind)
 
 
 @lru_cache(maxsize=1)
@@ -586,12 +602,14 @@ class State:
     def enter_winter(self) -> None:
         """dipcc's arrival in a winter: count the centres; end the game on a solo win or in the
         last year; skip a winter where no power builds or disbands."""
-        b = board()
+        center_of = _center_of()
+        centers = self.centers
         for loc, (power, _) in self.units.items():
-            if b.root[loc] in b.centers:
-                self.centers[b.root[loc]] = power
+            center = center_of[loc]
+            if center:
+                centers[center] = power
         counts = dict.fromkeys(POWERS, 0)
-        for power in self.centers.values():
+        for power in centers.values():
             counts[power] += 1
         self.forget_orders()
         if max(counts.values()) >= 18 or self.phase.year == MAX_YEAR:
@@ -612,15 +630,19 @@ class State:
             owed.update(centers)
         for power, _ in self.units.values():
             owed[power] -= 1
+        building = [power for power, n in owed.items() if n]
+        if not building:
+            return False
+        if any(owed[power] < 0 for power in building):
+            return True
         b = board()
-        for power, n in owed.items():
-            if n < 0:
-                return True
-            if n > 0:
-                for home in b.homes[power]:
-                    if self.centers.get(home) == power and self.unit_in(home) is None:
-                        return True
-        return False
+        taken = {b.root[loc] for loc in self.units}
+        owner = self.centers.get
+        return any(
+            owner(home) == power and home not in taken
+            for power in building
+            for home in b.homes[power]
+        )
 
     # ------------------------------------------------------------------ processing
 
