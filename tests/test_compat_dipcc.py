@@ -1247,3 +1247,43 @@ def test_a_retreat_phase_with_nowhere_to_go_keeps_the_engine_game_past_it(season
             g.set_orders(power, [possible[loc][-1] for loc in locs if possible[loc]])
         g.process()
     assert game.to_json() == read.to_json()
+
+
+@pytest.mark.parametrize(
+    ("where", "change", "message"),
+    [
+        ("units", ("FRANCE", "A PAR"), r"units\.FRANCE\[3\]: a second unit in PAR"),
+        ("units", ("RUSSIA", "F STP/NC"), r"units\.RUSSIA\[4\]: a second unit in STP"),
+        ("units", ("FRANCE", "A NTH"), r"FRANCE\[3\]: 'A NTH': an army cannot stand there"),
+        ("units", ("FRANCE", 5), r"units\.FRANCE\[3\]: expected a string, got a number"),
+        ("units", ("SPAIN", []), r"state\.units: unknown power 'SPAIN'"),
+        ("centers", ("FRANCE", "PAR"), r"centers\.FRANCE\[3\]: PAR is owned twice"),
+        ("centers", ("FRANCE", "MOS"), r"centers\.RUSSIA\[1\]: MOS is owned twice"),
+        ("centers", ("FRANCE", "BUR"), r"centers\.FRANCE\[3\]: 'BUR' is not a supply centre"),
+        ("centers", ("FRANCE", "STP/NC"), r"FRANCE\[3\]: 'STP/NC' is not a supply centre"),
+        ("centers", ("FRANCE", None), r"centers\.FRANCE\[3\]: unknown location None"),
+    ],
+)
+def test_a_board_read_from_json_names_its_wrong_unit_or_centre(
+    where: str, change: tuple[str, Any], message: str
+) -> None:
+    """A board's units and centres are read from tables of the valid ones; any other entry
+    (or a province taken or owned twice) is refused naming the entry, as read one by one."""
+    game = Game()
+    game.set_orders("FRANCE", ["A PAR - BUR"])
+    game.process()
+    doc = json.loads(game.to_json())
+    entries = doc["phases"][0]["state"][where]
+    power, entry = change
+    if isinstance(entry, list):
+        entries[power] = entry
+    else:
+        entries[power].append(entry)
+    with pytest.raises(DipccJsonError, match=message):
+        Game.from_json(json.dumps(doc))
+    starred = json.loads(game.to_json())
+    starred["phases"][0]["state"]["units"]["FRANCE"].append("*A PIC")  # a dislodged mark
+    assert (
+        Game.from_json(json.dumps(starred)).get_phase_history()[0].state["units"]
+        == (game.get_phase_history()[0].state["units"])
+    )

@@ -172,19 +172,57 @@ def _kind(value: Any) -> str:
     }.get(type(value), type(value).__name__)
 
 
-def _read_state(r: _Reader, doc: Any, where: str, name: PhaseName) -> State:
-    doc = r.obj(doc, where)
-    own = r.phase(doc.get("name"), f"{where}.name")
-    if own != name:
-        r.fail(f"{where}.name", f"{own} contradicts the phase's name {name}")
-    state = State(name)
+def _read_board_quickly(state: State, units: dict[str, Any], centers: dict[str, Any]) -> bool:
+    """A board's units and centres read into ``state`` when every entry is a valid one (looked
+    up in tables of them) and no province is taken or owned twice; ``False`` (``state`` then
+    half-filled) for anything else, which :func:`_read_board` reads, naming what is wrong."""
+    units_of = _units()
+    pieces = _pieces()
+    root = board().root
+    board_units = state.units
+    influence = state.influence
+    provinces: set[int] = set()
+    n = 0
+    for power, texts in units.items():
+        if power not in POWERS or not isinstance(texts, list):
+            return False
+        n += len(texts)
+        for text in texts:
+            unit = units_of.get(text) if isinstance(text, str) else None
+            if unit is None:
+                return False
+            utype, code = unit
+            provinces.add(root[code])
+            board_units[code] = pieces[power, utype]
+            influence[code] = power
+    if not n == len(provinces) == len(board_units):
+        return False
+    centers_of = _centers()
+    owned = state.centers
+    n = 0
+    for power, texts in centers.items():
+        if power not in POWERS or not isinstance(texts, list):
+            return False
+        for text in texts:
+            center = centers_of.get(text) if isinstance(text, str) else None
+            if center is None:
+                return False
+            owned[center] = power
+        n += len(texts)
+    return n == len(owned)
+
+
+def _read_board(
+    r: _Reader, state: State, units: dict[str, Any], centers: dict[str, Any], where: str
+) -> None:
+    """:func:`_read_board_quickly`, entry by entry, failing on the first wrong one."""
     b = board()
     root = b.root
     units_of = _units()
     provinces: set[int] = set()
-    for power, units in r.obj(doc.get("units", {}), f"{where}.units").items():
+    for power, texts in units.items():
         r.power(power, f"{where}.units")
-        for i, text in enumerate(r.lst(units, f"{where}.units.{power}")):
+        for i, text in enumerate(r.lst(texts, f"{where}.units.{power}")):
             unit: tuple[int, int] | None = units_of.get(text) if isinstance(text, str) else None
             if unit is None:
                 at = f"{where}.units.{power}[{i}]"
@@ -200,9 +238,9 @@ def _read_state(r: _Reader, doc: Any, where: str, name: PhaseName) -> State:
             state.units[code] = (power, utype)
             state.influence[code] = power
     centers_of = _centers()
-    for power, centers in r.obj(doc.get("centers", {}), f"{where}.centers").items():
+    for power, texts in centers.items():
         r.power(power, f"{where}.centers")
-        for i, text in enumerate(r.lst(centers, f"{where}.centers.{power}")):
+        for i, text in enumerate(r.lst(texts, f"{where}.centers.{power}")):
             center = centers_of.get(text) if isinstance(text, str) else None
             if center is None or center in state.centers:
                 at = f"{where}.centers.{power}[{i}]"
@@ -211,6 +249,26 @@ def _read_state(r: _Reader, doc: Any, where: str, name: PhaseName) -> State:
                     r.fail(at, f"{text!r} is not a supply centre")
                 r.fail(at, f"{text} is owned twice")
             state.centers[center] = power
+
+
+@lru_cache(maxsize=1)
+def _pieces() -> dict[tuple[str, int], tuple[str, int]]:
+    """Each ``(power, unit type)`` a board holds, made once."""
+    return {(p, t): (p, t) for p in POWERS for t in (1, 2)}
+
+
+def _read_state(r: _Reader, doc: Any, where: str, name: PhaseName) -> State:
+    doc = r.obj(doc, where)
+    own = r.phase(doc.get("name"), f"{where}.name")
+    if own != name:
+        r.fail(f"{where}.name", f"{own} contradicts the phase's name {name}")
+    state = State(name)
+    units = r.obj(doc.get("units", {}), f"{where}.units")
+    centers = r.obj(doc.get("centers", {}), f"{where}.centers")
+    if not _read_board_quickly(state, units, centers):
+        state = State(name)
+        _read_board(r, state, units, centers, where)
+    b = board()
     if name.kind == "R":
         retreats = r.obj(doc.get("retreats", {}), f"{where}.retreats")
         for power, units in retreats.items():
