@@ -19,14 +19,15 @@ use super::arrays::busy;
 use super::errors::{guarded, held, without_gil};
 use super::handles::PyCodeGame;
 use super::process::{game_over, process_checked};
+use crate::engine::batch::on_pool;
+use crate::engine::dipcc_encode::{
+    encode_board, engine_code, listed_bytes, rule_staged, width, Board, BoardSpec, CandidatesOut,
+    DOrder, EncodeError, Encoder, Packed, Possible, StateOut, Vocabulary, MAX_SEQ_LEN, MOVE,
+    N_LOCS, N_POWERS, N_SCS, ORDERS_WIDTH,
+};
 use crate::engine::game_map::Bits;
 use crate::engine::phases::{recycle_outcome, spare_outcome};
 use crate::engine::state::State;
-use crate::engine::batch::on_pool;
-use crate::engine::dipcc_encode::{
-    encode_board, engine_code, listed_bytes, rule_staged, width, Board, BoardSpec, CandidatesOut, DOrder, EncodeError, Encoder, Packed,
-    Possible, StateOut, Vocabulary, MAX_SEQ_LEN, MOVE, N_LOCS, N_POWERS, N_SCS, ORDERS_WIDTH,
-};
 
 /// Why a `CodeGame` another call holds is refused (`InUseError`).
 const IN_USE: &str = "this CodeGame is in use by another thread: use a CodeGame from one thread \
@@ -745,7 +746,9 @@ fn read_staged(staged: &[u8]) -> PyResult<Vec<(u8, DOrder)>> {
             return Err(PyValueError::new_err("staged: a run cut short"));
         };
         if power as usize >= N_POWERS {
-            return Err(PyValueError::new_err(format!("staged: bad power index {power}")));
+            return Err(PyValueError::new_err(format!(
+                "staged: bad power index {power}"
+            )));
         }
         at += 2;
         let end = at + 7 * n as usize;
@@ -753,7 +756,10 @@ fn read_staged(staged: &[u8]) -> PyResult<Vec<(u8, DOrder)>> {
             return Err(PyValueError::new_err("staged: a run cut short"));
         };
         for c in run.chunks_exact(7) {
-            out.push((power, order_of((c[0], c[1], c[2], c[3], c[4], c[5], c[6] != 0))?));
+            out.push((
+                power,
+                order_of((c[0], c[1], c[2], c[3], c[4], c[5], c[6] != 0))?,
+            ));
         }
         at = end;
     }

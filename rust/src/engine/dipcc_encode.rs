@@ -21,9 +21,9 @@
 //! dislodged count, then per dislodged unit power, type, code, count of destinations,
 //! destinations]`; an order is its seven fields as in Python's `DipccOrder`.
 
+use crate::engine::encode::{self, Code};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use crate::engine::encode::{self, Code};
 
 /// A hasher for the vocabulary's keys (an order packed in a `u64`, or a few of them): one
 /// multiply per word, no DoS hardening needed for the caller's own vocabulary. The product's
@@ -1571,6 +1571,29 @@ mod tests {
         });
         assert_eq!(stopped, Err(EncodeError::Value("no".into())));
         assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn listed_bytes_hold_each_codes_orders_and_no_other() {
+        let mut p = Possible::none();
+        let hold = DOrder::new(ARMY, 5, HOLD);
+        let mv = DOrder {
+            dest: 2,
+            ..DOrder::new(ARMY, 5, MOVE)
+        };
+        let via = DOrder { via: true, ..mv };
+        let fleet = DOrder::new(FLEET, 81, HOLD);
+        p.orders[5] = vec![hold, mv];
+        p.orders[81] = vec![fleet];
+        let listed = listed_bytes(&p);
+        assert_eq!(listed.len(), 2 * (N_CODES + 1) + 7 * 3);
+        for o in [hold, mv, fleet] {
+            assert_eq!(is_listed(&listed, &o), Ok(true));
+        }
+        for o in [via, DOrder::new(ARMY, 4, HOLD), DOrder::new(FLEET, 5, HOLD)] {
+            assert_eq!(is_listed(&listed, &o), Ok(false));
+        }
+        assert!(is_listed(&listed[..20], &hold).is_err());
     }
 
     #[test]
