@@ -7,11 +7,16 @@ rules (``game_state.cc``: holds, moves, supports of holds and moves with their c
 variants, convoys and moves "via" over each chain of fleets at sea; retreats; builds and
 disbands), as sets sorted in dipcc's order.
 
-Movement phases are resolved by diplo (:func:`diplo.api.phase.process_phase`) under
-:data:`DIPCC_RULES`, the choices dipcc makes where the DATC leaves one open; retreats and
-adjustments follow dipcc's sequence (a retreat phase whenever a unit is dislodged, even with
-nowhere to go; centres counted on entering winter; a winter with nothing to do skipped; the game
-over at 18 centres or on reaching the winter of 1935).
+Every phase is played on the engine's code path (``DipccEncoder.step``: the staged orders ruled
+as dipcc rules them and given the engine's codes, the engine's game processed) under
+:data:`DIPCC_RULES`, the choices dipcc makes where the DATC leaves one open; the engine's game
+after a phase is kept as the next board's when it is at the same phase, so a game played on
+never makes one from its board again. The phases follow dipcc's sequence (a retreat phase
+whenever a unit is dislodged, even with nowhere to go, ruled here when the engine had none;
+centres counted on entering winter; a winter with nothing to do skipped; the game over at 18
+centres or on reaching the winter of 1935). Retreats ruled here and adjustments on diplo's
+object API (``process_phase``) are the references the engine's path is held to by
+``tests/test_compat_dipcc.py``.
 """
 
 from __future__ import annotations
