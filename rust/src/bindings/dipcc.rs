@@ -1,7 +1,10 @@
 //! `diplo._core.DipccEncoder`: dipcc's encoders ([`crate::engine::dipcc_encode`]) over a
 //! batch of packed games, writing into NumPy arrays the caller allocated, the GIL released
 //! and the games spread over threads. Wrapped by `diplo.engine.dipcc` for
-//! `diplo.compat.dipcc.encoding` (the `ThreadPool` drop-in).
+//! `diplo.compat.dipcc.encoding` (the `ThreadPool` drop-in). Also the drop-in's phases on the
+//! engine (`diplo.compat.dipcc.state`): a board's possible orders kept as bytes, the staged
+//! orders ruled as dipcc's `process` rules them and given the engine's codes, the engine's
+//! `CodeGame` of a board made (`engine_game`) and a phase played on it (`step`).
 
 use numpy::{
     PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadwriteArray, PyUntypedArrayMethods,

@@ -176,24 +176,23 @@ def _read_board_quickly(state: State, units: dict[str, Any], centers: dict[str, 
     """A board's units and centres read into ``state`` when every entry is a valid one (looked
     up in tables of them) and no province is taken or owned twice; ``False`` (``state`` then
     half-filled) for anything else, which :func:`_read_board` reads, naming what is wrong."""
-    units_of = _units()
-    pieces = _pieces()
-    root = board().root
+    by_power = _units_by_power()
     board_units = state.units
     influence = state.influence
     provinces: set[int] = set()
     n = 0
     for power, texts in units.items():
-        if power not in POWERS or not isinstance(texts, list):
+        table = by_power.get(power)
+        if table is None or not isinstance(texts, list):
             return False
         n += len(texts)
         for text in texts:
-            unit = units_of.get(text) if isinstance(text, str) else None
+            unit = table.get(text) if isinstance(text, str) else None
             if unit is None:
                 return False
-            utype, code = unit
-            provinces.add(root[code])
-            board_units[code] = pieces[power, utype]
+            code, piece, province = unit
+            provinces.add(province)
+            board_units[code] = piece
             influence[code] = power
     if not n == len(provinces) == len(board_units):
         return False
@@ -252,9 +251,16 @@ def _read_board(
 
 
 @lru_cache(maxsize=1)
-def _pieces() -> dict[tuple[str, int], tuple[str, int]]:
-    """Each ``(power, unit type)`` a board holds, made once."""
-    return {(p, t): (p, t) for p in POWERS for t in (1, 2)}
+def _units_by_power() -> dict[str, dict[str, tuple[int, tuple[str, int], int]]]:
+    """Per power, every unit it may have on a board by its text (``A PAR``, ``F STP/SC``):
+    its location, the board's ``(power, type)`` (made once) and its province."""
+    root = board().root
+    return {
+        power: {
+            text: (code, (power, utype), root[code]) for text, (utype, code) in _units().items()
+        }
+        for power in POWERS
+    }
 
 
 def _read_state(r: _Reader, doc: Any, where: str, name: PhaseName) -> State:
