@@ -842,7 +842,7 @@ class State:
         nxt = _new_state(self.phase.next(), units, dict(self.centers), influence)
         # dipcc keeps the influence of the first of two retreats into one province (by power,
         # in order given), which both fail
-        bounced = _bounced_retreats(_unpack(ruled))
+        bounced = _bounced_retreats(_unpack(ruled)) if ruled[2::7].count(RETREAT) > 1 else None
         if bounced:
             root = board().root
             for power in POWERS:
