@@ -613,4 +613,9 @@ class DipccEncoder:
         staged: bytes,
         engine: bytes,
         dipcc: bytes,
-    ) -> tuple[CodeGame, str, bytes, bytes, bytes, bytes, list[tuple[int, bytes]]]: ...
+        pieces: list[tuple[str, int]],
+        powers: list[str],
+        influence: dict[int, str],
+    ) -> tuple[
+        CodeGame, str, bytes, bytes, dict[int, tuple[str, int]], list[tuple[int, bytes]]
+    ]: ...

@@ -11,7 +11,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict, PyList};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -593,11 +593,13 @@ impl PyDipccEncoder {
 
     /// One phase of a dipcc game on the engine: the staged orders ruled as `rule_staged` rules
     /// them, a copy of `game` (the engine's game at the board) given their codes and
-    /// processed. `dipcc` is each engine location's dipcc code. Returns the game after, its
-    /// phase (`""` when over), the orders ruled on (seven bytes each) and each one's success
-    /// (a byte each), the units after as their dipcc codes and their `2 * power + is_fleet`
-    /// (engine power indices), and the units kept aside (dislodged with somewhere to go) as
-    /// their dipcc codes and their retreats'.
+    /// processed. `dipcc` is each engine location's dipcc code; `pieces` and `powers` the
+    /// Python board's unit tuple and power of each `2 * power + is_fleet` (engine power
+    /// indices). Returns the game after, its phase (`""` when over), the orders ruled on
+    /// (seven bytes each) and each one's success (a byte each), the units after as a board's
+    /// dictionary (dipcc code to unit tuple; each unit's power also set in `influence`), and
+    /// the units kept aside (dislodged with somewhere to go) as their dipcc codes and their
+    /// retreats'.
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     fn step(
         &self,
@@ -608,13 +610,15 @@ impl PyDipccEncoder {
         staged: &[u8],
         engine: &[u8],
         dipcc: &[u8],
+        pieces: &Bound<'_, PyList>,
+        powers: &Bound<'_, PyList>,
+        influence: &Bound<'_, PyDict>,
     ) -> PyResult<(
         PyCodeGame,
         String,
         Py<PyBytes>,
         Py<PyBytes>,
-        Py<PyBytes>,
-        Py<PyBytes>,
+        Py<PyDict>,
         Vec<(u8, Py<PyBytes>)>,
     )> {
         let (ruled, codes) = guarded(|| self.ruled(packed, listed, staged, engine))?;
@@ -636,8 +640,8 @@ impl PyDipccEncoder {
                 PyValueError::new_err(format!("no dipcc location for engine location {loc}"))
             })
         };
-        let mut unit_codes = Vec::with_capacity(34);
-        let mut unit_values = Vec::with_capacity(34);
+        let mut unit_codes: Vec<u8> = Vec::with_capacity(34);
+        let mut unit_values: Vec<u8> = Vec::with_capacity(34);
         let mut aside = Vec::new();
         let phase = guarded(|| {
             on_game!(&next.game, g => {
@@ -659,13 +663,18 @@ impl PyDipccEncoder {
                 Ok(if g.over { String::new() } else { st.phase_name() })
             })
         })?;
+        let units = PyDict::new(py);
+        for (&code, &value) in unit_codes.iter().zip(&unit_values) {
+            let value = usize::from(value);
+            units.set_item(code, pieces.get_item(value)?)?;
+            influence.set_item(code, powers.get_item(value)?)?;
+        }
         Ok((
             next,
             phase,
             PyBytes::new(py, &ruled_bytes(&ruled)).unbind(),
             PyBytes::new(py, &success).unbind(),
-            PyBytes::new(py, &unit_codes).unbind(),
-            PyBytes::new(py, &unit_values).unbind(),
+            units.unbind(),
             aside,
         ))
     }

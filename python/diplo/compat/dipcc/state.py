@@ -736,17 +736,18 @@ class State:
         after (``influence`` given each one's power), the engine's game after and its phase
         (``""`` when over), the orders ruled on (seven bytes each) and their successes, and
         the units the engine keeps aside with their retreats (dipcc's codes)."""
-        after, phase, ruled, success, codes, values, aside = board_encoder().step(
+        pieces, powers = _engine_values()
+        after, phase, ruled, success, units, aside = board_encoder().step(
             game,
             self._framed(),
             self._memo.get("listed"),
             _staged_runs(orders),
             _engine_locs(),
             _dipcc_locs(),
+            pieces,
+            powers,
+            influence,
         )
-        pieces, powers = _engine_values()
-        units = dict(zip(codes, map(pieces.__getitem__, values), strict=True))
-        influence.update(zip(codes, map(powers.__getitem__, values), strict=True))
         return units, after, phase, ruled, success, aside
 
     def _rulings(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[DipccOrder, int]]:
