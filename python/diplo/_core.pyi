@@ -6,7 +6,7 @@ province's index is also its location index. Outcome codes index ``RESULT_NAMES`
 1 bounce, 2 cut, 3 dislodged, 4 no_convoy, 5 void (docs/design.md, "Outcomes").
 """
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final, final
 
 __all__ = [
@@ -610,7 +610,8 @@ class DipccEncoder:
         game: CodeGame,
         packed: bytes,
         listed: bytes | None,
-        staged: bytes,
+        staged: dict[str, Iterable[tuple[int, int, int, int, int, int, bool]]],
+        names: list[str],
         engine: bytes,
         dipcc: bytes,
         pieces: list[tuple[str, int]],

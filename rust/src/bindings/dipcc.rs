@@ -530,7 +530,7 @@ impl PyDipccEncoder {
         engine: &[u8],
     ) -> PyResult<(Py<PyBytes>, Vec<u64>)> {
         guarded(|| {
-            let (ruled, codes) = self.ruled(packed, listed, staged, engine)?;
+            let (ruled, codes) = self.ruled(packed, listed, &read_staged(staged)?, engine)?;
             Ok((PyBytes::new(py, &ruled_bytes(&ruled)).unbind(), codes))
         })
     }
@@ -591,9 +591,10 @@ impl PyDipccEncoder {
         })
     }
 
-    /// One phase of a dipcc game on the engine: the staged orders ruled as `rule_staged` rules
-    /// them, a copy of `game` (the engine's game at the board) given their codes and
-    /// processed. `dipcc` is each engine location's dipcc code; `pieces` and `powers` the
+    /// One phase of a dipcc game on the engine: the staged orders (`staged`: each power's
+    /// name to its `DipccOrder` tuples, the powers taken in the order of `names`) ruled as
+    /// `rule_staged` rules them, a copy of `game` (the engine's game at the board) given their
+    /// codes and processed. `dipcc` is each engine location's dipcc code; `pieces` and `powers` the
     /// Python board's unit tuple and power of each `2 * power + is_fleet` (engine power
     /// indices). Returns the game after, its phase (`""` when over), the orders ruled on
     /// (seven bytes each) and each one's success (a byte each), the units after as a board's
@@ -607,7 +608,8 @@ impl PyDipccEncoder {
         game: &Bound<'_, PyCodeGame>,
         packed: &[u8],
         listed: Option<&[u8]>,
-        staged: &[u8],
+        staged: &Bound<'_, PyDict>,
+        names: &Bound<'_, PyList>,
         engine: &[u8],
         dipcc: &[u8],
         pieces: &Bound<'_, PyList>,
@@ -621,7 +623,8 @@ impl PyDipccEncoder {
         Py<PyDict>,
         Vec<(u8, Py<PyBytes>)>,
     )> {
-        let (ruled, codes) = guarded(|| self.ruled(packed, listed, staged, engine))?;
+        let given = read_staged_dict(staged, names)?;
+        let (ruled, codes) = guarded(|| self.ruled(packed, listed, &given, engine))?;
         let mut next = held(game, IN_USE)?.clone_game();
         if next.game.over() {
             return Err(game_over());
@@ -724,10 +727,9 @@ impl PyDipccEncoder {
         &self,
         packed: &[u8],
         listed: Option<&[u8]>,
-        staged: &[u8],
+        given: &[(u8, DOrder)],
         engine: &[u8],
     ) -> PyResult<(Vec<DOrder>, Vec<u64>)> {
-        let given = read_staged(staged)?;
         let g = Packed::read(packed).map_err(PyValueError::new_err)?;
         let b = &self.enc.board;
         let worked_out;
@@ -738,7 +740,7 @@ impl PyDipccEncoder {
                 &worked_out
             }
         };
-        let ruled = rule_staged(b, &g.state, listed, &given).map_err(PyValueError::new_err)?;
+        let ruled = rule_staged(b, &g.state, listed, given).map_err(PyValueError::new_err)?;
         let codes = ruled
             .iter()
             .map(|o| engine_code(b, engine, o))
@@ -774,6 +776,29 @@ fn read_staged(staged: &[u8]) -> PyResult<Vec<(u8, DOrder)>> {
             ));
         }
         at = end;
+    }
+    Ok(out)
+}
+
+/// Staged orders as the drop-in keeps them: each power's name (in the order of `names`, the
+/// power's index its place there) to its orders as `DipccOrder` tuples.
+fn read_staged_dict(
+    staged: &Bound<'_, PyDict>,
+    names: &Bound<'_, PyList>,
+) -> PyResult<Vec<(u8, DOrder)>> {
+    let mut out = Vec::new();
+    for (index, name) in names.iter().enumerate() {
+        let power = u8::try_from(index)
+            .ok()
+            .filter(|&p| (p as usize) < N_POWERS)
+            .ok_or_else(|| PyValueError::new_err("names: more than the seven powers"))?;
+        let Some(given) = staged.get_item(name)? else {
+            continue;
+        };
+        for order in given.try_iter()? {
+            let t: OrderTuple = order?.extract()?;
+            out.push((power, order_of(t)?));
+        }
     }
     Ok(out)
 }

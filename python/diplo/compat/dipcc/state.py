@@ -227,6 +227,8 @@ class _OrderBytes(dict[DipccOrder, bytes]):
 _ORDER_BYTES = _OrderBytes()
 
 
+#: the powers in dipcc's order, as ``DipccEncoder.step`` reads them
+_POWER_NAMES = list(POWERS)
 #: a run's head, its power's index and count of orders, by index and count
 _RUN_HEADS = [[bytes((index, n)) for n in range(256)] for index in range(len(POWERS))]
 
@@ -741,7 +743,8 @@ class State:
             game,
             self._framed(),
             self._memo.get("listed"),
-            _staged_runs(orders),
+            orders if type(orders) is dict else dict(orders),
+            _POWER_NAMES,
             _engine_locs(),
             _dipcc_locs(),
             pieces,
