@@ -611,7 +611,9 @@ class State:
         last year; skip a winter where no power builds or disbands."""
         center_of = _center_of()
         centers = self.centers
+        units = dict.fromkeys(POWERS, 0)
         for loc, (power, _) in self.units.items():
+            units[power] += 1
             center = center_of[loc]
             if center:
                 centers[center] = power
@@ -622,28 +624,35 @@ class State:
         if max(counts.values()) >= 18 or self.phase.year == MAX_YEAR:
             self.phase = self.phase.completed()
             return
-        if not self.anything_to_adjust(counts):
+        if not self._owed_adjustment(counts, units):
             self.phase = self.phase.next()
 
-    def anything_to_adjust(self, centers: Mapping[str, int] | None = None) -> bool:
+    def anything_to_adjust(self) -> bool:
         """Whether some power has an adjustment order in this winter (a disband, or a build on
         an owned, vacant home centre): dipcc's possible orders of the winter are not all empty
-        (held to them by ``tests/test_compat_dipcc.py``). ``centers``: each power's count."""
-        owed = dict.fromkeys(POWERS, 0)
-        if centers is None:
-            for power in self.centers.values():
-                owed[power] += 1
-        else:
-            owed.update(centers)
+        (held to them by ``tests/test_compat_dipcc.py``)."""
+        centers = dict.fromkeys(POWERS, 0)
+        for power in self.centers.values():
+            centers[power] += 1
+        units = dict.fromkeys(POWERS, 0)
         for power, _ in self.units.values():
-            owed[power] -= 1
-        building = [power for power, n in owed.items() if n]
+            units[power] += 1
+        return self._owed_adjustment(centers, units)
+
+    def _owed_adjustment(self, centers: Mapping[str, int], units: Mapping[str, int]) -> bool:
+        """:meth:`anything_to_adjust` given each power's centres and units."""
+        building = []
+        for power in POWERS:
+            owed = centers[power] - units[power]
+            if owed < 0:
+                return True
+            if owed:
+                building.append(power)
         if not building:
             return False
-        if any(owed[power] < 0 for power in building):
-            return True
         b = board()
-        taken = {b.root[loc] for loc in self.units}
+        root = b.root
+        taken = {root[loc] for loc in self.units}
         owner = self.centers.get
         return any(
             owner(home) == power and home not in taken
