@@ -10,6 +10,13 @@ on both) are made before the clock starts.
 | | possible orders, the engine's game and each order's ruling made anew) |
 | `process-listed` | `process()` of a game read from JSON whose possible orders were asked for |
 | | first (untimed): a play loop's call |
+| `play-loop` | `process()` in a play loop: games from Spring 1901 to 1910 in one process, each |
+| | phase's possible orders asked for, seeded random orders set per power (the same texts on |
+| | both engines: the lists are the same), then `process()`, the only call timed (every kind |
+| | of phase) |
+| `play-loop-movement` | the same loop, only its movement phases timed |
+| `from-json` | `Game.from_json` of the game's JSON (dipcc builds its whole C++ state there) |
+| `from-json-process` | `Game.from_json` and `process()` of the game read |
 | `possible` | `get_all_possible_orders()` of a fresh copy (the lists worked out anew) |
 | `clone` | `clone_n_times(8)` |
 | `board-state` | the board-state encoding (input version 2) |
@@ -93,6 +100,70 @@ def test_process_listed_board(benchmark: Any, engine: str) -> None:
         return (copy,), {}
 
     benchmark.pedantic(lambda g: g.process(), setup=listed, rounds=1000)
+
+
+class _PlayLoop:
+    """Games played from Spring 1901 as a bot's loop plays them: each phase the possible orders
+    asked for and a seeded random order set for each orderable location, the seed of game ``k``
+    being ``k`` (so both engines play the same games while their lists agree)."""
+
+    def __init__(self, module: Any, movement_only: bool) -> None:
+        self.module = module
+        self.movement_only = movement_only
+        self.seed = -1
+        self.game: Any = None
+        self.rng = random.Random(0)
+
+    def next(self) -> tuple[tuple[Any], dict[str, Any]]:
+        """The game with the next phase's orders set (untimed)."""
+        while True:
+            game = self.game
+            phase = "" if game is None else game.current_short_phase
+            if game is None or phase == "COMPLETED" or int(phase[1:5]) > 1910:
+                self.seed += 1
+                self.rng = random.Random(self.seed)
+                game = self.game = self.module.Game()
+                phase = game.current_short_phase
+            possible = game.get_all_possible_orders()
+            rng = self.rng
+            for power, locs in game.get_orderable_locations().items():
+                game.set_orders(
+                    power, [rng.choice(sorted(possible[loc])) for loc in locs if possible[loc]]
+                )
+            if self.movement_only and phase[-1] != "M":
+                game.process()
+                continue
+            return (game,), {}
+
+
+@pytest.mark.benchmark(group="dipcc-play-loop")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_play_loop(benchmark: Any, engine: str) -> None:
+    loop = _PlayLoop(_module(engine), movement_only=False)
+    benchmark.pedantic(lambda g: g.process(), setup=loop.next, rounds=2000)
+
+
+@pytest.mark.benchmark(group="dipcc-play-loop")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_play_loop_movement(benchmark: Any, engine: str) -> None:
+    loop = _PlayLoop(_module(engine), movement_only=True)
+    benchmark.pedantic(lambda g: g.process(), setup=loop.next, rounds=1500)
+
+
+@pytest.mark.benchmark(group="dipcc-from-json")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_from_json(benchmark: Any, engine: str) -> None:
+    module = _module(engine)
+    text = _game(module).to_json()
+    benchmark.pedantic(module.Game.from_json, args=(text,), rounds=1000)
+
+
+@pytest.mark.benchmark(group="dipcc-from-json")
+@pytest.mark.parametrize("engine", ["diplo-compat", "dipcc"])
+def test_from_json_process(benchmark: Any, engine: str) -> None:
+    module = _module(engine)
+    text = _game(module).to_json()
+    benchmark.pedantic(lambda: module.Game.from_json(text).process(), rounds=1000)
 
 
 @pytest.mark.benchmark(group="dipcc-possible")

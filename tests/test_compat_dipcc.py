@@ -971,33 +971,46 @@ def test_mutated_documents_are_read_or_refused_whole(seed: int) -> None:
 
 
 def test_each_order_reaches_the_engine_as_diplo_reads_its_text() -> None:
-    """``process`` hands the engine each dipcc order made from its fields, not its text: every
-    possible order (and each move's "VIA" form) of seeded random games is the order diplo's
-    own parser reads from dipcc's text."""
+    """``process`` hands the engine each dipcc order's code made by the engine from the order's
+    fields (``DipccEncoder.rule_staged``), not from its text: for every possible order (and each
+    move's "VIA" form) of seeded random games' boards, the code is that of the order diplo's own
+    parser reads from dipcc's text (``model_order`` is that order)."""
     import random
 
+    from diplo.compat.dipcc.board import board as dipcc_board
+    from diplo.compat.dipcc.game import state_of
     from diplo.compat.dipcc.state import model_order
+    from diplo.engine.codes import encode_order
     from diplo.model.map import standard_map
     from diplo.model.orders import parse_order as read_text
 
     game_map = standard_map()
-    seen: set[Any] = set()
-    for seed in range(3):
+    home_of = {h: p for p in POWERS for h in dipcc_board().homes[p]}
+    kinds: set[int] = set()
+    checked = 0
+    for seed in range(20):
         rng = random.Random(seed)
         game = Game()
-        while game.current_year < 1906:
+        while game.current_year < 1906 and (kinds != set(range(1, 9)) or checked < 1000):
+            state = state_of(game)
             possible = game.get_all_possible_orders()
-            for texts in possible.values():
-                for text in texts:
-                    order = parse_order(text)
-                    seen.update({order, order.with_via(True)} if order.kind == 2 else {order})
+            owner = {code: power for code, (power, _) in state.units.items()}
+            owner.update({loc: power for (power, _, loc) in state.dislodged})
+            for orders in state.possible_orders().values():
+                for order in orders:
+                    power = owner.get(order.unit_loc)
+                    if power is None:  # a build: the home centre's power
+                        power = home_of[dipcc_board().root[order.unit_loc]]
+                    _, codes = state._ruled({power: [order]})
+                    want = encode_order(model_order(order), game_map)
+                    assert want == encode_order(read_text(format_order(order), game_map), game_map)
+                    assert codes == [want], str(order)
+                    kinds.add(order.kind)
+                    checked += 1
             for power, locs in game.get_orderable_locations().items():
                 game.set_orders(power, [rng.choice(possible[loc]) for loc in locs])
             game.process()
-    kinds = {order.kind for order in seen}
-    assert kinds == set(range(1, 9))
-    for order in seen:
-        assert model_order(order) == read_text(format_order(order), game_map), order
+    assert kinds == set(range(1, 9)) and checked > 1000
 
 
 @pytest.mark.parametrize(
@@ -1032,15 +1045,18 @@ def test_copies_of_one_board_each_rule_on_their_own_orders(
 
 
 def test_a_board_keeps_the_engine_game_that_made_it_only_when_it_is_the_same() -> None:
-    """A movement phase reached by the engine keeps the engine's game after the phase (not one
-    made afresh from the board): in seeded random games each such game is the one made afresh
-    (board, hash, legal orders, end) and rules the next orders to the same bytes."""
+    """A movement or adjustment phase reached by the engine keeps the engine's game after the
+    phase before (not one made afresh from the board): in seeded random games each such game,
+    and the one a board read from JSON makes from dipcc's codes, is the one made afresh from
+    diplo's position (board, hash, legal orders, end) and rules the next orders to the same
+    bytes."""
     import random
 
     from diplo.compat.dipcc.game import state_of
     from diplo.engine.codes import CodeGame, core_of
 
     kept = 0
+    kinds: set[str] = set()
     for seed in range(3):
         rng = random.Random(seed)
         game = Game()
@@ -1052,24 +1068,25 @@ def test_a_board_keeps_the_engine_game_that_made_it_only_when_it_is_the_same() -
                 game.set_orders(power, [rng.choice(possible[loc]) for loc in locs])
             if engine is not None:
                 kept += 1
+                kinds.add(state.phase.kind)
                 ours = engine[1].clone()
                 fresh = core_of(CodeGame(state._position(str(state.phase))))
-                for g in (ours, fresh):
+                read = state_of(Game.from_json(game.to_json()))._engine_game()
+                for g in (ours, fresh, read):
                     assert g.phase == game.current_short_phase
-                assert (ours.state(), ours.hash, ours.legal_orders()) == (
-                    fresh.state(),
-                    fresh.hash,
-                    fresh.legal_orders(),
-                )
-                assert (ours.max_year, ours.is_over, ours.winner) == (None, False, None)
-                assert (fresh.max_year, fresh.is_over, fresh.winner) == (None, False, None)
+                    assert (g.state(), g.hash, g.legal_orders()) == (
+                        fresh.state(),
+                        fresh.hash,
+                        fresh.legal_orders(),
+                    )
+                    assert (g.max_year, g.is_over, g.winner) == (None, False, None)
                 codes = [code for _, code in state._rulings(game._data.staged)]
-                for g in (ours, fresh):
+                for g in (ours, fresh, read):
                     g.set_orders(codes)
                     g.process()
-                assert ours.state_bytes() == fresh.state_bytes()
+                assert ours.state_bytes() == fresh.state_bytes() == read.state_bytes()
             game.process()
-    assert kept > 20
+    assert kept > 20 and kinds == {"M", "A"}
 
 
 def test_a_played_game_pickles_and_plays_on_the_same() -> None:
@@ -1089,3 +1106,184 @@ def test_a_played_game_pickles_and_plays_on_the_same() -> None:
         g.process()
     assert copy.to_json() == game.to_json()
     assert copy.get_all_possible_orders() == game.get_all_possible_orders()
+
+
+def _seeded_adjustment_orders(
+    rng: Any, possible: dict[str, list[str]], locs: list[str]
+) -> list[str]:
+    """A power's orders of an adjustment phase, drawn to reach every rule: none (civil
+    disorder, builds waived), every possible order (more builds than owed, an army and a fleet
+    on one site, more disbands than owed), or one random order per location and some waives."""
+    way = rng.randrange(3)
+    if way == 0:
+        return []
+    if way == 1:
+        return [o for loc in locs for o in possible[loc]]
+    picked = [rng.choice(possible[loc]) for loc in locs if possible[loc] and rng.random() < 0.7]
+    return picked + ["WAIVE"] * rng.randrange(3)
+
+
+def test_retreats_and_adjustments_on_the_engine_as_by_the_rules_written_here() -> None:
+    """Retreats and adjustments are processed by the engine's game kept from the phase before;
+    phase by phase in seeded games they give what dipcc's retreat rule written here
+    (``_process_retreats_here``) and the object API's adjustments (``process_phase`` on a
+    ``Position``, ``_process_adjustments_by_objects``) give: the same next phase, units,
+    centres, influence and dislodged units, with civil disorder, waives, builds beyond the
+    sites and the owed, and retreat phases where nobody can retreat."""
+    import random
+
+    from diplo.compat.dipcc.game import state_of
+
+    def board(s: Any) -> tuple[Any, ...]:
+        return (str(s.phase), s.units, s.centers, s.influence, s.dislodged)
+
+    seen = {"R-engine": 0, "R-here": 0, "R-nowhere": 0, "A": 0, "A-disorder": 0}
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = Game()
+        while not game.is_game_done and game.current_year < 1912:
+            state = state_of(game)
+            kind = state.phase.kind
+            possible = game.get_all_possible_orders()
+            for power, locs in game.get_orderable_locations().items():
+                if kind == "A":
+                    game.set_orders(power, _seeded_adjustment_orders(rng, possible, locs))
+                else:
+                    game.set_orders(power, [rng.choice(possible[loc]) for loc in locs])
+            staged = game._data.staged
+            if kind == "R":
+                engine = state._memo.get("engine_retreat")
+                on_engine = engine is not None and engine[0] == str(state.phase)
+                seen["R-engine" if on_engine else "R-here"] += 1
+                if not any(state.dislodged.values()):
+                    seen["R-nowhere"] += 1
+                want = board(state._process_retreats_here(staged))
+                read = Game.from_json(game.to_json())  # no engine game: ruled here
+                read.process()
+                assert board(state_of(read)) == want, (seed, str(state.phase))
+            elif kind == "A":
+                seen["A"] += 1
+                if any(state.n_builds(p) < 0 for p in POWERS) and any(
+                    len(staged.get(p, [])) < -state.n_builds(p) for p in POWERS
+                ):
+                    seen["A-disorder"] += 1
+                want = board(state._process_adjustments_by_objects(staged))
+            else:
+                want = None
+            game.process()
+            if want is not None:
+                assert board(state_of(game)) == want, (seed, str(state.phase))
+    assert seen["R-engine"] > 10 and seen["A-disorder"] > 10, seen
+
+
+def test_a_winter_is_skipped_exactly_when_it_has_no_possible_order() -> None:
+    """``State.anything_to_adjust`` (the counts and the home centres) is whether dipcc's
+    possible orders of the winter are not all empty, on every winter of seeded games (and on
+    winters made of their spring boards: many with nothing to do)."""
+    import random
+
+    from diplo.compat.dipcc.game import state_of
+    from diplo.compat.dipcc.state import PhaseName
+
+    told = {True: 0, False: 0}
+    for seed in range(10):
+        rng = random.Random(seed)
+        game = Game()
+        while not game.is_game_done and game.current_year < 1910:
+            state = state_of(game)
+            winter = state.copy()
+            winter.forget_orders()
+            winter.phase = PhaseName("W", state.phase.year, "A")
+            winter.dislodged = {}
+            want = any(winter.possible_orders().values())
+            assert winter.anything_to_adjust() is want, (seed, str(state.phase))
+            told[want] += 1
+            possible = game.get_all_possible_orders()
+            for power, locs in game.get_orderable_locations().items():
+                game.set_orders(power, [rng.choice(possible[loc]) for loc in locs])
+            game.process()
+    assert min(told.values()) > 10, told
+
+
+@pytest.mark.parametrize("season", ["S", "F"])
+def test_a_retreat_phase_with_nowhere_to_go_keeps_the_engine_game_past_it(season: str) -> None:
+    """A unit dislodged with nowhere to go: dipcc plays a retreat phase (the unit can only
+    disband), the engine none; the retreat is ruled here and the engine's game, already past
+    it, is kept for the phase after, which plays as on a game read from JSON (no game kept)."""
+    from diplo.compat.dipcc.board import LOC_INDEX
+    from diplo.compat.dipcc.game import state_of
+    from diplo.compat.dipcc.state import PhaseName, State
+
+    units = {"SMY": ("TURKEY", 1), "CON": ("RUSSIA", 1), "ANK": ("RUSSIA", 1)}
+    units |= {"ARM": ("RUSSIA", 1), "SYR": ("RUSSIA", 1), "PAR": ("FRANCE", 1)}
+    centers = {"SMY": "TURKEY", "CON": "RUSSIA", "ANK": "RUSSIA", "PAR": "FRANCE"}
+    centers |= {"MOS": "RUSSIA", "SEV": "RUSSIA", "BRE": "FRANCE"}
+    state = State(
+        PhaseName(season, 1902, "M"),
+        {LOC_INDEX[loc]: unit for loc, unit in units.items()},
+        {LOC_INDEX[loc]: power for loc, power in centers.items()},
+        {LOC_INDEX[loc]: power for loc, (power, _) in units.items()},
+    )
+    game = Game()
+    game._data.state = state
+    game.set_orders("RUSSIA", ["A CON - SMY", "A ANK S A CON - SMY", "A ARM H", "A SYR H"])
+    game.process()
+    retreat = state_of(game)
+    assert game.current_short_phase == f"{season}1902R"
+    assert retreat.dislodged == {("TURKEY", 1, LOC_INDEX["SMY"]): ()}
+    phase, engine = retreat._memo["engine_retreat"]
+    assert phase == engine.phase != game.current_short_phase  # the engine played no retreat
+    game.set_orders("TURKEY", ["A SMY D"])
+    read = Game.from_json(game.to_json())
+    for g in (game, read):
+        g.process()
+    after = state_of(game)
+    assert "engine" in after._memo and "engine" not in state_of(read)._memo
+    assert game.to_json() == read.to_json()
+    assert "TURKEY" not in {p for p, *_ in state_of(game).units.values()}
+    possible = game.get_all_possible_orders()
+    for g in (game, read):
+        for power, locs in g.get_orderable_locations().items():
+            g.set_orders(power, [possible[loc][-1] for loc in locs if possible[loc]])
+        g.process()
+    assert game.to_json() == read.to_json()
+
+
+@pytest.mark.parametrize(
+    ("where", "change", "message"),
+    [
+        ("units", ("FRANCE", "A PAR"), r"units\.FRANCE\[3\]: a second unit in PAR"),
+        ("units", ("RUSSIA", "F STP/NC"), r"units\.RUSSIA\[4\]: a second unit in STP"),
+        ("units", ("FRANCE", "A NTH"), r"FRANCE\[3\]: 'A NTH': an army cannot stand there"),
+        ("units", ("FRANCE", 5), r"units\.FRANCE\[3\]: expected a string, got a number"),
+        ("units", ("SPAIN", []), r"state\.units: unknown power 'SPAIN'"),
+        ("centers", ("FRANCE", "PAR"), r"centers\.FRANCE\[3\]: PAR is owned twice"),
+        ("centers", ("FRANCE", "MOS"), r"centers\.RUSSIA\[1\]: MOS is owned twice"),
+        ("centers", ("FRANCE", "BUR"), r"centers\.FRANCE\[3\]: 'BUR' is not a supply centre"),
+        ("centers", ("FRANCE", "STP/NC"), r"FRANCE\[3\]: 'STP/NC' is not a supply centre"),
+        ("centers", ("FRANCE", None), r"centers\.FRANCE\[3\]: unknown location None"),
+    ],
+)
+def test_a_board_read_from_json_names_its_wrong_unit_or_centre(
+    where: str, change: tuple[str, Any], message: str
+) -> None:
+    """A board's units and centres are read from tables of the valid ones; any other entry
+    (or a province taken or owned twice) is refused naming the entry, as read one by one."""
+    game = Game()
+    game.set_orders("FRANCE", ["A PAR - BUR"])
+    game.process()
+    doc = json.loads(game.to_json())
+    entries = doc["phases"][0]["state"][where]
+    power, entry = change
+    if isinstance(entry, list):
+        entries[power] = entry
+    else:
+        entries[power].append(entry)
+    with pytest.raises(DipccJsonError, match=message):
+        Game.from_json(json.dumps(doc))
+    starred = json.loads(game.to_json())
+    starred["phases"][0]["state"]["units"]["FRANCE"].append("*A PIC")  # a dislodged mark
+    assert (
+        Game.from_json(json.dumps(starred)).get_phase_history()[0].state["units"]
+        == (game.get_phase_history()[0].state["units"])
+    )

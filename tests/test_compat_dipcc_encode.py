@@ -182,7 +182,7 @@ def test_possible_orders_match_the_reference(phases: list[Game]) -> None:
     pool = ThreadPool(1, {}, 469)
     for game in phases:
         state = state_of(game)
-        lists, orderable, builds = pool._engine.possible_orders(pack_game(game)[4:])
+        lists, orderable, builds, _ = pool._engine.possible_orders(pack_game(game)[4:])
         assert {code: [tuple(o) for o in orders] for code, orders, _ in lists} == {
             code: [tuple(o) for o in orders] for code, orders in state.possible_orders().items()
         }

@@ -6,7 +6,7 @@ province's index is also its location index. Outcome codes index ``RESULT_NAMES`
 1 bounce, 2 cut, 3 dislodged, 4 no_convoy, 5 void (docs/design.md, "Outcomes").
 """
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final, final
 
 __all__ = [
@@ -598,5 +598,25 @@ class DipccEncoder:
         list[tuple[int, list[tuple[int, int, int, int, int, int, bool]], list[str]]],
         list[list[int]],
         list[int],
+        bytes,
     ]: ...
     def rule_orders(self, packed: bytes, orders: bytes) -> bytes: ...
+    def rule_staged(
+        self, packed: bytes, listed: bytes | None, staged: bytes, engine: bytes
+    ) -> tuple[bytes, list[int]]: ...
+    def engine_game(self, template: CodeGame, packed: bytes, engine: bytes) -> CodeGame: ...
+    def step(
+        self,
+        game: CodeGame,
+        packed: bytes,
+        listed: bytes | None,
+        staged: dict[str, Iterable[tuple[int, int, int, int, int, int, bool]]],
+        names: list[str],
+        engine: bytes,
+        dipcc: bytes,
+        pieces: list[tuple[str, int]],
+        powers: list[str],
+        influence: dict[int, str],
+    ) -> tuple[
+        CodeGame, str, bytes, bytes, dict[int, tuple[str, int]], list[tuple[int, bytes]]
+    ]: ...

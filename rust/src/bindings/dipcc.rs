@@ -1,25 +1,40 @@
 //! `diplo._core.DipccEncoder`: dipcc's encoders ([`crate::engine::dipcc_encode`]) over a
 //! batch of packed games, writing into NumPy arrays the caller allocated, the GIL released
 //! and the games spread over threads. Wrapped by `diplo.engine.dipcc` for
-//! `diplo.compat.dipcc.encoding` (the `ThreadPool` drop-in).
+//! `diplo.compat.dipcc.encoding` (the `ThreadPool` drop-in). Also the drop-in's phases on the
+//! engine (`diplo.compat.dipcc.state`): a board's possible orders kept as bytes, the staged
+//! orders ruled as dipcc's `process` rules them and given the engine's codes, the engine's
+//! `CodeGame` of a board made (`engine_game`) and a phase played on it (`step`).
 
 use numpy::{
     PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadwriteArray, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
+use super::any::{new_game, on_game};
 use super::arrays::busy;
-use super::errors::{guarded, without_gil};
+use super::errors::{guarded, held, without_gil};
+use super::handles::PyCodeGame;
+use super::process::{game_over, process_checked};
 use crate::engine::batch::on_pool;
 use crate::engine::dipcc_encode::{
-    encode_board, width, Board, BoardSpec, CandidatesOut, DOrder, EncodeError, Encoder, Packed,
-    Possible, StateOut, Vocabulary, MAX_SEQ_LEN, MOVE, N_LOCS, N_POWERS, N_SCS, ORDERS_WIDTH,
+    encode_board, engine_code, listed_bytes, rule_staged, width, Board, BoardSpec, CandidatesOut,
+    DOrder, EncodeError, Encoder, Packed, Possible, StateOut, Vocabulary, MAX_SEQ_LEN, MOVE,
+    N_LOCS, N_POWERS, N_SCS, ORDERS_WIDTH,
 };
+use crate::engine::game_map::Bits;
+use crate::engine::phases::{recycle_outcome, spare_outcome};
+use crate::engine::state::State;
+
+/// Why a `CodeGame` another call holds is refused (`InUseError`).
+const IN_USE: &str = "this CodeGame is in use by another thread: use a CodeGame from one thread \
+                      at a time (docs/design.md, 'Threads')";
 
 /// One order as Python's `DipccOrder` tuple.
 type OrderTuple = (u8, u8, u8, u8, u8, u8, bool);
@@ -447,12 +462,14 @@ impl PyDipccEncoder {
     #[pyo3(signature = (packed, with_tuples=true))]
     fn possible_orders(
         &self,
+        py: Python<'_>,
         packed: &[u8],
         with_tuples: bool,
     ) -> PyResult<(
         Vec<(u8, Vec<OrderTuple>, Vec<String>)>,
         Vec<Vec<u32>>,
         Vec<i32>,
+        Py<PyBytes>,
     )> {
         guarded(|| {
             let g = Packed::read(packed).map_err(PyValueError::new_err)?;
@@ -493,8 +510,176 @@ impl PyDipccEncoder {
                 .iter()
                 .map(|v| v.iter().map(|&c| u32::from(c)).collect())
                 .collect();
-            Ok((lists, orderable, p.builds.to_vec()))
+            let listed = PyBytes::new(py, &listed_bytes(&p)).unbind();
+            Ok((lists, orderable, p.builds.to_vec(), listed))
         })
+    }
+
+    /// The orders dipcc's `process` rules on of the orders staged on a packed game's board
+    /// (`crate::engine::dipcc_encode::rule_staged`) and the engine's codes of them: `staged`
+    /// is each power's run of orders (`read_staged`); `listed` the board's possible orders as
+    /// `possible_orders` gave them (`None`: worked out here); `engine` the engine's location
+    /// index of each dipcc location code. Returns the orders ruled on (seven bytes each) and
+    /// their codes.
+    fn rule_staged(
+        &self,
+        py: Python<'_>,
+        packed: &[u8],
+        listed: Option<&[u8]>,
+        staged: &[u8],
+        engine: &[u8],
+    ) -> PyResult<(Py<PyBytes>, Vec<u64>)> {
+        guarded(|| {
+            let (ruled, codes) = self.ruled(packed, listed, &read_staged(staged)?, engine)?;
+            Ok((PyBytes::new(py, &ruled_bytes(&ruled)).unbind(), codes))
+        })
+    }
+
+    /// The engine's game of a packed game's board (a movement or adjustment phase: no
+    /// dislodged unit), on the map and under the rules of `template` (no year limit): the
+    /// board checked once, by the engine's state. `engine` is the engine's location index of
+    /// each dipcc location code; the powers are in the same order on both sides.
+    fn engine_game(
+        &self,
+        template: &Bound<'_, PyCodeGame>,
+        packed: &[u8],
+        engine: &[u8],
+    ) -> PyResult<PyCodeGame> {
+        let template = held(template, IN_USE)?;
+        guarded(|| {
+            let g = Packed::read(packed).map_err(PyValueError::new_err)?;
+            let s = &g.state;
+            if !s.dislodged.is_empty() {
+                return Err(PyValueError::new_err(
+                    "engine_game: a board with dislodged units",
+                ));
+            }
+            let at = |c: usize| -> PyResult<i64> {
+                engine.get(c).map(|&i| i64::from(i)).ok_or_else(|| {
+                    PyValueError::new_err(format!("no engine location for dipcc location {c}"))
+                })
+            };
+            let mut units = Vec::with_capacity(34);
+            let mut centers = Vec::with_capacity(34);
+            for c in 1..=N_LOCS {
+                if let Some((power, utype)) = s.unit(c as u8) {
+                    units.push((i64::from(power), i64::from(utype == 2), at(c)?));
+                }
+                if s.centers[c] > 0 {
+                    centers.push((at(c)?, i64::from(s.centers[c] - 1)));
+                }
+            }
+            let season = match s.season {
+                b'S' => "S",
+                b'F' => "F",
+                b'W' => "W",
+                _ => "",
+            };
+            let kind = match s.kind {
+                b'M' => "M",
+                b'A' => "A",
+                _ => "",
+            };
+            on_game!(&template.game, t => {
+                let state = State::with_rules(
+                    t.map, i64::from(s.year), season, kind, &units, &centers, &[],
+                    t.state.rules,
+                )
+                .map_err(|e| e.within("bad dipcc board"))?;
+                Ok(PyCodeGame { game: new_game(t.map, state, None) })
+            })
+        })
+    }
+
+    /// One phase of a dipcc game on the engine: the staged orders (`staged`: each power's
+    /// name to its `DipccOrder` tuples, the powers taken in the order of `names`) ruled as
+    /// `rule_staged` rules them, a copy of `game` (the engine's game at the board) given their
+    /// codes and processed. `dipcc` is each engine location's dipcc code; `pieces` and `powers` the
+    /// Python board's unit tuple and power of each `2 * power + is_fleet` (engine power
+    /// indices). Returns the game after, its phase (`""` when over), the orders ruled on
+    /// (seven bytes each) and each one's success (a byte each), the units after as a board's
+    /// dictionary (dipcc code to unit tuple; each unit's power also set in `influence`), and
+    /// the units kept aside (dislodged with somewhere to go) as their dipcc codes and their
+    /// retreats'.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn step(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, PyCodeGame>,
+        packed: &[u8],
+        listed: Option<&[u8]>,
+        staged: &Bound<'_, PyDict>,
+        names: &Bound<'_, PyList>,
+        engine: &[u8],
+        dipcc: &[u8],
+        pieces: &Bound<'_, PyList>,
+        powers: &Bound<'_, PyList>,
+        influence: &Bound<'_, PyDict>,
+    ) -> PyResult<(
+        PyCodeGame,
+        String,
+        Py<PyBytes>,
+        Py<PyBytes>,
+        Py<PyDict>,
+        Vec<(u8, Py<PyBytes>)>,
+    )> {
+        let given = read_staged_dict(staged, names)?;
+        let (ruled, codes) = guarded(|| self.ruled(packed, listed, &given, engine))?;
+        let mut next = held(game, IN_USE)?.clone_game();
+        if next.game.over() {
+            return Err(game_over());
+        }
+        let mut outcome = spare_outcome();
+        guarded(|| {
+            on_game!(&mut next.game, g => {
+                g.orders = codes;
+                process_checked(g, &mut outcome)
+            })
+        })?;
+        let success: Vec<u8> = outcome.success.iter().map(|&s| u8::from(s)).collect();
+        recycle_outcome(outcome);
+        let code_of = |loc: u16| -> PyResult<u8> {
+            dipcc.get(usize::from(loc)).copied().ok_or_else(|| {
+                PyValueError::new_err(format!("no dipcc location for engine location {loc}"))
+            })
+        };
+        let mut unit_codes: Vec<u8> = Vec::with_capacity(34);
+        let mut unit_values: Vec<u8> = Vec::with_capacity(34);
+        let mut aside = Vec::new();
+        let phase = guarded(|| {
+            on_game!(&next.game, g => {
+                let st = &g.state;
+                for q in 0..g.map.provinces {
+                    let u = st.units[q];
+                    if u.is_some() {
+                        unit_codes.push(code_of(u.loc)?);
+                        unit_values.push(2 * u.power + u8::from(u.fleet));
+                    }
+                    let d = st.dislodged[q];
+                    if d.is_some() {
+                        let options = Bits(st.retreats[q])
+                            .map(|o| code_of(u16::try_from(o).unwrap_or(u16::MAX)))
+                            .collect::<PyResult<Vec<u8>>>()?;
+                        aside.push((code_of(d.loc)?, PyBytes::new(py, &options).unbind()));
+                    }
+                }
+                Ok(if g.over { String::new() } else { st.phase_name() })
+            })
+        })?;
+        let units = PyDict::new(py);
+        for (&code, &value) in unit_codes.iter().zip(&unit_values) {
+            let value = usize::from(value);
+            units.set_item(code, pieces.get_item(value)?)?;
+            influence.set_item(code, powers.get_item(value)?)?;
+        }
+        Ok((
+            next,
+            phase,
+            PyBytes::new(py, &ruled_bytes(&ruled)).unbind(),
+            PyBytes::new(py, &success).unbind(),
+            units.unbind(),
+            aside,
+        ))
     }
 
     /// Rules on orders of a packed game's board as dipcc's `process` does before adjudicating:
@@ -534,6 +719,105 @@ impl PyDipccEncoder {
                 .collect())
         })
     }
+}
+
+impl PyDipccEncoder {
+    /// `rule_staged`'s work: the orders ruled on and their engine codes.
+    fn ruled(
+        &self,
+        packed: &[u8],
+        listed: Option<&[u8]>,
+        given: &[(u8, DOrder)],
+        engine: &[u8],
+    ) -> PyResult<(Vec<DOrder>, Vec<u64>)> {
+        let g = Packed::read(packed).map_err(PyValueError::new_err)?;
+        let b = &self.enc.board;
+        let worked_out;
+        let listed = match listed {
+            Some(l) => l,
+            None => {
+                worked_out = listed_bytes(&g.state.possible(b));
+                &worked_out
+            }
+        };
+        let ruled = rule_staged(b, &g.state, listed, given).map_err(PyValueError::new_err)?;
+        let codes = ruled
+            .iter()
+            .map(|o| engine_code(b, engine, o))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(PyValueError::new_err)?;
+        Ok((ruled, codes))
+    }
+}
+
+/// Staged orders as Python packs them: per power a run, its index, its count of orders, then
+/// each order's seven `DipccOrder` bytes.
+fn read_staged(staged: &[u8]) -> PyResult<Vec<(u8, DOrder)>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < staged.len() {
+        let (Some(&power), Some(&n)) = (staged.get(at), staged.get(at + 1)) else {
+            return Err(PyValueError::new_err("staged: a run cut short"));
+        };
+        if power as usize >= N_POWERS {
+            return Err(PyValueError::new_err(format!(
+                "staged: bad power index {power}"
+            )));
+        }
+        at += 2;
+        let end = at + 7 * n as usize;
+        let Some(run) = staged.get(at..end) else {
+            return Err(PyValueError::new_err("staged: a run cut short"));
+        };
+        for c in run.chunks_exact(7) {
+            out.push((
+                power,
+                order_of((c[0], c[1], c[2], c[3], c[4], c[5], c[6] != 0))?,
+            ));
+        }
+        at = end;
+    }
+    Ok(out)
+}
+
+/// Staged orders as the drop-in keeps them: each power's name (in the order of `names`, the
+/// power's index its place there) to its orders as `DipccOrder` tuples.
+fn read_staged_dict(
+    staged: &Bound<'_, PyDict>,
+    names: &Bound<'_, PyList>,
+) -> PyResult<Vec<(u8, DOrder)>> {
+    let mut out = Vec::new();
+    for (index, name) in names.iter().enumerate() {
+        let power = u8::try_from(index)
+            .ok()
+            .filter(|&p| (p as usize) < N_POWERS)
+            .ok_or_else(|| PyValueError::new_err("names: more than the seven powers"))?;
+        let Some(given) = staged.get_item(name)? else {
+            continue;
+        };
+        for order in given.try_iter()? {
+            let t: OrderTuple = order?.extract()?;
+            out.push((power, order_of(t)?));
+        }
+    }
+    Ok(out)
+}
+
+/// Orders as seven bytes each (Python's `pack_orders`).
+fn ruled_bytes(ruled: &[DOrder]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(7 * ruled.len());
+    for o in ruled {
+        bytes.extend_from_slice(&[
+            o.unit_type,
+            o.unit_loc,
+            o.kind,
+            o.target_type,
+            o.target_loc,
+            o.dest,
+            u8::from(o.via),
+        ]);
+    }
+    bytes
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

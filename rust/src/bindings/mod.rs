@@ -11,7 +11,8 @@
 //!
 //! ```text
 //! mod.rs (registers everything)
-//! ├── classes: map, game, verdict, outcome, mila, mila_board, rollout, vector, deepmind, batch
+//! ├── classes: map, game, verdict, outcome, mila, mila_board, rollout, vector, deepmind, batch,
+//! │            dipcc
 //! │     map ──────► any, documents, errors, handles, intake
 //! │     game ─────► any, documents, errors, handles, intake, process, texts
 //! │     verdict ──► any, documents, errors, handles, texts
@@ -22,6 +23,7 @@
 //! │     vector ───► any, arrays, errors, handles
 //! │     deepmind ─► any, arrays, errors, handles
 //! │     batch ────► any, errors, handles, intake, process
+//! │     dipcc ────► any, arrays, errors, handles, process
 //! └── helpers
 //!       arrays ───► errors
 //!       documents ► any, handles
@@ -47,7 +49,9 @@
 //! * `vector` — the `VectorEnv` class (NumPy buffers filled in place).
 //! * `deepmind` — the `DeepMindEnv` class: DeepMind's protocol for N games (NumPy buffers).
 //! * `batch` — `process_batch`, `pack_orders`.
-//! * `dipcc` — the `DipccEncoder` class: dipcc's encoders (Cicero's engine) over NumPy arrays.
+//! * `dipcc` — the `DipccEncoder` class: dipcc's encoders (Cicero's engine) over NumPy arrays,
+//!   and the drop-in's phases on the engine (`step`: the staged orders ruled and a `CodeGame`
+//!   processed; `engine_game`: a board's `CodeGame`).
 //!
 //! Helpers:
 //!

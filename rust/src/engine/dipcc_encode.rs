@@ -21,6 +21,7 @@
 //! dislodged count, then per dislodged unit power, type, code, count of destinations,
 //! destinations]`; an order is its seven fields as in Python's `DipccOrder`.
 
+use crate::engine::encode::{self, Code};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -1372,6 +1373,153 @@ impl Encoder {
     }
 }
 
+/// A board's possible orders as bytes kept beside the board on the Python side (so that the
+/// orders staged on it are ruled on without working them out again, as dipcc's game keeps
+/// them): `N_CODES + 1` offsets (u16, little-endian, in orders) into the orders of each exact
+/// code, then every order's seven bytes, the codes in turn.
+pub fn listed_bytes(p: &Possible) -> Vec<u8> {
+    let n: usize = p.orders.iter().map(Vec::len).sum();
+    let mut out = Vec::with_capacity(2 * (N_CODES + 1) + 7 * n);
+    let mut at = 0u16;
+    for orders in &p.orders {
+        out.extend_from_slice(&at.to_le_bytes());
+        at = at.saturating_add(u16::try_from(orders.len()).unwrap_or(u16::MAX));
+    }
+    out.extend_from_slice(&at.to_le_bytes());
+    for o in p.orders.iter().flatten() {
+        out.extend_from_slice(&order_bytes(o));
+    }
+    out
+}
+
+fn order_bytes(o: &DOrder) -> [u8; 7] {
+    [
+        o.unit_type,
+        o.unit_loc,
+        o.kind,
+        o.target_type,
+        o.target_loc,
+        o.dest,
+        u8::from(o.via),
+    ]
+}
+
+/// Whether `o` is one of the orders of [`listed_bytes`] (an error when the bytes are not such).
+fn is_listed(listed: &[u8], o: &DOrder) -> Result<bool, String> {
+    let head = 2 * (N_CODES + 1);
+    let at = |i: usize| -> Result<usize, String> {
+        listed
+            .get(2 * i..2 * i + 2)
+            .map(|b| usize::from(u16::from_le_bytes([b[0], b[1]])))
+            .ok_or_else(|| "listed orders: truncated".to_string())
+    };
+    let c = o.unit_loc as usize;
+    if c >= N_CODES {
+        return Ok(false);
+    }
+    let (from, to) = (head + 7 * at(c)?, head + 7 * at(c + 1)?);
+    let rows = listed
+        .get(from..to)
+        .ok_or_else(|| "listed orders: truncated".to_string())?;
+    let want = order_bytes(o);
+    Ok(rows.chunks_exact(7).any(|r| r == want))
+}
+
+/// How a staged order fares in dipcc's `process` (before the adjudication).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ruling {
+    /// Not an order of a unit of the power's there: left out.
+    Foreign,
+    /// Not possible: the unit is unordered.
+    Dropped,
+    /// Ruled on as this order (a move possible only by convoy made "VIA").
+    Ruled(DOrder),
+}
+
+/// The orders dipcc's `process` rules on, of `staged` (`(power, order)`, in the order given)
+/// on board `s` whose possible orders are `listed` ([`listed_bytes`]). Movement and retreats:
+/// each unit's order from its owner (a dislodged unit's in a retreat phase), the last one given
+/// for its province kept, an impossible one leaving the unit unordered, a move possible only
+/// by convoy made "VIA"; adjustments: every possible order, in the order given.
+pub fn rule_staged(
+    b: &Board,
+    s: &DState,
+    listed: &[u8],
+    staged: &[(u8, DOrder)],
+) -> Result<Vec<DOrder>, String> {
+    let rule = |power: u8, o: &DOrder| -> Result<Ruling, String> {
+        if s.kind != b'A' {
+            let owner = if s.kind == b'R' {
+                s.dislodged
+                    .iter()
+                    .find(|d| d.loc == o.unit_loc)
+                    .map(|d| (d.power, d.unit_type))
+            } else {
+                s.unit(o.unit_loc)
+            };
+            if owner.map(|(p, _)| p) != Some(power) {
+                return Ok(Ruling::Foreign);
+            }
+        }
+        if is_listed(listed, o)? {
+            return Ok(Ruling::Ruled(*o));
+        }
+        let via = DOrder { via: true, ..*o };
+        if s.kind == b'M' && o.kind == MOVE && !o.via && is_listed(listed, &via)? {
+            return Ok(Ruling::Ruled(via));
+        }
+        Ok(Ruling::Dropped)
+    };
+    if s.kind == b'A' {
+        let mut out = Vec::with_capacity(staged.len());
+        for (power, o) in staged {
+            if let Ruling::Ruled(r) = rule(*power, o)? {
+                out.push(r);
+            }
+        }
+        return Ok(out);
+    }
+    // by province, in the order each province was first given an order
+    let mut by_province: Vec<(u8, Option<DOrder>)> = Vec::with_capacity(staged.len());
+    for (power, o) in staged {
+        let ruled = match rule(*power, o)? {
+            Ruling::Foreign => continue,
+            Ruling::Dropped => None,
+            Ruling::Ruled(r) => Some(r),
+        };
+        let province = b.root[o.unit_loc as usize];
+        match by_province.iter_mut().find(|(p, _)| *p == province) {
+            Some(slot) => slot.1 = ruled,
+            None => by_province.push((province, ruled)),
+        }
+    }
+    Ok(by_province.into_iter().filter_map(|(_, r)| r).collect())
+}
+
+/// The engine's code ([`crate::engine::encode`]) of a dipcc order, `engine[c]` the engine's
+/// location index of dipcc's code `c` (a province's index is its root's).
+pub fn engine_code(b: &Board, engine: &[u8], o: &DOrder) -> Result<Code, String> {
+    let at = |c: u8| -> Result<usize, String> {
+        engine
+            .get(c as usize)
+            .map(|&i| i as usize)
+            .ok_or_else(|| format!("no engine location for dipcc location {c}"))
+    };
+    let province = |c: u8| at(b.root[c as usize]);
+    let here = at(o.unit_loc)?;
+    Ok(match o.kind {
+        HOLD => encode::hold(here),
+        MOVE => encode::move_to(here, at(o.dest)?, o.via),
+        SUPPORT_HOLD => encode::support_hold(here, province(o.target_loc)?),
+        SUPPORT_MOVE => encode::support_move(here, province(o.target_loc)?, at(o.dest)?),
+        CONVOY => encode::convoy(here, province(o.target_loc)?, province(o.dest)?),
+        RETREAT => encode::retreat(here, at(o.dest)?),
+        DISBAND => encode::disband(here),
+        BUILD => encode::build(here, o.unit_type == FLEET),
+        k => return Err(format!("not a dipcc order kind: {k}")),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1423,6 +1571,29 @@ mod tests {
         });
         assert_eq!(stopped, Err(EncodeError::Value("no".into())));
         assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn listed_bytes_hold_each_codes_orders_and_no_other() {
+        let mut p = Possible::none();
+        let hold = DOrder::new(ARMY, 5, HOLD);
+        let mv = DOrder {
+            dest: 2,
+            ..DOrder::new(ARMY, 5, MOVE)
+        };
+        let via = DOrder { via: true, ..mv };
+        let fleet = DOrder::new(FLEET, 81, HOLD);
+        p.orders[5] = vec![hold, mv];
+        p.orders[81] = vec![fleet];
+        let listed = listed_bytes(&p);
+        assert_eq!(listed.len(), 2 * (N_CODES + 1) + 7 * 3);
+        for o in [hold, mv, fleet] {
+            assert_eq!(is_listed(&listed, &o), Ok(true));
+        }
+        for o in [via, DOrder::new(ARMY, 4, HOLD), DOrder::new(FLEET, 5, HOLD)] {
+            assert_eq!(is_listed(&listed, &o), Ok(false));
+        }
+        assert!(is_listed(&listed[..20], &hold).is_err());
     }
 
     #[test]

@@ -170,6 +170,21 @@ def parse_order(text: str) -> DipccOrder:
     message (``Can't parse order: ...`` or ``Bad loc_from_str: ...``)."""
     if not isinstance(text, str):
         raise TypeError(f"an order must be a str, got {type(text).__name__}")
+    order = _PARSED.get(text)
+    if order is None:
+        order = _read_order(text)
+        if len(_PARSED) > 1 << 16:
+            _PARSED.clear()
+        _PARSED[text] = order
+    return order
+
+
+#: The orders read last, by their text (an order is an immutable tuple; a text that is no
+#: order is not kept, so it raises every time).
+_PARSED: dict[str, DipccOrder] = {}
+
+
+def _read_order(text: str) -> DipccOrder:
     r = _Reader(text)
     if len(text) < 7:
         raise r.fail()

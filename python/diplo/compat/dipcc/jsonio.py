@@ -17,6 +17,7 @@ naming the field (``phases[2].state.units.FRANCE[1]``) and what is wrong with it
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any, NoReturn
 
 from .board import LOC_INDEX, LOCS, POWERS, DipccOrder, board, format_order, parse_order
@@ -171,50 +172,143 @@ def _kind(value: Any) -> str:
     }.get(type(value), type(value).__name__)
 
 
+def _read_board_quickly(state: State, units: dict[str, Any], centers: dict[str, Any]) -> bool:
+    """A board's units and centres read into ``state`` when every entry is a valid one (looked
+    up in tables of them) and no province is taken or owned twice; ``False`` (``state`` then
+    half-filled) for anything else, which :func:`_read_board` reads, naming what is wrong."""
+    by_power = _units_by_power()
+    board_units = state.units
+    influence = state.influence
+    provinces: set[int] = set()
+    n = 0
+    for power, texts in units.items():
+        table = by_power.get(power)
+        if table is None or not isinstance(texts, list):
+            return False
+        n += len(texts)
+        for text in texts:
+            unit = table.get(text) if isinstance(text, str) else None
+            if unit is None:
+                return False
+            code, piece, province = unit
+            provinces.add(province)
+            board_units[code] = piece
+            influence[code] = power
+    if not n == len(provinces) == len(board_units):
+        return False
+    centers_of = _centers()
+    owned = state.centers
+    n = 0
+    for power, texts in centers.items():
+        if power not in POWERS or not isinstance(texts, list):
+            return False
+        for text in texts:
+            center = centers_of.get(text) if isinstance(text, str) else None
+            if center is None:
+                return False
+            owned[center] = power
+        n += len(texts)
+    return n == len(owned)
+
+
+def _read_board(
+    r: _Reader, state: State, units: dict[str, Any], centers: dict[str, Any], where: str
+) -> None:
+    """:func:`_read_board_quickly`, entry by entry, failing on the first wrong one."""
+    b = board()
+    root = b.root
+    units_of = _units()
+    provinces: set[int] = set()
+    for power, texts in units.items():
+        r.power(power, f"{where}.units")
+        for i, text in enumerate(r.lst(texts, f"{where}.units.{power}")):
+            unit: tuple[int, int] | None = units_of.get(text) if isinstance(text, str) else None
+            if unit is None:
+                at = f"{where}.units.{power}[{i}]"
+                if isinstance(text, str) and text.startswith("*"):
+                    r.unit(text[1:], at)
+                    continue
+                unit = r.unit(text, at)
+            utype, code = unit
+            if root[code] in provinces:
+                at = f"{where}.units.{power}[{i}]"
+                r.fail(at, f"a second unit in {LOCS[root[code] - 1]}")
+            provinces.add(root[code])
+            state.units[code] = (power, utype)
+            state.influence[code] = power
+    centers_of = _centers()
+    for power, texts in centers.items():
+        r.power(power, f"{where}.centers")
+        for i, text in enumerate(r.lst(texts, f"{where}.centers.{power}")):
+            center = centers_of.get(text) if isinstance(text, str) else None
+            if center is None or center in state.centers:
+                at = f"{where}.centers.{power}[{i}]"
+                center = r.loc(text, at)
+                if center not in b.centers or root[center] != center:
+                    r.fail(at, f"{text!r} is not a supply centre")
+                r.fail(at, f"{text} is owned twice")
+            state.centers[center] = power
+
+
+@lru_cache(maxsize=1)
+def _units_by_power() -> dict[str, dict[str, tuple[int, tuple[str, int], int]]]:
+    """Per power, every unit it may have on a board by its text (``A PAR``, ``F STP/SC``):
+    its location, the board's ``(power, type)`` (made once) and its province."""
+    root = board().root
+    return {
+        power: {
+            text: (code, (power, utype), root[code]) for text, (utype, code) in _units().items()
+        }
+        for power in POWERS
+    }
+
+
 def _read_state(r: _Reader, doc: Any, where: str, name: PhaseName) -> State:
     doc = r.obj(doc, where)
     own = r.phase(doc.get("name"), f"{where}.name")
     if own != name:
         r.fail(f"{where}.name", f"{own} contradicts the phase's name {name}")
     state = State(name)
+    units = r.obj(doc.get("units", {}), f"{where}.units")
+    centers = r.obj(doc.get("centers", {}), f"{where}.centers")
+    if not _read_board_quickly(state, units, centers):
+        state = State(name)
+        _read_board(r, state, units, centers, where)
     b = board()
-    for power, units in r.obj(doc.get("units", {}), f"{where}.units").items():
-        r.power(power, f"{where}.units")
-        for i, text in enumerate(r.lst(units, f"{where}.units.{power}")):
-            at = f"{where}.units.{power}[{i}]"
-            if isinstance(text, str) and text.startswith("*"):
-                r.unit(text[1:], at)
-                continue
-            utype, code = r.unit(text, at)
-            if state.unit_in(code) is not None:
-                r.fail(at, f"a second unit in {LOCS[b.root[code] - 1]}")
-            state.units[code] = (power, utype)
-            state.influence[code] = power
-    for power, centers in r.obj(doc.get("centers", {}), f"{where}.centers").items():
-        r.power(power, f"{where}.centers")
-        for i, text in enumerate(r.lst(centers, f"{where}.centers.{power}")):
-            at = f"{where}.centers.{power}[{i}]"
-            code = r.loc(text, at)
-            if code not in b.centers or b.root[code] != code:
-                r.fail(at, f"{text!r} is not a supply centre")
-            if code in state.centers:
-                r.fail(at, f"{text} is owned twice")
-            state.centers[code] = power
     if name.kind == "R":
         retreats = r.obj(doc.get("retreats", {}), f"{where}.retreats")
         for power, units in retreats.items():
             r.power(power, f"{where}.retreats")
-            for unit, dests in r.obj(units, f"{where}.retreats.{power}").items():
-                at = f"{where}.retreats.{power}.{unit}"
-                utype, code = r.unit(unit, at)
+            for unit_text, dests in r.obj(units, f"{where}.retreats.{power}").items():
+                at = f"{where}.retreats.{power}.{unit_text}"
+                utype, code = r.unit(unit_text, at)
                 options: list[int] = []
                 for i, dest in enumerate(r.lst(dests, at)):
                     d = r.loc(dest, f"{at}[{i}]")
                     if d not in b.adjacent[utype][code]:
-                        r.fail(f"{at}[{i}]", f"{unit} cannot retreat to {dest}")
+                        r.fail(f"{at}[{i}]", f"{unit_text} cannot retreat to {dest}")
                     options.append(d)
                 state.dislodged[(power, utype, code)] = tuple(sorted(set(options)))
     return state
+
+
+@lru_cache(maxsize=1)
+def _units() -> dict[str, tuple[int, int]]:
+    """Every unit a board may hold, by its text (``A PAR``, ``F STP/SC``): (type, location)."""
+    b = board()
+    return {
+        f"{'AF'[utype - 1]} {loc}": (utype, code)
+        for utype in (1, 2)
+        for code, loc in enumerate(LOCS, start=1)
+        if b.adjacent[utype][code]
+    }
+
+
+@lru_cache(maxsize=1)
+def _centers() -> dict[str, int]:
+    """Every supply centre by its name."""
+    b = board()
+    return {LOCS[code - 1]: code for code in b.centers if b.root[code] == code}
 
 
 def _read_orders(r: _Reader, doc: Any, where: str) -> dict[str, list[DipccOrder]]:
@@ -223,10 +317,11 @@ def _read_orders(r: _Reader, doc: Any, where: str) -> dict[str, list[DipccOrder]
         r.power(power, where)
         if orders is None:  # dipcc reads a null list as empty
             continue
-        out[power] = [
-            r.order(text, f"{where}.{power}[{i}]")
-            for i, text in enumerate(r.lst(orders, f"{where}.{power}"))
-        ]
+        given = r.lst(orders, f"{where}.{power}")
+        try:
+            out[power] = [parse_order(text) for text in given]
+        except (TypeError, ValueError):  # name the order that is wrong
+            out[power] = [r.order(text, f"{where}.{power}[{i}]") for i, text in enumerate(given)]
     return out
 
 

@@ -7,11 +7,16 @@ rules (``game_state.cc``: holds, moves, supports of holds and moves with their c
 variants, convoys and moves "via" over each chain of fleets at sea; retreats; builds and
 disbands), as sets sorted in dipcc's order.
 
-Movement phases are resolved by diplo (:func:`diplo.api.phase.process_phase`) under
-:data:`DIPCC_RULES`, the choices dipcc makes where the DATC leaves one open; retreats and
-adjustments follow dipcc's sequence (a retreat phase whenever a unit is dislodged, even with
-nowhere to go; centres counted on entering winter; a winter with nothing to do skipped; the game
-over at 18 centres or on reaching the winter of 1935).
+Every phase is played on the engine's code path (``DipccEncoder.step``: the staged orders ruled
+as dipcc rules them and given the engine's codes, the engine's game processed) under
+:data:`DIPCC_RULES`, the choices dipcc makes where the DATC leaves one open; the engine's game
+after a phase is kept as the next board's when it is at the same phase, so a game played on
+never makes one from its board again. The phases follow dipcc's sequence (a retreat phase
+whenever a unit is dislodged, even with nowhere to go, ruled here when the engine had none;
+centres counted on entering winter; a winter with nothing to do skipped; the game over at 18
+centres or on reaching the winter of 1935). Retreats ruled here and adjustments on diplo's
+object API (``process_phase``) are the references the engine's path is held to by
+``tests/test_compat_dipcc.py``.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ from typing import Any
 import numpy as np
 
 from ...api.phase import process_phase
-from ...engine.codes import CodeGame, CoreGame, core_of, encode_order
+from ...engine.codes import CoreGame
+from ...engine.dipcc import standard_game
 from ...model.map import standard_map
 from ...model.orders import (
     Build,
@@ -88,13 +94,18 @@ class PhaseName:
     _key: tuple[int, int, int] = field(init=False, repr=False, compare=False)
     #: the phase after this one (no retreat), made once (:meth:`next`)
     _next: PhaseName | None = field(default=None, init=False, repr=False, compare=False)
+    #: its name (:meth:`__str__`), made once
+    _text: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind == "C":
             key = (1, 0, 0)
+            text = "COMPLETED"
         else:
             key = (0, self.year * 3 + _SEASONS.index(self.season), _KINDS.index(self.kind))
+            text = f"{self.season}{self.year}{self.kind}"
         object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_text", text)
 
     @classmethod
     def parse(cls, text: object, where: str = "phase") -> PhaseName:
@@ -108,9 +119,7 @@ class PhaseName:
         return cls(season, year, kind)
 
     def __str__(self) -> str:
-        if self.kind == "C":
-            return "COMPLETED"
-        return f"{self.season}{self.year}{self.kind}"
+        return self._text
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -134,15 +143,15 @@ class PhaseName:
 
     def next(self, retreat: bool = False) -> PhaseName:
         if retreat:
-            return PhaseName(self.season, self.year, "R")
+            return _phase_name(self.season, self.year, "R")
         after = self._next
         if after is None:
             if self.season == "S":
-                after = PhaseName("F", self.year, "M")
+                after = _phase_name("F", self.year, "M")
             elif self.season == "F":
-                after = PhaseName("W", self.year, "A")
+                after = _phase_name("W", self.year, "A")
             else:
-                after = PhaseName("S", self.year + 1, "M")
+                after = _phase_name("S", self.year + 1, "M")
             object.__setattr__(self, "_next", after)
         return after
 
@@ -150,34 +159,98 @@ class PhaseName:
         return PhaseName("C", self.year, "C")
 
 
-_UNSEEN: Any = object()
+@lru_cache(maxsize=1)
+def _center_of() -> list[int]:
+    """Each location code's supply centre (its province's code), 0 where there is none."""
+    b = board()
+    return [b.root[c] if b.root[c] in b.centers else 0 for c in range(len(LOCS) + 1)]
+
+
+@lru_cache(maxsize=1 << 12)
+def _phase_name(season: str, year: int, kind: str) -> PhaseName:
+    """The phase name, one object per phase (phases are made for each board played)."""
+    return PhaseName(season, year, kind)
 
 
 @lru_cache(maxsize=1)
 def _engine_tables() -> tuple[list[int], list[str]]:
     """The engine's location indices (``Map.locations``) to dipcc's codes, and its powers."""
     game_map = standard_map()
+    if list(game_map.powers) != list(POWERS):  # the engine's calls take dipcc's indices
+        raise RuntimeError("the standard map's powers are not in dipcc's order")
     return [LOC_INDEX[loc] for loc in game_map.locations], list(game_map.powers)
 
 
 @lru_cache(maxsize=1)
-def _engine_units() -> dict[tuple[int, bool, int], tuple[int, str, int]]:
-    """Every unit as the engine's state lists it, ``(power, is_fleet, location index)``, to
-    dipcc's ``(code, power, type)``."""
-    loc_code, powers = _engine_tables()
-    return {
-        (p, fleet, loc): (code, power, FLEET if fleet else ARMY)
-        for p, power in enumerate(powers)
-        for fleet in (False, True)
-        for loc, code in enumerate(loc_code)
-    }
+def _engine_template() -> CoreGame:
+    """An engine game under :data:`DIPCC_RULES` whose map and rules the engine's games of
+    boards are made with (``DipccEncoder.engine_game``)."""
+    return standard_game(1901, "S", "M", [], [], DIPCC_RULES)
 
 
 @lru_cache(maxsize=1)
-def _engine_units_after() -> dict[tuple[int, bool, int], tuple[int, tuple[str, int], str]]:
-    """:func:`_engine_units` as a board after a phase stores them: ``(code, (power, type),
-    power)``, the unit's tuple made once."""
-    return {k: (code, (power, utype), power) for k, (code, power, utype) in _engine_units().items()}
+def _engine_locs() -> bytes:
+    """dipcc's location codes to the engine's location indices (index 0 unused), as the
+    engine's ``DipccEncoder.rule_staged`` reads them."""
+    loc_code, _ = _engine_tables()
+    table = bytearray(len(LOCS) + 1)
+    for index, code in enumerate(loc_code):
+        table[code] = index
+    return bytes(table)
+
+
+@lru_cache(maxsize=1)
+def _dipcc_locs() -> bytes:
+    """The engine's location indices to dipcc's location codes."""
+    return bytes(_engine_tables()[0])
+
+
+@lru_cache(maxsize=1)
+def _engine_values() -> tuple[list[tuple[str, int]], list[str]]:
+    """A unit as ``DipccEncoder.step`` gives it, ``2 * power + is_fleet`` (the engine's power
+    index), to a board's ``(power, type)`` (made once) and to its power."""
+    _, powers = _engine_tables()
+    pieces = [(power, FLEET if fleet else ARMY) for power in powers for fleet in (0, 1)]
+    return pieces, [power for power, _ in pieces]
+
+
+class _OrderBytes(dict[DipccOrder, bytes]):
+    """Each order's seven bytes (:func:`pack_orders`), made once."""
+
+    def __missing__(self, order: DipccOrder) -> bytes:
+        if len(self) > 1 << 16:
+            self.clear()
+        packed = self[order] = bytes(order)
+        return packed
+
+
+_ORDER_BYTES = _OrderBytes()
+
+
+#: the powers in dipcc's order, as ``DipccEncoder.step`` reads them
+_POWER_NAMES = list(POWERS)
+#: a run's head, its power's index and count of orders, by index and count
+_RUN_HEADS = [[bytes((index, n)) for n in range(256)] for index in range(len(POWERS))]
+
+
+def _staged_runs(orders: Mapping[str, Iterable[DipccOrder]]) -> bytes:
+    """Staged orders as the engine's ``DipccEncoder`` reads them: per power (in dipcc's order)
+    a run, its index, its count of orders, then each order's seven bytes."""
+    parts: list[bytes] = []
+    order_bytes = _ORDER_BYTES.__getitem__
+    get = orders.get
+    for index, power in enumerate(POWERS):
+        given = get(power)
+        if given:
+            if not isinstance(given, list) or len(given) > 255:
+                given = list(given)
+                while len(given) > 255:
+                    parts.append(_RUN_HEADS[index][255])
+                    parts.extend(map(order_bytes, given[:255]))
+                    given = given[255:]
+            parts.append(_RUN_HEADS[index][len(given)])
+            parts.extend(map(order_bytes, given))
+    return b"".join(parts)
 
 
 @lru_cache(maxsize=1)
@@ -191,14 +264,6 @@ def _pieces() -> dict[tuple[int, tuple[str, int]], tuple[str, Piece]]:
                 piece = Piece(power, "A" if utype == ARMY else "F", loc)
                 out[(code, (power, utype))] = (piece.province, piece)
     return out
-
-
-@lru_cache(maxsize=1 << 16)
-def _engine_code(order: DipccOrder) -> int:
-    """The engine's code of a dipcc order (kept): the order diplo reads from its text, made
-    from its fields (held to the text read by diplo's parser by
-    ``tests/test_compat_dipcc.py``)."""
-    return encode_order(model_order(order), standard_map())
 
 
 def model_order(order: DipccOrder) -> Order:
@@ -315,13 +380,14 @@ class State:
         lists = self._memo.get("lists")
         if lists is None:
             packed = b"\x00" + self.packed() + b"\x00"
-            by_code, orderable, builds = board_encoder().possible_orders(packed, False)
+            by_code, orderable, builds, listed = board_encoder().possible_orders(packed, False)
             lists = (
                 {code: texts for code, _, texts in by_code},
                 {POWERS[p]: locs for p, locs in enumerate(orderable) if locs},
                 dict(zip(POWERS, builds, strict=True)),
             )
             self._memo["lists"] = lists
+            self._memo["listed"] = listed
         if self._orderable is None:
             self._orderable = lists[1]
             self._builds = lists[2]
@@ -543,22 +609,56 @@ class State:
     def enter_winter(self) -> None:
         """dipcc's arrival in a winter: count the centres; end the game on a solo win or in the
         last year; skip a winter where no power builds or disbands."""
-        b = board()
+        center_of = _center_of()
+        centers = self.centers
+        units = dict.fromkeys(POWERS, 0)
         for loc, (power, _) in self.units.items():
-            if b.root[loc] in b.centers:
-                self.centers[b.root[loc]] = power
+            units[power] += 1
+            center = center_of[loc]
+            if center:
+                centers[center] = power
         counts = dict.fromkeys(POWERS, 0)
-        for power in self.centers.values():
+        for power in centers.values():
             counts[power] += 1
+        self.forget_orders()
         if max(counts.values()) >= 18 or self.phase.year == MAX_YEAR:
             self.phase = self.phase.completed()
-            self.forget_orders()
             return
-        self.forget_orders()
-        if any(self.possible_orders().values()):
-            return
-        self.forget_orders()
-        self.phase = self.phase.next()
+        if not self._owed_adjustment(counts, units):
+            self.phase = self.phase.next()
+
+    def anything_to_adjust(self) -> bool:
+        """Whether some power has an adjustment order in this winter (a disband, or a build on
+        an owned, vacant home centre): dipcc's possible orders of the winter are not all empty
+        (held to them by ``tests/test_compat_dipcc.py``)."""
+        centers = dict.fromkeys(POWERS, 0)
+        for power in self.centers.values():
+            centers[power] += 1
+        units = dict.fromkeys(POWERS, 0)
+        for power, _ in self.units.values():
+            units[power] += 1
+        return self._owed_adjustment(centers, units)
+
+    def _owed_adjustment(self, centers: Mapping[str, int], units: Mapping[str, int]) -> bool:
+        """:meth:`anything_to_adjust` given each power's centres and units."""
+        building = []
+        for power in POWERS:
+            owed = centers[power] - units[power]
+            if owed < 0:
+                return True
+            if owed:
+                building.append(power)
+        if not building:
+            return False
+        b = board()
+        root = b.root
+        taken = {root[loc] for loc in self.units}
+        owner = self.centers.get
+        return any(
+            owner(home) == power and home not in taken
+            for power in building
+            for home in b.homes[power]
+        )
 
     # ------------------------------------------------------------------ processing
 
@@ -574,15 +674,29 @@ class State:
         raise RuntimeError(f"Cannot process phase: {self.phase}")
 
     def _engine_game(self) -> CoreGame:
-        """The engine's game at this board (made once, shared by the copies; or kept from the
-        phase before when the engine's board after it is this one: :meth:`_process_movement`)."""
+        """The engine's game at this board, a movement or adjustment phase's (made once,
+        shared by the copies; or kept from the phase before when the engine's board after it
+        is this one: :meth:`_keep_engine`), made from the board's units and centres as the
+        engine's indices, checked by the engine alone."""
         phase = str(self.phase)
         cached = self._memo.get("engine")
         if cached is None or cached[0] != phase:
-            cached = (phase, core_of(CodeGame(self._position(phase))))
+            cached = (phase, self._new_engine_game())
             self._memo["engine"] = cached
         game: CoreGame = cached[1]
         return game
+
+    def _new_engine_game(self) -> CoreGame:
+        """The engine's game of this board, made by the engine from the packed board
+        (``DipccEncoder.engine_game``) on the map and rules of a game made once."""
+        return board_encoder().engine_game(_engine_template(), self._framed(), _engine_locs())
+
+    def _keep_engine(self, phase: str, game: CoreGame) -> None:
+        """Keep ``game``, the engine's game after the phase before (at ``phase``, ``""`` when
+        over), as this board's when it is at this board's phase (its units and centres this
+        board's: held to a game made afresh by ``tests/test_compat_dipcc.py``)."""
+        if phase and phase == str(self.phase):
+            self._memo["engine"] = (phase, game)
 
     def _position(self, phase: str) -> Position:
         cached = self._memo.get("position")
@@ -604,64 +718,54 @@ class State:
         self._memo["position"] = (phase, position)
         return position
 
-    def _rulings(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[DipccOrder, int]]:
-        """The orders dipcc rules on, with their engine codes: each unit's last order from its
-        owner; an impossible order is dropped (the unit holds), a move possible only by convoy
-        is made "VIA" (dipcc's implicit via). Each power's order is ruled on once per board and
-        the ruling kept (shared by the board's copies, like its possible orders): ``None`` for
-        an order of a unit the power does not have there, else the unit's province and the
-        order ruled on with its code (``None`` when dropped)."""
-        memo = self._memo
-        by_power: dict[str, dict[DipccOrder, Any]] | None = memo.get("rulings")
-        if by_power is None:
-            by_power = memo["rulings"] = {}
-        by_province: dict[int, tuple[DipccOrder, int] | None] = {}
-        for power, given in orders.items():
-            rulings = by_power.get(power)
-            if rulings is None:
-                rulings = by_power[power] = {}
-            for order in given:
-                ruling = rulings.get(order, _UNSEEN)
-                if ruling is _UNSEEN:
-                    self._rule_new(orders, by_power)
-                    ruling = rulings[order]
-                if ruling is not None:
-                    by_province[ruling[0]] = ruling[1]
-        return [r for r in by_province.values() if r is not None]
+    def _ruled(self, orders: Mapping[str, Iterable[DipccOrder]]) -> tuple[bytes, list[int]]:
+        """The orders dipcc rules on and their engine codes (the engine's
+        ``DipccEncoder.rule_staged``): in movement and retreats each unit's order from its
+        owner, an impossible order dropped (the unit holds, or is disbanded), a move possible
+        only by convoy made "VIA" (dipcc's implicit via); in adjustments every possible order,
+        in the order given. Looked up in the board's possible orders when they were listed
+        (:meth:`possible_texts`), else worked out by the engine at once. The orders ruled on
+        come as seven bytes each (:func:`pack_orders`)."""
+        ruled, codes = board_encoder().rule_staged(
+            self._framed(), self._memo.get("listed"), _staged_runs(orders), _engine_locs()
+        )
+        return ruled, codes
 
-    def _rule_new(
-        self,
-        orders: Mapping[str, Iterable[DipccOrder]],
-        by_power: dict[str, dict[DipccOrder, Any]],
-    ) -> None:
-        """Rule on every order of ``orders`` not ruled on before (:meth:`_rulings`), the
-        possible ones told by the engine (``DipccEncoder.rule_orders``, held to
-        :meth:`possible_orders` by ``tests/test_compat_dipcc_encode.py``) at once."""
-        units = self.units
-        root = board().root
-        todo: list[tuple[dict[DipccOrder, Any], DipccOrder]] = []
-        queued: set[tuple[str, DipccOrder]] = set()
-        for power, given in orders.items():
-            rulings = by_power.setdefault(power, {})
-            for order in given:
-                if order in rulings or (power, order) in queued:
-                    continue
-                unit = units.get(order.unit_loc)
-                if unit is None or unit[0] != power:
-                    rulings[order] = None
-                else:
-                    queued.add((power, order))
-                    todo.append((rulings, order))
-        if not todo:
-            return
-        verdicts = self.rule_orders([order for _, order in todo])
-        for (rulings, order), verdict in zip(todo, verdicts, strict=True):
-            province = root[order.unit_loc]
-            if not verdict:
-                rulings[order] = (province, None)
-            else:
-                ruled = order if verdict == 1 else order.with_via(True)
-                rulings[order] = (province, (ruled, _engine_code(ruled)))
+    def _framed(self) -> bytes:
+        """:meth:`packed` as a game with no history (what ``DipccEncoder`` reads of a board)."""
+        memo = self._memo
+        framed: bytes | None = memo.get("framed")
+        if framed is None:
+            framed = memo["framed"] = b"\x00" + self.packed() + b"\x00"
+        return framed
+
+    def _step(
+        self, game: CoreGame, orders: Mapping[str, Iterable[DipccOrder]], influence: dict[int, str]
+    ) -> tuple[Units, CoreGame, str, bytes, bytes, list[tuple[int, bytes]]]:
+        """The phase played on the engine (``DipccEncoder.step``): the staged orders ruled on
+        (:meth:`_ruled`), a copy of ``game`` given their codes and processed. Returns the units
+        after (``influence`` given each one's power), the engine's game after and its phase
+        (``""`` when over), the orders ruled on (seven bytes each) and their successes, and
+        the units the engine keeps aside with their retreats (dipcc's codes)."""
+        pieces, powers = _engine_values()
+        after, phase, ruled, success, units, aside = board_encoder().step(
+            game,
+            self._framed(),
+            self._memo.get("listed"),
+            orders if type(orders) is dict else dict(orders),
+            _POWER_NAMES,
+            _engine_locs(),
+            _dipcc_locs(),
+            pieces,
+            powers,
+            influence,
+        )
+        return units, after, phase, ruled, success, aside
+
+    def _rulings(self, orders: Mapping[str, Iterable[DipccOrder]]) -> list[tuple[DipccOrder, int]]:
+        """:meth:`_ruled` as (order, engine code) pairs."""
+        ruled, codes = self._ruled(orders)
+        return list(zip(_unpack(ruled), codes, strict=True))
 
     def rule_orders(self, orders: Sequence[DipccOrder]) -> bytes:
         """Per order, 1 when it is one of this board's possible orders, 2 when only its "VIA"
@@ -689,39 +793,28 @@ class State:
     def _process_movement(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
         """Movement on the engine's code path (``diplo.engine.codes``, the position's rules
         ``edition="dipcc"``): the orders ruled on as codes, the board after read as indices."""
-        game = self._engine_game().clone()
-        rulings = self._rulings(orders)
-        game.set_orders([code for _, code in rulings])
-        outcome = game.process()
-        _, _, _, units, _, aside = game.state()
-        unit_of = _engine_units_after()
-        new_units: Units = {}
         influence = dict(self.influence)
-        for unit in units:
-            code, piece, power = unit_of[unit]
-            new_units[code] = piece
-            influence[code] = power
-        nxt = _new_state(self.phase, new_units, dict(self.centers), influence)
-        units_before = self.units
-        if aside or len(units) != len(units_before):
+        units, game, phase, ruled, success, aside = self._step(
+            self._engine_game(), orders, influence
+        )
+        nxt = _new_state(self.phase, units, dict(self.centers), influence)
+        if aside or len(units) != len(self.units):
             # someone was dislodged (the engine keeps aside those with somewhere to go and
             # removes the others; no unit leaves the board otherwise in a movement phase)
-            hit = self._dislodged_by([order for order, _ in rulings], outcome.result_success())
+            hit = self._dislodged_by(_unpack(ruled), [ok == 1 for ok in success])
             if hit:
-                loc_code = _engine_tables()[0]
-                options = {loc_code[loc]: opts for _, _, loc, opts in aside}
+                options = dict(aside)
                 nxt.phase = self.phase.next(retreat=True)
                 for key in hit:
-                    nxt.dislodged[key] = tuple(sorted(loc_code[o] for o in options.get(key[2], ())))
+                    nxt.dislodged[key] = tuple(sorted(options.get(key[2], b"")))
+                # the engine's game at dipcc's retreat phase, or past it when no dislodged
+                # unit has somewhere to go (dipcc plays that retreat phase, the engine not)
+                nxt._memo["engine_retreat"] = (phase, game)
                 return nxt
         nxt.phase = self.phase.next()
         if nxt.phase.season == "W":
             nxt.enter_winter()
-        phase = str(nxt.phase)
-        if nxt.phase.kind == "M" and game.phase == phase:
-            # the engine's board after the phase is the next board (the same units, centres
-            # and phase: held to a game made afresh by tests/test_compat_dipcc.py)
-            nxt._memo["engine"] = (phase, game)
+        nxt._keep_engine(phase, game)
         return nxt
 
     def _dislodged_by(
@@ -747,6 +840,38 @@ class State:
         ]
 
     def _process_retreats(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        """Retreats on the engine's code path when the engine's game after the movement phase
+        is at this retreat phase (some dislodged unit had somewhere to go), else
+        (:meth:`_process_retreats_here`) by dipcc's rule written here: a board read from JSON,
+        or a retreat phase where every dislodged unit can only disband."""
+        kept = self._memo.get("engine_retreat")
+        if kept is None or kept[0] != str(self.phase):
+            nxt = self._process_retreats_here(orders)
+            if kept is not None:
+                nxt._keep_engine(*kept)
+            return nxt
+        influence: dict[int, str] = {}
+        units, game, phase, ruled, _, _ = self._step(kept[1], orders, influence)
+        nxt = _new_state(self.phase.next(), units, dict(self.centers), influence)
+        # dipcc keeps the influence of the first of two retreats into one province (by power,
+        # in order given), which both fail
+        bounced = _bounced_retreats(_unpack(ruled)) if ruled[2::7].count(RETREAT) > 1 else None
+        if bounced:
+            root = board().root
+            for power in POWERS:
+                for order in orders.get(power, ()):
+                    province = root[order.dest]
+                    if province in bounced and order in bounced[province]:
+                        influence[order.dest] = power
+                        del bounced[province]
+        if nxt.phase.season == "W":
+            nxt.enter_winter()
+        nxt._keep_engine(phase, game)
+        return nxt
+
+    def _process_retreats_here(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        """dipcc's retreat phase written here: each dislodged unit's possible retreat from its
+        owner, two into one province both failing (the reference of the engine's path)."""
         possible = self.possible_orders()
         nxt = State(self.phase.next(), dict(self.units), dict(self.centers))
         nxt.influence = {loc: power for loc, (power, _) in nxt.units.items()}
@@ -773,6 +898,19 @@ class State:
         return nxt
 
     def _process_adjustments(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        """Adjustments on the engine's code path: every possible order given, in the order
+        given (a power's first builds used, civil disorder by ``edition="dipcc"``)."""
+        # dipcc starts the influence afresh from the units before the adjustments and adds the
+        # builds; a disbanded unit's location keeps its owner's influence.
+        influence = {loc: power for loc, (power, _) in self.units.items()}
+        units, game, phase, _, _, _ = self._step(self._engine_game(), orders, influence)
+        nxt = _new_state(self.phase.next(), units, dict(self.centers), influence)
+        nxt._keep_engine(phase, game)
+        return nxt
+
+    def _process_adjustments_by_objects(self, orders: Mapping[str, Iterable[DipccOrder]]) -> State:
+        """:meth:`_process_adjustments` on diplo's object API (``process_phase`` on a
+        ``Position``): the reference the engine's path is held to by the tests."""
         possible = self.possible_orders()
         accepted: dict[str, list[str]] = {}
         for power in POWERS:
@@ -781,11 +919,28 @@ class State:
                     accepted.setdefault(power, []).append(format_order(order))
         outcome = process_phase(self._position(str(self.phase)), accepted)
         nxt = State(self.phase.next(), {}, dict(self.centers))
-        # dipcc starts the influence afresh from the units before the adjustments and adds the
-        # builds; a disbanded unit's location keeps its owner's influence.
         nxt.influence = {loc: power for loc, (power, _) in self.units.items()}
         for piece in outcome.next.units.values():
             code = LOC_INDEX[piece.loc]
             nxt.units[code] = (piece.power, ARMY if piece.type == "A" else FLEET)
             nxt.influence[code] = piece.power
         return nxt
+
+
+def _unpack(ruled: bytes) -> list[DipccOrder]:
+    """Orders packed seven bytes each (:func:`pack_orders`) as tuples."""
+    r = ruled
+    return [
+        DipccOrder(r[i], r[i + 1], r[i + 2], r[i + 3], r[i + 4], r[i + 5], r[i + 6] == 1)
+        for i in range(0, len(r), 7)
+    ]
+
+
+def _bounced_retreats(ruled: list[DipccOrder]) -> dict[int, set[DipccOrder]]:
+    """The retreats into a province some other retreat also went for, by province."""
+    root = board().root
+    by_province: dict[int, set[DipccOrder]] = {}
+    for order in ruled:
+        if order.kind == RETREAT:
+            by_province.setdefault(root[order.dest], set()).add(order)
+    return {p: o for p, o in by_province.items() if len(o) > 1}
