@@ -16,7 +16,7 @@
 //! slot ([`MilaCheck`]), and the drop-in reads a bot's orders with one dict lookup and a look at
 //! the slot each, with no per-phase dict of texts; `mila_play` plays the orders kept so.
 
-use std::ops::Bound::{Excluded, Unbounded};
+use std::ops::Bound::{Excluded, Included, Unbounded};
 use std::sync::{Arc, Mutex};
 
 use pyo3::ffi;
@@ -200,13 +200,23 @@ impl MilaTexts {
             .get_or_insert_with(|| PyDict::new(py).unbind())
             .bind(py)
             .clone();
-        if let Some(&id) = self.ids.get(&*text) {
-            let known = &self.texts[id as usize];
-            if known.code != code && lookup.contains(known.py_text.bind(py))? {
-                lookup.del_item(known.py_text.bind(py))?;
+        // The first text from `text` on: `text` itself when known, else its neighbour above
+        // (one walk of the tree for both).
+        let above = match self
+            .ids
+            .range::<str, _>((Included(&*text), Unbounded))
+            .next()
+        {
+            Some((known, &id)) if **known == *text => {
+                let known = &self.texts[id as usize];
+                if known.code != code && lookup.contains(known.py_text.bind(py))? {
+                    lookup.del_item(known.py_text.bind(py))?;
+                }
+                return Ok(id);
             }
-            return Ok(id);
-        }
+            Some((_, &i)) => self.texts[i as usize].rank,
+            None => u64::MAX,
+        };
         let id = self.texts.len() as u32;
         let slot = map.prov_of[loc_of(code)] as usize;
         let entry = PyTuple::new(
@@ -228,11 +238,6 @@ impl MilaTexts {
             .range::<str, _>((Unbounded, Excluded(&*text)))
             .next_back()
             .map_or(0, |(_, &i)| self.texts[i as usize].rank);
-        let above = self
-            .ids
-            .range::<str, _>((Excluded(&*text), Unbounded))
-            .next()
-            .map_or(u64::MAX, |(_, &i)| self.texts[i as usize].rank);
         let rank = below + (above - below) / 2;
         self.ids.insert(text, id);
         self.texts.push(Text {
