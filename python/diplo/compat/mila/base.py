@@ -514,7 +514,10 @@ class State:
 
     def current_phase(self) -> str:
         """The current phase, ``"S1901M"``, or ``"COMPLETED"`` once the game is done."""
-        return COMPLETED if self.done else mila_name(self.core.phase)
+        if self.done:
+            return COMPLETED
+        turn = self.turn_cache  # the phase's lists, when made, know its name
+        return mila_name(self.core.phase) if turn is None else turn.name
 
     @property
     def phase(self) -> str:

@@ -350,6 +350,16 @@ class Game:
 
     @_doc(OrderIntake.get_orderable_locations)
     def get_orderable_locations(self, power_name: str | None = None) -> Any:
+        state = self._state  # a hot path (a bot asks per power, each phase): answered here
+        turn = state.turn_cache
+        if (
+            turn is not None
+            and type(power_name) is str
+            and not (state.loaded or state.orders_loaded or state.done)
+        ):
+            locations = turn.orderable.get(power_name)
+            if locations is not None:
+                return list(locations)
         return self._intake.get_orderable_locations(power_name)
 
     def set_orders(

@@ -156,6 +156,7 @@ class Histories:
             orders = self._resolved(turn, voids)
             verdict = engine.play(core, turn.check, orders)
             assert verdict is not None  # every order now has its code
+        state.turn_cache = None  # the engine is at the next phase: the lists were this one's
         records = self.records
         # What the phase just before dislodged with nowhere to go (MILA labels it).
         popped = (
@@ -180,7 +181,6 @@ class Histories:
         processed = self.phase_data(record)
         self._game.messages = History()
         state.orders = {}
-        state.turn_cache = None
         state.doc_cache = None
         if state.loaded:
             state.bump()

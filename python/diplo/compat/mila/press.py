@@ -12,6 +12,9 @@ from .powers import Power
 
 __all__ = ["Press"]
 
+#: Who a message may come from or go to besides the powers.
+_ADDRESSES: Final = frozenset((GLOBAL, SYSTEM, OBSERVER, OMNISCIENT))
+
 
 class Press:
     """MILA's rules, roles and press: the press part of :class:`diplo.compat.mila.Game`, over
@@ -43,7 +46,7 @@ class Press:
             self._game.rules.remove(name)
 
     def is_player_game(self) -> bool:
-        return self._game.role in self._state.model_map.powers
+        return self._game.role in self._state.powers
 
     def is_observer_game(self) -> bool:
         return self._game.role == OBSERVER
@@ -66,34 +69,37 @@ class Press:
         powers, ``GLOBAL``/``SYSTEM``/``OBSERVER``/``OMNISCIENT`` (else :class:`MilaError`)."""
         if not isinstance(message, Message):
             raise TypeError(f"message must be a Message, got {type(message).__name__}")
-        current = self._state.current_phase()
+        state = self._state
+        current = state.current_phase()
         if message.phase is None:
             message.phase = current
-        if message.phase != current:
+        elif message.phase != current:
             raise GamePhaseException(
                 f"message for phase {message.phase!r}, the game is at {current!r}"
             )
-        known = {*self._state.model_map.powers, GLOBAL, SYSTEM, OBSERVER, OMNISCIENT}
-        for field in ("sender", "recipient"):
-            value = getattr(message, field)
-            if value not in known:
+        powers = state.powers  # the map's powers (a dict: one lookup, no set made per call)
+        for field, value in (("sender", message.sender), ("recipient", message.recipient)):
+            if value not in powers and value not in _ADDRESSES:
                 raise MilaError(f"message {field} {value!r} is not a power, GLOBAL or SYSTEM")
         if not isinstance(message.message, str):
             raise MilaError("message: the text (message) must be a string")
-        if self.is_player_game():
-            role = self._game.role
-            if not (message.is_global() or role in (message.sender, message.recipient)):
-                raise MilaError(f"a player game for {role} only takes {role}'s messages")
+        game = self._game
+        role = game.role
+        if role in powers and not (  # a player game takes its power's messages alone
+            message.is_global() or role in (message.sender, message.recipient)
+        ):
+            raise MilaError(f"a player game for {role} only takes {role}'s messages")
+        messages = game.messages
         if message.time_sent is None:
             message.time_sent = self.clock.stamp()
-        elif self._game.messages and message.time_sent <= self._game.messages.last_key():
+        elif messages and message.time_sent <= messages.last_key():
             raise MilaError(
                 f"message time_sent {message.time_sent} is not after the last message's "
-                f"({self._game.messages.last_key()})"
+                f"({messages.last_key()})"
             )
         else:
             self.clock.last = max(self.clock.last, message.time_sent)
-        self._game.messages.put(message.time_sent, message)
+        messages.put(message.time_sent, message)
         return message.time_sent
 
     def new_power_message(self, recipient: str, body: str, sender: str | None = None) -> Message:
