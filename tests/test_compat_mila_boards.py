@@ -206,6 +206,69 @@ def test_the_core_copies_trees_of_dicts_lists_and_scalars() -> None:
     assert engine.state_copy(None) is None and copy_tree(None) is None
 
 
+class _Text(str):
+    """A string of another type: not shared by the core's copy (it gives up on it)."""
+
+
+def _random_tree(rng: random.Random, depth: int) -> Any:
+    roll = rng.random()
+    if depth > 3 or roll < 0.35:
+        return rng.choice(["x", "A PAR", 7, -1, 2.5, True, False, None, 10**30, "", "é"])
+    if roll < 0.37:
+        return rng.choice([(1, 2), _Text("odd"), frozenset({1})])  # the long way's
+    if roll < 0.68:
+        return [_random_tree(rng, depth + 1) for _ in range(rng.randrange(6))]
+    keys = ["a", "b", "FRANCE", 1, 2.5, None, True, ("t", 1), _Text("k")]
+    weights = [5, 5, 5, 2, 1, 1, 1, 0.2, 0.2]
+    return {
+        rng.choices(keys, weights)[0]: _random_tree(rng, depth + 1) for _ in range(rng.randrange(6))
+    }
+
+
+def _atomic_only(value: Any) -> bool:
+    if isinstance(value, list):
+        return all(_atomic_only(v) for v in value)
+    if isinstance(value, dict):
+        return all(
+            type(k) in (str, int, float, bool, type(None)) and _atomic_only(v)
+            for k, v in value.items()
+        )
+    return type(value) in (str, int, float, bool, type(None))
+
+
+def _same_tree_no_container_shared(made: Any, tree: Any) -> None:
+    assert type(made) is type(tree)
+    if isinstance(tree, list):
+        assert made is not tree and len(made) == len(tree)
+        for m, t in zip(made, tree, strict=True):
+            _same_tree_no_container_shared(m, t)
+    elif isinstance(tree, dict):
+        assert made is not tree and list(made) == list(tree)  # the same keys, in order
+        for key in tree:
+            _same_tree_no_container_shared(made[key], tree[key])
+    else:
+        assert made is tree  # scalars are shared
+
+
+def test_the_core_copies_random_trees_or_leaves_them_to_the_long_way() -> None:
+    rng = random.Random(45)
+    made_count = 0
+    for _ in range(3000):
+        tree = _random_tree(rng, 0)
+        before = copy.deepcopy(tree)
+        made = engine.state_copy(tree)
+        assert tree == before  # the original is untouched
+        if made is None and tree is not None:
+            assert not _atomic_only(tree)
+            continue
+        assert _atomic_only(tree)
+        made_count += 1
+        _same_tree_no_container_shared(made, tree)
+        copied = copy_tree(tree)
+        _same_tree_no_container_shared(copied, tree)
+    assert made_count > 1000  # most trees are the core's
+
+
 def test_a_save_is_new_each_call_though_its_played_phases_are_made_once() -> None:
     game = drop.Game()
     rng = random.Random(3)

@@ -14,8 +14,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::any::{on_game, verdict_of};
 use super::errors::guarded;
@@ -560,11 +561,44 @@ const MAX_DEPTH: usize = 32;
 
 /// Whether `value` is an exact string, int, bool, float or `None` (shared, not copied).
 fn atomic(value: &Bound<'_, PyAny>) -> bool {
-    value.is_exact_instance_of::<PyString>()
-        || value.is_none()
-        || value.is_exact_instance_of::<PyInt>()
-        || value.is_exact_instance_of::<PyBool>()
-        || value.is_exact_instance_of::<PyFloat>()
+    atomic_ptr(value.as_ptr())
+}
+
+/// [`atomic`] of a live object's pointer: its type compared, no code run.
+fn atomic_ptr(object: *mut ffi::PyObject) -> bool {
+    // SAFETY: the GIL is held and `object` is a live object (each caller holds a reference,
+    // or walks a container that nothing can change meanwhile); only its type is read.
+    unsafe {
+        ffi::PyUnicode_CheckExact(object) != 0
+            || object == ffi::Py_None()
+            || ffi::PyLong_CheckExact(object) != 0
+            || ffi::PyBool_Check(object) != 0
+            || ffi::PyFloat_CheckExact(object) != 0
+    }
+}
+
+/// Whether every item of `list` is [`atomic`] (read in place: nothing is run meanwhile).
+fn all_atomic(list: &Bound<'_, PyList>) -> bool {
+    let len = list.len();
+    (0..len).all(|i| {
+        // SAFETY: the GIL is held, `i` is below the length just read and no code runs during
+        // the walk (a type test per item), so each borrowed item is live.
+        let item = unsafe { ffi::PyList_GetItem(list.as_ptr(), i as ffi::Py_ssize_t) };
+        !item.is_null() && atomic_ptr(item)
+    })
+}
+
+/// Whether every key of `dict` is [`atomic`] (read in place: nothing is run meanwhile, so no
+/// key's `__hash__` or `__eq__` can change the dict while it is walked).
+fn atomic_keys(dict: &Bound<'_, PyDict>) -> bool {
+    let (mut at, mut key, mut item) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+    // SAFETY: the GIL is held and nothing but a type test runs during the walk.
+    while unsafe { ffi::PyDict_Next(dict.as_ptr(), &mut at, &mut key, &mut item) } != 0 {
+        if !atomic_ptr(key) {
+            return false;
+        }
+    }
+    true
 }
 
 fn copy_value<'py>(value: &Bound<'py, PyAny>, depth: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
@@ -574,8 +608,9 @@ fn copy_value<'py>(value: &Bound<'py, PyAny>, depth: usize) -> PyResult<Option<B
     if depth >= MAX_DEPTH {
         return Ok(None);
     }
+    let py = value.py();
     if let Ok(list) = value.downcast_exact::<PyList>() {
-        if list.iter().all(|item| atomic(&item)) {
+        if all_atomic(list) {
             // A list of scalars: one slice.
             return Ok(Some(list.get_slice(0, list.len()).into_any()));
         }
@@ -586,23 +621,31 @@ fn copy_value<'py>(value: &Bound<'py, PyAny>, depth: usize) -> PyResult<Option<B
                 None => return Ok(None),
             }
         }
-        return Ok(Some(PyList::new(value.py(), items)?.into_any()));
+        return Ok(Some(PyList::new(py, items)?.into_any()));
     }
     if let Ok(dict) = value.downcast_exact::<PyDict>() {
         // Keys of the exact scalar kinds only: any other key's `__hash__` or `__eq__` is code
         // that may change the dict while it is walked (the long way copies those).
-        if !dict.keys().iter().all(|key| atomic(&key)) {
+        if !atomic_keys(dict) {
             return Ok(None);
         }
-        // Copied whole (at its size, in one call), then its containers replaced by copies,
-        // walking a snapshot of its items (nothing run here can change the dict, and a
-        // snapshot cannot change under the walk whatever runs).
+        // Copied whole (at its size, in one call), then the copy's containers replaced by
+        // copies of them, walking the copy itself: nothing else holds it, and setting the
+        // value of a key it has keeps its keys as they are (which `PyDict_Next` allows).
         let out = dict.copy()?;
-        for pair in dict.items().iter() {
-            let (key, item): (Bound<'py, PyAny>, Bound<'py, PyAny>) = pair.extract()?;
-            if atomic(&item) {
+        let (mut at, mut key, mut item) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+        // SAFETY: the GIL is held; the key and value are taken as owned references before
+        // anything that may run code (the copy below allocates).
+        while unsafe { ffi::PyDict_Next(out.as_ptr(), &mut at, &mut key, &mut item) } != 0 {
+            if atomic_ptr(item) {
                 continue;
             }
+            let (key, item) = unsafe {
+                (
+                    Bound::from_borrowed_ptr(py, key),
+                    Bound::from_borrowed_ptr(py, item),
+                )
+            };
             match copy_value(&item, depth + 1)? {
                 Some(made) => out.set_item(key, made)?,
                 None => return Ok(None),
