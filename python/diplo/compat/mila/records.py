@@ -157,9 +157,9 @@ class Record:
         made = Record(
             self.name,
             self._state,
-            {p: list(o) for p, o in self.orders.items()},
+            copy_tree(self.orders),  # power -> texts: the core's copy, one call
             History({t: m.copy() for t, m in self.messages.items()}),
-            None if self.results is None else {u: list(r) for u, r in self.results.items()},
+            None if self.results is None else copy_tree(self.results),
             None if self.state_doc is None else copy_tree(self.state_doc),
             _copy.deepcopy(self.extra) if self.extra else None,
             list(self.voids),
