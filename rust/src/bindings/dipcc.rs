@@ -807,15 +807,7 @@ fn read_staged_dict(
 fn ruled_bytes(ruled: &[DOrder]) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(7 * ruled.len());
     for o in ruled {
-        bytes.extend_from_slice(&[
-            o.unit_type,
-            o.unit_loc,
-            o.kind,
-            o.target_type,
-            o.target_loc,
-            o.dest,
-            u8::from(o.via),
-        ]);
+        bytes.extend_from_slice(&o.bytes());
     }
     bytes
 }

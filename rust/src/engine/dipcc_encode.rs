@@ -115,10 +115,10 @@ impl PartialOrd for DOrder {
 }
 
 impl DOrder {
-    /// The fields as one word, the first the most significant: comparing two ranks compares
-    /// the fields in turn (the tuple order).
-    fn rank(&self) -> u64 {
-        u64::from_be_bytes([
+    /// The fields as seven bytes, in the tuple's order (`via` as 0 or 1): the form the
+    /// bindings hand to Python (its `pack_orders`) and the listed orders are kept in.
+    pub fn bytes(&self) -> [u8; 7] {
+        [
             self.unit_type,
             self.unit_loc,
             self.kind,
@@ -126,8 +126,14 @@ impl DOrder {
             self.target_loc,
             self.dest,
             u8::from(self.via),
-            0,
-        ])
+        ]
+    }
+
+    /// The fields as one word, the first the most significant: comparing two ranks compares
+    /// the fields in turn (the tuple order).
+    fn rank(&self) -> u64 {
+        let [a, b, c, d, e, f, g] = self.bytes();
+        u64::from_be_bytes([a, b, c, d, e, f, g, 0])
     }
 
     /// The order as one word (the vocabulary's key).
@@ -1387,21 +1393,9 @@ pub fn listed_bytes(p: &Possible) -> Vec<u8> {
     }
     out.extend_from_slice(&at.to_le_bytes());
     for o in p.orders.iter().flatten() {
-        out.extend_from_slice(&order_bytes(o));
+        out.extend_from_slice(&o.bytes());
     }
     out
-}
-
-fn order_bytes(o: &DOrder) -> [u8; 7] {
-    [
-        o.unit_type,
-        o.unit_loc,
-        o.kind,
-        o.target_type,
-        o.target_loc,
-        o.dest,
-        u8::from(o.via),
-    ]
 }
 
 /// Whether `o` is one of the orders of [`listed_bytes`] (an error when the bytes are not such).
@@ -1421,7 +1415,7 @@ fn is_listed(listed: &[u8], o: &DOrder) -> Result<bool, String> {
     let rows = listed
         .get(from..to)
         .ok_or_else(|| "listed orders: truncated".to_string())?;
-    let want = order_bytes(o);
+    let want = o.bytes();
     Ok(rows.chunks_exact(7).any(|r| r == want))
 }
 
